@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+'use strict';
+
+// `svc --version` answers without loading oclif: it is the command scripts call most, and oclif's
+// config load costs more than the whole of Node's start. The text is what oclif itself prints.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  const { version } = require('../package.json');
+  process.stdout.write(`svc/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
+} else {
+  require('@oclif/core').execute({ dir: __dirname });
+}

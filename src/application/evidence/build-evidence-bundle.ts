@@ -1,0 +1,51 @@
+import { inject, injectable } from 'tsyringe';
+import { assess, mergeResults } from '../../domain/assessment/assessment';
+import { evidenceBundleText, type EntryDigests } from '../../domain/artifacts/evidence-bundle';
+import type { WrittenFile } from '../../domain/artifacts/manifest';
+import { formatDigest } from '../../domain/evidence/content-digest';
+import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
+import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { loadReport } from '../shared/load-report';
+import { combinedInput } from '../shared/run-inputs';
+
+export interface BuildEvidenceBundleInput {
+  inputs: string[];
+  out: string;
+}
+
+export interface BuildEvidenceBundleResult {
+  inputs: string[];
+  out: string;
+  entries: number;
+  merkleRoot: string;
+  file: WrittenFile;
+}
+
+/**
+ * `evidence-bundle.json` alone, from one normalized report (`svc ir evidence-bundle`) or several merged
+ * with the worst status winning per KSI (`svc evidence build`).
+ */
+@injectable()
+export class BuildEvidenceBundle {
+  constructor(
+    @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
+    @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
+    @inject(HASHING) private readonly hashing: Hashing,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+  ) {}
+
+  async execute({ inputs, out }: BuildEvidenceBundleInput): Promise<BuildEvidenceBundleResult> {
+    const loaded = [];
+    for (const path of inputs) loaded.push(await loadReport(this.reader, path));
+    const results = loaded.length === 1 ? loaded[0].report.results : mergeResults(loaded.map((l) => l.report));
+    const { items } = assess(results, this.catalogs.catalog(), this.settings.governance);
+    const input = combinedInput(loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })), this.hashing);
+    const digests: EntryDigests = { hashes: [], merkleRoot: '' };
+    const file = await this.writer.writeFile(out, evidenceBundleText(items, input, this.hashing, digests));
+    return { inputs, out, entries: items.length, merkleRoot: formatDigest(digests.merkleRoot), file };
+  }
+}

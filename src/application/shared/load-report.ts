@@ -1,0 +1,35 @@
+import { officialDefinitions } from '../../domain/catalog/official-definitions';
+import { readFrmrRelease } from '../../domain/catalog/frmr-release';
+import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
+import { readNormalizedReport, type NormalizedReport, type ReportShapeOptions } from '../../domain/ksi/ksi-result';
+import type { CatalogSource } from '../../ports/catalog-source';
+import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
+
+export interface LoadedReport {
+  file: LoadedDocument;
+  report: NormalizedReport;
+}
+
+/** Reads and checks one normalized report (DESIGN §3). */
+export async function loadReport(reader: ReportReader, path: string, options: ReportShapeOptions = {}): Promise<LoadedReport> {
+  const file = await reader.read(path);
+  const report = readNormalizedReport(file.document, file.path, options);
+  file.document = undefined; // the report holds the parsed results; drop the second reference early
+  return { file, report };
+}
+
+export interface CatalogChoice {
+  catalog: KsiCatalog;
+  shape: ReportShapeOptions;
+}
+
+/** The built-in catalog, extended with the official KSIs of a FedRAMP release when `--catalog` names one. */
+export async function chooseCatalog(reader: ReportReader, source: CatalogSource, releasePath: string | undefined, fallbackOwner: string): Promise<CatalogChoice> {
+  const builtIn = source.catalog();
+  if (releasePath === undefined) return { catalog: builtIn, shape: {} };
+  const file = await reader.read(releasePath);
+  const release = readFrmrRelease(file.document, file.path);
+  const catalog = builtIn.withDefinitions(officialDefinitions(release, builtIn, fallbackOwner));
+  const ids = new Set(release.ksis.map((k) => k.id));
+  return { catalog, shape: { acceptsId: (id) => ids.has(id) } };
+}

@@ -1,0 +1,67 @@
+import type { AssessedResult } from '../assessment/assessment';
+import { InvalidInputError } from '../errors';
+import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
+import { serializeEvidenceEntry } from '../evidence/evidence-entry';
+import { merkleRoot } from '../evidence/merkle';
+import { COMPUTED_FIELDS, isPlainObject, readNormalizedReport, type KsiResult } from '../ksi/ksi-result';
+import type { InputRef } from './run-context';
+
+export const EVIDENCE_BUNDLE_SCHEMA = 'svc.evidence-bundle/v1';
+
+/**
+ * Canonical `evidence-bundle.json` in pieces: `{"entries":[...],"input":{...},"merkle_root":...,"schema":...}`
+ * (keys in RFC 8785 order). Once the text is consumed, `out` holds each entry's hex content hash (the Merkle
+ * leaves, in ksi_id order) and the Merkle root.
+ */
+export function* evidenceBundleText(items: readonly AssessedResult[], input: InputRef, digest: ContentDigest, out: EntryDigests): Generator<string> {
+  yield '{"entries":[';
+  for (let i = 0; i < items.length; i++) {
+    const { text, hash } = serializeEvidenceEntry(items[i].result, items[i].definition, digest);
+    out.hashes.push(hash);
+    yield i === 0 ? text : `,${text}`;
+  }
+  out.merkleRoot = merkleRoot(out.hashes, digest);
+  yield `],"input":${inputText(input)},"merkle_root":"${formatDigest(out.merkleRoot)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`;
+}
+
+export interface EntryDigests {
+  hashes: string[];
+  merkleRoot: string;
+}
+
+/** Canonical `{"name":...,"sha256":"sha256:..."}`: both keys are fixed and already in order. */
+export function inputText(input: InputRef): string {
+  return JSON.stringify({ name: input.name, sha256: formatDigest(input.sha256) });
+}
+
+export interface RecordedBundle {
+  input: { name: string; sha256: string };
+  merkleRoot: string;
+  /** The results the entries were made from, in the bundle's order. */
+  results: KsiResult[];
+  /** Hex content hash each entry records. */
+  recordedHashes: string[];
+}
+
+/** Reads an `evidence-bundle.json` back into the results it was made from and the hashes it records. */
+export function readEvidenceBundle(document: unknown, file: string): RecordedBundle {
+  const fail = (path: string, problem: string): never => {
+    throw new InvalidInputError('invalid-evidence-bundle', `${file}: ${path}: ${problem}; pass an evidence-bundle.json written by svc`);
+  };
+  if (!isPlainObject(document) || document.schema !== EVIDENCE_BUNDLE_SCHEMA) return fail('schema', `expected "${EVIDENCE_BUNDLE_SCHEMA}"`);
+  const { entries, input, merkle_root } = document;
+  if (!Array.isArray(entries)) return fail('entries', 'expected an array');
+  const root = parseDigest(merkle_root) ?? fail('merkle_root', 'expected sha256:<64 hex digits>');
+  if (!isPlainObject(input) || typeof input.name !== 'string') return fail('input', 'expected {"name", "sha256"}');
+  const inputHash = parseDigest(input.sha256) ?? fail('input.sha256', 'expected sha256:<64 hex digits>');
+  const recordedHashes: string[] = [];
+  const results = entries.map((entry, i) => {
+    if (!isPlainObject(entry)) return fail(`entries[${i}]`, 'expected an object');
+    recordedHashes.push(parseDigest(entry.content_hash) ?? fail(`entries[${i}].content_hash`, 'expected sha256:<64 hex digits>'));
+    const result: Record<string, unknown> = {};
+    for (const key in entry) if (!COMPUTED_FIELDS.has(key)) result[key] = entry[key];
+    return result;
+  });
+  const report = readNormalizedReport(results, file, { arrayPath: 'entries' });
+  return { input: { name: input.name, sha256: inputHash }, merkleRoot: root, results: report.results, recordedHashes };
+}

@@ -1,0 +1,87 @@
+import type { AssessedResult } from '../assessment/assessment';
+import type { Severity } from '../governance/severity';
+import { addDays, isoDate, type RunContext } from './run-context';
+
+export const POAM_SCHEMA = 'svc.poam/v1';
+
+/** A POA&M row; field names follow the FedRAMP POA&M template columns (DESIGN §5). */
+export interface PoamRow {
+  poam_id: string;
+  ksi_id: string;
+  controls: string[];
+  weakness_name: string;
+  weakness_description: string;
+  weakness_source: string;
+  asset_identifier: string;
+  point_of_contact: string;
+  original_detection_date: string;
+  scheduled_completion_date: string;
+  status: 'Open';
+  risk_rating: RiskRating;
+  remediation_plan: string;
+  milestones: Milestone[];
+}
+
+export interface Milestone {
+  description: string;
+  due: string;
+}
+
+/** The FedRAMP template's risk ratings (Moderate, not Medium). */
+export type RiskRating = 'Critical' | 'High' | 'Moderate' | 'Low';
+const RISK: Record<Severity, RiskRating> = { Critical: 'Critical', High: 'High', Medium: 'Moderate', Low: 'Low' };
+
+export function poamId(ksiId: string): string {
+  return `POAM-${ksiId}`;
+}
+
+/** Rows exist only for FAIL and WARN results. */
+export function needsPoam(item: AssessedResult): boolean {
+  return item.result.status !== 'PASS';
+}
+
+export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
+  const { result, definition, action } = item;
+  const detected = isoDate(result.observed_at ?? context.generatedAt ?? context.runAt);
+  const due = addDays(detected, action.sla_days);
+  const title = result.title ?? definition?.title ?? 'Unmapped KSI';
+  const failing = (result.checks ?? []).filter((c) => c.status !== 'PASS' && c.status !== 'Pass').map((c) => c.id);
+  const controls = definition?.controls ?? [];
+  // Keys in code-unit order: JSON.stringify of this row is its RFC 8785 text (poamText relies on it).
+  return {
+    asset_identifier: context.source?.tenant ?? context.input.name,
+    controls,
+    ksi_id: result.ksi_id,
+    milestones: [
+      { description: `Remediation plan agreed with ${action.owner}`, due: addDays(detected, Math.ceil(action.sla_days / 2)) },
+      { description: `${result.ksi_id} passes a new assessment`, due },
+    ],
+    original_detection_date: detected,
+    point_of_contact: action.owner,
+    poam_id: poamId(result.ksi_id),
+    remediation_plan:
+      `${action.action} within ${action.sla_days} days (${action.severity})` +
+      (failing.length > 0 ? `: fix ${failing.join(', ')} and re-run the assessment` : ': correct the finding and re-run the assessment') +
+      '.',
+    risk_rating: RISK[action.severity],
+    scheduled_completion_date: due,
+    status: 'Open',
+    weakness_description:
+      result.details ?? `${result.ksi_id} reported ${result.status}${controls.length > 0 ? ` for ${controls.join(', ')}` : ' and is not in the KSI catalog'}.`,
+    weakness_name: `${result.ksi_id} ${title}`,
+    weakness_source: result.source ?? ([context.source?.tool, context.source?.version].filter(Boolean).join(' ') || context.input.name),
+  };
+}
+
+/** Canonical `poam.json`: `{"rows":[...],"schema":"svc.poam/v1"}`, rows in ksi_id order. */
+export function* poamText(items: readonly AssessedResult[], context: RunContext): Generator<string> {
+  yield '{"rows":[';
+  let first = true;
+  for (const item of items) {
+    if (!needsPoam(item)) continue;
+    const row = JSON.stringify(poamRow(item, context));
+    yield first ? row : `,${row}`;
+    first = false;
+  }
+  yield `],"schema":"${POAM_SCHEMA}"}`;
+}

@@ -1,0 +1,50 @@
+import type { AssessedResult } from '../assessment/assessment';
+import type { KsiCatalog } from '../catalog/ksi-catalog';
+import { formatDigest } from '../evidence/content-digest';
+import type { InputRef } from './run-context';
+import { needsPoam, poamId } from './poam';
+
+/** OSCAL implementation-status values: all PASS → implemented, any WARN → partial, any FAIL → planned. */
+export type ImplementationStatus = 'implemented' | 'partial' | 'planned';
+
+export function implementationStatus(items: readonly AssessedResult[]): ImplementationStatus {
+  if (items.some((i) => i.result.status === 'FAIL')) return 'planned';
+  if (items.some((i) => i.result.status === 'WARN')) return 'partial';
+  return 'implemented';
+}
+
+/** Controls touched by mapped results, in catalog order, with the results that cover each. */
+export function controlsTouched(items: readonly AssessedResult[], hashes: readonly string[], catalog: KsiCatalog): { control: string; covered: { item: AssessedResult; hash: string }[] }[] {
+  const byControl = new Map<string, { item: AssessedResult; hash: string }[]>();
+  items.forEach((item, i) => {
+    for (const control of item.definition?.controls ?? []) {
+      const list = byControl.get(control) ?? [];
+      list.push({ item, hash: hashes[i] });
+      byControl.set(control, list);
+    }
+  });
+  return [...byControl.keys()].sort(catalog.compareControls).map((control) => ({ control, covered: byControl.get(control) ?? [] }));
+}
+
+/** `ssp-narrative.md`: one section per control the run touches. */
+export function* sspNarrativeText(items: readonly AssessedResult[], hashes: readonly string[], catalog: KsiCatalog, input: InputRef): Generator<string> {
+  const sections = controlsTouched(items, hashes, catalog);
+  const statuses = sections.map((s) => implementationStatus(s.covered.map((c) => c.item)));
+  const count = (status: ImplementationStatus) => statuses.filter((s) => s === status).length;
+  yield `# SSP implementation narrative\n\nInput: ${input.name} (${formatDigest(input.sha256)})\n`;
+  yield `Controls: ${sections.length} (implemented: ${count('implemented')}, partial: ${count('partial')}, planned: ${count('planned')})\n`;
+  for (let s = 0; s < sections.length; s++) {
+    const { control, covered } = sections[s];
+    const title = catalog.controlTitle(control);
+    yield `\n## ${control}${title ? ` ${title}` : ''}\n\nImplementation status: ${statuses[s]}\n\n`;
+    for (const { item, hash } of covered) yield `${narrativeLine(item, hash)}\n`;
+  }
+}
+
+function narrativeLine(item: AssessedResult, hash: string): string {
+  const { result, definition, action } = item;
+  const what = `${result.ksi_id} (${result.title ?? definition?.title ?? result.ksi_id})`;
+  const seen = [result.source && `by ${result.source}`, result.observed_at && `at ${result.observed_at}`].filter(Boolean).join(' ');
+  const follow = needsPoam(item) ? `; ${action.action} ${action.severity} within ${action.sla_days}d as ${poamId(result.ksi_id)}, owner ${action.owner}` : '';
+  return `- ${what}: ${result.status}${seen ? ` (assessed ${seen})` : ''}, evidence ${formatDigest(hash)}${follow}.`;
+}

@@ -1,0 +1,24 @@
+/**
+ * The hashing primitives the content-hash rules need. The domain states the rules; the primitives come
+ * from outside (the HASHING port) because the domain may not import node:crypto.
+ */
+export interface ContentDigest {
+  /** RFC 8785 (JCS) canonical JSON text of a JSON value. */
+  canonicalize(value: unknown): string;
+  /** SHA-256 of a string's UTF-8 bytes, or of raw bytes, as 64 lower-case hex digits. */
+  sha256(data: string | Uint8Array): string;
+  /** SHA-256 of one `prefix` byte followed by the raw 32 bytes of each hex digest (RFC 6962 leaves and nodes). */
+  sha256Tagged(prefix: number, ...digests: string[]): string;
+}
+
+export const DIGEST_PREFIX = 'sha256:';
+
+/** `sha256:<hex>`, the form every artifact writes. */
+export function formatDigest(hex: string): string {
+  return DIGEST_PREFIX + hex;
+}
+
+/** Hex of `sha256:<hex>`; undefined when the text is not a SHA-256 digest. */
+export function parseDigest(text: unknown): string | undefined {
+  return typeof text === 'string' && /^sha256:[0-9a-f]{64}$/.test(text) ? text.slice(DIGEST_PREFIX.length) : undefined;
+}

@@ -1,0 +1,53 @@
+import type { ContentDigest } from './content-digest';
+
+/** One step of an inclusion proof: the sibling hash and which side it sits on. */
+export interface ProofStep {
+  side: 'left' | 'right';
+  hash: string;
+}
+
+type Tagging = Pick<ContentDigest, 'sha256Tagged'>;
+
+const LEAF = 0x00;
+const NODE = 0x01;
+
+/**
+ * RFC 6962 §2.1 Merkle Tree Hash over leaf digests (hex). A leaf hashes 0x00 ‖ the 32 digest bytes, a node
+ * 0x01 ‖ left ‖ right. Building level by level and carrying an unpaired last node up unchanged gives the
+ * same root as the RFC's recursive split at the largest power of two below n.
+ */
+export function merkleRoot(leaves: readonly string[], digest: Pick<ContentDigest, 'sha256' | 'sha256Tagged'>): string {
+  if (leaves.length === 0) return digest.sha256('');
+  let level = leaves.map((leaf) => digest.sha256Tagged(LEAF, leaf));
+  while (level.length > 1) level = parentLevel(level, digest);
+  return level[0];
+}
+
+function parentLevel(level: readonly string[], digest: Tagging): string[] {
+  const next: string[] = new Array(Math.ceil(level.length / 2));
+  for (let i = 0; i + 1 < level.length; i += 2) next[i >> 1] = digest.sha256Tagged(NODE, level[i], level[i + 1]);
+  if (level.length % 2 === 1) next[next.length - 1] = level[level.length - 1];
+  return next;
+}
+
+/** RFC 6962 §2.1.1 audit path for leaf `index`, nearest sibling first. */
+export function inclusionProof(leaves: readonly string[], index: number, digest: Tagging): ProofStep[] {
+  if (!Number.isInteger(index) || index < 0 || index >= leaves.length) throw new RangeError(`leaf ${index} is outside a tree of ${leaves.length}`);
+  const proof: ProofStep[] = [];
+  let level = leaves.map((leaf) => digest.sha256Tagged(LEAF, leaf));
+  let i = index;
+  while (level.length > 1) {
+    const sibling = i % 2 === 0 ? i + 1 : i - 1;
+    if (sibling < level.length) proof.push({ side: i % 2 === 0 ? 'right' : 'left', hash: level[sibling] });
+    level = parentLevel(level, digest);
+    i >>= 1;
+  }
+  return proof;
+}
+
+/** Recomputes the root from one leaf digest and its audit path. */
+export function rootFromProof(leaf: string, proof: readonly ProofStep[], digest: Tagging): string {
+  let hash = digest.sha256Tagged(LEAF, leaf);
+  for (const step of proof) hash = step.side === 'left' ? digest.sha256Tagged(NODE, step.hash, hash) : digest.sha256Tagged(NODE, hash, step.hash);
+  return hash;
+}

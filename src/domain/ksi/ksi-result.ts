@@ -1,0 +1,165 @@
+import { InvalidInputError } from '../errors';
+import { isStatus, type Status } from './status';
+
+/** `KSI-<AREA>-<NN>`: AREA 2-4 upper-case letters (a NIST family or an official FedRAMP theme), NN two digits. */
+export const KSI_ID_PATTERN = /^KSI-[A-Z]{2,4}-\d{2}$/;
+
+/** ISO-8601 date or date-time, as written by scanners (`2026-11-01`, `2026-11-01T08:00:00Z`, offsets). */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export interface Check {
+  id: string;
+  status: string;
+  details?: string;
+  [field: string]: unknown;
+}
+
+/** One KSI result of a normalized report. Fields beyond the known ones are preserved verbatim. */
+export interface KsiResult {
+  ksi_id: string;
+  status: Status;
+  title?: string;
+  details?: string;
+  observed_at?: string;
+  source?: string;
+  checks?: Check[];
+  evidence?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+export interface ReportSource {
+  tool?: string;
+  version?: string;
+  tenant?: string;
+  [field: string]: unknown;
+}
+
+export interface NormalizedReport {
+  schema_version?: string;
+  generated_at?: string;
+  source?: ReportSource;
+  results: KsiResult[];
+}
+
+/** Fields svc computes for every evidence entry; an input result may not carry them. */
+export const COMPUTED_FIELDS: ReadonlySet<string> = new Set(['mapped', 'controls', 'policies', 'content_hash']);
+
+export interface ReportShapeOptions {
+  /** Ids outside KSI_ID_PATTERN that are still accepted (the official ids of a FedRAMP release given with --catalog). */
+  acceptsId?: (id: string) => boolean;
+  /** JSON path of the results array in messages when the document is a bare array (default: none). */
+  arrayPath?: string;
+}
+
+/**
+ * Checks that a parsed JSON document is a normalized report (DESIGN §3) and returns it without copying.
+ * Throws InvalidInputError naming the file, the JSON path and the fix for the first problem found.
+ */
+export function readNormalizedReport(document: unknown, file: string, options: ReportShapeOptions = {}): NormalizedReport {
+  const fail = (path: string, problem: string, fix: string): never => {
+    throw new InvalidInputError('invalid-report', `${file}: ${path}: ${problem}; ${fix}`);
+  };
+  let report: NormalizedReport;
+  let prefix: string;
+  if (Array.isArray(document)) {
+    report = { results: document as KsiResult[] };
+    prefix = options.arrayPath ?? '';
+  } else if (isPlainObject(document)) {
+    const { results, schema_version, generated_at, source } = document;
+    if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (DESIGN §3)');
+    if (!Array.isArray(results)) fail('results', `expected an array, got ${describe(results)}`, 'write "results": [ ... ]');
+    if (schema_version !== undefined && schema_version !== '1') {
+      fail('schema_version', `${describe(schema_version)} is not supported`, 'this svc reads schema_version "1"');
+    }
+    if (generated_at !== undefined && !(typeof generated_at === 'string' && isIsoTime(generated_at))) {
+      fail('generated_at', `${describe(generated_at)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z"');
+    }
+    if (source !== undefined) checkSource(source, fail);
+    report = document as unknown as NormalizedReport;
+    prefix = 'results';
+  } else {
+    return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see DESIGN §3 for the report shape');
+  }
+
+  const firstSeen = new Map<string, number>();
+  const results = report.results;
+  for (let i = 0; i < results.length; i++) {
+    const result: unknown = results[i];
+    const at = `${prefix}[${i}]`;
+    if (!isPlainObject(result)) fail(at, `expected a KSI result object, got ${describe(result)}`, 'write {"ksi_id": "KSI-AC-02", "status": "PASS"}');
+    const r = result as Record<string, unknown>;
+    const id = r.ksi_id;
+    if (id === undefined) fail(`${at}.ksi_id`, 'missing', 'every result needs a ksi_id such as "KSI-AC-02"');
+    if (typeof id !== 'string' || !(KSI_ID_PATTERN.test(id) || options.acceptsId?.(id))) {
+      fail(`${at}.ksi_id`, `${describe(id)} is not a KSI id`, 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"');
+    }
+    const ksiId = id as string;
+    const first = firstSeen.get(ksiId);
+    if (first !== undefined) {
+      fail(`${at}.ksi_id`, `duplicate "${ksiId}" (first at ${prefix}[${first}])`, 'keep one result per KSI, or merge several reports with "svc evidence build"');
+    }
+    firstSeen.set(ksiId, i);
+    const status = r.status;
+    if (status === undefined) fail(`${at}.status`, 'missing', 'every result needs a status: PASS, WARN or FAIL');
+    if (!isStatus(status)) fail(`${at}.status`, `${describe(status)} is not a status`, 'use exactly PASS, WARN or FAIL (upper case)');
+    checkOptionalFields(r, at, fail);
+  }
+  return report;
+}
+
+type Fail = (path: string, problem: string, fix: string) => never;
+
+function checkOptionalFields(r: Record<string, unknown>, at: string, fail: Fail): void {
+  for (const field of ['title', 'details', 'source'] as const) {
+    const value = r[field];
+    if (value !== undefined && typeof value !== 'string') fail(`${at}.${field}`, `expected a string, got ${describe(value)}`, `write "${field}" as a string or leave it out`);
+  }
+  const observed = r.observed_at;
+  if (observed !== undefined && !(typeof observed === 'string' && isIsoTime(observed))) {
+    fail(`${at}.observed_at`, `${describe(observed)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z" or leave it out');
+  }
+  const evidence = r.evidence;
+  if (evidence !== undefined && !isPlainObject(evidence)) fail(`${at}.evidence`, `expected an object, got ${describe(evidence)}`, 'wrap the raw evidence in an object');
+  const checks = r.checks;
+  if (checks !== undefined) {
+    if (!Array.isArray(checks)) fail(`${at}.checks`, `expected an array, got ${describe(checks)}`, 'write "checks": [{"id": ..., "status": ...}]');
+    for (let j = 0; j < (checks as unknown[]).length; j++) {
+      const check: unknown = (checks as unknown[])[j];
+      const cat = `${at}.checks[${j}]`;
+      if (!isPlainObject(check)) fail(cat, `expected an object, got ${describe(check)}`, 'write {"id": ..., "status": ...}');
+      const c = check as Record<string, unknown>;
+      if (typeof c.id !== 'string' || c.id === '') fail(`${cat}.id`, `expected a non-empty string, got ${describe(c.id)}`, 'name the check, e.g. "MS.AAD.1.1v1"');
+      if (typeof c.status !== 'string' || c.status === '') fail(`${cat}.status`, `expected a non-empty string, got ${describe(c.status)}`, 'give the check its outcome, e.g. "PASS"');
+      if (c.details !== undefined && typeof c.details !== 'string') fail(`${cat}.details`, `expected a string, got ${describe(c.details)}`, 'write details as a string or leave them out');
+    }
+  }
+  for (const field of COMPUTED_FIELDS) {
+    if (field in r) fail(`${at}.${field}`, 'is computed by svc', `remove "${field}" from the input result`);
+  }
+}
+
+function checkSource(source: unknown, fail: Fail): void {
+  if (!isPlainObject(source)) fail('source', `expected an object, got ${describe(source)}`, 'write "source": {"tool": ..., "version": ...}');
+  const s = source as Record<string, unknown>;
+  for (const field of ['tool', 'version', 'tenant']) {
+    if (s[field] !== undefined && typeof s[field] !== 'string') fail(`source.${field}`, `expected a string, got ${describe(s[field])}`, `write "${field}" as a string`);
+  }
+}
+
+export function isIsoTime(value: string): boolean {
+  return ISO_8601.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A short, safe description of a JSON value for an error message. */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,36 @@
+import type { Crosswalk } from '../../domain/catalog/derive-catalog';
+import { KsiCatalog, type CatalogData, type KsiDefinition } from '../../domain/catalog/ksi-catalog';
+import type { CatalogSource } from '../../ports/catalog-source';
+import type { KsiOverride } from '../config';
+
+/**
+ * The catalog and crosswalk shipped in data/ (written by scripts/build-catalog.js), with the per-family
+ * owners and per-KSI values of svc.config.json laid over them. Loaded on first use.
+ */
+export class BundledCatalogSource implements CatalogSource {
+  private cached?: KsiCatalog;
+
+  constructor(
+    private readonly overrides: { owners: Record<string, string>; ksis: Record<string, KsiOverride> } = { owners: {}, ksis: {} },
+  ) {}
+
+  catalog(): KsiCatalog {
+    if (!this.cached) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const data = require('./data/ksi-catalog.json') as CatalogData;
+      this.cached = new KsiCatalog({ ...data, ksis: data.ksis.map((k) => this.applyOverrides(k)) });
+    }
+    return this.cached;
+  }
+
+  crosswalk(): Crosswalk {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('./data/ksi-crosswalk.json') as Crosswalk;
+  }
+
+  private applyOverrides(ksi: KsiDefinition): KsiDefinition {
+    const owner = this.overrides.owners[ksi.family];
+    const own = this.overrides.ksis[ksi.id];
+    return owner || own ? { ...ksi, ...(owner ? { owner } : {}), ...own } : ksi;
+  }
+}

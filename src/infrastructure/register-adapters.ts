@@ -1,0 +1,34 @@
+import type { DependencyContainer } from 'tsyringe';
+import { Lifecycle } from 'tsyringe';
+import { ARTIFACT_WRITER } from '../ports/artifact-writer';
+import { CATALOG_SOURCE } from '../ports/catalog-source';
+import { CLOCK } from '../ports/clock';
+import { HASHING } from '../ports/hashing';
+import { PROGRESS } from '../ports/progress';
+import { REPORT_READER } from '../ports/report-reader';
+import { RUN_SETTINGS } from '../ports/run-settings';
+import { BundledCatalogSource } from './catalog/bundled-catalog-source';
+import { SystemClock } from './clock/system-clock';
+import { loadConfig, toolIdentity } from './config';
+import { FsArtifactWriter } from './fs/fs-artifact-writer';
+import { FsReportReader } from './fs/fs-report-reader';
+import { NodeCryptoHashing } from './hashing/node-crypto-hashing';
+import { TtyProgress } from './progress/tty-progress';
+
+export interface AdapterOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Binds every port to its production adapter. Composition roots call this, then apply their overrides. */
+export function registerAdapters(container: DependencyContainer, { env = process.env, cwd = process.cwd() }: AdapterOptions = {}): DependencyContainer {
+  const config = loadConfig(env, cwd);
+  container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance } });
+  container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ owners: config.owners, ksis: config.ksis }) });
+  container.register(CLOCK, { useFactory: () => new SystemClock(env.SOURCE_DATE_EPOCH) });
+  container.register(PROGRESS, { useFactory: () => new TtyProgress() });
+  container.register(REPORT_READER, { useClass: FsReportReader }, { lifecycle: Lifecycle.ContainerScoped });
+  container.register(ARTIFACT_WRITER, { useClass: FsArtifactWriter }, { lifecycle: Lifecycle.ContainerScoped });
+  container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });
+  return container;
+}

@@ -1,0 +1,47 @@
+// Decorator metadata must exist before any use case (and tsyringe) loads: every command imports this file first.
+import 'reflect-metadata';
+import { Command, Errors, Flags } from '@oclif/core';
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import { AppError } from '../../domain/errors';
+import { EXIT, exitCodeFor } from '../shared/error-mapping';
+import { buildCliContainer, type ContainerOverrides } from './container';
+
+/**
+ * Every svc command: builds the container, and turns errors into `Error: <message>` on stderr with the
+ * exit code of DESIGN §8 (under --json, an error object on stdout). Stack traces only with --verbose.
+ */
+export abstract class BaseCommand extends Command {
+  static baseFlags = {
+    verbose: Flags.boolean({ summary: 'Print stack traces of unexpected errors.', helpGroup: 'GLOBAL' }),
+  };
+
+  /** Test seam: applied after the production adapters (reset it in afterEach). */
+  static overrides?: ContainerOverrides;
+
+  private container?: DependencyContainer;
+
+  protected resolve<T>(token: InjectionToken<T>): T {
+    this.container ??= buildCliContainer(BaseCommand.overrides);
+    return this.container.resolve(token);
+  }
+
+  /** Writes a block of text (Markdown, DOT, ...) to stdout unless --json is on. */
+  protected print(text: string): void {
+    this.log(text.endsWith('\n') ? text.slice(0, -1) : text);
+  }
+
+  override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    const exit = error instanceof AppError ? exitCodeFor(error) : error instanceof Errors.CLIError ? (error.oclif?.exit ?? EXIT.usage) : EXIT.internal;
+    process.exitCode = exit;
+    const message = exit === EXIT.internal ? `internal error: ${error.message}; rerun with --verbose for the stack trace and report it` : error.message;
+    if (this.jsonEnabled()) {
+      this.logJson({ error: { code: error instanceof AppError ? error.code : exit === EXIT.usage ? 'usage' : 'internal', exit, message } });
+      return undefined;
+    }
+    process.stderr.write(`Error: ${message}\n`);
+    if (this.argv.includes('--verbose')) {
+      for (let e: unknown = error; e instanceof Error; e = e.cause) process.stderr.write(`${e === error ? '' : 'Caused by: '}${e.stack ?? e.message}\n`);
+    }
+    throw new Errors.ExitError(exit);
+  }
+}

@@ -1,0 +1,23 @@
+import { BaseCommand } from '../../base-command';
+import { Args } from '@oclif/core';
+import { BuildEvidenceBundle, type BuildEvidenceBundleResult } from '../../../../application/evidence/build-evidence-bundle';
+import { outFileFlag } from '../../flags';
+
+export default class EvidenceBuild extends BaseCommand {
+  static summary = 'Merge one or more normalized reports into one canonical evidence bundle (worst status wins per KSI).';
+  static examples = ['<%= config.bin %> <%= command.id %> scuba.json prowler.json --out out/evidence-bundle.json'];
+  static enableJsonFlag = true;
+  static strict = false;
+  static args = { input: Args.string({ required: true, description: 'Normalized reports (one or more)' }) };
+  static flags = { out: outFileFlag('File to write the evidence bundle to.', true) };
+
+  async run(): Promise<BuildEvidenceBundleResult> {
+    const { argv, flags } = await this.parse(EvidenceBuild);
+    const inputs = argv as string[];
+    const result = await this.resolve(BuildEvidenceBundle).execute({ inputs, out: flags.out as string });
+    this.log(`Merged ${inputs.length} report${inputs.length === 1 ? '' : 's'} into ${result.entries} entries`);
+    this.log(`Evidence bundle written to ${result.out}`);
+    this.log(`Merkle root: ${result.merkleRoot}`);
+    return result;
+  }
+}

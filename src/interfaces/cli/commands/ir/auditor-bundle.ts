@@ -1,0 +1,28 @@
+import { BaseCommand } from '../../base-command';
+import { Flags } from '@oclif/core';
+import { BuildAuditorBundle, type BuildAuditorBundleResult } from '../../../../application/pipeline/build-auditor-bundle';
+import { officialCatalogFlag, reportArg } from '../../flags';
+
+export default class IrAuditorBundle extends BaseCommand {
+  static summary = 'Write the six auditor artifacts: evidence bundle, governance report, lineage, POA&M, SSP narrative, manifest.';
+  static description = 'The files appear in the output directory together once all six are complete; on any error none is written.';
+  static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out-dir out/bundle'];
+  static enableJsonFlag = true;
+  static args = { input: reportArg };
+  static flags = {
+    'out-dir': Flags.directory({ summary: 'Directory to write the bundle into (created if missing).', required: true, helpValue: '<dir>' }),
+    catalog: officialCatalogFlag,
+  };
+
+  async run(): Promise<BuildAuditorBundleResult> {
+    const { args, flags } = await this.parse(IrAuditorBundle);
+    this.log(`Building auditor bundle from ${args.input} ...`);
+    const result = await this.resolve(BuildAuditorBundle).execute({ input: args.input, outDir: flags['out-dir'], officialCatalog: flags.catalog });
+    this.log(`Mapped ${result.counts.mapped} KSIs to controls and policies`);
+    this.log(`Bundle written to ${result.outDir}`);
+    this.log(`Evidence: ${result.counts.evidence}`);
+    this.log(`Actions: ${result.counts.actions}`);
+    this.log(`POA&M: ${result.counts.poam}`);
+    return result;
+  }
+}

@@ -1,0 +1,21 @@
+import { BaseCommand } from '../../base-command';
+import { Args } from '@oclif/core';
+import { DiffRuns } from '../../../../application/drift/diff-runs';
+import type { RunDiff } from '../../../../domain/drift/run-diff';
+
+export default class IrDiff extends BaseCommand {
+  static summary = 'Print the Markdown drift diff of two runs: KSI transitions, evidence hash deltas, status counts.';
+  static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json fixtures/sample-baseline-b.json'];
+  static enableJsonFlag = true;
+  static args = {
+    runA: Args.string({ name: 'run_a', required: true, description: 'Normalized report of the earlier run' }),
+    runB: Args.string({ name: 'run_b', required: true, description: 'Normalized report of the later run' }),
+  };
+
+  async run(): Promise<{ run_a: { name: string; sha256: string }; run_b: { name: string; sha256: string } } & RunDiff> {
+    const { args } = await this.parse(IrDiff);
+    const result = await this.resolve(DiffRuns).execute({ runA: args.runA, runB: args.runB });
+    this.print(result.markdown);
+    return { run_a: result.runA, run_b: result.runB, ...result.diff };
+  }
+}
