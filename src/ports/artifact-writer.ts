@@ -1,11 +1,21 @@
 import type { InjectionToken } from 'tsyringe';
 import type { WrittenFile } from '../domain/artifacts/manifest';
+import type { TextSink } from '../domain/artifacts/text-sink';
+
+/**
+ * One file being written. write() buffers and writes in large pieces (it may throw the I/O errors of
+ * those writes); close() flushes, fsyncs and returns the digest and size of the bytes written.
+ */
+export interface ArtifactSink extends TextSink {
+  close(): Promise<WrittenFile>;
+  /** Throws the file away; safe to call after an error or after close(). */
+  abort(): Promise<void>;
+}
 
 /** A set of files that appear in their directory together, or not at all. */
 export interface ArtifactTransaction {
-  /** Writes one file of the set; returns its digest and size, hashed from the bytes written. */
-  write(name: string, chunks: Iterable<string>): Promise<WrittenFile>;
-  /** Moves every file into place; returns the directory. */
+  open(name: string): ArtifactSink;
+  /** Moves every closed file into place; returns the directory. */
   commit(): Promise<string>;
   /** Removes everything written so far; the directory is left as it was. */
   abort(): Promise<void>;
@@ -17,7 +27,8 @@ export interface ArtifactTransaction {
  */
 export interface ArtifactWriter {
   begin(dir: string): Promise<ArtifactTransaction>;
-  writeFile(path: string, chunks: Iterable<string>): Promise<WrittenFile>;
+  /** A single file: its close() also renames it into place. */
+  open(path: string): Promise<ArtifactSink>;
 }
 
 export const ARTIFACT_WRITER: InjectionToken<ArtifactWriter> = Symbol('ArtifactWriter');

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { assess, mergeResults } from '../../domain/assessment/assessment';
-import { evidenceBundleText, type EntryDigests } from '../../domain/artifacts/evidence-bundle';
+import { assessEach, mergeResults, sortedById } from '../../domain/assessment/assessment';
+import { EvidenceBundleWriter } from '../../domain/artifacts/evidence-bundle';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
@@ -10,6 +10,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { loadReport } from '../shared/load-report';
 import { combinedInput } from '../shared/run-inputs';
+import { writeAll } from '../shared/write-all';
 
 export interface BuildEvidenceBundleInput {
   inputs: string[];
@@ -41,11 +42,14 @@ export class BuildEvidenceBundle {
   async execute({ inputs, out }: BuildEvidenceBundleInput): Promise<BuildEvidenceBundleResult> {
     const loaded = [];
     for (const path of inputs) loaded.push(await loadReport(this.reader, path));
-    const results = loaded.length === 1 ? loaded[0].report.results : mergeResults(loaded.map((l) => l.report));
-    const { items } = assess(results, this.catalogs.catalog(), this.settings.governance);
+    const results = sortedById(loaded.length === 1 ? loaded[0].report.results : mergeResults(loaded.map((l) => l.report)));
     const input = combinedInput(loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })), this.hashing);
-    const digests: EntryDigests = { hashes: [], merkleRoot: '' };
-    const file = await this.writer.writeFile(out, evidenceBundleText(items, input, this.hashing, digests));
-    return { inputs, out, entries: items.length, merkleRoot: formatDigest(digests.merkleRoot), file };
+    let root = '';
+    const file = await writeAll(await this.writer.open(out), (sink) => {
+      const bundle = new EvidenceBundleWriter(sink, this.hashing);
+      for (const item of assessEach(results, this.catalogs.catalog(), this.settings.governance)) bundle.add(item);
+      root = bundle.finish(input);
+    });
+    return { inputs, out, entries: results.length, merkleRoot: formatDigest(root), file };
   }
 }

@@ -1,15 +1,17 @@
 import { inject, injectable } from 'tsyringe';
 import { assess } from '../../domain/assessment/assessment';
-import { governanceReportText } from '../../domain/artifacts/governance-report';
+import { GovernanceReportWriter } from '../../domain/artifacts/governance-report';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { sspNarrativeText } from '../../domain/artifacts/ssp-narrative';
+import { writeSspNarrative } from '../../domain/artifacts/ssp-narrative';
+import { StringSink, type TextSink } from '../../domain/artifacts/text-sink';
+import { evidenceHash } from '../../domain/evidence/evidence-entry';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { loadReport } from '../shared/load-report';
-import { entryHashes } from '../shared/run-inputs';
+import { writeAll } from '../shared/write-all';
 
 export type MarkdownReport = 'governance-report' | 'ssp-narrative';
 
@@ -36,11 +38,23 @@ export class WriteReport {
   async execute({ report, input, out }: WriteReportInput): Promise<WriteReportResult> {
     const { file, report: normalized } = await loadReport(this.reader, input);
     const catalog = this.catalogs.catalog();
-    const assessment = assess(normalized.results, catalog, this.settings.governance);
+    const { items } = assess(normalized.results, catalog, this.settings.governance);
     const ref = { name: file.name, sha256: file.sha256 };
-    const text =
-      report === 'governance-report' ? governanceReportText(assessment.items, ref) : sspNarrativeText(assessment.items, entryHashes(assessment, this.hashing), catalog, ref);
-    if (out === undefined) return { input, report, text: [...text].join('') };
-    return { input, report, out, file: await this.writer.writeFile(out, text) };
+    const render = (sink: TextSink) => {
+      if (report === 'governance-report') {
+        const governance = new GovernanceReportWriter();
+        for (const item of items) governance.add(item.action);
+        governance.finish(sink, ref, (i) => items[i].action);
+      } else {
+        const mapped = items.filter((i) => i.definition).map((item) => ({ item, hash: evidenceHash(item.result, item.definition, this.hashing) }));
+        writeSspNarrative(sink, mapped, catalog, ref);
+      }
+    };
+    if (out === undefined) {
+      const sink = new StringSink();
+      render(sink);
+      return { input, report, text: sink.text() };
+    }
+    return { input, report, out, file: await writeAll(await this.writer.open(out), render) };
   }
 }

@@ -2,31 +2,42 @@ import type { AssessedResult } from '../assessment/assessment';
 import { InvalidInputError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
-import { merkleRoot } from '../evidence/merkle';
+import { MerkleAccumulator } from '../evidence/merkle';
 import { COMPUTED_FIELDS, isPlainObject, readNormalizedReport, type KsiResult } from '../ksi/ksi-result';
 import type { InputRef } from './run-context';
+import type { TextSink } from './text-sink';
 
 export const EVIDENCE_BUNDLE_SCHEMA = 'svc.evidence-bundle/v1';
 
 /**
- * Canonical `evidence-bundle.json` in pieces: `{"entries":[...],"input":{...},"merkle_root":...,"schema":...}`
- * (keys in RFC 8785 order). Once the text is consumed, `out` holds each entry's hex content hash (the Merkle
- * leaves, in ksi_id order) and the Merkle root.
+ * Writes the canonical `evidence-bundle.json`, `{"entries":[...],"input":{...},"merkle_root":...,"schema":...}`
+ * (keys in RFC 8785 order), one entry at a time in ksi_id order; the Merkle tree grows as entries go out.
  */
-export function* evidenceBundleText(items: readonly AssessedResult[], input: InputRef, digest: ContentDigest, out: EntryDigests): Generator<string> {
-  yield '{"entries":[';
-  for (let i = 0; i < items.length; i++) {
-    const { text, hash } = serializeEvidenceEntry(items[i].result, items[i].definition, digest);
-    out.hashes.push(hash);
-    yield i === 0 ? text : `,${text}`;
-  }
-  out.merkleRoot = merkleRoot(out.hashes, digest);
-  yield `],"input":${inputText(input)},"merkle_root":"${formatDigest(out.merkleRoot)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`;
-}
+export class EvidenceBundleWriter {
+  private readonly merkle: MerkleAccumulator;
 
-export interface EntryDigests {
-  hashes: string[];
-  merkleRoot: string;
+  constructor(
+    private readonly sink: TextSink,
+    private readonly digest: ContentDigest,
+  ) {
+    sink.write('{"entries":[');
+    this.merkle = new MerkleAccumulator(digest);
+  }
+
+  /** Writes the entry of one result; returns its hex content hash. */
+  add(item: AssessedResult): string {
+    const { text, hash } = serializeEvidenceEntry(item.result, item.definition, this.digest);
+    this.sink.write(this.merkle.size === 0 ? text : `,${text}`);
+    this.merkle.add(hash);
+    return hash;
+  }
+
+  /** Closes the document; returns the hex Merkle root. */
+  finish(input: InputRef): string {
+    const root = this.merkle.root();
+    this.sink.write(`],"input":${inputText(input)},"merkle_root":"${formatDigest(root)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`);
+    return root;
+  }
 }
 
 /** Canonical `{"name":...,"sha256":"sha256:..."}`: both keys are fixed and already in order. */
@@ -58,9 +69,7 @@ export function readEvidenceBundle(document: unknown, file: string): RecordedBun
   const results = entries.map((entry, i) => {
     if (!isPlainObject(entry)) return fail(`entries[${i}]`, 'expected an object');
     recordedHashes.push(parseDigest(entry.content_hash) ?? fail(`entries[${i}].content_hash`, 'expected sha256:<64 hex digits>'));
-    const result: Record<string, unknown> = {};
-    for (const key in entry) if (!COMPUTED_FIELDS.has(key)) result[key] = entry[key];
-    return result;
+    return Object.fromEntries(Object.entries(entry).filter(([key]) => !COMPUTED_FIELDS.has(key)));
   });
   const report = readNormalizedReport(results, file, { arrayPath: 'entries' });
   return { input: { name: input.name, sha256: inputHash }, merkleRoot: root, results: report.results, recordedHashes };

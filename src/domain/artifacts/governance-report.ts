@@ -1,18 +1,36 @@
-import type { AssessedResult } from '../assessment/assessment';
 import { formatDigest } from '../evidence/content-digest';
-import { formatGovernanceLine } from '../governance/governance-policy';
+import { formatGovernanceLine, type GovernanceAction } from '../governance/governance-policy';
 import { SEVERITIES } from '../governance/severity';
 import type { InputRef } from './run-context';
+import type { TextSink } from './text-sink';
 
 /**
- * `governance-report.md`: one line per action, descending severity, then ksi_id ascending. `items` are in
- * ksi_id order already, so taking them severity by severity gives that order without a sort.
+ * `governance-report.md`: one line per action, descending severity, then ksi_id ascending. Actions arrive
+ * in ksi_id order; only each one's severity is kept (a byte), and at the end the lines are written
+ * severity by severity from the actions looked up again, so no line is held in memory.
  */
-export function* governanceReportText(items: readonly AssessedResult[], input: InputRef): Generator<string> {
-  const remediate = items.reduce((n, i) => n + (i.action.action === 'REMEDIATE' ? 1 : 0), 0);
-  yield `# Governance report\n\nInput: ${input.name} (${formatDigest(input.sha256)})\n`;
-  yield `Actions: ${items.length} (REMEDIATE: ${remediate}, MONITOR: ${items.length - remediate})\n\n`;
-  for (const severity of SEVERITIES) {
-    for (const item of items) if (item.action.severity === severity) yield `${formatGovernanceLine(item.action)}\n`;
+export class GovernanceReportWriter {
+  private severities = new Uint8Array(1024);
+  private remediate = 0;
+  private total = 0;
+
+  add(action: GovernanceAction): void {
+    if (this.total === this.severities.length) {
+      const grown = new Uint8Array(this.severities.length * 2);
+      grown.set(this.severities);
+      this.severities = grown;
+    }
+    this.severities[this.total] = SEVERITIES.indexOf(action.severity);
+    if (action.action === 'REMEDIATE') this.remediate += 1;
+    this.total += 1;
+  }
+
+  /** `actionAt(i)` gives the i-th action added again. */
+  finish(sink: TextSink, input: InputRef, actionAt: (index: number) => GovernanceAction): void {
+    sink.write(`# Governance report\n\nInput: ${input.name} (${formatDigest(input.sha256)})\n`);
+    sink.write(`Actions: ${this.total} (REMEDIATE: ${this.remediate}, MONITOR: ${this.total - this.remediate})\n\n`);
+    for (let severity = 0; severity < SEVERITIES.length; severity++) {
+      for (let i = 0; i < this.total; i++) if (this.severities[i] === severity) sink.write(`${formatGovernanceLine(actionAt(i))}\n`);
+    }
   }
 }

@@ -1,8 +1,10 @@
-import type { AssessedResult } from '../assessment/assessment';
+import type { AssessedResult, HashedResult } from '../assessment/assessment';
 import type { KsiCatalog } from '../catalog/ksi-catalog';
 import { formatDigest, type ContentDigest } from '../evidence/content-digest';
+import { mappingText } from '../evidence/mapping-text';
 import type { GovernanceAction } from '../governance/governance-policy';
 import { needsPoam, poamId } from './poam';
+import type { TextSink } from './text-sink';
 
 export const LINEAGE_SCHEMA = 'svc.lineage/v1';
 
@@ -13,30 +15,44 @@ export interface ControlLineage {
 }
 
 /**
- * Canonical `lineage.json`: KSI → controls → evidence → action, and per control the KSIs, evidence hashes
- * and actions that touch it. `hashes[i]` is the content hash of `items[i]`.
+ * Writes the canonical `lineage.json`: per control the KSIs, evidence hashes and actions that touch it
+ * (known up front: only mapped results touch controls), then KSI → controls → evidence → action rows
+ * one result at a time.
  */
-export function* lineageText(items: readonly AssessedResult[], hashes: readonly string[], catalog: KsiCatalog, digest: ContentDigest): Generator<string> {
-  yield `{"controls":${digest.canonicalize(controlLineage(items, hashes, catalog))},"ksis":[`;
-  for (let i = 0; i < items.length; i++) {
-    const row = lineageRow(items[i], hashes[i]);
-    yield i === 0 ? row : `,${row}`;
+export class LineageWriter {
+  private rows = 0;
+
+  constructor(
+    private readonly sink: TextSink,
+    controls: Record<string, ControlLineage>,
+    digest: ContentDigest,
+  ) {
+    sink.write(`{"controls":${digest.canonicalize(controls)},"ksis":[`);
   }
-  yield `],"schema":"${LINEAGE_SCHEMA}"}`;
+
+  add(item: AssessedResult, hash: string): void {
+    const row = lineageRow(item, hash);
+    this.sink.write(this.rows === 0 ? row : `,${row}`);
+    this.rows += 1;
+  }
+
+  finish(): void {
+    this.sink.write(`],"schema":"${LINEAGE_SCHEMA}"}`);
+  }
 }
 
-/** Per-control view in catalog order (the canonical writer re-sorts keys by code unit). */
-export function controlLineage(items: readonly AssessedResult[], hashes: readonly string[], catalog: KsiCatalog): Record<string, ControlLineage> {
+/** Per-control view of the mapped results, in catalog order (the canonical writer re-sorts keys by code unit). */
+export function controlLineage(mapped: readonly HashedResult[], catalog: KsiCatalog): Record<string, ControlLineage> {
   const controls = new Map<string, ControlLineage>();
-  items.forEach((item, i) => {
+  for (const { item, hash } of mapped) {
     for (const control of item.definition?.controls ?? []) {
       const entry = controls.get(control) ?? { ksis: [], evidence: [], actions: [] };
       entry.ksis.push(item.result.ksi_id);
-      entry.evidence.push(formatDigest(hashes[i]));
+      entry.evidence.push(formatDigest(hash));
       entry.actions.push(actionLabel(item.action));
       controls.set(control, entry);
     }
-  });
+  }
   return Object.fromEntries([...controls.entries()].sort(([a], [b]) => catalog.compareControls(a, b)));
 }
 
@@ -45,19 +61,26 @@ export function actionLabel(action: GovernanceAction): string {
   return `${action.action} ${action.ksi_id} ${action.severity} ${action.sla_days}d`;
 }
 
+const actionTexts = new Map<string, string>();
+
 /**
- * One `ksis[]` row. Its keys and those of the nested action are written in sorted order, so JSON.stringify
- * yields RFC 8785 text here (a unit test holds this against the canonicalizer).
+ * One `ksis[]` row as canonical JSON: keys are written in code-unit order and every value is JSON text
+ * of a string or of a remembered piece (a unit test holds the rows against the canonicalizer).
  */
 function lineageRow(item: AssessedResult, hash: string): string {
-  const { result, definition, action } = item;
-  return JSON.stringify({
-    action: { action: action.action, owner: action.owner, severity: action.severity, sla_days: action.sla_days },
-    controls: definition?.controls ?? [],
-    evidence_hash: formatDigest(hash),
-    ksi_id: result.ksi_id,
-    poam_id: needsPoam(item) ? poamId(result.ksi_id) : null,
-    policies: definition?.policies.map((p) => p.id) ?? [],
-    status: result.status,
-  });
+  const { result, definition } = item;
+  const mapping = mappingText(definition);
+  const poam = needsPoam(item) ? JSON.stringify(poamId(result.ksi_id)) : 'null';
+  return `{"action":${actionText(item)},"controls":${mapping.controls},"evidence_hash":"${formatDigest(hash)}","ksi_id":${JSON.stringify(result.ksi_id)},"poam_id":${poam},"policies":${mapping.policies},"status":"${result.status}"}`;
+}
+
+/** A run has only a handful of distinct actions (type, owner, severity, SLA): their JSON is remembered. */
+function actionText({ action }: AssessedResult): string {
+  const key = `${action.action} ${action.severity} ${action.sla_days} ${action.owner}`;
+  let text = actionTexts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify({ action: action.action, owner: action.owner, severity: action.severity, sla_days: action.sla_days });
+    if (actionTexts.size < 4096) actionTexts.set(key, text);
+  }
+  return text;
 }

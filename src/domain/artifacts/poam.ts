@@ -1,6 +1,7 @@
 import type { AssessedResult } from '../assessment/assessment';
 import type { Severity } from '../governance/severity';
 import { addDays, isoDate, type RunContext } from './run-context';
+import type { TextSink } from './text-sink';
 
 export const POAM_SCHEMA = 'svc.poam/v1';
 
@@ -45,9 +46,8 @@ export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
   const detected = isoDate(result.observed_at ?? context.generatedAt ?? context.runAt);
   const due = addDays(detected, action.sla_days);
   const title = result.title ?? definition?.title ?? 'Unmapped KSI';
-  const failing = (result.checks ?? []).filter((c) => c.status !== 'PASS' && c.status !== 'Pass').map((c) => c.id);
   const controls = definition?.controls ?? [];
-  // Keys in code-unit order: JSON.stringify of this row is its RFC 8785 text (poamText relies on it).
+  // Keys in code-unit order: JSON.stringify of this row is its RFC 8785 text (PoamWriter relies on it).
   return {
     asset_identifier: context.source?.tenant ?? context.input.name,
     controls,
@@ -59,10 +59,7 @@ export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
     original_detection_date: detected,
     point_of_contact: action.owner,
     poam_id: poamId(result.ksi_id),
-    remediation_plan:
-      `${action.action} within ${action.sla_days} days (${action.severity})` +
-      (failing.length > 0 ? `: fix ${failing.join(', ')} and re-run the assessment` : ': correct the finding and re-run the assessment') +
-      '.',
+    remediation_plan: `${action.action} within ${action.sla_days} days (${action.severity}): ${fixOf(result)} and re-run the assessment.`,
     risk_rating: RISK[action.severity],
     scheduled_completion_date: due,
     status: 'Open',
@@ -73,15 +70,33 @@ export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
   };
 }
 
-/** Canonical `poam.json`: `{"rows":[...],"schema":"svc.poam/v1"}`, rows in ksi_id order. */
-export function* poamText(items: readonly AssessedResult[], context: RunContext): Generator<string> {
-  yield '{"rows":[';
-  let first = true;
-  for (const item of items) {
-    if (!needsPoam(item)) continue;
-    const row = JSON.stringify(poamRow(item, context));
-    yield first ? row : `,${row}`;
-    first = false;
+/** `fix MS.AAD.3.1v1, MS.AAD.3.2v1` from the checks that did not pass, or a general instruction. */
+function fixOf(result: AssessedResult['result']): string {
+  let failing = '';
+  for (const check of result.checks ?? []) if (check.status !== 'PASS' && check.status !== 'Pass') failing += failing === '' ? check.id : `, ${check.id}`;
+  return failing === '' ? 'correct the finding' : `fix ${failing}`;
+}
+
+/** Writes the canonical `poam.json`, `{"rows":[...],"schema":"svc.poam/v1"}`, rows in ksi_id order. */
+export class PoamWriter {
+  count = 0;
+
+  constructor(
+    private readonly sink: TextSink,
+    private readonly context: RunContext,
+  ) {
+    sink.write('{"rows":[');
   }
-  yield `],"schema":"${POAM_SCHEMA}"}`;
+
+  /** Adds the row of a FAIL or WARN result; PASS results have none. */
+  add(item: AssessedResult): void {
+    if (!needsPoam(item)) return;
+    const row = JSON.stringify(poamRow(item, this.context));
+    this.sink.write(this.count === 0 ? row : `,${row}`);
+    this.count += 1;
+  }
+
+  finish(): void {
+    this.sink.write(`],"schema":"${POAM_SCHEMA}"}`);
+  }
 }

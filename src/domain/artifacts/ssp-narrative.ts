@@ -1,8 +1,9 @@
-import type { AssessedResult } from '../assessment/assessment';
+import type { AssessedResult, HashedResult } from '../assessment/assessment';
 import type { KsiCatalog } from '../catalog/ksi-catalog';
 import { formatDigest } from '../evidence/content-digest';
 import type { InputRef } from './run-context';
 import { needsPoam, poamId } from './poam';
+import type { TextSink } from './text-sink';
 
 /** OSCAL implementation-status values: all PASS → implemented, any WARN → partial, any FAIL → planned. */
 export type ImplementationStatus = 'implemented' | 'partial' | 'planned';
@@ -14,31 +15,30 @@ export function implementationStatus(items: readonly AssessedResult[]): Implemen
 }
 
 /** Controls touched by mapped results, in catalog order, with the results that cover each. */
-export function controlsTouched(items: readonly AssessedResult[], hashes: readonly string[], catalog: KsiCatalog): { control: string; covered: { item: AssessedResult; hash: string }[] }[] {
-  const byControl = new Map<string, { item: AssessedResult; hash: string }[]>();
-  items.forEach((item, i) => {
-    for (const control of item.definition?.controls ?? []) {
+export function controlsTouched(mapped: readonly HashedResult[], catalog: KsiCatalog): { control: string; covered: HashedResult[] }[] {
+  const byControl = new Map<string, HashedResult[]>();
+  for (const entry of mapped) {
+    for (const control of entry.item.definition?.controls ?? []) {
       const list = byControl.get(control) ?? [];
-      list.push({ item, hash: hashes[i] });
+      list.push(entry);
       byControl.set(control, list);
     }
-  });
+  }
   return [...byControl.keys()].sort(catalog.compareControls).map((control) => ({ control, covered: byControl.get(control) ?? [] }));
 }
 
-/** `ssp-narrative.md`: one section per control the run touches. */
-export function* sspNarrativeText(items: readonly AssessedResult[], hashes: readonly string[], catalog: KsiCatalog, input: InputRef): Generator<string> {
-  const sections = controlsTouched(items, hashes, catalog);
+/** `ssp-narrative.md`: one section per control the run touches (only mapped results touch controls). */
+export function writeSspNarrative(sink: TextSink, mapped: readonly HashedResult[], catalog: KsiCatalog, input: InputRef): void {
+  const sections = controlsTouched(mapped, catalog);
   const statuses = sections.map((s) => implementationStatus(s.covered.map((c) => c.item)));
   const count = (status: ImplementationStatus) => statuses.filter((s) => s === status).length;
-  yield `# SSP implementation narrative\n\nInput: ${input.name} (${formatDigest(input.sha256)})\n`;
-  yield `Controls: ${sections.length} (implemented: ${count('implemented')}, partial: ${count('partial')}, planned: ${count('planned')})\n`;
-  for (let s = 0; s < sections.length; s++) {
-    const { control, covered } = sections[s];
+  sink.write(`# SSP implementation narrative\n\nInput: ${input.name} (${formatDigest(input.sha256)})\n`);
+  sink.write(`Controls: ${sections.length} (implemented: ${count('implemented')}, partial: ${count('partial')}, planned: ${count('planned')})\n`);
+  sections.forEach(({ control, covered }, s) => {
     const title = catalog.controlTitle(control);
-    yield `\n## ${control}${title ? ` ${title}` : ''}\n\nImplementation status: ${statuses[s]}\n\n`;
-    for (const { item, hash } of covered) yield `${narrativeLine(item, hash)}\n`;
-  }
+    sink.write(`\n## ${control}${title ? ` ${title}` : ''}\n\nImplementation status: ${statuses[s]}\n\n`);
+    for (const { item, hash } of covered) sink.write(`${narrativeLine(item, hash)}\n`);
+  });
 }
 
 function narrativeLine(item: AssessedResult, hash: string): string {

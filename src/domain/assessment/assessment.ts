@@ -27,22 +27,46 @@ export interface Assessment {
   unmapped: string[];
 }
 
-/** Maps each result to the catalog and decides its governance action (DESIGN §5). */
+/** An assessed result with its evidence entry's hex content hash. */
+export interface HashedResult {
+  item: AssessedResult;
+  hash: string;
+}
+
+/** Maps each result to the catalog and decides its governance action (DESIGN §5), in ksi_id order. */
 export function assess(results: readonly KsiResult[], catalog: KsiCatalog, policy: GovernancePolicy): Assessment {
-  const sorted = sortedById(results);
-  const counts: RunCounts = { results: sorted.length, pass: 0, warn: 0, fail: 0, mapped: 0, unmapped: 0 };
-  const unmapped: string[] = [];
-  const items: AssessedResult[] = new Array(sorted.length);
+  const tally = new RunTally();
+  const items: AssessedResult[] = [];
+  for (const item of assessEach(sortedById(results), catalog, policy)) {
+    tally.add(item);
+    items.push(item);
+  }
+  return { items, counts: tally.counts, unmapped: tally.unmapped };
+}
+
+/** The same, one result at a time, for runs too large to hold every assessed result at once. */
+export function* assessEach(sorted: readonly KsiResult[], catalog: KsiCatalog, policy: GovernancePolicy): Generator<AssessedResult> {
   for (let i = 0; i < sorted.length; i++) {
     const result = sorted[i];
     const definition = catalog.get(result.ksi_id);
-    if (definition) counts.mapped += 1;
-    else unmapped.push(result.ksi_id);
-    counts[STATUS_KEY[result.status]] += 1;
-    items[i] = { result, definition, action: decideAction(result.ksi_id, result.status, definition, policy) };
+    yield { result, definition, action: decideAction(result.ksi_id, result.status, definition, policy) };
   }
-  counts.unmapped = unmapped.length;
-  return { items, counts, unmapped };
+}
+
+/** Counts of a run and its unmapped ids (ascending, as the results arrive in ksi_id order). */
+export class RunTally {
+  readonly counts: RunCounts = { results: 0, pass: 0, warn: 0, fail: 0, mapped: 0, unmapped: 0 };
+  readonly unmapped: string[] = [];
+
+  add({ result, definition }: AssessedResult): void {
+    this.counts.results += 1;
+    this.counts[STATUS_KEY[result.status]] += 1;
+    if (definition) this.counts.mapped += 1;
+    else {
+      this.counts.unmapped += 1;
+      this.unmapped.push(result.ksi_id);
+    }
+  }
 }
 
 const STATUS_KEY: Record<Status, 'pass' | 'warn' | 'fail'> = { PASS: 'pass', WARN: 'warn', FAIL: 'fail' };

@@ -1,6 +1,7 @@
 import type { KsiDefinition } from '../catalog/ksi-catalog';
 import type { KsiResult } from '../ksi/ksi-result';
 import { formatDigest, type ContentDigest } from './content-digest';
+import { mappingText } from './mapping-text';
 
 /**
  * One evidence entry: the KSI result as given (unknown fields included), what the catalog maps it to, and
@@ -43,49 +44,55 @@ function mappedFields(definition: KsiDefinition | undefined): { mapped: boolean;
  * are sorted here, so both the hashed form and the written form are RFC 8785 text by construction.
  */
 export function serializeEvidenceEntry(result: KsiResult, definition: KsiDefinition | undefined, digest: ContentDigest): SerializedEntry {
-  const members = entryMembers(result, definition, digest);
-  const hash = hashMembers(members, digest);
-  // `controls` is always present and sorts right after `content_hash`, so the insertion point exists.
-  const at = members.findIndex(([key]) => key > 'content_hash');
-  members.splice(at, 0, ['content_hash', `"content_hash":"${formatDigest(hash)}"`]);
-  return { text: `{${members.map(([, m]) => m).join(',')}}`, hash };
+  const { before, after, hashed } = entryMembers(result, definition, digest);
+  const hash = digest.sha256(hashed);
+  return { text: `{${before}"content_hash":"${formatDigest(hash)}"${after}}`, hash };
 }
 
 /** Hex content hash of the entry a result gives (the same as serializeEvidenceEntry(...).hash). */
 export function evidenceHash(result: KsiResult, definition: KsiDefinition | undefined, digest: ContentDigest): string {
-  return hashMembers(entryMembers(result, definition, digest), digest);
+  return digest.sha256(entryMembers(result, definition, digest).hashed);
 }
 
-/** `"key":<canonical value>` members of the entry without content_hash, sorted by key. */
-function entryMembers(result: KsiResult, definition: KsiDefinition | undefined, digest: ContentDigest): [string, string][] {
-  const members: [string, string][] = [];
-  for (const key in result) {
-    const value = result[key];
-    if (value !== undefined) members.push([key, `${JSON.stringify(key)}:${typeof value === 'string' ? JSON.stringify(value) : digest.canonicalize(value)}`]);
+/**
+ * The entry's `"key":<canonical value>` members in key order, split where `content_hash` belongs: each
+ * member of `before` is followed by a comma, each of `after` preceded by one (`controls` always follows).
+ * `hashed` is the canonical entry without content_hash and observed_at: the text the content hash covers.
+ */
+function entryMembers(result: KsiResult, definition: KsiDefinition | undefined, digest: ContentDigest): { before: string; after: string; hashed: string } {
+  const mapped = mappingText(definition);
+  const keys = Object.keys(result);
+  keys.push('mapped', 'controls', 'policies');
+  keys.sort();
+  let before = '';
+  let after = '';
+  let afterHashed = '';
+  for (const key of keys) {
+    const value = key === 'mapped' ? mapped.mapped : key === 'controls' ? mapped.controls : key === 'policies' ? mapped.policies : valueText(result[key], digest);
+    if (value === undefined) continue;
+    const member = keyText(key) + value;
+    if (key < 'content_hash') before += `${member},`;
+    else {
+      after += `,${member}`;
+      if (!UNHASHED.has(key)) afterHashed += `,${member}`;
+    }
   }
-  const mapped = mappedText(definition, digest);
-  members.push(['mapped', `"mapped":${mapped.mapped}`], ['controls', `"controls":${mapped.controls}`], ['policies', `"policies":${mapped.policies}`]);
-  return members.sort(byKey);
+  return { before, after, hashed: `{${before === '' ? afterHashed.slice(1) : before.slice(0, -1) + afterHashed}}` };
 }
 
-function hashMembers(members: readonly [string, string][], digest: ContentDigest): string {
-  return digest.sha256(`{${members.filter(([key]) => !UNHASHED.has(key)).map(([, m]) => m).join(',')}}`);
-}
+const keyTexts = new Map<string, string>();
 
-const cache = new WeakMap<KsiDefinition, { mapped: string; controls: string; policies: string }>();
-const UNMAPPED = { mapped: 'false', controls: '[]', policies: '[]' };
-
-function mappedText(definition: KsiDefinition | undefined, digest: ContentDigest): { mapped: string; controls: string; policies: string } {
-  if (!definition) return UNMAPPED;
-  let hit = cache.get(definition);
-  if (!hit) {
-    const fields = mappedFields(definition);
-    hit = { mapped: 'true', controls: digest.canonicalize(fields.controls), policies: digest.canonicalize(fields.policies) };
-    cache.set(definition, hit);
+/** `"key":`, remembered: a report repeats the same dozen keys in every result. */
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (keyTexts.size < 4096) keyTexts.set(key, text);
   }
-  return hit;
+  return text;
 }
 
-function byKey(a: [string, string], b: [string, string]): number {
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+function valueText(value: unknown, digest: ContentDigest): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? JSON.stringify(value) : digest.canonicalize(value);
 }

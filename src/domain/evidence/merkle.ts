@@ -51,3 +51,40 @@ export function rootFromProof(leaf: string, proof: readonly ProofStep[], digest:
   for (const step of proof) hash = step.side === 'left' ? digest.sha256Tagged(NODE, step.hash, hash) : digest.sha256Tagged(NODE, hash, step.hash);
   return hash;
 }
+
+/**
+ * The same root computed while leaves arrive, holding only the roots of the perfect subtrees so far
+ * (at most log2(n) of them): adding a leaf merges equal-sized subtrees, and the root folds what is left
+ * from the right, exactly RFC 6962's split at the largest power of two below n.
+ */
+export class MerkleAccumulator {
+  private readonly sizes: number[] = [];
+  private readonly roots: string[] = [];
+  private count = 0;
+
+  constructor(private readonly digest: Pick<ContentDigest, 'sha256' | 'sha256Tagged'>) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(leaf: string): void {
+    let size = 1;
+    let hash = this.digest.sha256Tagged(LEAF, leaf);
+    while (this.sizes.length > 0 && this.sizes[this.sizes.length - 1] === size) {
+      this.sizes.pop();
+      hash = this.digest.sha256Tagged(NODE, this.roots.pop() as string, hash);
+      size *= 2;
+    }
+    this.sizes.push(size);
+    this.roots.push(hash);
+    this.count += 1;
+  }
+
+  root(): string {
+    if (this.roots.length === 0) return this.digest.sha256('');
+    let hash = this.roots[this.roots.length - 1];
+    for (let i = this.roots.length - 2; i >= 0; i--) hash = this.digest.sha256Tagged(NODE, this.roots[i], hash);
+    return hash;
+  }
+}

@@ -5,7 +5,8 @@ import { isStatus, type Status } from './status';
 export const KSI_ID_PATTERN = /^KSI-[A-Z]{2,4}-\d{2}$/;
 
 /** ISO-8601 date or date-time, as written by scanners (`2026-11-01`, `2026-11-01T08:00:00Z`, offsets). */
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_8601 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export interface Check {
   id: string;
@@ -81,27 +82,32 @@ export function readNormalizedReport(document: unknown, file: string, options: R
     return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see DESIGN §3 for the report shape');
   }
 
-  const firstSeen = new Map<string, number>();
+  // Ids in strictly ascending order cannot repeat: the set of seen ids is only built once the order breaks.
+  let seen: Set<string> | undefined;
+  let previous = '';
   const results = report.results;
   for (let i = 0; i < results.length; i++) {
     const result: unknown = results[i];
-    const at = `${prefix}[${i}]`;
-    if (!isPlainObject(result)) fail(at, `expected a KSI result object, got ${describe(result)}`, 'write {"ksi_id": "KSI-AC-02", "status": "PASS"}');
+    // The path is only spelled out when something is wrong; a valid million-result report builds none.
+    const at = (suffix = '') => `${prefix}[${i}]${suffix}`;
+    if (!isPlainObject(result)) fail(at(), `expected a KSI result object, got ${describe(result)}`, 'write {"ksi_id": "KSI-AC-02", "status": "PASS"}');
     const r = result as Record<string, unknown>;
     const id = r.ksi_id;
-    if (id === undefined) fail(`${at}.ksi_id`, 'missing', 'every result needs a ksi_id such as "KSI-AC-02"');
+    if (id === undefined) fail(at('.ksi_id'), 'missing', 'every result needs a ksi_id such as "KSI-AC-02"');
     if (typeof id !== 'string' || !(KSI_ID_PATTERN.test(id) || options.acceptsId?.(id))) {
-      fail(`${at}.ksi_id`, `${describe(id)} is not a KSI id`, 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"');
+      fail(at('.ksi_id'), `${describe(id)} is not a KSI id`, 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"');
     }
     const ksiId = id as string;
-    const first = firstSeen.get(ksiId);
-    if (first !== undefined) {
-      fail(`${at}.ksi_id`, `duplicate "${ksiId}" (first at ${prefix}[${first}])`, 'keep one result per KSI, or merge several reports with "svc evidence build"');
+    if (seen === undefined && !(previous < ksiId) && i > 0) seen = new Set(results.slice(0, i).map((x) => (x as KsiResult).ksi_id));
+    if (seen?.has(ksiId)) {
+      const first = results.findIndex((other) => isPlainObject(other) && other.ksi_id === ksiId);
+      fail(at('.ksi_id'), `duplicate "${ksiId}" (first at ${prefix}[${first}])`, 'keep one result per KSI, or merge several reports with "svc evidence build"');
     }
-    firstSeen.set(ksiId, i);
+    seen?.add(ksiId);
+    previous = ksiId;
     const status = r.status;
-    if (status === undefined) fail(`${at}.status`, 'missing', 'every result needs a status: PASS, WARN or FAIL');
-    if (!isStatus(status)) fail(`${at}.status`, `${describe(status)} is not a status`, 'use exactly PASS, WARN or FAIL (upper case)');
+    if (status === undefined) fail(at('.status'), 'missing', 'every result needs a status: PASS, WARN or FAIL');
+    if (!isStatus(status)) fail(at('.status'), `${describe(status)} is not a status`, 'use exactly PASS, WARN or FAIL (upper case)');
     checkOptionalFields(r, at, fail);
   }
   return report;
@@ -109,23 +115,26 @@ export function readNormalizedReport(document: unknown, file: string, options: R
 
 type Fail = (path: string, problem: string, fix: string) => never;
 
-function checkOptionalFields(r: Record<string, unknown>, at: string, fail: Fail): void {
-  for (const field of ['title', 'details', 'source'] as const) {
+const TEXT_FIELDS = ['title', 'details', 'source'] as const;
+const COMPUTED = [...COMPUTED_FIELDS];
+
+function checkOptionalFields(r: Record<string, unknown>, at: (suffix?: string) => string, fail: Fail): void {
+  for (const field of TEXT_FIELDS) {
     const value = r[field];
-    if (value !== undefined && typeof value !== 'string') fail(`${at}.${field}`, `expected a string, got ${describe(value)}`, `write "${field}" as a string or leave it out`);
+    if (value !== undefined && typeof value !== 'string') fail(at(`.${field}`), `expected a string, got ${describe(value)}`, `write "${field}" as a string or leave it out`);
   }
   const observed = r.observed_at;
   if (observed !== undefined && !(typeof observed === 'string' && isIsoTime(observed))) {
-    fail(`${at}.observed_at`, `${describe(observed)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z" or leave it out');
+    fail(at('.observed_at'), `${describe(observed)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z" or leave it out');
   }
   const evidence = r.evidence;
-  if (evidence !== undefined && !isPlainObject(evidence)) fail(`${at}.evidence`, `expected an object, got ${describe(evidence)}`, 'wrap the raw evidence in an object');
+  if (evidence !== undefined && !isPlainObject(evidence)) fail(at('.evidence'), `expected an object, got ${describe(evidence)}`, 'wrap the raw evidence in an object');
   const checks = r.checks;
   if (checks !== undefined) {
-    if (!Array.isArray(checks)) fail(`${at}.checks`, `expected an array, got ${describe(checks)}`, 'write "checks": [{"id": ..., "status": ...}]');
+    if (!Array.isArray(checks)) fail(at('.checks'), `expected an array, got ${describe(checks)}`, 'write "checks": [{"id": ..., "status": ...}]');
     for (let j = 0; j < (checks as unknown[]).length; j++) {
       const check: unknown = (checks as unknown[])[j];
-      const cat = `${at}.checks[${j}]`;
+      const cat = at(`.checks[${j}]`);
       if (!isPlainObject(check)) fail(cat, `expected an object, got ${describe(check)}`, 'write {"id": ..., "status": ...}');
       const c = check as Record<string, unknown>;
       if (typeof c.id !== 'string' || c.id === '') fail(`${cat}.id`, `expected a non-empty string, got ${describe(c.id)}`, 'name the check, e.g. "MS.AAD.1.1v1"');
@@ -133,8 +142,8 @@ function checkOptionalFields(r: Record<string, unknown>, at: string, fail: Fail)
       if (c.details !== undefined && typeof c.details !== 'string') fail(`${cat}.details`, `expected a string, got ${describe(c.details)}`, 'write details as a string or leave them out');
     }
   }
-  for (const field of COMPUTED_FIELDS) {
-    if (field in r) fail(`${at}.${field}`, 'is computed by svc', `remove "${field}" from the input result`);
+  for (const field of COMPUTED) {
+    if (r[field] !== undefined) fail(at(`.${field}`), 'is computed by svc', `remove "${field}" from the input result`);
   }
 }
 
@@ -146,8 +155,18 @@ function checkSource(source: unknown, fail: Fail): void {
   }
 }
 
+/** A real calendar date and time in ISO-8601 form (the pattern does the work; Feb 29 is checked against the year). */
 export function isIsoTime(value: string): boolean {
-  return ISO_8601.test(value) && !Number.isNaN(Date.parse(value));
+  const m = ISO_8601.exec(value);
+  if (!m) return false;
+  const day = Number(m[2]);
+  const month = Number(m[1]);
+  if (day > DAYS_IN_MONTH[month - 1]) return false;
+  if (month === 2 && day === 29) {
+    const year = Number(value.slice(0, 4));
+    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  }
+  return true;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,14 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { InvalidInputError } from '../../domain/errors';
-import type { ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
+import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
 import { translateFsError } from './fs-errors';
+import { SLOT_BYTES, WriteBehind } from './write-behind';
 
-/** Chunks are gathered into writes of about this many characters. */
-const BATCH = 1 << 20;
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
@@ -33,25 +32,111 @@ export class FsArtifactWriter implements ArtifactWriter {
     return new FsBundleTransaction(dir, target, staging, existing === 'directory', created);
   }
 
-  async writeFile(path: string, chunks: Iterable<string>): Promise<WrittenFile> {
+  async open(path: string): Promise<ArtifactSink> {
     const target = resolve(path);
     if ((await kindOf(target, path)) === 'directory') throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
     const created = await makeParents(dirname(target), path);
     const temp = join(dirname(target), tempName(basename(target)));
+    const ring = new WriteBehind();
+    let sink: FileSink;
     try {
-      const written = await writeChunks(temp, basename(target), chunks);
-      await rename(temp, target);
-      await syncDir(dirname(target));
-      return written;
+      sink = new FileSink(ring, temp, basename(target), path);
     } catch (error) {
-      await rm(temp, { force: true });
+      await ring.stop();
       await removeCreated(created);
-      throw translateFsError(error, path, 'output file');
+      throw error;
+    }
+    return {
+      write: (text) => sink.write(text),
+      close: async () => {
+        try {
+          const written = await sink.close();
+          await rename(temp, target);
+          await syncDir(dirname(target));
+          return written;
+        } catch (error) {
+          throw translateFsError(error, path, 'output file');
+        } finally {
+          await ring.stop();
+        }
+      },
+      abort: async () => {
+        await sink.abort();
+        await ring.stop();
+        await removeCreated(created);
+      },
+    };
+  }
+}
+
+/**
+ * One file of a WriteBehind ring. Text is encoded at once into this sink's own buffer and handed to the
+ * ring a megabyte at a time: holding pieces of text until a batch is full would keep millions of small
+ * strings alive across young-generation collections, which is where large runs lost their time.
+ */
+class FileSink implements ArtifactSink {
+  private readonly buffer = Buffer.allocUnsafe(SLOT_BYTES);
+  private readonly file: number;
+  private used = 0;
+  private state: 'open' | 'closed' | 'aborted' = 'open';
+
+  constructor(
+    private readonly ring: WriteBehind,
+    private readonly path: string,
+    private readonly name: string,
+    private readonly shown: string,
+  ) {
+    this.file = this.guard(() => ring.open(path));
+  }
+
+  write(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    if (this.used + text.length * 3 > SLOT_BYTES) {
+      this.flush();
+      if (text.length * 3 > SLOT_BYTES) {
+        const bytes = Buffer.from(text, 'utf8');
+        for (let at = 0; at < bytes.length; at += SLOT_BYTES) this.send(bytes.subarray(at, at + SLOT_BYTES));
+        return;
+      }
+    }
+    this.used += this.buffer.write(text, this.used, 'utf8');
+  }
+
+  async close(): Promise<WrittenFile> {
+    this.flush();
+    const { sha256, bytes } = this.guard(() => this.ring.close(this.file));
+    this.state = 'closed';
+    return { name: this.name, sha256, bytes };
+  }
+
+  async abort(): Promise<void> {
+    if (this.state === 'open') this.ring.abort(this.file);
+    if (this.state !== 'closed') await rm(this.path, { force: true });
+    this.state = 'aborted';
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    this.send(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private send(bytes: Buffer): void {
+    this.guard(() => this.ring.write(this.file, (slot) => bytes.copy(slot)));
+  }
+
+  private guard<T>(action: () => T): T {
+    try {
+      return action();
+    } catch (error) {
+      throw translateFsError(error, this.shown, 'output file');
     }
   }
 }
 
 class FsBundleTransaction implements ArtifactTransaction {
+  private readonly ring = new WriteBehind();
+  private readonly sinks: FileSink[] = [];
   private readonly names: string[] = [];
   private done = false;
 
@@ -63,18 +148,17 @@ class FsBundleTransaction implements ArtifactTransaction {
     private readonly created: string[],
   ) {}
 
-  async write(name: string, chunks: Iterable<string>): Promise<WrittenFile> {
+  open(name: string): ArtifactSink {
     if (!SAFE_NAME.test(name) || this.names.includes(name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name for a bundle artifact`);
+    const sink = new FileSink(this.ring, join(this.staging, name), name, join(this.shown, name));
     this.names.push(name);
-    try {
-      return await writeChunks(join(this.staging, name), name, chunks);
-    } catch (error) {
-      throw translateFsError(error, join(this.shown, name), 'output file');
-    }
+    this.sinks.push(sink);
+    return sink;
   }
 
   async commit(): Promise<string> {
     try {
+      await this.ring.stop();
       await syncDir(this.staging);
       if (this.intoExisting) {
         for (const name of this.names) await rename(join(this.staging, name), join(this.target, name));
@@ -92,34 +176,11 @@ class FsBundleTransaction implements ArtifactTransaction {
 
   async abort(): Promise<void> {
     if (this.done) return;
+    for (const sink of this.sinks) await sink.abort().catch(() => undefined);
+    await this.ring.stop();
     await rm(this.staging, { recursive: true, force: true });
     await removeCreated(this.created);
   }
-}
-
-async function writeChunks(path: string, name: string, chunks: Iterable<string>): Promise<WrittenFile> {
-  const hash = createHash('sha256');
-  const file = await open(path, 'wx', 0o644);
-  let bytes = 0;
-  try {
-    let batch = '';
-    const flush = async () => {
-      const buffer = Buffer.from(batch, 'utf8');
-      batch = '';
-      hash.update(buffer);
-      bytes += buffer.length;
-      await file.write(buffer);
-    };
-    for (const chunk of chunks) {
-      batch += chunk;
-      if (batch.length >= BATCH) await flush();
-    }
-    if (batch.length > 0) await flush();
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  return { name, sha256: hash.digest('hex'), bytes };
 }
 
 function tempName(base: string): string {

@@ -9,18 +9,23 @@ const oneShot: (data: string | Uint8Array) => string =
   typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
 /**
- * SHA-256 from node:crypto and RFC 8785 canonical JSON from the `canonicalize` package (by one of the RFC's
- * authors). Values whose object keys are already in code-unit order at every level (the artifacts svc reads
- * back, and many scanners' output) take a shortcut: JSON.stringify of such a value is its JCS text, because
- * JCS serializes strings and numbers exactly as ECMAScript's JSON.stringify does.
+ * SHA-256 from node:crypto and RFC 8785 canonical JSON. JCS writes strings and numbers exactly as
+ * ECMAScript's JSON.stringify does and orders object keys by UTF-16 code units, so:
+ * - a value whose keys are already in that order at every level is written by JSON.stringify itself;
+ * - other plain JSON values are written member by member with sorted keys (no copies: this runs once
+ *   per evidence field, a million times in a large run);
+ * - anything else (array-index keys, whose enumeration order JavaScript fixes; toJSON; non-finite
+ *   numbers) goes to the `canonicalize` package by one of the RFC's authors, which the property tests
+ *   also hold both shortcuts against.
  */
 @injectable()
 export class NodeCryptoHashing implements Hashing {
-  private readonly scratch = Buffer.alloc(1 + 32 * 2);
+  private readonly leaf = Buffer.alloc(1 + 32);
+  private readonly node = Buffer.alloc(1 + 32 * 2);
 
   canonicalize(value: unknown): string {
     try {
-      const text = isCanonicalOrder(value) ? JSON.stringify(value) : canonicalizeJcs(value);
+      const text = isOrdered(value) ? JSON.stringify(value) : (writeSorted(value) ?? canonicalizeJcs(value));
       if (typeof text !== 'string') throw new Error('not a JSON value');
       return text;
     } catch (error) {
@@ -33,22 +38,24 @@ export class NodeCryptoHashing implements Hashing {
   }
 
   sha256Tagged(prefix: number, ...digests: string[]): string {
-    const length = 1 + 32 * digests.length;
-    const buffer = length <= this.scratch.length ? this.scratch.subarray(0, length) : Buffer.alloc(length);
+    const buffer = digests.length === 1 ? this.leaf : digests.length === 2 ? this.node : Buffer.alloc(1 + 32 * digests.length);
     buffer[0] = prefix;
     for (let i = 0; i < digests.length; i++) {
-      if (buffer.write(digests[i], 1 + 32 * i, 32, 'hex') !== 32) throw new InvalidInputError('bad-digest', `not a SHA-256 hex digest: ${digests[i].slice(0, 80)}`);
+      if (buffer.write(digests[i], 1 + 32 * i, 32, 'hex') !== 32 || digests[i].length !== 64) {
+        throw new InvalidInputError('bad-digest', `not a SHA-256 hex digest: ${digests[i].slice(0, 80)}`);
+      }
     }
     return oneShot(buffer);
   }
 }
 
-/** True when every object inside `value` lists its keys in code-unit order and holds only finite numbers. */
-function isCanonicalOrder(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (value === null || typeof value !== 'object') return typeof value !== 'undefined' && typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/** Plain JSON whose object keys are in code-unit order everywhere (checked without allocating). */
+function isOrdered(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return isPlainScalar(value);
   if (Array.isArray(value)) {
-    for (const item of value) if (!isCanonicalOrder(item)) return false;
+    for (let i = 0; i < value.length; i++) if (!isOrdered(value[i])) return false;
     return true;
   }
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
@@ -56,7 +63,36 @@ function isCanonicalOrder(value: unknown): boolean {
   for (const key in value) {
     if (previous !== undefined && !(previous < key)) return false;
     previous = key;
-    if (!isCanonicalOrder((value as Record<string, unknown>)[key])) return false;
+    if (!isOrdered((value as Record<string, unknown>)[key])) return false;
   }
   return true;
+}
+
+function isPlainScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'boolean' || value === null || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** JCS text built member by member with sorted keys; undefined for what only the library should decide. */
+function writeSorted(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return isPlainScalar(value) ? JSON.stringify(value) : undefined;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item = writeSorted(value[i]);
+      if (item === undefined) return undefined;
+      text += i === 0 ? item : `,${item}`;
+    }
+    return `${text}]`;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) {
+    if (ARRAY_INDEX.test(keys[i])) return undefined;
+    const item = writeSorted(record[keys[i]]);
+    if (item === undefined) return undefined;
+    text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${item}`;
+  }
+  return `${text}}`;
 }

@@ -1,0 +1,14 @@
+import type { WrittenFile } from '../../domain/artifacts/manifest';
+import type { TextSink } from '../../domain/artifacts/text-sink';
+import type { ArtifactSink } from '../../ports/artifact-writer';
+
+/** Runs `render` into a sink and closes it; throws the sink away when anything fails. */
+export async function writeAll(sink: ArtifactSink, render: (sink: TextSink) => void): Promise<WrittenFile> {
+  try {
+    render(sink);
+    return await sink.close();
+  } catch (error) {
+    await sink.abort();
+    throw error;
+  }
+}
