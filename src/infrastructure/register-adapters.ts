@@ -24,9 +24,9 @@ export interface AdapterOptions {
 export function registerAdapters(container: DependencyContainer, { env = process.env, cwd = process.cwd() }: AdapterOptions = {}): DependencyContainer {
   const config = loadConfig(env, cwd);
   container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance } });
-  container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ owners: config.owners, ksis: config.ksis }) });
-  container.register(CLOCK, { useFactory: () => new SystemClock(env.SOURCE_DATE_EPOCH) });
-  container.register(PROGRESS, { useFactory: () => new TtyProgress() });
+  container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
+  container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
+  container.register(PROGRESS, { useValue: new TtyProgress() });
   container.register(REPORT_READER, { useClass: FsReportReader }, { lifecycle: Lifecycle.ContainerScoped });
   container.register(ARTIFACT_WRITER, { useClass: FsArtifactWriter }, { lifecycle: Lifecycle.ContainerScoped });
   container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });

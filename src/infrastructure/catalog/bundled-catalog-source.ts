@@ -1,5 +1,6 @@
 import type { Crosswalk } from '../../domain/catalog/derive-catalog';
 import { KsiCatalog, type CatalogData, type KsiDefinition } from '../../domain/catalog/ksi-catalog';
+import { InvalidInputError } from '../../domain/errors';
 import type { CatalogSource } from '../../ports/catalog-source';
 import type { KsiOverride } from '../config';
 
@@ -11,13 +12,14 @@ export class BundledCatalogSource implements CatalogSource {
   private cached?: KsiCatalog;
 
   constructor(
-    private readonly overrides: { owners: Record<string, string>; ksis: Record<string, KsiOverride> } = { owners: {}, ksis: {} },
+    private readonly overrides: { file?: string; owners: Record<string, string>; ksis: Record<string, KsiOverride> } = { owners: {}, ksis: {} },
   ) {}
 
   catalog(): KsiCatalog {
     if (!this.cached) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const data = require('./data/ksi-catalog.json') as CatalogData;
+      this.checkOverrides(data);
       this.cached = new KsiCatalog({ ...data, ksis: data.ksis.map((k) => this.applyOverrides(k)) });
     }
     return this.cached;
@@ -26,6 +28,14 @@ export class BundledCatalogSource implements CatalogSource {
   crosswalk(): Crosswalk {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('./data/ksi-crosswalk.json') as Crosswalk;
+  }
+
+  private checkOverrides(data: CatalogData): void {
+    const fail = (path: string, problem: string) => {
+      throw new InvalidInputError('invalid-config', `${this.overrides.file ?? 'svc.config.json'}: ${path}: ${problem}; see docs/configuration.md`);
+    };
+    for (const family of Object.keys(this.overrides.owners)) if (!data.families.some((f) => f.id === family)) fail(`owners.${family}`, 'not a family of the catalog');
+    for (const id of Object.keys(this.overrides.ksis)) if (!data.ksis.some((k) => k.id === id)) fail(`ksis.${id}`, 'not a KSI of the built-in catalog (svc ksi list shows them)');
   }
 
   private applyOverrides(ksi: KsiDefinition): KsiDefinition {

@@ -2,7 +2,8 @@ import { AppError, InvalidInputError, NotFoundError, PermissionError, Unavailabl
 
 /** Node's errno errors as AppErrors naming the path, with the original as `cause`; anything else (a bug) unchanged. */
 export function translateFsError(error: unknown, path: string, what: string): unknown {
-  if (error instanceof AppError || !(error instanceof Error) || typeof (error as NodeJS.ErrnoException).code !== 'string') return error;
+  // Duck-typed: errors from Node's core may come from another realm (a vm context, a test runner).
+  if (error instanceof AppError || typeof error !== 'object' || error === null || typeof (error as NodeJS.ErrnoException).code !== 'string') return error;
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':

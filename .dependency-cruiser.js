@@ -1,0 +1,79 @@
+/**
+ * The dependency rule of DESIGN §2, checked by `npm run lint` and by test/architecture.
+ * interfaces → application → domain; infrastructure → ports + domain; only the composition roots
+ * (src/interfaces/<entry>/container.ts) reach infrastructure.
+ */
+const ROOTS = '^src/interfaces/[^/]+/container\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports nothing outside src/domain: no Node built-ins, no packages, no other layer.',
+      severity: 'error',
+      from: { path: '^src/domain' },
+      to: { pathNot: '^src/domain' },
+    },
+    {
+      name: 'ports-are-interfaces',
+      comment: 'src/ports holds interfaces and tokens over domain types; tsyringe only for InjectionToken types.',
+      severity: 'error',
+      from: { path: '^src/ports' },
+      to: { pathNot: ['^src/domain', '^src/ports', 'node_modules/tsyringe'] },
+    },
+    {
+      name: 'application-uses-ports',
+      comment: 'Use cases depend on the domain, the ports and tsyringe decorators, never on adapters or frameworks.',
+      severity: 'error',
+      from: { path: '^src/application' },
+      to: { pathNot: ['^src/domain', '^src/ports', '^src/application', 'node_modules/tsyringe'] },
+    },
+    {
+      name: 'infrastructure-implements-ports',
+      comment: 'Adapters implement ports with the domain; they never call use cases or driving adapters.',
+      severity: 'error',
+      from: { path: '^src/infrastructure' },
+      to: { path: ['^src/application', '^src/interfaces'] },
+    },
+    {
+      name: 'only-composition-roots-reach-adapters',
+      comment: 'Commands and controllers get adapters through the container, built in one root per entry point.',
+      severity: 'error',
+      from: { path: '^src/interfaces', pathNot: ROOTS },
+      to: { path: '^src/infrastructure' },
+    },
+    {
+      name: 'commands-stay-thin',
+      comment: 'A command parses, calls one use case and renders: no file system, crypto or network of its own.',
+      severity: 'error',
+      from: { path: '^src/interfaces/cli/commands' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-test',
+      severity: 'error',
+      from: { path: '^src' },
+      to: { path: '^test' },
+    },
+    {
+      name: 'not-to-dev-dep',
+      comment: 'What ships may not need a devDependency at run time.',
+      severity: 'error',
+      from: { path: '^src' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.json$' },
+  },
+};

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { ReportReader } from '../../src/ports/report-reader';
+
+export interface ReaderHarness {
+  reader: ReportReader;
+  /** Puts a file at `path` (relative to the harness root); returns the path to give read(). */
+  put(path: string, bytes: Buffer): string;
+  /** A directory's path (it holds at least one file). */
+  dir(): string;
+}
+
+/** What every REPORT_READER must do with good and bad files. */
+export function reportReaderContract(name: string, make: () => ReaderHarness): void {
+  describe(`${name} (REPORT_READER contract)`, () => {
+    let h: ReaderHarness;
+    beforeEach(() => {
+      h = make();
+    });
+
+    it('parses JSON and digests the exact bytes', async () => {
+      const bytes = Buffer.from('[{"ksi_id":"KSI-AC-02","status":"PASS"}]\n');
+      const path = h.put('r.json', bytes);
+      const doc = await h.reader.read(path);
+      expect(doc).toEqual({ name: 'r.json', path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, document: [{ ksi_id: 'KSI-AC-02', status: 'PASS' }] });
+    });
+
+    it('accepts a UTF-8 byte-order mark and still digests every byte', async () => {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"results":[]}')]);
+      const doc = await h.reader.read(h.put('bom.json', bytes));
+      expect(doc.document).toEqual({ results: [] });
+      expect(doc.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    });
+
+    it.each([
+      ['a trailing comma', '[\n  {"ksi_id": "KSI-AC-02",}\n]', 'line 2, column 26: Expected double-quoted property name'],
+      ['a missing bracket', '[\n  {"ksi_id": "KSI-AC-02"}\n', 'line 3, column 1: Expected \',\' or \']\' after array element'],
+      ['a bad literal', '[\n  tru\n]', 'line 2, column 3'],
+      ['an empty file', '', 'line 1, column 1: the file is empty'],
+    ])('reports invalid JSON (%s) with line and column', async (_what, text, where) => {
+      const path = h.put('bad.json', Buffer.from(text));
+      await expect(h.reader.read(path)).rejects.toThrow(`${path}: invalid JSON at ${where}`);
+    });
+
+    it('names a missing file', async () => {
+      await expect(h.reader.read(h.put('x', Buffer.from('1')).replace(/x$/, 'missing.json'))).rejects.toMatchObject({ kind: 'not-found', message: expect.stringMatching(/missing\.json: no such input file; check the path$/) });
+    });
+
+    it('refuses a directory given as a file', async () => {
+      const dir = h.dir();
+      await expect(h.reader.read(dir)).rejects.toMatchObject({ kind: 'invalid-input', message: `${dir}: is a directory, expected a JSON file; pass the report file itself` });
+      expect(await h.reader.kind(dir)).toBe('directory');
+    });
+
+    it('tells files, directories and missing paths apart', async () => {
+      const path = h.put('k.json', Buffer.from('{}'));
+      expect(await h.reader.kind(path)).toBe('file');
+      expect(await h.reader.kind(`${path}.nope`)).toBe('missing');
+    });
+  });
+}

@@ -1,0 +1,127 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { svc } from '../support/run-svc';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'svc-errors-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function file(name: string, content: string | Buffer): string {
+  const path = join(tmp, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('version, help and names', () => {
+  it('svc --version starts with svc/0.5.0', () => {
+    for (const flag of ['--version', '-v']) {
+      const run = svc([flag]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/^svc\/0\.5\.0 linux-x64 node-v\d+\.\d+\.\d+\n$/);
+    }
+  });
+
+  it('svc --help lists the groups and svc ir --help the commands', () => {
+    const help = svc(['--help']).stdout;
+    for (const topic of ['ir', 'evidence', 'ksi', 'canon']) expect(help).toMatch(new RegExp(`^  ${topic} +\\S`, 'm'));
+    const ir = svc(['ir', '--help']).stdout;
+    for (const command of ['auditor-bundle', 'baseline-transform', 'diff', 'evidence-bundle', 'governance-report', 'ssp-report']) expect(ir).toContain(`  ir ${command}`);
+    expect(svc(['ir', 'auditor-bundle', '--help']).stdout).toContain('--out-dir=<dir>');
+  });
+
+  it('rejects a pre-0.5.0 command name with the current form as hint, exit 2', () => {
+    expect(svc(['ir-baseline-transform', 'fixtures/sample-baseline.json'])).toEqual({
+      stdout: '',
+      stderr: 'Error: No such command ir-baseline-transform\nHint: commands were renamed in 0.5.0; use "svc ir baseline-transform" (group and command separated by a space)\n',
+      status: 2,
+    });
+  });
+
+  it('rejects an unknown command and flag, and a missing argument, exit 2', () => {
+    expect(svc(['ir', 'bogus'])).toMatchObject({ stderr: 'Error: No such command ir bogus\nHint: run "svc --help" for the command groups\n', status: 2 });
+    expect(svc(['ir', 'baseline-transform', 'x.json', '--bogus'])).toMatchObject({ stderr: expect.stringMatching(/^Error: Nonexistent flag: --bogus/), status: 2 });
+    expect(svc(['ir', 'baseline-transform'])).toMatchObject({ stderr: expect.stringMatching(/^Error: Missing 1 required arg:\ninput/), status: 2 });
+    expect(svc(['ksi', 'list', '--area', 'XX'])).toMatchObject({ stderr: expect.stringMatching(/^Error: --area XX: not a family of the catalog; use one of AC, AT/), status: 2 });
+  });
+});
+
+describe('bad inputs: one line naming the file, the place and the fix, exit 3', () => {
+  it.each<[string, string | Buffer, string]>([
+    ['invalid JSON', '[\n  {"ksi_id": "KSI-AC-02", "status": "PASS"},\n  {"ksi_id": "KSI-AU-02" "status": "PASS"}\n]\n', 'invalid JSON at line 3, column 26: Expected \',\' or \'}\' after property value; fix the syntax there (a JSON validator shows the context)'],
+    ['a wrong status spelling', '[{"ksi_id":"KSI-AC-02","status":"pass"}]', '[0].status: "pass" is not a status; use exactly PASS, WARN or FAIL (upper case)'],
+    ['a bad ksi_id', '{"results":[{"ksi_id":"AC-2","status":"PASS"}]}', 'results[0].ksi_id: "AC-2" is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"'],
+    ['a missing ksi_id', '{"results":[{"status":"PASS"}]}', 'results[0].ksi_id: missing; every result needs a ksi_id such as "KSI-AC-02"'],
+    ['a duplicate ksi_id', '[{"ksi_id":"KSI-AC-02","status":"PASS"},{"ksi_id":"KSI-AC-02","status":"FAIL"}]', '[1].ksi_id: duplicate "KSI-AC-02" (first at [0]); keep one result per KSI, or merge several reports with "svc evidence build"'],
+  ])('%s', (_what, content, message) => {
+    const input = file(`bad-${_what.replace(/\W+/g, '-')}.json`, content);
+    expect(svc(['ir', 'baseline-transform', input])).toEqual({ stdout: `Transforming ${input} ...\n`, stderr: `Error: ${input}: ${message}\n`, status: 3 });
+  });
+
+  it('accepts a UTF-8 byte-order mark', () => {
+    const input = file('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"ksi_id":"KSI-AC-02","status":"PASS"}]')]));
+    expect(svc(['ir', 'baseline-transform', input])).toMatchObject({ status: 0, stdout: expect.stringContaining('Total: 1\nPASS: 1\n') });
+  });
+
+  it('accepts an empty list: zero counts', () => {
+    const input = file('empty.json', '[]');
+    expect(svc(['ir', 'baseline-transform', input]).stdout).toBe(`Transforming ${input} ...\nMapped 0 KSIs to controls and policies\nTotal: 0\nPASS: 0\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`);
+  });
+
+  it('names a missing file and a directory given as a file', () => {
+    expect(svc(['ir', 'baseline-transform', join(tmp, 'nope.json')])).toMatchObject({ stderr: `Error: ${join(tmp, 'nope.json')}: no such input file; check the path\n`, status: 3 });
+    expect(svc(['ir', 'baseline-transform', tmp])).toMatchObject({ stderr: `Error: ${tmp}: is a directory, expected a JSON file; pass the report file itself\n`, status: 3 });
+  });
+
+  it('prints the error as JSON under --json, with the same exit code', () => {
+    const run = svc(['ir', 'baseline-transform', join(tmp, 'nope.json'), '--json']);
+    expect(run.status).toBe(3);
+    expect(JSON.parse(run.stdout)).toEqual({ error: { code: 'file-not-found', exit: 3, message: `${join(tmp, 'nope.json')}: no such input file; check the path` } });
+  });
+
+  it('refuses a malformed SOURCE_DATE_EPOCH as an environment problem, exit 5', () => {
+    const run = svc(['ir', 'auditor-bundle', 'fixtures/sample-baseline.json', '--out-dir', join(tmp, 'never')], { env: { SOURCE_DATE_EPOCH: 'yesterday' } });
+    expect(run).toMatchObject({ status: 5, stderr: 'Error: SOURCE_DATE_EPOCH=yesterday is not a count of seconds since 1970; set it to e.g. $(git log -1 --format=%ct) or unset it\n' });
+    expect(readdirSync(tmp)).not.toContain('never');
+  });
+});
+
+describe('nothing is lost or half-written on error', () => {
+  it('does not create the output directory when the input is bad', () => {
+    const input = file('dup.json', '[{"ksi_id":"KSI-AC-02","status":"PASS"},{"ksi_id":"KSI-AC-02","status":"PASS"}]');
+    const out = join(tmp, 'new', 'bundle');
+    expect(svc(['ir', 'auditor-bundle', input, '--out-dir', out]).status).toBe(3);
+    expect(readdirSync(tmp)).not.toContain('new');
+  });
+
+  it('keeps an earlier bundle whole when a new run fails', () => {
+    const out = join(tmp, 'kept');
+    expect(svc(['ir', 'auditor-bundle', 'fixtures/sample-baseline.json', '--out-dir', out]).status).toBe(0);
+    const before = Object.fromEntries(readdirSync(out).map((f) => [f, readFileSync(join(out, f))]));
+    const input = file('bad-status.json', '[{"ksi_id":"KSI-AC-02","status":"Pass"}]');
+    expect(svc(['ir', 'auditor-bundle', input, '--out-dir', out]).status).toBe(3);
+    expect(Object.fromEntries(readdirSync(out).map((f) => [f, readFileSync(join(out, f))]))).toEqual(before);
+  });
+
+  it('refuses a file where the output directory should be', () => {
+    const out = file('a-file', 'x');
+    expect(svc(['ir', 'auditor-bundle', 'fixtures/sample-baseline.json', '--out-dir', out])).toMatchObject({ status: 3, stderr: `Error: ${out}: is a file, expected a directory for the bundle; pass a directory path\n` });
+    expect(readFileSync(out, 'utf8')).toBe('x');
+  });
+
+  it('refuses a directory where an output file should be', () => {
+    const out = join(tmp, 'a-dir');
+    mkdirSync(out);
+    expect(svc(['ir', 'evidence-bundle', 'fixtures/sample-baseline.json', '--out', out])).toMatchObject({ status: 3, stderr: `Error: ${out}: is a directory, expected a file path; name the file to write\n` });
+  });
+
+  it('refuses a tampered bundle with exit 4', () => {
+    const out = join(tmp, 'tampered');
+    svc(['ir', 'auditor-bundle', 'fixtures/sample-baseline.json', '--out-dir', out]);
+    const path = join(out, 'evidence-bundle.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('Three guest accounts', 'No guest accounts'));
+    expect(svc(['evidence', 'graph', out])).toMatchObject({ status: 4, stderr: expect.stringMatching(/entry KSI-AC-02: content_hash records sha256:\w+, the entry hashes to sha256:\w+; the bundle was changed after it was written\n$/) });
+  });
+});

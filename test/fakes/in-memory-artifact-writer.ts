@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { WrittenFile } from '../../src/domain/artifacts/manifest';
+import { InvalidInputError } from '../../src/domain/errors';
+import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../src/ports/artifact-writer';
+
+/**
+ * ARTIFACT_WRITER over a map of path → text. Nothing is visible in `files` before a commit (or, for a single
+ * file, before close). `failWriting` makes writes to that file name throw, to exercise aborts.
+ */
+export class InMemoryArtifactWriter implements ArtifactWriter {
+  readonly files = new Map<string, string>();
+  failWriting?: string;
+
+  async begin(dir: string): Promise<ArtifactTransaction> {
+    if (this.files.has(dir)) throw new InvalidInputError('out-dir-is-file', `${dir}: is a file, expected a directory for the bundle; pass a directory path`);
+    const staged = new Map<string, string>();
+    const sinks: MemorySink[] = [];
+    return {
+      open: (name) => {
+        if (staged.has(name) || sinks.some((s) => s.name === name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name for a bundle artifact`);
+        const sink = new MemorySink(name, this.failWriting === name, (text) => staged.set(name, text));
+        sinks.push(sink);
+        return sink;
+      },
+      commit: async () => {
+        for (const [name, text] of staged) this.files.set(`${dir}/${name}`, text);
+        return dir;
+      },
+      abort: async () => {
+        staged.clear();
+      },
+    };
+  }
+
+  async open(path: string): Promise<ArtifactSink> {
+    if ([...this.files.keys()].some((p) => p.startsWith(`${path}/`))) throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
+    return new MemorySink(path, this.failWriting === path, (text) => this.files.set(path, text));
+  }
+}
+
+class MemorySink implements ArtifactSink {
+  private text = '';
+  private aborted = false;
+
+  constructor(
+    readonly name: string,
+    private readonly fail: boolean,
+    private readonly publish: (text: string) => void,
+  ) {}
+
+  write(text: string): void {
+    if (this.fail) throw new Error(`injected failure writing ${this.name}`);
+    this.text += text;
+  }
+
+  async close(): Promise<WrittenFile> {
+    if (!this.aborted) this.publish(this.text);
+    const bytes = Buffer.from(this.text, 'utf8');
+    return { name: this.name.split('/').pop() ?? this.name, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  }
+
+  async abort(): Promise<void> {
+    this.aborted = true;
+  }
+}
