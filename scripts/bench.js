@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
+ * same run on the same machine (docs/performance.md says what each floor is).
+ *   node scripts/bench.js [--quick] [--runs N]
+ * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
+ * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { generate } = require('./bench/generate-report');
+
+const ROOT = path.join(__dirname, '..');
+const DATA = path.join(ROOT, 'bench-data');
+const SVC = path.join(ROOT, 'bin', 'run.js');
+const FLOOR = path.join(__dirname, 'bench', 'floor.js');
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const RUNS = Number(args[args.indexOf('--runs') + 1]) || 3;
+
+/** Runs a command; resolves with wall time (ms) and peak resident memory (bytes). */
+function measure(command, argv, env = {}) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let peak = 0;
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peak = Math.max(peak, Number(m[1]) * 1024);
+      } catch {
+        /* the process has just ended */
+      }
+    }, 10);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (code !== 0) reject(new Error(`${command} ${argv.join(' ')} exited ${code}: ${stderr}`));
+      else resolve({ ms, peak });
+    });
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs each of the commands `runs` times, taking turns; returns median ms and max peak per command. */
+async function alternate(runs, commands) {
+  const results = commands.map(() => ({ ms: [], peak: 0 }));
+  for (let r = 0; r < runs; r++) {
+    for (const [i, c] of commands.entries()) {
+      if (c.before) c.before();
+      const { ms, peak } = await measure(c.command, c.args, c.env);
+      results[i].ms.push(ms);
+      results[i].peak = Math.max(results[i].peak, peak);
+    }
+  }
+  return results.map((x) => ({ ms: median(x.ms), peak: x.peak }));
+}
+
+function report(n, variant) {
+  const target = path.join(DATA, `report-${n}${variant === 'b' ? '-b' : ''}.json`);
+  if (!fs.existsSync(target)) {
+    process.stderr.write(`generating ${path.relative(ROOT, target)} (${n} results) ...\n`);
+    generate(n, target, variant);
+  }
+  return target;
+}
+
+function dirBytes(dir) {
+  return fs.readdirSync(dir).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
+}
+
+const rows = [];
+const row = (bench, what, svc, floor, ratio, target, ok) => rows.push({ bench, what, svc, floor, ratio, target, ok });
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const gb = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+
+async function pipeline() {
+  const sizes = QUICK ? [100_000] : [100_000, 1_000_000];
+  const times = {};
+  for (const n of sizes) {
+    const input = report(n);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+    const bundle = path.join(out, 'bundle');
+    const floorOut = path.join(out, 'floor');
+    const clean = () => fs.rmSync(bundle, { recursive: true, force: true });
+    clean();
+    await measure(process.execPath, [SVC, 'ir', 'auditor-bundle', input, '--out-dir', bundle]); // warm the page cache
+    const bytes = dirBytes(bundle);
+    const [svc, floor] = await alternate(n >= 1_000_000 ? RUNS : RUNS + 2, [
+      { command: process.execPath, args: [SVC, 'ir', 'auditor-bundle', input, '--out-dir', bundle], before: clean },
+      { command: process.execPath, args: [FLOOR, 'bundle', input, floorOut, String(bytes)], before: () => fs.rmSync(floorOut, { recursive: true, force: true }) },
+    ]);
+    fs.rmSync(out, { recursive: true, force: true });
+    times[n] = svc.ms;
+    const label = n >= 1_000_000 ? '1M' : `${n / 1000}k`;
+    const ratio = svc.ms / floor.ms;
+    row('pipeline', `ir auditor-bundle, ${label} results`, secs(svc.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, n >= 1_000_000 ? '≤ 2.0×' : '', n >= 1_000_000 ? ratio <= 2 : undefined);
+    const inputSize = fs.statSync(input).size;
+    const rss = svc.peak / inputSize;
+    row('pipeline', `peak RSS, ${label} (input ${gb(inputSize)})`, gb(svc.peak), gb(floor.peak), `${rss.toFixed(2)}× input`, n >= 1_000_000 ? '≤ 4× input' : '', n >= 1_000_000 ? rss <= 4 : undefined);
+  }
+  if (times[1_000_000]) {
+    const scale = times[1_000_000] / times[100_000];
+    row('pipeline', 't(1M) / t(100k)', '', '', scale.toFixed(2), '≤ 11', scale <= 11);
+  }
+}
+
+async function startup() {
+  const runs = 15;
+  const [node, version, list] = await alternate(runs, [
+    { command: process.execPath, args: ['-e', '0'] },
+    { command: process.execPath, args: [SVC, '--version'] },
+    { command: process.execPath, args: [SVC, 'ksi', 'list'] },
+  ]);
+  for (const [what, r] of [['svc --version', version], ['svc ksi list', list]]) {
+    const ratio = r.ms / node.ms;
+    row('startup', `${what} vs node -e 0`, `${r.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
+  }
+}
+
+async function diff() {
+  const n = QUICK ? 100_000 : 1_000_000;
+  const a = report(n);
+  const b = report(n, "b");
+  const [svc, floor] = await alternate(RUNS, [
+    { command: process.execPath, args: [SVC, 'ir', 'diff', a, b] },
+    { command: process.execPath, args: [FLOOR, 'parse', a, b] },
+  ]);
+  const ratio = svc.ms / floor.ms;
+  row('diff', `ir diff of two ${n >= 1_000_000 ? '1M' : '100k'} runs vs parsing both`, secs(svc.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, '≤ 2.0×', ratio <= 2);
+}
+
+function print() {
+  const head = { bench: 'bench', what: 'measure', svc: 'svc', floor: 'floor', ratio: 'ratio', target: 'target', ok: 'met' };
+  const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
+  const keys = Object.keys(head);
+  const width = Object.fromEntries(keys.map((k) => [k, Math.max(...cells.map((c) => String(c[k]).length))]));
+  for (const c of cells) console.log(keys.map((k) => String(c[k]).padEnd(width[k])).join('  ').trimEnd());
+  console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup)`);
+  console.log('oscal (issue 4) and api (issue 8) benches arrive with those surfaces.');
+}
+
+(async () => {
+  fs.mkdirSync(DATA, { recursive: true });
+  if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
+  await startup();
+  await pipeline();
+  await diff();
+  print();
+  fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
+  process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;
+})().catch((error) => {
+  console.error(error);
+  process.exitCode = 70;
+});
