@@ -27,7 +27,8 @@ export function registerAdapters(container: DependencyContainer, { env = process
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
   container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
   container.register(PROGRESS, { useValue: new TtyProgress() });
-  container.register(REPORT_READER, { useClass: FsReportReader }, { lifecycle: Lifecycle.ContainerScoped });
+  const splitMinBytes = env.SVC_SPLIT_MIN_BYTES === undefined ? undefined : Number(env.SVC_SPLIT_MIN_BYTES);
+  container.register(REPORT_READER, { useValue: new FsReportReader({ splitMinBytes }) });
   container.register(ARTIFACT_WRITER, { useClass: FsArtifactWriter }, { lifecycle: Lifecycle.ContainerScoped });
   container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });
   return container;

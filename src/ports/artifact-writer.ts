@@ -1,12 +1,15 @@
 import type { InjectionToken } from 'tsyringe';
 import type { WrittenFile } from '../domain/artifacts/manifest';
 import type { TextSink } from '../domain/artifacts/text-sink';
+import type { Fragment } from './report-reader';
 
 /**
  * One file being written. write() buffers and writes in large pieces (it may throw the I/O errors of
  * those writes); close() flushes, fsyncs and returns the digest and size of the bytes written.
  */
 export interface ArtifactSink extends TextSink {
+  /** Appends a fragment a worker wrote, then deletes it. */
+  append(fragment: Fragment): void;
   close(): Promise<WrittenFile>;
   /** Throws the file away; safe to call after an error or after close(). */
   abort(): Promise<void>;
@@ -15,6 +18,8 @@ export interface ArtifactSink extends TextSink {
 /** A set of files that appear in their directory together, or not at all. */
 export interface ArtifactTransaction {
   open(name: string): ArtifactSink;
+  /** A directory for fragments that belongs to the transaction (gone after commit or abort). */
+  scratch(): Promise<string>;
   /** Moves every closed file into place; returns the directory. */
   commit(): Promise<string>;
   /** Removes everything written so far; the directory is left as it was. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WrittenFile } from '../../src/domain/artifacts/manifest';
 import { InvalidInputError } from '../../src/domain/errors';
 import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../src/ports/artifact-writer';
+import type { Fragment } from '../../src/ports/report-reader';
 
 /**
  * ARTIFACT_WRITER over a map of path → text. Nothing is visible in `files` before a commit (or, for a single
@@ -18,10 +19,11 @@ export class InMemoryArtifactWriter implements ArtifactWriter {
     return {
       open: (name) => {
         if (staged.has(name) || sinks.some((s) => s.name === name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name for a bundle artifact`);
-        const sink = new MemorySink(name, this.failWriting === name, (text) => staged.set(name, text));
+        const sink = new MemorySink(name, this.failWriting === name, (text) => staged.set(name, text), this.files);
         sinks.push(sink);
         return sink;
       },
+      scratch: async () => `${dir}/.scratch`,
       commit: async () => {
         for (const [name, text] of staged) this.files.set(`${dir}/${name}`, text);
         return dir;
@@ -34,7 +36,7 @@ export class InMemoryArtifactWriter implements ArtifactWriter {
 
   async open(path: string): Promise<ArtifactSink> {
     if ([...this.files.keys()].some((p) => p.startsWith(`${path}/`))) throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
-    return new MemorySink(path, this.failWriting === path, (text) => this.files.set(path, text));
+    return new MemorySink(path, this.failWriting === path, (text) => this.files.set(path, text), this.files);
   }
 }
 
@@ -46,11 +48,19 @@ class MemorySink implements ArtifactSink {
     readonly name: string,
     private readonly fail: boolean,
     private readonly publish: (text: string) => void,
+    private readonly files: Map<string, string>,
   ) {}
 
   write(text: string): void {
     if (this.fail) throw new Error(`injected failure writing ${this.name}`);
     this.text += text;
+  }
+
+  append(fragment: Fragment): void {
+    const text = this.files.get(fragment.path);
+    if (text === undefined || Buffer.byteLength(text) !== fragment.bytes) throw new Error(`fragment ${fragment.path} is missing or of another size`);
+    this.files.delete(fragment.path);
+    this.write(text);
   }
 
   async close(): Promise<WrittenFile> {

@@ -1,15 +1,53 @@
 import { createHash } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../../src/domain/errors';
-import { parseJson } from '../../src/infrastructure/fs/fs-report-reader';
-import type { LoadedDocument, PathKind, ReportReader } from '../../src/ports/report-reader';
+import { parseJson, whole } from '../../src/infrastructure/fs/fs-report-reader';
+import { PartWork } from '../../src/infrastructure/parallel/part-work';
+import type { KsiResult } from '../../src/domain/ksi/ksi-result';
+import type { Fragment, PartitionedReport, PathKind, LoadedDocument, RemotePart, ReportReader } from '../../src/ports/report-reader';
+import { PureJsHashing } from './pure-js-hashing';
 
-/** REPORT_READER over files kept in a map; directories are the paths under which files exist. */
+/**
+ * REPORT_READER over files kept in a map; directories are the paths under which files exist. With `parts`,
+ * readInParts splits a report's results into that many parts, the later ones run on this thread by the same
+ * PartWork the worker threads use, writing their fragments with `putFragment` (the artifact writer's map).
+ */
 export class InMemoryReportReader implements ReportReader {
   readonly files = new Map<string, string | Buffer>();
   readonly reads: string[] = [];
+  parts = 1;
+  putFragment: (path: string, text: string) => void = () => undefined;
 
   constructor(files: Record<string, unknown> = {}) {
     for (const [path, content] of Object.entries(files)) this.put(path, content);
+  }
+
+  async readInParts(path: string): Promise<PartitionedReport> {
+    const one = whole(await this.read(path));
+    if (this.parts < 2 || one.local.length < this.parts) return one;
+    const size = Math.ceil(one.local.length / this.parts);
+    const chunks = Array.from({ length: this.parts }, (_, i) => one.local.slice(i * size, (i + 1) * size));
+    return { ...one, local: chunks[0], remote: chunks.slice(1).map((chunk, i) => this.part(chunk as KsiResult[], `part${i + 1}`)) };
+  }
+
+  private part(results: KsiResult[], id: string): RemotePart {
+    const work = new PartWork(structuredClone(results));
+    const put = (path: string, text: string) => this.putFragment(path, text);
+    return {
+      check: async (rules) => work.check(rules),
+      render: async (job) =>
+        work.render(job, new PureJsHashing(), (name) => {
+          let text = '';
+          const path = `${job.scratch}/${id}.${name}`;
+          return {
+            write: (t: string) => void (text += t),
+            close: (): Fragment => {
+              put(path, text);
+              return { path, bytes: Buffer.byteLength(text) };
+            },
+          };
+        }),
+      close: async () => undefined,
+    };
   }
 
   /** Stores a document: strings and Buffers as they are, anything else as JSON. */

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { assessEach, mergeResults, sortedById } from '../../domain/assessment/assessment';
-import { EvidenceBundleWriter } from '../../domain/artifacts/evidence-bundle';
+import { EVIDENCE_BUNDLE_HEAD, evidenceBundleTail, EvidenceEntries } from '../../domain/artifacts/evidence-bundle';
+import { MerkleAccumulator } from '../../domain/evidence/merkle';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
@@ -46,9 +47,12 @@ export class BuildEvidenceBundle {
     const input = combinedInput(loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })), this.hashing);
     let root = '';
     const file = await writeAll(await this.writer.open(out), (sink) => {
-      const bundle = new EvidenceBundleWriter(sink, this.hashing);
-      for (const item of assessEach(results, this.catalogs.catalog(), this.settings.governance)) bundle.add(item);
-      root = bundle.finish(input);
+      sink.write(EVIDENCE_BUNDLE_HEAD);
+      const entries = new EvidenceEntries(sink, this.hashing);
+      const merkle = new MerkleAccumulator(this.hashing);
+      for (const item of assessEach(results, this.catalogs.catalog(), this.settings.governance)) merkle.add(entries.add(item));
+      root = merkle.root();
+      sink.write(evidenceBundleTail(input, root));
     });
     return { inputs, out, entries: results.length, merkleRoot: formatDigest(root), file };
   }

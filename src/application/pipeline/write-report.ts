@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { assess } from '../../domain/assessment/assessment';
-import { GovernanceReportWriter } from '../../domain/artifacts/governance-report';
+import { GovernanceLines, governanceReportHead } from '../../domain/artifacts/governance-report';
+import { SEVERITIES } from '../../domain/governance/severity';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { writeSspNarrative } from '../../domain/artifacts/ssp-narrative';
 import { StringSink, type TextSink } from '../../domain/artifacts/text-sink';
@@ -42,9 +43,10 @@ export class WriteReport {
     const ref = { name: file.name, sha256: file.sha256 };
     const render = (sink: TextSink) => {
       if (report === 'governance-report') {
-        const governance = new GovernanceReportWriter();
+        const governance = new GovernanceLines();
         for (const item of items) governance.add(item.action);
-        governance.finish(sink, ref, (i) => items[i].action);
+        sink.write(governanceReportHead(ref, governance.totals));
+        for (const severity of SEVERITIES) governance.write(sink, severity, (i) => items[i].action);
       } else {
         const mapped = items.filter((i) => i.definition).map((item) => ({ item, hash: evidenceHash(item.result, item.definition, this.hashing) }));
         writeSspNarrative(sink, mapped, catalog, ref);

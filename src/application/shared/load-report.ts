@@ -20,16 +20,18 @@ export async function loadReport(reader: ReportReader, path: string, options: Re
 
 export interface CatalogChoice {
   catalog: KsiCatalog;
-  shape: ReportShapeOptions;
+  /** How results are checked: which ids besides KSI-<AREA>-<NN> are accepted (as a test and as a list). */
+  shape: ReportShapeOptions & { acceptIds: string[] };
 }
 
 /** The built-in catalog, extended with the official KSIs of a FedRAMP release when `--catalog` names one. */
 export async function chooseCatalog(reader: ReportReader, source: CatalogSource, releasePath: string | undefined, fallbackOwner: string): Promise<CatalogChoice> {
   const builtIn = source.catalog();
-  if (releasePath === undefined) return { catalog: builtIn, shape: {} };
+  if (releasePath === undefined) return { catalog: builtIn, shape: { acceptIds: [] } };
   const file = await reader.read(releasePath);
   const release = readFrmrRelease(file.document, file.path);
   const catalog = builtIn.withDefinitions(officialDefinitions(release, builtIn, fallbackOwner));
-  const ids = new Set(release.ksis.map((k) => k.id));
-  return { catalog, shape: { acceptsId: (id) => ids.has(id) } };
+  const acceptIds = release.ksis.map((k) => k.id);
+  const ids = new Set(acceptIds);
+  return { catalog, shape: { acceptsId: (id) => ids.has(id), acceptIds } };
 }

@@ -1,9 +1,8 @@
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import type { TextSink } from '../../domain/artifacts/text-sink';
 import type { ArtifactSink } from '../../ports/artifact-writer';
 
 /** Runs `render` into a sink and closes it; throws the sink away when anything fails. */
-export async function writeAll(sink: ArtifactSink, render: (sink: TextSink) => void): Promise<WrittenFile> {
+export async function writeAll(sink: ArtifactSink, render: (sink: ArtifactSink) => void): Promise<WrittenFile> {
   try {
     render(sink);
     return await sink.close();

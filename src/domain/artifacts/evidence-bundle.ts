@@ -2,7 +2,6 @@ import type { AssessedResult } from '../assessment/assessment';
 import { InvalidInputError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
-import { MerkleAccumulator } from '../evidence/merkle';
 import { COMPUTED_FIELDS, isPlainObject, readNormalizedReport, type KsiResult } from '../ksi/ksi-result';
 import type { InputRef } from './run-context';
 import type { TextSink } from './text-sink';
@@ -10,33 +9,33 @@ import type { TextSink } from './text-sink';
 export const EVIDENCE_BUNDLE_SCHEMA = 'svc.evidence-bundle/v1';
 
 /**
- * Writes the canonical `evidence-bundle.json`, `{"entries":[...],"input":{...},"merkle_root":...,"schema":...}`
- * (keys in RFC 8785 order), one entry at a time in ksi_id order; the Merkle tree grows as entries go out.
+ * The canonical `evidence-bundle.json` is `{"entries":[...],"input":{...},"merkle_root":...,"schema":...}` (keys in
+ * RFC 8785 order): this head, the entries in ksi_id order, then evidenceBundleTail.
  */
-export class EvidenceBundleWriter {
-  private readonly merkle: MerkleAccumulator;
+export const EVIDENCE_BUNDLE_HEAD = '{"entries":[';
+
+export function evidenceBundleTail(input: InputRef, merkleRootHex: string): string {
+  return `],"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`;
+}
+
+/** Writes entries of the bundle; `preceded` when entries written elsewhere come before these. */
+export class EvidenceEntries {
+  private written: boolean;
 
   constructor(
     private readonly sink: TextSink,
     private readonly digest: ContentDigest,
+    preceded = false,
   ) {
-    sink.write('{"entries":[');
-    this.merkle = new MerkleAccumulator(digest);
+    this.written = preceded;
   }
 
-  /** Writes the entry of one result; returns its hex content hash. */
+  /** Writes the entry of one result; returns its hex content hash (the Merkle leaf). */
   add(item: AssessedResult): string {
     const { text, hash } = serializeEvidenceEntry(item.result, item.definition, this.digest);
-    this.sink.write(this.merkle.size === 0 ? text : `,${text}`);
-    this.merkle.add(hash);
+    this.sink.write(this.written ? `,${text}` : text);
+    this.written = true;
     return hash;
-  }
-
-  /** Closes the document; returns the hex Merkle root. */
-  finish(input: InputRef): string {
-    const root = this.merkle.root();
-    this.sink.write(`],"input":${inputText(input)},"merkle_root":"${formatDigest(root)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`);
-    return root;
   }
 }
 

@@ -15,29 +15,31 @@ export interface ControlLineage {
 }
 
 /**
- * Writes the canonical `lineage.json`: per control the KSIs, evidence hashes and actions that touch it
- * (known up front: only mapped results touch controls), then KSI → controls → evidence → action rows
- * one result at a time.
+ * The canonical `lineage.json` is lineageHead (per control the KSIs, evidence hashes and actions that touch
+ * it: only mapped results touch controls, so they are known up front), the KSI rows in ksi_id order, then
+ * LINEAGE_TAIL.
  */
-export class LineageWriter {
-  private rows = 0;
+export function lineageHead(controls: Record<string, ControlLineage>, digest: ContentDigest): string {
+  return `{"controls":${digest.canonicalize(controls)},"ksis":[`;
+}
+
+export const LINEAGE_TAIL = `],"schema":"${LINEAGE_SCHEMA}"}`;
+
+/** Writes KSI → controls → evidence → action rows; `preceded` when rows written elsewhere come before these. */
+export class LineageRows {
+  private written: boolean;
 
   constructor(
     private readonly sink: TextSink,
-    controls: Record<string, ControlLineage>,
-    digest: ContentDigest,
+    preceded = false,
   ) {
-    sink.write(`{"controls":${digest.canonicalize(controls)},"ksis":[`);
+    this.written = preceded;
   }
 
   add(item: AssessedResult, hash: string): void {
     const row = lineageRow(item, hash);
-    this.sink.write(this.rows === 0 ? row : `,${row}`);
-    this.rows += 1;
-  }
-
-  finish(): void {
-    this.sink.write(`],"schema":"${LINEAGE_SCHEMA}"}`);
+    this.sink.write(this.written ? `,${row}` : row);
+    this.written = true;
   }
 }
 

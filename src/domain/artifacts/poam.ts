@@ -47,7 +47,7 @@ export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
   const due = addDays(detected, action.sla_days);
   const title = result.title ?? definition?.title ?? 'Unmapped KSI';
   const controls = definition?.controls ?? [];
-  // Keys in code-unit order: JSON.stringify of this row is its RFC 8785 text (PoamWriter relies on it).
+  // Keys in code-unit order: JSON.stringify of this row is its RFC 8785 text (PoamRows relies on it).
   return {
     asset_identifier: context.source?.tenant ?? context.input.name,
     controls,
@@ -77,26 +77,25 @@ function fixOf(result: AssessedResult['result']): string {
   return failing === '' ? 'correct the finding' : `fix ${failing}`;
 }
 
-/** Writes the canonical `poam.json`, `{"rows":[...],"schema":"svc.poam/v1"}`, rows in ksi_id order. */
-export class PoamWriter {
+/** The canonical `poam.json` is this head, the rows in ksi_id order, then POAM_TAIL. */
+export const POAM_HEAD = '{"rows":[';
+export const POAM_TAIL = `],"schema":"${POAM_SCHEMA}"}`;
+
+/** Writes POA&M rows; `preceded` when rows written elsewhere come before these. */
+export class PoamRows {
   count = 0;
 
   constructor(
     private readonly sink: TextSink,
     private readonly context: RunContext,
-  ) {
-    sink.write('{"rows":[');
-  }
+    private readonly preceded = false,
+  ) {}
 
   /** Adds the row of a FAIL or WARN result; PASS results have none. */
   add(item: AssessedResult): void {
     if (!needsPoam(item)) return;
     const row = JSON.stringify(poamRow(item, this.context));
-    this.sink.write(this.count === 0 ? row : `,${row}`);
+    this.sink.write(this.count > 0 || this.preceded ? `,${row}` : row);
     this.count += 1;
-  }
-
-  finish(): void {
-    this.sink.write(`],"schema":"${POAM_SCHEMA}"}`);
   }
 }

@@ -58,6 +58,12 @@ export class RunTally {
   readonly counts: RunCounts = { results: 0, pass: 0, warn: 0, fail: 0, mapped: 0, unmapped: 0 };
   readonly unmapped: string[] = [];
 
+  /** Takes in the counts and unmapped ids of a later part of the same run. */
+  merge(counts: RunCounts, unmapped: readonly string[]): void {
+    for (const key of Object.keys(counts) as (keyof RunCounts)[]) this.counts[key] += counts[key];
+    for (const id of unmapped) this.unmapped.push(id);
+  }
+
   add({ result, definition }: AssessedResult): void {
     this.counts.results += 1;
     this.counts[STATUS_KEY[result.status]] += 1;

@@ -60,7 +60,7 @@ export class KsiCatalog {
 
   constructor(
     readonly data: CatalogData,
-    extra: readonly KsiDefinition[] = [],
+    private readonly extra: readonly KsiDefinition[] = [],
   ) {
     data.baseline_controls.forEach((c, order) => this.controlIndex.set(c.id, { title: c.title, order }));
     for (const ksi of data.ksis) {
@@ -80,6 +80,11 @@ export class KsiCatalog {
 
   all(): readonly KsiDefinition[] {
     return this.data.ksis;
+  }
+
+  /** Definitions beyond the built-in catalog (official KSIs of a FedRAMP release). */
+  extraDefinitions(): KsiDefinition[] {
+    return [...this.extra];
   }
 
   family(id: string): FamilyDefinition | undefined {

@@ -22,3 +22,12 @@ export function formatDigest(hex: string): string {
 export function parseDigest(text: unknown): string | undefined {
   return typeof text === 'string' && /^sha256:[0-9a-f]{64}$/.test(text) ? text.slice(DIGEST_PREFIX.length) : undefined;
 }
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Hex of the 32 raw digest bytes at `offset` (digests travel between threads as raw bytes). */
+export function digestHexAt(bytes: Uint8Array, offset: number): string {
+  let hex = '';
+  for (let i = offset; i < offset + 32; i++) hex += HEX[bytes[i]];
+  return hex;
+}

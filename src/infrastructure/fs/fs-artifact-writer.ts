@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { InvalidInputError } from '../../domain/errors';
 import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
+import type { Fragment } from '../../ports/report-reader';
 import { translateFsError } from './fs-errors';
 import { SLOT_BYTES, WriteBehind } from './write-behind';
 
@@ -48,6 +50,7 @@ export class FsArtifactWriter implements ArtifactWriter {
     }
     return {
       write: (text) => sink.write(text),
+      append: (fragment) => sink.append(fragment),
       close: async () => {
         try {
           const written = await sink.close();
@@ -100,6 +103,26 @@ class FileSink implements ArtifactSink {
       }
     }
     this.used += this.buffer.write(text, this.used, 'utf8');
+  }
+
+  append(fragment: Fragment): void {
+    this.flush();
+    this.guard(() => {
+      const fd = openSync(fragment.path, 'r');
+      try {
+        for (let left = fragment.bytes; left > 0; ) {
+          this.ring.write(this.file, (slot) => {
+            const read = readSync(fd, slot, 0, Math.min(slot.length, left), null);
+            if (read === 0) throw Object.assign(new Error(`${fragment.path} is shorter than ${fragment.bytes} bytes`), { code: 'EIO' });
+            left -= read;
+            return read;
+          });
+        }
+      } finally {
+        closeSync(fd);
+      }
+      rmSync(fragment.path);
+    });
   }
 
   async close(): Promise<WrittenFile> {
@@ -156,9 +179,16 @@ class FsBundleTransaction implements ArtifactTransaction {
     return sink;
   }
 
+  async scratch(): Promise<string> {
+    const dir = join(this.staging, '.scratch');
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
   async commit(): Promise<string> {
     try {
       await this.ring.stop();
+      await rm(join(this.staging, '.scratch'), { recursive: true, force: true });
       await syncDir(this.staging);
       if (this.intoExisting) {
         for (const name of this.names) await rename(join(this.staging, name), join(this.target, name));

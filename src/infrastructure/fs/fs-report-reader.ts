@@ -1,36 +1,104 @@
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { injectable } from 'tsyringe';
 import { parse as parseTolerant, type ParseError } from 'jsonc-parser';
 import { InvalidInputError } from '../../domain/errors';
-import type { LoadedDocument, PathKind, ReportReader } from '../../ports/report-reader';
+import type { LoadedDocument, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
+import { WorkerPart } from '../parallel/worker-part';
 import { translateFsError } from './fs-errors';
+import { splitReport } from './report-splitter';
 
 /** V8 cannot hold a longer string, so one JSON document can be at most this large. */
 const MAX_JSON_BYTES = 0x1fffffe8;
 
-/** Reads JSON files whole: one read, one digest of the bytes, one JSON.parse (V8's parser is the fastest here). */
-@injectable()
+/** The compiled worker that holds a later part of a report (absent when running from TypeScript sources). */
+const PART_WORKER = join(__dirname, '..', 'parallel', 'part-worker.js');
+
+export interface ReaderOptions {
+  /** Reports at least this large are read in parts (SVC_SPLIT_MIN_BYTES). */
+  splitMinBytes?: number;
+  /** Threads to read with, the main one included (default: the cores available). */
+  threads?: number;
+}
+
+/**
+ * Reads JSON files whole: one read, one digest of the bytes, one JSON.parse (V8's parser is the fastest here).
+ * A large report is read in parts: the bytes go into shared memory, a worker thread parses the second half
+ * while this thread parses the first, and each part then renders its own results (ports/report-reader.ts).
+ */
 export class FsReportReader implements ReportReader {
+  private readonly splitMinBytes: number;
+  private readonly threads: number;
+
+  constructor(options: ReaderOptions = {}) {
+    this.splitMinBytes = options.splitMinBytes ?? 32 * 2 ** 20;
+    this.threads = Math.min(2, options.threads ?? availableParallelism());
+  }
+
   async read(path: string): Promise<LoadedDocument> {
+    const size = await this.sizeOf(path);
     let bytes: Buffer;
     try {
-      const info = await stat(path);
-      if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
-      if (info.size > MAX_JSON_BYTES) throw new InvalidInputError('input-too-large', `${path}: ${info.size} bytes is more than one JSON document can hold (512 MiB); split the report and merge the parts with "svc evidence build"`);
       bytes = await readFile(path);
     } catch (error) {
       throw translateFsError(error, path, 'input file');
     }
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const text = bytes.toString('utf8', bom);
-    return { name: basename(path), path, sha256, bytes: bytes.length, document: parseJson(text, path) };
+    return loaded(path, bytes, size);
+  }
+
+  async readInParts(path: string): Promise<PartitionedReport> {
+    const size = await this.sizeOf(path);
+    if (size < this.splitMinBytes || this.threads < 2 || !existsSync(PART_WORKER)) return whole(await this.read(path));
+    let bytes: Buffer | undefined = Buffer.from(new SharedArrayBuffer(size));
+    try {
+      const handle = await open(path, 'r');
+      try {
+        for (let at = 0; at < size; ) at += (await handle.read(bytes, at, size - at, at)).bytesRead || size;
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw translateFsError(error, path, 'input file');
+    }
+    const layout = splitReport(bytes, bomLength(bytes), this.threads);
+    if (!layout || layout.cuts.length === 0) return whole(loaded(path, bytes, size));
+    const [cut] = layout.cuts;
+    // Each part is decoded as one JSON array, brackets included, so JSON.parse gets one flat string and no
+    // copy of it: the comma at the cut becomes the worker's `[` and, once it has decoded, this part's `]`.
+    const sha256 = createHash('sha256').update(bytes.subarray(0, cut)).update(',').update(bytes.subarray(cut + 1)).digest('hex');
+    bytes[cut] = 0x5b;
+    const part = new WorkerPart(PART_WORKER, { shared: bytes.buffer as SharedArrayBuffer, from: cut, to: layout.end + 1, id: `part-${randomBytes(4).toString('hex')}` });
+    await part.decoded;
+    bytes[cut] = 0x5d;
+    const localText = bytes.toString('utf8', layout.start - 1, cut + 1);
+    bytes = undefined; // from here on only the texts are needed: the shared bytes can be collected while parsing
+    const file = { name: basename(path), path, sha256, bytes: size };
+    try {
+      const header = layout.header === undefined ? [] : (JSON.parse(layout.header) as unknown);
+      const local = JSON.parse(localText) as unknown[];
+      return { file, header, local, remote: [part] };
+    } catch {
+      // A part that does not parse means the guess about the layout was wrong, or the JSON is: read it whole.
+      await part.close();
+      return whole(await this.read(path));
+    }
   }
 
   async readMember(dir: string, member: string): Promise<LoadedDocument> {
     return this.read(join(dir, member));
+  }
+
+  private async sizeOf(path: string): Promise<number> {
+    try {
+      const info = await stat(path);
+      if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
+      if (info.size > MAX_JSON_BYTES) throw new InvalidInputError('input-too-large', `${path}: ${info.size} bytes is more than one JSON document can hold (512 MiB); split the report and merge the parts with "svc evidence build"`);
+      return info.size;
+    } catch (error) {
+      throw translateFsError(error, path, 'input file');
+    }
   }
 
   async kind(path: string): Promise<PathKind> {
@@ -41,6 +109,23 @@ export class FsReportReader implements ReportReader {
       throw translateFsError(error, path, 'path');
     }
   }
+}
+
+function bomLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+function loaded(path: string, bytes: Buffer, size: number): LoadedDocument {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { name: basename(path), path, sha256, bytes: size, document: parseJson(bytes.toString('utf8', bomLength(bytes)), path) };
+}
+
+/** A report read in one piece, in the partitioned shape: the report-level fields and all results. */
+export function whole({ document, ...file }: LoadedDocument): PartitionedReport {
+  if (Array.isArray(document)) return { file, header: [], local: document, remote: [] };
+  const results = (document as { results?: unknown } | null)?.results;
+  if (Array.isArray(results)) return { file, header: { ...(document as object), results: [] }, local: results, remote: [] };
+  return { file, header: document, local: [], remote: [] };
 }
 
 /** JSON.parse, and on failure a message with line and column (from V8, or from a tolerant parser when V8 gives no position). */

@@ -77,3 +77,40 @@ describe('BuildAuditorBundle', () => {
     expect(d.progress.events).toEqual(['start Writing auditor bundle 5', 'advance 5', 'stop']);
   });
 });
+
+describe('BuildAuditorBundle on a report read in parts', () => {
+  const sorted = Array.from({ length: 40 }, (_, i) => aResult(i % 7 === 0 ? `KSI-AC-${String(2 + i).padStart(2, '0')}` : `KSI-ZZ-${String(i).padStart(2, '0')}`, (['PASS', 'WARN', 'FAIL'] as const)[i % 3], { details: `d${i}` }))
+    .sort((a, b) => (a.ksi_id < b.ksi_id ? -1 : 1));
+
+  async function bundle(parts: number, results: unknown[]) {
+    const { d, useCase } = setup({ '/in/r.json': { generated_at: '2026-11-02T14:05:00Z', results } });
+    d.reader.parts = parts;
+    d.reader.putFragment = (path, text) => d.writer.files.set(path, text);
+    const result = await useCase.execute({ input: '/in/r.json', outDir: '/out' });
+    return { result, files: new Map([...d.writer.files].filter(([path]) => !path.includes('.scratch'))), all: d.writer.files };
+  }
+
+  it('writes exactly the bundle a one-piece read writes, for two and three parts', async () => {
+    const one = await bundle(1, sorted);
+    for (const parts of [2, 3]) {
+      const split = await bundle(parts, sorted);
+      expect(split.files).toEqual(one.files);
+      expect(split.result).toEqual(one.result);
+      expect([...split.all.keys()].filter((p) => p.includes('.scratch'))).toEqual([]);
+    }
+  });
+
+  it('reads the report whole when the parts are not in ksi_id order, and still sorts it', async () => {
+    const shuffled = [...sorted.slice(20), ...sorted.slice(0, 20)];
+    const split = await bundle(2, shuffled);
+    expect(split.files).toEqual((await bundle(1, shuffled)).files);
+    expect(JSON.parse(split.files.get('/out/evidence-bundle.json') ?? '').entries.map((e: { ksi_id: string }) => e.ksi_id)).toEqual(sorted.map((r) => r.ksi_id));
+  });
+
+  it('reports the first error of a later part exactly as a one-piece read does', async () => {
+    const bad = sorted.map((r, i) => (i === 30 ? { ...r, status: 'Fail' } : r));
+    await expect(bundle(2, bad)).rejects.toThrow('/in/r.json: results[30].status: "Fail" is not a status; use exactly PASS, WARN or FAIL (upper case)');
+    const dup = sorted.map((r, i) => (i === 25 ? { ...r, ksi_id: sorted[5].ksi_id } : r));
+    await expect(bundle(3, dup)).rejects.toThrow(`/in/r.json: results[25].ksi_id: duplicate "${sorted[5].ksi_id}" (first at results[5])`);
+  });
+});

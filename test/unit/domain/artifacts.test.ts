@@ -1,9 +1,10 @@
 import { assess, mergeResults, sortedById } from '../../../src/domain/assessment/assessment';
-import { EvidenceBundleWriter, readEvidenceBundle } from '../../../src/domain/artifacts/evidence-bundle';
-import { GovernanceReportWriter } from '../../../src/domain/artifacts/governance-report';
-import { controlLineage, LineageWriter } from '../../../src/domain/artifacts/lineage';
+import { EVIDENCE_BUNDLE_HEAD, evidenceBundleTail, EvidenceEntries, readEvidenceBundle } from '../../../src/domain/artifacts/evidence-bundle';
+import { GovernanceLines, governanceReportHead } from '../../../src/domain/artifacts/governance-report';
+import { controlLineage, lineageHead, LINEAGE_TAIL, LineageRows } from '../../../src/domain/artifacts/lineage';
 import { aggregateHash, buildManifest } from '../../../src/domain/artifacts/manifest';
-import { PoamWriter, poamRow } from '../../../src/domain/artifacts/poam';
+import { POAM_HEAD, POAM_TAIL, PoamRows, poamRow } from '../../../src/domain/artifacts/poam';
+import { SEVERITIES } from '../../../src/domain/governance/severity';
 import type { RunContext } from '../../../src/domain/artifacts/run-context';
 import { implementationStatus, writeSspNarrative } from '../../../src/domain/artifacts/ssp-narrative';
 import { StringSink } from '../../../src/domain/artifacts/text-sink';
@@ -48,9 +49,11 @@ describe('assessment', () => {
 
 describe('evidence-bundle.json', () => {
   const sink = new StringSink();
-  const writer = new EvidenceBundleWriter(sink, digest);
+  sink.write(EVIDENCE_BUNDLE_HEAD);
+  const writer = new EvidenceEntries(sink, digest);
   const hashes = items.map((i) => writer.add(i));
-  const root = writer.finish(context.input);
+  const root = merkleRoot(hashes, digest);
+  sink.write(evidenceBundleTail(context.input, root));
   const bundle = JSON.parse(sink.text());
 
   it('is one canonical document with the entries in ksi_id order and the RFC 6962 root of their hashes', () => {
@@ -73,12 +76,29 @@ describe('evidence-bundle.json', () => {
   });
 });
 
+describe('fragments joined in order', () => {
+  it('give the same text as one writer, whether or not an earlier part wrote rows', () => {
+    const whole = new StringSink();
+    const rows = new PoamRows(whole, context);
+    items.forEach((i) => rows.add(i));
+    for (const cut of [0, 1, 2, 3, 5]) {
+      const [a, b] = [new StringSink(), new StringSink()];
+      const first = new PoamRows(a, context);
+      items.slice(0, cut).forEach((i) => first.add(i));
+      const second = new PoamRows(b, context, first.count > 0);
+      items.slice(cut).forEach((i) => second.add(i));
+      expect(a.text() + b.text()).toBe(whole.text());
+    }
+  });
+});
+
 describe('poam.json', () => {
   it('has a row only for FAIL and WARN, in ksi_id order, canonical', () => {
     const sink = new StringSink();
-    const writer = new PoamWriter(sink, context);
+    sink.write(POAM_HEAD);
+    const writer = new PoamRows(sink, context);
     items.forEach((i) => writer.add(i));
-    writer.finish();
+    sink.write(POAM_TAIL);
     const doc = JSON.parse(sink.text());
     expect(writer.count).toBe(3);
     expect(sink.text()).toBe(digest.canonicalize(doc));
@@ -120,9 +140,10 @@ describe('poam.json', () => {
 describe('lineage.json', () => {
   it('traces each KSI to controls, evidence and action, and each control back, canonically', () => {
     const sink = new StringSink();
-    const writer = new LineageWriter(sink, controlLineage(hashed, catalog), digest);
+    sink.write(lineageHead(controlLineage(hashed, catalog), digest));
+    const writer = new LineageRows(sink);
     items.forEach((i) => writer.add(i, evidenceHash(i.result, i.definition, digest)));
-    writer.finish();
+    sink.write(LINEAGE_TAIL);
     const doc = JSON.parse(sink.text());
     expect(sink.text()).toBe(digest.canonicalize(doc));
     const ac = hashed.find((h) => h.item.result.ksi_id === 'KSI-AC-02');
@@ -143,10 +164,11 @@ describe('lineage.json', () => {
 
 describe('governance-report.md', () => {
   it('lists one action per result, most severe first, then by ksi_id', () => {
-    const writer = new GovernanceReportWriter();
+    const writer = new GovernanceLines();
     items.forEach((i) => writer.add(i.action));
     const sink = new StringSink();
-    writer.finish(sink, context.input, (i) => items[i].action);
+    sink.write(governanceReportHead(context.input, writer.totals));
+    for (const severity of SEVERITIES) writer.write(sink, severity, (i) => items[i].action);
     expect(sink.text()).toBe(
       [
         '# Governance report',

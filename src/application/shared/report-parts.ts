@@ -1,0 +1,58 @@
+import { sortedById } from '../../domain/assessment/assessment';
+import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
+import { readNormalizedReport, type KsiResult, type NormalizedReport, type ReportShapeOptions } from '../../domain/ksi/ksi-result';
+import type { LoadedDocument, PartCheck, RemotePart, ReportReader } from '../../ports/report-reader';
+import { loadReport } from './load-report';
+
+export interface CheckedPart {
+  part: RemotePart;
+  check: Extract<PartCheck, { ok: true }>;
+}
+
+export interface ReportParts {
+  file: Omit<LoadedDocument, 'document'>;
+  /** Report-level fields; `results` holds the first part only. */
+  report: NormalizedReport;
+  /** First part's results, in ksi_id order. */
+  local: readonly KsiResult[];
+  /** Later parts, checked, each following the one before in ksi_id order. */
+  remote: CheckedPart[];
+  close(): Promise<void>;
+}
+
+/**
+ * Reads a normalized report, in parts when the reader can (ports/report-reader.ts), and checks it as a whole
+ * report is checked. Parts must each be valid and sorted, and follow one another in ksi_id order (so no
+ * id repeats across them); when they do not, or any part cannot vouch for itself, the report is read whole,
+ * which sorts it and reports its first error exactly as a one-piece read does.
+ */
+export async function readReportParts(reader: ReportReader, path: string, catalog: KsiCatalog, shape: ReportShapeOptions & { acceptIds: string[] }): Promise<ReportParts> {
+  const parted = await reader.readInParts(path);
+  const close = () => Promise.all(parted.remote.map((p) => p.close())).then(() => undefined);
+  try {
+    const report = readNormalizedReport(parted.header, parted.file.path, shape);
+    const arrayPath = Array.isArray(parted.header) ? '' : 'results';
+    const local = readNormalizedReport(parted.local, parted.file.path, { ...shape, arrayPath }).results;
+    const sorted = sortedById(local);
+    if (parted.remote.length === 0) return { file: parted.file, report: { ...report, results: local }, local: sorted, remote: [], close };
+    const checks = await Promise.all(parted.remote.map((p) => p.check({ arrayPath, acceptIds: shape.acceptIds, catalog: catalog.data, extra: catalog.extraDefinitions() })));
+    const remote: CheckedPart[] = [];
+    let last = local.at(-1)?.ksi_id ?? '';
+    let inOrder = sorted === local;
+    checks.forEach((check, i) => {
+      if (!check.ok || !check.sorted || (check.first !== undefined && !(last < check.first))) inOrder = false;
+      else {
+        remote.push({ part: parted.remote[i], check });
+        last = check.last ?? last;
+      }
+    });
+    if (inOrder) return { file: parted.file, report: { ...report, results: local }, local, remote, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  await close();
+  const { file, report } = await loadReport(reader, path, shape);
+  const { document: _parsed, ...rest } = file;
+  return { file: rest, report, local: sortedById(report.results), remote: [], close: async () => undefined };
+}
