@@ -13,7 +13,6 @@ import { PureJsHashing } from './pure-js-hashing';
  */
 export class InMemoryReportReader implements ReportReader {
   readonly files = new Map<string, string | Buffer>();
-  readonly reads: string[] = [];
   parts = 1;
   putFragment: (path: string, text: string) => void = () => undefined;
 
@@ -57,7 +56,6 @@ export class InMemoryReportReader implements ReportReader {
   }
 
   async read(path: string): Promise<LoadedDocument> {
-    this.reads.push(path);
     const content = this.files.get(path);
     if (content === undefined) {
       if ((await this.kind(path)) === 'directory') throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);

@@ -6,14 +6,11 @@ import type { Hashing } from '../../src/ports/hashing';
  * the contract suite holds it and the production adapter to the same published test vectors.
  */
 export class PureJsHashing implements Hashing {
-  calls = 0;
-
   canonicalize(value: unknown): string {
     return jcs(value);
   }
 
   sha256(data: string | Uint8Array): string {
-    this.calls += 1;
     return toHex(sha256(typeof data === 'string' ? new TextEncoder().encode(data) : data));
   }
 

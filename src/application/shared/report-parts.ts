@@ -35,7 +35,9 @@ export async function readReportParts(reader: ReportReader, path: string, catalo
     const local = readNormalizedReport(parted.local, parted.file.path, { ...shape, arrayPath }).results;
     const sorted = sortedById(local);
     if (parted.remote.length === 0) return { file: parted.file, report: { ...report, results: local }, local: sorted, remote: [], close };
-    const checks = await Promise.all(parted.remote.map((p) => p.check({ arrayPath, acceptIds: shape.acceptIds, catalog: catalog.data, extra: catalog.extraDefinitions() })));
+    const rules = { arrayPath, acceptIds: shape.acceptIds, catalog: catalog.data, extra: catalog.extraDefinitions() };
+    // A part that cannot even answer (its thread died) cannot vouch for itself either.
+    const checks = await Promise.all(parted.remote.map((p) => p.check(rules).catch((error: Error): PartCheck => ({ ok: false, reason: error.message }))));
     const remote: CheckedPart[] = [];
     let last = local.at(-1)?.ksi_id ?? '';
     let inOrder = sorted === local;

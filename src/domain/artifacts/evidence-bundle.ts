@@ -40,7 +40,7 @@ export class EvidenceEntries {
 }
 
 /** Canonical `{"name":...,"sha256":"sha256:..."}`: both keys are fixed and already in order. */
-export function inputText(input: InputRef): string {
+function inputText(input: InputRef): string {
   return JSON.stringify({ name: input.name, sha256: formatDigest(input.sha256) });
 }
 

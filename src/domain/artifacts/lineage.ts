@@ -59,7 +59,7 @@ export function controlLineage(mapped: readonly HashedResult[], catalog: KsiCata
 }
 
 /** `REMEDIATE KSI-AC-02 Critical 7d`. */
-export function actionLabel(action: GovernanceAction): string {
+function actionLabel(action: GovernanceAction): string {
   return `${action.action} ${action.ksi_id} ${action.severity} ${action.sla_days}d`;
 }
 

@@ -15,7 +15,7 @@ export function implementationStatus(items: readonly AssessedResult[]): Implemen
 }
 
 /** Controls touched by mapped results, in catalog order, with the results that cover each. */
-export function controlsTouched(mapped: readonly HashedResult[], catalog: KsiCatalog): { control: string; covered: HashedResult[] }[] {
+function controlsTouched(mapped: readonly HashedResult[], catalog: KsiCatalog): { control: string; covered: HashedResult[] }[] {
   const byControl = new Map<string, HashedResult[]>();
   for (const entry of mapped) {
     for (const control of entry.item.definition?.controls ?? []) {

@@ -70,10 +70,6 @@ export class KsiCatalog {
     for (const ksi of extra) this.byId.set(ksi.id, ksi);
   }
 
-  get size(): number {
-    return this.data.ksis.length;
-  }
-
   get(id: string): KsiDefinition | undefined {
     return this.byId.get(id);
   }

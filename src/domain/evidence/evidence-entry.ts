@@ -4,21 +4,10 @@ import { formatDigest, type ContentDigest } from './content-digest';
 import { mappingText } from './mapping-text';
 
 /**
- * One evidence entry: the KSI result as given (unknown fields included), what the catalog maps it to, and
- * `content_hash` = SHA-256 over the canonical entry without `content_hash` and `observed_at` (what was
- * observed, not when).
+ * An evidence entry is the KSI result as given (unknown fields included), what the catalog maps it to
+ * (`mapped`, `controls`, `policies`), and `content_hash` = SHA-256 over the canonical entry without
+ * `content_hash` and `observed_at` (what was observed, not when): these are the fields left out.
  */
-export interface EvidenceEntry {
-  ksi_id: string;
-  status: KsiResult['status'];
-  mapped: boolean;
-  controls: string[];
-  policies: string[];
-  content_hash: string;
-  [field: string]: unknown;
-}
-
-/** Fields left out of the content hash. */
 const UNHASHED = new Set(['content_hash', 'observed_at']);
 
 export interface SerializedEntry {
@@ -26,17 +15,6 @@ export interface SerializedEntry {
   text: string;
   /** Hex SHA-256 of the canonical entry without content_hash and observed_at. */
   hash: string;
-}
-
-/** The entry as an object (for APIs and tests); the bundle writer uses serializeEvidenceEntry. */
-export function evidenceEntry(result: KsiResult, definition: KsiDefinition | undefined, digest: ContentDigest): EvidenceEntry {
-  const entry = { ...result, ...mappedFields(definition) } as EvidenceEntry;
-  entry.content_hash = formatDigest(serializeEvidenceEntry(result, definition, digest).hash);
-  return entry;
-}
-
-function mappedFields(definition: KsiDefinition | undefined): { mapped: boolean; controls: string[]; policies: string[] } {
-  return { mapped: definition !== undefined, controls: definition?.controls ?? [], policies: definition?.policies.map((p) => p.id) ?? [] };
 }
 
 /**

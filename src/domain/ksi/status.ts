@@ -13,11 +13,6 @@ export function worstStatus(a: Status, b: Status): Status {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-/** Negative when `to` is worse than `from`, positive when it is better, 0 when equal. */
-export function statusChange(from: Status, to: Status): number {
-  return RANK[from] - RANK[to];
-}
-
 export interface StatusCounts {
   PASS: number;
   WARN: number;

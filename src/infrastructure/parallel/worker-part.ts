@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PartCheck, PartJob, PartRules, RemotePart, RenderedPart } from '../../ports/report-reader';
+import { translateFsError } from '../fs/fs-errors';
 
 /** The main thread's handle on a part-worker: one request at a time, answered in order. */
 export class WorkerPart implements RemotePart {
@@ -17,7 +18,8 @@ export class WorkerPart implements RemotePart {
       const pending = this.pending;
       this.pending = undefined;
       if (message.ok) pending?.resolve(message.value);
-      else pending?.reject(Object.assign(new Error(message.error?.message), { code: message.error?.code }));
+      // The worker's failures are file-system ones (it writes fragments next to the bundle): name them so.
+      else pending?.reject(translateFsError(Object.assign(new Error(message.error?.message), { code: message.error?.code }), 'the bundle\'s staging directory', 'temporary file') as Error);
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`part worker exited with code ${code}`)));

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { evidenceEntry, evidenceHash, serializeEvidenceEntry } from '../../../src/domain/evidence/evidence-entry';
+import { evidenceHash, serializeEvidenceEntry } from '../../../src/domain/evidence/evidence-entry';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
 import { builtInCatalog } from '../../fakes/fixed-catalog-source';
 import { PureJsHashing } from '../../fakes/pure-js-hashing';
@@ -27,7 +27,7 @@ describe('evidence entries (DESIGN §5 hashing)', () => {
   });
 
   it('marks an unmapped result as such', () => {
-    const entry = evidenceEntry({ ksi_id: 'KSI-ZZ-01', status: 'PASS' }, undefined, digest);
+    const entry = JSON.parse(serializeEvidenceEntry({ ksi_id: 'KSI-ZZ-01', status: 'PASS' }, undefined, digest).text);
     expect(entry).toEqual({ ksi_id: 'KSI-ZZ-01', status: 'PASS', mapped: false, controls: [], policies: [], content_hash: `sha256:${digest.sha256('{"controls":[],"ksi_id":"KSI-ZZ-01","mapped":false,"policies":[],"status":"PASS"}')}` });
   });
 
