@@ -15,7 +15,8 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /**
  * Files are written under a temporary name in the target's own directory, fsynced, then renamed, so a
  * reader sees the old file or the new one and never a part. A bundle is written into a temporary
- * directory that is renamed into place when the target does not exist yet.
+ * directory that is renamed into place when the target does not exist yet. The bytes are hashed and
+ * written by a WriteBehind worker thread while the caller goes on producing them.
  */
 @injectable()
 export class FsArtifactWriter implements ArtifactWriter {
@@ -58,6 +59,7 @@ export class FsArtifactWriter implements ArtifactWriter {
           await syncDir(dirname(target));
           return written;
         } catch (error) {
+          await rm(temp, { force: true });
           throw translateFsError(error, path, 'output file');
         } finally {
           await ring.stop();
@@ -245,7 +247,9 @@ async function removeCreated(created: readonly string[]): Promise<void> {
   }
 }
 
+/** Makes a rename durable (POSIX); Windows cannot open a directory for fsync and journals renames itself. */
 async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
   const handle = await open(dir, 'r');
   try {
     await handle.sync();

@@ -19,7 +19,7 @@ const PART_WORKER = join(__dirname, '..', 'parallel', 'part-worker.js');
 export interface ReaderOptions {
   /** Reports at least this large are read in parts (SVC_SPLIT_MIN_BYTES). */
   splitMinBytes?: number;
-  /** Threads to read with, the main one included (default: the cores available). */
+  /** Threads to read with, the main one included: 2 when there are cores to spare (the default), else 1. */
   threads?: number;
 }
 
@@ -55,7 +55,11 @@ export class FsReportReader implements ReportReader {
     try {
       const handle = await open(path, 'r');
       try {
-        for (let at = 0; at < size; ) at += (await handle.read(bytes, at, size - at, at)).bytesRead || size;
+        for (let at = 0; at < size; ) {
+          const { bytesRead } = await handle.read(bytes, at, size - at, at);
+          if (bytesRead === 0) break; // the file shrank while being read: the parts will not parse, and it is read whole
+          at += bytesRead;
+        }
       } finally {
         await handle.close();
       }
