@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { Lifecycle } from 'tsyringe';
+import { instanceCachingFactory, Lifecycle } from 'tsyringe';
 import { ARTIFACT_WRITER } from '../ports/artifact-writer';
 import { CATALOG_SOURCE } from '../ports/catalog-source';
 import { CLOCK } from '../ports/clock';
@@ -7,6 +7,8 @@ import { HASHING } from '../ports/hashing';
 import { PROGRESS } from '../ports/progress';
 import { REPORT_READER } from '../ports/report-reader';
 import { RUN_SETTINGS } from '../ports/run-settings';
+import { SCAN_READER } from '../ports/scan-reader';
+import { VendorScanReader } from './adapters/vendor-scan-reader';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
 import { SystemClock } from './clock/system-clock';
 import { loadConfig, toolIdentity } from './config';
@@ -30,6 +32,11 @@ export function registerAdapters(container: DependencyContainer, { env = process
   const splitMinBytes = env.SVC_SPLIT_MIN_BYTES === undefined ? undefined : Number(env.SVC_SPLIT_MIN_BYTES);
   container.register(REPORT_READER, { useValue: new FsReportReader({ splitMinBytes }) });
   container.register(ARTIFACT_WRITER, { useClass: FsArtifactWriter }, { lifecycle: Lifecycle.ContainerScoped });
+  // The 13 parsers (and their XML and CSV libraries) load only when a command reads a scan.
+  container.register(SCAN_READER, {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    useFactory: instanceCachingFactory(() => new VendorScanReader((require('./adapters/registry') as typeof import('./adapters/registry')).VENDOR_PARSERS)),
+  });
   container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });
   return container;
 }

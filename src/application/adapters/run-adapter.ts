@@ -1,0 +1,51 @@
+import { inject, injectable } from 'tsyringe';
+import type { WrittenFile } from '../../domain/artifacts/manifest';
+import type { NormalizedReport } from '../../domain/ksi/ksi-result';
+import { reportFromScan, type ScanSummary } from '../../domain/scan/ksi-from-checks';
+import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
+import { CLOCK, type Clock } from '../../ports/clock';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
+import { writeAll } from '../shared/write-all';
+
+export interface RunAdapterInput {
+  vendor: string;
+  input: string;
+  /** Write the normalized report here; without it the report is returned to print. */
+  out?: string;
+}
+
+export interface RunAdapterResult {
+  vendor: string;
+  input: string;
+  tool: string;
+  version?: string;
+  summary: ScanSummary;
+  report: NormalizedReport;
+  file?: WrittenFile;
+  out?: string;
+}
+
+/**
+ * A scanner's native output → a normalized report (`svc adapter run <vendor>`, `svc adapter run-baseline`):
+ * each check goes to the KSIs of the controls it evidences, and the report records where it came from (tool,
+ * version, raw file and its SHA-256, adapter and version) so an assessor can trace a KSI to the rule.
+ */
+@injectable()
+export class RunAdapter {
+  constructor(
+    @inject(SCAN_READER) private readonly scans: ScanReader,
+    @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+  ) {}
+
+  async execute({ vendor, input, out }: RunAdapterInput): Promise<RunAdapterResult> {
+    const { file, scan } = await this.scans.read(vendor, input);
+    const provenance = { raw_file: file.name, raw_sha256: `sha256:${file.sha256}`, adapter: `svc-adapter-${vendor}`, adapter_version: this.settings.tool.version };
+    const { report, summary } = reportFromScan(scan, provenance, this.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    const result: RunAdapterResult = { vendor, input, tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), summary, report };
+    if (out === undefined) return result;
+    return { ...result, out, file: await writeAll(await this.writer.open(out), (sink) => sink.write(`${JSON.stringify(report, null, 2)}\n`)) };
+  }
+}

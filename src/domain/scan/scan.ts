@@ -1,0 +1,38 @@
+/**
+ * What a scanner's raw output says, once an adapter has read it: the checks it ran, each with its outcome,
+ * how much it matters, and the NIST SP 800-53 controls it evidences.
+ */
+export const CHECK_OUTCOMES = ['pass', 'fail', 'error', 'manual', 'not-applicable', 'omitted', 'incorrect'] as const;
+export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
+
+/** `must` (a SHALL, a high-severity finding): failing it fails the KSI; `should`: failing it warns. */
+export type Criticality = 'must' | 'should';
+
+export interface ScanCheck {
+  /** The tool's rule id (`MS.AAD.1.1v1`, `iam_root_mfa_enabled`, plugin 19506). */
+  id: string;
+  outcome: CheckOutcome;
+  criticality: Criticality;
+  /** OSCAL control ids (`ac-2`, `ia-2.1`) the check evidences; empty when nothing maps it. */
+  controls: string[];
+  title?: string;
+  /** The tool's own severity label, kept as written. */
+  severity?: string;
+  /** What was checked (a host, a resource id, a file and line). */
+  resource?: string;
+  details?: string;
+}
+
+export interface VendorScan {
+  /** The adapter key (`scubagear`, `nessus`). */
+  vendor: string;
+  tool: string;
+  version?: string;
+  /** Tenant, account or subscription the scan covered. */
+  tenant?: string;
+  /** When the scan ran (ISO-8601), if the file says. */
+  observed_at?: string;
+  /** Where the checks' controls come from: the tool's own references, or a named svc table. */
+  mapping: string;
+  checks: ScanCheck[];
+}
