@@ -70,11 +70,14 @@ export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
   };
 }
 
-/** `fix MS.AAD.3.1v1, MS.AAD.3.2v1` from the checks that did not pass, or a general instruction. */
+/** Check statuses that ask for a fix; not-applicable, manual and the like do not. */
+const TO_FIX = /^(fail|failed|warn|warning|error)$/i;
+
+/** `fix MS.AAD.3.1v1, MS.AAD.3.2v1` from the checks that failed or errored, or a general instruction. */
 function fixOf(result: AssessedResult['result']): string {
-  let failing = '';
-  for (const check of result.checks ?? []) if (check.status !== 'PASS' && check.status !== 'Pass') failing += failing === '' ? check.id : `, ${check.id}`;
-  return failing === '' ? 'correct the finding' : `fix ${failing}`;
+  const failing = [...new Set((result.checks ?? []).filter((c) => TO_FIX.test(c.status)).map((c) => c.id))];
+  const listed = failing.length > 10 ? `${failing.slice(0, 10).join(', ')} and ${failing.length - 10} more` : failing.join(', ');
+  return failing.length === 0 ? 'correct the finding' : `fix ${listed}`;
 }
 
 /** The canonical `poam.json` is this head, the rows in ksi_id order, then POAM_TAIL. */
