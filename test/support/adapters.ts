@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScanCheck, VendorScan } from '../../src/domain/scan/scan';
 import type { VendorParser } from '../../src/infrastructure/adapters/vendor-parser';
@@ -19,3 +21,23 @@ export function outcomes(checks: readonly ScanCheck[]): Record<string, number> {
   for (const c of checks) counts[c.outcome] = (counts[c.outcome] ?? 0) + 1;
   return counts;
 }
+
+/** A temporary folder for the files a test file writes: made before its tests run, removed after. */
+export function scratchFolder(prefix: string): { write(name: string, content: unknown): string; path(name: string): string } {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const path = (name: string) => join(dir, name);
+  return {
+    path,
+    write: (name, content) => {
+      writeFileSync(path(name), typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content));
+      return path(name);
+    },
+  };
+}
+
+/** Provenance for reportFromScan in adapter tests. */
+export const provenanceOf = (vendor: string) => ({ raw_file: 'x', raw_sha256: 'sha256:x', adapter: `svc-adapter-${vendor}`, adapter_version: '0.5.0' });

@@ -112,17 +112,41 @@ export class KsiCatalog {
 
 const CONTROL_ID = /^([a-z]{2})-(\d{1,2})(?:\.(\d{1,2}))?$/;
 
-/** `AC-2(1)`, `ac-2.1`, `ac-02.01` → `ac-2.1`; undefined when it is not a control id. */
+/** `AC-2(1)`, `AC-2 (1)`, `ac-2.1`, `ac-02.01` → `ac-2.1`; undefined when it is not a control id. */
 export function normalizeControlId(raw: string): string | undefined {
   const m = CONTROL_ID.exec(
     raw
       .trim()
       .toLowerCase()
-      .replace(/\((\d+)\)$/, '.$1'),
+      .replace(/\s*\((\d+)\)$/, '.$1'),
   );
   if (!m) return undefined;
   const base = `${m[1]}-${Number(m[2])}`;
   return m[3] === undefined ? base : `${base}.${Number(m[3])}`;
+}
+
+const REFERENCE = /^([a-z]{2})[-_ ]?(\d{1,2})(?!\d)(?:\s*\((\d{1,2})\)|[-_.](\d{1,2})(?!\d))?/i;
+
+/**
+ * The control a reference written by a tool or a standard names, with statement parts dropped:
+ * `AC-2(1)`, `AC-2 (1)`, `AC-2.1`, `ac_2_1`, `ac-2-1-a`, `IA-5(1)(a)` → `ac-2.1` / `ia-5.1`; `CM-6 b`, `CM-6(a)`,
+ * `AC-2a`, `ac_2_d_1` → `cm-6` / `ac-2`. Undefined when the text names none (`Rev_4`, `PR.AC-1`).
+ */
+export function controlFromReference(text: string): string | undefined {
+  const m = REFERENCE.exec(text.trim());
+  if (!m) return undefined;
+  const enhancement = m[3] ?? m[4];
+  return normalizeControlId(`${m[1]}-${m[2]}${enhancement === undefined ? '' : `.${enhancement}`}`);
+}
+
+/** Each control the references name, once, in the order first named. */
+export function controlsFromReferences(references: Iterable<string>): string[] {
+  const controls = new Set<string>();
+  for (const reference of references) {
+    const control = controlFromReference(reference);
+    if (control) controls.add(control);
+  }
+  return [...controls];
 }
 
 /** `ia-2.1` → `ia-2`. */

@@ -20,9 +20,36 @@ export function shapeError(input: RawInput, tool: string, path: string, problem:
   return new InvalidInputError('invalid-scan', `${input.path}: ${path}: ${problem}; this is not ${tool} output as svc knows it (docs/adapters.md)`);
 }
 
-/** ISO-8601 of a time a tool wrote in any form Date understands; undefined when it is not a time. */
+const ZONED = /(z|utc|gmt|[+-]\d{2}:?\d{2})$/i;
+const ISO_LOCAL = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/**
+ * ISO-8601 of a time a tool wrote in any form Date understands (epoch milliseconds for numbers). A time written
+ * without a zone is taken as UTC, so a scan reads the same on every machine; a time before 1970 (Go's zero time
+ * `0001-01-01`) is no time at all.
+ */
 export function isoTime(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? undefined : time.toISOString().replace(/\.000Z$/, 'Z');
+  let written: string | number = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    written = ZONED.test(text) ? text : ISO_LOCAL.test(text) ? `${text.replace(' ', 'T')}Z` : `${text} UTC`;
+  }
+  const time = new Date(written);
+  if (Number.isNaN(time.getTime()) || time.getUTCFullYear() < 1970) return undefined;
+  return time.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/**
+ * Text a check may keep: whitespace squeezed, at most `max` characters, and a copy of its own. A string from the
+ * streaming XML parser can be a slice of the megabyte it was read from, and keeping the slice keeps the megabyte.
+ */
+export function clip(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return Buffer.from(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat, 'utf8').toString('utf8');
+}
+
+/** `table[key]` for a key a file supplied: only the table's own entries count, never `constructor` or `__proto__`. */
+export function entry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 }

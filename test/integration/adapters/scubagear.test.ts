@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
 import { scubagear } from '../../../src/infrastructure/adapters/vendors/scubagear';
-import { outcomes, rawSample, readWith } from '../../support/adapters';
+import { outcomes, provenanceOf, rawSample, readWith } from '../../support/adapters';
 import { REFERENCE } from '../../support/run-svc';
 
 const RESULTS = rawSample('scubagear', 'ScubaResults_fa5589b7-d528-4f80.json');
 const TEST_RESULTS = rawSample('scubagear', 'TestResults.json');
-const PROVENANCE = { raw_file: 'x', raw_sha256: 'sha256:x', adapter: 'svc-adapter-scubagear', adapter_version: '0.5.0' };
+const PROVENANCE = provenanceOf('scubagear');
 
 describe('ScubaGear adapter on the real ScubaResults sample', () => {
   const summary = Object.values(JSON.parse(readFileSync(RESULTS, 'utf8').replace(/^\uFEFF/, '')).Summary as Record<string, Record<string, number>>).reduce(

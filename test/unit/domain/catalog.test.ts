@@ -1,6 +1,6 @@
 import { checkCatalogConsistency } from '../../../src/domain/catalog/catalog-consistency';
 import { readFrmrRelease } from '../../../src/domain/catalog/frmr-release';
-import { baseControl, ksiIdForControl, normalizeControlId, type CatalogData } from '../../../src/domain/catalog/ksi-catalog';
+import { baseControl, controlFromReference, controlsFromReferences, ksiIdForControl, normalizeControlId, type CatalogData } from '../../../src/domain/catalog/ksi-catalog';
 import { officialDefinitions } from '../../../src/domain/catalog/official-definitions';
 import { builtInCatalog } from '../../fakes/fixed-catalog-source';
 
@@ -145,5 +145,28 @@ describe('officialDefinitions', () => {
       'c@x.example',
     );
     expect(defs.map((d) => [d.id, d.owner, d.severity, d.frequency_days])).toEqual([['KSI-AFR-FSI', 'c@x.example', 'Medium', 90]]);
+  });
+});
+
+describe('controlFromReference: the way tools and standards write controls', () => {
+  it.each([
+    ['AC-2(1)', 'ac-2.1'],
+    ['AC-2 (1)', 'ac-2.1'],
+    ['AC-2.1', 'ac-2.1'],
+    ['ac_2_1', 'ac-2.1'],
+    ['ac-2-12-a', 'ac-2.12'],
+    ['IA-5(1)(a)', 'ia-5.1'],
+    ['CM-6 b', 'cm-6'],
+    ['CM-6(a)', 'cm-6'],
+    ['AC-2a', 'ac-2'],
+    ['ac_2_d_1', 'ac-2'],
+    ['SC-7(10)', 'sc-7.10'],
+    ['AC-20', 'ac-20'],
+  ])('%s → %s', (text, control) => expect(controlFromReference(text)).toBe(control));
+
+  it.each(['Rev_4', 'PR.AC-1', 'AC-123', '', 'CCI-000366'])('%j names no control', (text) => expect(controlFromReference(text)).toBeUndefined());
+
+  it('lists each control once, in the order first named', () => {
+    expect(controlsFromReferences(['CM-6 b', 'AC-2(1)', 'CM-6(a)', 'Rev_4'])).toEqual(['cm-6', 'ac-2.1']);
   });
 });

@@ -5,19 +5,19 @@ import type { RawInput } from '../raw-input';
 import { isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 const TOOL = 'ScubaGear';
-const POLICIES = table.policies as Record<string, { criticality: Criticality; controls: string[]; title: string }>;
+const POLICIES = new Map(Object.entries(table.policies as Record<string, { criticality: Criticality; controls: string[]; title: string }>));
 
-/** ScubaGear's `Result` words; a failed Shall reads `Fail`, a failed Should `Warning`. */
-const RESULTS: Record<string, CheckOutcome> = {
-  Pass: 'pass',
-  Fail: 'fail',
-  Warning: 'fail',
-  'N/A': 'not-applicable',
-  Omitted: 'omitted',
-  'Incorrect result': 'incorrect',
-  Error: 'error',
-  'Error - Test results missing': 'error',
-};
+/** ScubaGear's `Result` words; a failed Shall reads `Fail`, a failed Should `Warning`. A Map: a file's words are not our keys. */
+const RESULTS = new Map<string, CheckOutcome>([
+  ['Pass', 'pass'],
+  ['Fail', 'fail'],
+  ['Warning', 'fail'],
+  ['N/A', 'not-applicable'],
+  ['Omitted', 'omitted'],
+  ['Incorrect result', 'incorrect'],
+  ['Error', 'error'],
+  ['Error - Test results missing', 'error'],
+]);
 
 /**
  * CISA ScubaGear (Microsoft 365 secure configuration baselines): the consolidated `ScubaResults_*.json` and the
@@ -62,7 +62,7 @@ function resultRow(input: RawInput, row: unknown, path: string): ScanCheck {
   if (!isPlainObject(row) || typeof row['Control ID'] !== 'string') throw shapeError(input, TOOL, `${path}["Control ID"]`, 'missing');
   const id = row['Control ID'];
   const result = String(row.Result);
-  const outcome = RESULTS[result];
+  const outcome = RESULTS.get(result);
   if (!outcome) throw shapeError(input, TOOL, `${path}.Result`, `"${result.slice(0, 40)}" is not a ScubaGear result (Pass, Fail, Warning, N/A, Omitted, Error, Incorrect result)`);
   return check(id, outcome, String(row.Criticality ?? ''), typeof row.Details === 'string' ? row.Details : undefined);
 }
@@ -79,7 +79,7 @@ function testResult(input: RawInput, row: unknown, i: number): ScanCheck {
 }
 
 function check(id: string, outcome: CheckOutcome, criticality: string, details: string | undefined): ScanCheck {
-  const policy = POLICIES[id];
+  const policy = POLICIES.get(id);
   return {
     id,
     outcome,

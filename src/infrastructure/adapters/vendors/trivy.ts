@@ -1,0 +1,182 @@
+import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import table from '../data/trivy-nist.json';
+import type { RawInput } from '../raw-input';
+import { clip, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+
+type Json = Record<string, unknown>;
+type Kind = keyof typeof table.classes;
+
+const TOOL = 'Trivy';
+const CLASSES: Record<Kind, string[]> = table.classes;
+const KEYWORDS = table.misconfigurationKeywords.map((k) => ({ pattern: new RegExp(k.pattern, 'i'), controls: k.controls }));
+/** Which finding lists a Trivy result `Class` holds; a result without Class is known by its lists. */
+const CLASS_KINDS = new Map<unknown, Kind>([
+  ['os-pkgs', 'vulnerability'],
+  ['lang-pkgs', 'vulnerability'],
+  ['config', 'misconfiguration'],
+  ['secret', 'secret'],
+  ['license', 'license'],
+  ['license-file', 'license'],
+]);
+const SEVERITIES = new Map<unknown, Criticality>([
+  ['CRITICAL', 'must'],
+  ['HIGH', 'must'],
+  ['MEDIUM', 'should'],
+  ['LOW', 'should'],
+]);
+/** Misconfiguration `Status`; PASS rows are written only with `--include-non-failures`. */
+const STATUSES = new Map<unknown, CheckOutcome>([
+  ['FAIL', 'fail'],
+  ['PASS', 'pass'],
+  ['EXCEPTION', 'omitted'],
+]);
+/** The finding lists of a result, the kind each is, and how a row becomes a check. */
+const READERS = [
+  ['Vulnerabilities', 'vulnerability', vulnerability],
+  ['Misconfigurations', 'misconfiguration', misconfiguration],
+  ['Secrets', 'secret', secret],
+  ['Licenses', 'license', license],
+] as const;
+
+/**
+ * Aqua Trivy native JSON (`trivy image|fs|repo|config --format json`, SchemaVersion 2): one check per vulnerability,
+ * misconfiguration, secret and license finding, plus one `scan:<Target>` pass per scanned target (Trivy lists
+ * findings only). Trivy has no NIST references: controls come from svc's class table (`data/trivy-nist.json`).
+ */
+export const trivy: VendorParser = {
+  info: { vendor: 'trivy', tool: TOOL, formats: 'Trivy JSON (--format json, SchemaVersion 2)', mapping: 'svc Trivy class table (data/trivy-nist.json)' },
+
+  looksLike: (head) => /"SchemaVersion"\s*:\s*\d+\s*,/.test(head) && /"ArtifactName"\s*:/.test(head),
+
+  async parse(input: RawInput): Promise<VendorScan> {
+    const document = await input.json();
+    if (!isPlainObject(document) || typeof document.SchemaVersion !== 'number') throw shapeError(input, TOOL, 'SchemaVersion', 'missing; a Trivy JSON report is {"SchemaVersion": 2, "ArtifactName": ..., "Results": [...]}');
+    const results = document.Results ?? [];
+    if (!Array.isArray(results)) throw shapeError(input, TOOL, 'Results', 'expected a list of results');
+    const checks: ScanCheck[] = [];
+    const targets = new Map<string, Set<Kind>>();
+    results.forEach((result, i) => {
+      const path = `Results[${i}]`;
+      if (!isPlainObject(result) || typeof result.Target !== 'string') throw shapeError(input, TOOL, `${path}.Target`, 'missing');
+      const target = result.Target;
+      const kinds = targets.get(target) ?? new Set<Kind>();
+      targets.set(target, kinds);
+      const kind = CLASS_KINDS.get(result.Class);
+      if (kind) kinds.add(kind);
+      for (const [list, listKind, read] of READERS) {
+        const found = rows(input, result, list, path);
+        if (found.length > 0) kinds.add(listKind);
+        found.forEach((row, j) => checks.push(read(input, target, row, `${path}.${list}[${j}]`)));
+      }
+    });
+    // An artifact in which Trivy found nothing to scan has no Results: it stands as one vulnerability-scanned target.
+    if (targets.size === 0) targets.set(typeof document.ArtifactName === 'string' ? document.ArtifactName : 'artifact', new Set<Kind>(['vulnerability']));
+    const trivyVersion = obj(document.Trivy).Version;
+    return {
+      vendor: 'trivy',
+      tool: TOOL,
+      ...(typeof trivyVersion === 'string' ? { version: trivyVersion } : {}),
+      ...(isoTime(document.CreatedAt) ? { observed_at: isoTime(document.CreatedAt) } : {}),
+      mapping: trivy.info.mapping,
+      checks: [...checks, ...[...targets].map(([target, kinds]) => scanCheck(target, kinds))],
+    };
+  },
+};
+
+/**
+ * Trivy lists findings only: each scanned target adds one `scan:<Target>` pass with the controls of the kinds of
+ * finding it was scanned for, so a clean target shows as PASS and any finding outranks it.
+ */
+function scanCheck(target: string, kinds: Set<Kind>): ScanCheck {
+  const controls = [...new Set([...(kinds.size > 0 ? kinds : (['vulnerability'] as Kind[]))].flatMap((k) => CLASSES[k]))];
+  return { id: `scan:${target}`, outcome: 'pass', criticality: 'should', controls, title: 'Target scanned', resource: target, details: `scanned for ${[...kinds].join(', ') || 'vulnerabilities'}` };
+}
+
+function vulnerability(input: RawInput, target: string, row: Json, path: string): ScanCheck {
+  const id = required(input, row, 'VulnerabilityID', path);
+  const pkg = [row.PkgName, row.InstalledVersion].filter((x) => typeof x === 'string' && x !== '').join(' ');
+  const fix = typeof row.FixedVersion === 'string' && row.FixedVersion !== '' ? `fixed in ${row.FixedVersion}` : 'no fixed version';
+  return finding(id, 'fail', row.Severity, CLASSES.vulnerability, {
+    title: text(row.Title) ?? id,
+    resource: pkg ? `${target}: ${pkg}` : target,
+    details: [pkg && `${pkg}: ${fix}`, text(row.PrimaryURL)].filter(Boolean).join('; '),
+  });
+}
+
+function misconfiguration(input: RawInput, target: string, row: Json, path: string): ScanCheck {
+  const id = required(input, row, 'ID', path);
+  const status = row.Status ?? 'FAIL';
+  const outcome = STATUSES.get(status);
+  if (!outcome) throw shapeError(input, TOOL, `${path}.Status`, `${JSON.stringify(status)} is not a Trivy status (FAIL, PASS, EXCEPTION)`);
+  const title = text(row.Title) ?? id;
+  const controls = [...new Set([...CLASSES.misconfiguration, ...KEYWORDS.filter((k) => k.pattern.test(title)).flatMap((k) => k.controls)])];
+  const line = obj(row.CauseMetadata).StartLine;
+  return finding(id, outcome, row.Severity, controls, {
+    title,
+    resource: typeof line === 'number' && line > 0 ? `${target}:${line}` : target,
+    details: [text(row.Message) ?? text(row.Description), text(row.Resolution) && `fix: ${text(row.Resolution)}`].filter(Boolean).join('; '),
+  });
+}
+
+/** A secret's `Match` (the line with the secret, partly masked) is never kept. */
+function secret(input: RawInput, target: string, row: Json, path: string): ScanCheck {
+  const id = required(input, row, 'RuleID', path);
+  const line = row.StartLine;
+  return finding(id, 'fail', row.Severity, CLASSES.secret, {
+    title: text(row.Title) ?? id,
+    resource: typeof line === 'number' ? `${target}:${line}` : target,
+    details: `${text(row.Category) ?? 'a'} secret found${typeof line === 'number' ? ` at line ${line}` : ''}`,
+  });
+}
+
+function license(input: RawInput, target: string, row: Json, path: string): ScanCheck {
+  const id = required(input, row, 'Name', path);
+  return finding(id, 'fail', row.Severity, CLASSES.license, {
+    title: `License ${id}`,
+    resource: [target, text(row.PkgName) ?? text(row.FilePath)].filter(Boolean).join(': '),
+    details: [text(row.Category) && `category ${text(row.Category)}`, text(row.Link)].filter(Boolean).join('; '),
+  });
+}
+
+/** CRITICAL/HIGH fail as musts, MEDIUM/LOW as shoulds; an UNKNOWN-severity finding is counted but decides nothing. */
+function finding(id: string, outcome: CheckOutcome, severity: unknown, controls: string[], rest: { title: string; resource: string; details: string }): ScanCheck {
+  const label = typeof severity === 'string' ? severity : undefined;
+  const criticality = SEVERITIES.get(label?.toUpperCase());
+  return {
+    id,
+    outcome: outcome === 'fail' && !criticality ? 'not-applicable' : outcome,
+    criticality: criticality ?? 'should',
+    controls,
+    title: clip(rest.title, 120),
+    ...(label ? { severity: label } : {}),
+    resource: rest.resource,
+    ...(rest.details ? { details: clip(rest.details, 300) } : {}),
+  };
+}
+
+/** A finding list of a result: absent or null is none. */
+function rows(input: RawInput, result: Json, list: string, path: string): Json[] {
+  const value = result[list];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw shapeError(input, TOOL, `${path}.${list}`, 'expected a list');
+  return value.map((row, i) => {
+    if (!isPlainObject(row)) throw shapeError(input, TOOL, `${path}.${list}[${i}]`, 'expected an object');
+    return row;
+  });
+}
+
+function required(input: RawInput, row: Json, field: string, path: string): string {
+  const value = row[field];
+  if (typeof value !== 'string' || value === '') throw shapeError(input, TOOL, `${path}.${field}`, 'missing');
+  return value;
+}
+
+function obj(value: unknown): Json {
+  return isPlainObject(value) ? value : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+

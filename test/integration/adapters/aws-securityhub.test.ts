@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { awsSecurityhub } from '../../../src/infrastructure/adapters/vendors/aws-securityhub';
+import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
+
+const SAMPLE = rawSample('aws-securityhub', 'config_one_finding.json');
+const PROVENANCE = provenanceOf('aws-securityhub');
+/** Raw scanner JSON, read as loosely as the test needs. */
+type Json = any;
+const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')).findings as Json[];
+
+const { write } = scratchFolder('svc-securityhub-');
+
+/** A copy of the sample's control finding with some fields replaced. */
+function control(changes: Record<string, unknown>): Json {
+  return { ...JSON.parse(JSON.stringify(raw[0])), ...changes };
+}
+
+const GUARDDUTY = {
+  SchemaVersion: '2018-10-08',
+  Id: 'arn:aws:guardduty:us-east-1:111122223333:detector/d1/finding/f1',
+  ProductArn: 'arn:aws:securityhub:us-east-1::product/aws/guardduty',
+  GeneratorId: 'arn:aws:guardduty:us-east-1:111122223333:detector/d1',
+  AwsAccountId: '111122223333',
+  Types: ['TTPs/Discovery/Recon:EC2-Portscan'],
+  UpdatedAt: '2024-01-17T11:33:20.699Z',
+  Severity: { Label: 'MEDIUM', Normalized: 50 },
+  Title: 'Outbound portscan from EC2 instance i-1234567890.',
+  Description: 'EC2 instance i-1234567890 is performing outbound port scans.',
+  Resources: [{ Type: 'AwsEc2Instance', Id: 'arn:aws:ec2:us-east-1:111122223333:instance/i-1234567890' }],
+  Workflow: { Status: 'NEW' },
+  RecordState: 'ACTIVE',
+};
+const INSPECTOR = {
+  ...GUARDDUTY,
+  Id: 'arn:aws:inspector2:us-east-1:111122223333:finding/c83077',
+  ProductArn: 'arn:aws:securityhub:us-east-1::product/aws/inspector',
+  GeneratorId: 'AWSInspector',
+  Types: ['Software and Configuration Checks/Vulnerabilities/CVE'],
+  Severity: { Normalized: 90 },
+  Title: 'CVE-2022-3643 - kernel',
+  Vulnerabilities: [{ Id: 'CVE-2022-3643' }],
+};
+
+describe('AWS Security Hub adapter on the real ASFF sample', () => {
+  it('reads every control finding with the outcome its Compliance.Status gives', async () => {
+    const scan = await readWith(awsSecurityhub, SAMPLE);
+    const active = raw.filter((f) => f.RecordState !== 'ARCHIVED' && f.Workflow?.Status !== 'SUPPRESSED');
+    expect(raw).toHaveLength(1);
+    expect(raw.every((f) => f.Compliance !== undefined)).toBe(true);
+    expect(scan.checks).toHaveLength(raw.length);
+    expect(outcomes(scan.checks)).toEqual({ pass: active.filter((f) => f.Compliance.Status === 'PASSED').length });
+  });
+
+  it('keeps the tool, the account and the latest UpdatedAt', async () => {
+    const scan = await readWith(awsSecurityhub, SAMPLE);
+    const latest = raw.map((f) => f.UpdatedAt as string).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+    expect(scan).toMatchObject({ vendor: 'aws-securityhub', tool: 'AWS Security Hub', tenant: raw[0].AwsAccountId, observed_at: new Date(latest).toISOString() });
+    expect(scan.version).toBeUndefined();
+  });
+
+  it('maps an FSBP control without related requirements through the control prefix table', async () => {
+    const scan = await readWith(awsSecurityhub, SAMPLE);
+    expect(raw[0].Compliance.RelatedRequirements).toBeUndefined();
+    expect(scan.checks[0]).toMatchObject({
+      id: raw[0].ProductFields.ControlId,
+      outcome: 'pass',
+      severity: 'INFORMATIONAL',
+      controls: ['ac-2', 'ac-6', 'ia-2', 'ia-5'],
+      resource: raw[0].Resources[0].Id,
+      title: raw[0].Title,
+      details: raw[0].Compliance.StatusReasons[0].Description,
+    });
+  });
+
+  it('gives the KSIs of IAM.5 a PASS', async () => {
+    const { report, summary } = reportFromScan(await readWith(awsSecurityhub, SAMPLE), PROVENANCE, '2026-11-21T00:00:00Z');
+    expect(summary.statuses).toEqual({ PASS: 4, WARN: 0, FAIL: 0 });
+    expect(report.results.map((r) => r.ksi_id)).toEqual(['KSI-AC-02', 'KSI-AC-06', 'KSI-IA-02', 'KSI-IA-05']);
+    expect(report.results[2]).toMatchObject({ status: 'PASS', source: 'AWS Security Hub', checks: [{ id: 'IAM.5', status: 'PASS', resource: 'AWS::::Account:012345678912' }] });
+    expect(summary.unmapped_checks).toEqual([]);
+    expect(summary.not_assessed).toEqual([]);
+  });
+});
+
+describe('AWS Security Hub adapter on other findings and wrappers', () => {
+  const related = { Status: 'FAILED', SecurityControlId: 'IAM.6', RelatedRequirements: ['NIST.800-53.r5 AC-2(1)', 'NIST.800-53.r5 CM-6 b', 'PCI DSS v3.2.1/8.3.1'] };
+  const findings = [
+    control({ Compliance: related, Severity: { Label: 'HIGH' } }),
+    control({ Compliance: { Status: 'WARNING' } }),
+    control({ Compliance: { Status: 'NOT_AVAILABLE' } }),
+    control({ Compliance: { Status: 'FAILED' }, Workflow: { Status: 'SUPPRESSED' }, Severity: { Label: 'CRITICAL' } }),
+    control({ Compliance: { Status: 'FAILED' }, RecordState: 'ARCHIVED' }),
+    GUARDDUTY,
+    INSPECTOR,
+  ];
+
+  it('reads Get-Findings output: NIST related requirements, each status, and finding-only products with a scan check per account', async () => {
+    const scan = await readWith(awsSecurityhub, write('get-findings.json', { Findings: findings }));
+    expect(scan.checks.map((c) => [c.id, c.outcome, c.criticality])).toEqual([
+      ['IAM.6', 'fail', 'must'],
+      ['IAM.5', 'error', 'should'],
+      ['IAM.5', 'not-applicable', 'should'],
+      ['IAM.5', 'omitted', 'must'],
+      ['IAM.5', 'omitted', 'should'],
+      ['Recon:EC2-Portscan', 'fail', 'should'],
+      ['CVE-2022-3643', 'fail', 'must'],
+      ['scan:111122223333', 'pass', 'should'],
+    ]);
+    expect(scan.checks[0].controls).toEqual(['ac-2.1', 'cm-6']);
+    expect(scan.checks[5]).toMatchObject({ controls: ['si-4'], severity: 'MEDIUM', resource: GUARDDUTY.Resources[0].Id });
+    expect(scan.checks[6]).toMatchObject({ controls: ['ra-5', 'si-2'], severity: 'CRITICAL' });
+    expect(scan.checks[7]).toMatchObject({ controls: ['si-4', 'ra-5', 'si-2'], resource: '111122223333' });
+    expect(scan.tenant).toBe('012345678912, 111122223333');
+    expect(scan.observed_at).toBe('2024-01-17T11:33:20.699Z');
+
+    const { report, summary } = reportFromScan(scan, PROVENANCE, '2026-11-21T00:00:00Z');
+    const status = (ksi: string) => report.results.find((r) => r.ksi_id === ksi)?.status;
+    expect([status('KSI-AC-02'), status('KSI-CM-06'), status('KSI-SI-04'), status('KSI-RA-05')]).toEqual(['FAIL', 'FAIL', 'WARN', 'FAIL']);
+    expect(summary.outcomes).toMatchObject({ pass: 1, fail: 3, error: 1, 'not-applicable': 1, omitted: 2 });
+  });
+
+  it('shows an account whose findings are all archived or resolved as PASS', async () => {
+    const scan = await readWith(awsSecurityhub, write('clean.json', [{ ...GUARDDUTY, RecordState: 'ARCHIVED' }, { ...INSPECTOR, Workflow: { Status: 'RESOLVED' } }]));
+    expect(outcomes(scan.checks)).toEqual({ omitted: 2, pass: 1 });
+    const { summary } = reportFromScan(scan, PROVENANCE, '2026-11-21T00:00:00Z');
+    expect(summary.statuses).toEqual({ PASS: 3, WARN: 0, FAIL: 0 });
+  });
+
+  it('reads a bare array and an EventBridge event the same way', async () => {
+    const bare = await readWith(awsSecurityhub, write('bare.json', findings));
+    const event = await readWith(awsSecurityhub, write('event.json', { 'detail-type': 'Security Hub Findings - Imported', detail: { findings } }));
+    expect(bare.checks).toHaveLength(8);
+    expect(event.checks).toEqual(bare.checks);
+  });
+
+  it('drops an INFORMATIONAL failure and takes the account from the finding ARN when AwsAccountId is missing', async () => {
+    const { AwsAccountId: _unused, ...inspector } = { ...INSPECTOR, Severity: { Label: 'INFORMATIONAL' } };
+    const scan = await readWith(awsSecurityhub, write('no-account.json', { findings: [inspector] }));
+    expect(scan.checks.map((c) => [c.id, c.outcome])).toEqual([
+      ['CVE-2022-3643', 'not-applicable'],
+      ['scan:111122223333', 'pass'],
+    ]);
+  });
+});
+
+describe('AWS Security Hub adapter on bad input', () => {
+  it('reports a truncated file as invalid JSON naming the file', async () => {
+    const text = readFileSync(SAMPLE, 'utf8');
+    const path = write('truncated.json', text.slice(0, Math.floor(text.length / 2)));
+    await expect(readWith(awsSecurityhub, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining(`${path}: invalid JSON at line`) });
+  });
+
+  it("refuses another tool's output", async () => {
+    const path = rawSample('scubagear', 'TestResults.json');
+    await expect(readWith(awsSecurityhub, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining(`${path}: does not look like AWS Security Hub output`) });
+  });
+
+  it('names the place of a document of the wrong shape', async () => {
+    const unwrapped = write('unwrapped.json', { Finding: raw[0] });
+    await expect(readWith(awsSecurityhub, unwrapped)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: `${unwrapped}: Findings: missing; expected {"Findings": [...]}, {"findings": [...]} or an array of ASFF findings; this is not AWS Security Hub output as svc knows it (docs/adapters.md)`,
+    });
+    const status = write('status.json', { Findings: [raw[0], control({ Compliance: { Status: 'UNKNOWN' } })] });
+    await expect(readWith(awsSecurityhub, status)).rejects.toMatchObject({ message: expect.stringContaining(`${status}: Findings[1].Compliance.Status: "UNKNOWN" is not a compliance status`) });
+  });
+
+});

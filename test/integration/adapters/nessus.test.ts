@@ -1,0 +1,189 @@
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { nessus } from '../../../src/infrastructure/adapters/vendors/nessus';
+import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
+
+const SAMPLE = rawSample('nessus', 'sample-basic-network-scan-2hosts.nessus');
+const PROVENANCE = provenanceOf('nessus');
+const NOW = '2026-11-21T00:00:00Z';
+
+const { write, path: scratchPath } = scratchFolder('svc-nessus-');
+
+describe('Nessus adapter on the real basic network scan sample (2 hosts)', () => {
+  const raw = readFileSync(SAMPLE, 'utf8');
+  const severities = [...raw.matchAll(/<ReportItem [^>]*severity="(\d)"/g)].map((m) => Number(m[1]));
+  const hosts = [...raw.matchAll(/<ReportHost name="([^"]+)"/g)].map((m) => m[1]);
+
+  it('reads every ReportItem, plus one passing scan check per host', async () => {
+    expect(severities).toHaveLength(84);
+    expect(hosts).toHaveLength(2);
+    const scan = await readWith(nessus, SAMPLE);
+    expect(scan.checks).toHaveLength(severities.length + hosts.length);
+    expect(outcomes(scan.checks)).toEqual({ 'not-applicable': severities.filter((s) => s === 0).length, fail: severities.filter((s) => s > 0).length, pass: hosts.length });
+    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'must')).toHaveLength(severities.filter((s) => s >= 3).length);
+    expect(scan.checks.filter((c) => c.id.startsWith('scan:')).map((c) => c.resource)).toEqual(hosts);
+  });
+
+  it('keeps the Nessus version, the number of hosts and the earliest host start', async () => {
+    const scan = await readWith(nessus, SAMPLE);
+    const starts = [...raw.matchAll(/<tag name="HOST_START_TIMESTAMP">(\d+)</g)].map((m) => Number(m[1]));
+    expect(scan).toMatchObject({ vendor: 'nessus', tool: 'Nessus', version: /Nessus version : ([\d.]+)/.exec(raw)?.[1], tenant: `${hosts.length} hosts` });
+    expect(scan.version).toBe('10.1.1');
+    expect(scan.observed_at).toBe(new Date(Math.min(...starts) * 1000).toISOString().replace('.000Z', 'Z'));
+  });
+
+  it('maps findings to RA-5 and SI-2, plus the controls their kind is about', async () => {
+    const scan = await readWith(nessus, SAMPLE);
+    const byId = (id: string) => scan.checks.find((c) => c.id === id);
+    expect(byId('33850')).toMatchObject({ outcome: 'fail', criticality: 'must', severity: 'Critical', resource: '10.0.0.1', controls: ['ra-5', 'si-2', 'sa-22'], title: 'Unix Operating System Unsupported Version Detection' });
+    expect(byId('104743')).toMatchObject({ outcome: 'fail', criticality: 'should', severity: 'Medium', resource: '10.0.0.1:443', controls: ['ra-5', 'si-2', 'sc-8', 'sc-13'] });
+    expect(byId('153953')).toMatchObject({ outcome: 'fail', severity: 'Low', resource: '10.0.0.1:22', controls: ['ra-5', 'si-2', 'sc-8', 'sc-13'] });
+    expect(byId('19506')).toMatchObject({ outcome: 'not-applicable', severity: 'Info' });
+    expect(byId('scan:10.0.0.2')).toMatchObject({ outcome: 'pass', controls: ['ra-5', 'si-2'], details: expect.stringContaining('policy "Basic Network Scan"') });
+    expect(scan.checks.every((c) => (c.details ?? '').length <= 300)).toBe(true);
+  });
+
+  it('fails RA-5 on the critical finding and warns SC-8 on the medium TLS findings', async () => {
+    const { report } = reportFromScan(await readWith(nessus, SAMPLE), PROVENANCE, NOW);
+    const ra5 = report.results.find((r) => r.ksi_id === 'KSI-RA-05');
+    expect(ra5).toMatchObject({ status: 'FAIL', source: 'Nessus 10.1.1', observed_at: '2022-03-22T18:54:47Z' });
+    expect(ra5?.checks?.filter((c) => c.status === 'FAIL').map((c) => c.id)).toEqual(['33850']);
+    expect(ra5?.checks?.filter((c) => c.status === 'PASS').map((c) => c.id)).toEqual(['scan:10.0.0.1', 'scan:10.0.0.2']);
+    expect(report.results.find((r) => r.ksi_id === 'KSI-SC-08')?.status).toBe('WARN');
+  });
+});
+
+describe('Nessus adapter on a compliance audit', () => {
+  const item = (severity: number, result: string, name: string, reference?: string) => `
+      <ReportItem port="0" svc_name="general" protocol="tcp" severity="${severity}" pluginID="21157" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance">
+        <compliance>true</compliance>
+        <description>${'d'.repeat(2000)}</description>
+        <cm:compliance-check-name>${name}</cm:compliance-check-name>
+        <cm:compliance-result>${result}</cm:compliance-result>
+        <cm:compliance-actual-value>${'v'.repeat(1000)}</cm:compliance-actual-value>
+        ${reference ? `<cm:compliance-reference>${reference}</cm:compliance-reference>` : ''}
+      </ReportItem>`;
+  const audit = `<?xml version="1.0"?>
+<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm">
+  <Policy><policyName>CIS RHEL 8 audit</policyName></Policy>
+  <Report name="audit">
+    <ReportHost name="db-01.example.gov">
+      <HostProperties><tag name="HOST_START_TIMESTAMP">1700000000</tag><tag name="HOST_START">Tue Nov 14 22:13:20 2023</tag></HostProperties>
+      ${item(0, 'PASSED', '5.2.1 Ensure permissions on /etc/ssh/sshd_config are configured', '800-53|AC-2,CSF|PR.AC-1,800-53|AC-6(1),800-53r5|CM-6(a)')}
+      ${item(3, 'FAILED', '5.3.1 Ensure password creation requirements are configured', '800-53|IA-5(1)(a),CSF|PR.AC-1')}
+      ${item(2, 'WARNING', '1.1.1 Review mounted filesystems', '800-53|CM-7')}
+      ${item(1, 'ERROR', '4.1.1 Ensure auditd is installed', '800-53|AU-2')}
+      ${item(3, 'FAILED', '6.1.1 Audit system file permissions', 'CSF|PR.DS-1')}
+    </ReportHost>
+    <ReportHost name="web-01.example.gov">
+      <HostProperties><tag name="HOST_START_TIMESTAMP">1700000500</tag></HostProperties>
+      <ReportItem port="443" svc_name="www" protocol="tcp" severity="0" pluginID="10863" pluginName="SSL Certificate Information" pluginFamily="General"><plugin_output>${'p'.repeat(5000)}</plugin_output></ReportItem>
+    </ReportHost>
+  </Report>
+</NessusClientData_v2>
+`;
+
+  it('reads the compliance result and the 800-53 references of each audit item', async () => {
+    const scan = await readWith(nessus, write('audit.nessus', audit));
+    expect(scan).toMatchObject({ tenant: '2 hosts', observed_at: '2023-11-14T22:13:20Z' });
+    expect(scan.checks.map((c) => [c.resource, c.outcome, c.criticality, c.controls])).toEqual([
+      ['db-01.example.gov', 'pass', 'should', ['ac-2', 'ac-6.1', 'cm-6']],
+      ['db-01.example.gov', 'fail', 'must', ['ia-5.1']],
+      ['db-01.example.gov', 'manual', 'should', ['cm-7']],
+      ['db-01.example.gov', 'error', 'should', ['au-2']],
+      ['db-01.example.gov', 'fail', 'must', ['cm-6']],
+      ['web-01.example.gov:443', 'not-applicable', 'should', ['ra-5', 'si-2', 'sc-8', 'sc-13']],
+      ['web-01.example.gov', 'pass', 'should', ['ra-5', 'si-2']],
+    ]);
+    expect(scan.checks[1]).toMatchObject({ id: '21157', title: '5.3.1 Ensure password creation requirements are configured', details: expect.stringMatching(/^5\.3\.1 Ensure password creation requirements are configured \(actual: v+…$/) });
+    expect(scan.checks.every((c) => (c.details ?? '').length <= 300)).toBe(true);
+    const { report, summary } = reportFromScan(scan, PROVENANCE, NOW);
+    expect(report.results.find((r) => r.ksi_id === 'KSI-AC-02')?.status).toBe('PASS');
+    expect(report.results.find((r) => r.ksi_id === 'KSI-IA-05')?.status).toBe('FAIL');
+    expect(report.results.find((r) => r.ksi_id === 'KSI-AU-02')?.status).toBe('WARN');
+    expect(summary.not_assessed).toContain('KSI-CM-07');
+  });
+
+  it('refuses a compliance result Nessus does not write', async () => {
+    const path = write('bad-result.nessus', audit.replace('WARNING', 'MAYBE'));
+    await expect(readWith(nessus, path)).rejects.toMatchObject({ message: expect.stringContaining(`${path}: ReportHost[@name="db-01.example.gov"]/ReportItem[3]/cm:compliance-result: "MAYBE" is not a compliance result`) });
+  });
+});
+
+describe('Nessus adapter on bad input', () => {
+  it('reports a truncated export as invalid XML naming the file', async () => {
+    const bytes = readFileSync(SAMPLE);
+    const path = write('truncated.nessus', bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    await expect(readWith(nessus, path)).rejects.toMatchObject({ kind: 'invalid-input', code: 'invalid-xml', message: expect.stringContaining(path) });
+  });
+
+  it("refuses another vendor's file as not Nessus output", async () => {
+    await expect(readWith(nessus, rawSample('scubagear', 'TestResults.json'))).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining('does not look like Nessus output') });
+  });
+
+  it('refuses a ReportItem without a pluginID, or with a severity outside 0-4, with the shape error', async () => {
+    const noPlugin = write('no-plugin.nessus', '<NessusClientData_v2><Report><ReportHost name="h"><ReportItem severity="2" port="0"/></ReportHost></Report></NessusClientData_v2>');
+    await expect(readWith(nessus, noPlugin)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: `${noPlugin}: ReportHost[@name="h"]/ReportItem[1]/@pluginID: missing; this is not Nessus output as svc knows it (docs/adapters.md)`,
+    });
+    const badSeverity = write('bad-severity.nessus', '<NessusClientData_v2><Report><ReportHost name="h"><ReportItem severity="High" pluginID="1"/></ReportHost></Report></NessusClientData_v2>');
+    await expect(readWith(nessus, badSeverity)).rejects.toMatchObject({ message: expect.stringContaining('ReportItem[1]/@severity: "High" is not a Nessus severity (0-4)') });
+  });
+});
+
+describe('Nessus adapter on a large export', () => {
+  it('streams a ~160 MB scan keeping only short fields per item', async () => {
+    const HOSTS = 200;
+    const ITEMS = 75; // a multiple of 5: each severity 0-4 on a fifth of the items
+    const path = scratchPath('large.nessus');
+    const fd = openSync(path, 'w');
+    try {
+      writeSync(fd, '<?xml version="1.0"?>\n<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm">\n<Policy><policyName>Large</policyName></Policy>\n<Report name="large">\n');
+      for (let h = 0; h < HOSTS; h += 1) {
+        const items: string[] = [];
+        for (let i = 0; i < ITEMS; i += 1) {
+          const text = `host ${h} item ${i} `.repeat(320);
+          items.push(
+            `<ReportItem port="${443 + i}" svc_name="www" protocol="tcp" severity="${i % 5}" pluginID="${100000 + i}" pluginName="Plugin ${i} ${'n'.repeat(40)}" pluginFamily="General">` +
+              `<description>${text}</description><synopsis>${text.slice(0, 900)}</synopsis><plugin_output>${text}</plugin_output></ReportItem>\n`,
+          );
+        }
+        writeSync(fd, `<ReportHost name="10.1.${Math.floor(h / 250)}.${h % 250}"><HostProperties><tag name="HOST_START_TIMESTAMP">${1700000000 + h}</tag></HostProperties>\n${items.join('')}</ReportHost>\n`);
+      }
+      writeSync(fd, '</Report>\n</NessusClientData_v2>\n');
+    } finally {
+      closeSync(fd);
+    }
+    const size = statSync(path).size;
+    expect(size).toBeGreaterThan(150e6);
+
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, 2);
+    let scan: Awaited<ReturnType<typeof readWith>>;
+    try {
+      scan = await readWith(nessus, path);
+    } finally {
+      clearInterval(sampler);
+    }
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    rmSync(path);
+
+    expect(scan.checks).toHaveLength(HOSTS * ITEMS + HOSTS);
+    expect(outcomes(scan.checks)).toEqual({ 'not-applicable': (HOSTS * ITEMS) / 5, fail: (HOSTS * ITEMS * 4) / 5, pass: HOSTS });
+    expect(Math.max(...scan.checks.map((c) => (c.details ?? '').length + (c.title ?? '').length))).toBeLessThanOrEqual(300 + 200);
+    // Kept strings that were slices of the parser's chunks would keep the whole file alive (more than its size).
+    expect(retained).toBeLessThan(size / 8);
+    // Streaming: the heap never holds the file, only a few chunks and not yet collected text.
+    expect(peak - before).toBeLessThan(size / 2);
+  }, 60_000);
+});

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { trivy } from '../../../src/infrastructure/adapters/vendors/trivy';
+import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
+
+const SAMPLE = rawSample('trivy', 'misconfigurations_and_secrets.json');
+const PROVENANCE = provenanceOf('trivy');
+const NOW = '2026-11-21T00:00:00Z';
+
+const { write } = scratchFolder('svc-trivy-');
+
+const statusOf = (report: { results: { ksi_id: string; status: string }[] }, ksi: string) => report.results.find((r) => r.ksi_id === ksi)?.status;
+
+interface Row {
+  Severity: string;
+  Status?: string;
+}
+
+describe('Trivy adapter on the real filesystem-scan sample', () => {
+  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { Results: { Target: string; Vulnerabilities?: Row[]; Misconfigurations?: Row[]; Secrets?: Row[] }[] };
+  const findings = raw.Results.flatMap((r) => [...(r.Vulnerabilities ?? []), ...(r.Misconfigurations ?? []).filter((m) => m.Status === 'FAIL'), ...(r.Secrets ?? [])]);
+  const targets = new Set(raw.Results.map((r) => r.Target));
+
+  it('reads every vulnerability, failed misconfiguration and secret as a failed check, plus one scan check per target', async () => {
+    const scan = await readWith(trivy, SAMPLE);
+    expect([findings.length, targets.size]).toEqual([5, 3]);
+    expect(scan.checks).toHaveLength(findings.length + targets.size);
+    expect(outcomes(scan.checks)).toEqual({ fail: findings.length, pass: targets.size });
+    const severe = findings.filter((f) => ['CRITICAL', 'HIGH'].includes(f.Severity)).length;
+    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'must')).toHaveLength(severe);
+    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'should')).toHaveLength(findings.length - severe);
+  });
+
+  it('has the tool but no version or time, since this Trivy wrote neither', async () => {
+    const scan = await readWith(trivy, SAMPLE);
+    expect(scan).toMatchObject({ vendor: 'trivy', tool: 'Trivy' });
+    expect(scan.version).toBeUndefined();
+    expect(scan.observed_at).toBeUndefined();
+  });
+
+  it('maps vulnerabilities, misconfigurations and secrets to their controls', async () => {
+    const scan = await readWith(trivy, SAMPLE);
+    expect(scan.checks.find((c) => c.id === 'CVE-2021-33503')).toMatchObject({ outcome: 'fail', criticality: 'must', severity: 'HIGH', controls: ['ra-5', 'si-2'], resource: 'requirements.txt: urllib3 1.26.3' });
+    expect(scan.checks.find((c) => c.id === 'DS002')).toMatchObject({ criticality: 'must', controls: ['cm-6', 'cm-7', 'ac-6'], resource: 'Dockerfile' });
+    const secret = scan.checks.find((c) => c.id === 'github-pat' && c.resource === 'Dockerfile:24');
+    expect(secret).toMatchObject({ severity: 'CRITICAL', controls: ['ia-5', 'sc-28'] });
+    expect(secret?.details).not.toContain('GITHUB_PAT');
+    expect(scan.checks.find((c) => c.id === 'scan:Dockerfile')).toMatchObject({ outcome: 'pass', resource: 'Dockerfile', controls: ['cm-6', 'cm-7', 'ia-5', 'sc-28'] });
+  });
+
+  it('fails the KSIs of the high and critical findings', async () => {
+    const { report, summary } = reportFromScan(await readWith(trivy, SAMPLE), PROVENANCE, NOW);
+    expect(statusOf(report, 'KSI-RA-05')).toBe('FAIL');
+    expect(statusOf(report, 'KSI-IA-05')).toBe('FAIL');
+    expect(statusOf(report, 'KSI-AC-06')).toBe('FAIL');
+    expect(summary.unmapped_checks).toEqual([]);
+  });
+});
+
+describe('Trivy adapter on the other forms Trivy writes', () => {
+  const image = {
+    SchemaVersion: 2,
+    CreatedAt: '2024-06-01T12:00:00.123456+02:00',
+    ArtifactName: 'registry.example/app:1.0',
+    ArtifactType: 'container_image',
+    Trivy: { Version: '0.58.1' },
+    Results: [
+      {
+        Target: 'registry.example/app:1.0 (alpine 3.19.1)',
+        Class: 'os-pkgs',
+        Vulnerabilities: [
+          { VulnerabilityID: 'CVE-2024-0001', PkgName: 'openssl', InstalledVersion: '3.1.4-r0', Severity: 'LOW' },
+          { VulnerabilityID: 'CVE-2024-0002', PkgName: 'busybox', InstalledVersion: '1.36.1-r15', Severity: 'UNKNOWN' },
+        ],
+      },
+      { Target: 'app/package-lock.json', Class: 'lang-pkgs', Type: 'npm' },
+      {
+        Target: 'deploy/main.tf',
+        Class: 'config',
+        Misconfigurations: [
+          { ID: 'AVD-AWS-0086', Title: 'S3 bucket does not have encryption enabled', Severity: 'HIGH', Status: 'PASS' },
+          { ID: 'AVD-AWS-0107', Title: 'Security group rule allows ingress from public internet', Severity: 'CRITICAL', Status: 'FAIL', CauseMetadata: { StartLine: 14 } },
+          { ID: 'AVD-AWS-0089', Title: 'Bucket has logging disabled', Severity: 'MEDIUM', Status: 'EXCEPTION' },
+        ],
+      },
+      { Target: 'app/.env', Class: 'secret', Secrets: [{ RuleID: 'aws-secret-access-key', Category: 'AWS', Severity: 'CRITICAL', StartLine: 2, Match: 'AWS_SECRET_ACCESS_KEY=****' }] },
+      { Target: 'app/package-lock.json', Class: 'license', Licenses: [{ Name: 'AGPL-3.0', Severity: 'HIGH', Category: 'forbidden', PkgName: 'some-lib' }] },
+    ],
+  };
+
+  it('reads vulnerabilities by severity, misconfiguration statuses, secrets and licenses', async () => {
+    const scan = await readWith(trivy, write('image.json', image));
+    expect(scan.checks.map((c) => [c.id, c.outcome, c.criticality])).toEqual([
+      ['CVE-2024-0001', 'fail', 'should'],
+      ['CVE-2024-0002', 'not-applicable', 'should'], // UNKNOWN severity decides nothing
+      ['AVD-AWS-0086', 'pass', 'must'],
+      ['AVD-AWS-0107', 'fail', 'must'],
+      ['AVD-AWS-0089', 'omitted', 'should'],
+      ['aws-secret-access-key', 'fail', 'must'],
+      ['AGPL-3.0', 'fail', 'must'],
+      ['scan:registry.example/app:1.0 (alpine 3.19.1)', 'pass', 'should'],
+      ['scan:app/package-lock.json', 'pass', 'should'],
+      ['scan:deploy/main.tf', 'pass', 'should'],
+      ['scan:app/.env', 'pass', 'should'],
+    ]);
+    expect(scan).toMatchObject({ version: '0.58.1', observed_at: '2024-06-01T10:00:00.123Z' });
+  });
+
+  it('adds the controls of misconfiguration keywords, and CM-10 for licenses', async () => {
+    const scan = await readWith(trivy, write('image.json', image));
+    const byId = (id: string) => scan.checks.find((c) => c.id === id);
+    expect(byId('AVD-AWS-0086')?.controls).toEqual(['cm-6', 'cm-7', 'sc-28', 'sc-13']);
+    expect(byId('AVD-AWS-0107')).toMatchObject({ controls: ['cm-6', 'cm-7', 'sc-7'], resource: 'deploy/main.tf:14' });
+    expect(byId('AVD-AWS-0089')?.controls).toEqual(['cm-6', 'cm-7', 'au-2', 'au-12']);
+    expect(byId('AGPL-3.0')).toMatchObject({ controls: ['cm-10'], resource: 'app/package-lock.json: some-lib' });
+    expect(byId('scan:app/package-lock.json')?.controls).toEqual(['ra-5', 'si-2', 'cm-10']);
+    const { report } = reportFromScan(scan, PROVENANCE, NOW);
+    expect(statusOf(report, 'KSI-RA-05')).toBe('WARN'); // one LOW vulnerability
+    expect(statusOf(report, 'KSI-SC-28')).toBe('FAIL'); // the secret
+    expect(statusOf(report, 'KSI-SC-13')).toBe('PASS'); // the encryption check passed
+    expect(statusOf(report, 'KSI-AU-02')).toBeUndefined(); // only a waived check
+  });
+
+  it('shows a scan that found nothing as PASS on the vulnerability KSIs', async () => {
+    const scan = await readWith(trivy, write('clean.json', { SchemaVersion: 2, ArtifactName: 'alpine:3.19', ArtifactType: 'container_image' }));
+    expect(scan.checks).toEqual([expect.objectContaining({ id: 'scan:alpine:3.19', outcome: 'pass', resource: 'alpine:3.19', controls: ['ra-5', 'si-2'] })]);
+    const { report } = reportFromScan(scan, PROVENANCE, NOW);
+    expect([statusOf(report, 'KSI-RA-05'), statusOf(report, 'KSI-SI-02')]).toEqual(['PASS', 'PASS']);
+  });
+});
+
+describe('Trivy adapter on bad input', () => {
+  it('reports a truncated file as invalid JSON naming the file', async () => {
+    const path = write('truncated.json', readFileSync(SAMPLE, 'utf8').slice(0, 4000));
+    await expect(readWith(trivy, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringMatching(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line \\d+`)) });
+  });
+
+  it('refuses a file of another vendor', async () => {
+    await expect(readWith(trivy, rawSample('scubagear', 'TestResults.json'))).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining('does not look like Trivy output') });
+  });
+
+  it('names the place of a report of the wrong shape', async () => {
+    const path = write('shape.json', { SchemaVersion: 2, ArtifactName: '.', Results: { Target: 'x' } });
+    await expect(readWith(trivy, path)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      code: 'invalid-scan',
+      message: `${path}: Results: expected a list of results; this is not Trivy output as svc knows it (docs/adapters.md)`,
+    });
+  });
+
+  it('refuses a misconfiguration status it does not know and a finding without its id', async () => {
+    const status = write('status.json', { SchemaVersion: 2, ArtifactName: '.', Results: [{ Target: 'a', Misconfigurations: [{ ID: 'DS001', Severity: 'LOW', Status: 'MAYBE' }] }] });
+    await expect(readWith(trivy, status)).rejects.toMatchObject({ message: expect.stringContaining('Results[0].Misconfigurations[0].Status: "MAYBE" is not a Trivy status') });
+    const noId = write('noid.json', { SchemaVersion: 2, ArtifactName: '.', Results: [{ Target: 'a', Vulnerabilities: [{ Severity: 'LOW' }] }] });
+    await expect(readWith(trivy, noId)).rejects.toMatchObject({ message: expect.stringContaining('Results[0].Vulnerabilities[0].VulnerabilityID: missing') });
+  });
+});

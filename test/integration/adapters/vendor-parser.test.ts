@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RawInput } from '../../../src/infrastructure/adapters/raw-input';
+import { clip, entry, isoTime, shapeError } from '../../../src/infrastructure/adapters/vendor-parser';
+import { scubagear } from '../../../src/infrastructure/adapters/vendors/scubagear';
+import { readWith } from '../../support/adapters';
+
+describe('isoTime', () => {
+  it.each([
+    ['2026-05-04T17:15:48.307Z', '2026-05-04T17:15:48.307Z'],
+    ['2026-05-04T17:15:48', '2026-05-04T17:15:48Z'],
+    ['2026-05-04 17:15:48', '2026-05-04T17:15:48Z'],
+    ['2026-05-04T19:15:48+02:00', '2026-05-04T17:15:48Z'],
+    ['Thu, 6 Dec 2018 21:29:46', '2018-12-06T21:29:46Z'],
+    ['Thu Mar 23 14:05:41 2023', '2023-03-23T14:05:41Z'],
+    [1767225600000, '2026-01-01T00:00:00Z'],
+  ])('reads %j as %s, a time without a zone as UTC', (value, iso) => expect(isoTime(value)).toBe(iso));
+
+  it.each(['0001-01-01T00:00:00Z', 'yesterday', '', null, {}])('is undefined for %j', (value) => expect(isoTime(value)).toBeUndefined());
+});
+
+describe('clip', () => {
+  it('squeezes whitespace and cuts long text with an ellipsis', () => {
+    expect(clip('  a \n\t b  ')).toBe('a b');
+    expect(clip('x'.repeat(400))).toBe(`${'x'.repeat(299)}…`);
+    expect(clip('abcdef', 4)).toBe('abc…');
+  });
+});
+
+describe('entry', () => {
+  it("finds only a table's own entries, whatever word a file supplies", () => {
+    const table = { pass: 1 };
+    expect([entry(table, 'pass'), entry(table, 'constructor'), entry(table, '__proto__'), entry(table, 'toString')]).toEqual([1, undefined, undefined, undefined]);
+  });
+
+  it('keeps a tool word such as "constructor" a shape error, not a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proto-'));
+    const path = join(dir, 'ScubaResults.json');
+    writeFileSync(path, JSON.stringify({ MetaData: { Tool: 'ScubaGear' }, Results: { AAD: [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'constructor', Criticality: 'Shall' }] }] } }));
+    await expect(readWith(scubagear, path)).rejects.toMatchObject({ code: 'invalid-scan', message: expect.stringContaining('Results.AAD[0].Controls[0].Result: "constructor" is not a ScubaGear result') });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('RawInput.xml', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-xml-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('streams elements and text, keeping a character cut between two chunks whole, and digests the bytes', async () => {
+    const path = join(dir, 'a.xml');
+    const text = `<r>${'<i>é€</i>'.repeat(200_000)}</r>`;
+    writeFileSync(path, text);
+    const input = new RawInput(path, Buffer.byteLength(text));
+    let items = 0;
+    let chars = '';
+    await input.xml({ open: (tag) => void (tag.local === 'i' && items++), text: (t) => void (chars.length < 10 && (chars += t)) });
+    expect(items).toBe(200_000);
+    expect(chars.startsWith('é€é€')).toBe(true);
+    expect(input.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('reports truncated XML with its place, and lets a shape error from the visitor out unchanged', async () => {
+    const cut = join(dir, 'cut.xml');
+    writeFileSync(cut, '<r><i>1</i><i>');
+    await expect(new RawInput(cut, 14).xml({})).rejects.toMatchObject({ kind: 'invalid-input', code: 'invalid-xml', message: expect.stringMatching(/cut\.xml: invalid XML: .*; the file is damaged or cut short, export it again$/) });
+    const good = join(dir, 'good.xml');
+    writeFileSync(good, '<r><bad/></r>');
+    const input = new RawInput(good, 13);
+    const visitor = {
+      open: (tag: { local: string }) => {
+        if (tag.local === 'bad') throw shapeError(input, 'Tool', 'r.bad', 'not expected');
+      },
+    };
+    await expect(input.xml(visitor)).rejects.toMatchObject({ code: 'invalid-scan', message: `${good}: r.bad: not expected; this is not Tool output as svc knows it (docs/adapters.md)` });
+  });
+});

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { zap } from '../../../src/infrastructure/adapters/vendors/zap';
+import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
+
+const SAMPLE = rawSample('zap', 'webgoat.json');
+const PROVENANCE = provenanceOf('zap');
+const NOW = '2026-11-21T00:00:00Z';
+
+const { write } = scratchFolder('svc-zap-');
+
+const statusOf = (report: { results: { ksi_id: string; status: string }[] }, ksi: string) => report.results.find((r) => r.ksi_id === ksi)?.status;
+
+describe('ZAP adapter on the real WebGoat sample', () => {
+  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { site: { '@name': string; alerts: { riskcode: string; confidence: string }[] }[] };
+  const alerts = raw.site.flatMap((s) => s.alerts);
+  const risk = (code: string) => alerts.filter((a) => a.riskcode === code).length;
+
+  it('reads every alert of every site, plus one scan check per site', async () => {
+    const scan = await readWith(zap, SAMPLE);
+    // The sample README: 4 sites, 28 alerts; none of them marked a false positive (confidence 0).
+    expect([raw.site.length, alerts.length]).toEqual([4, 28]);
+    expect(alerts.filter((a) => a.confidence === '0')).toEqual([]);
+    expect(scan.checks).toHaveLength(28 + 4);
+    expect(outcomes(scan.checks)).toEqual({ fail: risk('1') + risk('2') + risk('3'), 'not-applicable': risk('0'), pass: 4 });
+    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'must')).toHaveLength(risk('3'));
+    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'should')).toHaveLength(risk('1') + risk('2'));
+  });
+
+  it('keeps the ZAP version and reads the zone-less @generated time as UTC', async () => {
+    const scan = await readWith(zap, SAMPLE);
+    expect(scan).toMatchObject({ vendor: 'zap', tool: 'OWASP ZAP', version: '2.7.0', observed_at: '2018-12-06T10:53:11Z' });
+  });
+
+  it('maps alerts through their CWE, always with ra-5, and keeps details short', async () => {
+    const scan = await readWith(zap, SAMPLE);
+    const site = 'http://mymac.com:8191';
+    const alert = (title: string) => scan.checks.find((c) => c.title === title && c.resource === site);
+    expect(alert('SQL Injection')).toMatchObject({ id: '40018', outcome: 'fail', criticality: 'must', severity: 'High (Medium)', controls: ['si-10', 'ra-5'] });
+    expect(alert('Absence of Anti-CSRF Tokens')).toMatchObject({ criticality: 'should', controls: ['sc-23', 'ra-5'] });
+    expect(alert('Charset Mismatch (Header Versus Meta Content-Type Charset)')).toMatchObject({ outcome: 'not-applicable', controls: ['cm-6', 'ra-5'] });
+    expect(scan.checks.find((c) => c.id === 'scan:http://code.jquery.com')).toMatchObject({ outcome: 'pass', resource: 'http://code.jquery.com', controls: ['ra-5', 'si-10'] });
+    expect(scan.checks.find((c) => c.resource === 'http://code.jquery.com' && c.id === '10021')?.details).toBe('1 instance; first: GET http://code.jquery.com/ui/1.9.1/themes/base/jquery-ui.css');
+    expect(Math.max(...scan.checks.map((c) => c.details?.length ?? 0))).toBeLessThanOrEqual(300);
+  });
+
+  it('fails the KSIs of high-risk alerts', async () => {
+    const { report, summary } = reportFromScan(await readWith(zap, SAMPLE), PROVENANCE, NOW);
+    expect(statusOf(report, 'KSI-SI-10')).toBe('FAIL');
+    expect(statusOf(report, 'KSI-RA-05')).toBe('FAIL');
+    expect(statusOf(report, 'KSI-CM-06')).toBe('WARN'); // missing headers: Low alerts
+    expect(summary.unmapped_checks).toEqual([]);
+  });
+});
+
+describe('ZAP adapter on the other forms ZAP writes', () => {
+  const report = {
+    '@programName': 'ZAP',
+    '@version': '2.14.0',
+    '@generated': 'Tue, 7 May 2024 09:15:00 +0200',
+    site: [
+      {
+        '@name': 'https://app.example',
+        alerts: [
+          { pluginid: '10035', alertRef: '10035-1', alert: 'Strict-Transport-Security Header Not Set', riskcode: '1', confidence: '3', cweid: '-1', count: '3', instances: [{ uri: 'https://app.example/', method: 'GET', evidence: '<html>'.repeat(200) }] },
+          { pluginid: 40012, alert: 'Cross Site Scripting (Reflected)', riskcode: 3, confidence: '0', cweid: '79', instances: [] },
+          { pluginid: '99999', alert: 'Something odd', riskcode: '2', confidence: '2', cweid: '12345' },
+        ],
+      },
+      { '@name': 'https://clean.example', alerts: [] },
+    ],
+  };
+
+  it('reads false positives as omitted, TLS alerts as sc-8, and an unknown CWE as si-10', async () => {
+    const scan = await readWith(zap, write('report.json', report));
+    expect(scan.checks.map((c) => [c.id, c.outcome, c.criticality, c.controls])).toEqual([
+      ['10035', 'fail', 'should', ['sc-8', 'ra-5']],
+      ['40012', 'omitted', 'must', ['si-10', 'ra-5']],
+      ['99999', 'fail', 'should', ['si-10', 'ra-5']],
+      ['scan:https://app.example', 'pass', 'should', ['ra-5', 'si-10']],
+      ['scan:https://clean.example', 'pass', 'should', ['ra-5', 'si-10']],
+    ]);
+    expect(scan.checks[0]).toMatchObject({ severity: 'Low', details: '3 instances; first: GET https://app.example/' });
+    expect(scan).toMatchObject({ version: '2.14.0', observed_at: '2024-05-07T07:15:00Z' });
+  });
+
+  it('shows a clean site as PASS, and a warning when it has only medium alerts', async () => {
+    const { report: r } = reportFromScan(await readWith(zap, write('report.json', report)), PROVENANCE, NOW);
+    expect(statusOf(r, 'KSI-RA-05')).toBe('WARN');
+    expect(statusOf(r, 'KSI-SC-08')).toBe('WARN');
+    const clean = await readWith(zap, write('clean.json', { '@version': '2.14.0', '@generated': 'Tue, 7 May 2024 09:15:00', site: [{ '@name': 'https://clean.example', alerts: [] }] }));
+    const { report: c } = reportFromScan(clean, PROVENANCE, NOW);
+    expect(c.results.map((x) => [x.ksi_id, x.status])).toEqual([
+      ['KSI-RA-05', 'PASS'],
+      ['KSI-SI-10', 'PASS'],
+    ]);
+  });
+
+  it('takes a single site written as an object', async () => {
+    const scan = await readWith(zap, write('one.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: { '@name': 'http://one.example', alerts: [] } }));
+    expect(scan.checks.map((c) => c.id)).toEqual(['scan:http://one.example']);
+  });
+});
+
+describe('ZAP adapter on bad input', () => {
+  it('reports a truncated file as invalid JSON naming the file', async () => {
+    const path = write('truncated.json', readFileSync(SAMPLE, 'utf8').slice(0, 50_000));
+    await expect(readWith(zap, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringMatching(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line \\d+`)) });
+  });
+
+  it('refuses a file of another vendor', async () => {
+    await expect(readWith(zap, rawSample('scubagear', 'TestResults.json'))).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining('does not look like OWASP ZAP output') });
+  });
+
+  it('names the place of a report of the wrong shape', async () => {
+    const path = write('shape.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: [{ '@name': 'http://x', alerts: [{ pluginid: '1', riskcode: '7' }] }] });
+    await expect(readWith(zap, path)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      code: 'invalid-scan',
+      message: `${path}: site[0].alerts[0].riskcode: "7" is not a ZAP risk code (0, 1, 2, 3); this is not OWASP ZAP output as svc knows it (docs/adapters.md)`,
+    });
+  });
+
+  it('refuses a report without sites', async () => {
+    const path = write('nosite.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: 'none' });
+    await expect(readWith(zap, path)).rejects.toMatchObject({ message: expect.stringContaining(': site: missing') });
+  });
+});
