@@ -43,6 +43,15 @@ describe('entry', () => {
   });
 });
 
+describe('RawInput.text', () => {
+  it('refuses a file larger than one string can hold, naming it, before reading a byte', async () => {
+    await expect(new RawInput('/scans/huge.json', 0x20000000).json()).rejects.toMatchObject({
+      code: 'input-too-large',
+      message: '/scans/huge.json: 536870912 bytes is more than this format can be read in one piece (512 MiB); split the scan into smaller runs',
+    });
+  });
+});
+
 describe('RawInput.xml', () => {
   let dir: string;
   beforeAll(() => {
