@@ -8,6 +8,7 @@ import { PROGRESS } from '../ports/progress';
 import { REPORT_READER } from '../ports/report-reader';
 import { RUN_SETTINGS } from '../ports/run-settings';
 import { SCAN_READER } from '../ports/scan-reader';
+import { UUIDS } from '../ports/uuids';
 import { VendorScanReader } from './adapters/vendor-scan-reader';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
 import { SystemClock } from './clock/system-clock';
@@ -15,6 +16,7 @@ import { loadConfig, toolIdentity } from './config';
 import { FsArtifactWriter } from './fs/fs-artifact-writer';
 import { FsReportReader } from './fs/fs-report-reader';
 import { NodeCryptoHashing } from './hashing/node-crypto-hashing';
+import { NodeCryptoUuids } from './hashing/node-crypto-uuids';
 import { TtyProgress } from './progress/tty-progress';
 
 export interface AdapterOptions {
@@ -38,5 +40,6 @@ export function registerAdapters(container: DependencyContainer, { env = process
     useFactory: instanceCachingFactory(() => new VendorScanReader((require('./adapters/registry') as typeof import('./adapters/registry')).VENDOR_PARSERS)),
   });
   container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });
+  container.register(UUIDS, { useValue: new NodeCryptoUuids() });
   return container;
 }
