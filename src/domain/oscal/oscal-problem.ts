@@ -9,6 +9,15 @@ export interface OscalProblem {
   /** JSON path of the offending value, as `system-security-plan.metadata.roles[0].id` (`$` is the root). */
   path: string;
   message: string;
+  /**
+   * Present on findings OSCAL recommends against but its published constraints do not forbid (a uuid used twice,
+   * a risk reference to something that is not a risk): printed, but the document still validates.
+   */
+  level?: 'warning';
+}
+
+export function isError(problem: OscalProblem): boolean {
+  return problem.level !== 'warning';
 }
 
 /** A path segment list as the messages write it: `a.b[3].c`, with `["..."]` for keys that are not plain names. */
