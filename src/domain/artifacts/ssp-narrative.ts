@@ -15,7 +15,7 @@ export function implementationStatus(items: readonly AssessedResult[]): Implemen
 }
 
 /** Controls touched by mapped results, in catalog order, with the results that cover each. */
-function controlsTouched(mapped: readonly HashedResult[], catalog: KsiCatalog): { control: string; covered: HashedResult[] }[] {
+export function controlsTouched(mapped: readonly HashedResult[], catalog: KsiCatalog): { control: string; covered: HashedResult[] }[] {
   const byControl = new Map<string, HashedResult[]>();
   for (const entry of mapped) {
     for (const control of entry.item.definition?.controls ?? []) {
@@ -41,7 +41,7 @@ export function writeSspNarrative(sink: TextSink, mapped: readonly HashedResult[
   });
 }
 
-function narrativeLine(item: AssessedResult, hash: string): string {
+export function narrativeLine(item: AssessedResult, hash: string): string {
   const { result, definition, action } = item;
   const what = `${result.ksi_id} (${result.title ?? definition?.title ?? result.ksi_id})`;
   const seen = [result.source && `by ${result.source}`, result.observed_at && `at ${result.observed_at}`].filter(Boolean).join(' ');

@@ -1,0 +1,185 @@
+import type { AssessedResult, HashedResult } from '../assessment/assessment';
+import type { RunContext } from '../artifacts/run-context';
+import type { KsiCatalog } from '../catalog/ksi-catalog';
+import { controlsTouched } from '../artifacts/ssp-narrative';
+import { formatDigest } from '../evidence/content-digest';
+
+/** Namespace of every UUIDv5 svc writes into OSCAL (a fixed random UUID: names are svc's own keys). */
+export const SVC_UUID_NAMESPACE = '8a3c5e1f-6b2d-4f0a-9c7e-4d1b2a3f5e60';
+/** Namespace of svc's own OSCAL props (`ksi-id`, `content-hash`). */
+export const SVC_OSCAL_NS = 'urn:compliance-evidence-service:oscal';
+/** The release svc declares by default; every document it writes is valid against 1.1.3 and 1.2.1 alike. */
+export const DEFAULT_OSCAL_VERSION = '1.1.3';
+/** The FedRAMP profile the built-in catalog comes from (the SSP imports it). */
+export const FEDRAMP_MODERATE_PROFILE =
+  'https://raw.githubusercontent.com/GSA/fedramp-automation/master/dist/content/rev5/baselines/json/FedRAMP_rev5_MODERATE-baseline_profile.json';
+
+/** A file of evidence: the input report or a file of an auditor bundle, with the SHA-256 of its bytes. */
+export interface EvidenceFile {
+  name: string;
+  sha256: string;
+  mediaType: string;
+  description: string;
+}
+
+/** Everything a generated OSCAL document says, gathered by the use case; the builders only arrange it. */
+export interface OscalRun {
+  tool: { name: string; version: string };
+  /** ISO-8601 UTC time of the run (SOURCE_DATE_EPOCH when set): last-modified, result times. */
+  generatedAt: string;
+  oscalVersion: string;
+  /** The input and the report-level source facts, as the bundle artifacts see them. */
+  context: RunContext;
+  /** The run's results in ksi_id order with their evidence content hashes. */
+  results: readonly HashedResult[];
+  merkleRoot: string;
+  catalog: KsiCatalog;
+  /** Where the entries can be read (`evidence-bundle.json`, or the report for a report input). */
+  entriesFile: string;
+  files: readonly EvidenceFile[];
+  /** UUIDv5 in SVC_UUID_NAMESPACE of a stable key. */
+  uuid: (key: string) => string;
+}
+
+export type Json = Record<string, unknown>;
+
+/** One line, as markup-line fields need (OSCAL 1.2 refuses empty titles and line breaks). */
+export function line(text: string, fallback = '(untitled)'): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat === '' ? fallback : flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+}
+
+/** OSCAL date-time (a zone is required): times written without one are UTC, as everywhere in svc. */
+export function oscalDateTime(value: string): string {
+  const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /(?:Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
+  const date = new Date(text.replace(' ', 'T'));
+  return Number.isNaN(date.getTime()) ? value : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The system the run is about: the tenant the tool assessed, else the report it wrote. */
+export function systemName(run: OscalRun): string {
+  return line(run.context.source?.tenant ?? run.context.input.name);
+}
+
+/** Keys of everything that belongs to this run (observations, findings, documents): they change with the input. */
+export function runKey(run: OscalRun, what: string): string {
+  return `${what}@${run.context.input.sha256}`;
+}
+
+/** Owners of the run's KSIs, in first-seen order: each is a party (a team mailbox). */
+function owners(run: OscalRun): string[] {
+  return [...new Set(run.results.map((r) => r.item.action.owner))];
+}
+
+export function ownerPartyUuid(run: OscalRun, owner: string): string {
+  return run.uuid(`party:${owner}`);
+}
+
+export function thisSystemUuid(run: OscalRun): string {
+  return run.uuid(`component:this-system:${systemName(run)}`);
+}
+
+function toolUuid(run: OscalRun, name: string): string {
+  return run.uuid(`component:tool:${name}`);
+}
+
+/** metadata: title, times, versions, the owner teams as parties responsible for the controls. */
+export function metadata(run: OscalRun, title: string): Json {
+  const teams = owners(run);
+  return {
+    title: line(title),
+    'last-modified': run.generatedAt,
+    version: formatDigest(run.context.input.sha256).slice(0, 19),
+    'oscal-version': run.oscalVersion,
+    props: [{ name: 'tool', ns: SVC_OSCAL_NS, value: `${run.tool.name} ${run.tool.version}` }],
+    roles: [{ id: 'control-owner', title: 'Control owner' }],
+    ...(teams.length > 0
+      ? {
+          parties: teams.map((owner) => ({ uuid: ownerPartyUuid(run, owner), type: 'organization', name: owner, 'email-addresses': [owner] })),
+          'responsible-parties': [{ 'role-id': 'control-owner', 'party-uuids': teams.map((owner) => ownerPartyUuid(run, owner)) }],
+        }
+      : {}),
+  };
+}
+
+/** The scanner that produced a result: its own `source`, else the report's tool. */
+export function scannerOf(run: OscalRun, item: AssessedResult): string | undefined {
+  return item.result.source ?? run.context.source?.tool;
+}
+
+/**
+ * svc and every scanner whose results the run holds, as `software` components: the tools observations
+ * and risks originate from (`origins` actors).
+ */
+export function toolComponents(run: OscalRun): Json[] {
+  const scanners = [...new Set(run.results.map(({ item }) => scannerOf(run, item)).filter((s): s is string => s !== undefined && s !== run.tool.name))];
+  const version = run.context.source?.version;
+  return [
+    {
+      uuid: toolUuid(run, run.tool.name),
+      type: 'software',
+      title: line(`${run.tool.name} ${run.tool.version}`),
+      description: 'Compliance Evidence Service: maps the KSI results to controls, hashes the evidence and writes these OSCAL documents.',
+      props: [{ name: 'version', value: run.tool.version }],
+      status: { state: 'operational' },
+    },
+    ...scanners.map((name) => ({
+      uuid: toolUuid(run, name),
+      type: 'software',
+      title: line(name),
+      description: `The assessment tool whose results ${run.context.input.name} holds.`,
+      ...(version && name === run.context.source?.tool ? { props: [{ name: 'version', value: version }] } : {}),
+      status: { state: 'operational' },
+    })),
+  ];
+}
+
+/** The scanner (when known) and svc, as the actors an observation or risk of `item` comes from. */
+export function originsOf(run: OscalRun, item: AssessedResult): Json[] {
+  const scanner = scannerOf(run, item);
+  const names = scanner === undefined || scanner === run.tool.name ? [run.tool.name] : [scanner, run.tool.name];
+  return [{ actors: names.map((name) => ({ type: 'tool', 'actor-uuid': toolUuid(run, name) })) }];
+}
+
+export function evidenceResourceUuid(run: OscalRun, ksiId: string): string {
+  return run.uuid(runKey(run, `evidence:${ksiId}`));
+}
+
+/**
+ * back-matter: one resource per evidence entry (its content hash: SHA-256 of the entry's RFC 8785 form without
+ * content_hash and observed_at, DESIGN §5) and one per evidence file (SHA-256 of its bytes), then `extra`.
+ */
+export function backMatter(run: OscalRun, extra: Json[] = []): Json {
+  const entries = run.results.map(({ item, hash }) => ({
+    uuid: evidenceResourceUuid(run, item.result.ksi_id),
+    title: line(`Evidence entry ${item.result.ksi_id}`),
+    description: `The evidence entry of ${item.result.ksi_id} in ${run.entriesFile}. Its SHA-256 is the entry's content_hash: SHA-256 over the RFC 8785 canonical JSON of the entry without content_hash and observed_at; the entries' RFC 6962 Merkle root is ${formatDigest(run.merkleRoot)}.`,
+    props: [
+      { name: 'type', value: 'evidence' },
+      { name: 'ksi-id', ns: SVC_OSCAL_NS, value: item.result.ksi_id },
+    ],
+    rlinks: [{ href: `${run.entriesFile}#${item.result.ksi_id}`, 'media-type': 'application/json', hashes: [{ algorithm: 'SHA-256', value: hash }] }],
+  }));
+  const files = run.files.map((file) => ({
+    uuid: run.uuid(runKey(run, `file:${file.name}`)),
+    title: line(file.name),
+    description: file.description,
+    props: [{ name: 'type', value: 'evidence' }],
+    rlinks: [{ href: file.name, 'media-type': file.mediaType, hashes: [{ algorithm: 'SHA-256', value: file.sha256 }] }],
+  }));
+  return { resources: [...entries, ...files, ...extra] };
+}
+
+/** A back-matter resource standing for a companion document (the SSP an assessment plan imports, ...). */
+export function companionResource(run: OscalRun, key: string, title: string, href: string, mediaType: string): Json {
+  return { uuid: run.uuid(runKey(run, `companion:${key}`)), title, rlinks: [{ href, 'media-type': mediaType }] };
+}
+
+/** `reviewed-controls` of the controls the run touches (all of them when no result maps to one). */
+export function reviewedControls(run: OscalRun): Json {
+  const controls = controlsTouched(run.results, run.catalog).map((c) => ({ 'control-id': c.control }));
+  return {
+    description: 'The NIST SP 800-53 rev5 controls the run’s Key Security Indicators stand for.',
+    'control-selections': [controls.length > 0 ? { 'include-controls': controls } : { 'include-all': {} }],
+  };
+}

@@ -1,0 +1,44 @@
+import { InvalidInputError } from '../errors';
+import { observation, observationUuid, openResults, poamRowOf, risk, riskUuid } from './assessment-findings';
+import { backMatter, companionResource, line, metadata, originsOf, runKey, systemName, toolComponents, type Json, type OscalRun } from './oscal-run';
+
+/** FedRAMP's namespace, for the POAM-ID prop its POA&M template keys rows by. */
+const FEDRAMP_NS = 'https://fedramp.gov/ns/oscal';
+
+/**
+ * An OSCAL POA&M of the run: one item per FAIL or WARN result (the rows of poam.json), each with its observation
+ * and its open risk, whose remediation carries the row's milestones. OSCAL requires at least one item.
+ */
+export function buildOscalPoam(run: OscalRun): Json {
+  const open = openResults(run);
+  if (open.length === 0) {
+    throw new InvalidInputError('empty-poam', `${run.context.input.name}: every result is PASS, so there is no POA&M item to write; an OSCAL POA&M needs at least one`);
+  }
+  const system = systemName(run);
+  const ssp = companionResource(run, 'system-security-plan', line(`System Security Plan: ${system}`), 'system-security-plan.json', 'application/oscal.ssp+json');
+  return {
+    'plan-of-action-and-milestones': {
+      uuid: run.uuid(runKey(run, 'plan-of-action-and-milestones')),
+      metadata: metadata(run, `Plan of Action and Milestones: ${system}`),
+      'import-ssp': { href: `#${ssp.uuid as string}` },
+      'system-id': { 'identifier-type': 'https://ietf.org/rfc/rfc4122', id: run.uuid(`system:${system}`) },
+      'local-definitions': { components: toolComponents(run) },
+      observations: open.map((r) => observation(run, r)),
+      risks: open.map((r) => risk(run, r)),
+      'poam-items': open.map((entry) => {
+        const row = poamRowOf(run, entry);
+        const ksiId = entry.item.result.ksi_id;
+        return {
+          uuid: run.uuid(runKey(run, `poam-item:${ksiId}`)),
+          title: line(row.weakness_name),
+          description: row.weakness_description,
+          props: [{ name: 'POAM-ID', ns: FEDRAMP_NS, value: row.poam_id }],
+          origins: originsOf(run, entry.item),
+          'related-observations': [{ 'observation-uuid': observationUuid(run, ksiId) }],
+          'related-risks': [{ 'risk-uuid': riskUuid(run, ksiId) }],
+        };
+      }),
+      'back-matter': backMatter(run, [ssp]),
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { assess } from '../../../src/domain/assessment/assessment';
+import { DEFAULT_GOVERNANCE_POLICY } from '../../../src/domain/governance/governance-policy';
+import { merkleRoot } from '../../../src/domain/evidence/merkle';
+import { buildSap } from '../../../src/domain/oscal/assessment-plan';
+import { buildSar } from '../../../src/domain/oscal/assessment-results';
+import { checkReferences } from '../../../src/domain/oscal/reference-checks';
+import { readOscalDocument } from '../../../src/domain/oscal/oscal-model';
+import { SVC_UUID_NAMESPACE, type Json, type OscalRun } from '../../../src/domain/oscal/oscal-run';
+import { buildOscalPoam } from '../../../src/domain/oscal/plan-of-action-and-milestones';
+import { buildSsp } from '../../../src/domain/oscal/system-security-plan';
+import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
+import { entryHashes } from '../../../src/application/shared/run-inputs';
+import { builtInCatalog } from '../../fakes/fixed-catalog-source';
+import { DeterministicUuids } from '../../fakes/deterministic-uuids';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
+import { aResult, sampleResults } from '../../support/builders';
+import { schemaErrors, SCHEMA_VERSIONS } from '../../support/oscal-schemas';
+
+const hashing = new PureJsHashing();
+const uuids = new DeterministicUuids();
+const INPUT_SHA = 'ab'.repeat(32);
+
+function aRun(results: KsiResult[] = sampleResults(), overrides: Partial<OscalRun> = {}): OscalRun {
+  const catalog = builtInCatalog();
+  const assessment = assess(results, catalog, DEFAULT_GOVERNANCE_POLICY);
+  const hashes = entryHashes(assessment, hashing);
+  return {
+    tool: { name: 'svc', version: '0.5.0' },
+    generatedAt: '2026-01-01T00:00:00Z',
+    oscalVersion: '1.1.3',
+    context: { input: { name: 'sample.json', sha256: INPUT_SHA }, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' }, runAt: new Date('2026-01-01T00:00:00Z') },
+    results: assessment.items.map((item, i) => ({ item, hash: hashes[i] })),
+    merkleRoot: merkleRoot(hashes, hashing),
+    catalog,
+    entriesFile: 'evidence-bundle.json',
+    files: [{ name: 'sample.json', sha256: INPUT_SHA, mediaType: 'application/json', description: 'The normalized report.' }],
+    uuid: (key) => uuids.v5(SVC_UUID_NAMESPACE, key),
+    ...overrides,
+  };
+}
+
+const BUILDERS = { ssp: buildSsp, sar: buildSar, sap: buildSap, poam: buildOscalPoam };
+const body = (document: Json) => Object.values(document)[0] as Record<string, any>;
+
+describe('generated OSCAL documents', () => {
+  describe.each(Object.entries(BUILDERS))('%s', (_, build) => {
+    it.each(SCHEMA_VERSIONS)('is valid against the OSCAL %s schema, whichever release it declares', (version) => {
+      for (const declared of ['1.1.3', '1.2.1']) expect(schemaErrors(build(aRun(undefined, { oscalVersion: declared })), version)).toEqual([]);
+    });
+
+    it('passes the reference checks against the Moderate baseline, warnings included', () => {
+      const document = build(aRun());
+      const baseline = { level: 'moderate' as const, title: 'FedRAMP Moderate', controls: builtInCatalog().data.baseline_controls.map((c) => c.id) };
+      expect(checkReferences(document, { model: readOscalDocument(document, 'x').model, baseline })).toEqual([]);
+    });
+
+    it('is the same document when regenerated, except for its timestamps', () => {
+      expect(build(aRun())).toEqual(build(aRun()));
+      const later = JSON.stringify(build(aRun(undefined, { generatedAt: '2026-02-02T00:00:00Z' })));
+      expect(later.replaceAll('2026-02-02T00:00:00Z', '2026-01-01T00:00:00Z')).toBe(JSON.stringify(build(aRun())));
+    });
+
+    it('carries one back-matter resource per evidence entry and file, with SHA-256 hashes', () => {
+      const run = aRun();
+      const resources = body(build(run))['back-matter'].resources as Record<string, any>[];
+      const hashed = resources.filter((r) => r.rlinks?.[0]?.hashes);
+      expect(hashed.map((r) => [r.rlinks[0].href, r.rlinks[0].hashes])).toEqual([
+        ...run.results.map(({ item, hash }) => [`evidence-bundle.json#${item.result.ksi_id}`, [{ algorithm: 'SHA-256', value: hash }]]),
+        ['sample.json', [{ algorithm: 'SHA-256', value: INPUT_SHA }]],
+      ]);
+    });
+  });
+
+  it('SAR: an observation and a finding per KSI, a risk due by the SLA per FAIL or WARN, tools as origins', () => {
+    const run = aRun();
+    const result = body(buildSar(run)).results[0];
+    expect(result.observations.map((o: any) => o.props[0].value)).toEqual(['KSI-AC-02', 'KSI-AU-02', 'KSI-CNA-01', 'KSI-IA-02', 'KSI-SC-08']);
+    expect(result.findings.map((f: any) => [f.target['target-id'], f.target.status.state])).toEqual([
+      ['ac-2_obj', 'not-satisfied'],
+      ['au-2_obj', 'not-satisfied'],
+      ['KSI-CNA-01', 'satisfied'],
+      ['ia-2_obj', 'not-satisfied'],
+      ['sc-8_obj', 'satisfied'],
+    ]);
+    // KSI-IA-02 FAILed, observed 2026-11-02: IA is Critical, whose SLA is 7 days.
+    const ia = result.risks.find((r: any) => r.props[0].value === 'KSI-IA-02');
+    expect([ia.status, ia.deadline, ia.characterizations[0].facets[0].value]).toEqual(['open', '2026-11-09T00:00:00Z', 'high']);
+    expect(ia.remediations[0].tasks.map((t: any) => t.timing['on-date'].date)).toEqual(['2026-11-06T00:00:00Z', '2026-11-09T00:00:00Z']);
+    expect(result.risks.map((r: any) => r.props[0].value)).toEqual(['KSI-AC-02', 'KSI-AU-02', 'KSI-IA-02']);
+    const resources = body(buildSar(run))['back-matter'].resources as Record<string, any>[];
+    const evidence = resources.find((r) => `#${r.uuid}` === result.observations[3]['relevant-evidence'][0].href);
+    expect(evidence?.rlinks[0].hashes[0].value).toBe(run.results[3].hash);
+    expect(result.observations[3].origins[0].actors.map((a: any) => result['local-definitions'].components.find((c: any) => c.uuid === a['actor-uuid']).title)).toEqual([
+      'ScubaGear',
+      'svc 0.5.0',
+    ]);
+    expect(result.observations[3].collected).toBe('2026-11-02T14:03:12Z');
+  });
+
+  it('SSP: one implemented requirement per control touched, with FedRAMP and OSCAL implementation statuses', () => {
+    const requirements = body(buildSsp(aRun()))['control-implementation']['implemented-requirements'] as Record<string, any>[];
+    const ia2 = requirements.find((r) => r['control-id'] === 'ia-2');
+    const sc8 = requirements.find((r) => r['control-id'] === 'sc-8');
+    expect(ia2!.props).toEqual([{ name: 'implementation-status', value: 'planned', remarks: 'KSI-IA-02 is FAIL: REMEDIATE within 7 days as POAM-KSI-IA-02.' }]);
+    expect(ia2!['by-components'][0]['implementation-status']).toEqual({ state: 'planned', remarks: 'KSI-IA-02 is FAIL: REMEDIATE within 7 days as POAM-KSI-IA-02.' });
+    expect(sc8!.props).toEqual([{ name: 'implementation-status', value: 'implemented' }]);
+    expect(requirements.every((r) => r['control-id'] !== 'ia-1')).toBe(true);
+  });
+
+  it('POA&M: an item per FAIL or WARN keyed by its POAM-ID; none to write is an input error', () => {
+    const items = body(buildOscalPoam(aRun()))['poam-items'] as Record<string, any>[];
+    expect(items.map((i) => i.props[0].value)).toEqual(['POAM-KSI-AC-02', 'POAM-KSI-AU-02', 'POAM-KSI-IA-02']);
+    expect(() => buildOscalPoam(aRun([aResult('KSI-AC-02')]))).toThrow('sample.json: every result is PASS, so there is no POA&M item to write; an OSCAL POA&M needs at least one');
+  });
+
+  it('SAP: one recurring task per validation frequency', () => {
+    const tasks = body(buildSap(aRun()))['tasks'] as Record<string, any>[];
+    expect(tasks.map((t) => [t.title, t.description, t.timing])).toEqual([
+      ['Re-validate 4 KSIs every 3 days', 'KSI-AC-02, KSI-AU-02, KSI-IA-02, KSI-SC-08', { 'at-frequency': { period: 3, unit: 'days' } }],
+    ]);
+  });
+
+  it('keeps titles to one line and falls back when a result has none', () => {
+    const document = buildSar(aRun([aResult('KSI-AC-02', 'FAIL', { title: 'Account\n  management\t' })]));
+    expect(body(document).results[0].observations[0].title).toBe('KSI-AC-02 Account management');
+    expect(schemaErrors(document, '1.2.1')).toEqual([]);
+  });
+});
