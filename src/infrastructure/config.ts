@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_GOVERNANCE_POLICY, type GovernancePolicy } from '../domain/governance/governance-policy';
 import { isSeverity, SEVERITIES, type Severity } from '../domain/governance/severity';
 import { describe, isPlainObject } from '../domain/ksi/ksi-result';
@@ -19,6 +19,8 @@ export interface SvcConfig {
   /** Owner mailbox per family (`AC`), replacing the catalog default for each of its KSIs. */
   owners: Record<string, string>;
   ksis: Record<string, KsiOverride>;
+  /** Directory of NIST's OSCAL schema releases, resolved against the config file's directory. */
+  oscalSchemas?: string;
 }
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -42,7 +44,9 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     throw new InvalidInputError('invalid-config', `${file}: ${path}: ${problem}; see docs/configuration.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis)');
+  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas)');
+  const schemas = document.oscal_schemas;
+  if (schemas !== undefined && (typeof schemas !== 'string' || schemas.trim() === '')) fail('oscal_schemas', `expected a directory path, got ${describe(schemas)}`);
   const owners: Record<string, string> = {};
   let unmapped = DEFAULT_GOVERNANCE_POLICY.unmapped_owner;
   for (const [family, owner] of entries(document.owners, 'owners', fail)) {
@@ -70,7 +74,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     }
     ksis[id] = override;
   }
-  return { file, governance: { sla_days: sla, unmapped_owner: unmapped }, owners, ksis };
+  return { file, governance: { sla_days: sla, unmapped_owner: unmapped }, owners, ksis, ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}) };
 }
 
 function entries(value: unknown, path: string, fail: (p: string, m: string) => never): [string, unknown][] {

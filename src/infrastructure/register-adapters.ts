@@ -1,3 +1,6 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy adapters: see the factories below */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import { instanceCachingFactory, Lifecycle } from 'tsyringe';
 import { ARTIFACT_WRITER } from '../ports/artifact-writer';
@@ -9,7 +12,9 @@ import { REPORT_READER } from '../ports/report-reader';
 import { RUN_SETTINGS } from '../ports/run-settings';
 import { SCAN_READER } from '../ports/scan-reader';
 import { UUIDS } from '../ports/uuids';
-import { VendorScanReader } from './adapters/vendor-scan-reader';
+import { JSON_PATCHER } from '../ports/json-patcher';
+import { SCHEMA_VALIDATOR } from '../ports/schema-validator';
+import { SIGNER } from '../ports/signer';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
 import { SystemClock } from './clock/system-clock';
 import { loadConfig, toolIdentity } from './config';
@@ -36,10 +41,29 @@ export function registerAdapters(container: DependencyContainer, { env = process
   container.register(ARTIFACT_WRITER, { useClass: FsArtifactWriter }, { lifecycle: Lifecycle.ContainerScoped });
   // The 13 parsers (and their XML and CSV libraries) load only when a command reads a scan.
   container.register(SCAN_READER, {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    useFactory: instanceCachingFactory(() => new VendorScanReader((require('./adapters/registry') as typeof import('./adapters/registry')).VENDOR_PARSERS)),
+    useFactory: instanceCachingFactory(() => {
+      const { VendorScanReader } = require('./adapters/vendor-scan-reader') as typeof import('./adapters/vendor-scan-reader');
+      return new VendorScanReader((require('./adapters/registry') as typeof import('./adapters/registry')).VENDOR_PARSERS);
+    }),
   });
   container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });
   container.register(UUIDS, { useValue: new NodeCryptoUuids() });
+  // Signing, schema validation and JSON patching load their modules only when a command uses them.
+  container.register(SIGNER, {
+    useFactory: instanceCachingFactory(() => {
+      const { PemSigner } = require('./signing/pem-signer') as typeof import('./signing/pem-signer');
+      return new PemSigner({ envKeyPath: env.SVC_SIGNING_KEY, svcHome: resolve(cwd, env.SVC_HOME || '.svc') });
+    }),
+  });
+  container.register(SCHEMA_VALIDATOR, {
+    useFactory: instanceCachingFactory(() => {
+      const { AjvSchemaValidator, defaultOscalCacheDir } = require('./oscal/ajv-schema-validator') as typeof import('./oscal/ajv-schema-validator');
+      const configuredDir = env.SVC_OSCAL_SCHEMAS ? resolve(cwd, env.SVC_OSCAL_SCHEMAS) : config.oscalSchemas;
+      return new AjvSchemaValidator({ configuredDir, cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())) });
+    }),
+  });
+  container.register(JSON_PATCHER, {
+    useFactory: instanceCachingFactory(() => new (require('./json/jsonc-json-patcher') as typeof import('./json/jsonc-json-patcher')).JsoncJsonPatcher()),
+  });
   return container;
 }

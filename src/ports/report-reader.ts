@@ -17,7 +17,12 @@ export interface LoadedDocument {
   sha256: string;
   bytes: number;
   document: unknown;
+  /** The file's text (without a byte-order mark), when asked for with `keepText`. */
+  text?: string;
 }
+
+/** Any file as read from disk: its text and the digest of its exact bytes. */
+export type LoadedText = Omit<LoadedDocument, 'document' | 'text'> & { text: string };
 
 export type PathKind = 'file' | 'directory' | 'missing';
 
@@ -85,7 +90,12 @@ export interface RemotePart {
  * as a file and for invalid JSON (with line and column); a UTF-8 byte-order mark is accepted.
  */
 export interface ReportReader {
-  read(path: string): Promise<LoadedDocument>;
+  read(path: string, options?: { keepText?: boolean }): Promise<LoadedDocument>;
+  /**
+   * Reads a file of any kind (a Markdown artifact) as UTF-8 text: `path`, or `member` inside directory `path`.
+   * Throws as read() does for a missing file.
+   */
+  readText(path: string, member?: string): Promise<LoadedText>;
   /** Reads a normalized report in parts when it is large and the machine has cores to spare; else in one. */
   readInParts(path: string): Promise<PartitionedReport>;
   /** Reads `member` inside directory `dir` (a file of an auditor bundle). */

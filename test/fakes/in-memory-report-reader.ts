@@ -3,7 +3,7 @@ import { InvalidInputError, NotFoundError } from '../../src/domain/errors';
 import { parseJson, whole } from '../../src/infrastructure/fs/fs-report-reader';
 import { PartWork } from '../../src/infrastructure/parallel/part-work';
 import type { KsiResult } from '../../src/domain/ksi/ksi-result';
-import type { Fragment, PartitionedReport, PathKind, LoadedDocument, RemotePart, ReportReader } from '../../src/ports/report-reader';
+import type { Fragment, PartitionedReport, PathKind, LoadedDocument, LoadedText, RemotePart, ReportReader } from '../../src/ports/report-reader';
 import { PureJsHashing } from './pure-js-hashing';
 
 /**
@@ -55,7 +55,13 @@ export class InMemoryReportReader implements ReportReader {
     return this;
   }
 
-  async read(path: string): Promise<LoadedDocument> {
+  async read(path: string, options: { keepText?: boolean } = {}): Promise<LoadedDocument> {
+    const { text, ...file } = await this.readText(path);
+    return { ...file, document: parseJson(text, path), ...(options.keepText ? { text } : {}) };
+  }
+
+  async readText(dir: string, member?: string): Promise<LoadedText> {
+    const path = member === undefined ? dir : `${dir}/${member}`;
     const content = this.files.get(path);
     if (content === undefined) {
       if ((await this.kind(path)) === 'directory') throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
@@ -63,7 +69,7 @@ export class InMemoryReportReader implements ReportReader {
     }
     const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    return { name: path.split('/').pop() ?? path, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, document: parseJson(bytes.toString('utf8', bom), path) };
+    return { name: path.split('/').pop() ?? path, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, text: bytes.toString('utf8', bom) };
   }
 
   async readMember(dir: string, member: string): Promise<LoadedDocument> {

@@ -150,16 +150,7 @@ export function evidenceResourceUuid(run: OscalRun, ksiId: string): string {
  * content_hash and observed_at, DESIGN §5) and one per evidence file (SHA-256 of its bytes), then `extra`.
  */
 export function backMatter(run: OscalRun, extra: Json[] = []): Json {
-  const entries = run.results.map(({ item, hash }) => ({
-    uuid: evidenceResourceUuid(run, item.result.ksi_id),
-    title: line(`Evidence entry ${item.result.ksi_id}`),
-    description: `The evidence entry of ${item.result.ksi_id} in ${run.entriesFile}. Its SHA-256 is the entry's content_hash: SHA-256 over the RFC 8785 canonical JSON of the entry without content_hash and observed_at; the entries' RFC 6962 Merkle root is ${formatDigest(run.merkleRoot)}.`,
-    props: [
-      { name: 'type', value: 'evidence' },
-      { name: 'ksi-id', ns: SVC_OSCAL_NS, value: item.result.ksi_id },
-    ],
-    rlinks: [{ href: `${run.entriesFile}#${item.result.ksi_id}`, 'media-type': 'application/json', hashes: [{ algorithm: 'SHA-256', value: hash }] }],
-  }));
+  const entries = run.results.map((entry) => evidenceEntryResource(run, entry, evidenceResourceUuid(run, entry.item.result.ksi_id)));
   const files = run.files.map((file) => ({
     uuid: run.uuid(runKey(run, `file:${file.name}`)),
     title: line(file.name),
@@ -168,6 +159,20 @@ export function backMatter(run: OscalRun, extra: Json[] = []): Json {
     rlinks: [{ href: file.name, 'media-type': file.mediaType, hashes: [{ algorithm: 'SHA-256', value: file.sha256 }] }],
   }));
   return { resources: [...entries, ...files, ...extra] };
+}
+
+/** The back-matter resource of one evidence entry: its content hash, where the entries can be read. */
+export function evidenceEntryResource(run: OscalRun, { item, hash }: HashedResult, uuid: string): Json {
+  return {
+    uuid,
+    title: line(`Evidence entry ${item.result.ksi_id}`),
+    description: `The evidence entry of ${item.result.ksi_id} (from ${run.entriesFile}). Its SHA-256 is the entry's content_hash: SHA-256 over the RFC 8785 canonical JSON of the entry without content_hash and observed_at; the entries' RFC 6962 Merkle root is ${formatDigest(run.merkleRoot)}.`,
+    props: [
+      { name: 'type', value: 'evidence' },
+      { name: 'ksi-id', ns: SVC_OSCAL_NS, value: item.result.ksi_id },
+    ],
+    rlinks: [{ href: `${run.entriesFile}#${item.result.ksi_id}`, 'media-type': 'application/json', hashes: [{ algorithm: 'SHA-256', value: hash }] }],
+  };
 }
 
 /** A back-matter resource standing for a companion document (the SSP an assessment plan imports, ...). */

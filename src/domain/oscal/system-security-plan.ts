@@ -75,24 +75,55 @@ export function buildSsp(run: OscalRun): Json {
 }
 
 function implementedRequirement(run: OscalRun, control: string, covered: readonly HashedResult[]): Json {
-  const status = implementationStatus(covered.map((c) => c.item));
-  const remarks = statusRemarks(status, covered);
-  const title = run.catalog.controlTitle(control);
+  const statement = controlStatement(run, control, covered);
   return {
     uuid: run.uuid(runKey(run, `implemented-requirement:${control}`)),
     'control-id': control,
-    props: [{ name: 'implementation-status', value: status, ...(remarks ? { remarks } : {}) }],
-    links: covered.map(({ item }) => ({ href: `#${evidenceResourceUuid(run, item.result.ksi_id)}`, rel: 'reference', text: line(`Evidence of ${item.result.ksi_id}`) })),
+    props: [statement.prop],
+    links: evidenceLinks(covered, (ksiId) => evidenceResourceUuid(run, ksiId)),
     'by-components': [
       {
-        'component-uuid': thisSystemUuid(run),
-        uuid: run.uuid(runKey(run, `by-component:${control}`)),
-        description: [`${title ? `${control} ${title}` : control}: covered by ${covered.length} KSI${covered.length === 1 ? '' : 's'}.`, '', ...covered.map(({ item, hash }) => narrativeLine(item, hash))].join('\n'),
-        'implementation-status': { state: status, ...(remarks ? { remarks } : {}) },
+        ...byComponent(statement, thisSystemUuid(run), run.uuid(runKey(run, `by-component:${control}`))),
         'responsible-roles': [{ 'role-id': 'control-owner', 'party-uuids': [...new Set(covered.map(({ item }) => ownerPartyUuid(run, item.action.owner)))] }],
       },
     ],
   };
+}
+
+/** What the run says about one control: its implementation status (with why, when not implemented) and narrative. */
+export interface ControlStatement {
+  status: ImplementationStatus;
+  remarks?: string;
+  /** FedRAMP's form: a prop on the implemented-requirement. */
+  prop: Json;
+  description: string;
+}
+
+export function controlStatement(run: OscalRun, control: string, covered: readonly HashedResult[]): ControlStatement {
+  const status = implementationStatus(covered.map((c) => c.item));
+  const remarks = statusRemarks(status, covered);
+  const title = run.catalog.controlTitle(control);
+  return {
+    status,
+    ...(remarks ? { remarks } : {}),
+    prop: { name: 'implementation-status', value: status, ...(remarks ? { remarks } : {}) },
+    description: [`${title ? `${control} ${title}` : control}: covered by ${covered.length} KSI${covered.length === 1 ? '' : 's'}.`, '', ...covered.map(({ item, hash }) => narrativeLine(item, hash))].join('\n'),
+  };
+}
+
+/** OSCAL 1.1's form: the statement as one component's by-component, with its implementation-status. */
+export function byComponent(statement: ControlStatement, componentUuid: string, uuid: string): Json {
+  return {
+    'component-uuid': componentUuid,
+    uuid,
+    description: statement.description,
+    'implementation-status': { state: statement.status, ...(statement.remarks ? { remarks: statement.remarks } : {}) },
+  };
+}
+
+/** Links from a requirement to the evidence entries of the KSIs covering it. */
+export function evidenceLinks(covered: readonly HashedResult[], resourceUuid: (ksiId: string) => string): Json[] {
+  return covered.map(({ item }) => ({ href: `#${resourceUuid(item.result.ksi_id)}`, rel: 'reference', text: line(`Evidence of ${item.result.ksi_id}`) }));
 }
 
 /** Why a control is not fully implemented: the KSIs that are not PASS and their POA&M items. */

@@ -1,6 +1,7 @@
 import type { Crosswalk } from '../../domain/catalog/derive-catalog';
 import { KsiCatalog, type CatalogData, type KsiDefinition } from '../../domain/catalog/ksi-catalog';
 import { InvalidInputError } from '../../domain/errors';
+import type { BaselineControls, BaselineLevel } from '../../domain/oscal/baseline';
 import type { CatalogSource } from '../../ports/catalog-source';
 import type { KsiOverride } from '../config';
 
@@ -10,6 +11,7 @@ import type { KsiOverride } from '../config';
  */
 export class BundledCatalogSource implements CatalogSource {
   private cached?: KsiCatalog;
+  private baselines?: BaselineData;
 
   constructor(
     private readonly overrides: { file?: string; owners: Record<string, string>; ksis: Record<string, KsiOverride> } = { owners: {}, ksis: {} },
@@ -30,6 +32,13 @@ export class BundledCatalogSource implements CatalogSource {
     return require('./data/ksi-crosswalk.json') as Crosswalk;
   }
 
+  baseline(level: BaselineLevel): BaselineControls {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.baselines ??= require('./data/fedramp-baselines.json') as BaselineData;
+    const { title, controls } = this.baselines.baselines[level];
+    return { level, title, controls };
+  }
+
   private checkOverrides(data: CatalogData): void {
     const fail = (path: string, problem: string) => {
       throw new InvalidInputError('invalid-config', `${this.overrides.file ?? 'svc.config.json'}: ${path}: ${problem}; see docs/configuration.md`);
@@ -43,4 +52,9 @@ export class BundledCatalogSource implements CatalogSource {
     const own = this.overrides.ksis[ksi.id];
     return owner || own ? { ...ksi, ...(owner ? { owner } : {}), ...own } : ksi;
   }
+}
+
+/** The shape of data/fedramp-baselines.json (written by scripts/build-baselines.js). */
+interface BaselineData {
+  baselines: Record<BaselineLevel, { title: string; controls: string[] }>;
 }

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { parse as parseTolerant, type ParseError } from 'jsonc-parser';
 import { InvalidInputError } from '../../domain/errors';
-import type { LoadedDocument, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
+import type { LoadedDocument, LoadedText, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
 import { WorkerPart } from '../parallel/worker-part';
 import { translateFsError } from './fs-errors';
 import { splitReport } from './report-splitter';
@@ -37,15 +37,25 @@ export class FsReportReader implements ReportReader {
     this.threads = Math.min(2, options.threads ?? availableParallelism());
   }
 
-  async read(path: string): Promise<LoadedDocument> {
+  async read(path: string, options: { keepText?: boolean } = {}): Promise<LoadedDocument> {
+    const { bytes, size } = await this.bytesOf(path);
+    const document = loaded(path, bytes, size);
+    return options.keepText ? { ...document, text: bytes.toString('utf8', bomLength(bytes)) } : document;
+  }
+
+  async readText(dir: string, member?: string): Promise<LoadedText> {
+    const path = member === undefined ? dir : join(dir, member);
+    const { bytes, size } = await this.bytesOf(path);
+    return { name: basename(path), path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: size, text: bytes.toString('utf8', bomLength(bytes)) };
+  }
+
+  private async bytesOf(path: string): Promise<{ bytes: Buffer; size: number }> {
     const size = await this.sizeOf(path);
-    let bytes: Buffer;
     try {
-      bytes = await readFile(path);
+      return { bytes: await readFile(path), size };
     } catch (error) {
       throw translateFsError(error, path, 'input file');
     }
-    return loaded(path, bytes, size);
   }
 
   async readInParts(path: string): Promise<PartitionedReport> {

@@ -25,6 +25,16 @@ export abstract class BaseCommand extends Command {
     return this.container.resolve(token);
   }
 
+  /** One `Warning: <message>` line on stderr (oclif's warn() wraps and decorates it). */
+  protected warning(message: string): void {
+    process.stderr.write(`Warning: ${message}\n`);
+  }
+
+  /** A check that ran and found problems exits 1 (DESIGN §8), under --json too. */
+  protected exitWithFindings(found: boolean): void {
+    if (found) process.exitCode = EXIT.findings;
+  }
+
   /** Writes a block of text (Markdown, DOT, ...) to stdout unless --json is on. */
   protected print(text: string): void {
     this.log(text.endsWith('\n') ? text.slice(0, -1) : text);

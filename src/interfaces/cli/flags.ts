@@ -10,3 +10,19 @@ export const officialCatalogFlag = Flags.string({
 
 export const outFileFlag = (summary: string, required = false) =>
   required ? Flags.string({ summary, helpValue: '<file>', required: true }) : Flags.string({ summary, helpValue: '<file>' });
+
+/** Input of the OSCAL commands: a report or a bundle. */
+export const runInputArg = Args.string({ required: true, description: 'Normalized report, evidence-bundle.json, or auditor bundle directory' });
+
+export const schemasFlag = Flags.string({
+  summary: "Directory of NIST's OSCAL release schemas (1.1.3/, 1.2.1/); else SVC_OSCAL_SCHEMAS or oscal_schemas in svc.config.json.",
+  helpValue: '<dir>',
+});
+
+export const baselineFlag = (summary: string) => Flags.string({ summary, options: ['low', 'moderate', 'high'] });
+
+export const declaredVersionFlag = Flags.string({
+  summary: 'oscal-version the document declares; it is valid against both releases.',
+  options: ['1.1.3', '1.2.1'],
+  default: '1.1.3',
+});

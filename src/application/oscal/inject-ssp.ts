@@ -1,0 +1,65 @@
+import { inject, injectable } from 'tsyringe';
+import { InvalidInputError } from '../../domain/errors';
+import type { WrittenFile } from '../../domain/artifacts/manifest';
+import { readOscalDocument } from '../../domain/oscal/oscal-model';
+import { sspInjection } from '../../domain/oscal/ssp-injection';
+import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
+import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
+import { CLOCK, type Clock } from '../../ports/clock';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { JSON_PATCHER, type JsonPatcher } from '../../ports/json-patcher';
+import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { UUIDS, type Uuids } from '../../ports/uuids';
+import { writeAll } from '../shared/write-all';
+import { loadOscalRun, type OscalRunPorts, type OscalRunRequest } from './load-oscal-run';
+
+export interface InjectSspInput extends OscalRunRequest {
+  /** The existing OSCAL SSP to write into (it is not changed; the result goes to `out`). */
+  ssp: string;
+  out: string;
+}
+
+export interface InjectSspResult {
+  ssp: string;
+  input: string;
+  out: string;
+  updated: string[];
+  added: string[];
+  file: WrittenFile;
+}
+
+/**
+ * `svc ir ssp-inject`: writes KSI-derived statements and implementation statuses into the matching
+ * implemented-requirements of an existing SSP, adds the missing ones, and keeps every other byte of the file.
+ */
+@injectable()
+export class InjectSsp {
+  private readonly ports: OscalRunPorts;
+
+  constructor(
+    @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(CATALOG_SOURCE) catalogs: CatalogSource,
+    @inject(HASHING) hashing: Hashing,
+    @inject(UUIDS) uuids: Uuids,
+    @inject(CLOCK) clock: Clock,
+    @inject(RUN_SETTINGS) settings: RunSettings,
+    @inject(JSON_PATCHER) private readonly patcher: JsonPatcher,
+    @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
+  ) {
+    this.ports = { reader, catalogs, hashing, uuids, clock, settings };
+  }
+
+  async execute(input: InjectSspInput): Promise<InjectSspResult> {
+    const ssp = await this.reader.read(input.ssp, { keepText: true });
+    const oscal = readOscalDocument(ssp.document, ssp.path);
+    if (oscal.model !== 'system-security-plan') {
+      throw new InvalidInputError('not-an-ssp', `${ssp.path}: is an OSCAL ${oscal.model}, not a system-security-plan; pass the SSP to write into first`);
+    }
+    const run = await loadOscalRun(this.ports, { ...input, oscalVersion: oscal.oscalVersion });
+    const injection = sspInjection(ssp.document as Record<string, unknown>, run);
+    const text = this.patcher.apply(ssp.text ?? '', injection.edits);
+    const file = await writeAll(await this.writer.open(input.out), (sink) => sink.write(text));
+    return { ssp: input.ssp, input: input.input, out: input.out, updated: injection.updated, added: injection.added, file };
+  }
+}

@@ -1,0 +1,126 @@
+import { inject, injectable } from 'tsyringe';
+import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
+import { EVIDENCE_BUNDLE_SCHEMA } from '../../domain/artifacts/evidence-bundle';
+import { fromBase64 } from '../../domain/encoding/base64';
+import { AppError, IntegrityError, NotFoundError } from '../../domain/errors';
+import { formatDigest } from '../../domain/evidence/content-digest';
+import { isPlainObject } from '../../domain/ksi/ksi-result';
+import { readOscalDocument } from '../../domain/oscal/oscal-model';
+import { checkSarStatement } from '../../domain/oscal/sar-attestation';
+import { envelopePayload, IN_TOTO_PAYLOAD_TYPE, pae, readDsseEnvelope } from '../../domain/signing/dsse';
+import { readInTotoStatement } from '../../domain/signing/in-toto';
+import { jwkThumbprint, type SignatureAlgorithm } from '../../domain/signing/jwk';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
+import { SIGNER, type Signer } from '../../ports/signer';
+import { ENVELOPE_SUFFIX } from './generate-sar';
+import { validateOscalDocument, type OscalValidation } from './validate-oscal';
+import { parsed, verifyBundleDirectory } from './verify-bundle-directory';
+
+export interface ValidateArtifactsInput {
+  /** An auditor bundle directory, an evidence-bundle.json, or a SAR signed by `svc ir generate-sar`. */
+  target: string;
+  /** Directory of NIST's OSCAL schemas, for the SAR's own validation. */
+  schemas?: string;
+  /** Accept only a signature by this key (RFC 7638 thumbprint). */
+  keyid?: string;
+}
+
+export type ArtifactValidation =
+  | { kind: 'bundle'; target: string; files: number; aggregateHash: string; entries: number; merkleRoot: string }
+  | { kind: 'evidence-bundle'; target: string; entries: number; merkleRoot: string }
+  | {
+      kind: 'sar';
+      target: string;
+      envelope: string;
+      sha256: string;
+      /** Whether the file is byte for byte the canonical form that was signed (a reformatted copy still verifies). */
+      canonical: boolean;
+      algorithm: SignatureAlgorithm;
+      keyid: string;
+      oscal: OscalValidation | { skipped: string };
+    };
+
+/**
+ * `svc ir validate`: recomputes every content hash, the Merkle root and the manifest of a bundle, or the digest,
+ * signature and key id of a signed SAR and then validates it as OSCAL. A mismatch throws IntegrityError (exit 4)
+ * naming the first one; OSCAL findings in a correctly signed SAR are returned as data.
+ */
+@injectable()
+export class ValidateArtifacts {
+  constructor(
+    @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(HASHING) private readonly hashing: Hashing,
+    @inject(SIGNER) private readonly signer: Signer,
+    @inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator,
+  ) {}
+
+  async execute(input: ValidateArtifactsInput): Promise<ArtifactValidation> {
+    const { target } = input;
+    const kind = await this.reader.kind(target);
+    if (kind === 'missing') throw new NotFoundError('file-not-found', `${target}: no such bundle directory or file; check the path`);
+    if (kind === 'directory') {
+      const bundle = await verifyBundleDirectory(this.reader, this.hashing, target);
+      return { kind: 'bundle', target, files: bundle.files.length, aggregateHash: formatDigest(bundle.aggregateHash), entries: bundle.entries.ids.length, merkleRoot: formatDigest(bundle.entries.merkleRoot) };
+    }
+    const file = await this.reader.readText(target);
+    const document = parsed(file.text, target);
+    if (isPlainObject(document) && document.schema === EVIDENCE_BUNDLE_SCHEMA) {
+      const entries = verifyEvidenceEntries(document, target, this.hashing);
+      return { kind: 'evidence-bundle', target, entries: entries.ids.length, merkleRoot: formatDigest(entries.merkleRoot) };
+    }
+    return this.sar(input, document, file.sha256);
+  }
+
+  private async sar(input: ValidateArtifactsInput, sar: unknown, bytesSha: string): Promise<ArtifactValidation> {
+    const { target } = input;
+    const envelopeFile = target + ENVELOPE_SUFFIX;
+    const envelopeText = await this.reader.readText(envelopeFile).catch((error: unknown) => {
+      throw error instanceof AppError && error.kind === 'not-found'
+        ? new NotFoundError('sar-unsigned', `${envelopeFile}: not found; ir validate checks a bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar (its envelope sits beside it)`, { cause: error })
+        : error;
+    });
+    const changed = (problem: string): never => {
+      throw new IntegrityError('signature-mismatch', `${envelopeFile}: ${problem}; the SAR or its signature was changed after signing`);
+    };
+    const envelope = asIntegrity(() => readDsseEnvelope(parsed(envelopeText.text, envelopeFile), envelopeFile));
+    if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) changed(`payloadType is "${envelope.payloadType}", not ${IN_TOTO_PAYLOAD_TYPE}`);
+    const [signature] = envelope.signatures;
+    const jwk = signature.jwk ?? changed('signatures[0] carries no jwk to verify it with');
+    const thumbprint = jwkThumbprint(jwk, (text) => this.hashing.sha256(text));
+    if (signature.keyid !== thumbprint) changed(`keyid ${signature.keyid} is not the thumbprint of the key it carries (${thumbprint})`);
+    if (input.keyid !== undefined && input.keyid !== thumbprint) changed(`signed by key ${thumbprint}, not by ${input.keyid} as --keyid requires`);
+    const payload = asIntegrity(() => envelopePayload(envelope));
+    const verified = asIntegrity(() => this.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)));
+    if (!verified) changed(`the ${jwk.alg} signature does not verify with key ${thumbprint}`);
+    const statement = asIntegrity(() => readInTotoStatement(parsed(new TextDecoder().decode(payload), `${envelopeFile} payload`), `${envelopeFile} payload`));
+    const canonical = this.hashing.canonicalize(sar);
+    const sha256 = this.hashing.sha256(canonical);
+    checkSarStatement(statement, sar, sha256, target);
+    const oscal = await this.validateOscal(input, sar);
+    return { kind: 'sar', target, envelope: envelopeFile, sha256: formatDigest(sha256), canonical: bytesSha === sha256, algorithm: jwk.alg, keyid: thumbprint, oscal };
+  }
+
+  /** The signed SAR as OSCAL; without schemas the integrity checks still stand and the schema layer says why it was skipped. */
+  private async validateOscal(input: ValidateArtifactsInput, sar: unknown): Promise<OscalValidation | { skipped: string }> {
+    const oscal = readOscalDocument(sar, input.target);
+    try {
+      await this.schemas.locate(input.schemas);
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'config') return { skipped: error.message };
+      throw error;
+    }
+    return validateOscalDocument(this.schemas, oscal, sar, { file: input.target, schemas: input.schemas });
+  }
+}
+
+/** Reading what svc signed: anything that no longer reads as it wrote it was changed. */
+function asIntegrity<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'invalid-input') throw new IntegrityError('signature-mismatch', `${error.message.replace(/; pass the .*$/, '')}; it was changed after signing`, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+import { checkBundleFiles, checkManifestEntries, readRecordedManifest, verifyEvidenceEntries, type VerifiedEntries } from '../../domain/artifacts/bundle-verification';
+import { BUNDLE_FILES, MANIFEST_FILE, type WrittenFile } from '../../domain/artifacts/manifest';
+import { AppError, IntegrityError, NotFoundError } from '../../domain/errors';
+import type { Hashing } from '../../ports/hashing';
+import type { ReportReader } from '../../ports/report-reader';
+
+export interface VerifiedBundle {
+  entries: VerifiedEntries;
+  /** evidence-bundle.json, parsed. */
+  evidence: unknown;
+  evidenceFile: string;
+  /** The six files as found, manifest last. */
+  files: WrittenFile[];
+  aggregateHash: string;
+}
+
+/**
+ * Recomputes an auditor bundle's integrity (DESIGN §5) in the order a reader trusts it: each file's SHA-256 and
+ * size against manifest.json, the aggregate hash, every entry's content hash and the Merkle root, then the
+ * manifest's root, input and counts. Throws IntegrityError naming the first mismatch; a file that is missing or
+ * no longer parses is a mismatch too. A directory without a manifest is not a bundle (NotFoundError).
+ */
+export async function verifyBundleDirectory(reader: ReportReader, hashing: Hashing, dir: string): Promise<VerifiedBundle> {
+  const manifestFile = `${dir.replace(/\/+$/, '')}/${MANIFEST_FILE}`;
+  const manifestText = await reader.readText(dir, MANIFEST_FILE).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('not-a-bundle', `${dir}: no ${MANIFEST_FILE}; pass an auditor bundle directory written by svc ir auditor-bundle`, { cause: error }) : error;
+  });
+  const manifest = readRecordedManifest(parsed(manifestText.text, manifestFile), manifestFile);
+  const found: WrittenFile[] = [];
+  const texts = new Map<string, string>();
+  for (const name of BUNDLE_FILES) {
+    const file = await reader.readText(dir, name).catch((error: unknown) => {
+      throw error instanceof AppError && error.kind === 'not-found' ? new IntegrityError('bundle-file-missing', `${name}: missing from ${dir}, though ${MANIFEST_FILE} lists it; the bundle is incomplete`, { cause: error }) : error;
+    });
+    found.push({ name, sha256: file.sha256, bytes: file.bytes });
+    texts.set(name, file.text);
+  }
+  checkBundleFiles(manifest, found, MANIFEST_FILE, hashing);
+  const evidenceFile = `${dir.replace(/\/+$/, '')}/evidence-bundle.json`;
+  const evidence = parsed(texts.get('evidence-bundle.json') ?? '', evidenceFile);
+  const entries = verifyEvidenceEntries(evidence, evidenceFile, hashing);
+  checkManifestEntries(manifest, entries, MANIFEST_FILE);
+  return {
+    entries,
+    evidence,
+    evidenceFile,
+    files: [...found, { name: MANIFEST_FILE, sha256: manifestText.sha256, bytes: manifestText.bytes }],
+    aggregateHash: manifest.aggregateHash,
+  };
+}
+
+/** JSON of a file svc wrote: one that no longer parses was changed after it was written. */
+export function parsed(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new IntegrityError('not-the-written-json', `${file}: no longer valid JSON (${(error as Error).message}); it was changed after svc wrote it`, { cause: error });
+  }
+}

@@ -1,0 +1,433 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { Script } from 'node:vm';
+import type { ErrorObject, Options } from 'ajv';
+import { ConfigError } from '../../domain/errors';
+import { compareVersions, OSCAL_SCHEMA_FILES, type OscalModel } from '../../domain/oscal/oscal-model';
+import { jsonPath, type OscalProblem } from '../../domain/oscal/oscal-problem';
+import type { SchemaSet, SchemaValidator } from '../../ports/schema-validator';
+import { translateFsError } from '../fs/fs-errors';
+
+export interface AjvSchemaValidatorOptions {
+  /** The schema directory from SVC_OSCAL_SCHEMAS or the config file; locate() falls back to it. */
+  configuredDir?: string;
+  /** Where compiled validators are kept between runs (see defaultOscalCacheDir). */
+  cacheDir: string;
+  /** Called with the schema file each time one is compiled rather than loaded from the cache. */
+  onCompile?: (file: string) => void;
+}
+
+/** `SVC_CACHE_DIR`, else `$XDG_CACHE_HOME/svc`, else `~/.cache/svc`; the validators go in its `oscal/`. */
+export function defaultOscalCacheDir(env: NodeJS.ProcessEnv, home: string): string {
+  // The XDG base-directory spec says to ignore an empty or relative XDG_CACHE_HOME.
+  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? join(env.XDG_CACHE_HOME, 'svc') : undefined;
+  return join(env.SVC_CACHE_DIR || xdg || join(home, '.cache', 'svc'), 'oscal');
+}
+
+// With unicodeRegExp off the token pattern's \p{L} silently means the text "p{L}" and valid ids fail (AJV-NOTES.md).
+// code.source keeps what standalone code generation needs.
+const AJV_OPTIONS: Options = { allErrors: true, strict: false, unicodeRegExp: true, code: { source: true } };
+/** Bump when the layout of a cache file changes, so old files are no longer picked up. */
+const CACHE_FORMAT = 'svc-oscal-validator/1';
+const RELEASE = /^\d+\.\d+\.\d+$/;
+const SCHEMA_FILE = /^oscal_[a-z-]+_schema\.json$/;
+const RELEASE_ID = /"\$id"\s*:\s*"https?:\/\/csrc\.nist\.gov\/ns\/oscal\/(\d+\.\d+\.\d+)\/oscal-[a-z-]+-schema\.json"/;
+const DIGEST_BYTES = 32;
+
+type StandaloneValidate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+interface LoadedValidator {
+  check: StandaloneValidate;
+  script: Script;
+  /** Set while the V8 code cache beside the validator is still to be written (after the first run). */
+  codeCache?: { path: string; digest: Buffer };
+}
+
+/**
+ * NIST's release schemas through Ajv 8 (draft-07) and ajv-formats. Compiling one takes up to a second, so each compiled
+ * validator is kept as Ajv standalone code in the cache directory, named by the schema file's SHA-256, with V8's code
+ * cache beside it; later runs load that instead of the compiler. Only files the current user owns and nobody else may
+ * write are loaded, since they are run as code. The cache is an optimisation: when it cannot be read or written the
+ * schema is compiled in memory.
+ */
+export class AjvSchemaValidator implements SchemaValidator {
+  private readonly loaded = new Map<string, Promise<LoadedValidator>>();
+
+  constructor(private readonly options: AjvSchemaValidatorOptions) {}
+
+  async locate(dir?: string): Promise<SchemaSet> {
+    const shown = dir ?? this.options.configuredDir;
+    if (!shown) throw schemasMissing(undefined);
+    const root = resolve(shown);
+    let names: string[];
+    try {
+      names = await readdir(root);
+    } catch (error) {
+      throw schemasMissing(shown, error);
+    }
+    const versions = new Set<string>();
+    for (const name of names) {
+      const path = join(root, name);
+      if (RELEASE.test(name)) {
+        if (await holdsSchemas(path)) versions.add(name);
+      } else if (SCHEMA_FILE.test(name)) {
+        const release = await releaseOf(path);
+        if (release !== undefined) versions.add(release);
+      }
+    }
+    if (versions.size === 0) throw schemasMissing(shown);
+    return { dir: root, versions: [...versions].sort(compareVersions) };
+  }
+
+  async validate(set: SchemaSet, version: string, model: OscalModel, document: unknown): Promise<OscalProblem[]> {
+    const file = await schemaFile(set, version, model);
+    const validator = await this.validatorFor(file);
+    const valid = validator.check(document);
+    const errors = valid ? [] : [...(validator.check.errors ?? [])];
+    await keepCodeCache(validator);
+    return toProblems(errors, document);
+  }
+
+  private validatorFor(file: string): Promise<LoadedValidator> {
+    let validator = this.loaded.get(file);
+    if (validator === undefined) {
+      validator = this.load(file);
+      this.loaded.set(file, validator);
+      validator.catch(() => this.loaded.delete(file));
+    }
+    return validator;
+  }
+
+  private async load(file: string): Promise<LoadedValidator> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      throw translateFsError(error, file, 'OSCAL schema file');
+    }
+    const base = join(this.options.cacheDir, `${sha256(bytes).toString('hex')}-${cacheKey()}`);
+    const cached = await readCache(base);
+    if (cached !== undefined) {
+      try {
+        return instantiate(cached.code, base, cached.digest, cached.codeCache);
+      } catch {
+        await discard(base);
+      }
+    }
+    const code = this.compile(file, bytes);
+    const digest = sha256(code);
+    const written = await writeCache(base, digest, code);
+    const validator = instantiate(code, base, digest, undefined);
+    if (!written) delete validator.codeCache;
+    return validator;
+  }
+
+  /** The only place the Ajv compiler is loaded: a cache hit never pays for it. */
+  private compile(file: string, bytes: Buffer): string {
+    this.options.onCompile?.(file);
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { default: Ajv } = require('ajv') as typeof import('ajv');
+    const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+    const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    try {
+      const schema = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as object;
+      const ajv = new Ajv(AJV_OPTIONS);
+      addFormats(ajv);
+      return standaloneCode(ajv, ajv.compile(schema));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new ConfigError('oscal-schema-invalid', `${file}: not a usable JSON Schema (${reason}); replace it with the file from NIST's OSCAL release`, { cause: error });
+    }
+  }
+}
+
+function schemasMissing(dir: string | undefined, cause?: unknown): ConfigError {
+  return new ConfigError(
+    'oscal-schemas-missing',
+    `OSCAL schemas not found${dir ? ` in ${dir}` : ''}: pass --schemas <dir>, set SVC_OSCAL_SCHEMAS, or set "oscal_schemas" in svc.config.json to a directory holding NIST's release schemas (1.1.3/, 1.2.1/ with oscal_*_schema.json)`,
+    { cause },
+  );
+}
+
+async function holdsSchemas(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir)).some((name) => SCHEMA_FILE.test(name));
+  } catch {
+    return false;
+  }
+}
+
+/** The release named by a schema's `$id`, which NIST writes near the top of the file. */
+async function releaseOf(file: string): Promise<string | undefined> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const head = Buffer.alloc(4096);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return RELEASE_ID.exec(head.toString('utf8', 0, bytesRead))?.[1];
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<dir>/<version>/<file>` (layout of the release folders), else `<dir>/<file>` when its `$id` names that release. */
+async function schemaFile(set: SchemaSet, version: string, model: OscalModel): Promise<string> {
+  const name = OSCAL_SCHEMA_FILES[model];
+  if (RELEASE.test(version)) {
+    const nested = join(set.dir, version, name);
+    if (await isFile(nested)) return nested;
+    const flat = join(set.dir, name);
+    if ((await isFile(flat)) && (await releaseOf(flat)) === version) return flat;
+  }
+  throw new ConfigError('oscal-schema-missing', `${set.dir}: OSCAL ${version} has no ${model} schema (${name}); add ${name} from NIST's OSCAL ${version} release, or validate against a release that has it`);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+let optionsKey: string | undefined;
+
+/** What else, besides the schema, decides the generated code: the cache format, Ajv and ajv-formats, the options. */
+function cacheKey(): string {
+  if (optionsKey === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const versionOf = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
+    const key = JSON.stringify([CACHE_FORMAT, `ajv@${versionOf('ajv')}`, `ajv-formats@${versionOf('ajv-formats')}`, AJV_OPTIONS]);
+    optionsKey = sha256(key).toString('hex').slice(0, 12);
+  }
+  return optionsKey;
+}
+
+function sha256(data: string | Buffer): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+/** First line of a cached validator: its code's digest, so a truncated or altered file is never run. */
+function headerFor(digest: Buffer): string {
+  return `// ${CACHE_FORMAT} sha256=${digest.toString('hex')}`;
+}
+
+async function readCache(base: string): Promise<{ code: string; digest: Buffer; codeCache?: Buffer } | undefined> {
+  const file = await readTrusted(`${base}.js`);
+  if (file === undefined) return undefined;
+  const text = file.toString('utf8');
+  const newline = text.indexOf('\n');
+  const code = text.slice(newline + 1);
+  const digest = sha256(code);
+  if (newline < 0 || text.slice(0, newline) !== headerFor(digest)) {
+    await discard(base);
+    return undefined;
+  }
+  // The code cache starts with the digest of the code it was made from: V8 itself only compares the source length.
+  const v8 = await readTrusted(`${base}.v8`);
+  const matches = v8 !== undefined && v8.length > DIGEST_BYTES && v8.subarray(0, DIGEST_BYTES).equals(digest);
+  return { code, digest, codeCache: matches ? v8.subarray(DIGEST_BYTES) : undefined };
+}
+
+/** A cache file's bytes, when the current user owns it and nobody else can write it. */
+async function readTrusted(path: string): Promise<Buffer | undefined> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      if (!ownedByMe(await handle.stat())) return undefined;
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function ownedByMe(file: Stats): boolean {
+  if (typeof process.getuid !== 'function') return true; // Windows: no POSIX owner or mode bits to check
+  return file.uid === process.getuid() && (file.mode & 0o022) === 0;
+}
+
+async function writeCache(base: string, digest: Buffer, code: string): Promise<boolean> {
+  try {
+    await writeAtomically(`${base}.js`, `${headerFor(digest)}\n${code}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function discard(base: string): Promise<void> {
+  await rm(`${base}.js`, { force: true }).catch(() => undefined);
+  await rm(`${base}.v8`, { force: true }).catch(() => undefined);
+}
+
+/**
+ * Temporary file + rename, so a concurrent run reads the old file or the new one. No fsync: a file lost in a crash is
+ * only a cache miss, and a damaged one fails its digest.
+ */
+async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
+  const dir = resolve(path, '..');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = join(dir, `.${randomBytes(6).toString('hex')}-${process.pid}.tmp`);
+  try {
+    await writeFile(temp, data, { mode: 0o600, flag: 'wx' });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+let runtimeRequire: NodeJS.Require | undefined;
+
+/**
+ * Runs standalone code as a CommonJS module. Its `require("ajv-formats/dist/formats")` and
+ * `require("ajv/dist/runtime/...")` must resolve from this project, not from the cache directory.
+ */
+function instantiate(code: string, base: string, digest: Buffer, codeCache: Buffer | undefined): LoadedValidator {
+  runtimeRequire ??= createRequire(__filename);
+  // Same line as the code, so positions in stack traces match the cached file (after its header line).
+  const script = new Script(`(function (exports, require, module) {${code}\n})`, { filename: `${base}.js`, cachedData: codeCache });
+  const module = { exports: {} as unknown };
+  (script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }) => void)(module.exports, runtimeRequire, module);
+  if (typeof module.exports !== 'function') throw new Error(`${base}.js: does not export a validate function`);
+  const stale = codeCache === undefined || script.cachedDataRejected === true;
+  return { check: module.exports as StandaloneValidate, script, codeCache: stale ? { path: `${base}.v8`, digest } : undefined };
+}
+
+/**
+ * Made after the first validation, so it holds the functions V8 compiled lazily for it: that is where the time of a
+ * fresh process goes (about half of load + first validate for the 1.2.1 SSP schema).
+ */
+async function keepCodeCache(validator: LoadedValidator): Promise<void> {
+  const pending = validator.codeCache;
+  if (pending === undefined) return;
+  delete validator.codeCache;
+  try {
+    await writeAtomically(pending.path, Buffer.concat([pending.digest, validator.script.createCachedData()]));
+  } catch {
+    // the code cache is an optimisation; the next run just makes it again
+  }
+}
+
+const COMBINATORS = new Set(['anyOf', 'oneOf', 'allOf', 'if']);
+
+/** OSCAL datatype patterns, said in words (a regular expression is not a message, and markup-line's holds a newline). */
+const PATTERN_MESSAGES = new Map<string, string>([
+  ['^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[45][0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$', 'must be a UUID (RFC 4122 version 4 or 5)'],
+  ['^(\\p{L}|_)(\\p{L}|\\p{N}|[.\\-_])*$', 'must be a token (a letter or _ first, then letters, digits, . - _)'],
+  ['^[^\n]+$', 'must be a single non-empty line'],
+  ['^\\S(.*\\S)?$', 'must be a non-empty string without leading or trailing white space'],
+]);
+const OSCAL_DATE = '^(((2000|2400|2800|';
+
+function patternMessage(pattern: string): string {
+  const known = PATTERN_MESSAGES.get(pattern);
+  if (known !== undefined) return known;
+  if (pattern.startsWith(OSCAL_DATE)) return pattern.includes(')T(') ? 'must be a date and time with a time zone, as 2024-05-01T12:00:00Z' : 'must be a date, as 2024-05-01';
+  return `must match pattern ${pattern.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1))}`;
+}
+
+function messageFor(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `must have required property '${String(params.missingProperty)}'`;
+    case 'additionalProperties':
+      return `must NOT have additional property ${JSON.stringify(params.additionalProperty)}`;
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
+    case 'pattern':
+      return patternMessage(String(params.pattern));
+    case 'format':
+      return `must be a valid ${String(params.format)}`;
+    case 'type':
+      return `must be ${(Array.isArray(params.type) ? params.type : String(params.type).split(',')).join(' or ')}`;
+    case 'minItems':
+      return `must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+    default:
+      return error.message ?? `fails ${error.keyword}`;
+  }
+}
+
+interface Located {
+  segments: (string | number)[];
+  /** Position of each segment among its siblings in the document, to sort problems in document order. */
+  order: number[];
+  value: unknown;
+}
+
+const UNKNOWN_POSITION = Number.MAX_SAFE_INTEGER;
+
+/** Resolves an Ajv instancePath (a JSON Pointer) against the document: digit segments inside arrays are indexes. */
+function resolvePointer(pointer: string, document: unknown, keyOrder: WeakMap<object, Map<string, number>>): Located {
+  const at: Located = { segments: [], order: [], value: document };
+  if (pointer === '') return at;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const node = at.value;
+    if (Array.isArray(node) && /^\d+$/.test(token)) {
+      at.segments.push(Number(token));
+      at.order.push(Number(token));
+      at.value = node[Number(token)];
+    } else {
+      const isObject = node !== null && typeof node === 'object';
+      at.segments.push(token);
+      at.order.push(isObject ? keyIndex(node, token, keyOrder) : UNKNOWN_POSITION);
+      at.value = isObject ? (node as Record<string, unknown>)[token] : undefined;
+    }
+  }
+  return at;
+}
+
+function keyIndex(object: object, key: string, keyOrder: WeakMap<object, Map<string, number>>): number {
+  let indexes = keyOrder.get(object);
+  if (indexes === undefined) {
+    indexes = new Map(Object.keys(object).map((k, i) => [k, i]));
+    keyOrder.set(object, indexes);
+  }
+  return indexes.get(key) ?? UNKNOWN_POSITION;
+}
+
+function toProblems(errors: readonly ErrorObject[], document: unknown): OscalProblem[] {
+  if (errors.length === 0) return [];
+  const keyOrder = new WeakMap<object, Map<string, number>>();
+  const found = errors.map((error, seq) => {
+    const at = resolvePointer(error.instancePath, document, keyOrder);
+    if (error.keyword === 'additionalProperties') {
+      const key = String((error.params as { additionalProperty: unknown }).additionalProperty);
+      at.segments.push(key);
+      at.order.push(at.value !== null && typeof at.value === 'object' ? keyIndex(at.value, key, keyOrder) : UNKNOWN_POSITION);
+    }
+    const problem: OscalProblem = { layer: 'schema', rule: error.keyword, path: jsonPath(at.segments), message: messageFor(error) };
+    return { problem, at, seq, combinator: COMBINATORS.has(error.keyword) };
+  });
+  // "must match a schema in anyOf" says nothing a more specific error at or below the same place does not say better.
+  const explained = new Set<string>();
+  for (const f of found) {
+    if (f.combinator) continue;
+    for (let n = 0; n <= f.at.segments.length; n++) explained.add(jsonPath(f.at.segments.slice(0, n)));
+  }
+  const seen = new Set<string>();
+  return found
+    .filter((f) => !(f.combinator && explained.has(f.problem.path)))
+    .filter((f) => {
+      const key = JSON.stringify([f.problem.rule, f.problem.path, f.problem.message]);
+      return seen.has(key) ? false : (seen.add(key), true);
+    })
+    .sort((a, b) => compareOrder(a.at.order, b.at.order) || a.seq - b.seq)
+    .map((f) => f.problem);
+}
+
+function compareOrder(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
