@@ -32,12 +32,18 @@ describe('svc.config.json', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis); see docs/configuration.md'],
+    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas); see docs/configuration.md'],
     ['an owner that is no mailbox', { owners: { AC: 'team' } }, 'c.json: owners.AC: expected a mailbox, got "team"'],
     ['an unknown severity', { sla_days: { Severe: 1 } }, 'c.json: sla_days.Severe: expected one of Critical, High, Medium, Low'],
     ['a bad KSI value', { ksis: { 'KSI-AC-02': { severity: 'Urgent' } } }, 'c.json: ksis.KSI-AC-02.severity: cannot set "Urgent"'],
     ['not an object', [], 'c.json: $: expected an object, got an array'],
+    ['an empty schema directory', { oscal_schemas: ' ' }, 'c.json: oscal_schemas: expected a directory path, got " "'],
   ])('refuses %s', (_what, doc, message) => expect(() => readConfig(doc, 'c.json')).toThrow(message));
+
+  it('resolves oscal_schemas against the config file\'s directory', () => {
+    expect(readConfig({ oscal_schemas: 'oscal/schemas' }, '/etc/svc/c.json').oscalSchemas).toBe('/etc/svc/oscal/schemas');
+    expect(readConfig({}, '/etc/svc/c.json').oscalSchemas).toBeUndefined();
+  });
 
   it('refuses overrides of KSIs and families the catalog does not have', () => {
     expect(() => new BundledCatalogSource({ file: 'c.json', owners: {}, ksis: { 'KSI-ZZ-01': {} } }).catalog()).toThrow('c.json: ksis.KSI-ZZ-01: not a KSI of the built-in catalog (svc ksi list shows them); see docs/configuration.md');
