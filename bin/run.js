@@ -8,5 +8,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { version } = require('../package.json');
   process.stdout.write(`svc/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
 } else {
+  // oclif checks its own engine range with the whole of semver (47 modules) on every start; npm has checked ours.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';
   require('@oclif/core').execute({ dir: __dirname });
 }

@@ -3,7 +3,7 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,pipeline,diff]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
  */
@@ -20,6 +20,9 @@ const FLOOR = path.join(__dirname, 'bench', 'floor.js');
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 3;
+/** --only startup,oscal runs just those benches. */
+const ONLY = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
+const wanted = (bench) => ONLY === undefined || ONLY.has(bench);
 
 /** Runs a command; resolves with wall time (ms) and peak resident memory (bytes). */
 function measure(command, argv, env = {}) {
@@ -137,22 +140,49 @@ async function diff() {
   row('diff', `ir diff of two ${n >= 1_000_000 ? '1M' : '100k'} runs vs parsing both`, secs(svc.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, '≤ 2.0×', ratio <= 2);
 }
 
+/**
+ * DESIGN §11 oscal: whole-process `svc oscal validate` of the largest example SSP against `node` parsing it, with
+ * the precompiled-validator cache warm (the target) and cold (every run compiles: what the cache saves).
+ */
+async function oscal() {
+  const examples = path.join(ROOT, '..', 'shared', 'reference', 'oscal', 'examples');
+  const schemas = path.join(ROOT, '..', 'shared', 'reference', 'oscal', 'schemas');
+  if (!fs.existsSync(examples)) {
+    row('oscal', 'skipped: ../shared/reference/oscal is missing', '', '', '', '≤ 3×', undefined);
+    return;
+  }
+  const ssps = fs.readdirSync(examples).filter((f) => f.startsWith('ssp')).map((f) => path.join(examples, f));
+  const largest = ssps.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+  const cache = path.join(DATA, 'oscal-cache');
+  const cold = path.join(DATA, 'oscal-cache-cold');
+  const env = { SVC_OSCAL_SCHEMAS: schemas, SVC_CACHE_DIR: cache };
+  await measure(process.execPath, [SVC, 'oscal', 'validate', largest], env); // fills the cache
+  const runs = 15;
+  const [node, warm, compiling] = await alternate(runs, [
+    { command: process.execPath, args: ['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(largest)}, 'utf8'))`] },
+    { command: process.execPath, args: [SVC, 'oscal', 'validate', largest], env },
+    { command: process.execPath, args: [SVC, 'oscal', 'validate', largest], env: { ...env, SVC_CACHE_DIR: cold }, before: () => fs.rmSync(cold, { recursive: true, force: true }) },
+  ]);
+  const name = path.basename(largest);
+  const ratio = warm.ms / node.ms;
+  row('oscal', `oscal validate ${name}, cached, vs node parsing it`, `${warm.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
+  row('oscal', `the same, compiling the schema (no cache)`, `${compiling.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${(compiling.ms / node.ms).toFixed(2)}×`, '', undefined);
+}
+
 function print() {
   const head = { bench: 'bench', what: 'measure', svc: 'svc', floor: 'floor', ratio: 'ratio', target: 'target', ok: 'met' };
   const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
   const keys = Object.keys(head);
   const width = Object.fromEntries(keys.map((k) => [k, Math.max(...cells.map((c) => String(c[k]).length))]));
   for (const c of cells) console.log(keys.map((k) => String(c[k]).padEnd(width[k])).join('  ').trimEnd());
-  console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup)`);
-  console.log('oscal (issue 4) and api (issue 8) benches arrive with those surfaces.');
+  console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup and oscal)`);
+  console.log('The api bench (issue 8) arrives with the HTTP API.');
 }
 
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  await startup();
-  await pipeline();
-  await diff();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['pipeline', pipeline], ['diff', diff]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
-import { instanceCachingFactory, Lifecycle } from 'tsyringe';
+import { instanceCachingFactory, instancePerContainerCachingFactory } from 'tsyringe';
 import { ARTIFACT_WRITER } from '../ports/artifact-writer';
 import { CATALOG_SOURCE } from '../ports/catalog-source';
 import { CLOCK } from '../ports/clock';
@@ -18,27 +18,28 @@ import { SIGNER } from '../ports/signer';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
 import { SystemClock } from './clock/system-clock';
 import { loadConfig, toolIdentity } from './config';
-import { FsArtifactWriter } from './fs/fs-artifact-writer';
 import { FsReportReader } from './fs/fs-report-reader';
-import { NodeCryptoHashing } from './hashing/node-crypto-hashing';
 import { NodeCryptoUuids } from './hashing/node-crypto-uuids';
-import { TtyProgress } from './progress/tty-progress';
 
 export interface AdapterOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
 }
 
-/** Binds every port to its production adapter. Composition roots call this, then apply their overrides. */
+/**
+ * Binds every port to its production adapter. Composition roots call this, then apply their overrides. Adapters
+ * whose modules (and libraries) only some commands use are required by their factories, on first resolution, so
+ * `svc ksi list` or `svc oscal validate` do not load the artifact writer, the signer or the scanner parsers.
+ */
 export function registerAdapters(container: DependencyContainer, { env = process.env, cwd = process.cwd() }: AdapterOptions = {}): DependencyContainer {
   const config = loadConfig(env, cwd);
   container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance } });
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
   container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
-  container.register(PROGRESS, { useValue: new TtyProgress() });
+  container.register(PROGRESS, { useFactory: instanceCachingFactory(() => new (require('./progress/tty-progress') as typeof import('./progress/tty-progress')).TtyProgress()) });
   const splitMinBytes = env.SVC_SPLIT_MIN_BYTES === undefined ? undefined : Number(env.SVC_SPLIT_MIN_BYTES);
   container.register(REPORT_READER, { useValue: new FsReportReader({ splitMinBytes }) });
-  container.register(ARTIFACT_WRITER, { useClass: FsArtifactWriter }, { lifecycle: Lifecycle.ContainerScoped });
+  container.register(ARTIFACT_WRITER, { useFactory: instancePerContainerCachingFactory(() => new (require('./fs/fs-artifact-writer') as typeof import('./fs/fs-artifact-writer')).FsArtifactWriter()) });
   // The 13 parsers (and their XML and CSV libraries) load only when a command reads a scan.
   container.register(SCAN_READER, {
     useFactory: instanceCachingFactory(() => {
@@ -46,9 +47,8 @@ export function registerAdapters(container: DependencyContainer, { env = process
       return new VendorScanReader((require('./adapters/registry') as typeof import('./adapters/registry')).VENDOR_PARSERS);
     }),
   });
-  container.register(HASHING, { useClass: NodeCryptoHashing }, { lifecycle: Lifecycle.ContainerScoped });
+  container.register(HASHING, { useFactory: instancePerContainerCachingFactory(() => new (require('./hashing/node-crypto-hashing') as typeof import('./hashing/node-crypto-hashing')).NodeCryptoHashing()) });
   container.register(UUIDS, { useValue: new NodeCryptoUuids() });
-  // Signing, schema validation and JSON patching load their modules only when a command uses them.
   container.register(SIGNER, {
     useFactory: instanceCachingFactory(() => {
       const { PemSigner } = require('./signing/pem-signer') as typeof import('./signing/pem-signer');
