@@ -238,6 +238,19 @@ describe('svc ir generate-sar and svc ir validate', () => {
     );
   });
 
+  it('verifies by hand with the shell steps of docs/oscal.md (sha256sum, jq, base64, openssl)', () => {
+    const dir = at('by-hand');
+    execFileSync('mkdir', ['-p', dir]);
+    expect(run(['ir', 'generate-sar', REPORT, '--out', join(dir, 'sar.json'), '--key', keys.ES256]).status).toBe(0);
+    writeFileSync(join(dir, 'pub.pem'), openssl('pkey', '-in', keys.ES256, '-pubout'));
+    const doc = readFileSync('docs/oscal.md', 'utf8');
+    const script = /### By hand, with standard tools[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const output = execFileSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, encoding: 'utf8' });
+    const [claimed, actual, verdict] = output.trim().split('\n');
+    expect(actual).toBe(`${claimed}  sar.json`);
+    expect(verdict).toBe('Verified OK');
+  });
+
   it('signs with a development key under the svc home when no key is given, with a warning', () => {
     const home = at('dev-home');
     const first = run(['ir', 'generate-sar', REPORT, '--out', at('dev-sar.json')], { SVC_HOME: home });
