@@ -1,0 +1,83 @@
+import { GenerateSar } from '../../../src/application/oscal/generate-sar';
+import { ValidateArtifacts } from '../../../src/application/oscal/validate-artifacts';
+import { ValidateFedrampSsp } from '../../../src/application/oscal/validate-fedramp-ssp';
+import { ValidateOscal } from '../../../src/application/oscal/validate-oscal';
+import { IntegrityError } from '../../../src/domain/errors';
+import { DeterministicUuids } from '../../fakes/deterministic-uuids';
+import { FixedSchemaValidator } from '../../fakes/fixed-schema-validator';
+import { InMemorySigner } from '../../fakes/in-memory-signer';
+import { verifyDsseEnvelope } from '../../support/dsse-verifier';
+import { sampleResults } from '../../support/builders';
+import { doubles } from '../../support/harness';
+
+const SSP = {
+  'system-security-plan': {
+    uuid: '11111111-2222-4333-8444-555555555555',
+    metadata: { title: 'S', 'last-modified': '2026-01-01T00:00:00Z', version: '1', 'oscal-version': '1.2.0', roles: [{ id: 'owner', title: 'O' }], 'responsible-parties': [{ 'role-id': 'auditor', 'party-uuids': [] }] },
+  },
+};
+const SCHEMA_PROBLEM = { layer: 'schema' as const, rule: 'required', path: 'system-security-plan', message: "must have required property 'import-profile'" };
+
+describe('ValidateOscal', () => {
+  it('judges a 1.2.0 document by the 1.2.1 schemas and adds the reference layer', async () => {
+    const d = doubles({ '/ssp.json': SSP });
+    const schemas = new FixedSchemaValidator(['1.1.3', '1.2.1'], [SCHEMA_PROBLEM]);
+    const result = await new ValidateOscal(d.reader, schemas, d.catalogs).execute({ file: '/ssp.json' });
+    expect(schemas.validated).toEqual([{ version: '1.2.1', model: 'system-security-plan' }]);
+    expect(result).toMatchObject({ model: 'system-security-plan', oscalVersion: '1.2.0', schemaVersion: '1.2.1', valid: false, errors: 2, warnings: 0 });
+    expect(result.problems.map((p) => p.rule)).toEqual(['required', 'role-reference-resolves']);
+    expect(result.baseline).toBeUndefined();
+  });
+
+  it('says which schema release is missing when the document needs one the directory lacks', async () => {
+    const d = doubles({ '/ssp.json': SSP });
+    await expect(new ValidateOscal(d.reader, new FixedSchemaValidator(['1.1.3']), d.catalogs).execute({ file: '/ssp.json' })).rejects.toThrow(
+      '/ssp.json: declares OSCAL 1.2.0, and /schemas holds no schema release of that line (it has 1.1.3); add NIST\'s release schemas for it there, or judge it by one of those with --oscal-version',
+    );
+  });
+});
+
+describe('ValidateFedrampSsp', () => {
+  it('holds an SSP without a declared baseline to Moderate and reports the rules it breaks', async () => {
+    const d = doubles({ '/ssp.json': SSP });
+    const result = await new ValidateFedrampSsp(d.reader, new FixedSchemaValidator(), d.catalogs).execute({ file: '/ssp.json' });
+    expect(result.baseline).toEqual({ level: 'moderate', title: 'FedRAMP Rev 5 Moderate Baseline', chosen: 'default' });
+    expect(result.problems.filter((p) => p.rule === 'baseline-control-implemented')).toHaveLength(323);
+    expect(result.problems.filter((p) => p.layer === 'fedramp' && p.rule.startsWith('role-defined-'))).toHaveLength(6);
+  });
+});
+
+describe('GenerateSar and ValidateArtifacts', () => {
+  function setup() {
+    const d = doubles({ '/r.json': sampleResults() });
+    const signer = new InMemorySigner();
+    const generate = new GenerateSar(d.reader, d.catalogs, d.hashing, new DeterministicUuids(), d.clock, d.settings, signer, d.writer);
+    const validate = new ValidateArtifacts(d.reader, d.hashing, signer, new FixedSchemaValidator());
+    return { d, signer, generate, validate };
+  }
+
+  it('writes the canonical SAR and a DSSE envelope over its digest, which verifies', async () => {
+    const { d, signer, generate, validate } = setup();
+    const result = await generate.execute({ input: '/r.json', out: '/out/sar.json', key: '/keys/k.pem' });
+    expect(signer.loaded).toEqual(['/keys/k.pem']);
+    const sar = d.writer.files.get('/out/sar.json') as string;
+    expect(sar).toBe(d.hashing.canonicalize(JSON.parse(sar)));
+    const envelope = d.writer.files.get('/out/sar.json.dsse.json') as string;
+    const statement = JSON.parse(verifyDsseEnvelope(envelope).payload.toString('utf8'));
+    expect(statement.subject).toEqual([{ name: 'sar.json', digest: { sha256: d.hashing.sha256(sar) } }]);
+    expect(result).toMatchObject({ out: '/out/sar.json', envelope: '/out/sar.json.dsse.json', algorithm: 'EdDSA', sha256: `sha256:${d.hashing.sha256(sar)}` });
+    d.reader.put('/out/sar.json', sar).put('/out/sar.json.dsse.json', envelope);
+    await expect(validate.execute({ target: '/out/sar.json' })).resolves.toMatchObject({ kind: 'sar', canonical: true, keyid: result.keyid, oscal: { valid: true } });
+  });
+
+  it('refuses a SAR changed after signing', async () => {
+    const { d, generate, validate } = setup();
+    await generate.execute({ input: '/r.json', out: '/out/sar.json' });
+    const sar = JSON.parse(d.writer.files.get('/out/sar.json') as string);
+    sar['assessment-results'].results[0].title = 'Something else';
+    d.reader.put('/out/sar.json', JSON.stringify(sar)).put('/out/sar.json.dsse.json', d.writer.files.get('/out/sar.json.dsse.json') as string);
+    const error = await validate.execute({ target: '/out/sar.json' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IntegrityError);
+    expect((error as Error).message).toMatch(/^\/out\/sar\.json: its canonical form has sha256 sha256:[0-9a-f]{64}, the signature covers sha256:[0-9a-f]{64}; the SAR was changed after it was signed$/);
+  });
+});
