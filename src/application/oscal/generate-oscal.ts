@@ -6,14 +6,8 @@ import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
 import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones';
 import { buildSsp } from '../../domain/oscal/system-security-plan';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
-import { CLOCK, type Clock } from '../../ports/clock';
-import { HASHING, type Hashing } from '../../ports/hashing';
-import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
-import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import { UUIDS, type Uuids } from '../../ports/uuids';
 import { writeAll } from '../shared/write-all';
-import { loadOscalRun, type OscalRunPorts, type OscalRunRequest } from './load-oscal-run';
+import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
 
 export const OSCAL_KINDS = ['ssp', 'sar', 'sap', 'poam'] as const;
 export type OscalKind = (typeof OSCAL_KINDS)[number];
@@ -39,22 +33,13 @@ export interface GenerateOscalResult {
 /** `svc oscal generate`: an OSCAL SSP, SAR, SAP or POA&M of a run (DESIGN §7), printed or written atomically. */
 @injectable()
 export class GenerateOscal {
-  private readonly ports: OscalRunPorts;
-
   constructor(
-    @inject(REPORT_READER) reader: ReportReader,
-    @inject(CATALOG_SOURCE) catalogs: CatalogSource,
-    @inject(HASHING) hashing: Hashing,
-    @inject(UUIDS) uuids: Uuids,
-    @inject(CLOCK) clock: Clock,
-    @inject(RUN_SETTINGS) settings: RunSettings,
+    private readonly runs: OscalRunLoader,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
-  ) {
-    this.ports = { reader, catalogs, hashing, uuids, clock, settings };
-  }
+  ) {}
 
   async execute(input: GenerateOscalInput): Promise<GenerateOscalResult> {
-    const document = BUILDERS[input.model](await loadOscalRun(this.ports, input));
+    const document = BUILDERS[input.model](await this.runs.load(input));
     const text = `${JSON.stringify(document, null, 2)}\n`;
     const uuid = (Object.values(document)[0] as { uuid: string }).uuid;
     if (input.out === undefined) return { model: input.model, input: input.input, uuid, text };

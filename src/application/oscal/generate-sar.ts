@@ -6,15 +6,10 @@ import { IN_TOTO_PAYLOAD_TYPE, pae, type DsseEnvelope } from '../../domain/signi
 import type { SignatureAlgorithm } from '../../domain/signing/jwk';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
-import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
-import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
-import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
-import { UUIDS, type Uuids } from '../../ports/uuids';
 import { splitPath } from '../shared/paths';
-import { loadOscalRun, type OscalRunPorts, type OscalRunRequest } from './load-oscal-run';
+import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
 
 export interface GenerateSarInput extends OscalRunRequest {
   out: string;
@@ -42,24 +37,16 @@ export const ENVELOPE_SUFFIX = '.dsse.json';
  */
 @injectable()
 export class GenerateSar {
-  private readonly ports: OscalRunPorts;
-
   constructor(
-    @inject(REPORT_READER) reader: ReportReader,
-    @inject(CATALOG_SOURCE) catalogs: CatalogSource,
+    private readonly runs: OscalRunLoader,
     @inject(HASHING) private readonly hashing: Hashing,
-    @inject(UUIDS) uuids: Uuids,
-    @inject(CLOCK) clock: Clock,
-    @inject(RUN_SETTINGS) settings: RunSettings,
     @inject(SIGNER) private readonly signer: Signer,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
-  ) {
-    this.ports = { reader, catalogs, hashing, uuids, clock, settings };
-  }
+  ) {}
 
   async execute(input: GenerateSarInput): Promise<GenerateSarResult> {
     const key = await this.signer.load(input.key);
-    const run = await loadOscalRun(this.ports, input);
+    const run = await this.runs.load(input);
     const sar = buildSar(run);
     const text = this.hashing.canonicalize(sar);
     const sha256 = this.hashing.sha256(text);

@@ -4,15 +4,10 @@ import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { readOscalDocument } from '../../domain/oscal/oscal-model';
 import { sspInjection } from '../../domain/oscal/ssp-injection';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
-import { CLOCK, type Clock } from '../../ports/clock';
-import { HASHING, type Hashing } from '../../ports/hashing';
 import { JSON_PATCHER, type JsonPatcher } from '../../ports/json-patcher';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
-import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import { UUIDS, type Uuids } from '../../ports/uuids';
 import { writeAll } from '../shared/write-all';
-import { loadOscalRun, type OscalRunPorts, type OscalRunRequest } from './load-oscal-run';
+import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
 
 export interface InjectSspInput extends OscalRunRequest {
   /** The existing OSCAL SSP to write into (it is not changed; the result goes to `out`). */
@@ -35,20 +30,12 @@ export interface InjectSspResult {
  */
 @injectable()
 export class InjectSsp {
-  private readonly ports: OscalRunPorts;
-
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
-    @inject(CATALOG_SOURCE) catalogs: CatalogSource,
-    @inject(HASHING) hashing: Hashing,
-    @inject(UUIDS) uuids: Uuids,
-    @inject(CLOCK) clock: Clock,
-    @inject(RUN_SETTINGS) settings: RunSettings,
+    private readonly runs: OscalRunLoader,
     @inject(JSON_PATCHER) private readonly patcher: JsonPatcher,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
-  ) {
-    this.ports = { reader, catalogs, hashing, uuids, clock, settings };
-  }
+  ) {}
 
   async execute(input: InjectSspInput): Promise<InjectSspResult> {
     const ssp = await this.reader.read(input.ssp, { keepText: true });
@@ -56,7 +43,7 @@ export class InjectSsp {
     if (oscal.model !== 'system-security-plan') {
       throw new InvalidInputError('not-an-ssp', `${ssp.path}: is an OSCAL ${oscal.model}, not a system-security-plan; pass the SSP to write into first`);
     }
-    const run = await loadOscalRun(this.ports, { ...input, oscalVersion: oscal.oscalVersion });
+    const run = await this.runs.load({ ...input, oscalVersion: oscal.oscalVersion });
     const injection = sspInjection(ssp.document as Record<string, unknown>, run);
     const text = this.patcher.apply(ssp.text ?? '', injection.edits);
     const file = await writeAll(await this.writer.open(input.out), (sink) => sink.write(text));

@@ -1,4 +1,5 @@
 import { GenerateSar } from '../../../src/application/oscal/generate-sar';
+import { OscalRunLoader } from '../../../src/application/oscal/load-oscal-run';
 import { ValidateArtifacts } from '../../../src/application/oscal/validate-artifacts';
 import { ValidateFedrampSsp } from '../../../src/application/oscal/validate-fedramp-ssp';
 import { ValidateOscal } from '../../../src/application/oscal/validate-oscal';
@@ -51,7 +52,8 @@ describe('GenerateSar and ValidateArtifacts', () => {
   function setup() {
     const d = doubles({ '/r.json': sampleResults() });
     const signer = new InMemorySigner();
-    const generate = new GenerateSar(d.reader, d.catalogs, d.hashing, new DeterministicUuids(), d.clock, d.settings, signer, d.writer);
+    const runs = new OscalRunLoader(d.reader, d.catalogs, d.hashing, new DeterministicUuids(), d.clock, d.settings);
+    const generate = new GenerateSar(runs, d.hashing, signer, d.writer);
     const validate = new ValidateArtifacts(d.reader, d.hashing, signer, new FixedSchemaValidator());
     return { d, signer, generate, validate };
   }
