@@ -2,8 +2,6 @@ import { formatDigest } from '../evidence/content-digest';
 import { collectedAt, finding, observation, openResults, risk } from './assessment-findings';
 import { backMatter, companionResource, line, metadata, reviewedControls, runKey, SVC_OSCAL_NS, systemName, toolComponents, type Json, type OscalRun } from './oscal-run';
 
-export const SAR_MEDIA_TYPE = 'application/oscal.ar+json';
-
 /**
  * An OSCAL Assessment Results document (the SAR) of the run: one result holding an observation and a finding
  * per KSI, and an open risk, due by the governance SLA, per FAIL or WARN.

@@ -2,10 +2,6 @@
 export const BASELINE_LEVELS = ['low', 'moderate', 'high'] as const;
 export type BaselineLevel = (typeof BASELINE_LEVELS)[number];
 
-export function isBaselineLevel(value: unknown): value is BaselineLevel {
-  return typeof value === 'string' && (BASELINE_LEVELS as readonly string[]).includes(value);
-}
-
 /** The controls (and enhancements) one FedRAMP baseline selects, lower-case OSCAL ids (`ac-2`, `ac-2.1`). */
 export interface BaselineControls {
   level: BaselineLevel;

@@ -14,7 +14,7 @@ export const OSCAL_SCHEMA_FILES = {
 } as const;
 
 export type OscalModel = keyof typeof OSCAL_SCHEMA_FILES;
-export const OSCAL_MODELS = Object.keys(OSCAL_SCHEMA_FILES) as OscalModel[];
+const OSCAL_MODELS = Object.keys(OSCAL_SCHEMA_FILES) as OscalModel[];
 
 export function isOscalModel(value: unknown): value is OscalModel {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(OSCAL_SCHEMA_FILES, value);

@@ -103,7 +103,7 @@ export function metadata(run: OscalRun, title: string): Json {
 }
 
 /** The scanner that produced a result: its own `source`, else the report's tool. */
-export function scannerOf(run: OscalRun, item: AssessedResult): string | undefined {
+function scannerOf(run: OscalRun, item: AssessedResult): string | undefined {
   return item.result.source ?? run.context.source?.tool;
 }
 
