@@ -1,7 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { InvalidInputError } from '../../domain/errors';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { readOscalDocument } from '../../domain/oscal/oscal-model';
+import { expectModel, readOscalDocument } from '../../domain/oscal/oscal-model';
 import { sspInjection } from '../../domain/oscal/ssp-injection';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { JSON_PATCHER, type JsonPatcher } from '../../ports/json-patcher';
@@ -39,10 +38,7 @@ export class InjectSsp {
 
   async execute(input: InjectSspInput): Promise<InjectSspResult> {
     const ssp = await this.reader.read(input.ssp, { keepText: true });
-    const oscal = readOscalDocument(ssp.document, ssp.path);
-    if (oscal.model !== 'system-security-plan') {
-      throw new InvalidInputError('not-an-ssp', `${ssp.path}: is an OSCAL ${oscal.model}, not a system-security-plan; pass the SSP to write into first`);
-    }
+    const oscal = expectModel(readOscalDocument(ssp.document, ssp.path), 'system-security-plan', ssp.path, 'pass the SSP to write into first');
     const run = await this.runs.load({ ...input, oscalVersion: oscal.oscalVersion });
     const injection = sspInjection(ssp.document as Record<string, unknown>, run);
     const text = this.patcher.apply(ssp.text ?? '', injection.edits);

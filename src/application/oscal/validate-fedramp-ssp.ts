@@ -1,8 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { BaselineLevel } from '../../domain/oscal/baseline';
-import { InvalidInputError } from '../../domain/errors';
 import { baselineOfSsp, checkFedrampSsp } from '../../domain/oscal/fedramp-ssp-rules';
-import { readOscalDocument } from '../../domain/oscal/oscal-model';
+import { expectModel, readOscalDocument } from '../../domain/oscal/oscal-model';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
@@ -29,10 +28,7 @@ export class ValidateFedrampSsp {
 
   async execute(input: ValidateFedrampSspInput): Promise<OscalValidation> {
     const file = await this.reader.read(input.file);
-    const oscal = readOscalDocument(file.document, file.path);
-    if (oscal.model !== 'system-security-plan') {
-      throw new InvalidInputError('not-an-ssp', `${file.path}: is an OSCAL ${oscal.model}, not a system-security-plan; validate it with svc oscal validate`);
-    }
+    const oscal = expectModel(readOscalDocument(file.document, file.path), 'system-security-plan', file.path, 'validate it with svc oscal validate');
     const chosen = chooseBaseline(input.baseline, baselineOfSsp(file.document), 'moderate');
     const baseline = chosen && { ...this.catalogs.baseline(chosen.level), chosen: chosen.chosen };
     return validateOscalDocument(this.schemas, oscal, file.document, {

@@ -45,6 +45,12 @@ export function readOscalDocument(document: unknown, file: string): OscalDocumen
   return { model, body, oscalVersion: typeof version === 'string' ? version : undefined };
 }
 
+/** The document, when it is of `model`; else an input error saying what it is and `fix`. */
+export function expectModel(oscal: OscalDocument, model: OscalModel, file: string, fix: string): OscalDocument {
+  if (oscal.model !== model) throw new InvalidInputError(model === 'system-security-plan' ? 'not-an-ssp' : 'wrong-oscal-model', `${file}: is an OSCAL ${oscal.model}, not a ${model}; ${fix}`);
+  return oscal;
+}
+
 /**
  * The schema release that judges a document (DESIGN §7): 1.0.x and 1.1.x documents against the newest 1.1 release
  * available, 1.2.x against the newest 1.2; any other version against the newest release of its own major.minor.
