@@ -21,6 +21,8 @@ export interface SvcConfig {
   ksis: Record<string, KsiOverride>;
   /** Directory of NIST's OSCAL schema releases, resolved against the config file's directory. */
   oscalSchemas?: string;
+  /** Sinks `svc conmon process` sends events to when no --sink is given (conmon.sinks). */
+  sinks: string[];
 }
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,7 +31,7 @@ const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SvcConfig {
   const explicit = env.SVC_CONFIG;
   const file = explicit ? resolve(cwd, explicit) : join(cwd, 'svc.config.json');
-  if (!explicit && !existsSync(file)) return { governance: DEFAULT_GOVERNANCE_POLICY, owners: {}, ksis: {} };
+  if (!explicit && !existsSync(file)) return { governance: DEFAULT_GOVERNANCE_POLICY, owners: {}, ksis: {}, sinks: [] };
   let text: string;
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -44,7 +46,13 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     throw new InvalidInputError('invalid-config', `${file}: ${path}: ${problem}; see docs/configuration.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas)');
+  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'conmon', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon)');
+  const sinks: string[] = [];
+  for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
+    if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks)');
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === '')) fail('conmon.sinks', `expected an array of sink specs such as "ndjson:events.ndjson", got ${describe(value)}`);
+    sinks.push(...(value as string[]));
+  }
   const schemas = document.oscal_schemas;
   if (schemas !== undefined && (typeof schemas !== 'string' || schemas.trim() === '')) fail('oscal_schemas', `expected a directory path, got ${describe(schemas)}`);
   const owners: Record<string, string> = {};
@@ -74,7 +82,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     }
     ksis[id] = override;
   }
-  return { file, governance: { sla_days: sla, unmapped_owner: unmapped }, owners, ksis, ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}) };
+  return { file, governance: { sla_days: sla, unmapped_owner: unmapped }, owners, ksis, sinks, ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}) };
 }
 
 function entries(value: unknown, path: string, fail: (p: string, m: string) => never): [string, unknown][] {

@@ -8,6 +8,8 @@ import type { Fragment } from './report-reader';
  * those writes); close() flushes, fsyncs and returns the digest and size of the bytes written.
  */
 export interface ArtifactSink extends TextSink {
+  /** Appends bytes that are not text (an .xlsx workbook). */
+  writeBytes(bytes: Uint8Array): void;
   /** Appends a fragment a worker wrote, then deletes it. */
   append(fragment: Fragment): void;
   close(): Promise<WrittenFile>;

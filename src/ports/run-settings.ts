@@ -5,6 +5,8 @@ import type { GovernancePolicy } from '../domain/governance/governance-policy';
 export interface RunSettings {
   tool: { name: string; version: string };
   governance: GovernancePolicy;
+  /** Continuous monitoring: the sinks `svc conmon process` sends events to when no --sink is given. */
+  conmon: { sinks: string[] };
 }
 
 export const RUN_SETTINGS: InjectionToken<RunSettings> = Symbol('RunSettings');

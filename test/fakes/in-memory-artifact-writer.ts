@@ -56,6 +56,11 @@ class MemorySink implements ArtifactSink {
     this.text += text;
   }
 
+  /** Bytes are kept one character per byte (latin1), so a test can turn them back with Buffer.from(text, 'latin1'). */
+  writeBytes(bytes: Uint8Array): void {
+    this.write(Buffer.from(bytes).toString('latin1'));
+  }
+
   append(fragment: Fragment): void {
     const text = this.files.get(fragment.path);
     if (text === undefined || Buffer.byteLength(text) !== fragment.bytes) throw new Error(`fragment ${fragment.path} is missing or of another size`);

@@ -19,4 +19,4 @@ export function sampleResults(): KsiResult[] {
   ];
 }
 
-export const TEST_SETTINGS: RunSettings = { tool: { name: 'svc', version: '0.5.0' }, governance: DEFAULT_GOVERNANCE_POLICY };
+export const TEST_SETTINGS: RunSettings = { tool: { name: 'svc', version: '0.5.0' }, governance: DEFAULT_GOVERNANCE_POLICY, conmon: { sinks: [] } };

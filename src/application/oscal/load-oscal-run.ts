@@ -1,29 +1,12 @@
-import { assess } from '../../domain/assessment/assessment';
-import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
-import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
-import type { RunContext } from '../../domain/artifacts/run-context';
-import { merkleRoot } from '../../domain/evidence/merkle';
-import { isPlainObject, readNormalizedReport, type KsiResult } from '../../domain/ksi/ksi-result';
-import { DEFAULT_OSCAL_VERSION, SVC_UUID_NAMESPACE, type EvidenceFile, type OscalRun } from '../../domain/oscal/oscal-run';
 import { inject, injectable } from 'tsyringe';
-import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
-import { CLOCK, type Clock } from '../../ports/clock';
-import { HASHING, type Hashing } from '../../ports/hashing';
-import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { DEFAULT_OSCAL_VERSION, SVC_UUID_NAMESPACE, type OscalRun } from '../../domain/oscal/oscal-run';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { UUIDS, type Uuids } from '../../ports/uuids';
-import { chooseCatalog } from '../shared/load-report';
-import { entryHashes } from '../shared/run-inputs';
-import { verifyBundleDirectory } from './verify-bundle-directory';
+import { RunLoader, type RunRequest } from '../shared/run-loader';
 
-
-export interface OscalRunRequest {
-  /** A normalized report, an evidence-bundle.json, or an auditor bundle directory. */
-  input: string;
+export interface OscalRunRequest extends RunRequest {
   /** The `oscal-version` to declare (default 1.1.3). */
   oscalVersion?: string;
-  /** A FedRAMP FRMR release whose official KSI ids the report may use (`--catalog`). */
-  catalog?: string;
 }
 
 /**
@@ -33,68 +16,24 @@ export interface OscalRunRequest {
 @injectable()
 export class OscalRunLoader {
   constructor(
-    @inject(REPORT_READER) private readonly reader: ReportReader,
-    @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
-    @inject(HASHING) private readonly hashing: Hashing,
+    private readonly runs: RunLoader,
     @inject(UUIDS) private readonly uuids: Uuids,
-    @inject(CLOCK) private readonly clock: Clock,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
   ) {}
 
   async load(request: OscalRunRequest): Promise<OscalRun> {
-    const { catalog, shape } = await chooseCatalog(this.reader, this.catalogs, request.catalog, this.settings.governance.unmapped_owner);
-    const runAt = this.clock.now();
-    let results: readonly KsiResult[];
-    let hashes: string[] | undefined;
-    let context: RunContext;
-    let files: EvidenceFile[];
-    let entriesFile: string;
-    if ((await this.reader.kind(request.input)) === 'directory') {
-      const bundle = await verifyBundleDirectory(this.reader, this.hashing, request.input);
-      results = readEvidenceBundle(bundle.evidence, bundle.evidenceFile).results;
-      hashes = bundle.entries.hashes;
-      context = { input: bundle.entries.input, runAt };
-      files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
-      entriesFile = 'evidence-bundle.json';
-    } else {
-      const file = await this.reader.read(request.input);
-      const ref = { name: file.name, sha256: file.sha256, mediaType: 'application/json' };
-      entriesFile = file.name;
-      if (isPlainObject(file.document) && file.document.schema === EVIDENCE_BUNDLE_SCHEMA) {
-        const verified = verifyEvidenceEntries(file.document, file.path, this.hashing);
-        results = readEvidenceBundle(file.document, file.path).results;
-        hashes = verified.hashes;
-        context = { input: verified.input, runAt };
-        files = [{ ...ref, description: BUNDLE_FILE_ROLES['evidence-bundle.json'] }];
-      } else {
-        const report = readNormalizedReport(file.document, file.path, shape);
-        results = report.results;
-        context = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt };
-        files = [{ ...ref, description: 'The normalized report of KSI results the documents were generated from.' }];
-      }
-    }
-    const assessment = assess(results, catalog, this.settings.governance);
-    const contentHashes = hashes ?? entryHashes(assessment, this.hashing);
+    const run = await this.runs.load(request);
     return {
       tool: this.settings.tool,
-      generatedAt: runAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      generatedAt: run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       oscalVersion: request.oscalVersion ?? DEFAULT_OSCAL_VERSION,
-      context,
-      results: assessment.items.map((item, i) => ({ item, hash: contentHashes[i] })),
-      merkleRoot: merkleRoot(contentHashes, this.hashing),
-      catalog,
-      entriesFile,
-      files,
+      context: run.context,
+      results: run.results,
+      merkleRoot: run.merkleRoot,
+      catalog: run.catalog,
+      entriesFile: run.entriesFile,
+      files: run.files,
       uuid: (key) => this.uuids.v5(SVC_UUID_NAMESPACE, key),
     };
   }
 }
-
-const BUNDLE_FILE_ROLES: Record<string, string> = {
-  'evidence-bundle.json': 'Canonical evidence entries with their content hashes and RFC 6962 Merkle root.',
-  'governance-report.md': 'Governance actions per KSI, with severity, owner and SLA.',
-  'lineage.json': 'KSI → control → evidence → action lineage.',
-  'manifest.json': 'Digests of the other bundle files and their aggregate hash.',
-  'poam.json': 'POA&M rows for FAIL and WARN results.',
-  'ssp-narrative.md': 'SSP implementation narrative per control.',
-};

@@ -41,9 +41,9 @@ export function needsPoam(item: AssessedResult): boolean {
   return item.result.status !== 'PASS';
 }
 
-export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
+/** The row of a FAIL or WARN result; `detected` overrides its detection date (an item open since an earlier run). */
+export function poamRow(item: AssessedResult, context: RunContext, detected = detectionDate(item, context)): PoamRow {
   const { result, definition, action } = item;
-  const detected = isoDate(result.observed_at ?? context.generatedAt ?? context.runAt);
   const due = addDays(detected, action.sla_days);
   const title = result.title ?? definition?.title ?? 'Unmapped KSI';
   const controls = definition?.controls ?? [];
@@ -68,6 +68,11 @@ export function poamRow(item: AssessedResult, context: RunContext): PoamRow {
     weakness_name: `${result.ksi_id} ${title}`,
     weakness_source: result.source ?? ([context.source?.tool, context.source?.version].filter(Boolean).join(' ') || context.input.name),
   };
+}
+
+/** The day a result's weakness was seen: its observed_at, else the report's generated_at, else the run's time. */
+export function detectionDate({ result }: AssessedResult, context: RunContext): string {
+  return isoDate(result.observed_at ?? context.generatedAt ?? context.runAt);
 }
 
 /** Check statuses that ask for a fix; not-applicable, manual and the like do not. */

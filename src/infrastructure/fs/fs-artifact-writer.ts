@@ -51,6 +51,7 @@ export class FsArtifactWriter implements ArtifactWriter {
     }
     return {
       write: (text) => sink.write(text),
+      writeBytes: (bytes) => sink.writeBytes(bytes),
       append: (fragment) => sink.append(fragment),
       close: async () => {
         try {
@@ -105,6 +106,12 @@ class FileSink implements ArtifactSink {
       }
     }
     this.used += this.buffer.write(text, this.used, 'utf8');
+  }
+
+  writeBytes(bytes: Uint8Array): void {
+    this.flush();
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let at = 0; at < buffer.length; at += SLOT_BYTES) this.send(buffer.subarray(at, at + SLOT_BYTES));
   }
 
   append(fragment: Fragment): void {

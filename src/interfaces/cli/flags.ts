@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { UsageError } from '../../domain/errors';
 
 /** Shared arguments and flags; commands take them from here so each means the same everywhere. */
 export const reportArg = Args.string({ required: true, description: 'Normalized report: a JSON array of KSI results or {"results": [...]}' });
@@ -26,3 +27,13 @@ export const declaredVersionFlag = Flags.string({
   options: ['1.1.3', '1.2.1'],
   default: '1.1.3',
 });
+
+export const nowFlag = Flags.string({ summary: 'Measure ages at this time instead of now (ISO-8601 with a zone).', helpValue: '<time>' });
+
+/** `--now` as a Date; a value that is not an ISO-8601 time with a zone is a usage error (exit 2). */
+export function parseNow(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(time)) throw new UsageError('bad-time', `--now ${value}: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21`);
+  return new Date(time);
+}

@@ -1,5 +1,6 @@
 import { GenerateSar } from '../../../src/application/oscal/generate-sar';
 import { OscalRunLoader } from '../../../src/application/oscal/load-oscal-run';
+import { RunLoader } from '../../../src/application/shared/run-loader';
 import { ValidateArtifacts } from '../../../src/application/oscal/validate-artifacts';
 import { ValidateFedrampSsp } from '../../../src/application/oscal/validate-fedramp-ssp';
 import { ValidateOscal } from '../../../src/application/oscal/validate-oscal';
@@ -52,7 +53,7 @@ describe('GenerateSar and ValidateArtifacts', () => {
   function setup() {
     const d = doubles({ '/r.json': sampleResults() });
     const signer = new InMemorySigner();
-    const runs = new OscalRunLoader(d.reader, d.catalogs, d.hashing, new DeterministicUuids(), d.clock, d.settings);
+    const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
     const generate = new GenerateSar(runs, d.hashing, signer, d.writer);
     const validate = new ValidateArtifacts(d.reader, d.hashing, signer, new FixedSchemaValidator());
     return { d, signer, generate, validate };

@@ -1,0 +1,94 @@
+import { inject, injectable } from 'tsyringe';
+import { assess } from '../../domain/assessment/assessment';
+import { EVIDENCE_BUNDLE_HEAD, evidenceBundleTail, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
+import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
+import { recordStep, type PreviousRun } from '../../domain/conmon/record-run';
+import { RUN_RECORD_SCHEMA, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
+import type { DriftSeverity } from '../../domain/drift/drift-finding';
+import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
+import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
+import { CLOCK, type Clock } from '../../ports/clock';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } from '../../ports/security-event-sink';
+import { UUIDS, type Uuids } from '../../ports/uuids';
+import { RunLoader, type LoadedRun } from '../shared/run-loader';
+
+export interface ProcessRunInput {
+  input: string;
+  /** Sink specs (`--sink`); without any, the sinks of svc.config.json's conmon.sinks. */
+  sinks?: readonly string[];
+}
+
+export interface ProcessRunResult {
+  store: string;
+  /** False when the same run was recorded before: its stored events were sent again. */
+  recorded: boolean;
+  run: RunSummary;
+  events: number;
+  drift: Record<DriftSeverity, number>;
+  deliveries: DeliveryReport[];
+}
+
+/**
+ * `svc conmon process`: records a run in the run store, moves the POA&M lifecycle on from the latest recorded run,
+ * classifies the drift between them, and sends one event per change to each sink. The run is recorded before any
+ * sink is tried, so a failing SIEM never loses it; processing the same input again records nothing and sends its
+ * stored events again (each keeps its event_id, so a SIEM can drop repeats).
+ */
+@injectable()
+export class ProcessRun {
+  constructor(
+    private readonly runs: RunLoader,
+    @inject(RUN_STORE) private readonly store: RunStore,
+    @inject(SECURITY_EVENT_SINKS) private readonly sinks: SecurityEventSinks,
+    @inject(HASHING) private readonly hashing: Hashing,
+    @inject(UUIDS) private readonly uuids: Uuids,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+  ) {}
+
+  async execute({ input, sinks }: ProcessRunInput): Promise<ProcessRunResult> {
+    const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
+    const run = await this.runs.load({ input });
+    const record = this.recordOf(run);
+    const id = this.hashing.sha256(this.hashing.canonicalize(record));
+    const now = run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const asOf = run.context.generatedAt === undefined ? now : new Date(run.context.generatedAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
+    const outcome = await this.store.append(id, (latest, seq) =>
+      recordStep(
+        { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
+        latest && this.previous(latest, run.catalog),
+        seq,
+        uuid,
+      ),
+    );
+    const { events, summary } = outcome.run;
+    const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
+    const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
+    for (const event of events) if (event.kind === 'drift.detected') drift[event.data.severity as DriftSeverity] += 1;
+    return { store: this.store.location, recorded: outcome.recorded, run: summary, events: events.length, drift, deliveries };
+  }
+
+  /** The run as the store keeps it: the report's own facts and the canonical evidence bundle. */
+  private recordOf(run: LoadedRun): RunRecord {
+    const entries = run.results.map(({ item }) => serializeEvidenceEntry(item.result, item.definition, this.hashing).text);
+    const bundle = JSON.parse(`${EVIDENCE_BUNDLE_HEAD}${entries.join(',')}${evidenceBundleTail(run.context.input, run.merkleRoot)}`) as Record<string, unknown>;
+    const { source, generatedAt } = run.context;
+    return {
+      schema: RUN_RECORD_SCHEMA,
+      report: { ...(run.meta.schema_version !== undefined ? { schema_version: run.meta.schema_version } : {}), ...(generatedAt !== undefined ? { generated_at: generatedAt } : {}), ...(source ? { source } : {}) },
+      bundle,
+    };
+  }
+
+  /** The latest recorded run, assessed again with today's catalog, for the drift comparison. */
+  private previous(stored: StoredRun, catalog: KsiCatalog): PreviousRun {
+    const bundle = readEvidenceBundle(stored.record.bundle, `${this.store.location} run ${stored.summary.seq}`);
+    const { items } = assess(bundle.results, catalog, this.settings.governance);
+    const { schema_version, source } = stored.record.report;
+    return { stored, side: { meta: { schema_version, source }, results: items.map((item, i) => ({ item, hash: bundle.recordedHashes[i] })) } };
+  }
+}

@@ -1,0 +1,112 @@
+import type { RunCounts } from '../assessment/assessment';
+import type { RiskRating } from '../artifacts/poam';
+import type { RunContext } from '../artifacts/run-context';
+import { countDrift, detectDrift, type DriftSide } from '../drift/drift-detection';
+import type { DriftFinding, DriftSeverity } from '../drift/drift-finding';
+import { CONMON_EVENT_SCHEMA, type ConmonEvent, type EventKind, type EventSeverity } from './conmon-event';
+import { advanceLifecycle, countLifecycle, type LifecycleChange } from './lifecycle';
+import { areaCounts } from '../reporting/areas';
+import type { RunRecord, RunSummary, StoredRun } from './run-record';
+
+/** A run ready to be recorded: everything the store keeps of it except what depends on the runs before it. */
+export interface RunToRecord {
+  id: string;
+  record: RunRecord;
+  context: RunContext;
+  /** ISO-8601 UTC time the run speaks for. */
+  asOf: string;
+  recordedAt: string;
+  merkleRoot: string;
+  counts: RunCounts;
+  /** This run's results with their content hashes and report facts, for the drift against the latest run. */
+  side: DriftSide;
+}
+
+/** The latest recorded run, with its results assessed again for the drift comparison. */
+export interface PreviousRun {
+  stored: StoredRun;
+  side: DriftSide;
+}
+
+/**
+ * What recording a run adds to the store: its summary, the POA&M lifecycle after it (DESIGN §6, docs/conmon.md),
+ * the drift against the latest run and one event per change. `uuid` turns a stable key into a UUIDv5.
+ */
+export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): StoredRun {
+  const asOfDay = run.asOf.slice(0, 10);
+  const items = run.side.results.map((r) => r.item);
+  const lifecycle = advanceLifecycle(previous?.stored.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
+  const drift = previous ? detectDrift(previous.side, run.side) : [];
+  const counts = countLifecycle(lifecycle.items);
+  const summary: RunSummary = {
+    seq,
+    id: run.id,
+    recorded_at: run.recordedAt,
+    as_of: run.asOf,
+    input: run.context.input,
+    ...(run.context.source ? { source: run.context.source } : {}),
+    merkle_root: run.merkleRoot,
+    counts: run.counts,
+    areas: areaCounts(items),
+    poam: {
+      ...counts,
+      opened: lifecycle.changes.filter((c) => c.kind === 'opened').length,
+      closed_now: lifecycle.changes.filter((c) => c.kind === 'closed').length,
+    },
+    drift: countDrift(drift).class,
+  };
+  const event = eventMaker(summary, uuid);
+  const events = [
+    event('run.recorded', null, null, String(seq), 'info', `Run ${seq} recorded: ${run.counts.results} KSIs, ${run.counts.pass} PASS, ${run.counts.warn} WARN, ${run.counts.fail} FAIL`, {
+      counts: run.counts,
+      merkle_root: run.merkleRoot,
+      poam: summary.poam,
+    }),
+    ...lifecycle.changes.map((c) => lifecycleEvent(c, event)),
+    ...drift.map((f) => driftEvent(f, event)),
+  ];
+  return { summary, record: run.record, poam: lifecycle.items, events };
+}
+
+type MakeEvent = (kind: EventKind, ksiId: string | null, poamId: string | null, subject: string, severity: EventSeverity, summary: string, data: Record<string, unknown>) => ConmonEvent;
+
+function eventMaker(summary: RunSummary, uuid: (key: string) => string): MakeEvent {
+  const run = { id: summary.id, seq: summary.seq, input: summary.input };
+  return (kind, ksi_id, poam_id, subject, severity, text, data) => ({
+    schema: CONMON_EVENT_SCHEMA,
+    event_id: uuid(`conmon-event/${summary.id}/${kind}/${subject}`),
+    kind,
+    time: summary.as_of,
+    severity,
+    run,
+    ksi_id,
+    poam_id,
+    summary: text,
+    data,
+  });
+}
+
+const RISK_SEVERITY: Record<RiskRating, EventSeverity> = { Critical: 'critical', High: 'error', Moderate: 'warning', Low: 'notice' };
+const DRIFT_SEVERITY: Record<DriftSeverity, EventSeverity> = { P1: 'critical', P2: 'error', P3: 'warning', P4: 'notice' };
+
+function lifecycleEvent(change: LifecycleChange, event: MakeEvent): ConmonEvent {
+  const { item } = change;
+  const at = (kind: EventKind, severity: EventSeverity, text: string, data: Record<string, unknown>) =>
+    event(kind, item.ksi_id, item.poam_id, item.poam_id, severity, `${item.poam_id} ${text}`, { status: item.last_status, risk_rating: item.risk_rating, point_of_contact: item.point_of_contact, ...data });
+  const dates = { original_detection_date: item.original_detection_date, scheduled_completion_date: item.scheduled_completion_date };
+  switch (change.kind) {
+    case 'opened':
+      return at('poam.opened', RISK_SEVERITY[item.risk_rating], `${change.reopened ? 'reopened' : 'opened'}: ${item.ksi_id} ${item.last_status} (${item.risk_rating}), due ${item.scheduled_completion_date}`, { ...dates, reopened: change.reopened === true });
+    case 'closed':
+      return at('poam.closed', 'info', `closed: ${item.ksi_id} PASS on ${item.completion_date}`, { ...dates, completion_date: item.completion_date });
+    case 'overdue':
+      return at('poam.overdue', item.risk_rating === 'Critical' ? 'critical' : 'error', `overdue: due ${item.scheduled_completion_date}, open since ${item.original_detection_date}`, dates);
+    case 'risk-changed':
+      return at('poam.risk-changed', RISK_SEVERITY[item.risk_rating], `risk ${change.previousRisk} -> ${item.risk_rating}, due ${item.scheduled_completion_date}`, { ...dates, previous_risk_rating: change.previousRisk });
+  }
+}
+
+function driftEvent(finding: DriftFinding, event: MakeEvent): ConmonEvent {
+  const subject = `${finding.class}/${finding.ksi_id ?? finding.reason}`;
+  return event('drift.detected', finding.ksi_id, null, subject, DRIFT_SEVERITY[finding.severity], `${finding.class} ${finding.severity} ${finding.ksi_id ?? '(run)'}: ${finding.reason}`, { ...finding });
+}

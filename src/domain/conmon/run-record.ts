@@ -1,0 +1,66 @@
+import type { RunCounts } from '../assessment/assessment';
+import type { InputRef } from '../artifacts/run-context';
+import type { PoamRow } from '../artifacts/poam';
+import type { DriftClass } from '../drift/drift-finding';
+import type { ReportSource } from '../ksi/ksi-result';
+import type { ConmonEvent } from './conmon-event';
+
+export const RUN_RECORD_SCHEMA = 'svc.run/v1';
+
+/**
+ * What the run store keeps of one run, immutable once recorded. Its id is the hex SHA-256 of its RFC 8785
+ * canonical JSON, so the same input recorded twice is the same run, and a stored run can be re-verified.
+ */
+export interface RunRecord {
+  schema: typeof RUN_RECORD_SCHEMA;
+  /** Report-level facts of the normalized report (absent for a run read from a bundle). */
+  report: { schema_version?: string; generated_at?: string; source?: ReportSource };
+  /** The run's evidence-bundle.json object (svc.evidence-bundle/v1): entries with content hashes, input, Merkle root. */
+  bundle: Record<string, unknown>;
+}
+
+/** A POA&M item as the lifecycle tracks it across runs: the POA&M row plus its state. */
+export interface TrackedPoamItem extends Omit<PoamRow, 'status'> {
+  status: 'Open' | 'Closed';
+  /** Open past scheduled_completion_date at the latest run. */
+  overdue: boolean;
+  /** YYYY-MM-DD the status last changed (opened, closed, became overdue). */
+  status_date: string;
+  /** YYYY-MM-DD the item was closed (a later run reported PASS); absent while open. */
+  completion_date?: string;
+  /** Status of the KSI at the last run that reported it. */
+  last_status: 'PASS' | 'WARN' | 'FAIL';
+  /** Id of the last run that reported the KSI. */
+  last_run: string;
+}
+
+/** Per-area status counts of a run (area: the catalog family, or UNMAPPED). */
+export type AreaCounts = Record<string, { pass: number; warn: number; fail: number }>;
+
+/** The index line of one recorded run: what lists, trends and period reports need without the run itself. */
+export interface RunSummary {
+  /** 1, 2, …: the order runs were recorded in. */
+  seq: number;
+  id: string;
+  /** When it was recorded (ISO-8601 UTC). */
+  recorded_at: string;
+  /** The time the run speaks for: the report's generated_at, else when it was recorded. */
+  as_of: string;
+  input: InputRef;
+  source?: ReportSource;
+  /** Hex RFC 6962 Merkle root of the run's evidence entries. */
+  merkle_root: string;
+  counts: RunCounts;
+  areas: AreaCounts;
+  poam: { open: number; overdue: number; closed: number; opened: number; closed_now: number };
+  drift: Record<DriftClass, number>;
+}
+
+/** A recorded run with the lifecycle state it led to and the events it emitted. */
+export interface StoredRun {
+  summary: RunSummary;
+  record: RunRecord;
+  /** Every tracked POA&M item after this run, open and closed, in poam_id order. */
+  poam: TrackedPoamItem[];
+  events: ConmonEvent[];
+}

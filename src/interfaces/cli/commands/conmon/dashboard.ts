@@ -1,0 +1,17 @@
+import { BaseCommand } from '../../base-command';
+import { BuildTrendDashboard, type BuildTrendDashboardResult } from '../../../../application/conmon/build-trend-dashboard';
+import { outFileFlag } from '../../flags';
+
+export default class ConmonDashboard extends BaseCommand {
+  static summary = 'Write one self-contained HTML page of trends across the stored runs: pass rate by area, open and overdue POA&M, drift.';
+  static examples = ['<%= config.bin %> <%= command.id %> --out out/conmon.html'];
+  static enableJsonFlag = true;
+  static flags = { out: outFileFlag('HTML file to write.', true) };
+
+  async run(): Promise<BuildTrendDashboardResult> {
+    const { flags } = await this.parse(ConmonDashboard);
+    const result = await this.resolve(BuildTrendDashboard).execute({ out: flags.out as string });
+    this.print(`Dashboard of ${result.runs} runs written to ${result.out}`);
+    return result;
+  }
+}

@@ -1,0 +1,46 @@
+import { BaseCommand } from '../../base-command';
+import { Flags } from '@oclif/core';
+import { ProcessRun, type ProcessRunResult } from '../../../../application/conmon/process-run';
+import { UnavailableError } from '../../../../domain/errors';
+import { runInputArg } from '../../flags';
+
+export default class ConmonProcess extends BaseCommand {
+  static summary = 'Record a run in the run store, move the POA&M lifecycle on (opened, still open, closed, overdue) and send SIEM events.';
+  static description = `The store is .svc/store under the working directory, SVC_HOME/store, or PostgreSQL when SVC_STORE=postgres://... is set.
+Sinks: ndjson:<file>, syslog+tcp://host:port, syslog+udp://host:port, or an http(s) collector URL (Splunk HEC-style; its token comes from SVC_SINK_TOKEN).
+A failing sink never loses the run: it is recorded first, and running the same command again sends its events again.`;
+  static examples = [
+    '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --sink ndjson:out/events.ndjson',
+    'SVC_SINK_TOKEN=... <%= config.bin %> <%= command.id %> today.json --sink https://splunk.example:8088/services/collector/event --sink syslog+tcp://siem.example:6514',
+  ];
+  static enableJsonFlag = true;
+  static args = { input: runInputArg };
+  static flags = {
+    sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
+  };
+
+  async run(): Promise<ProcessRunResult> {
+    const { args, flags } = await this.parse(ConmonProcess);
+    const result = await this.resolve(ProcessRun).execute({ input: args.input, sinks: flags.sink });
+    const { run, drift } = result;
+    const failed = result.deliveries.filter((d) => d.error !== undefined);
+    this.print(
+      [
+        `Recording ${args.input} in ${result.store} ...`,
+        `${result.recorded ? 'Recorded' : 'Already recorded'} run ${run.seq}: ${run.id.slice(0, 12)} (as of ${run.as_of})`,
+        `KSIs: ${run.counts.results} (PASS ${run.counts.pass}, WARN ${run.counts.warn}, FAIL ${run.counts.fail})`,
+        `POA&M: ${run.poam.open} open (${run.poam.opened} opened, ${run.poam.closed_now} closed, ${run.poam.overdue} overdue)`,
+        `Drift: ${drift.P1 + drift.P2 + drift.P3 + drift.P4} findings (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
+        `Events: ${result.events}`,
+        ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${d.attempts} attempts: ${d.error}`)),
+      ].join('\n'),
+    );
+    if (failed.length > 0) {
+      throw new UnavailableError(
+        'sink-failed',
+        `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${result.events} events of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
+      );
+    }
+    return result;
+  }
+}

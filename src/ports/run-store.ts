@@ -1,0 +1,46 @@
+import type { InjectionToken } from 'tsyringe';
+import type { RunSummary, StoredRun } from '../domain/conmon/run-record';
+
+/** What `append` decides, under the store's lock, from the latest recorded run. */
+export type AppendDecision = (latest: StoredRun | undefined, seq: number) => StoredRun;
+
+export interface AppendOutcome {
+  /** False when a run with this id was already recorded: nothing was written and `run` is the stored one. */
+  recorded: boolean;
+  run: StoredRun;
+}
+
+export interface RunRange {
+  /** Inclusive bounds on `as_of` (ISO-8601). */
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Recorded runs of continuous monitoring: each stored once, immutable, addressed by its id (the hex SHA-256 of
+ * its canonical RunRecord), in the order recorded. Two processes appending at once are serialized; a crash
+ * mid-append leaves the store as it was before.
+ *
+ * Throws UnavailableError when the store cannot be reached or locked in time, IntegrityError when a stored run
+ * no longer matches its id, PermissionError when the OS refuses.
+ */
+export interface RunStore {
+  /** Where the store is, for messages: a directory, or a URL without its password. */
+  readonly location: string;
+  /**
+   * Records the run `id` unless it is already recorded. Under an exclusive lock, `decide` gets the latest
+   * recorded run (undefined for the first) and the seq the new run will have, and returns the run to store
+   * (its summary.seq and summary.id must be `seq` and `id`). Everything it returns is written at once or not at all.
+   */
+  append(id: string, decide: AppendDecision): Promise<AppendOutcome>;
+  /** Summaries in seq order, those whose as_of is within the range when one is given. */
+  list(range?: RunRange): Promise<RunSummary[]>;
+  /** One run by id or seq; undefined when there is none. */
+  get(key: string | number): Promise<StoredRun | undefined>;
+  /** The run with the highest seq; undefined for an empty store. */
+  latest(): Promise<StoredRun | undefined>;
+  /** Releases connections; the store may not be used afterwards. */
+  close(): Promise<void>;
+}
+
+export const RUN_STORE: InjectionToken<RunStore> = Symbol('RunStore');
