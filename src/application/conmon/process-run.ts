@@ -7,7 +7,6 @@ import { RUN_RECORD_SCHEMA, type RunRecord, type RunSummary, type StoredRun } fr
 import type { DriftSeverity } from '../../domain/drift/drift-finding';
 import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
 import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
-import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
@@ -45,7 +44,6 @@ export class ProcessRun {
     @inject(SECURITY_EVENT_SINKS) private readonly sinks: SecurityEventSinks,
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(UUIDS) private readonly uuids: Uuids,
-    @inject(CLOCK) private readonly clock: Clock,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
   ) {}
 
