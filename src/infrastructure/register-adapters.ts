@@ -15,6 +15,10 @@ import { UUIDS } from '../ports/uuids';
 import { JSON_PATCHER } from '../ports/json-patcher';
 import { SCHEMA_VALIDATOR } from '../ports/schema-validator';
 import { SIGNER } from '../ports/signer';
+import { HTML_RENDERER, POAM_WORKBOOK } from '../ports/renderers';
+import { RUN_STORE } from '../ports/run-store';
+import { SECURITY_EVENT_SINKS } from '../ports/security-event-sink';
+import { AppError, ConfigError } from '../domain/errors';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
 import { SystemClock } from './clock/system-clock';
 import { loadConfig, toolIdentity } from './config';
@@ -33,7 +37,7 @@ export interface AdapterOptions {
  */
 export function registerAdapters(container: DependencyContainer, { env = process.env, cwd = process.cwd() }: AdapterOptions = {}): DependencyContainer {
   const config = loadConfig(env, cwd);
-  container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance } });
+  container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance, conmon: { sinks: config.sinks } } });
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
   container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
   container.register(PROGRESS, { useFactory: instanceCachingFactory(() => new (require('./progress/tty-progress') as typeof import('./progress/tty-progress')).TtyProgress()) });
@@ -62,8 +66,71 @@ export function registerAdapters(container: DependencyContainer, { env = process
       return new AjvSchemaValidator({ configuredDir, cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())) });
     }),
   });
+  container.register(RUN_STORE, { useFactory: instanceCachingFactory(orRefusal(() => openRunStore(env.SVC_STORE, resolve(cwd, env.SVC_HOME || '.svc'), cwd))) });
+  container.register(SECURITY_EVENT_SINKS, {
+    useFactory: instanceCachingFactory(
+      orRefusal(() => {
+        const { SinkFactory } = require('./sinks/sink-factory') as typeof import('./sinks/sink-factory');
+        return new SinkFactory({ token: env.SVC_SINK_TOKEN, cwd, retry: retryFromEnv(env) });
+      }),
+    ),
+  });
+  container.register(HTML_RENDERER, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/html/html-dashboard-renderer') as typeof import('./renderers/html/html-dashboard-renderer')).HtmlDashboardRenderer()),
+  });
+  // exceljs takes about 300 ms to load: only poam-export and generate poam pay for it.
+  container.register(POAM_WORKBOOK, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/xlsx/exceljs-poam-workbook') as typeof import('./renderers/xlsx/exceljs-poam-workbook')).ExceljsPoamWorkbook()),
+  });
   container.register(JSON_PATCHER, {
     useFactory: instanceCachingFactory(() => new (require('./json/jsonc-json-patcher') as typeof import('./json/jsonc-json-patcher')).JsoncJsonPatcher()),
   });
   return container;
+}
+
+/**
+ * SVC_STORE picks the run store: unset, the file store under the svc home (`.svc/store`); `postgres://` or
+ * `postgresql://`, the shared PostgreSQL store; anything else, a directory for the file store.
+ */
+function openRunStore(spec: string | undefined, svcHome: string, cwd: string) {
+  if (spec !== undefined && /^postgres(ql)?:\/\//i.test(spec)) {
+    const { PostgresRunStore } = require('./store/postgres-run-store') as typeof import('./store/postgres-run-store');
+    return new PostgresRunStore({ url: spec });
+  }
+  if (spec !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
+    throw new ConfigError('bad-store', `SVC_STORE: ${spec.replace(/\/\/[^@/]*@/, '//***@')} is not a run store; use postgres://user@host/db, or a directory for the file store`);
+  }
+  const { FileRunStore } = require('./store/file-run-store') as typeof import('./store/file-run-store');
+  return new FileRunStore({ dir: spec ? resolve(cwd, spec) : resolve(svcHome, 'store') });
+}
+
+/** SVC_SINK_RETRIES / SVC_SINK_BACKOFF_MS tune sink retries (tests shorten them; operators may lengthen them). */
+function retryFromEnv(env: NodeJS.ProcessEnv): { attempts?: number; baseDelayMs?: number } {
+  const retry: { attempts?: number; baseDelayMs?: number } = {};
+  const settings = [['SVC_SINK_RETRIES', 'attempts', 1], ['SVC_SINK_BACKOFF_MS', 'baseDelayMs', 0]] as const;
+  for (const [name, key, min] of settings) {
+    const value = env[name];
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError('bad-sink-retry', `${name}=${value}: expected a whole number of at least ${min}`);
+    retry[key] = Number(value);
+  }
+  return retry;
+}
+
+/**
+ * tsyringe rethrows a factory's error as a plain Error with only its message, which would turn a configuration
+ * mistake (exit 5) into an internal error (exit 70). So an adapter that cannot be built from its settings is
+ * replaced by one whose every use throws the original error.
+ */
+function orRefusal<T extends object>(make: () => T): () => T {
+  return () => {
+    try {
+      return make();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return new Proxy({} as T, {
+        get: (_target, key) => (key === 'then' ? undefined : () => { throw error; }),
+      });
+    }
+  };
 }

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { RunRecord, StoredRun } from '../../domain/conmon/run-record';
+import { IntegrityError } from '../../domain/errors';
+
+const RUN_ID = /^[0-9a-f]{64}$/;
+
+/** RFC 8785 canonical JSON: the same value is always the same bytes, whatever order its keys were built in. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error(`cannot write ${typeof value} as canonical JSON`);
+  return text;
+}
+
+/**
+ * A run's id: the lowercase hex SHA-256 of its canonical record. Stores keep those exact bytes, so re-hashing
+ * them needs no JSON library's key order.
+ */
+export function canonicalId(record: RunRecord): string {
+  return sha256Hex(canonicalJson(record));
+}
+
+export function sha256Hex(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The stored canonical bytes of run `id` as a record, once they are shown to still hash to the id. */
+export function verifiedRecord(text: string | Uint8Array, id: string, where: string): RunRecord {
+  if (sha256Hex(text) !== id) throw tampered(where, id);
+  return JSON.parse(typeof text === 'string' ? text : Buffer.from(text).toString('utf8')) as RunRecord;
+}
+
+export function tampered(where: string, id: string, what = 'no longer matches its SHA-256'): IntegrityError {
+  return new IntegrityError('run-store-tampered', `${where}: run ${id} ${what}; the store was modified outside svc. Restore it from backup`);
+}
+
+/** What `get` was asked for: a run id (64 hex digits, any case) or a seq (a positive integer, or its decimal digits). */
+export function parseRunKey(key: string | number): { id: string } | { seq: number } | undefined {
+  if (typeof key === 'number') return Number.isSafeInteger(key) && key > 0 ? { seq: key } : undefined;
+  if (RUN_ID.test(key.toLowerCase())) return { id: key.toLowerCase() };
+  return /^[1-9]\d{0,15}$/.test(key) ? parseRunKey(Number(key)) : undefined;
+}
+
+/**
+ * Holds what `decide` returned to the port's terms before anything is written. A mismatch is a bug in the
+ * caller, not a user error: storing it would make the run look tampered with on its next read.
+ */
+export function checkDecided(run: StoredRun, id: string, seq: number): void {
+  if (run.summary.seq !== seq || run.summary.id !== id) {
+    throw new Error(`append(${id}): decide returned run ${run.summary.id} with seq ${run.summary.seq}, expected run ${id} with seq ${seq}`);
+  }
+  const actual = canonicalId(run.record);
+  if (actual !== id) throw new Error(`append(${id}): decide returned a record whose id is ${actual}`);
+  for (const field of ['recorded_at', 'as_of'] as const) {
+    if (Number.isNaN(Date.parse(run.summary[field]))) throw new Error(`append(${id}): summary.${field} ${JSON.stringify(run.summary[field])} is not an ISO-8601 time`);
+  }
+}

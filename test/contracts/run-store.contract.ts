@@ -1,0 +1,241 @@
+import type { StoredRun } from '../../src/domain/conmon/run-record';
+import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
+import type { AppendDecision, RunStore } from '../../src/ports/run-store';
+import { recordFor, runIdOf, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
+
+export interface RunStoreHarness {
+  /** An empty store. */
+  store: RunStore;
+  /** A second store on the same data, as another process would open it; the test closes it. */
+  twin(): RunStore;
+  /** Changes the stored record of run `id` behind the store's back. */
+  tamper(id: string): Promise<void>;
+  /** Closes `store` and removes what the harness made. */
+  cleanup(): Promise<void>;
+}
+
+interface Decided {
+  id: string;
+  decide: AppendDecision;
+  /** What decide was called with, in order. */
+  calls: { latest: StoredRun | undefined; seq: number }[];
+  /** What decide returned last. */
+  returned?: StoredRun;
+}
+
+/** Run n of the test history, with a decide that records its calls and returns a complete StoredRun. */
+function runNumber(n: number, overrides: StoredRunOverrides = {}): Decided {
+  const record = recordFor(n);
+  const run: Decided = {
+    id: runIdOf(record),
+    calls: [],
+    decide: (latest, seq) => {
+      run.calls.push({ latest, seq });
+      run.returned = storedRunFor(run.id, seq, { record, ...overrides });
+      return run.returned;
+    },
+  };
+  return run;
+}
+
+/** What every RUN_STORE must do: content-addressed, append-only, serialized appends, tamper-evident reads. */
+export function runStoreContract(name: string, make: () => Promise<RunStoreHarness>): void {
+  describe(`${name} (RUN_STORE contract)`, () => {
+    let h: RunStoreHarness;
+    let store: RunStore;
+    beforeEach(async () => {
+      h = await make();
+      store = h.store;
+    });
+    afterEach(async () => {
+      await h.cleanup();
+    });
+
+    async function appendAll(...runs: Decided[]): Promise<void> {
+      for (const run of runs) await store.append(run.id, run.decide);
+    }
+
+    const ids = async (found: Promise<{ id: string }[]>) => (await found).map((summary) => summary.id);
+
+    it('starts empty', async () => {
+      expect(await store.list()).toEqual([]);
+      expect(await store.latest()).toBeUndefined();
+      expect(await store.get(runNumber(1).id)).toBeUndefined();
+      expect(await store.get(1)).toBeUndefined();
+    });
+
+    it('gives the first run seq 1, deciding it with no latest run', async () => {
+      const first = runNumber(1);
+      const outcome = await store.append(first.id, first.decide);
+      expect(first.calls).toEqual([{ latest: undefined, seq: 1 }]);
+      expect(outcome).toEqual({ recorded: true, run: first.returned });
+      expect(await store.list()).toEqual([first.returned?.summary]);
+      expect(await store.latest()).toEqual(first.returned);
+    });
+
+    it('decides the second run from the first as stored, with seq 2', async () => {
+      const [first, second] = [runNumber(1), runNumber(2)];
+      await appendAll(first, second);
+      expect(second.calls).toHaveLength(1);
+      expect(second.calls[0].seq).toBe(2);
+      expect(second.calls[0].latest).toStrictEqual(first.returned);
+      expect(await store.latest()).toStrictEqual(second.returned);
+    });
+
+    it('returns the stored run for an id already recorded, without deciding or writing', async () => {
+      const [first, second] = [runNumber(1), runNumber(2)];
+      await appendAll(first, second);
+      const again = runNumber(1);
+      const outcome = await store.append(again.id, again.decide);
+      expect(again.calls).toEqual([]);
+      expect(outcome).toStrictEqual({ recorded: false, run: first.returned });
+      expect(await ids(store.list())).toEqual([first.id, second.id]);
+      expect((await store.latest())?.summary.id).toBe(second.id);
+    });
+
+    it('records an id appended twice at once only once', async () => {
+      const [a, b] = [runNumber(1), runNumber(1)];
+      const outcomes = await Promise.all([store.append(a.id, a.decide), store.append(b.id, b.decide)]);
+      expect(outcomes.map((o) => o.recorded).sort()).toEqual([false, true]);
+      expect(a.calls.length + b.calls.length).toBe(1);
+      expect(outcomes[0].run).toStrictEqual(outcomes[1].run);
+      expect(await store.list()).toHaveLength(1);
+    });
+
+    it('gets a run by id and by seq, and nothing for unknown ones', async () => {
+      const [first, second] = [runNumber(1), runNumber(2)];
+      await appendAll(first, second);
+      expect(await store.get(first.id)).toStrictEqual(first.returned);
+      expect(await store.get(second.id.toUpperCase())).toStrictEqual(second.returned);
+      expect(await store.get(1)).toStrictEqual(first.returned);
+      expect(await store.get(2)).toStrictEqual(second.returned);
+      expect(await store.get('2')).toStrictEqual(second.returned);
+      expect(await store.get(runNumber(3).id)).toBeUndefined();
+      expect(await store.get(3)).toBeUndefined();
+      expect(await store.get(0)).toBeUndefined();
+      expect(await store.get('not-a-run')).toBeUndefined();
+    });
+
+    it('lists summaries in seq order', async () => {
+      const runs = [runNumber(3), runNumber(1), runNumber(2)];
+      await appendAll(...runs);
+      const listed = await store.list();
+      expect(listed.map((s) => s.seq)).toEqual([1, 2, 3]);
+      expect(listed.map((s) => s.id)).toEqual(runs.map((r) => r.id));
+      expect(listed).toStrictEqual(runs.map((r) => r.returned?.summary));
+    });
+
+    it('lists the runs whose as_of is within inclusive bounds, compared as instants whatever their offsets', async () => {
+      const runs = [
+        runNumber(1, { summary: { as_of: '2026-01-15T12:00:00Z' } }),
+        runNumber(2, { summary: { as_of: '2026-02-15T13:00:00+01:00' } }),
+        runNumber(3, { summary: { as_of: '2026-03-15T12:00:00.000Z' } }),
+      ];
+      await appendAll(...runs);
+      const [jan, feb, mar] = runs.map((r) => r.id);
+      // Run 2's instant is 2026-02-15T12:00:00Z; as strings these bounds would all exclude it.
+      expect(await ids(store.list({ from: '2026-02-15T14:00:00+02:00' }))).toEqual([feb, mar]);
+      expect(await ids(store.list({ to: '2026-02-15T12:00:00Z' }))).toEqual([jan, feb]);
+      expect(await ids(store.list({ from: '2026-02-15T14:00:00+02:00', to: '2026-02-15T12:00:00.000Z' }))).toEqual([feb]);
+      expect(await ids(store.list({ from: '2026-02-15T12:00:00.001Z' }))).toEqual([mar]);
+      expect(await ids(store.list({ from: '2026-01-15', to: '2026-03-15T07:00:00-05:00' }))).toEqual([jan, feb, mar]);
+      expect(await store.list({ from: '2026-04-01' })).toEqual([]);
+      expect((await store.list({ to: '2026-02-15T12:00:00Z' }))[1]).toStrictEqual(runs[1].returned?.summary);
+    });
+
+    it('refuses a bound that is not a time', async () => {
+      const refused = store.list({ from: 'last tuesday' });
+      await expect(refused).rejects.toBeInstanceOf(InvalidInputError);
+      await expect(refused).rejects.toMatchObject({ code: 'bad-run-range' });
+    });
+
+    it('gives back exactly what was stored: events, POA&M items, absent optional fields still absent', async () => {
+      const first = runNumber(1);
+      await appendAll(first);
+      const got = await store.get(first.id);
+      expect(got).toStrictEqual(first.returned);
+      expect(got?.poam.map((item) => 'completion_date' in item)).toEqual([false, true]);
+      expect(got?.events.map((event) => event.kind)).toEqual(['run.recorded', 'poam.opened']);
+      expect(got?.events[1].data).toStrictEqual({ risk_rating: 'High', scheduled_completion_date: '2026-12-02', note: null });
+      expect(runIdOf(got!.record)).toBe(first.id);
+    });
+
+    it('leaves the store as it was when decide throws, and the next append takes the seq', async () => {
+      const first = runNumber(1);
+      await appendAll(first);
+      const failure = new Error('decide failed');
+      await expect(
+        store.append(runNumber(2).id, () => {
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await ids(store.list())).toEqual([first.id]);
+      expect(await store.latest()).toStrictEqual(first.returned);
+      const second = runNumber(2);
+      await store.append(second.id, second.decide);
+      expect(second.calls.map((c) => c.seq)).toEqual([2]);
+    });
+
+    it('refuses a decided run whose seq or id is not the one asked for, writing nothing', async () => {
+      const first = runNumber(1);
+      await expect(store.append(first.id, (_latest, seq) => storedRunFor(first.id, seq + 1, { record: recordFor(1) }))).rejects.toThrow(/expected run .* with seq 1/);
+      await expect(store.append(first.id, (_latest, seq) => storedRunFor(runNumber(2).id, seq, { record: recordFor(1) }))).rejects.toThrow(/expected run/);
+      await expect(store.append(first.id, (_latest, seq) => storedRunFor(first.id, seq, { record: recordFor(2) }))).rejects.toThrow(/whose id is/);
+      expect(await store.list()).toEqual([]);
+    });
+
+    it('serializes two appends at once: seqs 1 and 2, the second decided from the first', async () => {
+      const runs = [runNumber(1), runNumber(2)];
+      await Promise.all(runs.map((r) => store.append(r.id, r.decide)));
+      expectChain(runs);
+      expect(await ids(store.list())).toEqual(bySeq(runs).map((r) => r.id));
+    });
+
+    it('serializes appends of two store instances on the same data', async () => {
+      const twin = h.twin();
+      try {
+        const runs = [runNumber(1), runNumber(2), runNumber(3), runNumber(4)];
+        await Promise.all(runs.map((r, i) => (i % 2 ? twin : store).append(r.id, r.decide)));
+        expectChain(runs);
+        expect(await ids(twin.list())).toEqual(await ids(store.list()));
+        expect(await twin.latest()).toStrictEqual(bySeq(runs)[3].returned);
+      } finally {
+        await twin.close();
+      }
+    });
+
+    it('serializes ten appends at once: seqs 1 to 10, each decided from the one before', async () => {
+      const runs = Array.from({ length: 10 }, (_, i) => runNumber(i + 1));
+      await Promise.all(runs.map((r) => store.append(r.id, r.decide)));
+      expectChain(runs);
+      expect((await store.list()).map((s) => s.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    });
+
+    it('detects a stored run changed outside the store', async () => {
+      const [first, second] = [runNumber(1), runNumber(2)];
+      await appendAll(first, second);
+      await h.tamper(second.id);
+      for (const read of [() => store.get(second.id), () => store.get(2), () => store.latest()]) {
+        await expect(read()).rejects.toBeInstanceOf(IntegrityError);
+        await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`run ${second.id} no longer matches its SHA-256`) });
+      }
+      const third = runNumber(3);
+      await expect(store.append(third.id, third.decide)).rejects.toMatchObject({ code: 'run-store-tampered' });
+      expect(third.calls).toEqual([]);
+      expect(await store.get(first.id)).toStrictEqual(first.returned);
+    });
+  });
+}
+
+function bySeq(runs: Decided[]): Decided[] {
+  return [...runs].sort((a, b) => a.calls[0].seq - b.calls[0].seq);
+}
+
+/** Each run was decided once, the seqs are 1..n, and run k was decided from run k-1 exactly as stored. */
+function expectChain(runs: Decided[]): void {
+  for (const run of runs) expect(run.calls).toHaveLength(1);
+  const ordered = bySeq(runs);
+  expect(ordered.map((r) => r.calls[0].seq)).toEqual(runs.map((_, i) => i + 1));
+  expect(ordered[0].calls[0].latest).toBeUndefined();
+  for (let k = 1; k < ordered.length; k++) expect(ordered[k].calls[0].latest).toStrictEqual(ordered[k - 1].returned);
+}

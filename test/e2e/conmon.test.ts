@@ -1,0 +1,277 @@
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { openBrowser, withPage } from '../support/browser';
+import { startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
+import { BIN, ROOT, svc, type SvcRun } from '../support/run-svc';
+import { seriesDay, writeRunSeries } from '../support/run-series';
+
+let tmp: string;
+let series: string[];
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'svc-conmon-'));
+  mkdirSync(join(tmp, 'series-input'));
+  series = writeRunSeries(join(tmp, 'series-input'), 50);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const home = (name: string) => join(tmp, name);
+const conmon = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => svc(['conmon', ...args], { env: { SVC_HOME: home(name), SVC_SINK_BACKOFF_MS: '5', ...env } });
+const events = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown> & { kind: string; ksi_id: string | null; summary: string });
+
+/** The CLI as a child process that does not block this one, so listeners in the test can answer it. */
+function svcAsync(args: string[], env: NodeJS.ProcessEnv): Promise<SvcRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ stdout, stderr, status }));
+  });
+}
+
+describe('svc conmon over 50 generated runs (file store)', () => {
+  const sink = () => join(tmp, 'series-events.ndjson');
+  let outputs: SvcRun[];
+  beforeAll(() => {
+    outputs = series.map((file) => conmon('series', ['process', file, '--sink', `ndjson:${sink()}`]));
+  }, 180_000);
+
+  it('records every run in order, each once (exit 0)', () => {
+    expect(outputs.map((o) => o.status)).toEqual(series.map(() => 0));
+    expect(outputs[0].stdout.split('\n').slice(0, 6)).toEqual([
+      `Recording ${series[0]} in ${home('series')}/store ...`,
+      expect.stringMatching(/^Recorded run 1: [0-9a-f]{12} \(as of 2026-06-01T07:00:00Z\)$/),
+      'KSIs: 41 (PASS 36, WARN 2, FAIL 3)',
+      'POA&M: 5 open (5 opened, 0 closed, 0 overdue)',
+      'Drift: 0 findings (P1 0, P2 0, P3 0, P4 0)',
+      'Events: 6',
+    ]);
+    const index = JSON.parse(readFileSync(join(home('series'), 'store', 'index.json'), 'utf8')) as { runs: { seq: number; as_of: string }[] };
+    expect(index.runs.map((r) => r.seq)).toEqual(series.map((_, i) => i + 1));
+    expect(index.runs[49].as_of).toBe(`${seriesDay(50)}T07:00:00Z`);
+    const again = conmon('series', ['process', series[9], '--sink', `ndjson:${join(tmp, 'again.ndjson')}`]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('Already recorded run 10: ');
+    expect(events(join(tmp, 'again.ndjson')).map((e) => e.event_id)).toEqual(events(sink()).filter((e) => (e.run as { seq: number }).seq === 10).map((e) => e.event_id));
+  });
+
+  it('opens, keeps, marks overdue and closes POA&M items by the lifecycle rules, one event per change', () => {
+    const ia = events(sink()).filter((e) => e.ksi_id === 'KSI-IA-02' && e.kind.startsWith('poam.'));
+    expect(ia.map((e) => `${(e.run as { seq: number }).seq} ${e.kind}`)).toEqual(['5 poam.opened', '8 poam.overdue', '13 poam.closed']);
+    expect(ia.map((e) => (e.data as { original_detection_date: string }).original_detection_date)).toEqual([seriesDay(5), seriesDay(5), seriesDay(5)]);
+    expect((ia[2].data as { completion_date: string }).completion_date).toBe(seriesDay(13));
+    const ac = events(sink()).filter((e) => e.ksi_id === 'KSI-AC-02' && e.kind.startsWith('poam.'));
+    expect(ac.map((e) => `${(e.run as { seq: number }).seq} ${e.kind}`)).toEqual(['20 poam.opened', '21 poam.risk-changed', '23 poam.overdue', '30 poam.closed']);
+    expect(events(sink()).filter((e) => e.ksi_id === 'KSI-ZZ-01' && e.kind === 'poam.opened')).toHaveLength(1);
+  });
+
+  it('classifies the drift between consecutive runs', () => {
+    const drift = events(sink()).filter((e) => e.kind === 'drift.detected');
+    const at = (seq: number) => drift.filter((e) => (e.run as { seq: number }).seq === seq).map((e) => `${(e.data as { severity: string }).severity} ${(e.data as { class: string }).class} ${e.ksi_id}`);
+    expect(at(5)).toContain('P1 DRIFT-IDENTITY KSI-IA-02');
+    expect(at(13)).toContain('P4 DRIFT-SEMANTIC KSI-IA-02');
+    expect(at(21)).toContain('P1 DRIFT-AUTHZ KSI-AC-02');
+    expect(at(25)).toContain('P3 DRIFT-PROVENANCE null');
+    expect(at(30)).toContain('P3 DRIFT-SCHEMA KSI-AU-03');
+    expect(drift.every((e) => (e.run as { seq: number }).seq > 1)).toBe(true);
+  });
+
+  it('writes the Ongoing Authorization Report of a period as Markdown and JSON', () => {
+    const out = join(tmp, 'oa', 'report-q3.md');
+    const result = conmon('series', ['export-oa', '--from', seriesDay(4), '--to', seriesDay(14), '--out', out]);
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toBe(`Ongoing Authorization Report written to ${out} and ${join(tmp, 'oa', 'report-q3.json')} (11 runs)\n`);
+    const report = JSON.parse(readFileSync(join(tmp, 'oa', 'report-q3.json'), 'utf8'));
+    expect(report.runs).toMatchObject({ count: 11, first: { seq: 4 }, last: { seq: 14 } });
+    expect(report.poam.opened.map((p: { poam_id: string }) => p.poam_id)).toContain('POAM-KSI-IA-02');
+    expect(report.poam.closed.map((p: { poam_id: string; date: string }) => `${p.poam_id} ${p.date}`)).toContain(`POAM-KSI-IA-02 ${seriesDay(13)}`);
+    expect(report.poam.overdue.map((p: { poam_id: string; run: number }) => `${p.poam_id} ${p.run}`)).toContain('POAM-KSI-IA-02 8');
+    const markdown = readFileSync(out, 'utf8');
+    expect(markdown.startsWith('# FedRAMP 20x Ongoing Authorization Report\n\nPeriod: ')).toBe(true);
+    expect(markdown).toContain(`| ${seriesDay(5)}T07:00:00Z | 5 | KSI-IA-02 | PASS | FAIL | DRIFT-IDENTITY | P1 |`);
+    const printed = conmon('series', ['export-oa', '--from', seriesDay(4), '--to', seriesDay(14)]);
+    expect(printed.stdout).toBe(markdown.replace(/Generated: .*\n/, printed.stdout.match(/Generated: .*\n/)?.[0] ?? ''));
+  });
+
+  it('draws the trends of all 50 runs in one self-contained page that Chromium renders without errors', async () => {
+    const out = join(tmp, 'trends.html');
+    const result = conmon('series', ['dashboard', '--out', out]);
+    expect([result.status, result.stdout]).toEqual([0, `Dashboard of 50 runs written to ${out}\n`]);
+    const browser: Browser = await openBrowser();
+    try {
+      await withPage(async (page) => {
+        const problems: string[] = [];
+        const requests: string[] = [];
+        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        page.on('pageerror', (e) => problems.push(e.message));
+        page.on('request', (r) => requests.push(r.url()));
+        await page.goto(`file://${out}`);
+        expect(await page.locator('table tbody tr').count()).toBe(50);
+        expect(await page.locator('h1').innerText()).toBe('Continuous monitoring trends: contoso.onmicrosoft.com');
+        await page.screenshot({ path: join(tmp, 'trends.png'), fullPage: true });
+        expect(problems).toEqual([]);
+        expect(requests).toEqual([`file://${out}`]);
+      }, browser);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+describe('svc conmon process: sinks, concurrency and bad input', () => {
+  const fixture = 'fixtures/sample-baseline.json';
+
+  it('sends every event to a syslog TCP listener (RFC 6587 octet counting), a UDP one and an HTTP collector', async () => {
+    const frames: string[] = [];
+    const tcp: Server = createServer((socket) => {
+      let buffer = Buffer.alloc(0);
+      socket.on('data', (d) => {
+        buffer = Buffer.concat([buffer, d]);
+        for (let m = /^(\d+) /.exec(buffer.toString('latin1')); m && buffer.length >= m[0].length + Number(m[1]); m = /^(\d+) /.exec(buffer.toString('latin1'))) {
+          frames.push(buffer.subarray(m[0].length, m[0].length + Number(m[1])).toString('utf8'));
+          buffer = buffer.subarray(m[0].length + Number(m[1]));
+        }
+      });
+    });
+    const datagrams: string[] = [];
+    const udp = createSocket('udp4');
+    udp.on('message', (m) => datagrams.push(m.toString('utf8')));
+    const bodies: { auth: string | undefined; body: string }[] = [];
+    const http: HttpServer = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        bodies.push({ auth: req.headers.authorization, body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
+      });
+    });
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    try {
+      const port = (s: { address(): unknown }) => (s.address() as AddressInfo).port;
+      const result = await svcAsync(
+        ['conmon', 'process', fixture, '--sink', `syslog+tcp://127.0.0.1:${port(tcp)}`, '--sink', `syslog+udp://127.0.0.1:${port(udp)}`, '--sink', `http://127.0.0.1:${port(http)}/services/collector/event`],
+        { SVC_HOME: home('sinks'), SVC_SINK_TOKEN: 'hec-token-123' },
+      );
+      expect([result.status, result.stderr]).toEqual([0, '']);
+      expect(result.stdout).toContain(`- syslog+tcp://127.0.0.1:${port(tcp)}: delivered 4\n`);
+      expect(result.stdout).not.toContain('hec-token-123');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(frames).toHaveLength(4);
+      expect(frames[0]).toMatch(/^<134>1 2026-11-02T14:05:00Z \S+ svc \d+ run\.recorded \[svc@32473 event_id="[0-9a-f-]{36}" kind="run\.recorded" run="[0-9a-f]{64}"\] \{/);
+      expect(frames.map((f) => JSON.parse(f.slice(f.indexOf('] ') + 2)).kind)).toEqual(['run.recorded', 'poam.opened', 'poam.opened', 'poam.opened']);
+      expect(frames[1]).toMatch(/^<130>1 /); // local0 + critical: POAM-KSI-AC-02 opened at Critical risk
+      expect(datagrams.map((d) => d.split(' ')[5])).toEqual(['run.recorded', 'poam.opened', 'poam.opened', 'poam.opened']);
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0].auth).toBe('Splunk hec-token-123');
+      const hec = bodies[0].body.split('\n').map((l) => JSON.parse(l));
+      expect(hec.map((h) => [h.sourcetype, h.source, h.event.kind])).toEqual([
+        ['svc:conmon', 'svc', 'run.recorded'],
+        ['svc:conmon', 'svc', 'poam.opened'],
+        ['svc:conmon', 'svc', 'poam.opened'],
+        ['svc:conmon', 'svc', 'poam.opened'],
+      ]);
+    } finally {
+      tcp.close();
+      udp.close();
+      http.close();
+    }
+  }, 30_000);
+
+  it('keeps the run when a sink fails (exit 5), and the same command later delivers its events', () => {
+    const dead = conmon('dead-sink', ['process', fixture, '--sink', 'syslog+tcp://127.0.0.1:9', '--sink', `ndjson:${join(tmp, 'dead.ndjson')}`]);
+    expect(dead.status).toBe(5);
+    expect(dead.stdout).toContain('Recorded run 1: ');
+    expect(dead.stdout).toContain('- syslog+tcp://127.0.0.1:9: failed after 4 attempts: ');
+    expect(dead.stderr).toBe(`Error: syslog+tcp://127.0.0.1:9: could not deliver the 4 events of run 1; the run is recorded in ${home('dead-sink')}/store. Fix the sink and run the same command again to send them\n`);
+    const retry = conmon('dead-sink', ['process', fixture, '--sink', `ndjson:${join(tmp, 'dead-retry.ndjson')}`]);
+    expect(retry.status).toBe(0);
+    expect(retry.stdout).toContain('Already recorded run 1: ');
+    expect(events(join(tmp, 'dead-retry.ndjson'))).toEqual(events(join(tmp, 'dead.ndjson')));
+  });
+
+  it('serializes two processes recording at once: both runs recorded, seq 1 and 2', async () => {
+    const env = { SVC_HOME: home('race') };
+    const [a, b] = await Promise.all([svcAsync(['conmon', 'process', series[0]], env), svcAsync(['conmon', 'process', series[1]], env)]);
+    expect([a.status, b.status, a.stderr, b.stderr]).toEqual([0, 0, '', '']);
+    const index = JSON.parse(readFileSync(join(home('race'), 'store', 'index.json'), 'utf8')) as { runs: { seq: number }[] };
+    expect(index.runs.map((r) => r.seq)).toEqual([1, 2]);
+  }, 30_000);
+
+  it('refuses a bad sink before recording anything (exit 2)', () => {
+    const result = conmon('bad-sink', ['process', fixture, '--sink', 'kafka://broker:9092']);
+    expect([result.status, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toBe('Error: --sink kafka://broker:9092: not a sink; use ndjson:<file>, syslog+tcp://host:port, syslog+udp://host:port or https://host/path\n');
+    expect(existsSync(join(home('bad-sink'), 'store'))).toBe(false);
+  });
+
+  it('names the file and the JSON path of a bad input (exit 3) and records nothing', () => {
+    const bad = join(tmp, 'bad-status.json');
+    writeFileSync(bad, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'GREEN' }]));
+    const result = conmon('bad-input', ['process', bad]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/^Error: .*bad-status\.json: \[0\]\.status: "GREEN" is not a status; use exactly PASS, WARN or FAIL \(upper case\)\n$/);
+    expect(existsSync(join(home('bad-input'), 'store', 'index.json'))).toBe(false);
+  });
+
+  it('refuses an unknown store scheme (exit 5) without showing its password', () => {
+    const result = conmon('x', ['process', fixture], { SVC_STORE: 'mysql://admin:hunter2@db/svc' });
+    expect(result.status).toBe(5);
+    expect(result.stderr).toBe('Error: SVC_STORE: mysql://***@db/svc is not a run store; use postgres://user@host/db, or a directory for the file store\n');
+  });
+
+  it('detects a stored run changed outside svc (exit 4)', () => {
+    expect(conmon('tamper', ['process', fixture]).status).toBe(0);
+    const runs = join(home('tamper'), 'store', 'runs');
+    const [file] = readdirSync(runs);
+    writeFileSync(join(runs, file), readFileSync(join(runs, file), 'utf8').replace('"FAIL"', '"PASS"'));
+    const result = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
+    expect(result.status).toBe(4);
+    expect(result.stderr).toMatch(/^Error: .*no longer matches its SHA-256; the store was modified outside svc\. Restore it from backup\n$/);
+  });
+
+  it('rejects a period that ends before it starts, or is not a date (exit 2)', () => {
+    expect(conmon('series', ['export-oa', '--from', '2026-07-01', '--to', '2026-06-01']).stderr).toBe('Error: --from 2026-07-01 is after --to 2026-06-01; give the start of the period first\n');
+    const bad = conmon('series', ['export-oa', '--from', 'last week', '--to', '2026-06-01']);
+    expect([bad.status, bad.stderr]).toEqual([2, 'Error: --from last week: expected a date (2026-10-01) or a date-time with a zone (2026-10-01T00:00:00Z)\n']);
+  });
+});
+
+describe('svc conmon with the PostgreSQL run store (SVC_STORE=postgres://...)', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 90_000);
+  afterAll(async () => server?.stop());
+
+  it('records runs, tracks the lifecycle and reports the period like the file store does', async () => {
+    const env = { SVC_STORE: server.url, SVC_HOME: home('pg-home') };
+    const file = series.slice(0, 14).map((f) => svc(['conmon', 'process', f], { env }));
+    expect(file.map((r) => [r.status, r.stderr])).toEqual(series.slice(0, 14).map(() => [0, '']));
+    expect(file[0].stdout).toContain(`Recording ${series[0]} in ${server.url.replace(TEST_PASSWORD, '***')} ...`);
+    expect(file.map((r) => r.stdout).join('')).not.toContain(TEST_PASSWORD);
+    const fileStore = conmon('series', ['export-oa', '--from', seriesDay(1), '--to', seriesDay(14), '--json']);
+    const pgStore = svc(['conmon', 'export-oa', '--from', seriesDay(1), '--to', seriesDay(14), '--json'], { env });
+    const strip = (text: string) => ({ ...JSON.parse(text), generated_at: undefined, store: undefined });
+    expect(strip(pgStore.stdout)).toEqual(strip(fileStore.stdout));
+    expect(existsSync(join(home('pg-home'), 'store'))).toBe(false);
+    const [a, b] = await Promise.all([svcAsync(['conmon', 'process', series[14]], env), svcAsync(['conmon', 'process', series[15]], env)]);
+    expect([a.status, b.status]).toEqual([0, 0]);
+    expect([a.stdout, b.stdout].join('')).toMatch(/Recorded run 15: [\s\S]*Recorded run 16: |Recorded run 16: [\s\S]*Recorded run 15: /);
+  }, 120_000);
+
+  it('says which store it cannot reach (exit 5), without the password', () => {
+    const result = svc(['conmon', 'process', 'fixtures/sample-baseline.json'], { env: { SVC_STORE: `postgresql://svc:${TEST_PASSWORD}@127.0.0.1:9/svc`, SVC_HOME: home('pg-down') } });
+    expect(result.status).toBe(5);
+    expect(result.stderr).toMatch(/^Error: postgresql:\/\/svc:\*\*\*@127\.0\.0\.1:9\/svc: cannot reach the PostgreSQL run store \(.*\); check SVC_STORE and that the server is running\n$/);
+  });
+});

@@ -1,0 +1,201 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import canonicalize from 'canonicalize';
+import { InvalidInputError, UnavailableError } from '../../src/domain/errors';
+import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
+import { runStoreContract } from '../contracts/run-store.contract';
+import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+function freshRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'svc-runs-'));
+  roots.push(root);
+  return root;
+}
+
+runStoreContract('FileRunStore', async () => {
+  const dir = join(freshRoot(), 'store');
+  const store = new FileRunStore({ dir });
+  return {
+    store,
+    twin: () => new FileRunStore({ dir }),
+    tamper: async (id) => {
+      const path = join(dir, 'runs', `${id}.json`);
+      writeFileSync(path, readFileSync(path, 'utf8').replace('ScubaGear', 'ScubaGeaR'));
+    },
+    cleanup: () => store.close(),
+  };
+});
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Appends run n of the test history and returns its id. */
+async function append(store: FileRunStore, n: number): Promise<string> {
+  const record = recordFor(n);
+  const id = runIdOf(record);
+  await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }));
+  return id;
+}
+
+/** A pid no process has: a child that has already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  return child.pid;
+}
+
+describe('FileRunStore on disk', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = join(freshRoot(), 'store');
+  });
+
+  it('keeps canonical run files named by their hash, state files by seq, and the index of summaries', async () => {
+    const store = new FileRunStore({ dir });
+    const first = await append(store, 1);
+    const second = await append(store, 2);
+    expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${second}.json`].sort());
+    expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json`, `00000002-${second}.json`]);
+    for (const [n, id] of [[1, first], [2, second]] as const) {
+      const bytes = readFileSync(join(dir, 'runs', `${id}.json`));
+      expect(sha(bytes)).toBe(id);
+      expect(bytes.toString('utf8')).toBe(canonicalize(recordFor(n)));
+    }
+    const index = readFileSync(join(dir, 'index.json'), 'utf8');
+    expect(index).toBe(canonicalize(JSON.parse(index)));
+    expect(JSON.parse(index)).toEqual({ schema: 'svc.run-index/v1', runs: [storedRunFor(first, 1).summary, storedRunFor(second, 2).summary] });
+    const state = JSON.parse(readFileSync(join(dir, 'states', `00000002-${second}.json`), 'utf8'));
+    expect(Object.keys(state).sort()).toEqual(['events', 'poam', 'summary']);
+  });
+
+  it('writes nothing when the id is already recorded', async () => {
+    const store = new FileRunStore({ dir });
+    const id = await append(store, 1);
+    const before = statSync(join(dir, 'index.json'));
+    const outcome = await store.append(id, () => {
+      throw new Error('decide must not be called');
+    });
+    expect(outcome.recorded).toBe(false);
+    const after = statSync(join(dir, 'index.json'));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(readdirSync(join(dir, 'states'))).toHaveLength(1);
+    expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+  });
+
+  it('does not create the directory to read it', async () => {
+    const store = new FileRunStore({ dir });
+    expect(await store.list()).toEqual([]);
+    expect(await store.latest()).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+    expect(store.location).toBe(dir);
+  });
+
+  it('takes over the lock of a process that no longer runs on this host', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'store.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-11-01T00:00:00.000Z' }));
+    const store = new FileRunStore({ dir, lockTimeoutMs: 200 });
+    await append(store, 1);
+    expect(await store.list()).toHaveLength(1);
+    expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
+  });
+
+  it('waits for a live lock and then gives up, naming the lock file and its holder', async () => {
+    mkdirSync(dir, { recursive: true });
+    const lock = join(dir, 'store.lock');
+    const held = JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-01T00:00:00.000Z' });
+    writeFileSync(lock, held);
+    const store = new FileRunStore({ dir, lockTimeoutMs: 200 });
+    const started = Date.now();
+    const refused = append(store, 1);
+    await expect(refused).rejects.toBeInstanceOf(UnavailableError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'run-store-locked',
+      message: `${lock}: the run store is locked by process ${process.pid} on ${hostname()} since 2026-11-01T00:00:00.000Z; wait for it to finish, or remove the lock file if that process is gone`,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(readFileSync(lock, 'utf8')).toBe(held);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('does not judge a lock from another host stale, whatever its pid', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'store.lock'), JSON.stringify({ pid: deadPid(), host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z' }));
+    await expect(append(new FileRunStore({ dir, lockTimeoutMs: 100 }), 1)).rejects.toMatchObject({ code: 'run-store-locked' });
+  });
+
+  it('waits while another process holds the lock and appends once it is released', async () => {
+    mkdirSync(dir, { recursive: true });
+    const lock = join(dir, 'store.lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+    const store = new FileRunStore({ dir, lockTimeoutMs: 5000 });
+    let done = false;
+    const appended = append(store, 1).then((id) => {
+      done = true;
+      return id;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(done).toBe(false);
+    expect(await store.list()).toEqual([]);
+    unlinkSync(lock);
+    const id = await appended;
+    expect((await store.latest())?.summary).toMatchObject({ id, seq: 1 });
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('ignores what a crash before the index was replaced left behind, and appends over it', async () => {
+    const store = new FileRunStore({ dir });
+    const first = await append(store, 1);
+    const record = recordFor(2);
+    const id = runIdOf(record);
+    // A crash mid-append: a torn run file, a state file and a temp index, but no index entry.
+    writeFileSync(join(dir, 'runs', `${id}.json`), canonicalize(record)!.slice(0, 40));
+    writeFileSync(join(dir, 'states', `00000002-${id}.json`), '{"summary":');
+    writeFileSync(join(dir, '.index.json.0123456789ab.tmp'), '{"schema":');
+    expect((await store.list()).map((s) => s.id)).toEqual([first]);
+    expect(await store.get(id)).toBeUndefined();
+    expect(await store.get(2)).toBeUndefined();
+    const outcome = await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }));
+    expect(outcome).toMatchObject({ recorded: true, run: { summary: { seq: 2, id } } });
+    expect(sha(readFileSync(join(dir, 'runs', `${id}.json`)))).toBe(id);
+    expect(await store.get(2)).toStrictEqual(storedRunFor(id, 2, { record }));
+  });
+
+  it('reuses a complete run file a crash left, and records the run', async () => {
+    const store = new FileRunStore({ dir });
+    const record = recordFor(1);
+    const id = runIdOf(record);
+    mkdirSync(join(dir, 'runs'), { recursive: true });
+    writeFileSync(join(dir, 'runs', `${id}.json`), canonicalize(record)!);
+    const inode = statSync(join(dir, 'runs', `${id}.json`)).ino;
+    await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }));
+    expect(statSync(join(dir, 'runs', `${id}.json`)).ino).toBe(inode);
+    expect(await store.get(id)).toStrictEqual(storedRunFor(id, 1, { record }));
+  });
+
+  it('refuses a damaged index, naming the file and the fix, and releases the lock', async () => {
+    const store = new FileRunStore({ dir });
+    await append(store, 1);
+    const index = join(dir, 'index.json');
+    writeFileSync(index, '{"schema":"svc.run-index/v1","runs":[');
+    for (const attempt of [() => store.list(), () => store.latest(), () => store.get(1), () => append(store, 2)]) {
+      await expect(attempt()).rejects.toBeInstanceOf(InvalidInputError);
+      await expect(attempt()).rejects.toMatchObject({ code: 'run-store-corrupt', message: expect.stringMatching(new RegExp(`^${index}: .*; the file was damaged outside svc, restore it from backup$`)) });
+    }
+    expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+    writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v1', runs: [{ seq: 2, id: 'x', as_of: '2026-11-01' }] }));
+    await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v1 index with runs numbered 1, 2/);
+  });
+
+  it('reports a run file removed behind its back as tampering', async () => {
+    const store = new FileRunStore({ dir });
+    const id = await append(store, 1);
+    rmSync(join(dir, 'runs', `${id}.json`));
+    await expect(store.get(id)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('is listed in index.json but its file is missing') });
+  });
+});

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { Client, Pool } from 'pg';
+import { ConfigError, UnavailableError } from '../../src/domain/errors';
+import { PostgresRunStore, redactUrl } from '../../src/infrastructure/store/postgres-run-store';
+import { runStoreContract } from '../contracts/run-store.contract';
+import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
+import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
+
+let server: PostgresServer;
+let admin: Pool;
+let databases = 0;
+
+beforeAll(async () => {
+  server = await startPostgres();
+  admin = new Pool({ connectionString: server.adminUrl, max: 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await admin?.end();
+  await server?.stop();
+}, 60_000);
+
+/**
+ * A new empty database, so every case starts from nothing and migrates itself. DROP DATABASE without FORCE
+ * waits a few seconds for closing connections, and fails if a store left one open.
+ */
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `svc_test_${++databases}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  return { url: server.urlOf(name), drop: async () => void (await admin.query(`DROP DATABASE ${name}`)) };
+}
+
+/** One statement on its own connection, closed before it returns (Client.end waits for the server, Pool.end does not). */
+async function sql<R extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+runStoreContract('PostgresRunStore', async () => {
+  const { url, drop } = await freshDatabase();
+  const store = new PostgresRunStore({ url });
+  return {
+    store,
+    twin: () => new PostgresRunStore({ url, poolSize: 2 }),
+    tamper: async (id) => void (await sql(url, `UPDATE svc_runs SET record_text = replace(record_text, 'ScubaGear', 'ScubaGeaR') WHERE id = $1`, [id])),
+    cleanup: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+});
+
+describe('PostgresRunStore on a PostgreSQL server', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  const opened: PostgresRunStore[] = [];
+  const open = (options: { url: string; poolSize?: number }) => {
+    const store = new PostgresRunStore(options);
+    opened.push(store);
+    return store;
+  };
+  beforeEach(async () => {
+    ({ url, drop } = await freshDatabase());
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    await drop();
+  });
+
+  it('applies the migrations once, on first use, however many stores start at once', async () => {
+    await Promise.all([open({ url }).list(), open({ url }).latest(), open({ url }).get(1)]);
+    const applied = await sql<{ version: number; name: string; applied_at: Date }>(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version');
+    expect(applied.map(({ version, name }) => ({ version, name }))).toEqual([{ version: 1, name: 'runs' }]);
+    await open({ url }).list();
+    expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
+    const indexes = await sql<{ indexname: string }>(url, `SELECT indexname FROM pg_indexes WHERE tablename = 'svc_runs' ORDER BY indexname`);
+    expect(indexes.map((i) => i.indexname)).toEqual(['svc_runs_as_of', 'svc_runs_id_key', 'svc_runs_pkey']);
+  });
+
+  it('refuses a schema newer than it knows, saying to upgrade', async () => {
+    await open({ url }).list();
+    await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
+    const refused = open({ url }).list();
+    await expect(refused).rejects.toBeInstanceOf(ConfigError);
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(1\); upgrade svc$/) });
+  });
+
+  it('keeps the canonical record bytes beside the jsonb columns', async () => {
+    const store = open({ url });
+    const record = recordFor(1);
+    const id = runIdOf(record);
+    await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record, summary: { as_of: '2026-11-02T15:03:12+01:00' } }));
+    const [row] = await sql<{ seq: string; record_text: string; record: unknown; as_of: Date; recorded_at: Date }>(url, 'SELECT seq, record_text, record, as_of, recorded_at FROM svc_runs');
+    expect(row.seq).toBe('1');
+    expect(row.record_text).toBe(canonicalize(record));
+    expect(createHash('sha256').update(row.record_text).digest('hex')).toBe(id);
+    expect(row.record).toEqual(record);
+    expect(row.as_of.toISOString()).toBe('2026-11-02T14:03:12.000Z');
+    expect((await store.get(id))?.summary.as_of).toBe('2026-11-02T15:03:12+01:00');
+  });
+
+  it('serializes appends from two pools, each decided from the run before', async () => {
+    const stores = [open({ url, poolSize: 3 }), open({ url, poolSize: 3 })];
+    const seen: Record<number, string | undefined> = {};
+    const ids = Array.from({ length: 8 }, (_, i) => runIdOf(recordFor(i + 1)));
+    await Promise.all(
+      ids.map((id, i) =>
+        stores[i % 2].append(id, (latest, seq) => {
+          seen[seq] = latest?.summary.id;
+          return storedRunFor(id, seq, { record: recordFor(i + 1) });
+        }),
+      ),
+    );
+    const listed = await stores[0].list();
+    expect(listed.map((s) => s.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(listed.map((s) => seen[s.seq])).toEqual([undefined, ...listed.slice(0, -1).map((s) => s.id)]);
+  });
+
+  it('shows its location without the password', () => {
+    const store = open({ url });
+    expect(store.location).toBe(url.replace(`:${TEST_PASSWORD}@`, ':***@'));
+    expect(store.location).not.toContain(TEST_PASSWORD);
+  });
+
+  it('reports a server nobody listens for as unreachable, without the password', async () => {
+    const nowhere = `postgresql://svc:${TEST_PASSWORD}@127.0.0.1:${await freePort()}/svc`;
+    const store = open({ url: nowhere });
+    for (const attempt of [() => store.list(), () => store.append(runIdOf(recordFor(1)), () => storedRunFor(runIdOf(recordFor(1)), 1))]) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect(error).toMatchObject({
+        code: 'run-store-unreachable',
+        message: `${nowhere.replace(TEST_PASSWORD, '***')}: cannot reach the PostgreSQL run store (connection refused); check SVC_STORE and that the server is running`,
+      });
+      expect(JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack })).not.toContain(TEST_PASSWORD);
+    }
+  });
+
+  it('reports a database that does not exist as unreachable, naming it', async () => {
+    const store = open({ url: server.urlOf('no_such_db') });
+    await expect(store.list()).rejects.toMatchObject({
+      code: 'run-store-unreachable',
+      message: `${store.location}: cannot reach the PostgreSQL run store (database "no_such_db" does not exist); check SVC_STORE and that the server is running`,
+    });
+  });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['postgresql://svc:p%40ss@db.example:5432/svc', 'postgresql://svc:***@db.example:5432/svc'],
+    ['postgres://svc@db.example/svc?sslmode=require&password=hunter2', 'postgres://svc@db.example/svc?sslmode=require&password=***'],
+    ['postgres://db.example/svc', 'postgres://db.example/svc'],
+    ["host=db.example user=svc password='a b' dbname=svc", 'host=db.example user=svc password=*** dbname=svc'],
+  ])('%s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+  });
+});
