@@ -12,7 +12,7 @@ describe('svc.config.json', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('uses the defaults of DESIGN §4 and §5 when there is no file', () => {
-    expect(loadConfig({}, dir)).toEqual({ governance: { sla_days: { Critical: 7, High: 14, Medium: 30, Low: 60 }, unmapped_owner: 'compliance-team@agency.example' }, owners: {}, ksis: {} });
+    expect(loadConfig({}, dir)).toEqual({ governance: { sla_days: { Critical: 7, High: 14, Medium: 30, Low: 60 }, unmapped_owner: 'compliance-team@agency.example' }, owners: {}, ksis: {}, sinks: [] });
   });
 
   it('reads svc.config.json from the working directory, or the file SVC_CONFIG names', () => {
@@ -32,13 +32,19 @@ describe('svc.config.json', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas); see docs/configuration.md'],
+    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon); see docs/configuration.md'],
     ['an owner that is no mailbox', { owners: { AC: 'team' } }, 'c.json: owners.AC: expected a mailbox, got "team"'],
     ['an unknown severity', { sla_days: { Severe: 1 } }, 'c.json: sla_days.Severe: expected one of Critical, High, Medium, Low'],
     ['a bad KSI value', { ksis: { 'KSI-AC-02': { severity: 'Urgent' } } }, 'c.json: ksis.KSI-AC-02.severity: cannot set "Urgent"'],
     ['not an object', [], 'c.json: $: expected an object, got an array'],
     ['an empty schema directory', { oscal_schemas: ' ' }, 'c.json: oscal_schemas: expected a directory path, got " "'],
+    ['a conmon setting it does not know', { conmon: { sink: [] } }, 'c.json: conmon.sink: unknown setting (known: sinks)'],
+    ['sinks that are not a list of specs', { conmon: { sinks: 'ndjson:x' } }, 'c.json: conmon.sinks: expected an array of sink specs such as "ndjson:events.ndjson", got "ndjson:x"'],
   ])('refuses %s', (_what, doc, message) => expect(() => readConfig(doc, 'c.json')).toThrow(message));
+
+  it('reads the default sinks of conmon process from conmon.sinks', () => {
+    expect(readConfig({ conmon: { sinks: ['ndjson:events.ndjson', 'syslog+tcp://siem:6514'] } }, 'c.json').sinks).toEqual(['ndjson:events.ndjson', 'syslog+tcp://siem:6514']);
+  });
 
   it('resolves oscal_schemas against the config file\'s directory', () => {
     expect(readConfig({ oscal_schemas: 'oscal/schemas' }, '/etc/svc/c.json').oscalSchemas).toBe('/etc/svc/oscal/schemas');

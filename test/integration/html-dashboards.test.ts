@@ -130,7 +130,7 @@ describe('HtmlDashboardRenderer markup', () => {
     expect(html.match(/<script/g)).toHaveLength(1);
     const hash = createHash('sha256').update(scripts[0][1], 'utf8').digest('base64');
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
-    expect(csp).toBe(`default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${hash}'`);
+    expect(csp).toBe(`default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`);
   });
 
   it('is one offline document: no external reference, no inline event handler, everything from the model escaped', () => {

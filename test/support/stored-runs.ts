@@ -40,7 +40,7 @@ export interface StoredRunOverrides {
 /** A complete StoredRun for run `id` at `seq`: summary, one open and one closed POA&M item, and its events. */
 export function storedRunFor(id: string, seq: number, overrides: StoredRunOverrides = {}): StoredRun {
   const record = overrides.record ?? recordFor(seq);
-  const asOf = record.report.generated_at ?? '2026-11-01T00:00:00.000Z';
+  const asOf = record.report?.generated_at ?? '2026-11-01T00:00:00.000Z';
   const bundle = record.bundle as { input: { name: string; sha256: string }; merkle_root: string };
   const input = { name: bundle.input.name, sha256: bundle.input.sha256.replace(/^sha256:/, '') };
   const summary: RunSummary = {
@@ -49,7 +49,7 @@ export function storedRunFor(id: string, seq: number, overrides: StoredRunOverri
     recorded_at: new Date(Date.parse(asOf) + 60_000).toISOString(),
     as_of: asOf,
     input,
-    source: record.report.source,
+    source: record.report?.source,
     merkle_root: bundle.merkle_root.replace(/^sha256:/, ''),
     counts: { results: 2, pass: 1, warn: 0, fail: 1, mapped: 2, unmapped: 0 },
     areas: { IA: { pass: 0, warn: 0, fail: 1 }, SC: { pass: 1, warn: 0, fail: 0 } },

@@ -75,9 +75,14 @@ export class ProcessRun {
     const entries = run.results.map(({ item }) => serializeEvidenceEntry(item.result, item.definition, this.hashing).text);
     const bundle = JSON.parse(`${EVIDENCE_BUNDLE_HEAD}${entries.join(',')}${evidenceBundleTail(run.context.input, run.merkleRoot)}`) as Record<string, unknown>;
     const { source, generatedAt } = run.context;
+    const report = run.meta && {
+      ...(run.meta.schema_version !== undefined ? { schema_version: run.meta.schema_version } : {}),
+      ...(generatedAt !== undefined ? { generated_at: generatedAt } : {}),
+      ...(source ? { source } : {}),
+    };
     return {
       schema: RUN_RECORD_SCHEMA,
-      report: { ...(run.meta.schema_version !== undefined ? { schema_version: run.meta.schema_version } : {}), ...(generatedAt !== undefined ? { generated_at: generatedAt } : {}), ...(source ? { source } : {}) },
+      ...(report ? { report } : {}),
       bundle,
     };
   }
@@ -86,7 +91,7 @@ export class ProcessRun {
   private previous(stored: StoredRun, catalog: KsiCatalog): PreviousRun {
     const bundle = readEvidenceBundle(stored.record.bundle, `${this.store.location} run ${stored.summary.seq}`);
     const { items } = assess(bundle.results, catalog, this.settings.governance);
-    const { schema_version, source } = stored.record.report;
-    return { stored, side: { meta: { schema_version, source }, results: items.map((item, i) => ({ item, hash: bundle.recordedHashes[i] })) } };
+    const report = stored.record.report;
+    return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results: items.map((item, i) => ({ item, hash: bundle.recordedHashes[i] })) } };
   }
 }

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { assessFreshness, freshnessText, hasStaleEvidence, scheduleText, type FreshnessReport } from '../../domain/freshness/freshness';
+import { assessFreshness, freshnessText, hasStaleEvidence, schedule as dueOrder, scheduleText, type FreshnessReport } from '../../domain/freshness/freshness';
 import { scheduleCalendar } from '../../domain/freshness/ics-calendar';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
@@ -50,7 +50,7 @@ export class CheckFreshness {
           ? scheduleText(report, input)
           : schedule === 'ics'
             ? scheduleCalendar(report, { scope, scopeKey: this.hashing.sha256(`freshness-schedule/${scope}`).slice(0, 16), tool: this.settings.tool })
-            : `${JSON.stringify({ input: run.context.input, ...report }, null, 2)}\n`;
+            : `${JSON.stringify({ input: run.context.input, now: report.now, entries: dueOrder(report) }, null, 2)}\n`;
     return { input, report, stale: hasStaleEvidence(report), text };
   }
 }

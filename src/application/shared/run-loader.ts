@@ -27,8 +27,8 @@ export interface RunRequest {
 /** One run as every reader of `<input|bundle>` sees it: assessed results with their content hashes. */
 export interface LoadedRun {
   context: RunContext;
-  /** Report-level facts (empty for a bundle, which does not keep them). */
-  meta: RunMeta;
+  /** Report-level facts; undefined for a bundle, which does not keep them. */
+  meta: RunMeta | undefined;
   /** In ksi_id order. */
   results: HashedResult[];
   counts: RunCounts;
@@ -62,7 +62,7 @@ export class RunLoader {
     let context: RunContext;
     let files: EvidenceFile[];
     let entriesFile: string;
-    let meta: RunMeta = {};
+    let meta: RunMeta | undefined;
     if ((await this.reader.kind(request.input)) === 'directory') {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, request.input);
       results = readEvidenceBundle(bundle.evidence, bundle.evidenceFile).results;

@@ -13,8 +13,8 @@ export const RUN_RECORD_SCHEMA = 'svc.run/v1';
  */
 export interface RunRecord {
   schema: typeof RUN_RECORD_SCHEMA;
-  /** Report-level facts of the normalized report (absent for a run read from a bundle). */
-  report: { schema_version?: string; generated_at?: string; source?: ReportSource };
+  /** Report-level facts of the normalized report; absent for a run read from a bundle, which does not keep them. */
+  report?: { schema_version?: string; generated_at?: string; source?: ReportSource };
   /** The run's evidence-bundle.json object (svc.evidence-bundle/v1): entries with content hashes, input, Merkle root. */
   bundle: Record<string, unknown>;
 }

@@ -15,7 +15,8 @@ export interface RunMeta {
 
 /** One side of a comparison: its report facts and its results with their content hashes, in ksi_id order. */
 export interface DriftSide {
-  meta: RunMeta;
+  /** Undefined when the run does not say (a bundle keeps no report-level facts): nothing is compared then. */
+  meta: RunMeta | undefined;
   results: readonly HashedResult[];
 }
 
@@ -83,11 +84,7 @@ function semanticSeverity(severity: Severity | undefined): DriftSeverity {
 }
 
 function runLevelFindings(a: DriftSide, b: DriftSide): DriftFinding[] {
-  const findings: DriftFinding[] = [];
-  const [schemaA, schemaB] = [a.meta.schema_version, b.meta.schema_version];
-  if (schemaA !== schemaB) findings.push({ ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: schemaA ?? 'NONE', to: schemaB ?? 'NONE', reason: `schema_version changed ${quoted(schemaA)} -> ${quoted(schemaB)}` });
-  const [toolA, toolB] = [toolOf(a.meta.source), toolOf(b.meta.source)];
-  if (toolA !== toolB) findings.push({ ksi_id: null, class: 'DRIFT-PROVENANCE', severity: 'P3', from: toolA || 'NONE', to: toolB || 'NONE', reason: `source tool changed ${quoted(toolA || undefined)} -> ${quoted(toolB || undefined)}` });
+  const findings = a.meta && b.meta ? metaFindings(a.meta, b.meta) : [];
   const [fieldsA, fieldsB] = [fieldSet(a.results), fieldSet(b.results)];
   const added = [...fieldsB].filter((f) => !fieldsA.has(f));
   const removed = [...fieldsA].filter((f) => !fieldsB.has(f));
@@ -95,6 +92,16 @@ function runLevelFindings(a: DriftSide, b: DriftSide): DriftFinding[] {
     const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
     findings.push({ ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: [...fieldsA].join(','), to: [...fieldsB].join(','), reason: `result fields ${parts.join('; ')}` });
   }
+  return findings;
+}
+
+/** schema_version and the report's source tool/version, compared only when both runs state their report facts. */
+function metaFindings(a: RunMeta, b: RunMeta): DriftFinding[] {
+  const findings: DriftFinding[] = [];
+  const [schemaA, schemaB] = [a.schema_version, b.schema_version];
+  if (schemaA !== schemaB) findings.push({ ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: schemaA ?? 'NONE', to: schemaB ?? 'NONE', reason: `schema_version changed ${quoted(schemaA)} -> ${quoted(schemaB)}` });
+  const [toolA, toolB] = [toolOf(a.source), toolOf(b.source)];
+  if (toolA !== toolB) findings.push({ ksi_id: null, class: 'DRIFT-PROVENANCE', severity: 'P3', from: toolA || 'NONE', to: toolB || 'NONE', reason: `source tool changed ${quoted(toolA || undefined)} -> ${quoted(toolB || undefined)}` });
   return findings;
 }
 
