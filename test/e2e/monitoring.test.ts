@@ -160,7 +160,9 @@ describe('svc ir poam-export', () => {
 
   it('writes CSV with the template columns, and an OSCAL POA&M valid against both releases', () => {
     expect(svc(['ir', 'poam-export', SAMPLE, '--format', 'csv', '--out', at('poam.csv')]).status).toBe(0);
-    const lines = readFileSync(at('poam.csv'), 'utf8').replace(/^\uFEFF/, '').split('\r\n');
+    const text = readFileSync(at('poam.csv'), 'utf8');
+    expect(text.startsWith('\uFEFFPOAM ID,')).toBe(true);
+    const lines = text.slice(1).split('\r\n');
     expect(lines[0].startsWith('POAM ID,Controls,Weakness Name,Weakness Description,Weakness Detector Source,')).toBe(true);
     expect(lines[1].startsWith('POAM-KSI-AC-02,"AC-2, AC-2(1), ')).toBe(true);
     expect(svc(['ir', 'poam-export', SAMPLE, '--format', 'oscal', '--out', at('poam.oscal.json')]).status).toBe(0);

@@ -58,7 +58,7 @@ export class ExportPoam {
     }
     const file = await writeAll(sink, (s) => {
       if (bytes !== undefined) s.writeBytes(bytes);
-      else if (format === 'csv') s.write(this.workbook.csv(items));
+      else if (format === 'csv') s.write(`\uFEFF${this.workbook.csv(items)}`); // the BOM makes Excel read UTF-8
       else if (format === 'oscal') s.write(`${JSON.stringify(buildOscalPoam(run), null, 2)}\n`);
       else {
         s.write(POAM_HEAD);
