@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
@@ -9,6 +9,7 @@ import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../po
 import type { Fragment } from '../../ports/report-reader';
 import { translateFsError } from './fs-errors';
 import { SLOT_BYTES, WriteBehind } from './write-behind';
+import { syncDir } from './sync-dir';
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -254,13 +255,3 @@ async function removeCreated(created: readonly string[]): Promise<void> {
   }
 }
 
-/** Makes a rename durable (POSIX); Windows cannot open a directory for fsync and journals renames itself. */
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}

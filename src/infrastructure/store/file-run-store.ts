@@ -8,6 +8,7 @@ import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../po
 import { translateFsError } from '../fs/fs-errors';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { instantsOf, isWithin } from './run-range';
+import { syncDir } from '../fs/sync-dir';
 
 export const RUN_INDEX_SCHEMA = 'svc.run-index/v1';
 
@@ -308,17 +309,6 @@ async function remove(path: string): Promise<void> {
     await rm(path, { force: true });
   } catch (error) {
     throw translateFsError(error, path, 'run store lock');
-  }
-}
-
-/** Makes a rename durable (POSIX); Windows cannot open a directory for fsync and journals renames itself. */
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
