@@ -101,6 +101,18 @@ describe('svc conmon over 50 generated runs (file store)', () => {
     expect(printed.stdout).toBe(markdown.replace(/Generated: .*\n/, printed.stdout.match(/Generated: .*\n/)?.[0] ?? ''));
   });
 
+  it('runs the ir monitoring commands on the generated runs too', () => {
+    const drift = svc(['ir', 'drift-detect', series[3], series[4], '--fail-on', 'P1', '--json']);
+    expect(drift.status).toBe(1);
+    expect(JSON.parse(drift.stdout).findings).toContainEqual(expect.objectContaining({ ksi_id: 'KSI-IA-02', class: 'DRIFT-IDENTITY', severity: 'P1' }));
+    const fresh = svc(['ir', 'freshness', series[49], '--now', `${seriesDay(50)}T12:00:00Z`]);
+    expect([fresh.status, fresh.stdout.split('\n')[3]]).toEqual([0, 'Stale: 0']);
+    expect(svc(['ir', 'freshness', series[49], '--now', `${seriesDay(52)}T12:00:00Z`]).status).toBe(1);
+    const poam = svc(['ir', 'poam-export', series[49], '--format', 'xlsx', '--out', join(tmp, 'run-50.xlsx')]);
+    expect(poam.status).toBe(0);
+    expect(svc(['ir', 'dashboard', series[49], '--out', join(tmp, 'run-50.html')]).status).toBe(0);
+  });
+
   it('draws the trends of all 50 runs in one self-contained page that Chromium renders without errors', async () => {
     const out = join(tmp, 'trends.html');
     const result = conmon('series', ['dashboard', '--out', out]);
