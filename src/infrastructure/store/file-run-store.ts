@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
+import { isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { instantsOf, isWithin } from './run-range';
 import { syncDir } from '../fs/sync-dir';
@@ -22,12 +22,6 @@ export interface FileRunStoreOptions {
 interface RunIndex {
   schema: typeof RUN_INDEX_SCHEMA;
   runs: RunSummary[];
-}
-
-interface LockOwner {
-  pid: number;
-  host: string;
-  since: string;
 }
 
 const FIRST_RETRY_MS = 10;
@@ -184,7 +178,7 @@ export class FileRunStore implements RunStore {
   private async lock(): Promise<() => Promise<void>> {
     const deadline = Date.now() + this.lockTimeoutMs;
     for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
-      const owner: LockOwner = { pid: process.pid, host: hostname(), since: this.now().toISOString() };
+      const owner: LockOwner = thisProcess(this.now());
       if (await this.createExclusive(this.lockPath, JSON.stringify(owner))) {
         return () => remove(this.lockPath);
       }
@@ -281,27 +275,6 @@ function corrupt(path: string, problem: string): InvalidInputError {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function lockOwner(text: string): LockOwner | undefined {
-  try {
-    const owner: unknown = JSON.parse(text);
-    if (isObject(owner) && Number.isSafeInteger(owner.pid) && typeof owner.host === 'string' && typeof owner.since === 'string') return owner as unknown as LockOwner;
-  } catch {
-    // Empty while its creator is still writing it, or damaged: either way not provably stale.
-  }
-  return undefined;
-}
-
-/** Held by a process that no longer exists on this host (signal 0 tests existence; EPERM means it exists). */
-function isStale(owner: LockOwner): boolean {
-  if (owner.host !== hostname()) return false;
-  try {
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 async function remove(path: string): Promise<void> {

@@ -30,10 +30,10 @@ export const declaredVersionFlag = Flags.string({
 
 export const nowFlag = Flags.string({ summary: 'Measure ages at this time instead of now (ISO-8601 with a zone).', helpValue: '<time>' });
 
-/** `--now` as a Date; a value that is not an ISO-8601 time with a zone is a usage error (exit 2). */
-export function parseNow(value: string | undefined): Date | undefined {
+/** `--now` (or another time flag) as a Date; a value that is not an ISO-8601 time with a zone is a usage error (exit 2). */
+export function parseNow(value: string | undefined, flag = '--now'): Date | undefined {
   if (value === undefined) return undefined;
   const time = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(time)) throw new UsageError('bad-time', `--now ${value}: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21`);
+  if (Number.isNaN(time)) throw new UsageError('bad-time', `${flag} ${value}: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21`);
   return new Date(time);
 }

@@ -1,0 +1,21 @@
+import type { Timer } from '../../ports/timer';
+
+/** The wall clock and setTimeout. */
+export class SystemTimer implements Timer {
+  now(): Date {
+    return new Date();
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (ms <= 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
