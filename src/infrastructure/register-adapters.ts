@@ -15,6 +15,16 @@ import { UUIDS } from '../ports/uuids';
 import { JSON_PATCHER } from '../ports/json-patcher';
 import { SCHEMA_VALIDATOR } from '../ports/schema-validator';
 import { SIGNER } from '../ports/signer';
+import { CONFIG_TREE_READER } from '../ports/config-tree-reader';
+import { CRON_SCHEDULE } from '../ports/cron-schedule';
+import { JOB_HISTORY } from '../ports/job-history';
+import { JOB_LOCK } from '../ports/job-lock';
+import { JOB_QUEUE } from '../ports/job-queue';
+import { ORCHESTRATOR_CONFIG_SOURCE } from '../ports/orchestrator-config-source';
+import { PROCESS_RUNNER } from '../ports/process-runner';
+import { TIMER } from '../ports/timer';
+import { YAML_ENCODER } from '../ports/yaml-encoder';
+import { QUERY_PARSER } from '../ports/query-parser';
 import { HTML_RENDERER, POAM_WORKBOOK } from '../ports/renderers';
 import { RUN_STORE } from '../ports/run-store';
 import { SECURITY_EVENT_SINKS } from '../ports/security-event-sink';
@@ -84,6 +94,44 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   container.register(JSON_PATCHER, {
     useFactory: instanceCachingFactory(() => new (require('./json/jsonc-json-patcher') as typeof import('./json/jsonc-json-patcher')).JsoncJsonPatcher()),
+  });
+  container.register(QUERY_PARSER, { useFactory: instanceCachingFactory(() => new (require('./cql/chevrotain-query-parser') as typeof import('./cql/chevrotain-query-parser')).ChevrotainQueryParser()) });
+  // The orchestrator (svc orchestrator ...): its state lives under the svc home; pg-boss loads only with SVC_STORE=postgres://.
+  const orchestratorHome = resolve(cwd, env.SVC_HOME || '.svc');
+  container.register(CRON_SCHEDULE, {
+    useFactory: instanceCachingFactory(() => new (require('./orchestrator/cron-parser-schedule') as typeof import('./orchestrator/cron-parser-schedule')).CronParserSchedule()),
+  });
+  container.register(ORCHESTRATOR_CONFIG_SOURCE, {
+    useFactory: instanceCachingFactory((c) => {
+      const { FsOrchestratorConfigSource } = require('./orchestrator/fs-orchestrator-config-source') as typeof import('./orchestrator/fs-orchestrator-config-source');
+      return new FsOrchestratorConfigSource({ cwd, cron: c.resolve(CRON_SCHEDULE), vendors: () => c.resolve(SCAN_READER).vendors().map((v) => v.vendor) });
+    }),
+  });
+  container.register(JOB_LOCK, {
+    useFactory: instanceCachingFactory(() => new (require('./orchestrator/file-job-lock') as typeof import('./orchestrator/file-job-lock')).FileJobLock({ dir: resolve(orchestratorHome, 'locks') })),
+  });
+  container.register(JOB_HISTORY, {
+    useFactory: instanceCachingFactory(() => new (require('./orchestrator/fs-job-history') as typeof import('./orchestrator/fs-job-history')).FsJobHistory(resolve(orchestratorHome, 'orchestrator'))),
+  });
+  container.register(PROCESS_RUNNER, {
+    useFactory: instanceCachingFactory(() => new (require('./orchestrator/node-process-runner') as typeof import('./orchestrator/node-process-runner')).NodeProcessRunner()),
+  });
+  container.register(TIMER, { useFactory: instanceCachingFactory(() => new (require('./orchestrator/system-timer') as typeof import('./orchestrator/system-timer')).SystemTimer()) });
+  container.register(YAML_ENCODER, {
+    useFactory: instanceCachingFactory(() => new (require('./orchestrator/yaml-library-encoder') as typeof import('./orchestrator/yaml-library-encoder')).YamlLibraryEncoder()),
+  });
+  container.register(JOB_QUEUE, {
+    useFactory: instanceCachingFactory(() => {
+      const url = env.SVC_STORE;
+      if (url === undefined || !/^postgres(ql)?:\/\//i.test(url)) return (require('./queue/local-job-queue') as typeof import('./queue/local-job-queue')).LOCAL_QUEUE;
+      const { PgBossJobQueue } = require('./queue/pg-boss-job-queue') as typeof import('./queue/pg-boss-job-queue');
+      const { redactUrl } = require('./store/postgres-run-store') as typeof import('./store/postgres-run-store');
+      return new PgBossJobQueue({ url, location: redactUrl(url) });
+    }),
+  });
+  // yaml and ignore load only when a substrate command walks a tree.
+  container.register(CONFIG_TREE_READER, {
+    useFactory: instanceCachingFactory(() => new (require('./substrate/fs-config-tree-reader') as typeof import('./substrate/fs-config-tree-reader')).FsConfigTreeReader()),
   });
   return container;
 }

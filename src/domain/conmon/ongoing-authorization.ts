@@ -1,4 +1,5 @@
 import type { RunCounts } from '../assessment/assessment';
+import { markdownCell } from '../drift/drift-detection';
 import { DRIFT_CLASSES, DRIFT_SEVERITIES, type DriftClass, type DriftSeverity } from '../drift/drift-finding';
 import type { ConmonEvent } from './conmon-event';
 import type { StoredRun } from './run-record';
@@ -136,7 +137,6 @@ function rate(part: number, whole: number): number {
 }
 
 const percent = (r: number) => `${(r * 100).toFixed(1)} %`;
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 /** The report as Markdown, for the authorizing official and the agency's ConMon reviewers. */
 export function ongoingAuthorizationMarkdown(report: OaReport): string {
@@ -161,7 +161,7 @@ export function ongoingAuthorizationMarkdown(report: OaReport): string {
       '',
       '| Area | Title | PASS | WARN | FAIL | Pass rate |',
       '|---|---|---|---|---|---|',
-      ...status.areas.map((a) => `| ${a.area} | ${cell(a.title)} | ${a.pass} | ${a.warn} | ${a.fail} | ${percent(a.pass_rate)} |`),
+      ...status.areas.map((a) => `| ${a.area} | ${markdownCell(a.title)} | ${a.pass} | ${a.warn} | ${a.fail} | ${percent(a.pass_rate)} |`),
     );
   }
   out.push('', '## Changes', '');
@@ -182,7 +182,7 @@ export function ongoingAuthorizationMarkdown(report: OaReport): string {
   out.push('', '## Drift findings', '', `By severity: ${DRIFT_SEVERITIES.map((s) => `${s} ${drift.severity[s]}`).join(', ')}.`, `By class: ${DRIFT_CLASSES.map((c) => `${c} ${drift.class[c]}`).join(', ')}.`);
   if (drift.findings.length > 0) {
     out.push('', '| As of | Run | Severity | Class | KSI | Reason |', '|---|---|---|---|---|---|');
-    for (const f of drift.findings) out.push(`| ${f.as_of} | ${f.run} | ${f.severity} | ${f.class} | ${f.ksi_id ?? '(run)'} | ${cell(f.reason)} |`);
+    for (const f of drift.findings) out.push(`| ${f.as_of} | ${f.run} | ${f.severity} | ${f.class} | ${f.ksi_id ?? '(run)'} | ${markdownCell(f.reason)} |`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -131,7 +131,7 @@ function compareFindings(x: DriftFinding, y: DriftFinding): number {
   return DRIFT_CLASSES.indexOf(x.class) - DRIFT_CLASSES.indexOf(y.class);
 }
 
-export function countDrift(findings: readonly DriftFinding[]): DriftCounts {
+export function countDrift(findings: readonly Pick<DriftFinding, 'class' | 'severity'>[]): DriftCounts {
   const counts: DriftCounts = {
     total: findings.length,
     severity: Object.fromEntries(DRIFT_SEVERITIES.map((s) => [s, 0])) as Record<DriftSeverity, number>,
@@ -160,13 +160,14 @@ export function driftMarkdown(findings: readonly DriftFinding[], a: InputRef, b:
   if (findings.length === 0) lines.push('No drift: the runs report the same statuses and evidence.');
   else {
     lines.push('| Severity | Class | KSI | From | To | Reason |', '|---|---|---|---|---|---|');
-    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${f.ksi_id ?? '(run)'} | ${cell(f.from)} | ${cell(f.to)} | ${cell(f.reason)} |`);
+    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${f.ksi_id ?? '(run)'} | ${markdownCell(f.from)} | ${markdownCell(f.to)} | ${markdownCell(f.reason)} |`);
   }
   const counts = countDrift(findings);
   lines.push('', `Findings: ${counts.total} (${severityTally(counts)})`);
   return `${lines.join('\n')}\n`;
 }
 
-function cell(text: string): string {
+/** A Markdown table cell: backslashes and pipes escaped, line breaks flattened. */
+export function markdownCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

@@ -1,4 +1,5 @@
 import type { AssessedResult } from '../assessment/assessment';
+import { markdownCell } from '../drift/drift-detection';
 import { compareIds } from '../governance/governance-policy';
 
 /**
@@ -98,6 +99,6 @@ export function freshnessText(report: FreshnessReport, input: string): string {
 /** The table `svc ir freshness-schedule` prints. */
 export function scheduleText(report: FreshnessReport, input: string): string {
   const lines = [`Evidence schedule of ${input} at ${report.now}`, '', '| Due | KSI | Title | Every (days) | Last observed | Owner | State |', '|---|---|---|---|---|---|---|'];
-  for (const e of schedule(report)) lines.push(`| ${e.due_at ?? 'now'} | ${e.ksi_id} | ${e.title.replace(/\|/g, '\\|')} | ${e.frequency_days} | ${e.observed_at ?? 'unknown'} | ${e.owner} | ${e.state} |`);
+  for (const e of schedule(report)) lines.push(`| ${e.due_at ?? 'now'} | ${e.ksi_id} | ${markdownCell(e.title)} | ${e.frequency_days} | ${e.observed_at ?? 'unknown'} | ${e.owner} | ${e.state} |`);
   return `${lines.join('\n')}\n`;
 }

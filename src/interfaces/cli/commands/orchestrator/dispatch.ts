@@ -1,5 +1,5 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Args } from '@oclif/core';
 import { DispatchJob, type DispatchJobResult } from '../../../../application/orchestrator/dispatch-job';
 import { orchestratorConfigFlag } from '../../orchestrator-flags';
 

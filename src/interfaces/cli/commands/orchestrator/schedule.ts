@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Flags } from '@oclif/core';
 import { DEFAULT_IMAGE, EMIT_TARGETS, EmitSchedule, type EmitScheduleResult } from '../../../../application/orchestrator/emit-schedule';
 import { RunSchedule, type RunScheduleResult, type JobOutcome } from '../../../../application/orchestrator/run-schedule';
 import { WorkQueue, type WorkQueueResult } from '../../../../application/orchestrator/work-queue';

@@ -1,0 +1,23 @@
+import type { CqlValue } from '../../domain/cql/cql-fields';
+
+/** Rendering of `svc cql query` answers: pure string functions over columns and rows. */
+
+/** A cell as text: lists joined with `, `, a missing value empty. */
+export function cellText(value: CqlValue): string {
+  return value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** Aligned columns under a header and a rule, then `(<n> rows)`; trailing blanks are trimmed. */
+export function cqlTable(columns: readonly string[], rows: readonly (readonly CqlValue[])[]): string {
+  const cells = rows.map((row) => row.map(cellText));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const footer = `(${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`;
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), footer].join('\n') + '\n';
+}
+
+/** RFC 4180: a header record, CRLF line breaks, fields quoted when they hold a comma, quote or line break. */
+export function cqlCsv(columns: readonly string[], rows: readonly (readonly CqlValue[])[]): string {
+  const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+  return [columns, ...rows.map((row) => row.map(cellText))].map((record) => `${record.map(field).join(',')}\r\n`).join('');
+}
