@@ -1,4 +1,6 @@
+import { open } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { translateFsError } from './fs-errors';
 
 /** What a lock file holds: who took it, where, and when. */
 export interface LockOwner {
@@ -31,5 +33,21 @@ export function isStale(owner: LockOwner): boolean {
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Creates the lock file `path` holding `text` unless it exists; false when it does. `what` names it in errors. */
+export async function createExclusive(path: string, text: string, what: string): Promise<boolean> {
+  try {
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw translateFsError(error, path, what);
   }
 }

@@ -1,9 +1,9 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError } from '../../domain/errors';
 import type { JobLock, ReleaseLock } from '../../ports/job-lock';
 import { translateFsError } from '../fs/fs-errors';
-import { isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
+import { createExclusive, isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
 
 /**
  * One lock file per job, `<svc home>/locks/<job>.lock`, created exclusively and holding its owner (pid, host,
@@ -22,7 +22,7 @@ export class FileJobLock implements JobLock {
     }
     for (let attempt = 0; ; attempt += 1) {
       const owner: LockOwner = thisProcess(this.options.now?.() ?? new Date());
-      if (await createExclusive(path, JSON.stringify(owner))) return () => rm(path, { force: true });
+      if (await createExclusive(path, JSON.stringify(owner), 'job lock')) return () => rm(path, { force: true });
       const seen = await readText(path);
       const holder = seen === undefined ? undefined : lockOwner(seen);
       // Taking over a stale lock races with other processes doing the same: only one of them creates the file again.
@@ -36,20 +36,6 @@ export class FileJobLock implements JobLock {
   }
 }
 
-async function createExclusive(path: string, text: string): Promise<boolean> {
-  try {
-    const handle = await open(path, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw translateFsError(error, path, 'job lock');
-  }
-}
 
 async function readText(path: string): Promise<string | undefined> {
   try {

@@ -5,7 +5,7 @@ import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
-import { isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
+import { createExclusive, isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { instantsOf, isWithin } from './run-range';
 import { syncDir } from '../fs/sync-dir';
@@ -179,7 +179,7 @@ export class FileRunStore implements RunStore {
     const deadline = Date.now() + this.lockTimeoutMs;
     for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
       const owner: LockOwner = thisProcess(this.now());
-      if (await this.createExclusive(this.lockPath, JSON.stringify(owner))) {
+      if (await createExclusive(this.lockPath, JSON.stringify(owner), 'run store lock')) {
         return () => remove(this.lockPath);
       }
       const seen = await this.readText(this.lockPath);
@@ -204,7 +204,7 @@ export class FileRunStore implements RunStore {
    */
   private async breakLock(seen: string): Promise<boolean> {
     const breaker = `${this.lockPath}.break`;
-    if (!(await this.createExclusive(breaker, String(process.pid)))) {
+    if (!(await createExclusive(breaker, String(process.pid), 'run store lock'))) {
       if (await this.olderThan(breaker, STALE_BREAKER_MS)) await remove(breaker);
       return false;
     }
@@ -217,21 +217,6 @@ export class FileRunStore implements RunStore {
     }
   }
 
-  /** Creates `path` with `text` unless it exists; false when it does. */
-  private async createExclusive(path: string, text: string): Promise<boolean> {
-    try {
-      const handle = await open(path, 'wx', 0o600);
-      try {
-        await handle.writeFile(text, 'utf8');
-      } finally {
-        await handle.close();
-      }
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw translateFsError(error, path, 'run store lock');
-    }
-  }
 
   private async olderThan(path: string, ms: number): Promise<boolean> {
     try {
