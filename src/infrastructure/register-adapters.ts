@@ -15,6 +15,11 @@ import { UUIDS } from '../ports/uuids';
 import { JSON_PATCHER } from '../ports/json-patcher';
 import { SCHEMA_VALIDATOR } from '../ports/schema-validator';
 import { SIGNER } from '../ports/signer';
+import { WORKBOOKS } from '../ports/workbooks';
+import { HTML_SITE, MARKDOWN_DOCS } from '../ports/document-packages';
+import { PRESENTATIONS } from '../ports/presentations';
+import { SBOM_GENERATOR } from '../ports/sbom-generator';
+import { WORD_DOCUMENTS } from '../ports/word-documents';
 import { CONFIG_TREE_READER } from '../ports/config-tree-reader';
 import { CRON_SCHEDULE } from '../ports/cron-schedule';
 import { JOB_HISTORY } from '../ports/job-history';
@@ -132,6 +137,30 @@ export function registerAdapters(container: DependencyContainer, { env = process
   // yaml and ignore load only when a substrate command walks a tree.
   container.register(CONFIG_TREE_READER, {
     useFactory: instanceCachingFactory(() => new (require('./substrate/fs-config-tree-reader') as typeof import('./substrate/fs-config-tree-reader')).FsConfigTreeReader()),
+  });
+  // docx loads only for generate docx|sar|sap.
+  container.register(WORD_DOCUMENTS, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/docx/docx-word-documents') as typeof import('./renderers/docx/docx-word-documents')).DocxWordDocuments()),
+  });
+  // pptxgenjs and the CycloneDX library load only for generate pptx / generate sbom.
+  container.register(PRESENTATIONS, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/pptx/pptxgenjs-presentations') as typeof import('./renderers/pptx/pptxgenjs-presentations')).PptxgenjsPresentations()),
+  });
+  container.register(SBOM_GENERATOR, {
+    useFactory: instanceCachingFactory((c) => {
+      const { CyclonedxSbomGenerator } = require('./sbom/cyclonedx-sbom-generator') as typeof import('./sbom/cyclonedx-sbom-generator');
+      return new CyclonedxSbomGenerator({ root: resolve(__dirname, '..', '..'), uuids: c.resolve(UUIDS) });
+    }),
+  });
+  // svc generate crm | inventory | docs | site: exceljs and the page renderers load on first use.
+  container.register(WORKBOOKS, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/xlsx/exceljs-workbooks') as typeof import('./renderers/xlsx/exceljs-workbooks')).ExceljsWorkbooks()),
+  });
+  container.register(MARKDOWN_DOCS, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/markdown/markdown-docs-renderer') as typeof import('./renderers/markdown/markdown-docs-renderer')).MarkdownDocsRenderer()),
+  });
+  container.register(HTML_SITE, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/html/html-site-renderer') as typeof import('./renderers/html/html-site-renderer')).HtmlSiteRenderer()),
   });
   return container;
 }

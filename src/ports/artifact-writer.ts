@@ -19,6 +19,7 @@ export interface ArtifactSink extends TextSink {
 
 /** A set of files that appear in their directory together, or not at all. */
 export interface ArtifactTransaction {
+  /** A new member: a plain file name, or `dir/name` for a file in a subdirectory of the bundle. */
   open(name: string): ArtifactSink;
   /** A directory for fragments that belongs to the transaction (gone after commit or abort). */
   scratch(): Promise<string>;

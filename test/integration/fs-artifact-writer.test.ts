@@ -60,4 +60,26 @@ describe('FsArtifactWriter on disk', () => {
     await tx.commit();
     expect(readdirSync(dir)).toEqual(['x.json']);
   });
+
+  it('writes members in subdirectories (docs/areas/AC.md), into a new directory and into an existing one', async () => {
+    for (const existing of [false, true]) {
+      const dir = join(root, 'docs');
+      if (existing) writeFileSync(join(dir, 'old.md'), 'kept');
+      const tx = await new FsArtifactWriter().begin(dir);
+      for (const [name, text] of [['index.md', '# i'], ['areas/AC.md', '# AC'], ['controls/ac-2.md', '# ac-2']]) {
+        const sink = tx.open(name);
+        sink.write(text);
+        await sink.close();
+      }
+      await tx.commit();
+      expect(readFileSync(join(dir, 'areas', 'AC.md'), 'utf8')).toBe('# AC');
+      expect(readdirSync(dir).sort()).toEqual(existing ? ['areas', 'controls', 'index.md', 'old.md'] : ['areas', 'controls', 'index.md']);
+    }
+  });
+
+  it('refuses a member path that climbs out or is not plain (../x, a//b, /abs)', async () => {
+    const tx = await new FsArtifactWriter().begin(join(root, 'docs'));
+    for (const name of ['../escape.md', 'a//b.md', '/abs.md', 'a/../b.md', '.hidden/x.md']) expect(() => tx.open(name)).toThrow(/not a fresh plain file name/);
+    await tx.abort();
+  });
 });

@@ -1,5 +1,13 @@
 import { backMatter, companionResource, line, metadata, reviewedControls, runKey, systemName, thisSystemUuid, toolComponents, type Json, type OscalRun } from './oscal-run';
 
+/** The plan's one activity, as the SAP states it and the Word plan and report describe it. */
+export const AUTOMATED_EVALUATION = {
+  title: 'Automated KSI evaluation',
+  /** NIST SP 800-53A assessment method. */
+  method: 'TEST',
+  description: (system: string) => `Run the assessment tools against ${system}, normalize their results into Key Security Indicator results, and hash each result as evidence.`,
+} as const;
+
 /**
  * An OSCAL Assessment Plan (the SAP) of the run: automated testing of the system by the run's tools, the controls
  * its KSIs stand for, and one recurring task per validation frequency (FedRAMP 20x re-validates machine-checked
@@ -20,9 +28,9 @@ export function buildSap(run: OscalRun): Json {
         activities: [
           {
             uuid: activity,
-            title: 'Automated KSI evaluation',
-            description: `Run the assessment tools against ${system}, normalize their results into Key Security Indicator results, and hash each result as evidence.`,
-            props: [{ name: 'method', value: 'TEST' }],
+            title: AUTOMATED_EVALUATION.title,
+            description: AUTOMATED_EVALUATION.description(system),
+            props: [{ name: 'method', value: AUTOMATED_EVALUATION.method }],
           },
         ],
       },
@@ -31,7 +39,7 @@ export function buildSap(run: OscalRun): Json {
       tasks: frequencies(run).map(([days, ksis]) => ({
         uuid: run.uuid(runKey(run, `task:every-${days}-days`)),
         type: 'action',
-        title: line(`Re-validate ${ksis.length} KSI${ksis.length === 1 ? '' : 's'} every ${days} days`),
+        title: line(revalidationTask(days, ksis)),
         description: ksis.join(', '),
         timing: { 'at-frequency': { period: days, unit: 'days' } },
         'associated-activities': [{ 'activity-uuid': activity, subjects }],
@@ -41,8 +49,8 @@ export function buildSap(run: OscalRun): Json {
   };
 }
 
-/** Mapped KSIs grouped by validation frequency, most frequent first. */
-function frequencies(run: OscalRun): [number, string[]][] {
+/** Mapped KSIs grouped by validation frequency, most frequent first: the plan's recurring tasks. */
+export function frequencies(run: OscalRun): [number, string[]][] {
   const groups = new Map<number, string[]>();
   for (const { item } of run.results) {
     if (!item.definition) continue;
@@ -51,4 +59,9 @@ function frequencies(run: OscalRun): [number, string[]][] {
     groups.set(item.definition.frequency_days, list);
   }
   return [...groups.entries()].sort(([a], [b]) => a - b);
+}
+
+/** `Re-validate 2 KSIs every 3 days`: the title of one recurring task. */
+export function revalidationTask(days: number, ksis: readonly string[]): string {
+  return `Re-validate ${ksis.length} KSI${ksis.length === 1 ? '' : 's'} every ${days} days`;
 }

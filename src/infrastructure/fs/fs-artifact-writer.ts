@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { injectable } from 'tsyringe';
@@ -11,7 +11,8 @@ import { translateFsError } from './fs-errors';
 import { SLOT_BYTES, WriteBehind } from './write-behind';
 import { syncDir } from './sync-dir';
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A bundle member: a safe name, or safe names joined by `/` for a file in a subdirectory (`controls/ac-2.md`). */
+const SAFE_MEMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 /**
  * Files are written under a temporary name in the target's own directory, fsynced, then renamed, so a
@@ -182,7 +183,8 @@ class FsBundleTransaction implements ArtifactTransaction {
   ) {}
 
   open(name: string): ArtifactSink {
-    if (!SAFE_NAME.test(name) || this.names.includes(name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name for a bundle artifact`);
+    if (!SAFE_MEMBER.test(name) || this.names.includes(name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name (or dir/name) for a bundle artifact`);
+    if (name.includes('/')) mkdirSync(dirname(join(this.staging, name)), { recursive: true });
     const sink = new FileSink(this.ring, join(this.staging, name), name, join(this.shown, name));
     this.names.push(name);
     this.sinks.push(sink);
@@ -201,7 +203,10 @@ class FsBundleTransaction implements ArtifactTransaction {
       await rm(join(this.staging, '.scratch'), { recursive: true, force: true });
       await syncDir(this.staging);
       if (this.intoExisting) {
-        for (const name of this.names) await rename(join(this.staging, name), join(this.target, name));
+        for (const name of this.names) {
+          if (name.includes('/')) await mkdir(dirname(join(this.target, name)), { recursive: true });
+          await rename(join(this.staging, name), join(this.target, name));
+        }
         await rm(this.staging, { recursive: true, force: true });
       } else {
         await rename(this.staging, this.target);

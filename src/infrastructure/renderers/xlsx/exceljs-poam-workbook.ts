@@ -2,6 +2,7 @@ import { Workbook, type Cell, type Fill, type Worksheet } from 'exceljs';
 import type { TrackedPoamItem } from '../../../domain/conmon/run-record';
 import { compareIds } from '../../../domain/governance/governance-policy';
 import type { PoamWorkbook, PoamWorkbookInfo } from '../../../ports/renderers';
+import { stampZipEntries } from '../zip-timestamps';
 import { POAM_TEMPLATE_COLUMNS, poamTemplateRow, type PoamTemplateCell, type PoamTemplateColumn } from './poam-template-row';
 
 /** The template's layout: a four-row title block, the column headers on row 5, the items from row 6. */
@@ -122,26 +123,4 @@ function setCell(cell: Cell, value: PoamTemplateCell): void {
 /** exceljs turns a Date into a serial day from its UTC time, so midnight UTC is the whole day with no time part. */
 function utcDay(isoDay: string): Date {
   return new Date(`${isoDay}T00:00:00Z`);
-}
-
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-
-/**
- * JSZip (inside exceljs) stamps each zip entry with the time of writing, so the same items would give different
- * bytes a second later. Stamping every entry with the export day makes the workbook depend on its input only.
- */
-function stampZipEntries(zip: Uint8Array, day: Date): void {
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  const dosDate = ((day.getUTCFullYear() - 1980) << 9) | ((day.getUTCMonth() + 1) << 5) | day.getUTCDate();
-  const end = zip.byteLength - 22; // JSZip writes the end record without an archive comment
-  if (view.getUint32(end, true) !== END_OF_CENTRAL_DIRECTORY) throw new Error('exceljs wrote an unexpected zip layout');
-  let entry = view.getUint32(end + 16, true);
-  for (let left = view.getUint16(end + 10, true); left > 0; left -= 1) {
-    const local = view.getUint32(entry + 42, true);
-    view.setUint16(entry + 12, 0, true); // central directory: time, then date
-    view.setUint16(entry + 14, dosDate, true);
-    view.setUint16(local + 10, 0, true); // local header: time, then date
-    view.setUint16(local + 12, dosDate, true);
-    entry += 46 + view.getUint16(entry + 28, true) + view.getUint16(entry + 30, true) + view.getUint16(entry + 32, true);
-  }
 }
