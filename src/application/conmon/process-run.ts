@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { assess } from '../../domain/assessment/assessment';
+import { runAsOf } from '../../domain/artifacts/run-context';
 import { EVIDENCE_BUNDLE_HEAD, evidenceBundleTail, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { recordStep, type PreviousRun } from '../../domain/conmon/record-run';
@@ -53,7 +54,7 @@ export class ProcessRun {
     const record = this.recordOf(run);
     const id = this.hashing.sha256(this.hashing.canonicalize(record));
     const now = run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const asOf = run.context.generatedAt === undefined ? now : new Date(run.context.generatedAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
     const outcome = await this.store.append(id, (latest, seq) =>
       recordStep(

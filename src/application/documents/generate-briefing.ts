@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { isoDate } from '../../domain/artifacts/run-context';
+import { runDay } from '../../domain/artifacts/run-context';
 import { briefingModel } from '../../domain/documents/briefing-model';
 import { assessFreshness } from '../../domain/freshness/freshness';
 import { runDashboardModel } from '../../domain/reporting/run-dashboard';
@@ -52,7 +52,7 @@ export class GenerateBriefing {
       merkleRoot: run.merkleRoot,
       counts: run.counts,
       tool: this.settings.tool,
-      asOf: isoDate(run.context.generatedAt ?? run.context.runAt),
+      asOf: runDay(run.context),
     });
     const model = briefingModel({
       dashboard,

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { PoamRows, POAM_HEAD, POAM_TAIL } from '../../domain/artifacts/poam';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { isoDate } from '../../domain/artifacts/run-context';
+import { runDay } from '../../domain/artifacts/run-context';
 import { advanceLifecycle } from '../../domain/conmon/lifecycle';
 import type { TrackedPoamItem } from '../../domain/conmon/run-record';
 import type { OscalRun } from '../../domain/oscal/oscal-run';
@@ -50,7 +50,7 @@ export class ExportPoam {
     let bytes: Uint8Array | undefined;
     if (format === 'xlsx') {
       try {
-        bytes = await this.workbook.render(items, { system: systemOf(run), date: asOf(run), tool: run.tool });
+        bytes = await this.workbook.render(items, { system: systemOf(run), date: runDay(run.context), tool: run.tool });
       } catch (error) {
         await sink.abort();
         throw error;
@@ -71,10 +71,6 @@ export class ExportPoam {
   }
 }
 
-/** The day the run speaks for: its report's generated_at, else the run's own time. */
-function asOf(run: OscalRun): string {
-  return isoDate(run.context.generatedAt ?? run.context.runAt);
-}
 
 function systemOf(run: OscalRun): string {
   return run.context.source?.tenant ?? run.context.input.name;
@@ -82,5 +78,5 @@ function systemOf(run: OscalRun): string {
 
 /** The run's rows as lifecycle items: all open, as a first run opens them. */
 function trackedItems(run: OscalRun): TrackedPoamItem[] {
-  return advanceLifecycle([], { id: run.context.input.sha256, asOf: asOf(run), context: run.context, items: run.results.map((r) => r.item) }).items;
+  return advanceLifecycle([], { id: run.context.input.sha256, asOf: runDay(run.context), context: run.context, items: run.results.map((r) => r.item) }).items;
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { isoDate } from '../../domain/artifacts/run-context';
+import { runDay } from '../../domain/artifacts/run-context';
 import { runDashboardModel } from '../../domain/reporting/run-dashboard';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/renderers';
@@ -39,7 +39,7 @@ export class BuildRunDashboard {
         merkleRoot: run.merkleRoot,
         counts: run.counts,
         tool: this.settings.tool,
-        asOf: isoDate(run.context.generatedAt ?? run.context.runAt),
+        asOf: runDay(run.context),
       }),
     );
     return { input, out, file: await writeAll(await this.writer.open(out), (sink) => sink.write(page)) };

@@ -40,3 +40,13 @@ export function addDays(isoDay: string, days: number): string {
   }
   return sum;
 }
+
+/** The time a run speaks for (ISO-8601 UTC, whole seconds): its report's generated_at, else the run's own time. */
+export function runAsOf(context: RunContext): string {
+  return new Date(context.generatedAt ?? context.runAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The day a run speaks for (YYYY-MM-DD, UTC): POA&M due dates, SLA buckets and overdue checks count from it. */
+export function runDay(context: RunContext): string {
+  return isoDate(context.generatedAt ?? context.runAt);
+}
