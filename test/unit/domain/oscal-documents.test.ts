@@ -1,42 +1,24 @@
-import { assess } from '../../../src/domain/assessment/assessment';
-import { DEFAULT_GOVERNANCE_POLICY } from '../../../src/domain/governance/governance-policy';
-import { merkleRoot } from '../../../src/domain/evidence/merkle';
 import { buildSap } from '../../../src/domain/oscal/assessment-plan';
 import { buildSar } from '../../../src/domain/oscal/assessment-results';
 import { checkReferences } from '../../../src/domain/oscal/reference-checks';
 import { readOscalDocument } from '../../../src/domain/oscal/oscal-model';
-import { SVC_UUID_NAMESPACE, type Json, type OscalRun } from '../../../src/domain/oscal/oscal-run';
+import { type Json, type OscalRun } from '../../../src/domain/oscal/oscal-run';
 import { buildOscalPoam } from '../../../src/domain/oscal/plan-of-action-and-milestones';
 import { buildSsp } from '../../../src/domain/oscal/system-security-plan';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
-import { entryHashes } from '../../../src/application/shared/run-inputs';
 import { builtInCatalog } from '../../fakes/fixed-catalog-source';
-import { DeterministicUuids } from '../../fakes/deterministic-uuids';
-import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { aResult, sampleResults } from '../../support/builders';
+import { anOscalRun, INPUT_SHA } from '../../support/oscal-runs';
 import { schemaErrors, SCHEMA_VERSIONS } from '../../support/oscal-schemas';
 
-const hashing = new PureJsHashing();
-const uuids = new DeterministicUuids();
-const INPUT_SHA = 'ab'.repeat(32);
 
+/** The shared OscalRun of a report with no generated_at, whose entries are read from a bundle. */
 function aRun(results: KsiResult[] = sampleResults(), overrides: Partial<OscalRun> = {}): OscalRun {
-  const catalog = builtInCatalog();
-  const assessment = assess(results, catalog, DEFAULT_GOVERNANCE_POLICY);
-  const hashes = entryHashes(assessment, hashing);
-  return {
-    tool: { name: 'svc', version: '0.5.0' },
-    generatedAt: '2026-01-01T00:00:00Z',
-    oscalVersion: '1.1.3',
+  return anOscalRun(results, {
     context: { input: { name: 'sample.json', sha256: INPUT_SHA }, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' }, runAt: new Date('2026-01-01T00:00:00Z') },
-    results: assessment.items.map((item, i) => ({ item, hash: hashes[i] })),
-    merkleRoot: merkleRoot(hashes, hashing),
-    catalog,
     entriesFile: 'evidence-bundle.json',
-    files: [{ name: 'sample.json', sha256: INPUT_SHA, mediaType: 'application/json', description: 'The normalized report.' }],
-    uuid: (key) => uuids.v5(SVC_UUID_NAMESPACE, key),
     ...overrides,
-  };
+  });
 }
 
 const BUILDERS = { ssp: buildSsp, sar: buildSar, sap: buildSap, poam: buildOscalPoam };
