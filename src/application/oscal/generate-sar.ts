@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { toBase64 } from '../../domain/encoding/base64';
 import { buildSar } from '../../domain/oscal/assessment-results';
+import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
 import { sarStatement } from '../../domain/oscal/sar-attestation';
 import { IN_TOTO_PAYLOAD_TYPE, pae, type DsseEnvelope } from '../../domain/signing/dsse';
 import type { SignatureAlgorithm } from '../../domain/signing/jwk';
@@ -31,6 +32,33 @@ export interface GenerateSarResult {
 /** The suffix of the signature file written beside a SAR. */
 export const ENVELOPE_SUFFIX = '.dsse.json';
 
+export interface SignedSar {
+  sar: Json;
+  /** The SAR's RFC 8785 canonical text: its SHA-256 is the digest the envelope signs. */
+  text: string;
+  sha256: string;
+  envelope: DsseEnvelope;
+}
+
+/** The SAR of a run in canonical form and a DSSE envelope of an in-toto Statement about it, `name` being its file name. */
+export function signSar(run: OscalRun, name: string, key: SigningKey, hashing: Hashing): SignedSar {
+  const sar = buildSar(run);
+  const text = hashing.canonicalize(sar);
+  const sha256 = hashing.sha256(text);
+  const payload = new TextEncoder().encode(hashing.canonicalize(sarStatement(run, sar, { name, sha256Hex: sha256 })));
+  const envelope: DsseEnvelope = {
+    payloadType: IN_TOTO_PAYLOAD_TYPE,
+    payload: toBase64(payload),
+    signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }],
+  };
+  return { sar, text, sha256, envelope };
+}
+
+/** The envelope file's text: 2-space JSON (the signature covers the payload, not this layout). */
+export function envelopeText(envelope: DsseEnvelope): string {
+  return `${JSON.stringify(envelope, null, 2)}\n`;
+}
+
 /**
  * `svc ir generate-sar`: the SAR in RFC 8785 canonical form, so the file's SHA-256 is the signed digest, and beside
  * it a DSSE envelope of an in-toto Statement v1 about it (DESIGN §7). Both files appear together or not at all.
@@ -46,23 +74,13 @@ export class GenerateSar {
 
   async execute(input: GenerateSarInput): Promise<GenerateSarResult> {
     const key = await this.signer.load(input.key);
-    const run = await this.runs.load(input);
-    const sar = buildSar(run);
-    const text = this.hashing.canonicalize(sar);
-    const sha256 = this.hashing.sha256(text);
     const { dir, base } = splitPath(input.out);
-    const statement = sarStatement(run, sar, { name: base, sha256Hex: sha256 });
-    const payload = new TextEncoder().encode(this.hashing.canonicalize(statement));
-    const envelope: DsseEnvelope = {
-      payloadType: IN_TOTO_PAYLOAD_TYPE,
-      payload: toBase64(payload),
-      signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }],
-    };
+    const { sar, text, sha256, envelope } = signSar(await this.runs.load(input), base, key, this.hashing);
     const tx = await this.writer.begin(dir);
     try {
       for (const [name, content] of [
         [base, text],
-        [base + ENVELOPE_SUFFIX, `${JSON.stringify(envelope, null, 2)}\n`],
+        [base + ENVELOPE_SUFFIX, envelopeText(envelope)],
       ]) {
         const sink = tx.open(name);
         sink.write(content);

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { DEFAULT_OSCAL_VERSION, SVC_UUID_NAMESPACE, type OscalRun } from '../../domain/oscal/oscal-run';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { UUIDS, type Uuids } from '../../ports/uuids';
-import { RunLoader, type RunRequest } from '../shared/run-loader';
+import { RunLoader, type LoadedRun, type RunRequest } from '../shared/run-loader';
 
 export interface OscalRunRequest extends RunRequest {
   /** The `oscal-version` to declare (default 1.1.3). */
@@ -22,11 +22,15 @@ export class OscalRunLoader {
   ) {}
 
   async load(request: OscalRunRequest): Promise<OscalRun> {
-    const run = await this.runs.load(request);
+    return this.describe(await this.runs.load(request), request.oscalVersion);
+  }
+
+  /** What the documents say about a run already loaded (a stored run, for the API). */
+  describe(run: LoadedRun, oscalVersion?: string): OscalRun {
     return {
       tool: this.settings.tool,
       generatedAt: run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      oscalVersion: request.oscalVersion ?? DEFAULT_OSCAL_VERSION,
+      oscalVersion: oscalVersion ?? DEFAULT_OSCAL_VERSION,
       context: run.context,
       results: run.results,
       merkleRoot: run.merkleRoot,
