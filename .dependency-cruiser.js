@@ -64,10 +64,17 @@ module.exports = {
     },
     {
       name: 'not-to-dev-dep',
-      comment: 'What ships may not need a devDependency at run time.',
+      comment: 'What ships may not need a devDependency at run time (the api extra is an optional peer, installed for tests as dev).',
       severity: 'error',
       from: { path: '^src' },
-      to: { dependencyTypes: ['npm-dev'] },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm-peer'] },
+    },
+    {
+      name: 'api-extra-stays-in-the-api',
+      comment: 'The CLI installs and runs without the api extra (DESIGN §9): only svc-api and the Graph adapters load its packages.',
+      severity: 'error',
+      from: { path: '^src', pathNot: ['^src/interfaces/http/', '^src/infrastructure/graph/'] },
+      to: { dependencyTypes: ['npm-peer'] },
     },
   ],
   options: {

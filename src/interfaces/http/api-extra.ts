@@ -1,0 +1,20 @@
+/**
+ * The `api` extra: packages svc-api needs and the CLI does not. They are optional peer dependencies of
+ * compliance-evidence-service, so `npm install compliance-evidence-service` gives the CLI alone and this one command
+ * adds the API (docs/api.md). `kerberos` compiles against the GSS-API headers (Debian libkrb5-dev).
+ */
+export const API_PACKAGES = ['express@^5.3.0', 'swagger-ui-express@^5.0.1', 'passport@^0.7.0', 'passport-strategy@^1.0.0', 'kerberos@^7.0.0', '@azure/msal-node@^7.2.1', 'pino@^10.4.0', 'helmet@^8.3.0', 'express-rate-limit@^8.7.4'] as const;
+
+export const API_INSTALL_COMMAND = `npm install ${API_PACKAGES.map((p) => `'${p}'`).join(' ')}`;
+
+/** Names of the API packages `resolve` cannot find (`require.resolve` in production). */
+export function missingApiPackages(resolve: (name: string) => unknown): string[] {
+  return API_PACKAGES.map((p) => p.slice(0, p.lastIndexOf('@'))).filter((name) => {
+    try {
+      resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import swaggerUi from 'swagger-ui-express';
+import type { ApiLimits } from './api-config';
+import type { Authenticator } from './auth/authenticator';
+import type { Principal, Role } from './principal';
+import { HttpProblem, problemFor } from './problem-details';
+import { requestValidator } from './request-validation';
+import type { RouteSpec } from './route';
+
+export interface AppDependencies {
+  routes: readonly RouteSpec[];
+  openapi: object;
+  authenticator: Authenticator;
+  roles: Record<Role, string[]>;
+  limits: ApiLimits;
+  logger: Logger;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Whether `principal` holds one of `roles`: names compare case-insensitively (Windows and Kerberos realms), `*` is anyone. */
+export function holdsRole(principal: Principal, roles: readonly Role[], grants: Record<Role, string[]>): boolean {
+  const name = principal.name.toLowerCase();
+  return roles.some((role) => grants[role].some((p) => p === '*' || p.toLowerCase() === name));
+}
+
+/** The Express app of svc-api, without listening (main.ts listens; supertest drives it in tests). */
+export function createApp(deps: AppDependencies): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestIdAndAccessLog(deps.logger));
+  app.use(helmet());
+  app.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: deps.limits.requests_per_minute,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res, next) => next(new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this address; retry after the Retry-After seconds`, { 'Retry-After': String(res.getHeader('Retry-After') ?? 60) })),
+    }),
+  );
+
+  const json = express.json({ limit: deps.limits.body_bytes, type: () => true });
+  const known = new Map<string, Set<string>>();
+  for (const route of deps.routes) {
+    const path = route.path.replace(/\{([^}]+)\}/g, ':$1');
+    known.set(route.path, (known.get(route.path) ?? new Set()).add(route.method.toUpperCase()));
+    const chain: RequestHandler[] = [];
+    if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route.access, deps));
+    if (route.method === 'post') chain.push(requireJson, json);
+    const validator = requestValidator(route);
+    chain.push(async (req, res) => {
+      res.locals.route = route.path;
+      const input = validator.validate({ params: req.params, query: req.query, body: route.body ? req.body : undefined });
+      await route.handle({ ...input, principal: res.locals.principal as Principal | undefined, requestId: res.locals.requestId as string }, res);
+    });
+    app[route.method](path, ...chain);
+  }
+
+  app.get('/openapi.json', (_req, res) => {
+    res.locals.route = '/openapi.json';
+    res.json(deps.openapi);
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(deps.openapi, { customSiteTitle: 'svc API' }));
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const allowed = [...known.entries()].find(([p]) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(req.path))?.[1];
+    if (allowed) return next(new HttpProblem(405, 'method-not-allowed', `${req.method} ${req.path}: this route answers ${[...allowed].join(', ')}`, { Allow: [...allowed].join(', ') }));
+    next(new HttpProblem(404, 'no-such-route', `${req.method} ${req.path}: no such route; /openapi.json lists the 17 routes`));
+  });
+  app.use(problemHandler(deps.logger));
+  return app;
+}
+
+function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandler {
+  return (_req, res, next) => {
+    const principal = res.locals.principal as Principal | undefined;
+    if (!principal) {
+      const challenges = deps.authenticator.challenges;
+      const detail = deps.authenticator.methods.length === 0 ? 'authentication required, and no method is configured; set auth in the API config (docs/api.md)' : `authentication required: ${deps.authenticator.methods.join(', ')}`;
+      return next(new HttpProblem(401, 'authentication-required', detail, challenges.length ? { 'WWW-Authenticate': challenges.join(', ') } : {}));
+    }
+    if (!holdsRole(principal, roles, deps.roles)) {
+      return next(new HttpProblem(403, 'role-required', `${principal.name} does not hold the ${roles.join(' or ')} role; an administrator grants it under roles in the API config`));
+    }
+    next();
+  };
+}
+
+const requireJson: RequestHandler = (req, _res, next) => {
+  const type = req.headers['content-type'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !(type && /^application\/([a-z.+-]+\+)?json\s*(;|$)/i.test(type))) {
+    return next(new HttpProblem(415, 'unsupported-media-type', `Content-Type ${type ?? '(none)'}: send the body as application/json`));
+  }
+  if (!hasBody) req.body = {};
+  next();
+};
+
+function requestIdAndAccessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const principal = res.locals.principal as Principal | undefined;
+      logger.info(
+        {
+          req_id: id,
+          method: req.method,
+          route: (res.locals.route as string | undefined) ?? null,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+          principal: principal?.name ?? null,
+          auth: principal?.method ?? null,
+          remote: req.socket.remoteAddress ?? null,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+function problemHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) return next(error);
+    const translated = bodyParserProblem(error) ?? error;
+    const { problem, headers } = problemFor(translated, req.originalUrl.split('?')[0], res.locals.requestId as string | undefined);
+    if (problem.status >= 500) logger.error({ req_id: res.locals.requestId, err: translated instanceof Error ? { name: translated.name, message: translated.message, stack: translated.stack } : String(translated) }, 'request failed');
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+  };
+}
+
+/** body-parser's errors carry `type` and `status`; give them problem codes and one-line details. */
+function bodyParserProblem(error: unknown): HttpProblem | undefined {
+  const e = error as { type?: string; status?: number; limit?: number; message?: string };
+  if (e?.type === 'entity.too.large') return new HttpProblem(413, 'body-too-large', `the request body is larger than ${e.limit} bytes (limits.body_bytes); send less`);
+  if (e?.type === 'entity.parse.failed') return new HttpProblem(400, 'invalid-json', `the request body is not valid JSON (${(e.message ?? '').split('\n')[0]}); send a JSON object`);
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpProblem(415, 'unsupported-encoding', `${e.message}; send UTF-8 JSON`);
+  if (e?.type === 'request.aborted') return new HttpProblem(400, 'request-aborted', 'the client closed the connection before the body arrived');
+  return undefined;
+}

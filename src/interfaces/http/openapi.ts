@@ -1,0 +1,92 @@
+import type { JsonSchema, RouteSpec } from './route';
+
+/** Problem responses every route may give, with when. */
+const PROBLEMS: Record<number, string> = {
+  400: 'The request does not match the route schema (the body lists each field), or a parameter is malformed.',
+  401: 'No credentials, or credentials that did not verify (Negotiate, client certificate, trusted proxy).',
+  403: 'The principal does not hold a role this route needs.',
+  404: 'Nothing to answer with: no recorded run yet, or an unknown control.',
+  409: 'A paging cursor of an earlier run.',
+  413: 'The request body is larger than limits.body_bytes.',
+  415: 'A request body that is not application/json.',
+  429: 'Too many requests from this address in the last minute; retry after Retry-After seconds.',
+  500: 'An internal error; the request id finds the log line.',
+  503: 'The run store, the signing key or Microsoft Graph is not available.',
+};
+
+const PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details.',
+  required: ['type', 'code', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: '`urn:svc:problem:<code>`' },
+    code: { type: 'string', description: 'Stable kebab id of the problem (docs/api.md lists them).' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string', description: 'One line: what was wrong, where, and the fix.' },
+    instance: { type: 'string', description: 'The request path.' },
+    request_id: { type: 'string', description: 'Also in the X-Request-Id header.' },
+    errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } } },
+  },
+};
+
+function parameters(schema: JsonSchema | undefined, where: 'path' | 'query'): object[] {
+  if (!schema) return [];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, s]) => {
+    const { description, ...rest } = s;
+    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest, ...(rest.type === 'array' ? { style: 'form', explode: true } : {}) };
+  });
+}
+
+/** The OpenAPI 3.1 document of the API, generated from the route specs (nothing in it is written by hand twice). */
+export function buildOpenApi(routes: readonly RouteSpec[], version: string): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    const responses: Record<string, object> = {};
+    for (const [status, r] of Object.entries(route.responses)) {
+      responses[status] = {
+        description: r.description,
+        ...(r.headers ? { headers: r.headers } : {}),
+        content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
+      };
+    }
+    const problems = route.access === 'open' ? [400, 429, 500, 503] : [400, 401, 403, 404, 409, 413, 415, 429, 500, 503];
+    for (const status of problems) {
+      if (route.method === 'get' && (status === 413 || status === 415)) continue;
+      responses[String(status)] ??= { $ref: `#/components/responses/Problem${status}` };
+    }
+    (paths[route.path] ??= {})[route.method] = {
+      operationId: route.operationId,
+      tags: [route.module],
+      summary: route.summary,
+      description: route.access === 'open' ? route.description : `${route.description}\n\nRoles: ${route.access.join(' or ')}.`,
+      ...(route.access === 'open' ? { security: [] } : { 'x-svc-roles': route.access }),
+      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'svc API — Compliance Evidence Service',
+      version,
+      description: 'Read access to the current run\'s auditor artifacts, and the directory routes (survey, orgpath, boundary). Errors are RFC 9457 problem+json.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/' }],
+    tags: ['health', 'auditor', 'survey', 'orgpath', 'boundary'].map((name) => ({ name })),
+    security: [{ negotiate: [] }, { mutualTLS: [] }, { trustedProxy: [] }],
+    paths,
+    components: {
+      schemas: { Problem: PROBLEM_SCHEMA },
+      responses: Object.fromEntries(Object.entries(PROBLEMS).map(([status, description]) => [`Problem${status}`, { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } }])),
+      securitySchemes: {
+        negotiate: { type: 'http', scheme: 'negotiate', description: 'Kerberos through SPNEGO (RFC 4559) with the service keytab.' },
+        mutualTLS: { type: 'mutualTLS', description: 'A client certificate from the configured CA; its SAN UPN, else e-mail, else CN is the principal.' },
+        trustedProxy: { type: 'apiKey', in: 'header', name: 'X-Forwarded-User', description: 'The user a trusted proxy (IIS) authenticated; accepted only from the configured proxy addresses (the header name is configurable).' },
+      },
+    },
+  };
+}

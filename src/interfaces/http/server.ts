@@ -1,0 +1,87 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import type { DependencyContainer } from 'tsyringe';
+import { RUN_SETTINGS } from '../../ports/run-settings';
+import { RUN_STORE } from '../../ports/run-store';
+import type { ApiConfig } from './api-config';
+import { createApp } from './app';
+import { createAuthenticator } from './auth/authenticator';
+import { tlsServerOptions } from './auth/tls-server-options';
+import { buildApiContainer, type ContainerOverrides } from './container';
+import { buildOpenApi } from './openapi';
+import type { RouteSpec } from './route';
+import { auditorRoutes } from './routes/auditor';
+import { healthRoutes } from './routes/health';
+
+export interface ApiOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Test seam: replaces adapters after the production ones are registered. */
+  overrides?: ContainerOverrides;
+  /** Default: pino to config.log.file, else to stdout. */
+  logger?: Logger;
+}
+
+export interface RunningApi {
+  server: Server;
+  /** `http://127.0.0.1:8000` or `https://…` when auth.mtls is set. */
+  url: string;
+  routes: readonly RouteSpec[];
+  close(): Promise<void>;
+}
+
+/** The 17 route handlers of DESIGN §9, module by module. */
+export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string): RouteSpec[] {
+  return [...healthRoutes(container, config, version), ...auditorRoutes(container, config)];
+}
+
+export function apiLogger(config: ApiConfig): Logger {
+  const destination = pino.destination({ dest: config.log.file ?? 1, mkdir: true, sync: false });
+  return pino({ level: config.log.level, base: { service: 'svc-api' }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+}
+
+/** Builds the app from the config (nothing listens yet). */
+export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
+  const container = buildApiContainer(config, options, options.overrides);
+  const version = container.resolve(RUN_SETTINGS).tool.version;
+  const logger = options.logger ?? apiLogger(config);
+  const routes = apiRoutes(container, config, version);
+  const authenticator = createAuthenticator(config.auth, { onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused') });
+  const openapi = buildOpenApi(routes, version);
+  const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger });
+  return { app, container, routes, openapi, logger, authenticator };
+}
+
+/** Builds the app and listens on config.host:config.port: HTTPS with client certificates when auth.mtls is set. */
+export async function startApi(config: ApiConfig, options: ApiOptions = {}): Promise<RunningApi> {
+  const { app, container, routes, logger } = buildApi(config, options);
+  const server = config.auth.mtls ? createHttpsServer(tlsServerOptions(config.auth.mtls), app) : createHttpServer(app);
+  // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    server,
+    url: `${config.auth.mtls ? 'https' : 'http'}://${host}:${port}`,
+    routes,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await container.resolve(RUN_STORE).close();
+      logger.flush();
+    },
+  };
+}
