@@ -3,7 +3,7 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,pipeline,diff]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,pipeline,diff,api]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
  */
@@ -169,6 +169,77 @@ async function oscal() {
   row('oscal', `the same, compiling the schema (no cache)`, `${compiling.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${(compiling.ms / node.ms).toFixed(2)}×`, '', undefined);
 }
 
+/** Starts a child that prints its port on stdout (svc-api prints its URL on stderr); resolves with the port. */
+function serve(command, argv, env, stream) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`${argv.join(' ')} did not start: ${text}`)), 15_000);
+    child[stream].on('data', (d) => {
+      text += d;
+      const m = /(?:127\.0\.0\.1:)?(\d+)\s*(?:\(|$)/m.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]) });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code}: ${text}`)));
+  });
+}
+
+function fetchBody(port, headers) {
+  return new Promise((resolve, reject) => {
+    require('node:http')
+      .get({ host: '127.0.0.1', port, path: '/auditor/evidence', headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET /auditor/evidence: ${res.statusCode} ${Buffer.concat(chunks)}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * DESIGN §11 api: GET /auditor/evidence requests per second through svc-api (authenticated by the trusted-proxy
+ * header, access log written, rate limit on) against a bare node:http server sending the same bytes; autocannon
+ * drives both from this process, 10 connections, taking turns.
+ */
+async function api() {
+  const autocannon = require('autocannon');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-api-'));
+  const input = report(1000);
+  await measure(process.execPath, [SVC, 'conmon', 'process', input], { SVC_HOME: home });
+  const config = path.join(home, 'svc-api.json');
+  fs.writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['bench@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { file: path.join(home, 'access.log') } }));
+  const headers = { 'x-forwarded-user': 'bench@SVC.TEST' };
+  const svcApi = await serve(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { SVC_HOME: home }, 'stderr');
+  const bare = { port: 0, child: undefined };
+  try {
+    const body = await fetchBody(svcApi.port, headers);
+    const bodyFile = path.join(home, 'body.json');
+    fs.writeFileSync(bodyFile, body);
+    Object.assign(bare, await serve(process.execPath, [path.join(__dirname, 'bench', 'bare-server.js'), bodyFile], {}, 'stdout'));
+    const load = (port) => autocannon({ url: `http://127.0.0.1:${port}/auditor/evidence`, connections: 10, duration: QUICK ? 3 : 8, headers });
+    await load(svcApi.port); // warm both: JIT, caches
+    await load(bare.port);
+    const rates = { svc: [], bare: [] };
+    for (let r = 0; r < RUNS; r++) {
+      for (const [who, port] of [['svc', svcApi.port], ['bare', bare.port]]) {
+        const result = await load(port);
+        if (result.errors || result.non2xx) throw new Error(`api bench: ${who} had ${result.errors} errors and ${result.non2xx} non-2xx responses`);
+        rates[who].push(result.requests.average);
+      }
+    }
+    const [svc, floor] = [median(rates.svc), median(rates.bare)];
+    const ratio = svc / floor;
+    row('api', `GET /auditor/evidence (${body.length} B) req/s vs bare node:http`, `${svc.toFixed(0)}/s`, `${floor.toFixed(0)}/s`, `${ratio.toFixed(2)}×`, '≥ 0.6×', ratio >= 0.6);
+  } finally {
+    svcApi.child.kill('SIGTERM');
+    bare.child?.kill('SIGTERM');
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
 function print() {
   const head = { bench: 'bench', what: 'measure', svc: 'svc', floor: 'floor', ratio: 'ratio', target: 'target', ok: 'met' };
   const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
@@ -176,13 +247,12 @@ function print() {
   const width = Object.fromEntries(keys.map((k) => [k, Math.max(...cells.map((c) => String(c[k]).length))]));
   for (const c of cells) console.log(keys.map((k) => String(c[k]).padEnd(width[k])).join('  ').trimEnd());
   console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup and oscal)`);
-  console.log('The api bench (issue 8) arrives with the HTTP API.');
 }
 
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['pipeline', pipeline], ['diff', diff]]) if (wanted(name)) await bench();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['pipeline', pipeline], ['diff', diff], ['api', api]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;

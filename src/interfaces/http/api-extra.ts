@@ -7,9 +7,12 @@ export const API_PACKAGES = ['express@^5.3.0', 'swagger-ui-express@^5.0.1', 'pas
 
 export const API_INSTALL_COMMAND = `npm install ${API_PACKAGES.map((p) => `'${p}'`).join(' ')}`;
 
-/** Names of the API packages `resolve` cannot find (`require.resolve` in production). */
+/** `kerberos` is checked when auth.negotiate is configured, so an mTLS or proxy deployment starts without it. */
+const NEEDED_TO_START = API_PACKAGES.map((p) => p.slice(0, p.lastIndexOf('@'))).filter((name) => name !== 'kerberos');
+
+/** Names of the API packages svc-api cannot start without that `resolve` cannot find (`require.resolve` in production). */
 export function missingApiPackages(resolve: (name: string) => unknown): string[] {
-  return API_PACKAGES.map((p) => p.slice(0, p.lastIndexOf('@'))).filter((name) => {
+  return NEEDED_TO_START.filter((name) => {
     try {
       resolve(name);
       return false;

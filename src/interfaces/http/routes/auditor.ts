@@ -9,6 +9,7 @@ import { OSCAL_KINDS, type OscalKind } from '../../../application/oscal/generate
 import { SEVERITIES } from '../../../domain/governance/severity';
 import type { ApiConfig } from '../api-config';
 import { sendArtifact } from '../representation';
+import { queryKey, ResponseCache } from '../response-cache';
 import type { RouteSpec } from '../route';
 import { DIGEST, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from '../schemas';
 
@@ -103,6 +104,7 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
   const documents = container.resolve(ReadOscalDocument);
   const trace = container.resolve(TraceControl);
   const key = config.signing_key;
+  const cache = new ResponseCache();
   const base = { module: 'auditor', method: 'get', access: AUDITOR } as const;
   return [
     {
@@ -114,7 +116,8 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
       query: query({ ksi: listOf(KSI_ID, 'Only these KSI ids.'), status: listOf({ enum: ['PASS', 'WARN', 'FAIL'] }, 'Only these statuses.'), ...PAGING_PARAMETERS }),
       responses: { 200: { description: 'A page of evidence entries.', schema: pageOf(ENTRY, 'Evidence entries of the current run.') } },
       async handle({ query: q }, res) {
-        res.json(await evidence.execute(q));
+        const page = await evidence.execute(q);
+        cache.sendJson(res, `${page.run.id} evidence ${queryKey(q)}`, () => page);
       },
     },
     {
@@ -126,7 +129,8 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
       query: query({ status: listOf({ enum: ['WARN', 'FAIL'] }, 'Only these statuses.'), severity: listOf({ enum: [...SEVERITIES] }, 'Only actions of these severities.'), ...PAGING_PARAMETERS }),
       responses: { 200: { description: 'A page of findings.', schema: pageOf(FINDING, 'Findings of the current run.') } },
       async handle({ query: q }, res) {
-        res.json(await findings.execute(q));
+        const page = await findings.execute(q);
+        cache.sendJson(res, `${page.run.id} findings ${queryKey(q)}`, () => page);
       },
     },
     {
@@ -138,7 +142,8 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
       query: query({ status: { enum: ['Open', 'Closed'], description: 'Only open or only closed items.' }, overdue: { type: 'boolean', description: 'Only overdue (true) or only on-time (false) items.' }, ...PAGING_PARAMETERS }),
       responses: { 200: { description: 'A page of POA&M items.', schema: pageOf(POAM_ITEM, 'POA&M items.') } },
       async handle({ query: q }, res) {
-        res.json(await poam.execute(q));
+        const page = await poam.execute(q);
+        cache.sendJson(res, `${page.run.id} poam ${queryKey(q)}`, () => page);
       },
     },
     {
