@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import type { ApiLimits } from './api-config';
 import type { Authenticator } from './auth/authenticator';
+import type { OpenApiDocument } from './openapi';
 import type { Principal, Role } from './principal';
 import { HttpProblem, problemFor } from './problem-details';
 import { requestValidator } from './request-validation';
@@ -13,7 +14,7 @@ import type { RouteSpec } from './route';
 
 export interface AppDependencies {
   routes: readonly RouteSpec[];
-  openapi: object;
+  openapi: OpenApiDocument;
   authenticator: Authenticator;
   roles: Record<Role, string[]>;
   limits: ApiLimits;

@@ -39,9 +39,15 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query'): ob
   });
 }
 
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  [key: string]: unknown;
+}
+
 /** The OpenAPI 3.1 document of the API, generated from the route specs (nothing in it is written by hand twice). */
-export function buildOpenApi(routes: readonly RouteSpec[], version: string): object {
-  const paths: Record<string, Record<string, object>> = {};
+export function buildOpenApi(routes: readonly RouteSpec[], version: string): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     const responses: Record<string, object> = {};
     for (const [status, r] of Object.entries(route.responses)) {
