@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import type { ApiLimits } from './api-config';
+import { contextOf } from './request-context';
 import type { Authenticator } from './auth/authenticator';
 import type { OpenApiDocument } from './openapi';
 import type { Principal, Role } from './principal';
@@ -21,32 +19,18 @@ export interface AppDependencies {
   logger: Logger;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-
 /** Whether `principal` holds one of `roles`: names compare case-insensitively (Windows and Kerberos realms), `*` is anyone. */
 export function holdsRole(principal: Principal, roles: readonly Role[], grants: Record<Role, string[]>): boolean {
   const name = principal.name.toLowerCase();
   return roles.some((role) => grants[role].some((p) => p === '*' || p.toLowerCase() === name));
 }
 
-/** The Express app of svc-api, without listening (main.ts listens; supertest drives it in tests). */
+/** The Express app of svc-api: routes, OpenAPI, /docs and problem+json; the front door runs before it (front-door.ts). */
 export function createApp(deps: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-
-  app.use(requestIdAndAccessLog(deps.logger));
-  app.use(helmet());
-  app.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: deps.limits.requests_per_minute,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      handler: (_req, res, next) => next(new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this address; retry after the Retry-After seconds`, { 'Retry-After': String(res.getHeader('Retry-After') ?? 60) })),
-    }),
-  );
 
   const json = express.json({ limit: deps.limits.body_bytes, type: () => true });
   const known = new Map<string, Set<string>>();
@@ -57,16 +41,20 @@ export function createApp(deps: AppDependencies): express.Express {
     if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route.access, deps));
     if (route.method === 'post') chain.push(requireJson, json);
     const validator = requestValidator(route);
+    chain.unshift((req, _res, next) => {
+      contextOf(req).route = route.path;
+      next();
+    });
     chain.push(async (req, res) => {
-      res.locals.route = route.path;
       const input = validator.validate({ params: req.params, query: req.query, body: route.body ? req.body : undefined });
-      await route.handle({ ...input, principal: res.locals.principal as Principal | undefined, requestId: res.locals.requestId as string }, res);
+      const context = contextOf(req);
+      await route.handle({ ...input, principal: context.principal, requestId: context.id }, res);
     });
     app[route.method](path, ...chain);
   }
 
-  app.get('/openapi.json', (_req, res) => {
-    res.locals.route = '/openapi.json';
+  app.get('/openapi.json', (req, res) => {
+    contextOf(req).route = '/openapi.json';
     res.json(deps.openapi);
   });
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(deps.openapi, { customSiteTitle: 'svc API' }));
@@ -81,8 +69,9 @@ export function createApp(deps: AppDependencies): express.Express {
 }
 
 function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const principal = res.locals.principal as Principal | undefined;
+    contextOf(req).principal = principal;
     if (!principal) {
       const challenges = deps.authenticator.challenges;
       const detail = deps.authenticator.methods.length === 0 ? 'authentication required, and no method is configured; set auth in the API config (docs/api.md)' : `authentication required: ${deps.authenticator.methods.join(', ')}`;
@@ -105,40 +94,13 @@ const requireJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
-function requestIdAndAccessLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    res.locals.requestId = id;
-    res.setHeader('X-Request-Id', id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const principal = res.locals.principal as Principal | undefined;
-      logger.info(
-        {
-          req_id: id,
-          method: req.method,
-          route: (res.locals.route as string | undefined) ?? null,
-          path: req.path,
-          status: res.statusCode,
-          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-          principal: principal?.name ?? null,
-          auth: principal?.method ?? null,
-          remote: req.socket.remoteAddress ?? null,
-        },
-        'request',
-      );
-    });
-    next();
-  };
-}
-
 function problemHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
     const translated = bodyParserProblem(error) ?? error;
-    const { problem, headers } = problemFor(translated, req.originalUrl.split('?')[0], res.locals.requestId as string | undefined);
-    if (problem.status >= 500) logger.error({ req_id: res.locals.requestId, err: translated instanceof Error ? { name: translated.name, message: translated.message, stack: translated.stack } : String(translated) }, 'request failed');
+    const requestId = contextOf(req).id;
+    const { problem, headers } = problemFor(translated, req.originalUrl.split('?')[0], requestId);
+    if (problem.status >= 500) logger.error({ req_id: requestId, err: translated instanceof Error ? { name: translated.name, message: translated.message, stack: translated.stack } : String(translated) }, 'request failed');
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   };

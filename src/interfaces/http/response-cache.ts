@@ -1,31 +1,53 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import type { Role } from './principal';
 
-/**
- * The serialized bodies of recent JSON responses, keyed by what decides them (the run id and the normalized query).
- * A run is immutable, so a page of it serializes to the same bytes every time; serializing a 100-entry page costs more
- * than everything else a request does, so read routes keep the last `capacity` bodies (least recently used out).
- */
-export class ResponseCache {
-  private readonly bodies = new Map<string, Buffer>();
-
-  constructor(private readonly capacity = 512) {}
-
-  /** Sends the cached body for `key`, else `produce()`'s JSON, which is cached. */
-  sendJson(res: Response, key: string, produce: () => unknown): void {
-    let body = this.bodies.get(key);
-    if (body) {
-      this.bodies.delete(key);
-    } else {
-      body = Buffer.from(JSON.stringify(produce()), 'utf8');
-      if (this.bodies.size >= this.capacity) this.bodies.delete(this.bodies.keys().next().value as string);
-    }
-    this.bodies.set(key, body);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.send(body);
-  }
+export interface Replay {
+  body: Buffer;
+  /** Roles that may receive it (the route's). */
+  roles: readonly Role[];
+  /** The route template, for the access log. */
+  route: string;
 }
 
-/** A cache key for a validated query: its entries in name order, so `?a=1&b=2` and `?b=2&a=1` share one body. */
-export function queryKey(query: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(query).sort().map((k) => [k, query[k]]));
+/**
+ * Serialized bodies of recent read responses, keyed by the run they speak for and the request URL (path and raw
+ * query). A run is immutable, so the same URL under the same run is the same bytes: Express produces a body once,
+ * later requests get the stored bytes (from Express, or from the front door before Express). Least recently used
+ * bodies go first once `capacity` are kept.
+ */
+export class ReplayCache {
+  private readonly bodies = new Map<string, Replay>();
+
+  constructor(
+    /** The id of the current run; rejects when there is none. */
+    private readonly currentRunId: () => Promise<string>,
+    private readonly capacity = 512,
+  ) {}
+
+  /** Sends `produce()` as JSON for a request answered from run `runId`, stored for replay to holders of `roles`. */
+  sendJson(req: Request, res: Response, runId: string, route: { path: string; roles: readonly Role[] }, produce: () => unknown): void {
+    const key = `${runId} ${req.originalUrl}`;
+    let hit = this.bodies.get(key);
+    if (hit) {
+      this.bodies.delete(key);
+    } else {
+      hit = { body: Buffer.from(JSON.stringify(produce()), 'utf8'), roles: route.roles, route: route.path };
+      if (this.bodies.size >= this.capacity) this.bodies.delete(this.bodies.keys().next().value as string);
+    }
+    this.bodies.set(key, hit);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.send(hit.body);
+  }
+
+  /** The stored response for `url` under the current run, if any. */
+  async lookup(url: string): Promise<Replay | undefined> {
+    if (this.bodies.size === 0) return undefined;
+    let runId: string;
+    try {
+      runId = await this.currentRunId();
+    } catch {
+      return undefined;
+    }
+    return this.bodies.get(`${runId} ${url}`);
+  }
 }

@@ -6,7 +6,12 @@ import type { DependencyContainer } from 'tsyringe';
 import { RUN_SETTINGS } from '../../ports/run-settings';
 import { RUN_STORE } from '../../ports/run-store';
 import type { ApiConfig } from './api-config';
-import { createApp } from './app';
+import { CurrentRun } from '../../application/auditor/current-run';
+import { createApp, holdsRole } from './app';
+import { clientCertificatePrincipal } from './auth/client-certificate';
+import { trustedProxyPrincipal } from './auth/trusted-proxy';
+import { createFrontDoor } from './front-door';
+import { ReplayCache } from './response-cache';
 import { createAuthenticator } from './auth/authenticator';
 import { tlsServerOptions } from './auth/tls-server-options';
 import { buildApiContainer, type ContainerOverrides } from './container';
@@ -33,8 +38,8 @@ export interface RunningApi {
 }
 
 /** The 17 route handlers of DESIGN §9, module by module. */
-export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string): RouteSpec[] {
-  return [...healthRoutes(container, config, version), ...auditorRoutes(container, config)];
+export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache): RouteSpec[] {
+  return [...healthRoutes(container, config, version), ...auditorRoutes(container, config, replay)];
 }
 
 export function apiLogger(config: ApiConfig): Logger {
@@ -47,17 +52,31 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
   const container = buildApiContainer(config, options, options.overrides);
   const version = container.resolve(RUN_SETTINGS).tool.version;
   const logger = options.logger ?? apiLogger(config);
-  const routes = apiRoutes(container, config, version);
+  const current = container.resolve(CurrentRun);
+  const replay = new ReplayCache(async () => (await current.get()).summary.id);
+  const routes = apiRoutes(container, config, version, replay);
   const authenticator = createAuthenticator(config.auth, { onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused') });
   const openapi = buildOpenApi(routes, version);
   const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger });
-  return { app, container, routes, openapi, logger, authenticator };
+  const handler = createFrontDoor({
+    app,
+    logger,
+    limits: config.limits,
+    replay,
+    quickPrincipal: (req) => {
+      const { proxy, mtls } = config.auth;
+      if (proxy && req.headers[proxy.header] !== undefined) return trustedProxyPrincipal(req, proxy);
+      return mtls ? clientCertificatePrincipal(req) : undefined;
+    },
+    holdsRole: (principal, roles) => holdsRole(principal, roles, config.roles),
+  });
+  return { handler, app, container, routes, openapi, logger, authenticator };
 }
 
 /** Builds the app and listens on config.host:config.port: HTTPS with client certificates when auth.mtls is set. */
 export async function startApi(config: ApiConfig, options: ApiOptions = {}): Promise<RunningApi> {
-  const { app, container, routes, logger } = buildApi(config, options);
-  const server = config.auth.mtls ? createHttpsServer(tlsServerOptions(config.auth.mtls), app) : createHttpServer(app);
+  const { handler, container, routes, logger } = buildApi(config, options);
+  const server = config.auth.mtls ? createHttpsServer(tlsServerOptions(config.auth.mtls), handler) : createHttpServer(handler);
   // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

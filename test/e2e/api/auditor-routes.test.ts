@@ -26,10 +26,10 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
   });
   afterAll(() => home.cleanup());
 
-  const get = (path: string, headers: Record<string, string> = AUDITOR) => request(api.app).get(path).set(headers);
+  const get = (path: string, headers: Record<string, string> = AUDITOR) => request(api.handler).get(path).set(headers);
 
   it('GET /health answers without authentication, with helmet headers and a request id', async () => {
-    const res = await request(api.app).get('/health');
+    const res = await request(api.handler).get('/health');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', version: '0.5.0' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -38,7 +38,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
   });
 
   it('GET /health/ready checks the store and the signing key', async () => {
-    const res = await request(api.app).get('/health/ready');
+    const res = await request(api.handler).get('/health/ready');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ready');
     expect(res.body.checks.store).toEqual({ ok: true, detail: `${join(home.home, 'store')}: 1 run` });
@@ -49,7 +49,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
 
   it('GET /health/ready is 503 problem+json naming the check that failed', async () => {
     const broken = buildApi(proxyConfig({ signing_key: '/nonexistent/key.pem' }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
-    const res = await request(broken.app).get('/health/ready');
+    const res = await request(broken.handler).get('/health/ready');
     expect(res.status).toBe(503);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.headers['retry-after']).toBe('10');
@@ -59,7 +59,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
 
   describe.each(['/auditor/evidence', '/auditor/findings', '/auditor/poam', '/auditor/manifest', '/auditor/oscal/sar', '/auditor/oscal/ssp', '/auditor/oscal/poam', '/auditor/oscal/sap', '/auditor/graph/ac-2'])('%s', (path) => {
     it('is 401 problem+json without credentials', async () => {
-      const res = await request(api.app).get(path);
+      const res = await request(api.handler).get(path);
       expect(res.status).toBe(401);
       expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       expect(res.body).toEqual({ type: 'urn:svc:problem:authentication-required', code: 'authentication-required', title: 'Unauthorized', status: 401, detail: 'authentication required: proxy', instance: path.split('?')[0], request_id: res.headers['x-request-id'] });
@@ -148,7 +148,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
       expect(res.headers['content-digest']).toBe(`sha-256=:${sha.toString('base64')}:`);
       expect(res.headers['content-disposition']).toBe(`inline; filename="${model}.json"`);
       expect(JSON.stringify(JSON.parse(res.text))).toBe(res.text);
-      const again = await request(api.app).get(`/auditor/oscal/${model}`).set(AUDITOR).set('If-None-Match', res.headers.etag);
+      const again = await request(api.handler).get(`/auditor/oscal/${model}`).set(AUDITOR).set('If-None-Match', res.headers.etag);
       expect(again.status).toBe(304);
       expect(again.text).toBe('');
     }
@@ -194,13 +194,42 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     const missing = await get('/auditor/nothing');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toBe('GET /auditor/nothing: no such route; /openapi.json lists the 17 routes');
-    const wrong = await request(api.app).delete('/auditor/evidence').set(AUDITOR);
+    const wrong = await request(api.handler).delete('/auditor/evidence').set(AUDITOR);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe('GET');
   });
 
+  it('a repeated read is replayed byte for byte before Express, only to holders of the role', async () => {
+    const path = '/auditor/findings?severity=High,Critical&limit=2';
+    const first = await get(path);
+    const second = await get(path);
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    const strip = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'x-request-id', 'connection', 'keep-alive'].includes(k)));
+    expect(strip(second.headers)).toEqual(strip(first.headers));
+    expect((await get(path, OPERATOR)).status).toBe(403);
+    expect((await request(api.handler).get(path)).status).toBe(401);
+    expect((await request(api.handler).get(path).set('X-Forwarded-User', 'alice,bob')).status).toBe(401);
+    const lines = log.lines.filter((l) => l.msg === 'request' && l.path === '/auditor/findings' && l.status === 200).slice(-2);
+    expect(lines.map((l) => [l.route, l.principal])).toEqual([
+      ['/auditor/findings', 'alice@SVC.TEST'],
+      ['/auditor/findings', 'alice@SVC.TEST'],
+    ]);
+  });
+
+  it('more requests than limits.requests_per_minute from one address are 429 with Retry-After', async () => {
+    const limited = buildApi(proxyConfig({ limits: { requests_per_minute: 3 } }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await request(limited.handler).get('/health')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const res = await request(limited.handler).get('/health');
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.body).toMatchObject({ code: 'rate-limited', status: 429, detail: 'more than 3 requests in a minute from this address; retry after the Retry-After seconds' });
+  });
+
   it('logs each request with the principal and the route, never a credential', async () => {
-    await request(api.app).get('/auditor/findings').set(AUDITOR).set('Authorization', 'Negotiate c2VjcmV0LXRva2Vu');
+    await request(api.handler).get('/auditor/findings').set(AUDITOR).set('Authorization', 'Negotiate c2VjcmV0LXRva2Vu');
     const line = log.lines.filter((l) => l.msg === 'request').at(-1)!;
     expect(line).toMatchObject({ method: 'GET', route: '/auditor/findings', status: 200, principal: 'alice@SVC.TEST', auth: 'proxy' });
     expect(JSON.stringify(log.lines)).not.toContain('c2VjcmV0LXRva2Vu');

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { buildApi } from '../../../src/interfaces/http/server';
 import { withPage } from '../../support/browser';
 import { capturingLogger, homeWithRecordedRun, proxyConfig } from '../../support/api';
@@ -14,7 +14,7 @@ describe('/docs: Swagger UI over /openapi.json in a real headless Chromium', () 
     home = homeWithRecordedRun();
     const api = buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
     operations = Object.values(api.openapi.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
-    server = api.app.listen(0, '127.0.0.1');
+    server = createServer(api.handler).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

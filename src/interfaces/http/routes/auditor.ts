@@ -9,7 +9,7 @@ import { OSCAL_KINDS, type OscalKind } from '../../../application/oscal/generate
 import { SEVERITIES } from '../../../domain/governance/severity';
 import type { ApiConfig } from '../api-config';
 import { sendArtifact } from '../representation';
-import { queryKey, ResponseCache } from '../response-cache';
+import type { ReplayCache } from '../response-cache';
 import type { RouteSpec } from '../route';
 import { DIGEST, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from '../schemas';
 
@@ -96,7 +96,7 @@ const ARTIFACT_HEADERS = {
 const OSCAL_TITLES: Record<OscalKind, string> = { ssp: 'System Security Plan', sar: 'Security Assessment Results', sap: 'Security Assessment Plan', poam: 'Plan of Action and Milestones' };
 
 /** The nine read routes of the current run for assessors (role `auditor`). */
-export function auditorRoutes(container: DependencyContainer, config: ApiConfig): RouteSpec[] {
+export function auditorRoutes(container: DependencyContainer, config: ApiConfig, replay: ReplayCache): RouteSpec[] {
   const evidence = container.resolve(ListEvidence);
   const findings = container.resolve(ListFindings);
   const poam = container.resolve(ListPoamItems);
@@ -104,7 +104,6 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
   const documents = container.resolve(ReadOscalDocument);
   const trace = container.resolve(TraceControl);
   const key = config.signing_key;
-  const cache = new ResponseCache();
   const base = { module: 'auditor', method: 'get', access: AUDITOR } as const;
   return [
     {
@@ -117,7 +116,7 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
       responses: { 200: { description: 'A page of evidence entries.', schema: pageOf(ENTRY, 'Evidence entries of the current run.') } },
       async handle({ query: q }, res) {
         const page = await evidence.execute(q);
-        cache.sendJson(res, `${page.run.id} evidence ${queryKey(q)}`, () => page);
+        replay.sendJson(res.req, res, page.run.id, { path: '/auditor/evidence', roles: AUDITOR }, () => page);
       },
     },
     {
@@ -130,7 +129,7 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
       responses: { 200: { description: 'A page of findings.', schema: pageOf(FINDING, 'Findings of the current run.') } },
       async handle({ query: q }, res) {
         const page = await findings.execute(q);
-        cache.sendJson(res, `${page.run.id} findings ${queryKey(q)}`, () => page);
+        replay.sendJson(res.req, res, page.run.id, { path: '/auditor/findings', roles: AUDITOR }, () => page);
       },
     },
     {
@@ -143,7 +142,7 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig)
       responses: { 200: { description: 'A page of POA&M items.', schema: pageOf(POAM_ITEM, 'POA&M items.') } },
       async handle({ query: q }, res) {
         const page = await poam.execute(q);
-        cache.sendJson(res, `${page.run.id} poam ${queryKey(q)}`, () => page);
+        replay.sendJson(res.req, res, page.run.id, { path: '/auditor/poam', roles: AUDITOR }, () => page);
       },
     },
     {

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MemoryStore } from 'express-rate-limit';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { ApiLimits } from './api-config';
+import type { Principal, Role } from './principal';
+import { HttpProblem, problemFor } from './problem-details';
+import { contextOf, setContext } from './request-context';
+import type { ReplayCache } from './response-cache';
+
+export interface FrontDoorDependencies {
+  /** The Express app: everything the front door does not answer itself. */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
+  logger: Logger;
+  limits: ApiLimits;
+  replay: ReplayCache;
+  /** The principal of a request that proves it without a handshake (trusted proxy, client certificate), else undefined. */
+  quickPrincipal: (req: IncomingMessage) => Principal | undefined;
+  holdsRole: (principal: Principal, roles: readonly Role[]) => boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** helmet's response headers, taken once: with the default options they are the same for every response. */
+function securityHeaders(): [string, string][] {
+  const headers: [string, string][] = [];
+  const capture = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => undefined };
+  helmet()({} as never, capture as never, () => undefined);
+  return headers;
+}
+
+/** Writes a problem+json response outside Express (the app's error handler writes the same bodies inside it). */
+export function writeProblem(res: ServerResponse, problem: HttpProblem, instance: string, requestId: string): void {
+  const { problem: body, headers } = problemFor(problem, instance, requestId);
+  const text = JSON.stringify(body);
+  res.writeHead(body.status, { ...headers, 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The node:http handler of svc-api, in front of Express: it gives each request its id, helmet's headers, the access
+ * log line and the rate limit, then replays a read route's cached response when the run, path, query and role all
+ * match one Express already produced, and hands everything else to Express. Express 5's per-request work costs
+ * more than serving a cached page, so the hot read path skips it without answering anything Express would not.
+ */
+export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMessage, res: ServerResponse) => void {
+  const headers = securityHeaders();
+  const store = new MemoryStore();
+  store.init({ windowMs: 60_000 } as never);
+  return (req, res) => {
+    const given = req.headers['x-request-id'];
+    const context = setContext(req, { id: typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID() });
+    res.setHeader('X-Request-Id', context.id);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      deps.logger.info(
+        {
+          req_id: context.id,
+          method: req.method,
+          route: context.route ?? null,
+          path: (req.url ?? '').split('?')[0],
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+          principal: context.principal?.name ?? null,
+          auth: context.principal?.method ?? null,
+          remote: req.socket.remoteAddress ?? null,
+        },
+        'request',
+      );
+    });
+    void admit(req, res)
+      .then((handled) => handled || deps.app(req, res))
+      .catch((error) => {
+        deps.logger.error({ req_id: context.id, err: { message: (error as Error).message, stack: (error as Error).stack } }, 'request failed');
+        if (!res.headersSent) writeProblem(res, new HttpProblem(500, 'internal', 'internal error; the request id identifies the log line with the cause'), (req.url ?? '').split('?')[0], context.id);
+      });
+  };
+
+  /** True when the front door answered: a 429, or a replayed read. */
+  async function admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const context = contextOf(req);
+    const { totalHits, resetTime } = await store.increment(req.socket.remoteAddress ?? 'unknown');
+    if (totalHits > deps.limits.requests_per_minute) {
+      const retry = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
+      writeProblem(res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this address; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), (req.url ?? '').split('?')[0], context.id);
+      return true;
+    }
+    if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;
+    const hit = await deps.replay.lookup(req.url ?? '');
+    if (!hit) return false;
+    let principal: Principal | undefined;
+    try {
+      principal = deps.quickPrincipal(req);
+    } catch {
+      return false; // Express gives the 401 with its detail
+    }
+    if (!principal || !deps.holdsRole(principal, hit.roles)) return false;
+    context.principal = principal;
+    context.route = hit.route;
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': hit.body.length });
+    res.end(hit.body);
+    return true;
+  }
+}
