@@ -15,6 +15,10 @@ import { UUIDS } from '../ports/uuids';
 import { JSON_PATCHER } from '../ports/json-patcher';
 import { SCHEMA_VALIDATOR } from '../ports/schema-validator';
 import { SIGNER } from '../ports/signer';
+import { BOUNDARY_PROBE } from '../ports/boundary-probe';
+import { DIRECTORY_SERVICE } from '../ports/directory-service';
+import { GRAPH_SETTINGS } from '../ports/graph-settings';
+import { ORG_PATH_DIRECTORY } from '../ports/org-path-directory';
 import { WORKBOOKS } from '../ports/workbooks';
 import { HTML_SITE, MARKDOWN_DOCS } from '../ports/document-packages';
 import { PRESENTATIONS } from '../ports/presentations';
@@ -161,6 +165,20 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   container.register(HTML_SITE, {
     useFactory: instanceCachingFactory(() => new (require('./renderers/html/html-site-renderer') as typeof import('./renderers/html/html-site-renderer')).HtmlSiteRenderer()),
+  });
+  // Microsoft Graph (svc-api directory routes). GRAPH_SETTINGS is registered by the API's composition root; with
+  // graph.export set the adapters read that file offline, else MSAL + Graph (msal-node loads on first use).
+  const graphModule = () => require('./graph/graph-adapters') as typeof import('./graph/graph-adapters');
+  const graphSettings = (c: DependencyContainer) => {
+    if (!c.isRegistered(GRAPH_SETTINGS, true)) {
+      throw new ConfigError('graph-not-configured', 'the API config has no "graph" section; add one with the tenant, app and credential, or with "export" for offline mode (docs/graph.md)');
+    }
+    return c.resolve(GRAPH_SETTINGS);
+  };
+  container.register(DIRECTORY_SERVICE, { useFactory: instanceCachingFactory((c) => orRefusal(() => graphModule().createDirectoryService(graphSettings(c), { env }))()) });
+  container.register(ORG_PATH_DIRECTORY, { useFactory: instanceCachingFactory((c) => orRefusal(() => graphModule().createOrgPathDirectory(graphSettings(c), { env }))()) });
+  container.register(BOUNDARY_PROBE, {
+    useFactory: instanceCachingFactory((c) => orRefusal(() => graphModule().createBoundaryProbe(c.isRegistered(GRAPH_SETTINGS, true) ? c.resolve(GRAPH_SETTINGS) : undefined))()),
   });
   return container;
 }
