@@ -57,8 +57,9 @@ export function createTestPki(dir: string): TestPki {
     foreignCa,
     server,
     client(name, options = {}) {
-      const san = [options.email ? `email:${options.email}` : '', options.upn ? `otherName:1.3.6.1.4.1.311.20.2.3;UTF8:${options.upn}` : ''].filter(Boolean).join(',');
-      return sign(dir, options.ca ?? ca, `client-${name}`, name, `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n${san ? `subjectAltName=${san}\n` : ''}`);
+      // A section keeps a comma inside a value from splitting it into two names.
+      const san = [options.email ? `email.1 = ${options.email}\n` : '', options.upn ? `otherName.1 = 1.3.6.1.4.1.311.20.2.3;UTF8:${options.upn}\n` : ''].join('');
+      return sign(dir, options.ca ?? ca, `client-${name}`, name, `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n${san ? `subjectAltName=@alt\n[alt]\n${san}` : ''}`);
     },
   };
 }

@@ -1,0 +1,88 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Passport } from 'passport';
+import type { AuthMethod, Principal } from '../principal';
+import { HttpProblem } from '../problem-details';
+import type { AuthConfig } from './auth-config';
+import { clientCertificatePrincipal } from './client-certificate';
+import { type NegotiateFailure, NegotiateStrategy, type NegotiateSuccess } from './negotiate-strategy';
+import { trustedProxyPrincipal } from './trusted-proxy';
+
+export interface Authenticator {
+  /**
+   * Express middleware: sets res.locals.principal (Principal) when the request proves an identity; leaves it unset
+   * when the request carries no credentials; calls next(new HttpProblem(401, code, detail, {'WWW-Authenticate': ...}))
+   * when credentials are present but bad.
+   */
+  readonly middleware: RequestHandler;
+  /** The WWW-Authenticate challenges for a 401 to a request without credentials: ['Negotiate'] when negotiate is on, else []. */
+  readonly challenges: string[];
+  /** Which methods are on, for the startup log and /health/ready. */
+  readonly methods: AuthMethod[];
+}
+
+/** A refused credential, for the server log: which method, the problem code, and why (never a token). */
+export interface AuthRefusal {
+  method: AuthMethod;
+  code: string;
+  reason: string;
+}
+
+export interface AuthenticatorOptions {
+  /** Called for every refused credential; `reason` may say more than the 401 tells the client (a GSS-API message). */
+  onRefused?: (refusal: AuthRefusal) => void;
+}
+
+/**
+ * Authentication for svc-api. A request is judged by the first credential it carries: the trusted-proxy header
+ * (a proxy's own client certificate identifies the proxy, not the user, so the header goes first), then a TLS
+ * client certificate, then `Authorization: Negotiate`. Other credentials (Basic, Bearer) count as none.
+ */
+export function createAuthenticator(config: AuthConfig, options: AuthenticatorOptions = {}): Authenticator {
+  const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((method) => config[method] !== undefined);
+  const challenges = config.negotiate ? ['Negotiate'] : [];
+  const challengeHeaders: Record<string, string> = challenges.length > 0 ? { 'WWW-Authenticate': challenges.join(', ') } : {};
+  const passport = new Passport();
+  if (config.negotiate) passport.use(new NegotiateStrategy(config.negotiate));
+
+  const refuse = (method: AuthMethod, code: string, detail: string, reason = detail): HttpProblem => {
+    options.onRefused?.({ method, code, reason });
+    return new HttpProblem(401, code, detail, challengeHeaders);
+  };
+
+  const negotiate = (req: Request, res: Response, next: NextFunction): void => {
+    const done = (error: unknown, principal?: Principal | false, info?: NegotiateFailure | NegotiateSuccess): void => {
+      if (error) return next(error);
+      if (!principal) {
+        const failure = info as NegotiateFailure;
+        return next(refuse('negotiate', failure.code, failure.detail, failure.reason));
+      }
+      const mutualToken = (info as NegotiateSuccess | undefined)?.mutualToken;
+      if (mutualToken) res.setHeader('WWW-Authenticate', `Negotiate ${mutualToken}`);
+      res.locals.principal = principal;
+      next();
+    };
+    passport.authenticate('negotiate', { session: false }, done)(req, res, next);
+  };
+
+  const middleware: RequestHandler = (req, res, next) => {
+    let method: AuthMethod = 'proxy';
+    try {
+      if (config.proxy && req.headers[config.proxy.header] !== undefined) {
+        res.locals.principal = trustedProxyPrincipal(req, config.proxy);
+        return next();
+      }
+      method = 'mtls';
+      const principal = config.mtls ? clientCertificatePrincipal(req) : undefined;
+      if (principal) {
+        res.locals.principal = principal;
+        return next();
+      }
+    } catch (error) {
+      return next(error instanceof HttpProblem ? refuse(method, error.code, error.detail) : error);
+    }
+    if (config.negotiate && /^Negotiate(?:\s|$)/i.test(req.headers.authorization ?? '')) return negotiate(req, res, next);
+    next();
+  };
+
+  return { middleware, challenges, methods };
+}
