@@ -3,7 +3,11 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { InvalidInputError } from '../../domain/errors';
 import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
+import type { BoundaryEnvironment } from '../../domain/directory/boundary-capabilities';
+import type { OrgPathRule } from '../../domain/directory/org-path';
+import type { GraphSettings } from '../../ports/graph-settings';
 import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
+import { parseBoundaryConfig, parseGraphConfig, parseOrgPathConfig } from './directory-config';
 import { ROLES, type Role } from './principal';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -30,8 +34,12 @@ export interface ApiConfig {
   /** PEM key that signs the SAR the API serves; default SVC_SIGNING_KEY, else the development key. */
   signing_key?: string;
   log: { level: 'debug' | 'info' | 'warn' | 'error' | 'silent'; file?: string };
-  /** The raw `graph`, `orgpath` and `boundary` sections, parsed by the directory settings (docs/graph.md). */
-  directory: { graph?: unknown; orgpath?: unknown; boundary?: unknown };
+  /** Microsoft Graph (docs/graph.md); absent: the survey and orgpath routes answer that Graph is not configured. */
+  graph?: GraphSettings;
+  /** Organizational path rules POST /orgpath/assign applies when the request brings none. */
+  orgpath: { rules: OrgPathRule[] };
+  /** The environment and required features the boundary routes use when the request names none. */
+  boundary?: { environment: BoundaryEnvironment; required: string[] };
 }
 
 const KEYS = ['$schema', 'host', 'port', 'store', 'auth', 'roles', 'limits', 'signing_key', 'log', 'graph', 'orgpath', 'boundary'];
@@ -85,11 +93,17 @@ export function readApiConfig(document: unknown, file: string | undefined, baseD
     limits: readLimits(limits, fail),
     ...(signing_key !== undefined ? { signing_key: resolve(baseDir, signing_key as string) } : {}),
     log: readLog(log, baseDir, fail),
-    directory: { graph: document.graph, orgpath: document.orgpath, boundary: document.boundary },
+    ...optional('graph', parseGraphConfig(document.graph, where, baseDir)),
+    orgpath: parseOrgPathConfig(document.orgpath, where),
+    ...optional('boundary', parseBoundaryConfig(document.boundary, where)),
   };
 }
 
 type Fail = (path: string, problem: string, fix: string) => never;
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [k in K]?: V };
+}
 
 function portCheck(fail: Fail) {
   return (path: string, value: unknown) => {

@@ -18,7 +18,10 @@ import { buildApiContainer, type ContainerOverrides } from './container';
 import { buildOpenApi } from './openapi';
 import type { RouteSpec } from './route';
 import { auditorRoutes } from './routes/auditor';
+import { boundaryRoutes } from './routes/boundary';
 import { healthRoutes } from './routes/health';
+import { orgpathRoutes } from './routes/orgpath';
+import { surveyRoutes } from './routes/survey';
 
 export interface ApiOptions {
   env?: NodeJS.ProcessEnv;
@@ -39,7 +42,13 @@ export interface RunningApi {
 
 /** The 17 route handlers of DESIGN §9, module by module. */
 export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache): RouteSpec[] {
-  return [...healthRoutes(container, config, version), ...auditorRoutes(container, config, replay)];
+  return [
+    ...healthRoutes(container, config, version),
+    ...auditorRoutes(container, config, replay),
+    ...surveyRoutes(container),
+    ...orgpathRoutes(container, config),
+    ...boundaryRoutes(container, config),
+  ];
 }
 
 export function apiLogger(config: ApiConfig): Logger {
