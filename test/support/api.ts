@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import pino from 'pino';
 import { readApiConfig, type ApiConfig } from '../../src/interfaces/http/api-config';
-import { FIXTURES, svc } from './run-svc';
+import { FIXTURES, ROOT, svc } from './run-svc';
 
 /** A svc home with the sample baseline recorded as its one run (through the built CLI, as a user records it). */
 export function homeWithRecordedRun(prefix = 'svc-api-'): { home: string; cleanup(): void } {
@@ -63,4 +64,37 @@ export function writeJson(dir: string, name: string, value: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(value, null, 2));
   return file;
+}
+
+export interface StartedApi {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts the built `bin/svc-api.js` as a user does and resolves with its URL from the startup line. */
+export function startSvcApi(args: string[], env: NodeJS.ProcessEnv): Promise<StartedApi> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      stderr += d;
+      const m = /^svc-api listening on (\S+) /m.exec(stderr);
+      if (m) {
+        resolve({
+          child,
+          url: m[1],
+          stderr: () => stderr,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`svc-api exited ${code}: ${stderr}`)));
+  });
 }

@@ -8,8 +8,6 @@ import { RUN_STORE } from '../../ports/run-store';
 import type { ApiConfig } from './api-config';
 import { CurrentRun } from '../../application/auditor/current-run';
 import { createApp, holdsRole } from './app';
-import { clientCertificatePrincipal } from './auth/client-certificate';
-import { trustedProxyPrincipal } from './auth/trusted-proxy';
 import { createFrontDoor } from './front-door';
 import { ReplayCache } from './response-cache';
 import { createAuthenticator } from './auth/authenticator';
@@ -72,11 +70,7 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
     logger,
     limits: config.limits,
     replay,
-    quickPrincipal: (req) => {
-      const { proxy, mtls } = config.auth;
-      if (proxy && req.headers[proxy.header] !== undefined) return trustedProxyPrincipal(req, proxy);
-      return mtls ? clientCertificatePrincipal(req) : undefined;
-    },
+    quickPrincipal: authenticator.withoutHandshake,
     holdsRole: (principal, roles) => holdsRole(principal, roles, config.roles),
   });
   return { handler, app, container, routes, openapi, logger, authenticator };

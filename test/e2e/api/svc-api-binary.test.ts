@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_INSTALL_COMMAND } from '../../../src/interfaces/http/api-extra';
-import { homeWithRecordedRun } from '../../support/api';
+import { homeWithRecordedRun, startSvcApi } from '../../support/api';
 import { FIXTURES, ROOT } from '../../support/run-svc';
 
 const API_BIN = join(ROOT, 'bin', 'svc-api.js');
@@ -12,20 +12,6 @@ const EXTRA = new Set(['express', 'swagger-ui-express', 'passport', 'passport-st
 
 function runApi(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}) {
   return spawnSync(process.execPath, [options.bin ?? API_BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: 20_000 });
-}
-
-/** Starts svc-api and resolves with its URL from the startup line. */
-function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [API_BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      stderr += d;
-      const m = /^svc-api listening on (\S+) /m.exec(stderr);
-      if (m) resolve({ child, url: m[1], stderr: () => stderr });
-    });
-    child.on('exit', (code) => reject(new Error(`svc-api exited ${code}: ${stderr}`)));
-  });
 }
 
 describe('svc-api, the second binary', () => {
@@ -43,7 +29,7 @@ describe('svc-api, the second binary', () => {
   it('serves the routes on a real listening server and stops on SIGTERM', async () => {
     const config = join(dir, 'api.json');
     writeFileSync(config, JSON.stringify({ auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['alice@SVC.TEST'] }, log: { file: join(dir, 'access.log') } }));
-    const api = await start(['--config', config, '--port', '0'], { SVC_HOME: home.home });
+    const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home });
     try {
       expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(api.stderr()).toBe(`svc-api listening on ${api.url} (auth: proxy; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)\n`);
@@ -56,9 +42,7 @@ describe('svc-api, the second binary', () => {
       const openapi = (await (await fetch(`${api.url}/openapi.json`)).json()) as { openapi: string };
       expect(openapi.openapi).toBe('3.1.0');
     } finally {
-      const exited = new Promise((resolve) => api.child.on('exit', resolve));
-      api.child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await api.stop()).toBe(0);
     }
   });
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import type { AuthMethod, Principal } from '../principal';
@@ -18,6 +19,11 @@ export interface Authenticator {
   readonly challenges: string[];
   /** Which methods are on, for the startup log and /health/ready. */
   readonly methods: AuthMethod[];
+  /**
+   * The principal a request proves without a handshake (the trusted-proxy header, else a client certificate), in the
+   * middleware's order; undefined when it carries neither. Throws the 401 HttpProblem of a bad one, without logging.
+   */
+  readonly withoutHandshake: (req: IncomingMessage) => Principal | undefined;
 }
 
 /** A refused credential, for the server log: which method, the problem code, and why (never a token). */
@@ -64,25 +70,26 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
     passport.authenticate('negotiate', { session: false }, done)(req, res, next);
   };
 
+  const usesProxy = (req: IncomingMessage): boolean => config.proxy !== undefined && req.headers[config.proxy.header] !== undefined;
+
+  const withoutHandshake = (req: IncomingMessage): Principal | undefined => {
+    if (usesProxy(req)) return trustedProxyPrincipal(req, config.proxy!);
+    return config.mtls ? clientCertificatePrincipal(req) : undefined;
+  };
+
   const middleware: RequestHandler = (req, res, next) => {
-    let method: AuthMethod = 'proxy';
     try {
-      if (config.proxy && req.headers[config.proxy.header] !== undefined) {
-        res.locals.principal = trustedProxyPrincipal(req, config.proxy);
-        return next();
-      }
-      method = 'mtls';
-      const principal = config.mtls ? clientCertificatePrincipal(req) : undefined;
+      const principal = withoutHandshake(req);
       if (principal) {
         res.locals.principal = principal;
         return next();
       }
     } catch (error) {
-      return next(error instanceof HttpProblem ? refuse(method, error.code, error.detail) : error);
+      return next(error instanceof HttpProblem ? refuse(usesProxy(req) ? 'proxy' : 'mtls', error.code, error.detail) : error);
     }
     if (config.negotiate && /^Negotiate(?:\s|$)/i.test(req.headers.authorization ?? '')) return negotiate(req, res, next);
     next();
   };
 
-  return { middleware, challenges, methods };
+  return { middleware, withoutHandshake, challenges, methods };
 }
