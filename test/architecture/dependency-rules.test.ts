@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../support/run-svc';
@@ -39,11 +39,15 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
         'src/interfaces/cli/commands/ir/thing.ts': "import { writeFileSync } from 'node:fs';\nimport { FsThing } from '../../../../infrastructure/fs-thing';\nimport { fake } from '../../../../../test/fake';\nexport default [writeFileSync, FsThing, fake];\n",
         'src/interfaces/cli/container.ts': "import { FsThing } from '../../infrastructure/fs-thing';\nexport const root = FsThing;\n",
         'test/fake.ts': 'export const fake = 1;\n',
+        'src/infrastructure/serve.ts': "import express from 'express';\nexport const serve = express;\n",
+        'src/interfaces/http/app.ts': "import express from 'express';\nexport const app = express;\n",
+        'package.json': JSON.stringify({ name: 'arch-check', peerDependencies: { express: '^5' }, peerDependenciesMeta: { express: { optional: true } } }),
       };
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, path)), { recursive: true });
         writeFileSync(join(dir, path), text);
       }
+      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
       violations = cruise(dir);
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,6 +71,8 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
     it('a command doing its own I/O', () => expect(broken('commands-stay-thin')).toEqual(['src/interfaces/cli/commands/ir/thing.ts -> fs']));
 
     it('a cycle', () => expect(broken('no-circular')).toEqual(expect.arrayContaining(['src/domain/a.ts -> src/domain/b.ts'])));
+
+    it('the api extra outside svc-api and the Graph adapters', () => expect(broken('api-extra-stays-in-the-api')).toEqual([expect.stringMatching(/^src\/infrastructure\/serve\.ts -> .*node_modules\/express\/index\.js$/)]));
 
     it('shipped code importing tests', () => expect(broken('not-to-test')).toEqual(['src/interfaces/cli/commands/ir/thing.ts -> test/fake.ts']));
   });
