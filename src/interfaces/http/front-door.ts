@@ -18,6 +18,8 @@ export interface FrontDoorDependencies {
   /** The principal of a request that proves it without a handshake (trusted proxy, client certificate), else undefined. */
   quickPrincipal: (req: IncomingMessage) => Principal | undefined;
   holdsRole: (principal: Principal, roles: readonly Role[]) => boolean;
+  /** Whose requests count together against limits.requests_per_minute. */
+  rateKey: (req: IncomingMessage) => string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -81,10 +83,10 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
   /** True when the front door answered: a 429, or a replayed read. */
   async function admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const context = contextOf(req);
-    const { totalHits, resetTime } = await store.increment(req.socket.remoteAddress ?? 'unknown');
+    const { totalHits, resetTime } = await store.increment(deps.rateKey(req));
     if (totalHits > deps.limits.requests_per_minute) {
       const retry = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-      writeProblem(res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this address; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), (req.url ?? '').split('?')[0], context.id);
+      writeProblem(res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), (req.url ?? '').split('?')[0], context.id);
       return true;
     }
     if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;

@@ -38,6 +38,10 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
     io.stdout(USAGE);
     return EXIT.ok;
   }
+  if (args.version) {
+    io.stdout(require('../../../package.json').version as string);
+    return EXIT.ok;
+  }
   const missing = missingApiPackages(io.resolve);
   if (missing.length > 0) {
     io.stderr(`Error: svc-api needs the api extra, which is not installed (missing: ${missing.join(', ')}); add it with: ${API_INSTALL_COMMAND}`);
@@ -51,10 +55,6 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
     io.stderr(`Error: --host ${args.host}: expected an IP address to bind; e.g. --host 127.0.0.1`);
     return EXIT.usage;
   }
-  if (args.version) {
-    io.stdout(require('../../../package.json').version as string);
-    return EXIT.ok;
-  }
   try {
     // Loaded only now: these modules require express, passport and pino.
     const { loadApiConfig } = require('./api-config') as typeof import('./api-config');
@@ -63,6 +63,7 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
     const api = await startApi(config, { env: io.env, cwd: io.cwd });
     const methods = [config.auth.negotiate && 'negotiate', config.auth.mtls && 'mtls', config.auth.proxy && 'proxy'].filter(Boolean);
     io.stderr(`svc-api listening on ${api.url} (auth: ${methods.join(', ') || 'none configured'}; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)`);
+    for (const warning of api.warnings) io.stderr(`Warning: ${warning}`);
     const stop = () => void api.close().then(() => process.exit(EXIT.ok));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -9,9 +9,10 @@ const PROBLEMS: Record<number, string> = {
   409: 'A paging cursor of an earlier run.',
   413: 'The request body is larger than limits.body_bytes.',
   415: 'A request body that is not application/json.',
+  422: 'A stored run no longer hashes to its id, or Graph answered what it must not (a foreign nextLink).',
   429: 'Too many requests from this address in the last minute; retry after Retry-After seconds.',
-  500: 'An internal error; the request id finds the log line.',
-  503: 'The run store, the signing key or Microsoft Graph is not available.',
+  500: 'The server lacks configuration the route needs (graph, the signing key, a Graph permission; the detail says which), or an internal error (the request id finds the log line).',
+  503: 'The run store or Microsoft Graph did not answer, after retries where Graph throttled.',
 };
 
 const PROBLEM_SCHEMA: JsonSchema = {
@@ -57,7 +58,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
         content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
       };
     }
-    const problems = route.access === 'open' ? [400, 429, 500, 503] : [400, 401, 403, 404, 409, 413, 415, 429, 500, 503];
+    const problems = route.access === 'open' ? [400, 429, 500, 503] : [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
     for (const status of problems) {
       if (route.method === 'get' && (status === 413 || status === 415)) continue;
       responses[String(status)] ??= { $ref: `#/components/responses/Problem${status}` };

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { RUN_SETTINGS } from '../../ports/run-settings';
+import { SIGNER } from '../../ports/signer';
+import { normalizeAddress } from './auth/auth-config';
 import { RUN_STORE } from '../../ports/run-store';
 import type { ApiConfig } from './api-config';
 import { CurrentRun } from '../../application/auditor/current-run';
@@ -35,6 +37,8 @@ export interface RunningApi {
   /** `http://127.0.0.1:8000` or `https://…` when auth.mtls is set. */
   url: string;
   routes: readonly RouteSpec[];
+  /** Said once at start (the development signing key). */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -71,6 +75,13 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
     limits: config.limits,
     replay,
     quickPrincipal: authenticator.withoutHandshake,
+    rateKey: (req) => {
+      // Behind a trusted proxy every user shares the proxy's address: count each forwarded user on their own.
+      const peer = normalizeAddress(req.socket.remoteAddress ?? '');
+      const proxy = config.auth.proxy;
+      const user = proxy && proxy.addresses.includes(peer) ? req.headers[proxy.header] : undefined;
+      return typeof user === 'string' ? `${peer} ${user}` : peer;
+    },
     holdsRole: (principal, roles) => holdsRole(principal, roles, config.roles),
   });
   return { handler, app, container, routes, openapi, logger, authenticator };
@@ -79,11 +90,10 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
 /** Builds the app and listens on config.host:config.port: HTTPS with client certificates when auth.mtls is set. */
 export async function startApi(config: ApiConfig, options: ApiOptions = {}): Promise<RunningApi> {
   const { handler, container, routes, logger } = buildApi(config, options);
-  const server = config.auth.mtls ? createHttpsServer(tlsServerOptions(config.auth.mtls), handler) : createHttpServer(handler);
-  // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  const key = await container.resolve(SIGNER).load(config.signing_key);
+  // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s, checked every second.
+  const limits = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+  const server = config.auth.mtls ? createHttpsServer({ ...tlsServerOptions(config.auth.mtls), ...limits }, handler) : createHttpServer(limits, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -93,8 +103,13 @@ export async function startApi(config: ApiConfig, options: ApiOptions = {}): Pro
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const warnings =
+    key.origin.kind === 'development'
+      ? [`no signing key configured (signing_key or SVC_SIGNING_KEY): the SAR is signed with the development key ${key.origin.path}${key.origin.created ? ', created now' : ''}; configure your own key for a real assessment`]
+      : [];
   return {
     server,
+    warnings,
     url: `${config.auth.mtls ? 'https' : 'http'}://${host}:${port}`,
     routes,
     async close() {

@@ -225,7 +225,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     const res = await request(limited.handler).get('/health');
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.body).toMatchObject({ code: 'rate-limited', status: 429, detail: 'more than 3 requests in a minute from this address; retry after the Retry-After seconds' });
+    expect(res.body).toMatchObject({ code: 'rate-limited', status: 429, detail: 'more than 3 requests in a minute from this client; retry after the Retry-After seconds' });
   });
 
   it('logs each request with the principal and the route, never a credential', async () => {

@@ -137,7 +137,7 @@ describe('svc-api directory routes (survey, orgpath, boundary)', () => {
     expect(res.body.code).toBe('graph-not-configured');
     const gaps = await request(bare.handler).get('/boundary/gaps').set(OPERATOR);
     expect(gaps.status).toBe(400);
-    expect(gaps.body.detail).toBe('name the required features (?required=conditional-access,pim) or set boundary.required in the API config');
+    expect(gaps.body.detail).toBe('name the required features (?required=conditional-access,privileged-identity-management) or set boundary.required in the API config');
   });
 
   describe('against Microsoft Graph (a local HTTPS token endpoint and Graph on loopback)', () => {

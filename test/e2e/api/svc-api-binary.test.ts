@@ -32,7 +32,11 @@ describe('svc-api, the second binary', () => {
     const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home });
     try {
       expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(api.stderr()).toBe(`svc-api listening on ${api.url} (auth: proxy; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(api.stderr()).toBe(
+        `svc-api listening on ${api.url} (auth: proxy; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)\n` +
+          `Warning: no signing key configured (signing_key or SVC_SIGNING_KEY): the SAR is signed with the development key ${join(home.home, 'dev-signing-key.pem')}, created now; configure your own key for a real assessment\n`,
+      );
       expect(await (await fetch(`${api.url}/health`)).json()).toEqual({ status: 'ok', version: '0.5.0' });
       const findings = await fetch(`${api.url}/auditor/findings?status=FAIL`, { headers: { 'X-Forwarded-User': 'alice@SVC.TEST' } });
       expect(findings.status).toBe(200);
@@ -41,6 +45,38 @@ describe('svc-api, the second binary', () => {
       expect(curl.stdout).toBe('401');
       const openapi = (await (await fetch(`${api.url}/openapi.json`)).json()) as { openapi: string };
       expect(openapi.openapi).toBe('3.1.0');
+    } finally {
+      expect(await api.stop()).toBe(0);
+    }
+  });
+
+  it('answers all 17 routes over a real socket', async () => {
+    const config = join(dir, 'all.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+        roles: { auditor: ['alice@SVC.TEST'], operator: ['alice@SVC.TEST'] },
+        graph: { export: join(FIXTURES, 'graph-export.json') },
+        orgpath: { rules: [{ match: { department: 'Finance' }, path: '/Contoso/Finance' }] },
+        boundary: { environment: 'GCC', required: ['conditional-access'] },
+        log: { file: join(dir, 'all.log') },
+      }),
+    );
+    const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home });
+    try {
+      const routes: [string, string][] = [
+        ['GET', '/health'], ['GET', '/health/ready'], ['GET', '/auditor/evidence'], ['GET', '/auditor/findings'], ['GET', '/auditor/poam'],
+        ['GET', '/auditor/manifest'], ['GET', '/auditor/oscal/sar'], ['GET', '/auditor/oscal/ssp'], ['GET', '/auditor/oscal/poam'], ['GET', '/auditor/oscal/sap'],
+        ['GET', '/auditor/graph/ac-2'], ['POST', '/survey/run'], ['POST', '/survey/findings'], ['POST', '/orgpath/assign'], ['GET', '/orgpath/assignments'],
+        ['POST', '/boundary/run'], ['GET', '/boundary/gaps'],
+      ];
+      const statuses: string[] = [];
+      for (const [method, path] of routes) {
+        const res = await fetch(`${api.url}${path}`, { method, headers: { 'X-Forwarded-User': 'alice@SVC.TEST', ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        statuses.push(`${method} ${path} ${res.status}`);
+      }
+      expect(statuses).toEqual(routes.map(([method, path]) => `${method} ${path} 200`));
     } finally {
       expect(await api.stop()).toBe(0);
     }
@@ -66,6 +102,14 @@ describe('svc-api, the second binary', () => {
     const run = runApi(['--config', bad]);
     expect(run.stderr).toBe(`Error: ${bad}: roles.admin: unknown role; use auditor or operator\n`);
     expect(run.status).toBe(3);
+  });
+
+  it('a signing key that does not load stops the start with exit 5', () => {
+    const config = join(dir, 'key.json');
+    writeFileSync(config, JSON.stringify({ port: 0, signing_key: 'missing.pem' }));
+    const run = runApi(['--config', config], { env: { SVC_HOME: home.home } });
+    expect(run.stderr).toBe(`Error: ${join(dir, 'missing.pem')}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key\n`);
+    expect(run.status).toBe(5);
   });
 
   it('a port in use exits 5', async () => {

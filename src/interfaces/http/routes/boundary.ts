@@ -48,7 +48,7 @@ export function boundaryRoutes(container: DependencyContainer, config: ApiConfig
       responses: { 200: { description: 'Satisfied features and gaps.', schema: { type: 'object', required: ['environment', 'as_of', 'required', 'satisfied', 'gaps', 'endpoints'], properties: { environment: { type: 'string' }, as_of: { type: 'string' }, required: { type: 'array', items: { type: 'string' } }, satisfied: { type: 'array', items: { type: 'string' } }, gaps: { type: 'array', items: GAP }, endpoints: { type: 'array', items: ENDPOINT } } } } },
       async handle({ query: q }, res) {
         const required = q.required ?? config.boundary?.required;
-        if (required === undefined) throw new HttpProblem(400, 'required-features-missing', 'name the required features (?required=conditional-access,pim) or set boundary.required in the API config');
+        if (required === undefined) throw new HttpProblem(400, 'required-features-missing', 'name the required features (?required=conditional-access,privileged-identity-management) or set boundary.required in the API config');
         res.json(await gaps.execute({ environment: environmentOf(q.environment), required, probe: q.probe ?? false }));
       },
     },

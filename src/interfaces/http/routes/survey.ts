@@ -67,10 +67,23 @@ export function surveyRoutes(container: DependencyContainer): RouteSpec[] {
       operationId: 'surveyFindings',
       summary: 'Turn a survey into KSI findings',
       description: 'Maps a survey to KSI results (KSI-IA-02 MFA, KSI-AC-02 stale accounts and guests, KSI-AC-06 privileged roles, …) as a normalized report. With no survey in the body, a fresh one is taken first.',
-      body: { type: 'object', additionalProperties: false, properties: { survey: SURVEY, stale_days: STALE_DAYS } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          survey: SURVEY,
+          stale_days: STALE_DAYS,
+          policy: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'Thresholds of the KSI-AC-06 checks (docs/graph.md); each defaults as shown.',
+            properties: { global_admin_min: { type: 'integer', minimum: 0, default: 2 }, global_admin_max: { type: 'integer', minimum: 0, default: 4 }, max_privileged_holders: { type: 'integer', minimum: 0, default: 10 } },
+          },
+        },
+      },
       responses: { 200: { description: 'A normalized report of KSI results.', schema: REPORT } },
       async handle({ body }, res) {
-        res.json(await findings.execute({ survey: body.survey, at: 'body.survey', stale_days: body.stale_days }));
+        res.json(await findings.execute({ survey: body.survey, at: 'body.survey', stale_days: body.stale_days, policy: body.policy }));
       },
     },
   ];
