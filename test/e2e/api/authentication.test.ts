@@ -1,18 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { homeWithRecordedRun, startSvcApi, type StartedApi } from '../../support/api';
+import { curl } from '../../support/auth-test-app';
 import { startKdc, type Kdc } from '../../support/kdc';
 import { createTestPki, type TestPki } from '../../support/pki';
-
-/** curl as a user runs it; -D - puts the response headers before the body. */
-function curl(args: string[], env: NodeJS.ProcessEnv = {}): { status: number; headers: string; body: string } {
-  const run = spawnSync('curl', ['-s', '-D', '-', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-  const [head, ...rest] = run.stdout.split('\r\n\r\n');
-  const headers = /^HTTP\/1\.1 401/.test(head) && rest.length > 1 && /^HTTP\//.test(rest[0]) ? rest.shift()! : head;
-  return { status: Number(/^HTTP\/[\d.]+ (\d+)/m.exec(headers)?.[1]), headers, body: rest.join('\r\n\r\n') };
-}
 
 describe('svc-api authentication end to end (the built binary)', () => {
   let home: { home: string; cleanup(): void };
@@ -43,30 +35,30 @@ describe('svc-api authentication end to end (the built binary)', () => {
       await kdc.stop();
     });
 
-    it('curl --negotiate gets the findings as alice, with the mutual-auth token', () => {
-      const res = curl(['--negotiate', '-u', ':', `${url}/auditor/findings?status=FAIL`], { KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('alice') });
+    it('curl --negotiate gets the findings as alice, with the mutual-auth token', async () => {
+      const res = await curl(['--negotiate', '-u', ':', `${url}/auditor/findings?status=FAIL`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('alice') });
       expect(res.status).toBe(200);
-      expect(res.headers).toMatch(/^www-authenticate: Negotiate [A-Za-z0-9+/=]+$/im);
-      expect(JSON.parse(res.body).items.map((f: { ksi_id: string }) => f.ksi_id)).toEqual(['KSI-AC-02', 'KSI-IA-02']);
+      expect(res.headers['www-authenticate']).toMatch(/^Negotiate [A-Za-z0-9+/=]+$/);
+      expect((res.body as { items: { ksi_id: string }[] }).items.map((f: { ksi_id: string }) => f.ksi_id)).toEqual(['KSI-AC-02', 'KSI-IA-02']);
     });
 
-    it('without a ticket: 401 with WWW-Authenticate: Negotiate', () => {
-      const res = curl([`${url}/auditor/evidence`]);
+    it('without a ticket: 401 with WWW-Authenticate: Negotiate', async () => {
+      const res = await curl([`${url}/auditor/evidence`]);
       expect(res.status).toBe(401);
-      expect(res.headers).toMatch(/^www-authenticate: Negotiate\r?$/im);
-      expect(JSON.parse(res.body)).toMatchObject({ code: 'authentication-required', detail: 'authentication required: negotiate' });
+      expect(res.headers['www-authenticate']).toBe('Negotiate');
+      expect((res.body as Record<string, any>)).toMatchObject({ code: 'authentication-required', detail: 'authentication required: negotiate' });
     });
 
-    it('bob has a ticket but not the auditor role: 403', () => {
-      const res = curl(['--negotiate', '-u', ':', `${url}/auditor/evidence`], { KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('bob') });
+    it('bob has a ticket but not the auditor role: 403', async () => {
+      const res = await curl(['--negotiate', '-u', ':', `${url}/auditor/evidence`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('bob') });
       expect(res.status).toBe(403);
-      expect(JSON.parse(res.body).detail).toBe('bob@SVC.TEST does not hold the auditor role; an administrator grants it under roles in the API config');
+      expect((res.body as Record<string, any>).detail).toBe('bob@SVC.TEST does not hold the auditor role; an administrator grants it under roles in the API config');
     });
 
     it('a forged token is 401, and the access log names principals, never tokens', async () => {
-      const res = curl(['-H', 'Authorization: Negotiate YIIBHgYGKwYBBQUCoIIBEjCCAQ6gDTALBgkqhkiG9xIBAgI=', `${url}/auditor/evidence`]);
+      const res = await curl(['-H', 'Authorization: Negotiate YIIBHgYGKwYBBQUCoIIBEjCCAQ6gDTALBgkqhkiG9xIBAgI=', `${url}/auditor/evidence`]);
       expect(res.status).toBe(401);
-      expect(JSON.parse(res.body).code).toMatch(/^negotiate-/);
+      expect((res.body as Record<string, any>).code).toMatch(/^negotiate-/);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const lines = log().trim().split('\n').map((l) => JSON.parse(l));
       expect(lines.filter((l) => l.msg === 'request' && l.status === 200).map((l) => [l.principal, l.auth, l.route])).toEqual([['alice@SVC.TEST', 'negotiate', '/auditor/findings']]);
@@ -87,26 +79,26 @@ describe('svc-api authentication end to end (the built binary)', () => {
     });
     afterAll(() => api.stop());
 
-    it('serves HTTPS; the UPN of a verified client certificate is the principal', () => {
+    it('serves HTTPS; the UPN of a verified client certificate is the principal', async () => {
       expect(api.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const alice = pki.client('alice', { upn: 'alice@SVC.TEST', email: 'alice@example.com' });
-      const res = curl(['--cacert', pki.ca.cert, '--cert', alice.cert, '--key', alice.key, `${url}/auditor/evidence?limit=1`]);
+      const res = await curl(['--cacert', pki.ca.cert, '--cert', alice.cert, '--key', alice.key, `${url}/auditor/evidence?limit=1`]);
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.body).total).toBe(5);
+      expect((res.body as Record<string, any>).total).toBe(5);
     });
 
-    it('no certificate: /health is open, /auditor is 401; a foreign CA\'s certificate is 401', () => {
-      expect(curl(['--cacert', pki.ca.cert, `${url}/health`]).status).toBe(200);
-      expect(curl(['--cacert', pki.ca.cert, `${url}/auditor/evidence`]).status).toBe(401);
+    it('no certificate: /health is open, /auditor is 401; a foreign CA\'s certificate is 401', async () => {
+      expect((await curl(['--cacert', pki.ca.cert, `${url}/health`])).status).toBe(200);
+      expect((await curl(['--cacert', pki.ca.cert, `${url}/auditor/evidence`])).status).toBe(401);
       const mallory = pki.client('mallory', { upn: 'alice@SVC.TEST', ca: pki.foreignCa });
-      const res = curl(['--cacert', pki.ca.cert, '--cert', mallory.cert, '--key', mallory.key, `${url}/auditor/evidence`]);
+      const res = await curl(['--cacert', pki.ca.cert, '--cert', mallory.cert, '--key', mallory.key, `${url}/auditor/evidence`]);
       expect(res.status).toBe(401);
-      expect(JSON.parse(res.body).code).toBe('client-certificate-refused');
+      expect((res.body as Record<string, any>).code).toBe('client-certificate-refused');
     });
 
-    it('a verified certificate of someone without the role is 403', () => {
+    it('a verified certificate of someone without the role is 403', async () => {
       const eve = pki.client('eve', { upn: 'eve@SVC.TEST' });
-      expect(curl(['--cacert', pki.ca.cert, '--cert', eve.cert, '--key', eve.key, `${url}/auditor/evidence`]).status).toBe(403);
+      expect((await curl(['--cacert', pki.ca.cert, '--cert', eve.cert, '--key', eve.key, `${url}/auditor/evidence`])).status).toBe(403);
     });
   });
 });
