@@ -33,24 +33,26 @@ export function createApp(deps: AppDependencies): express.Express {
   app.set('query parser', 'simple');
 
   const json = express.json({ limit: deps.limits.body_bytes, type: () => true });
-  const known = new Map<string, Set<string>>();
+  const known: { pattern: RegExp; methods: string[] }[] = [];
   for (const route of deps.routes) {
-    const path = route.path.replace(/\{([^}]+)\}/g, ':$1');
-    known.set(route.path, (known.get(route.path) ?? new Set()).add(route.method.toUpperCase()));
-    const chain: RequestHandler[] = [];
+    const pattern = new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const entry = known.find((k) => k.pattern.source === pattern.source) ?? known[known.push({ pattern, methods: [] }) - 1];
+    entry.methods.push(route.method.toUpperCase());
+    const validator = requestValidator(route);
+    const chain: RequestHandler[] = [
+      (req, _res, next) => {
+        contextOf(req).route = route.path;
+        next();
+      },
+    ];
     if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route.access, deps));
     if (route.method === 'post') chain.push(requireJson, json);
-    const validator = requestValidator(route);
-    chain.unshift((req, _res, next) => {
-      contextOf(req).route = route.path;
-      next();
-    });
     chain.push(async (req, res) => {
       const input = validator.validate({ params: req.params, query: req.query, body: route.body ? req.body : undefined });
       const context = contextOf(req);
       await route.handle({ ...input, principal: context.principal, requestId: context.id }, res);
     });
-    app[route.method](path, ...chain);
+    app[route.method](route.path.replace(/\{([^}]+)\}/g, ':$1'), ...chain);
   }
 
   app.get('/openapi.json', (req, res) => {
@@ -60,8 +62,8 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(deps.openapi, { customSiteTitle: 'svc API' }));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    const allowed = [...known.entries()].find(([p]) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(req.path))?.[1];
-    if (allowed) return next(new HttpProblem(405, 'method-not-allowed', `${req.method} ${req.path}: this route answers ${[...allowed].join(', ')}`, { Allow: [...allowed].join(', ') }));
+    const allowed = known.find((k) => k.pattern.test(req.path))?.methods.join(', ');
+    if (allowed) return next(new HttpProblem(405, 'method-not-allowed', `${req.method} ${req.path}: this route answers ${allowed}`, { Allow: allowed }));
     next(new HttpProblem(404, 'no-such-route', `${req.method} ${req.path}: no such route; /openapi.json lists the 17 routes`));
   });
   app.use(problemHandler(deps.logger));
