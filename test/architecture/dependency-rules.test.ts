@@ -13,7 +13,7 @@ interface Violation {
 }
 
 function cruise(cwd: string): Violation[] {
-  const run = spawnSync(DEPCRUISE, ['src', '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], { cwd, encoding: 'utf8' });
+  const run = spawnSync(DEPCRUISE, ['src', '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (!run.stdout) throw new Error(`depcruise failed: ${run.stderr}`);
   return (JSON.parse(run.stdout).summary.violations as Violation[]).map(({ rule, from, to }) => ({ rule: { name: rule.name }, from, to }));
 }

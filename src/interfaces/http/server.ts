@@ -6,6 +6,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { RUN_SETTINGS } from '../../ports/run-settings';
 import { SIGNER } from '../../ports/signer';
 import { normalizeAddress } from './auth/auth-config';
+import { requireKerberos } from './auth/negotiate-strategy';
 import { RUN_STORE } from '../../ports/run-store';
 import type { ApiConfig } from './api-config';
 import { CurrentRun } from '../../application/auditor/current-run';
@@ -90,6 +91,7 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
 /** Builds the app and listens on config.host:config.port: HTTPS with client certificates when auth.mtls is set. */
 export async function startApi(config: ApiConfig, options: ApiOptions = {}): Promise<RunningApi> {
   const { handler, container, routes, logger } = buildApi(config, options);
+  if (config.auth.negotiate) requireKerberos(); // a missing or broken module stops the start, not the first handshake
   const key = await container.resolve(SIGNER).load(config.signing_key);
   // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s, checked every second.
   const limits = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };

@@ -1,3 +1,6 @@
+// The one test file that loads kerberos in this process. Its JS wrapper patches the native classes it loads, and jest's
+// per-file module registries share one native module per process, so a second file loading it in-process would get
+// handshakes that never finish: other tests reach Kerberos through child processes (test/e2e/api/authentication.test.ts).
 import * as kerberos from 'kerberos';
 import { createServer } from 'node:http';
 import { type AuthRefusal, createAuthenticator } from '../../../src/interfaces/http/auth/authenticator';

@@ -29,7 +29,7 @@ const NTLM = 'TlRMTVNT'; // base64 of "NTLMSSP": a raw NTLM message, which RFC 4
  */
 export class NegotiateStrategy extends Strategy {
   readonly name = 'negotiate';
-  private readonly kerberos: typeof Kerberos;
+  private kerberos: typeof Kerberos | undefined;
 
   constructor(
     private readonly options: { spn: string; keytab?: string },
@@ -43,7 +43,6 @@ export class NegotiateStrategy extends Strategy {
         'auth.negotiate is not available on Windows: the kerberos module has no server side there; let IIS do Windows authentication and trust it with auth.proxy (docs/iis.md), or run svc-api on Linux with a keytab',
       );
     }
-    this.kerberos = requireKerberos();
     // MIT krb5 reads KRB5_KTNAME each time an acceptor needs its key.
     if (options.keytab) process.env.KRB5_KTNAME = `FILE:${options.keytab}`;
   }
@@ -69,6 +68,9 @@ export class NegotiateStrategy extends Strategy {
   private async accept(token: string): Promise<{ principal: Principal; info: NegotiateSuccess } | NegotiateFailure> {
     let server: Kerberos.KerberosServer;
     try {
+      // Loaded at the first handshake (svc-api checks it loads at start): the module's JS wrapper patches its native
+      // classes, so a process must load it once, and building a strategy should not load it.
+      this.kerberos ??= requireKerberos();
       server = await this.kerberos.initializeServer(this.options.spn);
     } catch (error) {
       // The GSS-API message names the keytab path: it goes to the log as the cause, not into the response.
