@@ -76,6 +76,13 @@ module.exports = {
       from: { path: '^src', pathNot: ['^src/interfaces/http/', '^src/infrastructure/graph/'] },
       to: { dependencyTypes: ['npm-peer'] },
     },
+    {
+      name: 'enforcement-is-library-only',
+      comment: 'SPEC §9: the enforcement runtime is an importable library; no command and no route reaches it.',
+      severity: 'error',
+      from: { path: '^src/interfaces/(cli|http)/' },
+      to: { path: '^src/(domain|application|ports)/enforcement|^src/ports/enforcement-adapter|^src/interfaces/library/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
