@@ -1,9 +1,9 @@
 /**
  * The dependency rule of DESIGN §2, checked by `npm run lint` and by test/architecture.
  * interfaces → application → domain; infrastructure → ports + domain; only the composition roots
- * (src/interfaces/<entry>/container.ts) reach infrastructure.
+ * (src/interfaces/<entry>/container.ts, or <name>-container.ts where one folder holds two entries) reach infrastructure.
  */
-const ROOTS = '^src/interfaces/[^/]+/container\\.ts$';
+const ROOTS = '^src/interfaces/[^/]+/[a-z-]*container\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

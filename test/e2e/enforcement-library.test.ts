@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { ROOT } from '../support/run-svc';
 
-const ENTRY = join(ROOT, 'dist', 'interfaces', 'library', 'enforcement.js');
+/** The package entry, by its name (package.json `exports`), as a consumer requires it from plain Node outside jest. */
+const ENTRY = 'compliance-evidence-service/enforcement';
 
-/** The built entry `compliance-evidence-service/enforcement` points at, used from plain Node outside jest. */
 const SCRIPT = `
 const { createEnforcementRuntime, EnforcementState, IllegalTransitionError, transition, validatePolicies } = require(${JSON.stringify(ENTRY)});
 const adapter = {
@@ -28,7 +27,7 @@ runtime.run({ policies, results: [{ ksi_id: 'KSI-IA-02', status: 'FAIL' }], sour
 });
 `;
 
-describe('the built enforcement entry (dist/interfaces/library/enforcement.js)', () => {
+describe('the enforcement entry, compliance-evidence-service/enforcement', () => {
   it('runs one policy from plain Node with the system clock and timer, and exits at once', () => {
     const started = Date.now();
     const run = spawnSync(process.execPath, ['-e', SCRIPT], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
