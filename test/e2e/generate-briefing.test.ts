@@ -161,6 +161,11 @@ describe('svc generate sbom', () => {
     const direct = bom.dependencies.find((d: { ref: string }) => d.ref === bom.metadata.component['bom-ref']).dependsOn;
     expect(direct).toEqual(expect.arrayContaining(['pkg:npm/ajv@' + lock.packages['node_modules/ajv'].version, 'pkg:npm/tsyringe@' + lock.packages['node_modules/tsyringe'].version]));
     expect((bom.components as CdxComponent[]).some((c) => c.name === 'jest')).toBe(false);
+    // The api extra (optional peer dependencies) ships with svc when installed: its packages and theirs are optional components.
+    for (const name of ['express', 'kerberos', 'body-parser']) {
+      expect((bom.components as CdxComponent[]).find((c) => c.name === name)).toMatchObject({ version: lock.packages[`node_modules/${name}`].version, scope: 'optional' });
+    }
+    expect(direct).toContain(`pkg:npm/express@${lock.packages['node_modules/express'].version}`);
   });
 
   describe('on a project with a hand-written lockfile', () => {

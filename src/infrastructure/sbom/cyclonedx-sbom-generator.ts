@@ -54,7 +54,10 @@ export class CyclonedxSbomGenerator implements SbomGenerator {
     const packages = lockedPackages(parseJson(lockText, resolve(dir, 'package-lock.json')), resolve(dir, 'package-lock.json'));
     const root = packages[''] ?? {};
 
-    const included = (path: string) => path !== '' && packages[path].link !== true && (includeDev || packages[path].dev !== true);
+    // The project's peer dependencies (svc's optional `api` extra) ship with it when installed: they and what they
+    // pull in are components, scoped optional, even though npm records them as dev when they are also devDependencies.
+    const peers = peerClosure(packages);
+    const included = (path: string) => path !== '' && packages[path].link !== true && (includeDev || packages[path].dev !== true || peers.has(path));
     const components = new Map<string, Models.Component>();
     const byPath = new Map<string, Models.Component>();
     for (const path of Object.keys(packages).filter(included)) {
@@ -94,6 +97,21 @@ export class CyclonedxSbomGenerator implements SbomGenerator {
     const serializer = new Serialize.JsonSerializer(new Serialize.JSON.Normalize.Factory(Spec.Spec1dot6));
     return { text: `${serializer.serialize(bom, { sortLists: true, space: 2 })}\n`, components: components.size };
   }
+}
+
+/** Installed paths of the root's peer dependencies and everything they depend on. */
+function peerClosure(packages: Record<string, LockedPackage>): Set<string> {
+  const seen = new Set<string>();
+  const queue: [string, string][] = Object.keys(packages['']?.peerDependencies ?? {}).map((name) => ['', name]);
+  while (queue.length > 0) {
+    const [from, name] = queue.shift()!;
+    const path = resolveInstalled(packages, from, name);
+    if (path === undefined || seen.has(path)) continue;
+    seen.add(path);
+    const entry = packages[path];
+    for (const deps of [entry.dependencies, entry.optionalDependencies, entry.peerDependencies]) for (const dep of Object.keys(deps ?? {})) queue.push([path, dep]);
+  }
+  return seen;
 }
 
 function packageComponent(type: Enums.ComponentType, name: string, version: string | undefined, purl: string): Models.Component {
