@@ -103,7 +103,7 @@ describe('docs/walkthrough.md', () => {
   });
 
   it('6. writes the conmon and the run dashboards', () => {
-    expect(inWork(['conmon', 'dashboard', '--out', 'conmon.html'])).toEqual({ stdout: 'Dashboard of 1 runs written to conmon.html\n', stderr: '', status: 0 });
+    expect(inWork(['conmon', 'dashboard', '--out', 'conmon.html'])).toEqual({ stdout: 'Dashboard of 1 run written to conmon.html\n', stderr: '', status: 0 });
     expect(inWork(['ir', 'dashboard', 'bundle', '--out', 'dashboard.html'])).toEqual({ stdout: 'Dashboard written to dashboard.html\n', stderr: '', status: 0 });
     for (const page of ['conmon.html', 'dashboard.html']) expect(readFileSync(join(work, page), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
   });

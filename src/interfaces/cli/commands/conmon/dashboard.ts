@@ -11,7 +11,7 @@ export default class ConmonDashboard extends BaseCommand {
   async run(): Promise<BuildTrendDashboardResult> {
     const { flags } = await this.parse(ConmonDashboard);
     const result = await this.resolve(BuildTrendDashboard).execute({ out: flags.out as string });
-    this.print(`Dashboard of ${result.runs} runs written to ${result.out}`);
+    this.print(`Dashboard of ${result.runs} run${result.runs === 1 ? '' : 's'} written to ${result.out}`);
     return result;
   }
 }
