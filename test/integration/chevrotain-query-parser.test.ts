@@ -83,6 +83,9 @@ describe('ChevrotainQueryParser', () => {
     ['a fractional LIMIT', 'FROM results LIMIT 2.5', "cql-invalid: line 1, column 20: expected a whole number of rows, found '2.5'\n  FROM results LIMIT 2.5\n                     ^"],
     ['multi-line query, error on line 2', 'FROM results\nWHERE status = FAIL AND ORDER BY ksi_id\nLIMIT 5', "cql-syntax: line 2, column 25: expected NOT, '(' or a field name, found 'ORDER'\n  WHERE status = FAIL AND ORDER BY ksi_id\n                          ^"],
     ['multi-line query ending early', 'FROM results\nWHERE status IN (FAIL, WARN', "cql-syntax: line 2, column 28: expected ')', found end of query\n  WHERE status IN (FAIL, WARN\n                             ^"],
+    // A lone CR starts a line for the lexer, and so for the line quoted (found by test/property/cql.property.test.ts).
+    ['a lone CR as line break', 'FROM results\rWHERE status = FAIL AND ORDER BY ksi_id\r\nLIMIT 5', "cql-syntax: line 2, column 25: expected NOT, '(' or a field name, found 'ORDER'\n  WHERE status = FAIL AND ORDER BY ksi_id\n                          ^"],
+    ['a lone CR before the end', 'FROM results\rWHERE status IN (FAIL, WARN\r', "cql-syntax: line 2, column 28: expected ')', found end of query\n  WHERE status IN (FAIL, WARN\n                             ^"],
   ])('reports %s with a caret under the column', (_name, text, message) => {
     expect(failure(text)).toBe(message);
   });

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CronParserSchedule } from '../../src/infrastructure/orchestrator/cron-parser-schedule';
+import { FsOrchestratorConfigSource } from '../../src/infrastructure/orchestrator/fs-orchestrator-config-source';
 import { FileJobLock } from '../../src/infrastructure/orchestrator/file-job-lock';
 import { NodeProcessRunner } from '../../src/infrastructure/orchestrator/node-process-runner';
 
@@ -25,6 +26,19 @@ describe('CronParserSchedule', () => {
     expect(cron.validate('0 25 * * *')).toEqual(expect.any(String));
     expect(cron.validate('every day')).toEqual(expect.any(String));
     expect(cron.validate('* * *')).toEqual(expect.any(String));
+  });
+});
+
+describe('FsOrchestratorConfigSource', () => {
+  // V8 quotes the text around an unexpected token, line breaks and all; the message keeps only the problem (found by
+  // test/property/orchestrator-config.property.test.ts).
+  it('refuses a file that is not JSON in one line, without quoting the file', async () => {
+    writeFileSync(join(dir, 'svc.orchestrator.json'), 'jobs:\n  - name: m365\n');
+    const source = new FsOrchestratorConfigSource({ cwd: dir, cron: new CronParserSchedule(), vendors: () => ['scubagear'] });
+    await expect(source.load()).rejects.toMatchObject({
+      code: 'invalid-orchestrator-config',
+      message: `${join(dir, 'svc.orchestrator.json')}: not valid JSON (Unexpected token 'j'); see docs/orchestrator.md`,
+    });
   });
 });
 

@@ -92,7 +92,7 @@ export class ValidateArtifacts {
     if (signature.keyid !== thumbprint) changed(`keyid ${signature.keyid} is not the thumbprint of the key it carries (${thumbprint})`);
     if (input.keyid !== undefined && input.keyid !== thumbprint) changed(`signed by key ${thumbprint}, not by ${input.keyid} as --keyid requires`);
     const payload = asIntegrity(() => envelopePayload(envelope));
-    const verified = asIntegrity(() => this.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)));
+    const verified = asIntegrity(() => this.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)), `${envelopeFile}: signatures[0].jwk`);
     if (!verified) changed(`the ${jwk.alg} signature does not verify with key ${thumbprint}`);
     const statement = asIntegrity(() => readInTotoStatement(parsed(new TextDecoder().decode(payload), `${envelopeFile} payload`), `${envelopeFile} payload`));
     const canonical = this.hashing.canonicalize(sar);
@@ -115,12 +115,14 @@ export class ValidateArtifacts {
   }
 }
 
-/** Reading what svc signed: anything that no longer reads as it wrote it was changed. */
-function asIntegrity<T>(read: () => T): T {
+/** Reading what svc signed: anything that no longer reads as it wrote it was changed. `place` leads a message that does not name the file. */
+function asIntegrity<T>(read: () => T, place?: string): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof AppError && error.kind === 'invalid-input') throw new IntegrityError('signature-mismatch', `${error.message.replace(/; pass the .*$/, '')}; it was changed after signing`, { cause: error });
+    if (error instanceof AppError && error.kind === 'invalid-input') {
+      throw new IntegrityError('signature-mismatch', `${place ? `${place}: ` : ''}${error.message.replace(/; pass the .*$/, '')}; it was changed after signing`, { cause: error });
+    }
     throw error;
   }
 }

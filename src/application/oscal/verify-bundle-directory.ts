@@ -1,5 +1,6 @@
 import { checkBundleFiles, checkManifestEntries, readRecordedManifest, verifyEvidenceEntries, type VerifiedEntries } from '../../domain/artifacts/bundle-verification';
 import { BUNDLE_FILES, MANIFEST_FILE, type WrittenFile } from '../../domain/artifacts/manifest';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { AppError, IntegrityError, NotFoundError } from '../../domain/errors';
 import type { Hashing } from '../../ports/hashing';
 import type { ReportReader } from '../../ports/report-reader';
@@ -54,6 +55,6 @@ export function parsed(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new IntegrityError('not-the-written-json', `${file}: no longer valid JSON (${(error as Error).message}); it was changed after svc wrote it`, { cause: error });
+    throw new IntegrityError('not-the-written-json', `${file}: no longer valid JSON (${jsonSyntaxProblem((error as Error).message)}); it was changed after svc wrote it`, { cause: error });
   }
 }

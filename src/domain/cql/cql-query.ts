@@ -58,19 +58,22 @@ export interface CqlQuery {
   limit?: number;
 }
 
+/** Where the lexer starts a new line: LF, CRLF, or a lone CR. */
+const LINE_BREAK = /\r\n?|\n/;
+
 /**
  * The error every CQL problem raises (exit 2): `line L, column C: <problem>`, then the query line and a caret
  * under the column. `cql-syntax` for the grammar, `cql-invalid` for unknown sources and fields and values of
  * the wrong type.
  */
 export function cqlError(code: 'cql-syntax' | 'cql-invalid', text: string, at: Pick<SourcePosition, 'line' | 'column'>, problem: string): UsageError {
-  const line = text.split(/\r?\n/)[at.line - 1] ?? '';
+  const line = text.split(LINE_BREAK)[at.line - 1] ?? '';
   return new UsageError(code, `line ${at.line}, column ${at.column}: ${problem}\n  ${line}\n  ${' '.repeat(Math.max(at.column - 1, 0))}^`);
 }
 
 /** The position just after the last non-blank character: where a query that ends too early is pointed at. */
 export function endOf(text: string): SourcePosition {
   const trimmed = text.replace(/\s+$/, '');
-  const lines = trimmed.split(/\r?\n/);
+  const lines = trimmed.split(LINE_BREAK);
   return { offset: trimmed.length, line: lines.length, column: lines[lines.length - 1].length + 1 };
 }

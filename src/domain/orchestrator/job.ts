@@ -49,6 +49,9 @@ export const ORCHESTRATOR_CONFIG_FILE = 'svc.orchestrator.json';
 export const JOB_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const JOB_KEYS = ['name', 'adapter', 'input', 'command', 'schedule', 'outputs'];
+
+/** The JSON path of a member: `at.key`, or `at["key"]` for a key that is not a plain name (its line breaks escaped). */
+const member = (at: string, key: string) => (/^[A-Za-z_$][\w$-]*$/.test(key) ? `${at}${at === '' ? '' : '.'}${key}` : `${at}[${JSON.stringify(key)}]`);
 const OUTPUT_KEYS = ['bundle', 'store', 'sinks'];
 
 /**
@@ -60,7 +63,7 @@ export function readOrchestratorConfig(document: unknown, file: string, dir: str
     throw new InvalidInputError('invalid-orchestrator-config', `${file}: ${path}: ${problem}; see docs/orchestrator.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object with "jobs", got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (key !== 'jobs' && key !== '$schema') fail(key, 'unknown setting (known: jobs, $schema)');
+  for (const key of Object.keys(document)) if (key !== 'jobs' && key !== '$schema') fail(member('', key), 'unknown setting (known: jobs, $schema)');
   const list = document.jobs;
   if (!Array.isArray(list) || list.length === 0) return fail('jobs', `expected a non-empty array of jobs, got ${describe(list)}`);
   const jobs = list.map((value: unknown, i) => readJob(value, `jobs[${i}]`, checks, fail));
@@ -73,7 +76,7 @@ export function readOrchestratorConfig(document: unknown, file: string, dir: str
 
 function readJob(value: unknown, at: string, checks: OrchestratorConfigChecks, fail: (path: string, problem: string) => never): Job {
   if (!isPlainObject(value)) return fail(at, `expected a job object, got ${describe(value)}`);
-  for (const key of Object.keys(value)) if (!JOB_KEYS.includes(key)) fail(`${at}.${key}`, `unknown setting (known: ${JOB_KEYS.join(', ')})`);
+  for (const key of Object.keys(value)) if (!JOB_KEYS.includes(key)) fail(member(at, key), `unknown setting (known: ${JOB_KEYS.join(', ')})`);
   const { name, adapter, input, command, schedule, outputs } = value;
   if (typeof name !== 'string' || !JOB_NAME.test(name)) {
     fail(`${at}.name`, `expected 1 to 63 lowercase letters, digits and hyphens, starting with a letter or digit (a Kubernetes name), got ${describe(name)}`);
@@ -104,7 +107,7 @@ function readCommand(value: unknown, at: string, fail: (path: string, problem: s
 
 function readOutputs(value: unknown, at: string, checks: OrchestratorConfigChecks, fail: (path: string, problem: string) => never): JobOutputs {
   if (!isPlainObject(value)) return fail(at, `expected an object with "bundle" (and optionally "store", "sinks"), got ${describe(value)}`);
-  for (const key of Object.keys(value)) if (!OUTPUT_KEYS.includes(key)) fail(`${at}.${key}`, `unknown setting (known: ${OUTPUT_KEYS.join(', ')})`);
+  for (const key of Object.keys(value)) if (!OUTPUT_KEYS.includes(key)) fail(member(at, key), `unknown setting (known: ${OUTPUT_KEYS.join(', ')})`);
   const { bundle, store = false, sinks = [] } = value;
   if (typeof bundle !== 'string' || bundle.trim() === '') fail(`${at}.bundle`, `expected the auditor bundle directory, got ${describe(bundle)}`);
   if (typeof store !== 'boolean') fail(`${at}.store`, `expected true (record each run in the run store) or false, got ${describe(store)}`);

@@ -15,9 +15,24 @@ export interface VendorParser {
   parse(input: RawInput): Promise<VendorScan>;
 }
 
-/** An InvalidInputError for a file of the right kind but the wrong shape, naming the place. */
+/**
+ * An InvalidInputError for a file of the right kind but the wrong shape, naming the place. Keys and values quoted from
+ * the file may hold line breaks and other control characters: they are escaped, so the message stays one line.
+ */
 export function shapeError(input: RawInput, tool: string, path: string, problem: string): InvalidInputError {
-  return new InvalidInputError('invalid-scan', `${input.path}: ${path}: ${problem}; this is not ${tool} output as svc knows it (docs/adapters.md)`);
+  return new InvalidInputError('invalid-scan', `${input.path}: ${oneLine(path)}: ${oneLine(problem)}; this is not ${tool} output as svc knows it (docs/adapters.md)`);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c < ' ' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/**
+ * String(value) for a value a file supplied. A JSON object may carry its own "toString" or "valueOf" member, which
+ * String() and Number() would try to call and fail on: objects and arrays read as their JSON text instead.
+ */
+export function asText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
 const ZONED = /(z|utc|gmt|[+-]\d{2}:?\d{2})$/i;

@@ -4,6 +4,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import type { ParseError } from 'jsonc-parser';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { InvalidInputError } from '../../domain/errors';
 import type { LoadedDocument, LoadedText, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
 import { WorkerPart } from '../parallel/worker-part';
@@ -150,7 +151,7 @@ export function parseJson(text: string, path: string): unknown {
     const message = (error as Error).message;
     const offset = errorOffset(message, text);
     const { line, column } = lineAndColumn(text, offset);
-    const problem = text.trim() === '' ? 'the file is empty' : message.replace(/ in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/s, '');
+    const problem = text.trim() === '' ? 'the file is empty' : jsonSyntaxProblem(message);
     throw new InvalidInputError('invalid-json', `${path}: invalid JSON at line ${line}, column ${column}: ${problem}; fix the syntax there (a JSON validator shows the context)`);
   }
 }

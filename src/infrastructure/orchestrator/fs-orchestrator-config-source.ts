@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { ORCHESTRATOR_CONFIG_FILE, readOrchestratorConfig, type OrchestratorConfig } from '../../domain/orchestrator/job';
 import type { CronSchedule } from '../../ports/cron-schedule';
@@ -33,7 +34,7 @@ export class FsOrchestratorConfigSource implements OrchestratorConfigSource {
     try {
       document = JSON.parse(text);
     } catch (error) {
-      throw new InvalidInputError('invalid-orchestrator-config', `${path}: not valid JSON (${(error as Error).message}); see docs/orchestrator.md`);
+      throw new InvalidInputError('invalid-orchestrator-config', `${path}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); see docs/orchestrator.md`);
     }
     const dir = dirname(path);
     return readOrchestratorConfig(document, path, dir, {

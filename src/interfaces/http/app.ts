@@ -99,13 +99,19 @@ const requireJson: RequestHandler = (req, _res, next) => {
 function problemHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
-    const translated = bodyParserProblem(error) ?? error;
+    const translated = bodyParserProblem(error) ?? pathProblem(error) ?? error;
     const requestId = contextOf(req).id;
     const { problem, headers } = problemFor(translated, req.originalUrl.split('?')[0], requestId);
     if (problem.status >= 500) logger.error({ req_id: requestId, err: translated instanceof Error ? { name: translated.name, message: translated.message, stack: translated.stack } : String(translated) }, 'request failed');
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   };
+}
+
+/** The router's URIError for a path parameter that is not valid percent-encoding (`/auditor/graph/%zz`): a 400, not a 500. */
+function pathProblem(error: unknown): HttpProblem | undefined {
+  if (!(error instanceof URIError) || (error as { status?: number }).status !== 400) return undefined;
+  return new HttpProblem(400, 'invalid-request', 'a path parameter is not valid percent-encoding; write % as %25 and escape each other byte as %XX');
 }
 
 /** body-parser's errors carry `type` and `status`; give them problem codes and one-line details. */

@@ -30,7 +30,13 @@ function problem(where: 'params' | 'query' | 'body', errors: ErrorObject[]): Htt
     return { pointer, detail };
   });
   const first = list[0];
-  const label = first.pointer.slice(1).replace(/\//g, '.').replace(/^params\./, 'path parameter ').replace(/^query\./, 'query parameter ');
+  // A name the client sent may hold a line break or other control character: escaped, so the detail stays one line.
+  const label = first.pointer
+    .slice(1)
+    .replace(/\//g, '.')
+    .replace(/^params\./, 'path parameter ')
+    .replace(/^query\./, 'query parameter ')
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return new HttpProblem(400, 'invalid-request', `${label} ${first.detail}${list.length > 1 ? ` (and ${list.length - 1} more in errors)` : ''}; see /openapi.json for this route`, {}, list);
 }
 

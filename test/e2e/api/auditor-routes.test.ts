@@ -109,6 +109,10 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     ['/auditor/evidence?sort=ksi', 'invalid-request', 'query parameter sort is not a known field; see /openapi.json for this route'],
     ['/auditor/evidence?cursor=xyz', 'bad-cursor', 'cursor "xyz": not a cursor this API gave; drop it to start from the first page'],
     ['/auditor/graph/not-a-control!', 'invalid-request', 'path parameter control_id must match pattern "^[A-Za-z]{2}-\\d{1,2}(?:\\.\\d{1,2}|\\(\\d{1,2}\\))?$"; see /openapi.json for this route'],
+    // Found by test/property/http-bodies.property.test.ts: the router's URIError was a 500, and a name with a line
+    // break made the detail two lines.
+    ['/auditor/graph/%zz', 'invalid-request', 'a path parameter is not valid percent-encoding; write % as %25 and escape each other byte as %XX'],
+    ['/auditor/evidence?a%0Ab=1', 'invalid-request', 'query parameter a\\u000ab is not a known field; see /openapi.json for this route'],
   ])('GET %s is 400 %s', async (path, code, detail) => {
     const res = await get(path);
     expect(res.status).toBe(400);

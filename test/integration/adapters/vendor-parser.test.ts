@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawInput } from '../../../src/infrastructure/adapters/raw-input';
-import { clip, entry, isoTime, shapeError } from '../../../src/infrastructure/adapters/vendor-parser';
+import { asText, clip, entry, isoTime, shapeError } from '../../../src/infrastructure/adapters/vendor-parser';
 import { scubagear } from '../../../src/infrastructure/adapters/vendors/scubagear';
 import { readWith } from '../../support/adapters';
 
@@ -39,6 +39,26 @@ describe('entry', () => {
     const path = join(dir, 'ScubaResults.json');
     writeFileSync(path, JSON.stringify({ MetaData: { Tool: 'ScubaGear' }, Results: { AAD: [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'constructor', Criticality: 'Shall' }] }] } }));
     await expect(readWith(scubagear, path)).rejects.toMatchObject({ code: 'invalid-scan', message: expect.stringContaining('Results.AAD[0].Controls[0].Result: "constructor" is not a ScubaGear result') });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('asText', () => {
+  it("is String() of a scalar and the JSON of an object or array, even one with its own toString", () => {
+    expect([asText('a'), asText(7), asText(true), asText(null), asText(undefined), asText([1, 'b']), asText({ toString: 1, valueOf: 1 })]).toEqual(['a', '7', 'true', 'null', 'undefined', '[1,"b"]', '{"toString":1,"valueOf":1}']);
+  });
+});
+
+describe('shapeError', () => {
+  // Found by test/property/vendor-adapters.property.test.ts: a key or value with a line break made the message two lines.
+  it('escapes line breaks and control characters quoted from the file, so the message is one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-shape-'));
+    const path = join(dir, 'ScubaResults.json');
+    writeFileSync(path, JSON.stringify({ MetaData: { Tool: 'ScubaGear' }, Results: { 'AAD\nEXO': [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'Pass\r\n\u2028\u0007', Criticality: 'Shall' }] }] } }));
+    await expect(readWith(scubagear, path)).rejects.toMatchObject({
+      code: 'invalid-scan',
+      message: `${path}: Results.AAD\\nEXO[0].Controls[0].Result: "Pass\\r\\n\\u2028\\u0007" is not a ScubaGear result (Pass, Fail, Warning, N/A, Omitted, Error, Incorrect result); this is not ScubaGear output as svc knows it (docs/adapters.md)`,
+    });
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -121,6 +121,20 @@ describe('ZAP adapter on bad input', () => {
     });
   });
 
+  // A JSON object may carry its own "toString": String() and Number() of it threw a TypeError (found by
+  // test/property/vendor-adapters.property.test.ts).
+  it('reads alert fields that are objects with their own toString as no value, not a crash', async () => {
+    const odd = { toString: 1, valueOf: 1 };
+    const path = write('odd.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: [{ '@name': 'http://x', alerts: [{ pluginid: '10021', alert: 'X', riskcode: '1', confidence: odd, cweid: odd, count: odd }] }] });
+    const scan = await readWith(zap, path);
+    expect(scan.checks[0]).toEqual({ id: '10021', outcome: 'fail', criticality: 'should', controls: ['si-10', 'ra-5'], title: 'X', severity: 'Low', resource: 'http://x', details: '0 instances' });
+    const risk = write('odd-risk.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: [{ '@name': 'http://x', alerts: [{ pluginid: '1', riskcode: odd }] }] });
+    await expect(readWith(zap, risk)).rejects.toMatchObject({
+      code: 'invalid-scan',
+      message: `${risk}: site[0].alerts[0].riskcode: {"toString":1,"valueOf":1} is not a ZAP risk code (0, 1, 2, 3); this is not OWASP ZAP output as svc knows it (docs/adapters.md)`,
+    });
+  });
+
   it('refuses a report without sites', async () => {
     const path = write('nosite.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: 'none' });
     await expect(readWith(zap, path)).rejects.toMatchObject({ message: expect.stringContaining(': site: missing') });

@@ -5,6 +5,8 @@ import { ValidateArtifacts } from '../../../src/application/oscal/validate-artif
 import { ValidateFedrampSsp } from '../../../src/application/oscal/validate-fedramp-ssp';
 import { ValidateOscal } from '../../../src/application/oscal/validate-oscal';
 import { IntegrityError } from '../../../src/domain/errors';
+import { jwkThumbprint, type PublicJwk } from '../../../src/domain/signing/jwk';
+import { PemSigner } from '../../../src/infrastructure/signing/pem-signer';
 import { DeterministicUuids } from '../../fakes/deterministic-uuids';
 import { FixedSchemaValidator } from '../../fakes/fixed-schema-validator';
 import { InMemorySigner } from '../../fakes/in-memory-signer';
@@ -71,6 +73,34 @@ describe('GenerateSar and ValidateArtifacts', () => {
     expect(result).toMatchObject({ out: '/out/sar.json', envelope: '/out/sar.json.dsse.json', algorithm: 'EdDSA', sha256: `sha256:${d.hashing.sha256(sar)}` });
     d.reader.put('/out/sar.json', sar).put('/out/sar.json.dsse.json', envelope);
     await expect(validate.execute({ target: '/out/sar.json' })).resolves.toMatchObject({ kind: 'sar', canonical: true, keyid: result.keyid, oscal: { valid: true } });
+  });
+
+  // V8 quotes the text around an unexpected token, line breaks and all: the message keeps only the problem (found by
+  // test/property/oscal-loader.property.test.ts).
+  it('refuses a SAR that no longer parses in one line, without quoting the file', async () => {
+    const { d, generate, validate } = setup();
+    await generate.execute({ input: '/r.json', out: '/out/sar.json' });
+    d.reader.put('/out/sar.json', '{\n  "assessment-results": x\n}').put('/out/sar.json.dsse.json', d.writer.files.get('/out/sar.json.dsse.json') as string);
+    await expect(validate.execute({ target: '/out/sar.json' })).rejects.toMatchObject({
+      code: 'not-the-written-json',
+      message: "/out/sar.json: no longer valid JSON (Unexpected token 'x'); it was changed after svc wrote it",
+    });
+  });
+
+  // The signer's bad-public-key message names no file: the envelope and the member are put in front (found by
+  // test/property/oscal-loader.property.test.ts).
+  it('names the envelope and its key when the key it carries is no usable key', async () => {
+    const { d, generate } = setup();
+    await generate.execute({ input: '/r.json', out: '/out/sar.json' });
+    const envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') as string);
+    const jwk = { kty: 'EC', crv: 'P-256', x: 'A'.repeat(43), y: 'A'.repeat(43), alg: 'ES256' };
+    envelope.signatures[0] = { ...envelope.signatures[0], jwk, keyid: jwkThumbprint(jwk as PublicJwk, (text) => d.hashing.sha256(text)) };
+    d.reader.put('/out/sar.json', d.writer.files.get('/out/sar.json') as string).put('/out/sar.json.dsse.json', envelope);
+    const validate = new ValidateArtifacts(d.reader, d.hashing, new PemSigner({ svcHome: '/nonexistent' }), new FixedSchemaValidator());
+    await expect(validate.execute({ target: '/out/sar.json' })).rejects.toMatchObject({
+      code: 'signature-mismatch',
+      message: '/out/sar.json.dsse.json: signatures[0].jwk: public JWK (alg "ES256"): cannot be turned into a key; give an ES256 (EC P-256), EdDSA (Ed25519) or PS256 (RSA, 2048 bits or more) public key; it was changed after signing',
+    });
   });
 
   it('refuses a SAR changed after signing', async () => {

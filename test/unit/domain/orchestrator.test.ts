@@ -30,6 +30,14 @@ describe('readOrchestratorConfig', () => {
   ])('refuses %j', (jobs, message) => {
     expect(read(jobs)).toThrow(problem(message));
   });
+
+  // A key is written as a JSON path: quoted, line breaks escaped, when it is not a plain name (found by
+  // test/property/orchestrator-config.property.test.ts: the message had two lines).
+  it('quotes an unknown key that is not a plain name, so the message stays one line', () => {
+    expect(() => readOrchestratorConfig({ jobs: [job()], 'a\nb': 1 }, 'o.json', '/cfg', checks)).toThrow(problem('o.json: ["a\\nb"]: unknown setting (known: jobs, $schema); see docs/orchestrator.md'));
+    expect(read([job({ 'x y': 1 })])).toThrow(problem('o.json: jobs[0]["x y"]: unknown setting (known: name, adapter, input, command, schedule, outputs); see docs/orchestrator.md'));
+    expect(read([job({ outputs: { bundle: 'o', '\u0007': true } })])).toThrow(problem('o.json: jobs[0].outputs["\\u0007"]: unknown setting (known: bundle, store, sinks); see docs/orchestrator.md'));
+  });
 });
 
 describe('schedule emitters', () => {

@@ -3,7 +3,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/aws-securityhub-controls.json';
 import type { RawInput } from '../raw-input';
-import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 const TOOL = 'AWS Security Hub';
 const PREFIXES = new Map(Object.entries(table.controlPrefixes as Record<string, string[]>).map(([prefix, controls]) => [prefix.toLowerCase(), controls]));
@@ -105,7 +105,7 @@ function findingsOf(input: RawInput, document: unknown): { findings: unknown[]; 
 
 /** A control finding: one evaluation of a Security Hub control (or a partner's check) with a compliance status. */
 function controlCheck(input: RawInput, finding: Finding, compliance: Record<string, unknown>, at: string): ScanCheck {
-  const status = String(compliance.Status);
+  const status = asText(compliance.Status);
   const evaluated = entry(COMPLIANCE, status);
   if (!evaluated) throw shapeError(input, TOOL, `${at}.Compliance.Status`, `"${status.slice(0, 40)}" is not a compliance status (PASSED, FAILED, WARNING, NOT_AVAILABLE)`);
   const fields = isPlainObject(finding.ProductFields) ? finding.ProductFields : {};

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/kubescape-nist.json';
 import type { RawInput } from '../raw-input';
-import { clip, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { asText, clip, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 type Json = Record<string, unknown>;
 
@@ -115,10 +115,10 @@ function detailsOf(control: Json, status: Json, outcome: CheckOutcome): string |
       const where = fix.path ?? at.failedPath ?? at.deletePath ?? at.reviewPath;
       return typeof where === 'string' ? [typeof fix.value === 'string' ? `${where}=${fix.value}` : where] : [];
     });
-    return [`failed rules: ${failed.map((r) => String(r.name)).join(', ') || 'none named'}`, paths.length > 0 && `fix ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}`].filter(Boolean).join('; ');
+    return [`failed rules: ${failed.map((r) => asText(r.name)).join(', ') || 'none named'}`, paths.length > 0 && `fix ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}`].filter(Boolean).join('; ');
   }
   if (outcome === 'omitted') {
-    const names = [...new Set(rules.flatMap((r) => (Array.isArray(r.exception) ? r.exception : [])).map((e) => String(obj(e).name)))];
+    const names = [...new Set(rules.flatMap((r) => (Array.isArray(r.exception) ? r.exception : [])).map((e) => asText(obj(e).name)))];
     return `passed only with exception${names.length === 1 ? '' : 's'}: ${names.slice(0, 3).join(', ') || 'unnamed'}${names.length > 3 ? ', ...' : ''}`;
   }
   return typeof status.info === 'string' ? status.info : undefined;

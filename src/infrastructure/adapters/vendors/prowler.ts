@@ -3,7 +3,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/prowler-services.json';
 import type { RawInput } from '../raw-input';
-import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 const TOOL = 'Prowler';
 const SERVICES = table.services as Record<string, string[]>;
@@ -65,7 +65,7 @@ export const prowler: VendorParser = {
 function findingCheck(input: RawInput, finding: Record<string, unknown>, i: number): ScanCheck {
   const id = field(finding, 'metadata', 'event_code');
   if (typeof id !== 'string' || id === '') throw shapeError(input, TOOL, `[${i}].metadata.event_code`, 'missing (the Prowler check id)');
-  const code = String(finding.status_code);
+  const code = asText(finding.status_code);
   const status = entry(STATUS_CODES, code);
   if (!status) throw shapeError(input, TOOL, `[${i}].status_code`, `"${code.slice(0, 40)}" is not a Prowler status (PASS, FAIL, MANUAL)`);
   const severity = typeof finding.severity === 'string' ? finding.severity : undefined;

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';
-import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 type Json = Record<string, unknown>;
 
@@ -49,7 +49,7 @@ export const sarif: VendorParser = {
       results?.forEach((result, j) => checks.push(resultCheck(input, run, result, `runs[${i}].results[${j}]`)));
       addScanCheck(scanned, run, i, results?.length);
     });
-    const names = [...new Set(drivers.map((d) => String(d.name)))];
+    const names = [...new Set(drivers.map((d) => asText(d.name)))];
     const version = names.length === 1 ? [drivers[0].version, drivers[0].semanticVersion].find((v) => typeof v === 'string') : undefined;
     return {
       vendor: 'sarif',
@@ -130,8 +130,8 @@ function controlsOf(rule: Json, result: Json): string[] {
   }
   for (const ref of [...list(rule.relationships).map((r) => obj(r).target), ...list(result.taxa)]) {
     const target = obj(ref);
-    const m = /^(?:cwe-?)?0*(\d+)$/i.exec(String(target.id ?? ''));
-    if (m && /cwe/i.test(String(obj(target.toolComponent).name ?? ''))) cwes.add(Number(m[1]));
+    const m = /^(?:cwe-?)?0*(\d+)$/i.exec(asText(target.id ?? ''));
+    if (m && /cwe/i.test(asText(obj(target.toolComponent).name ?? ''))) cwes.add(Number(m[1]));
   }
   const mapped = [...cwes].flatMap((cwe) => entry(CWE, String(cwe))?.controls ?? []);
   return [...new Set(mapped.length > 0 ? ['sa-11', ...mapped] : SCAN_CONTROLS)];

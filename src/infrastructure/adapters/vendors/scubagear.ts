@@ -2,7 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/scubagear-nist.json';
 import type { RawInput } from '../raw-input';
-import { isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { asText, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 const TOOL = 'ScubaGear';
 const POLICIES = new Map(Object.entries(table.policies as Record<string, { criticality: Criticality; controls: string[]; title: string }>));
@@ -61,17 +61,17 @@ export const scubagear: VendorParser = {
 function resultRow(input: RawInput, row: unknown, path: string): ScanCheck {
   if (!isPlainObject(row) || typeof row['Control ID'] !== 'string') throw shapeError(input, TOOL, `${path}["Control ID"]`, 'missing');
   const id = row['Control ID'];
-  const result = String(row.Result);
+  const result = asText(row.Result);
   const outcome = RESULTS.get(result);
   if (!outcome) throw shapeError(input, TOOL, `${path}.Result`, `"${result.slice(0, 40)}" is not a ScubaGear result (Pass, Fail, Warning, N/A, Omitted, Error, Incorrect result)`);
-  return check(id, outcome, String(row.Criticality ?? ''), typeof row.Details === 'string' ? row.Details : undefined);
+  return check(id, outcome, asText(row.Criticality ?? ''), typeof row.Details === 'string' ? row.Details : undefined);
 }
 
 /** A row of TestResults.json: `PolicyId`, `RequirementMet`, `Criticality`, `ReportDetails`. */
 function testResult(input: RawInput, row: unknown, i: number): ScanCheck {
   if (!isPlainObject(row) || typeof row.PolicyId !== 'string') throw shapeError(input, TOOL, `[${i}].PolicyId`, 'missing');
   if (typeof row.RequirementMet !== 'boolean') throw shapeError(input, TOOL, `[${i}].RequirementMet`, 'expected true or false');
-  const criticality = String(row.Criticality ?? '');
+  const criticality = asText(row.Criticality ?? '');
   // Not-Implemented and 3rd Party policies are not tested by ScubaGear: RequirementMet says nothing about them.
   const untested = /\/(Not-Implemented|3rd Party)$/.test(criticality);
   const outcome: CheckOutcome = untested ? 'manual' : row.RequirementMet ? 'pass' : 'fail';

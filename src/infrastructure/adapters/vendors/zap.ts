@@ -2,7 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';
-import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
 type Json = Record<string, unknown>;
 
@@ -59,11 +59,11 @@ export const zap: VendorParser = {
 
 function alertCheck(input: RawInput, site: string, alert: unknown, path: string): ScanCheck {
   if (!isPlainObject(alert) || !['string', 'number'].includes(typeof alert.pluginid)) throw shapeError(input, TOOL, `${path}.pluginid`, 'missing');
-  const risk = RISKS.get(String(alert.riskcode));
+  const risk = RISKS.get(asText(alert.riskcode));
   if (!risk) throw shapeError(input, TOOL, `${path}.riskcode`, `${JSON.stringify(alert.riskcode)} is not a ZAP risk code (0, 1, 2, 3)`);
   const title = [alert.alert, alert.name].find((x) => typeof x === 'string' && x !== '') as string | undefined;
   // Confidence 0 is ZAP's "False Positive": a user marked the alert as not a finding.
-  const outcome: CheckOutcome = String(alert.confidence) === '0' ? 'omitted' : risk.criticality ? 'fail' : 'not-applicable';
+  const outcome: CheckOutcome = asText(alert.confidence) === '0' ? 'omitted' : risk.criticality ? 'fail' : 'not-applicable';
   return {
     id: String(alert.pluginid),
     outcome,
@@ -77,14 +77,14 @@ function alertCheck(input: RawInput, site: string, alert: unknown, path: string)
 }
 
 function controlsOf(cweid: unknown, title: string): string[] {
-  const mapped = entry(CWE, String(Number(cweid)))?.controls ?? (TLS.test(title) ? ['sc-8'] : ['si-10']);
+  const mapped = entry(CWE, String(Number(asText(cweid))))?.controls ?? (TLS.test(title) ? ['sc-8'] : ['si-10']);
   return [...new Set([...mapped, 'ra-5'])];
 }
 
 /** How many instances, and the first one's method and URI (never the evidence or the HTML descriptions). */
 function instancesOf(alert: Json): string {
   const instances = Array.isArray(alert.instances) ? alert.instances : [];
-  const count = Number(alert.count ?? instances.length) || instances.length;
+  const count = Number(asText(alert.count ?? instances.length)) || instances.length;
   const first = isPlainObject(instances[0]) ? instances[0] : {};
   const where = [first.method, first.uri].filter((x) => typeof x === 'string' && x !== '').join(' ');
   return `${count} instance${count === 1 ? '' : 's'}${where ? `; first: ${where}` : ''}`;
