@@ -5,6 +5,7 @@ import { Enums, Models, Serialize, SPDX, Spec } from '@cyclonedx/cyclonedx-libra
 import { InvalidInputError } from '../../domain/errors';
 import type { Sbom, SbomGenerator, SbomRequest } from '../../ports/sbom-generator';
 import type { Uuids } from '../../ports/uuids';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
 /** One entry of package-lock.json's `packages` map (lockfileVersion 2 and 3). */
 interface LockedPackage {
@@ -195,7 +196,7 @@ function parseJson(text: string, file: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new InvalidInputError('bad-lockfile', `${file}: not valid JSON (${(error as Error).message}); run npm install to rewrite it`, { cause: error });
+    throw new InvalidInputError('bad-lockfile', `${file}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); run npm install to rewrite it`, { cause: error });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('bad-lockfile', `${file}: expected a JSON object; run npm install to rewrite it`);
   return value as Record<string, unknown>;

@@ -9,6 +9,7 @@ import type { GraphSettings } from '../../ports/graph-settings';
 import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 import { parseBoundaryConfig, parseGraphConfig, parseOrgPathConfig } from './directory-config';
 import { ROLES, type Role } from './principal';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8000;
@@ -64,7 +65,7 @@ export function loadApiConfig(explicit: string | undefined, env: NodeJS.ProcessE
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new InvalidInputError('invalid-api-config', `${file}: not valid JSON (${(error as Error).message.split('\n')[0]}); fix the file (docs/api.md shows one)`);
+    throw new InvalidInputError('invalid-api-config', `${file}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); fix the file (docs/api.md shows one)`);
   }
   return readApiConfig(isPlainObject(document) ? { ...document, ...overrides } : document, file, dirname(file));
 }

@@ -9,6 +9,7 @@ import type { Principal, Role } from './principal';
 import { HttpProblem, problemFor } from './problem-details';
 import { requestValidator } from './request-validation';
 import type { RouteSpec } from './route';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
 export interface AppDependencies {
   routes: readonly RouteSpec[];
@@ -118,7 +119,7 @@ function pathProblem(error: unknown): HttpProblem | undefined {
 function bodyParserProblem(error: unknown): HttpProblem | undefined {
   const e = error as { type?: string; status?: number; limit?: number; message?: string };
   if (e?.type === 'entity.too.large') return new HttpProblem(413, 'body-too-large', `the request body is larger than ${e.limit} bytes (limits.body_bytes); send less`);
-  if (e?.type === 'entity.parse.failed') return new HttpProblem(400, 'invalid-json', `the request body is not valid JSON (${(e.message ?? '').split('\n')[0]}); send a JSON object`);
+  if (e?.type === 'entity.parse.failed') return new HttpProblem(400, 'invalid-json', `the request body is not valid JSON (${jsonSyntaxProblem(e.message ?? '')}); send a JSON object`);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpProblem(415, 'unsupported-encoding', `${e.message}; send UTF-8 JSON`);
   if (e?.type === 'request.aborted') return new HttpProblem(400, 'request-aborted', 'the client closed the connection before the body arrived');
   return undefined;
