@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -190,6 +190,33 @@ describe('FileRunStore on disk', () => {
     expect(existsSync(join(dir, 'store.lock'))).toBe(false);
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v1', runs: [{ seq: 2, id: 'x', as_of: '2026-11-01' }] }));
     await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v1 index with runs numbered 1, 2/);
+  });
+
+  it("sweeps what appends killed midway left (their temporaries, unindexed state files) and keeps a live process's temporary and a whole run file", async () => {
+    const store = new FileRunStore({ dir });
+    const first = await append(store, 1);
+    const killed = runIdOf(recordFor(2));
+    const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+    const dead = `svc-tmp-${hostTag}-${deadPid()}-0-0badcafe`;
+    const live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const alive = `svc-tmp-${hostTag}-${live.pid}-0-0badcafe`;
+    try {
+      writeFileSync(join(dir, `.store.lock.${dead}`), '{"pid":');
+      writeFileSync(join(dir, `.index.json.${dead}`), '{"schema":');
+      writeFileSync(join(dir, `.index.json.${alive}`), '{"schema":');
+      writeFileSync(join(dir, 'runs', `.${killed}.json.${dead}`), '{"re');
+      writeFileSync(join(dir, 'runs', `${killed}.json`), canonicalize(recordFor(2))!);
+      writeFileSync(join(dir, 'states', `.00000002-${killed}.json.${dead}`), '{"summary":');
+      writeFileSync(join(dir, 'states', `00000002-${killed}.json`), '{"summary":{}}');
+      const third = await append(store, 3);
+      expect(readdirSync(dir).sort()).toEqual([`.index.json.${alive}`, 'index.json', 'runs', 'states']);
+      expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${killed}.json`, `${third}.json`].sort());
+      expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json`, `00000002-${third}.json`]);
+      expect((await store.list()).map((s) => s.id)).toEqual([first, third]);
+      expect(await store.get(killed)).toBeUndefined();
+    } finally {
+      live.kill('SIGKILL');
+    }
   });
 
   it('reports a run file removed behind its back as tampering', async () => {

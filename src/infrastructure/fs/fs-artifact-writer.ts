@@ -1,47 +1,102 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, open as openFile, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { InvalidInputError } from '../../domain/errors';
+import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
 import type { Fragment } from '../../ports/report-reader';
 import { translateFsError } from './fs-errors';
+import { acquireLock, isStaleTemp, tempTag } from './lock-owner';
 import { SLOT_BYTES, WriteBehind } from './write-behind';
 import { syncDir } from './sync-dir';
 
 /** A bundle member: a safe name, or safe names joined by `/` for a file in a subdirectory (`controls/ac-2.md`). */
 const SAFE_MEMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+/** In a staging directory: the names of its members, written once they are all complete, before any is moved. */
+const COMMIT_MARKER = '.svc-commit';
+/** In a bundle directory: held while members are moved in, so two commits (or a commit and a recovery) never interleave. */
+const COMMIT_LOCK = '.svc-commit.lock';
+const SWEEP_EVERY_MS = 60_000;
+
+export interface FsArtifactWriterOptions {
+  /** How long a commit waits for another process moving a bundle into the same directory (ms). */
+  lockTimeoutMs?: number;
+}
 
 /**
  * Files are written under a temporary name in the target's own directory, fsynced, then renamed, so a
  * reader sees the old file or the new one and never a part. A bundle is written into a temporary
- * directory that is renamed into place when the target does not exist yet. The bytes are hashed and
- * written by a WriteBehind worker thread while the caller goes on producing them.
+ * directory that is renamed into place when the target does not exist yet. Into an existing directory its
+ * members are moved one by one, under the directory's commit lock and after a commit marker listing them
+ * is in place: a crash between two moves leaves the marker, and the next writer into that directory moves
+ * the rest. The bytes are hashed and written by a WriteBehind worker thread while the caller goes on
+ * producing them.
+ *
+ * Temporary names carry their process (lock-owner.ts tempTag), so leftovers of a process that is gone are
+ * swept from a directory when this writer next writes there, and a live writer's are never touched.
  */
 @injectable()
 export class FsArtifactWriter implements ArtifactWriter {
+  private readonly lockTimeoutMs: number;
+  /** When each directory was last swept: a command writing many files into one directory reads it once (a server, once a minute). */
+  private readonly swept = new Map<string, number>();
+
+  constructor(options: FsArtifactWriterOptions = {}) {
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+  }
+
   async begin(dir: string): Promise<ArtifactTransaction> {
     const target = resolve(dir);
     const existing = await kindOf(target, dir);
     if (existing === 'file') throw new InvalidInputError('out-dir-is-file', `${dir}: is a file, expected a directory for the bundle; pass a directory path`);
     const created = existing === 'missing' ? await makeParents(dirname(target), dir) : [];
-    const staging = existing === 'directory' ? join(target, tempName('bundle')) : join(dirname(target), tempName(basename(target)));
+    await this.sweep(dirname(target));
+    if (existing === 'directory') await this.sweep(target);
+    const staging = existing === 'directory' ? join(target, `.bundle.${tempTag()}`) : join(dirname(target), `.${basename(target)}.${tempTag()}`);
     try {
       await mkdir(staging);
     } catch (error) {
       await removeCreated(created);
       throw translateFsError(error, dir, 'output directory');
     }
-    return new FsBundleTransaction(dir, target, staging, existing === 'directory', created);
+    return new FsBundleTransaction(dir, target, staging, existing === 'directory', created, this.lockTimeoutMs);
+  }
+
+  /**
+   * Removes what dead processes left in `dir`: temporary files and staging directories whose tag names a process
+   * that is gone. A staging directory holding a commit marker is a bundle cut short while it was moved into `dir`:
+   * its remaining members are moved in first. Best effort: a leftover that cannot be removed now stays for later,
+   * and a commit lock held by a live process means that process is committing and will finish it.
+   */
+  private async sweep(dir: string): Promise<void> {
+    if (Date.now() - (this.swept.get(dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
+    this.swept.set(dir, Date.now());
+    let unfinished = false;
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (!isStaleTemp(name)) continue;
+      if (await exists(join(dir, name, COMMIT_MARKER))) unfinished = true;
+      else await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+    }
+    if (!unfinished) return;
+    try {
+      const release = await commitLock(dir, dir, 0);
+      try {
+        await finishCommits(dir);
+      } finally {
+        await release();
+      }
+    } catch {
+      // see above
+    }
   }
 
   async open(path: string): Promise<ArtifactSink> {
     const target = resolve(path);
     if ((await kindOf(target, path)) === 'directory') throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
     const created = await makeParents(dirname(target), path);
-    const temp = join(dirname(target), tempName(basename(target)));
+    await this.sweep(dirname(target));
+    const temp = join(dirname(target), `.${basename(target)}.${tempTag()}`);
     const ring = new WriteBehind();
     let sink: FileSink;
     try {
@@ -180,6 +235,7 @@ class FsBundleTransaction implements ArtifactTransaction {
     private readonly staging: string,
     private readonly intoExisting: boolean,
     private readonly created: string[],
+    private readonly lockTimeoutMs: number,
   ) {}
 
   open(name: string): ArtifactSink {
@@ -201,17 +257,24 @@ class FsBundleTransaction implements ArtifactTransaction {
     try {
       await this.ring.stop();
       await rm(join(this.staging, '.scratch'), { recursive: true, force: true });
-      await syncDir(this.staging);
       if (this.intoExisting) {
-        for (const name of this.names) {
-          if (name.includes('/')) await mkdir(dirname(join(this.target, name)), { recursive: true });
-          await rename(join(this.staging, name), join(this.target, name));
+        const release = await commitLock(this.target, this.shown, this.lockTimeoutMs);
+        try {
+          // A bundle a dead process was moving in is older than this one: it goes in first, this one over it.
+          // (Best effort: one that cannot be finished stays for a later run, and this bundle replaces its files anyway.)
+          await finishCommits(this.target).catch(() => undefined);
+          await writeMarker(this.staging, this.names);
+          await moveMembers(this.staging, this.target, this.names);
+          await rm(this.staging, { recursive: true, force: true });
+          await syncDir(this.target);
+        } finally {
+          await release();
         }
-        await rm(this.staging, { recursive: true, force: true });
       } else {
+        await syncDir(this.staging);
         await rename(this.staging, this.target);
+        await syncDir(dirname(this.target));
       }
-      await syncDir(this.intoExisting ? this.target : dirname(this.target));
       this.done = true;
       return this.shown;
     } catch (error) {
@@ -228,8 +291,68 @@ class FsBundleTransaction implements ArtifactTransaction {
   }
 }
 
-function tempName(base: string): string {
-  return `.${base}.svc-tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+/** Takes `<dir>/.svc-commit.lock`; `shown` is the directory as the user wrote it. */
+function commitLock(dir: string, shown: string, timeoutMs: number): Promise<() => Promise<void>> {
+  const path = join(shown, COMMIT_LOCK);
+  return acquireLock({
+    path: join(dir, COMMIT_LOCK),
+    what: 'output directory lock',
+    timeoutMs,
+    now: () => new Date(),
+    held: (holder) => {
+      const by = holder ? `by process ${holder.pid} on ${holder.host} since ${holder.since}` : 'by a process that did not say who it is';
+      return new UnavailableError('out-dir-locked', `${path}: the output directory is locked ${by} while it moves a bundle in; wait for it to finish, or remove the lock file if that process is gone`);
+    },
+  });
+}
+
+/** The marker goes in under a temporary name and is renamed, so a marker is always whole; then the staging directory is fsynced. */
+async function writeMarker(staging: string, names: readonly string[]): Promise<void> {
+  const temp = join(staging, `${COMMIT_MARKER}.tmp`);
+  const handle = await openFile(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(`${names.join('\n')}\n`, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, join(staging, COMMIT_MARKER));
+  await syncDir(staging);
+}
+
+/** Moves the members still in `staging` into `target`; one moved already (by a run that was cut short) is skipped. */
+async function moveMembers(staging: string, target: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    if (name.includes('/')) await mkdir(dirname(join(target, name)), { recursive: true });
+    try {
+      await rename(join(staging, name), join(target, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/** Under the commit lock: moves in the rest of every bundle whose process died while moving it into `dir`. */
+async function finishCommits(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (!isStaleTemp(name)) continue;
+    const staging = join(dir, name);
+    const marker = await readFile(join(staging, COMMIT_MARKER), 'utf8').catch(() => undefined);
+    if (marker === undefined) continue;
+    const names = marker.split('\n').filter((member) => SAFE_MEMBER.test(member));
+    await moveMembers(staging, dir, names);
+    await rm(staging, { recursive: true, force: true });
+    await syncDir(dir);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function kindOf(target: string, shown: string): Promise<'file' | 'directory' | 'missing'> {

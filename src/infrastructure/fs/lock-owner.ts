@@ -1,5 +1,8 @@
-import { open } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { link, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { translateFsError } from './fs-errors';
 
 /** What a lock file holds: who took it, where, and when. */
@@ -14,7 +17,7 @@ export function thisProcess(now: Date): LockOwner {
   return { pid: process.pid, host: hostname(), since: now.toISOString() };
 }
 
-/** The owner a lock file names; undefined while its creator is still writing it, or when damaged: not provably stale. */
+/** The owner a lock file names; undefined when damaged (or written by a version that could leave it empty): not provably stale. */
 export function lockOwner(text: string): LockOwner | undefined {
   try {
     const owner = JSON.parse(text) as Partial<LockOwner> | null;
@@ -25,29 +28,182 @@ export function lockOwner(text: string): LockOwner | undefined {
   return undefined;
 }
 
-/** Held by a process that no longer exists on this host (signal 0 tests existence; EPERM means it exists). */
+/** Held by a process that no longer exists on this host. */
 export function isStale(owner: LockOwner): boolean {
-  if (owner.host !== hostname()) return false;
+  return owner.host === hostname() && isGone(owner.pid);
+}
+
+/**
+ * Creates the lock file `path` holding `text` unless it exists; false when it does. `what` names it in errors.
+ * The text is written to a temporary file first and hard-linked to `path`, which fails when `path` exists: so a
+ * lock file is never seen empty, even when its creator is killed while making it. A file system without hard
+ * links gets the file created exclusively and then written.
+ */
+export async function createExclusive(path: string, text: string, what: string): Promise<boolean> {
+  const temp = join(dirname(path), `.${basename(path)}.${tempTag()}`);
   try {
-    process.kill(owner.pid, 0);
+    await writeNew(temp, text);
+    try {
+      await link(temp, path);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
+    }
+    await writeNew(path, text);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw translateFsError(error, path, what);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+export interface LockRequest {
+  path: string;
+  /** Names the lock file in I/O errors: `run store lock`. */
+  what: string;
+  /** How long to wait for a live holder before giving up (ms). */
+  timeoutMs: number;
+  now: () => Date;
+  /** The error once the wait is over: the holder named, or undefined when the file does not say. */
+  held: (holder: LockOwner | undefined) => Error;
+}
+
+const FIRST_RETRY_MS = 10;
+const LAST_RETRY_MS = 200;
+/** A breaker file this old was left by a process that died inside the few microseconds it is held. */
+const STALE_BREAKER_MS = 5000;
+
+/**
+ * Takes the lock file, waiting with back-off while another live process holds it, and returns its release. A
+ * lock left by a process that no longer runs on this host is stale and taken over; one from another host can only
+ * be judged by a person, so it is waited for and then reported.
+ */
+export async function acquireLock(request: LockRequest): Promise<() => Promise<void>> {
+  const { path, what } = request;
+  const deadline = Date.now() + request.timeoutMs;
+  for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
+    if (await createExclusive(path, JSON.stringify(thisProcess(request.now())), what)) {
+      // A breaker outlives its lock only when its process died between removing the two: nobody else clears it.
+      if (await olderThan(`${path}.break`, STALE_BREAKER_MS)) await remove(`${path}.break`, what);
+      return () => remove(path, what);
+    }
+    const seen = await readText(path, what);
+    if (seen === undefined) continue;
+    const holder = lockOwner(seen);
+    if (holder && isStale(holder) && (await breakLock(path, seen, what))) continue;
+    const left = deadline - Date.now();
+    if (left <= 0) throw request.held(holder);
+    await sleep(Math.min(wait, left));
+  }
+}
+
+/**
+ * Removes a stale lock unless another process took it over meanwhile. Reading and removing are two steps, so
+ * they run under a breaker file: otherwise two processes finding the same stale lock could remove each other's.
+ */
+async function breakLock(path: string, seen: string, what: string): Promise<boolean> {
+  const breaker = `${path}.break`;
+  if (!(await createExclusive(breaker, String(process.pid), what))) {
+    if (await olderThan(breaker, STALE_BREAKER_MS)) await remove(breaker, what);
+    return false;
+  }
+  try {
+    if ((await readText(path, what)) !== seen) return false;
+    await remove(path, what);
+    return true;
+  } finally {
+    await remove(breaker, what);
+  }
+}
+
+/**
+ * The tag of a temporary name: `svc-tmp-<host>-<pid>-<start>-<random>`, so whoever finds the file can tell whether
+ * the process that made it still runs. <host> is the first 8 hex digits of the SHA-256 of the host name; <start> is
+ * when the process started (Linux: clock ticks since boot; 0 where unknown), which tells a reused pid apart.
+ */
+export function tempTag(): string {
+  return `svc-tmp-${HOST_TAG}-${process.pid}-${startOf(process.pid) ?? '0'}-${randomBytes(4).toString('hex')}`;
+}
+
+const TEMP_TAG = /\.svc-tmp-([0-9a-f]{8})-(\d{1,10})-(\d{1,20})-[0-9a-f]{8}$/;
+
+/**
+ * Whether `name` ends with a tempTag() of a process that is provably gone: made on this host by a pid that no
+ * longer runs, or that now belongs to a process started at another time. A name without a tag, from another
+ * host, or of a process that still runs, is not stale.
+ */
+export function isStaleTemp(name: string): boolean {
+  const tag = TEMP_TAG.exec(name);
+  if (!tag || tag[1] !== HOST_TAG) return false;
+  const pid = Number(tag[2]);
+  if (isGone(pid)) return true;
+  const started = startOf(pid);
+  return tag[3] !== '0' && started !== undefined && started !== tag[3];
+}
+
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+/** Signal 0 tests existence; EPERM means the process exists under another user. */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
-/** Creates the lock file `path` holding `text` unless it exists; false when it does. `what` names it in errors. */
-export async function createExclusive(path: string, text: string, what: string): Promise<boolean> {
+/** When process `pid` started, as Linux's /proc/<pid>/stat gives it (field 22); undefined elsewhere or when hidden. */
+function startOf(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
   try {
-    const handle = await open(path, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count the fields after it.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return /^\d{1,20}$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeNew(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readText(path: string, what: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw translateFsError(error, path, what);
   }
+}
+
+async function olderThan(path: string, ms: number): Promise<boolean> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs > ms;
+  } catch {
+    return false;
+  }
+}
+
+async function remove(path: string, what: string): Promise<void> {
+  try {
+    await rm(path, { force: true });
+  } catch (error) {
+    throw translateFsError(error, path, what);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

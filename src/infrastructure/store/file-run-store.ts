@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
-import { createExclusive, isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
+import { acquireLock, isStaleTemp, tempTag } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { instantsOf, isWithin } from './run-range';
 import { syncDir } from '../fs/sync-dir';
@@ -24,17 +23,15 @@ interface RunIndex {
   runs: RunSummary[];
 }
 
-const FIRST_RETRY_MS = 10;
-const LAST_RETRY_MS = 200;
-/** A breaker file this old was left by a process that died inside the few microseconds it is held. */
-const STALE_BREAKER_MS = 5000;
+/** A state file as writeAtomic names it: `<seq:8 digits>-<id>.json`. */
+const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
 
 /**
  * The embedded run store: one directory, no server. Runs and their states are immutable files named by id;
  * index.json lists the summaries and is replaced last, so it is the commit point of an append: a crash before
- * its rename leaves files no index names, which reads ignore and the next append overwrites. Every file is
- * written under a temporary name, fsynced and renamed, then the directory fsynced, so a reader sees the old
- * file or the new one. Appends of all processes are serialized by store.lock, created exclusively.
+ * its rename leaves files no index names, which reads ignore and the next append sweeps away (see sweep). Every
+ * file is written under a temporary name that names its process, fsynced and renamed, then the directory fsynced,
+ * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock.
  */
 export class FileRunStore implements RunStore {
   readonly location: string;
@@ -52,6 +49,7 @@ export class FileRunStore implements RunStore {
     const release = await this.lock();
     try {
       const index = await this.readIndex();
+      await this.sweep(index);
       const known = index.runs.find((summary) => summary.id === id);
       if (known) return { recorded: false, run: await this.read(known) };
       const last = index.runs.at(-1);
@@ -154,7 +152,7 @@ export class FileRunStore implements RunStore {
 
   private async writeAtomic(path: string, text: string): Promise<void> {
     const dir = dirname(path);
-    const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+    const temp = join(dir, `.${basename(path)}.${tempTag()}`);
     try {
       const handle = await open(temp, 'wx', 0o600);
       try {
@@ -172,62 +170,39 @@ export class FileRunStore implements RunStore {
   }
 
   /**
-   * Takes store.lock, waiting with back-off while another live process holds it. A lock left by a process that
-   * no longer runs on this host is stale and taken over; one from another host can only be judged by a person.
+   * Takes store.lock, waiting while another live process holds it; a lock left by a process that no longer runs
+   * on this host is taken over (lock-owner.ts).
    */
-  private async lock(): Promise<() => Promise<void>> {
-    const deadline = Date.now() + this.lockTimeoutMs;
-    for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
-      const owner: LockOwner = thisProcess(this.now());
-      if (await createExclusive(this.lockPath, JSON.stringify(owner), 'run store lock')) {
-        return () => remove(this.lockPath);
-      }
-      const seen = await this.readText(this.lockPath);
-      if (seen === undefined) continue;
-      const holder = lockOwner(seen);
-      if (holder && isStale(holder) && (await this.breakLock(seen))) continue;
-      const left = deadline - Date.now();
-      if (left <= 0) {
+  private lock(): Promise<() => Promise<void>> {
+    return acquireLock({
+      path: this.lockPath,
+      what: 'run store lock',
+      timeoutMs: this.lockTimeoutMs,
+      now: this.now,
+      held: (holder) => {
         const by = holder ? `by process ${holder.pid} on ${holder.host} since ${holder.since}` : 'by a process that did not say who it is';
-        throw new UnavailableError(
+        return new UnavailableError(
           'run-store-locked',
           `${this.lockPath}: the run store is locked ${by}; wait for it to finish, or remove the lock file if that process is gone`,
         );
-      }
-      await sleep(Math.min(wait, left));
-    }
+      },
+    });
   }
 
   /**
-   * Removes a stale lock unless another process took it over meanwhile. Reading and removing are two steps, so
-   * they run under a breaker file: otherwise two processes finding the same stale lock could remove each other's.
+   * Removes what appends cut short by a crash left, under the lock (no other process writes the store now): temporary
+   * files of processes that are gone, and state files index.json does not name. A run file index.json does not name is
+   * kept: its name is its hash, so it is whole, and an append of the same run reuses it.
    */
-  private async breakLock(seen: string): Promise<boolean> {
-    const breaker = `${this.lockPath}.break`;
-    if (!(await createExclusive(breaker, String(process.pid), 'run store lock'))) {
-      if (await this.olderThan(breaker, STALE_BREAKER_MS)) await remove(breaker);
-      return false;
-    }
-    try {
-      if ((await this.readText(this.lockPath)) !== seen) return false;
-      await remove(this.lockPath);
-      return true;
-    } finally {
-      await remove(breaker);
-    }
-  }
-
-
-  private async olderThan(path: string, ms: number): Promise<boolean> {
-    try {
-      const handle = await open(path, 'r');
-      try {
-        return Date.now() - (await handle.stat()).mtimeMs > ms;
-      } finally {
-        await handle.close();
+  private async sweep(index: RunIndex): Promise<void> {
+    const states = join(this.location, 'states');
+    const named = new Set(index.runs.map((s) => basename(this.statePath(s.seq, s.id))));
+    for (const dir of [this.location, join(this.location, 'runs'), states]) {
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        const leftover = isStaleTemp(name) || (dir === states && STATE_FILE.test(name) && !named.has(name));
+        // Best effort: one that cannot be removed now is still ignored by reads, and tried again by the next append.
+        if (leftover) await rm(join(dir, name), { force: true }).catch(() => undefined);
       }
-    } catch {
-      return false;
     }
   }
 
@@ -260,16 +235,4 @@ function corrupt(path: string, problem: string): InvalidInputError {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-async function remove(path: string): Promise<void> {
-  try {
-    await rm(path, { force: true });
-  } catch (error) {
-    throw translateFsError(error, path, 'run store lock');
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

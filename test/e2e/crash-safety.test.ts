@@ -1,0 +1,274 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
+import { BIN, ROOT, svc } from '../support/run-svc';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
+
+/**
+ * Crash safety: `ir auditor-bundle` and `conmon process` are killed with SIGKILL at pseudo-random points, and what
+ * they leave is checked. The points come from a seeded generator and are measured from one of a few moments of the
+ * command, in turn: its start (a point anywhere up to a little past its whole duration in an unkilled pilot run here),
+ * and the moments it starts writing, seen by watching the disk every 2 ms (a point anywhere up to a little past the
+ * time from there to the end in the pilot). So whatever the machine's load, kills land in the moves, renames and lock
+ * handling as well as before them.
+ */
+const BUNDLE_RESULTS = 20_000;
+const BUNDLE_KILLS = 10;
+const STORE_RESULTS = 3_000;
+const STORE_KILLS = 9;
+const SIX = ['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'manifest.json', 'poam.json', 'ssp-narrative.md'];
+const ENV = { SOURCE_DATE_EPOCH: '1767225600' };
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** mulberry32: the same seed gives the same kill points on every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Moments of a run, each seen when its test first holds for the process's pid. */
+type Moments = Record<string, (pid: number) => boolean>;
+
+interface KillPoint {
+  /** `start`, or one of the moments. */
+  from: string;
+  delay: number;
+}
+
+interface Run {
+  /** Exit code when the command finished before the kill, else null. */
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  pid: number;
+  stderr: string;
+  /** When each moment was first seen, ms after the start (missing when the process ended before). */
+  seen: Record<string, number>;
+  /** From the start to the end, ms. */
+  ms: number;
+}
+
+/** `count` kill points taking the start and each moment in turn, from 0 (5 ms from the start) to 1.2 times what the pilot took from there to its end. */
+function killPoints(seed: number, count: number, pilot: Run, moments: Moments): KillPoint[] {
+  const next = seeded(seed);
+  const froms = ['start', ...Object.keys(moments)];
+  return Array.from({ length: count }, (_, i) => {
+    const from = froms[i % froms.length];
+    const span = 1.2 * (pilot.ms - (from === 'start' ? 0 : pilot.seen[from]));
+    return { from, delay: Math.round((from === 'start' ? 5 : 0) + span * next()) };
+  });
+}
+
+/** Runs the CLI, watching for the moments every 2 ms, and sends SIGKILL at `point` (never without one); resolves once the process is gone and reaped. */
+function runAndKill(point: KillPoint | undefined, args: string[], moments: Moments, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...ENV, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const pid = child.pid as number;
+    const seen: Record<string, number> = {};
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const kill = () => child.kill('SIGKILL');
+    const timers = point?.from === 'start' ? [setTimeout(kill, point.delay)] : [];
+    const watch = setInterval(() => {
+      for (const [name, reached] of Object.entries(moments)) {
+        if (seen[name] !== undefined || !reached(pid)) continue;
+        seen[name] = Date.now() - started;
+        if (point?.from === name) timers.push(setTimeout(kill, point.delay));
+      }
+    }, 2);
+    child.on('close', (status, signal) => {
+      clearInterval(watch);
+      timers.forEach(clearTimeout);
+      resolve({ status, signal, pid, stderr, seen, ms: Date.now() - started });
+    });
+  });
+}
+
+const label = (point: KillPoint) => `${point.from === 'start' ? '' : `${point.from}+`}${point.delay}ms`;
+const pilotLabel = (pilot: Run) => `T=${pilot.ms}ms${Object.entries(pilot.seen).map(([name, at]) => `, ${name} at ${at}ms`).join('')}`;
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const digests = (dir: string) => Object.fromEntries(readdirSync(dir).filter((f) => !f.startsWith('.')).map((f) => [f, sha(join(dir, f))]));
+/** Whether a file of `dir` names process `pid` (a temporary name, or a lock file's owner). */
+const tagged = (dir: string, pid: number) => readdirSync(dir).some((f) => f.includes('.svc-tmp-') && f.includes(`-${pid}-`));
+const lockedBy = (path: string, pid: number) => {
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { pid: number }).pid === pid;
+  } catch {
+    return false;
+  }
+};
+
+describe('svc ir auditor-bundle killed with SIGKILL while it replaces a bundle', () => {
+  it(`leaves the previous bundle or the new one, whole, at each of ${BUNDLE_KILLS} kill points, and the next run leaves nothing else behind`, async () => {
+    const inputs = { A: join(tmp, 'report-a.json'), B: join(tmp, 'report-b.json') };
+    generate(BUNDLE_RESULTS, inputs.A, 'a');
+    generate(BUNDLE_RESULTS, inputs.B, 'b');
+    const out = join(tmp, 'out');
+    const bundle = join(out, 'bundle');
+    // B written into a new directory (a single rename), then A over it: the pilot, unkilled, timed.
+    expect(svc(['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle]).status).toBe(0);
+    const reference = { A: {}, B: digests(bundle) } as Record<'A' | 'B', Record<string, string>>;
+    // The staging directory appears in the bundle; the commit lock is taken to move the members in.
+    const moments: Moments = { staging: (pid) => tagged(bundle, pid), commit: (pid) => lockedBy(join(bundle, '.svc-commit.lock'), pid) };
+    const pilot = await runAndKill(undefined, ['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle], moments);
+    expect([pilot.status, pilot.stderr, Object.keys(pilot.seen).sort()]).toEqual([0, '', ['commit', 'staging']]);
+    reference.A = digests(bundle);
+    expect(readdirSync(bundle).sort()).toEqual(SIX);
+    expect(Object.keys(reference.B).sort()).toEqual(SIX);
+    expect(SIX.filter((f) => reference.A[f] === reference.B[f])).toEqual([]);
+
+    const seen: string[] = [];
+    let current: 'A' | 'B' = 'A';
+    for (const point of killPoints(10, BUNDLE_KILLS, pilot, moments)) {
+      const next: 'A' | 'B' = current === 'A' ? 'B' : 'A';
+      const run = await runAndKill(point, ['ir', 'auditor-bundle', inputs[next], '--out-dir', bundle], moments);
+      const now = digests(bundle);
+      const state = (['A', 'B'] as const).find((name) => JSON.stringify(now) === JSON.stringify(reference[name]));
+      const hidden = readdirSync(bundle).filter((f) => f.startsWith('.'));
+      const at = label(point);
+      if (state === undefined) {
+        // Killed between two moves of a commit (this run's, or an earlier one's that this run was killed too early to
+        // finish): that bundle's marker is there, listing all six, for the next writer to move the rest in.
+        const pending = hidden.filter((f) => existsSync(join(bundle, f, '.svc-commit')));
+        const listed = pending.map((f) => readFileSync(join(bundle, f, '.svc-commit'), 'utf8').trim().split('\n').sort());
+        expect({ at, listed }).toEqual({ at, listed: [SIX] });
+        // The mix is plain to see: the files do not match manifest.json (exit 4).
+        expect({ at, validate: svc(['ir', 'validate', bundle]).status }).toEqual({ at, validate: 4 });
+        const ours = pending[0].includes(`-${run.pid}-`);
+        seen.push(`${at}:${ours ? 'mid-commit' : 'still-mid-commit'}`);
+        if (ours) current = next;
+        continue;
+      }
+      if (run.signal === null) expect({ at, status: run.status, stderr: run.stderr, state }).toEqual({ at, status: 0, stderr: '', state: next });
+      seen.push(`${at}:${run.signal === null ? 'finished' : state === current ? 'kept' : 'replaced'}${hidden.length > 0 ? `+${hidden.map((f) => f.split('.svc-tmp-')[0] || f).join(',')}` : ''}`);
+      current = state;
+    }
+    process.stdout.write(`auditor-bundle kills (${pilotLabel(pilot)}): ${seen.join(' ')}\n`);
+
+    const next: 'A' | 'B' = current === 'A' ? 'B' : 'A';
+    const last = svc(['ir', 'auditor-bundle', inputs[next], '--out-dir', bundle]);
+    expect([last.status, last.stderr]).toEqual([0, '']);
+    expect(digests(bundle)).toEqual(reference[next]);
+    expect(readdirSync(bundle).sort()).toEqual(SIX);
+    expect(readdirSync(out)).toEqual(['bundle']);
+    expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
+  }, 60_000);
+});
+
+describe('svc conmon process killed with SIGKILL while it appends a run', () => {
+  const home = () => join(tmp, 'home');
+  const store = () => join(home(), 'store');
+  const env = () => ({ SVC_HOME: home() });
+  /** The runs as the CLI lists them. */
+  const storedRuns = () => {
+    const query = svc(['cql', 'query', 'FROM runs SELECT seq, id, as_of', '--json'], { env: env() });
+    expect([query.status, query.stderr]).toEqual([0, '']);
+    return (JSON.parse(query.stdout) as { rows: [number, string, string][] }).rows;
+  };
+  /**
+   * The runs as the file store the CLI uses reads them (a CLI start per kill would double the test's time): the runs
+   * from `seq` on read back whole and re-verified against their ids, every run file hashed here.
+   */
+  const readRuns = async (seq: number): Promise<[number, string, string][]> => {
+    const reader = new FileRunStore({ dir: store() });
+    const rows: [number, string, string][] = [];
+    for (const summary of await reader.list()) {
+      if (summary.seq >= seq) expect((await reader.get(summary.seq))?.summary).toEqual(summary);
+      expect(sha(join(store(), 'runs', `${summary.id}.json`))).toBe(summary.id);
+      expect(existsSync(join(store(), 'states', `${String(summary.seq).padStart(8, '0')}-${summary.id}.json`))).toBe(true);
+      rows.push([summary.seq, summary.id, summary.as_of]);
+    }
+    return rows;
+  };
+  /** The lock names the process; later its first temporary file appears (the run file, or when a killed run left that whole, the state file). */
+  const moments: Moments = {
+    lock: (pid) => lockedBy(join(store(), 'store.lock'), pid),
+    writes: (pid) => tagged(join(store(), 'runs'), pid) || tagged(join(store(), 'states'), pid),
+  };
+  /** The report of iteration i: the same results, a later generated_at, so each is a new run. */
+  const asOf = (i: number) => `2026-11-10T${String(i + 1).padStart(2, '0')}:00:00Z`;
+
+  it(`keeps the store readable, each run whole and recorded at most once, at each of ${STORE_KILLS} kill points; the next run takes the lock over`, async () => {
+    const base = join(tmp, 'store-b.json');
+    generate(STORE_RESULTS, join(tmp, 'store-a.json'), 'a');
+    generate(STORE_RESULTS, base, 'b');
+    const text = readFileSync(base, 'utf8');
+    const input = (i: number) => {
+      const file = join(tmp, `store-${i}.json`);
+      writeFileSync(file, text.replace('"generated_at":"2026-11-10T00:00:00Z"', `"generated_at":"${asOf(i)}"`));
+      return file;
+    };
+    expect(svc(['conmon', 'process', join(tmp, 'store-a.json')], { env: env() }).status).toBe(0);
+    // The pilot, unkilled: a run after another one, as every run below is (it compares with its predecessor).
+    const pilot = await runAndKill(undefined, ['conmon', 'process', input(0)], moments, env());
+    expect([pilot.status, pilot.stderr, Object.keys(pilot.seen).sort()]).toEqual([0, '', ['lock', 'writes']]);
+    let runs = storedRuns();
+    expect(runs.map(([seq, , as]) => [seq, as])).toEqual([[1, '2026-11-10T00:00:00Z'], [2, asOf(0)]]);
+
+    const seen: string[] = [];
+    const killed: number[] = [];
+    for (const [k, point] of killPoints(20, STORE_KILLS, pilot, moments).entries()) {
+      const at = label(point);
+      const stale = existsSync(join(store(), 'store.lock'));
+      const run = await runAndKill(point, ['conmon', 'process', input(k + 1)], moments, env());
+      killed.push(run.pid);
+      // A lock a killed process left was taken over when this process's name was seen in it.
+      const tookOver = stale && run.seen.lock !== undefined;
+      if (run.signal === null) expect({ at, status: run.status, stderr: run.stderr }).toEqual({ at, status: 0, stderr: '' });
+      const lock = join(store(), 'store.lock');
+      const locked = existsSync(lock);
+      // A lock file a kill left is never empty: it names a killed process (this one, or an earlier one when this one
+      // died before it got to the lock), so the next append can take it over.
+      if (locked) expect(killed).toContain(JSON.parse(readFileSync(lock, 'utf8')).pid);
+      const after = await readRuns(runs.length + 1);
+      expect(after.slice(0, runs.length)).toEqual(runs);
+      const added = after.slice(runs.length).map(([, , as]) => as);
+      expect({ at, added }).toEqual({ at, added: run.signal === null || added.length > 0 ? [asOf(k + 1)] : [] });
+      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
+      const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json`));
+      const what = [locked && 'lock', leftovers.length > 0 && 'temp', orphans.length > 0 && 'state'].filter(Boolean).join(',');
+      seen.push(`${tookOver ? 'took-over,' : ''}${at}:${run.signal === null ? 'finished' : after.length > runs.length ? 'recorded' : 'not-recorded'}${what ? `+${what}` : ''}`);
+      runs = after;
+    }
+    process.stdout.write(`conmon process kills (${pilotLabel(pilot)}): ${seen.join(' ')}\n`);
+
+    // The last report, unkilled: it takes over any lock and records its run if the kill came before the index;
+    // a second time it is already recorded.
+    const lastInput = join(tmp, `store-${STORE_KILLS}.json`);
+    const stale = existsSync(join(store(), 'store.lock'));
+    const started = Date.now();
+    const last = svc(['conmon', 'process', lastInput], { env: env() });
+    expect([last.status, last.stderr, Date.now() - started < 10_000]).toEqual([0, '', true]);
+    process.stdout.write(`conmon process after the kills: ${stale ? 'took over the lock, ' : ''}${last.stdout.split('\n')[1]}\n`);
+    const again = svc(['conmon', 'process', lastInput], { env: env() });
+    const final = storedRuns();
+    expect(final.slice(0, runs.length)).toEqual(runs);
+    expect(final.length - runs.length).toBe(runs.at(-1)?.[2] === asOf(STORE_KILLS) ? 0 : 1);
+    expect(final.at(-1)?.[2]).toBe(asOf(STORE_KILLS));
+    expect([again.status, again.stdout.split('\n')[1]]).toEqual([0, `Already recorded run ${final.length}: ${final.at(-1)?.[1].slice(0, 12)} (as of ${asOf(STORE_KILLS)})`]);
+
+    // Every run reads back and verifies (a record changed on disk would be exit 4); nothing but the store is left.
+    const report = svc(['conmon', 'export-oa', '--from', '2026-11-01', '--to', '2026-11-30', '--json'], { env: env() });
+    expect([report.status, report.stderr]).toEqual([0, '']);
+    expect(readdirSync(store()).sort()).toEqual(['index.json', 'runs', 'states']);
+    expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json`));
+    for (const file of readdirSync(join(store(), 'runs'))) expect(sha(join(store(), 'runs', file))).toBe(file.replace(/\.json$/, ''));
+    expect(final.map(([seq]) => seq)).toEqual(final.map((_, i) => i + 1));
+  }, 90_000);
+});

@@ -1,0 +1,99 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UnavailableError } from '../../src/domain/errors';
+import { acquireLock, createExclusive, isStaleTemp, tempTag } from '../../src/infrastructure/fs/lock-owner';
+
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const tagOf = (pid: number, start: string, host = HOST_TAG) => `svc-tmp-${host}-${pid}-${start}-0badcafe`;
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid;
+/** When process `pid` started: field 22 of /proc/<pid>/stat. */
+function startOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+let root: string;
+let live: ChildProcess;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'svc-lock-owner-'));
+  live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+});
+afterAll(() => {
+  live.kill('SIGKILL');
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('tempTag and isStaleTemp', () => {
+  it('tags a temporary name with this host, this pid, its start time and 8 random hex digits', () => {
+    const tag = tempTag();
+    expect(tag).toMatch(new RegExp(`^svc-tmp-${HOST_TAG}-${process.pid}-${startOf(process.pid)}-[0-9a-f]{8}$`));
+    expect(tempTag()).not.toBe(tag);
+  });
+
+  it('judges stale only a tag of this host whose process is gone, or whose pid now belongs to a later process', () => {
+    const pid = live.pid as number;
+    expect(isStaleTemp(`.index.json.${tagOf(deadPid(), '0')}`)).toBe(true);
+    expect(isStaleTemp(`.bundle.${tagOf(pid, String(Number(startOf(pid)) - 1))}`)).toBe(true);
+    expect(isStaleTemp(`.bundle.${tagOf(pid, startOf(pid))}`)).toBe(false);
+    expect(isStaleTemp(`.bundle.${tagOf(pid, '0')}`)).toBe(false);
+    expect(isStaleTemp(`.bundle.${tempTag()}`)).toBe(false);
+    expect(isStaleTemp(`.bundle.${tagOf(deadPid(), '0', 'feedf00d')}`)).toBe(false);
+    for (const name of ['.index.json.0123456789ab.tmp', `.x.svc-tmp-${deadPid()}-0badcafe`, 'index.json', `${tagOf(deadPid(), '0')}.json`]) {
+      expect(isStaleTemp(name)).toBe(false);
+    }
+  });
+});
+
+describe('createExclusive', () => {
+  it('creates the file holding the text, refuses when it exists, and leaves no temporary file', async () => {
+    const dir = mkdtempSync(join(root, 'create-'));
+    const path = join(dir, 'x.lock');
+    expect(await createExclusive(path, '{"pid":1}', 'test lock')).toBe(true);
+    expect(await createExclusive(path, '{"pid":2}', 'test lock')).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('{"pid":1}');
+    expect(readdirSync(dir)).toEqual(['x.lock']);
+  });
+
+  it('names the lock file when its directory is missing', async () => {
+    const path = join(root, 'missing', 'x.lock');
+    await expect(createExclusive(path, '{}', 'test lock')).rejects.toMatchObject({ code: 'file-not-found', message: `${path}: no such test lock; check the path` });
+  });
+});
+
+describe('acquireLock', () => {
+  const held = (holder: { pid: number } | undefined) => new UnavailableError('test-locked', `held by ${holder?.pid}`);
+  const request = (path: string, timeoutMs: number) => ({ path, what: 'test lock', timeoutMs, now: () => new Date('2026-11-01T00:00:00Z'), held });
+
+  it('takes a free lock, writes its owner and removes it on release', async () => {
+    const path = join(mkdtempSync(join(root, 'free-')), 'x.lock');
+    const release = await acquireLock(request(path, 100));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ pid: process.pid, host: hostname(), since: '2026-11-01T00:00:00.000Z' });
+    await release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a lock of a process that is gone, and clears a breaker its dead breaker left', async () => {
+    const dir = mkdtempSync(join(root, 'stale-'));
+    const path = join(dir, 'x.lock');
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-10-01T00:00:00Z' }));
+    const release = await acquireLock(request(path, 100));
+    expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+    await release();
+    writeFileSync(`${path}.break`, '1');
+    utimesSync(`${path}.break`, new Date('2026-01-01'), new Date('2026-01-01'));
+    await (await acquireLock(request(path, 100)))();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('waits for a live holder, then throws the error the caller made, naming the holder', async () => {
+    const path = join(mkdtempSync(join(root, 'live-')), 'x.lock');
+    writeFileSync(path, JSON.stringify({ pid: live.pid, host: hostname(), since: '2026-10-01T00:00:00Z' }));
+    const started = Date.now();
+    await expect(acquireLock(request(path, 150))).rejects.toMatchObject({ code: 'test-locked', message: `held by ${live.pid}` });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(145);
+    await expect(acquireLock(request(path, 0))).rejects.toMatchObject({ code: 'test-locked' });
+  });
+});
