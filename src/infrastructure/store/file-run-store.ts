@@ -8,6 +8,7 @@ import { acquireLock, isStaleTemp, tempTag } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { instantsOf, isWithin } from './run-range';
 import { syncDir } from '../fs/sync-dir';
+import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
 export const RUN_INDEX_SCHEMA = 'svc.run-index/v1';
 
@@ -225,7 +226,7 @@ function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw corrupt(path, `not valid JSON (${(error as Error).message})`);
+    throw corrupt(path, `not valid JSON (${jsonSyntaxProblem((error as Error).message)})`);
   }
 }
 
