@@ -20,3 +20,15 @@ export function sampleResults(): KsiResult[] {
 }
 
 export const TEST_SETTINGS: RunSettings = { tool: { name: 'svc', version: '0.5.0' }, governance: DEFAULT_GOVERNANCE_POLICY, conmon: { sinks: [] } };
+
+/** An enforcement policy (docs/enforcement.md): MFA for admins through a Conditional Access action, enforced. */
+export function anEplPolicy<T extends Record<string, unknown>>(overrides: T = {} as T) {
+  return {
+    id: 'mfa-admins',
+    target: 'KSI-IA-02',
+    condition: { status_in: ['FAIL'] },
+    action: { name: 'enable-ca-policy', parameters: { policy: 'Require MFA for admins' } },
+    mode: 'enforce',
+    ...overrides,
+  };
+}

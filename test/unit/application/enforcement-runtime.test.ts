@@ -8,6 +8,7 @@ import type { Clock } from '../../../src/ports/clock';
 import type { EnforcementAdapter, EnforcementAdapterResult, EnforcementContext } from '../../../src/ports/enforcement-adapter';
 import { FakeTimer } from '../../fakes/fake-timer';
 import { FixedClock } from '../../fakes/fixed-clock';
+import { anEplPolicy } from '../../support/builders';
 
 /** One second later at each reading, so the audit trail's times show its order. */
 class TickingClock implements Clock {
@@ -40,14 +41,7 @@ class ScriptedAdapter implements EnforcementAdapter {
 
 const result = (ksi: string, status: Status, evidence?: Record<string, unknown>): KsiResult => (evidence ? { ksi_id: ksi, status, evidence } : { ksi_id: ksi, status });
 
-const policy = (overrides: Partial<EPLPolicy> = {}): EPLPolicy => ({
-  id: 'mfa-admins',
-  target: 'KSI-IA-02',
-  condition: { status_in: ['FAIL'] },
-  action: { name: 'enable-ca-policy', parameters: { policy: 'Require MFA for admins' } },
-  mode: 'enforce',
-  ...overrides,
-});
+const policy = (overrides: Partial<EPLPolicy> = {}): EPLPolicy => anEplPolicy(overrides) as EPLPolicy;
 
 /** An adapter that fixes what it is given: the result after is PASS. */
 const fixer = (name = 'entra-ca', actions = ['enable-ca-policy']) => new ScriptedAdapter(name, actions, (c) => ({ changed: true, after: { ...c.result, status: 'PASS' }, detail: `enabled "${String(c.action.parameters?.policy)}"` }));

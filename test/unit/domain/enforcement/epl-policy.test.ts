@@ -1,14 +1,8 @@
 import { InvalidInputError } from '../../../../src/domain/errors';
 import { validatePolicies, type EPLPolicy } from '../../../../src/domain/enforcement/epl-policy';
+import { anEplPolicy } from '../../../support/builders';
 
-const policy = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  id: 'mfa-admins',
-  target: 'KSI-IA-02',
-  condition: { status_in: ['FAIL'] },
-  action: { name: 'enable-ca-policy', parameters: { policy: 'Require MFA for admins' } },
-  mode: 'enforce',
-  ...overrides,
-});
+const policy = (overrides: Record<string, unknown> = {}): Record<string, unknown> => anEplPolicy(overrides);
 
 function problem(document: unknown): string {
   try {
