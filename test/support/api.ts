@@ -60,11 +60,6 @@ export function openApiChecker(document: any): (path: string, method: string, st
   };
 }
 
-export function writeJson(dir: string, name: string, value: unknown): string {
-  const file = join(dir, name);
-  writeFileSync(file, JSON.stringify(value, null, 2));
-  return file;
-}
 
 export interface StartedApi {
   child: ChildProcess;

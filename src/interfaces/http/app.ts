@@ -6,7 +6,8 @@ import { contextOf } from './request-context';
 import type { Authenticator } from './auth/authenticator';
 import type { OpenApiDocument } from './openapi';
 import type { Principal, Role } from './principal';
-import { HttpProblem, problemFor } from './problem-details';
+import { HttpProblem } from './problem-details';
+import { sendProblem } from './problem-response';
 import { requestValidator } from './request-validation';
 import type { RouteSpec } from './route';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
@@ -100,12 +101,7 @@ const requireJson: RequestHandler = (req, _res, next) => {
 function problemHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
-    const translated = bodyParserProblem(error) ?? pathProblem(error) ?? error;
-    const requestId = contextOf(req).id;
-    const { problem, headers } = problemFor(translated, req.originalUrl.split('?')[0], requestId);
-    if (problem.status >= 500) logger.error({ req_id: requestId, err: translated instanceof Error ? { name: translated.name, message: translated.message, stack: translated.stack } : String(translated) }, 'request failed');
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+    sendProblem(req, res, bodyParserProblem(error) ?? pathProblem(error) ?? error, logger);
   };
 }
 

@@ -5,7 +5,8 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { ApiLimits } from './api-config';
 import type { Principal, Role } from './principal';
-import { HttpProblem, problemFor } from './problem-details';
+import { HttpProblem } from './problem-details';
+import { logFailure, sendProblem } from './problem-response';
 import { contextOf, setContext } from './request-context';
 import type { ReplayCache } from './response-cache';
 
@@ -30,14 +31,6 @@ function securityHeaders(): [string, string][] {
   const capture = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => undefined };
   helmet()({} as never, capture as never, () => undefined);
   return headers;
-}
-
-/** Writes a problem+json response outside Express (the app's error handler writes the same bodies inside it). */
-export function writeProblem(res: ServerResponse, problem: HttpProblem, instance: string, requestId: string): void {
-  const { problem: body, headers } = problemFor(problem, instance, requestId);
-  const text = JSON.stringify(body);
-  res.writeHead(body.status, { ...headers, 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
 }
 
 /**
@@ -74,10 +67,7 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
     });
     void admit(req, res)
       .then((handled) => handled || deps.app(req, res))
-      .catch((error) => {
-        deps.logger.error({ req_id: context.id, err: { message: (error as Error).message, stack: (error as Error).stack } }, 'request failed');
-        if (!res.headersSent) writeProblem(res, new HttpProblem(500, 'internal', 'internal error; the request id identifies the log line with the cause'), (req.url ?? '').split('?')[0], context.id);
-      });
+      .catch((error) => (res.headersSent ? logFailure(deps.logger, context.id, error) : sendProblem(req, res, error, deps.logger)));
   };
 
   /** True when the front door answered: a 429, or a replayed read. */
@@ -86,7 +76,7 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
     const { totalHits, resetTime } = await store.increment(deps.rateKey(req));
     if (totalHits > deps.limits.requests_per_minute) {
       const retry = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-      writeProblem(res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), (req.url ?? '').split('?')[0], context.id);
+      sendProblem(req, res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), deps.logger);
       return true;
     }
     if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;

@@ -1,0 +1,25 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { problemFor } from './problem-details';
+import { contextOf } from './request-context';
+
+/**
+ * Answers `req` with the problem+json of `error` (RFC 9457), inside Express or before it: the problem's headers, the
+ * request path as `instance`, the request id. A 5xx is logged with its cause under the request id; the body never
+ * carries it.
+ */
+export function sendProblem(req: IncomingMessage, res: ServerResponse, error: unknown, logger: Logger): void {
+  const requestId = contextOf(req).id;
+  // Express rewrites req.url inside mounted routers; originalUrl is what the client asked for.
+  const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  const { problem, headers } = problemFor(error, url.split('?')[0], requestId);
+  if (problem.status >= 500) logFailure(logger, requestId, error);
+  const text = JSON.stringify(problem);
+  res.writeHead(problem.status, { ...headers, 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The log line of a request that failed on the server's side: its cause and stack, under the request id. */
+export function logFailure(logger: Logger, requestId: string, error: unknown): void {
+  logger.error({ req_id: requestId, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
+}
