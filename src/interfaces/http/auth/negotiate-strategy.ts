@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import type * as Kerberos from 'kerberos';
 import { Strategy } from 'passport-strategy';
 import { ConfigError } from '../../../domain/errors';
 import { API_INSTALL_COMMAND } from '../api-extra';
@@ -18,6 +17,22 @@ export interface NegotiateSuccess {
   mutualToken?: string;
 }
 
+/**
+ * The part of the optional `kerberos` module (7.x) the acceptor uses, declared here so svc builds where the module
+ * could not be compiled (it needs the GSS-API headers); `requireKerberos` loads the real one when Negotiate is used.
+ */
+export interface KerberosAcceptorModule {
+  initializeServer(service: string): Promise<KerberosAcceptor>;
+}
+
+/** One GSS-API acceptor context of the `kerberos` module. */
+export interface KerberosAcceptor {
+  step(token: string): Promise<string>;
+  readonly contextComplete: boolean;
+  readonly username?: string;
+  readonly response?: string;
+}
+
 const NEGOTIATE = /^Negotiate(?:\s|$)/i;
 const TOKEN = /^Negotiate +([A-Za-z0-9+/]+={0,2}) *$/i;
 const NTLM = 'TlRMTVNT'; // base64 of "NTLMSSP": a raw NTLM message, which RFC 4559 allows and svc-api refuses
@@ -29,7 +44,7 @@ const NTLM = 'TlRMTVNT'; // base64 of "NTLMSSP": a raw NTLM message, which RFC 4
  */
 export class NegotiateStrategy extends Strategy {
   readonly name = 'negotiate';
-  private kerberos: typeof Kerberos | undefined;
+  private kerberos: KerberosAcceptorModule | undefined;
 
   constructor(
     private readonly options: { spn: string; keytab?: string },
@@ -66,7 +81,7 @@ export class NegotiateStrategy extends Strategy {
   }
 
   private async accept(token: string): Promise<{ principal: Principal; info: NegotiateSuccess } | NegotiateFailure> {
-    let server: Kerberos.KerberosServer;
+    let server: KerberosAcceptor;
     try {
       // Loaded at the first handshake (svc-api checks it loads at start): the module's JS wrapper patches its native
       // classes, so a process must load it once, and building a strategy should not load it.
@@ -93,10 +108,10 @@ export class NegotiateStrategy extends Strategy {
 }
 
 /** Loads the optional native `kerberos` module; only a configured `auth.negotiate` needs it. */
-export function requireKerberos(moduleId = 'kerberos'): typeof Kerberos {
+export function requireKerberos(moduleId = 'kerberos'): KerberosAcceptorModule {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(moduleId) as typeof Kerberos;
+    return require(moduleId) as KerberosAcceptorModule;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if (code === 'MODULE_NOT_FOUND' && message.includes(`'${moduleId}'`)) {
