@@ -1,5 +1,6 @@
 import { resolveField, CQL_FIELDS, type CqlField, type CqlRow, type CqlValue } from './cql-fields';
 import { cqlError, type CompareOp, type CqlQuery, type Expr, type FieldRef, type Literal } from './cql-query';
+import { likeMatcher } from './like-pattern';
 
 /** What a query answers: column names and one array of cells per row. */
 export interface CqlTable {
@@ -87,8 +88,8 @@ function compile(expr: Expr, field: (ref: FieldRef) => CqlField, text: string, n
     case 'like': {
       const target = field(expr.field);
       if (target.type !== 'string' && target.type !== 'list') throw wrongType(target, expr.pattern, 'LIKE takes a text field', text);
-      const pattern = likePattern(literalText(expr.pattern));
-      return anyElement(target, (value) => value !== undefined && pattern.test(String(value)));
+      const matches = likeMatcher(literalText(expr.pattern));
+      return anyElement(target, (value) => value !== undefined && matches(String(value)));
     }
   }
 }
@@ -147,12 +148,6 @@ function cellText(value: Exclude<CqlValue, undefined>): string {
 
 function literalText(literal: Literal): string {
   return literal.kind === 'duration' ? literal.text : String(literal.value);
-}
-
-/** `%` any run of characters, `_` one character; the whole value must match, case-insensitively. */
-function likePattern(pattern: string): RegExp {
-  const body = [...pattern].map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 'is');
 }
 
 function wrongType(field: CqlField, literal: Literal, expected: string, text: string) {
