@@ -1,4 +1,5 @@
 import type { CqlValue } from '../../domain/cql/cql-fields';
+import { csvRecord } from '../../domain/encoding/csv';
 
 /** Rendering of `svc cql query` answers: pure string functions over columns and rows. */
 
@@ -16,8 +17,7 @@ export function cqlTable(columns: readonly string[], rows: readonly (readonly Cq
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), footer].join('\n') + '\n';
 }
 
-/** RFC 4180: a header record, CRLF line breaks, fields quoted when they hold a comma, quote or line break. */
+/** RFC 4180 through csvRecord: a header record, CRLF line breaks, quoted fields, formula-like cells made text. */
 export function cqlCsv(columns: readonly string[], rows: readonly (readonly CqlValue[])[]): string {
-  const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  return [columns, ...rows.map((row) => row.map(cellText))].map((record) => `${record.map(field).join(',')}\r\n`).join('');
+  return [columns, ...rows.map((row) => row.map(cellText))].map(csvRecord).join('');
 }

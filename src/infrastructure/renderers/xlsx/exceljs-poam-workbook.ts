@@ -1,5 +1,6 @@
 import { Workbook, type Cell, type Fill, type Worksheet } from 'exceljs';
 import type { TrackedPoamItem } from '../../../domain/conmon/run-record';
+import { csvRecord } from '../../../domain/encoding/csv';
 import { compareIds } from '../../../domain/governance/governance-policy';
 import type { PoamWorkbook, PoamWorkbookInfo } from '../../../ports/renderers';
 import { stampZipEntries } from '../zip-timestamps';
@@ -54,7 +55,7 @@ export class ExceljsPoamWorkbook implements PoamWorkbook {
       [...POAM_TEMPLATE_COLUMNS, 'Status'],
       ...[...open, ...closed].map((item) => [...poamTemplateRow(item).map((cell) => (typeof cell === 'string' ? cell : cell.date)), item.status]),
     ];
-    return rows.map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+    return rows.map(csvRecord).join('');
   }
 }
 
@@ -62,19 +63,6 @@ export class ExceljsPoamWorkbook implements PoamWorkbook {
 function bySheet(items: readonly TrackedPoamItem[]): { open: TrackedPoamItem[]; closed: TrackedPoamItem[] } {
   const sorted = [...items].sort((a, b) => compareIds(a.poam_id, b.poam_id));
   return { open: sorted.filter((item) => item.status === 'Open'), closed: sorted.filter((item) => item.status === 'Closed') };
-}
-
-/** Text a spreadsheet would run as a formula when it opens the CSV (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * An RFC 4180 field. Scanner text reaches these cells, and ISSOs open the CSV in Excel, so text that Excel would
- * evaluate (`=HYPERLINK(…)`) gets OWASP's leading apostrophe and stays text.
- */
-function csvField(text: string): string {
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
-  return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 function addSheet(workbook: Workbook, name: string, items: readonly TrackedPoamItem[], info: PoamWorkbookInfo, day: Date): void {
