@@ -44,12 +44,12 @@ describe('parseAuthConfig accepts', () => {
       parse({
         negotiate: { spn: 'HTTP@svc.contoso.com', keytab: 'http.keytab' },
         mtls: { ...MTLS, ca: join(dir, 'tls/ca.pem') },
-        proxy: { header: 'X-Forwarded-User', addresses: ['127.0.0.1', '10.1.2.3'] },
+        proxy: { header: 'X-Forwarded-User', addresses: ['127.0.0.1', '10.1.2.3'], certificates: [{ subject: 'CN=iis-proxy,O=Contoso' }] },
       }),
     ).toEqual({
       negotiate: { spn: 'HTTP@svc.contoso.com', keytab: join(dir, 'http.keytab') },
       mtls: { ca: join(dir, 'tls/ca.pem'), cert: join(dir, 'tls/server.crt'), key: join(dir, 'tls/server.key') },
-      proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'] },
+      proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'], certificates: [{ subject: [['CN', 'iis-proxy'], ['O', 'Contoso']] }] },
     });
   });
 
@@ -59,8 +59,25 @@ describe('parseAuthConfig accepts', () => {
 
   it('proxy addresses in any spelling, stored once each in the form sockets report', () => {
     expect(parse({ proxy: { header: 'x-ms-client-principal-name', addresses: ['::ffff:127.0.0.1', '0:0:0:0:0:0:0:1', '127.0.0.1', '::FFFF:7f00:2'] } })).toEqual({
-      proxy: { header: 'x-ms-client-principal-name', addresses: ['127.0.0.1', '::1', '127.0.0.2'] },
+      proxy: { header: 'x-ms-client-principal-name', addresses: ['127.0.0.1', '::1', '127.0.0.2'], certificates: [] },
     });
+  });
+
+  it("proxy certificates by fingerprint in openssl's spellings, and by subject with escaped commas", () => {
+    const hex = 'ab'.repeat(32);
+    const colons = 'AB:'.repeat(31) + 'AB';
+    const certificates = [
+      { fingerprint256: colons.toLowerCase() },
+      { fingerprint256: hex },
+      { fingerprint256: `sha256 Fingerprint=${colons}` },
+      { subject: 'CN=iis-proxy, O=Contoso\\, Ltd.+OU=Web' },
+    ];
+    expect(parse({ mtls: MTLS, proxy: { header: 'x-forwarded-user', addresses: ['10.1.2.3'], certificates } }).proxy?.certificates).toEqual([
+      { fingerprint256: colons },
+      { fingerprint256: colons },
+      { fingerprint256: colons },
+      { subject: [['CN', 'iis-proxy'], ['O', 'Contoso, Ltd.'], ['OU', 'Web']] },
+    ]);
   });
 });
 
@@ -140,12 +157,14 @@ describe('parseAuthConfig refuses', () => {
   });
 
   describe('proxy', () => {
+    const ANOTHER_HOST =
+      'auth.proxy.addresses[1]: "10.1.2.3" is not a loopback address, and a proxy on another host is trusted only by its own client certificate over mutual TLS; configure auth.mtls, give the proxy a client certificate and list it in auth.proxy.certificates (docs/iis.md), or run the proxy on this host';
     const headerProblem = (got: string) => `auth.proxy.header: expected a header name such as "x-forwarded-user", got ${got}; name the header the proxy puts the user name in`;
     const addressProblem = (i: number, got: string) =>
       `auth.proxy.addresses[${i}]: expected an IP address such as "127.0.0.1" or "::1", got ${got}; list each address the proxy connects from (ranges, host names and zone ids are not accepted)`;
     it.each([
       ['not an object', [], 'auth.proxy: expected an object, got an array; write {"header": "x-forwarded-user", "addresses": ["127.0.0.1"]}'],
-      ['an unknown setting', { header: 'x-forwarded-user', addresses: ['127.0.0.1'], trust: true }, 'auth.proxy.trust: unknown setting (known: header, addresses); remove it or fix its spelling'],
+      ['an unknown setting', { header: 'x-forwarded-user', addresses: ['127.0.0.1'], trust: true }, 'auth.proxy.trust: unknown setting (known: header, addresses, certificates); remove it or fix its spelling'],
       ['no header', { addresses: ['127.0.0.1'] }, headerProblem('nothing')],
       ['a header with a space', { header: 'X Forwarded User', addresses: ['127.0.0.1'] }, headerProblem('"X Forwarded User"')],
       ['a header with a colon', { header: 'x-user:', addresses: ['127.0.0.1'] }, headerProblem('"x-user:"')],
@@ -197,10 +216,31 @@ describe('parseAuthConfig refuses', () => {
       [
         'another host without mutual TLS',
         { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'] },
-        'auth.proxy.addresses[1]: "10.1.2.3" is not a loopback address, and a proxy on another host is trusted only over mutual TLS; configure auth.mtls and give the proxy a client certificate, or run the proxy on this host',
+        ANOTHER_HOST,
+      ],
+      [
+        'proxy certificates without mutual TLS',
+        { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ subject: 'CN=iis-proxy' }] },
+        'auth.proxy.certificates: a proxy certificate can only be checked over mutual TLS, and auth.mtls is not configured; configure auth.mtls, or leave auth.proxy.certificates out',
       ],
     ])('%s', (_what, proxy, message) => {
       expect(refusal({ proxy })).toBe(message);
+    });
+
+    const CERTIFICATES = '[{"fingerprint256": "AB:CD:…"}] or [{"subject": "CN=iis-proxy,O=Contoso"}]';
+    const FINGERPRINT_FIX = 'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256';
+    const SUBJECT_FIX = 'print it with openssl x509 -in proxy.crt -noout -subject -nameopt RFC2253';
+    it.each([
+      ['another host over mutual TLS without proxy certificates', ['10.1.2.3'], undefined, ANOTHER_HOST.replace('[1]', '[0]')],
+      ['certificates that are not an array', ['127.0.0.1'], { subject: 'CN=iis-proxy' }, `auth.proxy.certificates: expected a non-empty array of certificates, got an object; write ${CERTIFICATES}, or leave it out`],
+      ['an empty certificate list', ['127.0.0.1'], [], `auth.proxy.certificates: expected a non-empty array of certificates, got an empty array; write ${CERTIFICATES}, or leave it out`],
+      ['an entry with both keys', ['127.0.0.1'], [{ subject: 'CN=a', fingerprint256: 'AB' }], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"} or {"subject": "…"}, got the keys subject, fingerprint256; write ${CERTIFICATES}`],
+      ['an entry that is a string', ['127.0.0.1'], ['CN=iis-proxy'], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"} or {"subject": "…"}, got "CN=iis-proxy"; write ${CERTIFICATES}`],
+      ['a short fingerprint', ['127.0.0.1'], [{ fingerprint256: 'AB:CD:EF' }], `auth.proxy.certificates[0].fingerprint256: expected a SHA-256 fingerprint (32 hex pairs joined by colons), got "AB:CD:EF"; ${FINGERPRINT_FIX}`],
+      ['a subject without a value', ['127.0.0.1'], [{ subject: 'CN=' }], `auth.proxy.certificates[0].subject: expected the certificate's whole subject such as "CN=iis-proxy,O=Contoso", got "CN="; ${SUBJECT_FIX}`],
+      ['a subject that is a name', ['127.0.0.1'], [{ subject: 'iis-proxy' }], `auth.proxy.certificates[0].subject: expected the certificate's whole subject such as "CN=iis-proxy,O=Contoso", got "iis-proxy"; ${SUBJECT_FIX}`],
+    ])('%s', (_what, addresses, certificates, message) => {
+      expect(refusal({ mtls: MTLS, proxy: { header: 'x-forwarded-user', addresses, ...(certificates !== undefined ? { certificates } : {}) } })).toBe(message);
     });
   });
 });

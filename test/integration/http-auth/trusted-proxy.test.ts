@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAuthConfig } from '../../../src/interfaces/http/auth/auth-config';
 import { type AuthRefusal, createAuthenticator } from '../../../src/interfaces/http/auth/authenticator';
@@ -19,12 +20,8 @@ const INVALID_IDENTITY = {
 const untrusted = (peer: string, why = 'is not one of them') => ({
   status: 401,
   code: 'untrusted-proxy',
-  detail: `the x-forwarded-user header is accepted only from the proxy addresses in auth.proxy.addresses, over loopback or mutual TLS, and ${peer} ${why}; send the request through the proxy`,
+  detail: `the x-forwarded-user header is accepted only from the proxy addresses in auth.proxy.addresses, over loopback or with a client certificate listed in auth.proxy.certificates, and ${peer} ${why}; send the request through the proxy`,
 });
-/** This host's first address that is not loopback: a peer the proxy rule must treat as another host. */
-const external = Object.values(networkInterfaces())
-  .flat()
-  .find((i) => i?.family === 'IPv4' && !i.internal)?.address;
 
 let dir: string;
 let pki: TestPki;
@@ -32,12 +29,20 @@ let alice: Issued;
 const servers: { close(): Promise<void> }[] = [];
 const refusals: AuthRefusal[] = [];
 
-/** An app whose authenticator trusts `addresses` (plus mTLS when `tls`), listening on `host`. */
-async function proxyServer(addresses: string[], host = '127.0.0.1', tls = false): Promise<number> {
+/**
+ * An app whose authenticator trusts `addresses` (plus mTLS when `tls`, and the proxy `certificates`), listening on
+ * `host`; `peerAs` makes every connection's peer address that one, as a proxy on another host would have.
+ */
+async function proxyServer(addresses: string[], host = '127.0.0.1', tls = false, options: { certificates?: unknown[]; peerAs?: string } = {}): Promise<number> {
   const mtls = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };
-  const config = parseAuthConfig({ proxy: { header: 'X-Forwarded-User', addresses }, ...(tls ? { mtls } : {}) }, 'svc-api.json', dir);
+  const proxy = { header: 'X-Forwarded-User', addresses, ...(options.certificates ? { certificates: options.certificates } : {}) };
+  const config = parseAuthConfig({ proxy, ...(tls ? { mtls } : {}) }, 'svc-api.json', dir);
   const app = authTestApp(createAuthenticator(config, { onRefused: (r) => refusals.push(r) }));
-  const server = await listen(tls ? createHttpsServer(tlsServerOptions(mtls), app) : createHttpServer(app), host);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (options.peerAs) Object.defineProperty(req.socket, 'remoteAddress', { value: options.peerAs, configurable: true });
+    app(req, res);
+  };
+  const server = await listen(tls ? createHttpsServer(tlsServerOptions(mtls), handler) : createHttpServer(handler), host);
   servers.push(server);
   return server.port;
 }
@@ -66,7 +71,7 @@ describe('trusted proxy over loopback', () => {
   });
 
   it('lists proxy as the only method', () => {
-    const { methods, challenges } = createAuthenticator({ proxy: { header: HEADER, addresses: ['127.0.0.1'] } });
+    const { methods, challenges } = createAuthenticator({ proxy: { header: HEADER, addresses: ['127.0.0.1'], certificates: [] } });
     expect([methods, challenges]).toEqual([['proxy'], []]);
   });
 
@@ -126,6 +131,14 @@ describe('trusted proxy over loopback', () => {
 
 describe('trusted proxy over mutual TLS', () => {
   const tls = (client?: Issued) => ({ ca: pki.ca.certPem, ...(client ? { key: client.keyPem, cert: client.certPem } : {}) });
+  let proxyCert: Issued;
+  let fingerprint: string;
+  beforeAll(() => {
+    proxyCert = pki.client('iis-proxy');
+    // As docs/iis.md has the administrator print it: "sha256 Fingerprint=AB:CD:…", pasted as it is.
+    fingerprint = execFileSync('openssl', ['x509', '-in', proxyCert.cert, '-noout', '-fingerprint', '-sha256'], { encoding: 'utf8' }).trim();
+  });
+  const notTheProxy = (peer: string) => untrusted(peer, 'presented a client certificate that is not one of auth.proxy.certificates');
 
   it('accepts the header from loopback over TLS without a client certificate', async () => {
     const port = await proxyServer(['127.0.0.1'], '127.0.0.1', true);
@@ -133,31 +146,68 @@ describe('trusted proxy over mutual TLS', () => {
     expect(reply.body).toEqual({ name: 'CONTOSO\\bob', method: 'proxy' });
   });
 
-  const another = external ? describe : describe.skip;
-  another(`from this host's non-loopback address (${external ?? 'none found'})`, () => {
+  describe.each([
+    ['its SHA-256 fingerprint', () => [{ fingerprint256: fingerprint }]],
+    ['its subject', () => [{ subject: 'CN=iis-proxy' }]],
+  ])('from loopback, the proxy certificate listed by %s', (_by, certificates) => {
     let port: number;
     beforeAll(async () => {
-      port = await proxyServer([external as string], external, true);
+      port = await proxyServer(['127.0.0.1'], '127.0.0.1', true, { certificates: certificates() });
     });
 
-    it("accepts the header with a verified client certificate, as the header's user rather than the certificate's", async () => {
-      const reply = await call(external as string, port, '/whoami', asUser('CONTOSO\\bob', { localAddress: external, tls: tls(alice) }));
+    it("accepts the header from the proxy's certificate, as the header's user", async () => {
+      const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls(proxyCert) }));
+      expect(reply).toMatchObject({ status: 200, body: { name: 'CONTOSO\\bob', method: 'proxy' } });
+    });
+
+    it("refuses the header from a user's own certificate on the proxy's address with 401 untrusted-proxy", async () => {
+      const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls(alice) }));
+      expect(reply).toMatchObject({ status: 401, body: notTheProxy('127.0.0.1') });
+      expect(refusals).toEqual([{ method: 'proxy', code: 'untrusted-proxy', reason: notTheProxy('127.0.0.1').detail }]);
+    });
+
+    it("authenticates the user's certificate itself when the header is absent", async () => {
+      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls' });
+    });
+  });
+
+  it("refuses a user's certificate with the header on loopback when no proxy certificate is listed", async () => {
+    const port = await proxyServer(['127.0.0.1'], '127.0.0.1', true);
+    const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls(alice) }));
+    expect(reply.body).toEqual(notTheProxy('127.0.0.1'));
+  });
+
+  // The peer address a proxy on another host has, given to a real TLS connection over loopback (tests use loopback only).
+  describe('from a proxy on another host (peer address 192.0.2.10)', () => {
+    const PEER = '192.0.2.10';
+    let port: number;
+    beforeAll(async () => {
+      port = await proxyServer([PEER], '127.0.0.1', true, { certificates: [{ fingerprint256: fingerprint }], peerAs: PEER });
+    });
+
+    it("accepts the header with the proxy's certificate", async () => {
+      const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls(proxyCert) }));
       expect(reply.body).toEqual({ name: 'CONTOSO\\bob', method: 'proxy' });
     });
 
+    it("refuses the header with a user's certificate that chains to auth.mtls.ca", async () => {
+      const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls(alice) }));
+      expect(reply.body).toEqual(notTheProxy(PEER));
+    });
+
     it('refuses the header without a client certificate', async () => {
-      const reply = await call(external as string, port, '/whoami', asUser('CONTOSO\\bob', { localAddress: external, tls: tls() }));
-      expect(reply.body).toEqual(untrusted(external as string, 'connected without a verified client certificate'));
+      const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls() }));
+      expect(reply.body).toEqual(untrusted(PEER, 'connected without a client certificate'));
     });
 
     it('refuses the header with a certificate that did not verify', async () => {
       const mallory = pki.client('mallory', { upn: 'mallory@SVC.TEST', ca: pki.foreignCa });
-      const reply = await call(external as string, port, '/whoami', asUser('CONTOSO\\bob', { localAddress: external, tls: tls(mallory) }));
-      expect(reply.body).toEqual(untrusted(external as string, 'connected without a verified client certificate'));
+      const reply = await call('127.0.0.1', port, '/whoami', asUser('CONTOSO\\bob', { tls: tls(mallory) }));
+      expect(reply.body).toEqual(untrusted(PEER, 'presented a client certificate that did not verify'));
     });
 
     it('authenticates the certificate itself when the header is absent', async () => {
-      const reply = await call(external as string, port, '/whoami', { localAddress: external, tls: tls(alice) });
+      const reply = await call('127.0.0.1', port, '/whoami', { tls: tls(alice) });
       expect(reply.body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls' });
     });
   });

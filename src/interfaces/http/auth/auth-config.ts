@@ -10,9 +10,18 @@ export interface AuthConfig {
   negotiate?: { spn: string; keytab?: string };
   /** Mutual TLS: absolute paths of the client CA bundle, the server certificate and the server key (PEM). */
   mtls?: { ca: string; cert: string; key: string };
-  /** A proxy (IIS) that authenticated the user and forwards the user name in `header` (lower-cased). */
-  proxy?: { header: string; addresses: string[] };
+  /**
+   * A proxy (IIS) that authenticated the user and forwards the user name in `header` (lower-cased), trusted from
+   * `addresses`; over mutual TLS only when it presents one of `certificates` (trusted-proxy.ts).
+   */
+  proxy?: { header: string; addresses: string[]; certificates: ProxyCertificate[] };
 }
+
+/**
+ * How the proxy's own client certificate is recognized: its SHA-256 fingerprint (uppercase hex pairs joined by
+ * colons, as `openssl x509 -fingerprint -sha256` prints it), or its whole subject as attribute/value pairs.
+ */
+export type ProxyCertificate = { fingerprint256: string } | { subject: [string, string][] };
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // A GSS host-based service name: service@host, the form gss_import_name(GSS_C_NT_HOSTBASED_SERVICE) takes.
@@ -25,6 +34,8 @@ const NOT_A_USER_HEADER: Record<string, string> = {
   host: 'names the server, not a user',
   'x-iis-windowsauthtoken': 'carries a Windows token handle, not a user name (see docs/iis.md)',
 };
+const FINGERPRINT = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
+const ATTRIBUTE = /^(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)$/;
 const MTLS_FILES = {
   ca: 'the PEM bundle of the CAs that issue client certificates',
   cert: 'the server certificate PEM file',
@@ -86,7 +97,7 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
   }
 
   if (auth.proxy !== undefined) {
-    const proxy = section('auth.proxy', auth.proxy, ['header', 'addresses'], '{"header": "x-forwarded-user", "addresses": ["127.0.0.1"]}');
+    const proxy = section('auth.proxy', auth.proxy, ['header', 'addresses', 'certificates'], '{"header": "x-forwarded-user", "addresses": ["127.0.0.1"]}');
     const header = proxy.header;
     if (typeof header !== 'string' || !TOKEN.test(header)) {
       fail('auth.proxy.header', `expected a header name such as "x-forwarded-user", got ${describe(header)}`, 'name the header the proxy puts the user name in');
@@ -98,6 +109,7 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
     if (!Array.isArray(addresses) || addresses.length === 0) {
       return fail('auth.proxy.addresses', `expected a non-empty array of IP addresses, got ${Array.isArray(addresses) ? 'an empty array' : describe(addresses)}`, 'list the addresses the proxy connects from, such as ["127.0.0.1", "::1"]');
     }
+    const certificates = readProxyCertificates(proxy.certificates, auth.mtls !== undefined, fail);
     const normalized = addresses.map((address: unknown, i) => {
       const path = `auth.proxy.addresses[${i}]`;
       if (typeof address !== 'string' || isIP(address) === 0 || address.includes('%')) {
@@ -105,14 +117,82 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
       }
       const peer = normalizeAddress(address);
       if (peer === '0.0.0.0' || peer === '::') fail(path, `${describe(address)} is the unspecified address, which no proxy connects from`, "give the proxy's own address");
-      if (!isLoopbackAddress(peer) && auth.mtls === undefined) {
-        fail(path, `${describe(address)} is not a loopback address, and a proxy on another host is trusted only over mutual TLS`, 'configure auth.mtls and give the proxy a client certificate, or run the proxy on this host');
+      if (!isLoopbackAddress(peer) && (auth.mtls === undefined || certificates.length === 0)) {
+        fail(
+          path,
+          `${describe(address)} is not a loopback address, and a proxy on another host is trusted only by its own client certificate over mutual TLS`,
+          'configure auth.mtls, give the proxy a client certificate and list it in auth.proxy.certificates (docs/iis.md), or run the proxy on this host',
+        );
       }
       return peer;
     });
-    config.proxy = { header: name, addresses: [...new Set(normalized)] };
+    config.proxy = { header: name, addresses: [...new Set(normalized)], certificates };
   }
   return config;
+}
+
+type Fail = (path: string, problem: string, fix: string) => never;
+
+/** `auth.proxy.certificates`: each entry `{"fingerprint256": "AB:CD:…"}` or `{"subject": "CN=iis-proxy,O=Contoso"}`. */
+function readProxyCertificates(value: unknown, mtls: boolean, fail: Fail): ProxyCertificate[] {
+  const example = '[{"fingerprint256": "AB:CD:…"}] or [{"subject": "CN=iis-proxy,O=Contoso"}]';
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length === 0) {
+    return fail('auth.proxy.certificates', `expected a non-empty array of certificates, got ${Array.isArray(value) ? 'an empty array' : describe(value)}`, `write ${example}, or leave it out`);
+  }
+  if (!mtls) fail('auth.proxy.certificates', 'a proxy certificate can only be checked over mutual TLS, and auth.mtls is not configured', 'configure auth.mtls, or leave auth.proxy.certificates out');
+  return value.map((entry: unknown, i): ProxyCertificate => {
+    const path = `auth.proxy.certificates[${i}]`;
+    const keys = isPlainObject(entry) ? Object.keys(entry) : [];
+    if (!isPlainObject(entry) || keys.length !== 1 || !['fingerprint256', 'subject'].includes(keys[0])) {
+      return fail(path, `expected {"fingerprint256": "…"} or {"subject": "…"}, got ${isPlainObject(entry) ? `the keys ${keys.join(', ') || '(none)'}` : describe(entry)}`, `write ${example}`);
+    }
+    if ('fingerprint256' in entry) {
+      const given = entry.fingerprint256;
+      const hex = typeof given === 'string' ? given.trim().replace(/^sha256 fingerprint=/i, '').toUpperCase() : '';
+      const fingerprint = /^[0-9A-F]{64}$/.test(hex) ? (hex.match(/../g) as string[]).join(':') : hex;
+      if (!FINGERPRINT.test(fingerprint)) {
+        fail(`${path}.fingerprint256`, `expected a SHA-256 fingerprint (32 hex pairs joined by colons), got ${describe(given)}`, 'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256');
+      }
+      return { fingerprint256: fingerprint };
+    }
+    const subject = typeof entry.subject === 'string' ? parseSubject(entry.subject) : undefined;
+    if (!subject) {
+      fail(`${path}.subject`, `expected the certificate's whole subject such as "CN=iis-proxy,O=Contoso", got ${describe(entry.subject)}`, 'print it with openssl x509 -in proxy.crt -noout -subject -nameopt RFC2253');
+    }
+    return { subject: subject as [string, string][] };
+  });
+}
+
+/**
+ * An RFC 4514 subject (`CN=iis-proxy,O=Contoso`, `\,` escaping a comma) as attribute/value pairs, attribute names
+ * upper-cased; undefined when it does not parse. `+` (a multi-valued RDN) counts as another pair.
+ */
+export function parseSubject(text: string): [string, string][] | undefined {
+  const pairs: [string, string][] = [];
+  let current = '';
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && i + 1 < text.length) {
+      current += c + text[++i];
+    } else if (c === ',' || c === '+') {
+      parts.push(current);
+      current = '';
+    } else {
+      current += c;
+    }
+  }
+  parts.push(current);
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    if (eq < 1) return undefined;
+    const type = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim().replace(/\\(.)/g, '$1');
+    if (!ATTRIBUTE.test(type) || value === '' || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
+    pairs.push([type.toUpperCase(), value]);
+  }
+  return pairs;
 }
 
 /**

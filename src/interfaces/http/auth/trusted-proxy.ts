@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { TLSSocket } from 'node:tls';
+import { type PeerCertificate, TLSSocket } from 'node:tls';
 import type { Principal } from '../principal';
 import { HttpProblem } from '../problem-details';
-import { type AuthConfig, isLoopbackAddress, normalizeAddress } from './auth-config';
+import { type AuthConfig, isLoopbackAddress, normalizeAddress, type ProxyCertificate } from './auth-config';
 
 const USER = "[\\p{L}\\p{N}._$'-]+(?: [\\p{L}\\p{N}._$'-]+)*";
 const DOMAIN = '[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?';
@@ -11,21 +11,30 @@ const IDENTITY = new RegExp(`^(?:${DOMAIN}\\\\${USER}|${USER}@${DOMAIN}|${USER})
 
 /**
  * The principal a trusted proxy (IIS) vouches for in the configured header. The header counts only when the peer
- * is one of `addresses` and the connection is from loopback (127.0.0.0/8, ::1) or is mutual TLS with a client
- * certificate that verified; from anywhere else it is refused (401 `untrusted-proxy`), never ignored, so a
- * misrouted deployment shows at once. Undefined when the request carries no such header.
+ * is one of `addresses` and either presents a client certificate that verified and is one of `certificates`, or
+ * presents none and connects from loopback (127.0.0.0/8, ::1). A client certificate that is not the proxy's (a
+ * user's own, from the proxy's address) makes the connection that user's, not the proxy's: the header is refused.
+ * From anywhere else it is refused too (401 `untrusted-proxy`), never ignored, so a misrouted deployment shows at
+ * once. Undefined when the request carries no such header.
  */
 export function trustedProxyPrincipal(req: IncomingMessage, proxy: NonNullable<AuthConfig['proxy']>): Principal | undefined {
   const value = req.headers[proxy.header];
   if (value === undefined) return undefined;
   const peer = normalizeAddress(req.socket.remoteAddress ?? '');
-  const verifiedTls = req.socket instanceof TLSSocket && req.socket.authorized;
-  if (!proxy.addresses.includes(peer) || !(isLoopbackAddress(peer) || verifiedTls)) {
+  const untrusted = (why: string): never => {
     throw new HttpProblem(
       401,
       'untrusted-proxy',
-      `the ${proxy.header} header is accepted only from the proxy addresses in auth.proxy.addresses, over loopback or mutual TLS, and ${peer} ${proxy.addresses.includes(peer) ? 'connected without a verified client certificate' : 'is not one of them'}; send the request through the proxy`,
+      `the ${proxy.header} header is accepted only from the proxy addresses in auth.proxy.addresses, over loopback or with a client certificate listed in auth.proxy.certificates, and ${peer} ${why}; send the request through the proxy`,
     );
+  };
+  if (!proxy.addresses.includes(peer)) untrusted('is not one of them');
+  const certificate = req.socket instanceof TLSSocket ? req.socket.getPeerCertificate() : undefined;
+  if (certificate?.raw) {
+    if (!(req.socket as TLSSocket).authorized) untrusted('presented a client certificate that did not verify');
+    if (!proxy.certificates.some((c) => isCertificate(certificate, c))) untrusted('presented a client certificate that is not one of auth.proxy.certificates');
+  } else if (!isLoopbackAddress(peer)) {
+    untrusted('connected without a client certificate');
   }
   // Node reads header bytes as latin1; a proxy sends a non-ASCII name as UTF-8.
   const name = typeof value === 'string' ? utf8(value) : undefined;
@@ -37,6 +46,14 @@ export function trustedProxyPrincipal(req: IncomingMessage, proxy: NonNullable<A
     );
   }
   return { name, method: 'proxy' };
+}
+
+/** Whether `certificate` is the configured proxy certificate: the same SHA-256 fingerprint, or the same subject attributes and values. */
+function isCertificate(certificate: PeerCertificate, expected: ProxyCertificate): boolean {
+  if ('fingerprint256' in expected) return certificate.fingerprint256?.toUpperCase() === expected.fingerprint256;
+  const pairs = (list: [string, string][]) => list.map(([type, value]) => `${type}=${value}`).sort();
+  const actual = Object.entries(certificate.subject ?? {}).flatMap(([type, values]) => ([] as string[]).concat(values as string | string[]).map((v): [string, string] => [type.toUpperCase(), v]));
+  return JSON.stringify(pairs(actual)) === JSON.stringify(pairs(expected.subject));
 }
 
 function utf8(latin1: string): string | undefined {

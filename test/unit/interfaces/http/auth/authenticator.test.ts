@@ -13,7 +13,7 @@ describe('createAuthenticator', () => {
 
   it('lists the methods in a fixed order', () => {
     const authenticator = createAuthenticator({
-      proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] },
+      proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [] },
       mtls: { ca: '/ca.pem', cert: '/server.crt', key: '/server.key' },
       negotiate: { spn: 'HTTP@localhost' },
     });
