@@ -10,5 +10,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 } else {
   // oclif checks its own engine range with the whole of semver (47 modules) on every start; npm has checked ours.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';
-  require('@oclif/core').execute({ dir: __dirname });
+  const oclif = require('@oclif/core');
+  // svc runs its compiled dist/ only. Without this, NODE_ENV=development or test makes oclif look for TypeScript
+  // sources and, in an installed package that has none, warn "Could not find typescript" on every command.
+  oclif.settings.enableAutoTranspile = false;
+  oclif.execute({ dir: __dirname });
 }

@@ -70,8 +70,8 @@ export interface StartedApi {
 }
 
 /** Starts the built `bin/svc-api.js` as a user does and resolves with its URL from the startup line. */
-export function startSvcApi(args: string[], env: NodeJS.ProcessEnv): Promise<StartedApi> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startSvcApi(args: string[], env: NodeJS.ProcessEnv, options: { bin?: string; cwd?: string } = {}): Promise<StartedApi> {
+  const child = spawn(process.execPath, [options.bin ?? join(ROOT, 'bin', 'svc-api.js'), ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
 import { ConfigError } from '../../../domain/errors';
-import { API_INSTALL_COMMAND } from '../api-extra';
+import { KERBEROS_INSTALL_COMMAND } from '../api-extra';
 import type { Principal } from '../principal';
 
 /** What the strategy passes to `fail()`: the problem code and detail for the 401, and why, for the server log. */
@@ -115,7 +115,7 @@ export function requireKerberos(moduleId = 'kerberos'): KerberosAcceptorModule {
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if (code === 'MODULE_NOT_FOUND' && message.includes(`'${moduleId}'`)) {
-      throw new ConfigError('api-extra-missing', `the kerberos module is not installed, and auth.negotiate needs it; add the api extra with: ${API_INSTALL_COMMAND}`, { cause: error });
+      throw new ConfigError('api-extra-missing', `the kerberos module is not installed, and auth.negotiate needs it; ${KERBEROS_INSTALL_COMMAND}`, { cause: error });
     }
     throw new ConfigError('kerberos-unloadable', `the kerberos module does not load (${message.split('\n')[0]}); install the GSS-API library (Debian: libgssapi-krb5-2) or rebuild the module (npm rebuild kerberos)`, { cause: error });
   }

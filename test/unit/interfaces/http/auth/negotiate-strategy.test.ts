@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type { Request } from 'express';
 import { Passport } from 'passport';
 import { ConfigError } from '../../../../../src/domain/errors';
-import { API_INSTALL_COMMAND } from '../../../../../src/interfaces/http/api-extra';
+import { KERBEROS_INSTALL_COMMAND } from '../../../../../src/interfaces/http/api-extra';
 import { type NegotiateFailure, NegotiateStrategy, requireKerberos } from '../../../../../src/interfaces/http/auth/negotiate-strategy';
 import { ROOT } from '../../../../support/run-svc';
 
@@ -85,7 +85,7 @@ describe('requireKerberos', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect([(error as ConfigError).code, (error as ConfigError).message]).toEqual([
       'api-extra-missing',
-      `the kerberos module is not installed, and auth.negotiate needs it; add the api extra with: ${API_INSTALL_COMMAND}`,
+      `the kerberos module is not installed, and auth.negotiate needs it; ${KERBEROS_INSTALL_COMMAND}`,
     ]);
   });
 });
