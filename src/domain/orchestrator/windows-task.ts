@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors';
 import type { Job } from './job';
-import { dispatchArgs, platformFields, type CronFields } from './schedule-fields';
+import { CONFIG_PATH_FIX, checkEmittedValue, checkJobValues, dispatchArgs, platformFields, type CronFields } from './schedule-fields';
 
 export const TASK_NAMESPACE = 'http://schemas.microsoft.com/windows/2004/02/mit/task';
 /** Task Scheduler accepts at most 48 triggers per task. */
@@ -16,6 +16,9 @@ const DAY_ABBREVIATIONS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
  * refused (InvalidInputError, exit 3). IgnoreNew: no second instance while a run is going. Times are UTC.
  */
 export function windowsTaskXml(job: Job, svc: readonly string[], configFile: string): string {
+  checkJobValues(job);
+  checkEmittedValue(job, 'the config path', configFile, CONFIG_PATH_FIX);
+  for (const word of svc) checkEmittedValue(job, 'the svc executable (--svc)', word, 'give --svc a path without control characters');
   const [program, ...args] = dispatchArgs(svc, job, configFile);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

