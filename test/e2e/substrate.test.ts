@@ -72,7 +72,7 @@ describe('svc substrate walk', () => {
   });
 
   it('refuses a missing directory and a broken JSON file (exit 3, one line naming the place)', () => {
-    expect(svc(['substrate', 'walk', at('nope')])).toEqual({ stdout: `Walking ${at('nope')} ...\n`, stderr: `Error: ${at('nope')}: no such directory; pass the configuration directory to walk\n`, status: 3 });
+    expect(svc(['substrate', 'walk', at('nope')])).toEqual({ stdout: '', stderr: `Error: ${at('nope')}: no such directory; pass the configuration directory to walk\n`, status: 3 });
     const broken = copyTree(at('broken'));
     writeFileSync(join(broken, 'app', 'settings.json'), '{\n  "logLevel": "info",\n}\n');
     const run = svc(['substrate', 'walk', broken]);

@@ -16,8 +16,8 @@ export default class IrAuditorBundle extends BaseCommand {
 
   async run(): Promise<BuildAuditorBundleResult> {
     const { args, flags } = await this.parse(IrAuditorBundle);
-    this.log(`Building auditor bundle from ${args.input} ...`);
     const result = await this.resolve(BuildAuditorBundle).execute({ input: args.input, outDir: flags['out-dir'], officialCatalog: flags.catalog });
+    this.log(`Building auditor bundle from ${args.input} ...`); // after the run, so an input error prints nothing to stdout
     this.log(`Mapped ${result.counts.mapped} KSIs to controls and policies`);
     this.log(`Bundle written to ${result.outDir}`);
     this.log(`Evidence: ${result.counts.evidence}`);

@@ -11,8 +11,8 @@ export default class IrBaselineTransform extends BaseCommand {
 
   async run(): Promise<TransformBaselineResult> {
     const { args, flags } = await this.parse(IrBaselineTransform);
-    this.log(`Transforming ${args.input} ...`);
     const result = await this.resolve(TransformBaseline).execute({ input: args.input, officialCatalog: flags.catalog });
+    this.log(`Transforming ${args.input} ...`); // after the run, so an input error prints nothing to stdout
     const { counts, unmapped } = result;
     this.log(`Mapped ${counts.mapped} KSIs to controls and policies`);
     this.log(`Total: ${counts.results}`);

@@ -17,8 +17,8 @@ export default class SubstrateWalk extends BaseCommand {
 
   async run(): Promise<Snapshot> {
     const { args, flags } = await this.parse(SubstrateWalk);
-    this.log(`Walking ${args.dir} ...`);
     const { snapshot, unparsed } = await this.resolve(WalkSubstrate).execute({ dir: args.dir, out: flags.out });
+    this.log(`Walking ${args.dir} ...`); // after the walk, so an input error prints nothing to stdout
     for (const file of unparsed) this.warning(`${file.path}: ${file.reason}`);
     const { counts } = snapshot;
     this.log(`Files: ${counts.files}`);
