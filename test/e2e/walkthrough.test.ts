@@ -15,6 +15,7 @@ const SCUBA = 'ScubaResults_fa5589b7-d528-4f80.json';
 const SCHEMAS = join(REFERENCE, 'oscal', 'schemas');
 const MERKLE_ROOT = 'sha256:5a74a9e290000659b01be1c84bcc84ad98cb0b60fdcda2217c961ea68abc037f';
 const ALICE = { 'X-Forwarded-User': 'alice@SVC.TEST' };
+const BOB = { 'X-Forwarded-User': 'bob@SVC.TEST' };
 
 describe('docs/walkthrough.md', () => {
   let work: string;
@@ -113,7 +114,7 @@ describe('docs/walkthrough.md', () => {
       host: '127.0.0.1',
       port: 0,
       auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
-      roles: { auditor: ['alice@SVC.TEST'] },
+      roles: { auditor: ['alice@SVC.TEST'], operator: ['bob@SVC.TEST'] },
       signing_key: 'assessor.pem',
       log: { file: 'svc-api.log' },
     };
@@ -123,7 +124,8 @@ describe('docs/walkthrough.md', () => {
       api = await startSvcApi(['--config', join(work, 'svc-api.json')], env);
       const get = async (path: string, headers: Record<string, string> = ALICE) => fetch(`${api!.url}${path}`, { headers });
 
-      expect(await (await get('/health/ready', {})).json()).toEqual({
+      expect(await (await get('/health/ready', {})).json()).toEqual({ status: 'ready', checks: { store: { ok: true }, signer: { ok: true } } });
+      expect(await (await get('/health/ready', BOB)).json()).toEqual({
         status: 'ready',
         checks: { store: { ok: true, detail: `${join(work, '.svc', 'store')}: 1 run` }, signer: { ok: true, detail: `ES256 key ${keyid} (file)` } },
       });

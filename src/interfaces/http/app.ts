@@ -48,6 +48,7 @@ export function createApp(deps: AppDependencies): express.Express {
       },
     ];
     if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route.access, deps));
+    else if (route.identifies) chain.push(deps.authenticator.middleware, identify);
     if (route.method === 'post') chain.push(requireJson, json);
     chain.push(async (req, res) => {
       const input = validator.validate({ params: req.params, query: req.query, body: route.body ? req.body : undefined });
@@ -88,6 +89,11 @@ function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandle
   };
 }
 
+const identify: RequestHandler = (req, res, next) => {
+  contextOf(req).principal = res.locals.principal as Principal | undefined;
+  next();
+};
+
 const requireJson: RequestHandler = (req, _res, next) => {
   const type = req.headers['content-type'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -101,7 +107,7 @@ const requireJson: RequestHandler = (req, _res, next) => {
 function problemHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
-    sendProblem(req, res, bodyParserProblem(error) ?? pathProblem(error) ?? error, logger);
+    sendProblem(req, res, bodyParserProblem(error, req) ?? pathProblem(error) ?? error, logger);
   };
 }
 
@@ -112,8 +118,16 @@ function pathProblem(error: unknown): HttpProblem | undefined {
 }
 
 /** body-parser's errors carry `type` and `status`; give them problem codes and one-line details. */
-function bodyParserProblem(error: unknown): HttpProblem | undefined {
-  const e = error as { type?: string; status?: number; limit?: number; message?: string };
+function bodyParserProblem(error: unknown, req: Request): HttpProblem | undefined {
+  const e = error as { type?: string; status?: number; limit?: number; message?: string; code?: unknown; encoding?: string };
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  // zlib's own error (Z_DATA_ERROR, a brotli ERR__ERROR_FORMAT_…), which body-parser passes on with status 400 and no type.
+  if (e?.status === 400 && e.type === undefined && typeof e.code === 'string' && encoding !== 'identity') {
+    return new HttpProblem(400, 'invalid-content-encoding', `the request body is not valid ${encoding} data, as its Content-Encoding says; send the body compressed with it, or without Content-Encoding`);
+  }
+  if (e?.type === 'encoding.unsupported' && e.encoding !== undefined) {
+    return new HttpProblem(415, 'unsupported-content-encoding', `Content-Encoding ${JSON.stringify(e.encoding.slice(0, 64))} is not supported; send the body uncompressed, or with gzip, deflate or br`);
+  }
   if (e?.type === 'entity.too.large') return new HttpProblem(413, 'body-too-large', `the request body is larger than ${e.limit} bytes (limits.body_bytes); send less`);
   if (e?.type === 'entity.parse.failed') return new HttpProblem(400, 'invalid-json', `the request body is not valid JSON (${jsonSyntaxProblem(e.message ?? '')}); send a JSON object`);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpProblem(415, 'unsupported-encoding', `${e.message}; send UTF-8 JSON`);

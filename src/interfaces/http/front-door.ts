@@ -4,6 +4,7 @@ import { MemoryStore } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { ApiLimits } from './api-config';
+import { normalizeAddress } from './auth/auth-config';
 import type { Principal, Role } from './principal';
 import { HttpProblem } from './problem-details';
 import { logFailure, sendProblem } from './problem-response';
@@ -19,8 +20,6 @@ export interface FrontDoorDependencies {
   /** The principal of a request that proves it without a handshake (trusted proxy, client certificate), else undefined. */
   quickPrincipal: (req: IncomingMessage) => Principal | undefined;
   holdsRole: (principal: Principal, roles: readonly Role[]) => boolean;
-  /** Whose requests count together against limits.requests_per_minute. */
-  rateKey: (req: IncomingMessage) => string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -31,6 +30,15 @@ function securityHeaders(): [string, string][] {
   const capture = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => undefined };
   helmet()({} as never, capture as never, () => undefined);
   return headers;
+}
+
+/**
+ * Whose requests count together against limits.requests_per_minute: the principal proven without a handshake
+ * (trusted proxy, client certificate), case-folded as role grants compare names, else the peer address. Never an
+ * unverified header: rotating or re-cased values of a header the peer may not assert all count as the peer.
+ */
+function rateKey(req: IncomingMessage, principal: Principal | undefined): string {
+  return principal ? `principal ${principal.name.toLowerCase()}` : `peer ${normalizeAddress(req.socket.remoteAddress ?? '')}`;
 }
 
 /**
@@ -73,22 +81,22 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
   /** True when the front door answered: a 429, or a replayed read. */
   async function admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const context = contextOf(req);
-    const { totalHits, resetTime } = await store.increment(deps.rateKey(req));
+    let principal: Principal | undefined;
+    let refused = false;
+    try {
+      principal = deps.quickPrincipal(req);
+    } catch {
+      refused = true; // Express gives the 401 with its detail
+    }
+    const { totalHits, resetTime } = await store.increment(rateKey(req, principal));
     if (totalHits > deps.limits.requests_per_minute) {
       const retry = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
       sendProblem(req, res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), deps.logger);
       return true;
     }
-    if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;
+    if (refused || req.method !== 'GET' || req.headers.authorization !== undefined) return false;
     const hit = await deps.replay.lookup(req.url ?? '');
-    if (!hit) return false;
-    let principal: Principal | undefined;
-    try {
-      principal = deps.quickPrincipal(req);
-    } catch {
-      return false; // Express gives the 401 with its detail
-    }
-    if (!principal || !deps.holdsRole(principal, hit.roles)) return false;
+    if (!hit || !principal || !deps.holdsRole(principal, hit.roles)) return false;
     context.principal = principal;
     context.route = hit.route;
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': hit.body.length });

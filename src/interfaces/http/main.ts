@@ -61,12 +61,13 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
     const { startApi } = require('./server') as typeof import('./server');
     const config = loadApiConfig(args.config, io.env, io.cwd, { ...(args.host !== undefined ? { host: args.host } : {}), ...(args.port !== undefined ? { port: Number(args.port) } : {}) });
     const api = await startApi(config, { env: io.env, cwd: io.cwd });
-    const methods = [config.auth.negotiate && 'negotiate', config.auth.mtls && 'mtls', config.auth.proxy && 'proxy'].filter(Boolean);
-    io.stderr(`svc-api listening on ${api.url} (auth: ${methods.join(', ') || 'none configured'}; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)`);
-    for (const warning of api.warnings) io.stderr(`Warning: ${warning}`);
+    // Before the listening line: whoever reads it may stop the server at once.
     const stop = () => void api.close().then(() => process.exit(EXIT.ok));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    const methods = [config.auth.negotiate && 'negotiate', config.auth.mtls && 'mtls', config.auth.proxy && 'proxy'].filter(Boolean);
+    io.stderr(`svc-api listening on ${api.url} (auth: ${methods.join(', ') || 'none configured'}; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)`);
+    for (const warning of api.warnings) io.stderr(`Warning: ${warning}`);
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,19 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { problemFor } from './problem-details';
+import { HttpProblem, problemFor } from './problem-details';
 import { contextOf } from './request-context';
 
 /**
  * Answers `req` with the problem+json of `error` (RFC 9457), inside Express or before it: the problem's headers, the
- * request path as `instance`, the request id. A 5xx is logged with its cause under the request id; the body never
- * carries it.
+ * request path as `instance`, the request id. A 5xx from an error (not an HttpProblem) is logged with its cause
+ * under the request id; the body never carries it.
  */
 export function sendProblem(req: IncomingMessage, res: ServerResponse, error: unknown, logger: Logger): void {
   const requestId = contextOf(req).id;
   // Express rewrites req.url inside mounted routers; originalUrl is what the client asked for.
   const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
   const { problem, headers } = problemFor(error, url.split('?')[0], requestId);
-  if (problem.status >= 500) logFailure(logger, requestId, error);
+  // An HttpProblem is an answer chosen on purpose (503 not-ready logs its own line), not a failure with a stack.
+  if (problem.status >= 500 && !(error instanceof HttpProblem)) logFailure(logger, requestId, error);
   const text = JSON.stringify(problem);
   res.writeHead(problem.status, { ...headers, 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);

@@ -35,6 +35,11 @@ export interface RouteSpec {
   description: string;
   /** 'open' needs no authentication; else the principal must hold one of these roles. */
   access: 'open' | readonly Role[];
+  /**
+   * An open route that still reads credentials a request brings (a bad one is a 401 as elsewhere), so the handler
+   * can answer an authenticated principal more; a request without any is answered as anyone.
+   */
+  identifies?: boolean;
   /** Object schemas of the path parameters and the query (query values are coerced from strings). */
   params?: JsonSchema;
   query?: JsonSchema;

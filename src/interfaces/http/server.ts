@@ -5,7 +5,8 @@ import pino, { type Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { RUN_SETTINGS } from '../../ports/run-settings';
 import { SIGNER } from '../../ports/signer';
-import { normalizeAddress } from './auth/auth-config';
+import { isLoopbackAddress, normalizeAddress } from './auth/auth-config';
+import { ConfigError } from '../../domain/errors';
 import { requireKerberos } from './auth/negotiate-strategy';
 import { RUN_STORE } from '../../ports/run-store';
 import type { ApiConfig } from './api-config';
@@ -44,9 +45,9 @@ export interface RunningApi {
 }
 
 /** The 17 route handlers of DESIGN §9, module by module. */
-export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache): RouteSpec[] {
+export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache, logger: Logger): RouteSpec[] {
   return [
-    ...healthRoutes(container, config, version),
+    ...healthRoutes(container, config, version, logger),
     ...auditorRoutes(container, config, replay),
     ...surveyRoutes(container),
     ...orgpathRoutes(container, config),
@@ -66,7 +67,7 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
   const logger = options.logger ?? apiLogger(config);
   const current = container.resolve(CurrentRun);
   const replay = new ReplayCache(async () => (await current.get()).summary.id);
-  const routes = apiRoutes(container, config, version, replay);
+  const routes = apiRoutes(container, config, version, replay, logger);
   const authenticator = createAuthenticator(config.auth, { onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused') });
   const openapi = buildOpenApi(routes, version);
   const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger });
@@ -76,20 +77,27 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
     limits: config.limits,
     replay,
     quickPrincipal: authenticator.withoutHandshake,
-    rateKey: (req) => {
-      // Behind a trusted proxy every user shares the proxy's address: count each forwarded user on their own.
-      const peer = normalizeAddress(req.socket.remoteAddress ?? '');
-      const proxy = config.auth.proxy;
-      const user = proxy && proxy.addresses.includes(peer) ? req.headers[proxy.header] : undefined;
-      return typeof user === 'string' ? `${peer} ${user}` : peer;
-    },
     holdsRole: (principal, roles) => holdsRole(principal, roles, config.roles),
   });
   return { handler, app, container, routes, openapi, logger, authenticator };
 }
 
+/**
+ * Without an authentication method every protected route answers 401, but the open ones (readiness, the OpenAPI
+ * document) still describe the deployment: such a server may listen on loopback only.
+ */
+export function refuseOpenBind(config: Pick<ApiConfig, 'host' | 'auth'>): void {
+  const { negotiate, mtls, proxy } = config.auth;
+  if (negotiate || mtls || proxy || config.host === 'localhost' || isLoopbackAddress(normalizeAddress(config.host))) return;
+  throw new ConfigError(
+    'unauthenticated-bind',
+    `${config.host} is not a loopback address, and no authentication is configured; configure auth.negotiate, auth.mtls or auth.proxy in the API config (docs/api.md), or bind to 127.0.0.1 (--host 127.0.0.1)`,
+  );
+}
+
 /** Builds the app and listens on config.host:config.port: HTTPS with client certificates when auth.mtls is set. */
 export async function startApi(config: ApiConfig, options: ApiOptions = {}): Promise<RunningApi> {
+  refuseOpenBind(config);
   const { handler, container, routes, logger } = buildApi(config, options);
   if (config.auth.negotiate) requireKerberos(); // a missing or broken module stops the start, not the first handshake
   const key = await container.resolve(SIGNER).load(config.signing_key);

@@ -37,24 +37,27 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     expect(conforms('/health', 'get', 200, res.body)).toEqual([]);
   });
 
-  it('GET /health/ready checks the store and the signing key', async () => {
+  it('GET /health/ready checks the store and the signing key (details for an operator only)', async () => {
     const res = await request(api.handler).get('/health/ready');
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('ready');
-    expect(res.body.checks.store).toEqual({ ok: true, detail: `${join(home.home, 'store')}: 1 run` });
-    expect(res.body.checks.signer.ok).toBe(true);
-    expect(res.body.checks.signer.detail).toMatch(/^ES256 key [A-Za-z0-9_-]{43} \(development\)$/);
+    expect(res.body).toEqual({ status: 'ready', checks: { store: { ok: true }, signer: { ok: true } } });
     expect(conforms('/health/ready', 'get', 200, res.body)).toEqual([]);
+    const operator = await request(api.handler).get('/health/ready').set(OPERATOR);
+    expect(operator.body.checks.store).toEqual({ ok: true, detail: `${join(home.home, 'store')}: 1 run` });
+    expect(operator.body.checks.signer.ok).toBe(true);
+    expect(operator.body.checks.signer.detail).toMatch(/^ES256 key [A-Za-z0-9_-]{43} \(development\)$/);
+    expect(conforms('/health/ready', 'get', 200, operator.body)).toEqual([]);
   });
 
-  it('GET /health/ready is 503 problem+json naming the check that failed', async () => {
+  it('GET /health/ready is 503 problem+json naming the check that failed (its detail for an operator only)', async () => {
     const broken = buildApi(proxyConfig({ signing_key: '/nonexistent/key.pem' }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
     const res = await request(broken.handler).get('/health/ready');
     expect(res.status).toBe(503);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.headers['retry-after']).toBe('10');
-    expect(res.body).toMatchObject({ type: 'urn:svc:problem:not-ready', code: 'not-ready', status: 503, title: 'Service Unavailable', instance: '/health/ready' });
-    expect(res.body.detail).toMatch(/^not ready: signer: .*\/nonexistent\/key\.pem/);
+    expect(res.body).toMatchObject({ type: 'urn:svc:problem:not-ready', code: 'not-ready', status: 503, title: 'Service Unavailable', instance: '/health/ready', detail: 'not ready: signer (the server log has the details)' });
+    const operator = await request(broken.handler).get('/health/ready').set(OPERATOR);
+    expect(operator.body.detail).toMatch(/^not ready: signer: .*\/nonexistent\/key\.pem/);
   });
 
   describe.each(['/auditor/evidence', '/auditor/findings', '/auditor/poam', '/auditor/manifest', '/auditor/oscal/sar', '/auditor/oscal/ssp', '/auditor/oscal/poam', '/auditor/oscal/sap', '/auditor/graph/ac-2'])('%s', (path) => {
