@@ -106,6 +106,7 @@ describe('Negotiate (SPNEGO, RFC 4559) against a real MIT KDC', () => {
     expect((await whoami(`Negotiate ${token}`)).status).toBe(200);
     const replay = await whoami(`Negotiate ${token}`);
     expect(replay.status).toBe(401);
+    expect(replay.headers['www-authenticate']).toBe('Negotiate');
     expect(replay.body).toEqual({ status: 401, code: 'negotiate-failed', detail: NEGOTIATE_FAILED });
     expect(refusals).toEqual([{ method: 'negotiate', code: 'negotiate-failed', reason: expect.stringContaining('Request is a replay') }]);
   });
