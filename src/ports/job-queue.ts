@@ -1,11 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
-
-/** A request to run a job, as it travels through the queue. */
-export interface QueuedJob {
-  job: string;
-  /** The config file the job was dispatched from. */
-  config: string;
-}
+import type { QueuedJob } from '../domain/orchestrator/queued-job';
 
 export interface WorkOptions {
   /** Stop after this many jobs were handled. */
@@ -25,8 +19,11 @@ export interface JobQueue {
   readonly location: string;
   /** False when a request for the same job is already waiting. */
   enqueue(request: QueuedJob): Promise<boolean>;
-  /** Handles requests one at a time until options say stop; returns how many were handled. */
-  work(handle: (request: QueuedJob) => Promise<void>, options: WorkOptions): Promise<number>;
+  /**
+   * Hands the rows one at a time to `handle`, as stored (any JSON: the handler checks them), until options say
+   * stop; returns how many were handled. A row the handler throws for is marked failed with the error's message.
+   */
+  work(handle: (row: unknown) => Promise<void>, options: WorkOptions): Promise<number>;
   close(): Promise<void>;
 }
 

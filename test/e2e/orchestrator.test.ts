@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CronExpressionParser } from 'cron-parser';
 import { SaxesParser } from 'saxes';
+import { Client } from 'pg';
 import { parseAllDocuments } from 'yaml';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import { BIN, REFERENCE, svc, type SvcRun } from '../support/run-svc';
@@ -224,5 +225,28 @@ describe('svc orchestrator on PostgreSQL (pg-boss queue)', () => {
     expect(workers.map((w) => [w.status, w.stderr])).toEqual([[0, ''], [0, '']]);
     const ran = workers.flatMap((w) => w.stdout.trim().split('\n').filter((line) => line !== '')).map((line) => line.replace(/^\S+ /, ''));
     expect(ran.sort()).toEqual(['m365-daily: ok (run 1)', 'm365-weekdays: ok']);
+  }, 120_000);
+
+  // Security review, issue 15: a worker ran whatever config a queue row named, and so that config's command.
+  it('refuses a job dispatched from another config: failed in the queue with the reason, reported, its command never run', async () => {
+    const env = { SVC_STORE: pg.url, SVC_HOME: join(tmp, 'pg-home') };
+    const other = join(tmp, 'other');
+    mkdirSync(other, { recursive: true });
+    const otherConfig = writeConfig(join(other, 'svc.orchestrator.json'), [
+      { name: 'm365-daily', adapter: 'scubagear', input: SCUBA, command: [process.execPath, '-e', "require('fs').writeFileSync('PWNED', 'x')"], schedule: '0 6 * * *', outputs: { bundle: 'out' } },
+    ]);
+    expect(orchestrator(['dispatch', 'm365-daily', '--config', otherConfig], env).status).toBe(0);
+    const worker = await svcAsync(['orchestrator', 'schedule', '--worker', '--max-runs', '1', '--until', new Date(Date.now() + 30_000).toISOString()], env);
+    const refusal = `job m365-daily: refused: it was dispatched from the config ${otherConfig}, and this worker runs only the jobs of ${config}; run a worker with --config ${otherConfig} for that config`;
+    expect([worker.status, worker.stderr, worker.stdout.replace(/^\S+ /, '')]).toEqual([0, '', `m365-daily: ${refusal}\n`]);
+    expect(existsSync(join(other, 'PWNED'))).toBe(false);
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT state, output FROM pgboss.job WHERE name = 'svc-dispatch' AND data->>'config' = $1", [otherConfig]);
+      expect(rows).toEqual([{ state: 'failed', output: { message: refusal } }]);
+    } finally {
+      await client.end();
+    }
   }, 120_000);
 });

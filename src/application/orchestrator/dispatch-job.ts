@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { findJob } from '../../domain/orchestrator/job';
+import { configDigest } from '../../domain/orchestrator/queued-job';
+import { HASHING, type Hashing } from '../../ports/hashing';
 import { JOB_QUEUE, type JobQueue } from '../../ports/job-queue';
 import { ORCHESTRATOR_CONFIG_SOURCE, type OrchestratorConfigSource } from '../../ports/orchestrator-config-source';
 import { RunJob, type RunJobResult } from './run-job';
@@ -22,6 +24,7 @@ export class DispatchJob {
   constructor(
     @inject(ORCHESTRATOR_CONFIG_SOURCE) private readonly configs: OrchestratorConfigSource,
     @inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @inject(HASHING) private readonly hashing: Hashing,
     private readonly runJob: RunJob,
   ) {}
 
@@ -30,7 +33,7 @@ export class DispatchJob {
     const loaded = await this.configs.load(config);
     const { name } = findJob(loaded, job);
     try {
-      return { mode: 'queued', job: name, queue: this.queue.location, queued: await this.queue.enqueue({ job: name, config: loaded.file }) };
+      return { mode: 'queued', job: name, queue: this.queue.location, queued: await this.queue.enqueue({ job: name, config: loaded.file, digest: configDigest(loaded, this.hashing) }) };
     } finally {
       await this.queue.close();
     }

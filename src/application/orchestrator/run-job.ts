@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { AppError, UnavailableError } from '../../domain/errors';
-import { findJob, type Job } from '../../domain/orchestrator/job';
+import { findJob, type Job, type OrchestratorConfig } from '../../domain/orchestrator/job';
 import { JobFailedError, type JobResult, type JobStage } from '../../domain/orchestrator/job-result';
 import { JOB_HISTORY, type JobHistory } from '../../ports/job-history';
 import { JOB_LOCK, type JobLock } from '../../ports/job-lock';
@@ -13,8 +13,8 @@ import { BuildAuditorBundle } from '../pipeline/build-auditor-bundle';
 
 export interface RunJobInput {
   job: string;
-  /** svc.orchestrator.json; default: the one in the working directory. */
-  config?: string;
+  /** svc.orchestrator.json; default: the one in the working directory. Or a config already read (a worker's own). */
+  config?: string | OrchestratorConfig;
 }
 
 export interface RunJobResult {
@@ -45,7 +45,7 @@ export class RunJob {
   ) {}
 
   async execute({ job: name, config: file }: RunJobInput): Promise<RunJobResult> {
-    const config = await this.configs.load(file);
+    const config = typeof file === 'object' ? file : await this.configs.load(file);
     const job = findJob(config, name);
     const release = await this.lock.acquire(job.name);
     try {

@@ -1,6 +1,7 @@
 import type { Job } from './job';
 import { InvalidInputError } from '../errors';
-import { CONFIG_PATH_FIX, checkEmittedValue, checkJobValues, dispatchArgs, jobLabel, platformFields, visibleText } from './schedule-fields';
+import { visibleText } from '../encoding/control-characters';
+import { CONFIG_PATH_FIX, checkEmittedValue, checkJobValues, dispatchArgs, jobLabel, platformFields } from './schedule-fields';
 
 /**
  * crontab(5) lines, one per job: its five fields, then `svc orchestrator dispatch <job> --config <file>`, quoted

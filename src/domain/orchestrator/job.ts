@@ -1,6 +1,6 @@
+import { controlCharacterIn, visibleText } from '../encoding/control-characters';
 import { InvalidInputError, NotFoundError } from '../errors';
 import { describe, isPlainObject } from '../ksi/ksi-result';
-import { controlCharacterIn, visibleText } from './schedule-fields';
 
 /** Where a job's results go. Paths are absolute (resolved against the config file's directory). */
 export interface JobOutputs {

@@ -1,3 +1,4 @@
+import { controlCharacterIn, printable, visibleText } from '../encoding/control-characters';
 import { InvalidInputError } from '../errors';
 import type { Job } from './job';
 
@@ -31,20 +32,6 @@ export function dispatchArgs(svc: readonly string[], job: Job, configFile: strin
   return [...svc, 'orchestrator', 'dispatch', job.name, '--config', configFile];
 }
 
-/** C0 controls and DEL: a line feed or carriage return in a value would add lines to a crontab, YAML or XML. */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-
-/** A value as one line: JSON string escapes, DEL (which JSON leaves raw) included. */
-export function visibleText(value: string): string {
-  return JSON.stringify(value).replace(/\u007f/g, '\\u007f');
-}
-
-/** The control character a value holds, as `U+000A`; undefined when it has none. */
-export function controlCharacterIn(value: string): string | undefined {
-  const hit = CONTROL_CHARACTER.exec(value);
-  return hit ? `U+${hit[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : undefined;
-}
-
 /**
  * Every value an emitter writes into a schedule keeps to its place: one with a control character is refused
  * (InvalidInputError `schedule-unsafe-value`, exit 3), naming the job, the field and the fix.
@@ -56,9 +43,9 @@ export function checkEmittedValue(job: Job, field: string, value: string, fix: s
   }
 }
 
-/** The job's name for a message: as it is, or escaped when it holds a control character. */
+/** The job's name for a message. */
 export function jobLabel(job: Job): string {
-  return controlCharacterIn(job.name) === undefined ? job.name : visibleText(job.name);
+  return printable(job.name);
 }
 
 /** The values every emitter writes: the job's name and schedule (both also checked when the config is read). */

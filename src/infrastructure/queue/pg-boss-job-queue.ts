@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- pg-boss loads only when a command uses the queue */
 import type PgBoss from 'pg-boss';
 import { UnavailableError } from '../../domain/errors';
-import type { JobQueue, QueuedJob, WorkOptions } from '../../ports/job-queue';
+import type { QueuedJob } from '../../domain/orchestrator/queued-job';
+import type { JobQueue, WorkOptions } from '../../ports/job-queue';
 
 /** The queue of `svc orchestrator dispatch` requests. */
 export const DISPATCH_QUEUE = 'svc-dispatch';
@@ -36,19 +37,22 @@ export class PgBossJobQueue implements JobQueue {
     return id !== null;
   }
 
-  async work(handle: (request: QueuedJob) => Promise<void>, { maxJobs, signal }: WorkOptions): Promise<number> {
+  async work(handle: (row: unknown) => Promise<void>, { maxJobs, signal }: WorkOptions): Promise<number> {
     const boss = await this.start();
     let handled = 0;
     while (!signal.aborted && (maxJobs === undefined || handled < maxJobs)) {
-      const [job] = await this.guard(() => boss.fetch<QueuedJob>(DISPATCH_QUEUE, { batchSize: 1 }));
+      const [job] = await this.guard(() => boss.fetch<unknown>(DISPATCH_QUEUE, { batchSize: 1 }));
       if (!job) {
         await pause(this.options.pollMs ?? POLL_MS, signal);
         continue;
       }
+      let refusal: string | undefined;
       try {
         await handle(job.data);
+      } catch (error) {
+        refusal = error instanceof Error ? error.message : String(error);
       } finally {
-        await this.guard(() => boss.complete(DISPATCH_QUEUE, job.id));
+        await this.guard(() => (refusal === undefined ? boss.complete(DISPATCH_QUEUE, job.id) : boss.fail(DISPATCH_QUEUE, job.id, { message: refusal })));
       }
       handled += 1;
     }

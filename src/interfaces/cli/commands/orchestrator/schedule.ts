@@ -47,7 +47,7 @@ export default class OrchestratorSchedule extends BaseCommand {
     const timer = until && setTimeout(onSignal, Math.max(0, until.getTime() - Date.now()));
     try {
       const onRun = (run: JobOutcome & { due?: string }) => this.log(runLine(run));
-      if (flags.worker) return await this.resolve(WorkQueue).execute({ maxRuns: flags['max-runs'], signal: stop.signal, onRun });
+      if (flags.worker) return await this.resolve(WorkQueue).execute({ config: flags.config, maxRuns: flags['max-runs'], signal: stop.signal, onRun });
       return await this.resolve(RunSchedule).execute({ config: flags.config, maxRuns: flags['max-runs'], signal: stop.signal, onRun });
     } finally {
       if (timer) clearTimeout(timer);
