@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
@@ -104,6 +104,20 @@ const label = (point: KillPoint) => `${point.from === 'start' ? '' : `${point.fr
 const pilotLabel = (pilot: Run) => `T=${pilot.ms}ms${Object.entries(pilot.seen).map(([name, at]) => `, ${name} at ${at}ms`).join('')}`;
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const digests = (dir: string) => Object.fromEntries(readdirSync(dir).filter((f) => !f.startsWith('.')).map((f) => [f, sha(join(dir, f))]));
+/**
+ * The members of a bundle directory that was replaced at least once, checking its layout: each member a link through
+ * `.svc-current`, which names the one generation there, and nothing else hidden.
+ */
+function generational(dir: string): string[] {
+  const names = readdirSync(dir).sort();
+  const hidden = names.filter((f) => f.startsWith('.'));
+  const generation = readlinkSync(join(dir, '.svc-current'));
+  expect(hidden).toEqual(['.svc-current', generation]);
+  const members = names.filter((f) => !f.startsWith('.'));
+  for (const f of members) expect(readlinkSync(join(dir, f))).toBe(`.svc-current/${f}`);
+  expect(readdirSync(join(dir, generation)).sort()).toEqual(members);
+  return members;
+}
 /** Whether a file of `dir` names process `pid` (a temporary name, or a lock file's owner). */
 const tagged = (dir: string, pid: number) => readdirSync(dir).some((f) => f.includes('.svc-tmp-') && f.includes(`-${pid}-`));
 const lockedBy = (path: string, pid: number) => {
@@ -129,7 +143,7 @@ describe('svc ir auditor-bundle killed with SIGKILL while it replaces a bundle',
     const pilot = await runAndKill(undefined, ['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle], moments);
     expect([pilot.status, pilot.stderr, Object.keys(pilot.seen).sort()]).toEqual([0, '', ['commit', 'staging']]);
     reference.A = digests(bundle);
-    expect(readdirSync(bundle).sort()).toEqual(SIX);
+    expect(generational(bundle)).toEqual(SIX);
     expect(Object.keys(reference.B).sort()).toEqual(SIX);
     expect(SIX.filter((f) => reference.A[f] === reference.B[f])).toEqual([]);
 
@@ -140,24 +154,14 @@ describe('svc ir auditor-bundle killed with SIGKILL while it replaces a bundle',
       const run = await runAndKill(point, ['ir', 'auditor-bundle', inputs[next], '--out-dir', bundle], moments);
       const now = digests(bundle);
       const state = (['A', 'B'] as const).find((name) => JSON.stringify(now) === JSON.stringify(reference[name]));
-      const hidden = readdirSync(bundle).filter((f) => f.startsWith('.'));
+      const hidden = readdirSync(bundle).filter((f) => f.includes('.svc-tmp-'));
       const at = label(point);
-      if (state === undefined) {
-        // Killed between two moves of a commit (this run's, or an earlier one's that this run was killed too early to
-        // finish): that bundle's marker is there, listing all six, for the next writer to move the rest in.
-        const pending = hidden.filter((f) => existsSync(join(bundle, f, '.svc-commit')));
-        const listed = pending.map((f) => readFileSync(join(bundle, f, '.svc-commit'), 'utf8').trim().split('\n').sort());
-        expect({ at, listed }).toEqual({ at, listed: [SIX] });
-        // The mix is plain to see: the files do not match manifest.json (exit 4).
-        expect({ at, validate: svc(['ir', 'validate', bundle]).status }).toEqual({ at, validate: 4 });
-        const ours = pending[0].includes(`-${run.pid}-`);
-        seen.push(`${at}:${ours ? 'mid-commit' : 'still-mid-commit'}`);
-        if (ours) current = next;
-        continue;
-      }
+      // Never a mix: the directory holds the previous bundle or the new one, whole, and ir validate says so.
+      expect({ at, state }).toEqual({ at, state: expect.stringMatching(/^[AB]$/) });
+      expect({ at, validate: svc(['ir', 'validate', bundle]).status }).toEqual({ at, validate: 0 });
       if (run.signal === null) expect({ at, status: run.status, stderr: run.stderr, state }).toEqual({ at, status: 0, stderr: '', state: next });
       seen.push(`${at}:${run.signal === null ? 'finished' : state === current ? 'kept' : 'replaced'}${hidden.length > 0 ? `+${hidden.map((f) => f.split('.svc-tmp-')[0] || f).join(',')}` : ''}`);
-      current = state;
+      current = state as 'A' | 'B';
     }
     process.stdout.write(`auditor-bundle kills (${pilotLabel(pilot)}): ${seen.join(' ')}\n`);
 
@@ -165,10 +169,52 @@ describe('svc ir auditor-bundle killed with SIGKILL while it replaces a bundle',
     const last = svc(['ir', 'auditor-bundle', inputs[next], '--out-dir', bundle]);
     expect([last.status, last.stderr]).toEqual([0, '']);
     expect(digests(bundle)).toEqual(reference[next]);
-    expect(readdirSync(bundle).sort()).toEqual(SIX);
+    expect(generational(bundle)).toEqual(SIX);
     expect(readdirSync(out)).toEqual(['bundle']);
     expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
   }, 60_000);
+});
+
+describe('svc ir auditor-bundle killed at each step of replacing a bundle', () => {
+  // SVC_FAILPOINT=<step> (src/infrastructure/fs/failpoint.ts) sends the process SIGKILL at that step of
+  // bundle-generations.ts. The first two steps happen only while a bundle of plain files is adopted as a generation.
+  const ADOPTION = ['bundle-adopt-current', 'bundle-adopted-one'];
+  const STEPS = [...ADOPTION, 'bundle-generation', 'bundle-linked', 'bundle-switched'];
+  let inputs: { A: string; B: string };
+  let reference: Record<'A' | 'B', Record<string, string>>;
+  beforeAll(() => {
+    inputs = { A: join(tmp, 'step-a.json'), B: join(tmp, 'step-b.json') };
+    generate(2_000, inputs.A, 'a');
+    generate(2_000, inputs.B, 'b');
+    reference = { A: {}, B: {} };
+    for (const name of ['A', 'B'] as const) {
+      expect(svc(['ir', 'auditor-bundle', inputs[name], '--out-dir', join(tmp, `plain-${name}`)]).status).toBe(0);
+      reference[name] = digests(join(tmp, `plain-${name}`));
+    }
+  });
+
+  for (const layout of ['plain files', 'generations'] as const) {
+    it.each(layout === 'plain files' ? STEPS : STEPS.filter((s) => !ADOPTION.includes(s)))(`over a bundle of ${layout}: killed at %s, it leaves the old bundle or the new one, whole; the next run finishes`, async (step) => {
+      const bundle = join(tmp, `step-${layout.replace(' ', '-')}-${step}`);
+      cpSync(join(tmp, 'plain-A'), bundle, { recursive: true });
+      if (layout === 'generations') {
+        expect(svc(['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle]).status).toBe(0);
+        expect(svc(['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle]).status).toBe(0);
+        expect(generational(bundle)).toEqual(SIX);
+      }
+      const run = await runAndKill(undefined, ['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle], {}, { SVC_FAILPOINT: step });
+      expect(run.signal).toBe('SIGKILL');
+      const expected = step === 'bundle-switched' ? 'B' : 'A';
+      expect(digests(bundle)).toEqual(reference[expected]);
+      expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
+
+      const next = svc(['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle]);
+      expect([next.status, next.stderr]).toEqual([0, '']);
+      expect(digests(bundle)).toEqual(reference.A);
+      expect(generational(bundle)).toEqual(SIX);
+      expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
+    });
+  }
 });
 
 describe('svc conmon process killed with SIGKILL while it appends a run', () => {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UnavailableError } from '../../src/domain/errors';
@@ -61,7 +61,7 @@ describe('FsArtifactWriter on disk', () => {
     sink.write('{}');
     await sink.close();
     await tx.commit();
-    expect(readdirSync(dir)).toEqual(['x.json']);
+    expect(visible(dir)).toEqual(['x.json']);
   });
 
   it('writes members in subdirectories (docs/areas/AC.md), into a new directory and into an existing one', async () => {
@@ -76,7 +76,7 @@ describe('FsArtifactWriter on disk', () => {
       }
       await tx.commit();
       expect(readFileSync(join(dir, 'areas', 'AC.md'), 'utf8')).toBe('# AC');
-      expect(readdirSync(dir).sort()).toEqual(existing ? ['areas', 'controls', 'index.md', 'old.md'] : ['areas', 'controls', 'index.md']);
+      expect(visible(dir)).toEqual(existing ? ['areas', 'controls', 'index.md', 'old.md'] : ['areas', 'controls', 'index.md']);
     }
   });
 
@@ -86,6 +86,17 @@ describe('FsArtifactWriter on disk', () => {
     await tx.abort();
   });
 });
+
+/**
+ * The names in a bundle directory, less the generation a replaced bundle's members link through
+ * (bundle-generations.ts): `.svc-current` and the one `.svc-gen-*` it names, checked to be all there is of it.
+ */
+function visible(dir: string): string[] {
+  const names = readdirSync(dir).sort();
+  const generations = names.filter((n) => n === '.svc-current' || n.startsWith('.svc-gen-'));
+  if (generations.length > 0) expect(generations).toEqual(['.svc-current', readlinkSync(join(dir, '.svc-current'))]);
+  return names.filter((n) => !generations.includes(n));
+}
 
 /** The tag lock-owner.ts gives temporary names of process `pid` (start time unknown) on this host. */
 const tagOf = (pid: number) => `svc-tmp-${createHash('sha256').update(hostname()).digest('hex').slice(0, 8)}-${pid}-0-0badcafe`;
@@ -180,7 +191,7 @@ describe('FsArtifactWriter after a crash (SIGKILL) of another writer', () => {
     sink.write('C a');
     await sink.close();
     await tx.commit();
-    expect(readdirSync(dir).sort()).toEqual(['a.json', 'extra.json']);
+    expect(visible(dir)).toEqual(['a.json', 'extra.json']);
     expect([read(join(dir, 'a.json')), read(join(dir, 'extra.json'))]).toEqual(['C a', 'B extra']);
   });
 
@@ -188,7 +199,7 @@ describe('FsArtifactWriter after a crash (SIGKILL) of another writer', () => {
     const dir = join(root, 'bundle');
     seed(join(dir, '.svc-commit.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), since: '2026-11-01T00:00:00.000Z' }));
     await writeBundle(new FsArtifactWriter({ lockTimeoutMs: 200 }), dir, { 'a.json': 'B' });
-    expect(readdirSync(dir)).toEqual(['a.json']);
+    expect(visible(dir)).toEqual(['a.json']);
   });
 
   it('waits for a live process moving a bundle into the same directory, then gives up naming it, and leaves the bundle as it was', async () => {

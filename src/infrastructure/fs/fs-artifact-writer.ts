@@ -8,6 +8,7 @@ import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../po
 import type { Fragment } from '../../ports/report-reader';
 import { translateFsError } from './fs-errors';
 import { acquireLock, isStaleTemp, tempTag } from './lock-owner';
+import { replaceBundle } from './bundle-generations';
 import { SLOT_BYTES, WriteBehind } from './write-behind';
 import { syncDir } from './sync-dir';
 
@@ -18,6 +19,11 @@ const COMMIT_MARKER = '.svc-commit';
 /** In a bundle directory: held while members are moved in, so two commits (or a commit and a recovery) never interleave. */
 const COMMIT_LOCK = '.svc-commit.lock';
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * A bundle replaces another through symbolic links (bundle-generations.ts), which Windows grants only to
+ * administrators and in developer mode: there, members are moved in one by one behind a commit marker.
+ */
+const SYMLINKS = process.platform !== 'win32';
 
 export interface FsArtifactWriterOptions {
   /** How long a commit waits for another process moving a bundle into the same directory (ms). */
@@ -27,11 +33,13 @@ export interface FsArtifactWriterOptions {
 /**
  * Files are written under a temporary name in the target's own directory, fsynced, then renamed, so a
  * reader sees the old file or the new one and never a part. A bundle is written into a temporary
- * directory that is renamed into place when the target does not exist yet. Into an existing directory its
- * members are moved one by one, under the directory's commit lock and after a commit marker listing them
- * is in place: a crash between two moves leaves the marker, and the next writer into that directory moves
- * the rest. The bytes are hashed and written by a WriteBehind worker thread while the caller goes on
- * producing them.
+ * directory that is renamed into place when the target does not exist yet. In an existing directory it
+ * replaces the bundle there under the directory's commit lock by switching one symbolic link
+ * (bundle-generations.ts), so a reader sees the old bundle or the new one, whole, even after a crash at any
+ * step. (On Windows, members are moved one by one after a commit marker listing them is in place: a crash
+ * between two moves leaves the marker, and the next writer into that directory moves the rest; a bundle
+ * 0.5.0 was moving in when it crashed is finished that way everywhere.) The bytes are hashed and written by
+ * a WriteBehind worker thread while the caller goes on producing them.
  *
  * Temporary names carry their process (lock-owner.ts tempTag), so leftovers of a process that is gone are
  * swept from a directory when this writer next writes there, and a live writer's are never touched.
@@ -263,10 +271,14 @@ class FsBundleTransaction implements ArtifactTransaction {
           // A bundle a dead process was moving in is older than this one: it goes in first, this one over it.
           // (Best effort: one that cannot be finished stays for a later run, and this bundle replaces its files anyway.)
           await finishCommits(this.target).catch(() => undefined);
-          await writeMarker(this.staging, this.names);
-          await moveMembers(this.staging, this.target, this.names);
-          await rm(this.staging, { recursive: true, force: true });
-          await syncDir(this.target);
+          if (SYMLINKS) {
+            await replaceBundle(this.staging, this.target, this.names);
+          } else {
+            await writeMarker(this.staging, this.names);
+            await moveMembers(this.staging, this.target, this.names);
+            await rm(this.staging, { recursive: true, force: true });
+            await syncDir(this.target);
+          }
         } finally {
           await release();
         }
