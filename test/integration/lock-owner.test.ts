@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnavailableError } from '../../src/domain/errors';
-import { acquireLock, createExclusive, isStaleTemp, tempTag } from '../../src/infrastructure/fs/lock-owner';
+import { acquireLease, acquireLock, createExclusive, isStaleTemp, tempTag } from '../../src/infrastructure/fs/lock-owner';
 
 const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 const tagOf = (pid: number, start: string, host = HOST_TAG) => `svc-tmp-${host}-${pid}-${start}-0badcafe`;
@@ -70,7 +70,14 @@ describe('acquireLock', () => {
   it('takes a free lock, writes its owner and removes it on release', async () => {
     const path = join(mkdtempSync(join(root, 'free-')), 'x.lock');
     const release = await acquireLock(request(path, 100));
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ pid: process.pid, host: hostname(), since: '2026-11-01T00:00:00.000Z' });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      pid: process.pid,
+      host: hostname(),
+      since: '2026-11-01T00:00:00.000Z',
+      heartbeat: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      lease_ms: 30_000,
+      token: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     await release();
     expect(existsSync(path)).toBe(false);
   });
@@ -95,5 +102,55 @@ describe('acquireLock', () => {
     await expect(acquireLock(request(path, 150))).rejects.toMatchObject({ code: 'test-locked', message: `held by ${live.pid}` });
     expect(Date.now() - started).toBeGreaterThanOrEqual(145);
     await expect(acquireLock(request(path, 0))).rejects.toMatchObject({ code: 'test-locked' });
+  });
+});
+
+describe('acquireLease: a lock that expires unless its holder renews it', () => {
+  const held = (holder: { pid: number; host: string } | undefined) => new UnavailableError('test-locked', `held by ${holder?.pid} on ${holder?.host}`);
+  const request = (path: string, timeoutMs: number, leaseMs: number) => ({ path, what: 'test lock', timeoutMs, leaseMs, now: () => new Date(), held });
+  const otherHost = `not-${hostname()}`;
+  const leaseOf = (heartbeat: Date, leaseMs = 30_000) => JSON.stringify({ pid: 1, host: otherHost, since: '2026-11-01T00:00:00.000Z', heartbeat: heartbeat.toISOString(), lease_ms: leaseMs, token: 'a'.repeat(32) });
+
+  it('takes over a lease of another host whose heartbeat is older than the expiry it names', async () => {
+    const path = join(mkdtempSync(join(root, 'expired-')), 'x.lock');
+    writeFileSync(path, leaseOf(new Date(Date.now() - 31_000)));
+    const lease = await acquireLease(request(path, 100, 60_000));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    await lease.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('respects a lease of another host whose heartbeat is fresh, and tells `waiting` who holds it once', async () => {
+    const path = join(mkdtempSync(join(root, 'fresh-')), 'x.lock');
+    const fresh = leaseOf(new Date());
+    writeFileSync(path, fresh);
+    const told: unknown[] = [];
+    await expect(acquireLease({ ...request(path, 300, 30_000), waiting: (holder) => told.push(holder) })).rejects.toMatchObject({ code: 'test-locked', message: `held by 1 on ${otherHost}` });
+    expect(told).toEqual([expect.objectContaining({ pid: 1, host: otherHost })]);
+    expect(readFileSync(path, 'utf8')).toBe(fresh);
+  });
+
+  it("keeps its lease alive by its heartbeat for longer than the expiry, so a waiting process does not take it over", async () => {
+    const path = join(mkdtempSync(join(root, 'heartbeat-')), 'x.lock');
+    const holder = await acquireLease(request(path, 100, 1000));
+    const first = JSON.parse(readFileSync(path, 'utf8'));
+    // The waiter gives up after 3 s: three expiries, during which the holder only waits (a long write).
+    await expect(acquireLease(request(path, 3000, 1000))).rejects.toMatchObject({ code: 'test-locked', message: `held by ${process.pid} on ${hostname()}` });
+    const renewed = JSON.parse(readFileSync(path, 'utf8'));
+    expect(renewed.token).toBe(first.token);
+    expect(renewed.heartbeat > first.heartbeat).toBe(true);
+    expect(await holder.isHeld()).toBe(true);
+    await holder.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('knows when its lease was taken over after it expired, and then leaves the new holder its lock', async () => {
+    const path = join(mkdtempSync(join(root, 'lost-')), 'x.lock');
+    const holder = await acquireLease(request(path, 100, 30_000));
+    const taker = leaseOf(new Date());
+    writeFileSync(path, taker);
+    expect(await holder.isHeld()).toBe(false);
+    await holder.release();
+    expect(readFileSync(path, 'utf8')).toBe(taker);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { link, open, readFile, rm, stat } from 'node:fs/promises';
+import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { translateFsError } from './fs-errors';
@@ -70,35 +70,140 @@ export interface LockRequest {
   now: () => Date;
   /** The error once the wait is over: the holder named, or undefined when the file does not say. */
   held: (holder: LockOwner | undefined) => Error;
+  /** A lease not renewed for this long is expired and taken over, from any host (ms); default DEFAULT_LEASE_MS. */
+  leaseMs?: number;
+  /** Called once for each holder this process starts waiting for: a progress line for a person. */
+  waiting?: (holder: LockOwner | undefined) => void;
 }
 
+/** A lock this process holds, its heartbeat running until release. */
+export interface Lease {
+  /** Whether the lock file still names this lease: false once another process took it over after it expired. */
+  isHeld(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/** What a lease file holds beyond its owner: the last heartbeat, the expiry it promises, and a token naming the lease. */
+interface LeaseText extends LockOwner {
+  heartbeat: string;
+  lease_ms: number;
+  token: string;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+/** Renewals per expiry: a heartbeat can be late by five sixths of the expiry before the lease is lost. */
+const RENEWALS_PER_LEASE = 6;
 const FIRST_RETRY_MS = 10;
 const LAST_RETRY_MS = 200;
 /** A breaker file this old was left by a process that died inside the few microseconds it is held. */
 const STALE_BREAKER_MS = 5000;
 
 /**
- * Takes the lock file, waiting with back-off while another live process holds it, and returns its release. A
- * lock left by a process that no longer runs on this host is stale and taken over; one from another host can only
- * be judged by a person, so it is waited for and then reported.
+ * Takes the lock file, waiting with back-off while another process holds it, and returns its release. See
+ * acquireLease, which this is without the lease's isHeld().
  */
 export async function acquireLock(request: LockRequest): Promise<() => Promise<void>> {
+  const lease = await acquireLease(request);
+  return () => lease.release();
+}
+
+/**
+ * Takes the lock file as a lease, waiting with back-off while another process holds it. The holder rewrites its
+ * heartbeat every sixth of the expiry until release. A lease is taken over when its process no longer runs on this
+ * host, or when it is expired: its heartbeat is older than its expiry by this host's clock, or the file has not
+ * changed for an expiry while this process watched it (a lock of 0.5.0, without a heartbeat, or a clock that is
+ * ahead). So a holder killed on another host (a Kubernetes pod) blocks the lock for one expiry, not for good.
+ */
+export async function acquireLease(request: LockRequest): Promise<Lease> {
   const { path, what } = request;
+  const leaseMs = request.leaseMs ?? DEFAULT_LEASE_MS;
   const deadline = Date.now() + request.timeoutMs;
+  const token = randomBytes(16).toString('hex');
+  const owner = thisProcess(request.now());
+  let watched: { text: string; since: number } | undefined;
+  const told = new Set<string>();
   for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
-    if (await createExclusive(path, JSON.stringify(thisProcess(request.now())), what)) {
+    if (await createExclusive(path, leaseText(owner, leaseMs, token), what)) {
       // A breaker outlives its lock only when its process died between removing the two: nobody else clears it.
       if (await olderThan(`${path}.break`, STALE_BREAKER_MS)) await remove(`${path}.break`, what);
-      return () => remove(path, what);
+      return holdLease(path, what, owner, leaseMs, token);
     }
     const seen = await readText(path, what);
     if (seen === undefined) continue;
+    if (watched?.text !== seen) watched = { text: seen, since: Date.now() };
     const holder = lockOwner(seen);
-    if (holder && isStale(holder) && (await breakLock(path, seen, what))) continue;
+    const expired = (holder && isStale(holder)) || isExpired(seen, leaseMs) || Date.now() - watched.since >= leaseMs;
+    if (expired && (await breakLock(path, seen, what))) continue;
     const left = deadline - Date.now();
     if (left <= 0) throw request.held(holder);
+    const who = holder ? `${holder.pid}@${holder.host}@${holder.since}` : '';
+    if (request.waiting && !told.has(who)) {
+      told.add(who);
+      request.waiting(holder);
+    }
     await sleep(Math.min(wait, left));
   }
+}
+
+function leaseText(owner: LockOwner, leaseMs: number, token: string): string {
+  const lease: LeaseText = { ...owner, heartbeat: new Date().toISOString(), lease_ms: leaseMs, token };
+  return JSON.stringify(lease);
+}
+
+/** A lease file whose heartbeat is older than the expiry it names (or, naming none, than `leaseMs`). */
+function isExpired(text: string, leaseMs: number): boolean {
+  try {
+    const lease = JSON.parse(text) as Partial<LeaseText> | null;
+    const heartbeat = typeof lease?.heartbeat === 'string' ? Date.parse(lease.heartbeat) : Number.NaN;
+    const expiry = typeof lease?.lease_ms === 'number' && lease.lease_ms > 0 ? lease.lease_ms : leaseMs;
+    return !Number.isNaN(heartbeat) && Date.now() - heartbeat > expiry;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Renews the lease until release: the new text goes under a temporary name and is renamed over the lock, so a reader
+ * always sees a whole lease. A renewal that finds another lease in the file stops: this one was taken over.
+ */
+function holdLease(path: string, what: string, owner: LockOwner, leaseMs: number, token: string): Lease {
+  const isHeld = async () => {
+    const text = await readText(path, what).catch(() => undefined);
+    return text !== undefined && text.includes(`"token":"${token}"`);
+  };
+  let renewing: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const renew = async () => {
+    if (stopped || !(await isHeld())) return stop();
+    const temp = join(dirname(path), `.${basename(path)}.${tempTag()}`);
+    try {
+      await writeNew(temp, leaseText(owner, leaseMs, token));
+      if (!stopped) await rename(temp, path);
+    } catch {
+      // A renewal that failed (a full disk) is tried again at the next beat; the lease lasts until it expires.
+    } finally {
+      await rm(temp, { force: true }).catch(() => undefined);
+    }
+  };
+  const timer = setInterval(() => {
+    renewing = renewing.then(renew);
+  }, Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
+  timer.unref();
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+  return {
+    isHeld: async () => {
+      await renewing;
+      return isHeld();
+    },
+    release: async () => {
+      stop();
+      await renewing;
+      if (await isHeld()) await remove(path, what);
+    },
+  };
 }
 
 /**
