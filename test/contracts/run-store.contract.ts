@@ -3,13 +3,23 @@ import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, RunStore } from '../../src/ports/run-store';
 import { recordFor, runIdOf, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
 
+/**
+ * What a test changes behind the store's back: one record of a run (its canonical record, its summary, its POA&M
+ * state, its events), its link in the hash chain, the chain head, or the latest run removed altogether.
+ */
+export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | 'head' | 'latest-removed';
+
 export interface RunStoreHarness {
   /** An empty store. */
   store: RunStore;
   /** A second store on the same data, as another process would open it; the test closes it. */
   twin(): RunStore;
-  /** Changes the stored record of run `id` behind the store's back. */
-  tamper(id: string): Promise<void>;
+  /**
+   * Changes `target` of run `run` (for `head` and `latest-removed`: of the store, whose latest run is `run`) behind
+   * the store's back, as a person editing a file or running UPDATE would, and returns the text the store's
+   * run-store-tampered message must contain: where the change is and which record it is.
+   */
+  tamper(target: TamperTarget, run: { id: string; seq: number }): Promise<string>;
   /** Closes `store` and removes what the harness made. */
   cleanup(): Promise<void>;
 }
@@ -214,7 +224,7 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
     it('detects a stored run changed outside the store', async () => {
       const [first, second] = [runNumber(1), runNumber(2)];
       await appendAll(first, second);
-      await h.tamper(second.id);
+      await h.tamper('record', { id: second.id, seq: 2 });
       for (const read of [() => store.get(second.id), () => store.get(2), () => store.latest()]) {
         await expect(read()).rejects.toBeInstanceOf(IntegrityError);
         await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`run ${second.id} no longer matches its SHA-256`) });
@@ -223,6 +233,49 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       await expect(store.append(third.id, third.decide)).rejects.toMatchObject({ code: 'run-store-tampered' });
       expect(third.calls).toEqual([]);
       expect(await store.get(first.id)).toStrictEqual(first.returned);
+    });
+
+    describe('tamper evidence: every record is in the hash chain', () => {
+      let runs: Decided[];
+      beforeEach(async () => {
+        runs = [runNumber(1), runNumber(2), runNumber(3)];
+        await appendAll(...runs);
+      });
+      const tampered = (named: string) => ({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+
+      it.each(['record', 'poam', 'events'] as const)('detects the %s of a run changed, naming it, and still reads the other runs', async (target) => {
+        const named = await h.tamper(target, { id: runs[1].id, seq: 2 });
+        for (const read of [() => store.get(runs[1].id), () => store.get(2)]) {
+          await expect(read()).rejects.toBeInstanceOf(IntegrityError);
+          await expect(read()).rejects.toMatchObject(tampered(named));
+        }
+        expect(await store.get(1)).toStrictEqual(runs[0].returned);
+        expect(await store.latest()).toStrictEqual(runs[2].returned);
+      });
+
+      it('detects the summary of a run changed, naming it, when the run or the list is read', async () => {
+        const named = await h.tamper('summary', { id: runs[1].id, seq: 2 });
+        for (const read of [() => store.list(), () => store.get(2), () => store.get(runs[1].id)]) {
+          await expect(read()).rejects.toBeInstanceOf(IntegrityError);
+          await expect(read()).rejects.toMatchObject(tampered(named));
+        }
+      });
+
+      it.each([
+        ['link', 'a run’s link in the chain changed'],
+        ['head', 'the chain head changed'],
+        ['latest-removed', 'the latest run removed'],
+      ] as const)('detects %s (%s) on every read and refuses to append', async (target, _what) => {
+        const latest = target === 'link' ? { id: runs[1].id, seq: 2 } : { id: runs[2].id, seq: 3 };
+        const named = await h.tamper(target, latest);
+        for (const read of [() => store.list(), () => store.get(1), () => store.latest()]) {
+          await expect(read()).rejects.toBeInstanceOf(IntegrityError);
+          await expect(read()).rejects.toMatchObject(tampered(named));
+        }
+        const fourth = runNumber(4);
+        await expect(store.append(fourth.id, fourth.decide)).rejects.toMatchObject(tampered(named));
+        expect(fourth.calls).toEqual([]);
+      });
     });
   });
 }

@@ -1,32 +1,46 @@
 import type { RunSummary, StoredRun } from '../../src/domain/conmon/run-record';
+import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/infrastructure/store/run-chain';
 import { canonicalJson, checkDecided, parseRunKey, verifiedRecord } from '../../src/infrastructure/store/run-id';
 import { instantsOf, isWithin } from '../../src/infrastructure/store/run-range';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../src/ports/run-store';
 
+/** One stored run: its record as canonical text, the rest as stored, and its link in the hash chain. */
+export interface MemoryRun {
+  text: string;
+  run: StoredRun;
+  link: RunLink;
+}
+
 /** What two InMemoryRunStore instances share, as two processes share a store directory. */
 export interface MemoryRuns {
-  runs: { text: string; run: StoredRun }[];
+  runs: MemoryRun[];
+  /** The chain head: the hash of the last run's link. */
+  head: string;
   queue: Promise<unknown>;
 }
 
 /**
- * RUN_STORE in memory, for use-case tests. It keeps each record as its canonical text, so a test can tamper with it,
- * and passes the same contract as the file and PostgreSQL stores (test/integration/in-memory-run-store.test.ts).
+ * RUN_STORE in memory, for use-case tests. It keeps each record as its canonical text and each run's link in the hash
+ * chain, so a test can tamper with either, and passes the same contract as the file and PostgreSQL stores
+ * (test/integration/in-memory-run-store.test.ts).
  */
 export class InMemoryRunStore implements RunStore {
   readonly location = 'memory';
 
-  constructor(readonly shared: MemoryRuns = { runs: [], queue: Promise.resolve() }) {}
+  constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, queue: Promise.resolve() }) {}
 
   append(id: string, decide: AppendDecision): Promise<AppendOutcome> {
     const next = this.shared.queue.then(async (): Promise<AppendOutcome> => {
+      this.verifyChain();
       const existing = this.shared.runs.find((r) => r.run.summary.id === id);
       if (existing) return { recorded: false, run: this.read(existing) };
       const latest = this.shared.runs[this.shared.runs.length - 1];
       const seq = this.shared.runs.length + 1;
       const run = decide(latest && this.read(latest), seq);
       checkDecided(run, id, seq);
-      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run) });
+      const { link, head } = chainLink(run, this.shared.head);
+      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run), link });
+      this.shared.head = head;
       return { recorded: true, run: this.read(this.shared.runs[seq - 1]) };
     });
     this.shared.queue = next.catch(() => undefined);
@@ -35,23 +49,39 @@ export class InMemoryRunStore implements RunStore {
 
   async list(range?: RunRange): Promise<RunSummary[]> {
     const instants = instantsOf(range);
-    return this.shared.runs.map((r) => copy(r.run.summary)).filter((s) => isWithin(s.as_of, instants));
+    this.verifyChain();
+    return this.shared.runs
+      .map((r) => {
+        checkRecord(r.link, 'summary', r.run.summary, this.location);
+        return copy(r.run.summary);
+      })
+      .filter((s) => isWithin(s.as_of, instants));
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
     const wanted = parseRunKey(key);
+    this.verifyChain();
     const found = wanted && this.shared.runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
     return found && this.read(found);
   }
 
   async latest(): Promise<StoredRun | undefined> {
+    this.verifyChain();
     const last = this.shared.runs[this.shared.runs.length - 1];
     return last && this.read(last);
   }
 
   async close(): Promise<void> {}
 
-  private read(entry: { text: string; run: StoredRun }): StoredRun {
+  private verifyChain(): void {
+    const walk = new ChainWalk(() => this.location);
+    for (const { link, run } of this.shared.runs) walk.next(link, run.summary.id);
+    walk.end(this.shared.head, this.location);
+  }
+
+  private read(entry: MemoryRun): StoredRun {
+    const { summary, poam, events } = entry.run;
+    for (const [kind, value] of [['summary', summary], ['poam', poam], ['events', events]] as const) checkRecord(entry.link, kind, value, this.location);
     return { ...copy(entry.run), record: verifiedRecord(entry.text, entry.run.summary.id, this.location) };
   }
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { InvalidInputError, UnavailableError } from '../../src/domain/errors';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
-import { runStoreContract } from '../contracts/run-store.contract';
+import { runStoreContract, type TamperTarget } from '../contracts/run-store.contract';
+import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
 
 const roots: string[] = [];
@@ -24,15 +25,51 @@ runStoreContract('FileRunStore', async () => {
   return {
     store,
     twin: () => new FileRunStore({ dir }),
-    tamper: async (id) => {
-      const path = join(dir, 'runs', `${id}.json`);
-      writeFileSync(path, readFileSync(path, 'utf8').replace('ScubaGear', 'ScubaGeaR'));
-    },
+    tamper: (target, run) => tamperFile(dir, target, run),
     cleanup: () => store.close(),
   };
 });
 
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** Edits one file of the store as a person would (the JSON stays valid), and says what the store must report. */
+async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: string; seq: number }): Promise<string> {
+  const edit = (path: string, change: (json: Record<string, any>) => void) => {
+    const json = JSON.parse(readFileSync(path, 'utf8'));
+    change(json);
+    writeFileSync(path, JSON.stringify(json, null, 2));
+  };
+  const index = join(dir, 'index.json');
+  const state = join(dir, 'states', `${String(seq).padStart(8, '0')}-${id}.json`);
+  switch (target) {
+    case 'record': {
+      const path = join(dir, 'runs', `${id}.json`);
+      writeFileSync(path, readFileSync(path, 'utf8').replace('ScubaGear', 'ScubaGeaR'));
+      return `${path}: run ${id} no longer matches its SHA-256`;
+    }
+    case 'poam':
+      edit(state, (json) => (json.poam[0].risk_rating = 'Low'));
+      return `${state}: the hash chain does not match the POA&M state of run ${seq} (${id})`;
+    case 'events':
+      edit(state, (json) => json.events.pop());
+      return `${state}: the hash chain does not match the events of run ${seq} (${id})`;
+    case 'summary':
+      edit(index, (json) => (json.runs[seq - 1].summary.counts.fail = 0));
+      return `${index}: the hash chain does not match the summary of run ${seq} (${id})`;
+    case 'link': {
+      // The POA&M hash of the link made to match an edited state file: the link's head no longer follows.
+      edit(index, (json) => (json.runs[seq - 1].link.records.poam = sha('[]')));
+      const next = JSON.parse(readFileSync(index, 'utf8')).runs[seq].summary.id;
+      return `${index}: the chain link of run ${seq + 1} (${next}) does not follow run ${seq}`;
+    }
+    case 'head':
+      edit(index, (json) => (json.head = sha('another head')));
+      return `${index}: the chain head does not match run ${seq}, the latest run`;
+    case 'latest-removed':
+      edit(index, (json) => json.runs.pop());
+      return `${index}: the chain head does not match run ${seq - 1}, the latest run`;
+  }
+}
 
 /** Appends run n of the test history and returns its id. */
 async function append(store: FileRunStore, n: number): Promise<string> {
@@ -69,7 +106,23 @@ describe('FileRunStore on disk', () => {
     }
     const index = readFileSync(join(dir, 'index.json'), 'utf8');
     expect(index).toBe(canonicalize(JSON.parse(index)));
-    expect(JSON.parse(index)).toEqual({ schema: 'svc.run-index/v1', runs: [storedRunFor(first, 1).summary, storedRunFor(second, 2).summary] });
+    // The chain, computed here independently of run-chain.ts: each link hashes the run's records and the head before it.
+    const linkOf = (run: StoredRun, prev: string) => {
+      const hash = (value: unknown) => sha(canonicalize(value)!);
+      const at = (iso: string) => new Date(iso).toISOString();
+      const link = { schema: 'svc.run-link/v1', seq: run.summary.seq, id: run.summary.id, as_of: at(run.summary.as_of), recorded_at: at(run.summary.recorded_at), prev, records: { record: run.summary.id, summary: hash(run.summary), poam: hash(run.poam), events: hash(run.events) } };
+      return { link, head: hash(link) };
+    };
+    const one = linkOf(storedRunFor(first, 1), '0'.repeat(64));
+    const two = linkOf(storedRunFor(second, 2), one.head);
+    expect(JSON.parse(index)).toEqual({
+      schema: 'svc.run-index/v2',
+      head: two.head,
+      runs: [
+        { summary: storedRunFor(first, 1).summary, link: one.link },
+        { summary: storedRunFor(second, 2).summary, link: two.link },
+      ],
+    });
     const state = JSON.parse(readFileSync(join(dir, 'states', `00000002-${second}.json`), 'utf8'));
     expect(Object.keys(state).sort()).toEqual(['events', 'poam', 'summary']);
   });
@@ -123,10 +176,45 @@ describe('FileRunStore on disk', () => {
     expect(await store.list()).toEqual([]);
   });
 
-  it('does not judge a lock from another host stale, whatever its pid', async () => {
+  it('respects a lease of another host whose heartbeat is within its expiry, whatever its pid', async () => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'store.lock'), JSON.stringify({ pid: deadPid(), host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z' }));
+    const lease = JSON.stringify({ pid: deadPid(), host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z', heartbeat: new Date().toISOString(), lease_ms: 60_000, token: 'a'.repeat(32) });
+    writeFileSync(join(dir, 'store.lock'), lease);
     await expect(append(new FileRunStore({ dir, lockTimeoutMs: 100 }), 1)).rejects.toMatchObject({ code: 'run-store-locked' });
+    expect(readFileSync(join(dir, 'store.lock'), 'utf8')).toBe(lease);
+  });
+
+  it('takes over a lease of another host whose heartbeat is older than its expiry (a killed pod)', async () => {
+    mkdirSync(dir, { recursive: true });
+    const stale = { pid: 1, host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z', heartbeat: '2026-11-01T00:00:05.000Z', lease_ms: 30_000, token: 'a'.repeat(32) };
+    writeFileSync(join(dir, 'store.lock'), JSON.stringify(stale));
+    const store = new FileRunStore({ dir, lockTimeoutMs: 100 });
+    const id = await append(store, 1);
+    expect((await store.list()).map((s) => s.id)).toEqual([id]);
+    expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
+  });
+
+  it('takes over a lock of another host without a heartbeat (0.5.0) once it has not changed for the expiry', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'store.lock'), JSON.stringify({ pid: 1, host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z' }));
+    await expect(append(new FileRunStore({ dir, lockTimeoutMs: 100, leaseMs: 60_000 }), 1)).rejects.toMatchObject({ code: 'run-store-locked' });
+    const store = new FileRunStore({ dir, lockTimeoutMs: 5000, leaseMs: 200 });
+    await append(store, 1);
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  it('says once per holder that it is waiting for the lock, naming the holder', async () => {
+    mkdirSync(dir, { recursive: true });
+    const lock = join(dir, 'store.lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-01T00:00:00.000Z' }));
+    const lines: string[] = [];
+    const store = new FileRunStore({ dir, lockTimeoutMs: 10_000, waiting: (line) => lines.push(line) });
+    const appended = append(store, 1);
+    while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    unlinkSync(lock);
+    await appended;
+    expect(lines).toEqual([`Waiting for the run store lock held by process ${process.pid} on ${hostname()} since 2026-11-01T00:00:00.000Z ...`]);
   });
 
   it('waits while another process holds the lock and appends once it is released', async () => {
@@ -188,6 +276,8 @@ describe('FileRunStore on disk', () => {
       await expect(attempt()).rejects.toMatchObject({ code: 'run-store-corrupt', message: expect.stringMatching(new RegExp(`^${index}: .*; the file was damaged outside svc, restore it from backup$`)) });
     }
     expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+    writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v2', head: '0'.repeat(64), runs: [{ summary: { seq: 2, id: 'x', as_of: '2026-11-01' } }] }));
+    await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v2 index with runs numbered 1, 2/);
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v1', runs: [{ seq: 2, id: 'x', as_of: '2026-11-01' }] }));
     await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v1 index with runs numbered 1, 2/);
   });
@@ -217,6 +307,53 @@ describe('FileRunStore on disk', () => {
     } finally {
       live.kill('SIGKILL');
     }
+  });
+
+  /** A store as svc 0.5.0 wrote it: the same run and state files, and an index of summaries without a chain. */
+  function writeLegacyStore(count: number): StoredRun[] {
+    const runs = Array.from({ length: count }, (_, i) => storedRunFor(runIdOf(recordFor(i + 1)), i + 1));
+    mkdirSync(join(dir, 'runs'), { recursive: true });
+    mkdirSync(join(dir, 'states'), { recursive: true });
+    for (const run of runs) {
+      writeFileSync(join(dir, 'runs', `${run.summary.id}.json`), canonicalize(run.record)!);
+      writeFileSync(join(dir, 'states', `${String(run.summary.seq).padStart(8, '0')}-${run.summary.id}.json`), canonicalize({ summary: run.summary, poam: run.poam, events: run.events })!);
+    }
+    writeFileSync(join(dir, 'index.json'), canonicalize({ schema: 'svc.run-index/v1', runs: runs.map((r) => r.summary) })!);
+    return runs;
+  }
+
+  it('upgrades a store of svc 0.5.0 on first use, reading it as before and verifying every record from then on', async () => {
+    const runs = writeLegacyStore(2);
+    const store = new FileRunStore({ dir });
+    expect(await store.list()).toStrictEqual(runs.map((r) => r.summary));
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+    expect(index.schema).toBe('svc.run-index/v2');
+    expect(index.runs.map((e: { link: { seq: number; prev: string } }) => e.link.seq)).toEqual([1, 2]);
+    expect(await store.get(2)).toStrictEqual(runs[1]);
+    const third = await append(store, 3);
+    expect((await store.latest())?.summary).toMatchObject({ seq: 3, id: third });
+    const state = join(dir, 'states', `00000001-${runs[0].summary.id}.json`);
+    const edited = JSON.parse(readFileSync(state, 'utf8'));
+    edited.poam[0].risk_rating = 'Low';
+    writeFileSync(state, JSON.stringify(edited));
+    await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the hash chain does not match the POA&M state of run 1`) });
+    expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+  });
+
+  it('refuses to upgrade a 0.5.0 store whose run file no longer matches its id, or whose state disagrees with the index', async () => {
+    const runs = writeLegacyStore(2);
+    const runPath = join(dir, 'runs', `${runs[1].summary.id}.json`);
+    const good = readFileSync(runPath, 'utf8');
+    writeFileSync(runPath, good.replace('ScubaGear', 'ScubaGeaR'));
+    const store = new FileRunStore({ dir });
+    await expect(store.list()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${runPath}: run ${runs[1].summary.id} no longer matches its SHA-256`) });
+    writeFileSync(runPath, good);
+    const state = join(dir, 'states', `00000002-${runs[1].summary.id}.json`);
+    const edited = JSON.parse(readFileSync(state, 'utf8'));
+    edited.summary.counts.fail = 0;
+    writeFileSync(state, JSON.stringify(edited));
+    await expect(store.latest()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the summary of run 2 (${runs[1].summary.id}) is not the one index.json lists`) });
+    expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).schema).toBe('svc.run-index/v1');
   });
 
   it('reports a run file removed behind its back as tampering', async () => {

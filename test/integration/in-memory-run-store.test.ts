@@ -4,12 +4,35 @@ import { InMemoryRunStore } from '../fakes/in-memory-run-store';
 // The double the use-case tests use must behave as the real stores do.
 runStoreContract('InMemoryRunStore', async () => {
   const store = new InMemoryRunStore();
+  const { shared } = store;
   return {
     store,
-    twin: () => new InMemoryRunStore(store.shared),
-    tamper: async (id) => {
-      const entry = store.shared.runs.find((r) => r.run.summary.id === id);
-      if (entry) entry.text = `${entry.text} `;
+    twin: () => new InMemoryRunStore(shared),
+    tamper: async (target, { id, seq }) => {
+      const entry = shared.runs[seq - 1];
+      switch (target) {
+        case 'record':
+          entry.text = `${entry.text} `;
+          return `memory: run ${id} no longer matches its SHA-256`;
+        case 'summary':
+          entry.run.summary.counts.fail = 0;
+          return `memory: the hash chain does not match the summary of run ${seq} (${id})`;
+        case 'poam':
+          entry.run.poam[0].risk_rating = 'Low';
+          return `memory: the hash chain does not match the POA&M state of run ${seq} (${id})`;
+        case 'events':
+          entry.run.events.pop();
+          return `memory: the hash chain does not match the events of run ${seq} (${id})`;
+        case 'link':
+          entry.link = { ...entry.link, records: { ...entry.link.records, poam: '0'.repeat(64) } };
+          return `memory: the chain link of run ${seq + 1} (${shared.runs[seq].run.summary.id}) does not follow run ${seq}`;
+        case 'head':
+          shared.head = 'f'.repeat(64);
+          return `memory: the chain head does not match run ${seq}, the latest run`;
+        case 'latest-removed':
+          shared.runs.pop();
+          return `memory: the chain head does not match run ${seq - 1}, the latest run`;
+      }
     },
     cleanup: async () => undefined,
   };

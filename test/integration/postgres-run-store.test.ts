@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { Client, Pool } from 'pg';
 import { ConfigError, UnavailableError } from '../../src/domain/errors';
+import { MIGRATIONS } from '../../src/infrastructure/store/postgres-migrations';
 import { PostgresRunStore, redactUrl } from '../../src/infrastructure/store/postgres-run-store';
 import { runStoreContract } from '../contracts/run-store.contract';
 import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
@@ -48,7 +49,33 @@ runStoreContract('PostgresRunStore', async () => {
   return {
     store,
     twin: () => new PostgresRunStore({ url, poolSize: 2 }),
-    tamper: async (id) => void (await sql(url, `UPDATE svc_runs SET record_text = replace(record_text, 'ScubaGear', 'ScubaGeaR') WHERE id = $1`, [id])),
+    tamper: async (target, { id, seq }) => {
+      const at = `${store.location} (svc_runs, seq ${seq}`;
+      const update = (set: string) => sql(url, `UPDATE svc_runs SET ${set} WHERE seq = $1`, [seq]);
+      switch (target) {
+        case 'record':
+          await update(`record_text = replace(record_text, 'ScubaGear', 'ScubaGeaR')`);
+          return `${at}, column record_text): run ${id} no longer matches its SHA-256`;
+        case 'summary':
+          await update(`summary = jsonb_set(summary, '{counts,fail}', '0')`);
+          return `${at}, column summary): the hash chain does not match the summary of run ${seq} (${id})`;
+        case 'poam':
+          await update(`poam = jsonb_set(poam, '{0,risk_rating}', '"Low"')`);
+          return `${at}, column poam): the hash chain does not match the POA&M state of run ${seq} (${id})`;
+        case 'events':
+          await update('events = events - 1');
+          return `${at}, column events): the hash chain does not match the events of run ${seq} (${id})`;
+        case 'link':
+          await update(`link = regexp_replace(link, '"poam":"[0-9a-f]{64}"', '"poam":"${'0'.repeat(64)}"')`);
+          return `${at}, column link): the chain link of run ${seq} (${id}) does not hash to its head`;
+        case 'head':
+          await sql(url, `UPDATE svc_run_chain SET head = repeat('f', 64)`);
+          return `${store.location} (svc_run_chain): the chain head does not match run ${seq}, the latest run`;
+        case 'latest-removed':
+          await sql(url, 'DELETE FROM svc_runs WHERE seq = $1', [seq]);
+          return `${store.location} (svc_run_chain): the chain head does not match run ${seq - 1}, the latest run`;
+      }
+    },
     cleanup: async () => {
       await store.close();
       await drop();
@@ -76,7 +103,10 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
   it('applies the migrations once, on first use, however many stores start at once', async () => {
     await Promise.all([open({ url }).list(), open({ url }).latest(), open({ url }).get(1)]);
     const applied = await sql<{ version: number; name: string; applied_at: Date }>(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version');
-    expect(applied.map(({ version, name }) => ({ version, name }))).toEqual([{ version: 1, name: 'runs' }]);
+    expect(applied.map(({ version, name }) => ({ version, name }))).toEqual([
+      { version: 1, name: 'runs' },
+      { version: 2, name: 'run-chain' },
+    ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
     const indexes = await sql<{ indexname: string }>(url, `SELECT indexname FROM pg_indexes WHERE tablename = 'svc_runs' ORDER BY indexname`);
@@ -88,7 +118,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(1\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(2\); upgrade svc$/) });
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {
@@ -103,6 +133,43 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     expect(row.record).toEqual(record);
     expect(row.as_of.toISOString()).toBe('2026-11-02T14:03:12.000Z');
     expect((await store.get(id))?.summary.as_of).toBe('2026-11-02T15:03:12+01:00');
+  });
+
+  it('upgrades a database of svc 0.5.0: chains its runs on first use and verifies every row from then on', async () => {
+    await sql(url, `CREATE TABLE svc_schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
+    await sql(url, MIGRATIONS[0].sql);
+    await sql(url, `INSERT INTO svc_schema_migrations VALUES (1, 'runs', now())`);
+    const runs = [1, 2].map((n) => storedRunFor(runIdOf(recordFor(n)), n));
+    for (const run of runs) {
+      const text = canonicalize(run.record);
+      await sql(
+        url,
+        `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record, record_text, poam, events) VALUES ($1, $2, $3, $4, $5::jsonb, $6::text::jsonb, $6::text, $7::jsonb, $8::jsonb)`,
+        [run.summary.seq, run.summary.id, run.summary.recorded_at, run.summary.as_of, JSON.stringify(run.summary), text, JSON.stringify(run.poam), JSON.stringify(run.events)],
+      );
+    }
+    const store = open({ url });
+    expect(await store.list()).toStrictEqual(runs.map((r) => r.summary));
+    expect(await store.get(1)).toStrictEqual(runs[0]);
+    const [chain] = await sql<{ seq: string; head: string }>(url, 'SELECT seq, head FROM svc_run_chain');
+    const [last] = await sql<{ head: string }>(url, 'SELECT head FROM svc_runs WHERE seq = 2');
+    expect(chain).toEqual({ seq: '2', head: last.head });
+    await sql(url, `UPDATE svc_runs SET poam = '[]' WHERE seq = 1`);
+    await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`(svc_runs, seq 1, column poam): the hash chain does not match the POA&M state of run 1`) });
+  });
+
+  it('detects the as_of column changed (which a range reads) and keeps the record column what record_text says', async () => {
+    const store = open({ url });
+    for (const n of [1, 2]) {
+      const id = runIdOf(recordFor(n));
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(n) }));
+    }
+    await expect(sql(url, `UPDATE svc_runs SET record = '{}'::jsonb WHERE seq = 1`)).rejects.toThrow(/column "record" can only be updated to DEFAULT/);
+    await sql(url, `UPDATE svc_runs SET as_of = as_of - interval '1 year' WHERE seq = 1`);
+    await expect(store.list({ from: '2026-01-01' })).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: `${store.location} (svc_runs, seq 1, column as_of, recorded_at): the times of run 1 (${runIdOf(recordFor(1))}) are not the ones in its chain link; the store was modified outside svc. Restore it from backup`,
+    });
   });
 
   it('serializes appends from two pools, each decided from the run before', async () => {

@@ -4,24 +4,41 @@ import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
-import { acquireLock, isStaleTemp, tempTag } from '../fs/lock-owner';
+import { acquireLease, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
+import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
 import { instantsOf, isWithin } from './run-range';
 import { syncDir } from '../fs/sync-dir';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
-export const RUN_INDEX_SCHEMA = 'svc.run-index/v1';
+export const RUN_INDEX_SCHEMA = 'svc.run-index/v2';
+/** The index of svc 0.5.0: summaries without a hash chain, upgraded on first use. */
+const LEGACY_INDEX_SCHEMA = 'svc.run-index/v1';
+/** How long a writer waits for the store lock by default: several appends of large reports. */
+export const DEFAULT_LOCK_WAIT_MS = 300_000;
 
 export interface FileRunStoreOptions {
   dir: string;
-  /** How long append waits for another process's lock before giving up (ms). */
+  /** How long append waits for another process's lock before giving up (ms); default DEFAULT_LOCK_WAIT_MS. */
   lockTimeoutMs?: number;
+  /** The lock's lease: one not renewed for this long is taken over from any host (ms); default 30 s. */
+  leaseMs?: number;
+  /** Told once per holder while an append waits for the lock: a progress line for a person. */
+  waiting?: (message: string) => void;
   now?: () => Date;
+}
+
+/** One run in the index: its summary, and its link in the hash chain. */
+interface IndexEntry {
+  summary: RunSummary;
+  link: RunLink;
 }
 
 interface RunIndex {
   schema: typeof RUN_INDEX_SCHEMA;
-  runs: RunSummary[];
+  /** The head of the chain: the SHA-256 of the last run's link (GENESIS for an empty store). */
+  head: string;
+  runs: IndexEntry[];
 }
 
 /** A state file as writeAtomic names it: `<seq:8 digits>-<id>.json`. */
@@ -32,55 +49,65 @@ const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
  * index.json lists the summaries and is replaced last, so it is the commit point of an append: a crash before
  * its rename leaves files no index names, which reads ignore and the next append sweeps away (see sweep). Every
  * file is written under a temporary name that names its process, fsynced and renamed, then the directory fsynced,
- * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock.
+ * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock, a lease.
+ *
+ * Tamper evidence: the index keeps each run's link in a hash chain (run-chain.ts) and the chain head. Every read
+ * walks the chain and checks every summary of the index against it, then checks the run files it returns.
  */
 export class FileRunStore implements RunStore {
   readonly location: string;
   private readonly lockTimeoutMs: number;
+  private readonly leaseMs: number | undefined;
+  private readonly waiting: ((message: string) => void) | undefined;
   private readonly now: () => Date;
 
   constructor(options: FileRunStoreOptions) {
     this.location = options.dir;
-    this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_WAIT_MS;
+    this.leaseMs = options.leaseMs;
+    this.waiting = options.waiting;
     this.now = options.now ?? (() => new Date());
   }
 
   async append(id: string, decide: AppendDecision): Promise<AppendOutcome> {
     await this.makeDirs();
-    const release = await this.lock();
+    const lease = await this.lock();
     try {
-      const index = await this.readIndex();
+      const index = (await this.readIndex()) ?? (await this.upgrade());
       await this.sweep(index);
-      const known = index.runs.find((summary) => summary.id === id);
+      const known = index.runs.find((entry) => entry.summary.id === id);
       if (known) return { recorded: false, run: await this.read(known) };
       const last = index.runs.at(-1);
-      const seq = last ? last.seq + 1 : 1;
+      const seq = last ? last.summary.seq + 1 : 1;
       const run = decide(last && (await this.read(last)), seq);
       checkDecided(run, id, seq);
+      const { link, head } = chainLink(run, index.head);
       await this.writeRecord(id, canonicalJson(run.record));
       await this.writeAtomic(this.statePath(seq, id), canonicalJson({ summary: run.summary, poam: run.poam, events: run.events }));
-      await this.writeAtomic(this.indexPath, canonicalJson({ schema: RUN_INDEX_SCHEMA, runs: [...index.runs, run.summary] }));
+      // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
+      if (!(await lease.isHeld())) throw this.leaseLost();
+      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link }] });
       return { recorded: true, run };
     } finally {
-      await release();
+      await lease.release();
     }
   }
 
   async list(range?: RunRange): Promise<RunSummary[]> {
     const instants = instantsOf(range);
-    return (await this.readIndex()).runs.filter((summary) => isWithin(summary.as_of, instants));
+    return (await this.index()).runs.map((entry) => entry.summary).filter((summary) => isWithin(summary.as_of, instants));
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
     const wanted = parseRunKey(key);
     if (!wanted) return undefined;
-    const { runs } = await this.readIndex();
-    const summary = 'id' in wanted ? runs.find((s) => s.id === wanted.id) : runs.find((s) => s.seq === wanted.seq);
-    return summary && this.read(summary);
+    const { runs } = await this.index();
+    const entry = 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
+    return entry && this.read(entry);
   }
 
   async latest(): Promise<StoredRun | undefined> {
-    const last = (await this.readIndex()).runs.at(-1);
+    const last = (await this.index()).runs.at(-1);
     return last && this.read(last);
   }
 
@@ -112,35 +139,102 @@ export class FileRunStore implements RunStore {
     }
   }
 
-  /** The index, or an empty one before the first append; a damaged index is the user's to restore, not ours to guess. */
-  private async readIndex(): Promise<RunIndex> {
+  /** The verified index, upgrading a 0.5.0 store first (under the lock, as an append would). */
+  private async index(): Promise<RunIndex> {
+    const index = await this.readIndex();
+    if (index) return index;
+    const lease = await this.lock();
+    try {
+      return (await this.readIndex()) ?? (await this.upgrade());
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /**
+   * The index, or an empty one before the first append; undefined for a 0.5.0 index, which upgrade() chains. The
+   * chain is walked and every summary checked against its link: a summary, a link or the head changed outside svc
+   * is run-store-tampered. A damaged index is the user's to restore, not ours to guess.
+   */
+  private async readIndex(): Promise<RunIndex | undefined> {
     const text = await this.readText(this.indexPath);
-    if (text === undefined) return { schema: RUN_INDEX_SCHEMA, runs: [] };
+    if (text === undefined) return { schema: RUN_INDEX_SCHEMA, head: GENESIS, runs: [] };
     const index = parseJson(text, this.indexPath);
+    if (isObject(index) && index.schema === LEGACY_INDEX_SCHEMA) return undefined;
     const valid =
       isObject(index) &&
       index.schema === RUN_INDEX_SCHEMA &&
+      typeof index.head === 'string' &&
       Array.isArray(index.runs) &&
-      index.runs.every((s: unknown, i: number) => isObject(s) && s.seq === i + 1 && typeof s.id === 'string' && typeof s.as_of === 'string');
+      index.runs.every((e: unknown, i: number) => isObject(e) && isObject(e.summary) && e.summary.seq === i + 1 && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string');
     if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index with runs numbered 1, 2, …`);
-    return index as unknown as RunIndex;
+    const verified = index as unknown as RunIndex;
+    const walk = new ChainWalk(() => this.indexPath);
+    for (const { summary, link } of verified.runs) {
+      walk.next(link, summary.id);
+      checkRecord(link, 'summary', summary, this.indexPath);
+    }
+    walk.end(verified.head, this.indexPath);
+    return verified;
   }
 
-  private async read(summary: RunSummary): Promise<StoredRun> {
+  /** A run as stored, once its record and state files are shown to match its link. */
+  private async read({ summary, link }: IndexEntry): Promise<StoredRun> {
     const { id, seq } = summary;
     const runPath = this.runPath(id);
     const bytes = await this.readBytes(runPath);
     if (bytes === undefined) throw tampered(runPath, id, 'is listed in index.json but its file is missing');
     const record = verifiedRecord(bytes, id, runPath);
     const statePath = this.statePath(seq, id);
+    const state = await this.readState(statePath, id);
+    checkRecord(link, 'summary', state.summary, statePath);
+    checkRecord(link, 'poam', state.poam, statePath);
+    checkRecord(link, 'events', state.events, statePath);
+    return { summary: state.summary, record, poam: state.poam, events: state.events };
+  }
+
+  private async readState(statePath: string, id: string): Promise<Omit<StoredRun, 'record'>> {
     const text = await this.readText(statePath);
     if (text === undefined) throw tampered(statePath, id, 'is listed in index.json but its state file is missing');
     const state = parseJson(text, statePath);
     if (!isObject(state) || !isObject(state.summary) || state.summary.id !== id || !Array.isArray(state.poam) || !Array.isArray(state.events)) {
       throw corrupt(statePath, `not the state of run ${id}`);
     }
-    const { summary: stored, poam, events } = state as unknown as Omit<StoredRun, 'record'>;
-    return { summary: stored, record, poam, events };
+    return state as unknown as Omit<StoredRun, 'record'>;
+  }
+
+  /**
+   * Chains a 0.5.0 store, under the lock: each run's record is re-hashed against its id, its state must carry the
+   * summary the index lists, and the links are built from what is stored now (nothing older can be verified).
+   * One run is in memory at a time. From then on every record is verified.
+   */
+  private async upgrade(): Promise<RunIndex> {
+    const legacy = parseJson((await this.readText(this.indexPath)) ?? '', this.indexPath) as { runs?: unknown };
+    const summaries = legacy.runs;
+    if (!Array.isArray(summaries) || !summaries.every((s: unknown, i: number) => isObject(s) && s.seq === i + 1 && typeof s.id === 'string' && typeof s.as_of === 'string')) {
+      throw corrupt(this.indexPath, `not a ${LEGACY_INDEX_SCHEMA} index with runs numbered 1, 2, …`);
+    }
+    const runs: IndexEntry[] = [];
+    let head = GENESIS;
+    for (const summary of summaries as RunSummary[]) {
+      const runPath = this.runPath(summary.id);
+      const bytes = await this.readBytes(runPath);
+      if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
+      verifiedRecord(bytes, summary.id, runPath);
+      const statePath = this.statePath(summary.seq, summary.id);
+      const state = await this.readState(statePath, summary.id);
+      if (hashOf(state.summary) !== hashOf(summary)) throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
+      const chained = chainLink(state, head);
+      runs.push({ summary, link: chained.link });
+      head = chained.head;
+    }
+    const index: RunIndex = { schema: RUN_INDEX_SCHEMA, head, runs };
+    await this.writeIndex(index);
+    return index;
+  }
+
+  private writeIndex(index: RunIndex): Promise<void> {
+    return this.writeAtomic(this.indexPath, canonicalJson(index));
   }
 
   /** A crash between writing a run file and the index may have left it; it is reused when its bytes are right. */
@@ -171,23 +265,31 @@ export class FileRunStore implements RunStore {
   }
 
   /**
-   * Takes store.lock, waiting while another live process holds it; a lock left by a process that no longer runs
-   * on this host is taken over (lock-owner.ts).
+   * Takes store.lock, a lease, waiting while another process holds it (lockTimeoutMs, minutes by default, so
+   * concurrent writers take their turns); a lease whose process no longer runs on this host, or that was not renewed
+   * within its expiry on any host, is taken over (lock-owner.ts).
    */
-  private lock(): Promise<() => Promise<void>> {
-    return acquireLock({
+  private lock(): Promise<Lease> {
+    return acquireLease({
       path: this.lockPath,
       what: 'run store lock',
       timeoutMs: this.lockTimeoutMs,
+      leaseMs: this.leaseMs,
       now: this.now,
-      held: (holder) => {
-        const by = holder ? `by process ${holder.pid} on ${holder.host} since ${holder.since}` : 'by a process that did not say who it is';
-        return new UnavailableError(
+      waiting: this.waiting && ((holder) => this.waiting?.(`Waiting for the run store lock held by ${holderOf(holder)} ...`)),
+      held: (holder) =>
+        new UnavailableError(
           'run-store-locked',
-          `${this.lockPath}: the run store is locked ${by}; wait for it to finish, or remove the lock file if that process is gone`,
-        );
-      },
+          `${this.lockPath}: the run store is locked by ${holderOf(holder)}; wait for it to finish, or remove the lock file if that process is gone`,
+        ),
     });
+  }
+
+  private leaseLost(): UnavailableError {
+    return new UnavailableError(
+      'run-store-lease-lost',
+      `${this.lockPath}: this process stalled past the lock's expiry and another took the run store over; nothing was recorded, run the command again`,
+    );
   }
 
   /**
@@ -197,7 +299,7 @@ export class FileRunStore implements RunStore {
    */
   private async sweep(index: RunIndex): Promise<void> {
     const states = join(this.location, 'states');
-    const named = new Set(index.runs.map((s) => basename(this.statePath(s.seq, s.id))));
+    const named = new Set(index.runs.map(({ summary: s }) => basename(this.statePath(s.seq, s.id))));
     for (const dir of [this.location, join(this.location, 'runs'), states]) {
       for (const name of await readdir(dir).catch(() => [] as string[])) {
         const leftover = isStaleTemp(name) || (dir === states && STATE_FILE.test(name) && !named.has(name));
@@ -220,6 +322,10 @@ export class FileRunStore implements RunStore {
       throw translateFsError(error, path, 'run store file');
     }
   }
+}
+
+function holderOf(holder: LockOwner | undefined): string {
+  return holder ? `process ${holder.pid} on ${holder.host} since ${holder.since}` : 'a process that did not say who it is';
 }
 
 function parseJson(text: string, path: string): unknown {

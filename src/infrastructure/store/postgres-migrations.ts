@@ -1,10 +1,18 @@
 import type { QueryResultRow } from 'pg';
+import type { ConmonEvent } from '../../domain/conmon/conmon-event';
+import type { RunSummary, TrackedPoamItem } from '../../domain/conmon/run-record';
 import { ConfigError } from '../../domain/errors';
+import { chainLink, chainTampered, GENESIS } from './run-chain';
+import { canonicalJson, sha256Hex, tampered } from './run-id';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Work SQL cannot do, run after `sql` in the same transaction. */
+  then?: (sql: Sql, location: string) => Promise<void>;
+  /** Statements after `then`. */
+  finally?: string;
 }
 
 /** Runs one statement on the migrating connection and returns its rows. */
@@ -35,7 +43,55 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX svc_runs_as_of ON svc_runs (as_of);`,
   },
+  {
+    // The hash chain (run-chain.ts): each run's canonical link and its head; svc_run_chain holds the chain head,
+    // so removing the latest runs shows. `record` becomes generated from record_text, whose hash is the id: a copy
+    // that could be edited on its own would be a record nothing verifies.
+    version: 2,
+    name: 'run-chain',
+    sql: `
+      ALTER TABLE svc_runs ADD COLUMN link text, ADD COLUMN head text CHECK (head ~ '^[0-9a-f]{64}$');
+      ALTER TABLE svc_runs DROP COLUMN record;
+      ALTER TABLE svc_runs ADD COLUMN record jsonb GENERATED ALWAYS AS (record_text::jsonb) STORED;
+      CREATE TABLE svc_run_chain (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        seq bigint NOT NULL,
+        head text NOT NULL CHECK (head ~ '^[0-9a-f]{64}$')
+      );`,
+    then: chainExistingRuns,
+    finally: 'ALTER TABLE svc_runs ALTER COLUMN link SET NOT NULL, ALTER COLUMN head SET NOT NULL;',
+  },
 ];
+
+/** Rows are chained this many at a time: memory stays bounded however many runs 0.5.0 stored. */
+const CHAIN_BATCH = 100;
+
+/**
+ * Chains the runs svc 0.5.0 stored, in seq order: each record is re-hashed against its id, and the other columns are
+ * taken as they are now (nothing older can be verified). From then on every read verifies them.
+ */
+async function chainExistingRuns(sql: Sql, location: string): Promise<void> {
+  let head = GENESIS;
+  let seq = 0;
+  for (;;) {
+    const rows = await sql<{ seq: string; id: string; record_text: string; summary: RunSummary; poam: TrackedPoamItem[]; events: ConmonEvent[] }>(
+      'SELECT seq, id, record_text, summary, poam, events FROM svc_runs WHERE seq > $1 ORDER BY seq LIMIT $2',
+      [seq, CHAIN_BATCH],
+    );
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const where = `${location} (svc_runs, seq ${row.seq})`;
+      if (Number(row.seq) !== seq + 1) throw chainTampered(where, `run ${seq + 1} is missing`);
+      if (sha256Hex(row.record_text) !== row.id) throw tampered(where, row.id);
+      if (row.summary?.seq !== seq + 1 || row.summary.id !== row.id) throw chainTampered(where, `the summary of run ${row.seq} is not that run's`);
+      const chained = chainLink(row, head);
+      await sql('UPDATE svc_runs SET link = $1, head = $2 WHERE seq = $3', [canonicalJson(chained.link), chained.head, row.seq]);
+      head = chained.head;
+      seq += 1;
+    }
+  }
+  await sql('INSERT INTO svc_run_chain (seq, head) VALUES ($1, $2)', [seq, head]);
+}
 
 /**
  * Brings the schema up to date inside the caller's transaction. The advisory lock makes a second process wait
@@ -52,6 +108,8 @@ export async function migrate(sql: Sql, location: string): Promise<void> {
   }
   for (const migration of MIGRATIONS.filter((m) => !applied.has(m.version))) {
     await sql(migration.sql);
+    await migration.then?.(sql, location);
+    if (migration.finally) await sql(migration.finally);
     await sql('INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES ($1, $2, now())', [migration.version, migration.name]);
   }
 }

@@ -4,7 +4,8 @@ import type { RunSummary, StoredRun, TrackedPoamItem } from '../../domain/conmon
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
 import { migrate, type Sql } from './postgres-migrations';
-import { canonicalJson, checkDecided, parseRunKey, verifiedRecord } from './run-id';
+import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
+import { canonicalJson, checkDecided, parseRunKey, sha256Hex, verifiedRecord } from './run-id';
 import { instantsOf } from './run-range';
 
 export interface PostgresRunStoreOptions {
@@ -17,7 +18,7 @@ export interface PostgresRunStoreOptions {
 const APPEND_LOCK = '7305119270480002';
 const CONNECT_TIMEOUT_MS = 10_000;
 
-const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events';
+const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head';
 
 interface RunRow {
   /** bigint arrives as a string. */
@@ -27,7 +28,36 @@ interface RunRow {
   record_text: string;
   poam: TrackedPoamItem[];
   events: ConmonEvent[];
+  /** The canonical JSON of the run's RunLink; head is its SHA-256. */
+  link: string;
+  head: string;
 }
+
+/**
+ * The first row whose link is broken: not hashing to its head, not following the row before, not naming the row, or
+ * naming other times than its as_of and recorded_at columns (which list's range uses). One pass on the server, so a
+ * client's memory does not grow with the store. $1 is GENESIS.
+ */
+const BROKEN_LINK = `
+  WITH c AS (
+    SELECT seq, id, as_of, recorded_at, link, head, lag(seq) OVER w AS prev_seq, lag(head) OVER w AS prev_head
+    FROM svc_runs WINDOW w AS (ORDER BY seq)
+  ), checked AS (
+    SELECT seq, id, CASE
+      WHEN encode(sha256(convert_to(link, 'UTF8')), 'hex') IS DISTINCT FROM head THEN 'hash'
+      WHEN seq <> coalesce(prev_seq, 0) + 1 OR (link::jsonb->>'prev') IS DISTINCT FROM coalesce(prev_head, $1) THEN 'prev'
+      WHEN (link::jsonb->'seq') IS DISTINCT FROM to_jsonb(seq) OR (link::jsonb->>'id') IS DISTINCT FROM id THEN 'key'
+      WHEN (link::jsonb->>'as_of')::timestamptz IS DISTINCT FROM as_of OR (link::jsonb->>'recorded_at')::timestamptz IS DISTINCT FROM recorded_at THEN 'time'
+    END AS problem
+    FROM c
+  )
+  SELECT seq, id, problem FROM checked WHERE problem IS NOT NULL ORDER BY seq LIMIT 1`;
+
+/** The latest run's seq and head beside the chain head svc_run_chain keeps. */
+const CHAIN_HEAD = `
+  SELECT (SELECT count(*) FROM svc_run_chain)::int AS heads, (SELECT seq FROM svc_run_chain) AS chain_seq, (SELECT head FROM svc_run_chain) AS chain_head,
+         last.seq AS seq, last.head AS head
+  FROM (SELECT 1) one LEFT JOIN (SELECT seq, head FROM svc_runs ORDER BY seq DESC LIMIT 1) last ON true`;
 
 /** Network errors, and SQLSTATEs of connection, authentication, missing database and server shutdown or overload. */
 const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
@@ -38,7 +68,9 @@ const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
 /**
  * The shared run store on PostgreSQL, for several hosts recording to one history. An append is one transaction
  * under an advisory lock, so concurrent appends from any number of processes take seq 1, 2, … in turn and a
- * failure leaves nothing behind. Each run keeps its canonical record bytes, re-hashed on every read.
+ * failure leaves nothing behind. Each run keeps its canonical record bytes and its link in the hash chain
+ * (run-chain.ts); svc_run_chain keeps the chain head. Every read runs in one snapshot: the chain is checked on the
+ * server (BROKEN_LINK, CHAIN_HEAD), then every record returned is re-hashed against its link here.
  */
 export class PostgresRunStore implements RunStore {
   readonly location: string;
@@ -60,6 +92,7 @@ export class PostgresRunStore implements RunStore {
     await this.ready();
     return this.transaction(async (sql) => {
       await sql(`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
+      const prev = await this.verifyChain(sql);
       const [known] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [id]);
       if (known) return { recorded: false, run: this.toStored(known) };
       const [last] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
@@ -67,43 +100,47 @@ export class PostgresRunStore implements RunStore {
       const run = decide(last && this.toStored(last), seq);
       checkDecided(run, id, seq);
       const { summary } = run;
-      const text = canonicalJson(run.record);
+      const { link, head } = chainLink(run, prev);
       await sql(
-        `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record, record_text, poam, events)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6::text::jsonb, $6::text, $7::jsonb, $8::jsonb)`,
+        `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10)`,
         // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-        [seq, id, instant(summary.recorded_at), instant(summary.as_of), JSON.stringify(summary), text, JSON.stringify(run.poam), JSON.stringify(run.events)],
+        [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalJson(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalJson(link), head],
       );
+      await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, head]);
       return { recorded: true, run };
     });
   }
 
   async list(range?: RunRange): Promise<RunSummary[]> {
     const { from, to } = instantsOf(range);
-    await this.ready();
-    const rows = await this.query<{ summary: RunSummary }>(
-      `SELECT summary FROM svc_runs
-       WHERE ($1::timestamptz IS NULL OR as_of >= $1::timestamptz) AND ($2::timestamptz IS NULL OR as_of <= $2::timestamptz)
-       ORDER BY seq`,
-      [from === undefined ? null : new Date(from).toISOString(), to === undefined ? null : new Date(to).toISOString()],
+    const rows = await this.read((sql) =>
+      sql<Pick<RunRow, 'seq' | 'id' | 'summary' | 'link' | 'head'>>(
+        `SELECT seq, id, summary, link, head FROM svc_runs
+         WHERE ($1::timestamptz IS NULL OR as_of >= $1::timestamptz) AND ($2::timestamptz IS NULL OR as_of <= $2::timestamptz)
+         ORDER BY seq`,
+        [from === undefined ? null : new Date(from).toISOString(), to === undefined ? null : new Date(to).toISOString()],
+      ),
     );
-    return rows.map((row) => row.summary);
+    return rows.map((row) => {
+      checkRecord(this.linkOf(row), 'summary', row.summary, this.where(row.seq, 'summary'));
+      return row.summary;
+    });
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
     const wanted = parseRunKey(key);
     if (!wanted) return undefined;
-    await this.ready();
-    const [row] =
+    const [row] = await this.read((sql) =>
       'id' in wanted
-        ? await this.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [wanted.id])
-        : await this.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE seq = $1`, [wanted.seq]);
+        ? sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [wanted.id])
+        : sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE seq = $1`, [wanted.seq]),
+    );
     return row && this.toStored(row);
   }
 
   async latest(): Promise<StoredRun | undefined> {
-    await this.ready();
-    const [row] = await this.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
+    const [row] = await this.read((sql) => sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`));
     return row && this.toStored(row);
   }
 
@@ -122,20 +159,71 @@ export class PostgresRunStore implements RunStore {
     return this.schema;
   }
 
-  private toStored(row: RunRow): StoredRun {
-    return { summary: row.summary, record: verifiedRecord(row.record_text, row.id, `${this.location} (svc_runs)`), poam: row.poam, events: row.events };
+  /** `work` in one read-only snapshot, after the chain in that snapshot is shown whole. */
+  private async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    await this.ready();
+    return this.transaction(async (sql) => {
+      await this.verifyChain(sql);
+      return work(sql);
+    }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   }
 
-  private async query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
+  /** Checks every link on the server and the chain head, and returns the head; run-store-tampered names the first break. */
+  private async verifyChain(sql: Sql): Promise<string> {
+    let broken: { seq: string; id: string; problem: 'hash' | 'prev' | 'key' | 'time' } | undefined;
     try {
-      return (await this.pool.query<R>(text, values)).rows;
+      [broken] = await sql<{ seq: string; id: string; problem: 'hash' | 'prev' | 'key' | 'time' }>(BROKEN_LINK, [GENESIS]);
     } catch (error) {
-      throw this.translate(error);
+      // A link edited into something that is not JSON, or a time into something that is not a time.
+      if (/^22/.test(String((error as { code?: unknown }).code))) throw chainTampered(`${this.location} (svc_runs, column link)`, 'a chain link is not one svc wrote');
+      throw error;
     }
+    if (broken) {
+      const { seq, id } = broken;
+      const run = `run ${seq} (${id})`;
+      const problems: Record<typeof broken.problem, [string, string]> = {
+        hash: [this.where(seq, 'link'), `the chain link of ${run} does not hash to its head`],
+        prev: [this.where(seq, 'link'), `the chain link of ${run} does not follow ${seq === '1' ? 'the start of the chain' : `run ${Number(seq) - 1}`}`],
+        key: [this.where(seq, 'link'), `the chain link of ${run} is not the link of that run`],
+        time: [this.where(seq, 'as_of, recorded_at'), `the times of ${run} are not the ones in its chain link`],
+      };
+      const [where, problem] = problems[broken.problem];
+      throw chainTampered(where, problem);
+    }
+    const [tip] = await sql<{ heads: number; chain_seq: string | null; chain_head: string | null; seq: string | null; head: string | null }>(CHAIN_HEAD);
+    const seq = tip.seq ?? '0';
+    const head = tip.head ?? GENESIS;
+    if (tip.heads !== 1 || tip.chain_seq !== seq || tip.chain_head !== head) {
+      throw chainTampered(`${this.location} (svc_run_chain)`, `the chain head does not match ${seq === '0' ? 'an empty store' : `run ${seq}, the latest run`}`);
+    }
+    return head;
+  }
+
+  /** Where a row's column is, for messages. */
+  private where(seq: string, column?: string): string {
+    return `${this.location} (svc_runs, seq ${seq}${column ? `, column ${column}` : ''})`;
+  }
+
+  /** The row's link, once it is shown to hash to the row's head and to name the row. */
+  private linkOf(row: Pick<RunRow, 'seq' | 'id' | 'link' | 'head'>): RunLink {
+    const run = `run ${row.seq} (${row.id})`;
+    if (sha256Hex(row.link) !== row.head) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} does not hash to its head`);
+    const link = JSON.parse(row.link) as unknown;
+    if (!isLink(link) || String(link.seq) !== row.seq || link.id !== row.id) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} is not the link of that run`);
+    return link;
+  }
+
+  private toStored(row: RunRow): StoredRun {
+    const link = this.linkOf(row);
+    const record = verifiedRecord(row.record_text, row.id, this.where(row.seq, 'record_text'));
+    checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'));
+    checkRecord(link, 'poam', row.poam, this.where(row.seq, 'poam'));
+    checkRecord(link, 'events', row.events, this.where(row.seq, 'events'));
+    return { summary: row.summary, record, poam: row.poam, events: row.events };
   }
 
   /** Runs `work` in one transaction on one connection; whatever it throws rolls everything back. */
-  private async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (sql: Sql) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
@@ -151,7 +239,7 @@ export class PostgresRunStore implements RunStore {
     };
     let broken: Error | undefined;
     try {
-      await sql('BEGIN');
+      await sql(begin);
       const result = await work(sql);
       await sql('COMMIT');
       return result;
@@ -231,9 +319,4 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-/** An ISO-8601 time as PostgreSQL should store it: read by JavaScript's rules, so both stores agree on the instant. */
-function instant(iso: string): string {
-  return new Date(Date.parse(iso)).toISOString();
 }

@@ -1,0 +1,114 @@
+import type { StoredRun } from '../../domain/conmon/run-record';
+import { IntegrityError } from '../../domain/errors';
+import { canonicalJson, sha256Hex } from './run-id';
+
+export const RUN_LINK_SCHEMA = 'svc.run-link/v1';
+/** The `prev` of run 1, and the head of an empty store. */
+export const GENESIS = '0'.repeat(64);
+
+/**
+ * One run's place in the store's hash chain: the SHA-256 of every record stored for the run, and the head of the
+ * chain before it. The run's head is the SHA-256 of the link's canonical JSON, so a change to any record, to a link
+ * or to the order of runs breaks every head after it. `records` is open: a record kind added later (a per-run
+ * document) is one more entry, and links written before it simply do not name it.
+ */
+export interface RunLink {
+  schema: typeof RUN_LINK_SCHEMA;
+  seq: number;
+  id: string;
+  /** The run's as_of and recorded_at as UTC instants (ISO-8601, ms): the order of runs and the time each speaks for. */
+  as_of: string;
+  recorded_at: string;
+  prev: string;
+  /** Record kind → lowercase hex SHA-256 of its canonical JSON (of the canonical bytes for `record`, i.e. the run id). */
+  records: Record<string, string>;
+}
+
+/** The records every run has; how each is named in messages. */
+export const RECORD_KINDS = { record: 'record', summary: 'summary', poam: 'POA&M state', events: 'events' } as const;
+export type RecordKind = keyof typeof RECORD_KINDS;
+
+/** The link of `run` after the chain head `prev`, and the head it makes. */
+export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events'>, prev: string): { link: RunLink; head: string } {
+  const link: RunLink = {
+    schema: RUN_LINK_SCHEMA,
+    seq: run.summary.seq,
+    id: run.summary.id,
+    as_of: instant(run.summary.as_of),
+    recorded_at: instant(run.summary.recorded_at),
+    prev,
+    records: { record: run.summary.id, summary: hashOf(run.summary), poam: hashOf(run.poam), events: hashOf(run.events) },
+  };
+  return { link, head: headOf(link) };
+}
+
+export function headOf(link: RunLink): string {
+  return sha256Hex(canonicalJson(link));
+}
+
+/** The SHA-256 a link keeps for a JSON record. */
+export function hashOf(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
+
+/** An ISO-8601 time as the instant both stores agree on (JavaScript's reading of it). */
+export function instant(iso: string): string {
+  return new Date(Date.parse(iso)).toISOString();
+}
+
+/** Throws run-store-tampered naming `where` when record `kind` of the run no longer hashes to what its link says. */
+export function checkRecord(link: RunLink, kind: Exclude<RecordKind, 'record'>, value: unknown, where: string): void {
+  if (link.records[kind] !== hashOf(value)) {
+    throw chainTampered(where, `the hash chain does not match the ${RECORD_KINDS[kind]} of run ${link.seq} (${link.id})`);
+  }
+}
+
+/**
+ * Walks the chain from run 1 and returns its head: every link must be the next seq, follow the head before it and,
+ * when `check` is given, pass it. `where` names each link in errors. Memory: one link at a time.
+ */
+export class ChainWalk {
+  private head = GENESIS;
+  private seq = 0;
+
+  constructor(private readonly where: (seq: number) => string) {}
+
+  next(link: RunLink, id: string): string {
+    const expected = this.seq + 1;
+    if (!isLink(link) || link.seq !== expected || link.id !== id) {
+      throw chainTampered(this.where(expected), `the chain link of run ${expected} (${id}) is not the link of that run`);
+    }
+    if (link.prev !== this.head) {
+      throw chainTampered(this.where(expected), `the chain link of run ${expected} (${id}) does not follow ${expected === 1 ? 'the start of the chain' : `run ${expected - 1}`}`);
+    }
+    this.seq = expected;
+    this.head = headOf(link);
+    return this.head;
+  }
+
+  /** The stored chain head must be the head of the last link: otherwise runs were removed or the last link changed. */
+  end(stored: string, where: string): void {
+    if (stored !== this.head) {
+      const latest = this.seq === 0 ? 'an empty store' : `run ${this.seq}, the latest run`;
+      throw chainTampered(where, `the chain head does not match ${latest}`);
+    }
+  }
+}
+
+export function isLink(value: unknown): value is RunLink {
+  const link = value as RunLink | null;
+  return (
+    typeof link === 'object' &&
+    link !== null &&
+    link.schema === RUN_LINK_SCHEMA &&
+    Number.isSafeInteger(link.seq) &&
+    typeof link.id === 'string' &&
+    typeof link.prev === 'string' &&
+    typeof link.records === 'object' &&
+    link.records !== null
+  );
+}
+
+export function chainTampered(where: string, problem: string): IntegrityError {
+  return new IntegrityError('run-store-tampered', `${where}: ${problem}; the store was modified outside svc. Restore it from backup`);
+}
