@@ -1,8 +1,10 @@
 import { inject, injectable } from 'tsyringe';
 import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
 import { EVIDENCE_BUNDLE_SCHEMA } from '../../domain/artifacts/evidence-bundle';
+import { BUNDLE_FILES, MANIFEST_FILE } from '../../domain/artifacts/manifest';
+import { isSvcManifest, notAnSvcArtifact, svcSchema, textShape, unparsedWhy } from '../../domain/artifacts/svc-artifact';
 import { fromBase64 } from '../../domain/encoding/base64';
-import { AppError, IntegrityError, NotFoundError } from '../../domain/errors';
+import { AppError, IntegrityError, InvalidInputError, NotFoundError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { isPlainObject } from '../../domain/ksi/ksi-result';
 import { readOscalDocument } from '../../domain/oscal/oscal-model';
@@ -14,6 +16,7 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { SIGNER, type Signer } from '../../ports/signer';
+import { splitPath } from '../shared/paths';
 import { ENVELOPE_SUFFIX } from './generate-sar';
 import { validateOscalDocument, type OscalValidation } from './validate-oscal';
 import { parsed, verifyBundleDirectory } from './verify-bundle-directory';
@@ -45,7 +48,8 @@ export type ArtifactValidation =
 /**
  * `svc ir validate`: recomputes every content hash, the Merkle root and the manifest of a bundle, or the digest,
  * signature and key id of a signed SAR and then validates it as OSCAL. A mismatch throws IntegrityError (exit 4)
- * naming the first one; OSCAL findings in a correctly signed SAR are returned as data.
+ * naming the first one; OSCAL findings in a correctly signed SAR are returned as data. Only what is recognizably svc's can
+ * mismatch: input svc never wrote is InvalidInputError `not-an-svc-artifact` (docs/artifacts.md, "What svc recognizes as its own").
  */
 @injectable()
 export class ValidateArtifacts {
@@ -65,22 +69,46 @@ export class ValidateArtifacts {
       return { kind: 'bundle', target, files: bundle.files.length, aggregateHash: formatDigest(bundle.aggregateHash), entries: bundle.entries.ids.length, merkleRoot: formatDigest(bundle.entries.merkleRoot) };
     }
     const file = await this.reader.readText(target);
-    const document = parsed(file.text, target);
-    if (isPlainObject(document) && document.schema === EVIDENCE_BUNDLE_SCHEMA) {
+    if ((await this.reader.kind(target + ENVELOPE_SUFFIX)) !== 'missing') return this.sar(input, parsed(file.text, target), file.sha256);
+    const shape = textShape(file.text);
+    const document = shape.kind === 'json' ? shape.document : undefined;
+    if (svcSchema(document) === EVIDENCE_BUNDLE_SCHEMA) {
       const entries = verifyEvidenceEntries(document, target, this.hashing);
       return { kind: 'evidence-bundle', target, entries: entries.ids.length, merkleRoot: formatDigest(entries.merkleRoot) };
     }
-    return this.sar(input, document, file.sha256);
+    const bundle = await this.bundleHolding(target);
+    if (bundle !== undefined) {
+      await verifyBundleDirectory(this.reader, this.hashing, bundle);
+      throw new InvalidInputError('not-validatable', `${target}: one file of the auditor bundle ${bundle}, which verifies; ir validate checks a bundle as a whole: pass ${bundle}`);
+    }
+    if (shape.kind !== 'json') throw notAnSvcArtifact(target, unparsedWhy(shape), VALIDATE_HINT);
+    if (isPlainObject(document) && 'assessment-results' in document) {
+      throw new NotFoundError('sar-unsigned', `${target}${ENVELOPE_SUFFIX}: not found; ir validate checks a bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar (its envelope sits beside it)`);
+    }
+    const schema = svcSchema(document);
+    if (schema !== undefined) throw new InvalidInputError('not-validatable', `${target}: an svc document (${schema}) that ir validate does not check; ${VALIDATE_HINT}`);
+    throw notAnSvcArtifact(target, `JSON without svc's "schema" and no signature envelope (${target}${ENVELOPE_SUFFIX}) beside it`, VALIDATE_HINT);
+  }
+
+  /**
+   * The auditor bundle a file belongs to: it has a bundle file's name and svc's manifest.json sits beside it. Such a file
+   * is checked with its bundle, so one changed there is a mismatch (exit 4), not input svc never wrote.
+   */
+  private async bundleHolding(target: string): Promise<string | undefined> {
+    const { dir, base } = splitPath(target);
+    if (![...BUNDLE_FILES, MANIFEST_FILE].includes(base)) return undefined;
+    const manifest = await this.reader.readText(dir, MANIFEST_FILE).catch((error: unknown) => {
+      if (error instanceof AppError && (error.kind === 'not-found' || error.kind === 'invalid-input')) return undefined;
+      throw error;
+    });
+    const shape = manifest === undefined ? undefined : textShape(manifest.text);
+    return shape?.kind === 'json' && isSvcManifest(shape.document) ? dir : undefined;
   }
 
   private async sar(input: ValidateArtifactsInput, sar: unknown, bytesSha: string): Promise<ArtifactValidation> {
     const { target } = input;
     const envelopeFile = target + ENVELOPE_SUFFIX;
-    const envelopeText = await this.reader.readText(envelopeFile).catch((error: unknown) => {
-      throw error instanceof AppError && error.kind === 'not-found'
-        ? new NotFoundError('sar-unsigned', `${envelopeFile}: not found; ir validate checks a bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar (its envelope sits beside it)`, { cause: error })
-        : error;
-    });
+    const envelopeText = await this.reader.readText(envelopeFile);
     const changed = (problem: string): never => {
       throw new IntegrityError('signature-mismatch', `${envelopeFile}: ${problem}; the SAR or its signature was changed after signing`);
     };
@@ -90,10 +118,11 @@ export class ValidateArtifacts {
     const jwk = signature.jwk ?? changed('signatures[0] carries no jwk to verify it with');
     const thumbprint = jwkThumbprint(jwk, (text) => this.hashing.sha256(text));
     if (signature.keyid !== thumbprint) changed(`keyid ${signature.keyid} is not the thumbprint of the key it carries (${thumbprint})`);
-    if (input.keyid !== undefined && input.keyid !== thumbprint) changed(`signed by key ${thumbprint}, not by ${input.keyid} as --keyid requires`);
     const payload = asIntegrity(() => envelopePayload(envelope));
     const verified = asIntegrity(() => this.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)), `${envelopeFile}: signatures[0].jwk`);
     if (!verified) changed(`the ${jwk.alg} signature does not verify with key ${thumbprint}`);
+    // Only a signature that verifies says who signed: then another key than --keyid is that, not a change.
+    if (input.keyid !== undefined && input.keyid !== thumbprint) throw new IntegrityError('signature-key-mismatch', `${target}: signed by key ${thumbprint}, not by --keyid ${input.keyid}`);
     const statement = asIntegrity(() => readInTotoStatement(parsed(new TextDecoder().decode(payload), `${envelopeFile} payload`), `${envelopeFile} payload`));
     const canonical = this.hashing.canonicalize(sar);
     const sha256 = this.hashing.sha256(canonical);
@@ -114,6 +143,8 @@ export class ValidateArtifacts {
     return validateOscalDocument(this.schemas, oscal, sar, { file: input.target, schemas: input.schemas });
   }
 }
+
+const VALIDATE_HINT = 'ir validate checks an auditor bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar';
 
 /** Reading what svc signed: anything that no longer reads as it wrote it was changed. `place` leads a message that does not name the file. */
 function asIntegrity<T>(read: () => T, place?: string): T {

@@ -1,5 +1,6 @@
 import { checkBundleFiles, checkManifestEntries, readRecordedManifest, verifyEvidenceEntries, type VerifiedEntries } from '../../domain/artifacts/bundle-verification';
-import { BUNDLE_FILES, MANIFEST_FILE, type WrittenFile } from '../../domain/artifacts/manifest';
+import { BUNDLE_FILES, MANIFEST_FILE, MANIFEST_SCHEMA, type WrittenFile } from '../../domain/artifacts/manifest';
+import { isSvcManifest, notAnSvcArtifact, textShape, unparsedWhy } from '../../domain/artifacts/svc-artifact';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { AppError, IntegrityError, NotFoundError } from '../../domain/errors';
 import type { Hashing } from '../../ports/hashing';
@@ -19,13 +20,19 @@ export interface VerifiedBundle {
  * Recomputes an auditor bundle's integrity (DESIGN §5) in the order a reader trusts it: each file's SHA-256 and
  * size against manifest.json, the aggregate hash, every entry's content hash and the Merkle root, then the
  * manifest's root, input and counts. Throws IntegrityError naming the first mismatch; a file that is missing or
- * no longer parses is a mismatch too. A directory without a manifest is not a bundle (NotFoundError).
+ * no longer parses is a mismatch too. A directory svc did not write (no manifest.json, or one that is not svc's in a
+ * directory holding none of the other bundle files) is `not-an-svc-artifact` (InvalidInputError), not a mismatch.
  */
 export async function verifyBundleDirectory(reader: ReportReader, hashing: Hashing, dir: string): Promise<VerifiedBundle> {
-  const manifestFile = `${dir.replace(/\/+$/, '')}/${MANIFEST_FILE}`;
+  const base = dir.replace(/\/+$/, '');
+  const manifestFile = `${base}/${MANIFEST_FILE}`;
   const manifestText = await reader.readText(dir, MANIFEST_FILE).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('not-a-bundle', `${dir}: no ${MANIFEST_FILE}; pass an auditor bundle directory written by svc ir auditor-bundle`, { cause: error }) : error;
+    throw error instanceof NotFoundError ? notAnSvcArtifact(dir, `no ${MANIFEST_FILE}`, BUNDLE_HINT, error) : error;
   });
+  const shape = textShape(manifestText.text);
+  if (!(shape.kind === 'json' && isSvcManifest(shape.document)) && !(await holdsBundleFile(reader, base))) {
+    throw notAnSvcArtifact(dir, `its ${MANIFEST_FILE} is not svc's: ${shape.kind === 'json' ? `no "schema": "${MANIFEST_SCHEMA}"` : unparsedWhy(shape)}`, BUNDLE_HINT);
+  }
   const manifest = readRecordedManifest(parsed(manifestText.text, manifestFile), manifestFile);
   const found: WrittenFile[] = [];
   const texts = new Map<string, string>();
@@ -48,6 +55,14 @@ export async function verifyBundleDirectory(reader: ReportReader, hashing: Hashi
     files: [...found, { name: MANIFEST_FILE, sha256: manifestText.sha256, bytes: manifestText.bytes }],
     aggregateHash: manifest.aggregateHash,
   };
+}
+
+const BUNDLE_HINT = 'pass an auditor bundle directory written by svc ir auditor-bundle';
+
+/** A manifest.json that is not svc's still belongs to a bundle (a changed one) when another bundle file sits beside it. */
+async function holdsBundleFile(reader: ReportReader, base: string): Promise<boolean> {
+  for (const name of BUNDLE_FILES) if ((await reader.kind(`${base}/${name}`)) === 'file') return true;
+  return false;
 }
 
 /** JSON of a file svc wrote: one that no longer parses was changed after it was written. */

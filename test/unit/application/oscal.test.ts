@@ -113,4 +113,28 @@ describe('GenerateSar and ValidateArtifacts', () => {
     expect(error).toBeInstanceOf(IntegrityError);
     expect((error as Error).message).toMatch(/^\/out\/sar\.json: its canonical form has sha256 sha256:[0-9a-f]{64}, the signature covers sha256:[0-9a-f]{64}; the SAR was changed after it was signed$/);
   });
+
+  it('names the signing key when it is not --keyid, but only for a signature that verifies', async () => {
+    const { d, generate, validate } = setup();
+    const { keyid } = await generate.execute({ input: '/r.json', out: '/out/sar.json' });
+    const envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') as string);
+    d.reader.put('/out/sar.json', d.writer.files.get('/out/sar.json') as string).put('/out/sar.json.dsse.json', envelope);
+    await expect(validate.execute({ target: '/out/sar.json', keyid: 'other-key' })).rejects.toMatchObject({ code: 'signature-key-mismatch', message: `/out/sar.json: signed by key ${keyid}, not by --keyid other-key` });
+    const sig = Buffer.from(envelope.signatures[0].sig, 'base64');
+    sig[0] ^= 1;
+    d.reader.put('/out/sar.json.dsse.json', { ...envelope, signatures: [{ ...envelope.signatures[0], sig: sig.toString('base64') }] });
+    await expect(validate.execute({ target: '/out/sar.json', keyid: 'other-key' })).rejects.toMatchObject({
+      code: 'signature-mismatch',
+      message: `/out/sar.json.dsse.json: the EdDSA signature does not verify with key ${keyid}; the SAR or its signature was changed after signing`,
+    });
+  });
+
+  it('tells input svc never wrote from a changed artifact of its own', async () => {
+    const { d, generate, validate } = setup();
+    await generate.execute({ input: '/r.json', out: '/out/sar.json' });
+    d.reader.put('/in/empty.json', '').put('/in/other.json', { name: 'x' }).put('/out/sar.json', '').put('/out/sar.json.dsse.json', d.writer.files.get('/out/sar.json.dsse.json') as string);
+    await expect(validate.execute({ target: '/in/empty.json' })).rejects.toMatchObject({ kind: 'invalid-input', code: 'not-an-svc-artifact', message: expect.stringMatching(/^not an svc artifact: \/in\/empty\.json: empty file; /) });
+    await expect(validate.execute({ target: '/in/other.json' })).rejects.toMatchObject({ code: 'not-an-svc-artifact', message: expect.stringMatching(/^not an svc artifact: \/in\/other\.json: JSON without svc's "schema" and no signature envelope \(\/in\/other\.json\.dsse\.json\) beside it; /) });
+    await expect(validate.execute({ target: '/out/sar.json' })).rejects.toMatchObject({ kind: 'integrity', code: 'not-the-written-json' });
+  });
 });
