@@ -85,7 +85,7 @@ export function registerAdapters(container: DependencyContainer, { env = process
       return new AjvSchemaValidator({ configuredDir, cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())) });
     }),
   });
-  container.register(RUN_STORE, { useFactory: instanceCachingFactory(orRefusal(() => openRunStore(env.SVC_STORE, resolve(cwd, env.SVC_HOME || '.svc'), cwd))) });
+  container.register(RUN_STORE, { useFactory: instanceCachingFactory(orRefusal(() => openRunStore(env, resolve(cwd, env.SVC_HOME || '.svc'), cwd))) });
   container.register(SECURITY_EVENT_SINKS, {
     useFactory: instanceCachingFactory(
       orRefusal(() => {
@@ -187,7 +187,8 @@ export function registerAdapters(container: DependencyContainer, { env = process
  * SVC_STORE picks the run store: unset, the file store under the svc home (`.svc/store`); `postgres://` or
  * `postgresql://`, the shared PostgreSQL store; anything else, a directory for the file store.
  */
-function openRunStore(spec: string | undefined, svcHome: string, cwd: string) {
+function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string) {
+  const spec = env.SVC_STORE;
   if (spec !== undefined && /^postgres(ql)?:\/\//i.test(spec)) {
     const { PostgresRunStore } = require('./store/postgres-run-store') as typeof import('./store/postgres-run-store');
     return new PostgresRunStore({ url: spec });
@@ -196,7 +197,20 @@ function openRunStore(spec: string | undefined, svcHome: string, cwd: string) {
     throw new ConfigError('bad-store', `SVC_STORE: ${spec.replace(/\/\/[^@/]*@/, '//***@')} is not a run store; use postgres://user@host/db, or a directory for the file store`);
   }
   const { FileRunStore } = require('./store/file-run-store') as typeof import('./store/file-run-store');
-  return new FileRunStore({ dir: spec ? resolve(cwd, spec) : resolve(svcHome, 'store') });
+  return new FileRunStore({
+    dir: spec ? resolve(cwd, spec) : resolve(svcHome, 'store'),
+    lockTimeoutMs: wholeMs(env, 'SVC_STORE_LOCK_WAIT_MS'),
+    leaseMs: wholeMs(env, 'SVC_STORE_LEASE_MS'),
+    waiting: (line) => process.stderr.write(`${line}\n`),
+  });
+}
+
+/** SVC_STORE_LOCK_WAIT_MS / SVC_STORE_LEASE_MS: how long a writer waits for the file store's lock, and its lease's expiry. */
+function wholeMs(env: NodeJS.ProcessEnv, name: 'SVC_STORE_LOCK_WAIT_MS' | 'SVC_STORE_LEASE_MS'): number | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError('bad-store-timing', `${name}=${value}: expected a whole number of milliseconds, at least 1`);
+  return Number(value);
 }
 
 /** SVC_SINK_RETRIES / SVC_SINK_BACKOFF_MS tune sink retries (tests shorten them; operators may lengthen them). */
