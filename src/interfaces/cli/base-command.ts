@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { Command, Errors, Flags } from '@oclif/core';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import { printableText } from '../../domain/encoding/printable-text';
 import { AppError } from '../../domain/errors';
 import { EXIT, exitCodeFor } from '../shared/error-mapping';
 import { buildCliContainer, type ContainerOverrides } from './container';
@@ -43,14 +44,18 @@ export abstract class BaseCommand extends Command {
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     const exit = error instanceof AppError ? exitCodeFor(error) : error instanceof Errors.CLIError ? (error.oclif?.exit ?? EXIT.usage) : EXIT.internal;
     process.exitCode = exit;
-    const message = exit === EXIT.internal ? `internal error: ${error.message}; rerun with --verbose for the stack trace and report it` : error.message;
+    // Messages quote file contents and command-line words: control bytes in them are written out, never sent to the terminal.
+    const message = printableText(exit === EXIT.internal ? `internal error: ${error.message}; rerun with --verbose for the stack trace and report it` : error.message);
     if (this.jsonEnabled()) {
       this.logJson({ error: { code: error instanceof AppError ? error.code : exit === EXIT.usage ? 'usage' : 'internal', exit, message } });
+      // A flag or argument oclif refused was reported just now; under NODE_ENV=development or test oclif would add a
+      // warning that run() "did not parse its arguments" to stderr.
+      this.parsed = true;
       return undefined;
     }
     process.stderr.write(`Error: ${message}\n`);
     if (this.argv.includes('--verbose')) {
-      for (let e: unknown = error; e instanceof Error; e = e.cause) process.stderr.write(`${e === error ? '' : 'Caused by: '}${e.stack ?? e.message}\n`);
+      for (let e: unknown = error; e instanceof Error; e = e.cause) process.stderr.write(printableText(`${e === error ? '' : 'Caused by: '}${e.stack ?? e.message}\n`));
     }
     throw new Errors.ExitError(exit);
   }

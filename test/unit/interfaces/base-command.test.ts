@@ -47,6 +47,14 @@ describe('BaseCommand.catch', () => {
     expect(written[2]).toMatch(/^Caused by: Error: root/);
   });
 
+  it('writes out control characters and a byte-order mark in the message, in text and under --json', async () => {
+    const error = () => new InvalidInputError('invalid-report', 'r.json: [0].ksi_id: "KSI-AC-02\u001b[2J\ufeff" is not a KSI id');
+    await expect(command([]).catch(error())).rejects.toEqual(new Errors.ExitError(3));
+    expect(written).toEqual(['Error: r.json: [0].ksi_id: "KSI-AC-02\\u001b[2JU+FEFF" is not a KSI id\n']);
+    await command(['--json'], true).catch(error());
+    expect(logged).toEqual([{ error: { code: 'invalid-report', exit: 3, message: 'r.json: [0].ksi_id: "KSI-AC-02\\u001b[2JU+FEFF" is not a KSI id' } }]);
+  });
+
   it('prints the error as JSON under --json and keeps the exit code', async () => {
     await command(['--json'], true).catch(new IntegrityError('content-hash-mismatch', 'changed'));
     expect(logged).toEqual([{ error: { code: 'content-hash-mismatch', exit: 4, message: 'changed' } }]);
