@@ -15,6 +15,9 @@ const PROBLEMS: Record<number, string> = {
   503: 'The run store or Microsoft Graph did not answer, after retries where Graph throttled.',
 };
 
+/** The three ways to authenticate (docs/api.md), any one of which suffices. */
+const SECURITY = [{ negotiate: [] }, { mutualTLS: [] }, { trustedProxy: [] }];
+
 const PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'RFC 9457 problem details.',
@@ -58,7 +61,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
         content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
       };
     }
-    const problems = route.access === 'open' ? [400, 429, 500, 503] : [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
+    const problems = route.access !== 'open' ? [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503] : route.identifies ? [400, 401, 429, 500, 503] : [400, 429, 500, 503];
     for (const status of problems) {
       if (route.method === 'get' && (status === 413 || status === 415)) continue;
       responses[String(status)] ??= { $ref: `#/components/responses/Problem${status}` };
@@ -68,7 +71,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
       tags: [route.module],
       summary: route.summary,
       description: route.access === 'open' ? route.description : `${route.description}\n\nRoles: ${route.access.join(' or ')}.`,
-      ...(route.access === 'open' ? { security: [] } : { 'x-svc-roles': route.access }),
+      // `{}` first: anonymous is enough, and the listed schemes are read when a request brings one.
+      ...(route.access === 'open' ? { security: route.identifies ? [{}, ...SECURITY] : [] } : { 'x-svc-roles': route.access }),
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
       ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       responses,
@@ -84,7 +88,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
     },
     servers: [{ url: '/' }],
     tags: ['health', 'auditor', 'survey', 'orgpath', 'boundary'].map((name) => ({ name })),
-    security: [{ negotiate: [] }, { mutualTLS: [] }, { trustedProxy: [] }],
+    security: SECURITY,
     paths,
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },

@@ -150,6 +150,12 @@ describe('GET /health/ready tells anyone only ready or not; details go to the lo
     expect((operator.body as { detail: string }).detail).toMatch(new RegExp(`^not ready: signer: ${join(dir, 'nonexistent', 'key.pem').replace(/[.]/g, '\\.')}`));
   });
 
+  it('is documented as open, with optional credentials and a 401', () => {
+    const operation = readyApi().api.openapi.paths['/health/ready'].get as { security: object[]; responses: Record<string, unknown> };
+    expect(operation.security).toEqual([{}, { negotiate: [] }, { mutualTLS: [] }, { trustedProxy: [] }]);
+    expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/Problem401' });
+  });
+
   it('judges a credential it is given: an untrusted proxy header is 401', async () => {
     const { api } = readyApi();
     const reply = await call('127.0.0.1', await serve(api), '/health/ready', { headers: BOB, localAddress: '127.0.0.2' });
