@@ -132,7 +132,7 @@ describe('svc ir freshness-schedule', () => {
   it('prints JSON with --format json', () => {
     const json = JSON.parse(svc(['ir', 'freshness-schedule', SAMPLE, '--format', 'json', '--now', '2026-11-04T00:00:00Z']).stdout);
     expect(json.now).toBe('2026-11-04T00:00:00Z');
-    expect(json.input).toEqual({ name: 'sample-baseline.json', sha256: HASH_A });
+    expect(json.input).toEqual({ name: 'sample-baseline.json', sha256: `sha256:${HASH_A}` });
     expect(json.entries.map((e: { ksi_id: string }) => e.ksi_id)).toEqual(['KSI-IA-02', 'KSI-AC-02', 'KSI-AU-02', 'KSI-SC-08']);
   });
 });

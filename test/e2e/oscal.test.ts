@@ -60,7 +60,7 @@ describe('svc oscal validate', () => {
     );
     const json = run(['oscal', 'validate', at('broken-ssp.json'), '--json']);
     expect(json.status).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ model: 'system-security-plan', schemaVersion: '1.1.3', valid: false, errors: 3, warnings: 0 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ model: 'system-security-plan', schema_version: '1.1.3', valid: false, errors: 3, warnings: 0 });
     expect(JSON.parse(json.stdout).problems.map((p: { rule: string }) => p.rule)).toEqual(['required', 'pattern', 'role-reference-resolves']);
   });
 

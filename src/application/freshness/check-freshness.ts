@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { assessFreshness, freshnessText, hasStaleEvidence, schedule as dueOrder, scheduleText, type FreshnessReport } from '../../domain/freshness/freshness';
+import { formatDigest } from '../../domain/evidence/content-digest';
+import { assessFreshness, freshnessText, hasStaleEvidence, schedule as dueOrder, scheduleText, type FreshnessEntry, type FreshnessReport } from '../../domain/freshness/freshness';
 import { scheduleCalendar } from '../../domain/freshness/ics-calendar';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
@@ -16,9 +17,17 @@ export interface CheckFreshnessInput {
   schedule?: ScheduleFormat;
 }
 
+/** `freshness-schedule --format json` and `--json`: the run's input, the time measured at, the entries in due order. */
+export interface FreshnessSchedule {
+  input: { name: string; sha256: string };
+  now: string;
+  entries: FreshnessEntry[];
+}
+
 export interface CheckFreshnessResult {
   input: string;
   report: FreshnessReport;
+  schedule: FreshnessSchedule;
   /** Some evidence is stale or undated: `svc ir freshness` exits 1. */
   stale: boolean;
   /** The text to print: the check's summary, or the schedule in the chosen format. */
@@ -43,6 +52,7 @@ export class CheckFreshness {
       now ?? this.clock.now(),
     );
     const scope = run.context.source?.tenant ?? run.context.input.name;
+    const due: FreshnessSchedule = { input: { name: run.context.input.name, sha256: formatDigest(run.context.input.sha256) }, now: report.now, entries: dueOrder(report) };
     const text =
       schedule === undefined
         ? freshnessText(report, input)
@@ -50,7 +60,7 @@ export class CheckFreshness {
           ? scheduleText(report, input)
           : schedule === 'ics'
             ? scheduleCalendar(report, { scope, scopeKey: this.hashing.sha256(`freshness-schedule/${scope}`).slice(0, 16), tool: this.settings.tool })
-            : `${JSON.stringify({ input: run.context.input, now: report.now, entries: dueOrder(report) }, null, 2)}\n`;
-    return { input, report, stale: hasStaleEvidence(report), text };
+            : `${JSON.stringify(due, null, 2)}\n`;
+    return { input, report, schedule: due, stale: hasStaleEvidence(report), text };
   }
 }

@@ -60,7 +60,7 @@ export function evidenceGraph({ items, hashes, merkleRoot, catalog, control, pro
     }
     for (const p of definition?.policies ?? []) edges.push({ from: ksi, to: node({ id: `policy:${p.id}`, type: 'policy', label: `${p.id} ${p.title}` }), relation: 'governed-by' });
     const evidence: GraphNode = { id: `evidence:${result.ksi_id}`, type: 'evidence', label: formatDigest(hashes[i]) };
-    if (proofOf) evidence.proof = { index: i, merkle_root: formatDigest(merkleRoot), path: proofOf(i) };
+    if (proofOf) evidence.proof = { index: i, merkle_root: formatDigest(merkleRoot), path: proofOf(i).map((s) => ({ side: s.side, hash: formatDigest(s.hash) })) };
     edges.push({ from: ksi, to: node(evidence), relation: 'evidenced-by' });
     const act = node({ id: `action:${result.ksi_id}`, type: 'action', label: `${action.action} ${action.severity} ${action.sla_days}d ${action.owner}` });
     edges.push({ from: evidence.id, to: act, relation: 'drives' });

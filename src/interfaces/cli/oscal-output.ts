@@ -48,3 +48,22 @@ export function artifactValidationText(v: ArtifactValidation): string {
     oscal,
   ].join('\n');
 }
+
+export type OscalValidationJson = Omit<OscalValidation, 'oscalVersion' | 'schemaVersion' | 'schemaDir'> & { oscal_version?: string; schema_version: string; schema_dir: string };
+
+/** `oscal validate` / `validate-ssp --json`: snake_case keys (docs/cli.md). */
+export function validationJson({ file, model, oscalVersion, schemaVersion, schemaDir, ...v }: OscalValidation): OscalValidationJson {
+  return { file, model, ...(oscalVersion !== undefined && { oscal_version: oscalVersion }), schema_version: schemaVersion, schema_dir: schemaDir, ...v };
+}
+
+export type ArtifactValidationJson =
+  | { kind: 'bundle'; target: string; files: number; aggregate_hash: string; entries: number; merkle_root: string }
+  | { kind: 'evidence-bundle'; target: string; entries: number; merkle_root: string }
+  | (Omit<Extract<ArtifactValidation, { kind: 'sar' }>, 'oscal'> & { oscal: OscalValidationJson | { skipped: string } });
+
+/** `ir validate --json`: snake_case keys (docs/cli.md). */
+export function artifactValidationJson(v: ArtifactValidation): ArtifactValidationJson {
+  if (v.kind === 'bundle') return { kind: v.kind, target: v.target, files: v.files, aggregate_hash: v.aggregateHash, entries: v.entries, merkle_root: v.merkleRoot };
+  if (v.kind === 'evidence-bundle') return { kind: v.kind, target: v.target, entries: v.entries, merkle_root: v.merkleRoot };
+  return { ...v, oscal: 'skipped' in v.oscal ? v.oscal : validationJson(v.oscal) };
+}

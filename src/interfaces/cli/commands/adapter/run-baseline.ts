@@ -3,6 +3,7 @@ import { Args } from '@oclif/core';
 import { RunAdapter, type RunAdapterResult } from '../../../../application/adapters/run-adapter';
 import { adapterRunText } from '../../output';
 import { outFileFlag } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class AdapterRunBaseline extends BaseCommand {
   static summary = 'Normalize CISA ScubaGear results (ScubaResults_*.json or TestResults.json) into KSI results.';
@@ -15,6 +16,6 @@ export default class AdapterRunBaseline extends BaseCommand {
     const { args, flags } = await this.parse(AdapterRunBaseline);
     const result = await this.resolve(RunAdapter).execute({ vendor: 'scubagear', input: args.raw, out: flags.out });
     this.print(adapterRunText(result));
-    return result;
+    return withWrittenFile(result);
   }
 }

@@ -6,6 +6,7 @@ import type { VendorInfo } from '../../../../ports/scan-reader';
 import { UsageError } from '../../../../domain/errors';
 import { adapterRunText } from '../../output';
 import { outFileFlag } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class AdapterRun extends BaseCommand {
   static summary = "Normalize a scanner's native output into KSI results (13 vendors; --list names them).";
@@ -34,6 +35,6 @@ export default class AdapterRun extends BaseCommand {
     if (!args.vendor || !args.raw) throw new UsageError('missing-arguments', 'give a vendor and a file (svc adapter run <vendor> <raw>), or --list');
     const result = await this.resolve(RunAdapter).execute({ vendor: args.vendor, input: args.raw, out: flags.out });
     this.print(adapterRunText(result));
-    return result;
+    return withWrittenFile(result);
   }
 }

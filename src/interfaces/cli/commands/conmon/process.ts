@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { ProcessRun, type ProcessRunResult } from '../../../../application/conmon/process-run';
 import { UnavailableError } from '../../../../domain/errors';
 import { runInputArg } from '../../flags';
+import { digest, digested } from '../../json-output';
 
 export default class ConmonProcess extends BaseCommand {
   static summary = 'Record a run in the run store, move the POA&M lifecycle on (opened, still open, closed, overdue) and send SIEM events.';
@@ -41,6 +42,6 @@ A failing sink never loses the run: it is recorded first, and running the same c
         `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${result.events} events of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
       );
     }
-    return result;
+    return { ...result, run: { ...run, input: digested(run.input), merkle_root: digest(run.merkle_root) } };
   }
 }

@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
-import { BuildEvidenceBundle, type BuildEvidenceBundleResult } from '../../../../application/evidence/build-evidence-bundle';
+import { BuildEvidenceBundle } from '../../../../application/evidence/build-evidence-bundle';
+import { evidenceBundleJson, type EvidenceBundleJson } from '../../json-output';
 import { outFileFlag } from '../../flags';
 
 export default class EvidenceBuild extends BaseCommand {
@@ -11,13 +12,13 @@ export default class EvidenceBuild extends BaseCommand {
   static args = { input: Args.string({ required: true, description: 'Normalized reports (one or more)' }) };
   static flags = { out: outFileFlag('File to write the evidence bundle to.', true) };
 
-  async run(): Promise<BuildEvidenceBundleResult> {
+  async run(): Promise<EvidenceBundleJson> {
     const { argv, flags } = await this.parse(EvidenceBuild);
     const inputs = argv as string[];
     const result = await this.resolve(BuildEvidenceBundle).execute({ inputs, out: flags.out as string });
     this.log(`Merged ${inputs.length} report${inputs.length === 1 ? '' : 's'} into ${result.entries} entries`);
     this.log(`Evidence bundle written to ${result.out}`);
     this.log(`Merkle root: ${result.merkleRoot}`);
-    return result;
+    return evidenceBundleJson(result);
   }
 }

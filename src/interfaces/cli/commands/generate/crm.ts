@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { GenerateCrm, type GenerateCrmResult } from '../../../../application/documents/generate-crm';
 import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GenerateCrmCommand extends BaseCommand {
   static summary = 'Write the customer responsibility matrix (.xlsx) of a run: responsibility per control, with its KSI evidence.';
@@ -13,6 +14,6 @@ export default class GenerateCrmCommand extends BaseCommand {
     const { args, flags } = await this.parse(GenerateCrmCommand);
     const result = await this.resolve(GenerateCrm).execute({ input: args.input, out: flags.out as string, catalog: flags.catalog });
     this.print(`Customer responsibility matrix written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

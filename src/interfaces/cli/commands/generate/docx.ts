@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { GenerateWordDocument, type GenerateWordDocumentResult } from '../../../../application/documents/generate-word-document';
 import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GenerateDocx extends BaseCommand {
   static summary = 'Write the system security plan as a Word document: the implementation status of each control by family, governance actions and POA&M, with a table of contents.';
@@ -16,6 +17,6 @@ export default class GenerateDocx extends BaseCommand {
     const { args, flags } = await this.parse(GenerateDocx);
     const result = await this.resolve(GenerateWordDocument).execute({ kind: 'ssp', input: args.input, out: flags.out as string, catalog: flags.catalog });
     this.log(`SSP written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
 import { GenerateInventory, type GenerateInventoryResult } from '../../../../application/documents/generate-inventory';
 import { outFileFlag } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GenerateInventoryCommand extends BaseCommand {
   static summary = 'Write the FedRAMP Integrated Inventory Workbook (.xlsx) of a substrate snapshot: one asset per resource.';
@@ -14,6 +15,6 @@ export default class GenerateInventoryCommand extends BaseCommand {
     const { args, flags } = await this.parse(GenerateInventoryCommand);
     const result = await this.resolve(GenerateInventory).execute({ snapshot: args.snapshot, out: flags.out as string });
     this.print(`Integrated inventory workbook written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { ExportPoam, type ExportPoamResult } from '../../../../application/poam/export-poam';
 import { outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GeneratePoam extends BaseCommand {
   static summary = 'Write the FedRAMP POA&M workbook (.xlsx) of a run (as `svc ir poam-export --format xlsx`).';
@@ -13,6 +14,6 @@ export default class GeneratePoam extends BaseCommand {
     const { args, flags } = await this.parse(GeneratePoam);
     const result = await this.resolve(ExportPoam).execute({ input: args.input, format: 'xlsx', out: flags.out as string });
     this.print(`POA&M workbook written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

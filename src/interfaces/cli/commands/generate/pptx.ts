@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { GenerateBriefing, type GenerateBriefingResult } from '../../../../application/documents/generate-briefing';
 import { outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GeneratePptx extends BaseCommand {
   static summary = 'Write an executive briefing (.pptx): status by area, top risks, POA&M trend, next due dates.';
@@ -14,6 +15,6 @@ export default class GeneratePptx extends BaseCommand {
     const { args, flags } = await this.parse(GeneratePptx);
     const result = await this.resolve(GenerateBriefing).execute({ input: args.input, out: flags.out as string });
     this.print(`Briefing written to ${result.out} (${result.slides} slides)`);
-    return result;
+    return withWrittenFile(result);
   }
 }

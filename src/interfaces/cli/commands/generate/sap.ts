@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { GenerateWordDocument, type GenerateWordDocumentResult } from '../../../../application/documents/generate-word-document';
 import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GenerateSap extends BaseCommand {
   static summary = 'Write the security assessment plan as a Word document: scope, KSIs and their controls, method, and the re-validation schedule from evidence freshness.';
@@ -16,6 +17,6 @@ export default class GenerateSap extends BaseCommand {
     const { args, flags } = await this.parse(GenerateSap);
     const result = await this.resolve(GenerateWordDocument).execute({ kind: 'sap', input: args.input, out: flags.out as string, catalog: flags.catalog });
     this.log(`SAP written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { GenerateWordDocument, type GenerateWordDocumentResult } from '../../../../application/documents/generate-word-document';
 import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GenerateSarReport extends BaseCommand {
   static summary = 'Write the security assessment report as a Word document, with the signed OSCAL SAR it describes beside it.';
@@ -28,6 +29,6 @@ export default class GenerateSarReport extends BaseCommand {
       this.log(`OSCAL SAR written to ${sar.file} (${sar.sha256})`);
       this.log(`Signature written to ${sar.envelope} (${sar.algorithm}, key ${sar.keyid})`);
     }
-    return result;
+    return withWrittenFile(result);
   }
 }

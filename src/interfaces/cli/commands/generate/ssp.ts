@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { GenerateOscal, type GenerateOscalResult } from '../../../../application/oscal/generate-oscal';
 import { declaredVersionFlag, officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class GenerateSsp extends BaseCommand {
   static summary = 'Write the OSCAL System Security Plan of a run (as `svc oscal generate --model ssp`).';
@@ -17,6 +18,6 @@ export default class GenerateSsp extends BaseCommand {
     const { args, flags } = await this.parse(GenerateSsp);
     const { text, ...result } = await this.resolve(GenerateOscal).execute({ input: args.input, model: 'ssp', out: flags.out as string, oscalVersion: flags['oscal-version'], catalog: flags.catalog });
     this.print(`OSCAL SSP written to ${flags.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

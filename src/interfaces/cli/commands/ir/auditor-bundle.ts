@@ -2,6 +2,9 @@ import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { BuildAuditorBundle, type BuildAuditorBundleResult } from '../../../../application/pipeline/build-auditor-bundle';
 import { officialCatalogFlag, reportArg } from '../../flags';
+import { digested } from '../../json-output';
+
+type AuditorBundleJson = Pick<BuildAuditorBundleResult, 'input' | 'counts' | 'unmapped' | 'files'> & { out_dir: string; merkle_root: string; aggregate_hash: string };
 
 export default class IrAuditorBundle extends BaseCommand {
   static summary = 'Write the six auditor artifacts: evidence bundle, governance report, lineage, POA&M, SSP narrative, manifest.';
@@ -14,7 +17,7 @@ export default class IrAuditorBundle extends BaseCommand {
     catalog: officialCatalogFlag,
   };
 
-  async run(): Promise<BuildAuditorBundleResult> {
+  async run(): Promise<AuditorBundleJson> {
     const { args, flags } = await this.parse(IrAuditorBundle);
     const result = await this.resolve(BuildAuditorBundle).execute({ input: args.input, outDir: flags['out-dir'], officialCatalog: flags.catalog });
     this.log(`Building auditor bundle from ${args.input} ...`); // after the run, so an input error prints nothing to stdout
@@ -23,6 +26,7 @@ export default class IrAuditorBundle extends BaseCommand {
     this.log(`Evidence: ${result.counts.evidence}`);
     this.log(`Actions: ${result.counts.actions}`);
     this.log(`POA&M: ${result.counts.poam}`);
-    return result;
+    const { input, outDir, counts, unmapped, files, merkleRoot, aggregateHash } = result;
+    return { input, out_dir: outDir, counts, unmapped, files: files.map(digested), merkle_root: merkleRoot, aggregate_hash: aggregateHash };
   }
 }

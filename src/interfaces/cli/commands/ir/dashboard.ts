@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { BuildRunDashboard, type BuildRunDashboardResult } from '../../../../application/reporting/build-run-dashboard';
 import { outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class IrDashboard extends BaseCommand {
   static summary = 'Write one self-contained HTML page of a run: status by area, severity and SLA charts, the sortable governance table.';
@@ -13,6 +14,6 @@ export default class IrDashboard extends BaseCommand {
     const { args, flags } = await this.parse(IrDashboard);
     const result = await this.resolve(BuildRunDashboard).execute({ input: args.input, out: flags.out as string });
     this.print(`Dashboard written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

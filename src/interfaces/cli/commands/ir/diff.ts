@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
 import { DiffRuns } from '../../../../application/drift/diff-runs';
 import type { RunDiff } from '../../../../domain/drift/run-diff';
+import { digest, digested } from '../../json-output';
 
 export default class IrDiff extends BaseCommand {
   static summary = 'Print the Markdown drift diff of two runs: KSI transitions, evidence hash deltas, status counts.';
@@ -16,6 +17,7 @@ export default class IrDiff extends BaseCommand {
     const { args } = await this.parse(IrDiff);
     const result = await this.resolve(DiffRuns).execute({ runA: args.runA, runB: args.runB });
     this.print(result.markdown);
-    return { run_a: result.runA, run_b: result.runB, ...result.diff };
+    const hashDeltas = result.diff.hash_deltas.map((d) => ({ ...d, from: d.from === null ? null : digest(d.from), to: d.to === null ? null : digest(d.to) }));
+    return { run_a: digested(result.runA), run_b: digested(result.runB), ...result.diff, hash_deltas: hashDeltas };
   }
 }

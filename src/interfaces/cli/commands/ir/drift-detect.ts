@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
 import { DetectDrift, type DetectDriftResult } from '../../../../application/drift/detect-drift';
 import { DRIFT_SEVERITIES, type DriftSeverity } from '../../../../domain/drift/drift-finding';
+import { digested } from '../../json-output';
 
 export default class IrDriftDetect extends BaseCommand {
   static summary = 'Classify every change between two runs: DRIFT-IDENTITY, -AUTHZ, -SEMANTIC, -PROVENANCE or -SCHEMA at P1-P4.';
@@ -23,6 +24,6 @@ export default class IrDriftDetect extends BaseCommand {
     const result = await this.resolve(DetectDrift).execute({ runA: args.runA, runB: args.runB, failOn: flags['fail-on'] as DriftSeverity | undefined });
     this.print(result.markdown);
     this.exitWithFindings(result.gated);
-    return { run_a: result.runA, run_b: result.runB, findings: result.findings, counts: result.counts };
+    return { run_a: digested(result.runA), run_b: digested(result.runB), findings: result.findings, counts: result.counts };
   }
 }

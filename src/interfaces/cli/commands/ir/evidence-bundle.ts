@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../base-command';
-import { BuildEvidenceBundle, type BuildEvidenceBundleResult } from '../../../../application/evidence/build-evidence-bundle';
+import { BuildEvidenceBundle } from '../../../../application/evidence/build-evidence-bundle';
+import { evidenceBundleJson, type EvidenceBundleJson } from '../../json-output';
 import { outFileFlag, reportArg } from '../../flags';
 
 export default class IrEvidenceBundle extends BaseCommand {
@@ -9,12 +10,12 @@ export default class IrEvidenceBundle extends BaseCommand {
   static args = { input: reportArg };
   static flags = { out: outFileFlag('File to write the evidence bundle to.', true) };
 
-  async run(): Promise<BuildEvidenceBundleResult> {
+  async run(): Promise<EvidenceBundleJson> {
     const { args, flags } = await this.parse(IrEvidenceBundle);
     const result = await this.resolve(BuildEvidenceBundle).execute({ inputs: [args.input], out: flags.out as string });
     this.log(`Evidence bundle written to ${result.out}`);
     this.log(`Entries: ${result.entries}`);
     this.log(`Merkle root: ${result.merkleRoot}`);
-    return result;
+    return evidenceBundleJson(result);
   }
 }

@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { WriteReport, type WriteReportResult } from '../../../../application/pipeline/write-report';
 import { outFileFlag, reportArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class IrGovernanceReport extends BaseCommand {
   static summary = 'Print or write the governance report: one action per KSI with severity, owner and SLA.';
@@ -13,6 +14,6 @@ export default class IrGovernanceReport extends BaseCommand {
     const { args, flags } = await this.parse(IrGovernanceReport);
     const result = await this.resolve(WriteReport).execute({ report: 'governance-report', input: args.input, out: flags.out });
     this.print('text' in result ? result.text : `Governance report written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

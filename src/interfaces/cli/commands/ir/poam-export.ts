@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { ExportPoam, POAM_FORMATS, type ExportPoamResult, type PoamFormat } from '../../../../application/poam/export-poam';
 import { outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class IrPoamExport extends BaseCommand {
   static summary = "Write the run's POA&M rows: svc JSON, the FedRAMP POA&M template as CSV or .xlsx, or an OSCAL POA&M.";
@@ -20,6 +21,6 @@ export default class IrPoamExport extends BaseCommand {
     const { args, flags } = await this.parse(IrPoamExport);
     const result = await this.resolve(ExportPoam).execute({ input: args.input, format: flags.format as PoamFormat, out: flags.out as string });
     this.print(`POA&M (${result.format}) written to ${result.out}\nRows: ${result.rows}\nOverdue: ${result.overdue}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
 import { InjectSsp, type InjectSspResult } from '../../../../application/oscal/inject-ssp';
 import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class IrSspInject extends BaseCommand {
   static summary = 'Write KSI-derived statements and implementation statuses into an existing OSCAL SSP, keeping the rest of it byte for byte.';
@@ -16,6 +17,6 @@ export default class IrSspInject extends BaseCommand {
     this.log(`SSP written to ${result.out}`);
     this.log(`Updated: ${result.updated.length}${result.updated.length > 0 ? ` (${result.updated.join(', ')})` : ''}`);
     this.log(`Added: ${result.added.length}${result.added.length > 0 ? ` (${result.added.join(', ')})` : ''}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { WriteReport, type WriteReportResult } from '../../../../application/pipeline/write-report';
 import { outFileFlag, reportArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class IrSspReport extends BaseCommand {
   static summary = 'Print or write the SSP implementation narrative: one section per control the run touches.';
@@ -13,6 +14,6 @@ export default class IrSspReport extends BaseCommand {
     const { args, flags } = await this.parse(IrSspReport);
     const result = await this.resolve(WriteReport).execute({ report: 'ssp-narrative', input: args.input, out: flags.out });
     this.print('text' in result ? result.text : `SSP narrative written to ${result.out}`);
-    return result;
+    return withWrittenFile(result);
   }
 }

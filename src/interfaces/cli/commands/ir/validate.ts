@@ -1,8 +1,8 @@
 import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
-import { ValidateArtifacts, type ArtifactValidation } from '../../../../application/oscal/validate-artifacts';
+import { ValidateArtifacts } from '../../../../application/oscal/validate-artifacts';
 import { schemasFlag } from '../../flags';
-import { artifactValidationText } from '../../oscal-output';
+import { artifactValidationJson, artifactValidationText, type ArtifactValidationJson } from '../../oscal-output';
 
 export default class IrValidate extends BaseCommand {
   static summary = 'Recompute every hash, the manifest and the Merkle root of a bundle, or the digest and signature of a signed SAR.';
@@ -15,11 +15,11 @@ export default class IrValidate extends BaseCommand {
     keyid: Flags.string({ summary: 'Accept only a signature by this key (its RFC 7638 thumbprint).', helpValue: '<thumbprint>' }),
   };
 
-  async run(): Promise<ArtifactValidation> {
+  async run(): Promise<ArtifactValidationJson> {
     const { args, flags } = await this.parse(IrValidate);
     const result = await this.resolve(ValidateArtifacts).execute({ target: args.target, schemas: flags.schemas, keyid: flags.keyid });
     this.print(artifactValidationText(result));
     this.exitWithFindings(result.kind === 'sar' && 'valid' in result.oscal && !result.oscal.valid);
-    return result;
+    return artifactValidationJson(result);
   }
 }

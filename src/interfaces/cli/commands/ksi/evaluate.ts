@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
 import { EvaluateKsis, type EvaluateKsisResult } from '../../../../application/catalog/evaluate-ksis';
 import { outFileFlag } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class KsiEvaluate extends BaseCommand {
   static summary = 'Turn per-check results of a tool without an adapter into KSI results.';
@@ -24,6 +25,6 @@ export default class KsiEvaluate extends BaseCommand {
       this.log(`Not assessed: ${result.not_assessed.length}${result.not_assessed.length > 0 ? ` (${result.not_assessed.join(', ')})` : ''}`);
       this.log(`Report written to ${result.out}`);
     }
-    return result;
+    return withWrittenFile(result);
   }
 }

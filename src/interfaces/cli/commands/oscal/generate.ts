@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { GenerateOscal, OSCAL_KINDS, type GenerateOscalResult, type OscalKind } from '../../../../application/oscal/generate-oscal';
 import { declaredVersionFlag, officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
+import { withWrittenFile } from '../../json-output';
 
 export default class OscalGenerate extends BaseCommand {
   static summary = 'Write an OSCAL SSP, SAR, SAP or POA&M of a run: valid against OSCAL 1.1.3 and 1.2.1, UUIDv5 ids, hashed evidence in back-matter.';
@@ -28,6 +29,6 @@ export default class OscalGenerate extends BaseCommand {
       catalog: flags.catalog,
     });
     this.print(result.out === undefined ? text : `OSCAL ${flags.model.toUpperCase()} written to ${result.out} (uuid ${result.uuid})`);
-    return result;
+    return withWrittenFile(result);
   }
 }

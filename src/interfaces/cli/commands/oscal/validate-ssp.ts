@@ -1,10 +1,9 @@
 import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
 import { ValidateFedrampSsp } from '../../../../application/oscal/validate-fedramp-ssp';
-import type { OscalValidation } from '../../../../application/oscal/validate-oscal';
 import type { BaselineLevel } from '../../../../domain/oscal/baseline';
 import { baselineFlag, schemasFlag } from '../../flags';
-import { validationText } from '../../oscal-output';
+import { validationJson, validationText, type OscalValidationJson } from '../../oscal-output';
 
 export default class OscalValidateSsp extends BaseCommand {
   static summary = 'Validate an OSCAL SSP against the schema and the FedRAMP SSP rules: roles and parties, implementation statuses, baseline coverage.';
@@ -17,11 +16,11 @@ export default class OscalValidateSsp extends BaseCommand {
     baseline: baselineFlag('FedRAMP rev5 baseline the SSP must cover exactly.'),
   };
 
-  async run(): Promise<OscalValidation> {
+  async run(): Promise<OscalValidationJson> {
     const { args, flags } = await this.parse(OscalValidateSsp);
     const result = await this.resolve(ValidateFedrampSsp).execute({ file: args.file, schemas: flags.schemas, baseline: flags.baseline as BaselineLevel | undefined });
     this.print(validationText(result));
     this.exitWithFindings(!result.valid);
-    return result;
+    return validationJson(result);
   }
 }

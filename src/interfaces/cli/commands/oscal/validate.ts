@@ -1,9 +1,9 @@
 import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
-import { ValidateOscal, type OscalValidation } from '../../../../application/oscal/validate-oscal';
+import { ValidateOscal } from '../../../../application/oscal/validate-oscal';
 import type { BaselineLevel } from '../../../../domain/oscal/baseline';
 import { baselineFlag, schemasFlag } from '../../flags';
-import { validationText } from '../../oscal-output';
+import { validationJson, validationText, type OscalValidationJson } from '../../oscal-output';
 
 export default class OscalValidate extends BaseCommand {
   static summary = "Validate any OSCAL JSON document against NIST's schema for its model and release, then its uuids, links and control ids.";
@@ -20,7 +20,7 @@ export default class OscalValidate extends BaseCommand {
     'oscal-version': Flags.string({ summary: 'Judge by this schema release instead of the one the document declares.', helpValue: '<release>' }),
   };
 
-  async run(): Promise<OscalValidation> {
+  async run(): Promise<OscalValidationJson> {
     const { args, flags } = await this.parse(OscalValidate);
     const result = await this.resolve(ValidateOscal).execute({
       file: args.file,
@@ -30,6 +30,6 @@ export default class OscalValidate extends BaseCommand {
     });
     this.print(validationText(result));
     this.exitWithFindings(!result.valid);
-    return result;
+    return validationJson(result);
   }
 }

@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
 import { CompareSnapshots, type CompareSnapshotsResult } from '../../../../application/substrate/compare-snapshots';
 import { DRIFT_SEVERITIES, type DriftSeverity } from '../../../../domain/drift/drift-finding';
+import { digest } from '../../json-output';
 
 export default class SubstrateDrift extends BaseCommand {
   static summary = 'Classify every change between two configuration snapshots (or trees) by the drift classes at P1-P4.';
@@ -20,6 +21,6 @@ export default class SubstrateDrift extends BaseCommand {
     const result = await this.resolve(CompareSnapshots).execute({ a: args.a, b: args.b, failOn: flags['fail-on'] as DriftSeverity | undefined });
     this.print(result.markdown);
     this.exitWithFindings(result.gated);
-    return { a: result.a, b: result.b, findings: result.findings, counts: result.counts };
+    return { a: { ...result.a, merkle_root: digest(result.a.merkle_root) }, b: { ...result.b, merkle_root: digest(result.b.merkle_root) }, findings: result.findings, counts: result.counts };
   }
 }
