@@ -82,11 +82,10 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
   async function admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const context = contextOf(req);
     let principal: Principal | undefined;
-    let refused = false;
     try {
       principal = deps.quickPrincipal(req);
     } catch {
-      refused = true; // Express gives the 401 with its detail
+      principal = undefined; // a refused credential: counted as its peer, and Express gives the 401 with its detail
     }
     const { totalHits, resetTime } = await store.increment(rateKey(req, principal));
     if (totalHits > deps.limits.requests_per_minute) {
@@ -94,7 +93,7 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
       sendProblem(req, res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), deps.logger);
       return true;
     }
-    if (refused || req.method !== 'GET' || req.headers.authorization !== undefined) return false;
+    if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;
     const hit = await deps.replay.lookup(req.url ?? '');
     if (!hit || !principal || !deps.holdsRole(principal, hit.roles)) return false;
     context.principal = principal;
