@@ -52,7 +52,7 @@ const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
  * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock, a lease.
  *
  * Tamper evidence: the index keeps each run's link in a hash chain (run-chain.ts) and the chain head. Every read
- * walks the chain and checks every summary of the index against it, then checks the run files it returns.
+ * walks the chain of links, then checks what it returns against them: the summaries listed, a run's files.
  */
 export class FileRunStore implements RunStore {
   readonly location: string;
@@ -95,7 +95,9 @@ export class FileRunStore implements RunStore {
 
   async list(range?: RunRange): Promise<RunSummary[]> {
     const instants = instantsOf(range);
-    return (await this.index()).runs.map((entry) => entry.summary).filter((summary) => isWithin(summary.as_of, instants));
+    const listed = (await this.index()).runs.filter((entry) => isWithin(entry.summary.as_of, instants));
+    for (const { summary, link } of listed) checkRecord(link, 'summary', summary, this.indexPath);
+    return listed.map((entry) => entry.summary);
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
@@ -153,8 +155,9 @@ export class FileRunStore implements RunStore {
 
   /**
    * The index, or an empty one before the first append; undefined for a 0.5.0 index, which upgrade() chains. The
-   * chain is walked and every summary checked against its link: a summary, a link or the head changed outside svc
-   * is run-store-tampered. A damaged index is the user's to restore, not ours to guess.
+   * chain of links is walked: a link or the head changed outside svc, or a run removed, is run-store-tampered. (A
+   * summary is checked against its link where it is used: list, read.) A damaged index is the user's to restore,
+   * not ours to guess.
    */
   private async readIndex(): Promise<RunIndex | undefined> {
     const text = await this.readText(this.indexPath);
@@ -170,10 +173,7 @@ export class FileRunStore implements RunStore {
     if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index with runs numbered 1, 2, …`);
     const verified = index as unknown as RunIndex;
     const walk = new ChainWalk(() => this.indexPath);
-    for (const { summary, link } of verified.runs) {
-      walk.next(link, summary.id);
-      checkRecord(link, 'summary', summary, this.indexPath);
-    }
+    for (const { summary, link } of verified.runs) walk.next(link, summary.id);
     walk.end(verified.head, this.indexPath);
     return verified;
   }
@@ -181,6 +181,7 @@ export class FileRunStore implements RunStore {
   /** A run as stored, once its record and state files are shown to match its link. */
   private async read({ summary, link }: IndexEntry): Promise<StoredRun> {
     const { id, seq } = summary;
+    checkRecord(link, 'summary', summary, this.indexPath);
     const runPath = this.runPath(id);
     const bytes = await this.readBytes(runPath);
     if (bytes === undefined) throw tampered(runPath, id, 'is listed in index.json but its file is missing');
