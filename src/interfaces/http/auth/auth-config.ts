@@ -168,7 +168,7 @@ function readProxyCertificates(value: unknown, mtls: boolean, fail: Fail): Proxy
  * An RFC 4514 subject (`CN=iis-proxy,O=Contoso`, `\,` escaping a comma) as attribute/value pairs, attribute names
  * upper-cased; undefined when it does not parse. `+` (a multi-valued RDN) counts as another pair.
  */
-export function parseSubject(text: string): [string, string][] | undefined {
+function parseSubject(text: string): [string, string][] | undefined {
   const pairs: [string, string][] = [];
   let current = '';
   const parts: string[] = [];
