@@ -243,6 +243,13 @@ describe('control characters in messages are written out, never sent raw', () =>
     expect(run(['ir', 'freshness', esc, '--json'])).toEqual(jsonError('invalid-report', 3, `${esc}: [0].ksi_id: "KSI-AC-02\\u001b[2J" ${hint}`));
   });
 
+  it('an ESC in a path a warning names', () => {
+    const home = at('home\u001b[8m');
+    const result = svc(['ir', 'generate-sar', SAMPLE, '--out', at('warned-sar.json')], { env: { SVC_HOME: home } });
+    const shown = join(tmp, 'home\\u001b[8m', 'dev-signing-key.pem');
+    expect(result).toMatchObject({ status: 0, stderr: `Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${shown}, created now; use your own key for a real assessment\n` });
+  });
+
   it('an ESC in an unknown command name', () => {
     const result = run(['bogus\u001b[31m']);
     expect(result).toEqual({ stdout: '', stderr: 'Error: No such command bogus\\u001b[31m\nHint: run "svc --help" for the command groups\n', status: 2 });

@@ -28,7 +28,7 @@ export abstract class BaseCommand extends Command {
 
   /** One `Warning: <message>` line on stderr (oclif's warn() wraps and decorates it). */
   protected warning(message: string): void {
-    process.stderr.write(`Warning: ${message}\n`);
+    process.stderr.write(`Warning: ${printableText(message)}\n`);
   }
 
   /** A check that ran and found problems exits 1 (DESIGN §8), under --json too. */
