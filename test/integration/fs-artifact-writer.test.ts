@@ -64,6 +64,25 @@ describe('FsArtifactWriter on disk', () => {
     expect(visible(dir)).toEqual(['x.json']);
   });
 
+  it('replaces only the files a write names: two SARs of other names in one directory both stay, and an old page stays', async () => {
+    const dir = join(root, 'shared');
+    mkdirSync(dir);
+    const write = async (files: Record<string, string>) => {
+      const tx = await new FsArtifactWriter().begin(dir);
+      for (const [name, text] of Object.entries(files)) {
+        const sink = tx.open(name);
+        sink.write(text);
+        await sink.close();
+      }
+      await tx.commit();
+    };
+    await write({ 'a.json': 'A', 'a.json.dsse.json': 'A sig', 'pages/one.md': '1' });
+    await write({ 'b.json': 'B', 'b.json.dsse.json': 'B sig', 'pages/two.md': '2' });
+    await write({ 'a.json': 'A2', 'a.json.dsse.json': 'A2 sig' });
+    expect(visible(dir)).toEqual(['a.json', 'a.json.dsse.json', 'b.json', 'b.json.dsse.json', 'pages']);
+    expect(['a.json', 'a.json.dsse.json', 'b.json', 'b.json.dsse.json', 'pages/one.md', 'pages/two.md'].map((f) => read(join(dir, f)))).toEqual(['A2', 'A2 sig', 'B', 'B sig', '1', '2']);
+  });
+
   it('writes members in subdirectories (docs/areas/AC.md), into a new directory and into an existing one', async () => {
     for (const existing of [false, true]) {
       const dir = join(root, 'docs');

@@ -19,8 +19,11 @@ export const GENERATION_PREFIX = '.svc-gen-';
  *    files) are adopted once: hard links of them become a generation, CURRENT points at it, and each plain member is
  *    replaced by the link `<member> → .svc-current/<member>`, one rename each. Before and after each rename the member
  *    has the same bytes.
- * 2. The staging directory becomes a generation of its own (one rename), and every member of the new bundle gets its
- *    link (new members' links dangle until step 3: no reader of the old bundle asks for them).
+ * 2. What the current generation holds and the new bundle does not (the SAR of another name in the same directory, a
+ *    page of an earlier documentation package) is hard-linked into the staging directory, so a write replaces only the
+ *    files it writes, as moving them in did. The staging directory becomes a generation of its own (one rename), and
+ *    every member of the new bundle gets its link (new members' links dangle until step 3: no reader of the old bundle
+ *    asks for them).
  * 3. CURRENT is replaced by a link to the new generation: one rename, the moment every member changes at once.
  * 4. Generations CURRENT no longer names, and member links that now dangle (members of the old bundle only), go.
  *
@@ -31,6 +34,8 @@ export async function replaceBundle(staging: string, target: string, names: read
   const members = [...new Set(names.map((name) => name.split('/')[0]))];
   await adoptPlainMembers(target, members);
   const generation = `${GENERATION_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const current = await readCurrent(target);
+  if (current !== undefined) await overlay(join(target, current), staging);
   await syncDir(staging);
   await rename(staging, join(target, generation));
   failpoint('bundle-generation');
@@ -110,6 +115,15 @@ async function removeOldGenerations(target: string, keep: string): Promise<void>
     }
   }
   await syncDir(target);
+}
+
+/** Hard-links into `into` every file of `from` that `into` lacks, at any depth (the new bundle wins). */
+async function overlay(from: string, into: string): Promise<void> {
+  for (const name of await readdir(from)) {
+    const there = await lstat(join(into, name)).catch(() => undefined);
+    if (!there) await hardLinkTree(join(from, name), join(into, name));
+    else if (there.isDirectory() && (await lstat(join(from, name))).isDirectory()) await overlay(join(from, name), join(into, name));
+  }
 }
 
 /** `cp -al`: the same files under a second name, directories made anew. */
