@@ -276,8 +276,10 @@ describe('FileRunStore on disk', () => {
       await expect(attempt()).rejects.toMatchObject({ code: 'run-store-corrupt', message: expect.stringMatching(new RegExp(`^${index}: .*; the file was damaged outside svc, restore it from backup$`)) });
     }
     expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+    writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v2', head: '0'.repeat(64), runs: [{ seq: 1, id: 'x', as_of: '2026-11-01' }] }));
+    await expect(store.list()).rejects.toThrow(new RegExp(`^${index}: not a svc.run-index/v2 index; the file was damaged`));
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v2', head: '0'.repeat(64), runs: [{ summary: { seq: 2, id: 'x', as_of: '2026-11-01' } }] }));
-    await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v2 index with runs numbered 1, 2/);
+    await expect(store.list()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${index}: the chain link of run 1 (x) is not the link of that run`) });
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v1', runs: [{ seq: 2, id: 'x', as_of: '2026-11-01' }] }));
     await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v1 index with runs numbered 1, 2/);
   });
@@ -354,6 +356,21 @@ describe('FileRunStore on disk', () => {
     writeFileSync(state, JSON.stringify(edited));
     await expect(store.latest()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the summary of run 2 (${runs[1].summary.id}) is not the one index.json lists`) });
     expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).schema).toBe('svc.run-index/v1');
+  });
+
+  it('reports a run removed from the middle of the index, or two runs swapped, as tampering', async () => {
+    const store = new FileRunStore({ dir });
+    const ids = [await append(store, 1), await append(store, 2), await append(store, 3)];
+    const path = join(dir, 'index.json');
+    const index = readFileSync(path, 'utf8');
+    const edited = JSON.parse(index);
+    edited.runs.splice(1, 1);
+    writeFileSync(path, JSON.stringify(edited));
+    await expect(store.list()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${path}: the chain link of run 2 (${ids[2]}) is not the link of that run`) });
+    const swapped = JSON.parse(index);
+    swapped.runs = [swapped.runs[1], swapped.runs[0], swapped.runs[2]];
+    writeFileSync(path, JSON.stringify(swapped));
+    await expect(store.get(3)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${path}: the chain link of run 1 (${ids[1]}) is not the link of that run`) });
   });
 
   it('reports a run file removed behind its back as tampering', async () => {

@@ -169,11 +169,12 @@ export class FileRunStore implements RunStore {
       index.schema === RUN_INDEX_SCHEMA &&
       typeof index.head === 'string' &&
       Array.isArray(index.runs) &&
-      index.runs.every((e: unknown, i: number) => isObject(e) && isObject(e.summary) && e.summary.seq === i + 1 && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string');
-    if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index with runs numbered 1, 2, …`);
+      index.runs.every((e: unknown) => isObject(e) && isObject(e.summary) && typeof e.summary.seq === 'number' && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string');
+    if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index`);
     const verified = index as unknown as RunIndex;
+    // Runs removed, added or reordered show here: the chain numbers them 1, 2, … and names each.
     const walk = new ChainWalk(() => this.indexPath);
-    for (const { summary, link } of verified.runs) walk.next(link, summary.id);
+    for (const { summary, link } of verified.runs) walk.next(link, summary.id, summary.seq);
     walk.end(verified.head, this.indexPath);
     return verified;
   }

@@ -73,9 +73,10 @@ export class ChainWalk {
 
   constructor(private readonly where: (seq: number) => string) {}
 
-  next(link: RunLink, id: string): string {
+  /** `id` and `seq` are what the store lists the run as. */
+  next(link: RunLink, id: string, seq = this.seq + 1): string {
     const expected = this.seq + 1;
-    if (!isLink(link) || link.seq !== expected || link.id !== id) {
+    if (!isLink(link) || link.seq !== expected || seq !== expected || link.id !== id) {
       throw chainTampered(this.where(expected), `the chain link of run ${expected} (${id}) is not the link of that run`);
     }
     if (link.prev !== this.head) {
