@@ -120,12 +120,12 @@ describe('acquireLease: a lock that expires unless its holder renews it', () => 
     expect(existsSync(path)).toBe(false);
   });
 
-  it('respects a lease of another host whose heartbeat is fresh, and tells `waiting` who holds it once', async () => {
+  it('respects a lease of another host whose heartbeat is fresh, and once the wait passes a second tells `waiting` who holds it, once', async () => {
     const path = join(mkdtempSync(join(root, 'fresh-')), 'x.lock');
     const fresh = leaseOf(new Date());
     writeFileSync(path, fresh);
     const told: unknown[] = [];
-    await expect(acquireLease({ ...request(path, 300, 30_000), waiting: (holder) => told.push(holder) })).rejects.toMatchObject({ code: 'test-locked', message: `held by 1 on ${otherHost}` });
+    await expect(acquireLease({ ...request(path, 1500, 30_000), waiting: (holder) => told.push(holder) })).rejects.toMatchObject({ code: 'test-locked', message: `held by 1 on ${otherHost}` });
     expect(told).toEqual([expect.objectContaining({ pid: 1, host: otherHost })]);
     expect(readFileSync(path, 'utf8')).toBe(fresh);
   });

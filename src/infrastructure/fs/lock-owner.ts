@@ -72,7 +72,7 @@ export interface LockRequest {
   held: (holder: LockOwner | undefined) => Error;
   /** A lease not renewed for this long is expired and taken over, from any host (ms); default DEFAULT_LEASE_MS. */
   leaseMs?: number;
-  /** Called once for each holder this process starts waiting for: a progress line for a person. */
+  /** Called once for each holder this process waits for, from TELL_AFTER_MS on: a progress line for a person. */
   waiting?: (holder: LockOwner | undefined) => void;
 }
 
@@ -97,6 +97,8 @@ const FIRST_RETRY_MS = 10;
 const LAST_RETRY_MS = 200;
 /** A breaker file this old was left by a process that died inside the few microseconds it is held. */
 const STALE_BREAKER_MS = 5000;
+/** A wait shorter than this (another append of a small report) is not worth a line. */
+const TELL_AFTER_MS = 1000;
 
 /**
  * Takes the lock file, waiting with back-off while another process holds it, and returns its release. See
@@ -117,7 +119,8 @@ export async function acquireLock(request: LockRequest): Promise<() => Promise<v
 export async function acquireLease(request: LockRequest): Promise<Lease> {
   const { path, what } = request;
   const leaseMs = request.leaseMs ?? DEFAULT_LEASE_MS;
-  const deadline = Date.now() + request.timeoutMs;
+  const started = Date.now();
+  const deadline = started + request.timeoutMs;
   const token = randomBytes(16).toString('hex');
   const owner = thisProcess(request.now());
   let watched: { text: string; since: number } | undefined;
@@ -137,7 +140,7 @@ export async function acquireLease(request: LockRequest): Promise<Lease> {
     const left = deadline - Date.now();
     if (left <= 0) throw request.held(holder);
     const who = holder ? `${holder.pid}@${holder.host}@${holder.since}` : '';
-    if (request.waiting && !told.has(who)) {
+    if (request.waiting && Date.now() - started >= TELL_AFTER_MS && !told.has(who)) {
       told.add(who);
       request.waiting(holder);
     }
