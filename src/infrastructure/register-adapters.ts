@@ -191,7 +191,7 @@ function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string) {
   const spec = env.SVC_STORE;
   if (spec !== undefined && /^postgres(ql)?:\/\//i.test(spec)) {
     const { PostgresRunStore } = require('./store/postgres-run-store') as typeof import('./store/postgres-run-store');
-    return new PostgresRunStore({ url: spec });
+    return new PostgresRunStore({ url: spec, lockTimeoutMs: wholeMs(env, 'SVC_STORE_LOCK_WAIT_MS'), waiting: (line) => process.stderr.write(`${line}\n`) });
   }
   if (spec !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
     throw new ConfigError('bad-store', `SVC_STORE: ${spec.replace(/\/\/[^@/]*@/, '//***@')} is not a run store; use postgres://user@host/db, or a directory for the file store`);
@@ -205,7 +205,7 @@ function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string) {
   });
 }
 
-/** SVC_STORE_LOCK_WAIT_MS / SVC_STORE_LEASE_MS: how long a writer waits for the file store's lock, and its lease's expiry. */
+/** SVC_STORE_LOCK_WAIT_MS / SVC_STORE_LEASE_MS: how long a writer waits for the store's lock, and the file store lease's expiry. */
 function wholeMs(env: NodeJS.ProcessEnv, name: 'SVC_STORE_LOCK_WAIT_MS' | 'SVC_STORE_LEASE_MS'): number | undefined {
   const value = env[name];
   if (value === undefined) return undefined;

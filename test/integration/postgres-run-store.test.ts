@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize';
 import { Client, Pool } from 'pg';
 import { ConfigError, UnavailableError } from '../../src/domain/errors';
 import { MIGRATIONS } from '../../src/infrastructure/store/postgres-migrations';
-import { PostgresRunStore, redactUrl } from '../../src/infrastructure/store/postgres-run-store';
+import { PostgresRunStore, redactUrl, type PostgresRunStoreOptions } from '../../src/infrastructure/store/postgres-run-store';
 import { runStoreContract } from '../contracts/run-store.contract';
 import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
@@ -87,7 +87,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
   let url: string;
   let drop: () => Promise<void>;
   const opened: PostgresRunStore[] = [];
-  const open = (options: { url: string; poolSize?: number }) => {
+  const open = (options: PostgresRunStoreOptions) => {
     const store = new PostgresRunStore(options);
     opened.push(store);
     return store;
@@ -170,6 +170,37 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       code: 'run-store-tampered',
       message: `${store.location} (svc_runs, seq 1, column as_of, recorded_at): the times of run 1 (${runIdOf(recordFor(1))}) are not the ones in its chain link; the store was modified outside svc. Restore it from backup`,
     });
+  });
+
+  it('has an append wait for another writer, say whom it waits for once a second has passed, and give up after lockTimeoutMs naming it', async () => {
+    const appendRun = (store: PostgresRunStore, n: number) => {
+      const id = runIdOf(recordFor(n));
+      return store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(n) }));
+    };
+    await open({ url }).list();
+    const writer = new Client({ connectionString: url });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT pg_advisory_xact_lock(7305119270480002)');
+      const [{ pid }] = (await writer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      const holder = `PostgreSQL backend ${pid}( from \\S+)? since \\S+`;
+      const short = open({ url, lockTimeoutMs: 300 });
+      await expect(appendRun(short, 1)).rejects.toMatchObject({
+        code: 'run-store-locked',
+        message: expect.stringMatching(new RegExp(`: the run store is locked by ${holder}; wait for it to finish, or end that session if its process is gone$`)),
+      });
+      const lines: string[] = [];
+      const patient = open({ url, waiting: (line) => void lines.push(line) });
+      const appended = appendRun(patient, 1);
+      while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^Waiting for the run store lock held by ${holder} \\.\\.\\.$`))]);
+      await writer.query('COMMIT');
+      await appended;
+      expect((await patient.list()).map((s) => s.seq)).toEqual([1]);
+    } finally {
+      await writer.end();
+    }
   });
 
   it('serializes appends from two pools, each decided from the run before', async () => {

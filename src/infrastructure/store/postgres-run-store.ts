@@ -12,11 +12,18 @@ export interface PostgresRunStoreOptions {
   /** postgres://user:password@host:port/database (any form pg accepts). */
   url: string;
   poolSize?: number;
+  /** How long append waits for another writer's transaction before giving up (ms); default 5 minutes. */
+  lockTimeoutMs?: number;
+  /** Told once, when an append has waited a second for another writer: a progress line for a person. */
+  waiting?: (message: string) => void;
 }
 
 /** Serializes appends across processes; any constant works that no other application in the database locks on. */
 const APPEND_LOCK = '7305119270480002';
 const CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_LOCK_WAIT_MS = 300_000;
+/** A wait shorter than this (another append of a small report) is not worth a line. */
+const TELL_AFTER_MS = 1000;
 
 const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head';
 
@@ -78,8 +85,12 @@ export class PostgresRunStore implements RunStore {
   private readonly secrets: string[];
   private schema: Promise<void> | undefined;
   private closed = false;
+  private readonly lockTimeoutMs: number;
+  private readonly waiting: ((message: string) => void) | undefined;
 
   constructor(options: PostgresRunStoreOptions) {
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_WAIT_MS;
+    this.waiting = options.waiting;
     this.location = redactUrl(options.url);
     this.secrets = secretsOf(options.url);
     // allowExitOnIdle: a CLI command ends when its work is done, without waiting for idle connections to time out.
@@ -91,7 +102,7 @@ export class PostgresRunStore implements RunStore {
   async append(id: string, decide: AppendDecision): Promise<AppendOutcome> {
     await this.ready();
     return this.transaction(async (sql) => {
-      await sql(`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
+      await this.lockForAppend(sql);
       const prev = await this.verifyChain(sql);
       const [known] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [id]);
       if (known) return { recorded: false, run: this.toStored(known) };
@@ -157,6 +168,40 @@ export class PostgresRunStore implements RunStore {
       throw error;
     });
     return this.schema;
+  }
+
+  /**
+   * Takes the append lock for this transaction, waiting up to lockTimeoutMs for another writer (lock_timeout), and
+   * saying whom it waits for once the wait passes a second. The lock ends with its holder's transaction or connection,
+   * so a writer that died holds nothing.
+   */
+  private async lockForAppend(sql: Sql): Promise<void> {
+    const [{ locked }] = await sql<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${APPEND_LOCK}) AS locked`);
+    if (locked) return;
+    await sql(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.lockTimeoutMs))}`);
+    const waiting = this.waiting;
+    const tell = waiting && setTimeout(() => void this.lockHolder().then((holder) => waiting(`Waiting for the run store lock held by ${holder} ...`), () => undefined), TELL_AFTER_MS);
+    try {
+      await sql(`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '55P03') throw error;
+      const holder = await this.lockHolder().catch(() => 'another session');
+      throw new UnavailableError('run-store-locked', `${this.location}: the run store is locked by ${holder}; wait for it to finish, or end that session if its process is gone`, { cause: error });
+    } finally {
+      clearTimeout(tell);
+    }
+  }
+
+  /** The session holding the append lock, as far as this user may see it. */
+  private async lockHolder(): Promise<string> {
+    const [row] = (
+      await this.pool.query<{ pid: number; addr: string | null; since: Date | null }>(
+        `SELECT a.pid, host(a.client_addr) AS addr, a.xact_start AS since FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = ${APPEND_LOCK} LIMIT 1`,
+      )
+    ).rows;
+    if (!row) return 'another session';
+    return `PostgreSQL backend ${row.pid}${row.addr ? ` from ${row.addr}` : ''}${row.since ? ` since ${row.since.toISOString()}` : ''}`;
   }
 
   /** `work` in one read-only snapshot, after the chain in that snapshot is shown whole. */
