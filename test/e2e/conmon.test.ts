@@ -253,6 +253,21 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     expect(result.stderr).toMatch(/^Error: .*no longer matches its SHA-256; the store was modified outside svc\. Restore it from backup\n$/);
   });
 
+  it('detects a POA&M state edited outside svc (exit 4), naming the file', () => {
+    expect(conmon('tamper-state', ['process', fixture]).status).toBe(0);
+    const states = join(home('tamper-state'), 'store', 'states');
+    const [file] = readdirSync(states);
+    const state = JSON.parse(readFileSync(join(states, file), 'utf8'));
+    state.poam[0].status = 'Closed';
+    writeFileSync(join(states, file), JSON.stringify(state));
+    // The next run moves the lifecycle on from run 1's POA&M state: it is read, and refused.
+    const next = conmon('tamper-state', ['process', 'fixtures/sample-baseline-b.json']);
+    expect(next.status).toBe(4);
+    expect(next.stderr).toBe(`Error: ${join(states, file)}: the hash chain does not match the POA&M state of run 1 (${file.slice(9, 73)}); the store was modified outside svc. Restore it from backup\n`);
+    // The trend dashboard reads only the summaries in the index, which are intact.
+    expect(conmon('tamper-state', ['dashboard', '--out', join(tmp, 'tampered-dashboard.html')]).status).toBe(0);
+  });
+
   it('rejects a period that ends before it starts, or is not a date (exit 2)', () => {
     expect(conmon('series', ['export-oa', '--from', '2026-07-01', '--to', '2026-06-01']).stderr).toBe('Error: --from 2026-07-01 is after --to 2026-06-01; give the start of the period first\n');
     const bad = conmon('series', ['export-oa', '--from', 'last week', '--to', '2026-06-01']);
