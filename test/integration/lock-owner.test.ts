@@ -130,6 +130,15 @@ describe('acquireLease: a lock that expires unless its holder renews it', () => 
     expect(readFileSync(path, 'utf8')).toBe(fresh);
   });
 
+  it('judges a lease by the expiry its holder named, and a heartbeat-less lock of a live process on this host by its pid', async () => {
+    const path = join(mkdtempSync(join(root, 'expiry-')), 'x.lock');
+    // This waiter's own expiry (100 ms) is shorter than the wait; the holder promised renewals within 60 s.
+    writeFileSync(path, leaseOf(new Date(), 60_000));
+    await expect(acquireLease(request(path, 400, 100))).rejects.toMatchObject({ code: 'test-locked', message: `held by 1 on ${otherHost}` });
+    writeFileSync(path, JSON.stringify({ pid: live.pid, host: hostname(), since: '2026-11-01T00:00:00.000Z' }));
+    await expect(acquireLease(request(path, 400, 100))).rejects.toMatchObject({ code: 'test-locked', message: `held by ${live.pid} on ${hostname()}` });
+  });
+
   it("keeps its lease alive by its heartbeat for longer than the expiry, so a waiting process does not take it over", async () => {
     const path = join(mkdtempSync(join(root, 'heartbeat-')), 'x.lock');
     const holder = await acquireLease(request(path, 100, 1000));

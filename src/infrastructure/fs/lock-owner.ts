@@ -135,7 +135,7 @@ export async function acquireLease(request: LockRequest): Promise<Lease> {
     if (seen === undefined) continue;
     if (watched?.text !== seen) watched = { text: seen, since: Date.now() };
     const holder = lockOwner(seen);
-    const expired = (holder && isStale(holder)) || isExpired(seen, leaseMs) || Date.now() - watched.since >= leaseMs;
+    const expired = (holder && isStale(holder)) || isExpired(seen, leaseMs, Date.now() - watched.since, holder);
     if (expired && (await breakLock(path, seen, what))) continue;
     const left = deadline - Date.now();
     if (left <= 0) throw request.held(holder);
@@ -153,16 +153,23 @@ function leaseText(owner: LockOwner, leaseMs: number, token: string): string {
   return JSON.stringify(lease);
 }
 
-/** A lease file whose heartbeat is older than the expiry it names (or, naming none, than `leaseMs`). */
-function isExpired(text: string, leaseMs: number): boolean {
+/**
+ * Whether the lock file `text`, unchanged for `unchangedMs` while this process watched it, is an expired lease: its
+ * heartbeat is older than the expiry it names (or, naming none, than `leaseMs`), or it has not changed for that
+ * expiry. A lock without a heartbeat of a process on this host is left to isStale: its pid says whether it runs.
+ */
+function isExpired(text: string, leaseMs: number, unchangedMs: number, holder: LockOwner | undefined): boolean {
+  let lease: Partial<LeaseText> | null = null;
   try {
-    const lease = JSON.parse(text) as Partial<LeaseText> | null;
-    const heartbeat = typeof lease?.heartbeat === 'string' ? Date.parse(lease.heartbeat) : Number.NaN;
-    const expiry = typeof lease?.lease_ms === 'number' && lease.lease_ms > 0 ? lease.lease_ms : leaseMs;
-    return !Number.isNaN(heartbeat) && Date.now() - heartbeat > expiry;
+    lease = JSON.parse(text) as Partial<LeaseText> | null;
   } catch {
-    return false;
+    // A damaged lock file: only its staying unchanged can show it is abandoned.
   }
+  const heartbeat = typeof lease?.heartbeat === 'string' ? Date.parse(lease.heartbeat) : Number.NaN;
+  const expiry = typeof lease?.lease_ms === 'number' && lease.lease_ms > 0 ? lease.lease_ms : leaseMs;
+  if (!Number.isNaN(heartbeat) && Date.now() - heartbeat > expiry) return true;
+  if (Number.isNaN(heartbeat) && holder?.host === hostname()) return false;
+  return unchangedMs >= expiry;
 }
 
 /**
