@@ -1,3 +1,4 @@
+import { markdownText } from '../encoding/markdown';
 import { formatDigest } from '../evidence/content-digest';
 import { formatGovernanceLine, type GovernanceAction } from '../governance/governance-policy';
 import { SEVERITIES, type Severity } from '../governance/severity';
@@ -38,5 +39,5 @@ export class GovernanceLines {
 }
 
 export function governanceReportHead(input: InputRef, totals: ActionTotals): string {
-  return `# Governance report\n\nInput: ${input.name} (${formatDigest(input.sha256)})\nActions: ${totals.total} (REMEDIATE: ${totals.remediate}, MONITOR: ${totals.total - totals.remediate})\n\n`;
+  return `# Governance report\n\nInput: ${markdownText(input.name)} (${formatDigest(input.sha256)})\nActions: ${totals.total} (REMEDIATE: ${totals.remediate}, MONITOR: ${totals.total - totals.remediate})\n\n`;
 }

@@ -1,5 +1,5 @@
 import type { RunCounts } from '../assessment/assessment';
-import { markdownCell } from '../drift/drift-detection';
+import { markdownText } from '../encoding/markdown';
 import { DRIFT_CLASSES, DRIFT_SEVERITIES, type DriftClass, type DriftSeverity } from '../drift/drift-finding';
 import type { ConmonEvent } from './conmon-event';
 import type { StoredRun } from './run-record';
@@ -145,9 +145,9 @@ export function ongoingAuthorizationMarkdown(report: OaReport): string {
     '# FedRAMP 20x Ongoing Authorization Report',
     '',
     `Period: ${report.period.from} to ${report.period.to}`,
-    `System: ${report.system ?? 'no runs recorded in the period'}`,
+    `System: ${report.system === null ? 'no runs recorded in the period' : markdownText(report.system)}`,
     `Runs: ${runs.count}${runs.first && runs.last ? ` (run ${runs.first.seq}, ${runs.first.as_of} to run ${runs.last.seq}, ${runs.last.as_of})` : ''}`,
-    `Store: ${report.store}`,
+    `Store: ${markdownText(report.store)}`,
     `Generated: ${report.generated_at} by ${report.tool.name} ${report.tool.version}`,
     '',
     '## KSI status summary',
@@ -161,20 +161,20 @@ export function ongoingAuthorizationMarkdown(report: OaReport): string {
       '',
       '| Area | Title | PASS | WARN | FAIL | Pass rate |',
       '|---|---|---|---|---|---|',
-      ...status.areas.map((a) => `| ${a.area} | ${markdownCell(a.title)} | ${a.pass} | ${a.warn} | ${a.fail} | ${percent(a.pass_rate)} |`),
+      ...status.areas.map((a) => `| ${markdownText(a.area)} | ${markdownText(a.title)} | ${a.pass} | ${a.warn} | ${a.fail} | ${percent(a.pass_rate)} |`),
     );
   }
   out.push('', '## Changes', '');
   if (report.changes.length === 0) out.push('No KSI changed status in the period.');
   else {
     out.push('| As of | Run | KSI | From | To | Class | Severity |', '|---|---|---|---|---|---|---|');
-    for (const f of report.changes) out.push(`| ${f.as_of} | ${f.run} | ${f.ksi_id} | ${f.from} | ${f.to} | ${f.class} | ${f.severity} |`);
+    for (const f of report.changes) out.push(`| ${f.as_of} | ${f.run} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.from)} | ${markdownText(f.to)} | ${f.class} | ${f.severity} |`);
   }
   out.push('', '## POA&M', '', `Opened: ${poam.opened.length}; closed: ${poam.closed.length}; became overdue: ${poam.overdue.length}; open at the end of the period: ${poam.open_at_end} (${poam.overdue_at_end} overdue).`);
   const table = (title: string, rows: OaPoamEntry[], dateLabel: string) => {
     if (rows.length === 0) return;
     out.push('', `### ${title}`, '', `| POA&M | KSI | Risk | ${dateLabel} | Detected | Due | Run |`, '|---|---|---|---|---|---|---|');
-    for (const r of rows) out.push(`| ${r.poam_id}${r.reopened ? ' (reopened)' : ''} | ${r.ksi_id} | ${r.risk_rating} | ${r.date} | ${r.original_detection_date} | ${r.scheduled_completion_date} | ${r.run} |`);
+    for (const r of rows) out.push(`| ${markdownText(r.poam_id)}${r.reopened ? ' (reopened)' : ''} | ${markdownText(r.ksi_id)} | ${markdownText(r.risk_rating)} | ${markdownText(r.date)} | ${markdownText(r.original_detection_date)} | ${markdownText(r.scheduled_completion_date)} | ${r.run} |`);
   };
   table('Opened', poam.opened, 'Opened');
   table('Closed', poam.closed, 'Closed');
@@ -182,7 +182,7 @@ export function ongoingAuthorizationMarkdown(report: OaReport): string {
   out.push('', '## Drift findings', '', `By severity: ${DRIFT_SEVERITIES.map((s) => `${s} ${drift.severity[s]}`).join(', ')}.`, `By class: ${DRIFT_CLASSES.map((c) => `${c} ${drift.class[c]}`).join(', ')}.`);
   if (drift.findings.length > 0) {
     out.push('', '| As of | Run | Severity | Class | KSI | Reason |', '|---|---|---|---|---|---|');
-    for (const f of drift.findings) out.push(`| ${f.as_of} | ${f.run} | ${f.severity} | ${f.class} | ${f.ksi_id ?? '(run)'} | ${markdownCell(f.reason)} |`);
+    for (const f of drift.findings) out.push(`| ${f.as_of} | ${f.run} | ${f.severity} | ${f.class} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.reason)} |`);
   }
   return `${out.join('\n')}\n`;
 }

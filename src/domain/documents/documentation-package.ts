@@ -1,6 +1,6 @@
 import type { HashedResult } from '../assessment/assessment';
 import { needsPoam, poamId, poamRow, type PoamRow } from '../artifacts/poam';
-import { controlsTouched, implementationStatus, narrativeLine, type ImplementationStatus } from '../artifacts/ssp-narrative';
+import { controlsTouched, implementationStatus, narrativeSentence, type ImplementationStatus } from '../artifacts/ssp-narrative';
 import { formatDigest } from '../evidence/content-digest';
 import { evidenceGraph, type EvidenceGraph } from '../evidence/evidence-graph';
 import type { GovernanceAction } from '../governance/governance-policy';
@@ -85,7 +85,7 @@ export function buildDocumentationPackage(run: DocumentRun): DocumentationPackag
       status: implementationStatus(covered.map((c) => c.item)),
       areas: [...new Set(facts.map((k) => k.area))].sort(),
       ksis: facts,
-      narrative: covered.map(({ item, hash }) => narrativeLine(item, hash).replace(/^- /, '')),
+      narrative: covered.map(({ item, hash }) => narrativeSentence(item, hash)),
       graph: evidenceGraph({ items: run.results.map((r) => r.item), hashes: run.results.map((r) => r.hash), merkleRoot: run.merkleRoot, catalog, control }),
     };
   });

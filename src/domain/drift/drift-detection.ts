@@ -1,5 +1,6 @@
 import type { HashedResult } from '../assessment/assessment';
 import type { InputRef } from '../artifacts/run-context';
+import { markdownText } from '../encoding/markdown';
 import { formatDigest } from '../evidence/content-digest';
 import { compareIds } from '../governance/governance-policy';
 import type { Severity } from '../governance/severity';
@@ -156,18 +157,14 @@ export function severityTally(counts: DriftCounts): string {
 
 /** The Markdown table `svc ir drift-detect` prints. */
 export function driftMarkdown(findings: readonly DriftFinding[], a: InputRef, b: InputRef): string {
-  const lines = [`# Drift findings: ${a.name} -> ${b.name}`, '', `Run A: ${a.name} (${formatDigest(a.sha256)})`, `Run B: ${b.name} (${formatDigest(b.sha256)})`, ''];
+  const [nameA, nameB] = [markdownText(a.name), markdownText(b.name)];
+  const lines = [`# Drift findings: ${nameA} -> ${nameB}`, '', `Run A: ${nameA} (${formatDigest(a.sha256)})`, `Run B: ${nameB} (${formatDigest(b.sha256)})`, ''];
   if (findings.length === 0) lines.push('No drift: the runs report the same statuses and evidence.');
   else {
     lines.push('| Severity | Class | KSI | From | To | Reason |', '|---|---|---|---|---|---|');
-    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${f.ksi_id ?? '(run)'} | ${markdownCell(f.from)} | ${markdownCell(f.to)} | ${markdownCell(f.reason)} |`);
+    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.from)} | ${markdownText(f.to)} | ${markdownText(f.reason)} |`);
   }
   const counts = countDrift(findings);
   lines.push('', `Findings: ${counts.total} (${severityTally(counts)})`);
   return `${lines.join('\n')}\n`;
-}
-
-/** A Markdown table cell: backslashes and pipes escaped, line breaks flattened. */
-export function markdownCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

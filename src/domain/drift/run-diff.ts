@@ -1,4 +1,5 @@
 import type { InputRef } from '../artifacts/run-context';
+import { markdownText } from '../encoding/markdown';
 import { formatDigest } from '../evidence/content-digest';
 import type { KsiResult } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
@@ -103,12 +104,13 @@ const short = (hash: string | null) => (hash === null ? 'NONE' : hash.slice(0, 1
 
 /** The Markdown drift diff of DESIGN §5. */
 export function* diffMarkdown(diff: RunDiff, a: InputRef, b: InputRef): Generator<string> {
-  yield `# Drift: ${a.name} -> ${b.name}\n\nRun A: ${a.name} (${formatDigest(a.sha256)})\nRun B: ${b.name} (${formatDigest(b.sha256)})\n\n## KSI transitions\n\n`;
+  const [nameA, nameB] = [markdownText(a.name), markdownText(b.name)];
+  yield `# Drift: ${nameA} -> ${nameB}\n\nRun A: ${nameA} (${formatDigest(a.sha256)})\nRun B: ${nameB} (${formatDigest(b.sha256)})\n\n## KSI transitions\n\n`;
   if (diff.transitions.length === 0) yield '(none)\n';
-  for (const t of diff.transitions) yield `- ${t.ksi_id}: ${t.from} -> ${t.to}\n`;
+  for (const t of diff.transitions) yield `- ${markdownText(t.ksi_id)}: ${t.from} -> ${t.to}\n`;
   yield '\n## Evidence hash deltas\n\n';
   if (diff.hash_deltas.length === 0) yield '(none)\n';
-  for (const d of diff.hash_deltas) yield `- ${d.ksi_id}: ${short(d.from)} -> ${short(d.to)}\n`;
+  for (const d of diff.hash_deltas) yield `- ${markdownText(d.ksi_id)}: ${short(d.from)} -> ${short(d.to)}\n`;
   yield '\n## Status counts\n\n';
   for (const status of ['FAIL', 'WARN', 'PASS'] as const) yield `- ${status}: ${diff.counts[status].from} -> ${diff.counts[status].to}\n`;
 }

@@ -1,4 +1,5 @@
 import type { KsiDefinition } from '../catalog/ksi-catalog';
+import { markdownText } from '../encoding/markdown';
 import type { Status } from '../ksi/status';
 import { lowerSeverity, severityRank, type Severity } from './severity';
 
@@ -51,5 +52,5 @@ export function compareIds(a: string, b: string): number {
 }
 
 export function formatGovernanceLine(a: GovernanceAction): string {
-  return `- ${a.action} | ${a.ksi_id} | sev=${a.severity} | owner=${a.owner} | SLA=${a.sla_days}d`;
+  return `- ${a.action} | ${markdownText(a.ksi_id)} | sev=${a.severity} | owner=${markdownText(a.owner)} | SLA=${a.sla_days}d`;
 }

@@ -1,5 +1,6 @@
-import { countDrift, markdownCell, severityTally } from '../drift/drift-detection';
+import { countDrift, severityTally } from '../drift/drift-detection';
 import { DRIFT_CLASSES, type DriftClass, type DriftCounts, type DriftSeverity } from '../drift/drift-finding';
+import { markdownText } from '../encoding/markdown';
 import { byCodeUnits, type ResourceCategory, type Snapshot, type SnapshotFile, type SnapshotResource } from './snapshot';
 
 export type SubstrateChange = 'added' | 'removed' | 'changed' | 'moved';
@@ -116,11 +117,12 @@ export function gatesOn(findings: readonly SubstrateDriftFinding[], threshold: D
 
 /** The Markdown `svc substrate drift` prints: the two snapshots, the findings table, the counts. */
 export function substrateDriftMarkdown(findings: readonly SubstrateDriftFinding[], a: NamedSnapshot, b: NamedSnapshot): string {
-  const lines = [`# Substrate drift: ${a.name} -> ${b.name}`, '', `Snapshot A: ${a.name} (${a.snapshot.counts.files} files, merkle root ${a.snapshot.merkle_root})`, `Snapshot B: ${b.name} (${b.snapshot.counts.files} files, merkle root ${b.snapshot.merkle_root})`, ''];
+  const [nameA, nameB] = [markdownText(a.name), markdownText(b.name)];
+  const lines = [`# Substrate drift: ${nameA} -> ${nameB}`, '', `Snapshot A: ${nameA} (${a.snapshot.counts.files} files, merkle root ${a.snapshot.merkle_root})`, `Snapshot B: ${nameB} (${b.snapshot.counts.files} files, merkle root ${b.snapshot.merkle_root})`, ''];
   if (findings.length === 0) lines.push('No drift: the snapshots hold the same files and resources.');
   else {
     lines.push('| Severity | Class | Subject | Change | Reason |', '|---|---|---|---|---|');
-    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${markdownCell(f.subject)} | ${f.change} | ${markdownCell(f.reason)} |`);
+    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${markdownText(f.subject)} | ${f.change} | ${markdownText(f.reason)} |`);
   }
   lines.push('', `Findings: ${findings.length} (${severityTally(countSubstrateDrift(findings))})`);
   return `${lines.join('\n')}\n`;

@@ -198,10 +198,10 @@ describe('substrate drift', () => {
     const findings = compareSnapshots(before, after).slice(0, 1);
     expect(substrateDriftMarkdown(findings, { name: 'a.json', snapshot: before }, { name: 'b|c', snapshot: after })).toBe(
       [
-        '# Substrate drift: a.json -> b|c',
+        '# Substrate drift: a.json -> b\\|c',
         '',
         `Snapshot A: a.json (5 files, merkle root ${before.merkle_root})`,
-        `Snapshot B: b|c (5 files, merkle root ${after.merkle_root})`,
+        `Snapshot B: b\\|c (5 files, merkle root ${after.merkle_root})`,
         '',
         '| Severity | Class | Subject | Change | Reason |',
         '|---|---|---|---|---|',

@@ -1,10 +1,12 @@
 import type { AreaFacts, ControlFacts, DocumentationPackage, KsiFacts, PackageFile } from '../../../domain/documents/documentation-package';
+import { markdownText } from '../../../domain/encoding/markdown';
 import type { MarkdownDocs } from '../../../ports/document-packages';
 
 /**
  * The documentation package as GitHub-flavoured Markdown: `index.md`, `areas/<AREA>.md`, `controls/<id>.md` and
  * `poam.md`, linked to each other by relative paths only, so the package reads the same in a repository, a wiki
- * or on disk.
+ * or on disk. Every text of the model (reports and catalogs are untrusted) goes through markdownText once;
+ * the helpers below take Markdown.
  */
 export class MarkdownDocsRenderer implements MarkdownDocs {
   render(model: DocumentationPackage): PackageFile[] {
@@ -24,7 +26,7 @@ function fileName(id: string): string {
 
 function index(model: DocumentationPackage): string {
   const { counts } = model;
-  return page(`Compliance documentation: ${model.system}`, [
+  return page(`Compliance documentation: ${markdownText(model.system)}`, [
     facts(model),
     `## Summary\n\n${table(
       ['Measure', 'Count'],
@@ -39,56 +41,56 @@ function index(model: DocumentationPackage): string {
     )}`,
     `## Areas\n\n${table(
       ['Area', 'Title', 'KSIs', 'PASS', 'WARN', 'FAIL'],
-      model.areas.map((a) => [link(a.id, `areas/${fileName(a.id)}.md`), a.title, a.ksis.length, ...(['PASS', 'WARN', 'FAIL'] as const).map((s) => a.ksis.filter((k) => k.status === s).length)]),
+      model.areas.map((a) => [link(markdownText(a.id), `areas/${fileName(a.id)}.md`), markdownText(a.title), a.ksis.length, ...(['PASS', 'WARN', 'FAIL'] as const).map((s) => a.ksis.filter((k) => k.status === s).length)]),
     )}`,
     `## Controls\n\n${table(
       ['Control', 'Title', 'Implementation status', 'KSIs'],
-      model.controls.map((c) => [link(c.id, `controls/${fileName(c.id)}.md`), c.title, c.status, c.ksis.map((k) => k.id).join(', ')]),
+      model.controls.map((c) => [link(markdownText(c.id), `controls/${fileName(c.id)}.md`), markdownText(c.title), c.status, markdownText(c.ksis.map((k) => k.id).join(', '))]),
     )}`,
     `## POA&M\n\n${link(`${counts.poam} open POA&M items`, 'poam.md')}.`,
   ]);
 }
 
 function areaPage(area: AreaFacts, model: DocumentationPackage): string {
-  return page(`${area.id} ${area.title}`, [
-    `Back to ${link('the index', '../index.md')}. System: ${model.system}.`,
+  return page(markdownText(`${area.id} ${area.title}`), [
+    `Back to ${link('the index', '../index.md')}. System: ${markdownText(model.system)}.`,
     `## KSIs\n\n${table(
       ['KSI', 'Title', 'Status', 'Action', 'Owner', 'Evidence (SHA-256)'],
-      area.ksis.map((k) => [k.id, k.title, k.status, `${k.action.action} ${k.action.severity} ${k.action.sla_days}d`, k.action.owner, code(k.hash)]),
+      area.ksis.map((k) => [markdownText(k.id), markdownText(k.title), k.status, `${k.action.action} ${k.action.severity} ${k.action.sla_days}d`, markdownText(k.action.owner), code(k.hash)]),
     )}`,
-    `## Controls\n\n${area.controls.length === 0 ? 'No KSI of this area maps to a control.' : area.controls.map((c) => `- ${link(c, `../controls/${fileName(c)}.md`)}`).join('\n')}`,
+    `## Controls\n\n${area.controls.length === 0 ? 'No KSI of this area maps to a control.' : area.controls.map((c) => `- ${link(markdownText(c), `../controls/${fileName(c)}.md`)}`).join('\n')}`,
   ]);
 }
 
 function controlPage(control: ControlFacts): string {
-  return page(`${control.id}${control.title ? ` ${control.title}` : ''}`, [
-    `Back to ${link('the index', '../index.md')}. Areas: ${control.areas.map((a) => link(a, `../areas/${fileName(a)}.md`)).join(', ')}.`,
+  return page(markdownText(`${control.id} ${control.title ?? ''}`), [
+    `Back to ${link('the index', '../index.md')}. Areas: ${control.areas.map((a) => link(markdownText(a), `../areas/${fileName(a)}.md`)).join(', ')}.`,
     `Implementation status: **${control.status}**`,
-    `## Narrative\n\n${control.narrative.map((sentence) => `- ${sentence}`).join('\n')}`,
+    `## Narrative\n\n${control.narrative.map((sentence) => `- ${markdownText(sentence)}`).join('\n')}`,
     `## Evidence\n\n${table(['KSI', 'Status', 'Observed', 'Source', 'Evidence (SHA-256)', 'POA&M'], control.ksis.map(ksiEvidenceRow))}`,
   ]);
 }
 
 function ksiEvidenceRow(k: KsiFacts): (string | number)[] {
-  return [k.id, k.status, k.observedAt ?? '', k.source ?? '', code(k.hash), k.poam === undefined ? '' : link(k.poam, '../poam.md')];
+  return [markdownText(k.id), k.status, markdownText(k.observedAt ?? ''), markdownText(k.source ?? ''), code(k.hash), k.poam === undefined ? '' : link(markdownText(k.poam), '../poam.md')];
 }
 
 function poamPage(model: DocumentationPackage): string {
   return page('POA&M', [
-    `Back to ${link('the index', 'index.md')}. System: ${model.system}. Open items: ${model.poam.length}.`,
+    `Back to ${link('the index', 'index.md')}. System: ${markdownText(model.system)}. Open items: ${model.poam.length}.`,
     model.poam.length === 0
       ? 'No open POA&M items: every KSI passed.'
       : table(
           ['POA&M ID', 'Weakness', 'Controls', 'Risk', 'Detected', 'Due', 'Point of contact', 'Remediation plan'],
           model.poam.map((r) => [
-            r.poam_id,
-            r.weakness_name,
-            r.controls.map((c) => link(c, `controls/${fileName(c)}.md`)).join(', '),
-            r.risk_rating,
-            r.original_detection_date,
-            r.scheduled_completion_date,
-            r.point_of_contact,
-            r.remediation_plan,
+            markdownText(r.poam_id),
+            markdownText(r.weakness_name),
+            r.controls.map((c) => link(markdownText(c), `controls/${fileName(c)}.md`)).join(', '),
+            markdownText(r.risk_rating),
+            markdownText(r.original_detection_date),
+            markdownText(r.scheduled_completion_date),
+            markdownText(r.point_of_contact),
+            markdownText(r.remediation_plan),
           ]),
         ),
   ]);
@@ -96,31 +98,28 @@ function poamPage(model: DocumentationPackage): string {
 
 function facts(model: DocumentationPackage): string {
   return [
-    `- Generated by ${model.tool.name} ${model.tool.version} at ${model.generatedAt}`,
-    `- Input: ${model.input.name} (${code(`sha256:${model.input.sha256}`)})`,
-    `- Evidence entries: ${model.entriesFile}, Merkle root ${code(model.merkleRoot)}`,
+    `- Generated by ${markdownText(model.tool.name)} ${markdownText(model.tool.version)} at ${markdownText(model.generatedAt)}`,
+    `- Input: ${markdownText(model.input.name)} (${code(`sha256:${model.input.sha256}`)})`,
+    `- Evidence entries: ${markdownText(model.entriesFile)}, Merkle root ${code(model.merkleRoot)}`,
   ].join('\n');
 }
 
+/** A page: its title (Markdown) as the heading, then the sections. */
 function page(title: string, sections: string[]): string {
-  return `# ${inline(title)}\n\n${sections.join('\n\n')}\n`;
+  return `# ${title}\n\n${sections.join('\n\n')}\n`;
 }
 
+/** A link; `text` is Markdown (markdownText escapes brackets), `href` one of the package's own paths. */
 function link(text: string, href: string): string {
-  return `[${inline(text).replace(/[[\]]/g, '\\$&')}](${href})`;
+  return `[${text}](${href})`;
 }
 
 function code(text: string): string {
   return `\`${text}\``;
 }
 
-/** Report text on one line, its pipes escaped (they would split a table cell); escaping twice changes nothing. */
-function inline(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/(?<!\\)\|/g, '\\|');
-}
-
-/** A GFM table; every cell goes through `inline`. */
+/** A GFM table of Markdown cells (each one line, its pipes escaped) and numbers. */
 function table(head: string[], rows: (string | number)[][]): string {
-  const line = (cells: (string | number)[]) => `| ${cells.map((c) => (typeof c === 'number' ? String(c) : inline(c))).join(' | ')} |`;
+  const line = (cells: (string | number)[]) => `| ${cells.map(String).join(' | ')} |`;
   return [line(head), `|${head.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }

@@ -1,0 +1,31 @@
+/**
+ * What each character that Markdown would read as syntax anywhere in a line becomes. `>` opens nothing inside a
+ * line (a tag or autolink needs `<`), so it is escaped only at the start, where it would open a block quote; svc's
+ * own `a -> b` in drift reasons stays readable.
+ */
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '|': '\\|', '[': '\\[', ']': '\\]', '&': '&amp;', '<': '&lt;' };
+
+/**
+ * What may start a block at the beginning of a line: ATX heading (`#`), list item (`-`, `+`, `*`, `1.`, `1)`),
+ * thematic break or setext underline (`-`, `*`, `_`, `=`), code fence (backticks, `~`), block quote (`>`), and a
+ * colon (a GFM table's delimiter row). `<` (an HTML block) is an entity already, `|` and `[` escaped.
+ */
+const BLOCK_START = /^(?:[#>+\-*=_`~:]|\d{1,9}[.)](?= |$))/;
+
+/**
+ * Untrusted text (scanner, catalog or file-name text) as Markdown that reads as that text, the one rule for every
+ * table cell and every line of text svc writes as Markdown: white space runs, line breaks (LF, CRLF, a lone CR,
+ * U+2028) included, become one space, and the ends are trimmed, so the text stays on its line and cannot indent
+ * a code block; `\`, `|`, `[`, `]` are backslash-escaped (no cell split, no link or image); `&` and `<` become
+ * entities (no raw HTML, no autolink); a leading block marker is escaped (`>` as `&gt;`), so the text never starts
+ * a block.
+ */
+export function markdownText(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim().replace(/[\\|[\]&<]/g, (c) => ESCAPES[c]);
+  const start = BLOCK_START.exec(flat);
+  if (!start) return flat;
+  const marker = start[0];
+  if (marker === '>') return `&gt;${flat.slice(1)}`;
+  // A digit is no ASCII punctuation, so CommonMark only lets the delimiter after it be escaped.
+  return /^\d/.test(marker) ? `${marker.slice(0, -1)}\\${flat.slice(marker.length - 1)}` : `\\${flat}`;
+}
