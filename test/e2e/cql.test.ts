@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { svc } from '../support/run-svc';
@@ -56,6 +56,20 @@ describe('svc cql query', () => {
     );
     const run = svc(['cql', 'query', 'FROM results GROUP BY area COUNT', '--input', SAMPLE, '--json']);
     expect([run.status, JSON.parse(run.stdout)]).toEqual([0, { source: 'results', from: [SAMPLE], columns: ['area', 'count'], rows: [['AC', 1], ['AU', 1], ['CNA', 1], ['IA', 1], ['SC', 1]] }]);
+  });
+
+  // Security review, issue 15: CSV cells went out unguarded, so a title Excel would run as a formula did.
+  it('writes CSV cells that a spreadsheet would evaluate as text, behind an apostrophe', () => {
+    const report = JSON.parse(readFileSync(SAMPLE, 'utf8'));
+    report.results[0].title = '=HYPERLINK("http://evil.example","click")';
+    report.results[0].details = '-2+3';
+    const input = join(home, 'formula.json');
+    writeFileSync(input, JSON.stringify(report));
+    expect(svc(['cql', 'query', `FROM results WHERE ksi_id = ${report.results[0].ksi_id} SELECT ksi_id, title, details`, '--input', input, '--format', 'csv'])).toEqual({
+      stdout: `ksi_id,title,details\r\n${report.results[0].ksi_id},"'=HYPERLINK(""http://evil.example"",""click"")",'-2+3\r\n`,
+      stderr: '',
+      status: 0,
+    });
   });
 
   it('points at a syntax error with a caret and exits 2', () => {
