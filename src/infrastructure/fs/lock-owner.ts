@@ -98,7 +98,9 @@ const LAST_RETRY_MS = 200;
 /** A breaker file this old was left by a process that died inside the few microseconds it is held. */
 const STALE_BREAKER_MS = 5000;
 /** A wait shorter than this (another append of a small report) is not worth a line. */
-const TELL_AFTER_MS = 1000;
+export const TELL_AFTER_MS = 1000;
+/** How long a writer waits for a store's lock by default: several appends of large reports. */
+export const DEFAULT_LOCK_WAIT_MS = 300_000;
 
 /**
  * Takes the lock file, waiting with back-off while another process holds it, and returns its release. See

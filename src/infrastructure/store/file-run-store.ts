@@ -4,7 +4,7 @@ import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
-import { acquireLease, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
+import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
 import { instantsOf, isWithin } from './run-range';
@@ -14,8 +14,6 @@ import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 export const RUN_INDEX_SCHEMA = 'svc.run-index/v2';
 /** The index of svc 0.5.0: summaries without a hash chain, upgraded on first use. */
 const LEGACY_INDEX_SCHEMA = 'svc.run-index/v1';
-/** How long a writer waits for the store lock by default: several appends of large reports. */
-export const DEFAULT_LOCK_WAIT_MS = 300_000;
 
 export interface FileRunStoreOptions {
   dir: string;

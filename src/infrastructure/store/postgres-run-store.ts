@@ -3,6 +3,7 @@ import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import type { RunSummary, StoredRun, TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
+import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, verifiedRecord } from './run-id';
@@ -21,9 +22,6 @@ export interface PostgresRunStoreOptions {
 /** Serializes appends across processes; any constant works that no other application in the database locks on. */
 const APPEND_LOCK = '7305119270480002';
 const CONNECT_TIMEOUT_MS = 10_000;
-const DEFAULT_LOCK_WAIT_MS = 300_000;
-/** A wait shorter than this (another append of a small report) is not worth a line. */
-const TELL_AFTER_MS = 1000;
 
 const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head';
 
