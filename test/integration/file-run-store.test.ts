@@ -203,6 +203,27 @@ describe('FileRunStore on disk', () => {
     expect(await store.list()).toHaveLength(1);
   });
 
+  it('records nothing when its lease was taken over while it appended (it stalled past the expiry)', async () => {
+    const store = new FileRunStore({ dir });
+    const first = await append(store, 1);
+    const index = readFileSync(join(dir, 'index.json'), 'utf8');
+    const taker = JSON.stringify({ pid: 1, host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z', heartbeat: new Date().toISOString(), lease_ms: 30_000, token: 'b'.repeat(32) });
+    const record = recordFor(2);
+    const id = runIdOf(record);
+    const lost = store.append(id, (_latest, seq) => {
+      writeFileSync(join(dir, 'store.lock'), taker);
+      return storedRunFor(id, seq, { record });
+    });
+    await expect(lost).rejects.toBeInstanceOf(UnavailableError);
+    await expect(lost).rejects.toMatchObject({
+      code: 'run-store-lease-lost',
+      message: `${join(dir, 'store.lock')}: this process stalled past the lock's expiry and another took the run store over; nothing was recorded, run the command again`,
+    });
+    expect(readFileSync(join(dir, 'index.json'), 'utf8')).toBe(index);
+    expect(readFileSync(join(dir, 'store.lock'), 'utf8')).toBe(taker);
+    expect((await store.list()).map((s) => s.id)).toEqual([first]);
+  });
+
   it('says once per holder that it is waiting for the lock, naming the holder', async () => {
     mkdirSync(dir, { recursive: true });
     const lock = join(dir, 'store.lock');
