@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, svc } from '../support/run-svc';
@@ -69,7 +69,10 @@ describe('svc ir auditor-bundle', () => {
     const out = join(tmp, 'again');
     svc(['ir', 'auditor-bundle', SAMPLE, '--out-dir', out]);
     svc(['ir', 'auditor-bundle', SAMPLE_B, '--out-dir', out]);
-    expect(readdirSync(out).sort()).toEqual(SIX);
+    // The six files link through .svc-current to the one generation there (docs/artifacts.md, "Crashes").
+    const generation = readlinkSync(join(out, '.svc-current'));
+    expect(readdirSync(out).sort()).toEqual(['.svc-current', generation, ...SIX]);
+    expect(readdirSync(join(out, generation)).sort()).toEqual(SIX);
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).input.name).toBe('sample-baseline-b.json');
   });
 
