@@ -1,8 +1,25 @@
 import type { InjectionToken } from 'tsyringe';
-import type { RunSummary, StoredRun } from '../domain/conmon/run-record';
+import type { RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-record';
 
 /** What `append` decides, under the store's lock, from the latest recorded run. */
 export type AppendDecision = (latest: StoredRun | undefined, seq: number) => StoredRun;
+
+/** A document to store with a run: its bytes as chunks, produced while the store writes them. */
+export interface RunDocumentSource {
+  name: string;
+  media_type: string;
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+}
+
+/** What `append` stores with the run it decided, under the same lock, before the run is committed. */
+export type DocumentProducer = (run: StoredRun) => RunDocumentSource[] | Promise<RunDocumentSource[]>;
+
+/** A stored document being read: its facts, and its bytes a chunk at a time. */
+export interface OpenedDocument {
+  document: RunDocument;
+  /** The bytes, checked against the document's SHA-256 as they go: a mismatch throws run-store-tampered at the end. */
+  chunks: AsyncIterable<Uint8Array>;
+}
 
 export interface AppendOutcome {
   /** False when a run with this id was already recorded: nothing was written and `run` is the stored one. */
@@ -31,14 +48,18 @@ export interface RunStore {
    * Records the run `id` unless it is already recorded. Under an exclusive lock, `decide` gets the latest
    * recorded run (undefined for the first) and the seq the new run will have, and returns the run to store
    * (its summary.seq and summary.id must be `seq` and `id`). Everything it returns is written at once or not at all.
+   * `produce` gives the documents to store with the decided run (names unique, plain file names): they are written,
+   * hashed into the run's link of the hash chain, and committed with it, or not at all.
    */
-  append(id: string, decide: AppendDecision): Promise<AppendOutcome>;
+  append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome>;
   /** Summaries in seq order, those whose as_of is within the range when one is given. */
   list(range?: RunRange): Promise<RunSummary[]>;
   /** One run by id or seq; undefined when there is none. */
   get(key: string | number): Promise<StoredRun | undefined>;
   /** The run with the highest seq; undefined for an empty store. */
   latest(): Promise<StoredRun | undefined>;
+  /** A document stored with run `key` (id or seq), to read in chunks; undefined when there is no such run or document. */
+  openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined>;
   /** Releases connections; the store may not be used afterwards. */
   close(): Promise<void>;
 }

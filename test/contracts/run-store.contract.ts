@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, RunStore } from '../../src/ports/run-store';
@@ -7,7 +8,7 @@ import { recordFor, runIdOf, storedRunFor, type StoredRunOverrides } from '../su
  * What a test changes behind the store's back: one record of a run (its canonical record, its summary, its POA&M
  * state, its events), its link in the hash chain, the chain head, or the latest run removed altogether.
  */
-export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | 'head' | 'latest-removed';
+export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | 'head' | 'latest-removed' | 'document' | 'document-list';
 
 export interface RunStoreHarness {
   /** An empty store. */
@@ -17,7 +18,8 @@ export interface RunStoreHarness {
   /**
    * Changes `target` of run `run` (for `head` and `latest-removed`: of the store, whose latest run is `run`) behind
    * the store's back, as a person editing a file or running UPDATE would, and returns the text the store's
-   * run-store-tampered message must contain: where the change is and which record it is.
+   * run-store-tampered message must contain: where the change is and which record it is. `document` changes a byte of
+   * the run's stored document `sar.json`; `document-list` the digest its document list gives for it.
    */
   tamper(target: TamperTarget, run: { id: string; seq: number }): Promise<string>;
   /** Closes `store` and removes what the harness made. */
@@ -233,6 +235,90 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       await expect(store.append(third.id, third.decide)).rejects.toMatchObject({ code: 'run-store-tampered' });
       expect(third.calls).toEqual([]);
       expect(await store.get(first.id)).toStrictEqual(first.returned);
+    });
+
+    describe('documents stored with a run', () => {
+      // More than a mebibyte in small pieces, so stores write and read it in several parts.
+      const sar = Array.from({ length: 30_000 }, (_, i) => `{"observation":${i},"text":"${'x'.repeat(30)}"}`);
+      const sarText = `[${sar.join(',')}]`;
+      const envelope = new TextEncoder().encode('{"payloadType":"application/vnd.in-toto+json"}');
+      const produce = () => [
+        { name: 'sar.json', media_type: 'application/json', chunks: ['[', ...sar.flatMap((piece, i) => (i === 0 ? [piece] : [',', piece])), ']'] },
+        { name: 'manifest.json', media_type: 'application/json', chunks: (async function* () { yield '{}'; })() },
+        { name: 'sar.json.dsse.json', media_type: 'application/vnd.dsse.envelope.v1+json', chunks: [envelope] },
+      ];
+      const sha = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+      async function bytesOf(opened: { chunks: AsyncIterable<Uint8Array> } | undefined): Promise<string> {
+        const parts: Buffer[] = [];
+        for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
+        return Buffer.concat(parts).toString('utf8');
+      }
+
+      it('stores what produce gives with the run, lists it by name, and streams each back byte for byte', async () => {
+        const first = runNumber(1);
+        const outcome = await store.append(first.id, first.decide, produce);
+        const listed = [
+          { name: 'manifest.json', media_type: 'application/json', sha256: sha('{}'), bytes: 2 },
+          { name: 'sar.json', media_type: 'application/json', sha256: sha(sarText), bytes: Buffer.byteLength(sarText) },
+          { name: 'sar.json.dsse.json', media_type: 'application/vnd.dsse.envelope.v1+json', sha256: sha(envelope), bytes: envelope.length },
+        ];
+        expect(Buffer.byteLength(sarText)).toBeGreaterThan(1 << 20);
+        expect(outcome.run.documents).toEqual(listed);
+        expect((await store.get(1))?.documents).toEqual(listed);
+        expect((await store.latest())?.documents).toEqual(listed);
+        expect(await bytesOf(await store.openDocument(first.id, 'sar.json'))).toBe(sarText);
+        expect(await bytesOf(await store.openDocument(1, 'sar.json.dsse.json'))).toBe(new TextDecoder().decode(envelope));
+        expect((await store.openDocument(1, 'manifest.json'))?.document).toEqual(listed[0]);
+        expect(await store.openDocument(1, 'ssp.json')).toBeUndefined();
+        expect(await store.openDocument(2, 'sar.json')).toBeUndefined();
+        // A second instance, as another process, reads the same.
+        const twin = h.twin();
+        expect(await bytesOf(await twin.openDocument(1, 'sar.json'))).toBe(sarText);
+        await twin.close();
+      });
+
+      it('records a run without documents when nothing is produced', async () => {
+        const first = runNumber(1);
+        const outcome = await store.append(first.id, first.decide);
+        expect(outcome.run.documents).toBeUndefined();
+        expect(await store.openDocument(1, 'sar.json')).toBeUndefined();
+      });
+
+      it('records nothing when producing fails, or a name is not plain, and the next append takes seq 1', async () => {
+        const first = runNumber(1);
+        await expect(store.append(first.id, first.decide, () => { throw new Error('no key'); })).rejects.toThrow('no key');
+        const failing = async function* () {
+          yield 'half';
+          throw new Error('renderer failed');
+        };
+        await expect(store.append(first.id, first.decide, () => [{ name: 'sar.json', media_type: 'application/json', chunks: failing() }])).rejects.toThrow('renderer failed');
+        for (const name of ['../x.json', 'SAR.json', 'a/b', '']) {
+          await expect(store.append(first.id, first.decide, () => [{ name, media_type: 'text/plain', chunks: ['x'] }])).rejects.toMatchObject({ code: 'bad-document-name' });
+        }
+        expect(await store.list()).toEqual([]);
+        const outcome = await store.append(first.id, first.decide, produce);
+        expect([outcome.run.summary.seq, outcome.run.documents?.length]).toEqual([1, 3]);
+      });
+
+      it('detects a stored document changed, when it is read to its end, naming it', async () => {
+        const [first, second] = [runNumber(1), runNumber(2)];
+        await store.append(first.id, first.decide, produce);
+        await store.append(second.id, second.decide, produce);
+        const named = await h.tamper('document', { id: second.id, seq: 2 });
+        await expect(bytesOf(await store.openDocument(2, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+        expect(await bytesOf(await store.openDocument(1, 'sar.json'))).toBe(sarText);
+      });
+
+      it('detects the document list of a run changed, naming it, on every read of the run', async () => {
+        const [first, second] = [runNumber(1), runNumber(2)];
+        await store.append(first.id, first.decide, produce);
+        await store.append(second.id, second.decide, produce);
+        const named = await h.tamper('document-list', { id: second.id, seq: 2 });
+        for (const read of [() => store.get(2), () => store.openDocument(2, 'sar.json')]) {
+          await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+        }
+        expect((await store.get(1))?.documents).toHaveLength(3);
+      });
     });
 
     describe('tamper evidence: every record is in the hash chain', () => {

@@ -2,13 +2,17 @@ import type { RunSummary, StoredRun } from '../../src/domain/conmon/run-record';
 import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/infrastructure/store/run-chain';
 import { canonicalJson, checkDecided, parseRunKey, verifiedRecord } from '../../src/infrastructure/store/run-id';
 import { instantsOf, isWithin } from '../../src/infrastructure/store/run-range';
-import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../src/ports/run-store';
+import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
+import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/infrastructure/store/run-documents';
+import type { RunDocument } from '../../src/domain/conmon/run-record';
 
 /** One stored run: its record as canonical text, the rest as stored, and its link in the hash chain. */
 export interface MemoryRun {
   text: string;
   run: StoredRun;
   link: RunLink;
+  /** The bytes of each document stored with the run, by name. */
+  bytes: Map<string, Buffer>;
 }
 
 /** What two InMemoryRunStore instances share, as two processes share a store directory. */
@@ -29,17 +33,33 @@ export class InMemoryRunStore implements RunStore {
 
   constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, queue: Promise.resolve() }) {}
 
-  append(id: string, decide: AppendDecision): Promise<AppendOutcome> {
+  append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
     const next = this.shared.queue.then(async (): Promise<AppendOutcome> => {
       this.verifyChain();
       const existing = this.shared.runs.find((r) => r.run.summary.id === id);
       if (existing) return { recorded: false, run: this.read(existing) };
       const latest = this.shared.runs[this.shared.runs.length - 1];
       const seq = this.shared.runs.length + 1;
-      const run = decide(latest && this.read(latest), seq);
-      checkDecided(run, id, seq);
+      const decided = decide(latest && this.read(latest), seq);
+      checkDecided(decided, id, seq);
+      const bytes = new Map<string, Buffer>();
+      let documents: RunDocument[] | undefined;
+      if (produce) {
+        const sources = await produce(decided);
+        checkDocumentSources(sources);
+        documents = [];
+        for (const source of sources) {
+          const reader = new DocumentBytes(source);
+          const parts: Buffer[] = [];
+          for await (const chunk of reader.chunks()) parts.push(chunk);
+          bytes.set(source.name, Buffer.concat(parts));
+          documents.push(reader.document());
+        }
+        byName(documents);
+      }
+      const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, this.shared.head);
-      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run), link });
+      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run), link, bytes });
       this.shared.head = head;
       return { recorded: true, run: this.read(this.shared.runs[seq - 1]) };
     });
@@ -71,6 +91,20 @@ export class InMemoryRunStore implements RunStore {
     return last && this.read(last);
   }
 
+  async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
+    const wanted = parseRunKey(key);
+    this.verifyChain();
+    const found = wanted && this.shared.runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
+    if (!found) return undefined;
+    const document = this.read(found).documents?.find((d) => d.name === name);
+    if (!document) return undefined;
+    const stored = found.bytes.get(name) ?? Buffer.alloc(0);
+    async function* whole(): AsyncGenerator<Uint8Array> {
+      yield stored;
+    }
+    return { document, chunks: verifiedChunks(whole(), document, this.location) };
+  }
+
   async close(): Promise<void> {}
 
   private verifyChain(): void {
@@ -80,8 +114,9 @@ export class InMemoryRunStore implements RunStore {
   }
 
   private read(entry: MemoryRun): StoredRun {
-    const { summary, poam, events } = entry.run;
+    const { summary, poam, events, documents } = entry.run;
     for (const [kind, value] of [['summary', summary], ['poam', poam], ['events', events]] as const) checkRecord(entry.link, kind, value, this.location);
+    if (documents !== undefined || entry.link.records.documents !== undefined) checkRecord(entry.link, 'documents', documents ?? null, this.location);
     return { ...copy(entry.run), record: verifiedRecord(entry.text, entry.run.summary.id, this.location) };
   }
 }

@@ -68,6 +68,14 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
     case 'latest-removed':
       edit(index, (json) => json.runs.pop());
       return `${index}: the chain head does not match run ${seq - 1}, the latest run`;
+    case 'document': {
+      const path = join(dir, 'documents', id, 'sar.json');
+      writeFileSync(path, readFileSync(path, 'utf8').replace('"observation":7,', '"observation":8,'));
+      return `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+    }
+    case 'document-list':
+      edit(index, (json) => (json.runs[seq - 1].documents.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged')));
+      return `${index}: the hash chain does not match the document list of run ${seq} (${id})`;
   }
 }
 

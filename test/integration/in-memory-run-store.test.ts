@@ -32,6 +32,15 @@ runStoreContract('InMemoryRunStore', async () => {
         case 'latest-removed':
           shared.runs.pop();
           return `memory: the chain head does not match run ${seq - 1}, the latest run`;
+        case 'document': {
+          const bytes = Buffer.from(entry.bytes.get('sar.json')!);
+          bytes[2] ^= 1;
+          entry.bytes.set('sar.json', bytes);
+          return `memory: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+        }
+        case 'document-list':
+          entry.run.documents![1].sha256 = '0'.repeat(64);
+          return `memory: the hash chain does not match the document list of run ${seq} (${id})`;
       }
     },
     cleanup: async () => undefined,

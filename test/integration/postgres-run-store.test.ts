@@ -74,6 +74,12 @@ runStoreContract('PostgresRunStore', async () => {
         case 'latest-removed':
           await sql(url, 'DELETE FROM svc_runs WHERE seq = $1', [seq]);
           return `${store.location} (svc_run_chain): the chain head does not match run ${seq - 1}, the latest run`;
+        case 'document':
+          await sql(url, `UPDATE svc_run_documents SET bytes = overlay(bytes placing 'Z'::bytea from 3) WHERE run_id = $1 AND name = 'sar.json' AND part = 0`, [id]);
+          return `${store.location} (svc_run_documents, run ${seq}, sar.json): the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+        case 'document-list':
+          await update(`documents = jsonb_set(documents, '{1,sha256}', '"${'0'.repeat(64)}"')`);
+          return `${at}, column documents): the hash chain does not match the document list of run ${seq} (${id})`;
       }
     },
     cleanup: async () => {
@@ -106,6 +112,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     expect(applied.map(({ version, name }) => ({ version, name }))).toEqual([
       { version: 1, name: 'runs' },
       { version: 2, name: 'run-chain' },
+      { version: 3, name: 'run-documents' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -118,7 +125,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(2\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(3\); upgrade svc$/) });
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

@@ -56,6 +56,19 @@ export interface RunSummary {
   drift: Record<DriftClass, number>;
 }
 
+/**
+ * A document stored with a run when it was recorded (the OSCAL documents, the SAR's DSSE envelope, the manifest):
+ * what svc-api serves for the run, byte for byte.
+ */
+export interface RunDocument {
+  /** A plain file name: `sar.json`, `sar.json.dsse.json`. */
+  name: string;
+  media_type: string;
+  /** Lowercase hex SHA-256 of the bytes. */
+  sha256: string;
+  bytes: number;
+}
+
 /** A recorded run with the lifecycle state it led to and the events it emitted. */
 export interface StoredRun {
   summary: RunSummary;
@@ -63,4 +76,6 @@ export interface StoredRun {
   /** Every tracked POA&M item after this run, open and closed, in poam_id order. */
   poam: TrackedPoamItem[];
   events: ConmonEvent[];
+  /** The documents stored with the run, in name order; absent for runs recorded before svc stored documents. */
+  documents?: RunDocument[];
 }

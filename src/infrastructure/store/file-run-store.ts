@@ -1,13 +1,14 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
+import type { RunDocument, RunSummary, StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
+import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
 import { instantsOf, isWithin } from './run-range';
+import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from './run-documents';
 import { syncDir } from '../fs/sync-dir';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
@@ -26,10 +27,11 @@ export interface FileRunStoreOptions {
   now?: () => Date;
 }
 
-/** One run in the index: its summary, and its link in the hash chain. */
+/** One run in the index: its summary, its link in the hash chain, and the documents stored with it. */
 interface IndexEntry {
   summary: RunSummary;
   link: RunLink;
+  documents?: RunDocument[];
 }
 
 interface RunIndex {
@@ -67,7 +69,7 @@ export class FileRunStore implements RunStore {
     this.now = options.now ?? (() => new Date());
   }
 
-  async append(id: string, decide: AppendDecision): Promise<AppendOutcome> {
+  async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
     await this.makeDirs();
     const lease = await this.lock();
     try {
@@ -77,14 +79,16 @@ export class FileRunStore implements RunStore {
       if (known) return { recorded: false, run: await this.read(known) };
       const last = index.runs.at(-1);
       const seq = last ? last.summary.seq + 1 : 1;
-      const run = decide(last && (await this.read(last)), seq);
-      checkDecided(run, id, seq);
+      const decided = decide(last && (await this.read(last)), seq);
+      checkDecided(decided, id, seq);
+      const documents = produce && (await this.writeDocuments(id, await produce(decided)));
+      const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, index.head);
       await this.writeRecord(id, canonicalJson(run.record));
       await this.writeAtomic(this.statePath(seq, id), canonicalJson({ summary: run.summary, poam: run.poam, events: run.events }));
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
-      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link }] });
+      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link, ...(documents ? { documents } : {}) }] });
       return { recorded: true, run };
     } finally {
       await lease.release();
@@ -111,6 +115,34 @@ export class FileRunStore implements RunStore {
     return last && this.read(last);
   }
 
+  /** Reads only the index and the document's file: the run's record is not re-hashed for a document. */
+  async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
+    const wanted = parseRunKey(key);
+    if (!wanted) return undefined;
+    const { runs } = await this.index();
+    const entry = 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
+    const document = entry && this.documentsOf(entry)?.find((d) => d.name === name);
+    if (!entry || !document) return undefined;
+    const path = join(this.documentsPath(entry.summary.id), name);
+    const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw tampered(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
+      throw translateFsError(error, path, 'run store file');
+    });
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      try {
+        for (;;) {
+          const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+          if (bytesRead === 0) return;
+          yield buffer.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    return { document, chunks: verifiedChunks(chunks(), document, path) };
+  }
+
   async close(): Promise<void> {}
 
   private get indexPath(): string {
@@ -123,6 +155,11 @@ export class FileRunStore implements RunStore {
 
   private runPath(id: string): string {
     return join(this.location, 'runs', `${id}.json`);
+  }
+
+  /** `documents/<id>/`: the documents stored with run `id`, one file each. */
+  private documentsPath(id: string): string {
+    return join(this.location, 'documents', id);
   }
 
   private statePath(seq: number, id: string): string {
@@ -167,7 +204,10 @@ export class FileRunStore implements RunStore {
       index.schema === RUN_INDEX_SCHEMA &&
       typeof index.head === 'string' &&
       Array.isArray(index.runs) &&
-      index.runs.every((e: unknown) => isObject(e) && isObject(e.summary) && typeof e.summary.seq === 'number' && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string');
+      index.runs.every(
+        (e: unknown) =>
+          isObject(e) && isObject(e.summary) && typeof e.summary.seq === 'number' && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string' && (e.documents === undefined || Array.isArray(e.documents)),
+      );
     if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index`);
     const verified = index as unknown as RunIndex;
     // Runs removed, added or reordered show here: the chain numbers them 1, 2, … and names each.
@@ -177,10 +217,18 @@ export class FileRunStore implements RunStore {
     return verified;
   }
 
+  /** The entry's document list once it is shown to match its link (a list added or removed outside svc shows). */
+  private documentsOf({ link, documents }: IndexEntry): RunDocument[] | undefined {
+    if (documents !== undefined || link.records.documents !== undefined) checkRecord(link, 'documents', documents ?? null, this.indexPath);
+    return documents;
+  }
+
   /** A run as stored, once its record and state files are shown to match its link. */
-  private async read({ summary, link }: IndexEntry): Promise<StoredRun> {
+  private async read(entry: IndexEntry): Promise<StoredRun> {
+    const { summary, link } = entry;
     const { id, seq } = summary;
     checkRecord(link, 'summary', summary, this.indexPath);
+    const documents = this.documentsOf(entry);
     const runPath = this.runPath(id);
     const bytes = await this.readBytes(runPath);
     if (bytes === undefined) throw tampered(runPath, id, 'is listed in index.json but its file is missing');
@@ -190,7 +238,7 @@ export class FileRunStore implements RunStore {
     checkRecord(link, 'summary', state.summary, statePath);
     checkRecord(link, 'poam', state.poam, statePath);
     checkRecord(link, 'events', state.events, statePath);
-    return { summary: state.summary, record, poam: state.poam, events: state.events };
+    return { summary: state.summary, record, poam: state.poam, events: state.events, ...(documents ? { documents } : {}) };
   }
 
   private async readState(statePath: string, id: string): Promise<Omit<StoredRun, 'record'>> {
@@ -243,6 +291,41 @@ export class FileRunStore implements RunStore {
     const existing = await this.readBytes(path);
     if (existing !== undefined && sha256Hex(existing) === id) return;
     await this.writeAtomic(path, text);
+  }
+
+  /**
+   * Writes the documents of run `id` into a temporary directory, a file each, fsynced, and renames it to
+   * `documents/<id>/`; one left by an append cut short before its index was written is replaced.
+   */
+  private async writeDocuments(id: string, sources: RunDocumentSource[]): Promise<RunDocument[]> {
+    checkDocumentSources(sources);
+    const parent = join(this.location, 'documents');
+    const temp = join(parent, `.${id}.${tempTag()}`);
+    const target = this.documentsPath(id);
+    try {
+      await mkdir(parent, { recursive: true, mode: 0o700 });
+      await mkdir(temp, { mode: 0o700 });
+      const documents: RunDocument[] = [];
+      for (const source of sources) {
+        const bytes = new DocumentBytes(source);
+        const handle = await open(join(temp, source.name), 'wx', 0o600);
+        try {
+          for await (const chunk of bytes.chunks()) await handle.write(chunk);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        documents.push(bytes.document());
+      }
+      await syncDir(temp);
+      await rm(target, { recursive: true, force: true });
+      await rename(temp, target);
+      await syncDir(parent);
+      return byName(documents);
+    } catch (error) {
+      await rm(temp, { recursive: true, force: true });
+      throw translateFsError(error, target, 'run store directory');
+    }
   }
 
   private async writeAtomic(path: string, text: string): Promise<void> {
@@ -299,12 +382,14 @@ export class FileRunStore implements RunStore {
    */
   private async sweep(index: RunIndex): Promise<void> {
     const states = join(this.location, 'states');
+    const documents = join(this.location, 'documents');
     const named = new Set(index.runs.map(({ summary: s }) => basename(this.statePath(s.seq, s.id))));
-    for (const dir of [this.location, join(this.location, 'runs'), states]) {
+    const ids = new Set(index.runs.map(({ summary: s }) => s.id));
+    for (const dir of [this.location, join(this.location, 'runs'), states, documents]) {
       for (const name of await readdir(dir).catch(() => [] as string[])) {
-        const leftover = isStaleTemp(name) || (dir === states && STATE_FILE.test(name) && !named.has(name));
+        const leftover = isStaleTemp(name) || (dir === states && STATE_FILE.test(name) && !named.has(name)) || (dir === documents && /^[0-9a-f]{64}$/.test(name) && !ids.has(name));
         // Best effort: one that cannot be removed now is still ignored by reads, and tried again by the next append.
-        if (leftover) await rm(join(dir, name), { force: true }).catch(() => undefined);
+        if (leftover) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
       }
     }
   }

@@ -61,6 +61,21 @@ export const MIGRATIONS: readonly Migration[] = [
     then: chainExistingRuns,
     finally: 'ALTER TABLE svc_runs ALTER COLUMN link SET NOT NULL, ALTER COLUMN head SET NOT NULL;',
   },
+  {
+    version: 3,
+    name: 'run-documents',
+    // The documents stored with a run: its list (hashed into the run's link) on the run, the bytes in parts of at
+    // most a mebibyte, so a reader holds one part at a time. Rows go in with the run, in its transaction.
+    sql: `
+      ALTER TABLE svc_runs ADD COLUMN documents jsonb;
+      CREATE TABLE svc_run_documents (
+        run_id text NOT NULL CHECK (run_id ~ '^[0-9a-f]{64}$'),
+        name text NOT NULL,
+        part int NOT NULL CHECK (part >= 0),
+        bytes bytea NOT NULL,
+        PRIMARY KEY (run_id, name, part)
+      );`,
+  },
 ];
 
 /** Rows are chained this many at a time: memory stays bounded however many runs 0.5.0 stored. */

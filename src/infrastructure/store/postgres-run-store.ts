@@ -1,13 +1,14 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
-import type { RunSummary, StoredRun, TrackedPoamItem } from '../../domain/conmon/run-record';
+import type { RunDocument, RunSummary, StoredRun, TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendOutcome, RunRange, RunStore } from '../../ports/run-store';
+import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, verifiedRecord } from './run-id';
 import { instantsOf } from './run-range';
+import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from './run-documents';
 
 export interface PostgresRunStoreOptions {
   /** postgres://user:password@host:port/database (any form pg accepts). */
@@ -23,7 +24,7 @@ export interface PostgresRunStoreOptions {
 const APPEND_LOCK = '7305119270480002';
 const CONNECT_TIMEOUT_MS = 10_000;
 
-const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head';
+const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head, documents';
 
 interface RunRow {
   /** bigint arrives as a string. */
@@ -36,7 +37,11 @@ interface RunRow {
   /** The canonical JSON of the run's RunLink; head is its SHA-256. */
   link: string;
   head: string;
+  /** The documents stored with the run; null for a run recorded without. */
+  documents: RunDocument[] | null;
 }
+
+type DocumentRow = Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'documents'>;
 
 /**
  * The first row whose link is broken: not hashing to its head, not following the row before, not naming the row, or
@@ -97,7 +102,7 @@ export class PostgresRunStore implements RunStore {
     this.pool.on('error', () => undefined);
   }
 
-  async append(id: string, decide: AppendDecision): Promise<AppendOutcome> {
+  async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
     await this.ready();
     return this.transaction(async (sql) => {
       await this.lockForAppend(sql);
@@ -106,15 +111,17 @@ export class PostgresRunStore implements RunStore {
       if (known) return { recorded: false, run: this.toStored(known) };
       const [last] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
       const seq = last ? Number(last.seq) + 1 : 1;
-      const run = decide(last && this.toStored(last), seq);
-      checkDecided(run, id, seq);
+      const decided = decide(last && this.toStored(last), seq);
+      checkDecided(decided, id, seq);
+      const documents = produce && (await this.writeDocuments(sql, id, await produce(decided)));
+      const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { summary } = run;
       const { link, head } = chainLink(run, prev);
       await sql(
-        `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10)`,
+        `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head, documents)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)`,
         // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-        [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalJson(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalJson(link), head],
+        [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalJson(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalJson(link), head, documents ? JSON.stringify(documents) : null],
       );
       await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, head]);
       return { recorded: true, run };
@@ -151,6 +158,32 @@ export class PostgresRunStore implements RunStore {
   async latest(): Promise<StoredRun | undefined> {
     const [row] = await this.read((sql) => sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`));
     return row && this.toStored(row);
+  }
+
+  /**
+   * The document's list entry is checked in one snapshot with the chain; its parts are then read one query each, so
+   * one part is in memory at a time, and checked against the listed digest as they go (verifiedChunks).
+   */
+  async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
+    const wanted = parseRunKey(key);
+    if (!wanted) return undefined;
+    const [row] = await this.read((sql) =>
+      'id' in wanted
+        ? sql<DocumentRow>('SELECT seq, id, link, head, documents FROM svc_runs WHERE id = $1', [wanted.id])
+        : sql<DocumentRow>('SELECT seq, id, link, head, documents FROM svc_runs WHERE seq = $1', [wanted.seq]),
+    );
+    const document = row && this.documentsOf(row)?.find((d) => d.name === name);
+    if (!row || !document) return undefined;
+    const parts = async function* (this: PostgresRunStore): AsyncGenerator<Uint8Array> {
+      for (let part = 0; ; part += 1) {
+        const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [row.id, name, part]).catch((error: unknown) => {
+          throw this.translate(error);
+        });
+        if (rows.length === 0) return;
+        yield rows[0].bytes;
+      }
+    }.call(this);
+    return { document, chunks: verifiedChunks(parts, document, `${this.location} (svc_run_documents, run ${row.seq}, ${name})`) };
   }
 
   async close(): Promise<void> {
@@ -262,7 +295,30 @@ export class PostgresRunStore implements RunStore {
     checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'));
     checkRecord(link, 'poam', row.poam, this.where(row.seq, 'poam'));
     checkRecord(link, 'events', row.events, this.where(row.seq, 'events'));
-    return { summary: row.summary, record, poam: row.poam, events: row.events };
+    const documents = this.documentsOf(row, link);
+    return { summary: row.summary, record, poam: row.poam, events: row.events, ...(documents ? { documents } : {}) };
+  }
+
+  /** The row's document list once it is shown to match its link (a list added or removed outside svc shows). */
+  private documentsOf(row: DocumentRow, link = this.linkOf(row)): RunDocument[] | undefined {
+    if (row.documents !== null || link.records.documents !== undefined) checkRecord(link, 'documents', row.documents, this.where(row.seq, 'documents'));
+    return row.documents ?? undefined;
+  }
+
+  /** Inserts the documents' bytes in parts within the append's transaction, and returns their list. */
+  private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[]): Promise<RunDocument[]> {
+    checkDocumentSources(sources);
+    const documents: RunDocument[] = [];
+    for (const source of sources) {
+      const bytes = new DocumentBytes(source);
+      let part = 0;
+      for await (const chunk of bytes.chunks()) {
+        await sql('INSERT INTO svc_run_documents (run_id, name, part, bytes) VALUES ($1, $2, $3, $4)', [id, source.name, part, chunk]);
+        part += 1;
+      }
+      documents.push(bytes.document());
+    }
+    return byName(documents);
   }
 
   /** Runs `work` in one transaction on one connection; whatever it throws rolls everything back. */

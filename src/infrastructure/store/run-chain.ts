@@ -25,11 +25,11 @@ export interface RunLink {
 }
 
 /** The records every run has; how each is named in messages. */
-export const RECORD_KINDS = { record: 'record', summary: 'summary', poam: 'POA&M state', events: 'events' } as const;
+export const RECORD_KINDS = { record: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list' } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 
 /** The link of `run` after the chain head `prev`, and the head it makes. */
-export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events'>, prev: string): { link: RunLink; head: string } {
+export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events' | 'documents'>, prev: string): { link: RunLink; head: string } {
   const link: RunLink = {
     schema: RUN_LINK_SCHEMA,
     seq: run.summary.seq,
@@ -37,7 +37,7 @@ export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events'>, p
     as_of: instant(run.summary.as_of),
     recorded_at: instant(run.summary.recorded_at),
     prev,
-    records: { record: run.summary.id, summary: hashOf(run.summary), poam: hashOf(run.poam), events: hashOf(run.events) },
+    records: { record: run.summary.id, summary: hashOf(run.summary), poam: hashOf(run.poam), events: hashOf(run.events), ...(run.documents ? { documents: hashOf(run.documents) } : {}) },
   };
   return { link, head: headOf(link) };
 }
