@@ -4,11 +4,16 @@ import type { RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-re
 /** What `append` decides, under the store's lock, from the latest recorded run. */
 export type AppendDecision = (latest: StoredRun | undefined, seq: number) => StoredRun;
 
-/** A document to store with a run: its bytes as chunks, produced while the store writes them. */
+export type DocumentChunks = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
+/**
+ * A document to store with a run: its bytes as chunks, produced while the store writes them. A function is called
+ * when the store reaches the document, with the documents written before it (a manifest lists their digests).
+ */
 export interface RunDocumentSource {
   name: string;
   media_type: string;
-  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  chunks: DocumentChunks | ((before: readonly RunDocument[]) => DocumentChunks);
 }
 
 /** What `append` stores with the run it decided, under the same lock, before the run is committed. */

@@ -244,7 +244,8 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       const envelope = new TextEncoder().encode('{"payloadType":"application/vnd.in-toto+json"}');
       const produce = () => [
         { name: 'sar.json', media_type: 'application/json', chunks: ['[', ...sar.flatMap((piece, i) => (i === 0 ? [piece] : [',', piece])), ']'] },
-        { name: 'manifest.json', media_type: 'application/json', chunks: (async function* () { yield '{}'; })() },
+        // Given the documents written before it, as a manifest is.
+        { name: 'manifest.json', media_type: 'application/json', chunks: (before: readonly { name: string }[]) => (async function* () { yield JSON.stringify(before.map((d) => d.name)); })() },
         { name: 'sar.json.dsse.json', media_type: 'application/vnd.dsse.envelope.v1+json', chunks: [envelope] },
       ];
       const sha = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -258,7 +259,7 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const first = runNumber(1);
         const outcome = await store.append(first.id, first.decide, produce);
         const listed = [
-          { name: 'manifest.json', media_type: 'application/json', sha256: sha('{}'), bytes: 2 },
+          { name: 'manifest.json', media_type: 'application/json', sha256: sha('["sar.json"]'), bytes: 12 },
           { name: 'sar.json', media_type: 'application/json', sha256: sha(sarText), bytes: Buffer.byteLength(sarText) },
           { name: 'sar.json.dsse.json', media_type: 'application/vnd.dsse.envelope.v1+json', sha256: sha(envelope), bytes: envelope.length },
         ];

@@ -47,15 +47,15 @@ export class InMemoryRunStore implements RunStore {
       if (produce) {
         const sources = await produce(decided);
         checkDocumentSources(sources);
-        documents = [];
+        const written: RunDocument[] = [];
         for (const source of sources) {
-          const reader = new DocumentBytes(source);
+          const reader = new DocumentBytes(source, [...written]);
           const parts: Buffer[] = [];
           for await (const chunk of reader.chunks()) parts.push(chunk);
           bytes.set(source.name, Buffer.concat(parts));
-          documents.push(reader.document());
+          written.push(reader.document());
         }
-        byName(documents);
+        documents = byName(written);
       }
       const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, this.shared.head);

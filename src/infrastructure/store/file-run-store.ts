@@ -307,7 +307,7 @@ export class FileRunStore implements RunStore {
       await mkdir(temp, { mode: 0o700 });
       const documents: RunDocument[] = [];
       for (const source of sources) {
-        const bytes = new DocumentBytes(source);
+        const bytes = new DocumentBytes(source, [...documents]);
         const handle = await open(join(temp, source.name), 'wx', 0o600);
         try {
           for await (const chunk of bytes.chunks()) await handle.write(chunk);

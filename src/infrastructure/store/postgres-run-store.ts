@@ -310,7 +310,7 @@ export class PostgresRunStore implements RunStore {
     checkDocumentSources(sources);
     const documents: RunDocument[] = [];
     for (const source of sources) {
-      const bytes = new DocumentBytes(source);
+      const bytes = new DocumentBytes(source, [...documents]);
       let part = 0;
       for await (const chunk of bytes.chunks()) {
         await sql('INSERT INTO svc_run_documents (run_id, name, part, bytes) VALUES ($1, $2, $3, $4)', [id, source.name, part, chunk]);

@@ -33,9 +33,14 @@ export class DocumentBytes {
   private size = 0;
   private finished = false;
 
-  constructor(private readonly source: RunDocumentSource) {}
+  /** `before`: the documents of the run written before this one. */
+  constructor(
+    private readonly source: RunDocumentSource,
+    private readonly before: readonly RunDocument[],
+  ) {}
 
   async *chunks(): AsyncGenerator<Buffer> {
+    const source = typeof this.source.chunks === 'function' ? this.source.chunks(this.before) : this.source.chunks;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     const take = (): Buffer => {
@@ -46,7 +51,7 @@ export class DocumentBytes {
       this.size += out.length;
       return out;
     };
-    for await (const piece of this.source.chunks) {
+    for await (const piece of source) {
       const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
       for (let at = 0; at < bytes.length; ) {
         const n = Math.min(bytes.length - at, DOCUMENT_CHUNK_BYTES - pendingBytes);
