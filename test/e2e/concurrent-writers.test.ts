@@ -49,8 +49,15 @@ describe('concurrent writers of one file store', () => {
     const waiting = `Waiting for the run store lock held by process ${process.pid} on ${hostname()} since ${since} ...`;
     // The lock this test wrote has no heartbeat: a long expiry keeps the writers from taking it over while they start.
     const runs = inputs.map((input) => conmonProcess(input, { SVC_STORE: store, SVC_STORE_LEASE_MS: '600000' }));
-    while (!runs.every((run) => run.stderr().includes(waiting))) await new Promise((resolve) => setTimeout(resolve, 50));
-    unlinkSync(lock);
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!runs.every((run) => run.stderr().includes(waiting))) {
+        if (Date.now() > deadline) throw new Error(`not all four said they wait for the lock:\n${runs.map((run) => run.stderr()).join('\n')}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      unlinkSync(lock);
+    }
     const done = await Promise.all(runs.map((run) => run.done));
 
     expect(done.map((d) => d.status)).toEqual([0, 0, 0, 0]);
