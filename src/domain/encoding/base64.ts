@@ -59,14 +59,28 @@ export function hexToBytes(hex: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * Writes the character codes into one byte array, then turns it into text a block at a time: appending characters
+ * one by one builds a chain of millions of string pieces, which for a large SAR's DSSE payload (tens of MB) took
+ * several times the payload's size in memory.
+ */
 function encode(bytes: Uint8Array, alphabet: string, pad: boolean): string {
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 3) {
+  const groups = Math.ceil(bytes.length / 3);
+  const tail = bytes.length % 3;
+  const length = pad || tail === 0 ? groups * 4 : groups * 4 - (3 - tail);
+  const codes = new Uint8Array(groups * 4);
+  for (let i = 0, o = 0; i < bytes.length; i += 3, o += 4) {
     const left = bytes.length - i;
     const group = (bytes[i] << 16) | ((left > 1 ? bytes[i + 1] : 0) << 8) | (left > 2 ? bytes[i + 2] : 0);
-    text += alphabet[(group >> 18) & 63] + alphabet[(group >> 12) & 63];
-    text += left > 1 ? alphabet[(group >> 6) & 63] : pad ? '=' : '';
-    text += left > 2 ? alphabet[group & 63] : pad ? '=' : '';
+    codes[o] = alphabet.charCodeAt((group >> 18) & 63);
+    codes[o + 1] = alphabet.charCodeAt((group >> 12) & 63);
+    codes[o + 2] = left > 1 ? alphabet.charCodeAt((group >> 6) & 63) : 61; // '='
+    codes[o + 3] = left > 2 ? alphabet.charCodeAt(group & 63) : 61;
   }
-  return text;
+  const parts: string[] = [];
+  for (let at = 0; at < length; at += BLOCK) parts.push(String.fromCharCode(...codes.subarray(at, Math.min(at + BLOCK, length))));
+  return parts.join('');
 }
+
+/** Characters per String.fromCharCode call (well under any engine's argument limit). */
+const BLOCK = 8192;
