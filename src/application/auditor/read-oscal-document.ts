@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { jsonText } from '../../domain/encoding/json-chunks';
 import { buildSap } from '../../domain/oscal/assessment-plan';
 import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
 import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones';
@@ -33,7 +34,8 @@ const BUILDERS: Record<Exclude<OscalKind, 'sar'>, (run: OscalRun) => Json> = { s
 
 /**
  * GET /auditor/oscal/{sar,ssp,poam,sap}: an OSCAL document of the current run in RFC 8785 canonical form, built once
- * per run. The SAR is the one its DSSE envelope signs (the same bytes `svc ir generate-sar` writes), so an assessor
+ * per run (as one string, joined from the document's chunks: storing them with the run is the next step for large
+ * runs). The SAR is the one its DSSE envelope signs (the same bytes `svc ir generate-sar` writes), so an assessor
  * can save both and run `svc ir validate sar.json`.
  */
 @injectable()
@@ -50,7 +52,7 @@ export class ReadOscalDocument {
     const name = input.model === 'sar' && input.envelope ? 'sar.json.dsse.json' : `${input.model}.json`;
     let text = current.memo.get(name) as string | undefined;
     if (text === undefined) {
-      text = input.model === 'sar' ? await this.signedSar(current, input.key, input.envelope === true) : this.hashing.canonicalize(BUILDERS[input.model](this.oscalRun(current)));
+      text = input.model === 'sar' ? await this.signedSar(current, input.key, input.envelope === true) : jsonText(BUILDERS[input.model](this.oscalRun(current)), 'canonical');
       current.memo.set(name, text);
     }
     return { run: runRef(current.summary), name, text, sha256: this.hashing.sha256(text) };

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
+import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import { buildSap } from '../../domain/oscal/assessment-plan';
 import { buildSar } from '../../domain/oscal/assessment-results';
 import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
@@ -24,13 +25,17 @@ export interface GenerateOscalResult {
   model: OscalKind;
   input: string;
   uuid: string;
-  /** The document's text (2-space JSON): printed when there is no --out. */
-  text: string;
+  /** The document's text (2-space JSON), only when there is no --out: printed. */
+  text?: string;
   out?: string;
   file?: WrittenFile;
 }
 
-/** `svc oscal generate`: an OSCAL SSP, SAR, SAP or POA&M of a run (DESIGN §7), printed or written atomically. */
+/**
+ * `svc oscal generate`: an OSCAL SSP, SAR, SAP or POA&M of a run (DESIGN §7), printed or written atomically. With
+ * --out the document goes to the file chunk by chunk, never as one string (a large run's SAR is more than V8's
+ * longest string).
+ */
 @injectable()
 export class GenerateOscal {
   constructor(
@@ -40,10 +45,12 @@ export class GenerateOscal {
 
   async execute(input: GenerateOscalInput): Promise<GenerateOscalResult> {
     const document = BUILDERS[input.model](await this.runs.load(input));
-    const text = `${JSON.stringify(document, null, 2)}\n`;
     const uuid = (Object.values(document)[0] as { uuid: string }).uuid;
-    if (input.out === undefined) return { model: input.model, input: input.input, uuid, text };
-    const file = await writeAll(await this.writer.open(input.out), (sink) => sink.write(text));
-    return { model: input.model, input: input.input, uuid, text, out: input.out, file };
+    if (input.out === undefined) return { model: input.model, input: input.input, uuid, text: `${jsonText(document, 'pretty')}\n` };
+    const file = await writeAll(await this.writer.open(input.out), (sink) => {
+      for (const chunk of jsonChunks(document, 'pretty')) sink.write(chunk);
+      sink.write('\n');
+    });
+    return { model: input.model, input: input.input, uuid, out: input.out, file };
   }
 }

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { toBase64 } from '../../domain/encoding/base64';
+import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import { buildSar } from '../../domain/oscal/assessment-results';
 import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
 import { sarStatement } from '../../domain/oscal/sar-attestation';
@@ -40,18 +41,28 @@ export interface SignedSar {
   envelope: DsseEnvelope;
 }
 
-/** The SAR of a run in canonical form and a DSSE envelope of an in-toto Statement about it, `name` being its file name. */
+/**
+ * The SAR of a run in canonical form, as one string, and a DSSE envelope of an in-toto Statement about it, `name`
+ * being its file name. For documents served from memory; GenerateSar writes the chunks instead.
+ */
 export function signSar(run: OscalRun, name: string, key: SigningKey, hashing: Hashing): SignedSar {
   const sar = buildSar(run);
-  const text = hashing.canonicalize(sar);
+  const text = jsonText(sar, 'canonical');
   const sha256 = hashing.sha256(text);
-  const payload = new TextEncoder().encode(hashing.canonicalize(sarStatement(run, sar, { name, sha256Hex: sha256 })));
-  const envelope: DsseEnvelope = {
+  return { sar, text, sha256, envelope: sarEnvelope(run, sar, { name, sha256Hex: sha256 }, key, hashing) };
+}
+
+/**
+ * A DSSE envelope of the in-toto Statement about a SAR whose canonical bytes have the SHA-256 `subject.sha256Hex`.
+ * The statement reads only the SAR's uuid and metadata, never its lists.
+ */
+export function sarEnvelope(run: OscalRun, sar: Json, subject: { name: string; sha256Hex: string }, key: SigningKey, hashing: Hashing): DsseEnvelope {
+  const payload = new TextEncoder().encode(hashing.canonicalize(sarStatement(run, sar, subject)));
+  return {
     payloadType: IN_TOTO_PAYLOAD_TYPE,
     payload: toBase64(payload),
     signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }],
   };
-  return { sar, text, sha256, envelope };
 }
 
 /** The envelope file's text: 2-space JSON (the signature covers the payload, not this layout). */
@@ -75,17 +86,18 @@ export class GenerateSar {
   async execute(input: GenerateSarInput): Promise<GenerateSarResult> {
     const key = await this.signer.load(input.key);
     const { dir, base } = splitPath(input.out);
-    const { sar, text, sha256, envelope } = signSar(await this.runs.load(input), base, key, this.hashing);
+    const run = await this.runs.load(input);
+    const sar = buildSar(run);
     const tx = await this.writer.begin(dir);
+    let sha256: string;
     try {
-      for (const [name, content] of [
-        [base, text],
-        [base + ENVELOPE_SUFFIX, envelopeText(envelope)],
-      ]) {
-        const sink = tx.open(name);
-        sink.write(content);
-        await sink.close();
-      }
+      // The sink hashes the bytes it writes: the canonical SAR is never one string, and its digest is the signed one.
+      const document = tx.open(base);
+      for (const chunk of jsonChunks(sar, 'canonical')) document.write(chunk);
+      sha256 = (await document.close()).sha256;
+      const signature = tx.open(base + ENVELOPE_SUFFIX);
+      signature.write(envelopeText(sarEnvelope(run, sar, { name: base, sha256Hex: sha256 }, key, this.hashing)));
+      await signature.close();
       await tx.commit();
     } catch (error) {
       await tx.abort();

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { PoamRows, POAM_HEAD, POAM_TAIL } from '../../domain/artifacts/poam';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { runDay } from '../../domain/artifacts/run-context';
 import { advanceLifecycle } from '../../domain/conmon/lifecycle';
 import type { TrackedPoamItem } from '../../domain/conmon/run-record';
@@ -59,7 +60,10 @@ export class ExportPoam {
     const file = await writeAll(sink, (s) => {
       if (bytes !== undefined) s.writeBytes(bytes);
       else if (format === 'csv') s.write(`\uFEFF${this.workbook.csv(items)}`); // the BOM makes Excel read UTF-8
-      else if (format === 'oscal') s.write(`${JSON.stringify(buildOscalPoam(run), null, 2)}\n`);
+      else if (format === 'oscal') {
+        for (const chunk of jsonChunks(buildOscalPoam(run), 'pretty')) s.write(chunk);
+        s.write('\n');
+      }
       else {
         s.write(POAM_HEAD);
         const rows = new PoamRows(s, run.context);

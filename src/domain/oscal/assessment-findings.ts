@@ -106,7 +106,12 @@ export function risk(run: OscalRun, entry: HashedResult): Json {
   };
 }
 
-/** The results that carry risks (and POA&M items): FAIL and WARN. */
-export function openResults(run: OscalRun): HashedResult[] {
-  return run.results.filter(({ item }) => needsPoam(item));
+/** The results that carry risks (and POA&M items): FAIL and WARN, read from run.results as they are asked for. */
+export function* openResults(run: OscalRun): Generator<HashedResult, void, undefined> {
+  for (const entry of run.results) if (needsPoam(entry.item)) yield entry;
+}
+
+/** Whether any result carries a risk (OSCAL lists may not be empty). */
+export function hasOpenResults(run: OscalRun): boolean {
+  return run.results.some(({ item }) => needsPoam(item));
 }

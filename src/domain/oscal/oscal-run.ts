@@ -3,6 +3,7 @@ import type { RunContext } from '../artifacts/run-context';
 import type { KsiCatalog } from '../catalog/ksi-catalog';
 import { controlsTouched } from '../artifacts/ssp-narrative';
 import { formatDigest } from '../evidence/content-digest';
+import { lazyArray } from '../encoding/json-chunks';
 
 /** Namespace of every UUIDv5 svc writes into OSCAL (a fixed random UUID: names are svc's own keys). */
 export const SVC_UUID_NAMESPACE = '8a3c5e1f-6b2d-4f0a-9c7e-4d1b2a3f5e60';
@@ -68,7 +69,9 @@ export function runKey(run: OscalRun, what: string): string {
 
 /** Owners of the run's KSIs, in first-seen order: each is a party (a team mailbox). */
 function owners(run: OscalRun): string[] {
-  return [...new Set(run.results.map((r) => r.item.action.owner))];
+  const seen = new Set<string>();
+  for (const { item } of run.results) seen.add(item.action.owner);
+  return [...seen];
 }
 
 export function ownerPartyUuid(run: OscalRun, owner: string): string {
@@ -112,7 +115,12 @@ function scannerOf(run: OscalRun, item: AssessedResult): string | undefined {
  * and risks originate from (`origins` actors).
  */
 export function toolComponents(run: OscalRun): Json[] {
-  const scanners = [...new Set(run.results.map(({ item }) => scannerOf(run, item)).filter((s): s is string => s !== undefined && s !== run.tool.name))];
+  const seen = new Set<string>();
+  for (const { item } of run.results) {
+    const scanner = scannerOf(run, item);
+    if (scanner !== undefined && scanner !== run.tool.name) seen.add(scanner);
+  }
+  const scanners = [...seen];
   const version = run.context.source?.version;
   return [
     {
@@ -148,17 +156,24 @@ export function evidenceResourceUuid(run: OscalRun, ksiId: string): string {
 /**
  * back-matter: one resource per evidence entry (its content hash: SHA-256 of the entry's RFC 8785 form without
  * content_hash and observed_at, DESIGN §5) and one per evidence file (SHA-256 of its bytes), then `extra`.
+ * The resources are a LazyArray: one per result, made while the document is written.
  */
 export function backMatter(run: OscalRun, extra: Json[] = []): Json {
-  const entries = run.results.map((entry) => evidenceEntryResource(run, entry, evidenceResourceUuid(run, entry.item.result.ksi_id)));
-  const files = run.files.map((file) => ({
-    uuid: run.uuid(runKey(run, `file:${file.name}`)),
-    title: line(file.name),
-    description: file.description,
-    props: [{ name: 'type', value: 'evidence' }],
-    rlinks: [{ href: file.name, 'media-type': file.mediaType, hashes: [{ algorithm: 'SHA-256', value: file.sha256 }] }],
-  }));
-  return { resources: [...entries, ...files, ...extra] };
+  return {
+    resources: lazyArray(function* () {
+      for (const entry of run.results) yield evidenceEntryResource(run, entry, evidenceResourceUuid(run, entry.item.result.ksi_id));
+      for (const file of run.files) {
+        yield {
+          uuid: run.uuid(runKey(run, `file:${file.name}`)),
+          title: line(file.name),
+          description: file.description,
+          props: [{ name: 'type', value: 'evidence' }],
+          rlinks: [{ href: file.name, 'media-type': file.mediaType, hashes: [{ algorithm: 'SHA-256', value: file.sha256 }] }],
+        };
+      }
+      yield* extra;
+    }),
+  };
 }
 
 /** The back-matter resource of one evidence entry: its content hash, where the entries can be read. */

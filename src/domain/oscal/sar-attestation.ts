@@ -17,7 +17,10 @@ export interface SarPredicate {
   evidence: { name: string; sha256: string }[];
 }
 
-/** The in-toto Statement v1 of a SAR: subject = the SAR file by its SHA-256, predicate = the run it reports. */
+/**
+ * The in-toto Statement v1 of a SAR: subject = the SAR file by its SHA-256, predicate = the run it reports. It reads
+ * the SAR's uuid and metadata only, never its lists (LazyArrays, buildSar), and the evidence from the run itself.
+ */
 export function sarStatement(run: OscalRun, sar: Json, subject: { name: string; sha256Hex: string }): InTotoStatement<SarPredicate> {
   const body = sar['assessment-results'] as { uuid: string; metadata: Record<string, string> };
   return inTotoStatement(subject, SAR_PREDICATE_TYPE, {

@@ -1,10 +1,11 @@
-import { buildSap } from '../../../src/domain/oscal/assessment-plan';
-import { buildSar } from '../../../src/domain/oscal/assessment-results';
+import { materialize } from '../../../src/domain/encoding/json-chunks';
+import { buildSap as lazySap } from '../../../src/domain/oscal/assessment-plan';
+import { buildSar as lazySar } from '../../../src/domain/oscal/assessment-results';
 import { checkReferences } from '../../../src/domain/oscal/reference-checks';
 import { readOscalDocument } from '../../../src/domain/oscal/oscal-model';
 import { type Json, type OscalRun } from '../../../src/domain/oscal/oscal-run';
-import { buildOscalPoam } from '../../../src/domain/oscal/plan-of-action-and-milestones';
-import { buildSsp } from '../../../src/domain/oscal/system-security-plan';
+import { buildOscalPoam as lazyPoam } from '../../../src/domain/oscal/plan-of-action-and-milestones';
+import { buildSsp as lazySsp } from '../../../src/domain/oscal/system-security-plan';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
 import { builtInCatalog } from '../../fakes/fixed-catalog-source';
 import { aResult, sampleResults } from '../../support/builders';
@@ -21,6 +22,11 @@ function aRun(results: KsiResult[] = sampleResults(), overrides: Partial<OscalRu
   });
 }
 
+// The builders' growing lists are LazyArrays (test/unit/domain/oscal-streaming.test.ts): these tests read the documents as objects.
+const buildSsp = (run: OscalRun) => materialize(lazySsp(run));
+const buildSar = (run: OscalRun) => materialize(lazySar(run));
+const buildSap = (run: OscalRun) => materialize(lazySap(run));
+const buildOscalPoam = (run: OscalRun) => materialize(lazyPoam(run));
 const BUILDERS = { ssp: buildSsp, sar: buildSar, sap: buildSap, poam: buildOscalPoam };
 const body = (document: Json) => Object.values(document)[0] as Record<string, any>;
 

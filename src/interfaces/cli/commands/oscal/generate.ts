@@ -28,7 +28,7 @@ export default class OscalGenerate extends BaseCommand {
       oscalVersion: flags['oscal-version'],
       catalog: flags.catalog,
     });
-    this.print(result.out === undefined ? text : `OSCAL ${flags.model.toUpperCase()} written to ${result.out} (uuid ${result.uuid})`);
+    this.print(text ?? `OSCAL ${flags.model.toUpperCase()} written to ${result.out} (uuid ${result.uuid})`);
     return withWrittenFile(result);
   }
 }
