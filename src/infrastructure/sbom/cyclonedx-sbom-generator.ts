@@ -14,6 +14,7 @@ interface LockedPackage {
   integrity?: string;
   license?: unknown;
   dev?: boolean;
+  optional?: boolean;
   link?: boolean;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -68,11 +69,11 @@ export class CyclonedxSbomGenerator implements SbomGenerator {
       let component = components.get(purl);
       if (component === undefined) {
         component = packageComponent(Enums.ComponentType.Library, name, entry.version, purl);
-        component.scope = entry.dev === true ? Enums.ComponentScope.Optional : Enums.ComponentScope.Required;
+        component.scope = isOptional(entry) ? Enums.ComponentScope.Optional : Enums.ComponentScope.Required;
         addHashes(component, entry.integrity);
         addLicense(component, entry.license ?? (await installedLicense(join(dir, path, 'package.json'))));
         components.set(purl, component);
-      } else if (entry.dev !== true) component.scope = Enums.ComponentScope.Required;
+      } else if (!isOptional(entry)) component.scope = Enums.ComponentScope.Required;
       byPath.set(path, component);
     }
 
@@ -98,6 +99,11 @@ export class CyclonedxSbomGenerator implements SbomGenerator {
     const serializer = new Serialize.JsonSerializer(new Serialize.JSON.Normalize.Factory(Spec.Spec1dot6));
     return { text: `${serializer.serialize(bom, { sortLists: true, space: 2 })}\n`, components: components.size };
   }
+}
+
+/** Not needed to run: a development dependency, or an optional one (npm leaves it out when it cannot build it). */
+function isOptional(entry: LockedPackage): boolean {
+  return entry.dev === true || entry.optional === true;
 }
 
 /** Installed paths of the root's peer dependencies and everything they depend on. */
