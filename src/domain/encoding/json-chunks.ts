@@ -28,7 +28,10 @@ export function lazyArray<T>(produce: () => Iterable<T>): LazyArray<T> {
 /** `canonical`: RFC 8785 (JCS); `pretty`: exactly what JSON.stringify(value, null, 2) writes. */
 export type JsonForm = 'canonical' | 'pretty';
 
-/** Pieces of about this many UTF-16 code units (at most 768 KiB of UTF-8, so each fits a 1 MiB write buffer). */
+/**
+ * Pieces of about this many UTF-16 code units: 256 to 768 KiB of UTF-8 (plus the item that crossed the mark), so a
+ * piece usually fits the artifact sink's 1 MiB buffer and is encoded straight into it.
+ */
 export const DEFAULT_CHUNK_CHARS = 256 * 1024;
 
 /**
