@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,21 +15,25 @@ import { seriesDay, writeRunSeries } from '../support/run-series';
 
 let tmp: string;
 let series: string[];
+/** The key the recorded runs' SARs are signed with, so no test but the one about it meets the development key. */
+let signingKey: string;
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'svc-conmon-'));
   mkdirSync(join(tmp, 'series-input'));
   series = writeRunSeries(join(tmp, 'series-input'), 50);
+  signingKey = join(tmp, 'signing-key.pem');
+  writeFileSync(signingKey, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const home = (name: string) => join(tmp, name);
-const conmon = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => svc(['conmon', ...args], { env: { SVC_HOME: home(name), SVC_SINK_BACKOFF_MS: '5', ...env } });
+const conmon = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => svc(['conmon', ...args], { env: { SVC_HOME: home(name), SVC_SINK_BACKOFF_MS: '5', SVC_SIGNING_KEY: signingKey, ...env } });
 const events = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown> & { kind: string; ksi_id: string | null; summary: string });
 
 /** The CLI as a child process that does not block this one, so listeners in the test can answer it. */
 function svcAsync(args: string[], env: NodeJS.ProcessEnv): Promise<SvcRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SVC_SIGNING_KEY: signingKey, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -275,6 +280,50 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
   });
 });
 
+describe('svc conmon process stores the documents svc-api serves for the run', () => {
+  it('writes the OSCAL documents, the signed SAR and a manifest of their digests into the store with the run', () => {
+    const run = conmon('documents', ['process', 'fixtures/sample-baseline.json', '--key', signingKey], { SVC_SIGNING_KEY: '' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const [id] = readdirSync(join(home('documents'), 'store', 'documents'));
+    const dir = join(home('documents'), 'store', 'documents', id);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json']);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    const sha = (file: string) => `sha256:${createHash('sha256').update(readFileSync(join(dir, file))).digest('hex')}`;
+    expect(manifest.artifacts.map((a: { name: string; href: string; sha256: string }) => [a.name, a.href, a.sha256])).toEqual(
+      [['ssp.json', '/auditor/oscal/ssp'], ['sar.json', '/auditor/oscal/sar'], ['sar.json.dsse.json', '/auditor/oscal/sar?envelope=1'], ['sap.json', '/auditor/oscal/sap'], ['poam.json', '/auditor/oscal/poam']].map(([name, href]) => [name, href, sha(name)]),
+    );
+    expect(manifest.run).toMatchObject({ seq: 1, id });
+    // The SAR and its envelope as an assessor saves them verify, signed by the key given.
+    const saved = join(tmp, 'saved-sar');
+    mkdirSync(saved);
+    for (const file of ['sar.json', 'sar.json.dsse.json']) writeFileSync(join(saved, file), readFileSync(join(dir, file)));
+    const validate = svc(['ir', 'validate', join(saved, 'sar.json'), '--json']);
+    expect(validate.status).toBe(0);
+    expect(JSON.parse(validate.stdout)).toMatchObject({ kind: 'sar', canonical: true, algorithm: 'ES256' });
+    for (const model of ['ssp', 'sap', 'poam']) {
+      expect(svc(['oscal', 'validate', join(dir, `${model}.json`), '--schemas', join(ROOT, '..', 'shared', 'reference', 'oscal', 'schemas')]).status).toBe(0);
+    }
+  });
+
+  it('creates the development key when no key is given, and says so once', () => {
+    const first = conmon('dev-key', ['process', series[0]], { SVC_SIGNING_KEY: '' });
+    expect([first.status, first.stderr]).toEqual([
+      0,
+      `Warning: no signing key given (--key or SVC_SIGNING_KEY): created the development key ${join(home('dev-key'), 'dev-signing-key.pem')}, which signs the SAR of each recorded run; use your own key for a real assessment\n`,
+    ]);
+    const second = conmon('dev-key', ['process', series[1]], { SVC_SIGNING_KEY: '' });
+    expect([second.status, second.stderr]).toEqual([0, '']);
+  });
+
+  it('records nothing when the key cannot sign', () => {
+    const bad = join(tmp, 'not-a-key.pem');
+    writeFileSync(bad, 'not a key');
+    const run = conmon('bad-key', ['process', series[0], '--key', bad]);
+    expect([run.status, run.stderr]).toEqual([5, `Error: ${bad}: not a usable signing key (no PEM private key found); give a PEM private key: EC P-256, Ed25519, or RSA of 2048 bits or more\n`]);
+    expect(existsSync(join(home('bad-key'), 'store', 'index.json'))).toBe(false);
+  });
+});
+
 describe('svc conmon with the PostgreSQL run store (SVC_STORE=postgres://...)', () => {
   let server: PostgresServer;
   beforeAll(async () => {
@@ -283,7 +332,7 @@ describe('svc conmon with the PostgreSQL run store (SVC_STORE=postgres://...)', 
   afterAll(async () => server?.stop());
 
   it('records runs, tracks the lifecycle and reports the period like the file store does', async () => {
-    const env = { SVC_STORE: server.url, SVC_HOME: home('pg-home') };
+    const env = { SVC_STORE: server.url, SVC_HOME: home('pg-home'), SVC_SIGNING_KEY: signingKey };
     const file = series.slice(0, 14).map((f) => svc(['conmon', 'process', f], { env }));
     expect(file.map((r) => [r.status, r.stderr])).toEqual(series.slice(0, 14).map(() => [0, '']));
     expect(file[0].stdout).toContain(`Recording ${series[0]} in ${server.url.replace(TEST_PASSWORD, '***')} ...`);
@@ -299,7 +348,7 @@ describe('svc conmon with the PostgreSQL run store (SVC_STORE=postgres://...)', 
   }, 120_000);
 
   it('says which store it cannot reach (exit 5), without the password', () => {
-    const result = svc(['conmon', 'process', 'fixtures/sample-baseline.json'], { env: { SVC_STORE: `postgresql://svc:${TEST_PASSWORD}@127.0.0.1:9/svc`, SVC_HOME: home('pg-down') } });
+    const result = svc(['conmon', 'process', 'fixtures/sample-baseline.json'], { env: { SVC_STORE: `postgresql://svc:${TEST_PASSWORD}@127.0.0.1:9/svc`, SVC_HOME: home('pg-down'), SVC_SIGNING_KEY: signingKey } });
     expect(result.status).toBe(5);
     expect(result.stderr).toMatch(/^Error: postgresql:\/\/svc:\*\*\*@127\.0\.0\.1:9\/svc: cannot reach the PostgreSQL run store \(.*\); check SVC_STORE and that the server is running\n$/);
   });

@@ -1,17 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { ProcessRun } from '../../src/application/conmon/process-run';
 import { RunQuery } from '../../src/application/cql/run-query';
 import { RunLoader } from '../../src/application/shared/run-loader';
 import { CQL_FIELDS } from '../../src/domain/cql/cql-fields';
 import { CQL_SOURCES, type CqlSource } from '../../src/domain/cql/cql-query';
 import { AppError, UsageError } from '../../src/domain/errors';
 import { ChevrotainQueryParser } from '../../src/infrastructure/cql/chevrotain-query-parser';
-import { DeterministicUuids } from '../fakes/deterministic-uuids';
 import { InMemoryRunStore } from '../fakes/in-memory-run-store';
 import { RecordingEventSinks } from '../fakes/recording-event-sinks';
-import { doubles } from '../support/harness';
+import { doubles, processRunOver } from '../support/harness';
 import { FIXTURES } from '../support/run-svc';
 import { SEED } from './bad-input';
 
@@ -164,7 +162,7 @@ describe('svc cql query (RunQuery) on bad input', () => {
   const runs = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings);
   const query = new RunQuery(new ChevrotainQueryParser(), runs, store, d.catalogs, d.clock, d.settings);
   beforeAll(async () => {
-    const process = new ProcessRun(runs, store, new RecordingEventSinks(), d.hashing, new DeterministicUuids(), d.settings);
+    const process = processRunOver(d, runs, store, new RecordingEventSinks());
     await process.execute({ input: '/runs/a.json' });
     await process.execute({ input: '/runs/b.json' });
   });

@@ -1,3 +1,12 @@
+import { ProcessRun } from '../../src/application/conmon/process-run';
+import { RunDocuments } from '../../src/application/conmon/run-documents';
+import { OscalRunLoader } from '../../src/application/oscal/load-oscal-run';
+import type { RunLoader } from '../../src/application/shared/run-loader';
+import type { RunSettings } from '../../src/ports/run-settings';
+import type { RunStore } from '../../src/ports/run-store';
+import type { SecurityEventSinks } from '../../src/ports/security-event-sink';
+import { DeterministicUuids } from '../fakes/deterministic-uuids';
+import { InMemorySigner } from '../fakes/in-memory-signer';
 import { FixedClock } from '../fakes/fixed-clock';
 import { FixedCatalogSource } from '../fakes/fixed-catalog-source';
 import { InMemoryArtifactWriter } from '../fakes/in-memory-artifact-writer';
@@ -17,4 +26,11 @@ export function doubles(files: Record<string, unknown> = {}) {
     catalogs: new FixedCatalogSource(),
     settings: TEST_SETTINGS,
   };
+}
+
+/** ProcessRun over the doubles: documents signed by an in-memory key, UUIDs deterministic. */
+export function processRunOver(d: ReturnType<typeof doubles>, runs: RunLoader, store: RunStore, sinks: SecurityEventSinks, settings: RunSettings = d.settings): ProcessRun {
+  const uuids = new DeterministicUuids();
+  const documents = new RunDocuments(runs, new OscalRunLoader(runs, uuids, settings), d.hashing);
+  return new ProcessRun(runs, store, sinks, d.hashing, uuids, settings, new InMemorySigner(), documents);
 }

@@ -30,12 +30,35 @@ export class CurrentRun {
   private cached: AuditorRun | undefined;
   private checkedAt = -Infinity;
   private pending: Promise<AuditorRun> | undefined;
+  private newest: RunSummary | undefined;
+  private listedAt = -Infinity;
+  private listing: Promise<RunSummary> | undefined;
 
   constructor(
     @inject(RUN_STORE) private readonly store: RunStore,
     @inject(CLOCK) private readonly clock: Clock,
     private readonly loader: RunLoader,
   ) {}
+
+  /**
+   * The newest run's summary alone, checked against the store at most once every RECHECK_MS: what the document
+   * routes need, which read stored bytes and never the run itself.
+   */
+  summary(): Promise<RunSummary> {
+    const now = this.clock.now().getTime();
+    if (this.newest && now - this.listedAt < RECHECK_MS) return Promise.resolve(this.newest);
+    this.listing ??= this.store
+      .list()
+      .then((summaries) => {
+        const newest = summaries.at(-1);
+        if (!newest) throw this.noRuns();
+        this.newest = newest;
+        this.listedAt = now;
+        return newest;
+      })
+      .finally(() => (this.listing = undefined));
+    return this.listing;
+  }
 
   get(): Promise<AuditorRun> {
     const now = this.clock.now().getTime();
@@ -47,10 +70,14 @@ export class CurrentRun {
   private async refresh(now: number): Promise<AuditorRun> {
     const summaries = await this.store.list();
     const newest = summaries.at(-1);
-    if (!newest) throw new NotFoundError('no-current-run', `the run store at ${this.store.location} has no runs yet; record one with svc conmon process <report>`);
+    if (!newest) throw this.noRuns();
     if (this.cached?.summary.id !== newest.id) this.cached = this.derive(await this.fetch(newest.id));
     this.checkedAt = now;
     return this.cached;
+  }
+
+  private noRuns(): NotFoundError {
+    return new NotFoundError('no-current-run', `the run store at ${this.store.location} has no runs yet; record one with svc conmon process <report>`);
   }
 
   private async fetch(id: string): Promise<StoredRun> {

@@ -12,13 +12,17 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } from '../../ports/security-event-sink';
+import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { UUIDS, type Uuids } from '../../ports/uuids';
 import { RunLoader, type LoadedRun } from '../shared/run-loader';
+import { RunDocuments } from './run-documents';
 
 export interface ProcessRunInput {
   input: string;
   /** Sink specs (`--sink`); without any, the sinks of svc.config.json's conmon.sinks. */
   sinks?: readonly string[];
+  /** PEM private key that signs the run's SAR (`--key`); else SVC_SIGNING_KEY, else the development key. */
+  key?: string;
 }
 
 export interface ProcessRunResult {
@@ -29,6 +33,8 @@ export interface ProcessRunResult {
   events: number;
   drift: Record<DriftSeverity, number>;
   deliveries: DeliveryReport[];
+  /** The key the run's SAR envelope was signed with (when it was recorded now). */
+  key?: SigningKey['origin'] & { keyid: string };
 }
 
 /**
@@ -46,11 +52,15 @@ export class ProcessRun {
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(UUIDS) private readonly uuids: Uuids,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+    @inject(SIGNER) private readonly signer: Signer,
+    private readonly documents: RunDocuments,
   ) {}
 
-  async execute({ input, sinks }: ProcessRunInput): Promise<ProcessRunResult> {
+  async execute({ input, sinks, key: keyPath }: ProcessRunInput): Promise<ProcessRunResult> {
     const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
     const run = await this.runs.load({ input });
+    // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
+    const key = await this.signer.load(keyPath);
     const record = this.recordOf(run);
     const id = this.hashing.sha256(this.hashing.canonicalize(record));
     const now = run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -63,12 +73,21 @@ export class ProcessRun {
         seq,
         uuid,
       ),
+      (stored) => this.documents.sources(stored, key),
     );
     const { events, summary } = outcome.run;
     const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
     const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
     for (const event of events) if (event.kind === 'drift.detected') drift[event.data.severity as DriftSeverity] += 1;
-    return { store: this.store.location, recorded: outcome.recorded, run: summary, events: events.length, drift, deliveries };
+    return {
+      store: this.store.location,
+      recorded: outcome.recorded,
+      run: summary,
+      events: events.length,
+      drift,
+      deliveries,
+      ...(outcome.recorded ? { key: { ...key.origin, keyid: key.keyid } } : {}),
+    };
   }
 
   /** The run as the store keeps it: the report's own facts and the canonical evidence bundle. */

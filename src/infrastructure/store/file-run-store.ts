@@ -124,11 +124,14 @@ export class FileRunStore implements RunStore {
     const document = entry && this.documentsOf(entry)?.find((d) => d.name === name);
     if (!entry || !document) return undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
-    const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw tampered(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
-      throw translateFsError(error, path, 'run store file');
-    });
+    const opening = () =>
+      open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') throw tampered(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
+        throw translateFsError(error, path, 'run store file');
+      });
+    // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.
     async function* chunks(): AsyncGenerator<Uint8Array> {
+      const handle = await opening();
       try {
         for (;;) {
           const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);

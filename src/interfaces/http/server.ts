@@ -48,7 +48,7 @@ export interface RunningApi {
 export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache, logger: Logger): RouteSpec[] {
   return [
     ...healthRoutes(container, config, version, logger),
-    ...auditorRoutes(container, config, replay),
+    ...auditorRoutes(container, replay, logger),
     ...surveyRoutes(container),
     ...orgpathRoutes(container, config),
     ...boundaryRoutes(container, config),
@@ -100,7 +100,7 @@ export async function startApi(config: ApiConfig, options: ApiOptions = {}): Pro
   refuseOpenBind(config);
   const { handler, container, routes, logger } = buildApi(config, options);
   if (config.auth.negotiate) requireKerberos(); // a missing or broken module stops the start, not the first handshake
-  const key = await container.resolve(SIGNER).load(config.signing_key);
+  await container.resolve(SIGNER).load(config.signing_key);
   // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s, checked every second.
   const limits = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
   const server = config.auth.mtls ? createHttpsServer({ ...tlsServerOptions(config.auth.mtls), ...limits }, handler) : createHttpServer(limits, handler);
@@ -113,10 +113,9 @@ export async function startApi(config: ApiConfig, options: ApiOptions = {}): Pro
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const warnings =
-    key.origin.kind === 'development'
-      ? [`no signing key configured (signing_key or SVC_SIGNING_KEY): the SAR is signed with the development key ${key.origin.path}${key.origin.created ? ', created now' : ''}; configure your own key for a real assessment`]
-      : [];
+  // The SAR and its envelope are signed when a run is recorded (svc conmon process --key), and served as stored: the
+  // key is loaded here only so that an unusable one stops the start and readiness can report it.
+  const warnings: string[] = [];
   return {
     server,
     warnings,

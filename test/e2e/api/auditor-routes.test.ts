@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { FileRunStore } from '../../../src/infrastructure/store/file-run-store';
 import { buildApi } from '../../../src/interfaces/http/server';
 import { capturingLogger, homeWithRecordedRun, openApiChecker, proxyConfig } from '../../support/api';
 import { FIXTURES, svc } from '../../support/run-svc';
+import { recordFor, runIdOf, storedRunFor } from '../../support/stored-runs';
 
 const sample = JSON.parse(readFileSync(join(FIXTURES, 'sample-baseline.json'), 'utf8')) as { results: { ksi_id: string; status: string }[] };
 const ids = sample.results.map((r) => r.ksi_id).sort();
@@ -186,6 +188,20 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     expect(manifest.evidence_bundle).toEqual({ sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), entries: 5, href: '/auditor/evidence' });
   });
 
+  it('serves the documents stored with the run byte for byte: none is built per request', async () => {
+    const [id] = readdirSync(join(home.home, 'store', 'documents'));
+    for (const [path, file] of [['/auditor/manifest', 'manifest.json'], ['/auditor/oscal/ssp', 'ssp.json'], ['/auditor/oscal/sar', 'sar.json'], ['/auditor/oscal/sar?envelope=1', 'sar.json.dsse.json'], ['/auditor/oscal/sap', 'sap.json'], ['/auditor/oscal/poam', 'poam.json']]) {
+      const stored = readFileSync(join(home.home, 'store', 'documents', id, file));
+      const res = await request(api.handler).get(path).set(AUDITOR).buffer(true).parse((r, done) => {
+        const parts: Buffer[] = [];
+        r.on('data', (d: Buffer) => parts.push(d));
+        r.on('end', () => done(null, Buffer.concat(parts)));
+      });
+      expect({ path, status: res.status, same: Buffer.compare(res.body as Buffer, stored) === 0, length: res.headers['content-length'] }).toEqual({ path, status: 200, same: true, length: String(stored.length) });
+      expect(res.headers.etag).toBe(`"${createHash('sha256').update(stored).digest('hex')}"`);
+    }
+  });
+
   it('GET /auditor/graph/{control_id} traces a control with inclusion proofs; unknown controls are 404', async () => {
     const res = await get('/auditor/graph/IA-2');
     expect(res.body.control).toBe('ia-2');
@@ -240,5 +256,42 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     const line = log.lines.filter((l) => l.msg === 'request').at(-1)!;
     expect(line).toMatchObject({ method: 'GET', route: '/auditor/findings', status: 200, principal: 'alice@SVC.TEST', auth: 'proxy' });
     expect(JSON.stringify(log.lines)).not.toContain('c2VjcmV0LXRva2Vu');
+  });
+});
+
+describe('svc-api over runs whose documents are missing or changed', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-api-documents-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const apiOver = (home: string, logger = capturingLogger()) => ({ api: buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: home, SVC_STORE: '', SVC_SIGNING_KEY: '' }, cwd: home, logger: logger.logger }), log: logger });
+
+  it('a run recorded without documents (by svc 0.5.0) is 404 no-run-documents, saying how to get them', async () => {
+    const home = join(dir, 'old');
+    const store = new FileRunStore({ dir: join(home, 'store') });
+    const record = recordFor(1);
+    const id = runIdOf(record);
+    await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }));
+    const { api } = apiOver(home);
+    for (const path of ['/auditor/manifest', '/auditor/oscal/sar']) {
+      const res = await request(api.handler).get(path).set(AUDITOR);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'no-run-documents', detail: `run 1 (${id.slice(0, 12)}) was recorded without its documents (by svc 0.5.0); record a run with this svc (svc conmon process <report>) and the API serves its documents` });
+    }
+  });
+
+  it('a stored document changed behind svc\'s back is cut off mid-response and logged as run-store-tampered', async () => {
+    const { home, cleanup } = homeWithRecordedRun();
+    try {
+      const [id] = readdirSync(join(home, 'store', 'documents'));
+      const file = join(home, 'store', 'documents', id, 'ssp.json');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"system-security-plan"', '"system-security-plan" '));
+      const { api, log } = apiOver(home);
+      await expect(request(api.handler).get('/auditor/oscal/ssp').set(AUDITOR)).rejects.toThrow();
+      expect(log.lines.find((line) => line.msg === 'stored document failed while it was sent')).toMatchObject({ err: { code: 'run-store-tampered', message: expect.stringContaining(`${file}: the document ssp.json no longer matches`) } });
+    } finally {
+      cleanup();
+    }
   });
 });

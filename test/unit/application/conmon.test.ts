@@ -1,17 +1,15 @@
 import { BuildTrendDashboard } from '../../../src/application/conmon/build-trend-dashboard';
 import { ExportOngoingAuthorization } from '../../../src/application/conmon/export-ongoing-authorization';
-import { ProcessRun } from '../../../src/application/conmon/process-run';
 import { DetectDrift } from '../../../src/application/drift/detect-drift';
 import { CheckFreshness } from '../../../src/application/freshness/check-freshness';
 import { RunLoader } from '../../../src/application/shared/run-loader';
 import type { RunDashboardModel, TrendDashboardModel } from '../../../src/domain/reporting/dashboard-model';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
 import type { HtmlRenderer } from '../../../src/ports/renderers';
-import { DeterministicUuids } from '../../fakes/deterministic-uuids';
 import { InMemoryRunStore } from '../../fakes/in-memory-run-store';
 import { RecordingEventSinks } from '../../fakes/recording-event-sinks';
 import { aResult, TEST_SETTINGS } from '../../support/builders';
-import { doubles } from '../../support/harness';
+import { doubles, processRunOver } from '../../support/harness';
 
 const report = (day: string, results: KsiResult[]) => ({ schema_version: '1', generated_at: `${day}T06:00:00Z`, source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' }, results });
 const files = {
@@ -26,7 +24,7 @@ function setup(settings = TEST_SETTINGS) {
   const store = new InMemoryRunStore();
   const sinks = new RecordingEventSinks();
   const runs = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, settings);
-  const process = new ProcessRun(runs, store, sinks, d.hashing, new DeterministicUuids(), settings);
+  const process = processRunOver(d, runs, store, sinks, settings);
   return { d, store, sinks, runs, process };
 }
 

@@ -1,13 +1,11 @@
-import { ProcessRun } from '../../../src/application/conmon/process-run';
 import { RunQuery } from '../../../src/application/cql/run-query';
 import { RunLoader } from '../../../src/application/shared/run-loader';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
 import { ChevrotainQueryParser } from '../../../src/infrastructure/cql/chevrotain-query-parser';
-import { DeterministicUuids } from '../../fakes/deterministic-uuids';
 import { InMemoryRunStore } from '../../fakes/in-memory-run-store';
 import { RecordingEventSinks } from '../../fakes/recording-event-sinks';
 import { aResult, TEST_SETTINGS } from '../../support/builders';
-import { doubles } from '../../support/harness';
+import { doubles, processRunOver } from '../../support/harness';
 
 const report = (day: string, results: KsiResult[]) => ({ schema_version: '1', generated_at: `${day}T06:00:00Z`, source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' }, results });
 const files = {
@@ -20,7 +18,7 @@ function setup() {
   const d = doubles(files);
   const store = new InMemoryRunStore();
   const runs = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, TEST_SETTINGS);
-  const process = new ProcessRun(runs, store, new RecordingEventSinks(), d.hashing, new DeterministicUuids(), TEST_SETTINGS);
+  const process = processRunOver(d, runs, store, new RecordingEventSinks(), TEST_SETTINGS);
   const query = new RunQuery(new ChevrotainQueryParser(), runs, store, d.catalogs, d.clock, TEST_SETTINGS);
   return { query, process, store, d };
 }

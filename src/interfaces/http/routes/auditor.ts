@@ -1,14 +1,14 @@
+import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
-import { DescribeRunManifest } from '../../../application/auditor/describe-run-manifest';
 import { ListEvidence } from '../../../application/auditor/list-evidence';
 import { ListFindings } from '../../../application/auditor/list-findings';
 import { ListPoamItems } from '../../../application/auditor/list-poam-items';
-import { ReadOscalDocument } from '../../../application/auditor/read-oscal-document';
+import { ReadRunDocument } from '../../../application/auditor/read-run-document';
+import { DSSE_TYPE, MANIFEST_DOCUMENT } from '../../../application/conmon/run-documents';
 import { TraceControl } from '../../../application/auditor/trace-control';
 import { OSCAL_KINDS, type OscalKind } from '../../../application/oscal/generate-oscal';
 import { SEVERITIES } from '../../../domain/governance/severity';
-import type { ApiConfig } from '../api-config';
-import { sendArtifact } from '../representation';
+import { sendStoredDocument } from '../representation';
 import type { ReplayCache } from '../response-cache';
 import type { RouteSpec } from '../route';
 import { DIGEST, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from '../schemas';
@@ -96,14 +96,15 @@ const ARTIFACT_HEADERS = {
 const OSCAL_TITLES: Record<OscalKind, string> = { ssp: 'System Security Plan', sar: 'Security Assessment Results', sap: 'Security Assessment Plan', poam: 'Plan of Action and Milestones' };
 
 /** The nine read routes of the current run for assessors (role `auditor`). */
-export function auditorRoutes(container: DependencyContainer, config: ApiConfig, replay: ReplayCache): RouteSpec[] {
+export function auditorRoutes(container: DependencyContainer, replay: ReplayCache, logger: Logger): RouteSpec[] {
   const evidence = container.resolve(ListEvidence);
   const findings = container.resolve(ListFindings);
   const poam = container.resolve(ListPoamItems);
-  const manifest = container.resolve(DescribeRunManifest);
-  const documents = container.resolve(ReadOscalDocument);
+  const documents = container.resolve(ReadRunDocument);
   const trace = container.resolve(TraceControl);
-  const key = config.signing_key;
+  /** A stored document streams from the store: one changed behind svc's back is cut off mid-response and logged. */
+  const stream = async (res: Parameters<RouteSpec['handle']>[1], requestId: string, name: string, contentType: string) =>
+    sendStoredDocument(res.req, res, await documents.execute({ name }), contentType, (error) => logger.error({ req_id: requestId, err: { code: (error as { code?: string }).code, message: (error as Error).message } }, 'stored document failed while it was sent'));
   const base = { module: 'auditor', method: 'get', access: AUDITOR } as const;
   return [
     {
@@ -151,9 +152,9 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig,
       operationId: 'getManifest',
       summary: 'The current run with the digest of every artifact',
       description: "The current run's id, input, counts, its evidence bundle digest, and the SHA-256 of each OSCAL document and of the SAR's DSSE envelope as these routes serve them.",
-      responses: { 200: { description: 'The manifest.', schema: MANIFEST } },
-      async handle(_input, res) {
-        res.json(await manifest.execute({ key }));
+      responses: { 200: { description: 'The manifest, stored with the run when it was recorded.', schema: MANIFEST, headers: ARTIFACT_HEADERS }, 304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' } },
+      async handle(input, res) {
+        await stream(res, input.requestId, MANIFEST_DOCUMENT, 'application/json');
       },
     },
     ...OSCAL_KINDS.map(
@@ -171,10 +172,9 @@ export function auditorRoutes(container: DependencyContainer, config: ApiConfig,
           200: { description: `The ${OSCAL_TITLES[model]} (or, for the SAR with envelope=1, its DSSE envelope).`, contentType: 'application/json', schema: { type: 'object' }, headers: ARTIFACT_HEADERS },
           304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
         },
-        async handle({ query: q }, res) {
+        async handle({ query: q, requestId }, res) {
           const envelope = q.envelope === '1' || q.envelope === 'true';
-          const doc = await documents.execute({ model, envelope, key });
-          sendArtifact(res.req, res, { text: doc.text, sha256: doc.sha256, name: doc.name, contentType: envelope ? 'application/vnd.dsse.envelope.v1+json' : 'application/json' });
+          await stream(res, requestId, envelope ? `${model}.json.dsse.json` : `${model}.json`, envelope ? DSSE_TYPE : 'application/json');
         },
       }),
     ),

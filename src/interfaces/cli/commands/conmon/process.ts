@@ -9,7 +9,8 @@ export default class ConmonProcess extends BaseCommand {
   static summary = 'Record a run in the run store, move the POA&M lifecycle on (opened, still open, closed, overdue) and send SIEM events.';
   static description = `The store is .svc/store under the working directory, SVC_HOME/store, or PostgreSQL when SVC_STORE=postgres://... is set.
 Sinks: ndjson:<file>, syslog+tcp://host:port, syslog+udp://host:port, or an http(s) collector URL (Splunk HEC-style; its token comes from SVC_SINK_TOKEN).
-A failing sink never loses the run: it is recorded first, and running the same command again sends its events again.`;
+A failing sink never loses the run: it is recorded first, and running the same command again sends its events again.
+The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP, POA&M, the SAR's DSSE envelope, a manifest); the envelope is signed with --key, else SVC_SIGNING_KEY, else the development key under .svc/ (with a warning when it is created).`;
   static examples = [
     '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --sink ndjson:out/events.ndjson',
     'SVC_SINK_TOKEN=... <%= config.bin %> <%= command.id %> today.json --sink https://splunk.example:8088/services/collector/event --sink syslog+tcp://siem.example:6514',
@@ -18,11 +19,15 @@ A failing sink never loses the run: it is recorded first, and running the same c
   static args = { input: runInputArg };
   static flags = {
     sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
+    key: Flags.string({ summary: "PEM private key that signs the run's SAR (EC P-256, Ed25519 or RSA ≥ 2048 bits).", helpValue: '<pem>' }),
   };
 
   async run(): Promise<ProcessRunResult> {
     const { args, flags } = await this.parse(ConmonProcess);
-    const result = await this.resolve(ProcessRun).execute({ input: args.input, sinks: flags.sink });
+    const result = await this.resolve(ProcessRun).execute({ input: args.input, sinks: flags.sink, key: flags.key });
+    if (result.key?.kind === 'development' && result.key.created) {
+      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${result.key.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
+    }
     const { run, drift } = result;
     const failed = result.deliveries.filter((d) => d.error !== undefined);
     this.print(

@@ -1,0 +1,124 @@
+import { inject, injectable } from 'tsyringe';
+import type { RunDocument, StoredRun } from '../../domain/conmon/run-record';
+import { formatDigest } from '../../domain/evidence/content-digest';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
+import { buildSap } from '../../domain/oscal/assessment-plan';
+import { hasOpenResults } from '../../domain/oscal/assessment-findings';
+import { buildSar } from '../../domain/oscal/assessment-results';
+import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
+import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones';
+import { buildSsp } from '../../domain/oscal/system-security-plan';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import type { DocumentChunks, RunDocumentSource } from '../../ports/run-store';
+import type { SigningKey } from '../../ports/signer';
+import { runRef, type RunRef } from '../auditor/run-ref';
+import { envelopeText, sarEnvelope } from '../oscal/generate-sar';
+import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { RunLoader } from '../shared/run-loader';
+
+const JSON_TYPE = 'application/json';
+export const DSSE_TYPE = 'application/vnd.dsse.envelope.v1+json';
+
+/** The documents svc-api serves for a run, by name: where, and as what. */
+export const RUN_DOCUMENTS = {
+  'ssp.json': { href: '/auditor/oscal/ssp', media_type: JSON_TYPE },
+  'sar.json': { href: '/auditor/oscal/sar', media_type: JSON_TYPE },
+  'sar.json.dsse.json': { href: '/auditor/oscal/sar?envelope=1', media_type: DSSE_TYPE },
+  'sap.json': { href: '/auditor/oscal/sap', media_type: JSON_TYPE },
+  'poam.json': { href: '/auditor/oscal/poam', media_type: JSON_TYPE },
+} as const;
+export type ServedDocumentName = keyof typeof RUN_DOCUMENTS;
+export const MANIFEST_DOCUMENT = 'manifest.json';
+
+export interface ManifestArtifact {
+  name: string;
+  /** The API path that serves it. */
+  href: string;
+  media_type: string;
+  /** `sha256:<hex>` of the bytes that path serves. */
+  sha256: string;
+  bytes: number;
+}
+
+/** GET /auditor/manifest: the run and the digest of every document the auditor routes serve for it. */
+export interface RunManifest {
+  run: RunRef;
+  recorded_at: string;
+  input: { name: string; sha256: string };
+  counts: Record<string, number>;
+  /** The recorded evidence-bundle.json: its digest (as `svc ir auditor-bundle` wrote it) and entry count. */
+  evidence_bundle: { sha256: string; entries: number; href: string };
+  artifacts: ManifestArtifact[];
+}
+
+/**
+ * The documents stored with a recorded run (docs/conmon.md, "Run documents"): the OSCAL SSP, SAR, SAP and POA&M in
+ * RFC 8785 canonical form, the SAR's DSSE envelope signed with the recording process's key, and a manifest of their
+ * digests. They are what svc-api serves for the run, byte for byte, so no request builds one. Each is made when the
+ * store reaches it, from the run as stored (its recorded time is the documents' time).
+ */
+@injectable()
+export class RunDocuments {
+  constructor(
+    private readonly runs: RunLoader,
+    private readonly oscal: OscalRunLoader,
+    @inject(HASHING) private readonly hashing: Hashing,
+  ) {}
+
+  sources(stored: StoredRun, key: SigningKey): RunDocumentSource[] {
+    let described: OscalRun | undefined;
+    const run = () => (described ??= this.oscal.describe(this.runs.loadStored(stored)));
+    let sarDocument: Json | undefined;
+    const sar = () => (sarDocument ??= buildSar(run()));
+    // Canonical text in pieces: a document with one entry per result is never one string.
+    const canonical = (build: () => Json): DocumentChunks => ({ [Symbol.iterator]: () => jsonChunks(build(), 'canonical') });
+    const sources: Partial<Record<ServedDocumentName, DocumentChunks | ((before: readonly RunDocument[]) => DocumentChunks)>> = {
+      'ssp.json': canonical(() => buildSsp(run())),
+      'sar.json': canonical(sar),
+      // The store has hashed sar.json by now: the envelope signs that digest.
+      'sar.json.dsse.json': (before) => once(() => envelopeText(sarEnvelope(run(), sar(), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))),
+      'sap.json': canonical(() => buildSap(run())),
+      'poam.json': canonical(() => buildOscalPoam(run())),
+    };
+    // An OSCAL POA&M needs an item: a run whose every result passed has none.
+    if (!hasOpenResults(run())) delete sources['poam.json'];
+    return [
+      ...Object.entries(sources).map(([name, chunks]) => ({ name, media_type: RUN_DOCUMENTS[name as ServedDocumentName].media_type, chunks })),
+      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => canonical(() => this.manifest(stored, run(), before) as unknown as Json) },
+    ];
+  }
+
+  private manifest(stored: StoredRun, run: OscalRun, before: readonly RunDocument[]): RunManifest {
+    const { summary } = stored;
+    const artifacts = before.map((document) => ({
+      name: document.name,
+      href: RUN_DOCUMENTS[document.name as ServedDocumentName].href,
+      media_type: document.media_type,
+      sha256: formatDigest(document.sha256),
+      bytes: document.bytes,
+    }));
+    return {
+      run: runRef(summary),
+      recorded_at: summary.recorded_at,
+      input: { name: summary.input.name, sha256: formatDigest(summary.input.sha256) },
+      counts: { ...summary.counts },
+      evidence_bundle: { sha256: formatDigest(run.files[0].sha256), entries: run.results.length, href: '/auditor/evidence' },
+      artifacts,
+    };
+  }
+}
+
+function digestOf(documents: readonly RunDocument[], name: string): string {
+  const found = documents.find((d) => d.name === name);
+  if (!found) throw new Error(`${name} must be stored before the documents that sign or list it`);
+  return found.sha256;
+}
+
+/** One chunk, made only when the store reads the document. */
+function once(make: () => string): Iterable<string> {
+  return {
+    *[Symbol.iterator]() {
+      yield make();
+    },
+  };
+}
