@@ -89,8 +89,9 @@ describe('docs/walkthrough.md', () => {
     });
   });
 
-  it('5. records the run in the run store under SVC_HOME and sends its events', () => {
-    const run = inWork(['conmon', 'process', 'bundle', '--sink', 'ndjson:events.ndjson']);
+  it('5. records the run in the run store under SVC_HOME, its SAR signed with the key of step 3, and sends its events', () => {
+    const run = inWork(['conmon', 'process', 'bundle', '--key', 'assessor.pem', '--sink', 'ndjson:events.ndjson']);
+    expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(
       new RegExp(
         `^Recording bundle in ${join(work, '.svc', 'store')} \\.\\.\\.\\nRecorded run 1: [0-9a-f]{12} \\(as of \\S+\\)\\n` +
