@@ -238,14 +238,16 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       if (summary.seq >= seq) expect((await reader.get(summary.seq))?.summary).toEqual(summary);
       expect(sha(join(store(), 'runs', `${summary.id}.json`))).toBe(summary.id);
       expect(existsSync(join(store(), 'states', `${String(summary.seq).padStart(8, '0')}-${summary.id}.json`))).toBe(true);
+      // Its documents were committed with it (reader.get checked their list against the chain).
+      expect(readdirSync(join(store(), 'documents', summary.id)).sort()).toEqual(['manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json']);
       rows.push([summary.seq, summary.id, summary.as_of]);
     }
     return rows;
   };
-  /** The lock names the process; later its first temporary file appears (the run file, or when a killed run left that whole, the state file). */
+  /** The lock names the process; later its first temporary file appears (its documents' directory, the run file, or the state file). */
   const moments: Moments = {
     lock: (pid) => lockedBy(join(store(), 'store.lock'), pid),
-    writes: (pid) => tagged(join(store(), 'runs'), pid) || tagged(join(store(), 'states'), pid),
+    writes: (pid) => tagged(join(store(), 'runs'), pid) || tagged(join(store(), 'states'), pid) || (existsSync(join(store(), 'documents')) && tagged(join(store(), 'documents'), pid)),
   };
   /** The report of iteration i: the same results, a later generated_at, so each is a new run. */
   const asOf = (i: number) => `2026-11-10T${String(i + 1).padStart(2, '0')}:00:00Z`;
@@ -286,7 +288,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       expect(after.slice(0, runs.length)).toEqual(runs);
       const added = after.slice(runs.length).map(([, , as]) => as);
       expect({ at, added }).toEqual({ at, added: run.signal === null || added.length > 0 ? [asOf(k + 1)] : [] });
-      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
+      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states'), join(store(), 'documents')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
       const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json`));
       const what = [locked && 'lock', leftovers.length > 0 && 'temp', orphans.length > 0 && 'state'].filter(Boolean).join(',');
       seen.push(`${tookOver ? 'took-over,' : ''}${at}:${run.signal === null ? 'finished' : after.length > runs.length ? 'recorded' : 'not-recorded'}${what ? `+${what}` : ''}`);
@@ -312,7 +314,8 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     // Every run reads back and verifies (a record changed on disk would be exit 4); nothing but the store is left.
     const report = svc(['conmon', 'export-oa', '--from', '2026-11-01', '--to', '2026-11-30', '--json'], { env: env() });
     expect([report.status, report.stderr]).toEqual([0, '']);
-    expect(readdirSync(store()).sort()).toEqual(['index.json', 'runs', 'states']);
+    expect(readdirSync(store()).sort()).toEqual(['documents', 'index.json', 'runs', 'states']);
+    expect(readdirSync(join(store(), 'documents')).sort()).toEqual(final.map(([, id]) => id).sort());
     expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json`));
     for (const file of readdirSync(join(store(), 'runs'))) expect(sha(join(store(), 'runs', file))).toBe(file.replace(/\.json$/, ''));
     expect(final.map(([seq]) => seq)).toEqual(final.map((_, i) => i + 1));
