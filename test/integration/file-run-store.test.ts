@@ -73,9 +73,11 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
       writeFileSync(path, readFileSync(path, 'utf8').replace('"observation":7,', '"observation":8,'));
       return `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
     }
-    case 'document-list':
-      edit(index, (json) => (json.runs[seq - 1].documents.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged')));
-      return `${index}: the hash chain does not match the document list of run ${seq} (${id})`;
+    case 'document-list': {
+      const list = join(dir, 'documents', id, '.list.json');
+      edit(list, (json) => (json.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged')));
+      return `${list}: the hash chain does not match the document list of run ${seq} (${id})`;
+    }
   }
 }
 

@@ -27,12 +27,17 @@ export interface FileRunStoreOptions {
   now?: () => Date;
 }
 
-/** One run in the index: its summary, its link in the hash chain, and the documents stored with it. */
+/** One run in the index: its summary, and its link in the hash chain. */
 interface IndexEntry {
   summary: RunSummary;
   link: RunLink;
-  documents?: RunDocument[];
 }
+
+/**
+ * In `documents/<id>/`: the list of the run's documents (name, media type, SHA-256, size), hashed into its link. Kept
+ * beside them rather than in index.json, which every read parses: a large run stores many pages.
+ */
+const DOCUMENT_LIST = '.list.json';
 
 interface RunIndex {
   schema: typeof RUN_INDEX_SCHEMA;
@@ -88,7 +93,7 @@ export class FileRunStore implements RunStore {
       await this.writeAtomic(this.statePath(seq, id), canonicalJson({ summary: run.summary, poam: run.poam, events: run.events }));
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
-      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link, ...(documents ? { documents } : {}) }] });
+      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link }] });
       return { recorded: true, run };
     } finally {
       await lease.release();
@@ -121,7 +126,7 @@ export class FileRunStore implements RunStore {
     if (!wanted) return undefined;
     const { runs } = await this.index();
     const entry = 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
-    const document = entry && this.documentsOf(entry)?.find((d) => d.name === name);
+    const document = entry && (await this.documentsOf(entry))?.find((d) => d.name === name);
     if (!entry || !document) return undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
     const opening = () =>
@@ -209,7 +214,7 @@ export class FileRunStore implements RunStore {
       Array.isArray(index.runs) &&
       index.runs.every(
         (e: unknown) =>
-          isObject(e) && isObject(e.summary) && typeof e.summary.seq === 'number' && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string' && (e.documents === undefined || Array.isArray(e.documents)),
+          isObject(e) && isObject(e.summary) && typeof e.summary.seq === 'number' && typeof e.summary.id === 'string' && typeof e.summary.as_of === 'string',
       );
     if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index`);
     const verified = index as unknown as RunIndex;
@@ -220,10 +225,20 @@ export class FileRunStore implements RunStore {
     return verified;
   }
 
-  /** The entry's document list once it is shown to match its link (a list added or removed outside svc shows). */
-  private documentsOf({ link, documents }: IndexEntry): RunDocument[] | undefined {
-    if (documents !== undefined || link.records.documents !== undefined) checkRecord(link, 'documents', documents ?? null, this.indexPath);
-    return documents;
+  /** The run's document list once it is shown to match its link; undefined for a run stored without documents. */
+  private async documentsOf({ summary, link }: IndexEntry): Promise<RunDocument[] | undefined> {
+    if (link.records.documents === undefined) return undefined;
+    const path = join(this.documentsPath(summary.id), DOCUMENT_LIST);
+    const text = await this.readText(path);
+    if (text === undefined) throw tampered(path, summary.id, `is the document list of run ${summary.seq} that its chain link names, but it is missing`);
+    let list: unknown;
+    try {
+      list = JSON.parse(text);
+    } catch {
+      list = text;
+    }
+    checkRecord(link, 'documents', list, path);
+    return list as RunDocument[];
   }
 
   /** A run as stored, once its record and state files are shown to match its link. */
@@ -231,7 +246,7 @@ export class FileRunStore implements RunStore {
     const { summary, link } = entry;
     const { id, seq } = summary;
     checkRecord(link, 'summary', summary, this.indexPath);
-    const documents = this.documentsOf(entry);
+    const documents = await this.documentsOf(entry);
     const runPath = this.runPath(id);
     const bytes = await this.readBytes(runPath);
     if (bytes === undefined) throw tampered(runPath, id, 'is listed in index.json but its file is missing');
@@ -320,11 +335,19 @@ export class FileRunStore implements RunStore {
         }
         documents.push(bytes.document());
       }
+      const listed = byName(documents);
+      const list = await open(join(temp, DOCUMENT_LIST), 'wx', 0o600);
+      try {
+        await list.writeFile(canonicalJson(listed), 'utf8');
+        await list.sync();
+      } finally {
+        await list.close();
+      }
       await syncDir(temp);
       await rm(target, { recursive: true, force: true });
       await rename(temp, target);
       await syncDir(parent);
-      return byName(documents);
+      return listed;
     } catch (error) {
       await rm(temp, { recursive: true, force: true });
       throw translateFsError(error, target, 'run store directory');
