@@ -280,13 +280,23 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
   });
 });
 
+/** The Merkle root a run's manifest names. */
+const manifestRoot = (dir: string) => (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { run: { merkle_root: string } }).run.merkle_root;
+
 describe('svc conmon process stores the documents svc-api serves for the run', () => {
   it('writes the OSCAL documents, the signed SAR and a manifest of their digests into the store with the run', () => {
     const run = conmon('documents', ['process', 'fixtures/sample-baseline.json', '--key', signingKey], { SVC_SIGNING_KEY: '' });
     expect([run.status, run.stderr]).toEqual([0, '']);
     const [id] = readdirSync(join(home('documents'), 'store', 'documents'));
     const dir = join(home('documents'), 'store', 'documents', id);
-    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json']);
+    const stored = readdirSync(dir);
+    expect(stored).toEqual(expect.arrayContaining(['.list.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json']));
+    // One graph per control of the baseline (GET /auditor/graph/{control_id}), its evidence nodes with inclusion proofs.
+    const graphs = stored.filter((name) => name.startsWith('graph.'));
+    expect(graphs).toHaveLength(323);
+    const ia2 = JSON.parse(readFileSync(join(dir, 'graph.ia-2.json'), 'utf8'));
+    expect(ia2).toMatchObject({ control: 'ia-2', run: { seq: 1, id } });
+    expect(ia2.nodes.find((n: { type: string }) => n.type === 'evidence').proof).toMatchObject({ merkle_root: manifestRoot(dir) });
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     const sha = (file: string) => `sha256:${createHash('sha256').update(readFileSync(join(dir, file))).digest('hex')}`;
     expect(manifest.artifacts.map((a: { name: string; href: string; sha256: string }) => [a.name, a.href, a.sha256])).toEqual(

@@ -1,6 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import type { RunDocument, StoredRun } from '../../domain/conmon/run-record';
 import { formatDigest } from '../../domain/evidence/content-digest';
+import { evidenceGraph } from '../../domain/evidence/evidence-graph';
+import { MerkleTree } from '../../domain/evidence/merkle';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { buildSap } from '../../domain/oscal/assessment-plan';
 import { hasOpenResults } from '../../domain/oscal/assessment-findings';
@@ -12,6 +14,7 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import type { DocumentChunks, RunDocumentSource } from '../../ports/run-store';
 import type { SigningKey } from '../../ports/signer';
 import { runRef, type RunRef } from '../auditor/run-ref';
+import { runPageSources } from './run-pages';
 import { envelopeText, sarEnvelope } from '../oscal/generate-sar';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
 import { RunLoader } from '../shared/run-loader';
@@ -84,13 +87,58 @@ export class RunDocuments {
     if (!hasOpenResults(run())) delete sources['poam.json'];
     return [
       ...Object.entries(sources).map(([name, chunks]) => ({ name, media_type: RUN_DOCUMENTS[name as ServedDocumentName].media_type, chunks })),
+      ...this.graphs(stored, run),
+      ...runPageSources(stored, () => run().results),
       { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => canonical(() => this.manifest(stored, run(), before) as unknown as Json) },
     ];
   }
 
+  /**
+   * `graph.<control>.json` for every control of the baseline: GET /auditor/graph/{control_id}, each evidence node with
+   * its inclusion proof. The Merkle tree is built once and the entries grouped by control once, so a large run's
+   * graphs cost about one pass over it, not one per control.
+   */
+  private graphs(stored: StoredRun, run: () => OscalRun): RunDocumentSource[] {
+    let prepared: { tree: MerkleTree; byControl: Map<string, number[]> } | undefined;
+    const prepare = () => {
+      if (prepared) return prepared;
+      const { results } = run();
+      const byControl = new Map<string, number[]>();
+      results.forEach(({ item }, i) => {
+        for (const control of item.definition?.controls ?? []) {
+          const list = byControl.get(control);
+          if (list) list.push(i);
+          else byControl.set(control, [i]);
+        }
+      });
+      return (prepared = { tree: new MerkleTree(results.map((r) => r.hash), this.hashing), byControl });
+    };
+    return run().catalog.data.baseline_controls.map(({ id: control }) => ({
+      name: graphDocument(control),
+      media_type: JSON_TYPE,
+      chunks: {
+        [Symbol.iterator]: () => {
+          const { tree, byControl } = prepare();
+          const { results, merkleRoot, catalog } = run();
+          const positions = byControl.get(control) ?? [];
+          const graph = evidenceGraph({
+            items: positions.map((i) => results[i].item),
+            hashes: positions.map((i) => results[i].hash),
+            merkleRoot,
+            catalog,
+            control,
+            positions,
+            proofOf: (j) => tree.proof(positions[j]),
+          });
+          return jsonChunks({ run: runRef(stored.summary), ...graph }, 'canonical');
+        },
+      },
+    }));
+  }
+
   private manifest(stored: StoredRun, run: OscalRun, before: readonly RunDocument[]): RunManifest {
     const { summary } = stored;
-    const artifacts = before.map((document) => ({
+    const artifacts = before.filter((document) => document.name in RUN_DOCUMENTS).map((document) => ({
       name: document.name,
       href: RUN_DOCUMENTS[document.name as ServedDocumentName].href,
       media_type: document.media_type,
@@ -106,6 +154,11 @@ export class RunDocuments {
       artifacts,
     };
   }
+}
+
+/** The stored document of one control's graph (`ac-2.1` → `graph.ac-2.1.json`). */
+export function graphDocument(control: string): string {
+  return `graph.${control}.json`;
 }
 
 function digestOf(documents: readonly RunDocument[], name: string): string {

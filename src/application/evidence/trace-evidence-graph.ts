@@ -5,7 +5,7 @@ import { normalizeControlId } from '../../domain/catalog/ksi-catalog';
 import { IntegrityError, NotFoundError, UsageError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { evidenceGraph, type EvidenceGraph } from '../../domain/evidence/evidence-graph';
-import { inclusionProof, merkleRoot } from '../../domain/evidence/merkle';
+import { MerkleTree, merkleRoot } from '../../domain/evidence/merkle';
 import { isPlainObject, readNormalizedReport, type KsiResult } from '../../domain/ksi/ksi-result';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
@@ -54,7 +54,7 @@ export class TraceEvidenceGraph {
       merkleRoot: root,
       catalog,
       control: controlId,
-      proofOf: controlId === undefined ? undefined : (i) => inclusionProof(hashes, i, this.hashing),
+      proofOf: controlId === undefined ? undefined : proofs(new MerkleTree(hashes, this.hashing)),
     });
   }
 
@@ -78,4 +78,9 @@ export class TraceEvidenceGraph {
       }
     });
   }
+}
+
+/** Proofs from one tree built once (a proof each from scratch would hash the whole run per evidence node). */
+function proofs(tree: MerkleTree): (index: number) => ReturnType<MerkleTree['proof']> {
+  return (index) => tree.proof(index);
 }

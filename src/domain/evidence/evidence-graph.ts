@@ -39,13 +39,15 @@ export interface GraphInput {
   control?: string;
   /** Inclusion proof of entry i, for evidence nodes. */
   proofOf?: (index: number) => ProofStep[];
+  /** The run-wide index of each of `items` (their leaf in the Merkle tree), when they are some of the run's entries. */
+  positions?: readonly number[];
 }
 
 /**
  * KSI → control, KSI → evidence → action → POA&M item, KSI → family policy. With a control, only the KSIs
  * that map to it and what hangs off them.
  */
-export function evidenceGraph({ items, hashes, merkleRoot, catalog, control, proofOf }: GraphInput): EvidenceGraph {
+export function evidenceGraph({ items, hashes, merkleRoot, catalog, control, proofOf, positions }: GraphInput): EvidenceGraph {
   const nodes = new Map<string, GraphNode>();
   const edges: GraphEdge[] = [];
   const node = (n: GraphNode) => (nodes.has(n.id) ? n.id : (nodes.set(n.id, n), n.id));
@@ -60,7 +62,7 @@ export function evidenceGraph({ items, hashes, merkleRoot, catalog, control, pro
     }
     for (const p of definition?.policies ?? []) edges.push({ from: ksi, to: node({ id: `policy:${p.id}`, type: 'policy', label: `${p.id} ${p.title}` }), relation: 'governed-by' });
     const evidence: GraphNode = { id: `evidence:${result.ksi_id}`, type: 'evidence', label: formatDigest(hashes[i]) };
-    if (proofOf) evidence.proof = { index: i, merkle_root: formatDigest(merkleRoot), path: proofOf(i).map((s) => ({ side: s.side, hash: formatDigest(s.hash) })) };
+    if (proofOf) evidence.proof = { index: positions?.[i] ?? i, merkle_root: formatDigest(merkleRoot), path: proofOf(i).map((s) => ({ side: s.side, hash: formatDigest(s.hash) })) };
     edges.push({ from: ksi, to: node(evidence), relation: 'evidenced-by' });
     const act = node({ id: `action:${result.ksi_id}`, type: 'action', label: `${action.action} ${action.severity} ${action.sla_days}d ${action.owner}` });
     edges.push({ from: evidence.id, to: act, relation: 'drives' });

@@ -30,19 +30,37 @@ function parentLevel(level: readonly string[], digest: Tagging): string[] {
   return next;
 }
 
-/** RFC 6962 §2.1.1 audit path for leaf `index`, nearest sibling first. */
+/** RFC 6962 §2.1.1 audit path for leaf `index`, nearest sibling first. Builds the tree: for many proofs, use MerkleTree. */
 export function inclusionProof(leaves: readonly string[], index: number, digest: Tagging): ProofStep[] {
-  if (!Number.isInteger(index) || index < 0 || index >= leaves.length) throw new RangeError(`leaf ${index} is outside a tree of ${leaves.length}`);
-  const proof: ProofStep[] = [];
-  let level = leaves.map((leaf) => digest.sha256Tagged(LEAF, leaf));
-  let i = index;
-  while (level.length > 1) {
-    const sibling = i % 2 === 0 ? i + 1 : i - 1;
-    if (sibling < level.length) proof.push({ side: i % 2 === 0 ? 'right' : 'left', hash: level[sibling] });
-    level = parentLevel(level, digest);
-    i >>= 1;
+  return new MerkleTree(leaves, digest).proof(index);
+}
+
+/**
+ * Every level of the RFC 6962 tree over `leaves`, built once (about 2n node hashes), so each inclusion proof is log2(n)
+ * look-ups: the graph of every control of a large run proves each of its leaves against one tree.
+ */
+export class MerkleTree {
+  private readonly levels: string[][] = [];
+
+  constructor(leaves: readonly string[], digest: Tagging) {
+    let level = leaves.map((leaf) => digest.sha256Tagged(LEAF, leaf));
+    this.levels.push(level);
+    while (level.length > 1) this.levels.push((level = parentLevel(level, digest)));
   }
-  return proof;
+
+  /** The audit path of leaf `index`, nearest sibling first. */
+  proof(index: number): ProofStep[] {
+    const size = this.levels[0].length;
+    if (!Number.isInteger(index) || index < 0 || index >= size) throw new RangeError(`leaf ${index} is outside a tree of ${size}`);
+    const proof: ProofStep[] = [];
+    let i = index;
+    for (const level of this.levels.slice(0, -1)) {
+      const sibling = i % 2 === 0 ? i + 1 : i - 1;
+      if (sibling < level.length) proof.push({ side: i % 2 === 0 ? 'right' : 'left', hash: level[sibling] });
+      i >>= 1;
+    }
+    return proof;
+  }
 }
 
 /** Recomputes the root from one leaf digest and its audit path. */

@@ -103,8 +103,10 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
   const documents = container.resolve(ReadRunDocument);
   const trace = container.resolve(TraceControl);
   /** A stored document streams from the store: one changed behind svc's back is cut off mid-response and logged. */
+  const logDocumentFailure = (requestId: string, error: unknown) =>
+    logger.error({ req_id: requestId, err: { code: (error as { code?: string }).code, message: (error as Error).message } }, 'stored document failed while it was sent');
   const stream = async (res: Parameters<RouteSpec['handle']>[1], requestId: string, name: string, contentType: string) =>
-    sendStoredDocument(res.req, res, await documents.execute({ name }), contentType, (error) => logger.error({ req_id: requestId, err: { code: (error as { code?: string }).code, message: (error as Error).message } }, 'stored document failed while it was sent'));
+    sendStoredDocument(res.req, res, await documents.execute({ name }), contentType, (error) => logDocumentFailure(requestId, error));
   const base = { module: 'auditor', method: 'get', access: AUDITOR } as const;
   return [
     {
@@ -186,8 +188,8 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
       description: 'The control → KSI → evidence → action → POA&M graph of one control in the current run; each evidence node carries its RFC 6962 inclusion proof against the run\'s Merkle root. 404 for a control the baseline does not select.',
       params: { type: 'object', required: ['control_id'], properties: { control_id: { type: 'string', maxLength: 16, pattern: '^[A-Za-z]{2}-\\d{1,2}(?:\\.\\d{1,2}|\\(\\d{1,2}\\))?$', description: 'A NIST SP 800-53 control id: ac-2, ia-2.1 or AC-2(1).' } } },
       responses: { 200: { description: 'The graph of the control.', schema: GRAPH } },
-      async handle({ params }, res) {
-        res.json(await trace.execute({ control: params.control_id }));
+      async handle({ params, requestId }, res) {
+        await sendStoredDocument(res.req, res, await trace.execute({ control: params.control_id }), 'application/json', (error) => logDocumentFailure(requestId, error));
       },
     },
   ];
