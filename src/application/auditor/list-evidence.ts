@@ -1,8 +1,9 @@
 import { injectable } from 'tsyringe';
 import type { Status } from '../../domain/ksi/status';
-import { pageOf, type Page, type PageRequest } from '../../domain/paging/page';
-import { CurrentRun } from './current-run';
-import { runRef, type RunRef } from './run-ref';
+import { EVIDENCE_LIST } from '../../domain/paging/paged-list';
+import type { Page, PageRequest } from '../../domain/paging/page';
+import { PagedListReader } from './paged-list-reader';
+import type { RunRef } from './run-ref';
 
 export interface ListEvidenceInput extends PageRequest {
   /** Only these KSIs. */
@@ -15,16 +16,12 @@ export interface ListEvidenceResult extends Page<Record<string, unknown>> {
   run: RunRef;
 }
 
-/** GET /auditor/evidence: the current run's evidence entries, exactly as recorded, filtered and paged. */
+/** GET /auditor/evidence: the current run's evidence entries, exactly as recorded, filtered and paged (from its stored pages). */
 @injectable()
 export class ListEvidence {
-  constructor(private readonly current: CurrentRun) {}
+  constructor(private readonly pages: PagedListReader) {}
 
-  async execute(input: ListEvidenceInput): Promise<ListEvidenceResult> {
-    const { summary, run, entries } = await this.current.get();
-    const ksis = input.ksi && new Set(input.ksi);
-    const statuses = input.status && new Set<string>(input.status);
-    const matching = ksis || statuses ? entries.filter((_, i) => (!ksis || ksis.has(run.results[i].item.result.ksi_id)) && (!statuses || statuses.has(run.results[i].item.result.status))) : entries;
-    return { run: runRef(summary), ...pageOf(matching, input, summary.id) };
+  execute(input: ListEvidenceInput): Promise<ListEvidenceResult> {
+    return this.pages.read(EVIDENCE_LIST, { limit: input.limit, cursor: input.cursor, filter: { status: input.status }, keys: input.ksi });
   }
 }

@@ -1,8 +1,9 @@
 import { injectable } from 'tsyringe';
 import type { TrackedPoamItem } from '../../domain/conmon/run-record';
-import { pageOf, type Page, type PageRequest } from '../../domain/paging/page';
-import { CurrentRun } from './current-run';
-import { runRef, type RunRef } from './run-ref';
+import { POAM_LIST } from '../../domain/paging/paged-list';
+import type { Page, PageRequest } from '../../domain/paging/page';
+import { PagedListReader } from './paged-list-reader';
+import type { RunRef } from './run-ref';
 
 export interface ListPoamItemsInput extends PageRequest {
   status?: TrackedPoamItem['status'];
@@ -13,14 +14,13 @@ export interface ListPoamItemsResult extends Page<TrackedPoamItem> {
   run: RunRef;
 }
 
-/** GET /auditor/poam: the POA&M items the lifecycle tracks after the current run, open and closed, in poam_id order. */
+/** GET /auditor/poam: the POA&M items the lifecycle tracks after the current run, open and closed, in poam_id order (from its stored pages). */
 @injectable()
 export class ListPoamItems {
-  constructor(private readonly current: CurrentRun) {}
+  constructor(private readonly pages: PagedListReader) {}
 
-  async execute(input: ListPoamItemsInput): Promise<ListPoamItemsResult> {
-    const { summary, poam } = await this.current.get();
-    const items = poam.filter((p) => (input.status === undefined || p.status === input.status) && (input.overdue === undefined || p.overdue === input.overdue));
-    return { run: runRef(summary), ...pageOf(items, input, summary.id) };
+  execute(input: ListPoamItemsInput): Promise<ListPoamItemsResult> {
+    const filter = { status: input.status === undefined ? undefined : [input.status], overdue: input.overdue === undefined ? undefined : [String(input.overdue)] };
+    return this.pages.read(POAM_LIST, { limit: input.limit, cursor: input.cursor, filter });
   }
 }

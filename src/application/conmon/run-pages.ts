@@ -1,0 +1,72 @@
+import { needsPoam, poamId } from '../../domain/artifacts/poam';
+import type { HashedResult } from '../../domain/assessment/assessment';
+import type { StoredRun } from '../../domain/conmon/run-record';
+import { formatDigest } from '../../domain/evidence/content-digest';
+import { jsonChunks, jsonText, lazyArray } from '../../domain/encoding/json-chunks';
+import {
+  EVIDENCE_LIST,
+  FINDINGS_LIST,
+  indexDocumentName,
+  LIST_PAGE_SIZE,
+  pageCount,
+  pageDocumentName,
+  pagedListIndex,
+  pageEntry,
+  POAM_LIST,
+  type ListItem,
+  type PagedListSpec,
+} from '../../domain/paging/paged-list';
+import type { RunDocumentSource } from '../../ports/run-store';
+import type { Finding } from '../auditor/list-findings';
+
+const JSON_TYPE = 'application/json';
+
+/** A FAIL or WARN result as GET /auditor/findings lists it. */
+export function findingOf({ item, hash }: HashedResult): Finding {
+  const { result, definition, action } = item;
+  return {
+    ksi_id: result.ksi_id,
+    status: result.status as Finding['status'],
+    title: result.title ?? null,
+    details: result.details ?? null,
+    observed_at: result.observed_at ?? null,
+    controls: definition?.controls ?? [],
+    action,
+    poam_id: needsPoam(item) ? poamId(result.ksi_id) : null,
+    content_hash: formatDigest(hash),
+  };
+}
+
+/**
+ * The page documents of the three list routes (evidence, findings, POA&M) and their indexes (docs/conmon.md, "Run
+ * documents"), so svc-api answers a list request from one or a few pages and never reads the run. A page's items are
+ * made only when the store writes it; each index follows its pages.
+ */
+export function runPageSources(stored: StoredRun, results: () => readonly HashedResult[]): RunDocumentSource[] {
+  const entries = (stored.record.bundle.entries as ListItem[] | undefined) ?? [];
+  let open: number[] | undefined;
+  // Which results are findings, by position: the findings' pages are cut from it.
+  const findings = () => (open ??= results().flatMap((r, i) => (r.item.result.status === 'PASS' ? [] : [i])));
+  return [
+    ...pagedList(EVIDENCE_LIST, entries.length, (from, to) => entries.slice(from, to)),
+    ...pagedList(FINDINGS_LIST, findings().length, (from, to) => findings().slice(from, to).map((i) => findingOf(results()[i]) as unknown as ListItem)),
+    ...pagedList(POAM_LIST, stored.poam.length, (from, to) => stored.poam.slice(from, to) as unknown as ListItem[]),
+  ];
+}
+
+function pagedList(spec: PagedListSpec, total: number, slice: (from: number, to: number) => ListItem[]): RunDocumentSource[] {
+  const pages = pageCount(total);
+  const items = (page: number) => slice(page * LIST_PAGE_SIZE, Math.min(total, (page + 1) * LIST_PAGE_SIZE));
+  const sources: RunDocumentSource[] = [];
+  for (let page = 0; page < pages; page++) {
+    sources.push({ name: pageDocumentName(spec, page), media_type: JSON_TYPE, chunks: { [Symbol.iterator]: () => jsonChunks(lazyArray(() => items(page)), 'canonical') } });
+  }
+  // The index is small (a line per page): one string, made after the pages, from their items again.
+  const index = () => {
+    const entries = [];
+    for (let page = 0; page < pages; page++) entries.push(pageEntry(spec, items(page)));
+    return jsonText(pagedListIndex(spec, entries), 'canonical');
+  };
+  sources.push({ name: indexDocumentName(spec), media_type: JSON_TYPE, chunks: () => ({ *[Symbol.iterator]() { yield index(); } }) });
+  return sources;
+}
