@@ -292,6 +292,11 @@ describe('svc conmon process stores the documents svc-api serves for the run', (
     const stored = readdirSync(dir);
     expect(stored).toEqual(expect.arrayContaining(['.list.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json']));
     // One graph per control of the baseline (GET /auditor/graph/{control_id}), its evidence nodes with inclusion proofs.
+    // The list routes' pages (GET /auditor/evidence, /findings, /poam): five results, three findings, three POA&M items.
+    expect(stored.filter((name) => /^(evidence|findings|poam)\.(\d{6}|index)\.json$/.test(name)).sort()).toEqual([
+      'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json',
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, 'findings.index.json'), 'utf8'))).toMatchObject({ schema: 'svc.paged-list/v1', list: 'findings', total: 3, page_size: 1000, pages: [{ first: 'KSI-AC-02', count: 3 }] });
     const graphs = stored.filter((name) => name.startsWith('graph.'));
     expect(graphs).toHaveLength(323);
     const ia2 = JSON.parse(readFileSync(join(dir, 'graph.ia-2.json'), 'utf8'));

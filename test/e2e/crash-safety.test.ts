@@ -239,7 +239,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       expect(sha(join(store(), 'runs', `${summary.id}.json`))).toBe(summary.id);
       expect(existsSync(join(store(), 'states', `${String(summary.seq).padStart(8, '0')}-${summary.id}.json`))).toBe(true);
       // Its documents were committed with it (reader.get checked their list against the chain).
-      expect(readdirSync(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json']));
+      expect(readdirSync(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
       rows.push([summary.seq, summary.id, summary.as_of]);
     }
     return rows;
