@@ -240,6 +240,71 @@ async function api() {
   }
 }
 
+/**
+ * DESIGN §11 api at scale: a recorded run of BENCH_SCALE_RESULTS results (1,000,000; --quick 100,000). conmon process
+ * records it (peak RSS against the report's size); then svc-api serves it while the heaviest routes are read over and
+ * over (the SAR streamed whole, evidence pages of 1,000, a filtered findings page, a graph) and /health is asked every
+ * 20 ms: every route must answer, svc-api's peak RSS stay within 1 GiB and /health's p99 within 100 ms.
+ */
+async function apiAtScale() {
+  const n = Number(process.env.BENCH_SCALE_RESULTS) || (QUICK ? 100_000 : 1_000_000);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-scale-'));
+  const input = report(n);
+  try {
+    const recorded = await measure(process.execPath, [SVC, 'conmon', 'process', input], { SVC_HOME: home });
+    const size = fs.statSync(input).size;
+    row('api at scale', `conmon process of ${n.toLocaleString('en-US')} results: peak RSS vs input (${gb(size)})`, gb(recorded.peak), gb(size), `${(recorded.peak / size).toFixed(2)}×`, '≤ 4×', recorded.peak / size <= 4);
+    const config = path.join(home, 'svc-api.json');
+    fs.writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['bench@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { file: path.join(home, 'access.log') } }));
+    const server = await serve(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { SVC_HOME: home }, 'stderr');
+    let peak = 0;
+    const poll = setInterval(() => {
+      try {
+        peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024);
+      } catch {
+        /* gone: the routes below fail */
+      }
+    }, 50);
+    const heavy = ['/auditor/oscal/sar', '/auditor/evidence?limit=1000', '/auditor/evidence?status=FAIL&limit=1000', '/auditor/findings?severity=Critical&limit=1000', '/auditor/poam?limit=1000', '/auditor/graph/ac-2', '/auditor/manifest'];
+    const failures = [];
+    const latencies = [];
+    let loading = true;
+    const get = (route) =>
+      new Promise((resolve) => {
+        require('node:http')
+          .get({ host: '127.0.0.1', port: server.port, path: route, headers: { 'x-forwarded-user': 'bench@SVC.TEST' } }, (res) => {
+            res.on('data', () => undefined);
+            res.on('end', () => resolve(res.statusCode));
+          })
+          .on('error', () => resolve(0));
+      });
+    const health = (async () => {
+      while (loading) {
+        const start = process.hrtime.bigint();
+        const status = await get('/health');
+        latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (status !== 200) failures.push(`/health ${status}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const rounds = QUICK ? 1 : 3;
+    for (let r = 0; r < rounds; r++) {
+      const statuses = await Promise.all(heavy.map((route) => get(route).then((status) => [route, status])));
+      for (const [route, status] of statuses) if (status !== 200) failures.push(`${route} ${status}`);
+    }
+    loading = false;
+    await health;
+    clearInterval(poll);
+    server.child.kill('SIGTERM');
+    const p99 = [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)] ?? Infinity;
+    row('api at scale', `svc-api serving it: every route answers (${heavy.length} heavy routes × ${rounds}, ${failures.length} failed)`, failures.length === 0 ? 'all 200' : failures.slice(0, 3).join(', '), '', '', 'all answer', failures.length === 0);
+    row('api at scale', 'svc-api peak RSS', gb(peak), '', '', '≤ 1 GiB', peak <= 2 ** 30);
+    row('api at scale', `/health p99 while they load (${latencies.length} probes)`, `${p99.toFixed(1)} ms`, '', '', '≤ 100 ms', p99 <= 100);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
 function print() {
   const head = { bench: 'bench', what: 'measure', svc: 'svc', floor: 'floor', ratio: 'ratio', target: 'target', ok: 'met' };
   const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
@@ -252,7 +317,7 @@ function print() {
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['pipeline', pipeline], ['diff', diff], ['api', api]]) if (wanted(name)) await bench();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;
