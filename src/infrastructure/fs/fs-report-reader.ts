@@ -109,7 +109,12 @@ export class FsReportReader implements ReportReader {
     try {
       const info = await stat(path);
       if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
-      if (info.size > MAX_JSON_BYTES) throw new InvalidInputError('input-too-large', `${path}: ${info.size} bytes is more than one JSON document can hold (512 MiB); split the report and merge the parts with "svc evidence build"`);
+      if (info.size > MAX_JSON_BYTES) {
+        throw new InvalidInputError(
+          'input-too-large',
+          `${path}: ${info.size} bytes is more than svc reads as one JSON document (512 MiB); a normalized report can be split and its parts merged with "svc evidence build"`,
+        );
+      }
       return info.size;
     } catch (error) {
       throw translateFsError(error, path, 'input file');
