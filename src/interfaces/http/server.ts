@@ -66,7 +66,7 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
   const version = container.resolve(RUN_SETTINGS).tool.version;
   const logger = options.logger ?? apiLogger(config);
   const current = container.resolve(CurrentRun);
-  const replay = new ReplayCache(async () => (await current.get()).summary.id);
+  const replay = new ReplayCache(async () => (await current.summary()).id);
   const routes = apiRoutes(container, config, version, replay, logger);
   const authenticator = createAuthenticator(config.auth, { onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused') });
   const openapi = buildOpenApi(routes, version);
