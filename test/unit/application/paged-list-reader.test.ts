@@ -1,6 +1,5 @@
 import { CurrentRun } from '../../../src/application/auditor/current-run';
 import { PagedListReader } from '../../../src/application/auditor/paged-list-reader';
-import type { RunLoader } from '../../../src/application/shared/run-loader';
 import { jsonText } from '../../../src/domain/encoding/json-chunks';
 import { EVIDENCE_LIST, pagedListIndex, pageEntry } from '../../../src/domain/paging/paged-list';
 import type { RunDocumentSource } from '../../../src/ports/run-store';
@@ -37,7 +36,7 @@ async function readerOver(sources?: RunDocumentSource[]) {
   const record = recordFor(1);
   const id = runIdOf(record);
   await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), sources && (() => sources));
-  const reader = new PagedListReader(new CurrentRun(store, new FixedClock(), {} as RunLoader), store);
+  const reader = new PagedListReader(new CurrentRun(store, new FixedClock()), store);
   return { store, reader, tag: id.slice(0, 16), id };
 }
 
