@@ -56,9 +56,10 @@ export interface RunManifest {
 
 /**
  * The documents stored with a recorded run (docs/conmon.md, "Run documents"): the OSCAL SSP, SAR, SAP and POA&M in
- * RFC 8785 canonical form, the SAR's DSSE envelope signed with the recording process's key, and a manifest of their
- * digests. They are what svc-api serves for the run, byte for byte, so no request builds one. Each is made when the
- * store reaches it, from the run as stored (its recorded time is the documents' time).
+ * RFC 8785 canonical form, the SAR's DSSE envelope signed with the recording process's key, a graph per baseline
+ * control, the evidence, findings and POA&M lists as pages, and a manifest of the OSCAL documents' digests. They are
+ * what svc-api serves for the run, byte for byte, so no request builds one. Each is written as the store reaches it,
+ * from the run as stored (its recorded time is the documents' time).
  */
 @injectable()
 export class RunDocuments {
@@ -69,27 +70,26 @@ export class RunDocuments {
   ) {}
 
   sources(stored: StoredRun, key: SigningKey): RunDocumentSource[] {
-    let described: OscalRun | undefined;
-    const run = () => (described ??= this.oscal.describe(this.runs.loadStored(stored)));
+    const run = this.oscal.describe(this.runs.loadStored(stored));
     let sarDocument: Json | undefined;
-    const sar = () => (sarDocument ??= buildSar(run()));
+    const sar = () => (sarDocument ??= buildSar(run));
     // Canonical text in pieces: a document with one entry per result is never one string.
     const canonical = (build: () => Json): DocumentChunks => ({ [Symbol.iterator]: () => jsonChunks(build(), 'canonical') });
     const sources: Partial<Record<ServedDocumentName, DocumentChunks | ((before: readonly RunDocument[]) => DocumentChunks)>> = {
-      'ssp.json': canonical(() => buildSsp(run())),
+      'ssp.json': canonical(() => buildSsp(run)),
       'sar.json': canonical(sar),
       // The store has hashed sar.json by now: the envelope signs that digest.
-      'sar.json.dsse.json': (before) => once(() => envelopeText(sarEnvelope(run(), sar(), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))),
-      'sap.json': canonical(() => buildSap(run())),
-      'poam.json': canonical(() => buildOscalPoam(run())),
+      'sar.json.dsse.json': (before) => once(() => envelopeText(sarEnvelope(run, sar(), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))),
+      'sap.json': canonical(() => buildSap(run)),
+      'poam.json': canonical(() => buildOscalPoam(run)),
     };
     // An OSCAL POA&M needs an item: a run whose every result passed has none.
-    if (!hasOpenResults(run())) delete sources['poam.json'];
+    if (!hasOpenResults(run)) delete sources['poam.json'];
     return [
       ...Object.entries(sources).map(([name, chunks]) => ({ name, media_type: RUN_DOCUMENTS[name as ServedDocumentName].media_type, chunks })),
       ...this.graphs(stored, run),
-      ...runPageSources(stored, () => run().results),
-      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => canonical(() => this.manifest(stored, run(), before) as unknown as Json) },
+      ...runPageSources(stored, () => run.results),
+      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => canonical(() => this.manifest(stored, run, before) as unknown as Json) },
     ];
   }
 
@@ -98,11 +98,12 @@ export class RunDocuments {
    * its inclusion proof. The Merkle tree is built once and the entries grouped by control once, so a large run's
    * graphs cost about one pass over it, not one per control.
    */
-  private graphs(stored: StoredRun, run: () => OscalRun): RunDocumentSource[] {
+  private graphs(stored: StoredRun, run: OscalRun): RunDocumentSource[] {
+    const { results, merkleRoot, catalog } = run;
     let prepared: { tree: MerkleTree; byControl: Map<string, number[]> } | undefined;
+    // Made when the first graph is written, and kept for the rest of them.
     const prepare = () => {
       if (prepared) return prepared;
-      const { results } = run();
       const byControl = new Map<string, number[]>();
       results.forEach(({ item }, i) => {
         for (const control of item.definition?.controls ?? []) {
@@ -113,13 +114,12 @@ export class RunDocuments {
       });
       return (prepared = { tree: new MerkleTree(results.map((r) => r.hash), this.hashing), byControl });
     };
-    return run().catalog.data.baseline_controls.map(({ id: control }) => ({
+    return catalog.data.baseline_controls.map(({ id: control }) => ({
       name: graphDocument(control),
       media_type: JSON_TYPE,
       chunks: {
         [Symbol.iterator]: () => {
           const { tree, byControl } = prepare();
-          const { results, merkleRoot, catalog } = run();
           const positions = byControl.get(control) ?? [];
           const graph = evidenceGraph({
             items: positions.map((i) => results[i].item),
