@@ -79,9 +79,7 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
-    const wanted = parseRunKey(key);
-    this.verifyChain();
-    const found = wanted && this.shared.runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
+    const found = this.find(key);
     return found && this.read(found);
   }
 
@@ -92,9 +90,7 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
-    const wanted = parseRunKey(key);
-    this.verifyChain();
-    const found = wanted && this.shared.runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
+    const found = this.find(key);
     if (!found) return undefined;
     const document = this.read(found).documents?.find((d) => d.name === name);
     if (!document) return undefined;
@@ -106,6 +102,13 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async close(): Promise<void> {}
+
+  /** Run `key` (id or seq), once the chain is shown whole. */
+  private find(key: string | number): MemoryRun | undefined {
+    const wanted = parseRunKey(key);
+    this.verifyChain();
+    return wanted && this.shared.runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
+  }
 
   private verifyChain(): void {
     const walk = new ChainWalk(() => this.location);

@@ -3,7 +3,7 @@ import type { RunDocument, StoredRun } from '../../domain/conmon/run-record';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { evidenceGraph } from '../../domain/evidence/evidence-graph';
 import { MerkleTree } from '../../domain/evidence/merkle';
-import { jsonChunks } from '../../domain/encoding/json-chunks';
+import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import { buildSap } from '../../domain/oscal/assessment-plan';
 import { hasOpenResults } from '../../domain/oscal/assessment-findings';
 import { buildSar } from '../../domain/oscal/assessment-results';
@@ -79,7 +79,7 @@ export class RunDocuments {
       'ssp.json': canonical(() => buildSsp(run)),
       'sar.json': canonical(sar),
       // The store has hashed sar.json by now: the envelope signs that digest.
-      'sar.json.dsse.json': (before) => once(() => envelopeText(sarEnvelope(run, sar(), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))),
+      'sar.json.dsse.json': (before) => [envelopeText(sarEnvelope(run, sar(), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))],
       'sap.json': canonical(() => buildSap(run)),
       'poam.json': canonical(() => buildOscalPoam(run)),
     };
@@ -89,7 +89,7 @@ export class RunDocuments {
       ...Object.entries(sources).map(([name, chunks]) => ({ name, media_type: RUN_DOCUMENTS[name as ServedDocumentName].media_type, chunks })),
       ...this.graphs(stored, run),
       ...runPageSources(stored, () => run.results),
-      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => canonical(() => this.manifest(stored, run, before) as unknown as Json) },
+      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, run, before), 'canonical')] },
     ];
   }
 
@@ -165,13 +165,4 @@ function digestOf(documents: readonly RunDocument[], name: string): string {
   const found = documents.find((d) => d.name === name);
   if (!found) throw new Error(`${name} must be stored before the documents that sign or list it`);
   return found.sha256;
-}
-
-/** One chunk, made only when the store reads the document. */
-function once(make: () => string): Iterable<string> {
-  return {
-    *[Symbol.iterator]() {
-      yield make();
-    },
-  };
 }

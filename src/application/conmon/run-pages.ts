@@ -2,7 +2,7 @@ import { needsPoam, poamId } from '../../domain/artifacts/poam';
 import type { HashedResult } from '../../domain/assessment/assessment';
 import type { StoredRun } from '../../domain/conmon/run-record';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { jsonChunks, jsonText, lazyArray } from '../../domain/encoding/json-chunks';
+import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import {
   EVIDENCE_LIST,
   FINDINGS_LIST,
@@ -14,6 +14,7 @@ import {
   pageEntry,
   POAM_LIST,
   type ListItem,
+  type PagedListPage,
   type PagedListSpec,
 } from '../../domain/paging/paged-list';
 import type { RunDocumentSource } from '../../ports/run-store';
@@ -57,16 +58,27 @@ export function runPageSources(stored: StoredRun, results: () => readonly Hashed
 function pagedList(spec: PagedListSpec, total: number, slice: (from: number, to: number) => ListItem[]): RunDocumentSource[] {
   const pages = pageCount(total);
   const items = (page: number) => slice(page * LIST_PAGE_SIZE, Math.min(total, (page + 1) * LIST_PAGE_SIZE));
+  // Each page's index entry is taken from the items as the page is written (at most LIST_PAGE_SIZE of them), so the
+  // index, written after its pages, does not make them again.
+  const entries: PagedListPage[] = [];
   const sources: RunDocumentSource[] = [];
   for (let page = 0; page < pages; page++) {
-    sources.push({ name: pageDocumentName(spec, page), media_type: JSON_TYPE, chunks: { [Symbol.iterator]: () => jsonChunks(lazyArray(() => items(page)), 'canonical') } });
+    const chunks = {
+      [Symbol.iterator]: () => {
+        const written = items(page);
+        entries[page] = pageEntry(spec, written);
+        return jsonChunks(written, 'canonical');
+      },
+    };
+    sources.push({ name: pageDocumentName(spec, page), media_type: JSON_TYPE, chunks });
   }
-  // The index is small (a line per page): one string, made after the pages, from their items again.
-  const index = () => {
-    const entries = [];
-    for (let page = 0; page < pages; page++) entries.push(pageEntry(spec, items(page)));
-    return jsonText(pagedListIndex(spec, entries), 'canonical');
-  };
-  sources.push({ name: indexDocumentName(spec), media_type: JSON_TYPE, chunks: () => ({ *[Symbol.iterator]() { yield index(); } }) });
+  sources.push({
+    name: indexDocumentName(spec),
+    media_type: JSON_TYPE,
+    chunks: () => {
+      for (let page = 0; page < pages; page++) entries[page] ??= pageEntry(spec, items(page));
+      return [jsonText(pagedListIndex(spec, entries), 'canonical')];
+    },
+  });
   return sources;
 }

@@ -108,10 +108,7 @@ export class FileRunStore implements RunStore {
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
-    const wanted = parseRunKey(key);
-    if (!wanted) return undefined;
-    const { runs } = await this.index();
-    const entry = 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
+    const entry = await this.entry(key);
     return entry && this.read(entry);
   }
 
@@ -122,10 +119,7 @@ export class FileRunStore implements RunStore {
 
   /** Reads only the index and the document's file: the run's record is not re-hashed for a document. */
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
-    const wanted = parseRunKey(key);
-    if (!wanted) return undefined;
-    const { runs } = await this.index();
-    const entry = 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
+    const entry = await this.entry(key);
     const document = entry && (await this.documentsOf(entry))?.find((d) => d.name === name);
     if (!entry || !document) return undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
@@ -152,6 +146,14 @@ export class FileRunStore implements RunStore {
   }
 
   async close(): Promise<void> {}
+
+  /** The index entry of run `key` (id or seq); undefined when there is none. */
+  private async entry(key: string | number): Promise<IndexEntry | undefined> {
+    const wanted = parseRunKey(key);
+    if (!wanted) return undefined;
+    const { runs } = await this.index();
+    return 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
+  }
 
   private get indexPath(): string {
     return join(this.location, 'index.json');
@@ -326,23 +328,11 @@ export class FileRunStore implements RunStore {
       const documents: RunDocument[] = [];
       for (const source of sources) {
         const bytes = new DocumentBytes(source, [...documents]);
-        const handle = await open(join(temp, source.name), 'wx', 0o600);
-        try {
-          for await (const chunk of bytes.chunks()) await handle.write(chunk);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await writeSynced(join(temp, source.name), bytes.chunks());
         documents.push(bytes.document());
       }
       const listed = byName(documents);
-      const list = await open(join(temp, DOCUMENT_LIST), 'wx', 0o600);
-      try {
-        await list.writeFile(canonicalJson(listed), 'utf8');
-        await list.sync();
-      } finally {
-        await list.close();
-      }
+      await writeSynced(join(temp, DOCUMENT_LIST), [canonicalJson(listed)]);
       await syncDir(temp);
       await rm(target, { recursive: true, force: true });
       await rename(temp, target);
@@ -432,6 +422,18 @@ export class FileRunStore implements RunStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw translateFsError(error, path, 'run store file');
     }
+  }
+}
+
+/** A new file of `chunks`, fsynced (inside a directory that is renamed into place afterwards). */
+async function writeSynced(path: string, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<void> {
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    // writeFile writes the whole chunk from the current position (write() may write part of one).
+    for await (const chunk of chunks) await handle.writeFile(chunk);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

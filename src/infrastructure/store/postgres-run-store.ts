@@ -145,13 +145,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
-    const wanted = parseRunKey(key);
-    if (!wanted) return undefined;
-    const [row] = await this.read((sql) =>
-      'id' in wanted
-        ? sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [wanted.id])
-        : sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE seq = $1`, [wanted.seq]),
-    );
+    const row = await this.row<RunRow>(RUN_COLUMNS, key);
     return row && this.toStored(row);
   }
 
@@ -165,13 +159,7 @@ export class PostgresRunStore implements RunStore {
    * one part is in memory at a time, and checked against the listed digest as they go (verifiedChunks).
    */
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
-    const wanted = parseRunKey(key);
-    if (!wanted) return undefined;
-    const [row] = await this.read((sql) =>
-      'id' in wanted
-        ? sql<DocumentRow>('SELECT seq, id, link, head, documents FROM svc_runs WHERE id = $1', [wanted.id])
-        : sql<DocumentRow>('SELECT seq, id, link, head, documents FROM svc_runs WHERE seq = $1', [wanted.seq]),
-    );
+    const row = await this.row<DocumentRow>('seq, id, link, head, documents', key);
     const document = row && this.documentsOf(row)?.find((d) => d.name === name);
     if (!row || !document) return undefined;
     const parts = async function* (this: PostgresRunStore): AsyncGenerator<Uint8Array> {
@@ -184,6 +172,15 @@ export class PostgresRunStore implements RunStore {
       }
     }.call(this);
     return { document, chunks: verifiedChunks(parts, document, `${this.location} (svc_run_documents, run ${row.seq}, ${name})`) };
+  }
+
+  /** `columns` of run `key` (id or seq), read in a snapshot whose chain is shown whole; undefined when there is none. */
+  private async row<R extends QueryResultRow>(columns: string, key: string | number): Promise<R | undefined> {
+    const wanted = parseRunKey(key);
+    if (!wanted) return undefined;
+    const [column, value] = 'id' in wanted ? ['id', wanted.id] : ['seq', wanted.seq];
+    const [row] = await this.read((sql) => sql<R>(`SELECT ${columns} FROM svc_runs WHERE ${column} = $1`, [value]));
+    return row;
   }
 
   async close(): Promise<void> {

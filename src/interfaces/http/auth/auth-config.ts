@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '../../../domain/errors';
 import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import { controlCharacterIn } from '../../../domain/encoding/control-characters';
 
 /** The `auth` object of the API config file: which ways of proving an identity svc-api accepts. */
 export interface AuthConfig {
@@ -189,7 +190,7 @@ function parseSubject(text: string): [string, string][] | undefined {
     if (eq < 1) return undefined;
     const type = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim().replace(/\\(.)/g, '$1');
-    if (!ATTRIBUTE.test(type) || value === '' || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
+    if (!ATTRIBUTE.test(type) || value === '' || controlCharacterIn(value) !== undefined) return undefined;
     pairs.push([type.toUpperCase(), value]);
   }
   return pairs;
