@@ -33,7 +33,7 @@ export const GENERATION_PREFIX = '.svc-gen-';
 export async function replaceBundle(staging: string, target: string, names: readonly string[]): Promise<void> {
   const members = [...new Set(names.map((name) => name.split('/')[0]))];
   await adoptPlainMembers(target, members);
-  const generation = `${GENERATION_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const generation = newGeneration();
   const current = await readCurrent(target);
   if (current !== undefined) await overlay(join(target, current), staging);
   await syncDir(staging);
@@ -57,7 +57,7 @@ async function adoptPlainMembers(target: string, members: readonly string[]): Pr
   if (plain.length === 0) return;
   let current = await readCurrent(target);
   if (current === undefined) {
-    current = `${GENERATION_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+    current = newGeneration();
     const building = join(target, `.adopt.${tempTag()}`);
     await mkdir(building);
     for (const name of plain) await hardLinkTree(join(target, name), join(building, name));
@@ -71,6 +71,11 @@ async function adoptPlainMembers(target: string, members: readonly string[]): Pr
     if (i === 0) failpoint('bundle-adopted-one');
   }
   await syncDir(target);
+}
+
+/** A generation's name: not a temporary name, so no sweep takes it for a dead process's leftover. */
+function newGeneration(): string {
+  return `${GENERATION_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
 /** `<member> → .svc-current/<member>`, put in place by one rename over whatever the member was. */
