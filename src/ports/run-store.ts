@@ -1,8 +1,8 @@
 import type { InjectionToken } from 'tsyringe';
 import type { RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-record';
 
-/** What `append` decides, under the store's lock, from the latest recorded run. */
-export type AppendDecision = (latest: StoredRun | undefined, seq: number) => StoredRun;
+/** What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read). */
+export type AppendDecision = (latest: StoredRun | undefined, seq: number) => StoredRun | Promise<StoredRun>;
 
 export type DocumentChunks = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
@@ -39,8 +39,9 @@ export interface RunRange {
 }
 
 /**
- * Recorded runs of continuous monitoring: each stored once, immutable, addressed by its id (the hex SHA-256 of
- * its canonical RunRecord), in the order recorded. Two processes appending at once are serialized; a crash
+ * Recorded runs of continuous monitoring: each stored once, immutable, addressed by its id, in the order recorded.
+ * The id is the hex SHA-256 of the run's canonical record with its evidence bundle, the document
+ * EVIDENCE_BUNDLE_DOCUMENT, as the record's `bundle` (recordFrame); of the record alone for a run stored without one. Two processes appending at once are serialized; a crash
  * mid-append leaves the store as it was before.
  *
  * Throws UnavailableError when the store cannot be reached or locked in time, IntegrityError when a stored run
@@ -54,7 +55,9 @@ export interface RunStore {
    * recorded run (undefined for the first) and the seq the new run will have, and returns the run to store
    * (its summary.seq and summary.id must be `seq` and `id`). Everything it returns is written at once or not at all.
    * `produce` gives the documents to store with the decided run (names unique, plain file names): they are written,
-   * hashed into the run's link of the hash chain, and committed with it, or not at all.
+   * hashed into the run's link of the hash chain, and committed with it, or not at all. The store checks the id
+   * against the record and the evidence bundle as it writes them: a mismatch is a bug of the caller, and nothing is
+   * recorded.
    */
   append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome>;
   /** Summaries in seq order, those whose as_of is within the range when one is given. */
@@ -63,7 +66,10 @@ export interface RunStore {
   get(key: string | number): Promise<StoredRun | undefined>;
   /** The run with the highest seq; undefined for an empty store. */
   latest(): Promise<StoredRun | undefined>;
-  /** A document stored with run `key` (id or seq), to read in chunks; undefined when there is no such run or document. */
+  /**
+   * A document stored with run `key` (id or seq), to read in chunks; undefined when there is no such run or document.
+   * A run svc 0.5.0 recorded gives its evidence bundle as EVIDENCE_BUNDLE_DOCUMENT like any later run.
+   */
   openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined>;
   /** Releases connections; the store may not be used afterwards. */
   close(): Promise<void>;

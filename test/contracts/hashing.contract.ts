@@ -18,6 +18,17 @@ export function hashingContract(name: string, make: () => Hashing): void {
       expect(hashing.sha256('é')).toBe(hashing.sha256(new Uint8Array([0xc3, 0xa9])));
     });
 
+    it('hashes pieces one after another as the text they make, strings as UTF-8', () => {
+      expect(hashing.sha256Pieces([])).toBe(hashing.sha256(''));
+      expect(hashing.sha256Pieces(['a', new Uint8Array([0x62]), 'c'])).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      expect(hashing.sha256Pieces(['caf', 'é', new Uint8Array([0xc3, 0xa9])])).toBe(hashing.sha256('caféé'));
+      // A generator is read once, piece by piece.
+      function* pieces(): Generator<string> {
+        for (let i = 0; i < 3; i++) yield 'abc'.slice(i, i + 1);
+      }
+      expect(hashing.sha256Pieces(pieces())).toBe(hashing.sha256('abc'));
+    });
+
     it('hashes a prefix byte followed by raw digest bytes (RFC 6962 leaves and nodes)', () => {
       const d = hashing.sha256('abc');
       const bytes = new Uint8Array(33);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, RunStore } from '../../src/ports/run-store';
-import { recordFor, runIdOf, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
+import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
 
 /**
  * What a test changes behind the store's back: one record of a run (its canonical record, its summary, its POA&M
@@ -229,7 +229,7 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       await h.tamper('record', { id: second.id, seq: 2 });
       for (const read of [() => store.get(second.id), () => store.get(2), () => store.latest()]) {
         await expect(read()).rejects.toBeInstanceOf(IntegrityError);
-        await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`run ${second.id} no longer matches its SHA-256`) });
+        await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`the hash chain does not match the record of run 2 (${second.id})`) });
       }
       const third = runNumber(3);
       await expect(store.append(third.id, third.decide)).rejects.toMatchObject({ code: 'run-store-tampered' });
@@ -276,6 +276,24 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const twin = h.twin();
         expect(await bytesOf(await twin.openDocument(1, 'sar.json'))).toBe(sarText);
         await twin.close();
+      });
+
+      it('stores the evidence bundle as a document, and holds the id to the record with that bundle as its bundle', async () => {
+        const record = recordFor(1);
+        const bundleText = bundleTextFor(1);
+        // Several chunks, split inside a multi-byte character's neighbourhood as a writer's pieces fall.
+        const pieces = [bundleText.slice(0, 17), bundleText.slice(17, 90), bundleText.slice(90)];
+        const withBundle = () => [{ name: 'evidence-bundle.json', media_type: 'application/json', chunks: pieces }];
+        const wrongId = runIdOf(record);
+        await expect(store.append(wrongId, (_latest, seq) => storedRunFor(wrongId, seq, { record }), withBundle)).rejects.toThrow(/whose id is/);
+        expect(await store.list()).toEqual([]);
+        const id = runIdWithBundle(record, bundleText);
+        const outcome = await store.append(id, async (_latest, seq) => storedRunFor(id, seq, { record }), withBundle);
+        expect(outcome.run.summary.id).toBe(id);
+        expect((await store.get(id))?.record).toEqual(record);
+        const opened = await store.openDocument(1, 'evidence-bundle.json');
+        expect(opened?.document).toEqual({ name: 'evidence-bundle.json', media_type: 'application/json', sha256: sha(bundleText), bytes: Buffer.byteLength(bundleText) });
+        expect(await bytesOf(opened)).toBe(bundleText);
       });
 
       it('records a run without documents when nothing is produced', async () => {

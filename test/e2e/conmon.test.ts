@@ -248,14 +248,22 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     expect(result.stderr).toBe('Error: SVC_STORE: mysql://***@db/svc is not a run store; use postgres://user@host/db, or a directory for the file store\n');
   });
 
-  it('detects a stored run changed outside svc (exit 4)', () => {
+  it("detects a stored run's record or evidence bundle changed outside svc (exit 4), naming it", () => {
     expect(conmon('tamper', ['process', fixture]).status).toBe(0);
-    const runs = join(home('tamper'), 'store', 'runs');
-    const [file] = readdirSync(runs);
-    writeFileSync(join(runs, file), readFileSync(join(runs, file), 'utf8').replace('"FAIL"', '"PASS"'));
+    const [id] = readdirSync(join(home('tamper'), 'store', 'documents'));
+    // The next run's drift is taken against run 1's stored bundle: it is read, and refused.
+    const bundle = join(home('tamper'), 'store', 'documents', id, 'evidence-bundle.json');
+    const good = readFileSync(bundle, 'utf8');
+    writeFileSync(bundle, good.replace('"FAIL"', '"PASS"'));
     const result = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
     expect(result.status).toBe(4);
-    expect(result.stderr).toMatch(/^Error: .*no longer matches its SHA-256; the store was modified outside svc\. Restore it from backup\n$/);
+    expect(result.stderr).toBe(`Error: ${bundle}: the document evidence-bundle.json no longer matches the SHA-256 its run's link in the hash chain names; the store was modified outside svc. Restore it from backup\n`);
+    writeFileSync(bundle, good);
+    const record = join(home('tamper'), 'store', 'runs', `${id}.json`);
+    writeFileSync(record, readFileSync(record, 'utf8').replace('"1"', '"2"'));
+    const again = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
+    expect(again.status).toBe(4);
+    expect(again.stderr).toBe(`Error: ${record}: the hash chain does not match the record of run 1 (${id}); the store was modified outside svc. Restore it from backup\n`);
   });
 
   it('detects a POA&M state edited outside svc (exit 4), naming the file', () => {

@@ -1,6 +1,7 @@
-import type { RunSummary, StoredRun } from '../../src/domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
 import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/infrastructure/store/run-chain';
-import { canonicalJson, checkDecided, parseRunKey, verifiedRecord } from '../../src/infrastructure/store/run-id';
+import { canonicalJson, checkDecided, parseRunKey } from '../../src/infrastructure/store/run-id';
+import { RecordId, storedRecord } from '../../src/infrastructure/store/stored-record';
 import { instantsOf, isWithin } from '../../src/infrastructure/store/run-range';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/infrastructure/store/run-documents';
@@ -40,8 +41,9 @@ export class InMemoryRunStore implements RunStore {
       if (existing) return { recorded: false, run: this.read(existing) };
       const latest = this.shared.runs[this.shared.runs.length - 1];
       const seq = this.shared.runs.length + 1;
-      const decided = decide(latest && this.read(latest), seq);
+      const decided = await decide(latest && this.read(latest), seq);
       checkDecided(decided, id, seq);
+      const recordId = new RecordId(id, decided.record);
       const bytes = new Map<string, Buffer>();
       let documents: RunDocument[] | undefined;
       if (produce) {
@@ -51,12 +53,13 @@ export class InMemoryRunStore implements RunStore {
         for (const source of sources) {
           const reader = new DocumentBytes(source, [...written]);
           const parts: Buffer[] = [];
-          for await (const chunk of reader.chunks()) parts.push(chunk);
+          for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(reader.chunks()) : reader.chunks()) parts.push(chunk);
           bytes.set(source.name, Buffer.concat(parts));
           written.push(reader.document());
         }
         documents = byName(written);
       }
+      recordId.check();
       const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, this.shared.head);
       this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run), link, bytes });
@@ -120,7 +123,7 @@ export class InMemoryRunStore implements RunStore {
     const { summary, poam, events, documents } = entry.run;
     for (const [kind, value] of [['summary', summary], ['poam', poam], ['events', events]] as const) checkRecord(entry.link, kind, value, this.location);
     if (documents !== undefined || entry.link.records.documents !== undefined) checkRecord(entry.link, 'documents', documents ?? null, this.location);
-    return { ...copy(entry.run), record: verifiedRecord(entry.text, entry.run.summary.id, this.location) };
+    return { ...copy(entry.run), record: storedRecord(entry.text, entry.link, this.location).record };
   }
 }
 

@@ -8,7 +8,7 @@ import { InvalidInputError, UnavailableError } from '../../src/domain/errors';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { runStoreContract, type TamperTarget } from '../contracts/run-store.contract';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
-import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
+import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor } from '../support/stored-runs';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -45,7 +45,7 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
     case 'record': {
       const path = join(dir, 'runs', `${id}.json`);
       writeFileSync(path, readFileSync(path, 'utf8').replace('ScubaGear', 'ScubaGeaR'));
-      return `${path}: run ${id} no longer matches its SHA-256`;
+      return `${path}: the hash chain does not match the record of run ${seq} (${id})`;
     }
     case 'poam':
       edit(state, (json) => (json.poam[0].risk_rating = 'Low'));
@@ -120,7 +120,7 @@ describe('FileRunStore on disk', () => {
     const linkOf = (run: StoredRun, prev: string) => {
       const hash = (value: unknown) => sha(canonicalize(value)!);
       const at = (iso: string) => new Date(iso).toISOString();
-      const link = { schema: 'svc.run-link/v1', seq: run.summary.seq, id: run.summary.id, as_of: at(run.summary.as_of), recorded_at: at(run.summary.recorded_at), prev, records: { record: run.summary.id, summary: hash(run.summary), poam: hash(run.poam), events: hash(run.events) } };
+      const link = { schema: 'svc.run-link/v1', seq: run.summary.seq, id: run.summary.id, as_of: at(run.summary.as_of), recorded_at: at(run.summary.recorded_at), prev, records: { record: run.summary.id, head: hash(run.record), summary: hash(run.summary), poam: hash(run.poam), events: hash(run.events) } };
       return { link, head: hash(link) };
     };
     const one = linkOf(storedRunFor(first, 1), '0'.repeat(64));
@@ -315,7 +315,7 @@ describe('FileRunStore on disk', () => {
     await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v1 index with runs numbered 1, 2/);
   });
 
-  it("sweeps what appends killed midway left (their temporaries, unindexed state files) and keeps a live process's temporary and a whole run file", async () => {
+  it("sweeps what appends killed midway left (their temporaries, unindexed run and state files) and keeps a live process's temporary", async () => {
     const store = new FileRunStore({ dir });
     const first = await append(store, 1);
     const killed = runIdOf(recordFor(2));
@@ -333,7 +333,7 @@ describe('FileRunStore on disk', () => {
       writeFileSync(join(dir, 'states', `00000002-${killed}.json`), '{"summary":{}}');
       const third = await append(store, 3);
       expect(readdirSync(dir).sort()).toEqual([`.index.json.${alive}`, 'index.json', 'runs', 'states']);
-      expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${killed}.json`, `${third}.json`].sort());
+      expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${third}.json`].sort());
       expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json`, `00000002-${third}.json`]);
       expect((await store.list()).map((s) => s.id)).toEqual([first, third]);
       expect(await store.get(killed)).toBeUndefined();
@@ -342,13 +342,16 @@ describe('FileRunStore on disk', () => {
     }
   });
 
-  /** A store as svc 0.5.0 wrote it: the same run and state files, and an index of summaries without a chain. */
+  /**
+   * A store as svc 0.5.0 wrote it: run files holding the whole record, its evidence bundle inside, state files, and an
+   * index of summaries without a chain.
+   */
   function writeLegacyStore(count: number): StoredRun[] {
-    const runs = Array.from({ length: count }, (_, i) => storedRunFor(runIdOf(recordFor(i + 1)), i + 1));
+    const runs = Array.from({ length: count }, (_, i) => storedRunFor(runIdWithBundle(recordFor(i + 1), bundleTextFor(i + 1)), i + 1, { record: recordFor(i + 1) }));
     mkdirSync(join(dir, 'runs'), { recursive: true });
     mkdirSync(join(dir, 'states'), { recursive: true });
     for (const run of runs) {
-      writeFileSync(join(dir, 'runs', `${run.summary.id}.json`), canonicalize(run.record)!);
+      writeFileSync(join(dir, 'runs', `${run.summary.id}.json`), canonicalize({ ...run.record, bundle: JSON.parse(bundleTextFor(run.summary.seq)) })!);
       writeFileSync(join(dir, 'states', `${String(run.summary.seq).padStart(8, '0')}-${run.summary.id}.json`), canonicalize({ summary: run.summary, poam: run.poam, events: run.events })!);
     }
     writeFileSync(join(dir, 'index.json'), canonicalize({ schema: 'svc.run-index/v1', runs: runs.map((r) => r.summary) })!);
@@ -363,6 +366,12 @@ describe('FileRunStore on disk', () => {
     expect(index.schema).toBe('svc.run-index/v2');
     expect(index.runs.map((e: { link: { seq: number; prev: string } }) => e.link.seq)).toEqual([1, 2]);
     expect(await store.get(2)).toStrictEqual(runs[1]);
+    // Its evidence bundle reads back as the document a later run stores it as, byte for byte.
+    const opened = await store.openDocument(2, 'evidence-bundle.json');
+    expect(opened?.document).toEqual({ name: 'evidence-bundle.json', media_type: 'application/json', sha256: sha(bundleTextFor(2)), bytes: Buffer.byteLength(bundleTextFor(2)) });
+    const parts: Buffer[] = [];
+    for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
+    expect(Buffer.concat(parts).toString('utf8')).toBe(bundleTextFor(2));
     const third = await append(store, 3);
     expect((await store.latest())?.summary).toMatchObject({ seq: 3, id: third });
     const state = join(dir, 'states', `00000001-${runs[0].summary.id}.json`);

@@ -13,7 +13,7 @@ runStoreContract('InMemoryRunStore', async () => {
       switch (target) {
         case 'record':
           entry.text = `${entry.text} `;
-          return `memory: run ${id} no longer matches its SHA-256`;
+          return `memory: the hash chain does not match the record of run ${seq} (${id})`;
         case 'summary':
           entry.run.summary.counts.fail = 0;
           return `memory: the hash chain does not match the summary of run ${seq} (${id})`;

@@ -55,7 +55,7 @@ runStoreContract('PostgresRunStore', async () => {
       switch (target) {
         case 'record':
           await update(`record_text = replace(record_text, 'ScubaGear', 'ScubaGeaR')`);
-          return `${at}, column record_text): run ${id} no longer matches its SHA-256`;
+          return `${at}, column record_text): the hash chain does not match the record of run ${seq} (${id})`;
         case 'summary':
           await update(`summary = jsonb_set(summary, '{counts,fail}', '0')`);
           return `${at}, column summary): the hash chain does not match the summary of run ${seq} (${id})`;

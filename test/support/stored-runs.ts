@@ -10,23 +10,31 @@ export function runIdOf(record: RunRecord): string {
   return sha(canonicalize(record) as string);
 }
 
-/** The record of the n-th ScubaGear run of a tenant: generated a day apart, MFA failing on odd runs. */
+/** The record of the n-th ScubaGear run of a tenant: generated a day apart. */
 export function recordFor(n: number): RunRecord {
   const generatedAt = new Date(Date.UTC(2026, 10, 1 + n, 14, 3, 12)).toISOString();
+  return { schema: RUN_RECORD_SCHEMA, report: { generated_at: generatedAt, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' } } };
+}
+
+/** The canonical evidence bundle of the n-th run (MFA failing on odd runs), as a run stores it beside its record. */
+export function bundleTextFor(n: number): string {
+  const generatedAt = recordFor(n).report?.generated_at;
   const entries = [
-    { ksi_id: 'KSI-IA-02', status: n % 2 === 1 ? 'FAIL' : 'PASS', observed_at: generatedAt, content_hash: `sha256:${sha(`KSI-IA-02 ${n}`)}` },
-    { ksi_id: 'KSI-SC-08', status: 'PASS', evidence: { min_tls: '1.2' }, content_hash: `sha256:${sha(`KSI-SC-08 ${n}`)}` },
+    { content_hash: `sha256:${sha(`KSI-IA-02 ${n}`)}`, ksi_id: 'KSI-IA-02', observed_at: generatedAt, status: n % 2 === 1 ? 'FAIL' : 'PASS' },
+    { content_hash: `sha256:${sha(`KSI-SC-08 ${n}`)}`, evidence: { min_tls: '1.2' }, ksi_id: 'KSI-SC-08', status: 'PASS' },
   ];
-  return {
-    schema: RUN_RECORD_SCHEMA,
-    report: { generated_at: generatedAt, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' } },
-    bundle: {
-      schema: 'svc.evidence-bundle/v1',
-      entries,
-      input: { name: `scubagear-${n}.json`, sha256: `sha256:${sha(`input ${n}`)}` },
-      merkle_root: `sha256:${sha(entries.map((e) => e.content_hash).join(''))}`,
-    },
-  };
+  return canonicalize({
+    schema: 'svc.evidence-bundle/v1',
+    entries,
+    input: { name: `scubagear-${n}.json`, sha256: `sha256:${sha(`input ${n}`)}` },
+    merkle_root: `sha256:${sha(entries.map((e) => e.content_hash).join(''))}`,
+  }) as string;
+}
+
+/** The id of a run whose record is `record` and whose evidence bundle document is `bundleText`: the port's rule, computed here on its own. */
+export function runIdWithBundle(record: RunRecord, bundleText: string): string {
+  const full = canonicalize({ ...record, bundle: JSON.parse(bundleText) as unknown }) as string;
+  return sha(full);
 }
 
 export interface StoredRunOverrides {
@@ -41,8 +49,7 @@ export interface StoredRunOverrides {
 export function storedRunFor(id: string, seq: number, overrides: StoredRunOverrides = {}): StoredRun {
   const record = overrides.record ?? recordFor(seq);
   const asOf = record.report?.generated_at ?? '2026-11-01T00:00:00.000Z';
-  const bundle = record.bundle as { input: { name: string; sha256: string }; merkle_root: string };
-  const input = { name: bundle.input.name, sha256: bundle.input.sha256.replace(/^sha256:/, '') };
+  const input = { name: `scubagear-${seq}.json`, sha256: sha(`input ${canonicalize(record) as string}`) };
   const summary: RunSummary = {
     seq,
     id,
@@ -50,7 +57,7 @@ export function storedRunFor(id: string, seq: number, overrides: StoredRunOverri
     as_of: asOf,
     input,
     source: record.report?.source,
-    merkle_root: bundle.merkle_root.replace(/^sha256:/, ''),
+    merkle_root: sha(`merkle ${canonicalize(record) as string}`),
     counts: { results: 2, pass: 1, warn: 0, fail: 1, mapped: 2, unmapped: 0 },
     areas: { IA: { pass: 0, warn: 0, fail: 1 }, SC: { pass: 1, warn: 0, fail: 0 } },
     poam: { open: 1, overdue: 0, closed: 1, opened: seq === 1 ? 2 : 0, closed_now: 0 },

@@ -1,12 +1,10 @@
 import { inject, injectable } from 'tsyringe';
 import { assess } from '../../domain/assessment/assessment';
 import { runAsOf } from '../../domain/artifacts/run-context';
-import { EVIDENCE_BUNDLE_HEAD, evidenceBundleTail, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { recordStep, type PreviousRun } from '../../domain/conmon/record-run';
-import { RUN_RECORD_SCHEMA, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
+import { recordFrame, RUN_RECORD_SCHEMA, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import type { DriftSeverity } from '../../domain/drift/drift-finding';
-import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
 import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
@@ -15,6 +13,7 @@ import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } fr
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { UUIDS, type Uuids } from '../../ports/uuids';
 import { RunLoader, type LoadedRun } from '../shared/run-loader';
+import { readStoredBundle } from '../shared/stored-bundle';
 import { RunDocuments } from './run-documents';
 
 export interface ProcessRunInput {
@@ -62,18 +61,22 @@ export class ProcessRun {
     // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
     const key = await this.signer.load(keyPath);
     const record = this.recordOf(run);
-    const id = this.hashing.sha256(this.hashing.canonicalize(record));
+    // The id is the SHA-256 of the record with its bundle, hashed as the bundle is written out: never one string.
+    const frame = recordFrame(record);
+    const id = this.hashing.sha256Pieces(concat([frame.prefix], this.documents.bundle(run), [frame.suffix]));
     const now = run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
     const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
-    const outcome = await this.store.append(id, (latest, seq) =>
-      recordStep(
-        { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
-        latest && this.previous(latest, run.catalog),
-        seq,
-        uuid,
-      ),
-      (stored) => this.documents.sources(stored, key),
+    const outcome = await this.store.append(
+      id,
+      async (latest, seq) =>
+        recordStep(
+          { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
+          latest && (await this.previous(latest, run.catalog)),
+          seq,
+          uuid,
+        ),
+      (stored) => this.documents.sources(stored, run, key),
     );
     const { events, summary } = outcome.run;
     const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
@@ -90,28 +93,26 @@ export class ProcessRun {
     };
   }
 
-  /** The run as the store keeps it: the report's own facts and the canonical evidence bundle. */
+  /** The run's record: the report's own facts (its evidence bundle is stored beside it, as a document). */
   private recordOf(run: LoadedRun): RunRecord {
-    const entries = run.results.map(({ item }) => serializeEvidenceEntry(item.result, item.definition, this.hashing).text);
-    const bundle = JSON.parse(`${EVIDENCE_BUNDLE_HEAD}${entries.join(',')}${evidenceBundleTail(run.context.input, run.merkleRoot)}`) as Record<string, unknown>;
     const { source, generatedAt } = run.context;
     const report = run.meta && {
       ...(run.meta.schema_version !== undefined ? { schema_version: run.meta.schema_version } : {}),
       ...(generatedAt !== undefined ? { generated_at: generatedAt } : {}),
       ...(source ? { source } : {}),
     };
-    return {
-      schema: RUN_RECORD_SCHEMA,
-      ...(report ? { report } : {}),
-      bundle,
-    };
+    return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}) };
   }
 
-  /** The latest recorded run, assessed again with today's catalog, for the drift comparison. */
-  private previous(stored: StoredRun, catalog: KsiCatalog): PreviousRun {
-    const bundle = readEvidenceBundle(stored.record.bundle, `${this.store.location} run ${stored.summary.seq}`);
+  /** The latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
+  private async previous(stored: StoredRun, catalog: KsiCatalog): Promise<PreviousRun> {
+    const bundle = await readStoredBundle(this.store, stored.summary);
     const { items } = assess(bundle.results, catalog, this.settings.governance);
     const report = stored.record.report;
     return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results: items.map((item, i) => ({ item, hash: bundle.recordedHashes[i] })) } };
   }
+}
+
+function* concat<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
 }

@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import type { RunDocument, StoredRun } from '../../domain/conmon/run-record';
+import { evidenceBundleChunks } from '../../domain/artifacts/evidence-bundle';
+import type { AssessedResult, HashedResult } from '../../domain/assessment/assessment';
+import { EVIDENCE_BUNDLE_DOCUMENT, type RunDocument, type StoredRun } from '../../domain/conmon/run-record';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { evidenceGraph } from '../../domain/evidence/evidence-graph';
 import { MerkleTree } from '../../domain/evidence/merkle';
@@ -17,7 +19,7 @@ import { runRef, type RunRef } from '../auditor/run-ref';
 import { runPageSources } from './run-pages';
 import { envelopeText, sarEnvelope } from '../oscal/generate-sar';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
-import { RunLoader } from '../shared/run-loader';
+import { BUNDLE_FILE_ROLES, type LoadedRun } from '../shared/run-loader';
 
 const JSON_TYPE = 'application/json';
 export const DSSE_TYPE = 'application/vnd.dsse.envelope.v1+json';
@@ -55,41 +57,59 @@ export interface RunManifest {
 }
 
 /**
- * The documents stored with a recorded run (docs/conmon.md, "Run documents"): the OSCAL SSP, SAR, SAP and POA&M in
- * RFC 8785 canonical form, the SAR's DSSE envelope signed with the recording process's key, a graph per baseline
- * control, the evidence, findings and POA&M lists as pages, and a manifest of the OSCAL documents' digests. They are
- * what svc-api serves for the run, byte for byte, so no request builds one. Each is written as the store reaches it,
- * from the run as stored (its recorded time is the documents' time).
+ * The documents stored with a recorded run (docs/conmon.md, "Run documents"): its evidence bundle, the OSCAL SSP,
+ * SAR, SAP and POA&M in RFC 8785 canonical form, the SAR's DSSE envelope signed with the recording process's key, a
+ * graph per baseline control, the evidence, findings and POA&M lists as pages, and a manifest of the OSCAL documents'
+ * digests. They are what svc-api serves for the run, byte for byte, so no request builds one. Each is written as the
+ * store reaches it, from the run being recorded as it reads back from the store (its evidence is the stored bundle,
+ * its time the recorded time).
  */
 @injectable()
 export class RunDocuments {
   constructor(
-    private readonly runs: RunLoader,
     private readonly oscal: OscalRunLoader,
     @inject(HASHING) private readonly hashing: Hashing,
   ) {}
 
-  sources(stored: StoredRun, key: SigningKey): RunDocumentSource[] {
-    const run = this.oscal.describe(this.runs.loadStored(stored));
+  /** The run's canonical evidence-bundle.json, a piece at a time: the first document, and the record's `bundle`. */
+  bundle(loaded: LoadedRun): Iterable<string> {
+    return { [Symbol.iterator]: () => evidenceBundleChunks(itemsOf(loaded.results), loaded.context.input, loaded.merkleRoot, this.hashing) };
+  }
+
+  sources(stored: StoredRun, loaded: LoadedRun, key: SigningKey): RunDocumentSource[] {
+    const { report } = stored.record;
+    let described: OscalRun | undefined;
+    // The run as it reads back from the store, once its bundle is stored: that is its evidence file, and its time
+    // is the recorded time.
+    const oscal = (before: readonly RunDocument[]) =>
+      (described ??= this.oscal.describe({
+        ...loaded,
+        context: { input: loaded.context.input, runAt: new Date(stored.summary.recorded_at), ...(report?.source ? { source: report.source } : {}), ...(report?.generated_at ? { generatedAt: report.generated_at } : {}) },
+        entriesFile: EVIDENCE_BUNDLE_DOCUMENT,
+        files: [{ name: EVIDENCE_BUNDLE_DOCUMENT, sha256: digestOf(before, EVIDENCE_BUNDLE_DOCUMENT), mediaType: JSON_TYPE, description: BUNDLE_FILE_ROLES[EVIDENCE_BUNDLE_DOCUMENT] }],
+      }));
     let sarDocument: Json | undefined;
-    const sar = () => (sarDocument ??= buildSar(run));
+    const sar = (before: readonly RunDocument[]) => (sarDocument ??= buildSar(oscal(before)));
     // Canonical text in pieces: a document with one entry per result is never one string.
-    const canonical = (build: () => Json): DocumentChunks => ({ [Symbol.iterator]: () => jsonChunks(build(), 'canonical') });
-    const sources: Partial<Record<ServedDocumentName, DocumentChunks | ((before: readonly RunDocument[]) => DocumentChunks)>> = {
-      'ssp.json': canonical(() => buildSsp(run)),
-      'sar.json': canonical(sar),
+    const canonical =
+      (build: (run: OscalRun) => Json) =>
+      (before: readonly RunDocument[]): DocumentChunks => ({ [Symbol.iterator]: () => jsonChunks(build(oscal(before)), 'canonical') });
+    const sources: Partial<Record<ServedDocumentName, (before: readonly RunDocument[]) => DocumentChunks>> = {
+      'ssp.json': canonical(buildSsp),
+      'sar.json': (before) => ({ [Symbol.iterator]: () => jsonChunks(sar(before), 'canonical') }),
       // The store has hashed sar.json by now: the envelope signs that digest.
-      'sar.json.dsse.json': (before) => [envelopeText(sarEnvelope(run, sar(), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))],
-      'sap.json': canonical(() => buildSap(run)),
-      'poam.json': canonical(() => buildOscalPoam(run)),
+      'sar.json.dsse.json': (before) => [envelopeText(sarEnvelope(oscal(before), sar(before), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))],
+      'sap.json': canonical(buildSap),
+      'poam.json': canonical(buildOscalPoam),
     };
     // An OSCAL POA&M needs an item: a run whose every result passed has none.
-    if (!hasOpenResults(run)) delete sources['poam.json'];
+    if (!hasOpenResults(loaded)) delete sources['poam.json'];
     return [
+      { name: EVIDENCE_BUNDLE_DOCUMENT, media_type: JSON_TYPE, chunks: this.bundle(loaded) },
       ...Object.entries(sources).map(([name, chunks]) => ({ name, media_type: RUN_DOCUMENTS[name as ServedDocumentName].media_type, chunks })),
-      ...this.graphs(stored, run),
-      ...runPageSources(stored, () => run.results),
-      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, run, before), 'canonical')] },
+      ...this.graphs(stored, loaded),
+      ...runPageSources(stored, loaded.results, this.hashing),
+      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')] },
     ];
   }
 
@@ -98,7 +118,7 @@ export class RunDocuments {
    * its inclusion proof. The Merkle tree is built once and the entries grouped by control once, so a large run's
    * graphs cost about one pass over it, not one per control.
    */
-  private graphs(stored: StoredRun, run: OscalRun): RunDocumentSource[] {
+  private graphs(stored: StoredRun, run: LoadedRun): RunDocumentSource[] {
     const { results, merkleRoot, catalog } = run;
     let prepared: { tree: MerkleTree; byControl: Map<string, number[]> } | undefined;
     // Made when the first graph is written, and kept for the rest of them.
@@ -136,7 +156,7 @@ export class RunDocuments {
     }));
   }
 
-  private manifest(stored: StoredRun, run: OscalRun, before: readonly RunDocument[]): RunManifest {
+  private manifest(stored: StoredRun, run: LoadedRun, before: readonly RunDocument[]): RunManifest {
     const { summary } = stored;
     const artifacts = before.filter((document) => document.name in RUN_DOCUMENTS).map((document) => ({
       name: document.name,
@@ -150,7 +170,7 @@ export class RunDocuments {
       recorded_at: summary.recorded_at,
       input: { name: summary.input.name, sha256: formatDigest(summary.input.sha256) },
       counts: { ...summary.counts },
-      evidence_bundle: { sha256: formatDigest(run.files[0].sha256), entries: run.results.length, href: '/auditor/evidence' },
+      evidence_bundle: { sha256: formatDigest(digestOf(before, EVIDENCE_BUNDLE_DOCUMENT)), entries: run.results.length, href: '/auditor/evidence' },
       artifacts,
     };
   }
@@ -159,6 +179,10 @@ export class RunDocuments {
 /** The stored document of one control's graph (`ac-2.1` → `graph.ac-2.1.json`). */
 export function graphDocument(control: string): string {
   return `graph.${control}.json`;
+}
+
+function* itemsOf(results: readonly HashedResult[]): Generator<AssessedResult> {
+  for (const { item } of results) yield item;
 }
 
 function digestOf(documents: readonly RunDocument[], name: string): string {

@@ -1,7 +1,8 @@
 import { needsPoam, poamId } from '../../domain/artifacts/poam';
 import type { HashedResult } from '../../domain/assessment/assessment';
 import type { StoredRun } from '../../domain/conmon/run-record';
-import { formatDigest } from '../../domain/evidence/content-digest';
+import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
+import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
 import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import {
   EVIDENCE_LIST,
@@ -43,14 +44,14 @@ export function findingOf({ item, hash }: HashedResult): Finding {
  * documents"), so svc-api answers a list request from one or a few pages and never reads the run. A page's items are
  * made only when the store writes it; each index follows its pages.
  */
-export function runPageSources(stored: StoredRun, results: () => readonly HashedResult[]): RunDocumentSource[] {
-  const entries = (stored.record.bundle.entries as ListItem[] | undefined) ?? [];
-  let open: number[] | undefined;
+export function runPageSources(stored: StoredRun, results: readonly HashedResult[], digest: ContentDigest): RunDocumentSource[] {
   // Which results are findings, by position: the findings' pages are cut from it.
-  const findings = () => (open ??= results().flatMap((r, i) => (r.item.result.status === 'PASS' ? [] : [i])));
+  const findings = results.flatMap((r, i) => (r.item.result.status === 'PASS' ? [] : [i]));
+  // An evidence item is the result's entry in the stored bundle.
+  const entry = ({ item }: HashedResult) => JSON.parse(serializeEvidenceEntry(item.result, item.definition, digest).text) as ListItem;
   return [
-    ...pagedList(EVIDENCE_LIST, entries.length, (from, to) => entries.slice(from, to)),
-    ...pagedList(FINDINGS_LIST, findings().length, (from, to) => findings().slice(from, to).map((i) => findingOf(results()[i]) as unknown as ListItem)),
+    ...pagedList(EVIDENCE_LIST, results.length, (from, to) => results.slice(from, to).map(entry)),
+    ...pagedList(FINDINGS_LIST, findings.length, (from, to) => findings.slice(from, to).map((i) => findingOf(results[i]) as unknown as ListItem)),
     ...pagedList(POAM_LIST, stored.poam.length, (from, to) => stored.poam.slice(from, to) as unknown as ListItem[]),
   ];
 }

@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
 import { assess } from '../../domain/assessment/assessment';
-import { readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import { needsPoam, poamRow } from '../../domain/artifacts/poam';
 import type { StoredRun } from '../../domain/conmon/run-record';
 import { cqlRows, runRows, type CqlRow, type CqlRun } from '../../domain/cql/cql-fields';
@@ -13,6 +12,7 @@ import { QUERY_PARSER, type QueryParser } from '../../ports/query-parser';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { RunLoader } from '../shared/run-loader';
+import { readStoredBundle } from '../shared/stored-bundle';
 
 export interface RunQueryInput {
   /** The CQL text (docs/cql.md). */
@@ -61,7 +61,7 @@ export class RunQuery {
     } else {
       const latest = await this.store.latest();
       if (!latest) throw new NotFoundError('cql-no-runs', `the run store at ${this.store.location} holds no runs; pass --input <report> or record a run with svc conmon process`);
-      rows = cqlRows(source, this.stored(latest), now);
+      rows = cqlRows(source, await this.stored(latest), now);
       from = [`${this.store.location} run ${latest.summary.seq}`];
     }
     return { source, from, ...evaluateQuery(query, rows, now) };
@@ -75,8 +75,8 @@ export class RunQuery {
   }
 
   /** A recorded run, assessed again with today's catalog, with the POA&M items the lifecycle tracks after it. */
-  private stored(stored: StoredRun): CqlRun {
-    const bundle = readEvidenceBundle(stored.record.bundle, `${this.store.location} run ${stored.summary.seq}`);
+  private async stored(stored: StoredRun): Promise<CqlRun> {
+    const bundle = await readStoredBundle(this.store, stored.summary);
     const { items } = assess(bundle.results, this.catalogs.catalog(), this.settings.governance);
     const report = stored.record.report;
     const context = { input: stored.summary.input, source: report?.source, generatedAt: report?.generated_at, runAt: new Date(stored.summary.recorded_at) };

@@ -3,7 +3,6 @@ import { assess, type HashedResult, type RunCounts } from '../../domain/assessme
 import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
 import type { RunContext } from '../../domain/artifacts/run-context';
-import type { StoredRun } from '../../domain/conmon/run-record';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunMeta } from '../../domain/drift/drift-detection';
 import { merkleRoot } from '../../domain/evidence/merkle';
@@ -92,25 +91,6 @@ export class RunLoader {
     return this.assessed({ results, hashes, context, meta, catalog, entriesFile, files });
   }
 
-  /**
-   * A run of the run store: its evidence entries are re-verified against the hashes they record, and the run speaks
-   * for the report's generated_at, else for when it was recorded, so documents made from it are the same every time.
-   */
-  loadStored(stored: StoredRun): LoadedRun {
-    const where = `run ${stored.summary.seq} (${stored.summary.id})`;
-    const verified = verifyEvidenceEntries(stored.record.bundle, where, this.hashing);
-    const { report } = stored.record;
-    return this.assessed({
-      results: readEvidenceBundle(stored.record.bundle, where).results,
-      hashes: verified.hashes,
-      context: { input: verified.input, runAt: new Date(stored.summary.recorded_at), ...(report?.source ? { source: report.source } : {}), ...(report?.generated_at ? { generatedAt: report.generated_at } : {}) },
-      meta: report ? { ...(report.schema_version !== undefined ? { schema_version: report.schema_version } : {}), ...(report.source ? { source: report.source } : {}) } : undefined,
-      catalog: this.catalogs.catalog(),
-      entriesFile: 'evidence-bundle.json',
-      files: [{ name: 'evidence-bundle.json', sha256: this.hashing.sha256(this.hashing.canonicalize(stored.record.bundle)), mediaType: 'application/json', description: BUNDLE_FILE_ROLES['evidence-bundle.json'] }],
-    });
-  }
-
   private assessed(run: { results: readonly KsiResult[]; hashes: string[] | undefined; context: RunContext; meta: RunMeta | undefined; catalog: KsiCatalog; entriesFile: string; files: EvidenceFile[] }): LoadedRun {
     const assessment = assess(run.results, run.catalog, this.settings.governance);
     const contentHashes = run.hashes ?? entryHashes(assessment, this.hashing);
@@ -128,7 +108,7 @@ export class RunLoader {
   }
 }
 
-const BUNDLE_FILE_ROLES: Record<string, string> = {
+export const BUNDLE_FILE_ROLES: Record<string, string> = {
   'evidence-bundle.json': 'Canonical evidence entries with their content hashes and RFC 6962 Merkle root.',
   'governance-report.md': 'Governance actions per KSI, with severity, owner and SLA.',
   'lineage.json': 'KSI → control → evidence → action lineage.',

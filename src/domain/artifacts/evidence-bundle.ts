@@ -2,6 +2,7 @@ import type { AssessedResult } from '../assessment/assessment';
 import { InvalidInputError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
+import { DEFAULT_CHUNK_CHARS } from '../encoding/json-chunks';
 import { COMPUTED_FIELDS, isPlainObject, readNormalizedReport, type KsiResult } from '../ksi/ksi-result';
 import type { InputRef } from './run-context';
 import type { TextSink } from './text-sink';
@@ -16,6 +17,25 @@ export const EVIDENCE_BUNDLE_HEAD = '{"entries":[';
 
 export function evidenceBundleTail(input: InputRef, merkleRootHex: string): string {
   return `],"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`;
+}
+
+/**
+ * The canonical evidence-bundle.json of results already assessed, in pieces of about DEFAULT_CHUNK_CHARS code units,
+ * so a run of any size is never one string.
+ */
+export function* evidenceBundleChunks(items: Iterable<AssessedResult>, input: InputRef, merkleRootHex: string, digest: ContentDigest): Generator<string> {
+  let text = EVIDENCE_BUNDLE_HEAD;
+  let first = true;
+  for (const item of items) {
+    const entry = serializeEvidenceEntry(item.result, item.definition, digest).text;
+    text += first ? entry : `,${entry}`;
+    first = false;
+    if (text.length >= DEFAULT_CHUNK_CHARS) {
+      yield text;
+      text = '';
+    }
+  }
+  yield text + evidenceBundleTail(input, merkleRootHex);
 }
 
 /** Writes entries of the bundle; `preceded` when entries written elsewhere come before these. */

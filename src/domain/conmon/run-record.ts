@@ -3,20 +3,34 @@ import type { InputRef } from '../artifacts/run-context';
 import type { PoamRow } from '../artifacts/poam';
 import type { DriftClass } from '../drift/drift-finding';
 import type { ReportSource } from '../ksi/ksi-result';
+import { jsonText } from '../encoding/json-chunks';
 import type { ConmonEvent } from './conmon-event';
 
 export const RUN_RECORD_SCHEMA = 'svc.run/v1';
 
+/** The document a run's evidence bundle is stored as: the canonical evidence-bundle.json (svc.evidence-bundle/v1). */
+export const EVIDENCE_BUNDLE_DOCUMENT = 'evidence-bundle.json';
+
 /**
- * What the run store keeps of one run, immutable once recorded. Its id is the hex SHA-256 of its RFC 8785
- * canonical JSON, so the same input recorded twice is the same run, and a stored run can be re-verified.
+ * What the run store keeps of one run, immutable once recorded, besides its evidence bundle, which is stored as the
+ * document EVIDENCE_BUNDLE_DOCUMENT. The run's id is the hex SHA-256 of the RFC 8785 canonical JSON of this record
+ * with the bundle as its `bundle` member (recordFrame), so the same input recorded twice is the same run. The bundle
+ * is never one value in memory: a run of a million results is read and hashed a chunk at a time.
  */
 export interface RunRecord {
   schema: typeof RUN_RECORD_SCHEMA;
   /** Report-level facts of the normalized report; absent for a run read from a bundle, which does not keep them. */
   report?: { schema_version?: string; generated_at?: string; source?: ReportSource };
-  /** The run's evidence-bundle.json object (svc.evidence-bundle/v1): entries with content hashes, input, Merkle root. */
-  bundle: Record<string, unknown>;
+}
+
+/**
+ * The canonical text of a run's full record around its bundle's canonical text: RFC 8785 orders `bundle` before
+ * `report` and `schema`, so it is `prefix`, the bundle, then `suffix`. (svc 0.5.0 stored the full record as one value;
+ * its canonical text is the same bytes, so its runs keep their ids.)
+ */
+export function recordFrame(record: RunRecord): { prefix: string; suffix: string } {
+  const rest = jsonText(record, 'canonical').slice(1);
+  return { prefix: '{"bundle":', suffix: rest === '}' ? '}' : `,${rest}` };
 }
 
 /** A POA&M item as the lifecycle tracks it across runs: the POA&M row plus its state. */

@@ -7,6 +7,8 @@ export interface ContentDigest {
   canonicalize(value: unknown): string;
   /** SHA-256 of a string's UTF-8 bytes, or of raw bytes, as 64 lower-case hex digits. */
   sha256(data: string | Uint8Array): string;
+  /** SHA-256 of the pieces one after another (strings as UTF-8), read one at a time: a text too large to be one string. */
+  sha256Pieces(pieces: Iterable<string | Uint8Array>): string;
   /** SHA-256 of one `prefix` byte followed by the raw 32 bytes of each hex digest (RFC 6962 leaves and nodes). */
   sha256Tagged(prefix: number, ...digests: string[]): string;
 }

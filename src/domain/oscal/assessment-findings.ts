@@ -112,6 +112,6 @@ export function* openResults(run: OscalRun): Generator<HashedResult, void, undef
 }
 
 /** Whether any result carries a risk (OSCAL lists may not be empty). */
-export function hasOpenResults(run: OscalRun): boolean {
+export function hasOpenResults(run: Pick<OscalRun, 'results'>): boolean {
   return run.results.some(({ item }) => needsPoam(item));
 }

@@ -37,6 +37,12 @@ export class NodeCryptoHashing implements Hashing {
     return oneShot(data);
   }
 
+  sha256Pieces(pieces: Iterable<string | Uint8Array>): string {
+    const hash = crypto.createHash('sha256');
+    for (const piece of pieces) hash.update(piece);
+    return hash.digest('hex');
+  }
+
   sha256Tagged(prefix: number, ...digests: string[]): string {
     const buffer = digests.length === 1 ? this.leaf : digests.length === 2 ? this.node : Buffer.alloc(1 + 32 * digests.length);
     buffer[0] = prefix;

@@ -1,15 +1,17 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { RunDocument, RunSummary, StoredRun } from '../../domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
-import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered, verifiedRecord } from './run-id';
+import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered } from './run-id';
+import { RecordId, storedRecord, type LegacyBundle } from './stored-record';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
 import { instantsOf, isWithin } from './run-range';
 import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from './run-documents';
 import { syncDir } from '../fs/sync-dir';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
 export const RUN_INDEX_SCHEMA = 'svc.run-index/v2';
@@ -46,6 +48,8 @@ interface RunIndex {
   runs: IndexEntry[];
 }
 
+/** A run's record file: `<id>.json`. */
+const RUN_FILE = /^[0-9a-f]{64}\.json$/;
 /** A state file as writeAtomic names it: `<seq:8 digits>-<id>.json`. */
 const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
 
@@ -84,13 +88,15 @@ export class FileRunStore implements RunStore {
       if (known) return { recorded: false, run: await this.read(known) };
       const last = index.runs.at(-1);
       const seq = last ? last.summary.seq + 1 : 1;
-      const decided = decide(last && (await this.read(last)), seq);
+      const decided = await decide(last && (await this.read(last)), seq);
       checkDecided(decided, id, seq);
-      const documents = produce && (await this.writeDocuments(id, await produce(decided)));
+      const recordId = new RecordId(id, decided.record);
+      const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
+      recordId.check();
       const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, index.head);
-      await this.writeRecord(id, canonicalJson(run.record));
-      await this.writeAtomic(this.statePath(seq, id), canonicalJson({ summary: run.summary, poam: run.poam, events: run.events }));
+      await this.writeAtomic(this.runPath(id), canonicalJson(run.record));
+      await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
       await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link }] });
@@ -120,8 +126,9 @@ export class FileRunStore implements RunStore {
   /** Reads only the index and the document's file: the run's record is not re-hashed for a document. */
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
     const entry = await this.entry(key);
-    const document = entry && (await this.documentsOf(entry))?.find((d) => d.name === name);
-    if (!entry || !document) return undefined;
+    if (!entry) return undefined;
+    const document = (await this.documentsOf(entry))?.find((d) => d.name === name);
+    if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
     const opening = () =>
       open(path, 'r').catch((error: NodeJS.ErrnoException) => {
@@ -146,6 +153,20 @@ export class FileRunStore implements RunStore {
   }
 
   async close(): Promise<void> {}
+
+  /** The evidence bundle of a run svc 0.5.0 recorded, from its record; undefined for a later run stored without one. */
+  private async legacyBundle(entry: IndexEntry): Promise<OpenedDocument | undefined> {
+    const { bundle } = await this.record(entry);
+    return bundle && { document: bundle.document, chunks: wholeBuffer(bundle) };
+  }
+
+  /** The run's record, checked against its link (or, for svc 0.5.0's runs, its id). */
+  private async record({ summary, link }: IndexEntry): Promise<{ record: StoredRun['record']; bundle?: LegacyBundle }> {
+    const runPath = this.runPath(summary.id);
+    const bytes = await this.readBytes(runPath);
+    if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
+    return storedRecord(bytes, link, runPath);
+  }
 
   /** The index entry of run `key` (id or seq); undefined when there is none. */
   private async entry(key: string | number): Promise<IndexEntry | undefined> {
@@ -249,10 +270,7 @@ export class FileRunStore implements RunStore {
     const { id, seq } = summary;
     checkRecord(link, 'summary', summary, this.indexPath);
     const documents = await this.documentsOf(entry);
-    const runPath = this.runPath(id);
-    const bytes = await this.readBytes(runPath);
-    if (bytes === undefined) throw tampered(runPath, id, 'is listed in index.json but its file is missing');
-    const record = verifiedRecord(bytes, id, runPath);
+    const { record } = await this.record(entry);
     const statePath = this.statePath(seq, id);
     const state = await this.readState(statePath, id);
     checkRecord(link, 'summary', state.summary, statePath);
@@ -288,7 +306,7 @@ export class FileRunStore implements RunStore {
       const runPath = this.runPath(summary.id);
       const bytes = await this.readBytes(runPath);
       if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
-      verifiedRecord(bytes, summary.id, runPath);
+      if (sha256Hex(bytes) !== summary.id) throw tampered(runPath, summary.id);
       const statePath = this.statePath(summary.seq, summary.id);
       const state = await this.readState(statePath, summary.id);
       if (hashOf(state.summary) !== hashOf(summary)) throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
@@ -305,19 +323,11 @@ export class FileRunStore implements RunStore {
     return this.writeAtomic(this.indexPath, canonicalJson(index));
   }
 
-  /** A crash between writing a run file and the index may have left it; it is reused when its bytes are right. */
-  private async writeRecord(id: string, text: string): Promise<void> {
-    const path = this.runPath(id);
-    const existing = await this.readBytes(path);
-    if (existing !== undefined && sha256Hex(existing) === id) return;
-    await this.writeAtomic(path, text);
-  }
-
   /**
    * Writes the documents of run `id` into a temporary directory, a file each, fsynced, and renames it to
    * `documents/<id>/`; one left by an append cut short before its index was written is replaced.
    */
-  private async writeDocuments(id: string, sources: RunDocumentSource[]): Promise<RunDocument[]> {
+  private async writeDocuments(id: string, sources: RunDocumentSource[], recordId: RecordId): Promise<RunDocument[]> {
     checkDocumentSources(sources);
     const parent = join(this.location, 'documents');
     const temp = join(parent, `.${id}.${tempTag()}`);
@@ -328,7 +338,7 @@ export class FileRunStore implements RunStore {
       const documents: RunDocument[] = [];
       for (const source of sources) {
         const bytes = new DocumentBytes(source, [...documents]);
-        await writeSynced(join(temp, source.name), bytes.chunks());
+        await writeSynced(join(temp, source.name), source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks());
         documents.push(bytes.document());
       }
       const listed = byName(documents);
@@ -344,17 +354,12 @@ export class FileRunStore implements RunStore {
     }
   }
 
-  private async writeAtomic(path: string, text: string): Promise<void> {
+  /** Writes `text` (or its pieces) to a temporary file, fsynced, and renames it to `path`. */
+  private async writeAtomic(path: string, text: string | Iterable<string>): Promise<void> {
     const dir = dirname(path);
     const temp = join(dir, `.${basename(path)}.${tempTag()}`);
     try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await writeSynced(temp, typeof text === 'string' ? [text] : text);
       await rename(temp, path);
       await syncDir(dir);
     } catch (error) {
@@ -393,17 +398,21 @@ export class FileRunStore implements RunStore {
 
   /**
    * Removes what appends cut short by a crash left, under the lock (no other process writes the store now): temporary
-   * files of processes that are gone, and state files index.json does not name. A run file index.json does not name is
-   * kept: its name is its hash, so it is whole, and an append of the same run reuses it.
+   * files of processes that are gone, and run files, state files and document directories index.json does not name.
    */
   private async sweep(index: RunIndex): Promise<void> {
     const states = join(this.location, 'states');
     const documents = join(this.location, 'documents');
     const named = new Set(index.runs.map(({ summary: s }) => basename(this.statePath(s.seq, s.id))));
     const ids = new Set(index.runs.map(({ summary: s }) => s.id));
-    for (const dir of [this.location, join(this.location, 'runs'), states, documents]) {
+    const runs = join(this.location, 'runs');
+    for (const dir of [this.location, runs, states, documents]) {
       for (const name of await readdir(dir).catch(() => [] as string[])) {
-        const leftover = isStaleTemp(name) || (dir === states && STATE_FILE.test(name) && !named.has(name)) || (dir === documents && /^[0-9a-f]{64}$/.test(name) && !ids.has(name));
+        const leftover =
+          isStaleTemp(name) ||
+          (dir === states && STATE_FILE.test(name) && !named.has(name)) ||
+          (dir === runs && RUN_FILE.test(name) && !ids.has(name.slice(0, 64))) ||
+          (dir === documents && /^[0-9a-f]{64}$/.test(name) && !ids.has(name));
         // Best effort: one that cannot be removed now is still ignored by reads, and tried again by the next append.
         if (leftover) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
       }
@@ -435,6 +444,10 @@ async function writeSynced(path: string, chunks: Iterable<string | Uint8Array> |
   } finally {
     await handle.close();
   }
+}
+
+async function* wholeBuffer({ bytes }: LegacyBundle): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 function holderOf(holder: LockOwner | undefined): string {

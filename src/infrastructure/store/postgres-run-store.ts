@@ -1,12 +1,13 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
-import type { RunDocument, RunSummary, StoredRun, TrackedPoamItem } from '../../domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
-import { canonicalJson, checkDecided, parseRunKey, sha256Hex, verifiedRecord } from './run-id';
+import { canonicalJson, checkDecided, parseRunKey, sha256Hex } from './run-id';
+import { RecordId, storedRecord } from './stored-record';
 import { instantsOf } from './run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from './run-documents';
 
@@ -111,9 +112,11 @@ export class PostgresRunStore implements RunStore {
       if (known) return { recorded: false, run: this.toStored(known) };
       const [last] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
       const seq = last ? Number(last.seq) + 1 : 1;
-      const decided = decide(last && this.toStored(last), seq);
+      const decided = await decide(last && this.toStored(last), seq);
       checkDecided(decided, id, seq);
-      const documents = produce && (await this.writeDocuments(sql, id, await produce(decided)));
+      const recordId = new RecordId(id, decided.record);
+      const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
+      recordId.check();
       const run: StoredRun = documents ? { ...decided, documents } : decided;
       const { summary } = run;
       const { link, head } = chainLink(run, prev);
@@ -160,8 +163,9 @@ export class PostgresRunStore implements RunStore {
    */
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
     const row = await this.row<DocumentRow>('seq, id, link, head, documents', key);
-    const document = row && this.documentsOf(row)?.find((d) => d.name === name);
-    if (!row || !document) return undefined;
+    if (!row) return undefined;
+    const document = this.documentsOf(row)?.find((d) => d.name === name);
+    if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(key) : undefined;
     const parts = async function* (this: PostgresRunStore): AsyncGenerator<Uint8Array> {
       for (let part = 0; ; part += 1) {
         const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [row.id, name, part]).catch((error: unknown) => {
@@ -172,6 +176,18 @@ export class PostgresRunStore implements RunStore {
       }
     }.call(this);
     return { document, chunks: verifiedChunks(parts, document, `${this.location} (svc_run_documents, run ${row.seq}, ${name})`) };
+  }
+
+  /** The evidence bundle of a run svc 0.5.0 recorded, from its record; undefined for a later run stored without one. */
+  private async legacyBundle(key: string | number): Promise<OpenedDocument | undefined> {
+    const row = await this.row<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('seq, id, link, head, record_text', key);
+    const bundle = row && storedRecord(row.record_text, this.linkOf(row), this.where(row.seq, 'record_text')).bundle;
+    if (!bundle) return undefined;
+    const { bytes } = bundle;
+    async function* whole(): AsyncGenerator<Uint8Array> {
+      yield bytes;
+    }
+    return { document: bundle.document, chunks: whole() };
   }
 
   /** `columns` of run `key` (id or seq), read in a snapshot whose chain is shown whole; undefined when there is none. */
@@ -288,7 +304,7 @@ export class PostgresRunStore implements RunStore {
 
   private toStored(row: RunRow): StoredRun {
     const link = this.linkOf(row);
-    const record = verifiedRecord(row.record_text, row.id, this.where(row.seq, 'record_text'));
+    const { record } = storedRecord(row.record_text, link, this.where(row.seq, 'record_text'));
     checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'));
     checkRecord(link, 'poam', row.poam, this.where(row.seq, 'poam'));
     checkRecord(link, 'events', row.events, this.where(row.seq, 'events'));
@@ -303,13 +319,13 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** Inserts the documents' bytes in parts within the append's transaction, and returns their list. */
-  private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[]): Promise<RunDocument[]> {
+  private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[], recordId: RecordId): Promise<RunDocument[]> {
     checkDocumentSources(sources);
     const documents: RunDocument[] = [];
     for (const source of sources) {
       const bytes = new DocumentBytes(source, [...documents]);
       let part = 0;
-      for await (const chunk of bytes.chunks()) {
+      for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks()) {
         await sql('INSERT INTO svc_run_documents (run_id, name, part, bytes) VALUES ($1, $2, $3, $4)', [id, source.name, part, chunk]);
         part += 1;
       }

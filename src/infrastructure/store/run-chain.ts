@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { StoredRun } from '../../domain/conmon/run-record';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { IntegrityError } from '../../domain/errors';
 import { canonicalJson, sha256Hex } from './run-id';
 
@@ -20,16 +22,19 @@ export interface RunLink {
   as_of: string;
   recorded_at: string;
   prev: string;
-  /** Record kind → lowercase hex SHA-256 of its canonical JSON (of the canonical bytes for `record`, i.e. the run id). */
+  /**
+   * Record kind → lowercase hex SHA-256 of its canonical JSON: `record` is the run id (of the record with its evidence
+   * bundle), `head` the record without it (absent from links of svc 0.5.0's runs, whose stored record is the whole).
+   */
   records: Record<string, string>;
 }
 
 /** The records every run has; how each is named in messages. */
-export const RECORD_KINDS = { record: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list' } as const;
+export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list' } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 
 /** The link of `run` after the chain head `prev`, and the head it makes. */
-export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events' | 'documents'>, prev: string): { link: RunLink; head: string } {
+export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events' | 'documents'> & { record?: StoredRun['record'] }, prev: string): { link: RunLink; head: string } {
   const link: RunLink = {
     schema: RUN_LINK_SCHEMA,
     seq: run.summary.seq,
@@ -37,7 +42,7 @@ export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events' | '
     as_of: instant(run.summary.as_of),
     recorded_at: instant(run.summary.recorded_at),
     prev,
-    records: { record: run.summary.id, summary: hashOf(run.summary), poam: hashOf(run.poam), events: hashOf(run.events), ...(run.documents ? { documents: hashOf(run.documents) } : {}) },
+    records: { record: run.summary.id, ...(run.record ? { head: hashOf(run.record) } : {}), summary: hashOf(run.summary), poam: hashOf(run.poam), events: hashOf(run.events), ...(run.documents ? { documents: hashOf(run.documents) } : {}) },
   };
   return { link, head: headOf(link) };
 }
@@ -46,9 +51,14 @@ export function headOf(link: RunLink): string {
   return sha256Hex(canonicalJson(link));
 }
 
-/** The SHA-256 a link keeps for a JSON record. */
+/**
+ * The SHA-256 a link keeps for a JSON record: of its canonical JSON, hashed a piece at a time, so the POA&M state and
+ * events of a large run are never one string.
+ */
 export function hashOf(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
+  const hash = createHash('sha256');
+  for (const piece of jsonChunks(value, 'canonical')) hash.update(piece);
+  return hash.digest('hex');
 }
 
 /** An ISO-8601 time as the instant both stores agree on (JavaScript's reading of it). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { RunRecord, StoredRun } from '../../domain/conmon/run-record';
+import type { StoredRun } from '../../domain/conmon/run-record';
 import { IntegrityError } from '../../domain/errors';
 
 const RUN_ID = /^[0-9a-f]{64}$/;
@@ -12,22 +12,8 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
-/**
- * A run's id: the lowercase hex SHA-256 of its canonical record. Stores keep those exact bytes, so re-hashing
- * them needs no JSON library's key order.
- */
-export function canonicalId(record: RunRecord): string {
-  return sha256Hex(canonicalJson(record));
-}
-
 export function sha256Hex(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** The stored canonical bytes of run `id` as a record, once they are shown to still hash to the id. */
-export function verifiedRecord(text: string | Uint8Array, id: string, where: string): RunRecord {
-  if (sha256Hex(text) !== id) throw tampered(where, id);
-  return JSON.parse(typeof text === 'string' ? text : Buffer.from(text).toString('utf8')) as RunRecord;
 }
 
 export function tampered(where: string, id: string, what = 'no longer matches its SHA-256'): IntegrityError {
@@ -49,8 +35,6 @@ export function checkDecided(run: StoredRun, id: string, seq: number): void {
   if (run.summary.seq !== seq || run.summary.id !== id) {
     throw new Error(`append(${id}): decide returned run ${run.summary.id} with seq ${run.summary.seq}, expected run ${id} with seq ${seq}`);
   }
-  const actual = canonicalId(run.record);
-  if (actual !== id) throw new Error(`append(${id}): decide returned a record whose id is ${actual}`);
   for (const field of ['recorded_at', 'as_of'] as const) {
     if (Number.isNaN(Date.parse(run.summary[field]))) throw new Error(`append(${id}): summary.${field} ${JSON.stringify(run.summary[field])} is not an ISO-8601 time`);
   }
