@@ -40,6 +40,21 @@ export interface PartitionedReport {
   remote: RemotePart[];
 }
 
+/**
+ * A normalized report whose results come one at a time, each as its JSON text, so a report of a million results is
+ * never in memory at once, as bytes or parsed. The items are split on their structure, not validated: an item that
+ * does not parse, or an error of the splitter (JsonSplitError), means the caller reads the report whole, which reports
+ * the problem properly.
+ */
+export interface ItemizedReport {
+  /** The report without its results: the object with `results: []` ([] for a bare array). */
+  header: unknown;
+  /** The texts of the results array's items, in order, read from the file as they are asked for; read once. */
+  items: AsyncIterable<string>;
+  /** The file's name, path, size and the SHA-256 of the bytes read: known once `items` has been read to its end. */
+  file(): Omit<LoadedDocument, 'document'>;
+}
+
 /** What a part needs to check its results as the whole report would (DESIGN §3). */
 export interface PartRules {
   /** JSON path of the results array in messages (`results`, or '' for a bare array). */
@@ -98,6 +113,11 @@ export interface ReportReader {
   readText(path: string, member?: string): Promise<LoadedText>;
   /** Reads a normalized report in parts when it is large and the machine has cores to spare; else in one. */
   readInParts(path: string): Promise<PartitionedReport>;
+  /**
+   * Reads a normalized report's results an item at a time (ItemizedReport); undefined when the file is not laid out as
+   * one: the caller reads it whole. Throws as read() does for a missing file, a directory or a file too large.
+   */
+  readItems(path: string): Promise<ItemizedReport | undefined>;
   /** Reads `member` inside directory `dir` (a file of an auditor bundle). */
   readMember(dir: string, member: string): Promise<LoadedDocument>;
   kind(path: string): Promise<PathKind>;

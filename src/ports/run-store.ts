@@ -1,8 +1,8 @@
 import type { InjectionToken } from 'tsyringe';
-import type { RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-record';
+import type { DecidedRun, RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-record';
 
 /** What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read). */
-export type AppendDecision = (latest: StoredRun | undefined, seq: number) => StoredRun | Promise<StoredRun>;
+export type AppendDecision = (latest: StoredRun | undefined, seq: number) => DecidedRun | Promise<DecidedRun>;
 
 export type DocumentChunks = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
@@ -17,7 +17,7 @@ export interface RunDocumentSource {
 }
 
 /** What `append` stores with the run it decided, under the same lock, before the run is committed. */
-export type DocumentProducer = (run: StoredRun) => RunDocumentSource[] | Promise<RunDocumentSource[]>;
+export type DocumentProducer = (run: DecidedRun) => RunDocumentSource[] | Promise<RunDocumentSource[]>;
 
 /** A stored document being read: its facts, and its bytes a chunk at a time. */
 export interface OpenedDocument {
@@ -27,9 +27,12 @@ export interface OpenedDocument {
 }
 
 export interface AppendOutcome {
-  /** False when a run with this id was already recorded: nothing was written and `run` is the stored one. */
+  /**
+   * False when a run with this id was already recorded: nothing was written and `run` is the stored one. True: `run` is
+   * the run as decided, its POA&M state and events read again as they are asked for (DecidedRun).
+   */
   recorded: boolean;
-  run: StoredRun;
+  run: DecidedRun;
 }
 
 export interface RunRange {

@@ -41,6 +41,24 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
       await expect(h.reader.read(path)).rejects.toThrow(`${path}: invalid JSON at ${where}`);
     });
 
+    it('reads a report an item at a time: its header, each result as JSON text, and then the digest of every byte', async () => {
+      const results = Array.from({ length: 12_000 }, (_, i) => ({ ksi_id: `KSI-AC-${String(i % 100).padStart(2, '0')}`, status: 'PASS', details: `r\u00e9sultat ${i} "quoted" ]}{[`, n: i }));
+      const text = `{"schema_version": "1", "source": {"tool": "t"},\n "results": [\n${results.map((r) => JSON.stringify(r)).join(',\n')}\n]\n}\n`;
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+      expect(bytes.length).toBeGreaterThan(1 << 20);
+      const path = h.put('items.json', bytes);
+      const itemized = await h.reader.readItems(path);
+      expect(itemized?.header).toEqual({ schema_version: '1', source: { tool: 't' }, results: [] });
+      const texts: string[] = [];
+      for await (const item of itemized!.items) texts.push(item);
+      expect(texts.map((t) => JSON.parse(t) as unknown)).toEqual(results);
+      expect(itemized!.file()).toEqual({ name: 'items.json', path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length });
+      const bare = await h.reader.readItems(h.put('bare.json', Buffer.from('[{"ksi_id":"KSI-AC-02","status":"PASS"}]')));
+      expect(bare?.header).toEqual([]);
+      for await (const item of bare!.items) expect(JSON.parse(item)).toEqual({ ksi_id: 'KSI-AC-02', status: 'PASS' });
+      expect(await h.reader.readItems(h.put('bundle.json', Buffer.from('{"entries":[],"schema":"svc.evidence-bundle/v1"}')))).toBeUndefined();
+    });
+
     it('names a missing file', async () => {
       await expect(h.reader.read(h.put('x', Buffer.from('1')).replace(/x$/, 'missing.json'))).rejects.toMatchObject({ kind: 'not-found', message: expect.stringMatching(/missing\.json: no such input file; check the path$/) });
     });

@@ -3,7 +3,7 @@ import { InvalidInputError, NotFoundError } from '../../src/domain/errors';
 import { parseJson, whole } from '../../src/infrastructure/fs/fs-report-reader';
 import { PartWork } from '../../src/infrastructure/parallel/part-work';
 import type { KsiResult } from '../../src/domain/ksi/ksi-result';
-import type { Fragment, PartitionedReport, PathKind, LoadedDocument, LoadedText, RemotePart, ReportReader } from '../../src/ports/report-reader';
+import type { Fragment, ItemizedReport, PartitionedReport, PathKind, LoadedDocument, LoadedText, RemotePart, ReportReader } from '../../src/ports/report-reader';
 import { PureJsHashing } from './pure-js-hashing';
 
 /**
@@ -18,6 +18,17 @@ export class InMemoryReportReader implements ReportReader {
 
   constructor(files: Record<string, unknown> = {}) {
     for (const [path, content] of Object.entries(files)) this.put(path, content);
+  }
+
+  /** The results of a report object or array, each as its JSON text; undefined for anything else. */
+  async readItems(path: string): Promise<ItemizedReport | undefined> {
+    const { document, ...file } = await this.read(path);
+    const { header, local } = whole({ document, ...file });
+    if (!Array.isArray(document) && !Array.isArray((document as { results?: unknown } | null)?.results)) return undefined;
+    async function* items(): AsyncGenerator<string> {
+      for (const item of local) yield JSON.stringify(item);
+    }
+    return { header, items: items(), file: () => file };
   }
 
   async readInParts(path: string): Promise<PartitionedReport> {

@@ -1,4 +1,4 @@
-import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
 import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/infrastructure/store/run-chain';
 import { canonicalJson, checkDecided, parseRunKey } from '../../src/infrastructure/store/run-id';
 import { RecordId, storedRecord } from '../../src/infrastructure/store/stored-record';
@@ -60,9 +60,9 @@ export class InMemoryRunStore implements RunStore {
         documents = byName(written);
       }
       recordId.check();
-      const run: StoredRun = documents ? { ...decided, documents } : decided;
+      const run: DecidedRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, this.shared.head);
-      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run), link, bytes });
+      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run) as StoredRun, link, bytes });
       this.shared.head = head;
       return { recorded: true, run: this.read(this.shared.runs[seq - 1]) };
     });

@@ -60,3 +60,36 @@ describe('parseJson', () => {
     expect(refusal(text)).toBe(message);
   });
 });
+
+describe('FsReportReader.readItems: what it leaves to a whole read', () => {
+  const reader = new FsReportReader();
+  const root = mkdtempSync(join(tmpdir(), 'svc-items-'));
+  roots.push(root);
+  const put = (name: string, text: string) => {
+    writeFileSync(join(root, name), text);
+    return join(root, name);
+  };
+  const texts = async (path: string) => {
+    const itemized = await reader.readItems(path);
+    if (!itemized) return undefined;
+    const out: string[] = [];
+    for await (const item of itemized.items) out.push(item);
+    return out;
+  };
+
+  it('gives up (undefined) when results is not the last member, or the document is no report', async () => {
+    expect(await reader.readItems(put('after.json', '{"results":[{"ksi_id":"KSI-AC-02","status":"PASS"}],"schema_version":"1"}'))).toBeUndefined();
+    expect(await reader.readItems(put('scalar.json', '"x"'))).toBeUndefined();
+    expect(await reader.readItems(put('object.json', '{"results":{}}'))).toBeUndefined();
+  });
+
+  it('throws a JsonSplitError for an array that is not a list of objects, and a SyntaxError comes from the caller parsing an item', async () => {
+    await expect(texts(put('scalars.json', '{"results":[1,2]}'))).rejects.toThrow('byte 1: expected an object or an array as the next item');
+    expect(await texts(put('broken.json', '{"results":[{"ksi_id":}]}'))).toEqual(['{"ksi_id":}']);
+  });
+
+  it('knows the digest only once the items are read', async () => {
+    const itemized = await reader.readItems(put('late.json', '{"results":[]}'));
+    expect(() => itemized!.file()).toThrow('the digest of a report read an item at a time is known once its items are read');
+  });
+});

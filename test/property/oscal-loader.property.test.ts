@@ -110,7 +110,7 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
 
   beforeAll(async () => {
     const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
-    await new GenerateSar(runs, d.hashing, keys, d.writer).execute({ input: '/in/report.json', out: '/out/sar.json' });
+    await new GenerateSar(runs, keys, d.writer).execute({ input: '/in/report.json', out: '/out/sar.json' });
     sar = JSON.parse(d.writer.files.get('/out/sar.json') ?? '');
     envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') ?? '');
     statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { assess } from '../../domain/assessment/assessment';
+import { assessor } from '../../domain/assessment/assessment';
 import { runAsOf } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { recordStep, type PreviousRun } from '../../domain/conmon/record-run';
@@ -13,7 +13,7 @@ import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } fr
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { UUIDS, type Uuids } from '../../ports/uuids';
 import { RunLoader, type LoadedRun } from '../shared/run-loader';
-import { readStoredBundle } from '../shared/stored-bundle';
+import { readStoredResults } from '../shared/stored-bundle';
 import { RunDocuments } from './run-documents';
 
 export interface ProcessRunInput {
@@ -57,7 +57,7 @@ export class ProcessRun {
 
   async execute({ input, sinks, key: keyPath }: ProcessRunInput): Promise<ProcessRunResult> {
     const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
-    const run = await this.runs.load({ input });
+    const run = await this.runs.load({ input, compact: true });
     // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
     const key = await this.signer.load(keyPath);
     const record = this.recordOf(run);
@@ -78,15 +78,21 @@ export class ProcessRun {
         ),
       (stored) => this.documents.sources(stored, run, key),
     );
-    const { events, summary } = outcome.run;
-    const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
+    const { summary } = outcome.run;
     const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
-    for (const event of events) if (event.kind === 'drift.detected') drift[event.data.severity as DriftSeverity] += 1;
+    let count = 0;
+    for (const event of outcome.run.events) {
+      count += 1;
+      if (event.kind === 'drift.detected') drift[event.data.severity as DriftSeverity] += 1;
+    }
+    // A sink is given the events at once (a run of a million results can have half a million: docs/conmon.md).
+    const events = destinations.length > 0 ? [...outcome.run.events] : [];
+    const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
     return {
       store: this.store.location,
       recorded: outcome.recorded,
       run: summary,
-      events: events.length,
+      events: count,
       drift,
       deliveries,
       ...(outcome.recorded ? { key: { ...key.origin, keyid: key.keyid } } : {}),
@@ -106,10 +112,9 @@ export class ProcessRun {
 
   /** The latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
   private async previous(stored: StoredRun, catalog: KsiCatalog): Promise<PreviousRun> {
-    const bundle = await readStoredBundle(this.store, stored.summary);
-    const { items } = assess(bundle.results, catalog, this.settings.governance);
+    const results = await readStoredResults(this.store, stored.summary, assessor(catalog, this.settings.governance));
     const report = stored.record.report;
-    return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results: items.map((item, i) => ({ item, hash: bundle.recordedHashes[i] })) } };
+    return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results } };
   }
 }
 

@@ -1,10 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import { evidenceBundleChunks } from '../../domain/artifacts/evidence-bundle';
-import type { AssessedResult, HashedResult } from '../../domain/assessment/assessment';
-import { EVIDENCE_BUNDLE_DOCUMENT, type RunDocument, type StoredRun } from '../../domain/conmon/run-record';
-import { formatDigest } from '../../domain/evidence/content-digest';
+import type { HashedResult } from '../../domain/assessment/assessment';
+import { entryText } from '../../domain/assessment/entry-result';
+import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument } from '../../domain/conmon/run-record';
+import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
 import { evidenceGraph } from '../../domain/evidence/evidence-graph';
-import { MerkleTree } from '../../domain/evidence/merkle';
+import { merkleProofs, type ProofStep } from '../../domain/evidence/merkle';
 import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import { buildSap } from '../../domain/oscal/assessment-plan';
 import { hasOpenResults } from '../../domain/oscal/assessment-findings';
@@ -17,7 +18,7 @@ import type { DocumentChunks, RunDocumentSource } from '../../ports/run-store';
 import type { SigningKey } from '../../ports/signer';
 import { runRef, type RunRef } from '../auditor/run-ref';
 import { runPageSources } from './run-pages';
-import { envelopeText, sarEnvelope } from '../oscal/generate-sar';
+import { sarEnvelopeChunks } from '../oscal/generate-sar';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
 import { BUNDLE_FILE_ROLES, type LoadedRun } from '../shared/run-loader';
 
@@ -73,10 +74,10 @@ export class RunDocuments {
 
   /** The run's canonical evidence-bundle.json, a piece at a time: the first document, and the record's `bundle`. */
   bundle(loaded: LoadedRun): Iterable<string> {
-    return { [Symbol.iterator]: () => evidenceBundleChunks(itemsOf(loaded.results), loaded.context.input, loaded.merkleRoot, this.hashing) };
+    return { [Symbol.iterator]: () => evidenceBundleChunks(entriesOf(loaded.results, this.hashing), loaded.context.input, loaded.merkleRoot) };
   }
 
-  sources(stored: StoredRun, loaded: LoadedRun, key: SigningKey): RunDocumentSource[] {
+  sources(stored: DecidedRun, loaded: LoadedRun, key: SigningKey): RunDocumentSource[] {
     const { report } = stored.record;
     let described: OscalRun | undefined;
     // The run as it reads back from the store, once its bundle is stored: that is its evidence file, and its time
@@ -98,7 +99,7 @@ export class RunDocuments {
       'ssp.json': canonical(buildSsp),
       'sar.json': (before) => ({ [Symbol.iterator]: () => jsonChunks(sar(before), 'canonical') }),
       // The store has hashed sar.json by now: the envelope signs that digest.
-      'sar.json.dsse.json': (before) => [envelopeText(sarEnvelope(oscal(before), sar(before), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key, this.hashing))],
+      'sar.json.dsse.json': (before) => ({ [Symbol.iterator]: () => sarEnvelopeChunks(oscal(before), sar(before), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key) }),
       'sap.json': canonical(buildSap),
       'poam.json': canonical(buildOscalPoam),
     };
@@ -115,13 +116,14 @@ export class RunDocuments {
 
   /**
    * `graph.<control>.json` for every control of the baseline: GET /auditor/graph/{control_id}, each evidence node with
-   * its inclusion proof. The Merkle tree is built once and the entries grouped by control once, so a large run's
-   * graphs cost about one pass over it, not one per control.
+   * its inclusion proof. The entries are grouped by control and the audit paths of those a graph shows computed once,
+   * so a large run's graphs cost about one pass over it, not one per control.
    */
-  private graphs(stored: StoredRun, run: LoadedRun): RunDocumentSource[] {
+  private graphs(stored: DecidedRun, run: LoadedRun): RunDocumentSource[] {
     const { results, merkleRoot, catalog } = run;
-    let prepared: { tree: MerkleTree; byControl: Map<string, number[]> } | undefined;
-    // Made when the first graph is written, and kept for the rest of them.
+    let prepared: { proofs: Map<number, ProofStep[]>; byControl: Map<string, number[]> } | undefined;
+    // Made when the first graph is written, and kept for the rest of them: the audit paths of the results a graph
+    // shows (those mapped to a control), not a tree of every result.
     const prepare = () => {
       if (prepared) return prepared;
       const byControl = new Map<string, number[]>();
@@ -132,14 +134,15 @@ export class RunDocuments {
           else byControl.set(control, [i]);
         }
       });
-      return (prepared = { tree: new MerkleTree(results.map((r) => r.hash), this.hashing), byControl });
+      const shown = new Set([...byControl.values()].flat());
+      return (prepared = { proofs: merkleProofs(results.map((r) => r.hash), shown, this.hashing), byControl });
     };
     return catalog.data.baseline_controls.map(({ id: control }) => ({
       name: graphDocument(control),
       media_type: JSON_TYPE,
       chunks: {
         [Symbol.iterator]: () => {
-          const { tree, byControl } = prepare();
+          const { proofs, byControl } = prepare();
           const positions = byControl.get(control) ?? [];
           const graph = evidenceGraph({
             items: positions.map((i) => results[i].item),
@@ -148,7 +151,7 @@ export class RunDocuments {
             catalog,
             control,
             positions,
-            proofOf: (j) => tree.proof(positions[j]),
+            proofOf: (j) => proofs.get(positions[j]) as ProofStep[],
           });
           return jsonChunks({ run: runRef(stored.summary), ...graph }, 'canonical');
         },
@@ -156,7 +159,7 @@ export class RunDocuments {
     }));
   }
 
-  private manifest(stored: StoredRun, run: LoadedRun, before: readonly RunDocument[]): RunManifest {
+  private manifest(stored: DecidedRun, run: LoadedRun, before: readonly RunDocument[]): RunManifest {
     const { summary } = stored;
     const artifacts = before.filter((document) => document.name in RUN_DOCUMENTS).map((document) => ({
       name: document.name,
@@ -181,8 +184,8 @@ export function graphDocument(control: string): string {
   return `graph.${control}.json`;
 }
 
-function* itemsOf(results: readonly HashedResult[]): Generator<AssessedResult> {
-  for (const { item } of results) yield item;
+function* entriesOf(results: readonly HashedResult[], digest: ContentDigest): Generator<string> {
+  for (const result of results) yield entryText(result, digest);
 }
 
 function digestOf(documents: readonly RunDocument[], name: string): string {

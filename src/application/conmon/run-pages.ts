@@ -1,8 +1,8 @@
 import { needsPoam, poamId } from '../../domain/artifacts/poam';
 import type { HashedResult } from '../../domain/assessment/assessment';
-import type { StoredRun } from '../../domain/conmon/run-record';
+import type { DecidedRun } from '../../domain/conmon/run-record';
 import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
-import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
+import { entryText } from '../../domain/assessment/entry-result';
 import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import {
   EVIDENCE_LIST,
@@ -44,16 +44,45 @@ export function findingOf({ item, hash }: HashedResult): Finding {
  * documents"), so svc-api answers a list request from one or a few pages and never reads the run. A page's items are
  * made only when the store writes it; each index follows its pages.
  */
-export function runPageSources(stored: StoredRun, results: readonly HashedResult[], digest: ContentDigest): RunDocumentSource[] {
+export function runPageSources(stored: DecidedRun, results: readonly HashedResult[], digest: ContentDigest): RunDocumentSource[] {
   // Which results are findings, by position: the findings' pages are cut from it.
   const findings = results.flatMap((r, i) => (r.item.result.status === 'PASS' ? [] : [i]));
   // An evidence item is the result's entry in the stored bundle.
-  const entry = ({ item }: HashedResult) => JSON.parse(serializeEvidenceEntry(item.result, item.definition, digest).text) as ListItem;
+  const entry = (result: HashedResult) => JSON.parse(entryText(result, digest)) as ListItem;
   return [
     ...pagedList(EVIDENCE_LIST, results.length, (from, to) => results.slice(from, to).map(entry)),
     ...pagedList(FINDINGS_LIST, findings.length, (from, to) => findings.slice(from, to).map((i) => findingOf(results[i]) as unknown as ListItem)),
-    ...pagedList(POAM_LIST, stored.poam.length, (from, to) => stored.poam.slice(from, to) as unknown as ListItem[]),
+    ...pagedList(POAM_LIST, count(stored.poam), reading(stored.poam as Iterable<unknown> as Iterable<ListItem>)),
   ];
+}
+
+function count(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of items) n += 1;
+  return n;
+}
+
+/**
+ * The slices of a list read once, front to back: the pages are written in order, so each takes the next items of one
+ * pass over the list (a run's POA&M state is made as it is read: recordStep). A slice asked for again, or out of order,
+ * starts a new pass.
+ */
+function reading<T>(list: Iterable<T>): (from: number, to: number) => T[] {
+  let cursor: Iterator<T> | undefined;
+  let at = 0;
+  return (from, to) => {
+    if (!cursor || from < at) {
+      cursor = list[Symbol.iterator]();
+      at = 0;
+    }
+    const items: T[] = [];
+    for (; at < to; at += 1) {
+      const next = cursor.next();
+      if (next.done) break;
+      if (at >= from) items.push(next.value);
+    }
+    return items;
+  };
 }
 
 function pagedList(spec: PagedListSpec, total: number, slice: (from: number, to: number) => ListItem[]): RunDocumentSource[] {

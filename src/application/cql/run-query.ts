@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { assess } from '../../domain/assessment/assessment';
+import { assessor } from '../../domain/assessment/assessment';
 import { needsPoam, poamRow } from '../../domain/artifacts/poam';
 import type { StoredRun } from '../../domain/conmon/run-record';
 import { cqlRows, runRows, type CqlRow, type CqlRun } from '../../domain/cql/cql-fields';
@@ -12,7 +12,7 @@ import { QUERY_PARSER, type QueryParser } from '../../ports/query-parser';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { RunLoader } from '../shared/run-loader';
-import { readStoredBundle } from '../shared/stored-bundle';
+import { readStoredResults } from '../shared/stored-bundle';
 
 export interface RunQueryInput {
   /** The CQL text (docs/cql.md). */
@@ -76,10 +76,9 @@ export class RunQuery {
 
   /** A recorded run, assessed again with today's catalog, with the POA&M items the lifecycle tracks after it. */
   private async stored(stored: StoredRun): Promise<CqlRun> {
-    const bundle = await readStoredBundle(this.store, stored.summary);
-    const { items } = assess(bundle.results, this.catalogs.catalog(), this.settings.governance);
+    const results = await readStoredResults(this.store, stored.summary, assessor(this.catalogs.catalog(), this.settings.governance));
     const report = stored.record.report;
     const context = { input: stored.summary.input, source: report?.source, generatedAt: report?.generated_at, runAt: new Date(stored.summary.recorded_at) };
-    return { input: stored.summary.input.name, context, results: items.map((item, i) => ({ item, hash: bundle.recordedHashes[i] })), poam: stored.poam };
+    return { input: stored.summary.input.name, context, results, poam: stored.poam };
   }
 }

@@ -1,14 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import { toBase64 } from '../../domain/encoding/base64';
-import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { buildSar } from '../../domain/oscal/assessment-results';
 import type { Json, OscalRun } from '../../domain/oscal/oscal-run';
 import { sarStatement } from '../../domain/oscal/sar-attestation';
-import { IN_TOTO_PAYLOAD_TYPE, pae, type DsseEnvelope } from '../../domain/signing/dsse';
+import { IN_TOTO_PAYLOAD_TYPE, paeHead, type DsseEnvelope } from '../../domain/signing/dsse';
 import type { SignatureAlgorithm } from '../../domain/signing/jwk';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { HASHING, type Hashing } from '../../ports/hashing';
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { splitPath } from '../shared/paths';
 import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
@@ -33,42 +32,34 @@ export interface GenerateSarResult {
 /** The suffix of the signature file written beside a SAR. */
 export const ENVELOPE_SUFFIX = '.dsse.json';
 
-export interface SignedSar {
-  sar: Json;
-  /** The SAR's RFC 8785 canonical text: its SHA-256 is the digest the envelope signs. */
-  text: string;
-  sha256: string;
-  envelope: DsseEnvelope;
-}
-
 /**
- * The SAR of a run in canonical form, as one string, and a DSSE envelope of an in-toto Statement about it, `name`
- * being its file name. For documents served from memory; GenerateSar writes the chunks instead.
+ * The DSSE envelope of the in-toto Statement about a SAR whose canonical bytes have the SHA-256 `subject.sha256Hex`,
+ * as the envelope file's text (2-space JSON; the signature covers the payload, not this layout), in pieces. The
+ * statement reads only the SAR's uuid and metadata, never its lists; it names every evidence entry of the run, so it
+ * is encoded straight into the bytes that are signed (two passes over its canonical pieces: their size, then the
+ * bytes), and its base64 is written a slice at a time: a run of a million results has no envelope-sized string.
  */
-export function signSar(run: OscalRun, name: string, key: SigningKey, hashing: Hashing): SignedSar {
-  const sar = buildSar(run);
-  const text = jsonText(sar, 'canonical');
-  const sha256 = hashing.sha256(text);
-  return { sar, text, sha256, envelope: sarEnvelope(run, sar, { name, sha256Hex: sha256 }, key, hashing) };
+export function* sarEnvelopeChunks(run: OscalRun, sar: Json, subject: { name: string; sha256Hex: string }, key: SigningKey): Generator<string> {
+  const statement = sarStatement(run, sar, subject);
+  const encoder = new TextEncoder();
+  let length = 0;
+  for (const piece of jsonChunks(statement, 'canonical')) length += encoder.encode(piece).length;
+  const head = paeHead(IN_TOTO_PAYLOAD_TYPE, length);
+  const signed = new Uint8Array(head.length + length);
+  signed.set(head);
+  let at = head.length;
+  for (const piece of jsonChunks(statement, 'canonical')) at += encoder.encodeInto(piece, signed.subarray(at)).written;
+  const envelope: DsseEnvelope = { payloadType: IN_TOTO_PAYLOAD_TYPE, payload: '*', signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(signed)), jwk: key.publicJwk }] };
+  // The layout around the payload, as JSON.stringify writes it; '*' is no base64 character, so it marks the one place.
+  const [before, after] = `${JSON.stringify(envelope, null, 2)}\n`.split('"*"');
+  yield `${before}"`;
+  const payload = signed.subarray(head.length);
+  for (let from = 0; from < payload.length; from += BASE64_SLICE) yield toBase64(payload.subarray(from, from + BASE64_SLICE));
+  yield `"${after}`;
 }
 
-/**
- * A DSSE envelope of the in-toto Statement about a SAR whose canonical bytes have the SHA-256 `subject.sha256Hex`.
- * The statement reads only the SAR's uuid and metadata, never its lists.
- */
-export function sarEnvelope(run: OscalRun, sar: Json, subject: { name: string; sha256Hex: string }, key: SigningKey, hashing: Hashing): DsseEnvelope {
-  const payload = new TextEncoder().encode(hashing.canonicalize(sarStatement(run, sar, subject)));
-  return {
-    payloadType: IN_TOTO_PAYLOAD_TYPE,
-    payload: toBase64(payload),
-    signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }],
-  };
-}
-
-/** The envelope file's text: 2-space JSON (the signature covers the payload, not this layout). */
-export function envelopeText(envelope: DsseEnvelope): string {
-  return `${JSON.stringify(envelope, null, 2)}\n`;
-}
+/** Bytes of payload per base64 piece: a multiple of 3, so the pieces join into the base64 of the whole. */
+const BASE64_SLICE = 3 * 2 ** 18;
 
 /**
  * `svc ir generate-sar`: the SAR in RFC 8785 canonical form, so the file's SHA-256 is the signed digest, and beside
@@ -78,7 +69,6 @@ export function envelopeText(envelope: DsseEnvelope): string {
 export class GenerateSar {
   constructor(
     private readonly runs: OscalRunLoader,
-    @inject(HASHING) private readonly hashing: Hashing,
     @inject(SIGNER) private readonly signer: Signer,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
   ) {}
@@ -96,7 +86,7 @@ export class GenerateSar {
       for (const chunk of jsonChunks(sar, 'canonical')) document.write(chunk);
       sha256 = (await document.close()).sha256;
       const signature = tx.open(base + ENVELOPE_SUFFIX);
-      signature.write(envelopeText(sarEnvelope(run, sar, { name: base, sha256Hex: sha256 }, key, this.hashing)));
+      for (const chunk of sarEnvelopeChunks(run, sar, { name: base, sha256Hex: sha256 }, key)) signature.write(chunk);
       await signature.close();
       await tx.commit();
     } catch (error) {

@@ -1,12 +1,16 @@
 import { inject, injectable } from 'tsyringe';
-import { assess, type HashedResult, type RunCounts } from '../../domain/assessment/assessment';
+import { assess, assessor, RunTally, type HashedResult, type RunCounts } from '../../domain/assessment/assessment';
+import { EntryStore, type EntryResult } from '../../domain/assessment/entry-result';
+import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
+import { compareIds } from '../../domain/governance/governance-policy';
+import { AppError } from '../../domain/errors';
 import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
 import type { RunContext } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunMeta } from '../../domain/drift/drift-detection';
 import { merkleRoot } from '../../domain/evidence/merkle';
-import { isPlainObject, readNormalizedReport, type KsiResult } from '../../domain/ksi/ksi-result';
+import { isPlainObject, readNormalizedReport, readReportHeader, type KsiResult, type ReportShapeOptions } from '../../domain/ksi/ksi-result';
 import type { EvidenceFile } from '../../domain/oscal/oscal-run';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { CLOCK, type Clock } from '../../ports/clock';
@@ -22,6 +26,11 @@ export interface RunRequest {
   input: string;
   /** A FedRAMP FRMR release whose official KSI ids the report may use (`--catalog`). */
   catalog?: string;
+  /**
+   * Keep each result of a normalized report as its evidence entry (EntryResult), reading the report an item at a time:
+   * for a command that must hold a run of any size in bounded memory (`conmon process`).
+   */
+  compact?: boolean;
 }
 
 /** One run as every reader of `<input|bundle>` sees it: assessed results with their content hashes. */
@@ -71,6 +80,8 @@ export class RunLoader {
       files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
       entriesFile = 'evidence-bundle.json';
     } else {
+      const compact = request.compact ? await this.loadEntries(request.input, catalog, shape, runAt) : undefined;
+      if (compact) return compact;
       const file = await this.reader.read(request.input);
       const ref = { name: file.name, sha256: file.sha256, mediaType: 'application/json' };
       entriesFile = file.name;
@@ -85,10 +96,50 @@ export class RunLoader {
         results = report.results;
         context = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt };
         meta = { ...(report.schema_version !== undefined ? { schema_version: report.schema_version } : {}), ...(report.source ? { source: report.source } : {}) };
-        files = [{ ...ref, description: 'The normalized report of KSI results the documents were generated from.' }];
+        files = [{ ...ref, description: REPORT_ROLE }];
       }
     }
     return this.assessed({ results, hashes, context, meta, catalog, entriesFile, files });
+  }
+
+  /**
+   * A normalized report read an item at a time, each result kept as its evidence entry: the report is never one
+   * parsed document, and its results never a million object graphs. Undefined when the file is not a normalized report
+   * laid out as one, or an item does not parse: then it is read whole, which reports any error properly.
+   */
+  private async loadEntries(path: string, catalog: KsiCatalog, shape: ReportShapeOptions, runAt: Date): Promise<LoadedRun | undefined> {
+    const itemized = await this.reader.readItems(path);
+    if (!itemized || (isPlainObject(itemized.header) && itemized.header.schema === EVIDENCE_BUNDLE_SCHEMA)) return undefined;
+    const { report, checker } = readReportHeader(itemized.header, path, shape);
+    const assess = assessor(catalog, this.settings.governance);
+    const store = new EntryStore(assess);
+    let entries: EntryResult[] = [];
+    try {
+      for await (const text of itemized.items) {
+        const item = assess(checker.check(JSON.parse(text)));
+        const { text: entry, hash } = serializeEvidenceEntry(item.result, item.definition, this.hashing);
+        entries.push(store.add(entry, hash));
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      return undefined;
+    }
+    const file = itemized.file();
+    if (!checker.sorted) entries = sortedEntries(entries, checker.ids);
+    const tally = new RunTally();
+    for (const { item } of entries) tally.add(item);
+    const source = report.source;
+    return {
+      context: { input: { name: file.name, sha256: file.sha256 }, source, generatedAt: report.generated_at, runAt },
+      meta: { ...(report.schema_version !== undefined ? { schema_version: report.schema_version } : {}), ...(source ? { source } : {}) },
+      results: entries,
+      counts: tally.counts,
+      unmapped: tally.unmapped,
+      merkleRoot: merkleRoot(entries.map((e) => e.hash), this.hashing),
+      catalog,
+      entriesFile: file.name,
+      files: [{ name: file.name, sha256: file.sha256, mediaType: 'application/json', description: REPORT_ROLE }],
+    };
   }
 
   private assessed(run: { results: readonly KsiResult[]; hashes: string[] | undefined; context: RunContext; meta: RunMeta | undefined; catalog: KsiCatalog; entriesFile: string; files: EvidenceFile[] }): LoadedRun {
@@ -106,6 +157,14 @@ export class RunLoader {
       files: run.files,
     };
   }
+}
+
+const REPORT_ROLE = 'The normalized report of KSI results the documents were generated from.';
+
+/** Entries in ksi_id order, as `assess` orders results; `ids` are their ksi_ids in the same order as `entries`. */
+function sortedEntries(entries: EntryResult[], ids: readonly string[]): EntryResult[] {
+  const order = entries.map((_, i) => i).sort((a, b) => compareIds(ids[a], ids[b]));
+  return order.map((i) => entries[i]);
 }
 
 export const BUNDLE_FILE_ROLES: Record<string, string> = {

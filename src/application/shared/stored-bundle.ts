@@ -1,30 +1,62 @@
-import { EVIDENCE_BUNDLE_HEAD, readEvidenceBundle, type RecordedBundle } from '../../domain/artifacts/evidence-bundle';
+import type { Assessor, HashedResult } from '../../domain/assessment/assessment';
+import { EntryStore } from '../../domain/assessment/entry-result';
+import { EVIDENCE_BUNDLE_HEAD, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary } from '../../domain/conmon/run-record';
 import { JsonArrayItems } from '../../domain/encoding/json-array-items';
-import { AppError, IntegrityError } from '../../domain/errors';
+import { parseDigest } from '../../domain/evidence/content-digest';
+import { AppError, IntegrityError, InvalidInputError } from '../../domain/errors';
+import { isPlainObject, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
 import type { RunStore } from '../../ports/run-store';
 
 /**
- * The evidence bundle of a recorded run, read from the store a chunk at a time (the store checks the bytes against the
- * digest the hash chain vouches for as they come): its results and the hashes it records. The entries are parsed one
- * by one, so the bundle's text is never one string.
+ * The results of a recorded run, read from its stored evidence bundle a chunk at a time (the store checks the bytes
+ * against the digest the hash chain vouches for as they come) and kept as their entries (EntryStore): a run of a
+ * million results is never one string, nor a million object graphs. Each entry is checked as `readEvidenceBundle`
+ * checks a bundle's, and assessed again with `assess` when it is read.
  */
-export async function readStoredBundle(store: RunStore, run: RunSummary): Promise<RecordedBundle> {
+export async function readStoredResults(store: RunStore, run: RunSummary, assess: Assessor): Promise<HashedResult[]> {
   const where = `${store.location} run ${run.seq}`;
+  const file = `${where} ${EVIDENCE_BUNDLE_DOCUMENT}`;
   const opened = await store.openDocument(run.id, EVIDENCE_BUNDLE_DOCUMENT);
   if (!opened) throw corrupt(where, 'has no evidence bundle');
   const items = new JsonArrayItems(EVIDENCE_BUNDLE_HEAD);
-  const entries: unknown[] = [];
-  let tail: Record<string, unknown>;
+  const entries = new EntryStore(assess);
+  const checker = new ResultChecker(file, 'entries', {});
+  const results: HashedResult[] = [];
+  const read = (text: string) => {
+    const entry = JSON.parse(text) as unknown;
+    const at = `entries[${results.length}]`;
+    if (!isPlainObject(entry)) throw invalid(file, at, 'expected an object');
+    const hash = parseDigest(entry.content_hash);
+    if (hash === undefined) throw invalid(file, `${at}.content_hash`, 'expected sha256:<64 hex digits>');
+    const { mapped: _m, controls: _c, policies: _p, content_hash: _h, ...result } = entry;
+    checker.check(result as KsiResult);
+    results.push(entries.add(text, hash));
+  };
+  // A bundle changed outside svc is reported as such (by the store, once the bytes are through), before anything
+  // wrong inside it: the first problem found is kept while the rest of the bytes are read.
+  let problem: unknown;
+  for await (const chunk of opened.chunks) {
+    if (problem !== undefined) continue;
+    try {
+      for (const text of items.push(chunk)) read(text);
+    } catch (error) {
+      problem = error;
+    }
+  }
   try {
-    for await (const chunk of opened.chunks) for (const text of items.push(chunk)) entries.push(JSON.parse(text));
-    // What follows the entries: `,"input":…,"merkle_root":…,"schema":…}`.
-    tail = JSON.parse(`{${items.rest().slice(1)}`) as Record<string, unknown>;
+    if (problem !== undefined) throw problem;
+    // What follows the entries (`,"input":…,"merkle_root":…,"schema":…}`) is checked as a bundle's.
+    readEvidenceBundle({ ...(JSON.parse(`{${items.rest().slice(1)}`) as Record<string, unknown>), entries: [] }, file);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw corrupt(where, `has an evidence bundle svc cannot read (${(error as Error).message})`);
   }
-  return readEvidenceBundle({ ...tail, entries }, `${where} ${EVIDENCE_BUNDLE_DOCUMENT}`);
+  return results;
+}
+
+function invalid(file: string, path: string, problem: string): InvalidInputError {
+  return new InvalidInputError('invalid-evidence-bundle', `${file}: ${path}: ${problem}; pass an evidence-bundle.json written by svc`);
 }
 
 function corrupt(where: string, problem: string): IntegrityError {

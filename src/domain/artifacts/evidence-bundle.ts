@@ -20,14 +20,13 @@ export function evidenceBundleTail(input: InputRef, merkleRootHex: string): stri
 }
 
 /**
- * The canonical evidence-bundle.json of results already assessed, in pieces of about DEFAULT_CHUNK_CHARS code units,
- * so a run of any size is never one string.
+ * The canonical evidence-bundle.json of the entries given (their canonical texts, in order), in pieces of about
+ * DEFAULT_CHUNK_CHARS code units, so a run of any size is never one string.
  */
-export function* evidenceBundleChunks(items: Iterable<AssessedResult>, input: InputRef, merkleRootHex: string, digest: ContentDigest): Generator<string> {
+export function* evidenceBundleChunks(entries: Iterable<string>, input: InputRef, merkleRootHex: string): Generator<string> {
   let text = EVIDENCE_BUNDLE_HEAD;
   let first = true;
-  for (const item of items) {
-    const entry = serializeEvidenceEntry(item.result, item.definition, digest).text;
+  for (const entry of entries) {
     text += first ? entry : `,${entry}`;
     first = false;
     if (text.length >= DEFAULT_CHUNK_CHARS) {

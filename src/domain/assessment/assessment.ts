@@ -46,11 +46,18 @@ export function assess(results: readonly KsiResult[], catalog: KsiCatalog, polic
 
 /** The same, one result at a time, for runs too large to hold every assessed result at once. */
 export function* assessEach(sorted: readonly KsiResult[], catalog: KsiCatalog, policy: GovernancePolicy): Generator<AssessedResult> {
-  for (let i = 0; i < sorted.length; i++) {
-    const result = sorted[i];
+  const assessed = assessor(catalog, policy);
+  for (let i = 0; i < sorted.length; i++) yield assessed(sorted[i]);
+}
+
+/** Assesses one result against a catalog and a governance policy, as `assess` does for each. */
+export type Assessor = (result: KsiResult) => AssessedResult;
+
+export function assessor(catalog: KsiCatalog, policy: GovernancePolicy): Assessor {
+  return (result) => {
     const definition = catalog.get(result.ksi_id);
-    yield { result, definition, action: decideAction(result.ksi_id, result.status, definition, policy) };
-  }
+    return { result, definition, action: decideAction(result.ksi_id, result.status, definition, policy) };
+  };
 }
 
 /** Counts of a run and its unmapped ids (ascending, as the results arrive in ksi_id order). */

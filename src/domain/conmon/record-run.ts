@@ -1,12 +1,13 @@
-import type { RunCounts } from '../assessment/assessment';
+import type { AssessedResult, HashedResult, RunCounts } from '../assessment/assessment';
 import type { RiskRating } from '../artifacts/poam';
 import type { RunContext } from '../artifacts/run-context';
 import { countDrift, detectDrift, type DriftSide } from '../drift/drift-detection';
 import type { DriftFinding, DriftSeverity } from '../drift/drift-finding';
 import { CONMON_EVENT_SCHEMA, type ConmonEvent, type EventKind, type EventSeverity } from './conmon-event';
-import { advanceLifecycle, countLifecycle, type LifecycleChange } from './lifecycle';
+import { lifecycleEntries, type LifecycleChange } from './lifecycle';
+import { lazyArray } from '../encoding/json-chunks';
 import { areaCounts } from '../reporting/areas';
-import type { RunRecord, RunSummary, StoredRun } from './run-record';
+import type { DecidedRun, RunRecord, RunSummary, StoredRun } from './run-record';
 
 /** A run ready to be recorded: everything the store keeps of it except what depends on the runs before it. */
 export interface RunToRecord {
@@ -31,13 +32,27 @@ export interface PreviousRun {
 /**
  * What recording a run adds to the store: its summary, the POA&M lifecycle after it (DESIGN §6, docs/conmon.md),
  * the drift against the latest run and one event per change. `uuid` turns a stable key into a UUIDv5.
+ *
+ * The POA&M state and the events are LazyArrays: the lifecycle is merged again from the previous state and the run's
+ * results each time one is read (for the chain's hashes, the state file, the POA&M pages), so a run of a million
+ * results never holds its items or events all at once. The same inputs give the same items and events every time.
  */
-export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): StoredRun {
+export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): DecidedRun {
   const asOfDay = run.asOf.slice(0, 10);
-  const items = run.side.results.map((r) => r.item);
-  const lifecycle = advanceLifecycle(previous?.stored.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
+  // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).
+  const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
+  const lifecycle = () => lifecycleEntries(previous?.stored.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
+  const counts = { open: 0, overdue: 0, closed: 0, opened: 0, closed_now: 0 };
+  for (const { item, changes } of lifecycle()) {
+    if (item.status === 'Closed') counts.closed += 1;
+    else counts.open += 1;
+    if (item.status === 'Open' && item.overdue) counts.overdue += 1;
+    for (const change of changes) {
+      if (change.kind === 'opened') counts.opened += 1;
+      if (change.kind === 'closed') counts.closed_now += 1;
+    }
+  }
   const drift = previous ? detectDrift(previous.side, run.side) : [];
-  const counts = countLifecycle(lifecycle.items);
   const summary: RunSummary = {
     seq,
     id: run.id,
@@ -48,24 +63,33 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     merkle_root: run.merkleRoot,
     counts: run.counts,
     areas: areaCounts(items),
-    poam: {
-      ...counts,
-      opened: lifecycle.changes.filter((c) => c.kind === 'opened').length,
-      closed_now: lifecycle.changes.filter((c) => c.kind === 'closed').length,
-    },
+    poam: counts,
     drift: countDrift(drift).class,
   };
   const event = eventMaker(summary, uuid);
-  const events = [
-    event('run.recorded', null, null, String(seq), 'info', `Run ${seq} recorded: ${run.counts.results} KSIs, ${run.counts.pass} PASS, ${run.counts.warn} WARN, ${run.counts.fail} FAIL`, {
-      counts: run.counts,
-      merkle_root: run.merkleRoot,
-      poam: summary.poam,
+  const recorded = event('run.recorded', null, null, String(seq), 'info', `Run ${seq} recorded: ${run.counts.results} KSIs, ${run.counts.pass} PASS, ${run.counts.warn} WARN, ${run.counts.fail} FAIL`, {
+    counts: run.counts,
+    merkle_root: run.merkleRoot,
+    poam: summary.poam,
+  });
+  /** The changes of the lifecycle in their order: those the results made, then the items that became overdue. */
+  function* changes(late: boolean): Generator<ConmonEvent> {
+    for (const entry of lifecycle()) for (const change of entry.changes) if ((change.kind === 'overdue') === late) yield lifecycleEvent(change, event);
+  }
+  const events = lazyArray(function* () {
+    yield recorded;
+    yield* changes(false);
+    yield* changes(true);
+    for (const finding of drift) yield driftEvent(finding, event);
+  });
+  return {
+    summary,
+    record: run.record,
+    poam: lazyArray(function* () {
+      for (const entry of lifecycle()) yield entry.item;
     }),
-    ...lifecycle.changes.map((c) => lifecycleEvent(c, event)),
-    ...drift.map((f) => driftEvent(f, event)),
-  ];
-  return { summary, record: run.record, poam: lifecycle.items, events };
+    events,
+  };
 }
 
 type MakeEvent = (kind: EventKind, ksiId: string | null, poamId: string | null, subject: string, severity: EventSeverity, summary: string, data: Record<string, unknown>) => ConmonEvent;
@@ -109,4 +133,8 @@ function lifecycleEvent(change: LifecycleChange, event: MakeEvent): ConmonEvent 
 function driftEvent(finding: DriftFinding, event: MakeEvent): ConmonEvent {
   const subject = `${finding.class}/${finding.ksi_id ?? finding.reason}`;
   return event('drift.detected', finding.ksi_id, null, subject, DRIFT_SEVERITY[finding.severity], `${finding.class} ${finding.severity} ${finding.ksi_id ?? '(run)'}: ${finding.reason}`, { ...finding });
+}
+
+function* itemsOf(results: readonly HashedResult[]): Generator<AssessedResult> {
+  for (const { item } of results) yield item;
 }

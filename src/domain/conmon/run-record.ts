@@ -83,13 +83,22 @@ export interface RunDocument {
   bytes: number;
 }
 
-/** A recorded run with the lifecycle state it led to and the events it emitted. */
-export interface StoredRun {
+/**
+ * A run as it is decided for recording: its POA&M state and events are read as they are produced (LazyArrays from
+ * recordStep), so a large run's are never all in memory; written out, they are what StoredRun holds.
+ */
+export interface DecidedRun {
   summary: RunSummary;
   record: RunRecord;
   /** Every tracked POA&M item after this run, open and closed, in poam_id order. */
-  poam: TrackedPoamItem[];
-  events: ConmonEvent[];
+  poam: Iterable<TrackedPoamItem>;
+  events: Iterable<ConmonEvent>;
   /** The documents stored with the run, in name order; absent for runs recorded before svc stored documents. */
   documents?: RunDocument[];
+}
+
+/** A recorded run with the lifecycle state it led to and the events it emitted, as read back from the store. */
+export interface StoredRun extends DecidedRun {
+  poam: TrackedPoamItem[];
+  events: ConmonEvent[];
 }

@@ -1,4 +1,4 @@
-import type { HashedResult } from '../assessment/assessment';
+import type { AssessedResult, HashedResult } from '../assessment/assessment';
 import type { InputRef } from '../artifacts/run-context';
 import { markdownText } from '../encoding/markdown';
 import { formatDigest } from '../evidence/content-digest';
@@ -30,30 +30,42 @@ const RANK: Record<Status, number> = { PASS: 0, WARN: 1, FAIL: 2 };
  */
 export function detectDrift(a: DriftSide, b: DriftSide): DriftFinding[] {
   const findings = runLevelFindings(a, b);
-  let i = 0;
-  let j = 0;
-  while (i < a.results.length || j < b.results.length) {
-    const left = a.results[i];
-    const right = b.results[j];
-    if (right === undefined || (left !== undefined && left.item.result.ksi_id < right.item.result.ksi_id)) {
-      const { ksi_id, status } = left.item.result;
+  // Each side is read once, front to back, and each result's item taken once (a result kept as its evidence entry is
+  // made again each time it is asked for: EntryResult).
+  const lefts = sideItems(a.results);
+  const rights = sideItems(b.results);
+  let left = lefts.next();
+  let right = rights.next();
+  while (!left.done || !right.done) {
+    if (right.done || (!left.done && left.value.item.result.ksi_id < right.value.item.result.ksi_id)) {
+      const { ksi_id, status } = (left.value as SideItem).item.result;
       findings.push({ ksi_id, class: 'DRIFT-SCHEMA', severity: status === 'FAIL' ? 'P2' : 'P3', from: status, to: 'NONE', reason: `missing from the later run (was ${status})` });
-      i += 1;
-    } else if (left === undefined || right.item.result.ksi_id < left.item.result.ksi_id) {
-      const { ksi_id, status } = right.item.result;
+      left = lefts.next();
+    } else if (left.done || right.value.item.result.ksi_id < left.value.item.result.ksi_id) {
+      const { ksi_id, status } = right.value.item.result;
       findings.push({ ksi_id, class: 'DRIFT-SCHEMA', severity: 'P3', from: 'NONE', to: status, reason: `new in the later run (${status})` });
-      j += 1;
+      right = rights.next();
     } else {
-      const finding = resultFinding(left, right);
+      const finding = resultFinding(left.value, right.value);
       if (finding) findings.push(finding);
-      i += 1;
-      j += 1;
+      left = lefts.next();
+      right = rights.next();
     }
   }
   return findings.sort(compareFindings);
 }
 
-function resultFinding(left: HashedResult, right: HashedResult): DriftFinding | undefined {
+/** A result with its item taken once. */
+interface SideItem {
+  item: AssessedResult;
+  hash: string;
+}
+
+function* sideItems(results: readonly HashedResult[]): Generator<SideItem> {
+  for (const result of results) yield { item: result.item, hash: result.hash };
+}
+
+function resultFinding(left: SideItem, right: SideItem): DriftFinding | undefined {
   const { ksi_id, status: from } = left.item.result;
   const to = right.item.result.status;
   const definition = right.item.definition ?? left.item.definition;

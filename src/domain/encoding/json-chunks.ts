@@ -74,9 +74,13 @@ export function materialize<T>(value: T): T {
   return value;
 }
 
-/** Thrown by the one-string writer when it meets a LazyArray: the enclosing value is then written piece by piece. */
-class HoldsLazyArray {}
-const HOLDS_LAZY_ARRAY = new HoldsLazyArray();
+/**
+ * Thrown by the one-string writer when it meets a LazyArray, or an array of more than WHOLE_ITEMS_MAX items: the
+ * enclosing value is then written piece by piece, so a long list (a run's POA&M items, its events) is never one string.
+ */
+class Piecewise {}
+const PIECEWISE = new Piecewise();
+const WHOLE_ITEMS_MAX = 256;
 
 class ChunkWriter {
   text = '';
@@ -96,7 +100,7 @@ class ChunkWriter {
     try {
       whole = this.whole(value, indent);
     } catch (error) {
-      if (error !== HOLDS_LAZY_ARRAY) throw error;
+      if (error !== PIECEWISE) throw error;
     }
     if (whole !== undefined) {
       this.text += whole;
@@ -135,7 +139,7 @@ class ChunkWriter {
     this.text += written === 0 ? '{}' : this.canonical ? '}' : `\n${indent}}`;
   }
 
-  /** The text of a value holding no LazyArray, built as one string; throws HOLDS_LAZY_ARRAY when it holds one. */
+  /** The text of a value holding no LazyArray and no long array, built as one string; else throws PIECEWISE. */
   private whole(value: unknown, indent: string): string {
     if (value === null) return 'null';
     switch (typeof value) {
@@ -150,7 +154,7 @@ class ChunkWriter {
       default:
         break;
     }
-    if (value instanceof LazyArray) throw HOLDS_LAZY_ARRAY;
+    if (value instanceof LazyArray || (Array.isArray(value) && value.length > WHOLE_ITEMS_MAX)) throw PIECEWISE;
     const inner = this.canonical ? '' : `${indent}  `;
     if (Array.isArray(value)) {
       if (value.length === 0) return '[]';

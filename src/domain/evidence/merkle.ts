@@ -63,6 +63,29 @@ export class MerkleTree {
   }
 }
 
+/**
+ * The audit paths of the leaves at `indexes` (as MerkleTree.proof gives them), computed level by level while holding
+ * one level at a time: for a large tree of which only some paths are wanted (the evidence of one graph), where a
+ * MerkleTree would keep every level of a million leaves.
+ */
+export function merkleProofs(leaves: readonly string[], indexes: Iterable<number>, digest: Tagging): Map<number, ProofStep[]> {
+  const proofs = new Map<number, ProofStep[]>();
+  for (const index of indexes) {
+    if (!Number.isInteger(index) || index < 0 || index >= leaves.length) throw new RangeError(`leaf ${index} is outside a tree of ${leaves.length}`);
+    proofs.set(index, []);
+  }
+  let level = leaves.map((leaf) => digest.sha256Tagged(LEAF, leaf));
+  for (let shift = 0; level.length > 1; shift += 1) {
+    for (const [index, proof] of proofs) {
+      const i = index >> shift;
+      const sibling = i % 2 === 0 ? i + 1 : i - 1;
+      if (sibling < level.length) proof.push({ side: i % 2 === 0 ? 'right' : 'left', hash: level[sibling] });
+    }
+    level = parentLevel(level, digest);
+  }
+  return proofs;
+}
+
 /** Recomputes the root from one leaf digest and its audit path. */
 export function rootFromProof(leaf: string, proof: readonly ProofStep[], digest: Tagging): string {
   let hash = digest.sha256Tagged(LEAF, leaf);

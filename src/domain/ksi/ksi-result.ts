@@ -57,60 +57,89 @@ export interface ReportShapeOptions {
  * Throws InvalidInputError naming the file, the JSON path and the fix for the first problem found.
  */
 export function readNormalizedReport(document: unknown, file: string, options: ReportShapeOptions = {}): NormalizedReport {
-  const fail = (path: string, problem: string, fix: string): never => {
-    throw new InvalidInputError('invalid-report', `${file}: ${path}: ${problem}; ${fix}`);
-  };
-  let report: NormalizedReport;
-  let prefix: string;
-  if (Array.isArray(document)) {
-    report = { results: document as KsiResult[] };
-    prefix = options.arrayPath ?? '';
-  } else if (isPlainObject(document)) {
-    const { results, schema_version, generated_at, source } = document;
-    if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (DESIGN §3)');
-    if (!Array.isArray(results)) fail('results', `expected an array, got ${describe(results)}`, 'write "results": [ ... ]');
-    if (schema_version !== undefined && schema_version !== '1') {
-      fail('schema_version', `${describe(schema_version)} is not supported`, 'this svc reads schema_version "1"');
-    }
-    if (generated_at !== undefined && !(typeof generated_at === 'string' && isIsoTime(generated_at))) {
-      fail('generated_at', `${describe(generated_at)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z"');
-    }
-    if (source !== undefined) checkSource(source, fail);
-    report = document as unknown as NormalizedReport;
-    prefix = 'results';
-  } else {
+  const { report, checker } = readReportHeader(document, file, options);
+  for (let i = 0; i < report.results.length; i++) checker.check(report.results[i]);
+  return report;
+}
+
+/**
+ * The report-level fields of a normalized report, checked, and a checker for its results, which may come one at a time
+ * (a report read an item at a time: ItemizedReport).
+ */
+export function readReportHeader(document: unknown, file: string, options: ReportShapeOptions = {}): { report: NormalizedReport; checker: ResultChecker } {
+  const fail = failIn(file);
+  if (Array.isArray(document)) return { report: { results: document as KsiResult[] }, checker: new ResultChecker(file, options.arrayPath ?? '', options) };
+  if (!isPlainObject(document)) {
     return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see DESIGN §3 for the report shape');
   }
+  const { results, schema_version, generated_at, source } = document;
+  if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (DESIGN §3)');
+  if (!Array.isArray(results)) fail('results', `expected an array, got ${describe(results)}`, 'write "results": [ ... ]');
+  if (schema_version !== undefined && schema_version !== '1') {
+    fail('schema_version', `${describe(schema_version)} is not supported`, 'this svc reads schema_version "1"');
+  }
+  if (generated_at !== undefined && !(typeof generated_at === 'string' && isIsoTime(generated_at))) {
+    fail('generated_at', `${describe(generated_at)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z"');
+  }
+  if (source !== undefined) checkSource(source, fail);
+  return { report: document as unknown as NormalizedReport, checker: new ResultChecker(file, 'results', options) };
+}
 
-  // Ids in strictly ascending order cannot repeat: the set of seen ids is only built once the order breaks.
-  let seen: Set<string> | undefined;
-  let previous = '';
-  const results = report.results;
-  for (let i = 0; i < results.length; i++) {
-    const result: unknown = results[i];
+/**
+ * Checks the results of one report in order, one at a time: each must be a KSI result, and no ksi_id may repeat.
+ * Ids in strictly ascending order cannot repeat, so the set of seen ids is only built once the order breaks.
+ */
+export class ResultChecker {
+  private readonly fail: Fail;
+  /** The ksi_ids checked so far, in the order they came. */
+  readonly ids: string[] = [];
+  private seen: Set<string> | undefined;
+  /** Whether every result so far came in strictly ascending ksi_id order. */
+  sorted = true;
+
+  constructor(
+    file: string,
+    private readonly prefix: string,
+    private readonly options: ReportShapeOptions,
+  ) {
+    this.fail = failIn(file);
+  }
+
+  /** Checks the next result and returns it as a KsiResult; throws InvalidInputError naming its path. */
+  check(result: unknown): KsiResult {
+    const { fail, prefix, ids } = this;
+    const i = ids.length;
     // The path is only spelled out when something is wrong; a valid million-result report builds none.
     const at = (suffix = '') => `${prefix}[${i}]${suffix}`;
     if (!isPlainObject(result)) fail(at(), `expected a KSI result object, got ${describe(result)}`, 'write {"ksi_id": "KSI-AC-02", "status": "PASS"}');
     const r = result as Record<string, unknown>;
     const id = r.ksi_id;
     if (id === undefined) fail(at('.ksi_id'), 'missing', 'every result needs a ksi_id such as "KSI-AC-02"');
-    if (typeof id !== 'string' || !(KSI_ID_PATTERN.test(id) || options.acceptsId?.(id))) {
+    if (typeof id !== 'string' || !(KSI_ID_PATTERN.test(id) || this.options.acceptsId?.(id))) {
       fail(at('.ksi_id'), `${describe(id)} is not a KSI id`, 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"');
     }
     const ksiId = id as string;
-    if (seen === undefined && !(previous < ksiId) && i > 0) seen = new Set(results.slice(0, i).map((x) => (x as KsiResult).ksi_id));
-    if (seen?.has(ksiId)) {
-      const first = results.findIndex((other) => isPlainObject(other) && other.ksi_id === ksiId);
-      fail(at('.ksi_id'), `duplicate "${ksiId}" (first at ${prefix}[${first}])`, 'keep one result per KSI, or merge several reports with "svc evidence build"');
+    if (this.seen === undefined && i > 0 && !(ids[i - 1] < ksiId)) {
+      this.sorted = false;
+      this.seen = new Set(ids);
     }
-    seen?.add(ksiId);
-    previous = ksiId;
+    if (this.seen?.has(ksiId)) {
+      fail(at('.ksi_id'), `duplicate "${ksiId}" (first at ${prefix}[${ids.indexOf(ksiId)}])`, 'keep one result per KSI, or merge several reports with "svc evidence build"');
+    }
+    this.seen?.add(ksiId);
+    ids.push(ksiId);
     const status = r.status;
     if (status === undefined) fail(at('.status'), 'missing', 'every result needs a status: PASS, WARN or FAIL');
     if (!isStatus(status)) fail(at('.status'), `${describe(status)} is not a status`, 'use exactly PASS, WARN or FAIL (upper case)');
     checkOptionalFields(r, at, fail);
+    return r as KsiResult;
   }
-  return report;
+}
+
+function failIn(file: string): Fail {
+  return (path, problem, fix) => {
+    throw new InvalidInputError('invalid-report', `${file}: ${path}: ${problem}; ${fix}`);
+  };
 }
 
 type Fail = (path: string, problem: string, fix: string) => never;

@@ -1,3 +1,4 @@
+import { lazyArray } from '../encoding/json-chunks';
 import { IntegrityError } from '../errors';
 import { formatDigest } from '../evidence/content-digest';
 import { describe, isPlainObject } from '../ksi/ksi-result';
@@ -14,7 +15,7 @@ export interface SarPredicate {
   input: { name: string; sha256: string };
   merkle_root: string;
   /** Every evidence artifact the SAR cites: the entries (by `<file>#<ksi_id>`, their content hash) and the files. */
-  evidence: { name: string; sha256: string }[];
+  evidence: Iterable<{ name: string; sha256: string }>;
 }
 
 /**
@@ -28,10 +29,11 @@ export function sarStatement(run: OscalRun, sar: Json, subject: { name: string; 
     tool: run.tool,
     input: { name: run.context.input.name, sha256: formatDigest(run.context.input.sha256) },
     merkle_root: formatDigest(run.merkleRoot),
-    evidence: [
-      ...run.results.map(({ item, hash }) => ({ name: `${run.entriesFile}#${item.result.ksi_id}`, sha256: formatDigest(hash) })),
-      ...run.files.map((f) => ({ name: f.name, sha256: formatDigest(f.sha256) })),
-    ],
+    // One per evidence entry: read as it is written (a LazyArray), never a list the size of the run.
+    evidence: lazyArray(function* () {
+      for (const { item, hash } of run.results) yield { name: `${run.entriesFile}#${item.result.ksi_id}`, sha256: formatDigest(hash) };
+      for (const f of run.files) yield { name: f.name, sha256: formatDigest(f.sha256) };
+    }),
   });
 }
 

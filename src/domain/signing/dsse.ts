@@ -24,11 +24,16 @@ const encoder = new TextEncoder();
 
 /** DSSE v1 pre-authentication encoding: "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body, LEN in bytes. */
 export function pae(payloadType: string, payload: Uint8Array): Uint8Array {
-  const head = encoder.encode(`DSSEv1 ${encoder.encode(payloadType).length} ${payloadType} ${payload.length} `);
+  const head = paeHead(payloadType, payload.length);
   const bytes = new Uint8Array(head.length + payload.length);
   bytes.set(head);
   bytes.set(payload, head.length);
   return bytes;
+}
+
+/** The bytes PAE puts before a payload of `length` bytes (the payload follows them). */
+export function paeHead(payloadType: string, length: number): Uint8Array {
+  return encoder.encode(`DSSEv1 ${encoder.encode(payloadType).length} ${payloadType} ${length} `);
 }
 
 /** Reads a DSSE envelope, keeping only the members DSSE and svc define; at least one signature. */

@@ -1,18 +1,25 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import type { ParseError } from 'jsonc-parser';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { InvalidInputError } from '../../domain/errors';
-import type { LoadedDocument, LoadedText, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
+import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
+import type { ItemizedReport, LoadedDocument, LoadedText, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
 import { WorkerPart } from '../parallel/worker-part';
 import { translateFsError } from './fs-errors';
-import { splitReport } from './report-splitter';
+import { lastByte, resultsArrayOpen, skipSpace, splitReport } from './report-splitter';
 
 /** V8 cannot hold a longer string, so one JSON document can be at most this large. */
 const MAX_JSON_BYTES = 0x1fffffe8;
+
+/** How much of a report readItems reads at a time. */
+const ITEM_CHUNK_BYTES = 1 << 20;
+/** readItems looks this far for the results array (the report-level fields before it), and this far back for its end. */
+const MAX_HEAD_BYTES = 16 * 2 ** 20;
+const TAIL_BYTES = 4096;
 
 /** The compiled worker that holds a later part of a report (absent when running from TypeScript sources). */
 const PART_WORKER = join(__dirname, '..', 'parallel', 'part-worker.js');
@@ -101,6 +108,82 @@ export class FsReportReader implements ReportReader {
     }
   }
 
+  /**
+   * The file is read a mebibyte at a time, twice: first its start, up to the `[` of the results array (found by the
+   * walk readInParts uses), and its end, which must close that array and the report (`]}`: results is the last
+   * member, as svc and the tools it reads write it); then the array, split into items (JsonArrayItems) as they are
+   * asked for. The digest is of the bytes read the second time. Anything else is read whole.
+   */
+  async readItems(path: string): Promise<ItemizedReport | undefined> {
+    const size = await this.sizeOf(path);
+    const opening = () =>
+      open(path, 'r').catch((error: unknown) => {
+        throw translateFsError(error, path, 'input file');
+      });
+    let head = Buffer.alloc(0);
+    let start: number | undefined;
+    let tail: Buffer;
+    const first = await opening();
+    try {
+      for (let at = 0; start === undefined && at < size && head.length < MAX_HEAD_BYTES; ) {
+        const chunk = await readAt(first, at, ITEM_CHUNK_BYTES);
+        if (chunk.length === 0) break;
+        head = Buffer.concat([head, chunk]);
+        at += chunk.length;
+        start = resultsArrayOpen(head, bomLength(head));
+      }
+      if (start === undefined) return undefined;
+      tail = await readAt(first, Math.max(start + 1, size - TAIL_BYTES), TAIL_BYTES);
+    } catch (error) {
+      throw translateFsError(error, path, 'input file');
+    } finally {
+      await first.close();
+    }
+    const open_ = start;
+    const tailAt = size - tail.length;
+    const brace = lastByte(tail, tail.length);
+    const bracket = lastByte(tail, brace);
+    const bare = head[skipSpace(head, bomLength(head))] === 0x5b;
+    // The array must end the document: `]` last for a bare array, `]` then `}` for a report object.
+    const end = bare ? (tail[brace] === 0x5d ? tailAt + brace : -1) : tail[brace] === 0x7d && tail[bracket] === 0x5d ? tailAt + bracket : -1;
+    if (end <= open_) return undefined;
+    let header: unknown = [];
+    try {
+      if (!bare) header = JSON.parse(`${head.toString('utf8', bomLength(head), open_)}[]${tail.toString('utf8', end - tailAt + 1)}`);
+    } catch {
+      return undefined;
+    }
+    const hash = createHash('sha256').update(head.subarray(0, open_));
+    let digest: string | undefined;
+    let read = false;
+    async function* items(): AsyncGenerator<string> {
+      if (read) throw new Error(`${path}: the items of a report are read once`);
+      read = true;
+      const handle = await opening();
+      try {
+        const splitter = new JsonArrayItems('[');
+        for (let at = open_; at <= end; ) {
+          const chunk = await readAt(handle, at, Math.min(ITEM_CHUNK_BYTES, end + 1 - at)).catch((error: unknown) => {
+            throw translateFsError(error, path, 'input file');
+          });
+          if (chunk.length === 0) throw new JsonSplitError(at, 'the file ended early');
+          hash.update(chunk);
+          at += chunk.length;
+          yield* splitter.push(chunk);
+        }
+        if (splitter.rest() !== '') throw new JsonSplitError(end, 'text after the results array');
+        digest = hash.update(tail.subarray(end - tailAt + 1)).digest('hex');
+      } finally {
+        await handle.close();
+      }
+    }
+    const file = () => {
+      if (digest === undefined) throw new Error(`${path}: the digest of a report read an item at a time is known once its items are read`);
+      return { name: basename(path), path, sha256: digest, bytes: size };
+    };
+    return { header, items: { [Symbol.asyncIterator]: items }, file };
+  }
+
   async readMember(dir: string, member: string): Promise<LoadedDocument> {
     return this.read(join(dir, member));
   }
@@ -180,4 +263,16 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
     lineStart = i + 1;
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+/** Up to `length` bytes of the file from `at` (fewer at its end). */
+async function readAt(handle: FileHandle, at: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, at + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }

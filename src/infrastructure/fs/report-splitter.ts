@@ -27,18 +27,33 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
 export function splitReport(bytes: Buffer, from: number, parts: number): ReportLayout | undefined {
-  let i = skipSpace(bytes, from);
-  if (bytes[i] === OPEN_ARRAY) {
+  const open = resultsArrayOpen(bytes, from);
+  if (open === undefined) return undefined;
+  if (open === skipSpace(bytes, from)) {
     const end = lastByte(bytes, bytes.length);
     if (bytes[end] !== CLOSE_ARRAY) return undefined;
-    return { start: i + 1, end, cuts: cutPoints(bytes, i + 1, end, parts) };
+    return { start: open + 1, end, cuts: cutPoints(bytes, open + 1, end, parts) };
   }
+  const end = arrayEnd(bytes, open);
+  if (end === undefined) return undefined;
+  const cuts = cutPoints(bytes, open + 1, end, parts);
+  const header = `${Buffer.from(bytes.buffer, bytes.byteOffset + from, open - from).toString('utf8')}[]${Buffer.from(bytes.buffer, bytes.byteOffset + end + 1, bytes.length - end - 1).toString('utf8')}`;
+  return { start: open + 1, end, cuts, header };
+}
+
+/**
+ * Offset of the `[` that opens a normalized report's results array: the document's own for a bare array, else that of
+ * the "results" member of the top-level object, whose members before it are walked with a small state machine.
+ * Undefined when the bytes (the whole file, or only its start) do not show one.
+ */
+export function resultsArrayOpen(bytes: Uint8Array, from: number): number | undefined {
+  let i = skipSpace(bytes, from);
+  if (bytes[i] === OPEN_ARRAY) return i;
   if (bytes[i] !== OPEN_OBJECT) return undefined;
   // An object: find the "results" member at depth 1.
   i += 1;
   while (i < bytes.length) {
     i = skipSpace(bytes, i);
-    if (bytes[i] === CLOSE_OBJECT) return undefined;
     if (bytes[i] !== QUOTE) return undefined;
     const keyEnd = stringEnd(bytes, i);
     if (keyEnd === undefined) return undefined;
@@ -46,14 +61,7 @@ export function splitReport(bytes: Buffer, from: number, parts: number): ReportL
     i = skipSpace(bytes, keyEnd + 1);
     if (bytes[i] !== COLON) return undefined;
     i = skipSpace(bytes, i + 1);
-    if (isResults) {
-      if (bytes[i] !== OPEN_ARRAY) return undefined;
-      const end = arrayEnd(bytes, i);
-      if (end === undefined) return undefined;
-      const cuts = cutPoints(bytes, i + 1, end, parts);
-      const header = `${Buffer.from(bytes.buffer, bytes.byteOffset + from, i - from).toString('utf8')}[]${Buffer.from(bytes.buffer, bytes.byteOffset + end + 1, bytes.length - end - 1).toString('utf8')}`;
-      return { start: i + 1, end, cuts, header };
-    }
+    if (isResults) return bytes[i] === OPEN_ARRAY ? i : undefined;
     const valueEnd = valueEndAt(bytes, i);
     if (valueEnd === undefined) return undefined;
     i = skipSpace(bytes, valueEnd);
@@ -72,7 +80,7 @@ function arrayEnd(bytes: Uint8Array, open: number): number | undefined {
 }
 
 /** Offset of the last non-space byte before `end`. */
-function lastByte(bytes: Uint8Array, end: number): number {
+export function lastByte(bytes: Uint8Array, end: number): number {
   let i = end - 1;
   while (i >= 0 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i -= 1;
   return i;
@@ -143,7 +151,7 @@ function valueEndAt(bytes: Uint8Array, i: number): number | undefined {
   return j;
 }
 
-function skipSpace(bytes: Uint8Array, i: number): number {
+export function skipSpace(bytes: Uint8Array, i: number): number {
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i += 1;
   return i;
 }

@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { EVIDENCE_BUNDLE_DOCUMENT, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
@@ -93,7 +93,7 @@ export class FileRunStore implements RunStore {
       const recordId = new RecordId(id, decided.record);
       const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
       recordId.check();
-      const run: StoredRun = documents ? { ...decided, documents } : decided;
+      const run: DecidedRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, index.head);
       await this.writeAtomic(this.runPath(id), canonicalJson(run.record));
       await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));

@@ -1,6 +1,6 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
-import { EVIDENCE_BUNDLE_DOCUMENT, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
@@ -117,7 +117,7 @@ export class PostgresRunStore implements RunStore {
       const recordId = new RecordId(id, decided.record);
       const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
       recordId.check();
-      const run: StoredRun = documents ? { ...decided, documents } : decided;
+      const run: DecidedRun = documents ? { ...decided, documents } : decided;
       const { summary } = run;
       const { link, head } = chainLink(run, prev);
       await sql(

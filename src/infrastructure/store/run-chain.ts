@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredRun } from '../../domain/conmon/run-record';
+import type { DecidedRun } from '../../domain/conmon/run-record';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { IntegrityError } from '../../domain/errors';
 import { canonicalJson, sha256Hex } from './run-id';
@@ -34,7 +34,7 @@ export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summar
 export type RecordKind = keyof typeof RECORD_KINDS;
 
 /** The link of `run` after the chain head `prev`, and the head it makes. */
-export function chainLink(run: Pick<StoredRun, 'summary' | 'poam' | 'events' | 'documents'> & { record?: StoredRun['record'] }, prev: string): { link: RunLink; head: string } {
+export function chainLink(run: Pick<DecidedRun, 'summary' | 'poam' | 'events' | 'documents'> & { record?: DecidedRun['record'] }, prev: string): { link: RunLink; head: string } {
   const link: RunLink = {
     schema: RUN_LINK_SCHEMA,
     seq: run.summary.seq,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { StoredRun } from '../../domain/conmon/run-record';
+import type { DecidedRun } from '../../domain/conmon/run-record';
 import { IntegrityError } from '../../domain/errors';
 
 const RUN_ID = /^[0-9a-f]{64}$/;
@@ -31,7 +31,7 @@ export function parseRunKey(key: string | number): { id: string } | { seq: numbe
  * Holds what `decide` returned to the port's terms before anything is written. A mismatch is a bug in the
  * caller, not a user error: storing it would make the run look tampered with on its next read.
  */
-export function checkDecided(run: StoredRun, id: string, seq: number): void {
+export function checkDecided(run: DecidedRun, id: string, seq: number): void {
   if (run.summary.seq !== seq || run.summary.id !== id) {
     throw new Error(`append(${id}): decide returned run ${run.summary.id} with seq ${run.summary.seq}, expected run ${id} with seq ${seq}`);
   }

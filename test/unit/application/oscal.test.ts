@@ -56,7 +56,7 @@ describe('GenerateSar and ValidateArtifacts', () => {
     const d = doubles({ '/r.json': sampleResults() });
     const signer = new InMemorySigner();
     const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
-    const generate = new GenerateSar(runs, d.hashing, signer, d.writer);
+    const generate = new GenerateSar(runs, signer, d.writer);
     const validate = new ValidateArtifacts(d.reader, d.hashing, signer, new FixedSchemaValidator());
     return { d, signer, generate, validate };
   }
@@ -73,6 +73,21 @@ describe('GenerateSar and ValidateArtifacts', () => {
     expect(result).toMatchObject({ out: '/out/sar.json', envelope: '/out/sar.json.dsse.json', algorithm: 'EdDSA', sha256: `sha256:${d.hashing.sha256(sar)}` });
     d.reader.put('/out/sar.json', sar).put('/out/sar.json.dsse.json', envelope);
     await expect(validate.execute({ target: '/out/sar.json' })).resolves.toMatchObject({ kind: 'sar', canonical: true, keyid: result.keyid, oscal: { valid: true } });
+  });
+
+  it('writes the envelope of a large run in pieces: the same 2-space JSON, a payload of several base64 slices, every entry named', async () => {
+    const d = doubles({ '/big.json': { results: Array.from({ length: 9000 }, (_, i) => ({ ksi_id: `KSI-ZZZ-${String(i % 100).padStart(2, '0')}`.replace('ZZZ', `Z${String.fromCharCode(65 + Math.floor(i / 100) % 26)}${String.fromCharCode(65 + Math.floor(i / 2600))}`), status: 'PASS' })) } });
+    const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
+    await new GenerateSar(runs, new InMemorySigner(), d.writer).execute({ input: '/big.json', out: '/out/sar.json' });
+    const envelope = d.writer.files.get('/out/sar.json.dsse.json') as string;
+    const parsed = JSON.parse(envelope) as { payload: string };
+    expect(envelope).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+    // More than one slice of 786,432 payload bytes, joined into one base64 text.
+    expect(Buffer.from(parsed.payload, 'base64').length).toBeGreaterThan(3 * 2 ** 18);
+    expect(parsed.payload).toBe(Buffer.from(parsed.payload, 'base64').toString('base64'));
+    const statement = JSON.parse(verifyDsseEnvelope(envelope).payload.toString('utf8'));
+    expect(statement.predicate.evidence).toHaveLength(9001);
+    expect(statement.predicate.evidence[0].name).toBe('big.json#KSI-ZAA-00');
   });
 
   // V8 quotes the text around an unexpected token, line breaks and all: the message keeps only the problem (found by

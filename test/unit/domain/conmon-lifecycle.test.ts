@@ -3,7 +3,7 @@ import type { RunContext } from '../../../src/domain/artifacts/run-context';
 import { advanceLifecycle, countLifecycle, type LifecycleStep } from '../../../src/domain/conmon/lifecycle';
 import { recordStep, type RunToRecord } from '../../../src/domain/conmon/record-run';
 import { ongoingAuthorizationMarkdown, ongoingAuthorizationReport } from '../../../src/domain/conmon/ongoing-authorization';
-import type { StoredRun, TrackedPoamItem } from '../../../src/domain/conmon/run-record';
+import type { DecidedRun, StoredRun, TrackedPoamItem } from '../../../src/domain/conmon/run-record';
 import { evidenceHash } from '../../../src/domain/evidence/evidence-entry';
 import { DEFAULT_GOVERNANCE_POLICY } from '../../../src/domain/governance/governance-policy';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
@@ -97,7 +97,7 @@ function toRecord(day: string, results: KsiResult[], meta = {}): RunToRecord {
   const hashed = assessment.items.map((item) => ({ item, hash: evidenceHash(item.result, item.definition, digest) }));
   return {
     id: digest.sha256(`record ${day}`),
-    record: { schema: 'svc.run/v1', report: {}, bundle: { day } },
+    record: { schema: 'svc.run/v1', report: { generated_at: `${day}T06:00:00Z` } },
     context: context(day),
     asOf: `${day}T06:00:00Z`,
     recordedAt: `${day}T07:00:00Z`,
@@ -109,10 +109,15 @@ function toRecord(day: string, results: KsiResult[], meta = {}): RunToRecord {
 
 const uuid = (key: string) => `uuid(${key})`;
 
+/** A decided run as the store gives it back: its POA&M state and events read out (recordStep gives them as LazyArrays). */
+function stored(run: DecidedRun): StoredRun {
+  return { ...run, poam: [...run.poam], events: [...run.events] };
+}
+
 describe('recordStep: summary, lifecycle, drift and one event per change', () => {
-  const first = recordStep(toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]), undefined, 1, uuid);
+  const first = stored(recordStep(toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]), undefined, 1, uuid));
   const secondRun = toRecord('2026-11-04', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS'), aResult('KSI-ZZ-01', 'PASS')]);
-  const second = recordStep(secondRun, { stored: first, side: toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side }, 2, uuid);
+  const second = stored(recordStep(secondRun, { stored: first, side: toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side }, 2, uuid));
 
   it('summarises the run: counts, areas, POA&M and drift', () => {
     expect(first.summary).toMatchObject({ seq: 1, as_of: '2026-11-01T06:00:00Z', recorded_at: '2026-11-01T07:00:00Z', areas: { AU: { pass: 0, warn: 1, fail: 0 }, IA: { pass: 1, warn: 0, fail: 0 }, UNMAPPED: { pass: 1, warn: 0, fail: 0 } } });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { inclusionProof, MerkleAccumulator, merkleRoot, rootFromProof } from '../../../src/domain/evidence/merkle';
+import { inclusionProof, MerkleAccumulator, merkleProofs, merkleRoot, rootFromProof } from '../../../src/domain/evidence/merkle';
 import { PureJsHashing } from '../../fakes/pure-js-hashing';
 
 const digest = new PureJsHashing();
@@ -41,5 +41,16 @@ describe('RFC 6962 Merkle tree', () => {
   it('has log2(n) steps at most in a proof and refuses an index outside the tree', () => {
     expect(inclusionProof(leavesOf(1000), 999, digest).length).toBeLessThanOrEqual(10);
     expect(() => inclusionProof(leavesOf(3), 3, digest)).toThrow(RangeError);
+  });
+
+  it('computes some audit paths level by level, the same as the whole tree gives them', () => {
+    for (const n of [1, 2, 3, 7, 64, 65, 1000]) {
+      const leaves = leavesOf(n);
+      const wanted = [0, n - 1, Math.floor(n / 2), Math.floor(n / 3)];
+      const proofs = merkleProofs(leaves, wanted, digest);
+      expect([...proofs.keys()].sort((a, b) => a - b)).toEqual([...new Set(wanted)].sort((a, b) => a - b));
+      for (const i of wanted) expect(proofs.get(i)).toEqual(inclusionProof(leaves, i, digest));
+    }
+    expect(() => merkleProofs(leavesOf(3), [3], digest)).toThrow(new RangeError('leaf 3 is outside a tree of 3'));
   });
 });
