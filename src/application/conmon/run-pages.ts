@@ -52,14 +52,9 @@ export function runPageSources(stored: DecidedRun, results: readonly HashedResul
   return [
     ...pagedList(EVIDENCE_LIST, results.length, (from, to) => results.slice(from, to).map(entry)),
     ...pagedList(FINDINGS_LIST, findings.length, (from, to) => findings.slice(from, to).map((i) => findingOf(results[i]) as unknown as ListItem)),
-    ...pagedList(POAM_LIST, count(stored.poam), reading(stored.poam as Iterable<unknown> as Iterable<ListItem>)),
+    // Every tracked item, open or closed, is one of the list: the summary has counted them.
+    ...pagedList(POAM_LIST, stored.summary.poam.open + stored.summary.poam.closed, reading(stored.poam as Iterable<unknown> as Iterable<ListItem>)),
   ];
-}
-
-function count(items: Iterable<unknown>): number {
-  let n = 0;
-  for (const _ of items) n += 1;
-  return n;
 }
 
 /**

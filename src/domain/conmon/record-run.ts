@@ -43,6 +43,7 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
   const lifecycle = () => lifecycleEntries(previous?.stored.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
   const counts = { open: 0, overdue: 0, closed: 0, opened: 0, closed_now: 0 };
+  let becameOverdue = 0;
   for (const { item, changes } of lifecycle()) {
     if (item.status === 'Closed') counts.closed += 1;
     else counts.open += 1;
@@ -50,6 +51,7 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     for (const change of changes) {
       if (change.kind === 'opened') counts.opened += 1;
       if (change.kind === 'closed') counts.closed_now += 1;
+      if (change.kind === 'overdue') becameOverdue += 1;
     }
   }
   const drift = previous ? detectDrift(previous.side, run.side) : [];
@@ -79,7 +81,8 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   const events = lazyArray(function* () {
     yield recorded;
     yield* changes(false);
-    yield* changes(true);
+    // A second walk only when some item became overdue.
+    if (becameOverdue > 0) yield* changes(true);
     for (const finding of drift) yield driftEvent(finding, event);
   });
   return {

@@ -6,10 +6,11 @@ import { basename, join } from 'node:path';
 import type { ParseError } from 'jsonc-parser';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { InvalidInputError } from '../../domain/errors';
-import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
+import { CLOSE_ARRAY, CLOSE_OBJECT, JsonArrayItems, JsonSplitError, OPEN_ARRAY } from '../../domain/encoding/json-array-items';
 import type { ItemizedReport, LoadedDocument, LoadedText, PartitionedReport, PathKind, ReportReader } from '../../ports/report-reader';
 import { WorkerPart } from '../parallel/worker-part';
 import { translateFsError } from './fs-errors';
+import { noteStreamed } from '../runtime/collect-garbage';
 import { lastByte, resultsArrayOpen, skipSpace, splitReport } from './report-splitter';
 
 /** V8 cannot hold a longer string, so one JSON document can be at most this large. */
@@ -143,9 +144,9 @@ export class FsReportReader implements ReportReader {
     const tailAt = size - tail.length;
     const brace = lastByte(tail, tail.length);
     const bracket = lastByte(tail, brace);
-    const bare = head[skipSpace(head, bomLength(head))] === 0x5b;
+    const bare = head[skipSpace(head, bomLength(head))] === OPEN_ARRAY;
     // The array must end the document: `]` last for a bare array, `]` then `}` for a report object.
-    const end = bare ? (tail[brace] === 0x5d ? tailAt + brace : -1) : tail[brace] === 0x7d && tail[bracket] === 0x5d ? tailAt + bracket : -1;
+    const end = bare ? (tail[brace] === CLOSE_ARRAY ? tailAt + brace : -1) : tail[brace] === CLOSE_OBJECT && tail[bracket] === CLOSE_ARRAY ? tailAt + bracket : -1;
     if (end <= open_) return undefined;
     let header: unknown = [];
     try {
@@ -170,6 +171,8 @@ export class FsReportReader implements ReportReader {
           hash.update(chunk);
           at += chunk.length;
           yield* splitter.push(chunk);
+          // What the caller made of the items so far (parsed, checked, kept as entries) is mostly garbage now.
+          noteStreamed(chunk.length);
         }
         if (splitter.rest() !== '') throw new JsonSplitError(end, 'text after the results array');
         digest = hash.update(tail.subarray(end - tailAt + 1)).digest('hex');

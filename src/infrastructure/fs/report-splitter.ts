@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../domain/encoding/json-array-items';
+
 /**
  * Finds where a normalized report's results array lies in the raw bytes and where it can be cut into
  * parts at element boundaries, so each part can be parsed on its own thread with JSON.parse('[' + part + ']').
@@ -16,15 +18,6 @@ export interface ReportLayout {
   /** The document with the results array replaced by `[]` (the report-level fields), or undefined for a bare array. */
   header?: string;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 
 export function splitReport(bytes: Buffer, from: number, parts: number): ReportLayout | undefined {
   const open = resultsArrayOpen(bytes, from);

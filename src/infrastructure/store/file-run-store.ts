@@ -6,6 +6,7 @@ import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, R
 import { translateFsError } from '../fs/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered } from './run-id';
+import { collectGarbage } from '../runtime/collect-garbage';
 import { RecordId, storedRecord, type LegacyBundle } from './stored-record';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
 import { instantsOf, isWithin } from './run-range';
@@ -90,6 +91,8 @@ export class FileRunStore implements RunStore {
       const seq = last ? last.summary.seq + 1 : 1;
       const decided = await decide(last && (await this.read(last)), seq);
       checkDecided(decided, id, seq);
+      // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
+      collectGarbage();
       const recordId = new RecordId(id, decided.record);
       const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
       recordId.check();

@@ -7,6 +7,7 @@ import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
 import { canonicalJson, checkDecided, parseRunKey, sha256Hex } from './run-id';
+import { collectGarbage } from '../runtime/collect-garbage';
 import { RecordId, storedRecord } from './stored-record';
 import { instantsOf } from './run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from './run-documents';
@@ -114,6 +115,8 @@ export class PostgresRunStore implements RunStore {
       const seq = last ? Number(last.seq) + 1 : 1;
       const decided = await decide(last && this.toStored(last), seq);
       checkDecided(decided, id, seq);
+      // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
+      collectGarbage();
       const recordId = new RecordId(id, decided.record);
       const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
       recordId.check();

@@ -3,7 +3,7 @@ import type { RunDocument } from '../../domain/conmon/run-record';
 import { InvalidInputError } from '../../domain/errors';
 import type { RunDocumentSource } from '../../ports/run-store';
 import { chainTampered } from './run-chain';
-import { GarbagePace } from '../runtime/collect-garbage';
+import { noteStreamed } from '../runtime/collect-garbage';
 
 /** A stored document's name: a plain lowercase file name, so every store can use it as a key or a file name as is. */
 const DOCUMENT_NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
@@ -11,11 +11,6 @@ const DOCUMENT_NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 /** How many bytes a store writes or reads at a time. */
 export const DOCUMENT_CHUNK_BYTES = 1 << 20;
 
-/**
- * The documents of one append pass gigabytes through V8 for a large run, as short-lived pieces that V8 would let pile
- * up: a collection every 256 MiB written keeps the process near the run it holds (docs/performance.md).
- */
-const PACE = new GarbagePace(256 * 2 ** 20);
 
 /** Refuses a document list a store could not keep: names that are not plain or not unique (a bug of the caller). */
 export function checkDocumentSources(sources: readonly RunDocumentSource[]): void {
@@ -56,7 +51,8 @@ export class DocumentBytes {
       pendingBytes = 0;
       this.hash.update(out);
       this.size += out.length;
-      PACE.note(out.length);
+      // A large run's documents pass gigabytes through V8 as short-lived pieces it would let pile up.
+      noteStreamed(out.length);
       return out;
     };
     for await (const piece of source) {
