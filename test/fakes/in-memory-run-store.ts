@@ -1,6 +1,6 @@
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
 import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/infrastructure/store/run-chain';
-import { canonicalJson, checkDecided, parseRunKey } from '../../src/infrastructure/store/run-id';
+import { canonicalText, checkDecided, parseRunKey } from '../../src/infrastructure/store/run-id';
 import { RecordId, storedRecord } from '../../src/infrastructure/store/stored-record';
 import { instantsOf, isWithin } from '../../src/infrastructure/store/run-range';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
@@ -62,7 +62,7 @@ export class InMemoryRunStore implements RunStore {
       recordId.check();
       const run: DecidedRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, this.shared.head);
-      this.shared.runs.push({ text: canonicalJson(run.record), run: copy(run) as StoredRun, link, bytes });
+      this.shared.runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link, bytes });
       this.shared.head = head;
       return { recorded: true, run: this.read(this.shared.runs[seq - 1]) };
     });

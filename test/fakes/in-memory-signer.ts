@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, sign, verify, createPublicKey } from 'node:crypto';
+import { InvalidInputError } from '../../src/domain/errors';
 import { jwkThumbprint, type PublicJwk } from '../../src/domain/signing/jwk';
 import type { Signer, SigningKey } from '../../src/ports/signer';
 
@@ -20,7 +21,18 @@ export class InMemorySigner implements Signer {
     };
   }
 
+  /** Ed25519 only, as this double signs; a JWK that is no public key is refused as the port says. */
   verify(jwk: PublicJwk, data: Uint8Array, signature: Uint8Array): boolean {
-    return verify(null, data, createPublicKey({ key: jwk as never, format: 'jwk' }), signature);
+    let key;
+    try {
+      key = createPublicKey({ key: jwk as never, format: 'jwk' });
+    } catch {
+      throw new InvalidInputError('bad-public-key', `public JWK (alg ${JSON.stringify(jwk.alg)}): cannot be turned into a key`);
+    }
+    try {
+      return verify(null, data, key, signature);
+    } catch {
+      return false;
+    }
   }
 }

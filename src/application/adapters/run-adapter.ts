@@ -7,6 +7,7 @@ import { CLOCK, type Clock } from '../../ports/clock';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { writeAll } from '../shared/write-all';
+import { isoSeconds } from '../../domain/encoding/iso-time';
 
 export interface RunAdapterInput {
   vendor: string;
@@ -43,7 +44,7 @@ export class RunAdapter {
   async execute({ vendor, input, out }: RunAdapterInput): Promise<RunAdapterResult> {
     const { file, scan } = await this.scans.read(vendor, input);
     const provenance = { raw_file: file.name, raw_sha256: `sha256:${file.sha256}`, adapter: `svc-adapter-${vendor}`, adapter_version: this.settings.tool.version };
-    const { report, summary } = reportFromScan(scan, provenance, this.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    const { report, summary } = reportFromScan(scan, provenance, isoSeconds(this.clock.now()));
     const result: RunAdapterResult = { vendor, input, tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), summary, report };
     if (out === undefined) return result;
     return { ...result, out, file: await writeAll(await this.writer.open(out), (sink) => sink.write(`${JSON.stringify(report, null, 2)}\n`)) };

@@ -8,6 +8,7 @@ import { CLOCK, type Clock } from '../../ports/clock';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { writeAll } from '../shared/write-all';
+import { isoSeconds } from '../../domain/encoding/iso-time';
 
 export interface EvaluateKsisInput {
   input: string;
@@ -41,7 +42,7 @@ export class EvaluateKsis {
     const { results, not_assessed, statuses } = evaluateCheckRows(file.document, file.path);
     const report: NormalizedReport = {
       schema_version: '1',
-      generated_at: this.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      generated_at: isoSeconds(this.clock.now()),
       source: { tool: 'svc ksi evaluate', version: this.settings.tool.version, raw_file: file.name, raw_sha256: `sha256:${file.sha256}` },
       results,
     };

@@ -9,6 +9,7 @@ import { HTML_RENDERER, type HtmlRenderer } from '../../ports/renderers';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { writeAll } from '../shared/write-all';
+import { isoSeconds } from '../../domain/encoding/iso-time';
 
 export interface BuildTrendDashboardInput {
   out: string;
@@ -40,7 +41,7 @@ export class BuildTrendDashboard {
         summaries,
         store: this.store.location,
         tool: this.settings.tool,
-        generatedAt: this.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        generatedAt: isoSeconds(this.clock.now()),
         areaTitle: (area) => areaTitle(area, catalog),
       }),
     );

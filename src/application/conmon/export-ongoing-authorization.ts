@@ -10,6 +10,7 @@ import { CLOCK, type Clock } from '../../ports/clock';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { writeAll } from '../shared/write-all';
+import { isoSeconds } from '../../domain/encoding/iso-time';
 
 export interface ExportOngoingAuthorizationInput {
   /** Start of the period: a date (from its first instant, UTC) or a date-time. */
@@ -51,7 +52,7 @@ export class ExportOngoingAuthorization {
     const report = ongoingAuthorizationReport({
       from: start,
       to: end,
-      generatedAt: this.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      generatedAt: isoSeconds(this.clock.now()),
       tool: this.settings.tool,
       store: this.store.location,
       runs,

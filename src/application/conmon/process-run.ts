@@ -15,6 +15,7 @@ import { UUIDS, type Uuids } from '../../ports/uuids';
 import { RunLoader, type LoadedRun } from '../shared/run-loader';
 import { readStoredResults } from '../shared/stored-bundle';
 import { RunDocuments } from './run-documents';
+import { isoSeconds } from '../../domain/encoding/iso-time';
 
 export interface ProcessRunInput {
   input: string;
@@ -64,7 +65,7 @@ export class ProcessRun {
     // The id is the SHA-256 of the record with its bundle, hashed as the bundle is written out: never one string.
     const frame = recordFrame(record);
     const id = this.hashing.sha256Pieces(concat([frame.prefix], this.documents.bundle(run), [frame.suffix]));
-    const now = run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = isoSeconds(run.context.runAt);
     const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
     const outcome = await this.store.append(

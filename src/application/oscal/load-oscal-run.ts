@@ -3,6 +3,7 @@ import { DEFAULT_OSCAL_VERSION, SVC_UUID_NAMESPACE, type OscalRun } from '../../
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { UUIDS, type Uuids } from '../../ports/uuids';
 import { RunLoader, type LoadedRun, type RunRequest } from '../shared/run-loader';
+import { isoSeconds } from '../../domain/encoding/iso-time';
 
 export interface OscalRunRequest extends RunRequest {
   /** The `oscal-version` to declare (default 1.1.3). */
@@ -29,7 +30,7 @@ export class OscalRunLoader {
   describe(run: LoadedRun, oscalVersion?: string): OscalRun {
     return {
       tool: this.settings.tool,
-      generatedAt: run.context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      generatedAt: isoSeconds(run.context.runAt),
       oscalVersion: oscalVersion ?? DEFAULT_OSCAL_VERSION,
       context: run.context,
       results: run.results,

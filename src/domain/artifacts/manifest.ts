@@ -1,6 +1,7 @@
 import type { RunCounts } from '../assessment/assessment';
 import { formatDigest, type ContentDigest } from '../evidence/content-digest';
 import type { InputRef } from './run-context';
+import { isoSeconds } from '../encoding/iso-time';
 
 export const MANIFEST_SCHEMA = 'svc.manifest/v1';
 
@@ -56,7 +57,7 @@ export function buildManifest(args: {
   return {
     schema: MANIFEST_SCHEMA,
     tool: args.tool,
-    generated_at: args.generatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    generated_at: isoSeconds(args.generatedAt),
     input: { name: args.input.name, sha256: formatDigest(args.input.sha256) },
     counts: args.counts,
     merkle_root: formatDigest(args.merkleRoot),

@@ -1,4 +1,5 @@
 import type { ReportSource } from '../ksi/ksi-result';
+import { isoSeconds } from '../encoding/iso-time';
 
 /** What an artifact says about where its results came from. */
 export interface InputRef {
@@ -43,7 +44,7 @@ export function addDays(isoDay: string, days: number): string {
 
 /** The time a run speaks for (ISO-8601 UTC, whole seconds): its report's generated_at, else the run's own time. */
 export function runAsOf(context: RunContext): string {
-  return new Date(context.generatedAt ?? context.runAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return isoSeconds(new Date(context.generatedAt ?? context.runAt));
 }
 
 /** The day a run speaks for (YYYY-MM-DD, UTC): POA&M due dates, SLA buckets and overdue checks count from it. */

@@ -4,6 +4,7 @@ import type { KsiCatalog } from '../catalog/ksi-catalog';
 import { controlsTouched } from '../artifacts/ssp-narrative';
 import { formatDigest } from '../evidence/content-digest';
 import { lazyArray } from '../encoding/json-chunks';
+import { isoSeconds } from '../encoding/iso-time';
 
 /** Namespace of every UUIDv5 svc writes into OSCAL (a fixed random UUID: names are svc's own keys). */
 export const SVC_UUID_NAMESPACE = '8a3c5e1f-6b2d-4f0a-9c7e-4d1b2a3f5e60';
@@ -54,7 +55,7 @@ export function line(text: string, fallback = '(untitled)'): string {
 export function oscalDateTime(value: string): string {
   const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /(?:Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
   const date = new Date(text.replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? value : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return Number.isNaN(date.getTime()) ? value : isoSeconds(date);
 }
 
 /** The system the run is about: the tenant the tool assessed, else the report it wrote. */

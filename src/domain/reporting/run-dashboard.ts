@@ -7,6 +7,7 @@ import { SEVERITIES } from '../governance/severity';
 import { areaCounts, areaOf, areaTitle } from './areas';
 import type { AreaStatus, GovernanceRow, RunDashboardModel, SlaBucket } from './dashboard-model';
 import { SLA_BUCKETS } from './dashboard-model';
+import { isoSeconds } from '../encoding/iso-time';
 
 export interface RunDashboardFacts {
   items: readonly AssessedResult[];
@@ -41,7 +42,7 @@ export function runDashboardModel(facts: RunDashboardFacts): RunDashboardModel {
   for (const row of governance) if (row.due !== null) sla.set(slaBucket(row.due, asOf), (sla.get(slaBucket(row.due, asOf)) ?? 0) + 1);
   return {
     title: `Compliance dashboard: ${context.source?.tenant ?? context.input.name}`,
-    generated_at: context.runAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    generated_at: isoSeconds(context.runAt),
     as_of: asOf,
     input: context.input,
     merkle_root: facts.merkleRoot,

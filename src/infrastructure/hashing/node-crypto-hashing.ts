@@ -3,6 +3,7 @@ import canonicalizeJcs from 'canonicalize';
 import { injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
 import type { Hashing } from '../../ports/hashing';
+import { noteStreamed } from '../runtime/collect-garbage';
 
 /** crypto.hash (Node ≥ 20.12) skips the Hash object; fall back to createHash where it is missing. */
 const oneShot: (data: string | Uint8Array) => string =
@@ -39,7 +40,11 @@ export class NodeCryptoHashing implements Hashing {
 
   sha256Pieces(pieces: Iterable<string | Uint8Array>): string {
     const hash = crypto.createHash('sha256');
-    for (const piece of pieces) hash.update(piece);
+    for (const piece of pieces) {
+      hash.update(piece);
+      // The pieces of a text too large for one string (a run's record) are garbage once hashed.
+      noteStreamed(piece.length);
+    }
     return hash.digest('hex');
   }
 

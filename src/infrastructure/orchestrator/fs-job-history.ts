@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError } from '../../domain/errors';
 import { JOB_STAGES, type JobResult } from '../../domain/orchestrator/job-result';
 import type { JobHistory, JobWorkspace } from '../../ports/job-history';
 import { translateFsError } from '../fs/fs-errors';
-import { syncDir } from '../fs/sync-dir';
+import { writeFileAtomically } from '../fs/atomic-file';
 
 /** `<svc home>/orchestrator/<job>.json` (last result) and `<svc home>/orchestrator/<job>/` (report.json, command.log). */
 export class FsJobHistory implements JobHistory {
@@ -32,19 +31,9 @@ export class FsJobHistory implements JobHistory {
   async record(job: string, result: JobResult): Promise<void> {
     await this.makeDir(this.dir);
     const path = join(this.dir, `${job}.json`);
-    const temp = join(this.dir, `.${job}.json.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(result, null, 2)}\n`, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
-      await syncDir(this.dir);
+      await writeFileAtomically(path, `${JSON.stringify(result, null, 2)}\n`);
     } catch (error) {
-      await rm(temp, { force: true });
       throw translateFsError(error, path, 'job result');
     }
   }

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -9,6 +9,7 @@ import { ConfigError } from '../../domain/errors';
 import { compareVersions, OSCAL_SCHEMA_FILES, type OscalModel } from '../../domain/oscal/oscal-model';
 import { jsonPath, type OscalProblem } from '../../domain/oscal/oscal-problem';
 import type { SchemaSet, SchemaValidator } from '../../ports/schema-validator';
+import { writeFileAtomically } from '../fs/atomic-file';
 import { translateFsError } from '../fs/fs-errors';
 
 export interface AjvSchemaValidatorOptions {
@@ -274,16 +275,8 @@ async function discard(base: string): Promise<void> {
  * only a cache miss, and a damaged one fails its digest.
  */
 async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
-  const dir = resolve(path, '..');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.${randomBytes(6).toString('hex')}-${process.pid}.tmp`);
-  try {
-    await writeFile(temp, data, { mode: 0o600, flag: 'wx' });
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
+  await mkdir(resolve(path, '..'), { recursive: true, mode: 0o700 });
+  await writeFileAtomically(path, data, { durable: false });
 }
 
 let runtimeRequire: NodeJS.Require | undefined;

@@ -1,9 +1,10 @@
 import * as crypto from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, InvalidInputError } from '../../domain/errors';
 import { jwkThumbprint, type PublicJwk, type SignatureAlgorithm } from '../../domain/signing/jwk';
 import type { Signer, SigningKey } from '../../ports/signer';
+import { writeFileAtomically } from '../fs/atomic-file';
 import { translateFsError } from '../fs/fs-errors';
 
 const DEVELOPMENT_KEY = 'dev-signing-key.pem';
@@ -78,19 +79,10 @@ async function createDevelopmentKey(home: string, path: string): Promise<Buffer>
     throw translateFsError(error, home, 'svc home directory');
   }
   const pem = Buffer.from(crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  const temp = join(home, `.${DEVELOPMENT_KEY}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
   try {
-    const file = await open(temp, 'wx', 0o600);
-    try {
-      await file.writeFile(pem);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, path);
+    await writeFileAtomically(path, pem);
     return pem;
   } catch (error) {
-    await rm(temp, { force: true });
     throw translateFsError(error, path, 'development signing key');
   }
 }

@@ -1,17 +1,18 @@
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
-import { canonicalJson, checkDecided, parseRunKey, sha256Hex, tampered } from './run-id';
+import { canonicalText, checkDecided, parseRunKey, sha256Hex, tampered } from './run-id';
 import { collectGarbage } from '../runtime/collect-garbage';
 import { RecordId, storedRecord, type LegacyBundle } from './stored-record';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
 import { instantsOf, isWithin } from './run-range';
 import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from './run-documents';
 import { syncDir } from '../fs/sync-dir';
+import { writeFileAtomically, writeNewFile } from '../fs/atomic-file';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
@@ -98,7 +99,7 @@ export class FileRunStore implements RunStore {
       recordId.check();
       const run: DecidedRun = documents ? { ...decided, documents } : decided;
       const { link, head } = chainLink(run, index.head);
-      await this.writeAtomic(this.runPath(id), canonicalJson(run.record));
+      await this.writeAtomic(this.runPath(id), canonicalText(run.record));
       await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
@@ -323,7 +324,7 @@ export class FileRunStore implements RunStore {
   }
 
   private writeIndex(index: RunIndex): Promise<void> {
-    return this.writeAtomic(this.indexPath, canonicalJson(index));
+    return this.writeAtomic(this.indexPath, canonicalText(index));
   }
 
   /**
@@ -341,11 +342,11 @@ export class FileRunStore implements RunStore {
       const documents: RunDocument[] = [];
       for (const source of sources) {
         const bytes = new DocumentBytes(source, [...documents]);
-        await writeSynced(join(temp, source.name), source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks());
+        await writeNewFile(join(temp, source.name), source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks());
         documents.push(bytes.document());
       }
       const listed = byName(documents);
-      await writeSynced(join(temp, DOCUMENT_LIST), [canonicalJson(listed)]);
+      await writeNewFile(join(temp, DOCUMENT_LIST), [canonicalText(listed)]);
       await syncDir(temp);
       await rm(target, { recursive: true, force: true });
       await rename(temp, target);
@@ -359,14 +360,9 @@ export class FileRunStore implements RunStore {
 
   /** Writes `text` (or its pieces) to a temporary file, fsynced, and renames it to `path`. */
   private async writeAtomic(path: string, text: string | Iterable<string>): Promise<void> {
-    const dir = dirname(path);
-    const temp = join(dir, `.${basename(path)}.${tempTag()}`);
     try {
-      await writeSynced(temp, typeof text === 'string' ? [text] : text);
-      await rename(temp, path);
-      await syncDir(dir);
+      await writeFileAtomically(path, text);
     } catch (error) {
-      await rm(temp, { force: true });
       throw translateFsError(error, path, 'run store file');
     }
   }
@@ -434,18 +430,6 @@ export class FileRunStore implements RunStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw translateFsError(error, path, 'run store file');
     }
-  }
-}
-
-/** A new file of `chunks`, fsynced (inside a directory that is renamed into place afterwards). */
-async function writeSynced(path: string, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<void> {
-  const handle = await open(path, 'wx', 0o600);
-  try {
-    // writeFile writes the whole chunk from the current position (write() may write part of one).
-    for await (const chunk of chunks) await handle.writeFile(chunk);
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

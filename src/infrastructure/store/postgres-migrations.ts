@@ -3,7 +3,7 @@ import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import type { RunSummary, TrackedPoamItem } from '../../domain/conmon/run-record';
 import { ConfigError } from '../../domain/errors';
 import { chainLink, chainTampered, GENESIS } from './run-chain';
-import { canonicalJson, sha256Hex, tampered } from './run-id';
+import { canonicalText, sha256Hex, tampered } from './run-id';
 
 export interface Migration {
   version: number;
@@ -100,7 +100,7 @@ async function chainExistingRuns(sql: Sql, location: string): Promise<void> {
       if (sha256Hex(row.record_text) !== row.id) throw tampered(where, row.id);
       if (row.summary?.seq !== seq + 1 || row.summary.id !== row.id) throw chainTampered(where, `the summary of run ${row.seq} is not that run's`);
       const chained = chainLink(row, head);
-      await sql('UPDATE svc_runs SET link = $1, head = $2 WHERE seq = $3', [canonicalJson(chained.link), chained.head, row.seq]);
+      await sql('UPDATE svc_runs SET link = $1, head = $2 WHERE seq = $3', [canonicalText(chained.link), chained.head, row.seq]);
       head = chained.head;
       seq += 1;
     }

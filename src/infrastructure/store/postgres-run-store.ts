@@ -6,7 +6,7 @@ import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, R
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
-import { canonicalJson, checkDecided, parseRunKey, sha256Hex } from './run-id';
+import { canonicalText, checkDecided, parseRunKey, sha256Hex } from './run-id';
 import { collectGarbage } from '../runtime/collect-garbage';
 import { RecordId, storedRecord } from './stored-record';
 import { instantsOf } from './run-range';
@@ -127,7 +127,7 @@ export class PostgresRunStore implements RunStore {
         `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head, documents)
          VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)`,
         // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-        [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalJson(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalJson(link), head, documents ? JSON.stringify(documents) : null],
+        [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalText(link), head, documents ? JSON.stringify(documents) : null],
       );
       await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, head]);
       return { recorded: true, run };

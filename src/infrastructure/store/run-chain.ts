@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DecidedRun } from '../../domain/conmon/run-record';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { IntegrityError } from '../../domain/errors';
-import { canonicalJson, sha256Hex } from './run-id';
+import { canonicalText, sha256Hex } from './run-id';
 
 export const RUN_LINK_SCHEMA = 'svc.run-link/v1';
 /** The `prev` of run 1, and the head of an empty store. */
@@ -48,7 +48,7 @@ export function chainLink(run: Pick<DecidedRun, 'summary' | 'poam' | 'events' | 
 }
 
 export function headOf(link: RunLink): string {
-  return sha256Hex(canonicalJson(link));
+  return sha256Hex(canonicalText(link));
 }
 
 /**

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { DecidedRun } from '../../domain/conmon/run-record';
+import { jsonText } from '../../domain/encoding/json-chunks';
 import { IntegrityError } from '../../domain/errors';
 
 const RUN_ID = /^[0-9a-f]{64}$/;
 
-/** RFC 8785 canonical JSON: the same value is always the same bytes, whatever order its keys were built in. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error(`cannot write ${typeof value} as canonical JSON`);
-  return text;
+/**
+ * RFC 8785 canonical JSON: the same value is always the same bytes, whatever order its keys were built in (the
+ * domain's writer, held to the `canonicalize` package by test/property/json-chunks.property.test.ts).
+ */
+export function canonicalText(value: unknown): string {
+  return jsonText(value, 'canonical');
 }
 
 export function sha256Hex(text: string | Uint8Array): string {

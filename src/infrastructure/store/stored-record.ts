@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EVIDENCE_BUNDLE_DOCUMENT, recordFrame, type RunDocument, type RunRecord } from '../../domain/conmon/run-record';
 import { chainTampered, type RunLink } from './run-chain';
-import { canonicalJson, sha256Hex, tampered } from './run-id';
+import { canonicalText, sha256Hex, tampered } from './run-id';
 
 /**
  * The record of a run from its stored canonical bytes. A run recorded since the evidence bundle became a document has
@@ -17,7 +17,7 @@ export function storedRecord(text: string | Uint8Array, link: RunLink, where: st
   if (link.records.head !== undefined) return { record: parsed };
   const { bundle, ...record } = parsed;
   if (bundle === undefined) return { record };
-  const bytes = Buffer.from(canonicalJson(bundle), 'utf8');
+  const bytes = Buffer.from(canonicalText(bundle), 'utf8');
   return { record, bundle: { document: { name: EVIDENCE_BUNDLE_DOCUMENT, media_type: 'application/json', sha256: sha256Hex(bytes), bytes: bytes.length }, bytes } };
 }
 
@@ -55,7 +55,7 @@ export class RecordId {
 
   /** Throws when the record (with the bundle that went through) does not hash to the id: a bug of the caller. */
   check(): void {
-    const actual = this.bundled ? this.hash.update(this.frame.suffix).digest('hex') : sha256Hex(canonicalJson(this.record));
+    const actual = this.bundled ? this.hash.update(this.frame.suffix).digest('hex') : sha256Hex(canonicalText(this.record));
     if (actual !== this.id) throw new Error(`append(${this.id}): decide returned a record whose id is ${actual}`);
   }
 }

@@ -3,6 +3,7 @@ import type { BriefingModel } from '../../../domain/documents/briefing-model';
 import type { Presentations } from '../../../ports/presentations';
 import { stampZipEntries } from '../zip-timestamps';
 import { rewriteStoredEntries } from './stored-zip-entries';
+import { isoSeconds } from '../../../domain/encoding/iso-time';
 
 type Slide = PptxGenJS.Slide;
 type TableRow = PptxGenJS.TableRow;
@@ -130,7 +131,7 @@ function pinDates(pptx: Uint8Array, when: Date): void {
 function pinCoreDates(xml: Uint8Array, when: Date): void {
   const text = new TextDecoder().decode(xml);
   const pinned = text.replace(CORE_DATES, (_all, open: string, date: string, close: string) => {
-    const iso = date.includes('.') ? when.toISOString() : when.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const iso = date.includes('.') ? when.toISOString() : isoSeconds(when);
     if (iso.length !== date.length) throw new Error(`pptxgenjs wrote a core date in an unexpected form: ${date}`);
     return `${open}${iso}${close}`;
   });
