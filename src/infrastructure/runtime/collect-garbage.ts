@@ -1,6 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
 let collect: (() => void) | null | undefined;
 
 /**
@@ -12,6 +9,9 @@ let collect: (() => void) | null | undefined;
 export function collectGarbage(): void {
   if (collect === undefined) {
     try {
+      // Required here, not at start-up: most commands never stream a run (and `svc --version` stays fast).
+      const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
+      const { runInNewContext } = require('node:vm') as typeof import('node:vm');
       setFlagsFromString('--expose-gc');
       collect = runInNewContext('gc') as () => void;
     } catch {
