@@ -236,10 +236,13 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     const rows: [number, string, string][] = [];
     for (const summary of await reader.list()) {
       if (summary.seq >= seq) expect((await reader.get(summary.seq))?.summary).toEqual(summary);
-      expect(sha(join(store(), 'runs', `${summary.id}.json`))).toBe(summary.id);
+      // The id is the SHA-256 of the record with its stored evidence bundle as `bundle` (recomputed here from the files).
+      const head = readFileSync(join(store(), 'runs', `${summary.id}.json`), 'utf8');
+      const bundle = readFileSync(join(store(), 'documents', summary.id, 'evidence-bundle.json'));
+      expect(createHash('sha256').update('{"bundle":').update(bundle).update(`,${head.slice(1)}`).digest('hex')).toBe(summary.id);
       expect(existsSync(join(store(), 'states', `${String(summary.seq).padStart(8, '0')}-${summary.id}.json`))).toBe(true);
       // Its documents were committed with it (reader.get checked their list against the chain).
-      expect(readdirSync(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
+      expect(readdirSync(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'evidence-bundle.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
       rows.push([summary.seq, summary.id, summary.as_of]);
     }
     return rows;
@@ -317,7 +320,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     expect(readdirSync(store()).sort()).toEqual(['documents', 'index.json', 'runs', 'states']);
     expect(readdirSync(join(store(), 'documents')).sort()).toEqual(final.map(([, id]) => id).sort());
     expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json`));
-    for (const file of readdirSync(join(store(), 'runs'))) expect(sha(join(store(), 'runs', file))).toBe(file.replace(/\.json$/, ''));
+    expect(readdirSync(join(store(), 'runs')).sort()).toEqual(final.map(([, id]) => `${id}.json`).sort());
     expect(final.map(([seq]) => seq)).toEqual(final.map((_, i) => i + 1));
   }, 90_000);
 });
