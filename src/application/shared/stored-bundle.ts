@@ -5,7 +5,7 @@ import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary } from '../../domain/conmon/r
 import { JsonArrayItems } from '../../domain/encoding/json-array-items';
 import { parseDigest } from '../../domain/evidence/content-digest';
 import { AppError, IntegrityError, InvalidInputError } from '../../domain/errors';
-import { isPlainObject, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
+import { isPlainObject, reportedResult, ResultChecker } from '../../domain/ksi/ksi-result';
 import type { RunStore } from '../../ports/run-store';
 
 /**
@@ -29,8 +29,7 @@ export async function readStoredResults(store: RunStore, run: RunSummary, assess
     if (!isPlainObject(entry)) throw invalid(file, at, 'expected an object');
     const hash = parseDigest(entry.content_hash);
     if (hash === undefined) throw invalid(file, `${at}.content_hash`, 'expected sha256:<64 hex digits>');
-    const { mapped: _m, controls: _c, policies: _p, content_hash: _h, ...result } = entry;
-    checker.check(result as KsiResult);
+    checker.check(reportedResult(entry));
     results.push(entries.add(text, hash));
   };
   // A bundle changed outside svc is reported as such (by the store, once the bytes are through), before anything

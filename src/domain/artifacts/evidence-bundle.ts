@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
 import { DEFAULT_CHUNK_CHARS } from '../encoding/json-chunks';
-import { COMPUTED_FIELDS, isPlainObject, readNormalizedReport, type KsiResult } from '../ksi/ksi-result';
+import { isPlainObject, readNormalizedReport, reportedResult, type KsiResult } from '../ksi/ksi-result';
 import type { InputRef } from './run-context';
 import type { TextSink } from './text-sink';
 
@@ -87,7 +87,7 @@ export function readEvidenceBundle(document: unknown, file: string): RecordedBun
   const results = entries.map((entry, i) => {
     if (!isPlainObject(entry)) return fail(`entries[${i}]`, 'expected an object');
     recordedHashes.push(parseDigest(entry.content_hash) ?? fail(`entries[${i}].content_hash`, 'expected sha256:<64 hex digits>'));
-    return Object.fromEntries(Object.entries(entry).filter(([key]) => !COMPUTED_FIELDS.has(key)));
+    return reportedResult(entry);
   });
   const report = readNormalizedReport(results, file, { arrayPath: 'entries' });
   return { input: { name: input.name, sha256: inputHash }, merkleRoot: root, results: report.results, recordedHashes };

@@ -1,6 +1,6 @@
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
 import type { ContentDigest } from '../evidence/content-digest';
-import type { KsiResult } from '../ksi/ksi-result';
+import { reportedResult, type KsiResult } from '../ksi/ksi-result';
 import type { AssessedResult, Assessor, HashedResult } from './assessment';
 
 const BLOCK_BYTES = 16 * 2 ** 20;
@@ -59,9 +59,8 @@ export class EntryStore {
   }
 
   item(index: number): AssessedResult {
-    // The computed members go; the rest is the result as reported (keys in canonical order).
-    const { mapped: _m, controls: _c, policies: _p, content_hash: _h, ...result } = JSON.parse(this.entry(index)) as KsiResult;
-    return this.assess(result as KsiResult);
+    // The result as reported (keys in canonical order).
+    return this.assess(reportedResult(JSON.parse(this.entry(index)) as Record<string, unknown>) as KsiResult);
   }
 
   /** Bytes written into the current block, or undefined when the entry does not fit in it. */

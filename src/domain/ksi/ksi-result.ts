@@ -45,6 +45,12 @@ export interface NormalizedReport {
 /** Fields svc computes for every evidence entry; an input result may not carry them. */
 export const COMPUTED_FIELDS: ReadonlySet<string> = new Set(['mapped', 'controls', 'policies', 'content_hash']);
 
+/** An evidence entry without the fields svc computed (COMPUTED_FIELDS): the result as it was reported. */
+export function reportedResult(entry: Record<string, unknown>): Record<string, unknown> {
+  const { mapped: _m, controls: _c, policies: _p, content_hash: _h, ...result } = entry;
+  return result;
+}
+
 export interface ReportShapeOptions {
   /** Ids outside KSI_ID_PATTERN that are still accepted (the official ids of a FedRAMP release given with --catalog). */
   acceptsId?: (id: string) => boolean;
