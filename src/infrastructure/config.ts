@@ -4,7 +4,7 @@ import { DEFAULT_GOVERNANCE_POLICY, type GovernancePolicy } from '../domain/gove
 import { isSeverity, SEVERITIES, type Severity } from '../domain/governance/severity';
 import { describe, isPlainObject } from '../domain/ksi/ksi-result';
 import { InvalidInputError } from '../domain/errors';
-import { parseJson } from './fs/fs-report-reader';
+import { parseJson } from '../domain/encoding/json-syntax-problem';
 
 export interface KsiOverride {
   severity?: Severity;

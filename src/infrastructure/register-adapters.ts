@@ -9,6 +9,7 @@ import { CLOCK } from '../ports/clock';
 import { HASHING } from '../ports/hashing';
 import { PROGRESS } from '../ports/progress';
 import { REPORT_READER } from '../ports/report-reader';
+import { PARTITIONED_REPORT_READER } from '../ports/partitioned-report';
 import { RUN_SETTINGS } from '../ports/run-settings';
 import { SCAN_READER } from '../ports/scan-reader';
 import { UUIDS } from '../ports/uuids';
@@ -61,7 +62,11 @@ export function registerAdapters(container: DependencyContainer, { env = process
   container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
   container.register(PROGRESS, { useFactory: instanceCachingFactory(() => new (require('./progress/tty-progress') as typeof import('./progress/tty-progress')).TtyProgress()) });
   const splitMinBytes = env.SVC_SPLIT_MIN_BYTES === undefined ? undefined : Number(env.SVC_SPLIT_MIN_BYTES);
-  container.register(REPORT_READER, { useValue: new FsReportReader({ splitMinBytes }) });
+  const reader = new FsReportReader();
+  container.register(REPORT_READER, { useValue: reader });
+  container.register(PARTITIONED_REPORT_READER, {
+    useFactory: instanceCachingFactory(() => new (require('./parallel/parallel-report-reader') as typeof import('./parallel/parallel-report-reader')).ParallelReportReader(reader, { splitMinBytes })),
+  });
   container.register(ARTIFACT_WRITER, { useFactory: instancePerContainerCachingFactory(() => new (require('./fs/fs-artifact-writer') as typeof import('./fs/fs-artifact-writer')).FsArtifactWriter()) });
   // The 13 parsers (and their XML and CSV libraries) load only when a command reads a scan.
   container.register(SCAN_READER, {

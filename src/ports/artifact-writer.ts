@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
 import type { WrittenFile } from '../domain/artifacts/manifest';
 import type { TextSink } from '../domain/artifacts/text-sink';
-import type { Fragment } from './report-reader';
+import type { Fragment } from '../domain/artifacts/partition';
 
 /**
  * One file being written. write() buffers and writes in large pieces (it may throw the I/O errors of

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WrittenFile } from '../../src/domain/artifacts/manifest';
 import { InvalidInputError } from '../../src/domain/errors';
 import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../src/ports/artifact-writer';
-import type { Fragment } from '../../src/ports/report-reader';
+import type { Fragment } from '../../src/domain/artifacts/partition';
 
 /**
  * ARTIFACT_WRITER over a map of path → text. Nothing is visible in `files` before a commit (or, for a single

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../../src/domain/errors';
-import { parseJson, whole } from '../../src/infrastructure/fs/fs-report-reader';
-import { PartWork } from '../../src/infrastructure/parallel/part-work';
+import { PartWork, wholeReport, type Fragment } from '../../src/domain/artifacts/partition';
+import { parseJson } from '../../src/domain/encoding/json-syntax-problem';
 import type { KsiResult } from '../../src/domain/ksi/ksi-result';
-import type { Fragment, ItemizedReport, PartitionedReport, PathKind, LoadedDocument, LoadedText, RemotePart, ReportReader } from '../../src/ports/report-reader';
+import type { PartitionedReport, PartitionedReportReader, RemotePart } from '../../src/ports/partitioned-report';
+import type { ItemizedReport, PathKind, LoadedDocument, LoadedText, ReportReader } from '../../src/ports/report-reader';
 import { PureJsHashing } from './pure-js-hashing';
 
 /**
- * REPORT_READER over files kept in a map; directories are the paths under which files exist. With `parts`,
- * readInParts splits a report's results into that many parts, the later ones run on this thread by the same
- * PartWork the worker threads use, writing their fragments with `putFragment` (the artifact writer's map).
+ * REPORT_READER and PARTITIONED_REPORT_READER over files kept in a map; directories are the paths under which files
+ * exist. With `parts`, readInParts splits a report's results into that many parts, the later ones run on this thread
+ * by the domain's PartWork, as the worker threads run them, writing their fragments with `putFragment` (the artifact
+ * writer's map).
  */
-export class InMemoryReportReader implements ReportReader {
+export class InMemoryReportReader implements ReportReader, PartitionedReportReader {
   readonly files = new Map<string, string | Buffer>();
   parts = 1;
   putFragment: (path: string, text: string) => void = () => undefined;
@@ -23,7 +25,7 @@ export class InMemoryReportReader implements ReportReader {
   /** The results of a report object or array, each as its JSON text; undefined for anything else. */
   async readItems(path: string): Promise<ItemizedReport | undefined> {
     const { document, ...file } = await this.read(path);
-    const { header, local } = whole({ document, ...file });
+    const { header, local } = wholeReport(document);
     if (!Array.isArray(document) && !Array.isArray((document as { results?: unknown } | null)?.results)) return undefined;
     async function* items(): AsyncGenerator<string> {
       for (const item of local) yield JSON.stringify(item);
@@ -32,7 +34,8 @@ export class InMemoryReportReader implements ReportReader {
   }
 
   async readInParts(path: string): Promise<PartitionedReport> {
-    const one = whole(await this.read(path));
+    const { document, ...file } = await this.read(path);
+    const one = { file, ...wholeReport(document), remote: [] };
     if (this.parts < 2 || one.local.length < this.parts) return one;
     const size = Math.ceil(one.local.length / this.parts);
     const chunks = Array.from({ length: this.parts }, (_, i) => one.local.slice(i * size, (i + 1) * size));

@@ -114,7 +114,7 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
     sar = JSON.parse(d.writer.files.get('/out/sar.json') ?? '');
     envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') ?? '');
     statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
-    await new BuildAuditorBundle(d.reader, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings).execute({ input: '/in/report.json', outDir: '/out/bundle' });
+    await new BuildAuditorBundle(d.reader, d.reader, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings).execute({ input: '/in/report.json', outDir: '/out/bundle' });
     texts = new Map([...d.writer.files].filter(([path]) => path.startsWith('/out/bundle/')).map(([path, text]) => [path.slice('/out/bundle/'.length), text]));
     bundle = new Map([...texts].map(([name, text]) => [name, name.endsWith('.json') ? JSON.parse(text) : text]));
   });

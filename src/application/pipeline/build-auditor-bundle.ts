@@ -18,6 +18,7 @@ import { ARTIFACT_WRITER, type ArtifactTransaction, type ArtifactWriter } from '
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
+import { PARTITIONED_REPORT_READER, type PartitionedReportReader } from '../../ports/partitioned-report';
 import { PROGRESS, type Progress } from '../../ports/progress';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
@@ -54,6 +55,7 @@ const PROGRESS_STEP = 65_536;
 export class BuildAuditorBundle {
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(PARTITIONED_REPORT_READER) private readonly parts: PartitionedReportReader,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(HASHING) private readonly hashing: Hashing,
@@ -64,7 +66,7 @@ export class BuildAuditorBundle {
 
   async execute({ input, outDir, officialCatalog }: BuildAuditorBundleInput): Promise<BuildAuditorBundleResult> {
     const { catalog, shape } = await chooseCatalog(this.reader, this.catalogs, officialCatalog, this.settings.governance.unmapped_owner);
-    const parts = await readReportParts(this.reader, input, catalog, shape);
+    const parts = await readReportParts(this.parts, this.reader, input, catalog, shape);
     try {
       const { file, report } = parts;
       const context: RunContext = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt: this.clock.now() };

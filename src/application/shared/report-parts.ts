@@ -1,7 +1,9 @@
 import { sortedById } from '../../domain/assessment/assessment';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { readNormalizedReport, type KsiResult, type NormalizedReport, type ReportShapeOptions } from '../../domain/ksi/ksi-result';
-import type { LoadedDocument, PartCheck, RemotePart, ReportReader } from '../../ports/report-reader';
+import type { PartCheck } from '../../domain/artifacts/partition';
+import type { PartitionedReportReader, RemotePart } from '../../ports/partitioned-report';
+import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
 import { loadReport } from './load-report';
 
 export interface CheckedPart {
@@ -21,13 +23,13 @@ export interface ReportParts {
 }
 
 /**
- * Reads a normalized report, in parts when the reader can (ports/report-reader.ts), and checks it as a whole
+ * Reads a normalized report, in parts when `parts` can (ports/partitioned-report.ts), and checks it as a whole
  * report is checked. Parts must each be valid and sorted, and follow one another in ksi_id order (so no
  * id repeats across them); when they do not, or any part cannot vouch for itself, the report is read whole,
  * which sorts it and reports its first error exactly as a one-piece read does.
  */
-export async function readReportParts(reader: ReportReader, path: string, catalog: KsiCatalog, shape: ReportShapeOptions & { acceptIds: string[] }): Promise<ReportParts> {
-  const parted = await reader.readInParts(path);
+export async function readReportParts(parts: PartitionedReportReader, reader: ReportReader, path: string, catalog: KsiCatalog, shape: ReportShapeOptions & { acceptIds: string[] }): Promise<ReportParts> {
+  const parted = await parts.readInParts(path);
   const close = () => Promise.all(parted.remote.map((p) => p.close())).then(() => undefined);
   try {
     const report = readNormalizedReport(parted.header, parted.file.path, shape);

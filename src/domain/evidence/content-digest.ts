@@ -33,3 +33,13 @@ export function digestHexAt(bytes: Uint8Array, offset: number): string {
   for (let i = offset; i < offset + 32; i++) hex += HEX[bytes[i]];
   return hex;
 }
+
+/** Writes the 64 hex digits of a digest as its 32 raw bytes at `offset` (the inverse of digestHexAt). */
+export function writeDigestAt(hex: string, bytes: Uint8Array, offset: number): void {
+  for (let i = 0; i < 32; i++) bytes[offset + i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
+}
+
+/** The value of a lower-case hex digit's character code. */
+function nibble(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
+}

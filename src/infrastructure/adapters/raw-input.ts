@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidInputError } from '../../domain/errors';
-import { parseJson } from '../fs/fs-report-reader';
+import { parseJson } from '../../domain/encoding/json-syntax-problem';
 import { translateFsError } from '../fs/fs-errors';
 
 /** V8 cannot hold a longer string: the largest JSON or text file a parser can take whole. */

@@ -5,7 +5,7 @@ import { injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
-import type { Fragment } from '../../ports/report-reader';
+import type { Fragment } from '../../domain/artifacts/partition';
 import { translateFsError } from './fs-errors';
 import { acquireLock, isStaleTemp, tempTag } from './lock-owner';
 import { replaceBundle } from './bundle-generations';

@@ -5,7 +5,7 @@ import type { OrgPathHolder } from '../../domain/directory/org-path';
 import { InvalidInputError } from '../../domain/errors';
 import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
 import { translateFsError } from '../fs/fs-errors';
-import { parseJson } from '../fs/fs-report-reader';
+import { parseJson } from '../../domain/encoding/json-syntax-problem';
 import { type MappingFail, memberIds, toDirectoryGroup, toDirectoryRole, toDirectoryUser, toMfaRegistration, toOrgPathHolder } from './graph-mapping';
 
 /** A Graph export read into svc's entities, with the raw users kept for the org-path attribute. */

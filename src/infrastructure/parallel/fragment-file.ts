@@ -1,11 +1,10 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { TextSink } from '../../domain/artifacts/text-sink';
-import type { Fragment } from '../../ports/report-reader';
+import type { Fragment, FragmentSink } from '../../domain/artifacts/partition';
 
 const BATCH = 1 << 20;
 
 /** A TextSink into a fragment file on a worker thread: text encoded into one buffer, written a megabyte at a time. */
-export class FragmentFile implements TextSink {
+export class FragmentFile implements FragmentSink {
   private readonly fd: number;
   private readonly buffer = Buffer.allocUnsafe(BATCH);
   private used = 0;

@@ -1,13 +1,12 @@
-// A worker thread holding one part of a partitioned report (see ports/report-reader.ts). It parses its bytes
+// A worker thread holding one part of a partitioned report (see ports/partitioned-report.ts). It parses its bytes
 // as soon as it starts, then answers `check` and `render` requests from the thread that split the report.
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { PartWork, type PartJob, type PartRules } from '../../domain/artifacts/partition';
 import type { KsiResult } from '../../domain/ksi/ksi-result';
-import type { PartJob, PartRules } from '../../ports/report-reader';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 import { FragmentFile } from './fragment-file';
-import { PartWork } from './part-work';
 
 interface PartData {
   shared?: SharedArrayBuffer;

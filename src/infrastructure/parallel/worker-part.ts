@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { PartCheck, PartJob, PartRules, RemotePart, RenderedPart } from '../../ports/report-reader';
+import type { PartCheck, PartJob, PartRules, RenderedPart } from '../../domain/artifacts/partition';
+import type { RemotePart } from '../../ports/partitioned-report';
 import { translateFsError } from '../fs/fs-errors';
 
 /** The main thread's handle on a part-worker: one request at a time, answered in order. */

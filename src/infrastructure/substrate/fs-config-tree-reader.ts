@@ -9,7 +9,7 @@ import { structuredFormat } from '../../domain/substrate/resource-extraction';
 import type { TreeFile, TreeWalk } from '../../domain/substrate/tree-snapshot';
 import type { ConfigTreeReader } from '../../ports/config-tree-reader';
 import { translateFsError } from '../fs/fs-errors';
-import { parseJson } from '../fs/fs-report-reader';
+import { parseJson } from '../../domain/encoding/json-syntax-problem';
 
 const MIB = 1024 * 1024;
 const IGNORE_FILES = ['.gitignore', '.svcignore'];

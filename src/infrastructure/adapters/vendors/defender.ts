@@ -2,7 +2,7 @@ import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InvalidInputError } from '../../../domain/errors';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
-import { parseJson } from '../../fs/fs-report-reader';
+import { parseJson } from '../../../domain/encoding/json-syntax-problem';
 import table from '../data/defender-controls.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';

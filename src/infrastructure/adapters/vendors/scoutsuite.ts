@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
-import { parseJson } from '../../fs/fs-report-reader';
+import { parseJson } from '../../../domain/encoding/json-syntax-problem';
 import table from '../data/scoutsuite-services.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
