@@ -4,7 +4,7 @@ import type { HashedResult } from '../../domain/assessment/assessment';
 import { entryText } from '../../domain/assessment/entry-result';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument } from '../../domain/conmon/run-record';
 import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
-import { evidenceGraph } from '../../domain/evidence/evidence-graph';
+import { evidenceTrace } from '../../domain/evidence/evidence-trace';
 import { merkleProofs, type ProofStep } from '../../domain/evidence/merkle';
 import { jsonChunks, jsonText } from '../../domain/encoding/json-chunks';
 import { buildSap } from '../../domain/oscal/assessment-plan';
@@ -144,7 +144,7 @@ export class RunDocuments {
         [Symbol.iterator]: () => {
           const { proofs, byControl } = prepare();
           const positions = byControl.get(control) ?? [];
-          const graph = evidenceGraph({
+          const trace = evidenceTrace({
             items: positions.map((i) => results[i].item),
             hashes: positions.map((i) => results[i].hash),
             merkleRoot,
@@ -153,7 +153,7 @@ export class RunDocuments {
             positions,
             proofOf: (j) => proofs.get(positions[j]) as ProofStep[],
           });
-          return jsonChunks({ run: runRef(stored.summary), ...graph }, 'canonical');
+          return jsonChunks({ run: runRef(stored.summary), ...trace }, 'canonical');
         },
       },
     }));

@@ -2,7 +2,7 @@ import type { HashedResult } from '../assessment/assessment';
 import { needsPoam, poamId, poamRow, type PoamRow } from '../artifacts/poam';
 import { controlsTouched, implementationStatus, narrativeSentence, type ImplementationStatus } from '../artifacts/ssp-narrative';
 import { formatDigest } from '../evidence/content-digest';
-import { evidenceGraph, type EvidenceGraph } from '../evidence/evidence-graph';
+import { evidenceTrace, type EvidenceTrace } from '../evidence/evidence-trace';
 import type { GovernanceAction } from '../governance/governance-policy';
 import type { Status } from '../ksi/status';
 import type { EvidenceFile } from '../oscal/oscal-run';
@@ -35,7 +35,7 @@ export interface AreaFacts {
   controls: string[];
 }
 
-/** A control the run touches: the SSP narrative of it, and its evidence graph (KSIs → evidence → actions). */
+/** A control the run touches: the SSP narrative of it, and its evidence trace (KSIs → evidence → actions). */
 export interface ControlFacts {
   id: string;
   title: string;
@@ -45,7 +45,7 @@ export interface ControlFacts {
   ksis: KsiFacts[];
   /** One sentence per KSI, as ssp-narrative.md words it. */
   narrative: string[];
-  graph: EvidenceGraph;
+  trace: EvidenceTrace;
 }
 
 /** Everything the Markdown package and the HTML portal say about a run; the renderers only arrange it. */
@@ -86,7 +86,7 @@ export function buildDocumentationPackage(run: DocumentRun): DocumentationPackag
       areas: [...new Set(facts.map((k) => k.area))].sort(),
       ksis: facts,
       narrative: covered.map(({ item, hash }) => narrativeSentence(item, hash)),
-      graph: evidenceGraph({ items: run.results.map((r) => r.item), hashes: run.results.map((r) => r.hash), merkleRoot: run.merkleRoot, catalog, control }),
+      trace: evidenceTrace({ items: run.results.map((r) => r.item), hashes: run.results.map((r) => r.hash), merkleRoot: run.merkleRoot, catalog, control }),
     };
   });
   const poam = run.results.filter((r) => needsPoam(r.item)).map((r) => poamRow(r.item, run.context));

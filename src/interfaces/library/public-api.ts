@@ -13,7 +13,9 @@ export { DetectDrift } from '../../application/drift/detect-drift';
 export { CheckFreshness } from '../../application/freshness/check-freshness';
 export { ExportPoam } from '../../application/poam/export-poam';
 export { BuildEvidenceBundle } from '../../application/evidence/build-evidence-bundle';
-export { TraceEvidenceGraph } from '../../application/evidence/trace-evidence-graph';
+export { TraceEvidence } from '../../application/evidence/trace-evidence';
+/** @deprecated since 0.6.0: the same use case as TraceEvidence, under its 0.5.0 name. */
+export { TraceEvidence as TraceEvidenceGraph } from '../../application/evidence/trace-evidence';
 export { ListKsis } from '../../application/catalog/list-ksis';
 export { EvaluateKsis } from '../../application/catalog/evaluate-ksis';
 export { CheckCanon } from '../../application/catalog/check-canon';

@@ -2,7 +2,7 @@ import { ListKsis } from '../../../src/application/catalog/list-ksis';
 import { CheckCanon } from '../../../src/application/catalog/check-canon';
 import { DiffRuns } from '../../../src/application/drift/diff-runs';
 import { BuildEvidenceBundle } from '../../../src/application/evidence/build-evidence-bundle';
-import { TraceEvidenceGraph } from '../../../src/application/evidence/trace-evidence-graph';
+import { TraceEvidence } from '../../../src/application/evidence/trace-evidence';
 import { TransformBaseline } from '../../../src/application/pipeline/transform-baseline';
 import { WriteReport } from '../../../src/application/pipeline/write-report';
 import { aResult, sampleResults } from '../../support/builders';
@@ -64,9 +64,9 @@ describe('WriteReport', () => {
   });
 });
 
-describe('TraceEvidenceGraph', () => {
+describe('TraceEvidence', () => {
   const d = doubles({ '/a.json': sampleResults() });
-  const useCase = new TraceEvidenceGraph(d.reader, d.catalogs, d.hashing, d.settings);
+  const useCase = new TraceEvidence(d.reader, d.catalogs, d.hashing, d.settings);
 
   it('traces one control to its KSI, evidence (with an inclusion proof), action and POA&M item', async () => {
     const graph = await useCase.execute({ input: '/a.json', control: 'AC-2(1)' });
@@ -86,7 +86,7 @@ describe('TraceEvidenceGraph', () => {
     await new BuildEvidenceBundle(bundle.reader, bundle.catalogs, bundle.writer, bundle.hashing, bundle.settings).execute({ inputs: ['/a.json'], out: '/b/evidence-bundle.json' });
     const text = bundle.writer.files.get('/b/evidence-bundle.json') ?? '';
     const reader = doubles({ '/b/evidence-bundle.json': text, '/t/evidence-bundle.json': text.replace('"status":"FAIL"', '"status":"PASS"') });
-    const trace = new TraceEvidenceGraph(reader.reader, reader.catalogs, reader.hashing, reader.settings);
+    const trace = new TraceEvidence(reader.reader, reader.catalogs, reader.hashing, reader.settings);
     expect((await trace.execute({ input: '/b' })).nodes.filter((n) => n.type === 'ksi')).toHaveLength(5);
     await expect(trace.execute({ input: '/t' })).rejects.toMatchObject({ kind: 'integrity', message: expect.stringMatching(/entry KSI-AC-02: content_hash records sha256:[0-9a-f]{64}, the entry hashes to sha256:[0-9a-f]{64}; the bundle was changed after it was written/) });
   });

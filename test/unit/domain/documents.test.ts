@@ -99,7 +99,7 @@ describe('buildDocumentationPackage', () => {
     const ac2 = pkg.controls.find((c) => c.id === 'ac-2');
     expect(ac2).toMatchObject({ title: 'Account Management', status: 'planned', areas: ['AC'] });
     expect(ac2?.narrative).toEqual([expect.stringMatching(/^KSI-AC-02 \(.+\): FAIL .*as POAM-KSI-AC-02, owner .+\.$/)]);
-    expect(ac2?.graph.nodes.map((n) => n.type)).toEqual(['control', 'ksi', 'policy', 'evidence', 'action', 'poam']);
+    expect(ac2?.trace.nodes.map((n) => n.type)).toEqual(['control', 'ksi', 'policy', 'evidence', 'action', 'poam']);
     expect(pkg.poam.map((r) => r.poam_id)).toEqual(['POAM-KSI-AC-02', 'POAM-KSI-AU-02', 'POAM-KSI-IA-02']);
   });
 

@@ -1,5 +1,5 @@
 import type { ControlFacts, DocumentationPackage, KsiFacts, PackageFile } from '../../../domain/documents/documentation-package';
-import type { EvidenceGraph, GraphNode } from '../../../domain/evidence/evidence-graph';
+import type { EvidenceTrace, TraceNode } from '../../../domain/evidence/evidence-trace';
 import type { HtmlSite } from '../../../ports/document-packages';
 import { escapeHtml, renderPage, section, sortableTable, statusBadge, tiles, type Cell, type Column } from './html-page';
 
@@ -166,22 +166,22 @@ function poamPage(model: DocumentationPackage): string {
 
 function controlPage(control: ControlFacts, model: DocumentationPackage): string {
   const narrative = `<p>Implementation status: <strong>${escapeHtml(control.status)}</strong></p>\n<ul>${control.narrative.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>`;
-  const graph = `<p>KSIs → evidence → governance actions → POA&amp;M items, as <code>svc evidence graph --control ${escapeHtml(control.id)}</code> traces them.</p>\n${graphList(control.graph)}`;
+  const graph = `<p>KSIs → evidence → governance actions → POA&amp;M items, as <code>svc evidence graph --control ${escapeHtml(control.id)}</code> traces them.</p>\n${traceList(control.trace)}`;
   return sitePage(model, `${control.id}${control.title ? ` ${control.title}` : ''}`, [section('narrative', 'Narrative', narrative), section('graph', 'Evidence graph', graph)].join('\n'), '../');
 }
 
-/** The control's graph as nested lists: the control, the KSIs that map to it, then what hangs off each. */
-function graphList(graph: EvidenceGraph): string {
-  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  const children = (node: GraphNode): GraphNode[] =>
+/** The control's evidence trace as nested lists: the control, the KSIs that map to it, then what hangs off each. */
+function traceList(trace: EvidenceTrace): string {
+  const byId = new Map(trace.nodes.map((n) => [n.id, n]));
+  const children = (node: TraceNode): TraceNode[] =>
     node.type === 'control'
-      ? graph.edges.filter((e) => e.to === node.id && e.relation === 'maps-to').map((e) => byId.get(e.from) as GraphNode)
-      : graph.edges.filter((e) => e.from === node.id && e.relation !== 'maps-to').map((e) => byId.get(e.to) as GraphNode);
-  const item = (node: GraphNode): string => {
+      ? trace.edges.filter((e) => e.to === node.id && e.relation === 'maps-to').map((e) => byId.get(e.from) as TraceNode)
+      : trace.edges.filter((e) => e.from === node.id && e.relation !== 'maps-to').map((e) => byId.get(e.to) as TraceNode);
+  const item = (node: TraceNode): string => {
     const below = children(node);
     const label = node.status === undefined ? escapeHtml(node.label) : `${escapeHtml(node.label.replace(/ (PASS|WARN|FAIL)$/, ''))} ${statusBadge(node.status)}`;
     const text = node.type === 'evidence' ? `<code>${label}</code>` : label;
     return `<li data-node="${node.type}"><span class="node-type">${node.type}</span> ${text}${below.length === 0 ? '' : `<ul>${below.map(item).join('')}</ul>`}</li>`;
   };
-  return `<ul class="graph">${graph.nodes.filter((n) => n.type === 'control').map(item).join('')}</ul>`;
+  return `<ul class="graph">${trace.nodes.filter((n) => n.type === 'control').map(item).join('')}</ul>`;
 }

@@ -1,10 +1,10 @@
 import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
-import { TraceEvidenceGraph } from '../../../../application/evidence/trace-evidence-graph';
-import type { EvidenceGraph } from '../../../../domain/evidence/evidence-graph';
-import { graphDot, graphMermaid } from '../../../shared/graph-formats';
+import { TraceEvidence } from '../../../../application/evidence/trace-evidence';
+import type { EvidenceTrace } from '../../../../domain/evidence/evidence-trace';
+import { traceDot, traceMermaid } from '../../../shared/trace-formats';
 
-export default class EvidenceGraphCommand extends BaseCommand {
+export default class EvidenceTraceCommand extends BaseCommand {
   static summary = 'Print the KSI → control → evidence → action graph; --control traces one control with inclusion proofs.';
   static examples = [
     '<%= config.bin %> <%= command.id %> out/bundle --control ac-2',
@@ -17,10 +17,10 @@ export default class EvidenceGraphCommand extends BaseCommand {
     format: Flags.string({ summary: 'Output format.', options: ['json', 'dot', 'mermaid'], default: 'json' }),
   };
 
-  async run(): Promise<EvidenceGraph> {
-    const { args, flags } = await this.parse(EvidenceGraphCommand);
-    const graph = await this.resolve(TraceEvidenceGraph).execute({ input: args.input, control: flags.control });
-    this.print(flags.format === 'dot' ? graphDot(graph) : flags.format === 'mermaid' ? graphMermaid(graph) : JSON.stringify(graph, null, 2));
+  async run(): Promise<EvidenceTrace> {
+    const { args, flags } = await this.parse(EvidenceTraceCommand);
+    const graph = await this.resolve(TraceEvidence).execute({ input: args.input, control: flags.control });
+    this.print(flags.format === 'dot' ? traceDot(graph) : flags.format === 'mermaid' ? traceMermaid(graph) : JSON.stringify(graph, null, 2));
     return graph;
   }
 }

@@ -8,7 +8,7 @@ import type { ProofStep } from './merkle';
 export type NodeType = 'control' | 'ksi' | 'evidence' | 'action' | 'poam' | 'policy';
 export type Relation = 'maps-to' | 'evidenced-by' | 'drives' | 'tracked-as' | 'governed-by';
 
-export interface GraphNode {
+export interface TraceNode {
   id: string;
   type: NodeType;
   label: string;
@@ -17,20 +17,20 @@ export interface GraphNode {
   proof?: { index: number; merkle_root: string; path: ProofStep[] };
 }
 
-export interface GraphEdge {
+export interface TraceEdge {
   from: string;
   to: string;
   relation: Relation;
 }
 
-export interface EvidenceGraph {
+export interface EvidenceTrace {
   control?: string;
   merkle_root: string;
-  nodes: GraphNode[];
-  edges: GraphEdge[];
+  nodes: TraceNode[];
+  edges: TraceEdge[];
 }
 
-export interface GraphInput {
+export interface TraceInput {
   items: readonly AssessedResult[];
   hashes: readonly string[];
   merkleRoot: string;
@@ -47,10 +47,10 @@ export interface GraphInput {
  * KSI → control, KSI → evidence → action → POA&M item, KSI → family policy. With a control, only the KSIs
  * that map to it and what hangs off them.
  */
-export function evidenceGraph({ items, hashes, merkleRoot, catalog, control, proofOf, positions }: GraphInput): EvidenceGraph {
-  const nodes = new Map<string, GraphNode>();
-  const edges: GraphEdge[] = [];
-  const node = (n: GraphNode) => (nodes.has(n.id) ? n.id : (nodes.set(n.id, n), n.id));
+export function evidenceTrace({ items, hashes, merkleRoot, catalog, control, proofOf, positions }: TraceInput): EvidenceTrace {
+  const nodes = new Map<string, TraceNode>();
+  const edges: TraceEdge[] = [];
+  const node = (n: TraceNode) => (nodes.has(n.id) ? n.id : (nodes.set(n.id, n), n.id));
   if (control !== undefined) node({ id: `control:${control}`, type: 'control', label: `${control} ${catalog.controlTitle(control) ?? ''}`.trim() });
   items.forEach((item, i) => {
     const { result, definition, action } = item;
@@ -61,7 +61,7 @@ export function evidenceGraph({ items, hashes, merkleRoot, catalog, control, pro
       edges.push({ from: ksi, to: node({ id: `control:${c}`, type: 'control', label: `${c} ${catalog.controlTitle(c) ?? ''}`.trim() }), relation: 'maps-to' });
     }
     for (const p of definition?.policies ?? []) edges.push({ from: ksi, to: node({ id: `policy:${p.id}`, type: 'policy', label: `${p.id} ${p.title}` }), relation: 'governed-by' });
-    const evidence: GraphNode = { id: `evidence:${result.ksi_id}`, type: 'evidence', label: formatDigest(hashes[i]) };
+    const evidence: TraceNode = { id: `evidence:${result.ksi_id}`, type: 'evidence', label: formatDigest(hashes[i]) };
     if (proofOf) evidence.proof = { index: positions?.[i] ?? i, merkle_root: formatDigest(merkleRoot), path: proofOf(i).map((s) => ({ side: s.side, hash: formatDigest(s.hash) })) };
     edges.push({ from: ksi, to: node(evidence), relation: 'evidenced-by' });
     const act = node({ id: `action:${result.ksi_id}`, type: 'action', label: `${action.action} ${action.severity} ${action.sla_days}d ${action.owner}` });

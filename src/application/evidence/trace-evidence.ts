@@ -4,7 +4,7 @@ import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle } from '../../domain/artifac
 import { normalizeControlId } from '../../domain/catalog/ksi-catalog';
 import { IntegrityError, NotFoundError, UsageError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { evidenceGraph, type EvidenceGraph } from '../../domain/evidence/evidence-graph';
+import { evidenceTrace, type EvidenceTrace } from '../../domain/evidence/evidence-trace';
 import { MerkleTree, merkleRoot } from '../../domain/evidence/merkle';
 import { isPlainObject, readNormalizedReport, type KsiResult } from '../../domain/ksi/ksi-result';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
@@ -13,7 +13,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { entryHashes } from '../shared/run-inputs';
 
-export interface TraceEvidenceGraphInput {
+export interface TraceEvidenceInput {
   /** A normalized report, an evidence-bundle.json, or an auditor bundle directory. */
   input: string;
   control?: string;
@@ -25,7 +25,7 @@ export interface TraceEvidenceGraphInput {
  * its inclusion proof.
  */
 @injectable()
-export class TraceEvidenceGraph {
+export class TraceEvidence {
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
@@ -33,7 +33,7 @@ export class TraceEvidenceGraph {
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
   ) {}
 
-  async execute({ input, control }: TraceEvidenceGraphInput): Promise<EvidenceGraph> {
+  async execute({ input, control }: TraceEvidenceInput): Promise<EvidenceTrace> {
     const catalog = this.catalogs.catalog();
     const controlId = control === undefined ? undefined : normalizeControlId(control);
     if (control !== undefined && controlId === undefined) throw new UsageError('bad-control-id', `--control ${control}: not a control id; write it like ac-2, ac-2.1 or AC-2(1)`);
@@ -48,7 +48,7 @@ export class TraceEvidenceGraph {
     if (results.recorded && results.recorded.root !== root) {
       throw new IntegrityError('merkle-root-mismatch', `${results.file}: merkle_root: recorded ${formatDigest(results.recorded.root)}, the entries give ${formatDigest(root)}; the bundle was changed after it was written`);
     }
-    return evidenceGraph({
+    return evidenceTrace({
       items: assessment.items,
       hashes,
       merkleRoot: root,
