@@ -102,6 +102,11 @@ export class FakeGraph {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Serves `data` from now on instead of the directory given at construction (contract suites seed one per test). */
+  serve(data: GraphData): void {
+    this.options.data = data;
+  }
+
   private answer(r: RecordedRequest, url: URL): CannedAnswer {
     const queue = this.canned.get(r.pathname);
     if (queue && queue.length > 0) return queue.shift() as CannedAnswer;
