@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_INSTALL_COMMAND } from '../../src/interfaces/http/api-extra';
+import { API_INSTALL_COMMAND } from '../../src/interfaces/http/config/api-extra';
 import { startSvcApi } from '../support/api';
 import { FIXTURES, REFERENCE, ROOT } from '../support/run-svc';
 

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import pino from 'pino';
-import { readApiConfig, type ApiConfig } from '../../src/interfaces/http/api-config';
+import { readApiConfig, type ApiConfig } from '../../src/interfaces/http/config/api-config';
 import { FIXTURES, ROOT, svc } from './run-svc';
 
 /** A svc home with the sample baseline recorded as its one run (through the built CLI, as a user records it). */

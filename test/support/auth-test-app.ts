@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { Authenticator } from '../../src/interfaces/http/auth/authenticator';
-import { HttpProblem, problemFor } from '../../src/interfaces/http/problem-details';
+import { HttpProblem, problemFor } from '../../src/interfaces/http/responses/problem-details';
 
 /**
  * The smallest app around an authenticator: GET /whoami answers the principal, or a 401 `unauthenticated` with the

@@ -1,15 +1,15 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
-import type { ApiLimits } from './api-config';
-import { contextOf } from './request-context';
+import type { ApiLimits } from './config/api-config';
+import { contextOf } from './requests/request-context';
 import type { Authenticator } from './auth/authenticator';
-import type { OpenApiDocument } from './openapi';
-import type { Principal, Role } from './principal';
-import { HttpProblem } from './problem-details';
-import { sendProblem } from './problem-response';
-import { requestValidator } from './request-validation';
-import type { RouteSpec } from './route';
+import type { OpenApiDocument } from './routes/openapi';
+import type { Principal, Role } from './auth/principal';
+import { HttpProblem } from './responses/problem-details';
+import { sendProblem } from './responses/problem-response';
+import { requestValidator } from './requests/request-validation';
+import type { RouteSpec } from './routes/route';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 
 export interface AppDependencies {

@@ -3,7 +3,7 @@ import { container as root, Lifecycle, type DependencyContainer } from 'tsyringe
 import { CurrentRun } from '../../application/auditor/current-run';
 import { registerAdapters } from '../../infrastructure/register-adapters';
 import { GRAPH_SETTINGS } from '../../ports/graph-settings';
-import type { ApiConfig } from './api-config';
+import type { ApiConfig } from './config/api-config';
 
 export type ContainerOverrides = (container: DependencyContainer) => void;
 

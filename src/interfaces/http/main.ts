@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { exitCodeFor, EXIT } from '../shared/error-mapping';
-import { API_INSTALL_COMMAND, missingApiPackages } from './api-extra';
+import { API_INSTALL_COMMAND, missingApiPackages } from './config/api-extra';
 
 const USAGE = `Usage: svc-api [--host <ip>] [--port <port>] [--config <file>]
 
@@ -57,7 +57,7 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
   }
   try {
     // Loaded only now: these modules require express, passport and pino.
-    const { loadApiConfig } = require('./api-config') as typeof import('./api-config');
+    const { loadApiConfig } = require('./config/api-config') as typeof import('./config/api-config');
     const { startApi } = require('./server') as typeof import('./server');
     const config = loadApiConfig(args.config, io.env, io.cwd, { ...(args.host !== undefined ? { host: args.host } : {}), ...(args.port !== undefined ? { port: Number(args.port) } : {}) });
     const api = await startApi(config, { env: io.env, cwd: io.cwd });

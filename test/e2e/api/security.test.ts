@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ConfigError } from '../../../src/domain/errors';
-import { readApiConfig } from '../../../src/interfaces/http/api-config';
+import { readApiConfig } from '../../../src/interfaces/http/config/api-config';
 import { tlsServerOptions } from '../../../src/interfaces/http/auth/tls-server-options';
 import { buildApi, refuseOpenBind } from '../../../src/interfaces/http/server';
 import { capturingLogger, homeWithRecordedRun, proxyConfig, startSvcApi } from '../../support/api';

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, write
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_INSTALL_COMMAND } from '../../../src/interfaces/http/api-extra';
+import { API_INSTALL_COMMAND } from '../../../src/interfaces/http/config/api-extra';
 import { homeWithRecordedRun, startSvcApi } from '../../support/api';
 import { FIXTURES, ROOT } from '../../support/run-svc';
 

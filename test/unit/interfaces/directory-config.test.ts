@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../../src/domain/errors';
-import { parseBoundaryConfig, parseGraphConfig, parseOrgPathConfig } from '../../../src/interfaces/http/directory-config';
+import { parseBoundaryConfig, parseGraphConfig, parseOrgPathConfig } from '../../../src/interfaces/http/config/directory-config';
 
 const FILE = '/etc/svc/api.json';
 const GRAPH = { cloud: 'USGov', tenant_id: 'contoso.onmicrosoft.us', client_id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', client_secret_env: 'SVC_GRAPH_SECRET' };

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
-import type { AuthMethod, Principal } from '../principal';
-import { HttpProblem } from '../problem-details';
+import type { AuthMethod, Principal } from './principal';
+import { HttpProblem } from '../responses/problem-details';
 import type { AuthConfig } from './auth-config';
 import { clientCertificatePrincipal } from './client-certificate';
 import { type NegotiateFailure, NegotiateStrategy, type NegotiateSuccess } from './negotiate-strategy';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { TLSSocket } from 'node:tls';
-import type { Principal } from '../principal';
-import { HttpProblem } from '../problem-details';
+import type { Principal } from './principal';
+import { HttpProblem } from '../responses/problem-details';
 
 const SUBJECT_ALT_NAME = Buffer.from([0x55, 0x1d, 0x11]); // 2.5.29.17
 const UPN = Buffer.from([0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x14, 0x02, 0x03]); // 1.3.6.1.4.1.311.20.2.3 (Microsoft UPN)

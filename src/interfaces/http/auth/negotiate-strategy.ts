@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
 import { ConfigError } from '../../../domain/errors';
-import { KERBEROS_INSTALL_COMMAND } from '../api-extra';
-import type { Principal } from '../principal';
+import { KERBEROS_INSTALL_COMMAND } from '../config/api-extra';
+import type { Principal } from './principal';
 
 /** What the strategy passes to `fail()`: the problem code and detail for the 401, and why, for the server log. */
 export interface NegotiateFailure {

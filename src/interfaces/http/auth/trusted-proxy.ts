@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type PeerCertificate, TLSSocket } from 'node:tls';
-import type { Principal } from '../principal';
-import { HttpProblem } from '../problem-details';
+import type { Principal } from './principal';
+import { HttpProblem } from '../responses/problem-details';
 import { type AuthConfig, isLoopbackAddress, normalizeAddress, type ProxyCertificate } from './auth-config';
 
 const USER = "[\\p{L}\\p{N}._$'-]+(?: [\\p{L}\\p{N}._$'-]+)*";

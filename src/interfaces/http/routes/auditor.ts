@@ -8,10 +8,10 @@ import { DSSE_TYPE, MANIFEST_DOCUMENT } from '../../../application/conmon/run-do
 import { TraceControl } from '../../../application/auditor/trace-control';
 import { OSCAL_KINDS, type OscalKind } from '../../../application/oscal/generate-oscal';
 import { SEVERITIES } from '../../../domain/governance/severity';
-import { sendStoredDocument } from '../representation';
-import type { ReplayCache } from '../response-cache';
-import type { RouteSpec } from '../route';
-import { DIGEST, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from '../schemas';
+import { sendStoredDocument } from '../responses/representation';
+import type { ReplayCache } from '../responses/response-cache';
+import type { RouteSpec } from './route';
+import { DIGEST, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from './schemas';
 
 const AUDITOR = ['auditor'] as const;
 

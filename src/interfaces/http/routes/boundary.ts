@@ -2,10 +2,10 @@ import type { DependencyContainer } from 'tsyringe';
 import { ListBoundaryGaps } from '../../../application/boundary/list-boundary-gaps';
 import { ProbeBoundary } from '../../../application/boundary/probe-boundary';
 import { BOUNDARY_ENVIRONMENTS } from '../../../domain/directory/boundary-capabilities';
-import type { ApiConfig } from '../api-config';
-import { HttpProblem } from '../problem-details';
-import type { RouteSpec } from '../route';
-import { listOf, query } from '../schemas';
+import type { ApiConfig } from '../config/api-config';
+import { HttpProblem } from '../responses/problem-details';
+import type { RouteSpec } from './route';
+import { listOf, query } from './schemas';
 
 const ENVIRONMENT = { enum: [...BOUNDARY_ENVIRONMENTS], description: 'Microsoft 365 / Entra environment; default boundary.environment of the config.' };
 const ENDPOINT = { type: 'object', required: ['name', 'url', 'reachable', 'status', 'latency_ms'], properties: { name: { type: 'string' }, url: { type: 'string' }, reachable: { type: ['boolean', 'null'] }, status: { type: ['integer', 'null'] }, latency_ms: { type: ['number', 'null'] }, error: { type: 'string' } } };

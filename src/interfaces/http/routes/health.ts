@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { CheckReadiness } from '../../../application/health/check-readiness';
-import type { ApiConfig } from '../api-config';
+import type { ApiConfig } from '../config/api-config';
 import { holdsRole } from '../app';
-import { HttpProblem } from '../problem-details';
-import type { RouteSpec } from '../route';
+import { HttpProblem } from '../responses/problem-details';
+import type { RouteSpec } from './route';
 
 const CHECK = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' }, detail: { type: 'string' } } };
 

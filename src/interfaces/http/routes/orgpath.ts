@@ -1,9 +1,9 @@
 import type { DependencyContainer } from 'tsyringe';
 import { AssignOrgPaths } from '../../../application/orgpath/assign-org-paths';
 import { ListOrgPathAssignments } from '../../../application/orgpath/list-org-path-assignments';
-import type { ApiConfig } from '../api-config';
-import type { RouteSpec } from '../route';
-import { query } from '../schemas';
+import type { ApiConfig } from '../config/api-config';
+import type { RouteSpec } from './route';
+import { query } from './schemas';
 
 const OPERATOR = ['operator'] as const;
 const VALUES = { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1 }] };

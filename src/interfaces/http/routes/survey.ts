@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { RunSurvey } from '../../../application/survey/run-survey';
 import { SurveyFindings } from '../../../application/survey/survey-findings';
-import type { RouteSpec } from '../route';
+import type { RouteSpec } from './route';
 
 const OPERATOR = ['operator'] as const;
 const STALE_DAYS = { type: 'integer', minimum: 1, maximum: 3650, description: 'Days without a sign-in after which an enabled account is stale (default 90).' };

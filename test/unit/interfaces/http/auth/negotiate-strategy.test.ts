@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type { Request } from 'express';
 import { Passport } from 'passport';
 import { ConfigError } from '../../../../../src/domain/errors';
-import { KERBEROS_INSTALL_COMMAND } from '../../../../../src/interfaces/http/api-extra';
+import { KERBEROS_INSTALL_COMMAND } from '../../../../../src/interfaces/http/config/api-extra';
 import { type NegotiateFailure, NegotiateStrategy, requireKerberos } from '../../../../../src/interfaces/http/auth/negotiate-strategy';
 import { ROOT } from '../../../../support/run-svc';
 

@@ -3,13 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryStore } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import type { ApiLimits } from './api-config';
-import { normalizeAddress } from './auth/auth-config';
-import type { Principal, Role } from './principal';
-import { HttpProblem } from './problem-details';
-import { logFailure, sendProblem } from './problem-response';
+import type { ApiLimits } from '../config/api-config';
+import { normalizeAddress } from '../auth/auth-config';
+import type { Principal, Role } from '../auth/principal';
+import { HttpProblem } from '../responses/problem-details';
+import { logFailure, sendProblem } from '../responses/problem-response';
 import { contextOf, setContext } from './request-context';
-import type { ReplayCache } from './response-cache';
+import type { ReplayCache } from '../responses/response-cache';
 
 export interface FrontDoorDependencies {
   /** The Express app: everything the front door does not answer itself. */

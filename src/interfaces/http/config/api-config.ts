@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { InvalidInputError } from '../../domain/errors';
-import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
-import type { BoundaryEnvironment } from '../../domain/directory/boundary-capabilities';
-import type { OrgPathRule } from '../../domain/directory/org-path';
-import type { GraphSettings } from '../../ports/graph-settings';
-import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
+import { InvalidInputError } from '../../../domain/errors';
+import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import type { BoundaryEnvironment } from '../../../domain/directory/boundary-capabilities';
+import type { OrgPathRule } from '../../../domain/directory/org-path';
+import type { GraphSettings } from '../../../ports/graph-settings';
+import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
 import { parseBoundaryConfig, parseGraphConfig, parseOrgPathConfig } from './directory-config';
-import { ROLES, type Role } from './principal';
-import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
+import { ROLES, type Role } from '../auth/principal';
+import { jsonSyntaxProblem } from '../../../domain/encoding/json-syntax-problem';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8000;

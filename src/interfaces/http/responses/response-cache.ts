@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Role } from './principal';
+import type { Role } from '../auth/principal';
 
 export interface Replay {
   body: Buffer;

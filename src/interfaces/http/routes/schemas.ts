@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/paging/page';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../domain/paging/page';
 import type { JsonSchema } from './route';
 
 /** Schema fragments shared by the route modules. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { HttpProblem, problemFor } from './problem-details';
-import { contextOf } from './request-context';
+import { contextOf } from '../requests/request-context';
 
 /**
  * Answers `req` with the problem+json of `error` (RFC 9457), inside Express or before it: the problem's headers, the

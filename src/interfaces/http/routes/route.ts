@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Principal, Role } from './principal';
+import type { Principal, Role } from '../auth/principal';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { AppError } from '../../domain/errors';
-import { httpStatusFor } from '../shared/error-mapping';
+import { AppError } from '../../../domain/errors';
+import { httpStatusFor } from '../../shared/error-mapping';
 
 /** The base of every problem `type` URI this API sends: `urn:svc:problem:<code>`, each code listed in docs/api.md. */
 export const PROBLEM_TYPE_BASE = 'urn:svc:problem:';

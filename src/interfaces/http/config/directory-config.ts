@@ -1,10 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
-import { BOUNDARY_ENVIRONMENTS, type BoundaryEnvironment, isBoundaryEnvironment } from '../../domain/directory/boundary-capabilities';
-import { GRAPH_CLOUD_NAMES, type GraphCloud, isGraphCloud } from '../../domain/directory/graph-cloud';
-import { type OrgPathRule, readOrgPathRules } from '../../domain/directory/org-path';
-import { InvalidInputError } from '../../domain/errors';
-import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
-import { DEFAULT_GRAPH_RETRY, DEFAULT_ORG_PATH_ATTRIBUTE, type GraphCredential, type GraphSettings } from '../../ports/graph-settings';
+import { BOUNDARY_ENVIRONMENTS, type BoundaryEnvironment, isBoundaryEnvironment } from '../../../domain/directory/boundary-capabilities';
+import { GRAPH_CLOUD_NAMES, type GraphCloud, isGraphCloud } from '../../../domain/directory/graph-cloud';
+import { type OrgPathRule, readOrgPathRules } from '../../../domain/directory/org-path';
+import { InvalidInputError } from '../../../domain/errors';
+import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import { DEFAULT_GRAPH_RETRY, DEFAULT_ORG_PATH_ATTRIBUTE, type GraphCredential, type GraphSettings } from '../../../ports/graph-settings';
 
 type Fail = (path: string, problem: string) => never;
 

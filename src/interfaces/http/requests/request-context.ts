@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Principal } from './principal';
+import type { Principal } from '../auth/principal';
 
 /** What the layers of one request share: its id, the principal once authenticated, and the route template. */
 export interface RequestContext {

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { HttpProblem } from './problem-details';
-import type { JsonSchema, RouteSpec } from './route';
+import { HttpProblem } from '../responses/problem-details';
+import type { JsonSchema, RouteSpec } from '../routes/route';
 
 export interface RequestValidator {
   /** The validated (and, for path and query, type-coerced) parts; throws HttpProblem 400 'invalid-request'. */
