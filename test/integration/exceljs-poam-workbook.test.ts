@@ -1,6 +1,6 @@
 import { ValueType, Workbook, type Worksheet } from 'exceljs';
 import type { TrackedPoamItem } from '../../src/domain/conmon/run-record';
-import type { PoamWorkbookInfo } from '../../src/ports/renderers';
+import type { PoamWorkbookInfo } from '../../src/ports/poam-workbook';
 import { ExceljsPoamWorkbook } from '../../src/infrastructure/renderers/xlsx/exceljs-poam-workbook';
 import { fedrampControlId, POAM_TEMPLATE_COLUMNS, poamTemplateRow, type PoamTemplateCell, type PoamTemplateColumn } from '../../src/infrastructure/renderers/xlsx/poam-template-row';
 

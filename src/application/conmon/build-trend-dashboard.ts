@@ -5,7 +5,7 @@ import { areaTitle } from '../../domain/reporting/areas';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { CLOCK, type Clock } from '../../ports/clock';
-import { HTML_RENDERER, type HtmlRenderer } from '../../ports/renderers';
+import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { writeAll } from '../shared/write-all';

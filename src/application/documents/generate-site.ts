@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { buildDocumentationPackage, sha256sums } from '../../domain/documents/documentation-package';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { HTML_SITE, type HtmlSite } from '../../ports/document-packages';
+import { HTML_SITE, type HtmlSite } from '../../ports/html-site';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
 import type { RunRequest } from '../shared/run-loader';

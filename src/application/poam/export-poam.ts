@@ -8,7 +8,7 @@ import type { TrackedPoamItem } from '../../domain/conmon/run-record';
 import type { OscalRun } from '../../domain/oscal/oscal-run';
 import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { POAM_WORKBOOK, type PoamWorkbook } from '../../ports/renderers';
+import { POAM_WORKBOOK, type PoamWorkbook } from '../../ports/poam-workbook';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
 import { writeAll } from '../shared/write-all';
 

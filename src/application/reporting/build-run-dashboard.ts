@@ -3,7 +3,7 @@ import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { runDay } from '../../domain/artifacts/run-context';
 import { runDashboardModel } from '../../domain/reporting/run-dashboard';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
-import { HTML_RENDERER, type HtmlRenderer } from '../../ports/renderers';
+import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RunLoader } from '../shared/run-loader';
 import { writeAll } from '../shared/write-all';

@@ -5,7 +5,7 @@ import { CheckFreshness } from '../../../src/application/freshness/check-freshne
 import { RunLoader } from '../../../src/application/shared/run-loader';
 import type { RunDashboardModel, TrendDashboardModel } from '../../../src/domain/reporting/dashboard-model';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
-import type { HtmlRenderer } from '../../../src/ports/renderers';
+import type { HtmlRenderer } from '../../../src/ports/html-renderer';
 import { InMemoryRunStore } from '../../fakes/in-memory-run-store';
 import { RecordingEventSinks } from '../../fakes/recording-event-sinks';
 import { aResult, TEST_SETTINGS } from '../../support/builders';

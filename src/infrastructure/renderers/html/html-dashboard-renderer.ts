@@ -3,7 +3,7 @@ import { DRIFT_CLASSES, type DriftClass } from '../../../domain/drift/drift-find
 import { severityRank, type Severity } from '../../../domain/governance/severity';
 import { STATUSES, type Status } from '../../../domain/ksi/status';
 import type { GovernanceRow, RunDashboardModel, SlaBucket, TrendDashboardModel, TrendPoint } from '../../../domain/reporting/dashboard-model';
-import type { HtmlRenderer } from '../../../ports/renderers';
+import type { HtmlRenderer } from '../../../ports/html-renderer';
 import { escapeHtml, figure, formatPercent, formatCount, renderPage, section, sortableTable, STATUS_COLOURS, statusBadge, tiles, type Cell, type Column } from './html-page';
 import { barChart, lineChart, stackedBarChart, stackedColumnChart, type Mark, type Series } from './svg-charts';
 

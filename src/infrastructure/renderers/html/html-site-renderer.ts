@@ -1,6 +1,6 @@
 import type { ControlFacts, DocumentationPackage, KsiFacts, PackageFile } from '../../../domain/documents/documentation-package';
 import type { EvidenceTrace, TraceNode } from '../../../domain/evidence/evidence-trace';
-import type { HtmlSite } from '../../../ports/document-packages';
+import type { HtmlSite } from '../../../ports/html-site';
 import { escapeHtml, renderPage, section, sortableTable, statusBadge, tiles, type Cell, type Column } from './html-page';
 
 /** The portal's pages, in navigation order, with their titles. */

@@ -1,6 +1,6 @@
 import type { AreaFacts, ControlFacts, DocumentationPackage, KsiFacts, PackageFile } from '../../../domain/documents/documentation-package';
 import { markdownText } from '../../../domain/encoding/markdown';
-import type { MarkdownDocs } from '../../../ports/document-packages';
+import type { MarkdownDocs } from '../../../ports/markdown-docs';
 
 /**
  * The documentation package as GitHub-flavoured Markdown: `index.md`, `areas/<AREA>.md`, `controls/<id>.md` and

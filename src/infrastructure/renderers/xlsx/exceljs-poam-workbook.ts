@@ -2,7 +2,7 @@ import { Workbook, type Cell, type Fill, type Worksheet } from 'exceljs';
 import type { TrackedPoamItem } from '../../../domain/conmon/run-record';
 import { csvRecord } from '../../../domain/encoding/csv';
 import { compareIds } from '../../../domain/governance/governance-policy';
-import type { PoamWorkbook, PoamWorkbookInfo } from '../../../ports/renderers';
+import type { PoamWorkbook, PoamWorkbookInfo } from '../../../ports/poam-workbook';
 import { stampZipEntries } from '../zip-timestamps';
 import { POAM_TEMPLATE_COLUMNS, poamTemplateRow, type PoamTemplateCell, type PoamTemplateColumn } from './poam-template-row';
 

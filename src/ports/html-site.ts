@@ -1,13 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { DocumentationPackage, PackageFile } from '../domain/documents/documentation-package';
 
-/** The Markdown documentation package: index.md, areas/<AREA>.md, controls/<id>.md, poam.md, linked relatively. */
-export interface MarkdownDocs {
-  render(model: DocumentationPackage): PackageFile[];
-}
-
-export const MARKDOWN_DOCS: InjectionToken<MarkdownDocs> = Symbol('MarkdownDocs');
-
 /** The static auditor portal: self-contained HTML pages that work from file:// with no network. */
 export interface HtmlSite {
   /** index.html, evidence.html, findings.html, poam.html and controls/<id>.html. */

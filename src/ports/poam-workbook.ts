@@ -1,14 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
 import type { TrackedPoamItem } from '../domain/conmon/run-record';
-import type { RunDashboardModel, TrendDashboardModel } from '../domain/reporting/dashboard-model';
-
-/** Self-contained HTML pages: no network, inline CSS, SVG and script. */
-export interface HtmlRenderer {
-  runDashboard(model: RunDashboardModel): string;
-  trendDashboard(model: TrendDashboardModel): string;
-}
-
-export const HTML_RENDERER: InjectionToken<HtmlRenderer> = Symbol('HtmlRenderer');
 
 export interface PoamWorkbookInfo {
   /** System or tenant the items belong to (the template's "CSP" / "System Name" cells). */
