@@ -3,7 +3,7 @@
 /**
  * Derives the FedRAMP rev5 baseline control lists from FedRAMP's OSCAL profiles:
  *   node scripts/build-baselines.js [reference-dir] [--check]
- * reference-dir defaults to ../shared/reference. Writes src/infrastructure/catalog/data/fedramp-baselines.json;
+ * reference-dir defaults to ../shared/reference. Writes src/domain/catalog/data/fedramp-baselines.json;
  * with --check it writes nothing and exits 1 when the checked-in file is out of date.
  * Self-contained (no dist/): listing the ids a profile selects needs no domain rules.
  */
@@ -16,7 +16,7 @@ const PROFILES = {
   moderate: 'oscal/content/fedramp-rev5/FedRAMP_rev5_MODERATE-baseline_profile.json',
   high: 'oscal/content/fedramp-rev5/FedRAMP_rev5_HIGH-baseline_profile.json',
 };
-const TARGET = path.join(__dirname, '..', 'src', 'infrastructure', 'catalog', 'data', 'fedramp-baselines.json');
+const TARGET = path.join(__dirname, '..', 'src', 'domain', 'catalog', 'data', 'fedramp-baselines.json');
 const CONTROL_ID = /^([a-z]{2})-(\d+)(?:\.(\d+))?$/;
 
 /** NIST catalog order: family, control number, then the base control before its enhancements in number order. */

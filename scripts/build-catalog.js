@@ -3,7 +3,7 @@
 /**
  * Derives the project's own catalog data from public FedRAMP files (docs/catalog.md explains the rules):
  *   node scripts/build-catalog.js [reference-dir] [--check]
- * reference-dir defaults to ../shared/reference. Writes src/infrastructure/catalog/data/ksi-catalog.json and
+ * reference-dir defaults to ../shared/reference. Writes src/domain/catalog/data/ksi-catalog.json and
  * ksi-crosswalk.json; with --check it writes nothing and exits 1 when the checked-in files are out of date.
  * Run `npm run build` first: the derivation rules are the compiled domain code, the same the tests use.
  */
@@ -25,7 +25,7 @@ const RELEASES = [
   'fedramp/FRMR.documentation.0.9.43-beta.json',
   'fedramp/fedramp-consolidated-rules.2026.07.14.01.json',
 ];
-const OUT = path.join(__dirname, '..', 'src', 'infrastructure', 'catalog', 'data');
+const OUT = path.join(__dirname, '..', 'src', 'domain', 'catalog', 'data');
 
 function load(ref, rel) {
   const bytes = fs.readFileSync(path.join(ref, rel));

@@ -9,7 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const catalog = require('../../src/infrastructure/catalog/data/ksi-catalog.json');
+const catalog = require('../../src/domain/catalog/data/ksi-catalog.json');
 const STATUSES = ['PASS', 'PASS', 'WARN', 'FAIL'];
 
 function ids(n) {

@@ -2,9 +2,9 @@ import type { Crosswalk } from '../../src/domain/catalog/derive-catalog';
 import { KsiCatalog, type CatalogData } from '../../src/domain/catalog/ksi-catalog';
 import type { BaselineControls, BaselineLevel } from '../../src/domain/oscal/baseline';
 import type { CatalogSource } from '../../src/ports/catalog-source';
-import catalogData from '../../src/infrastructure/catalog/data/ksi-catalog.json';
-import crosswalkData from '../../src/infrastructure/catalog/data/ksi-crosswalk.json';
-import baselineData from '../../src/infrastructure/catalog/data/fedramp-baselines.json';
+import catalogData from '../../src/domain/catalog/data/ksi-catalog.json';
+import crosswalkData from '../../src/domain/catalog/data/ksi-crosswalk.json';
+import baselineData from '../../src/domain/catalog/data/fedramp-baselines.json';
 
 /**
  * CATALOG_SOURCE with a given catalog; by default the checked-in 163-KSI data, read as plain data. Baselines come from

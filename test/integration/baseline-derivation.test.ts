@@ -14,7 +14,7 @@ interface BaselineFile {
 
 const ROOT = join(__dirname, '..', '..');
 const REFERENCE = join(ROOT, '..', 'shared', 'reference');
-const DATA = join(ROOT, 'src', 'infrastructure', 'catalog', 'data', 'fedramp-baselines.json');
+const DATA = join(ROOT, 'src', 'domain', 'catalog', 'data', 'fedramp-baselines.json');
 const RESOLVED_MODERATE = join(REFERENCE, 'oscal', 'content', 'fedramp-rev5', 'FedRAMP_rev5_MODERATE-baseline-resolved-profile_catalog-min.json');
 
 const checkedIn = readFileSync(DATA, 'utf8');

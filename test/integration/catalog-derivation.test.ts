@@ -4,8 +4,8 @@ import { checkCatalogConsistency, compareRelease, EXPECTED_KSI_COUNT } from '../
 import type { CatalogData } from '../../src/domain/catalog/ksi-catalog';
 import type { Crosswalk } from '../../src/domain/catalog/derive-catalog';
 import { readFrmrRelease } from '../../src/domain/catalog/frmr-release';
-import catalogData from '../../src/infrastructure/catalog/data/ksi-catalog.json';
-import crosswalkData from '../../src/infrastructure/catalog/data/ksi-crosswalk.json';
+import catalogData from '../../src/domain/catalog/data/ksi-catalog.json';
+import crosswalkData from '../../src/domain/catalog/data/ksi-crosswalk.json';
 
 // The derivation script runs the compiled domain (npm test builds first): the same rules this suite checks.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

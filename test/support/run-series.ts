@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import catalogData from '../../src/infrastructure/catalog/data/ksi-catalog.json';
+import catalogData from '../../src/domain/catalog/data/ksi-catalog.json';
 
 export const SERIES_TENANT = 'contoso.onmicrosoft.com';
 /** The first run's day; runs follow every three days (the machine-check frequency). */

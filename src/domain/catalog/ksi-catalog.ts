@@ -42,7 +42,7 @@ export interface CatalogSourceInfo {
   version: string;
 }
 
-/** The checked-in catalog data file (src/infrastructure/catalog/data/ksi-catalog.json). */
+/** The checked-in catalog data file (src/domain/catalog/data/ksi-catalog.json). */
 export interface CatalogData {
   schema: 'svc.ksi-catalog/v1';
   source: CatalogSourceInfo;

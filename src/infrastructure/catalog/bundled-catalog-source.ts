@@ -6,7 +6,8 @@ import type { CatalogSource } from '../../ports/catalog-source';
 import type { KsiOverride } from '../config';
 
 /**
- * The catalog and crosswalk shipped in data/ (written by scripts/build-catalog.js), with the per-family
+ * The catalog, crosswalk and baselines shipped in domain/catalog/data/ (written by scripts/build-catalog.js and
+ * build-baselines.js: FedRAMP's data is domain knowledge, so the test doubles read the same files), with the per-family
  * owners and per-KSI values of svc.config.json laid over them. Loaded on first use.
  */
 export class BundledCatalogSource implements CatalogSource {
@@ -20,7 +21,7 @@ export class BundledCatalogSource implements CatalogSource {
   catalog(): KsiCatalog {
     if (!this.cached) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const data = require('./data/ksi-catalog.json') as CatalogData;
+      const data = require('../../domain/catalog/data/ksi-catalog.json') as CatalogData;
       this.checkOverrides(data);
       this.cached = new KsiCatalog({ ...data, ksis: data.ksis.map((k) => this.applyOverrides(k)) });
     }
@@ -29,12 +30,12 @@ export class BundledCatalogSource implements CatalogSource {
 
   crosswalk(): Crosswalk {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('./data/ksi-crosswalk.json') as Crosswalk;
+    return require('../../domain/catalog/data/ksi-crosswalk.json') as Crosswalk;
   }
 
   baseline(level: BaselineLevel): BaselineControls {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    this.baselines ??= require('./data/fedramp-baselines.json') as BaselineData;
+    this.baselines ??= require('../../domain/catalog/data/fedramp-baselines.json') as BaselineData;
     const { title, controls } = this.baselines.baselines[level];
     return { level, title, controls };
   }
@@ -54,7 +55,7 @@ export class BundledCatalogSource implements CatalogSource {
   }
 }
 
-/** The shape of data/fedramp-baselines.json (written by scripts/build-baselines.js). */
+/** The shape of domain/catalog/data/fedramp-baselines.json (written by scripts/build-baselines.js). */
 interface BaselineData {
   baselines: Record<BaselineLevel, { title: string; controls: string[] }>;
 }
