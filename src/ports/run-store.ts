@@ -1,20 +1,13 @@
 import type { InjectionToken } from 'tsyringe';
 import type { DecidedRun, RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-record';
+import type { RunRange } from '../domain/conmon/run-range';
+import type { RunDocumentSource } from '../domain/conmon/stored-documents';
+
+export type { RunRange } from '../domain/conmon/run-range';
+export type { DocumentChunks, RunDocumentSource } from '../domain/conmon/stored-documents';
 
 /** What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read). */
 export type AppendDecision = (latest: StoredRun | undefined, seq: number) => DecidedRun | Promise<DecidedRun>;
-
-export type DocumentChunks = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
-
-/**
- * A document to store with a run: its bytes as chunks, produced while the store writes them. A function is called
- * when the store reaches the document, with the documents written before it (a manifest lists their digests).
- */
-export interface RunDocumentSource {
-  name: string;
-  media_type: string;
-  chunks: DocumentChunks | ((before: readonly RunDocument[]) => DocumentChunks);
-}
 
 /** What `append` stores with the run it decided, under the same lock, before the run is committed. */
 export type DocumentProducer = (run: DecidedRun) => RunDocumentSource[] | Promise<RunDocumentSource[]>;
@@ -33,12 +26,6 @@ export interface AppendOutcome {
    */
   recorded: boolean;
   run: DecidedRun;
-}
-
-export interface RunRange {
-  /** Inclusive bounds on `as_of` (ISO-8601). */
-  from?: string;
-  to?: string;
 }
 
 /**

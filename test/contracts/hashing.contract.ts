@@ -29,6 +29,53 @@ export function hashingContract(name: string, make: () => Hashing): void {
       expect(hashing.sha256Pieces(pieces())).toBe(hashing.sha256('abc'));
     });
 
+    it('hashes what a hasher is given, piece by piece, as the bytes they make one after another, strings as UTF-8', () => {
+      expect(hashing.sha256Hasher().digest()).toBe(hashing.sha256(''));
+      const abc = hashing.sha256Hasher();
+      for (const piece of ['a', new Uint8Array([0x62]), 'c']) abc.update(piece);
+      expect(abc.digest()).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      // FIPS 180-4's million times 'a', given in pieces that straddle the 64-byte blocks.
+      const million = hashing.sha256Hasher();
+      const pieces = ['a'.repeat(37), new Uint8Array(1000).fill(0x61), 'a'.repeat(6963)];
+      for (let n = 0; n < 1_000_000; n += 8000) for (const piece of pieces) million.update(piece);
+      expect(million.digest()).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+    });
+
+    it('gives a hasher fed any cut of a text the SHA-256 of the whole, multibyte UTF-8 cut between or inside characters', () => {
+      const encoder = new TextEncoder();
+      const strict = new TextDecoder('utf-8', { fatal: true });
+      const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\u0000'), maxLength: 300 }));
+      fc.assert(
+        fc.property(text, fc.array(fc.nat(), { maxLength: 10 }), fc.array(fc.boolean(), { minLength: 11, maxLength: 11 }), (s, cuts, asText) => {
+          const bytes = encoder.encode(s);
+          const at = [...new Set([0, ...cuts.map((n) => n % (bytes.length + 1)), bytes.length])].sort((a, b) => a - b);
+          const bytesHasher = hashing.sha256Hasher();
+          for (let i = 0; i + 1 < at.length; i++) {
+            // Cut at byte offsets: a piece of whole characters goes in as a string when asText says so, any other as bytes.
+            const piece = bytes.subarray(at[i], at[i + 1]);
+            let whole: string | undefined;
+            try {
+              whole = asText[i] ? strict.decode(piece) : undefined;
+            } catch {
+              whole = undefined;
+            }
+            bytesHasher.update(whole ?? piece);
+          }
+          expect(bytesHasher.digest()).toBe(hashing.sha256(s));
+          // Cut between characters (code points): every piece a string.
+          const characters = Array.from(s);
+          const textHasher = hashing.sha256Hasher();
+          let from = 0;
+          for (const cut of [...cuts.map((n) => n % (characters.length + 1)), characters.length].sort((a, b) => a - b)) {
+            textHasher.update(characters.slice(from, cut).join(''));
+            from = Math.max(from, cut);
+          }
+          expect(textHasher.digest()).toBe(hashing.sha256(bytes));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
     it('hashes a prefix byte followed by raw digest bytes (RFC 6962 leaves and nodes)', () => {
       const d = hashing.sha256('abc');
       const bytes = new Uint8Array(33);

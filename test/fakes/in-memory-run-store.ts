@@ -1,11 +1,11 @@
-import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
-import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/infrastructure/store/run-chain';
-import { canonicalText, checkDecided, parseRunKey } from '../../src/infrastructure/store/run-id';
-import { RecordId, storedRecord } from '../../src/infrastructure/store/stored-record';
-import { instantsOf, isWithin } from '../../src/infrastructure/store/run-range';
+import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
+import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/domain/conmon/run-chain';
+import { canonicalText, checkDecided, parseRunKey } from '../../src/domain/conmon/run-id';
+import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
+import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
+import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
-import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/infrastructure/store/run-documents';
-import type { RunDocument } from '../../src/domain/conmon/run-record';
+import { PureJsHashing } from './pure-js-hashing';
 
 /** One stored run: its record as canonical text, the rest as stored, and its link in the hash chain. */
 export interface MemoryRun {
@@ -27,10 +27,12 @@ export interface MemoryRuns {
 /**
  * RUN_STORE in memory, for use-case tests. It keeps each record as its canonical text and each run's link in the hash
  * chain, so a test can tamper with either, and passes the same contract as the file and PostgreSQL stores
- * (test/integration/in-memory-run-store.test.ts).
+ * (test/integration/in-memory-run-store.test.ts). It follows the same record rules (src/domain/conmon), hashing with
+ * the pure-JS double of HASHING.
  */
 export class InMemoryRunStore implements RunStore {
   readonly location = 'memory';
+  private readonly digest = new PureJsHashing();
 
   constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, queue: Promise.resolve() }) {}
 
@@ -43,7 +45,7 @@ export class InMemoryRunStore implements RunStore {
       const seq = this.shared.runs.length + 1;
       const decided = await decide(latest && this.read(latest), seq);
       checkDecided(decided, id, seq);
-      const recordId = new RecordId(id, decided.record);
+      const recordId = new RecordId(id, decided.record, this.digest);
       const bytes = new Map<string, Buffer>();
       let documents: RunDocument[] | undefined;
       if (produce) {
@@ -51,8 +53,8 @@ export class InMemoryRunStore implements RunStore {
         checkDocumentSources(sources);
         const written: RunDocument[] = [];
         for (const source of sources) {
-          const reader = new DocumentBytes(source, [...written]);
-          const parts: Buffer[] = [];
+          const reader = new DocumentBytes(source, [...written], this.digest);
+          const parts: Uint8Array[] = [];
           for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(reader.chunks()) : reader.chunks()) parts.push(chunk);
           bytes.set(source.name, Buffer.concat(parts));
           written.push(reader.document());
@@ -61,7 +63,7 @@ export class InMemoryRunStore implements RunStore {
       }
       recordId.check();
       const run: DecidedRun = documents ? { ...decided, documents } : decided;
-      const { link, head } = chainLink(run, this.shared.head);
+      const { link, head } = chainLink(run, this.shared.head, this.digest);
       this.shared.runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link, bytes });
       this.shared.head = head;
       return { recorded: true, run: this.read(this.shared.runs[seq - 1]) };
@@ -75,7 +77,7 @@ export class InMemoryRunStore implements RunStore {
     this.verifyChain();
     return this.shared.runs
       .map((r) => {
-        checkRecord(r.link, 'summary', r.run.summary, this.location);
+        checkRecord(r.link, 'summary', r.run.summary, this.location, this.digest);
         return copy(r.run.summary);
       })
       .filter((s) => isWithin(s.as_of, instants));
@@ -101,7 +103,7 @@ export class InMemoryRunStore implements RunStore {
     async function* whole(): AsyncGenerator<Uint8Array> {
       yield stored;
     }
-    return { document, chunks: verifiedChunks(whole(), document, this.location) };
+    return { document, chunks: verifiedChunks(whole(), document, this.location, this.digest) };
   }
 
   async close(): Promise<void> {}
@@ -114,16 +116,16 @@ export class InMemoryRunStore implements RunStore {
   }
 
   private verifyChain(): void {
-    const walk = new ChainWalk(() => this.location);
+    const walk = new ChainWalk(() => this.location, this.digest);
     for (const { link, run } of this.shared.runs) walk.next(link, run.summary.id);
     walk.end(this.shared.head, this.location);
   }
 
   private read(entry: MemoryRun): StoredRun {
     const { summary, poam, events, documents } = entry.run;
-    for (const [kind, value] of [['summary', summary], ['poam', poam], ['events', events]] as const) checkRecord(entry.link, kind, value, this.location);
-    if (documents !== undefined || entry.link.records.documents !== undefined) checkRecord(entry.link, 'documents', documents ?? null, this.location);
-    return { ...copy(entry.run), record: storedRecord(entry.text, entry.link, this.location).record };
+    for (const [kind, value] of [['summary', summary], ['poam', poam], ['events', events]] as const) checkRecord(entry.link, kind, value, this.location, this.digest);
+    if (documents !== undefined || entry.link.records.documents !== undefined) checkRecord(entry.link, 'documents', documents ?? null, this.location, this.digest);
+    return { ...copy(entry.run), record: storedRecord(entry.text, entry.link, this.location, this.digest).record };
   }
 }
 

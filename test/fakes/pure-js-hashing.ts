@@ -1,3 +1,4 @@
+import type { Sha256Hasher } from '../../src/domain/evidence/content-digest';
 import type { Hashing } from '../../src/ports/hashing';
 
 /**
@@ -11,19 +12,19 @@ export class PureJsHashing implements Hashing {
   }
 
   sha256(data: string | Uint8Array): string {
-    return toHex(sha256(typeof data === 'string' ? new TextEncoder().encode(data) : data));
+    const hasher = new PureSha256();
+    hasher.update(data);
+    return hasher.digest();
   }
 
-  /** The pieces joined first: a fake for tests, whose texts are small. */
   sha256Pieces(pieces: Iterable<string | Uint8Array>): string {
-    const parts = [...pieces].map((piece) => (typeof piece === 'string' ? new TextEncoder().encode(piece) : piece));
-    const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    return this.sha256(bytes);
+    const hasher = new PureSha256();
+    for (const piece of pieces) hasher.update(piece);
+    return hasher.digest();
+  }
+
+  sha256Hasher(): Sha256Hasher {
+    return new PureSha256();
   }
 
   sha256Tagged(prefix: number, ...digests: string[]): string {
@@ -59,36 +60,95 @@ const K = Uint32Array.from([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-function sha256(message: Uint8Array): Uint8Array {
-  const length = message.length;
-  const padded = new Uint8Array(Math.ceil((length + 9) / 64) * 64);
-  padded.set(message);
-  padded[length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor((length * 8) / 2 ** 32));
-  view.setUint32(padded.length - 4, (length * 8) >>> 0);
-  const h = Uint32Array.from([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-  for (let block = 0; block < padded.length; block += 64) {
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(block + t * 4);
+const H0 = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+const UTF8 = new TextEncoder();
+
+/**
+ * FIPS 180-4 SHA-256, fed any number of pieces: whole 64-byte blocks are compressed as they arrive, the rest of a
+ * piece waits in `block` for the next; digest() pads the message (0x80, zeros, its length in bits) and ends it.
+ */
+class PureSha256 implements Sha256Hasher {
+  private readonly h = Uint32Array.from(H0);
+  private readonly block = new Uint8Array(64);
+  private readonly w = new Uint32Array(64);
+  /** Bytes waiting in `block`. */
+  private waiting = 0;
+  /** Bytes of the message so far. */
+  private length = 0;
+  private done = false;
+
+  update(data: string | Uint8Array): void {
+    if (this.done) throw new Error('sha256Hasher: update after digest');
+    const bytes = typeof data === 'string' ? UTF8.encode(data) : data;
+    this.length += bytes.length;
+    let at = 0;
+    if (this.waiting > 0) {
+      at = Math.min(64 - this.waiting, bytes.length);
+      this.block.set(bytes.subarray(0, at), this.waiting);
+      this.waiting += at;
+      if (this.waiting < 64) return;
+      this.compress(this.block, 0);
+      this.waiting = 0;
+    }
+    for (; at + 64 <= bytes.length; at += 64) this.compress(bytes, at);
+    this.block.set(bytes.subarray(at), 0);
+    this.waiting = bytes.length - at;
+  }
+
+  digest(): string {
+    if (this.done) throw new Error('sha256Hasher: digest taken twice');
+    this.done = true;
+    const tail = new Uint8Array(this.waiting + 9 <= 64 ? 64 : 128);
+    tail.set(this.block.subarray(0, this.waiting));
+    tail[this.waiting] = 0x80;
+    const view = new DataView(tail.buffer);
+    view.setUint32(tail.length - 8, Math.floor((this.length * 8) / 2 ** 32));
+    view.setUint32(tail.length - 4, (this.length * 8) >>> 0);
+    for (let at = 0; at < tail.length; at += 64) this.compress(tail, at);
+    const out = new Uint8Array(32);
+    const outView = new DataView(out.buffer);
+    this.h.forEach((x, i) => outView.setUint32(i * 4, x));
+    return toHex(out);
+  }
+
+  /** One 64-byte block of `bytes` from `at` into the state. */
+  private compress(bytes: Uint8Array, at: number): void {
+    const { h, w } = this;
+    for (let t = 0; t < 16; t++) {
+      const i = at + t * 4;
+      w[t] = (bytes[i] << 24) | (bytes[i + 1] << 16) | (bytes[i + 2] << 8) | bytes[i + 3];
+    }
     for (let t = 16; t < 64; t++) {
       const s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >>> 3);
       const s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >>> 10);
-      w[t] = (w[t - 16] + s0 + w[t - 7] + s1) >>> 0;
+      w[t] = w[t - 16] + s0 + w[t - 7] + s1;
     }
-    let [a, b, c, d, e, f, g, hh] = h;
+    let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
     for (let t = 0; t < 64; t++) {
       const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
-    [a, b, c, d, e, f, g, hh].forEach((x, i) => (h[i] = (h[i] + x) >>> 0));
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
   }
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  h.forEach((x, i) => outView.setUint32(i * 4, x));
-  return out;
+}
+
+function rotr(x: number, n: number): number {
+  return (x >>> n) | (x << (32 - n));
 }
 
 function toHex(bytes: Uint8Array): string {

@@ -11,6 +11,18 @@ export interface ContentDigest {
   sha256Pieces(pieces: Iterable<string | Uint8Array>): string;
   /** SHA-256 of one `prefix` byte followed by the raw 32 bytes of each hex digest (RFC 6962 leaves and nodes). */
   sha256Tagged(prefix: number, ...digests: string[]): string;
+  /**
+   * A SHA-256 fed a piece at a time as the pieces arrive (an async stream of chunks, which sha256Pieces cannot read): its
+   * digest is the SHA-256 of every piece given to `update`, one after another, strings as UTF-8.
+   */
+  sha256Hasher(): Sha256Hasher;
+}
+
+/** A SHA-256 in progress (ContentDigest.sha256Hasher). */
+export interface Sha256Hasher {
+  update(data: string | Uint8Array): void;
+  /** The SHA-256 of everything given to `update`, as 64 lower-case hex digits; the hasher is done with. */
+  digest(): string;
 }
 
 export const DIGEST_PREFIX = 'sha256:';

@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import canonicalizeJcs from 'canonicalize';
 import { injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
+import type { Sha256Hasher } from '../../domain/evidence/content-digest';
 import type { Hashing } from '../../ports/hashing';
 import { noteStreamed } from '../runtime/collect-garbage';
 
@@ -46,6 +47,14 @@ export class NodeCryptoHashing implements Hashing {
       noteStreamed(piece.length);
     }
     return hash.digest('hex');
+  }
+
+  sha256Hasher(): Sha256Hasher {
+    const hash = crypto.createHash('sha256');
+    return {
+      update: (data) => void hash.update(data),
+      digest: () => hash.digest('hex'),
+    };
   }
 
   sha256Tagged(prefix: number, ...digests: string[]): string {

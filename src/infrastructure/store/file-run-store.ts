@@ -5,12 +5,13 @@ import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../fs/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../fs/lock-owner';
-import { canonicalText, checkDecided, parseRunKey, sha256Hex, tampered } from './run-id';
-import { collectGarbage } from '../runtime/collect-garbage';
-import { RecordId, storedRecord, type LegacyBundle } from './stored-record';
-import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from './run-chain';
-import { instantsOf, isWithin } from './run-range';
-import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from './run-documents';
+import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
+import { collectGarbage, noteStreamed } from '../runtime/collect-garbage';
+import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
+import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from '../../domain/conmon/run-chain';
+import { instantsOf, isWithin } from '../../domain/conmon/run-range';
+import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
+import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 import { syncDir } from '../fs/sync-dir';
 import { writeFileAtomically, writeNewFile } from '../fs/atomic-file';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
@@ -55,6 +56,9 @@ const RUN_FILE = /^[0-9a-f]{64}\.json$/;
 /** A state file as writeAtomic names it: `<seq:8 digits>-<id>.json`. */
 const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
 
+/** The SHA-256 of the store's record rules (src/domain/conmon). */
+const digest = new NodeCryptoHashing();
+
 /**
  * The embedded run store: one directory, no server. Runs and their states are immutable files named by id;
  * index.json lists the summaries and is replaced last, so it is the commit point of an append: a crash before
@@ -62,7 +66,7 @@ const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
  * file is written under a temporary name that names its process, fsynced and renamed, then the directory fsynced,
  * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock, a lease.
  *
- * Tamper evidence: the index keeps each run's link in a hash chain (run-chain.ts) and the chain head. Every read
+ * Tamper evidence: the index keeps each run's link in a hash chain (domain/conmon/run-chain.ts) and the chain head. Every read
  * walks the chain of links, then checks what it returns against them: the summaries listed, a run's files.
  */
 export class FileRunStore implements RunStore {
@@ -94,11 +98,11 @@ export class FileRunStore implements RunStore {
       checkDecided(decided, id, seq);
       // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
       collectGarbage();
-      const recordId = new RecordId(id, decided.record);
+      const recordId = new RecordId(id, decided.record, digest);
       const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
       recordId.check();
       const run: DecidedRun = documents ? { ...decided, documents } : decided;
-      const { link, head } = chainLink(run, index.head);
+      const { link, head } = chainLink(run, index.head, digest);
       await this.writeAtomic(this.runPath(id), canonicalText(run.record));
       await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
@@ -113,7 +117,7 @@ export class FileRunStore implements RunStore {
   async list(range?: RunRange): Promise<RunSummary[]> {
     const instants = instantsOf(range);
     const listed = (await this.index()).runs.filter((entry) => isWithin(entry.summary.as_of, instants));
-    for (const { summary, link } of listed) checkRecord(link, 'summary', summary, this.indexPath);
+    for (const { summary, link } of listed) checkRecord(link, 'summary', summary, this.indexPath, digest);
     return listed.map((entry) => entry.summary);
   }
 
@@ -153,7 +157,7 @@ export class FileRunStore implements RunStore {
         await handle.close();
       }
     }
-    return { document, chunks: verifiedChunks(chunks(), document, path) };
+    return { document, chunks: verifiedChunks(chunks(), document, path, digest) };
   }
 
   async close(): Promise<void> {}
@@ -169,7 +173,7 @@ export class FileRunStore implements RunStore {
     const runPath = this.runPath(summary.id);
     const bytes = await this.readBytes(runPath);
     if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
-    return storedRecord(bytes, link, runPath);
+    return storedRecord(bytes, link, runPath, digest);
   }
 
   /** The index entry of run `key` (id or seq); undefined when there is none. */
@@ -246,7 +250,7 @@ export class FileRunStore implements RunStore {
     if (!valid) throw corrupt(this.indexPath, `not a ${RUN_INDEX_SCHEMA} index`);
     const verified = index as unknown as RunIndex;
     // Runs removed, added or reordered show here: the chain numbers them 1, 2, … and names each.
-    const walk = new ChainWalk(() => this.indexPath);
+    const walk = new ChainWalk(() => this.indexPath, digest);
     for (const { summary, link } of verified.runs) walk.next(link, summary.id, summary.seq);
     walk.end(verified.head, this.indexPath);
     return verified;
@@ -264,7 +268,7 @@ export class FileRunStore implements RunStore {
     } catch {
       list = text;
     }
-    checkRecord(link, 'documents', list, path);
+    checkRecord(link, 'documents', list, path, digest);
     return list as RunDocument[];
   }
 
@@ -272,14 +276,14 @@ export class FileRunStore implements RunStore {
   private async read(entry: IndexEntry): Promise<StoredRun> {
     const { summary, link } = entry;
     const { id, seq } = summary;
-    checkRecord(link, 'summary', summary, this.indexPath);
+    checkRecord(link, 'summary', summary, this.indexPath, digest);
     const documents = await this.documentsOf(entry);
     const { record } = await this.record(entry);
     const statePath = this.statePath(seq, id);
     const state = await this.readState(statePath, id);
-    checkRecord(link, 'summary', state.summary, statePath);
-    checkRecord(link, 'poam', state.poam, statePath);
-    checkRecord(link, 'events', state.events, statePath);
+    checkRecord(link, 'summary', state.summary, statePath, digest);
+    checkRecord(link, 'poam', state.poam, statePath, digest);
+    checkRecord(link, 'events', state.events, statePath, digest);
     return { summary: state.summary, record, poam: state.poam, events: state.events, ...(documents ? { documents } : {}) };
   }
 
@@ -310,11 +314,11 @@ export class FileRunStore implements RunStore {
       const runPath = this.runPath(summary.id);
       const bytes = await this.readBytes(runPath);
       if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
-      if (sha256Hex(bytes) !== summary.id) throw tampered(runPath, summary.id);
+      if (digest.sha256(bytes) !== summary.id) throw tampered(runPath, summary.id);
       const statePath = this.statePath(summary.seq, summary.id);
       const state = await this.readState(statePath, summary.id);
-      if (hashOf(state.summary) !== hashOf(summary)) throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
-      const chained = chainLink(state, head);
+      if (hashOf(state.summary, digest) !== hashOf(summary, digest)) throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
+      const chained = chainLink(state, head, digest);
       runs.push({ summary, link: chained.link });
       head = chained.head;
     }
@@ -341,7 +345,7 @@ export class FileRunStore implements RunStore {
       await mkdir(temp, { mode: 0o700 });
       const documents: RunDocument[] = [];
       for (const source of sources) {
-        const bytes = new DocumentBytes(source, [...documents]);
+        const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
         await writeNewFile(join(temp, source.name), source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks());
         documents.push(bytes.document());
       }

@@ -2,8 +2,9 @@ import type { QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import type { RunSummary, TrackedPoamItem } from '../../domain/conmon/run-record';
 import { ConfigError } from '../../domain/errors';
-import { chainLink, chainTampered, GENESIS } from './run-chain';
-import { canonicalText, sha256Hex, tampered } from './run-id';
+import { chainLink, chainTampered, GENESIS } from '../../domain/conmon/run-chain';
+import { canonicalText, tampered } from '../../domain/conmon/run-id';
+import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 
 export interface Migration {
   version: number;
@@ -20,6 +21,9 @@ export type Sql = <R extends QueryResultRow>(text: string, values?: unknown[]) =
 
 /** Serializes migrations across processes; any constant works that no other application in the database locks on. */
 export const MIGRATION_LOCK = '7305119270480001';
+
+/** The SHA-256 of the store's record rules (src/domain/conmon). */
+const digest = new NodeCryptoHashing();
 
 /**
  * The run store's schema, in order; an applied migration is never edited, a change is a new one. record_text
@@ -44,7 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX svc_runs_as_of ON svc_runs (as_of);`,
   },
   {
-    // The hash chain (run-chain.ts): each run's canonical link and its head; svc_run_chain holds the chain head,
+    // The hash chain (domain/conmon/run-chain.ts): each run's canonical link and its head; svc_run_chain holds the chain head,
     // so removing the latest runs shows. `record` becomes generated from record_text, whose hash is the id: a copy
     // that could be edited on its own would be a record nothing verifies.
     version: 2,
@@ -97,9 +101,9 @@ async function chainExistingRuns(sql: Sql, location: string): Promise<void> {
     for (const row of rows) {
       const where = `${location} (svc_runs, seq ${row.seq})`;
       if (Number(row.seq) !== seq + 1) throw chainTampered(where, `run ${seq + 1} is missing`);
-      if (sha256Hex(row.record_text) !== row.id) throw tampered(where, row.id);
+      if (digest.sha256(row.record_text) !== row.id) throw tampered(where, row.id);
       if (row.summary?.seq !== seq + 1 || row.summary.id !== row.id) throw chainTampered(where, `the summary of run ${row.seq} is not that run's`);
-      const chained = chainLink(row, head);
+      const chained = chainLink(row, head, digest);
       await sql('UPDATE svc_runs SET link = $1, head = $2 WHERE seq = $3', [canonicalText(chained.link), chained.head, row.seq]);
       head = chained.head;
       seq += 1;

@@ -5,12 +5,13 @@ import { AppError, PermissionError, UnavailableError } from '../../domain/errors
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../fs/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
-import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from './run-chain';
-import { canonicalText, checkDecided, parseRunKey, sha256Hex } from './run-id';
-import { collectGarbage } from '../runtime/collect-garbage';
-import { RecordId, storedRecord } from './stored-record';
-import { instantsOf } from './run-range';
-import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from './run-documents';
+import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
+import { canonicalText, checkDecided, parseRunKey } from '../../domain/conmon/run-id';
+import { collectGarbage, noteStreamed } from '../runtime/collect-garbage';
+import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
+import { instantsOf } from '../../domain/conmon/run-range';
+import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
+import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 
 export interface PostgresRunStoreOptions {
   /** postgres://user:password@host:port/database (any form pg accepts). */
@@ -25,6 +26,9 @@ export interface PostgresRunStoreOptions {
 /** Serializes appends across processes; any constant works that no other application in the database locks on. */
 const APPEND_LOCK = '7305119270480002';
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The SHA-256 of the store's record rules (src/domain/conmon). */
+const digest = new NodeCryptoHashing();
 
 const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head, documents';
 
@@ -81,7 +85,7 @@ const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
  * The shared run store on PostgreSQL, for several hosts recording to one history. An append is one transaction
  * under an advisory lock, so concurrent appends from any number of processes take seq 1, 2, … in turn and a
  * failure leaves nothing behind. Each run keeps its canonical record bytes and its link in the hash chain
- * (run-chain.ts); svc_run_chain keeps the chain head. Every read runs in one snapshot: the chain is checked on the
+ * (domain/conmon/run-chain.ts); svc_run_chain keeps the chain head. Every read runs in one snapshot: the chain is checked on the
  * server (BROKEN_LINK, CHAIN_HEAD), then every record returned is re-hashed against its link here.
  */
 export class PostgresRunStore implements RunStore {
@@ -117,12 +121,12 @@ export class PostgresRunStore implements RunStore {
       checkDecided(decided, id, seq);
       // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
       collectGarbage();
-      const recordId = new RecordId(id, decided.record);
+      const recordId = new RecordId(id, decided.record, digest);
       const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
       recordId.check();
       const run: DecidedRun = documents ? { ...decided, documents } : decided;
       const { summary } = run;
-      const { link, head } = chainLink(run, prev);
+      const { link, head } = chainLink(run, prev, digest);
       await sql(
         `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head, documents)
          VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)`,
@@ -145,7 +149,7 @@ export class PostgresRunStore implements RunStore {
       ),
     );
     return rows.map((row) => {
-      checkRecord(this.linkOf(row), 'summary', row.summary, this.where(row.seq, 'summary'));
+      checkRecord(this.linkOf(row), 'summary', row.summary, this.where(row.seq, 'summary'), digest);
       return row.summary;
     });
   }
@@ -178,13 +182,13 @@ export class PostgresRunStore implements RunStore {
         yield rows[0].bytes;
       }
     }.call(this);
-    return { document, chunks: verifiedChunks(parts, document, `${this.location} (svc_run_documents, run ${row.seq}, ${name})`) };
+    return { document, chunks: verifiedChunks(parts, document, `${this.location} (svc_run_documents, run ${row.seq}, ${name})`, digest) };
   }
 
   /** The evidence bundle of a run svc 0.5.0 recorded, from its record; undefined for a later run stored without one. */
   private async legacyBundle(key: string | number): Promise<OpenedDocument | undefined> {
     const row = await this.row<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('seq, id, link, head, record_text', key);
-    const bundle = row && storedRecord(row.record_text, this.linkOf(row), this.where(row.seq, 'record_text')).bundle;
+    const bundle = row && storedRecord(row.record_text, this.linkOf(row), this.where(row.seq, 'record_text'), digest).bundle;
     if (!bundle) return undefined;
     const { bytes } = bundle;
     async function* whole(): AsyncGenerator<Uint8Array> {
@@ -299,7 +303,7 @@ export class PostgresRunStore implements RunStore {
   /** The row's link, once it is shown to hash to the row's head and to name the row. */
   private linkOf(row: Pick<RunRow, 'seq' | 'id' | 'link' | 'head'>): RunLink {
     const run = `run ${row.seq} (${row.id})`;
-    if (sha256Hex(row.link) !== row.head) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} does not hash to its head`);
+    if (digest.sha256(row.link) !== row.head) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} does not hash to its head`);
     const link = JSON.parse(row.link) as unknown;
     if (!isLink(link) || String(link.seq) !== row.seq || link.id !== row.id) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} is not the link of that run`);
     return link;
@@ -307,17 +311,17 @@ export class PostgresRunStore implements RunStore {
 
   private toStored(row: RunRow): StoredRun {
     const link = this.linkOf(row);
-    const { record } = storedRecord(row.record_text, link, this.where(row.seq, 'record_text'));
-    checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'));
-    checkRecord(link, 'poam', row.poam, this.where(row.seq, 'poam'));
-    checkRecord(link, 'events', row.events, this.where(row.seq, 'events'));
+    const { record } = storedRecord(row.record_text, link, this.where(row.seq, 'record_text'), digest);
+    checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'), digest);
+    checkRecord(link, 'poam', row.poam, this.where(row.seq, 'poam'), digest);
+    checkRecord(link, 'events', row.events, this.where(row.seq, 'events'), digest);
     const documents = this.documentsOf(row, link);
     return { summary: row.summary, record, poam: row.poam, events: row.events, ...(documents ? { documents } : {}) };
   }
 
   /** The row's document list once it is shown to match its link (a list added or removed outside svc shows). */
   private documentsOf(row: DocumentRow, link = this.linkOf(row)): RunDocument[] | undefined {
-    if (row.documents !== null || link.records.documents !== undefined) checkRecord(link, 'documents', row.documents, this.where(row.seq, 'documents'));
+    if (row.documents !== null || link.records.documents !== undefined) checkRecord(link, 'documents', row.documents, this.where(row.seq, 'documents'), digest);
     return row.documents ?? undefined;
   }
 
@@ -326,7 +330,7 @@ export class PostgresRunStore implements RunStore {
     checkDocumentSources(sources);
     const documents: RunDocument[] = [];
     for (const source of sources) {
-      const bytes = new DocumentBytes(source, [...documents]);
+      const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
       let part = 0;
       for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks()) {
         await sql('INSERT INTO svc_run_documents (run_id, name, part, bytes) VALUES ($1, $2, $3, $4)', [id, source.name, part, chunk]);

@@ -1,5 +1,11 @@
-import { InvalidInputError } from '../../domain/errors';
-import type { RunRange } from '../../ports/run-store';
+import { InvalidInputError } from '../errors';
+
+/** The runs a store lists: those whose `as_of` is within the bounds. */
+export interface RunRange {
+  /** Inclusive bounds on `as_of` (ISO-8601). */
+  from?: string;
+  to?: string;
+}
 
 /** A RunRange as instants (ms since the epoch): `as_of` values with different offsets compare by the time they name. */
 export interface Instants {

@@ -1,20 +1,16 @@
-import { createHash } from 'node:crypto';
-import type { DecidedRun } from '../../domain/conmon/run-record';
-import { jsonText } from '../../domain/encoding/json-chunks';
-import { IntegrityError } from '../../domain/errors';
+import { jsonText } from '../encoding/json-chunks';
+import { IntegrityError } from '../errors';
+import type { DecidedRun } from './run-record';
 
 const RUN_ID = /^[0-9a-f]{64}$/;
 
 /**
  * RFC 8785 canonical JSON: the same value is always the same bytes, whatever order its keys were built in (the
- * domain's writer, held to the `canonicalize` package by test/property/json-chunks.property.test.ts).
+ * domain's writer, held to the `canonicalize` package by test/property/json-chunks.property.test.ts). A run's id is
+ * the SHA-256 of its record's; every store keeps records and links as this text.
  */
 export function canonicalText(value: unknown): string {
   return jsonText(value, 'canonical');
-}
-
-export function sha256Hex(text: string | Uint8Array): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 export function tampered(where: string, id: string, what = 'no longer matches its SHA-256'): IntegrityError {

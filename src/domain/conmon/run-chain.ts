@@ -1,8 +1,14 @@
-import { createHash } from 'node:crypto';
-import type { DecidedRun } from '../../domain/conmon/run-record';
-import { jsonChunks } from '../../domain/encoding/json-chunks';
-import { IntegrityError } from '../../domain/errors';
-import { canonicalText, sha256Hex } from './run-id';
+import { jsonChunks } from '../encoding/json-chunks';
+import { IntegrityError } from '../errors';
+import type { ContentDigest } from '../evidence/content-digest';
+import type { DecidedRun } from './run-record';
+import { canonicalText } from './run-id';
+
+/**
+ * The SHA-256 a run store's record rules need: one-shot for a link or a stored record, a piece at a time for records
+ * and documents too large to be one string. Every store passes the HASHING adapter (the in-memory double its own).
+ */
+export type RunDigest = Pick<ContentDigest, 'sha256' | 'sha256Hasher'>;
 
 export const RUN_LINK_SCHEMA = 'svc.run-link/v1';
 /** The `prev` of run 1, and the head of an empty store. */
@@ -34,7 +40,11 @@ export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summar
 export type RecordKind = keyof typeof RECORD_KINDS;
 
 /** The link of `run` after the chain head `prev`, and the head it makes. */
-export function chainLink(run: Pick<DecidedRun, 'summary' | 'poam' | 'events' | 'documents'> & { record?: DecidedRun['record'] }, prev: string): { link: RunLink; head: string } {
+export function chainLink(
+  run: Pick<DecidedRun, 'summary' | 'poam' | 'events' | 'documents'> & { record?: DecidedRun['record'] },
+  prev: string,
+  digest: RunDigest,
+): { link: RunLink; head: string } {
   const link: RunLink = {
     schema: RUN_LINK_SCHEMA,
     seq: run.summary.seq,
@@ -42,23 +52,30 @@ export function chainLink(run: Pick<DecidedRun, 'summary' | 'poam' | 'events' | 
     as_of: instant(run.summary.as_of),
     recorded_at: instant(run.summary.recorded_at),
     prev,
-    records: { record: run.summary.id, ...(run.record ? { head: hashOf(run.record) } : {}), summary: hashOf(run.summary), poam: hashOf(run.poam), events: hashOf(run.events), ...(run.documents ? { documents: hashOf(run.documents) } : {}) },
+    records: {
+      record: run.summary.id,
+      ...(run.record ? { head: hashOf(run.record, digest) } : {}),
+      summary: hashOf(run.summary, digest),
+      poam: hashOf(run.poam, digest),
+      events: hashOf(run.events, digest),
+      ...(run.documents ? { documents: hashOf(run.documents, digest) } : {}),
+    },
   };
-  return { link, head: headOf(link) };
+  return { link, head: headOf(link, digest) };
 }
 
-export function headOf(link: RunLink): string {
-  return sha256Hex(canonicalText(link));
+export function headOf(link: RunLink, digest: RunDigest): string {
+  return digest.sha256(canonicalText(link));
 }
 
 /**
  * The SHA-256 a link keeps for a JSON record: of its canonical JSON, hashed a piece at a time, so the POA&M state and
  * events of a large run are never one string.
  */
-export function hashOf(value: unknown): string {
-  const hash = createHash('sha256');
+export function hashOf(value: unknown, digest: RunDigest): string {
+  const hash = digest.sha256Hasher();
   for (const piece of jsonChunks(value, 'canonical')) hash.update(piece);
-  return hash.digest('hex');
+  return hash.digest();
 }
 
 /** An ISO-8601 time as the instant both stores agree on (JavaScript's reading of it). */
@@ -67,21 +84,24 @@ export function instant(iso: string): string {
 }
 
 /** Throws run-store-tampered naming `where` when record `kind` of the run no longer hashes to what its link says. */
-export function checkRecord(link: RunLink, kind: Exclude<RecordKind, 'record'>, value: unknown, where: string): void {
-  if (link.records[kind] !== hashOf(value)) {
+export function checkRecord(link: RunLink, kind: Exclude<RecordKind, 'record'>, value: unknown, where: string, digest: RunDigest): void {
+  if (link.records[kind] !== hashOf(value, digest)) {
     throw chainTampered(where, `the hash chain does not match the ${RECORD_KINDS[kind]} of run ${link.seq} (${link.id})`);
   }
 }
 
 /**
- * Walks the chain from run 1 and returns its head: every link must be the next seq, follow the head before it and,
- * when `check` is given, pass it. `where` names each link in errors. Memory: one link at a time.
+ * Walks the chain from run 1 and returns its head: every link must be the next seq and follow the head before it.
+ * `where` names each link in errors. Memory: one link at a time.
  */
 export class ChainWalk {
   private head = GENESIS;
   private seq = 0;
 
-  constructor(private readonly where: (seq: number) => string) {}
+  constructor(
+    private readonly where: (seq: number) => string,
+    private readonly digest: RunDigest,
+  ) {}
 
   /** `id` and `seq` are what the store lists the run as. */
   next(link: RunLink, id: string, seq = this.seq + 1): string {
@@ -93,7 +113,7 @@ export class ChainWalk {
       throw chainTampered(this.where(expected), `the chain link of run ${expected} (${id}) does not follow ${expected === 1 ? 'the start of the chain' : `run ${expected - 1}`}`);
     }
     this.seq = expected;
-    this.head = headOf(link);
+    this.head = headOf(link, this.digest);
     return this.head;
   }
 
