@@ -83,6 +83,13 @@ module.exports = {
       from: { path: '^src/interfaces/(cli|http)/' },
       to: { path: '^src/(domain|application|ports)/enforcement|^src/ports/enforcement-adapter|^src/interfaces/library/' },
     },
+    {
+      name: 'doubles-are-independent',
+      comment: 'A test double implements its port by itself (with the domain\'s rules), never with the adapter it stands in for: their contract suites compare the two.',
+      severity: 'error',
+      from: { path: '^test/fakes' },
+      to: { path: '^src/(infrastructure|interfaces)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -12,8 +12,8 @@ interface Violation {
   to: string;
 }
 
-function cruise(cwd: string): Violation[] {
-  const run = spawnSync(DEPCRUISE, ['src', '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+function cruise(cwd: string, paths = ['src']): Violation[] {
+  const run = spawnSync(DEPCRUISE, [...paths, '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (!run.stdout) throw new Error(`depcruise failed: ${run.stderr}`);
   return (JSON.parse(run.stdout).summary.violations as Violation[]).map(({ rule, from, to }) => ({ rule: { name: rule.name }, from, to }));
 }
@@ -21,6 +21,10 @@ function cruise(cwd: string): Violation[] {
 describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
   it('holds for the project', () => {
     expect(cruise(ROOT)).toEqual([]);
+  });
+
+  it('holds for the test doubles: none imports an adapter or a driving adapter', () => {
+    expect(cruise(ROOT, ['src', 'test/fakes'])).toEqual([]);
   });
 
   describe('catches each way of breaking it', () => {
@@ -39,6 +43,7 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
         'src/interfaces/cli/commands/ir/thing.ts': "import { writeFileSync } from 'node:fs';\nimport { FsThing } from '../../../../infrastructure/fs-thing';\nimport { fake } from '../../../../../test/fake';\nexport default [writeFileSync, FsThing, fake];\n",
         'src/interfaces/cli/container.ts': "import { FsThing } from '../../infrastructure/fs-thing';\nexport const root = FsThing;\n",
         'test/fake.ts': 'export const fake = 1;\n',
+        'test/fakes/in-memory-thing.ts': "import { FsThing } from '../../src/infrastructure/fs-thing';\nexport const InMemoryThing = FsThing;\n",
         'src/infrastructure/serve.ts': "import express from 'express';\nexport const serve = express;\n",
         'src/interfaces/http/app.ts': "import express from 'express';\nexport const app = express;\n",
         'package.json': JSON.stringify({ name: 'arch-check', peerDependencies: { express: '^5' }, peerDependenciesMeta: { express: { optional: true } } }),
@@ -48,7 +53,7 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
         writeFileSync(join(dir, path), text);
       }
       symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-      violations = cruise(dir);
+      violations = cruise(dir, ['src', 'test/fakes']);
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -73,6 +78,8 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
     it('a cycle', () => expect(broken('no-circular')).toEqual(expect.arrayContaining(['src/domain/a.ts -> src/domain/b.ts'])));
 
     it('the api extra outside svc-api and the Graph adapters', () => expect(broken('api-extra-stays-in-the-api')).toEqual([expect.stringMatching(/^src\/infrastructure\/serve\.ts -> .*node_modules\/express\/index\.js$/)]));
+
+    it('a test double built from the adapter it stands in for', () => expect(broken('doubles-are-independent')).toEqual(['test/fakes/in-memory-thing.ts -> src/infrastructure/fs-thing.ts']));
 
     it('shipped code importing tests', () => expect(broken('not-to-test')).toEqual(['src/interfaces/cli/commands/ir/thing.ts -> test/fake.ts']));
   });
