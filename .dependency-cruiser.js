@@ -73,7 +73,7 @@ module.exports = {
       name: 'api-extra-stays-in-the-api',
       comment: 'The CLI installs and runs without the api extra (DESIGN §9): only svc-api and the Graph adapters load its packages.',
       severity: 'error',
-      from: { path: '^src', pathNot: ['^src/interfaces/http/', '^src/infrastructure/graph/'] },
+      from: { path: '^src', pathNot: ['^src/interfaces/http/', '^src/infrastructure/directory/'] },
       to: { dependencyTypes: ['npm-peer'] },
     },
     {

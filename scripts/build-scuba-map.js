@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Writes src/infrastructure/adapters/data/scubagear-nist.json, the project's own ScubaGear policy → NIST SP
+ * Writes src/infrastructure/scans/data/scubagear-nist.json, the project's own ScubaGear policy → NIST SP
  * 800-53 rev5 table, from the facts in ../shared/reference/raw-samples/scubagear/policy-nist-map.tsv (taken
  * by CISA's baseline documents' "FedRAMP High Baseline Mapping" lines).
  *   node scripts/build-scuba-map.js [reference-dir] [--check]
@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-const OUT = path.join(__dirname, '..', 'src', 'infrastructure', 'adapters', 'data', 'scubagear-nist.json');
+const OUT = path.join(__dirname, '..', 'src', 'infrastructure', 'scans', 'data', 'scubagear-nist.json');
 
 function derive(ref) {
   const file = path.join(ref, 'raw-samples', 'scubagear', 'policy-nist-map.tsv');

@@ -44,7 +44,7 @@ import { AppError, ConfigError } from '../domain/errors';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
 import { SystemClock } from './clock/system-clock';
 import { loadConfig, toolIdentity } from './config';
-import { FsReportReader } from './fs/fs-report-reader';
+import { FsReportReader } from './reports/fs-report-reader';
 import { NodeCryptoUuids } from './hashing/node-crypto-uuids';
 
 export interface AdapterOptions {
@@ -67,14 +67,14 @@ export function registerAdapters(container: DependencyContainer, { env = process
   const reader = new FsReportReader();
   container.register(REPORT_READER, { useValue: reader });
   container.register(PARTITIONED_REPORT_READER, {
-    useFactory: instanceCachingFactory(() => new (require('./parallel/parallel-report-reader') as typeof import('./parallel/parallel-report-reader')).ParallelReportReader(reader, { splitMinBytes })),
+    useFactory: instanceCachingFactory(() => new (require('./reports/parallel-report-reader') as typeof import('./reports/parallel-report-reader')).ParallelReportReader(reader, { splitMinBytes })),
   });
-  container.register(ARTIFACT_WRITER, { useFactory: instancePerContainerCachingFactory(() => new (require('./fs/fs-artifact-writer') as typeof import('./fs/fs-artifact-writer')).FsArtifactWriter()) });
+  container.register(ARTIFACT_WRITER, { useFactory: instancePerContainerCachingFactory(() => new (require('./artifacts/fs-artifact-writer') as typeof import('./artifacts/fs-artifact-writer')).FsArtifactWriter()) });
   // The 13 parsers (and their XML and CSV libraries) load only when a command reads a scan.
   container.register(SCAN_READER, {
     useFactory: instanceCachingFactory(() => {
-      const { VendorScanReader } = require('./adapters/vendor-scan-reader') as typeof import('./adapters/vendor-scan-reader');
-      return new VendorScanReader((require('./adapters/registry') as typeof import('./adapters/registry')).VENDOR_PARSERS);
+      const { VendorScanReader } = require('./scans/vendor-scan-reader') as typeof import('./scans/vendor-scan-reader');
+      return new VendorScanReader((require('./scans/registry') as typeof import('./scans/registry')).VENDOR_PARSERS);
     }),
   });
   container.register(HASHING, { useFactory: instancePerContainerCachingFactory(() => new (require('./hashing/node-crypto-hashing') as typeof import('./hashing/node-crypto-hashing')).NodeCryptoHashing()) });
@@ -109,7 +109,7 @@ export function registerAdapters(container: DependencyContainer, { env = process
     useFactory: instanceCachingFactory(() => new (require('./renderers/xlsx/exceljs-poam-workbook') as typeof import('./renderers/xlsx/exceljs-poam-workbook')).ExceljsPoamWorkbook()),
   });
   container.register(JSON_PATCHER, {
-    useFactory: instanceCachingFactory(() => new (require('./json/jsonc-json-patcher') as typeof import('./json/jsonc-json-patcher')).JsoncJsonPatcher()),
+    useFactory: instanceCachingFactory(() => new (require('./json-patcher/jsonc-json-patcher') as typeof import('./json-patcher/jsonc-json-patcher')).JsoncJsonPatcher()),
   });
   container.register(QUERY_PARSER, { useFactory: instanceCachingFactory(() => new (require('./cql/chevrotain-query-parser') as typeof import('./cql/chevrotain-query-parser')).ChevrotainQueryParser()) });
   // The orchestrator (svc orchestrator ...): its state lives under the svc home; pg-boss loads only with SVC_STORE=postgres://.
@@ -175,7 +175,7 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   // Microsoft Graph (svc-api directory routes). GRAPH_SETTINGS is registered by the API's composition root; with
   // graph.export set the adapters read that file offline, else MSAL + Graph (msal-node loads on first use).
-  const graphModule = () => require('./graph/graph-adapters') as typeof import('./graph/graph-adapters');
+  const graphModule = () => require('./directory/graph-adapters') as typeof import('./directory/graph-adapters');
   const graphSettings = (c: DependencyContainer) => {
     if (!c.isRegistered(GRAPH_SETTINGS, true)) {
       throw new ConfigError('graph-not-configured', 'the API config has no "graph" section; add one with the tenant, app and credential, or with "export" for offline mode (docs/graph.md)');

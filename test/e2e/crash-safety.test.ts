@@ -176,7 +176,7 @@ describe('svc ir auditor-bundle killed with SIGKILL while it replaces a bundle',
 });
 
 describe('svc ir auditor-bundle killed at each step of replacing a bundle', () => {
-  // SVC_FAILPOINT=<step> (src/infrastructure/fs/failpoint.ts) sends the process SIGKILL at that step of
+  // SVC_FAILPOINT=<step> (src/infrastructure/artifacts/failpoint.ts) sends the process SIGKILL at that step of
   // bundle-generations.ts. The first two steps happen only while a bundle of plain files is adopted as a generation.
   const ADOPTION = ['bundle-adopt-current', 'bundle-adopted-one'];
   const STEPS = [...ADOPTION, 'bundle-generation', 'bundle-linked', 'bundle-switched'];

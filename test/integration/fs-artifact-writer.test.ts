@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UnavailableError } from '../../src/domain/errors';
-import { FsArtifactWriter } from '../../src/infrastructure/fs/fs-artifact-writer';
+import { FsArtifactWriter } from '../../src/infrastructure/artifacts/fs-artifact-writer';
 import { artifactWriterContract } from '../contracts/artifact-writer.contract';
 import { InMemoryArtifactWriter } from '../fakes/in-memory-artifact-writer';
 

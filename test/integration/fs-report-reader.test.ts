@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJson } from '../../src/domain/encoding/json-syntax-problem';
-import { FsReportReader } from '../../src/infrastructure/fs/fs-report-reader';
+import { FsReportReader } from '../../src/infrastructure/reports/fs-report-reader';
 import { reportReaderContract } from '../contracts/report-reader.contract';
 import { InMemoryReportReader } from '../fakes/in-memory-report-reader';
 

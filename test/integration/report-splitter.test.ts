@@ -1,4 +1,4 @@
-import { splitReport } from '../../src/infrastructure/fs/report-splitter';
+import { splitReport } from '../../src/infrastructure/reports/report-splitter';
 
 const layout = (text: string, parts = 2) => splitReport(Buffer.from(text), 0, parts);
 const pieces = (text: string, parts = 2) => {

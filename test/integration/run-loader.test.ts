@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunLoader } from '../../src/application/shared/run-loader';
-import { FsReportReader } from '../../src/infrastructure/fs/fs-report-reader';
+import { FsReportReader } from '../../src/infrastructure/reports/fs-report-reader';
 import { EntryResult } from '../../src/domain/assessment/entry-result';
 import { doubles } from '../support/harness';
 

@@ -6,7 +6,7 @@ import { BuildEvidenceBundle } from '../../src/application/evidence/build-eviden
 import { RunLoader } from '../../src/application/shared/run-loader';
 import { readNormalizedReport } from '../../src/domain/ksi/ksi-result';
 import { parseJson } from '../../src/domain/encoding/json-syntax-problem';
-import { FsReportReader } from '../../src/infrastructure/fs/fs-report-reader';
+import { FsReportReader } from '../../src/infrastructure/reports/fs-report-reader';
 import { doubles } from '../support/harness';
 import { FIXTURES } from '../support/run-svc';
 import { asJson, brokenText, jsonText, jsonValue, mutate, mutations, SEED, typedOutcome, typedResult } from './bad-input';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { VENDOR_PARSERS } from '../../src/infrastructure/adapters/registry';
+import { VENDOR_PARSERS } from '../../src/infrastructure/scans/registry';
 import { CronParserSchedule } from '../../src/infrastructure/orchestrator/cron-parser-schedule';
 import { FsOrchestratorConfigSource } from '../../src/infrastructure/orchestrator/fs-orchestrator-config-source';
 import { brokenText, jsonText, jsonValue, mutate, mutations, SEED, typedOutcome } from './bad-input';

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScanCheck, VendorScan } from '../../src/domain/scan/scan';
-import type { VendorParser } from '../../src/infrastructure/adapters/vendor-parser';
-import { VendorScanReader } from '../../src/infrastructure/adapters/vendor-scan-reader';
+import type { VendorParser } from '../../src/infrastructure/scans/vendor-parser';
+import { VendorScanReader } from '../../src/infrastructure/scans/vendor-scan-reader';
 import { REFERENCE } from './run-svc';
 
 /** A real scanner output file from ../shared/reference/raw-samples/<vendor>/. */

@@ -1,6 +1,6 @@
 /**
  * What svc reads from a Microsoft Entra directory, in svc's own snake_case shape. The Graph adapter and the export
- * file reader map Graph's objects onto these (src/infrastructure/graph/graph-mapping.ts, docs/graph.md).
+ * file reader map Graph's objects onto these (src/infrastructure/directory/graph-mapping.ts, docs/graph.md).
  */
 export type UserType = 'Member' | 'Guest';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { awsSecurityhub } from '../../../src/infrastructure/adapters/vendors/aws-securityhub';
+import { awsSecurityhub } from '../../../src/infrastructure/scans/vendors/aws-securityhub';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('aws-securityhub', 'config_one_finding.json');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { azurePolicy } from '../../../src/infrastructure/adapters/vendors/azure-policy';
+import { azurePolicy } from '../../../src/infrastructure/scans/vendors/azure-policy';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('azure-policy', 'PolicyStates_QueryResourceGroupScope.json');

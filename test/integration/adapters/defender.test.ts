@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { defender } from '../../../src/infrastructure/adapters/vendors/defender';
+import { defender } from '../../../src/infrastructure/scans/vendors/defender';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('defender', 'many_vulns.csv');

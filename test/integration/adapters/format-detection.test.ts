@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { VENDOR_PARSERS } from '../../../src/infrastructure/adapters/registry';
+import { VENDOR_PARSERS } from '../../../src/infrastructure/scans/registry';
 import { REFERENCE } from '../../support/run-svc';
 
 const SAMPLES = join(REFERENCE, 'raw-samples');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { inspec } from '../../../src/infrastructure/adapters/vendors/inspec';
+import { inspec } from '../../../src/infrastructure/scans/vendors/inspec';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('inspec', 'triple_overlay_profile_sample.json');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { kubescape } from '../../../src/infrastructure/adapters/vendors/kubescape';
+import { kubescape } from '../../../src/infrastructure/scans/vendors/kubescape';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('kubescape', 'k3d-sample-subset-a.json');

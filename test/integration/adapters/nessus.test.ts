@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from '
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { nessus } from '../../../src/infrastructure/adapters/vendors/nessus';
+import { nessus } from '../../../src/infrastructure/scans/vendors/nessus';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('nessus', 'sample-basic-network-scan-2hosts.nessus');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { openscap } from '../../../src/infrastructure/adapters/vendors/openscap';
+import { openscap } from '../../../src/infrastructure/scans/vendors/openscap';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('openscap', 'test_report_check_with_empty_selector.xccdf.xml.result.xml');

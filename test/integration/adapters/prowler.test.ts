@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { prowler } from '../../../src/infrastructure/adapters/vendors/prowler';
+import { prowler } from '../../../src/infrastructure/scans/vendors/prowler';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('prowler', 'example_output_aws.ocsf.json');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { sarif } from '../../../src/infrastructure/adapters/vendors/sarif';
+import { sarif } from '../../../src/infrastructure/scans/vendors/sarif';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('sarif', 'results.sarif');

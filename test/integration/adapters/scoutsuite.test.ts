@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { scoutsuite } from '../../../src/infrastructure/adapters/vendors/scoutsuite';
+import { scoutsuite } from '../../../src/infrastructure/scans/vendors/scoutsuite';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('scoutsuite', 'scoutsuite_sample.js');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { scubagear } from '../../../src/infrastructure/adapters/vendors/scubagear';
+import { scubagear } from '../../../src/infrastructure/scans/vendors/scubagear';
 import { outcomes, provenanceOf, rawSample, readWith } from '../../support/adapters';
 import { REFERENCE } from '../../support/run-svc';
 
@@ -60,6 +60,6 @@ describe('the ScubaGear policy → NIST table', () => {
   it('is what scripts/build-scuba-map.js derives from the shared policy-nist-map.tsv', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { derive } = require('../../../scripts/build-scuba-map.js') as { derive: (ref: string) => unknown };
-    expect(derive(REFERENCE)).toEqual(JSON.parse(readFileSync(require.resolve('../../../src/infrastructure/adapters/data/scubagear-nist.json'), 'utf8')));
+    expect(derive(REFERENCE)).toEqual(JSON.parse(readFileSync(require.resolve('../../../src/infrastructure/scans/data/scubagear-nist.json'), 'utf8')));
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { trivy } from '../../../src/infrastructure/adapters/vendors/trivy';
+import { trivy } from '../../../src/infrastructure/scans/vendors/trivy';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('trivy', 'misconfigurations_and_secrets.json');

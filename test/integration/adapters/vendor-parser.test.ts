@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RawInput } from '../../../src/infrastructure/adapters/raw-input';
-import { asText, clip, entry, isoTime, shapeError } from '../../../src/infrastructure/adapters/vendor-parser';
-import { scubagear } from '../../../src/infrastructure/adapters/vendors/scubagear';
+import { RawInput } from '../../../src/infrastructure/scans/raw-input';
+import { asText, clip, entry, isoTime, shapeError } from '../../../src/infrastructure/scans/vendor-parser';
+import { scubagear } from '../../../src/infrastructure/scans/vendors/scubagear';
 import { readWith } from '../../support/adapters';
 
 describe('isoTime', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
-import { zap } from '../../../src/infrastructure/adapters/vendors/zap';
+import { zap } from '../../../src/infrastructure/scans/vendors/zap';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('zap', 'webgoat.json');

@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpBoundaryProbe } from '../../../src/infrastructure/graph/http-boundary-probe';
-import { HttpsTransport } from '../../../src/infrastructure/graph/https-transport';
-import { OfflineBoundaryProbe } from '../../../src/infrastructure/graph/offline-boundary-probe';
+import { HttpBoundaryProbe } from '../../../src/infrastructure/directory/http-boundary-probe';
+import { HttpsTransport } from '../../../src/infrastructure/directory/https-transport';
+import { OfflineBoundaryProbe } from '../../../src/infrastructure/directory/offline-boundary-probe';
 import { createTestPki, type TestPki } from '../../support/pki';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDirectoryService } from '../../../src/infrastructure/graph/graph-adapters';
+import { createDirectoryService } from '../../../src/infrastructure/directory/graph-adapters';
 import { DEFAULT_ORG_PATH_ATTRIBUTE, type GraphSettings } from '../../../src/ports/graph-settings';
 import { CONTOSO, CONTRACT_TENANT, type DirectoryContent, directoryServiceContract, type GraphPermission } from '../../contracts/directory-service.contract';
 import { InMemoryDirectory } from '../../fakes/in-memory-directory';

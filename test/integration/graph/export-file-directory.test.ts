@@ -7,8 +7,8 @@ import { RunSurvey } from '../../../src/application/survey/run-survey';
 import { SurveyFindings } from '../../../src/application/survey/survey-findings';
 import { ConfigError, InvalidInputError, NotFoundError } from '../../../src/domain/errors';
 import { DEFAULT_GOVERNANCE_POLICY } from '../../../src/domain/governance/governance-policy';
-import { ExportFileDirectoryService } from '../../../src/infrastructure/graph/export-file-directory-service';
-import { ExportFileOrgPathDirectory } from '../../../src/infrastructure/graph/export-file-org-path-directory';
+import { ExportFileDirectoryService } from '../../../src/infrastructure/directory/export-file-directory-service';
+import { ExportFileOrgPathDirectory } from '../../../src/infrastructure/directory/export-file-org-path-directory';
 import { FixedClock } from '../../fakes/fixed-clock';
 
 const ROOT = join(__dirname, '..', '..', '..');

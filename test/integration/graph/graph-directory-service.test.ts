@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { ConfigError, IntegrityError, NotFoundError, UnavailableError } from '../../../src/domain/errors';
 import type { GraphSettings } from '../../../src/ports/graph-settings';
 import { DEFAULT_ORG_PATH_ATTRIBUTE } from '../../../src/ports/graph-settings';
-import { ExportFileDirectoryService } from '../../../src/infrastructure/graph/export-file-directory-service';
-import { createDirectoryService, createGraphClient, createOrgPathDirectory } from '../../../src/infrastructure/graph/graph-adapters';
+import { ExportFileDirectoryService } from '../../../src/infrastructure/directory/export-file-directory-service';
+import { createDirectoryService, createGraphClient, createOrgPathDirectory } from '../../../src/infrastructure/directory/graph-adapters';
 import { createAppCertificate, FakeGraph, ISSUED_TOKEN, loadGraphExport } from '../../support/fake-graph';
 
 const TENANT = '2b7e4c1d-6f3a-4e8b-a9c0-5d1e2f3a4b5c';

@@ -11,10 +11,10 @@ describe('@azure/msal-node is an optional dependency', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-no-msal-'));
     try {
       cpSync(join(DIST, 'domain'), join(dir, 'dist', 'domain'), { recursive: true });
-      cpSync(join(DIST, 'infrastructure', 'graph'), join(dir, 'dist', 'infrastructure', 'graph'), { recursive: true });
+      cpSync(join(DIST, 'infrastructure', 'directory'), join(dir, 'dist', 'infrastructure', 'directory'), { recursive: true });
       const script = `
-        const { HttpsTransport } = require('./dist/infrastructure/graph/https-transport');
-        const { MsalTokenSource } = require('./dist/infrastructure/graph/msal-token-source');
+        const { HttpsTransport } = require('./dist/infrastructure/directory/https-transport');
+        const { MsalTokenSource } = require('./dist/infrastructure/directory/msal-token-source');
         try {
           new MsalTokenSource({ tenantId: 't', clientId: 'c', credential: { secret: 's' }, authorityHost: 'login.microsoftonline.com', scope: 'https://graph.microsoft.com/.default', transport: new HttpsTransport() });
         } catch (e) { console.log(JSON.stringify({ name: e.name, kind: e.kind, code: e.code, message: e.message })); }`;

@@ -7,8 +7,8 @@ import { wholeReport } from '../../domain/artifacts/partition';
 import type { PartitionedReport, PartitionedReportReader } from '../../ports/partitioned-report';
 import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
 import { translateFsError } from '../fs/fs-errors';
-import { bomLength, inputSize, loaded } from '../fs/fs-report-reader';
-import { splitReport } from '../fs/report-splitter';
+import { bomLength, inputSize, loaded } from './fs-report-reader';
+import { splitReport } from './report-splitter';
 import { WorkerPart } from './worker-part';
 
 /** The compiled worker that holds a later part of a report (absent when running from TypeScript sources). */

@@ -5,7 +5,7 @@ import { parseJson } from '../../domain/encoding/json-syntax-problem';
 import { InvalidInputError } from '../../domain/errors';
 import { CLOSE_ARRAY, CLOSE_OBJECT, JsonArrayItems, JsonSplitError, OPEN_ARRAY } from '../../domain/encoding/json-array-items';
 import type { ItemizedReport, LoadedDocument, LoadedText, PathKind, ReportReader } from '../../ports/report-reader';
-import { translateFsError } from './fs-errors';
+import { translateFsError } from '../fs/fs-errors';
 import { noteStreamed } from '../runtime/collect-garbage';
 import { lastByte, resultsArrayOpen, skipSpace } from './report-splitter';
 
