@@ -1,10 +1,11 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConmonEvent } from '../../src/domain/conmon/conmon-event';
+import { closed, deadPort, listening, msgOf, octetFrames } from '../support/collectors';
 import { SinkFactory } from '../../src/infrastructure/sinks/sink-factory';
 import { securityEventSinksContract, type SinksHarness } from '../contracts/security-event-sinks.contract';
 import { RecordingEventSinks } from '../fakes/recording-event-sinks';
@@ -59,41 +60,9 @@ class Arrivals {
   }
 }
 
-/** RFC 6587 octet-counted frames, read strictly. */
-function octetFrames(bytes: Buffer): string[] {
-  const frames: string[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const space = bytes.indexOf(0x20, at);
-    const count = bytes.subarray(at, space).toString('ascii');
-    if (space < 0 || !/^[1-9]\d*$/.test(count) || space + 1 + Number(count) > bytes.length) throw new Error(`not an octet-counted frame at byte ${at}`);
-    frames.push(bytes.subarray(space + 1, space + 1 + Number(count)).toString('utf8'));
-    at = space + 1 + Number(count);
-  }
-  return frames;
-}
-
-/** The event a syslog line carries as MSG: the JSON after the SD element, whose end is the first `] ` not escaped. */
+/** The event a syslog line carries as MSG (the JSON after the SD element). */
 function eventOfSyslogLine(line: string): ConmonEvent {
-  const end = /[^\\]\] /.exec(line);
-  if (!end) throw new Error(`no SD element in ${line}`);
-  return JSON.parse(line.slice(end.index + 3)) as ConmonEvent;
-}
-
-function listening(server: TcpServer | HttpServer): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
-
-function closed(server: TcpServer | HttpServer): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-/** A port nothing listens on: one the kernel just handed out and took back. */
-async function deadPort(): Promise<number> {
-  const server = createTcpServer();
-  const port = await listening(server);
-  await closed(server);
-  return port;
+  return JSON.parse(msgOf(line)) as ConmonEvent;
 }
 
 /** A syslog collector over TCP: one connection per delivery, its frames read when the sender closes. */

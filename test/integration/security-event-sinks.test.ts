@@ -1,7 +1,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONMON_EVENT_SCHEMA, type ConmonEvent, type EventKind } from '../../src/domain/conmon/conmon-event';
@@ -12,6 +12,7 @@ import { deliverWithRetry, retryPolicy, SendError } from '../../src/infrastructu
 import { SinkFactory, type SinkFactoryOptions } from '../../src/infrastructure/sinks/sink-factory';
 import { SyslogSink } from '../../src/infrastructure/sinks/syslog-sink';
 import type { SecurityEventSink } from '../../src/ports/security-event-sink';
+import { closed, deadPort, listening, msgOf, octetFrames } from '../support/collectors';
 
 const RUN_ID = 'f3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const TOKEN = 'hec-s3cret-7f9a';
@@ -56,43 +57,6 @@ class Inbox<T> {
   get pending(): number {
     return this.items.length;
   }
-}
-
-/** RFC 6587 octet counting, read strictly: a count that is not the frame's byte length misaligns the next frame and fails. */
-function octetFrames(bytes: Buffer): string[] {
-  const frames: string[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const space = bytes.indexOf(0x20, at);
-    const count = bytes.subarray(at, space).toString('ascii');
-    if (space < 0 || !/^[1-9]\d*$/.test(count) || space + 1 + Number(count) > bytes.length) throw new Error(`not an octet-counted frame at byte ${at}`);
-    frames.push(bytes.subarray(space + 1, space + 1 + Number(count)).toString('utf8'));
-    at = space + 1 + Number(count);
-  }
-  return frames;
-}
-
-/** The MSG part of a syslog line: everything after the SD element, whose `]` is the first one not escaped. */
-function msgOf(line: string): string {
-  const end = /[^\\]\] /.exec(line);
-  if (!end) throw new Error(`no SD element in ${line}`);
-  return line.slice(end.index + 3);
-}
-
-function listening<T extends TcpServer | HttpServer>(server: T): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
-
-function closed(server: TcpServer | HttpServer): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-/** A port nothing listens on: one the kernel just handed out and took back. */
-async function deadPort(): Promise<number> {
-  const server = createTcpServer();
-  const port = await listening(server);
-  await closed(server);
-  return port;
 }
 
 describe('deliverWithRetry', () => {

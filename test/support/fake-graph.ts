@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { DEFAULT_ORG_PATH_ATTRIBUTE, type GraphSettings } from '../../src/ports/graph-settings';
 import { createTestPki, type TestPki } from './pki';
 
 /** One request the fake received, for assertions. */
@@ -70,6 +71,25 @@ export class FakeGraph {
   host = '';
 
   constructor(private readonly options: FakeGraphOptions) {}
+
+  /**
+   * GraphSettings for an app that signs in to this server with a client secret read from SVC_GRAPH_SECRET (its
+   * tenant and client id, its host for both the authority and Graph, its CA), with `overrides` laid over them.
+   */
+  settings(overrides: Partial<GraphSettings> = {}): GraphSettings {
+    return {
+      cloud: 'Public',
+      tenantId: this.options.tenantId,
+      clientId: this.options.clientId,
+      credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' },
+      authorityHost: this.host,
+      graphHost: this.host,
+      caFile: this.pki.ca.cert,
+      orgPathAttribute: DEFAULT_ORG_PATH_ATTRIBUTE,
+      retry: { attempts: 3, maxWaitMs: 10_000 },
+      ...overrides,
+    };
+  }
 
   get tokenRequests(): RecordedRequest[] {
     return this.requests.filter((r) => r.pathname.endsWith('/oauth2/v2.0/token'));

@@ -2,7 +2,7 @@
 // never reaches the acceptor, so this file does not load kerberos (only test/integration/http-auth/negotiate.test.ts
 // does in-process; see its first comment).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';

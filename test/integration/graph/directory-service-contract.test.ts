@@ -96,18 +96,7 @@ function graphOver(content: DirectoryContent, data: GraphData = graphDataOf(cont
   fake.forbidden.clear();
   fake.nextLinkHost = undefined;
   fake.tokenAnswer = undefined;
-  const settings: GraphSettings = {
-    cloud: content.cloud,
-    tenantId: content.tenant_id,
-    clientId: CLIENT,
-    credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' },
-    authorityHost: fake.host,
-    graphHost: fake.host,
-    caFile: fake.pki.ca.cert,
-    orgPathAttribute: DEFAULT_ORG_PATH_ATTRIBUTE,
-    retry: RETRY,
-    ...overrides,
-  };
+  const settings = fake.settings({ cloud: content.cloud as GraphSettings['cloud'], tenantId: content.tenant_id, ...overrides });
   return createDirectoryService(settings, { env: { SVC_GRAPH_SECRET: SECRET }, sleep: async () => undefined });
 }
 

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, IntegrityError, NotFoundError, UnavailableError } from '../../../src/domain/errors';
 import type { GraphSettings } from '../../../src/ports/graph-settings';
-import { DEFAULT_ORG_PATH_ATTRIBUTE } from '../../../src/ports/graph-settings';
 import { ExportFileDirectoryService } from '../../../src/infrastructure/directory/export-file-directory-service';
 import { createDirectoryService, createGraphClient, createOrgPathDirectory } from '../../../src/infrastructure/directory/graph-adapters';
 import { createAppCertificate, FakeGraph, ISSUED_TOKEN, loadGraphExport } from '../../support/fake-graph';
@@ -38,20 +37,7 @@ beforeEach(() => {
   sleeps = [];
 });
 
-function settings(overrides: Partial<GraphSettings> = {}): GraphSettings {
-  return {
-    cloud: 'Public',
-    tenantId: TENANT,
-    clientId: CLIENT,
-    credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' },
-    authorityHost: fake.host,
-    graphHost: fake.host,
-    caFile: fake.pki.ca.cert,
-    orgPathAttribute: DEFAULT_ORG_PATH_ATTRIBUTE,
-    retry: { attempts: 3, maxWaitMs: 10_000 },
-    ...overrides,
-  };
-}
+const settings = (overrides: Partial<GraphSettings> = {}): GraphSettings => fake.settings(overrides);
 
 const env = { SVC_GRAPH_SECRET: SECRET };
 const options = { env, sleep: async (ms: number) => void sleeps.push(ms) };
