@@ -10,6 +10,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 } else {
   // oclif checks its own engine range with the whole of semver (47 modules) on every start; npm has checked ours.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';
+  const path = require('node:path');
+  try {
+    // V8's code cache of the modules a command loads, kept in the cache directory's modules/ between runs: compiling
+    // oclif, tsyringe and the composition root is much of a command's start (dist/infrastructure/shared/compile-cache.js).
+    const { svcCacheDir } = require('../dist/infrastructure/shared/cache-dir');
+    const dir = path.resolve(svcCacheDir(process.env, require('node:os').homedir()), 'modules');
+    require('../dist/infrastructure/shared/compile-cache').enableCompileCache({ dir, root: path.join(__dirname, '..') });
+  } catch {
+    // an optimisation only
+  }
+  // oclif's start imports an ES module to ask whether it runs in WSL; the answer is given without it where it is no.
+  require('../dist/interfaces/cli/oclif-platform').answerPlatformWithoutImport(require.resolve('@oclif/core'));
   const oclif = require('@oclif/core');
   // svc runs its compiled dist/ only. Without this, NODE_ENV=development or test makes oclif look for TypeScript
   // sources and, in an installed package that has none, warn "Could not find typescript" on every command.

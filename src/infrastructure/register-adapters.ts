@@ -87,7 +87,7 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   container.register(SCHEMA_VALIDATOR, {
     useFactory: instanceCachingFactory(() => {
-      const { AjvSchemaValidator, defaultOscalCacheDir } = require('./oscal/ajv-schema-validator') as typeof import('./oscal/ajv-schema-validator');
+      const { AjvSchemaValidator, defaultOscalCacheDir } = require('./schemas/ajv-schema-validator') as typeof import('./schemas/ajv-schema-validator');
       const configuredDir = env.SVC_OSCAL_SCHEMAS ? resolve(cwd, env.SVC_OSCAL_SCHEMAS) : config.oscalSchemas;
       return new AjvSchemaValidator({ configuredDir, cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())) });
     }),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/domain/errors';
 import { readOscalDocument } from '../../src/domain/oscal/oscal-model';
-import { AjvSchemaValidator, defaultOscalCacheDir } from '../../src/infrastructure/oscal/ajv-schema-validator';
+import { AjvSchemaValidator, defaultOscalCacheDir } from '../../src/infrastructure/schemas/ajv-schema-validator';
 
 const ROOT = join(__dirname, '..', '..');
 const OSCAL = join(ROOT, '..', 'shared', 'reference', 'oscal');
@@ -292,7 +292,7 @@ function inChild(cacheDir: string): ChildRun {
       require.extensions['.ts'] = (m, file) => m._compile(ts.transpileModule(fs.readFileSync(file, 'utf8'), {
         fileName: file, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
       }).outputText, file);
-      globalThis.Adapter = require(${JSON.stringify(join(ROOT, 'src', 'infrastructure', 'oscal', 'ajv-schema-validator.ts'))});
+      globalThis.Adapter = require(${JSON.stringify(join(ROOT, 'src', 'infrastructure', 'schemas', 'ajv-schema-validator.ts'))});
       delete require.extensions['.ts'];
       for (const key of Object.keys(require.cache)) if (key.includes('/node_modules/typescript/')) delete require.cache[key];
     })();

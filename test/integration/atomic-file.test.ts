@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../src/infrastructure/fs/atomic-file';
+import { writeFileAtomically } from '../../src/infrastructure/shared/atomic-file';
 
 describe('writeFileAtomically: the one temporary-file-and-rename writer of the project', () => {
   let dir: string;

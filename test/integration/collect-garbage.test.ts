@@ -1,4 +1,4 @@
-import { collectGarbage, noteStreamed } from '../../src/infrastructure/runtime/collect-garbage';
+import { collectGarbage, noteStreamed } from '../../src/infrastructure/shared/collect-garbage';
 
 /** Makes about `mb` MB of objects that survive long enough to reach V8's old generation, then drops them. */
 function garbage(mb: number): void {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnavailableError } from '../../src/domain/errors';
-import { acquireLease, acquireLock, createExclusive, isStaleTemp, tempTag } from '../../src/infrastructure/fs/lock-owner';
+import { acquireLease, acquireLock, createExclusive, isStaleTemp, tempTag } from '../../src/infrastructure/shared/lock-owner';
 
 const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 const tagOf = (pid: number, start: string, host = HOST_TAG) => `svc-tmp-${host}-${pid}-${start}-0badcafe`;

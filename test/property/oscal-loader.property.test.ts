@@ -12,7 +12,7 @@ import { RunLoader } from '../../src/application/shared/run-loader';
 import { toBase64 } from '../../src/domain/encoding/base64';
 import { IN_TOTO_PAYLOAD_TYPE, pae } from '../../src/domain/signing/dsse';
 import { jwkThumbprint, type PublicJwk } from '../../src/domain/signing/jwk';
-import { AjvSchemaValidator } from '../../src/infrastructure/oscal/ajv-schema-validator';
+import { AjvSchemaValidator } from '../../src/infrastructure/schemas/ajv-schema-validator';
 import { PemSigner } from '../../src/infrastructure/signing/pem-signer';
 import { DeterministicUuids } from '../fakes/deterministic-uuids';
 import { InMemorySigner } from '../fakes/in-memory-signer';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failpoint } from './failpoint';
-import { tempTag } from '../fs/lock-owner';
-import { syncDir } from '../fs/sync-dir';
+import { tempTag } from '../shared/lock-owner';
+import { syncDir } from '../shared/sync-dir';
 
 /** In a bundle directory replaced at least once: the symbolic link naming the generation its members resolve to. */
 export const CURRENT = '.svc-current';

@@ -6,11 +6,11 @@ import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { ArtifactSink, ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
 import type { Fragment } from '../../domain/artifacts/partition';
-import { translateFsError } from '../fs/fs-errors';
-import { acquireLock, isStaleTemp, tempTag } from '../fs/lock-owner';
+import { translateFsError } from '../shared/fs-errors';
+import { acquireLock, isStaleTemp, tempTag } from '../shared/lock-owner';
 import { replaceBundle } from './bundle-generations';
 import { SLOT_BYTES, WriteBehind } from './write-behind';
-import { syncDir } from '../fs/sync-dir';
+import { syncDir } from '../shared/sync-dir';
 
 /** A bundle member: a safe name, or safe names joined by `/` for a file in a subdirectory (`controls/ac-2.md`). */
 const SAFE_MEMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;

@@ -4,7 +4,7 @@ import { type GraphCloud, GRAPH_CLOUD_NAMES, isGraphCloud } from '../../domain/d
 import type { OrgPathHolder } from '../../domain/directory/org-path';
 import { InvalidInputError } from '../../domain/errors';
 import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
 import { type MappingFail, memberIds, toDirectoryGroup, toDirectoryRole, toDirectoryUser, toMfaRegistration, toOrgPathHolder } from './graph-mapping';
 

@@ -4,7 +4,7 @@ import { injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
 import type { Sha256Hasher } from '../../domain/evidence/content-digest';
 import type { Hashing } from '../../ports/hashing';
-import { noteStreamed } from '../runtime/collect-garbage';
+import { noteStreamed } from '../shared/collect-garbage';
 
 /** crypto.hash (Node ≥ 20.12) skips the Hash object; fall back to createHash where it is missing. */
 const oneShot: (data: string | Uint8Array) => string =

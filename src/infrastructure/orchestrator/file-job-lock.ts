@@ -2,8 +2,8 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError } from '../../domain/errors';
 import type { JobLock, ReleaseLock } from '../../ports/job-lock';
-import { translateFsError } from '../fs/fs-errors';
-import { createExclusive, isStale, lockOwner, thisProcess, type LockOwner } from '../fs/lock-owner';
+import { translateFsError } from '../shared/fs-errors';
+import { createExclusive, isStale, lockOwner, thisProcess, type LockOwner } from '../shared/lock-owner';
 
 /**
  * One lock file per job, `<svc home>/locks/<job>.lock`, created exclusively and holding its owner (pid, host,

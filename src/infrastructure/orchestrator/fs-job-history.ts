@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { InvalidInputError } from '../../domain/errors';
 import { JOB_STAGES, type JobResult } from '../../domain/orchestrator/job-result';
 import type { JobHistory, JobWorkspace } from '../../ports/job-history';
-import { translateFsError } from '../fs/fs-errors';
-import { writeFileAtomically } from '../fs/atomic-file';
+import { translateFsError } from '../shared/fs-errors';
+import { writeFileAtomically } from '../shared/atomic-file';
 
 /** `<svc home>/orchestrator/<job>.json` (last result) and `<svc home>/orchestrator/<job>/` (report.json, command.log). */
 export class FsJobHistory implements JobHistory {

@@ -5,7 +5,7 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { ORCHESTRATOR_CONFIG_FILE, readOrchestratorConfig, type OrchestratorConfig } from '../../domain/orchestrator/job';
 import type { CronSchedule } from '../../ports/cron-schedule';
 import type { OrchestratorConfigSource } from '../../ports/orchestrator-config-source';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 
 export interface FsOrchestratorConfigSourceOptions {
   cwd: string;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import type { ProcessOutcome, ProcessRunner } from '../../ports/process-runner';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 
 /** Runs a program with node:child_process, no shell, its stdout and stderr appended to the log file. */
 export class NodeProcessRunner implements ProcessRunner {

@@ -5,8 +5,8 @@ import { parseJson } from '../../domain/encoding/json-syntax-problem';
 import { InvalidInputError } from '../../domain/errors';
 import { CLOSE_ARRAY, CLOSE_OBJECT, JsonArrayItems, JsonSplitError, OPEN_ARRAY } from '../../domain/encoding/json-array-items';
 import type { ItemizedReport, LoadedDocument, LoadedText, PathKind, ReportReader } from '../../ports/report-reader';
-import { translateFsError } from '../fs/fs-errors';
-import { noteStreamed } from '../runtime/collect-garbage';
+import { translateFsError } from '../shared/fs-errors';
+import { noteStreamed } from '../shared/collect-garbage';
 import { lastByte, resultsArrayOpen, skipSpace } from './report-splitter';
 
 /** V8 cannot hold a longer string, so one JSON document can be at most this large. */

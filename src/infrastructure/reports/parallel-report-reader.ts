@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { wholeReport } from '../../domain/artifacts/partition';
 import type { PartitionedReport, PartitionedReportReader } from '../../ports/partitioned-report';
 import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 import { bomLength, inputSize, loaded } from './fs-report-reader';
 import { splitReport } from './report-splitter';
 import { WorkerPart } from './worker-part';

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { PartCheck, PartJob, PartRules, RenderedPart } from '../../domain/artifacts/partition';
 import type { RemotePart } from '../../ports/partitioned-report';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 
 /** The main thread's handle on a part-worker: one request at a time, answered in order. */
 export class WorkerPart implements RemotePart {

@@ -6,7 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { InvalidInputError } from '../../domain/errors';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 
 /** V8 cannot hold a longer string: the largest JSON or text file a parser can take whole. */
 const MAX_TEXT_BYTES = 0x1fffffe8;

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { InvalidInputError } from '../../domain/errors';
 import type { ReadScan, ScanReader, VendorInfo } from '../../ports/scan-reader';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 import { RawInput } from './raw-input';
 import type { VendorParser } from './vendor-parser';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { ConfigError, InvalidInputError } from '../../domain/errors';
 import { jwkThumbprint, type PublicJwk, type SignatureAlgorithm } from '../../domain/signing/jwk';
 import type { Signer, SigningKey } from '../../ports/signer';
-import { writeFileAtomically } from '../fs/atomic-file';
-import { translateFsError } from '../fs/fs-errors';
+import { writeFileAtomically } from '../shared/atomic-file';
+import { translateFsError } from '../shared/fs-errors';
 
 const DEVELOPMENT_KEY = 'dev-signing-key.pem';
 const MIN_RSA_BITS = 2048;

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { AppError } from '../../domain/errors';
 import type { DeliveryReport, SecurityEventSink } from '../../ports/security-event-sink';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 import { deliverBatch, messageOf, type RetryPolicy, SendError } from './retry';
 
 /** Errors a moment later may not repeat; a missing permission or a directory in the way will. */

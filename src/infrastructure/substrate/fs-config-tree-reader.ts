@@ -8,7 +8,7 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { structuredFormat } from '../../domain/substrate/resource-extraction';
 import type { TreeFile, TreeWalk } from '../../domain/substrate/tree-snapshot';
 import type { ConfigTreeReader } from '../../ports/config-tree-reader';
-import { translateFsError } from '../fs/fs-errors';
+import { translateFsError } from '../shared/fs-errors';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
 
 const MIB = 1024 * 1024;

@@ -2,15 +2,16 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import type { ErrorObject, Options } from 'ajv';
 import { ConfigError } from '../../domain/errors';
 import { compareVersions, OSCAL_SCHEMA_FILES, type OscalModel } from '../../domain/oscal/oscal-model';
 import { jsonPath, type OscalProblem } from '../../domain/oscal/oscal-problem';
 import type { SchemaSet, SchemaValidator } from '../../ports/schema-validator';
-import { writeFileAtomically } from '../fs/atomic-file';
-import { translateFsError } from '../fs/fs-errors';
+import { writeFileAtomically } from '../shared/atomic-file';
+import { translateFsError } from '../shared/fs-errors';
+import { svcCacheDir } from '../shared/cache-dir';
 
 export interface AjvSchemaValidatorOptions {
   /** The schema directory from SVC_OSCAL_SCHEMAS or the config file; locate() falls back to it. */
@@ -21,11 +22,9 @@ export interface AjvSchemaValidatorOptions {
   onCompile?: (file: string) => void;
 }
 
-/** `SVC_CACHE_DIR`, else `$XDG_CACHE_HOME/svc`, else `~/.cache/svc`; the validators go in its `oscal/`. */
+/** `SVC_CACHE_DIR`, else `$XDG_CACHE_HOME/svc`, else `~/.cache/svc` (svcCacheDir); the validators go in its `oscal/`. */
 export function defaultOscalCacheDir(env: NodeJS.ProcessEnv, home: string): string {
-  // The XDG base-directory spec says to ignore an empty or relative XDG_CACHE_HOME.
-  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? join(env.XDG_CACHE_HOME, 'svc') : undefined;
-  return join(env.SVC_CACHE_DIR || xdg || join(home, '.cache', 'svc'), 'oscal');
+  return join(svcCacheDir(env, home), 'oscal');
 }
 
 // With unicodeRegExp off the token pattern's \p{L} silently means the text "p{L}" and valid ids fail (AJV-NOTES.md).
