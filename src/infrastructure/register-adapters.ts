@@ -5,6 +5,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { instanceCachingFactory, instancePerContainerCachingFactory } from 'tsyringe';
 import { ARTIFACT_WRITER } from '../ports/artifact-writer';
 import { CATALOG_SOURCE } from '../ports/catalog-source';
+import { FEDRAMP_RULES_SOURCE } from '../ports/fedramp-rules-source';
 import { CLOCK } from '../ports/clock';
 import { HASHING } from '../ports/hashing';
 import { PROGRESS } from '../ports/progress';
@@ -61,6 +62,9 @@ export function registerAdapters(container: DependencyContainer, { env = process
   const config = loadConfig(env, cwd);
   container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance, conmon: { sinks: config.sinks } } });
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
+  container.register(FEDRAMP_RULES_SOURCE, {
+    useFactory: instanceCachingFactory(() => new (require('./fedramp/bundled-rules-source') as typeof import('./fedramp/bundled-rules-source')).BundledRulesSource({ officialFile: env.SVC_FEDRAMP_RULES ? resolve(cwd, env.SVC_FEDRAMP_RULES) : undefined })),
+  });
   container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
   container.register(PROGRESS, { useFactory: instanceCachingFactory(() => new (require('./progress/tty-progress') as typeof import('./progress/tty-progress')).TtyProgress()) });
   const splitMinBytes = env.SVC_SPLIT_MIN_BYTES === undefined ? undefined : Number(env.SVC_SPLIT_MIN_BYTES);

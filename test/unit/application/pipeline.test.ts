@@ -5,6 +5,7 @@ import { BuildEvidenceBundle } from '../../../src/application/evidence/build-evi
 import { TraceEvidence } from '../../../src/application/evidence/trace-evidence';
 import { TransformBaseline } from '../../../src/application/pipeline/transform-baseline';
 import { WriteReport } from '../../../src/application/pipeline/write-report';
+import { FixedRulesSource } from '../../fakes/fixed-rules-source';
 import { aResult, sampleResults } from '../../support/builders';
 import { doubles } from '../../support/harness';
 
@@ -113,10 +114,20 @@ describe('CheckCanon', () => {
   it('proves the catalog consistent and compares a release', async () => {
     const release = { info: { version: 'next' }, KSI: { IAM: { short_name: 'IAM', indicators: { 'KSI-IAM-NEW': { name: 'New', statement: 's', controls: ['ac-2', 'pm-9'] } } } } };
     const d = doubles({ '/frmr.json': release });
-    const result = await new CheckCanon(d.catalogs, d.reader).execute({ release: '/frmr.json' });
+    const result = await new CheckCanon(d.catalogs, d.reader, new FixedRulesSource()).execute({ release: '/frmr.json' });
     expect(result.consistency.ok).toBe(true);
+    expect(result.cr26).toMatchObject({ version: '2026.07.14.01', date: '2026-07-14', consistency: { ok: true, counts: { ksis: 46, themes: 10, rules: 246, families: 17 }, problems: [] } });
     expect(result.catalog).toMatchObject({ ksis: 163, families: 18 });
     expect(result.release).toMatchObject({ release: 'next', added: ['KSI-IAM-NEW'], coverage: [{ id: 'KSI-IAM-NEW', coverage: 'partial', covered: 1, total: 2, missing: ['pm-9'] }] });
     expect(result.release?.removed).toHaveLength(46);
+  });
+
+  it('reports the CR26 rules in use inconsistent, with each problem', async () => {
+    const d = doubles();
+    const rules = new FixedRulesSource().rules();
+    rules.aliases['KSI-IAM-99'] = 'KSI-IAM-ZZZ';
+    const result = await new CheckCanon(d.catalogs, d.reader, new FixedRulesSource(rules)).execute({});
+    expect(result.consistency.ok).toBe(true);
+    expect(result.cr26.consistency).toMatchObject({ ok: false, problems: ['alias KSI-IAM-99 -> KSI-IAM-ZZZ: KSI-IAM-ZZZ is not a rule or KSI'] });
   });
 });

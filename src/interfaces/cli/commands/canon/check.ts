@@ -6,7 +6,8 @@ import { officialCatalogFlag } from '../../flags';
 
 export default class CanonCheck extends BaseCommand {
   static summary = 'Prove the built-in KSI catalog consistent; with --catalog, compare a FedRAMP release with it.';
-  static description = 'Exit 1 when the catalog breaks a rule of DESIGN §4. A release comparison is information and does not change the exit code.';
+  static description =
+    'Exit 1 when the catalog breaks a rule of DESIGN §4 or the CR26 rules in use (bundled, or SVC_FEDRAMP_RULES) do not hang together (docs/fedramp.md). A release comparison is information and does not change the exit code.';
   static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --catalog FRMR.documentation.json'];
   static enableJsonFlag = true;
   static flags = { catalog: { ...officialCatalogFlag, summary: 'FedRAMP FRMR file to compare with the crosswalk.' } };
@@ -14,13 +15,17 @@ export default class CanonCheck extends BaseCommand {
   async run(): Promise<CheckCanonResult> {
     const { flags } = await this.parse(CanonCheck);
     const result = await this.resolve(CheckCanon).execute({ release: flags.catalog });
-    const { catalog, crosswalk, consistency } = result;
+    const { catalog, crosswalk, consistency, cr26 } = result;
     this.log(`Catalog: ${catalog.ksis} KSIs in ${catalog.families} families (${catalog.baseline} ${catalog.version})`);
     this.log(`Crosswalk: ${crosswalk.official} official KSIs, current release ${crosswalk.current_release}`);
-    this.log(`Consistency: ${consistency.ok ? 'OK' : `${consistency.problems.length} problems`}`);
+    this.log(`Consistency: ${consistency.ok ? 'OK' : problems(consistency.problems.length)}`);
     for (const problem of consistency.problems) this.log(`- ${problem}`);
+    const c = cr26.consistency;
+    const verdict = c.ok ? 'consistent' : problems(c.problems.length);
+    this.log(`CR26 rules ${cr26.version}: ${c.counts.ksis} KSIs in ${c.counts.themes} themes, ${c.counts.rules} rules in ${c.counts.families} families; ${verdict}`);
+    for (const problem of c.problems) this.log(`- ${problem}`);
     if (result.release) this.printRelease(result.release);
-    if (!consistency.ok) process.exitCode = EXIT.findings;
+    if (!consistency.ok || !c.ok) process.exitCode = EXIT.findings;
     return result;
   }
 
@@ -37,4 +42,8 @@ export default class CanonCheck extends BaseCommand {
       this.log(`- ${k.id} ${k.coverage} ${k.covered}/${k.total}: not in the baseline ${k.missing.join(', ')}`);
     }
   }
+}
+
+function problems(n: number): string {
+  return `${n} problem${n === 1 ? '' : 's'}`;
 }
