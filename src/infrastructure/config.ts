@@ -5,6 +5,7 @@ import { isSeverity, SEVERITIES, type Severity } from '../domain/governance/seve
 import { describe, isPlainObject } from '../domain/ksi/ksi-result';
 import { InvalidInputError } from '../domain/errors';
 import { parseJson } from '../domain/encoding/json-syntax-problem';
+import { readFedrampProfile, type FedrampProfile } from '../domain/fedramp/profile';
 
 export interface KsiOverride {
   severity?: Severity;
@@ -23,6 +24,8 @@ export interface SvcConfig {
   oscalSchemas?: string;
   /** Sinks `svc conmon process` sends events to when no --sink is given (conmon.sinks). */
   sinks: string[];
+  /** The offering's FedRAMP profile (`fedramp`, DESIGN §12.1), its file paths resolved against the config file's directory. */
+  fedramp?: FedrampProfile;
 }
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -46,7 +49,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     throw new InvalidInputError('invalid-config', `${file}: ${path}: ${problem}; see docs/configuration.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'conmon', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon)');
+  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'conmon', 'fedramp', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon, fedramp)');
   const sinks: string[] = [];
   for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
     if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks)');
@@ -82,7 +85,16 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     }
     ksis[id] = override;
   }
-  return { file, governance: { sla_days: sla, unmapped_owner: unmapped }, owners, ksis, sinks, ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}) };
+  const fedramp = document.fedramp === undefined ? undefined : readFedrampProfile(document.fedramp, fail, (path) => resolve(dirname(file), path));
+  return {
+    file,
+    governance: { sla_days: sla, unmapped_owner: unmapped },
+    owners,
+    ksis,
+    sinks,
+    ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}),
+    ...(fedramp === undefined ? {} : { fedramp }),
+  };
 }
 
 function entries(value: unknown, path: string, fail: (p: string, m: string) => never): [string, unknown][] {

@@ -80,8 +80,8 @@ describe('--json on every command', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }> };
   const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
-  it('every command of oclif.manifest.json takes --json (all 44 print results)', () => {
-    expect(ids).toHaveLength(44);
+  it('every command of oclif.manifest.json takes --json (all 45 print results)', () => {
+    expect(ids).toHaveLength(45);
     expect(ids.filter((id) => manifest.commands[id].flags.json?.type !== 'boolean')).toEqual([]);
   });
 });
@@ -169,6 +169,8 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     ['orchestrator list', ['--config', () => at('svc.orchestrator.json'), '--now', '2026-03-06T12:00:00Z']],
     ['orchestrator dispatch', ['m365-daily', '--config', () => at('svc.orchestrator.json')]],
     ['orchestrator schedule', ['--emit', 'crontab', '--config', () => at('svc.orchestrator.json')]],
+    ['fedramp rules', ['--class', 'A', '--type', '20x', '--now', '2026-11-25']],
+    ['fedramp rules', ['--class', 'D', '--type', '20x', '--rules-file', join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json')]],
   ];
 
   interface Output {

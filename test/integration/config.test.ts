@@ -32,7 +32,7 @@ describe('svc.config.json', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon); see docs/configuration.md'],
+    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon, fedramp); see docs/configuration.md'],
     ['an owner that is no mailbox', { owners: { AC: 'team' } }, 'c.json: owners.AC: expected a mailbox, got "team"'],
     ['an unknown severity', { sla_days: { Severe: 1 } }, 'c.json: sla_days.Severe: expected one of Critical, High, Medium, Low'],
     ['a bad KSI value', { ksis: { 'KSI-AC-02': { severity: 'Urgent' } } }, 'c.json: ksis.KSI-AC-02.severity: cannot set "Urgent"'],
@@ -50,6 +50,46 @@ describe('svc.config.json', () => {
     expect(readConfig({ oscal_schemas: 'oscal/schemas' }, '/etc/svc/c.json').oscalSchemas).toBe('/etc/svc/oscal/schemas');
     expect(readConfig({}, '/etc/svc/c.json').oscalSchemas).toBeUndefined();
   });
+
+  it('reads the FedRAMP profile (fedramp), its file paths resolved against the config file\'s directory', () => {
+    const fedramp = {
+      type: 'Rev5',
+      class: 'b',
+      path: 'agency',
+      status: 'certified',
+      fedramp_id: 'FR2612345678',
+      package_uri: 'https://trust.example.com/fedramp/cpo.json',
+      evidence_base_uri: 'https://trust.example.com/fedramp/evidence/',
+      accountable_official: { name: 'Ada Lovelace', title: 'CISO', email: 'ciso@example.com' },
+      cpo: { serviceIdentification: { name: 'Example Cloud' } },
+      statements: 'fedramp/statements.md',
+      assessor_summary: '/srv/summary.md',
+      next_assessment: '2027-05-15',
+      agencies: [{ name: 'Agency One', realms: ['AGENCY.GOV'], domains: ['agency.gov'] }],
+    };
+    expect(readConfig({ fedramp }, '/etc/svc/c.json').fedramp).toEqual({
+      ...fedramp,
+      type: 'rev5',
+      class: 'B',
+      statements: '/etc/svc/fedramp/statements.md',
+      agencies: [{ name: 'Agency One', realms: ['AGENCY.GOV'], issuers: [], domains: ['agency.gov'] }],
+    });
+    expect(readConfig({}, 'c.json').fedramp).toBeUndefined();
+    expect(readConfig({ fedramp: {} }, 'c.json').fedramp).toEqual({});
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a class outside A-D', { class: 'E' }, 'c.json: fedramp.class: "E" is not a Certification Class; write A, B, C or D; see docs/configuration.md'],
+    ['a type outside 20x and rev5', { type: '21x' }, 'c.json: fedramp.type: "21x" is not a certification type; write "20x" or "rev5"; see docs/configuration.md'],
+    ['a path in the wrong case', { path: 'Program' }, 'c.json: fedramp.path: "Program" is not a certification path; write "program" or "agency"'],
+    ['a status it does not know', { status: 'authorized' }, 'c.json: fedramp.status: "authorized" is not a certification status; write "applying" or "certified"'],
+    ['a date that is not one', { next_assessment: '2027-02-30' }, 'c.json: fedramp.next_assessment: "2027-02-30" is not a date; write the date of the next assessment as YYYY-MM-DD'],
+    ['a URI that is none', { package_uri: 'cpo.json' }, 'c.json: fedramp.package_uri: "cpo.json" is not a URI; write the URI of the Certification Package Overview'],
+    ['an official without an email', { accountable_official: { name: 'A', title: 'B' } }, 'c.json: fedramp.accountable_official.email: missing; write the official\'s email'],
+    ['an agency without a name', { agencies: [{ realms: [] }] }, 'c.json: fedramp.agencies[0].name: missing; write the agency\'s name'],
+    ['a key the profile does not have', { klass: 'B' }, 'c.json: fedramp.klass: unknown key; the profile\'s keys are type, class, path, status, fedramp_id, package_uri'],
+    ['a section that is no object', 'B', 'c.json: fedramp: expected an object, got "B"'],
+  ])('refuses a FedRAMP profile with %s', (_what, fedramp, message) => expect(() => readConfig({ fedramp }, 'c.json')).toThrow(expect.objectContaining({ code: 'invalid-config', message: expect.stringContaining(message) })));
 
   it('refuses overrides of KSIs and families the catalog does not have', () => {
     expect(() => new BundledCatalogSource({ file: 'c.json', owners: {}, ksis: { 'KSI-ZZ-01': {} } }).catalog()).toThrow('c.json: ksis.KSI-ZZ-01: not a KSI of the built-in catalog (svc ksi list shows them); see docs/configuration.md');

@@ -106,6 +106,13 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
     });
   });
 
+  it('finds the one class whose statement defers to a pilot: SDR-CSX-KMT Class D, the 20x Phase 4 Pilot', () => {
+    const deferred = model.rules.flatMap((r) => Object.entries(r.varies_by_class ?? {}).filter(([, v]) => v.deferred_to !== undefined).map(([c, v]) => `${r.id} ${c}: ${v.deferred_to}`));
+    expect(deferred).toEqual(['SDR-CSX-KMT D: 20x Phase 4 Pilot']);
+    expect(raw.FRR.SDR.data['20x'].CSX['SDR-CSX-KMT'].varies_by_class.d.statement).toContain('specifics to be set during the 20x Phase 4 Pilot');
+    expect(builtInRules().rules.find((r) => r.id === 'SDR-CSX-KMT')!.varies_by_class!.D!.deferred_to).toBe('20x Phase 4 Pilot');
+  });
+
   it("reads the families' effective dates, per type where given, and the subsets' applicability", () => {
     const family = (id: string) => model.families.find((f) => f.id === id)!;
     expect(family('VDR').effective).toEqual({

@@ -47,6 +47,11 @@ export interface Cr26ClassRule {
   artifacts?: Record<string, string[]>;
   /** FRC-CSF-BSL: the Rev5 controls of the class, as the file writes them (`AC-02 (01)`), in its order. */
   rev5_controls?: string[];
+  /**
+   * The pilot FedRAMP's text for the class leaves the specifics to (`20x Phase 4 Pilot`, from "specifics to be set
+   * during the 20x Phase 4 Pilot"): the class is not yet defined. Read from the class's statement by `deferredPilot`.
+   */
+  deferred_to?: string;
 }
 
 /** One rule of the FedRAMP Requirements and Recommendations (FRR). */
@@ -376,6 +381,7 @@ function readRule(id: string, family: string, subset: string, type: Cr26RuleType
         pain_timeframes: variant.pain_timeframes === undefined ? undefined : painTable(variant.pain_timeframes, `${classAt}.pain_timeframes`, fail),
         artifacts: artifacts(variant.artifacts, `${classAt}.artifacts`, fail),
         rev5_controls: variant.rev5_controls_list === undefined ? undefined : rev5Controls(variant.rev5_controls_list, `${classAt}.rev5_controls_list`, fail),
+        deferred_to: statement.classes?.[cls] === undefined ? undefined : deferredPilot(statement.classes[cls]),
       });
     }
     if (Object.keys(classes).length === 0) fail(`${at}.varies_by_class`, 'names no class');
@@ -420,6 +426,16 @@ function readKsi(id: string, theme: string, item: Record<string, unknown>, at: s
   }
   const ksi: Cr26Ksi = compact({ id, theme, name: string(item.name, `${at}.name`, fail), controls, varies_by_class: classes === undefined ? undefined : sortedRecord(classes) });
   return compact({ ksi, retired: item.retired === true, statement: statement.text === undefined && statement.classes === undefined ? undefined : statement });
+}
+
+const DEFERRED = /\bto be (?:set|defined|determined|decided) (?:during|in|by|through) (?:the )?((?:[\w.-]+ ){0,4}Pilot)\b/i;
+
+/**
+ * The pilot a statement leaves the specifics to ("… with specifics to be set during the 20x Phase 4 Pilot." →
+ * `20x Phase 4 Pilot`), or undefined. A mere mention of a pilot ("an exception for a limited pilot") is no deferral.
+ */
+export function deferredPilot(statement: string): string | undefined {
+  return DEFERRED.exec(statement)?.[1];
 }
 
 /** `timeframe_type` with `timeframe_num` and/or `timeframe_num_min` / `timeframe_num_max`; undefined when none is there. */

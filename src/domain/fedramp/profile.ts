@@ -1,0 +1,220 @@
+import { InvalidInputError } from '../errors';
+import { describe, isPlainObject } from '../ksi/ksi-result';
+import { CR26_CLASSES, type Cr26Class } from './cr26-rules';
+
+/** A FedRAMP certification type: the offering follows the 20x or the Rev5 process. */
+export type FedrampType = '20x' | 'rev5';
+/** A certification path: FedRAMP's program, or an agency's sponsorship. */
+export type FedrampPath = 'program' | 'agency';
+/** Where the offering stands: applying for a certification, or holding one. */
+export type FedrampStatus = 'applying' | 'certified';
+
+export const FEDRAMP_TYPES: readonly FedrampType[] = ['20x', 'rev5'];
+export const FEDRAMP_PATHS: readonly FedrampPath[] = ['program', 'agency'];
+export const FEDRAMP_STATUSES: readonly FedrampStatus[] = ['applying', 'certified'];
+
+/** The official who is accountable for the offering (CPO-CSO-MTD). */
+export interface AccountableOfficial {
+  name: string;
+  title: string;
+  email: string;
+}
+
+/** An agency that uses the offering: who it is, for the trust center's role mapping and incident reports. */
+export interface FedrampAgency {
+  name: string;
+  realms: string[];
+  issuers: string[];
+  domains: string[];
+}
+
+/**
+ * The offering's profile, the `fedramp` section of svc.config.json (DESIGN §12.1): every key optional here, since
+ * each command asks only for the keys it uses (`requireProfileKeys`). File paths are resolved against the config
+ * file's directory by the reader.
+ */
+export interface FedrampProfile {
+  type?: FedrampType;
+  class?: Cr26Class;
+  path?: FedrampPath;
+  status?: FedrampStatus;
+  /** FedRAMP's id of the offering (a placeholder until FedRAMP assigns one, CDS-CSO-FID). */
+  fedramp_id?: string;
+  /** The Certification Package Overview's URI, which every document carries. */
+  package_uri?: string;
+  evidence_base_uri?: string;
+  accountable_official?: AccountableOfficial;
+  /** An object in the CPO schema's own field names, which svc completes. */
+  cpo?: Record<string, unknown>;
+  /** A file: the provider's Markdown statement per rule and per KSI. */
+  statements?: string;
+  /** A file: the assessor's summary (CPO-CSO-OSA). */
+  assessor_summary?: string;
+  /** The date of the next assessment, YYYY-MM-DD: where a grace period runs until it. */
+  next_assessment?: string;
+  agencies?: FedrampAgency[];
+}
+
+/** The profile's keys, in DESIGN §12.1's order. */
+export const FEDRAMP_PROFILE_KEYS = [
+  'type',
+  'class',
+  'path',
+  'status',
+  'fedramp_id',
+  'package_uri',
+  'evidence_base_uri',
+  'accountable_official',
+  'cpo',
+  'statements',
+  'assessor_summary',
+  'next_assessment',
+  'agencies',
+] as const satisfies readonly (keyof FedrampProfile)[];
+
+export type FedrampProfileKey = (typeof FEDRAMP_PROFILE_KEYS)[number];
+
+/** The profile as configured, with the file it came from (`svc.config.json` in the working directory when there is none). */
+export interface ConfiguredFedrampProfile {
+  file: string;
+  profile: FedrampProfile;
+}
+
+/** What to write for each key: the fix a one-line error names. */
+const WRITE: Record<FedrampProfileKey, string> = {
+  type: 'write "20x" or "rev5"',
+  class: 'write A, B, C or D',
+  path: 'write "program" or "agency"',
+  status: 'write "applying" or "certified"',
+  fedramp_id: 'write the FedRAMP id of the offering (a placeholder until FedRAMP assigns one)',
+  package_uri: 'write the URI of the Certification Package Overview, such as "https://trust.example.com/fedramp/cpo.json"',
+  evidence_base_uri: 'write the URI evidence links start with, such as "https://trust.example.com/fedramp/evidence/"',
+  accountable_official: 'write {"name", "title", "email"} of the accountable official',
+  cpo: 'write an object in the CPO schema\'s field names ("serviceIdentification", ...)',
+  statements: 'write the path of the Markdown file of provider statements',
+  assessor_summary: "write the path of the assessor's summary file",
+  next_assessment: 'write the date of the next assessment as YYYY-MM-DD',
+  agencies: 'write a list of {"name", "realms", "issuers", "domains"}',
+};
+
+const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const URI = /^[a-z][a-z0-9+.-]*:\S+$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `value` as a Certification Class (`b` reads as B); undefined when it is none. */
+export function parseCr26Class(value: string): Cr26Class | undefined {
+  return CR26_CLASSES.find((c) => c === value.trim().toUpperCase());
+}
+
+/** `value` as a certification type (`Rev5` reads as rev5); undefined when it is none. */
+export function parseFedrampType(value: string): FedrampType | undefined {
+  return FEDRAMP_TYPES.find((t) => t === value.trim().toLowerCase());
+}
+
+/**
+ * Reads the `fedramp` section of svc.config.json. `fail(path, problem)` reports a wrong value (path `fedramp.class`),
+ * the problem ending with the fix; `resolvePath` resolves a file path against the config file's directory.
+ */
+export function readFedrampProfile(value: unknown, fail: (path: string, problem: string) => never, resolvePath: (path: string) => string = (p) => p): FedrampProfile {
+  if (!isPlainObject(value)) return fail('fedramp', `expected an object, got ${describe(value)}`);
+  const at = (key: string) => `fedramp.${key}`;
+  const wrong = (key: FedrampProfileKey, v: unknown, what: string): never => fail(at(key), `${describe(v)} is not ${what}; ${WRITE[key]}`);
+  const text = (key: FedrampProfileKey, v: unknown, what: string) => (typeof v === 'string' && v.trim() !== '' ? v : wrong(key, v, what));
+  const profile: FedrampProfile = {};
+  for (const [key, v] of Object.entries(value)) {
+    switch (key) {
+      case 'type':
+        profile.type = (typeof v === 'string' ? parseFedrampType(v) : undefined) ?? wrong(key, v, 'a certification type');
+        break;
+      case 'class':
+        profile.class = (typeof v === 'string' ? parseCr26Class(v) : undefined) ?? wrong(key, v, 'a Certification Class');
+        break;
+      case 'path':
+        profile.path = FEDRAMP_PATHS.find((p) => p === v) ?? wrong(key, v, 'a certification path');
+        break;
+      case 'status':
+        profile.status = FEDRAMP_STATUSES.find((s) => s === v) ?? wrong(key, v, 'a certification status');
+        break;
+      case 'fedramp_id':
+        profile.fedramp_id = text(key, v, 'an id');
+        break;
+      case 'package_uri':
+      case 'evidence_base_uri':
+        profile[key] = typeof v === 'string' && URI.test(v) ? v : wrong(key, v, 'a URI');
+        break;
+      case 'accountable_official':
+        profile.accountable_official = official(v, fail);
+        break;
+      case 'cpo':
+        profile.cpo = isPlainObject(v) ? v : wrong(key, v, 'an object');
+        break;
+      case 'statements':
+      case 'assessor_summary':
+        profile[key] = resolvePath(text(key, v, 'a file path'));
+        break;
+      case 'next_assessment':
+        profile.next_assessment = typeof v === 'string' && isDate(v) ? v : wrong(key, v, 'a date');
+        break;
+      case 'agencies':
+        profile.agencies = agencies(v, fail);
+        break;
+      default:
+        fail(at(key), `unknown key; the profile's keys are ${FEDRAMP_PROFILE_KEYS.join(', ')}`);
+    }
+  }
+  return profile;
+}
+
+/**
+ * The profile with the keys a command needs, else an InvalidInputError `invalid-config` naming the first missing key,
+ * the command that needs it and what to write (`flags` names a flag that may give it instead).
+ */
+export function requireProfileKeys<K extends FedrampProfileKey>(
+  configured: ConfiguredFedrampProfile,
+  keys: readonly K[],
+  command: string,
+  flags: Partial<Record<K, string>> = {},
+): FedrampProfile & Required<Pick<FedrampProfile, K>> {
+  for (const key of keys) {
+    if (configured.profile[key] !== undefined) continue;
+    const flag = flags[key] === undefined ? '' : `, or pass ${flags[key]}`;
+    throw new InvalidInputError('invalid-config', `${configured.file}: fedramp.${key}: missing; ${command} needs it: ${WRITE[key]}${flag}; see docs/configuration.md`);
+  }
+  return configured.profile as FedrampProfile & Required<Pick<FedrampProfile, K>>;
+}
+
+function official(value: unknown, fail: (path: string, problem: string) => never): AccountableOfficial {
+  if (!isPlainObject(value)) return fail('fedramp.accountable_official', `${describe(value)} is not an object; ${WRITE.accountable_official}`);
+  for (const key of Object.keys(value)) if (!['name', 'title', 'email'].includes(key)) fail(`fedramp.accountable_official.${key}`, 'unknown key; write name, title and email');
+  const field = (key: 'name' | 'title' | 'email') => {
+    const v = value[key];
+    if (typeof v !== 'string' || v.trim() === '') return fail(`fedramp.accountable_official.${key}`, `${v === undefined ? 'missing' : `${describe(v)} is not text`}; write the official's ${key}`);
+    if (key === 'email' && !MAILBOX.test(v)) return fail('fedramp.accountable_official.email', `${describe(v)} is not a mailbox; write an address such as "ciso@example.com"`);
+    return v;
+  };
+  return { name: field('name'), title: field('title'), email: field('email') };
+}
+
+function agencies(value: unknown, fail: (path: string, problem: string) => never): FedrampAgency[] {
+  if (!Array.isArray(value)) return fail('fedramp.agencies', `${describe(value)} is not a list; ${WRITE.agencies}`);
+  return value.map((item, i) => {
+    const at = `fedramp.agencies[${i}]`;
+    if (!isPlainObject(item)) return fail(at, `${describe(item)} is not an object; write {"name", "realms", "issuers", "domains"}`);
+    for (const key of Object.keys(item)) if (!['name', 'realms', 'issuers', 'domains'].includes(key)) fail(`${at}.${key}`, 'unknown key; write name, realms, issuers and domains');
+    if (typeof item.name !== 'string' || item.name.trim() === '') fail(`${at}.name`, `${item.name === undefined ? 'missing' : `${describe(item.name)} is not text`}; write the agency's name`);
+    const list = (key: 'realms' | 'issuers' | 'domains') => {
+      const v = item[key];
+      if (v === undefined) return [];
+      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s.trim() === '')) return fail(`${at}.${key}`, `${describe(v)} is not a list of text; write the agency's ${key} as a list of strings`);
+      return v as string[];
+    };
+    return { name: item.name as string, realms: list('realms'), issuers: list('issuers'), domains: list('domains') };
+  });
+}
+
+/** A YYYY-MM-DD date that exists on the calendar. */
+function isDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}

@@ -1,0 +1,71 @@
+import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
+import type { EffectiveState } from '../../domain/fedramp/applicability';
+import type { Cr26Timeframe } from '../../domain/fedramp/cr26-rules';
+
+/** Rendering of `svc fedramp` answers: pure string functions over the use cases' results. */
+
+/** The human form: a summary line, then the rules, the KSIs, and the lists apart, one aligned line each. */
+export function renderRules(r: ListFedrampRulesResult): string[] {
+  const p = r.profile;
+  const marked = (text: string, key: 'path' | 'status') => (p.defaults.includes(key) ? `${text} (default)` : text);
+  const scope = r.family === undefined ? '' : `, family ${r.family}`;
+  const lines = [
+    `CR26 ${r.release.version}, ${p.type} Class ${p.class}, ${marked(`${p.path} path`, 'path')}, ${marked(p.status, 'status')}, as of ${shownTime(r.now)}${scope}: ${plural(r.counts.rules, 'rule')} and ${plural(r.counts.ksis, 'KSI')} apply`,
+  ];
+  const c = r.counts;
+  const rulesHeading = [`${c.in_force} in force`, ...(c.later > 0 ? [`${c.later} required from a later date`] : []), ...(c.not_yet_defined > 0 ? [`${c.not_yet_defined} not yet defined for class ${p.class}`] : [])];
+  if (r.rules.length > 0) lines.push('', `Rules: ${rulesHeading.join(', ')}`, ...ruleTable(r.rules));
+  if (r.ksis.length > 0) {
+    lines.push('', `KSIs: ${r.ksis.length}, in force for ${p.type}${r.ksis[0].via === 'type' ? '' : ` (named by ${r.ksis[0].via})`}`);
+    const width = Math.max(...r.ksis.map((k) => k.id.length));
+    for (const k of r.ksis) lines.push(`${k.id.padEnd(width)}  ${k.name}`);
+  }
+  if (r.recommended.length > 0) lines.push('', `Recommended for Class A (SHOULD, FRC-CLA-RFR): ${r.recommended.length}`, ...ruleTable(r.recommended));
+  if (r.optional.length > 0) lines.push('', `Optional for Class A (MAY, FRC-CLA-OFR): ${r.optional.length}`, ...ruleTable(r.optional));
+  if (r.apart.length > 0) {
+    lines.push('', `Listed apart, not judged: ${plural(r.apart.length, 'rule')} for agencies, assessors, advisors or FedRAMP`);
+    const id = Math.max(...r.apart.map((a) => a.id.length));
+    const who = Math.max(...r.apart.map((a) => a.affects.join(', ').length));
+    for (const a of r.apart) lines.push(`${a.id.padEnd(id)}  ${a.affects.join(', ').padEnd(who)}  ${a.name}`);
+  }
+  return lines;
+}
+
+function ruleTable(rules: ListedRule[]): string[] {
+  const rows = rules.map((r) => [r.id, r.force ?? '-', r.by_rating ? 'by N-rating' : timeframeText(r.timeframe), effectiveText(r.effective), r.name]);
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length)));
+  return rows.map((row) => [...widths.map((w, i) => row[i].padEnd(w)), row[4]].join('  '));
+}
+
+const UNITS: Record<Cr26Timeframe['unit'], [string, string]> = {
+  hours: ['hour', 'hours'],
+  days: ['day', 'days'],
+  bizdays: ['business day', 'business days'],
+  weeks: ['week', 'weeks'],
+  months: ['month', 'months'],
+  years: ['year', 'years'],
+};
+
+/** `7 days`, `1 month`, `2-4 weeks`, `-` when the rule gives none. */
+export function timeframeText(t: Cr26Timeframe | undefined): string {
+  if (t === undefined) return '-';
+  const [one, many] = UNITS[t.unit];
+  if (t.num !== undefined) return `${t.num} ${t.num === 1 ? one : many}`;
+  return `${t.min ?? '?'}-${t.max ?? '?'} ${many}`;
+}
+
+/** `in force`, `in force, grace until <date>`, `required from <date>`, `not yet defined for class D (20x Phase 4 Pilot)`. */
+export function effectiveText(e: EffectiveState): string {
+  if (e.state === 'in_force') return e.grace_until === undefined ? 'in force' : `in force, grace until ${e.grace_until}`;
+  if (e.state === 'required_from') return `required from ${e.date}`;
+  return `not yet defined for class ${e.class}${e.pilot === undefined ? '' : ` (${e.pilot})`}`;
+}
+
+/** The date alone at midnight UTC, else the time as given (to the second). */
+function shownTime(iso: string): string {
+  return iso.endsWith('T00:00:00Z') ? iso.slice(0, 10) : iso;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
