@@ -22,6 +22,8 @@ export interface SvcConfig {
   ksis: Record<string, KsiOverride>;
   /** Directory of NIST's OSCAL schema releases, resolved against the config file's directory. */
   oscalSchemas?: string;
+  /** Directory of FedRAMP's CR26 JSON Schemas (`fedramp_schemas`), resolved against the config file's directory. */
+  fedrampSchemas?: string;
   /** Sinks `svc conmon process` sends events to when no --sink is given (conmon.sinks). */
   sinks: string[];
   /** The offering's FedRAMP profile (`fedramp`, DESIGN §12.1), its file paths resolved against the config file's directory. */
@@ -49,7 +51,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     throw new InvalidInputError('invalid-config', `${file}: ${path}: ${problem}; see docs/configuration.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'conmon', 'fedramp', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon, fedramp)');
+  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp)');
   const sinks: string[] = [];
   for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
     if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks)');
@@ -58,6 +60,8 @@ export function readConfig(document: unknown, file: string): SvcConfig {
   }
   const schemas = document.oscal_schemas;
   if (schemas !== undefined && (typeof schemas !== 'string' || schemas.trim() === '')) fail('oscal_schemas', `expected a directory path, got ${describe(schemas)}`);
+  const fedrampSchemas = document.fedramp_schemas;
+  if (fedrampSchemas !== undefined && (typeof fedrampSchemas !== 'string' || fedrampSchemas.trim() === '')) fail('fedramp_schemas', `expected a directory path, got ${describe(fedrampSchemas)}`);
   const owners: Record<string, string> = {};
   let unmapped = DEFAULT_GOVERNANCE_POLICY.unmapped_owner;
   for (const [family, owner] of entries(document.owners, 'owners', fail)) {
@@ -93,6 +97,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     ksis,
     sinks,
     ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}),
+    ...(typeof fedrampSchemas === 'string' ? { fedrampSchemas: resolve(dirname(file), fedrampSchemas) } : {}),
     ...(fedramp === undefined ? {} : { fedramp }),
   };
 }

@@ -93,9 +93,15 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   container.register(SCHEMA_VALIDATOR, {
     useFactory: instanceCachingFactory(() => {
-      const { AjvSchemaValidator, defaultOscalCacheDir } = require('./schemas/ajv-schema-validator') as typeof import('./schemas/ajv-schema-validator');
+      const { AjvSchemaValidator, defaultFedrampCacheDir, defaultOscalCacheDir } = require('./schemas/ajv-schema-validator') as typeof import('./schemas/ajv-schema-validator');
       const configuredDir = env.SVC_OSCAL_SCHEMAS ? resolve(cwd, env.SVC_OSCAL_SCHEMAS) : config.oscalSchemas;
-      return new AjvSchemaValidator({ configuredDir, cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())) });
+      const fedrampConfiguredDir = env.SVC_FEDRAMP_SCHEMAS ? resolve(cwd, env.SVC_FEDRAMP_SCHEMAS) : config.fedrampSchemas;
+      return new AjvSchemaValidator({
+        configuredDir,
+        cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())),
+        fedrampConfiguredDir,
+        fedrampCacheDir: resolve(cwd, defaultFedrampCacheDir(env, homedir())),
+      });
     }),
   });
   container.register(RUN_STORE, { useFactory: instanceCachingFactory(orRefusal(() => openRunStore(env, resolve(cwd, env.SVC_HOME || '.svc'), cwd))) });

@@ -80,8 +80,8 @@ describe('--json on every command', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }> };
   const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
-  it('every command of oclif.manifest.json takes --json (all 45 print results)', () => {
-    expect(ids).toHaveLength(45);
+  it('every command of oclif.manifest.json takes --json (all 46 print results)', () => {
+    expect(ids).toHaveLength(46);
     expect(ids.filter((id) => manifest.commands[id].flags.json?.type !== 'boolean')).toEqual([]);
   });
 });
@@ -170,6 +170,7 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     ['orchestrator dispatch', ['m365-daily', '--config', () => at('svc.orchestrator.json')]],
     ['orchestrator schedule', ['--emit', 'crontab', '--config', () => at('svc.orchestrator.json')]],
     ['fedramp rules', ['--class', 'A', '--type', '20x', '--now', '2026-11-25']],
+    ['fedramp validate', [join(FIXTURES, 'fedramp', 'sdr-minimal.json'), '--schemas', join(REFERENCE, 'fedramp', 'cr26-schemas')]],
     ['fedramp rules', ['--class', 'D', '--type', '20x', '--rules-file', join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json')]],
   ];
 

@@ -1,11 +1,12 @@
 import { ConfigError } from '../../src/domain/errors';
 import type { OscalModel } from '../../src/domain/oscal/oscal-model';
 import type { OscalProblem } from '../../src/domain/oscal/oscal-problem';
-import type { SchemaSet, SchemaValidator } from '../../src/ports/schema-validator';
+import type { Cr26DocumentType } from '../../src/domain/fedramp/cr26-documents';
+import type { FedrampSchemaSet, SchemaSet, SchemaValidator } from '../../src/ports/schema-validator';
 
 /** SCHEMA_VALIDATOR with given releases and problems; records what it was asked to validate against. */
 export class FixedSchemaValidator implements SchemaValidator {
-  readonly validated: { version: string; model: OscalModel }[] = [];
+  readonly validated: { version: string; model: OscalModel | Cr26DocumentType }[] = [];
 
   constructor(
     private readonly versions: string[] | undefined = ['1.1.3', '1.2.1'],
@@ -19,6 +20,16 @@ export class FixedSchemaValidator implements SchemaValidator {
 
   async validate(_set: SchemaSet, version: string, model: OscalModel): Promise<OscalProblem[]> {
     this.validated.push({ version, model });
+    return this.problems;
+  }
+
+  async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
+    if (!this.versions) throw new ConfigError('fedramp-schemas-missing', 'FedRAMP schemas not found');
+    return { dir: dir ?? '/fedramp-schemas', files: { sdr: '/fedramp-schemas/sdr.json' }, definitions: [] };
+  }
+
+  async validateFedramp(_set: FedrampSchemaSet, type: Cr26DocumentType): Promise<OscalProblem[]> {
+    this.validated.push({ version: 'cr26', model: type });
     return this.problems;
   }
 }

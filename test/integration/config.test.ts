@@ -32,7 +32,7 @@ describe('svc.config.json', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, conmon, fedramp); see docs/configuration.md'],
+    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp); see docs/configuration.md'],
     ['an owner that is no mailbox', { owners: { AC: 'team' } }, 'c.json: owners.AC: expected a mailbox, got "team"'],
     ['an unknown severity', { sla_days: { Severe: 1 } }, 'c.json: sla_days.Severe: expected one of Critical, High, Medium, Low'],
     ['a bad KSI value', { ksis: { 'KSI-AC-02': { severity: 'Urgent' } } }, 'c.json: ksis.KSI-AC-02.severity: cannot set "Urgent"'],

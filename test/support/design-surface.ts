@@ -5,7 +5,7 @@
 
 /**
  * DESIGN §6: the command groups and their commands built so far, in DESIGN's order: SPEC's 11 groups and 44 commands,
- * and of section 12 `fedramp rules` (the other eight `fedramp` commands and the three `vuln` ones follow with their issues).
+ * and of section 12 `fedramp rules` and `fedramp validate` (the other seven `fedramp` commands and the three `vuln` ones follow with their issues).
  */
 export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   ir: [
@@ -34,7 +34,7 @@ export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   oscal: ['generate', 'validate', 'validate-ssp'],
   substrate: ['walk', 'drift'],
   generate: ['ssp', 'docs', 'docx', 'pptx', 'sbom', 'poam', 'crm', 'inventory', 'sar', 'sap', 'site'],
-  fedramp: ['rules'],
+  fedramp: ['rules', 'validate'],
 };
 
 /** The 45 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */

@@ -6,9 +6,10 @@ import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import type { ErrorObject, Options } from 'ajv';
 import { ConfigError } from '../../domain/errors';
+import { CR26_DEFINITIONS_STEM, cr26TypeOfStem, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import { compareVersions, OSCAL_SCHEMA_FILES, type OscalModel } from '../../domain/oscal/oscal-model';
 import { jsonPath, type OscalProblem } from '../../domain/oscal/oscal-problem';
-import type { SchemaSet, SchemaValidator } from '../../ports/schema-validator';
+import type { FedrampSchemaSet, SchemaSet, SchemaValidator } from '../../ports/schema-validator';
 import { writeFileAtomically } from '../shared/atomic-file';
 import { translateFsError } from '../shared/fs-errors';
 import { svcCacheDir } from '../shared/cache-dir';
@@ -18,6 +19,10 @@ export interface AjvSchemaValidatorOptions {
   configuredDir?: string;
   /** Where compiled validators are kept between runs (see defaultOscalCacheDir). */
   cacheDir: string;
+  /** FedRAMP's schema directory from SVC_FEDRAMP_SCHEMAS or the config file; locateFedramp() falls back to it. */
+  fedrampConfiguredDir?: string;
+  /** Where compiled FedRAMP validators are kept (see defaultFedrampCacheDir); `cacheDir` when not given. */
+  fedrampCacheDir?: string;
   /** Called with the schema file each time one is compiled rather than loaded from the cache. */
   onCompile?: (file: string) => void;
 }
@@ -27,11 +32,27 @@ export function defaultOscalCacheDir(env: NodeJS.ProcessEnv, home: string): stri
   return join(svcCacheDir(env, home), 'oscal');
 }
 
+/** The same cache root; FedRAMP's validators go in its `fedramp/`. */
+export function defaultFedrampCacheDir(env: NodeJS.ProcessEnv, home: string): string {
+  return join(svcCacheDir(env, home), 'fedramp');
+}
+
+/** The schema family a file belongs to decides the Ajv it is compiled with. */
+type Dialect = 'oscal' | 'fedramp';
+
 // With unicodeRegExp off the token pattern's \p{L} silently means the text "p{L}" and valid ids fail (AJV-NOTES.md).
 // code.source keeps what standalone code generation needs.
 const AJV_OPTIONS: Options = { allErrors: true, strict: false, unicodeRegExp: true, code: { source: true } };
 /** Bump when the layout of a cache file changes, so old files are no longer picked up. */
 const CACHE_FORMAT = 'svc-oscal-validator/1';
+/**
+ * FedRAMP's CR26 schemas are 2020-12: Ajv2020, strict except for the two rules FedRAMP's files break (`required` in a
+ * `then` naming properties defined elsewhere; `properties` beside `type: string`), docs/decisions.md.
+ */
+const FEDRAMP_AJV_OPTIONS: Options = { allErrors: true, strict: true, strictRequired: false, strictTypes: false, unicodeRegExp: true, code: { source: true } };
+const FEDRAMP_CACHE_FORMAT = 'svc-fedramp-validator/1';
+/** Named as FedRAMP publishes them: `fedramp-<document>-schema-<date>.json`. */
+const FEDRAMP_SCHEMA_FILE = /^fedramp-([a-z-]+)-schema-(\d{4}-\d{2}-\d{2})\.json$/;
 const RELEASE = /^\d+\.\d+\.\d+$/;
 const SCHEMA_FILE = /^oscal_[a-z-]+_schema\.json$/;
 const RELEASE_ID = /"\$id"\s*:\s*"https?:\/\/csrc\.nist\.gov\/ns\/oscal\/(\d+\.\d+\.\d+)\/oscal-[a-z-]+-schema\.json"/;
@@ -84,31 +105,71 @@ export class AjvSchemaValidator implements SchemaValidator {
 
   async validate(set: SchemaSet, version: string, model: OscalModel, document: unknown): Promise<OscalProblem[]> {
     const file = await schemaFile(set, version, model);
-    const validator = await this.validatorFor(file);
+    return this.check(await this.validatorFor('oscal', file, []), document);
+  }
+
+  async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
+    const shown = dir ?? this.options.fedrampConfiguredDir;
+    if (!shown) throw fedrampSchemasMissing(undefined);
+    const root = resolve(shown);
+    let names: string[];
+    try {
+      names = await readdir(root);
+    } catch (error) {
+      throw fedrampSchemasMissing(shown, error);
+    }
+    const newest = new Map<string, { date: string; file: string }>();
+    for (const name of names.sort()) {
+      const match = FEDRAMP_SCHEMA_FILE.exec(name);
+      if (match === null || !(await isFile(join(root, name)))) continue;
+      const [, stem, date] = match;
+      if ((newest.get(stem)?.date ?? '') <= date) newest.set(stem, { date, file: join(root, name) });
+    }
+    const files: Partial<Record<Cr26DocumentType, string>> = {};
+    for (const [stem, { file }] of newest) {
+      const type = cr26TypeOfStem(stem);
+      if (type !== undefined) files[type] = file;
+    }
+    if (Object.keys(files).length === 0) throw fedrampSchemasMissing(shown);
+    const definitions = newest.get(CR26_DEFINITIONS_STEM);
+    return { dir: root, files, definitions: definitions ? [definitions.file] : [] };
+  }
+
+  async validateFedramp(set: FedrampSchemaSet, type: Cr26DocumentType, document: unknown): Promise<OscalProblem[]> {
+    const file = set.files[type];
+    if (file === undefined) {
+      throw new ConfigError('fedramp-schema-missing', `${set.dir}: no FedRAMP schema for ${type} documents (fedramp-*-schema-<date>.json); add the file from FedRAMP's schemas repository`);
+    }
+    return this.check(await this.validatorFor('fedramp', file, set.definitions), document);
+  }
+
+  private async check(validator: LoadedValidator, document: unknown): Promise<OscalProblem[]> {
     const valid = validator.check(document);
     const errors = valid ? [] : [...(validator.check.errors ?? [])];
     await keepCodeCache(validator);
     return toProblems(errors, document);
   }
 
-  private validatorFor(file: string): Promise<LoadedValidator> {
-    let validator = this.loaded.get(file);
+  private validatorFor(dialect: Dialect, file: string, definitions: readonly string[]): Promise<LoadedValidator> {
+    const key = JSON.stringify([dialect, file, definitions]);
+    let validator = this.loaded.get(key);
     if (validator === undefined) {
-      validator = this.load(file);
-      this.loaded.set(file, validator);
-      validator.catch(() => this.loaded.delete(file));
+      validator = this.load(dialect, file, definitions);
+      this.loaded.set(key, validator);
+      validator.catch(() => this.loaded.delete(key));
     }
     return validator;
   }
 
-  private async load(file: string): Promise<LoadedValidator> {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      throw translateFsError(error, file, 'OSCAL schema file');
-    }
-    const base = join(this.options.cacheDir, `${sha256(bytes).toString('hex')}-${cacheKey()}`);
+  private async load(dialect: Dialect, file: string, definitions: readonly string[]): Promise<LoadedValidator> {
+    const what = dialect === 'oscal' ? 'OSCAL schema file' : 'FedRAMP schema file';
+    const read = async (path: string) => readFile(path).catch((error: unknown) => Promise.reject(translateFsError(error, path, what)));
+    const bytes = await read(file);
+    const extra = await Promise.all(definitions.map(async (path) => ({ path, bytes: await read(path) })));
+    // OSCAL's name is the schema's digest alone (as before); FedRAMP's covers the definitions it $refs too.
+    const digest = extra.length === 0 ? sha256(bytes) : sha256(Buffer.concat([sha256(bytes), ...extra.map((d) => sha256(d.bytes))]));
+    const cacheDir = dialect === 'oscal' ? this.options.cacheDir : (this.options.fedrampCacheDir ?? this.options.cacheDir);
+    const base = join(cacheDir, `${digest.toString('hex')}-${cacheKey(dialect)}`);
     const cached = await readCache(base);
     if (cached !== undefined) {
       try {
@@ -117,10 +178,10 @@ export class AjvSchemaValidator implements SchemaValidator {
         await discard(base);
       }
     }
-    const code = this.compile(file, bytes);
-    const digest = sha256(code);
-    const written = await writeCache(base, digest, code);
-    const validator = instantiate(code, base, digest, undefined);
+    const code = dialect === 'oscal' ? this.compile(file, bytes) : this.compileFedramp(file, bytes, extra);
+    const codeDigest = sha256(code);
+    const written = await writeCache(base, codeDigest, code);
+    const validator = instantiate(code, base, codeDigest, undefined);
     if (!written) delete validator.codeCache;
     return validator;
   }
@@ -143,6 +204,58 @@ export class AjvSchemaValidator implements SchemaValidator {
       throw new ConfigError('oscal-schema-invalid', `${file}: not a usable JSON Schema (${reason}); replace it with the file from NIST's OSCAL release`, { cause: error });
     }
   }
+
+  /** FedRAMP's dialect: Ajv2020, `$schemaVersion` an annotation, the common definitions beside, refs read with `#`. */
+  private compileFedramp(file: string, bytes: Buffer, definitions: readonly { path: string; bytes: Buffer }[]): string {
+    this.options.onCompile?.(file);
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { default: Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+    const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+    const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    let at = file;
+    try {
+      const ajv = new Ajv2020(FEDRAMP_AJV_OPTIONS);
+      addFormats(ajv);
+      ajv.addKeyword({ keyword: '$schemaVersion', schemaType: 'string' });
+      for (const d of definitions) {
+        at = d.path;
+        if (d.path !== file) ajv.addSchema(withFragmentRefs(parseSchema(d.bytes)));
+      }
+      at = file;
+      return standaloneCode(ajv, ajv.compile(withFragmentRefs(parseSchema(bytes))));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new ConfigError('fedramp-schema-invalid', `${at}: not a usable JSON Schema (${reason}); replace it with the file from FedRAMP's schemas repository`, { cause: error });
+    }
+  }
+}
+
+function parseSchema(bytes: Buffer): object {
+  return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as object;
+}
+
+/**
+ * FedRAMP's 2026-06-24 files write a cross-file `$ref` as `<$id>/$defs/x`, without the `#` that makes the rest a
+ * fragment, so resolvers look for a file of that name: read it as `<$id>#/$defs/x`, which is what FedRAMP later fixed
+ * the files to. A `$ref` that has a `#` already is left as it is (docs/decisions.md).
+ */
+export function withFragmentRefs<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withFragmentRefs) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    out[key] = key === '$ref' && typeof value === 'string' && !value.includes('#') ? value.replace(/^(.*?\.json)\/(?=.)/, '$1#/') : withFragmentRefs(value);
+  }
+  return out as T;
+}
+
+function fedrampSchemasMissing(dir: string | undefined, cause?: unknown): ConfigError {
+  return new ConfigError(
+    'fedramp-schemas-missing',
+    `FedRAMP schemas not found${dir ? ` in ${dir}` : ''}: pass --schemas <dir>, set SVC_FEDRAMP_SCHEMAS, or set "fedramp_schemas" in svc.config.json to a directory holding FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json)`,
+    { cause },
+  );
 }
 
 function schemasMissing(dir: string | undefined, cause?: unknown): ConfigError {
@@ -196,15 +309,18 @@ async function isFile(path: string): Promise<boolean> {
   );
 }
 
-let optionsKey: string | undefined;
+const optionsKeys = new Map<Dialect, string>();
 
 /** What else, besides the schema, decides the generated code: the cache format, Ajv and ajv-formats, the options. */
-function cacheKey(): string {
+function cacheKey(dialect: Dialect): string {
+  let optionsKey = optionsKeys.get(dialect);
   if (optionsKey === undefined) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const versionOf = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
-    const key = JSON.stringify([CACHE_FORMAT, `ajv@${versionOf('ajv')}`, `ajv-formats@${versionOf('ajv-formats')}`, AJV_OPTIONS]);
+    const [format, options] = dialect === 'oscal' ? [CACHE_FORMAT, AJV_OPTIONS] : [FEDRAMP_CACHE_FORMAT, { ...FEDRAMP_AJV_OPTIONS, keywords: ['$schemaVersion'], refs: 'fragment' }];
+    const key = JSON.stringify([format, `ajv@${versionOf('ajv')}`, `ajv-formats@${versionOf('ajv-formats')}`, options]);
     optionsKey = sha256(key).toString('hex').slice(0, 12);
+    optionsKeys.set(dialect, optionsKey);
   }
   return optionsKey;
 }

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import type { FedrampValidation } from '../../application/fedramp/validate-fedramp-document';
 import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
 import type { Cr26Timeframe } from '../../domain/fedramp/cr26-rules';
@@ -68,4 +70,32 @@ function shownTime(iso: string): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+const DETECTED: Record<FedrampValidation['detectedBy'], string> = { flag: '--type', $schema: 'from its $schema', keys: 'from its keys' };
+/** Schema lines shown per rule before the rest are counted, as `oscal validate`; --json lists every one. */
+const FOLD = 25;
+
+/** `fedramp validate` for people: what it was judged by, the schema problems one per line, the verdict (as `oscal validate`). */
+export function fedrampValidationText(v: FedrampValidation): string[] {
+  const lines = [`${v.file}: FedRAMP ${v.title} (${v.type}, ${DETECTED[v.detectedBy]}), judged by ${basename(v.schema)}`];
+  if (v.problems.length > 0) {
+    lines.push(`Schema (${plural(v.errors, 'error')}):`);
+    const shown = new Map<string, number>();
+    for (const p of v.problems) {
+      const n = (shown.get(p.rule) ?? 0) + 1;
+      shown.set(p.rule, n);
+      if (n <= FOLD) lines.push(`  ${p.path}: ${p.message}`);
+    }
+    for (const [rule, n] of shown) if (n > FOLD) lines.push(`  ... and ${n - FOLD} more [${rule}] (--json lists every one)`);
+  }
+  lines.push(v.valid ? 'Valid' : `Invalid: ${plural(v.errors, 'error')}`);
+  return lines;
+}
+
+export type FedrampValidationJson = Omit<FedrampValidation, 'detectedBy' | 'schemaDir'> & { detected_by: FedrampValidation['detectedBy']; schema_dir: string };
+
+/** `fedramp validate --json`: snake_case keys (docs/cli.md). */
+export function fedrampValidationJson({ file, type, title, detectedBy, schema, schemaDir, ...v }: FedrampValidation): FedrampValidationJson {
+  return { file, type, title, detected_by: detectedBy, schema, schema_dir: schemaDir, ...v };
 }
