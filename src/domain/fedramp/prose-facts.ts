@@ -1,16 +1,17 @@
 import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
 
 /** What a prose number counts. */
-export type ProseFactUnit = 'automated-methods' | 'months';
+export type ProseFactUnit = 'automated-methods' | 'months' | 'cadence-months';
 
 /**
  * One number FedRAMP's 2026.07.14.01 rules file states only inside a statement sentence, with no structured field
- * (DESIGN §12.2): the rule, the class whose statement says it, the number and what it counts. The force is not
- * here: the file gives it as data (`varies_by_class.<class>.force`), read by `proseFactForce`.
+ * (DESIGN §12.2): the rule, the class whose statement says it (none: the rule's own statement, for every class), the
+ * number and what it counts. The force is not here: the file gives it as data (`force`, or
+ * `varies_by_class.<class>.force`), read by `proseFactForce`.
  */
 export interface ProseFact {
   rule: string;
-  class: Cr26Class;
+  class?: Cr26Class;
   value: number;
   unit: ProseFactUnit;
 }
@@ -20,6 +21,8 @@ export interface ProseFact {
  * official rule's statement for the class, so a newer release that changes a sentence fails that test.
  * - FRC-CSX-VVK: at least N automated methods per KSI (B 1, C 2, D 4; Class A names no number).
  * - FRC-CSX-MOT: historical metrics over at least the past N months (C 6, D 18; A and B name no period).
+ * - VDR-TFR-NMV: non-machine-based information resources verified and validated at least once every 3 months (one
+ *   statement for every class; `svc ir freshness --class`).
  */
 export const PROSE_FACTS: readonly ProseFact[] = [
   { rule: 'FRC-CSX-VVK', class: 'B', value: 1, unit: 'automated-methods' },
@@ -27,6 +30,7 @@ export const PROSE_FACTS: readonly ProseFact[] = [
   { rule: 'FRC-CSX-VVK', class: 'D', value: 4, unit: 'automated-methods' },
   { rule: 'FRC-CSX-MOT', class: 'C', value: 6, unit: 'months' },
   { rule: 'FRC-CSX-MOT', class: 'D', value: 18, unit: 'months' },
+  { rule: 'VDR-TFR-NMV', value: 3, unit: 'cadence-months' },
 ];
 
 /** The rule whose statements give the automated-methods minimum per KSI. */
@@ -34,9 +38,9 @@ export const METHODS_RULE = 'FRC-CSX-VVK';
 /** The rule whose statements give the metrics history a class must supply. */
 export const HISTORY_RULE = 'FRC-CSX-MOT';
 
-/** The number `rule` states for `cls`, or undefined where its statement for the class names none. */
+/** The number `rule` states for `cls` (or for every class), or undefined where its statement for the class names none. */
 export function proseFact(rule: string, cls: Cr26Class): ProseFact | undefined {
-  return PROSE_FACTS.find((f) => f.rule === rule && f.class === cls);
+  return PROSE_FACTS.find((f) => f.rule === rule && (f.class === cls || f.class === undefined));
 }
 
 /** The force the rules data gives `rule` for `cls` (undefined when the model does not hold the rule or class). */

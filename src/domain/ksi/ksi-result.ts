@@ -8,6 +8,14 @@ export const KSI_ID_PATTERN = /^KSI-[A-Z]{2,4}-\d{2}$/;
 const ISO_8601 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/**
+ * What kind of information resource a result's evidence is about (DESIGN §12.1): `machine` (the default when a result
+ * says nothing) or `non-machine` (policies, procedures, training records). CR26 gives each its own cadence
+ * (VDR-TFR-MVX / VDR-TFR-MVF and VDR-TFR-NMV; `svc ir freshness --class`).
+ */
+export type EvidenceKind = 'machine' | 'non-machine';
+export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['machine', 'non-machine'];
+
 export interface Check {
   id: string;
   status: string;
@@ -25,6 +33,8 @@ export interface KsiResult {
   source?: string;
   checks?: Check[];
   evidence?: Record<string, unknown>;
+  /** Absent: machine-based. Kept in the evidence entry like any other reported field. */
+  evidence_kind?: EvidenceKind;
   [field: string]: unknown;
 }
 
@@ -161,6 +171,10 @@ function checkOptionalFields(r: Record<string, unknown>, at: (suffix?: string) =
   const observed = r.observed_at;
   if (observed !== undefined && !(typeof observed === 'string' && isIsoTime(observed))) {
     fail(at('.observed_at'), `${describe(observed)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z" or leave it out');
+  }
+  const kind = r.evidence_kind;
+  if (kind !== undefined && !EVIDENCE_KINDS.includes(kind as EvidenceKind)) {
+    fail(at('.evidence_kind'), `${describe(kind)} is not an evidence kind`, 'write "machine" or "non-machine" (policies, procedures, training records), or leave it out for machine-based evidence');
   }
   const evidence = r.evidence;
   if (evidence !== undefined && !isPlainObject(evidence)) fail(at('.evidence'), `expected an object, got ${describe(evidence)}`, 'wrap the raw evidence in an object');

@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
 import type { FedrampValidation } from '../../application/fedramp/validate-fedramp-document';
+import type { ListCr26KsisResult } from '../../application/fedramp/list-cr26-ksis';
 import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
-import type { Cr26Timeframe } from '../../domain/fedramp/cr26-rules';
+import { timeframeText } from '../../domain/fedramp/evidence-cadence';
 
 /** Rendering of `svc fedramp` answers: pure string functions over the use cases' results. */
 
@@ -37,23 +38,6 @@ function ruleTable(rules: ListedRule[]): string[] {
   const rows = rules.map((r) => [r.id, r.force ?? '-', r.by_rating ? 'by N-rating' : timeframeText(r.timeframe), effectiveText(r.effective), r.name]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length)));
   return rows.map((row) => [...widths.map((w, i) => row[i].padEnd(w)), row[4]].join('  '));
-}
-
-const UNITS: Record<Cr26Timeframe['unit'], [string, string]> = {
-  hours: ['hour', 'hours'],
-  days: ['day', 'days'],
-  bizdays: ['business day', 'business days'],
-  weeks: ['week', 'weeks'],
-  months: ['month', 'months'],
-  years: ['year', 'years'],
-};
-
-/** `7 days`, `1 month`, `2-4 weeks`, `-` when the rule gives none. */
-export function timeframeText(t: Cr26Timeframe | undefined): string {
-  if (t === undefined) return '-';
-  const [one, many] = UNITS[t.unit];
-  if (t.num !== undefined) return `${t.num} ${t.num === 1 ? one : many}`;
-  return `${t.min ?? '?'}-${t.max ?? '?'} ${many}`;
 }
 
 /** `in force`, `in force, grace until <date>`, `required from <date>`, `not yet defined for class D (20x Phase 4 Pilot)`. */
@@ -98,4 +82,22 @@ export type FedrampValidationJson = Omit<FedrampValidation, 'detectedBy' | 'sche
 /** `fedramp validate --json`: snake_case keys (docs/cli.md). */
 export function fedrampValidationJson({ file, type, title, detectedBy, schema, schemaDir, ...v }: FedrampValidation): FedrampValidationJson {
   return { file, type, title, detected_by: detectedBy, schema, schema_dir: schemaDir, ...v };
+}
+
+/** `ksi list --catalog cr26` for people: a line naming the release and the counts, then the KSIs under their themes. */
+export function renderCr26Ksis(r: ListCr26KsisResult): string[] {
+  const c = r.counts;
+  const filtered = c.matched !== c.ksis;
+  const lines = [
+    filtered
+      ? `CR26 ${r.release.version}: ${c.matched} of ${plural(c.ksis, 'KSI')} match${c.matched > 0 ? `, in ${plural(r.themes.length, 'theme')}` : ''}`
+      : `CR26 ${r.release.version}: ${plural(c.ksis, 'KSI')} in ${plural(c.themes, 'theme')}`,
+  ];
+  const width = Math.max(0, ...r.ksis.map((k) => k.id.length));
+  for (const theme of r.themes) {
+    const ksis = r.ksis.filter((k) => k.theme === theme.id);
+    lines.push('', `${theme.id} ${theme.name}: ${plural(ksis.length, 'KSI')}`);
+    for (const k of ksis) lines.push(`${k.id.padEnd(width)}  ${k.name} [${k.controls.join(', ')}]`);
+  }
+  return lines;
 }

@@ -33,6 +33,10 @@ export { WalkSubstrate } from '../../application/substrate/walk-substrate';
 export { CompareSnapshots } from '../../application/substrate/compare-snapshots';
 export { RunSurvey } from '../../application/survey/run-survey';
 export { SurveyFindings } from '../../application/survey/survey-findings';
+export { ListFedrampRules } from '../../application/fedramp/list-fedramp-rules';
+export { ListCr26Ksis } from '../../application/fedramp/list-cr26-ksis';
+export { CheckCr26Freshness } from '../../application/freshness/check-cr26-freshness';
+export { ValidateFedrampDocument } from '../../application/fedramp/validate-fedramp-document';
 
 // The domain: pure rules over plain data.
 export { readNormalizedReport } from '../../domain/ksi/ksi-result';
@@ -51,5 +55,6 @@ export { detectDrift } from '../../domain/drift/drift-detection';
 export type { DriftFinding, DriftClass, DriftSeverity } from '../../domain/drift/drift-finding';
 export { merkleRoot, inclusionProof, rootFromProof } from '../../domain/evidence/merkle';
 export { normalizeControlId } from '../../domain/catalog/ksi-catalog';
+export { evaluateCr26Ksis } from '../../domain/fedramp/ksi-evaluation';
 export { AppError, InvalidInputError, NotFoundError, ConflictError, IntegrityError, PermissionError, UnavailableError, ConfigError, UsageError } from '../../domain/errors';
 export type { ErrorKind } from '../../domain/errors';

@@ -41,6 +41,11 @@ describe('readNormalizedReport', () => {
     ['an unknown schema version', { schema_version: '2', results: [] }, 'r.json: schema_version: "2" is not supported; this svc reads schema_version "1"'],
     ['an impossible generated_at', { generated_at: '2026-02-30T00:00:00Z', results: [] }, 'r.json: generated_at: "2026-02-30T00:00:00Z" is not an ISO-8601 time'],
     ['an observed_at that is no time', [{ ksi_id: 'KSI-AC-02', status: 'PASS', observed_at: 'yesterday' }], 'r.json: [0].observed_at: "yesterday" is not an ISO-8601 time'],
+    [
+      'an evidence_kind that is neither machine nor non-machine',
+      [{ ksi_id: 'KSI-AC-02', status: 'PASS', evidence_kind: 'paper' }],
+      'r.json: [0].evidence_kind: "paper" is not an evidence kind; write "machine" or "non-machine" (policies, procedures, training records), or leave it out for machine-based evidence',
+    ],
     ['a numeric title', [{ ksi_id: 'KSI-AC-02', status: 'PASS', title: 7 }], 'r.json: [0].title: expected a string, got number 7'],
     ['evidence that is not an object', [{ ksi_id: 'KSI-AC-02', status: 'PASS', evidence: 'x' }], 'r.json: [0].evidence: expected an object, got "x"; wrap the raw evidence in an object'],
     ['a check without id', [{ ksi_id: 'KSI-AC-02', status: 'PASS', checks: [{ status: 'PASS' }] }], 'r.json: [0].checks[0].id: expected a non-empty string, got nothing'],
@@ -59,6 +64,14 @@ describe('readNormalizedReport', () => {
   it('finds a duplicate in an unsorted report as well as in a sorted one', () => {
     const unsorted = [{ ksi_id: 'KSI-SC-08', status: 'PASS' }, { ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-SC-08', status: 'PASS' }];
     expect(() => read(unsorted)).toThrow('[2].ksi_id: duplicate "KSI-SC-08" (first at [0])');
+  });
+
+  it('accepts evidence_kind machine and non-machine, and keeps it in the result', () => {
+    const results = read([
+      { ksi_id: 'KSI-AC-02', status: 'PASS', evidence_kind: 'machine' },
+      { ksi_id: 'KSI-AT-02', status: 'PASS', evidence_kind: 'non-machine' },
+    ]).results;
+    expect(results.map((r) => r.evidence_kind)).toEqual(['machine', 'non-machine']);
   });
 
   it('accepts leap days only in leap years and times with offsets', () => {
