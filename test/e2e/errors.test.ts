@@ -52,7 +52,7 @@ describe('bad inputs: one line naming the file, the place and the fix, exit 3', 
   it.each<[string, string | Buffer, string]>([
     ['invalid JSON', '[\n  {"ksi_id": "KSI-AC-02", "status": "PASS"},\n  {"ksi_id": "KSI-AU-02" "status": "PASS"}\n]\n', 'invalid JSON at line 3, column 26: Expected \',\' or \'}\' after property value; fix the syntax there (a JSON validator shows the context)'],
     ['a wrong status spelling', '[{"ksi_id":"KSI-AC-02","status":"pass"}]', '[0].status: "pass" is not a status; use exactly PASS, WARN or FAIL (upper case)'],
-    ['a bad ksi_id', '{"results":[{"ksi_id":"AC-2","status":"PASS"}]}', 'results[0].ksi_id: "AC-2" is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"'],
+    ['a bad ksi_id', '{"results":[{"ksi_id":"AC-2","status":"PASS"}]}', 'results[0].ksi_id: "AC-2" is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"'],
     ['a missing ksi_id', '{"results":[{"status":"PASS"}]}', 'results[0].ksi_id: missing; every result needs a ksi_id such as "KSI-AC-02"'],
     ['a duplicate ksi_id', '[{"ksi_id":"KSI-AC-02","status":"PASS"},{"ksi_id":"KSI-AC-02","status":"FAIL"}]', '[1].ksi_id: duplicate "KSI-AC-02" (first at [0]); keep one result per KSI, or merge several reports with "svc evidence build"'],
   ])('%s', (_what, content, message) => {

@@ -242,7 +242,7 @@ describe('control characters in messages are written out, never sent raw', () =>
   it('an ESC and a BOM inside a quoted value', () => {
     const esc = input('esc-id.json', '[{"ksi_id":"KSI-AC-02\\u001b[2J","status":"PASS"}]');
     const bom = input('bom-id.json', Buffer.concat([Buffer.from('[{"ksi_id":"KSI-AC-02'), BOM, Buffer.from('","status":"PASS"}]')]));
-    const hint = 'is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"';
+    const hint = 'is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"';
     expect(run(['ir', 'freshness', esc])).toEqual({ stdout: '', stderr: `Error: ${esc}: [0].ksi_id: "KSI-AC-02\\u001b[2J" ${hint}\n`, status: 3 });
     expect(run(['ir', 'freshness', bom])).toEqual({ stdout: '', stderr: `Error: ${bom}: [0].ksi_id: "KSI-AC-02U+FEFF" ${hint}\n`, status: 3 });
     expect(run(['ir', 'freshness', esc, '--json'])).toEqual(jsonError('invalid-report', 3, `${esc}: [0].ksi_id: "KSI-AC-02\\u001b[2J" ${hint}`));

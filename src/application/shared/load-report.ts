@@ -20,7 +20,7 @@ export async function loadReport(reader: ReportReader, path: string, options: Re
 
 export interface CatalogChoice {
   catalog: KsiCatalog;
-  /** How results are checked: which ids besides KSI-<AREA>-<NN> are accepted (as a test and as a list). */
+  /** How results are checked: which ids besides KSI_ID_PATTERN's are accepted (as a test and as a list). */
   shape: ReportShapeOptions & { acceptIds: string[] };
 }
 

@@ -68,7 +68,7 @@ export function renderPartition(args: {
 export interface PartRules {
   /** JSON path of the results array in messages (`results`, or '' for a bare array). */
   arrayPath: string;
-  /** Official ids accepted besides KSI-<AREA>-<NN> (`--catalog`). */
+  /** Official ids accepted besides KSI_ID_PATTERN's (`--catalog`). */
   acceptIds: string[];
   catalog: CatalogData;
   extra: KsiDefinition[];

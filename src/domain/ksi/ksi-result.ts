@@ -1,8 +1,14 @@
 import { InvalidInputError } from '../errors';
 import { isStatus, type Status } from './status';
 
-/** `KSI-<AREA>-<NN>`: AREA 2-4 upper-case letters (a NIST family or an official FedRAMP theme), NN two digits. */
-export const KSI_ID_PATTERN = /^KSI-[A-Z]{2,4}-\d{2}$/;
+/**
+ * `KSI-<AREA>-<NN>`: AREA 2-4 upper-case letters (a NIST family or an official FedRAMP theme), NN two digits; or a
+ * FedRAMP mnemonic id `KSI-<THEME>-<XXX>` (`KSI-IAM-APM`, CR26 and 0.9.x; DESIGN §3).
+ */
+export const KSI_ID_PATTERN = /^KSI-[A-Z]{2,4}-(?:\d{2}|[A-Z]{3})$/;
+
+/** How to write a KSI id, for the messages that refuse one. */
+export const KSI_ID_HINT = 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"';
 
 /** ISO-8601 date or date-time, as written by scanners (`2026-11-01`, `2026-11-01T08:00:00Z`, offsets). */
 const ISO_8601 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -132,7 +138,7 @@ export class ResultChecker {
     const id = r.ksi_id;
     if (id === undefined) fail(at('.ksi_id'), 'missing', 'every result needs a ksi_id such as "KSI-AC-02"');
     if (typeof id !== 'string' || !(KSI_ID_PATTERN.test(id) || this.options.acceptsId?.(id))) {
-      fail(at('.ksi_id'), `${describe(id)} is not a KSI id`, 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"');
+      fail(at('.ksi_id'), `${describe(id)} is not a KSI id`, KSI_ID_HINT);
     }
     const ksiId = id as string;
     if (this.seen === undefined && i > 0 && !(ids[i - 1] < ksiId)) {

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { describe, isPlainObject, KSI_ID_PATTERN, type KsiResult } from '../ksi/ksi-result';
+import { describe, isPlainObject, KSI_ID_HINT, KSI_ID_PATTERN, type KsiResult } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
 import { ksiResult, ksiStatus, type KsiCheck } from './ksi-from-checks';
 import type { CheckOutcome } from './scan';
@@ -32,7 +32,7 @@ export function evaluateCheckRows(document: unknown, file: string): EvaluatedChe
   document.forEach((row: unknown, i) => {
     if (!isPlainObject(row)) fail(`[${i}]`, `expected an object, got ${describe(row)}`, 'write {"ksi_id": "KSI-AC-02", "check_id": "...", "status": "pass", "criticality": "must"}');
     const r = row as Record<string, unknown>;
-    if (typeof r.ksi_id !== 'string' || !KSI_ID_PATTERN.test(r.ksi_id)) fail(`[${i}].ksi_id`, `${describe(r.ksi_id)} is not a KSI id`, 'write KSI-<AREA>-<NN>, e.g. "KSI-AC-02"');
+    if (typeof r.ksi_id !== 'string' || !KSI_ID_PATTERN.test(r.ksi_id)) fail(`[${i}].ksi_id`, `${describe(r.ksi_id)} is not a KSI id`, KSI_ID_HINT);
     if (typeof r.check_id !== 'string' || r.check_id === '') fail(`[${i}].check_id`, `expected a non-empty string, got ${describe(r.check_id)}`, 'name the check');
     if (typeof r.status !== 'string' || !(r.status in ROW_STATUS)) fail(`[${i}].status`, `${describe(r.status)} is not a check status`, 'use pass, fail, error or manual');
     if (r.criticality !== 'must' && r.criticality !== 'should') fail(`[${i}].criticality`, `${describe(r.criticality)} is not a criticality`, 'use must or should');

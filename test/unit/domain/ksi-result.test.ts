@@ -16,17 +16,19 @@ describe('readNormalizedReport', () => {
     expect(read({ results: [] }).results).toEqual([]);
   });
 
-  it('accepts official FedRAMP numeric ids and, when told, the ids of a release', () => {
+  it('accepts official FedRAMP numeric and mnemonic ids (DESIGN §3) and, when told, the ids of a release', () => {
     expect(read([{ ksi_id: 'KSI-IAM-01', status: 'PASS' }]).results).toHaveLength(1);
-    expect(() => read([{ ksi_id: 'KSI-IAM-MFA', status: 'PASS' }])).toThrow(/"KSI-IAM-MFA" is not a KSI id/);
-    expect(readNormalizedReport([{ ksi_id: 'KSI-IAM-MFA', status: 'PASS' }], 'r.json', { acceptsId: (id) => id === 'KSI-IAM-MFA' }).results).toHaveLength(1);
+    expect(read([{ ksi_id: 'KSI-IAM-APM', status: 'PASS' }, { ksi_id: 'KSI-IAM-MFA', status: 'FAIL' }]).results.map((r) => r.ksi_id)).toEqual(['KSI-IAM-APM', 'KSI-IAM-MFA']);
+    expect(() => read([{ ksi_id: 'KSI-IAM-APMX', status: 'PASS' }])).toThrow(/"KSI-IAM-APMX" is not a KSI id/);
+    expect(() => read([{ ksi_id: 'KSI-IAM-apm', status: 'PASS' }])).toThrow(/"KSI-IAM-apm" is not a KSI id/);
+    expect(readNormalizedReport([{ ksi_id: 'KSI-X-1', status: 'PASS' }], 'r.json', { acceptsId: (id) => id === 'KSI-X-1' }).results).toHaveLength(1);
   });
 
   it.each<[string, unknown, string]>([
     ['a wrong status spelling', [{ ksi_id: 'KSI-AC-02', status: 'Pass' }], 'r.json: [0].status: "Pass" is not a status; use exactly PASS, WARN or FAIL (upper case)'],
     ['a missing status', { results: [{ ksi_id: 'KSI-AC-02' }] }, 'r.json: results[0].status: missing; every result needs a status: PASS, WARN or FAIL'],
     ['a missing ksi_id', { results: [{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { status: 'PASS' }] }, 'r.json: results[1].ksi_id: missing; every result needs a ksi_id such as "KSI-AC-02"'],
-    ['a one-digit ksi_id', [{ ksi_id: 'KSI-AC-2', status: 'PASS' }], 'r.json: [0].ksi_id: "KSI-AC-2" is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02"'],
+    ['a one-digit ksi_id', [{ ksi_id: 'KSI-AC-2', status: 'PASS' }], 'r.json: [0].ksi_id: "KSI-AC-2" is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"'],
     ['a lower-case ksi_id', [{ ksi_id: 'ksi-ac-02', status: 'PASS' }], 'r.json: [0].ksi_id: "ksi-ac-02" is not a KSI id'],
     ['a numeric ksi_id', [{ ksi_id: 42, status: 'PASS' }], 'r.json: [0].ksi_id: number 42 is not a KSI id'],
     [
