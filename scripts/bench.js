@@ -3,7 +3,7 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,pipeline,diff,api]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,pipeline,diff,api,scale]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
  */
@@ -169,6 +169,47 @@ async function oscal() {
   row('oscal', `the same, compiling the schema (no cache)`, `${compiling.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${(compiling.ms / node.ms).toFixed(2)}×`, '', undefined);
 }
 
+/**
+ * DESIGN §11 fedramp: whole-process `svc fedramp validate` of a full-size Security Decision Record (155 requirements,
+ * 46 KSIs with 2,000 evidence entries each, 16 MB, built from the project's minimal fixture) against `node` parsing
+ * it, with the compiled validator cached.
+ */
+async function fedramp() {
+  const schemas = path.join(ROOT, '..', 'shared', 'reference', 'fedramp', 'cr26-schemas');
+  if (!fs.existsSync(schemas)) {
+    row('fedramp', 'skipped: ../shared/reference/fedramp/cr26-schemas is missing', '', '', '', '≤ 3×', undefined);
+    return;
+  }
+  const sdr = path.join(DATA, 'sdr-large.json');
+  if (!fs.existsSync(sdr)) fs.writeFileSync(sdr, JSON.stringify(largeSdr(JSON.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'fedramp', 'sdr-minimal.json'), 'utf8')))));
+  const env = { SVC_FEDRAMP_SCHEMAS: schemas, SVC_CACHE_DIR: path.join(DATA, 'fedramp-cache') };
+  await measure(process.execPath, [SVC, 'fedramp', 'validate', sdr], env); // fills the cache
+  const [node, svc] = await alternate(15, [
+    { command: process.execPath, args: ['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(sdr)}, 'utf8'))`] },
+    { command: process.execPath, args: [SVC, 'fedramp', 'validate', sdr], env },
+  ]);
+  const ratio = svc.ms / node.ms;
+  const mb = (fs.statSync(sdr).size / 2 ** 20).toFixed(0);
+  row('fedramp', `fedramp validate of a ${mb} MB SDR, cached, vs node parsing it`, `${svc.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
+}
+
+/** The minimal SDR grown to full size, every requirement and KSI id distinct (svc fedramp validate must find it valid). */
+function largeSdr(minimal) {
+  const [requirement] = minimal.fedRampRequirements;
+  const [ksi] = minimal.keySecurityIndicators;
+  const [evidence] = ksi.ksiEvidence;
+  const letters = (i) => String.fromCharCode(65 + (i % 26)) + String.fromCharCode(65 + Math.floor(i / 26));
+  return {
+    ...minimal,
+    fedRampRequirements: Array.from({ length: 155 }, (_, i) => ({ ...requirement, frrID: `VDR-CSO-${letters(i)}X` })),
+    keySecurityIndicators: Array.from({ length: 46 }, (_, i) => ({
+      ...ksi,
+      ksiId: `KSI-IAM-${letters(i)}X`,
+      ksiEvidence: Array.from({ length: 2000 }, (_, j) => ({ ...evidence, evidenceLocation: `${evidence.evidenceLocation}/${j}` })),
+    })),
+  };
+}
+
 /** Starts a child that prints its port on stdout (svc-api prints its URL on stderr); resolves with the port. */
 function serve(command, argv, env, stream) {
   return new Promise((resolve, reject) => {
@@ -311,13 +352,13 @@ function print() {
   const keys = Object.keys(head);
   const width = Object.fromEntries(keys.map((k) => [k, Math.max(...cells.map((c) => String(c[k]).length))]));
   for (const c of cells) console.log(keys.map((k) => String(c[k]).padEnd(width[k])).join('  ').trimEnd());
-  console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup and oscal)`);
+  console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup, oscal and fedramp)`);
 }
 
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;
