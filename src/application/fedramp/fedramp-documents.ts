@@ -1,0 +1,48 @@
+import type { WrittenFile } from '../../domain/artifacts/manifest';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
+import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import type { FedrampProfileSettings } from '../../ports/fedramp-profile';
+import type { ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
+import type { FedrampType } from '../../domain/fedramp/profile';
+import { splitPath } from '../shared/paths';
+import { writeAll } from '../shared/write-all';
+
+/** The profile with `--type` and `--class` over the configured values. */
+export function profileWith(settings: FedrampProfileSettings, flags: { type?: FedrampType; class?: Cr26Class }): FedrampProfileSettings {
+  return { ...settings, profile: { ...settings.profile, ...(flags.type ? { type: flags.type } : {}), ...(flags.class ? { class: flags.class } : {}) } };
+}
+
+/** The Markdown twin's name beside a JSON document: `sdr.json` → `sdr.md` (any other name gains `.md`). */
+export function twinName(jsonName: string): string {
+  return jsonName.toLowerCase().endsWith('.json') ? `${jsonName.slice(0, -5)}.md` : `${jsonName}.md`;
+}
+
+/** A document written as its JSON (RFC 8785 canonical) and its Markdown twin. */
+export interface WrittenTwin {
+  json: { path: string } & WrittenFile;
+  markdown: { path: string } & WrittenFile;
+}
+
+/** Writes a document and its twin into an open transaction, as `name` and twinName(name). */
+export async function addTwin(tx: ArtifactTransaction, name: string, document: unknown, markdown: string): Promise<{ json: WrittenFile; markdown: WrittenFile }> {
+  const json = await writeAll(tx.open(name), (sink) => {
+    for (const chunk of jsonChunks(document, 'canonical')) sink.write(chunk);
+  });
+  const md = await writeAll(tx.open(twinName(name)), (sink) => sink.write(markdown));
+  return { json, markdown: md };
+}
+
+/** Writes a document and its Markdown twin to `out` and beside it: both appear together, or neither. */
+export async function writeTwin(writer: ArtifactWriter, out: string, document: unknown, markdown: string): Promise<WrittenTwin> {
+  const { dir, base } = splitPath(out);
+  const tx = await writer.begin(dir);
+  try {
+    const written = await addTwin(tx, base, document, markdown);
+    await tx.commit();
+    const join = (name: string) => (dir === '.' ? name : `${dir}/${name}`);
+    return { json: { path: out, ...written.json }, markdown: { path: join(twinName(base)), ...written.markdown } };
+  } catch (error) {
+    await tx.abort();
+    throw error;
+  }
+}
