@@ -108,17 +108,7 @@ export function controlsIntersect(a: Iterable<string>, b: Iterable<string>): boo
 
 /** `Implemented` when every status is PASS, `Not Implemented` when every one is FAIL, else `Partially Implemented`; none: undefined. */
 export function ksiStatusOf(statuses: readonly Status[]): Cr26KsiStatus | undefined {
-  if (statuses.length === 0) return undefined;
-  if (statuses.every((s) => s === 'PASS')) return 'Implemented';
-  if (statuses.every((s) => s === 'FAIL')) return 'Not Implemented';
-  return 'Partially Implemented';
-}
-
-/** Distinct (tool, check id) pairs among the results. */
-export function automatedMethods(results: readonly Pick<EvaluationResult, 'tool' | 'checks'>[]): number {
-  const pairs = new Set<string>();
-  for (const r of results) for (const check of r.checks) pairs.add(JSON.stringify([r.tool, check]));
-  return pairs.size;
+  return tallyStatus({ pass: statuses.filter((s) => s === 'PASS').length, fail: statuses.filter((s) => s === 'FAIL').length, other: statuses.filter((s) => s !== 'PASS' && s !== 'FAIL').length });
 }
 
 /**
@@ -135,67 +125,151 @@ export function evaluationResults(report: NormalizedReport): EvaluationResult[] 
   });
 }
 
-/**
- * Evaluates a run's results against the KSIs applicable to a profile (DESIGN §12.2). A result reaches KSI K when
- * it is keyed K; when it is keyed an earlier id that resolves to K through the rules' aliases; or when it is keyed
- * a 163-catalog KSI whose controls meet K's (`matchControls`). An id is looked up in that order: a CR26 id or alias
- * of a KSI outside `ksis` is unmapped (`not-applicable`), a retired earlier id is unmapped (`retired`) and reaches
- * nothing, even when it also looks like a catalog id.
- */
-export function evaluateCr26Ksis(input: EvaluationInput): Cr26Evaluation {
-  const { rules, ksis, results, catalog } = input;
-  const cls = input.class;
-  const contributing = new Map<string, ContributingResult[]>(ksis.map((k) => [k.id, []]));
-  const cr26Ksis = new Set(rules.ksis.map((k) => k.id));
-  const retired = new Map(rules.retired.map((r) => [r.id, r]));
-  const targets = ksis.map((k) => ({ id: k.id, controls: matchControls(k.controls) }));
-  const unmapped = new Map<string, UnmappedResult>();
-  const add = (id: string, result: EvaluationResult, via: ContributionVia) =>
-    contributing.get(id)!.push({ ksi_id: result.ksi_id, status: result.status, tool: result.tool, checks: [...result.checks], via });
+/** What the tally keeps of one applicable KSI: the indices of its contributing results, how each reached it, its statuses and methods. */
+export interface KsiTally {
+  id: string;
+  /** Indices (as given to `add`) of the contributing results, in the order added. */
+  indices: number[];
+  /** How each of `indices` reached the KSI. */
+  via: ContributionVia[];
+  pass: number;
+  fail: number;
+  /** WARN and any other status. */
+  other: number;
+  /** Distinct `<tool>:<check id>` among the contributing results, in the order first seen. */
+  tests: Set<string>;
+  /** The same pairs as JSON [tool, check], for the count of automated methods (a tool or check may contain ':'). */
+  methods: Set<string>;
+}
 
-  for (const result of results) {
-    const id = result.ksi_id;
+/**
+ * The CR26 evaluation of a run, one result at a time (DESIGN §12.2): a run of a million results is tallied without
+ * keeping a copy of each. A result reaches KSI K when it is keyed K; when it is keyed an earlier id that resolves to
+ * K through the rules' aliases; or when it is keyed a 163-catalog KSI whose controls meet K's (`matchControls`). An
+ * id is looked up in that order: a CR26 id or alias of a KSI outside `ksis` is unmapped (`not-applicable`), a
+ * retired earlier id is unmapped (`retired`) and reaches nothing, even when it also looks like a catalog id.
+ */
+export class Cr26Tally {
+  private readonly byKsi: Map<string, KsiTally>;
+  private readonly cr26Ksis: Set<string>;
+  private readonly retired: Map<string, Cr26Rules['retired'][number]>;
+  private readonly targets: { id: string; controls: Set<string> }[];
+  private readonly unmapped = new Map<string, UnmappedResult>();
+  /** Where each catalog id leads (computed once per id). */
+  private readonly reachedBy = new Map<string, { ids: string[]; via: ContributionVia } | UnmappedResult>();
+
+  constructor(private readonly input: Omit<EvaluationInput, 'results'>) {
+    this.byKsi = new Map(input.ksis.map((k) => [k.id, { id: k.id, indices: [], via: [], pass: 0, fail: 0, other: 0, tests: new Set(), methods: new Set() }]));
+    this.cr26Ksis = new Set(input.rules.ksis.map((k) => k.id));
+    this.retired = new Map(input.rules.retired.map((r) => [r.id, r]));
+    this.targets = input.ksis.map((k) => ({ id: k.id, controls: matchControls(k.controls) }));
+  }
+
+  /** Tallies one result; returns the ids of the KSIs it reached (empty when it is unmapped). */
+  add(result: EvaluationResult, index: number): readonly string[] {
+    const route = this.route(result.ksi_id);
+    if (!('ids' in route)) {
+      this.unmapped.set(route.id, route);
+      return [];
+    }
+    for (const id of route.ids) {
+      const t = this.byKsi.get(id)!;
+      t.indices.push(index);
+      t.via.push(route.via === 'id' && result.ksi_id !== id ? 'alias' : route.via);
+      if (result.status === 'PASS') t.pass += 1;
+      else if (result.status === 'FAIL') t.fail += 1;
+      else t.other += 1;
+      for (const check of result.checks) {
+        t.tests.add(`${result.tool}:${check}`);
+        t.methods.add(JSON.stringify([result.tool, check]));
+      }
+    }
+    return route.ids;
+  }
+
+  /** The tally of an applicable KSI. */
+  ksi(id: string): KsiTally | undefined {
+    return this.byKsi.get(id);
+  }
+
+  /** The evaluation so far: every applicable KSI in the order given, with what the tally knows of it. */
+  evaluation(): Omit<Cr26Evaluation, 'ksis'> & { ksis: (Omit<Cr26KsiEvaluation, 'contributing'> & { tally: KsiTally })[] } {
+    const cls = this.input.class;
+    const fact = proseFact(METHODS_RULE, cls);
+    const force = proseFactForce(this.input.rules, METHODS_RULE, cls);
+    const ksis = this.input.ksis.map((k) => {
+      const tally = this.byKsi.get(k.id)!;
+      const status = tallyStatus(tally);
+      const methods = tally.methods.size;
+      return {
+        id: k.id,
+        ...(status === undefined ? {} : { status }),
+        tally,
+        methods,
+        ...(fact === undefined ? {} : { methodsRequired: { min: fact.value, ...(force === undefined ? {} : { force }) }, methodsMet: methods >= fact.value }),
+      };
+    });
+    return {
+      class: cls,
+      ksis,
+      noEvidence: ksis.filter((k) => k.status === undefined).map((k) => k.id),
+      unmapped: [...this.unmapped.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    };
+  }
+
+  private route(id: string): { ids: string[]; via: ContributionVia } | UnmappedResult {
+    let route = this.reachedBy.get(id);
+    if (route === undefined) {
+      route = this.routeOf(id);
+      this.reachedBy.set(id, route);
+    }
+    return route;
+  }
+
+  private routeOf(id: string): { ids: string[]; via: ContributionVia } | UnmappedResult {
+    const { rules, catalog } = this.input;
     const resolved = resolveCr26Id(rules, id);
-    if (resolved !== undefined && cr26Ksis.has(resolved)) {
-      if (contributing.has(resolved)) add(resolved, result, resolved === id ? 'id' : 'alias');
-      else unmapped.set(id, { id, kind: 'not-applicable', reason: `${resolved === id ? id : `${id} (now ${resolved})`} does not apply to the profile's class ${cls}` });
-      continue;
+    if (resolved !== undefined && this.cr26Ksis.has(resolved)) {
+      if (this.byKsi.has(resolved)) return { ids: [resolved], via: resolved === id ? 'id' : 'alias' };
+      return { id, kind: 'not-applicable', reason: `${resolved === id ? id : `${id} (now ${resolved})`} does not apply to the profile's class ${this.input.class}` };
     }
-    const gone = retired.get(id);
-    if (gone !== undefined) {
-      unmapped.set(id, { id, kind: 'retired', reason: describeRetired(gone, rules.info.version) });
-      continue;
-    }
+    const gone = this.retired.get(id);
+    if (gone !== undefined) return { id, kind: 'retired', reason: describeRetired(gone, rules.info.version) };
     const definition = catalog.get(id);
     if (definition !== undefined) {
       const controls = matchControls(definition.controls);
-      const reached = targets.filter((t) => [...t.controls].some((c) => controls.has(c)));
-      for (const t of reached) add(t.id, result, 'controls');
-      if (reached.length === 0) unmapped.set(id, { id, kind: 'no-shared-control', reason: `${id}: none of its controls (${definition.controls.join(', ')}) meets an applicable KSI's` });
-      continue;
+      const reached = this.targets.filter((t) => [...t.controls].some((c) => controls.has(c))).map((t) => t.id);
+      if (reached.length > 0) return { ids: reached, via: 'controls' };
+      return { id, kind: 'no-shared-control', reason: `${id}: none of its controls (${definition.controls.join(', ')}) meets an applicable KSI's` };
     }
-    unmapped.set(id, { id, kind: 'unknown', reason: `${id}: neither a CR26 KSI, an earlier FedRAMP id nor a catalog KSI` });
+    return { id, kind: 'unknown', reason: `${id}: neither a CR26 KSI, an earlier FedRAMP id nor a catalog KSI` };
   }
+}
 
-  const fact = proseFact(METHODS_RULE, cls);
-  const force = proseFactForce(rules, METHODS_RULE, cls);
-  const evaluated = ksis.map((k): Cr26KsiEvaluation => {
-    const list = contributing.get(k.id)!;
-    const status = ksiStatusOf(list.map((r) => r.status));
-    const methods = automatedMethods(list);
-    return {
-      id: k.id,
-      ...(status === undefined ? {} : { status }),
-      contributing: list,
-      methods,
-      ...(fact === undefined ? {} : { methodsRequired: { min: fact.value, ...(force === undefined ? {} : { force }) }, methodsMet: methods >= fact.value }),
-    };
-  });
+/** ksiStatusOf from counts: PASS, FAIL and the rest. */
+export function tallyStatus(t: Pick<KsiTally, 'pass' | 'fail' | 'other'>): Cr26KsiStatus | undefined {
+  const total = t.pass + t.fail + t.other;
+  if (total === 0) return undefined;
+  if (t.pass === total) return 'Implemented';
+  if (t.fail === total) return 'Not Implemented';
+  return 'Partially Implemented';
+}
+
+/** Evaluates a run's results against the KSIs applicable to a profile (DESIGN §12.2; Cr26Tally says how a result reaches a KSI). */
+export function evaluateCr26Ksis(input: EvaluationInput): Cr26Evaluation {
+  const tally = new Cr26Tally(input);
+  input.results.forEach((result, index) => tally.add(result, index));
+  const evaluation = tally.evaluation();
   return {
-    class: cls,
-    ksis: evaluated,
-    noEvidence: evaluated.filter((k) => k.status === undefined).map((k) => k.id),
-    unmapped: [...unmapped.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    ...evaluation,
+    ksis: evaluation.ksis.map(({ tally: t, ...k }) => {
+      const contributing = t.indices.map((i, n): ContributingResult => {
+        const r = input.results[i];
+        return { ksi_id: r.ksi_id, status: r.status, tool: r.tool, checks: [...r.checks], via: t.via[n] };
+      });
+      const { methods, methodsRequired, methodsMet, status, id } = k;
+      return { id, ...(status === undefined ? {} : { status }), contributing, methods, ...(methodsRequired === undefined ? {} : { methodsRequired, methodsMet }) };
+    }),
   };
 }
 

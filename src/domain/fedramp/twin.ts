@@ -25,7 +25,7 @@ export function twinHeader(h: TwinHeader): string[] {
     `- Certification Package Overview: ${markdownText(h.packageUri)}`,
     `- Rules: FedRAMP Consolidated Rules ${markdownText(h.rulesVersion)}`,
     `- Generated: ${h.generatedAt} by ${markdownText(h.tool.name)} ${markdownText(h.tool.version)}`,
-    `- Machine-readable twin: ${markdownText(h.json)} (the same model; where they differ, the JSON is wrong too)`,
+    `- Machine-readable twin: ${markdownText(h.json)} (written from the same model)`,
     '',
   ];
 }

@@ -1,7 +1,7 @@
 import { applicability } from '../../../../src/domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi } from '../../../../src/domain/fedramp/cr26-rules';
 import {
-  automatedMethods,
+  Cr26Tally,
   controlsIntersect,
   evaluateCr26Ksis,
   evaluationResults,
@@ -128,7 +128,20 @@ describe('evaluateCr26Ksis', () => {
   it('counts automated methods as distinct (tool, check id) pairs', () => {
     expect(ksi(d, 'KSI-IAM-APM').methods).toBe(4); // 2 scubagear checks, 2 prowler checks
     expect(ksi(d, 'KSI-IAM-ELP').methods).toBe(1); // two results, one (prowler, check) pair
-    expect(automatedMethods([{ tool: 'a', checks: ['x', 'y'] }, { tool: 'b', checks: ['x'] }, { tool: 'a', checks: ['x'] }])).toBe(3);
+  });
+
+  it('tallies one result at a time: indices, how each came, counts and `<tool>:<check>` tests, an id routed once', () => {
+    const tally = new Cr26Tally({ rules, ksis: applicable('B'), class: 'B', catalog });
+    expect(tally.add(RUN[0], 7)).toEqual(['KSI-IAM-APM']);
+    expect(tally.add(RUN[1], 9)).toEqual(['KSI-IAM-APM']);
+    expect(tally.add(RUN[8], 10)).toEqual([]);
+    expect(tally.add({ ...RUN[1], status: 'FAIL', checks: ['a:b'] }, 11)).toEqual(['KSI-IAM-APM']);
+    const t = tally.ksi('KSI-IAM-APM')!;
+    expect({ indices: t.indices, via: t.via, pass: t.pass, fail: t.fail, other: t.other }).toEqual({ indices: [7, 9, 11], via: ['id', 'alias', 'alias'], pass: 2, fail: 1, other: 0 });
+    expect([...t.tests]).toEqual(['scubagear:MS.AAD.1.1v1', 'scubagear:MS.AAD.2.1v1', 'prowler:iam_root_mfa_enabled', 'prowler:a:b']);
+    const e = tally.evaluation();
+    expect(e.ksis.find((k) => k.id === 'KSI-IAM-APM')).toMatchObject({ status: 'Partially Implemented', methods: 4 });
+    expect(e.unmapped.map((u) => u.id)).toEqual(['KSI-CMT-05']);
   });
 
   it("compares methods with FRC-CSX-VVK's minimum for the class (B 1 SHOULD, C 2 MUST, D 4 MUST, A none)", () => {

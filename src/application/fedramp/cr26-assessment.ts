@@ -1,0 +1,184 @@
+import { inject, injectable } from 'tsyringe';
+import { assessor, type HashedResult } from '../../domain/assessment/assessment';
+import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
+import type { RunSummary } from '../../domain/conmon/run-record';
+import { applicability, type Applicability, type ApplicabilityProfile } from '../../domain/fedramp/applicability';
+import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-rules';
+import { evidenceCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
+import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, type HistoryCheck } from '../../domain/fedramp/ksi-evaluation';
+import { requireProfileKeys, type FedrampProfile, type FedrampProfileKey, type FedrampType } from '../../domain/fedramp/profile';
+import { Cr26RunFacts } from '../../domain/fedramp/run-facts';
+import type { SdrKsiMetrics } from '../../domain/fedramp/sdr';
+import { noStatements, readProviderStatements, type ProviderStatements } from '../../domain/fedramp/statements';
+import type { BaselineLevel } from '../../domain/oscal/baseline';
+import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
+import { CLOCK, type Clock } from '../../ports/clock';
+import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
+import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import type { LoadedRun } from '../shared/run-loader';
+import { readStoredResults } from '../shared/stored-bundle';
+import { profileWith } from './fedramp-documents';
+
+/** The path and status assumed when the profile gives none (docs/fedramp.md): a program application. */
+export const PROFILE_DEFAULTS = { path: 'program', status: 'applying' } as const;
+
+/**
+ * The Rev5 baseline whose controls a class lists (SDR-CSF-CTF): FedRAMP's classes "loosely align" with the NIST SP
+ * 800-53B baselines (cr26-docs/providers_start_class.md): B with Low, C with Moderate, D with High. Class A has no
+ * Rev5 control list (docs/decisions.md).
+ */
+export const CLASS_BASELINES: Partial<Record<Cr26Class, BaselineLevel>> = { B: 'low', C: 'moderate', D: 'high' };
+
+/** What a command asks of the profile, with the flags that may give `type` and `class`. */
+export interface ProfileRequest {
+  type?: FedrampType;
+  class?: Cr26Class;
+  now?: Date;
+}
+
+/** The profile, the rules in use and what applies, at a time. */
+export interface Cr26Scope<K extends FedrampProfileKey> {
+  profile: FedrampProfile & Required<Pick<FedrampProfile, K>> & Required<Pick<FedrampProfile, 'type' | 'class'>>;
+  rules: Cr26Rules;
+  found: Applicability;
+  now: Date;
+  cadences: { machine: EvidenceCadence; nonMachine: EvidenceCadence };
+}
+
+/** One run's CR26 picture: its facts, and per applicable KSI its daily history and metrics from the run store. */
+export interface Cr26RunPicture {
+  facts: Cr26RunFacts;
+  /** Per applicable KSI (20x only): the status of each recorded day, this run's day included. */
+  daily: Map<string, DailyKsiStatus[]>;
+  metrics?: Map<string, SdrKsiMetrics>;
+  history: Map<string, HistoryCheck>;
+  /** Distinct days of recorded history within the last year. */
+  metricDays: number;
+  /** Rev5: the class's control list. */
+  controls?: readonly string[];
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The CR26 reading of the offering shared by `fedramp sdr`, `readiness` and `package` (DESIGN §12.1–12.3): the
+ * profile with the keys a command needs (a one-line error before anything is written), the rules that apply at
+ * `now`, the provider's statements, one pass over a run's results, and its KSIs' history from the run store.
+ */
+@injectable()
+export class Cr26Assessment {
+  constructor(
+    @inject(FEDRAMP_RULES_SOURCE) private readonly source: FedrampRulesSource,
+    @inject(FEDRAMP_PROFILE) private readonly settings: FedrampProfileSettings,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(RUN_STORE) private readonly store: RunStore,
+    @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
+    @inject(RUN_SETTINGS) private readonly settingsOfRun: RunSettings,
+  ) {}
+
+  /** The profile with `keys` (and type and class), the rules in use and what applies to it at `now`. */
+  scope<K extends FedrampProfileKey>(request: ProfileRequest, keys: readonly K[], command: string): Cr26Scope<K> {
+    const profile = requireProfileKeys(profileWith(this.settings, request), ['type', 'class', ...keys] as (K | 'type' | 'class')[], command, { type: '--type', class: '--class' } as Partial<Record<K | 'type' | 'class', string>>) as Cr26Scope<K>['profile'];
+    const rules = this.source.rules();
+    const now = request.now ?? this.clock.now();
+    const found = applicability(rules, applicabilityProfile(profile), now);
+    const cadences = { machine: evidenceCadence(rules, profile.type, profile.class, 'machine'), nonMachine: evidenceCadence(rules, profile.type, profile.class, 'non-machine') };
+    return { profile, rules, found, now, cadences };
+  }
+
+  /** The provider's statements file the profile names; none when it names none. */
+  async statements(scope: Cr26Scope<never>): Promise<ProviderStatements> {
+    const file = scope.profile.statements;
+    if (file === undefined) return noStatements();
+    return readProviderStatements((await this.reader.readText(file)).text, file, scope.rules);
+  }
+
+  /** One pass over `run`'s results, and the KSIs' history from the run store with `run` as the status of its day. */
+  async picture(scope: Cr26Scope<never>, run: LoadedRun): Promise<Cr26RunPicture> {
+    const facts = this.factsOf(scope, run.catalog, run.context.generatedAt, typeof run.context.source?.tool === 'string' && run.context.source.tool !== '' ? run.context.source.tool : undefined);
+    for (const r of run.results) facts.add(r.item);
+    const asOf = run.context.generatedAt ?? run.context.runAt.toISOString();
+    const ksis = scope.found.ksis.map((k) => k.ksi);
+    const daily = ksis.length === 0 ? new Map<string, DailyKsiStatus[]>() : await this.daily(scope, ksis, run.catalog);
+    const today = dayOf(asOf);
+    const evaluation = facts.tally.evaluation();
+    for (const k of evaluation.ksis) {
+      const days = (daily.get(k.id) ?? []).filter((d) => d.date !== today);
+      days.push({ date: today, ...(k.status === undefined ? {} : { status: k.status }) });
+      daily.set(k.id, days.sort((a, b) => (a.date < b.date ? -1 : 1)));
+    }
+    const history = new Map([...daily].map(([id, days]) => [id, historyCheck(days, scope.profile.class, scope.rules, scope.now)]));
+    const withDaily = scope.profile.class === 'C';
+    const metrics = scope.profile.type === '20x' ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }])) : undefined;
+    const yearStart = dayOf(new Date(scope.now.getTime() - 364 * DAY_MS).toISOString());
+    const metricDays = new Set([...daily.values()].flatMap((days) => days.filter((d) => d.date >= yearStart && d.date <= dayOf(scope.now.toISOString())).map((d) => d.date))).size;
+    const level = scope.profile.type === 'rev5' ? CLASS_BASELINES[scope.profile.class] : undefined;
+    return { facts, daily, ...(metrics === undefined ? {} : { metrics }), history, metricDays, ...(level === undefined ? {} : { controls: this.catalogs.baseline(level).controls }) };
+  }
+
+  /** The newest recorded run, for readiness; undefined for an empty store. */
+  async latest(): Promise<{ summary: RunSummary; results: HashedResult[] } | undefined> {
+    const runs = await this.store.list();
+    const summary = runs.at(-1);
+    if (summary === undefined) return undefined;
+    return { summary, results: await readStoredResults(this.store, summary, assessor(this.catalogs.catalog(), this.settingsOfRun.governance)) };
+  }
+
+  /** Where the run store is, for messages. */
+  get storeLocation(): string {
+    return this.store.location;
+  }
+
+  factsOf(scope: Cr26Scope<never>, catalog: KsiCatalog, generatedAt: string | undefined, reportTool: string | undefined): Cr26RunFacts {
+    return new Cr26RunFacts({ rules: scope.rules, ksis: scope.found.ksis.map((k) => k.ksi), class: scope.profile.class, catalog }, { ...scope.cadences, now: scope.now }, generatedAt, reportTool);
+  }
+
+  /**
+   * Per KSI, the status of each day of the last year from the run store: the day's last recorded run (by as_of),
+   * its results evaluated as DESIGN §12.2 says. A store that cannot be read is the store's error.
+   */
+  private async daily(scope: Cr26Scope<never>, ksis: Cr26Ksi[], catalog: KsiCatalog): Promise<Map<string, DailyKsiStatus[]>> {
+    const from = new Date(scope.now.getTime() - 365 * DAY_MS).toISOString();
+    const lastOfDay = new Map<string, RunSummary>();
+    for (const summary of await this.store.list({ from, to: scope.now.toISOString() })) {
+      const day = dayOf(summary.as_of);
+      const seen = lastOfDay.get(day);
+      if (seen === undefined || summary.as_of >= seen.as_of) lastOfDay.set(day, summary);
+    }
+    const daily = new Map<string, DailyKsiStatus[]>(ksis.map((k) => [k.id, []]));
+    const assess = assessor(catalog, this.settingsOfRun.governance);
+    for (const [day, summary] of [...lastOfDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
+      const tool = typeof summary.source?.tool === 'string' && summary.source.tool !== '' ? summary.source.tool : undefined;
+      let index = 0;
+      for (const { item } of await readStoredResults(this.store, summary, assess)) {
+        const { result } = item;
+        tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
+      }
+      for (const k of ksis) {
+        const status = tallyStatus(tally.ksi(k.id)!);
+        daily.get(k.id)!.push({ date: day, ...(status === undefined ? {} : { status }) });
+      }
+    }
+    return daily;
+  }
+}
+
+/** What applicability needs of a profile, with PROFILE_DEFAULTS where it gives no path or status. */
+export function applicabilityProfile(profile: FedrampProfile & Required<Pick<FedrampProfile, 'type' | 'class'>>): ApplicabilityProfile {
+  return {
+    type: profile.type,
+    class: profile.class,
+    path: profile.path ?? PROFILE_DEFAULTS.path,
+    status: profile.status ?? PROFILE_DEFAULTS.status,
+    ...(profile.next_assessment === undefined ? {} : { next_assessment: profile.next_assessment }),
+  };
+}
+
+function dayOf(iso: string): string {
+  return iso.slice(0, 10);
+}

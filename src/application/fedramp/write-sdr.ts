@@ -1,0 +1,153 @@
+import { inject, injectable } from 'tsyringe';
+import { isoSeconds } from '../../domain/encoding/iso-time';
+import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import type { FedrampType } from '../../domain/fedramp/profile';
+import { judgeRules } from '../../domain/fedramp/rule-judgments';
+import { buildSdr, sdrMarkdown, type SdrModel } from '../../domain/fedramp/sdr';
+import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { RunLoader, type LoadedRun } from '../shared/run-loader';
+import { splitPath } from '../shared/paths';
+import { Cr26Assessment, type Cr26RunPicture, type Cr26Scope } from './cr26-assessment';
+import { writeTwin } from './fedramp-documents';
+
+export interface SdrRequest {
+  /** A normalized report, an evidence-bundle.json or an auditor bundle directory. */
+  input: string;
+  class?: Cr26Class;
+  type?: FedrampType;
+  now?: Date;
+  /** A FedRAMP FRMR release whose official KSI ids the report may use (`--catalog`). */
+  catalog?: string;
+}
+
+/** The profile keys the SDR uses (DESIGN §12.1). */
+export const SDR_KEYS = ['package_uri', 'evidence_base_uri'] as const;
+
+/** An SDR built for a run, with what it was built from (the package writes more documents from the same reading). */
+export interface BuiltSdr {
+  model: SdrModel;
+  markdown: string;
+  scope: Cr26Scope<(typeof SDR_KEYS)[number]>;
+  run: LoadedRun;
+  picture: Cr26RunPicture;
+  asOf: string;
+}
+
+export interface SdrOptions {
+  /** The command, for messages and the SDR's `updateSource`. */
+  command: string;
+  /** The JSON file's name, which the twin names. */
+  jsonName: string;
+  /** The schema file the SDR will be validated by (FRC-CSO-JSN), when it will be. */
+  validatedBy?: string;
+}
+
+/** Builds the Security Decision Record of a run for the offering's profile (DESIGN §12.3). */
+@injectable()
+export class SdrBuilder {
+  constructor(
+    private readonly cr26: Cr26Assessment,
+    private readonly runs: RunLoader,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+  ) {}
+
+  async build(request: SdrRequest, options: SdrOptions): Promise<BuiltSdr> {
+    const { command, validatedBy } = options;
+    const scope = this.cr26.scope(request, SDR_KEYS, command);
+    const statements = await this.cr26.statements(scope);
+    const run = await this.runs.load({ input: request.input, catalog: request.catalog, compact: true });
+    const picture = await this.cr26.picture(scope, run);
+    const asOf = run.context.generatedAt ?? isoSeconds(run.context.runAt);
+    const evaluation = picture.facts.tally.evaluation();
+    const judgments = judgeRules({
+      rules: scope.rules,
+      type: scope.profile.type,
+      class: scope.profile.class,
+      run: { results: run.results.length, asOf },
+      freshness: picture.facts.freshness,
+      cadences: scope.cadences,
+      ksis: evaluation.ksis.map((k) => ({ id: k.id, methods: k.methods, ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}), ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }), history: picture.history.get(k.id) })),
+      ...(picture.metrics === undefined ? {} : { metricDays: picture.metricDays }),
+      ...(picture.controls === undefined ? {} : { controls: { total: picture.controls.length, withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length } }),
+      ...(validatedBy === undefined ? {} : { validatedBy }),
+    });
+    const { tool } = this.settings;
+    const model = buildSdr({
+      profile: scope.profile,
+      rules: scope.rules,
+      found: scope.found,
+      facts: picture.facts,
+      hash: (i) => run.results[i].hash,
+      statements,
+      judgments,
+      ...(picture.metrics === undefined ? {} : { metrics: picture.metrics }),
+      history: picture.history,
+      ...(picture.controls === undefined ? {} : { controls: picture.controls }),
+      cadence: scope.cadences.machine,
+      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.merkleRoot.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${tool.name} ${tool.version} ${command} ${run.context.input.name}` },
+    });
+    const markdown = sdrMarkdown(
+      model,
+      {
+        ...(scope.profile.fedramp_id === undefined ? {} : { fedrampId: scope.profile.fedramp_id }),
+        packageUri: scope.profile.package_uri,
+        rulesVersion: scope.rules.info.version,
+        tool,
+        generatedAt: isoSeconds(scope.now),
+        json: options.jsonName,
+      },
+      { asOf, results: run.results.length, merkleRoot: run.merkleRoot },
+    );
+    return { model, markdown, scope, run, picture, asOf };
+  }
+}
+
+export interface WriteSdrInput extends SdrRequest {
+  /** The JSON file (default `sdr.json`); the twin is written beside it. */
+  out?: string;
+}
+
+export interface WriteSdrResult {
+  input: string;
+  out: string;
+  sha256: string;
+  markdown: string;
+  profile: { type: FedrampType; class: Cr26Class };
+  rules: string;
+  requirements: { total: number; provider: number; svc: number; none: number };
+  ksis: { total: number; implemented: number; partially: number; notImplemented: number; noEvidence: number };
+  evidence: number;
+  controls?: { total: number; withStatus: number };
+}
+
+/** `svc fedramp sdr`: the SDR of a run and its Markdown twin, written together (DESIGN §12.3). */
+@injectable()
+export class WriteSdr {
+  constructor(
+    private readonly sdr: SdrBuilder,
+    @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
+  ) {}
+
+  async execute(input: WriteSdrInput): Promise<WriteSdrResult> {
+    const out = input.out ?? 'sdr.json';
+    const built = await this.sdr.build(input, { command: 'svc fedramp sdr', jsonName: splitPath(out).base });
+    const written = await writeTwin(this.writer, out, built.model.document, built.markdown);
+    return { input: input.input, out, sha256: written.json.sha256, markdown: written.markdown.path, ...sdrSummary(built) };
+  }
+}
+
+/** The counts `fedramp sdr` and `fedramp package` report for an SDR. */
+export function sdrSummary(built: BuiltSdr): Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'> {
+  const { model, scope } = built;
+  const source = (s: string) => model.requirements.filter((r) => r.source === s).length;
+  const status = (s: string | undefined) => model.ksis.filter((k) => k.status === s).length;
+  return {
+    profile: { type: scope.profile.type, class: scope.profile.class },
+    rules: scope.rules.info.version,
+    requirements: { total: model.requirements.length, provider: source('provider'), svc: source('svc'), none: source('none') },
+    ksis: { total: model.ksis.length, implemented: status('Implemented'), partially: status('Partially Implemented'), notImplemented: status('Not Implemented'), noEvidence: status(undefined) },
+    evidence: model.ksis.reduce((n, k) => n + k.evidence, 0),
+    ...(model.controls === undefined ? {} : { controls: { total: model.controls.length, withStatus: model.controls.filter((c) => c.status !== undefined).length } }),
+  };
+}

@@ -1,0 +1,118 @@
+import type { Cr26Class, Cr26Rules } from './cr26-rules';
+import { cadenceText, MACHINE_CADENCE_RULES, NON_MACHINE_CADENCE_RULE, type EvidenceCadence } from './evidence-cadence';
+import type { HistoryCheck } from './ksi-evaluation';
+import type { FedrampType } from './profile';
+import { HISTORY_RULE, METHODS_RULE } from './prose-facts';
+import type { FreshnessCounts } from './run-facts';
+import type { SdrStatus } from './statements';
+
+/**
+ * What svc itself can say about a rule from what it holds (DESIGN §12.3: "a statement svc derives from what it
+ * holds"): the statement written into the SDR when the provider wrote none, the status it supports, and for
+ * readiness whether it is met, and if not, why and what to do.
+ */
+export interface RuleJudgment {
+  rule: string;
+  met: boolean;
+  status: SdrStatus;
+  statement: string;
+  why?: string;
+  todo?: string;
+}
+
+/** What the judgments read: one run's facts at `now`, and the documents svc writes with them. */
+export interface JudgmentFacts {
+  rules: Pick<Cr26Rules, 'info'>;
+  type: FedrampType;
+  class: Cr26Class;
+  /** The run the documents speak for: its results, its time and where it came from. */
+  run: { results: number; asOf: string };
+  freshness: { machine: FreshnessCounts; nonMachine: FreshnessCounts };
+  cadences: { machine: EvidenceCadence; nonMachine: EvidenceCadence };
+  /** Per applicable KSI: automated methods and FRC-CSX-VVK's minimum, and its history against FRC-CSX-MOT. */
+  ksis: { id: string; methods: number; methodsRequired?: { min: number }; methodsMet?: boolean; history?: HistoryCheck }[];
+  /** Recorded days the KSI metrics are built from (SDR-CSX-KMT); undefined when the SDR carries none. */
+  metricDays?: number;
+  /** Rev5 controls of the class's list, and how many have a status from the run. */
+  controls?: { total: number; withStatus: number };
+  /** Whether the document was validated against FedRAMP's schemas (FRC-CSO-JSN): the schema file, or undefined. */
+  validatedBy?: string;
+}
+
+/** The rules svc judges, each with how. Rules not listed here are the provider's to state. */
+export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
+  const out = new Map<string, RuleJudgment>();
+  const put = (j: RuleJudgment) => out.set(j.rule, j);
+  const run = `run as of ${f.run.asOf} (${f.run.results} results)`;
+
+  put(cadenceJudgment(MACHINE_CADENCE_RULES[f.type], 'machine-based', f.freshness.machine, f.cadences.machine, run));
+  put(cadenceJudgment(NON_MACHINE_CADENCE_RULE, 'non-machine', f.freshness.nonMachine, f.cadences.nonMachine, run));
+
+  const required = f.ksis.find((k) => k.methodsRequired !== undefined)?.methodsRequired?.min;
+  if (required !== undefined && f.ksis.length > 0) {
+    const short = f.ksis.filter((k) => k.methodsMet === false);
+    put({
+      rule: METHODS_RULE,
+      met: short.length === 0,
+      status: short.length === 0 ? 'Implemented' : short.length === f.ksis.length ? 'Not Implemented' : 'Partially Implemented',
+      statement: `svc counted the automated validation methods (distinct tool and check pairs) of each KSI in the ${run}: ${f.ksis.length - short.length} of ${f.ksis.length} KSIs have at least ${required}.`,
+      ...(short.length === 0 ? {} : { why: `${short.length} KSIs have fewer than ${required} automated methods: ${short.map((k) => `${k.id} (${k.methods})`).join(', ')}`, todo: 'add automated checks from more tools or checks for those KSIs' }),
+    });
+  }
+
+  const histories = f.ksis.filter((k) => k.history?.required !== undefined);
+  if (histories.length > 0) {
+    const { months, from } = histories[0].history!.required!;
+    const short = histories.filter((k) => k.history!.met !== true);
+    put({
+      rule: HISTORY_RULE,
+      met: short.length === 0,
+      status: short.length === 0 ? 'Implemented' : short.length === histories.length ? 'Not Implemented' : 'Partially Implemented',
+      statement: `svc keeps every run in its tamper-evident run store; ${histories.length - short.length} of ${histories.length} KSIs have a recorded history since ${from} or earlier (${months} months).`,
+      ...(short.length === 0
+        ? {}
+        : { why: `${short.length} KSIs have less than ${months} months of recorded history: ${short.map((k) => `${k.id} (${k.history!.since === undefined ? 'none' : `since ${k.history!.since}`})`).join(', ')}`, todo: 'record a run every day with svc conmon process; the history grows with each' }),
+    });
+  }
+
+  if (f.metricDays !== undefined) {
+    put({
+      rule: 'SDR-CSX-KMT',
+      met: f.metricDays > 0,
+      status: f.metricDays > 0 ? 'Implemented' : 'Not Implemented',
+      statement: `The SDR's ksiMetrics carries, for every KSI, its status per day over the last 30 days and the last year, from ${f.metricDays} days of recorded runs (svc conmon process).`,
+      ...(f.metricDays > 0 ? {} : { why: 'no run is recorded in the run store', todo: 'record runs with svc conmon process' }),
+    });
+  }
+
+  if (f.controls !== undefined) {
+    const missing = f.controls.total - f.controls.withStatus;
+    put({
+      rule: 'SDR-CSF-CTF',
+      met: missing === 0,
+      status: missing === 0 ? 'Implemented' : f.controls.withStatus === 0 ? 'Not Implemented' : 'Partially Implemented',
+      statement: `The SDR lists the ${f.controls.total} controls of the class's list; ${f.controls.withStatus} have a status from the run's results.`,
+      ...(missing === 0 ? {} : { why: `${missing} controls have no result and no provider statement`, todo: 'add results for them, or a statement with ### Status per control' }),
+    });
+  }
+
+  if (f.validatedBy !== undefined) {
+    put({ rule: 'FRC-CSO-JSN', met: true, status: 'Implemented', statement: `svc validates every JSON document it writes against FedRAMP's schema (${f.validatedBy}).` });
+  }
+  return out;
+}
+
+function cadenceJudgment(rule: string, what: string, c: FreshnessCounts, cadence: EvidenceCadence, run: string): RuleJudgment {
+  const every = cadenceText(cadence.every);
+  if (c.total === 0) {
+    return { rule, met: true, status: 'Implemented', statement: `The ${run} holds no ${what} evidence; svc would judge it by ${rule}'s ${every}.` };
+  }
+  const late = c.stale + c.undated;
+  return {
+    rule,
+    met: late === 0,
+    status: late === 0 ? 'Implemented' : c.fresh === 0 ? 'Not Implemented' : 'Partially Implemented',
+    statement: `svc measured the ${what} evidence of the ${run} against ${rule}'s cadence of ${every}: ${c.fresh} of ${c.total} fresh${c.oldest === undefined ? '' : `, the oldest observed ${c.oldest}`}.`,
+    ...(late === 0 ? {} : { why: `${c.stale} ${what} results are older than ${every}${c.undated > 0 ? ` and ${c.undated} carry no time` : ''}`, todo: 'run the scans again and record the run (svc ir freshness --class lists them)' }),
+  };
+}
