@@ -85,7 +85,7 @@ export class SdrBuilder {
       history: picture.history,
       ...(picture.controls === undefined ? {} : { controls: picture.controls }),
       cadence: scope.cadences.machine,
-      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.merkleRoot.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${tool.name} ${tool.version} ${command} ${run.context.input.name}` },
+      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.merkleRoot.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${command} ${run.context.input.name} (${tool.name} ${tool.version})` },
     });
     const markdown = sdrMarkdown(
       model,

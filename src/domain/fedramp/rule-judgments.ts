@@ -80,7 +80,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       rule: 'SDR-CSX-KMT',
       met: f.metricDays > 0,
       status: f.metricDays > 0 ? 'Implemented' : 'Not Implemented',
-      statement: `The SDR's ksiMetrics carries, for every KSI, its status per day over the last 30 days and the last year, from ${f.metricDays} days of recorded runs (svc conmon process).`,
+      statement: `The SDR's ksiMetrics carries, for every KSI, its status per day over the last 30 days and the last year, from ${f.metricDays} ${f.metricDays === 1 ? 'day' : 'days'} of recorded runs (svc conmon process).`,
       ...(f.metricDays > 0 ? {} : { why: 'no run is recorded in the run store', todo: 'record runs with svc conmon process' }),
     });
   }

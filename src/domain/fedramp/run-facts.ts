@@ -115,7 +115,7 @@ export class Cr26RunFacts {
     }
     if (this.cadences.now.getTime() > addCadence(time, cadence.every)) counts.stale += 1;
     else counts.fresh += 1;
-    const iso = new Date(time).toISOString().replace(/\.000Z$/, 'Z');
+    const iso = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
     if (counts.oldest === undefined || iso < counts.oldest) counts.oldest = iso;
   }
 
