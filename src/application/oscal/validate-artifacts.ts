@@ -19,10 +19,11 @@ import { SIGNER, type Signer } from '../../ports/signer';
 import { splitPath } from '../shared/paths';
 import { ENVELOPE_SUFFIX } from './generate-sar';
 import { validateOscalDocument, type OscalValidation } from './validate-oscal';
+import { isPackageDirectory, verifyPackageDirectory } from '../fedramp/verify-package';
 import { parsed, verifyBundleDirectory } from './verify-bundle-directory';
 
 export interface ValidateArtifactsInput {
-  /** An auditor bundle directory, an evidence-bundle.json, or a SAR signed by `svc ir generate-sar`. */
+  /** An auditor bundle directory, a certification package directory, an evidence-bundle.json, or a SAR signed by `svc ir generate-sar`. */
   target: string;
   /** Directory of NIST's OSCAL schemas, for the SAR's own validation. */
   schemas?: string;
@@ -33,6 +34,7 @@ export interface ValidateArtifactsInput {
 export type ArtifactValidation =
   | { kind: 'bundle'; target: string; files: number; aggregateHash: string; entries: number; merkleRoot: string }
   | { kind: 'evidence-bundle'; target: string; entries: number; merkleRoot: string }
+  | { kind: 'fedramp-package'; target: string; files: number; aggregateHash: string; algorithm: SignatureAlgorithm; keyid: string; fedRampPackageId?: string; generatedAt: string }
   | {
       kind: 'sar';
       target: string;
@@ -64,6 +66,10 @@ export class ValidateArtifacts {
     const { target } = input;
     const kind = await this.reader.kind(target);
     if (kind === 'missing') throw new NotFoundError('file-not-found', `${target}: no such bundle directory or file; check the path`);
+    if (kind === 'directory' && (await isPackageDirectory(this.reader, target))) {
+      const p = await verifyPackageDirectory(this.reader, this.hashing, this.signer, target, input.keyid);
+      return { kind: 'fedramp-package', target, files: p.files, aggregateHash: p.aggregateHash, algorithm: p.algorithm, keyid: p.keyid, ...(p.package.fedRampPackageId === undefined ? {} : { fedRampPackageId: p.package.fedRampPackageId }), generatedAt: p.package.generatedAt };
+    }
     if (kind === 'directory') {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, target);
       return { kind: 'bundle', target, files: bundle.files.length, aggregateHash: formatDigest(bundle.aggregateHash), entries: bundle.entries.ids.length, merkleRoot: formatDigest(bundle.entries.merkleRoot) };

@@ -1,7 +1,7 @@
 import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
 
 /** What a prose number counts. */
-export type ProseFactUnit = 'automated-methods' | 'months' | 'cadence-months';
+export type ProseFactUnit = 'automated-methods' | 'months' | 'cadence-months' | 'fresh-days';
 
 /**
  * One number FedRAMP's 2026.07.14.01 rules file states only inside a statement sentence, with no structured field
@@ -23,6 +23,8 @@ export interface ProseFact {
  * - FRC-CSX-MOT: historical metrics over at least the past N months (C 6, D 18; A and B name no period).
  * - VDR-TFR-NMV: non-machine-based information resources verified and validated at least once every 3 months (one
  *   statement for every class; `svc ir freshness --class`).
+ * - FRC-APP-FCP: an initial package shows the status as verified and validated within the previous 7 days (one
+ *   statement for every class; `svc fedramp package --initial`).
  */
 export const PROSE_FACTS: readonly ProseFact[] = [
   { rule: 'FRC-CSX-VVK', class: 'B', value: 1, unit: 'automated-methods' },
@@ -31,8 +33,11 @@ export const PROSE_FACTS: readonly ProseFact[] = [
   { rule: 'FRC-CSX-MOT', class: 'C', value: 6, unit: 'months' },
   { rule: 'FRC-CSX-MOT', class: 'D', value: 18, unit: 'months' },
   { rule: 'VDR-TFR-NMV', value: 3, unit: 'cadence-months' },
+  { rule: 'FRC-APP-FCP', value: 7, unit: 'fresh-days' },
 ];
 
+/** The rule whose statement gives how fresh an initial package's statuses must be. */
+export const FRESH_PACKAGE_RULE = 'FRC-APP-FCP';
 /** The rule whose statements give the automated-methods minimum per KSI. */
 export const METHODS_RULE = 'FRC-CSX-VVK';
 /** The rule whose statements give the metrics history a class must supply. */

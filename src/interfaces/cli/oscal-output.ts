@@ -40,6 +40,9 @@ function plural(n: number, word: string): string {
 export function artifactValidationText(v: ArtifactValidation): string {
   if (v.kind === 'bundle') return [`Bundle ${v.target} verified`, `Files: ${v.files} (aggregate ${v.aggregateHash})`, `Entries: ${v.entries} (Merkle root ${v.merkleRoot})`].join('\n');
   if (v.kind === 'evidence-bundle') return [`Evidence bundle ${v.target} verified`, `Entries: ${v.entries} (Merkle root ${v.merkleRoot})`].join('\n');
+  if (v.kind === 'fedramp-package') {
+    return [`FedRAMP certification package ${v.target} verified${v.fedRampPackageId === undefined ? '' : ` (${v.fedRampPackageId}, ${v.generatedAt})`}`, `Files: ${v.files} (aggregate ${v.aggregateHash})`, `Signature: ${v.algorithm} by key ${v.keyid}`].join('\n');
+  }
   const oscal = 'skipped' in v.oscal ? `OSCAL: schema validation skipped: ${v.oscal.skipped}` : validationText(v.oscal);
   return [
     `SAR ${v.target} verified`,
@@ -59,11 +62,16 @@ export function validationJson({ file, model, oscalVersion, schemaVersion, schem
 export type ArtifactValidationJson =
   | { kind: 'bundle'; target: string; files: number; aggregate_hash: string; entries: number; merkle_root: string }
   | { kind: 'evidence-bundle'; target: string; entries: number; merkle_root: string }
+  | { kind: 'fedramp-package'; target: string; files: number; aggregate_hash: string; algorithm: string; keyid: string; fedramp_id?: string; generated_at: string }
   | (Omit<Extract<ArtifactValidation, { kind: 'sar' }>, 'oscal'> & { oscal: OscalValidationJson | { skipped: string } });
 
 /** `ir validate --json`: snake_case keys (docs/cli.md). */
 export function artifactValidationJson(v: ArtifactValidation): ArtifactValidationJson {
   if (v.kind === 'bundle') return { kind: v.kind, target: v.target, files: v.files, aggregate_hash: v.aggregateHash, entries: v.entries, merkle_root: v.merkleRoot };
   if (v.kind === 'evidence-bundle') return { kind: v.kind, target: v.target, entries: v.entries, merkle_root: v.merkleRoot };
+  if (v.kind === 'fedramp-package') {
+    const { aggregateHash, fedRampPackageId, generatedAt, ...rest } = v;
+    return { ...rest, aggregate_hash: aggregateHash, ...(fedRampPackageId === undefined ? {} : { fedramp_id: fedRampPackageId }), generated_at: generatedAt };
+  }
   return { ...v, oscal: 'skipped' in v.oscal ? v.oscal : validationJson(v.oscal) };
 }

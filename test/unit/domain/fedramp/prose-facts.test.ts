@@ -12,6 +12,7 @@ const WORDING: Record<ProseFactUnit, RegExp> = {
   'automated-methods': /\bat least (\d+) automated methods?\b/,
   months: /\bover at least the past (\d+) months?\b/,
   'cadence-months': /\bat least once every (\d+) months?\b/,
+  'fresh-days': /\bwithin the previous (\d+) days\b/,
 };
 
 /** The sentence a fact is stated in: the class's, or the rule's own for a fact of every class. */

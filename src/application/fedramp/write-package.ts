@@ -1,0 +1,194 @@
+import { inject, injectable } from 'tsyringe';
+import type { WrittenFile } from '../../domain/artifacts/manifest';
+import { AppError } from '../../domain/errors';
+import { isoSeconds } from '../../domain/encoding/iso-time';
+import { LazyArray } from '../../domain/encoding/json-chunks';
+import { toBase64 } from '../../domain/encoding/base64';
+import { formatDigest } from '../../domain/evidence/content-digest';
+import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, type PackageFacts } from '../../domain/fedramp/certification-package';
+import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import type { FedrampType } from '../../domain/fedramp/profile';
+import { FRESH_PACKAGE_RULE, PROSE_FACTS } from '../../domain/fedramp/prose-facts';
+import { sampleOcr, sampleOcrMarkdown } from '../../domain/fedramp/sample-ocr';
+import { isError } from '../../domain/oscal/oscal-problem';
+import { IN_TOTO_PAYLOAD_TYPE, pae, type DsseEnvelope } from '../../domain/signing/dsse';
+import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
+import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
+import { splitPath } from '../shared/paths';
+import { writeAll } from '../shared/write-all';
+import { BuildCpo } from './build-cpo';
+import { addTwin } from './fedramp-documents';
+import { SdrBuilder, sdrSummary, type WriteSdrResult } from './write-sdr';
+
+export interface WritePackageInput {
+  /** A normalized report, an evidence-bundle.json or an auditor bundle directory. */
+  input: string;
+  outDir: string;
+  /** `--initial`: refuse statuses older than FRC-APP-FCP allows. */
+  initial?: boolean;
+  class?: Cr26Class;
+  type?: FedrampType;
+  now?: Date;
+  /** PEM key that signs the package (`--key`); else SVC_SIGNING_KEY, else the development key. */
+  key?: string;
+  /** A snapshot of `svc substrate walk`: information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO). */
+  substrate?: string;
+  schemas?: string;
+  catalog?: string;
+}
+
+export type WritePackageResult =
+  | {
+      written: true;
+      outDir: string;
+      files: { name: string; sha256: string; bytes: number }[];
+      aggregateHash: string;
+      envelope: string;
+      algorithm: string;
+      keyid: string;
+      key: SigningKey['origin'];
+      sampleOcr: boolean;
+      validated: { schemas?: string; note?: string };
+      sdr: Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'>;
+    }
+  | { written: false; outDir: string; initial: true; days: number; stale: string[] };
+
+/** How many items of each list of a document are validated (the rest are written by the same code, item by item). */
+export const VALIDATED_ITEMS = 1000;
+
+/**
+ * `svc fedramp package` (DESIGN §12.6): CPO, SDR (with its metrics), a sample OCR from the run store (no OCR is
+ * recorded yet: FRC-CSO-PKG needs a real or example one), information resources and flows with `--substrate`, the
+ * Markdown twins, a manifest (every file's SHA-256 and their aggregate hash) and a DSSE envelope over an in-toto
+ * Statement naming every file, written into a staging directory and moved into place whole. Every JSON document is
+ * validated against FedRAMP's schema when the schemas are found (FRC-CSO-JSN); a document that does not validate is
+ * a bug of svc's and nothing is written. `--initial` refuses, naming them, statuses older than FRC-APP-FCP's 7 days.
+ */
+@injectable()
+export class WritePackage {
+  constructor(
+    private readonly sdrs: SdrBuilder,
+    private readonly cpos: BuildCpo,
+    @inject(SIGNER) private readonly signer: Signer,
+    @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
+    @inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator,
+    @inject(HASHING) private readonly hashing: Hashing,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+  ) {}
+
+  async execute(input: WritePackageInput): Promise<WritePackageResult> {
+    const command = 'svc fedramp package';
+    const flags = { class: input.class, type: input.type, now: input.now };
+    const cpo = await this.cpos.execute({ ...flags, substrate: input.substrate, schemas: input.schemas, command: 'fedramp package', json: 'cpo.json' });
+    const key = await this.signer.load(input.key);
+    const set = await this.schemaSet(input.schemas);
+    const built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) });
+    const { scope, picture } = built;
+    if (input.initial) {
+      const days = PROSE_FACTS.find((f) => f.rule === FRESH_PACKAGE_RULE)!.value;
+      const stale = staleForInitialPackage(picture.facts, built.asOf, scope.now, days);
+      if (stale.length > 0) return { written: false, outDir: input.outDir, initial: true, days, stale };
+    }
+    const today = isoSeconds(scope.now).slice(0, 10);
+    const ocr = sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name) });
+    const header = {
+      ...(scope.profile.fedramp_id === undefined ? {} : { fedrampId: scope.profile.fedramp_id }),
+      packageUri: scope.profile.package_uri,
+      rulesVersion: scope.rules.info.version,
+      tool: this.settings.tool,
+      generatedAt: isoSeconds(scope.now),
+    };
+    const documents: { name: string; type?: Cr26DocumentType; document: unknown; markdown: string }[] = [
+      { name: 'cpo.json', type: 'cpo', document: cpo.cpo.document, markdown: cpo.cpo.markdown },
+      { name: 'sdr.json', type: 'sdr', document: built.model.document, markdown: built.markdown },
+      { name: 'ocr-sample.json', type: 'ocr', document: ocr, markdown: sampleOcrMarkdown(ocr, { ...header, json: 'ocr-sample.json' }) },
+      ...(cpo.resources === undefined ? [] : [{ name: cpo.resources.name, document: cpo.resources.document, markdown: cpo.resources.markdown }]),
+      ...(cpo.flows === undefined ? [] : [{ name: cpo.flows.name, document: cpo.flows.document, markdown: cpo.flows.markdown }]),
+    ];
+    if (set !== undefined) for (const d of documents) if (d.type !== undefined) await this.validate(set, d.type, d.name, d.document);
+
+    const run = built.run;
+    const facts: PackageFacts = {
+      ...(scope.profile.fedramp_id === undefined ? {} : { fedRampPackageId: scope.profile.fedramp_id }),
+      packageUri: scope.profile.package_uri,
+      rulesVersion: scope.rules.info.version,
+      type: scope.profile.type,
+      class: scope.profile.class,
+      generatedAt: isoSeconds(scope.now),
+      tool: this.settings.tool,
+      input: { name: run.context.input.name, sha256: run.context.input.sha256 },
+      merkleRoot: run.merkleRoot,
+      initial: input.initial === true,
+      sampleOcr: true,
+    };
+    const tx = await this.writer.begin(input.outDir);
+    try {
+      const files: WrittenFile[] = [];
+      for (const d of documents) {
+        const written = await addTwin(tx, d.name, d.document, d.markdown);
+        files.push(written.json, written.markdown);
+      }
+      const manifest = packageManifest(facts, files, this.hashing);
+      const manifestFile = await writeAll(tx.open(PACKAGE_MANIFEST_FILE), (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`));
+      const statement = packageStatement(manifest, manifestFile.sha256);
+      const payload = new TextEncoder().encode(this.hashing.canonicalize(statement));
+      const envelope: DsseEnvelope = { payloadType: IN_TOTO_PAYLOAD_TYPE, payload: toBase64(payload), signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }] };
+      await writeAll(tx.open(PACKAGE_ENVELOPE_FILE), (sink) => sink.write(`${JSON.stringify(envelope, null, 2)}\n`));
+      await tx.commit();
+      return {
+        written: true,
+        outDir: input.outDir,
+        files: [...files, manifestFile].map((f) => ({ name: f.name, sha256: formatDigest(f.sha256), bytes: f.bytes })),
+        aggregateHash: manifest.aggregate_hash,
+        envelope: PACKAGE_ENVELOPE_FILE,
+        algorithm: key.algorithm,
+        keyid: key.keyid,
+        key: key.origin,
+        sampleOcr: true,
+        validated: set === undefined ? { note: 'FedRAMP schemas not found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas): the documents were not validated' } : { schemas: set.dir },
+        sdr: sdrSummary(built),
+      };
+    } catch (error) {
+      await tx.abort();
+      throw error;
+    }
+  }
+
+  /** FedRAMP's schemas when they can be found; undefined when none were passed or configured. */
+  private async schemaSet(dir: string | undefined): Promise<FedrampSchemaSet | undefined> {
+    try {
+      return await this.schemas.locateFedramp(dir);
+    } catch (error) {
+      if (dir === undefined && error instanceof AppError && error.code === 'fedramp-schemas-missing') return undefined;
+      throw error;
+    }
+  }
+
+  /** A document svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */
+  private async validate(set: FedrampSchemaSet, type: Cr26DocumentType, name: string, document: unknown): Promise<void> {
+    const problems = (await this.schemas.validateFedramp(set, type, sampled(document))).filter(isError);
+    if (problems.length > 0) {
+      throw new Error(`${name}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);
+    }
+  }
+}
+
+/** A copy of a document with each LazyArray read up to VALIDATED_ITEMS items, for the schema validator. */
+function sampled(value: unknown): unknown {
+  if (value instanceof LazyArray) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      if (items.length === VALIDATED_ITEMS) break;
+      items.push(sampled(item));
+    }
+    return items;
+  }
+  if (Array.isArray(value)) return value.map(sampled);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sampled(v)]));
+  return value;
+}
+

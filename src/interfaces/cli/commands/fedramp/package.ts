@@ -1,0 +1,59 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command';
+import { WritePackage, type WritePackageResult } from '../../../../application/fedramp/write-package';
+import { officialCatalogFlag, runInputArg } from '../../flags';
+import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+
+export default class FedrampPackage extends BaseCommand {
+  static summary = 'Write the whole FedRAMP certification package of a run: CPO, SDR, a sample OCR, their Markdown twins, a manifest and a signed DSSE envelope, moved into place whole.';
+  static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas when they are found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas). The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
+--initial (FRC-APP-FCP): every status must come from verification within the previous 7 days; what is older is named, and nothing is written.
+Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input, profile or statements (nothing written); 4 a bundle or the run store does not verify; 5 signing key, schemas or run store unusable.`;
+  static examples = [
+    '<%= config.bin %> <%= command.id %> results.json --out-dir package --key keys/provider.pem',
+    '<%= config.bin %> <%= command.id %> out/bundle --out-dir package --initial --substrate snapshot.json',
+    '<%= config.bin %> <%= command.id %> results.json --out-dir package --class C --now 2026-11-25 --json',
+  ];
+  static enableJsonFlag = true;
+  static args = { input: runInputArg };
+  static flags = {
+    'out-dir': Flags.string({ summary: 'Directory to write the package into (created, or its files replaced).', helpValue: '<dir>', required: true }),
+    initial: Flags.boolean({ summary: 'An initial package: refuse statuses older than 7 days (FRC-APP-FCP).' }),
+    key: Flags.string({ summary: 'PEM private key that signs the package (EC P-256, Ed25519 or RSA ≥ 2048 bits).', helpValue: '<pem>' }),
+    substrate: Flags.string({ summary: 'Snapshot of svc substrate walk: writes the information resources and flows.', helpValue: '<snapshot.json>' }),
+    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json.", helpValue: '<dir>' }),
+    ...profileFlags,
+    catalog: officialCatalogFlag,
+  };
+
+  async run(): Promise<WritePackageResult> {
+    const { args, flags } = await this.parse(FedrampPackage);
+    const r = await this.resolve(WritePackage).execute({
+      input: args.input,
+      outDir: flags['out-dir'],
+      initial: flags.initial,
+      key: flags.key,
+      substrate: flags.substrate,
+      schemas: flags.schemas,
+      catalog: flags.catalog,
+      ...parseProfileFlags(flags),
+    });
+    if (!r.written) {
+      this.log(`Refusing an initial package (FRC-APP-FCP): ${r.stale.length} ${r.stale.length === 1 ? 'status is' : 'statuses are'} older than ${r.days} days:`);
+      for (const line of r.stale) this.log(`- ${line}`);
+      this.log(`Nothing was written to ${r.outDir}; run the scans again, record the run, and write the package`);
+      this.exitWithFindings(true);
+      return r;
+    }
+    if (r.key.kind === 'development') {
+      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${r.key.path}${r.key.created ? ', created now' : ''}; use your own key for a real package`);
+    }
+    this.log(`Package written to ${r.outDir} (${r.files.length + 1} files, aggregate ${r.aggregateHash})`);
+    for (const f of r.files) this.log(`- ${f.name} ${f.sha256}`);
+    this.log(`Signed ${r.envelope} (${r.algorithm}, key ${r.keyid})`);
+    this.log(`SDR: ${r.sdr.requirements.total} rules (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${r.sdr.ksis.total} KSIs (no evidence ${r.sdr.ksis.noEvidence})` : ''}`);
+    this.log(r.validated.schemas === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schemas}`);
+    this.log('Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)');
+    return r;
+  }
+}
