@@ -78,7 +78,7 @@ export function checkPackage(
   digest: Pick<ContentDigest, 'sha256'>,
 ): void {
   const changed = (problem: string): never => {
-    throw new IntegrityError('package-mismatch', `${dir}: ${problem}; the package was changed after it was signed`);
+    throw new IntegrityError('package-mismatch', `${dir}/${problem}; the package was changed after it was signed`);
   };
   if (!isPlainObject(manifest.files)) changed(`${PACKAGE_MANIFEST_FILE}: files is ${describe(manifest.files)}, not a map of file digests`);
   for (const [name, f] of Object.entries(manifest.files)) {

@@ -1,0 +1,189 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyDsseEnvelope } from '../support/dsse-verifier';
+import { fedrampSchemaErrors, FEDRAMP_SCHEMAS } from '../support/fedramp-schemas';
+import { FIXTURES, svc, type SvcRun } from '../support/run-svc';
+
+const EPOCH = String(Date.parse('2026-11-20T09:00:00Z') / 1000);
+const NOW = '2026-11-25T00:00:00Z';
+const CPO = JSON.parse(readFileSync(join(FIXTURES, 'fedramp', 'cpo-minimal.json'), 'utf8'));
+const PROFILE = {
+  type: '20x',
+  class: 'B',
+  fedramp_id: 'FR2611250001',
+  package_uri: 'https://trust.example.com/fedramp/cpo.json',
+  evidence_base_uri: 'https://trust.example.com/fedramp',
+  accountable_official: { name: 'Ada Example', title: 'CISO', email: 'ciso@example.com' },
+  agencies: [{ name: 'Department of Examples' }],
+  cpo: { serviceIdentification: { ...CPO.serviceIdentification, fedRampPackageId: undefined }, serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' }, contactInformation: CPO.contactInformation },
+};
+const FILES = ['cpo.json', 'cpo.md', 'manifest.json', 'ocr-sample.json', 'ocr-sample.md', 'package.dsse.json', 'sdr.json', 'sdr.md'];
+
+let tmp: string;
+let work: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'svc-fedramp-package-'));
+  work = join(tmp, 'work');
+  mkdirSync(work);
+  writeFileSync(join(work, 'svc.config.json'), JSON.stringify({ fedramp: PROFILE, fedramp_schemas: FEDRAMP_SCHEMAS }));
+  // A report of CR26 ids observed the day before --now, and one of the same KSIs half a year old.
+  const report = (observed: string, ...extra: object[]) => ({
+    schema_version: '1',
+    generated_at: observed,
+    source: { tool: 'Prowler', version: '5.0.0' },
+    results: [
+      { ksi_id: 'KSI-IAM-APM', status: 'PASS', observed_at: observed, checks: [{ id: 'iam_root_mfa_enabled', status: 'PASS' }] },
+      { ksi_id: 'KSI-CNA-RNT', status: 'FAIL', observed_at: observed, checks: [{ id: 'vpc_flow_logs_enabled', status: 'FAIL' }] },
+      ...extra,
+    ],
+  });
+  writeFileSync(join(work, 'fresh.json'), JSON.stringify(report('2026-11-24T08:00:00Z', { ksi_id: 'KSI-AC-02', status: 'WARN', observed_at: '2026-11-24T08:00:00Z' })));
+  writeFileSync(join(work, 'old.json'), JSON.stringify(report('2026-05-04T08:00:00Z')));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function inWork(args: string[]): SvcRun {
+  return svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache') } });
+}
+const at = (...parts: string[]) => join(work, ...parts);
+const sha256 = (...parts: string[]) => createHash('sha256').update(readFileSync(at(...parts))).digest('hex');
+const read = (...parts: string[]) => JSON.parse(readFileSync(at(...parts), 'utf8'));
+
+describe('svc fedramp package', () => {
+  let run: SvcRun;
+  beforeAll(() => {
+    expect(inWork(['conmon', 'process', 'fresh.json']).status).toBe(0);
+    run = inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg', '--now', NOW]);
+  });
+
+  it('writes every file, says each digest and the signature, and that the OCR is a sample', () => {
+    const lines = run.stdout.split('\n');
+    expect(run.status).toBe(0);
+    expect(lines[0]).toBe(`Package written to pkg (8 files, aggregate ${read('pkg', 'manifest.json').aggregate_hash})`);
+    expect(lines.slice(1, 8)).toEqual(['cpo.json', 'cpo.md', 'sdr.json', 'sdr.md', 'ocr-sample.json', 'ocr-sample.md', 'manifest.json'].map((f) => `- ${f} sha256:${sha256('pkg', f)}`));
+    expect(lines[8]).toMatch(/^Signed package\.dsse\.json \(ES256, key [\w-]{43}\)$/);
+    expect(lines.slice(9)).toEqual([
+      'SDR: 155 rules (no statement supplied 150), 46 KSIs (no evidence 36)',
+      `Validated against FedRAMP's schemas in ${FEDRAMP_SCHEMAS}`,
+      'Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)',
+      '',
+    ]);
+    expect(readdirSync(at('pkg')).sort()).toEqual(FILES);
+  });
+
+  it("holds documents valid against FedRAMP's schemas (an independent validator), the OCR marked as a sample", () => {
+    expect(fedrampSchemaErrors('cpo', read('pkg', 'cpo.json'))).toEqual([]);
+    expect(fedrampSchemaErrors('sdr', read('pkg', 'sdr.json'))).toEqual([]);
+    const ocr = read('pkg', 'ocr-sample.json');
+    expect(fedrampSchemaErrors('ocr', ocr)).toEqual([]);
+    expect(ocr).toMatchObject({
+      sample: true,
+      certificationPackageOverviewUri: PROFILE.package_uri,
+      reportPeriod: { from: '2026-08-26', to: '2026-11-25' },
+      plannedCertificationDataChanges: { planningHorizonThrough: '2027-02-25', changes: [] },
+      activeAgencies: ['Department of Examples'],
+      reportableIncidents: { incidents: [] },
+    });
+    expect(read('pkg', 'cpo.json').serviceIdentification.fedRampPackageId).toBe('FR2611250001');
+    expect(readFileSync(at('pkg', 'ocr-sample.md'), 'utf8')).toContain('# Ongoing Certification Report (SAMPLE)');
+  });
+
+  it('signs an in-toto Statement naming every file with its digest; the envelope verifies with standard DSSE tooling', () => {
+    const { payload } = verifyDsseEnvelope(readFileSync(at('pkg', 'package.dsse.json'), 'utf8'));
+    const statement = JSON.parse(payload.toString('utf8'));
+    expect(statement.subject).toEqual(FILES.filter((f) => f !== 'package.dsse.json').map((name) => ({ name, digest: { sha256: sha256('pkg', name) } })));
+    expect(statement.predicate).toMatchObject({ fedRampPackageId: 'FR2611250001', rulesVersion: '2026.07.14.01', type: '20x', class: 'B', generatedAt: NOW, initial: false, sampleOcr: true });
+  });
+
+  it('is byte-identical when written again, but for the signature (its payload is the same)', () => {
+    expect(inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-again', '--now', NOW]).status).toBe(0);
+    for (const f of FILES.filter((name) => name !== 'package.dsse.json')) expect([f, sha256('pkg-again', f)]).toEqual([f, sha256('pkg', f)]);
+    expect(read('pkg-again', 'package.dsse.json').payload).toBe(read('pkg', 'package.dsse.json').payload);
+  });
+
+  it('verifies with ir validate (exit 0)', () => {
+    expect(inWork(['ir', 'validate', 'pkg'])).toEqual({
+      status: 0,
+      stderr: '',
+      stdout: `FedRAMP certification package pkg verified (FR2611250001, ${NOW})\nFiles: 8 (aggregate ${read('pkg', 'manifest.json').aggregate_hash})\nSignature: ES256 by key ${read('pkg', 'package.dsse.json').signatures[0].keyid}\n`,
+    });
+  });
+
+  it.each([
+    ['a changed document', (d: string) => writeFileSync(join(d, 'sdr.json'), readFileSync(join(d, 'sdr.json'), 'utf8').replace('Implemented', 'Implemented ')), /^Error: .*\/sdr\.json: sha256 is sha256:[0-9a-f]{64}, manifest\.json says sha256:[0-9a-f]{64}; the package was changed after it was signed\n$/],
+    ['a missing twin', (d: string) => rmSync(join(d, 'cpo.md')), /^Error: .*\/cpo\.md: missing; the package is incomplete\n$/],
+    [
+      'a manifest rewritten to match a changed file',
+      (d: string) => {
+        writeFileSync(join(d, 'cpo.md'), 'forged\n');
+        const m = JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'));
+        m.files['cpo.md'].sha256 = `sha256:${createHash('sha256').update('forged\n').digest('hex')}`;
+        writeFileSync(join(d, 'manifest.json'), JSON.stringify(m, null, 2));
+      },
+      /^Error: .*\/manifest\.json: sha256 is sha256:[0-9a-f]{64}, the signed statement says sha256:[0-9a-f]{64}; the package was changed after it was signed\n$/,
+    ],
+    [
+      'a forged signature',
+      (d: string) => {
+        const e = JSON.parse(readFileSync(join(d, 'package.dsse.json'), 'utf8'));
+        e.signatures[0].sig = Buffer.from('forged').toString('base64');
+        writeFileSync(join(d, 'package.dsse.json'), JSON.stringify(e));
+      },
+      /^Error: .*\/package\.dsse\.json: the ES256 signature does not verify with key [\w-]{43}; the package was changed after it was signed\n$/,
+    ],
+  ])('finds %s (exit 4)', (name, change, message) => {
+    const copy = at(`pkg-${name.replace(/\W+/g, '-')}`);
+    cpSync(at('pkg'), copy, { recursive: true });
+    change(copy);
+    const result = inWork(['ir', 'validate', copy]);
+    expect([result.status, result.stdout]).toEqual([4, '']);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('writes the information resources and flows with --substrate, listed and signed like the rest', () => {
+    expect(inWork(['substrate', 'walk', join(FIXTURES, 'substrate', 'tree-a'), '--out', 'snapshot.json']).status).toBe(0);
+    const result = inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-substrate', '--substrate', 'snapshot.json', '--now', NOW]);
+    expect(result.status).toBe(0);
+    expect(Object.keys(read('pkg-substrate', 'manifest.json').files)).toEqual(
+      ['cpo.json', 'cpo.md', 'information-flows.json', 'information-flows.md', 'information-resources.json', 'information-resources.md', 'ocr-sample.json', 'ocr-sample.md', 'sdr.json', 'sdr.md'],
+    );
+    expect(inWork(['ir', 'validate', 'pkg-substrate']).status).toBe(0);
+  });
+});
+
+describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
+  it('refuses statuses older than 7 days, naming each, and writes nothing (exit 1)', () => {
+    const result = inWork(['fedramp', 'package', 'old.json', '--out-dir', 'pkg-initial-old', '--initial', '--now', NOW]);
+    expect(result).toEqual({
+      status: 1,
+      stderr: '',
+      stdout: [
+        'Refusing an initial package (FRC-APP-FCP): 3 statuses are older than 7 days:',
+        '- the run is as of 2026-05-04T08:00:00Z, before 2026-11-18T00:00:00Z',
+        '- KSI-CNA-RNT: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-CNA-RNT)',
+        '- KSI-IAM-APM: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-IAM-APM)',
+        'Nothing was written to pkg-initial-old; run the scans again, record the run, and write the package',
+        '',
+      ].join('\n'),
+    });
+    expect(existsSync(at('pkg-initial-old'))).toBe(false);
+  });
+
+  it('writes an initial package whose statuses are fresh, and says so in the signed statement', () => {
+    expect(inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-initial', '--initial', '--now', NOW]).status).toBe(0);
+    expect(read('pkg-initial', 'manifest.json').package.initial).toBe(true);
+  });
+
+  it('refuses a profile without the CPO keys before writing anything (exit 3)', () => {
+    const dir = at('no-cpo');
+    mkdirSync(dir);
+    const { cpo: _cpo, ...rest } = PROFILE;
+    writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: rest }));
+    const result = svc(['fedramp', 'package', at('fresh.json'), '--out-dir', 'pkg'], { cwd: dir, env: { SVC_HOME: join(dir, '.svc') } });
+    expect([result.status, result.stdout]).toEqual([3, '']);
+    expect(result.stderr).toMatch(/^Error: .*svc\.config\.json: fedramp\.cpo: missing; svc fedramp package needs it: /);
+    expect(existsSync(join(dir, 'pkg'))).toBe(false);
+  });
+});
