@@ -3,7 +3,7 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,pipeline,diff,api,scale]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,pipeline,diff,api,scale]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
  */
@@ -193,6 +193,31 @@ async function fedramp() {
   row('fedramp', `fedramp validate of a ${mb} MB SDR, cached, vs node parsing it`, `${svc.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
 }
 
+/**
+ * DESIGN §11 fedramp: `svc fedramp sdr` of the 1M-result report (46 KSIs reached through shared controls, one evidence
+ * entry per contributing result) against `svc ir baseline-transform` of the same report, with an empty run store.
+ */
+async function fedrampSdr() {
+  const n = QUICK ? 100_000 : 1_000_000;
+  const input = report(n);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sdr-'));
+  const config = path.join(home, 'svc.config.json');
+  fs.writeFileSync(config, JSON.stringify({ fedramp: { type: '20x', class: 'B', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }));
+  const out = path.join(home, 'sdr.json');
+  const env = { SVC_CONFIG: config, SVC_HOME: home };
+  await measure(process.execPath, [SVC, 'fedramp', 'sdr', input, '--out', out], env); // warm the page cache
+  const sdrBytes = fs.statSync(out).size;
+  const [sdr, transform] = await alternate(RUNS, [
+    { command: process.execPath, args: [SVC, 'fedramp', 'sdr', input, '--out', out], env },
+    { command: process.execPath, args: [SVC, 'ir', 'baseline-transform', input], env },
+  ]);
+  fs.rmSync(home, { recursive: true, force: true });
+  const label = n >= 1_000_000 ? '1M' : '100k';
+  const ratio = sdr.ms / transform.ms;
+  row('fedramp', `fedramp sdr of ${label} results (${gb(sdrBytes)} SDR) vs ir baseline-transform`, secs(sdr.ms), secs(transform.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
+  row('fedramp', `peak RSS of fedramp sdr, ${label}`, gb(sdr.peak), gb(transform.peak), `${(sdr.peak / transform.peak).toFixed(2)}×`, '', undefined);
+}
+
 /** The minimal SDR grown to full size, every requirement and KSI id distinct (svc fedramp validate must find it valid). */
 function largeSdr(minimal) {
   const [requirement] = minimal.fedRampRequirements;
@@ -358,7 +383,7 @@ function print() {
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;

@@ -15,11 +15,22 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufeff]/;
 let tmp: string;
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'svc-json-'));
+  const cpo = JSON.parse(readFileSync(join(FIXTURES, 'fedramp', 'cpo-minimal.json'), 'utf8'));
+  delete cpo.serviceIdentification.fedRampPackageId;
+  delete cpo.serviceProperties.nextOngoingCertificationReportDate;
+  const fedramp = {
+    fedramp_id: 'FR2611250001',
+    package_uri: 'https://trust.example.com/fedramp/cpo.json',
+    evidence_base_uri: 'https://trust.example.com/fedramp',
+    accountable_official: { name: 'Ada Example', title: 'CISO', email: 'ciso@example.com' },
+    cpo,
+  };
+  writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp }));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const at = (...parts: string[]): string => join(tmp, ...parts);
-const run = (args: string[]): SvcRun => svc(args, { env: { SVC_HOME: at('home') } });
+const run = (args: string[]): SvcRun => svc(args, { env: { SVC_HOME: at('home'), SVC_CONFIG: at('svc.config.json') } });
 
 /** The error object of docs/errors.md, as svc prints it: on stdout, two-space indented, nothing on stderr. */
 const jsonError = (code: string, exit: number, message: string): SvcRun => ({ stdout: `${JSON.stringify({ error: { code, exit, message } }, null, 2)}\n`, stderr: '', status: exit });
@@ -80,8 +91,8 @@ describe('--json on every command', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }> };
   const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
-  it('every command of oclif.manifest.json takes --json (all 46 print results)', () => {
-    expect(ids).toHaveLength(46);
+  it('every command of oclif.manifest.json takes --json (all 50 print results)', () => {
+    expect(ids).toHaveLength(50);
     expect(ids.filter((id) => manifest.commands[id].flags.json?.type !== 'boolean')).toEqual([]);
   });
 });
@@ -174,6 +185,11 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     ['fedramp rules', ['--class', 'A', '--type', '20x', '--now', '2026-11-25']],
     ['fedramp validate', [join(FIXTURES, 'fedramp', 'sdr-minimal.json'), '--schemas', join(REFERENCE, 'fedramp', 'cr26-schemas')]],
     ['fedramp rules', ['--class', 'D', '--type', '20x', '--rules-file', join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json')]],
+    ['fedramp readiness', ['--class', 'B', '--type', '20x', '--now', '2026-11-25']],
+    ['fedramp sdr', [SAMPLE, '--class', 'B', '--type', '20x', '--out', () => at('sdr.json'), '--now', '2026-11-25']],
+    ['fedramp cpo', ['--class', 'B', '--type', '20x', '--out', () => at('cpo.json'), '--now', '2026-11-25']],
+    ['fedramp package', [SAMPLE, '--class', 'B', '--type', '20x', '--out-dir', () => at('fedramp-package'), '--now', '2026-11-25']],
+    ['ir validate', [() => at('fedramp-package')]],
   ];
 
   interface Output {
@@ -197,7 +213,8 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
 
   it.each(commands.map(([name], i) => [name, i] as const))('%s (#%i)', (name, i) => {
     const { status, stderr, json } = outputs[i];
-    expect({ name, status: name === 'ir freshness' ? status === 1 : status === 0, error: json.error }).toEqual({ name, status: true, error: undefined });
+    // Checks that found problems exit 1: stale evidence, and MUSTs not met by the one recorded run.
+    expect({ name, status: ['ir freshness', 'fedramp readiness'].includes(name) ? status === 1 : status === 0, error: json.error }).toEqual({ name, status: true, error: undefined });
     expect(stderr).not.toMatch(RAW_CONTROL);
     // The snapshot is a document whose hashes are hex as sha256sum prints them (docs/substrate.md); its keys are checked.
     const found = offences(json).filter((o) => !(name === 'substrate walk' && / (?:hash|bare hex)/.test(o)));

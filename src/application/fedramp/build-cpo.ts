@@ -38,6 +38,11 @@ export interface BuildCpoInput {
   now?: Date;
   /** The svc command as the documents name it (metadata.updateSource, the generating command): `fedramp cpo` unless told. */
   command?: string;
+  /**
+   * The svc command that writes the information resources and flows from the snapshot, as the user would type it
+   * (their `command` field, after the walk); else `svc <command> --substrate <snapshot file name>`.
+   */
+  generator?: string;
   /** The CPO's file name, for the twins: `cpo.json` unless told. */
   json?: string;
   /** CCM-OCR-NRD, YYYY-MM-DD, from the recorded OCRs; undefined while none is recorded. */
@@ -100,7 +105,7 @@ export class BuildCpo {
     const result: BuildCpoResult = { profile, cpo: { document, markdown: cpoMarkdown(document, { class: profile.class, summary, rules, tool, json, related }) }, validation };
     if (snapshot !== undefined && input.substrate !== undefined) {
       const snapshotFile = splitPath(input.substrate).base;
-      const derivedFrom = { snapshot, snapshotFile, fedrampId: profile.fedramp_id, packageUri: profile.package_uri, generator: `${tool.name} ${command} --substrate ${snapshotFile}` };
+      const derivedFrom = { snapshot, snapshotFile, fedrampId: profile.fedramp_id, packageUri: profile.package_uri, generator: input.generator ?? `${tool.name} ${command} --substrate ${snapshotFile}` };
       const twin = (name: string) => ({ service: serviceName(document), rulesVersion: rules.info.version, tool, generatedAt: document.metadata.lastUpdated, json: name });
       const resources = informationResources(derivedFrom);
       const flows = informationFlows(derivedFrom);

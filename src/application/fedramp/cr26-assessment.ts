@@ -7,6 +7,7 @@ import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-ru
 import { evidenceCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
 import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, type HistoryCheck } from '../../domain/fedramp/ksi-evaluation';
 import { requireProfileKeys, type FedrampProfile, type FedrampProfileKey, type FedrampType } from '../../domain/fedramp/profile';
+import type { JudgmentFacts } from '../../domain/fedramp/rule-judgments';
 import { Cr26RunFacts } from '../../domain/fedramp/run-facts';
 import type { SdrKsiMetrics } from '../../domain/fedramp/sdr';
 import { noStatements, readProviderStatements, type ProviderStatements } from '../../domain/fedramp/statements';
@@ -18,7 +19,7 @@ import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedra
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
-import type { LoadedRun } from '../shared/run-loader';
+import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { readStoredResults } from '../shared/stored-bundle';
 import { profileWith } from './fedramp-documents';
 
@@ -78,6 +79,7 @@ export class Cr26Assessment {
     @inject(RUN_STORE) private readonly store: RunStore,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(RUN_SETTINGS) private readonly settingsOfRun: RunSettings,
+    private readonly runs: RunLoader,
   ) {}
 
   /** The profile with `keys` (and type and class), the rules in use and what applies to it at `now`. */
@@ -97,11 +99,37 @@ export class Cr26Assessment {
     return readProviderStatements((await this.reader.readText(file)).text, file, scope.rules);
   }
 
-  /** One pass over `run`'s results, and the KSIs' history from the run store with `run` as the status of its day. */
-  async picture(scope: Cr26Scope<never>, run: LoadedRun): Promise<Cr26RunPicture> {
-    const facts = this.factsOf(scope, run.catalog, run.context.generatedAt, typeof run.context.source?.tool === 'string' && run.context.source.tool !== '' ? run.context.source.tool : undefined);
-    for (const r of run.results) facts.add(r.item);
-    const asOf = run.context.generatedAt ?? run.context.runAt.toISOString();
+  /** Loads `input` a result at a time, gathering its facts as it is read (no entry is parsed twice). */
+  async load(scope: Cr26Scope<never>, request: { input: string; catalog?: string }): Promise<{ run: ScannedRun; facts: Cr26RunFacts }> {
+    let facts: Cr26RunFacts | undefined;
+    const run = await this.runs.scan(request, (observed) => {
+      const current = this.factsOf(scope, observed.catalog, observed.generatedAt, toolOf(observed.source));
+      facts = current;
+      return (item, hash) => current.add(item, hash);
+    });
+    return { run, facts: facts! };
+  }
+
+  /** The KSIs' history from the run store with a run read by `load` as the status of its day. */
+  async picture(scope: Cr26Scope<never>, run: ScannedRun, facts: Cr26RunFacts): Promise<Cr26RunPicture> {
+    return this.pictureOf(scope, { catalog: run.catalog, asOf: run.context.generatedAt ?? run.context.runAt.toISOString(), facts });
+  }
+
+  /**
+   * The picture of a recorded run (`latest()`), as `picture` makes it of a loaded one: its as_of (the report's
+   * generated_at, else when it was recorded) dates a result without observed_at. No run: the picture of no results.
+   */
+  async storedPicture(scope: Cr26Scope<never>, stored: { summary: RunSummary; results: HashedResult[] } | undefined): Promise<Cr26RunPicture> {
+    const catalog = this.catalogs.catalog();
+    const generatedAt = stored?.summary.as_of;
+    const facts = this.factsOf(scope, catalog, generatedAt, toolOf(stored?.summary.source));
+    for (const r of stored?.results ?? []) facts.add(r.item, () => r.hash);
+    return this.pictureOf(scope, { catalog, asOf: generatedAt ?? scope.now.toISOString(), facts });
+  }
+
+  private async pictureOf(scope: Cr26Scope<never>, run: { catalog: KsiCatalog; asOf: string; facts: Cr26RunFacts }): Promise<Cr26RunPicture> {
+    const { facts } = run;
+    const asOf = run.asOf;
     const ksis = scope.found.ksis.map((k) => k.ksi);
     const daily = ksis.length === 0 ? new Map<string, DailyKsiStatus[]>() : await this.daily(scope, ksis, run.catalog);
     const today = dayOf(asOf);
@@ -153,7 +181,7 @@ export class Cr26Assessment {
     const assess = assessor(catalog, this.settingsOfRun.governance);
     for (const [day, summary] of [...lastOfDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
-      const tool = typeof summary.source?.tool === 'string' && summary.source.tool !== '' ? summary.source.tool : undefined;
+      const tool = toolOf(summary.source);
       let index = 0;
       for (const { item } of await readStoredResults(this.store, summary, assess)) {
         const { result } = item;
@@ -177,6 +205,31 @@ export function applicabilityProfile(profile: FedrampProfile & Required<Pick<Fed
     status: profile.status ?? PROFILE_DEFAULTS.status,
     ...(profile.next_assessment === undefined ? {} : { next_assessment: profile.next_assessment }),
   };
+}
+
+/**
+ * What judgeRules reads of a run's picture (DESIGN §12.3): the run's results and time, freshness, each KSI's methods
+ * and history, the metric days, and the Rev5 controls with a status (from a result or the provider's `### Status`).
+ * `validatedBy`: the schema the documents are validated by (FRC-CSO-JSN), when they are.
+ */
+export function judgmentFacts(scope: Cr26Scope<never>, picture: Cr26RunPicture, run: { results: number; asOf: string }, statements: ProviderStatements, validatedBy?: string): JudgmentFacts {
+  const evaluation = picture.facts.tally.evaluation();
+  return {
+    rules: scope.rules,
+    type: scope.profile.type,
+    class: scope.profile.class,
+    run,
+    freshness: picture.facts.freshness,
+    cadences: scope.cadences,
+    ksis: evaluation.ksis.map((k) => ({ id: k.id, methods: k.methods, ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}), ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }), history: picture.history.get(k.id) })),
+    ...(picture.metrics === undefined ? {} : { metricDays: picture.metricDays }),
+    ...(picture.controls === undefined ? {} : { controls: { total: picture.controls.length, withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length } }),
+    ...(validatedBy === undefined ? {} : { validatedBy }),
+  };
+}
+
+function toolOf(source: { tool?: unknown } | undefined): string | undefined {
+  return typeof source?.tool === 'string' && source.tool !== '' ? source.tool : undefined;
 }
 
 function dayOf(iso: string): string {

@@ -2,16 +2,15 @@ import { inject, injectable } from 'tsyringe';
 import { UsageError } from '../../domain/errors';
 import { applicability, type ApplicabilityProfile, type ApplicableRule, type EffectiveState } from '../../domain/fedramp/applicability';
 import type { Cr26Class, Cr26Force, Cr26Rules, Cr26Timeframe } from '../../domain/fedramp/cr26-rules';
-import { requireProfileKeys, type FedrampPath, type FedrampStatus, type FedrampType } from '../../domain/fedramp/profile';
+import { requireProfileKeys, type FedrampType } from '../../domain/fedramp/profile';
+import { applicabilityProfile } from './cr26-assessment';
+import { profileWith } from './fedramp-documents';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
 
 /** The pseudo-family `--family` takes for the KSIs. */
 export const KSI_FAMILY = 'KSI';
-
-/** The path and status `svc fedramp rules` assumes when the profile gives none (docs/fedramp.md). */
-export const RULES_DEFAULTS: { path: FedrampPath; status: FedrampStatus } = { path: 'program', status: 'applying' };
 
 export interface ListFedrampRulesInput {
   /** `--class`, over the profile's `class`. */
@@ -87,16 +86,9 @@ export class ListFedrampRules {
   ) {}
 
   async execute(input: ListFedrampRulesInput): Promise<ListFedrampRulesResult> {
-    const configured = { ...this.settings, profile: { ...this.settings.profile, ...(input.type ? { type: input.type } : {}), ...(input.class ? { class: input.class } : {}) } };
-    const given = requireProfileKeys(configured, ['type', 'class'], 'svc fedramp rules', { type: '--type', class: '--class' });
+    const given = requireProfileKeys(profileWith(this.settings, input), ['type', 'class'], 'svc fedramp rules', { type: '--type', class: '--class' });
     const defaults = (['path', 'status'] as const).filter((key) => given[key] === undefined);
-    const profile: ApplicabilityProfile = {
-      type: given.type,
-      class: given.class,
-      path: given.path ?? RULES_DEFAULTS.path,
-      status: given.status ?? RULES_DEFAULTS.status,
-      ...(given.next_assessment === undefined ? {} : { next_assessment: given.next_assessment }),
-    };
+    const profile = applicabilityProfile(given);
     const rules = input.rulesFile === undefined ? this.source.rules() : this.source.official(input.rulesFile);
     const family = input.family === undefined ? undefined : familyOf(input.family, rules);
     const now = input.now ?? this.clock.now();

@@ -44,18 +44,19 @@ export interface WritePackageInput {
 export type WritePackageResult =
   | {
       written: true;
-      outDir: string;
+      out_dir: string;
+      /** Every file but the envelope, its SHA-256 as `sha256:<hex>`. */
       files: { name: string; sha256: string; bytes: number }[];
-      aggregateHash: string;
+      aggregate_hash: string;
       envelope: string;
       algorithm: string;
       keyid: string;
       key: SigningKey['origin'];
-      sampleOcr: boolean;
+      sample_ocr: boolean;
       validated: { schemas?: string; note?: string };
       sdr: Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'>;
     }
-  | { written: false; outDir: string; initial: true; days: number; stale: string[] };
+  | { written: false; out_dir: string; initial: true; days: number; stale: string[] };
 
 /** How many items of each list of a document are validated (the rest are written by the same code, item by item). */
 export const VALIDATED_ITEMS = 1000;
@@ -91,7 +92,7 @@ export class WritePackage {
     if (input.initial) {
       const days = PROSE_FACTS.find((f) => f.rule === FRESH_PACKAGE_RULE)!.value;
       const stale = staleForInitialPackage(picture.facts, built.asOf, scope.now, days);
-      if (stale.length > 0) return { written: false, outDir: input.outDir, initial: true, days, stale };
+      if (stale.length > 0) return { written: false, out_dir: input.outDir, initial: true, days, stale };
     }
     const today = isoSeconds(scope.now).slice(0, 10);
     const ocr = sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name) });
@@ -121,7 +122,6 @@ export class WritePackage {
       generatedAt: isoSeconds(scope.now),
       tool: this.settings.tool,
       input: { name: run.context.input.name, sha256: run.context.input.sha256 },
-      merkleRoot: run.merkleRoot,
       initial: input.initial === true,
       sampleOcr: true,
     };
@@ -141,14 +141,14 @@ export class WritePackage {
       await tx.commit();
       return {
         written: true,
-        outDir: input.outDir,
+        out_dir: input.outDir,
         files: [...files, manifestFile].map((f) => ({ name: f.name, sha256: formatDigest(f.sha256), bytes: f.bytes })),
-        aggregateHash: manifest.aggregate_hash,
+        aggregate_hash: manifest.aggregate_hash,
         envelope: PACKAGE_ENVELOPE_FILE,
         algorithm: key.algorithm,
         keyid: key.keyid,
         key: key.origin,
-        sampleOcr: true,
+        sample_ocr: true,
         validated: set === undefined ? { note: 'FedRAMP schemas not found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas): the documents were not validated' } : { schemas: set.dir },
         sdr: sdrSummary(built),
       };

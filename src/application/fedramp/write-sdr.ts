@@ -1,12 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import { isoSeconds } from '../../domain/encoding/iso-time';
+import { formatDigest } from '../../domain/evidence/content-digest';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { judgeRules } from '../../domain/fedramp/rule-judgments';
 import { buildSdr, sdrMarkdown, type SdrModel } from '../../domain/fedramp/sdr';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import { RunLoader, type LoadedRun } from '../shared/run-loader';
+import type { ScannedRun } from '../shared/run-loader';
 import { splitPath } from '../shared/paths';
 import { Cr26Assessment, type Cr26RunPicture, type Cr26Scope } from './cr26-assessment';
 import { writeTwin } from './fedramp-documents';
@@ -29,7 +30,7 @@ export interface BuiltSdr {
   model: SdrModel;
   markdown: string;
   scope: Cr26Scope<(typeof SDR_KEYS)[number]>;
-  run: LoadedRun;
+  run: ScannedRun;
   picture: Cr26RunPicture;
   asOf: string;
 }
@@ -48,7 +49,6 @@ export interface SdrOptions {
 export class SdrBuilder {
   constructor(
     private readonly cr26: Cr26Assessment,
-    private readonly runs: RunLoader,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
   ) {}
 
@@ -56,15 +56,15 @@ export class SdrBuilder {
     const { command, validatedBy } = options;
     const scope = this.cr26.scope(request, SDR_KEYS, command);
     const statements = await this.cr26.statements(scope);
-    const run = await this.runs.load({ input: request.input, catalog: request.catalog, compact: true });
-    const picture = await this.cr26.picture(scope, run);
+    const { run, facts } = await this.cr26.load(scope, { input: request.input, catalog: request.catalog });
+    const picture = await this.cr26.picture(scope, run, facts);
     const asOf = run.context.generatedAt ?? isoSeconds(run.context.runAt);
     const evaluation = picture.facts.tally.evaluation();
     const judgments = judgeRules({
       rules: scope.rules,
       type: scope.profile.type,
       class: scope.profile.class,
-      run: { results: run.results.length, asOf },
+      run: { results: run.results, asOf },
       freshness: picture.facts.freshness,
       cadences: scope.cadences,
       ksis: evaluation.ksis.map((k) => ({ id: k.id, methods: k.methods, ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}), ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }), history: picture.history.get(k.id) })),
@@ -78,14 +78,13 @@ export class SdrBuilder {
       rules: scope.rules,
       found: scope.found,
       facts: picture.facts,
-      hash: (i) => run.results[i].hash,
       statements,
       judgments,
       ...(picture.metrics === undefined ? {} : { metrics: picture.metrics }),
       history: picture.history,
       ...(picture.controls === undefined ? {} : { controls: picture.controls }),
       cadence: scope.cadences.machine,
-      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.merkleRoot.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${command} ${run.context.input.name} (${tool.name} ${tool.version})` },
+      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.context.input.sha256.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${command} ${run.context.input.name} (${tool.name} ${tool.version})` },
     });
     const markdown = sdrMarkdown(
       model,
@@ -97,7 +96,7 @@ export class SdrBuilder {
         generatedAt: isoSeconds(scope.now),
         json: options.jsonName,
       },
-      { asOf, results: run.results.length, merkleRoot: run.merkleRoot },
+      { asOf, results: run.results, input: run.context.input },
     );
     return { model, markdown, scope, run, picture, asOf };
   }
@@ -116,9 +115,9 @@ export interface WriteSdrResult {
   profile: { type: FedrampType; class: Cr26Class };
   rules: string;
   requirements: { total: number; provider: number; svc: number; none: number };
-  ksis: { total: number; implemented: number; partially: number; notImplemented: number; noEvidence: number };
+  ksis: { total: number; implemented: number; partially: number; not_implemented: number; no_evidence: number };
   evidence: number;
-  controls?: { total: number; withStatus: number };
+  controls?: { total: number; with_status: number };
 }
 
 /** `svc fedramp sdr`: the SDR of a run and its Markdown twin, written together (DESIGN §12.3). */
@@ -133,7 +132,7 @@ export class WriteSdr {
     const out = input.out ?? 'sdr.json';
     const built = await this.sdr.build(input, { command: 'svc fedramp sdr', jsonName: splitPath(out).base });
     const written = await writeTwin(this.writer, out, built.model.document, built.markdown);
-    return { input: input.input, out, sha256: written.json.sha256, markdown: written.markdown.path, ...sdrSummary(built) };
+    return { input: input.input, out, sha256: formatDigest(written.json.sha256), markdown: written.markdown.path, ...sdrSummary(built) };
   }
 }
 
@@ -146,8 +145,8 @@ export function sdrSummary(built: BuiltSdr): Omit<WriteSdrResult, 'input' | 'out
     profile: { type: scope.profile.type, class: scope.profile.class },
     rules: scope.rules.info.version,
     requirements: { total: model.requirements.length, provider: source('provider'), svc: source('svc'), none: source('none') },
-    ksis: { total: model.ksis.length, implemented: status('Implemented'), partially: status('Partially Implemented'), notImplemented: status('Not Implemented'), noEvidence: status(undefined) },
+    ksis: { total: model.ksis.length, implemented: status('Implemented'), partially: status('Partially Implemented'), not_implemented: status('Not Implemented'), no_evidence: status(undefined) },
     evidence: model.ksis.reduce((n, k) => n + k.evidence, 0),
-    ...(model.controls === undefined ? {} : { controls: { total: model.controls.length, withStatus: model.controls.filter((c) => c.status !== undefined).length } }),
+    ...(model.controls === undefined ? {} : { controls: { total: model.controls.length, with_status: model.controls.filter((c) => c.status !== undefined).length } }),
   };
 }

@@ -7,6 +7,7 @@ import { CLOCK, type Clock } from '../../ports/clock';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
 import { RunLoader } from '../shared/run-loader';
+import { profileWith } from '../fedramp/fedramp-documents';
 
 export interface CheckCr26FreshnessInput {
   input: string;
@@ -40,8 +41,7 @@ export class CheckCr26Freshness {
   ) {}
 
   async execute(input: CheckCr26FreshnessInput): Promise<CheckCr26FreshnessResult> {
-    const configured = { ...this.settings, profile: { ...this.settings.profile, ...(input.type ? { type: input.type } : {}), ...(input.class ? { class: input.class } : {}) } };
-    const profile = requireProfileKeys(configured, ['type', 'class'], 'svc ir freshness --class', { type: '--type', class: '--class' });
+    const profile = requireProfileKeys(profileWith(this.settings, input), ['type', 'class'], 'svc ir freshness --class', { type: '--type', class: '--class' });
     const rules = this.source.rules();
     const machine = evidenceCadence(rules, profile.type, profile.class, 'machine');
     const nonMachine = evidenceCadence(rules, profile.type, profile.class, 'non-machine');

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { assess, assessor, RunTally, type HashedResult, type RunCounts } from '../../domain/assessment/assessment';
+import { assess, assessor, RunTally, type AssessedResult, type HashedResult, type RunCounts } from '../../domain/assessment/assessment';
 import { EntryStore, type EntryResult } from '../../domain/assessment/entry-result';
 import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
 import { compareIds } from '../../domain/governance/governance-policy';
@@ -10,7 +10,7 @@ import type { RunContext } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunMeta } from '../../domain/drift/drift-detection';
 import { merkleRoot } from '../../domain/evidence/merkle';
-import { isPlainObject, readNormalizedReport, readReportHeader, type KsiResult, type ReportShapeOptions } from '../../domain/ksi/ksi-result';
+import { isPlainObject, readNormalizedReport, readReportHeader, type KsiResult, type ReportShapeOptions, type ReportSource } from '../../domain/ksi/ksi-result';
 import type { EvidenceFile } from '../../domain/oscal/oscal-run';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { CLOCK, type Clock } from '../../ports/clock';
@@ -31,6 +31,20 @@ export interface RunRequest {
    * for a command that must hold a run of any size in bounded memory (`conmon process`).
    */
   compact?: boolean;
+}
+
+/** What an observer of a run is told before its results: the catalog they are assessed against and the report's facts. */
+export interface ObservedRun {
+  catalog: KsiCatalog;
+  generatedAt?: string;
+  source?: ReportSource;
+}
+
+/** A run as `scan` read it: what it was, and how many results it held. */
+export interface ScannedRun {
+  context: RunContext;
+  results: number;
+  catalog: KsiCatalog;
 }
 
 /** One run as every reader of `<input|bundle>` sees it: assessed results with their content hashes. */
@@ -103,6 +117,42 @@ export class RunLoader {
   }
 
   /**
+   * One pass over `<input|bundle>` that keeps nothing: `observer` is started with what the run is, then called for
+   * every result with its assessed item and its content hash, computed only when asked for. A normalized report laid out
+   * as one is read an item at a time, in its own order (never a million entries in memory); anything else is loaded
+   * as `load` does and passed on in ksi_id order.
+   */
+  async scan(request: Omit<RunRequest, 'compact'>, observer: (run: ObservedRun) => (item: AssessedResult, hash: () => string) => void): Promise<ScannedRun> {
+    const { catalog, shape } = await chooseCatalog(this.reader, this.catalogs, request.catalog, this.settings.governance.unmapped_owner);
+    const runAt = this.clock.now();
+    if ((await this.reader.kind(request.input)) !== 'directory') {
+      const itemized = await this.reader.readItems(request.input);
+      if (itemized && !(isPlainObject(itemized.header) && itemized.header.schema === EVIDENCE_BUNDLE_SCHEMA)) {
+        const { report, checker } = readReportHeader(itemized.header, request.input, shape);
+        const assess = assessor(catalog, this.settings.governance);
+        const observe = observer({ catalog, generatedAt: report.generated_at, source: report.source });
+        let results = 0;
+        try {
+          for await (const text of itemized.items) {
+            const item = assess(checker.check(JSON.parse(text)));
+            results += 1;
+            observe(item, () => serializeEvidenceEntry(item.result, item.definition, this.hashing).hash);
+          }
+          const file = itemized.file();
+          return { context: { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt }, results, catalog };
+        } catch (error) {
+          if (error instanceof AppError) throw error;
+          // An item that does not parse: the report is read whole below, which reports the problem properly.
+        }
+      }
+    }
+    const run = await this.load(request);
+    const observe = observer({ catalog: run.catalog, generatedAt: run.context.generatedAt, source: run.context.source });
+    for (const r of run.results) observe(r.item, () => r.hash);
+    return { context: run.context, results: run.results.length, catalog: run.catalog };
+  }
+
+  /**
    * A normalized report read an item at a time, each result kept as its evidence entry: the report is never one
    * parsed document, and its results never a million object graphs. Undefined when the file is not a normalized report
    * laid out as one, or an item does not parse: then it is read whole, which reports any error properly.
@@ -114,9 +164,11 @@ export class RunLoader {
     const assess = assessor(catalog, this.settings.governance);
     const store = new EntryStore(assess);
     let entries: EntryResult[] = [];
+    const tally = new RunTally();
     try {
       for await (const text of itemized.items) {
         const item = assess(checker.check(JSON.parse(text)));
+        tally.add(item);
         const { text: entry, hash } = serializeEvidenceEntry(item.result, item.definition, this.hashing);
         entries.push(store.add(entry, hash));
       }
@@ -125,9 +177,10 @@ export class RunLoader {
       return undefined;
     }
     const file = itemized.file();
-    if (!checker.sorted) entries = sortedEntries(entries, checker.ids);
-    const tally = new RunTally();
-    for (const { item } of entries) tally.add(item);
+    if (!checker.sorted) {
+      entries = sortedEntries(entries, checker.ids);
+      tally.unmapped.sort(compareIds);
+    }
     const source = report.source;
     return {
       context: { input: { name: file.name, sha256: file.sha256 }, source, generatedAt: report.generated_at, runAt },

@@ -25,7 +25,6 @@ export interface PackageFacts {
   generatedAt: string;
   tool: { name: string; version: string };
   input: { name: string; sha256: string };
-  merkleRoot: string;
   initial: boolean;
   /** The OCR in the package is a sample (no OCR recorded for the period). */
   sampleOcr: boolean;
@@ -43,7 +42,7 @@ export function packageManifest(facts: PackageFacts, files: readonly WrittenFile
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : 1));
   return {
     schema: PACKAGE_MANIFEST_SCHEMA,
-    package: { ...facts, input: { name: facts.input.name, sha256: formatDigest(facts.input.sha256) }, merkleRoot: formatDigest(facts.merkleRoot) },
+    package: { ...facts, input: { name: facts.input.name, sha256: formatDigest(facts.input.sha256) } },
     files: Object.fromEntries(sorted.map((f) => [f.name, { sha256: formatDigest(f.sha256), bytes: f.bytes }])),
     aggregate_hash: formatDigest(aggregateHash(files, digest)),
   };

@@ -218,7 +218,7 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
 
   lines.push('', '## Overall summary of assessment (CPO-CSO-OSA)', '');
   if (twin.summary !== undefined) {
-    lines.push(`Supplied by the assessor (${markdownText(twin.summary.name)}, sha256:${twin.summary.sha256}):`, '', ...quotedMarkdown(twin.summary.text));
+    lines.push(`Supplied by the assessor (${markdownText(twin.summary.name)}, sha256:${twin.summary.sha256}):`, '', ...quotedMarkdown(twin.summary.text.replace(/\s+$/, '')));
   } else {
     lines.push(noSummary(osaForce(twin.rules, twin.class), twin.class));
   }
@@ -278,7 +278,7 @@ function row(cells: string[]): string {
 
 /** Text the provider may write in Markdown (the schema says so): quoted, so it cannot break the twin. */
 function prose(value: unknown): string[] {
-  return typeof value === 'string' ? quotedMarkdown(value) : [cell(value)];
+  return typeof value === 'string' ? quotedMarkdown(value.replace(/\s+$/, '')) : [cell(value)];
 }
 
 function without(object: Record<string, unknown>, keys: string[]): Record<string, unknown> {

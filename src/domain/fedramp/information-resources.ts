@@ -182,13 +182,17 @@ function head<R extends string>(input: InformationResourcesInput, rule: R, deriv
 function header(title: string, document: DerivedDocument, twin: DerivedTwinInput): string[] {
   return [
     ...twinHeader({ title, service: twin.service, fedrampId: document.fedRampPackageId, packageUri: document.certificationPackageOverviewUri, rulesVersion: twin.rulesVersion, tool: twin.tool, generatedAt: twin.generatedAt, json: twin.json }),
-    `Rule: ${document.rule}. Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${document.snapshot.files} files, ${document.snapshot.resources} resources).`,
+    `Rule: ${document.rule}. Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${count(document.snapshot.files, 'file')}, ${count(document.snapshot.resources, 'resource')}).`,
     '',
   ];
 }
 
 function derived(document: DerivedDocument): string[] {
   return ['## How it was derived', '', markdownText(document.derivation), '', '## The command that generated it', '', ...codeBlock(document.command), ''];
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** A fenced block that no backtick run in the text can close early. */

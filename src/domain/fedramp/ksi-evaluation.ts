@@ -1,5 +1,5 @@
 import { baseControl, normalizeControlId, type KsiDefinition } from '../catalog/ksi-catalog';
-import type { NormalizedReport } from '../ksi/ksi-result';
+import type { KsiResult, NormalizedReport } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
 import { describeRetired, resolveCr26Id } from './cr26-aliases';
 import type { Cr26Class, Cr26Force, Cr26Ksi, Cr26Rules } from './cr26-rules';
@@ -118,12 +118,19 @@ export function ksiStatusOf(statuses: readonly Status[]): Cr26KsiStatus | undefi
  */
 export function evaluationResults(report: NormalizedReport): EvaluationResult[] {
   const reportTool = typeof report.source?.tool === 'string' && report.source.tool !== '' ? report.source.tool : undefined;
-  return report.results.map((r) => {
-    const tool = reportTool ?? (typeof r.source === 'string' && r.source !== '' ? r.source : 'unknown');
-    const ids = (r.checks ?? []).map((c) => c.id).filter((id) => typeof id === 'string' && id !== '');
-    return { ksi_id: r.ksi_id, status: r.status, tool, checks: ids.length > 0 ? [...new Set(ids)] : [r.ksi_id] };
-  });
+  return report.results.map((r) => evaluationResult(r, reportTool));
 }
+
+/** One result for evaluation, its tool the report's (`reportTool`) else its own `source`, else `unknown` (see evaluationResults). */
+export function evaluationResult(r: KsiResult, reportTool: string | undefined): EvaluationResult {
+  const tool = reportTool ?? (typeof r.source === 'string' && r.source !== '' ? r.source : 'unknown');
+  const ids: string[] = [];
+  for (const c of r.checks ?? []) if (typeof c.id === 'string' && c.id !== '' && !ids.includes(c.id)) ids.push(c.id);
+  return { ksi_id: r.ksi_id, status: r.status, tool, checks: ids.length > 0 ? ids : [r.ksi_id] };
+}
+
+/** How many ids' routes a tally remembers. */
+const ROUTES_KEPT = 65_536;
 
 /** What the tally keeps of one applicable KSI: the indices of its contributing results, how each reached it, its statuses and methods. */
 export interface KsiTally {
@@ -136,10 +143,15 @@ export interface KsiTally {
   fail: number;
   /** WARN and any other status. */
   other: number;
-  /** Distinct `<tool>:<check id>` among the contributing results, in the order first seen. */
-  tests: Set<string>;
-  /** The same pairs as JSON [tool, check], for the count of automated methods (a tool or check may contain ':'). */
+  /** Distinct (tool, check id) pairs among the contributing results, as `<tool> NUL <check id>`, in the order first seen (`testsOf`). */
   methods: Set<string>;
+  /** Distinct tools among them. */
+  tools: Set<string>;
+}
+
+/** A tally's automated methods as FedRAMP's `ksiTests` list them: `<tool>:<check id>`, sorted. */
+export function testsOf(t: Pick<KsiTally, 'methods'>): string[] {
+  return [...t.methods].map((m) => m.replace('\u0000', ':')).sort();
 }
 
 /**
@@ -159,7 +171,7 @@ export class Cr26Tally {
   private readonly reachedBy = new Map<string, { ids: string[]; via: ContributionVia } | UnmappedResult>();
 
   constructor(private readonly input: Omit<EvaluationInput, 'results'>) {
-    this.byKsi = new Map(input.ksis.map((k) => [k.id, { id: k.id, indices: [], via: [], pass: 0, fail: 0, other: 0, tests: new Set(), methods: new Set() }]));
+    this.byKsi = new Map(input.ksis.map((k) => [k.id, { id: k.id, indices: [], via: [], pass: 0, fail: 0, other: 0, methods: new Set(), tools: new Set() }]));
     this.cr26Ksis = new Set(input.rules.ksis.map((k) => k.id));
     this.retired = new Map(input.rules.retired.map((r) => [r.id, r]));
     this.targets = input.ksis.map((k) => ({ id: k.id, controls: matchControls(k.controls) }));
@@ -179,10 +191,8 @@ export class Cr26Tally {
       if (result.status === 'PASS') t.pass += 1;
       else if (result.status === 'FAIL') t.fail += 1;
       else t.other += 1;
-      for (const check of result.checks) {
-        t.tests.add(`${result.tool}:${check}`);
-        t.methods.add(JSON.stringify([result.tool, check]));
-      }
+      t.tools.add(result.tool);
+      for (const check of result.checks) t.methods.add(`${result.tool}\u0000${check}`);
     }
     return route.ids;
   }
@@ -221,7 +231,8 @@ export class Cr26Tally {
     let route = this.reachedBy.get(id);
     if (route === undefined) {
       route = this.routeOf(id);
-      this.reachedBy.set(id, route);
+      // Most runs repeat a few hundred ids; a run of a million distinct ids must not keep a route for each.
+      if (this.reachedBy.size < ROUTES_KEPT) this.reachedBy.set(id, route);
     }
     return route;
   }

@@ -88,7 +88,7 @@ const WRITE: Record<FedrampProfileKey, string> = {
   status: 'write "applying" or "certified"',
   fedramp_id: 'write the FedRAMP id of the offering (a placeholder until FedRAMP assigns one)',
   package_uri: 'write the URI of the Certification Package Overview, such as "https://trust.example.com/fedramp/cpo.json"',
-  evidence_base_uri: 'write the URI evidence links start with, such as "https://trust.example.com/fedramp/evidence/"',
+  evidence_base_uri: 'write the URI evidence links start with, such as "https://trust.example.com/fedramp" (links are <uri>/evidence/<sha256>)',
   accountable_official: 'write {"name", "title", "email"} of the accountable official',
   cpo: 'write an object in the CPO schema\'s field names ("serviceIdentification", ...)',
   statements: 'write the path of the Markdown file of provider statements',

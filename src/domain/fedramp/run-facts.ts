@@ -5,7 +5,7 @@ import type { EvidenceKind } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
 import { addCadence, type EvidenceCadence } from './evidence-cadence';
 import { evidenceTypeOf, type SdrEvidenceType } from './evidence-type';
-import { Cr26Tally, type EvaluationInput, type EvaluationResult } from './ksi-evaluation';
+import { Cr26Tally, evaluationResult, type EvaluationInput } from './ksi-evaluation';
 
 /** Counts of a run's evidence of one kind against its cadence at `now`. */
 export interface FreshnessCounts {
@@ -33,9 +33,15 @@ export interface RunEvidence {
   kind: EvidenceKind;
   /** YYYY-MM-DD of observed_at (else the report's generated_at); absent when neither is a time. */
   date?: string;
+  /** Hex SHA-256 of the result's evidence entry (its content hash); all zeros for a result that reaches no KSI. */
+  hash: string;
 }
 
+/** A result's evidence against its kind's cadence at `now`. */
+export type EvidenceAge = 'fresh' | 'stale' | 'undated';
+
 const STATUSES: readonly Status[] = ['PASS', 'WARN', 'FAIL'];
+const AGES: readonly EvidenceAge[] = ['fresh', 'stale', 'undated'];
 const KINDS: readonly EvidenceKind[] = ['machine', 'non-machine'];
 
 /**
@@ -56,7 +62,12 @@ export class Cr26RunFacts {
   private ksi = new Uint32Array(1024);
   private date = new Uint32Array(1024);
   private flags = new Uint8Array(1024);
+  private hashes = new Uint8Array(1024 * 32);
   private size = 0;
+  /** Per observed_at text: its time and date index (many results share one). */
+  private readonly times = new Map<string, { time: number; date: number }>();
+  /** Per tool and kind: the evidence type's index. */
+  private readonly types = new Map<string, number>();
 
   constructor(
     evaluation: Omit<EvaluationInput, 'results'>,
@@ -72,28 +83,31 @@ export class Cr26RunFacts {
     return this.size;
   }
 
-  /** Adds the next result (its index is the number added before it). */
-  add({ result, definition }: Pick<AssessedResult, 'result' | 'definition'>): void {
+  /**
+   * Adds the next result (its index is the number added before it); `hash` gives the hex content hash of its evidence
+   * entry, asked for only when the result reaches a KSI (hashing is most of the cost of a large run).
+   */
+  add({ result, definition }: Pick<AssessedResult, 'result' | 'definition'>, hash: () => string): void {
     const index = this.size;
-    const tool = this.reportTool ?? (typeof result.source === 'string' && result.source !== '' ? result.source : 'unknown');
-    const checks = (result.checks ?? []).map((c) => c.id).filter((id) => typeof id === 'string' && id !== '');
-    const item: EvaluationResult = { ksi_id: result.ksi_id, status: result.status, tool, checks: checks.length > 0 ? [...new Set(checks)] : [result.ksi_id] };
-    this.tally.add(item, index);
+    const item = evaluationResult(result, this.reportTool);
+    const { tool } = item;
+    const reached = this.tally.add(item, index);
     const kind: EvidenceKind = result.evidence_kind ?? 'machine';
-    const observed = result.observed_at ?? this.generatedAt;
-    const time = observed === undefined ? NaN : Date.parse(observed);
-    this.fresh(kind === 'machine' ? this.freshness.machine : this.freshness.nonMachine, kind === 'machine' ? this.cadences.machine : this.cadences.nonMachine, time);
+    const observed = this.timeOf(result.observed_at ?? this.generatedAt);
+    const age = this.fresh(kind === 'machine' ? this.freshness.machine : this.freshness.nonMachine, kind === 'machine' ? this.cadences.machine : this.cadences.nonMachine, observed.time);
     this.countControls(definition, result.status);
     this.grow(index + 1);
+    this.size = index + 1;
+    // Only a result that reaches a KSI is ever read back (`evidence`, `age`): the others keep nothing per result.
+    if (reached.length === 0) return;
     this.tool[index] = this.intern(tool);
     this.ksi[index] = this.intern(result.ksi_id);
-    this.date[index] = Number.isNaN(time) ? 0 : this.intern(new Date(time).toISOString().slice(0, 10)) + 1;
-    const type = EVIDENCE_TYPES.indexOf(evidenceTypeOf(tool, kind));
-    this.flags[index] = type | (STATUSES.indexOf(result.status) << 3) | (KINDS.indexOf(kind) << 5);
-    this.size = index + 1;
+    this.date[index] = observed.date;
+    this.flags[index] = this.typeOf(tool, kind) | (STATUSES.indexOf(result.status) << 3) | (KINDS.indexOf(kind) << 5) | (AGES.indexOf(age) << 6);
+    writeHex(hash(), this.hashes, index * 32);
   }
 
-  /** The evidence entry facts of result `index`. */
+  /** The evidence entry facts of result `index`, one that reaches a KSI (a tally's index). */
   evidence(index: number): RunEvidence {
     const flags = this.flags[index];
     const date = this.date[index];
@@ -104,19 +118,43 @@ export class Cr26RunFacts {
       status: STATUSES[(flags >> 3) & 3],
       kind: KINDS[(flags >> 5) & 1],
       ...(date === 0 ? {} : { date: this.strings[date - 1] }),
+      hash: readHex(this.hashes, index * 32),
     };
   }
 
-  private fresh(counts: FreshnessCounts, cadence: EvidenceCadence, time: number): void {
+  private timeOf(observed: string | undefined): { time: number; date: number } {
+    if (observed === undefined) return { time: NaN, date: 0 };
+    let t = this.times.get(observed);
+    if (t === undefined) {
+      const time = Date.parse(observed);
+      t = { time, date: Number.isNaN(time) ? 0 : this.intern(new Date(time).toISOString().slice(0, 10)) + 1 };
+      if (this.times.size < 65_536) this.times.set(observed, t);
+    }
+    return t;
+  }
+
+  private typeOf(tool: string, kind: EvidenceKind): number {
+    const key = `${kind}\u0000${tool}`;
+    let type = this.types.get(key);
+    if (type === undefined) this.types.set(key, (type = EVIDENCE_TYPES.indexOf(evidenceTypeOf(tool, kind))));
+    return type;
+  }
+
+  /** Whether result `index`'s evidence is fresh by its kind's cadence at `now`, stale, or carries no time. */
+  age(index: number): EvidenceAge {
+    return AGES[(this.flags[index] >> 6) & 3];
+  }
+
+  private fresh(counts: FreshnessCounts, cadence: EvidenceCadence, time: number): EvidenceAge {
     counts.total += 1;
     if (Number.isNaN(time)) {
       counts.undated += 1;
-      return;
+      return 'undated';
     }
-    if (this.cadences.now.getTime() > addCadence(time, cadence.every)) counts.stale += 1;
-    else counts.fresh += 1;
-    const iso = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    if (counts.oldest === undefined || iso < counts.oldest) counts.oldest = iso;
+    const age: EvidenceAge = this.cadences.now.getTime() > addCadence(time, cadence.every) ? 'stale' : 'fresh';
+    counts[age] += 1;
+    if (counts.oldest === undefined || time < Date.parse(counts.oldest)) counts.oldest = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return age;
   }
 
   private countControls(definition: Pick<KsiDefinition, 'controls'> | undefined, status: Status): void {
@@ -153,10 +191,47 @@ export class Cr26RunFacts {
     this.ksi = bigger(this.ksi, (n) => new Uint32Array(n));
     this.date = bigger(this.date, (n) => new Uint32Array(n));
     this.flags = bigger(this.flags, (n) => new Uint8Array(n));
+    const hashes = new Uint8Array(next * 32);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
   }
 }
 
+/**
+ * The freshness of some of a run's results (a KSI's contributing results: its tally's indices), by kind, as
+ * `freshness` counts the whole run's; `oldest` is the day (YYYY-MM-DD) of the oldest dated one.
+ */
+export function freshnessOf(facts: Pick<Cr26RunFacts, 'age' | 'evidence'>, indices: Iterable<number>): { machine: FreshnessCounts; nonMachine: FreshnessCounts } {
+  const out = { machine: counts(), nonMachine: counts() };
+  for (const index of indices) {
+    const e = facts.evidence(index);
+    const c = e.kind === 'machine' ? out.machine : out.nonMachine;
+    const age = facts.age(index);
+    c.total += 1;
+    c[age] += 1;
+    if (e.date !== undefined && (c.oldest === undefined || e.date < c.oldest)) c.oldest = e.date;
+  }
+  return out;
+}
+
 const EVIDENCE_TYPES: readonly SdrEvidenceType[] = ['Log', 'Report', 'Screenshot', 'Configuration', 'Policy', 'Procedure', 'Audit Record'];
+
+const HEX = '0123456789abcdef';
+
+/** 64 hex digits as 32 bytes at `at`. */
+function writeHex(hex: string, into: Uint8Array, at: number): void {
+  for (let i = 0; i < 32; i++) into[at + i] = (hexValue(hex.charCodeAt(2 * i)) << 4) | hexValue(hex.charCodeAt(2 * i + 1));
+}
+
+function hexValue(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
+}
+
+function readHex(from: Uint8Array, at: number): string {
+  let hex = '';
+  for (let i = at; i < at + 32; i++) hex += HEX[from[i] >> 4] + HEX[from[i] & 15];
+  return hex;
+}
 
 function counts(): FreshnessCounts {
   return { total: 0, fresh: 0, stale: 0, undated: 0 };

@@ -10,11 +10,15 @@ export function cellText(value: CqlValue): string {
 
 /** Aligned columns under a header and a rule, then `(<n> rows)`; trailing blanks are trimmed. */
 export function cqlTable(columns: readonly string[], rows: readonly (readonly CqlValue[])[]): string {
-  const cells = rows.map((row) => row.map(cellText));
+  const footer = `(${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`;
+  return [...textTable(columns, rows.map((row) => row.map(cellText))), footer].join('\n') + '\n';
+}
+
+/** The lines of a plain-text table: aligned columns under a header and a rule of dashes; trailing blanks trimmed. */
+export function textTable(columns: readonly string[], cells: readonly (readonly string[])[]): string[] {
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  const footer = `(${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`;
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), footer].join('\n') + '\n';
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
 }
 
 /** RFC 4180 through csvRecord: a header record, CRLF line breaks, quoted fields, formula-like cells made text. */

@@ -2,8 +2,11 @@ import { basename } from 'node:path';
 import type { FedrampValidation } from '../../application/fedramp/validate-fedramp-document';
 import type { ListCr26KsisResult } from '../../application/fedramp/list-cr26-ksis';
 import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
+import type { CheckFedrampReadinessResult } from '../../application/fedramp/check-readiness-cr26';
+import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } from '../../domain/fedramp/readiness';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
 import { timeframeText } from '../../domain/fedramp/evidence-cadence';
+import { textTable } from './cql-output';
 
 /** Rendering of `svc fedramp` answers: pure string functions over the use cases' results. */
 
@@ -100,4 +103,49 @@ export function renderCr26Ksis(r: ListCr26KsisResult): string[] {
     for (const k of ksis) lines.push(`${k.id.padEnd(width)}  ${k.name} [${k.controls.join(', ')}]`);
   }
   return lines;
+}
+
+const READINESS_WORDS: Record<ReadinessStatus, string> = { met: 'met', not_met: 'not met', needs_statement: 'needs a statement', not_yet_required: 'not yet required' };
+
+/**
+ * `fedramp readiness` for people: the profile and the run judged, one table row per rule and KSI (why and what to
+ * do, warnings), the Class A rules listed apart, the counts and the verdict.
+ */
+export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
+  const p = r.profile;
+  const lines = [
+    `Readiness of ${p.type} Class ${p.class} (${p.path}, ${p.status}) at ${r.now}, CR26 ${r.rules_version}`,
+    r.run === null ? `Run: none recorded in ${r.store}` : `Run: ${r.run.seq} ${r.run.id.slice(0, 12)} as of ${r.run.as_of} (${plural(r.run.results, 'result')})`,
+    '',
+    ...textTable(
+      ['ID', 'Force', 'Status', 'Why / what to do'],
+      [...r.rules, ...r.ksis].map((item) => [item.id, item.force ?? '-', READINESS_WORDS[item.status], readinessNote(item)]),
+    ),
+  ];
+  const apart = (title: string, list: ReadinessApart[]) => {
+    if (list.length === 0) return;
+    lines.push('', `${title}, not judged: ${plural(list.length, 'rule')}`);
+    const width = Math.max(...list.map((a) => a.id.length));
+    const force = Math.max(...list.map((a) => (a.force ?? '-').length));
+    for (const a of list) lines.push(`${a.id.padEnd(width)}  ${(a.force ?? '-').padEnd(force)}  ${effectiveText(a.effective)}`);
+  };
+  apart('Recommended for Class A (FRC-CLA-RFR)', r.recommended);
+  apart('Optional for Class A (FRC-CLA-OFR)', r.optional);
+  const must = r.must_not_met.length;
+  lines.push(
+    '',
+    `Rules: ${countsText(r.counts.rules)}`,
+    ...(p.type === '20x' ? [`KSIs: ${countsText(r.counts.ksis)}`] : []),
+    must === 0 ? 'Result: ready: every MUST in force is met' : `Result: ${must} ${must === 1 ? 'MUST' : 'MUSTs'} in force not met`,
+  );
+  return lines;
+}
+
+/** The table's last column: why and what to do, then the warnings. */
+function readinessNote(item: ReadinessItem): string {
+  return [...(item.why === undefined ? [] : [item.why]), ...(item.todo === undefined ? [] : [`to do: ${item.todo}`]), ...(item.warnings ?? []).map((w) => `warning: ${w}`)].join('; ');
+}
+
+function countsText(c: ReadinessCounts): string {
+  return `${c.total} (met ${c.met}, not met ${c.not_met}, needs a statement ${c.needs_statement}, not yet required ${c.not_yet_required})`;
 }

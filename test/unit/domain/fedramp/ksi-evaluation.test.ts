@@ -2,6 +2,7 @@ import { applicability } from '../../../../src/domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi } from '../../../../src/domain/fedramp/cr26-rules';
 import {
   Cr26Tally,
+  testsOf,
   controlsIntersect,
   evaluateCr26Ksis,
   evaluationResults,
@@ -138,7 +139,8 @@ describe('evaluateCr26Ksis', () => {
     expect(tally.add({ ...RUN[1], status: 'FAIL', checks: ['a:b'] }, 11)).toEqual(['KSI-IAM-APM']);
     const t = tally.ksi('KSI-IAM-APM')!;
     expect({ indices: t.indices, via: t.via, pass: t.pass, fail: t.fail, other: t.other }).toEqual({ indices: [7, 9, 11], via: ['id', 'alias', 'alias'], pass: 2, fail: 1, other: 0 });
-    expect([...t.tests]).toEqual(['scubagear:MS.AAD.1.1v1', 'scubagear:MS.AAD.2.1v1', 'prowler:iam_root_mfa_enabled', 'prowler:a:b']);
+    expect(testsOf(t)).toEqual(['prowler:a:b', 'prowler:iam_root_mfa_enabled', 'scubagear:MS.AAD.1.1v1', 'scubagear:MS.AAD.2.1v1']);
+    expect([...t.tools]).toEqual(['scubagear', 'prowler']);
     const e = tally.evaluation();
     expect(e.ksis.find((k) => k.id === 'KSI-IAM-APM')).toMatchObject({ status: 'Partially Implemented', methods: 4 });
     expect(e.unmapped.map((u) => u.id)).toEqual(['KSI-CMT-05']);

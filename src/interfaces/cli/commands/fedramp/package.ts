@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Flags } from '@oclif/core';
 import { WritePackage, type WritePackageResult } from '../../../../application/fedramp/write-package';
 import { officialCatalogFlag, runInputArg } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
@@ -41,17 +41,17 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
     if (!r.written) {
       this.log(`Refusing an initial package (FRC-APP-FCP): ${r.stale.length} ${r.stale.length === 1 ? 'status is' : 'statuses are'} older than ${r.days} days:`);
       for (const line of r.stale) this.log(`- ${line}`);
-      this.log(`Nothing was written to ${r.outDir}; run the scans again, record the run, and write the package`);
+      this.log(`Nothing was written to ${r.out_dir}; run the scans again, record the run, and write the package`);
       this.exitWithFindings(true);
       return r;
     }
     if (r.key.kind === 'development') {
       this.warning(`no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${r.key.path}${r.key.created ? ', created now' : ''}; use your own key for a real package`);
     }
-    this.log(`Package written to ${r.outDir} (${r.files.length + 1} files, aggregate ${r.aggregateHash})`);
+    this.log(`Package written to ${r.out_dir} (${r.files.length + 1} files, aggregate ${r.aggregate_hash})`);
     for (const f of r.files) this.log(`- ${f.name} ${f.sha256}`);
     this.log(`Signed ${r.envelope} (${r.algorithm}, key ${r.keyid})`);
-    this.log(`SDR: ${r.sdr.requirements.total} rules (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${r.sdr.ksis.total} KSIs (no evidence ${r.sdr.ksis.noEvidence})` : ''}`);
+    this.log(`SDR: ${r.sdr.requirements.total} rules (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${r.sdr.ksis.total} KSIs (no evidence ${r.sdr.ksis.no_evidence})` : ''}`);
     this.log(r.validated.schemas === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schemas}`);
     this.log('Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)');
     return r;

@@ -1,10 +1,9 @@
 import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { ListFedrampRules, type ListFedrampRulesResult } from '../../../../application/fedramp/list-fedramp-rules';
-import { parseCr26Class, parseFedrampType } from '../../../../domain/fedramp/profile';
-import { UsageError } from '../../../../domain/errors';
 import { renderRules } from '../../fedramp-output';
-import { nowFlag, parseNow } from '../../flags';
+import { nowFlag } from '../../flags';
+import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
 export default class FedrampRules extends BaseCommand {
   static summary = "List the CR26 rules and KSIs that apply to the offering's FedRAMP profile, with force, timeframe and effective date.";
@@ -18,8 +17,8 @@ export default class FedrampRules extends BaseCommand {
   ];
   static enableJsonFlag = true;
   static flags = {
-    class: Flags.string({ summary: 'Certification Class, over the profile\'s fedramp.class.', helpValue: 'A|B|C|D' }),
-    type: Flags.string({ summary: 'Certification type, over the profile\'s fedramp.type.', helpValue: '20x|rev5' }),
+    class: profileFlags.class,
+    type: profileFlags.type,
     family: Flags.string({ summary: 'Only the rules of this family (VDR, FRC, ...), or KSI for only the KSIs.', helpValue: '<id>' }),
     now: { ...nowFlag, summary: 'Judge the effective dates at this time instead of now (ISO-8601 with a zone, or a date).' },
     'rules-file': Flags.string({ summary: "FedRAMP's official consolidated rules file to read instead of the rules in use; its statements are shown under --json.", helpValue: '<rules.json>' }),
@@ -27,14 +26,8 @@ export default class FedrampRules extends BaseCommand {
 
   async run(): Promise<ListFedrampRulesResult> {
     const { flags } = await this.parse(FedrampRules);
-    const cls = flags.class === undefined ? undefined : (parseCr26Class(flags.class) ?? refuse(`--class ${flags.class}: not a Certification Class; write A, B, C or D`));
-    const type = flags.type === undefined ? undefined : (parseFedrampType(flags.type) ?? refuse(`--type ${flags.type}: not a certification type; write 20x or rev5`));
-    const result = await this.resolve(ListFedrampRules).execute({ class: cls, type, family: flags.family, now: parseNow(flags.now), rulesFile: flags['rules-file'] });
+    const result = await this.resolve(ListFedrampRules).execute({ family: flags.family, rulesFile: flags['rules-file'], ...parseProfileFlags(flags) });
     for (const line of renderRules(result)) this.log(line);
     return result;
   }
-}
-
-function refuse(message: string): never {
-  throw new UsageError('bad-flag-value', message);
 }

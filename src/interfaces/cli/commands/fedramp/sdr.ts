@@ -23,15 +23,15 @@ Exit codes: 0 written; 2 bad flag; 3 bad input, profile or statements file (noth
   async run(): Promise<WriteSdrResult> {
     const { args, flags } = await this.parse(FedrampSdr);
     const r = await this.resolve(WriteSdr).execute({ input: args.input, out: flags.out, catalog: flags.catalog, ...parseProfileFlags(flags) });
-    this.log(`SDR written to ${r.out} (sha256:${r.sha256})`);
+    this.log(`SDR written to ${r.out} (${r.sha256})`);
     this.log(`Markdown twin written to ${r.markdown}`);
     this.log(`Profile: ${r.profile.type} Class ${r.profile.class} (CR26 ${r.rules})`);
     this.log(`FedRAMP rules: ${r.requirements.total} (provider's statement ${r.requirements.provider}, svc's ${r.requirements.svc}, no statement supplied ${r.requirements.none})`);
     if (r.profile.type === '20x') {
-      this.log(`KSIs: ${r.ksis.total} (Implemented ${r.ksis.implemented}, Partially Implemented ${r.ksis.partially}, Not Implemented ${r.ksis.notImplemented}, no evidence ${r.ksis.noEvidence})`);
+      this.log(`KSIs: ${r.ksis.total} (Implemented ${r.ksis.implemented}, Partially Implemented ${r.ksis.partially}, Not Implemented ${r.ksis.not_implemented}, no evidence ${r.ksis.no_evidence})`);
       this.log(`Evidence entries: ${r.evidence}`);
     }
-    if (r.controls !== undefined) this.log(`Rev5 controls: ${r.controls.total} (${r.controls.withStatus} with a status)`);
+    if (r.controls !== undefined) this.log(`Rev5 controls: ${r.controls.total} (${r.controls.with_status} with a status)`);
     return r;
   }
 }

@@ -1,0 +1,86 @@
+import { injectable } from 'tsyringe';
+import { isoSeconds } from '../../domain/encoding/iso-time';
+import type { ApplicabilityProfile } from '../../domain/fedramp/applicability';
+import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import type { FedrampType } from '../../domain/fedramp/profile';
+import { judgeReadiness, type ReadinessApart, type ReadinessCounts, type ReadinessItem } from '../../domain/fedramp/readiness';
+import { judgeRules } from '../../domain/fedramp/rule-judgments';
+import { freshnessOf } from '../../domain/fedramp/run-facts';
+import { applicabilityProfile, Cr26Assessment, judgmentFacts } from './cr26-assessment';
+
+export interface CheckFedrampReadinessInput {
+  class?: Cr26Class;
+  type?: FedrampType;
+  now?: Date;
+}
+
+export interface CheckFedrampReadinessResult {
+  /** The profile judged; `defaults` names the keys the profile left to PROFILE_DEFAULTS. */
+  profile: ApplicabilityProfile & { defaults: ('path' | 'status')[] };
+  now: string;
+  rules_version: string;
+  /** The run store's latest run, judged; null when none is recorded. */
+  run: { seq: number; id: string; as_of: string; results: number } | null;
+  /** Where the run store is. */
+  store: string;
+  rules: ReadinessItem[];
+  ksis: ReadinessItem[];
+  recommended: ReadinessApart[];
+  optional: ReadinessApart[];
+  counts: { rules: ReadinessCounts; ksis: ReadinessCounts };
+  /** Ids of the MUSTs in force not met (or without a statement): any, and the command exits 1. */
+  must_not_met: string[];
+}
+
+/** The profile keys readiness reads (type and class always): none more. */
+const READINESS_KEYS = [] as const;
+
+/**
+ * `svc fedramp readiness` (DESIGN §12.3): every applicable CR26 rule and KSI, judged at `now` from the run store's
+ * latest run, svc's own judgments and the provider's statements (domain/fedramp/readiness.ts says how).
+ */
+@injectable()
+export class CheckFedrampReadiness {
+  constructor(private readonly cr26: Cr26Assessment) {}
+
+  async execute(input: CheckFedrampReadinessInput): Promise<CheckFedrampReadinessResult> {
+    const scope = this.cr26.scope(input, READINESS_KEYS, 'svc fedramp readiness');
+    const statements = await this.cr26.statements(scope);
+    const latest = await this.cr26.latest();
+    const picture = await this.cr26.storedPicture(scope, latest);
+    const asOf = latest?.summary.as_of ?? isoSeconds(scope.now);
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: latest?.results.length ?? 0, asOf }, statements));
+    const evaluation = picture.facts.tally.evaluation();
+    const readiness = judgeReadiness({
+      found: scope.found,
+      ...(latest === undefined ? {} : { run: { seq: latest.summary.seq, asOf, results: latest.results.length } }),
+      store: this.cr26.storeLocation,
+      judgments,
+      statements: { ...(scope.profile.statements === undefined ? {} : { file: statements.file }), byId: statements.byId },
+      ksis: evaluation.ksis.map((k) => ({
+        id: k.id,
+        ...(k.status === undefined ? {} : { status: k.status }),
+        results: { pass: k.tally.pass, fail: k.tally.fail, other: k.tally.other },
+        freshness: freshnessOf(picture.facts, k.tally.indices),
+        methods: k.methods,
+        ...(k.methodsRequired === undefined ? {} : { methodsRequired: k.methodsRequired }),
+        ...(picture.history.has(k.id) ? { history: picture.history.get(k.id) } : {}),
+      })),
+      cadences: scope.cadences,
+    });
+    const profile = applicabilityProfile(scope.profile);
+    return {
+      profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
+      now: isoSeconds(scope.now),
+      rules_version: scope.rules.info.version,
+      run: latest === undefined ? null : { seq: latest.summary.seq, id: latest.summary.id, as_of: latest.summary.as_of, results: latest.results.length },
+      store: this.cr26.storeLocation,
+      rules: readiness.rules,
+      ksis: readiness.ksis,
+      recommended: readiness.recommended,
+      optional: readiness.optional,
+      counts: readiness.counts,
+      must_not_met: readiness.mustNotMet,
+    };
+  }
+}
