@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { AppError, InvalidInputError } from '../../domain/errors';
+import { InvalidInputError } from '../../domain/errors';
 import { buildCpo, cpoMarkdown, CPO_PROFILE_KEYS, type AssessorSummary, type CpoDocument, type CpoProfile } from '../../domain/fedramp/cpo';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import {
@@ -23,7 +23,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { profileWith } from './fedramp-documents';
+import { locateFedrampSchemas, profileWith } from './fedramp-documents';
 
 export interface BuildCpoInput {
   /** `--class`, over the profile's class. */
@@ -127,13 +127,8 @@ export class BuildCpo {
    * schema) is the caller's error.
    */
   private async validate(document: CpoDocument, file: string, dir: string | undefined): Promise<CpoValidation> {
-    let set;
-    try {
-      set = await this.schemas.locateFedramp(dir);
-    } catch (error) {
-      if (dir === undefined && error instanceof AppError && error.code === 'fedramp-schemas-missing') return { validated: false, note: error.message };
-      throw error;
-    }
+    const set = await locateFedrampSchemas(this.schemas, dir);
+    if ('note' in set) return { validated: false, note: set.note };
     const problems = (await this.schemas.validateFedramp(set, 'cpo', document)).filter(isError);
     const schema = splitPath(set.files.cpo ?? '').base;
     if (problems.length > 0) throw cpoSchemaError(problems, file, schema);

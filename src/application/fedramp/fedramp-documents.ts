@@ -3,6 +3,8 @@ import { jsonChunks } from '../../domain/encoding/json-chunks';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampProfileSettings } from '../../ports/fedramp-profile';
 import type { ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
+import type { FedrampSchemaSet, SchemaValidator } from '../../ports/schema-validator';
+import { AppError } from '../../domain/errors';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { splitPath } from '../shared/paths';
 import { writeAll } from '../shared/write-all';
@@ -43,6 +45,19 @@ export async function writeTwin(writer: ArtifactWriter, out: string, document: u
     return { json: { path: out, ...written.json }, markdown: { path: join(twinName(base)), ...written.markdown } };
   } catch (error) {
     await tx.abort();
+    throw error;
+  }
+}
+
+/**
+ * FedRAMP's schemas when they can be found, else (none passed with `dir` and none configured) why not: a document is
+ * then written unvalidated, with that note. Schemas passed with `dir` that cannot be used are the caller's error.
+ */
+export async function locateFedrampSchemas(validator: SchemaValidator, dir: string | undefined): Promise<FedrampSchemaSet | { note: string }> {
+  try {
+    return await validator.locateFedramp(dir);
+  } catch (error) {
+    if (dir === undefined && error instanceof AppError && error.code === 'fedramp-schemas-missing') return { note: error.message };
     throw error;
   }
 }

@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { AppError } from '../../domain/errors';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { LazyArray } from '../../domain/encoding/json-chunks';
 import { toBase64 } from '../../domain/encoding/base64';
@@ -21,7 +20,7 @@ import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { splitPath } from '../shared/paths';
 import { writeAll } from '../shared/write-all';
 import { BuildCpo } from './build-cpo';
-import { addTwin } from './fedramp-documents';
+import { addTwin, locateFedrampSchemas } from './fedramp-documents';
 import { SdrBuilder, sdrSummary, type WriteSdrResult } from './write-sdr';
 
 export interface WritePackageInput {
@@ -86,7 +85,8 @@ export class WritePackage {
     const flags = { class: input.class, type: input.type, now: input.now };
     const cpo = await this.cpos.execute({ ...flags, substrate: input.substrate, schemas: input.schemas, command: 'fedramp package', json: 'cpo.json' });
     const key = await this.signer.load(input.key);
-    const set = await this.schemaSet(input.schemas);
+    const located = await locateFedrampSchemas(this.schemas, input.schemas);
+    const set = 'note' in located ? undefined : located;
     const built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) });
     const { scope, picture } = built;
     if (input.initial) {
@@ -149,21 +149,11 @@ export class WritePackage {
         keyid: key.keyid,
         key: key.origin,
         sample_ocr: true,
-        validated: set === undefined ? { note: 'FedRAMP schemas not found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas): the documents were not validated' } : { schemas: set.dir },
+        validated: 'note' in located ? { note: `the documents were not validated: ${located.note}` } : { schemas: located.dir },
         sdr: sdrSummary(built),
       };
     } catch (error) {
       await tx.abort();
-      throw error;
-    }
-  }
-
-  /** FedRAMP's schemas when they can be found; undefined when none were passed or configured. */
-  private async schemaSet(dir: string | undefined): Promise<FedrampSchemaSet | undefined> {
-    try {
-      return await this.schemas.locateFedramp(dir);
-    } catch (error) {
-      if (dir === undefined && error instanceof AppError && error.code === 'fedramp-schemas-missing') return undefined;
       throw error;
     }
   }

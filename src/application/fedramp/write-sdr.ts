@@ -9,7 +9,7 @@ import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-write
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import type { ScannedRun } from '../shared/run-loader';
 import { splitPath } from '../shared/paths';
-import { Cr26Assessment, type Cr26RunPicture, type Cr26Scope } from './cr26-assessment';
+import { Cr26Assessment, judgmentFacts, type Cr26RunPicture, type Cr26Scope } from './cr26-assessment';
 import { writeTwin } from './fedramp-documents';
 
 export interface SdrRequest {
@@ -59,19 +59,7 @@ export class SdrBuilder {
     const { run, facts } = await this.cr26.load(scope, { input: request.input, catalog: request.catalog });
     const picture = await this.cr26.picture(scope, run, facts);
     const asOf = run.context.generatedAt ?? isoSeconds(run.context.runAt);
-    const evaluation = picture.facts.tally.evaluation();
-    const judgments = judgeRules({
-      rules: scope.rules,
-      type: scope.profile.type,
-      class: scope.profile.class,
-      run: { results: run.results, asOf },
-      freshness: picture.facts.freshness,
-      cadences: scope.cadences,
-      ksis: evaluation.ksis.map((k) => ({ id: k.id, methods: k.methods, ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}), ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }), history: picture.history.get(k.id) })),
-      ...(picture.metrics === undefined ? {} : { metricDays: picture.metricDays }),
-      ...(picture.controls === undefined ? {} : { controls: { total: picture.controls.length, withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length } }),
-      ...(validatedBy === undefined ? {} : { validatedBy }),
-    });
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf }, statements, validatedBy));
     const { tool } = this.settings;
     const model = buildSdr({
       profile: scope.profile,
