@@ -1,7 +1,7 @@
 import { baseControl, normalizeControlId, type KsiDefinition } from '../catalog/ksi-catalog';
 import type { KsiResult, NormalizedReport } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
-import { describeRetired, resolveCr26Id } from './cr26-aliases';
+import { describeRetired } from './cr26-aliases';
 import type { Cr26Class, Cr26Force, Cr26Ksi, Cr26Rules } from './cr26-rules';
 import { HISTORY_RULE, METHODS_RULE, proseFact, proseFactForce } from './prose-facts';
 
@@ -179,11 +179,17 @@ export class Cr26Tally {
 
   /** Tallies one result; returns the ids of the KSIs it reached (empty when it is unmapped). */
   add(result: EvaluationResult, index: number): readonly string[] {
-    const route = this.route(result.ksi_id);
+    return this.addKeyed(result.ksi_id, index, () => result);
+  }
+
+  /** `add` for a result keyed `id` that is made only when it reaches a KSI (most of a large run may reach none). */
+  addKeyed(key: string, index: number, made: () => EvaluationResult): readonly string[] {
+    const route = this.route(key);
     if (!('ids' in route)) {
       this.unmapped.set(route.id, route);
       return [];
     }
+    const result = made();
     for (const id of route.ids) {
       const t = this.byKsi.get(id)!;
       t.indices.push(index);
@@ -239,7 +245,7 @@ export class Cr26Tally {
 
   private routeOf(id: string): { ids: string[]; via: ContributionVia } | UnmappedResult {
     const { rules, catalog } = this.input;
-    const resolved = resolveCr26Id(rules, id);
+    const resolved = this.cr26Ksis.has(id) ? id : Object.prototype.hasOwnProperty.call(rules.aliases, id) ? rules.aliases[id] : undefined;
     if (resolved !== undefined && this.cr26Ksis.has(resolved)) {
       if (this.byKsi.has(resolved)) return { ids: [resolved], via: resolved === id ? 'id' : 'alias' };
       return { id, kind: 'not-applicable', reason: `${resolved === id ? id : `${id} (now ${resolved})`} does not apply to the profile's class ${this.input.class}` };

@@ -65,7 +65,9 @@ export class Cr26RunFacts {
   private hashes = new Uint8Array(1024 * 32);
   private size = 0;
   /** Per observed_at text: its time and date index (many results share one). */
-  private readonly times = new Map<string, { time: number; date: number }>();
+  private readonly times = new Map<string, ObservedTime>();
+  /** The oldest dated time counted in each FreshnessCounts. */
+  private readonly oldest = new Map<FreshnessCounts, number>();
   /** Per tool and kind: the evidence type's index. */
   private readonly types = new Map<string, number>();
 
@@ -89,12 +91,15 @@ export class Cr26RunFacts {
    */
   add({ result, definition }: Pick<AssessedResult, 'result' | 'definition'>, hash: () => string): void {
     const index = this.size;
-    const item = evaluationResult(result, this.reportTool);
-    const { tool } = item;
-    const reached = this.tally.add(item, index);
+    let tool = '';
+    const reached = this.tally.addKeyed(result.ksi_id, index, () => {
+      const item = evaluationResult(result, this.reportTool);
+      tool = item.tool;
+      return item;
+    });
     const kind: EvidenceKind = result.evidence_kind ?? 'machine';
     const observed = this.timeOf(result.observed_at ?? this.generatedAt);
-    const age = this.fresh(kind === 'machine' ? this.freshness.machine : this.freshness.nonMachine, kind === 'machine' ? this.cadences.machine : this.cadences.nonMachine, observed.time);
+    const age = this.fresh(kind, observed);
     this.countControls(definition, result.status);
     this.grow(index + 1);
     this.size = index + 1;
@@ -122,7 +127,7 @@ export class Cr26RunFacts {
     };
   }
 
-  private timeOf(observed: string | undefined): { time: number; date: number } {
+  private timeOf(observed: string | undefined): ObservedTime {
     if (observed === undefined) return { time: NaN, date: 0 };
     let t = this.times.get(observed);
     if (t === undefined) {
@@ -145,15 +150,26 @@ export class Cr26RunFacts {
     return AGES[(this.flags[index] >> 6) & 3];
   }
 
-  private fresh(counts: FreshnessCounts, cadence: EvidenceCadence, time: number): EvidenceAge {
+  /** Counts a result's evidence in its kind's freshness, by the cadence at `now`; its age is worked out once per time. */
+  private fresh(kind: EvidenceKind, observed: ObservedTime): EvidenceAge {
+    const machine = kind === 'machine';
+    const counts = machine ? this.freshness.machine : this.freshness.nonMachine;
     counts.total += 1;
+    const { time } = observed;
     if (Number.isNaN(time)) {
       counts.undated += 1;
       return 'undated';
     }
-    const age: EvidenceAge = this.cadences.now.getTime() > addCadence(time, cadence.every) ? 'stale' : 'fresh';
+    const cached = machine ? observed.machine : observed.nonMachine;
+    const age: EvidenceAge = cached ?? (this.cadences.now.getTime() > addCadence(time, (machine ? this.cadences.machine : this.cadences.nonMachine).every) ? 'stale' : 'fresh');
+    if (machine) observed.machine = age;
+    else observed.nonMachine = age;
     counts[age] += 1;
-    if (counts.oldest === undefined || time < Date.parse(counts.oldest)) counts.oldest = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const oldest = this.oldest.get(counts);
+    if (oldest === undefined || time < oldest) {
+      this.oldest.set(counts, time);
+      counts.oldest = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
     return age;
   }
 
@@ -212,6 +228,14 @@ export function freshnessOf(facts: Pick<Cr26RunFacts, 'age' | 'evidence'>, indic
     if (e.date !== undefined && (c.oldest === undefined || e.date < c.oldest)) c.oldest = e.date;
   }
   return out;
+}
+
+/** An observed_at as read once: its time, its date's index (0: none), and its age by each kind's cadence once known. */
+interface ObservedTime {
+  time: number;
+  date: number;
+  machine?: EvidenceAge;
+  nonMachine?: EvidenceAge;
 }
 
 const EVIDENCE_TYPES: readonly SdrEvidenceType[] = ['Log', 'Report', 'Screenshot', 'Configuration', 'Policy', 'Procedure', 'Audit Record'];
