@@ -225,6 +225,7 @@ describe('svc fedramp sdr: statements, classes and types', () => {
   it('gives Class A its 7 KSIs, and Class C the daily statuses', () => {
     const a = dir('class-a', PROFILE);
     expect(sdrIn(a, '--class', 'A').stdout).toContain('KSIs: 7 (');
+    expect(fedrampSchemaErrors('sdr', JSON.parse(readFileSync(join(a, 'sdr.json'), 'utf8')))).toEqual([]);
     const c = dir('class-c', PROFILE);
     expect(sdrIn(c, '--class', 'C').status).toBe(0);
     const sdr = JSON.parse(readFileSync(join(c, 'sdr.json'), 'utf8')) as Sdr;
