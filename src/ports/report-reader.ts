@@ -53,6 +53,8 @@ export interface ReportReader {
   /** Reads `member` inside directory `dir` (a file of an auditor bundle). */
   readMember(dir: string, member: string): Promise<LoadedDocument>;
   kind(path: string): Promise<PathKind>;
+  /** The names of the entries of directory `dir`, sorted; throws as read() does for a missing path, InvalidInputError for a file. */
+  names(dir: string): Promise<string[]>;
 }
 
 export const REPORT_READER: InjectionToken<ReportReader> = Symbol('ReportReader');

@@ -69,6 +69,15 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
       expect(await h.reader.kind(dir)).toBe('directory');
     });
 
+    it("lists a directory's names, sorted; refuses a file and names a missing directory", async () => {
+      const path = h.put('b.json', Buffer.from('{}'));
+      h.put('a.json', Buffer.from('{}'));
+      const dir = path.slice(0, path.lastIndexOf('/'));
+      expect((await h.reader.names(dir)).filter((n) => n.endsWith('.json'))).toEqual(['a.json', 'b.json']);
+      await expect(h.reader.names(path)).rejects.toMatchObject({ kind: 'invalid-input', message: `${path}: is a file, expected a directory` });
+      await expect(h.reader.names(`${dir}/nope`)).rejects.toMatchObject({ kind: 'not-found', message: `${dir}/nope: no such directory; check the path` });
+    });
+
     it('tells files, directories and missing paths apart', async () => {
       const path = h.put('k.json', Buffer.from('{}'));
       expect(await h.reader.kind(path)).toBe('file');

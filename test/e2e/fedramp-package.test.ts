@@ -124,6 +124,7 @@ describe('svc fedramp package', () => {
       },
       /^Error: .*\/manifest\.json: sha256 is sha256:[0-9a-f]{64}, the signed statement says sha256:[0-9a-f]{64}; the package was changed after it was signed\n$/,
     ],
+    ['an added file', (d: string) => writeFileSync(join(d, 'extra.json'), '{}'), /^Error: .*\/extra\.json: not part of the package \(neither manifest\.json nor the signed statement names it\); the package was changed after it was signed\n$/],
     [
       'a forged signature',
       (d: string) => {

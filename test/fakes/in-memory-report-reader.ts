@@ -90,6 +90,13 @@ export class InMemoryReportReader implements ReportReader, PartitionedReportRead
     return this.read(`${dir}/${member}`);
   }
 
+  async names(dir: string): Promise<string[]> {
+    if (this.files.has(dir)) throw new InvalidInputError('not-a-directory', `${dir}: is a file, expected a directory`);
+    const inside = [...this.files.keys()].filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1).split('/')[0]);
+    if (inside.length === 0) throw new NotFoundError('file-not-found', `${dir}: no such directory; check the path`);
+    return [...new Set(inside)].sort();
+  }
+
   async kind(path: string): Promise<PathKind> {
     if (this.files.has(path)) return 'file';
     return [...this.files.keys()].some((p) => p.startsWith(`${path}/`)) ? 'directory' : 'missing';

@@ -64,6 +64,10 @@ export async function verifyPackageDirectory(reader: ReportReader, hashing: Hash
     const file = await read(name);
     present.set(name, { name, sha256: file.sha256, bytes: file.bytes });
   }
+  // What the directory holds besides: the writer's own entries start with a dot (its staging and generations).
+  for (const name of await reader.names(dir)) {
+    if (!name.startsWith('.') && name !== PACKAGE_MANIFEST_FILE && name !== PACKAGE_ENVELOPE_FILE && !present.has(name)) changed(`${name}: not part of the package (neither ${PACKAGE_MANIFEST_FILE} nor the signed statement names it)`);
+  }
   const manifestSubject = statement.subject.find((s) => s.name === PACKAGE_MANIFEST_FILE);
   if (manifestSubject?.digest.sha256 !== manifestText.sha256) changed(`${PACKAGE_MANIFEST_FILE}: sha256 is ${formatDigest(manifestText.sha256)}, the signed statement says ${manifestSubject === undefined ? 'nothing of it' : formatDigest(manifestSubject.digest.sha256)}`);
   checkPackage(base, manifestDocument, manifestText.sha256, present, statement, hashing);

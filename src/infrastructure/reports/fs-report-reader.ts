@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
-import { InvalidInputError } from '../../domain/errors';
+import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { CLOSE_ARRAY, CLOSE_OBJECT, JsonArrayItems, JsonSplitError, OPEN_ARRAY } from '../../domain/encoding/json-array-items';
 import type { ItemizedReport, LoadedDocument, LoadedText, PathKind, ReportReader } from '../../ports/report-reader';
 import { translateFsError } from '../shared/fs-errors';
@@ -124,6 +124,17 @@ export class FsReportReader implements ReportReader {
 
   async readMember(dir: string, member: string): Promise<LoadedDocument> {
     return this.read(join(dir, member));
+  }
+
+  async names(dir: string): Promise<string[]> {
+    try {
+      return (await readdir(dir)).sort();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new NotFoundError('file-not-found', `${dir}: no such directory; check the path`, { cause: error });
+      if (code === 'ENOTDIR') throw new InvalidInputError('not-a-directory', `${dir}: is a file, expected a directory`, { cause: error });
+      throw translateFsError(error, dir, 'directory');
+    }
   }
 
   async kind(path: string): Promise<PathKind> {
