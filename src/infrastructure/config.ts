@@ -6,6 +6,7 @@ import { describe, isPlainObject } from '../domain/ksi/ksi-result';
 import { InvalidInputError } from '../domain/errors';
 import { parseJson } from '../domain/encoding/json-syntax-problem';
 import { readFedrampProfile, type FedrampProfile } from '../domain/fedramp/profile';
+import { readVulnerabilitySettings, type VulnerabilitySettings } from '../domain/vulnerabilities/evaluation-policy';
 
 export interface KsiOverride {
   severity?: Severity;
@@ -28,6 +29,8 @@ export interface SvcConfig {
   sinks: string[];
   /** The offering's FedRAMP profile (`fedramp`, DESIGN §12.1), its file paths resolved against the config file's directory. */
   fedramp?: FedrampProfile;
+  /** The evaluation policy and the KEV catalog of DESIGN §12.4 (`vulnerabilities`), the catalog's path resolved. */
+  vulnerabilities?: VulnerabilitySettings;
 }
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -51,7 +54,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     throw new InvalidInputError('invalid-config', `${file}: ${path}: ${problem}; see docs/configuration.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp)');
+  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', 'vulnerabilities', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities)');
   const sinks: string[] = [];
   for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
     if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks)');
@@ -90,6 +93,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     ksis[id] = override;
   }
   const fedramp = document.fedramp === undefined ? undefined : readFedrampProfile(document.fedramp, fail, (path) => resolve(dirname(file), path));
+  const vulnerabilities = document.vulnerabilities === undefined ? undefined : readVulnerabilitySettings(document.vulnerabilities, fail, (path) => resolve(dirname(file), path));
   return {
     file,
     governance: { sla_days: sla, unmapped_owner: unmapped },
@@ -99,6 +103,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}),
     ...(typeof fedrampSchemas === 'string' ? { fedrampSchemas: resolve(dirname(file), fedrampSchemas) } : {}),
     ...(fedramp === undefined ? {} : { fedramp }),
+    ...(vulnerabilities === undefined ? {} : { vulnerabilities }),
   };
 }
 

@@ -32,7 +32,7 @@ describe('svc.config.json', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp); see docs/configuration.md'],
+    ['an unknown setting', { owner: {} }, 'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities); see docs/configuration.md'],
     ['an owner that is no mailbox', { owners: { AC: 'team' } }, 'c.json: owners.AC: expected a mailbox, got "team"'],
     ['an unknown severity', { sla_days: { Severe: 1 } }, 'c.json: sla_days.Severe: expected one of Critical, High, Medium, Low'],
     ['a bad KSI value', { ksis: { 'KSI-AC-02': { severity: 'Urgent' } } }, 'c.json: ksis.KSI-AC-02.severity: cannot set "Urgent"'],
@@ -41,6 +41,13 @@ describe('svc.config.json', () => {
     ['a conmon setting it does not know', { conmon: { sink: [] } }, 'c.json: conmon.sink: unknown setting (known: sinks)'],
     ['sinks that are not a list of specs', { conmon: { sinks: 'ndjson:x' } }, 'c.json: conmon.sinks: expected an array of sink specs such as "ndjson:events.ndjson", got "ndjson:x"'],
   ])('refuses %s', (_what, doc, message) => expect(() => readConfig(doc, 'c.json')).toThrow(message));
+
+  it('reads the vulnerabilities section: the KEV catalog resolved against the file, the policy over the defaults', () => {
+    const config = readConfig({ vulnerabilities: { kev_catalog: 'kev/known.json', policy: { internet_reachable: ['*.example.com'], default_n: 'N2' } } }, '/etc/svc/c.json');
+    expect(config.vulnerabilities).toMatchObject({ kev_catalog: '/etc/svc/kev/known.json', policy: { internet_reachable: ['*.example.com'], default_n: 2, n_by_severity: { critical: 5 } } });
+    expect(() => readConfig({ vulnerabilities: { kev: 'x' } }, 'c.json')).toThrow("c.json: vulnerabilities.kev: unknown key; the section's keys are kev_catalog and policy; see docs/configuration.md");
+    expect(() => readConfig({ vulnerabilities: { policy: { default_n: 9 } } }, 'c.json')).toThrow('c.json: vulnerabilities.policy.default_n: number 9 is not an N-rating; write 1 to 5 (or "N1" to "N5"); see docs/configuration.md');
+  });
 
   it('reads the default sinks of conmon process from conmon.sinks', () => {
     expect(readConfig({ conmon: { sinks: ['ndjson:events.ndjson', 'syslog+tcp://siem:6514'] } }, 'c.json').sinks).toEqual(['ndjson:events.ndjson', 'syslog+tcp://siem:6514']);

@@ -146,7 +146,7 @@ describe('svc adapter run on bad scanner output (RunAdapter over the 13 parsers)
   let dir = '';
   let n = 0;
   const d = doubles();
-  const adapter = new RunAdapter(new VendorScanReader(VENDOR_PARSERS), d.writer, d.clock, d.settings);
+  const adapter = new RunAdapter(new VendorScanReader(VENDOR_PARSERS), d.writer, d.clock, d.settings, d.hashing);
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svc-property-adapters-'));
   });

@@ -1,9 +1,10 @@
 import { inject, injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import type { NormalizedReport } from '../../domain/ksi/ksi-result';
-import { reportFromScan, type ScanSummary } from '../../domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan, type ScanSummary } from '../../domain/scan/ksi-from-checks';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { CLOCK, type Clock } from '../../ports/clock';
+import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { writeAll } from '../shared/write-all';
@@ -39,12 +40,16 @@ export class RunAdapter {
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+    @inject(HASHING) private readonly hashing: Hashing,
   ) {}
 
   async execute({ vendor, input, out }: RunAdapterInput): Promise<RunAdapterResult> {
     const { file, scan } = await this.scans.read(vendor, input);
     const provenance = { raw_file: file.name, raw_sha256: `sha256:${file.sha256}`, adapter: `svc-adapter-${vendor}`, adapter_version: this.settings.tool.version };
-    const { report, summary } = reportFromScan(scan, provenance, isoSeconds(this.clock.now()));
+    const generatedAt = isoSeconds(this.clock.now());
+    const built = reportFromScan(scan, provenance, generatedAt);
+    const { summary } = built;
+    const report = { ...built.report, vulnerabilities: detectionsOf(scan, generatedAt, this.hashing) };
     const result: RunAdapterResult = { vendor, input, tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), summary, report };
     if (out === undefined) return result;
     return { ...result, out, file: await writeAll(await this.writer.open(out), (sink) => sink.write(`${JSON.stringify(report, null, 2)}\n`)) };

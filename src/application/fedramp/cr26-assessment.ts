@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { assessor, type HashedResult } from '../../domain/assessment/assessment';
-import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
+import { normalizeControlId, type KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunSummary } from '../../domain/conmon/run-record';
 import { applicability, type Applicability, type ApplicabilityProfile } from '../../domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-rules';
@@ -11,7 +11,6 @@ import type { JudgmentFacts } from '../../domain/fedramp/rule-judgments';
 import { Cr26RunFacts } from '../../domain/fedramp/run-facts';
 import type { SdrKsiMetrics } from '../../domain/fedramp/sdr';
 import { noStatements, readProviderStatements, type ProviderStatements } from '../../domain/fedramp/statements';
-import type { BaselineLevel } from '../../domain/oscal/baseline';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
@@ -26,12 +25,6 @@ import { profileWith } from './fedramp-documents';
 /** The path and status assumed when the profile gives none (docs/fedramp.md): a program application. */
 export const PROFILE_DEFAULTS = { path: 'program', status: 'applying' } as const;
 
-/**
- * The Rev5 baseline whose controls a class lists (SDR-CSF-CTF): FedRAMP's classes "loosely align" with the NIST SP
- * 800-53B baselines (cr26-docs/providers_start_class.md): B with Low, C with Moderate, D with High. Class A has no
- * Rev5 control list (docs/decisions.md).
- */
-export const CLASS_BASELINES: Partial<Record<Cr26Class, BaselineLevel>> = { B: 'low', C: 'moderate', D: 'high' };
 
 /** What a command asks of the profile, with the flags that may give `type` and `class`. */
 export interface ProfileRequest {
@@ -144,8 +137,8 @@ export class Cr26Assessment {
     const metrics = scope.profile.type === '20x' ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }])) : undefined;
     const yearStart = dayOf(new Date(scope.now.getTime() - 364 * DAY_MS).toISOString());
     const metricDays = new Set([...daily.values()].flatMap((days) => days.filter((d) => d.date >= yearStart && d.date <= dayOf(scope.now.toISOString())).map((d) => d.date))).size;
-    const level = scope.profile.type === 'rev5' ? CLASS_BASELINES[scope.profile.class] : undefined;
-    return { facts, daily, ...(metrics === undefined ? {} : { metrics }), history, metricDays, ...(level === undefined ? {} : { controls: this.catalogs.baseline(level).controls }) };
+    const controls = scope.profile.type === 'rev5' ? rev5Controls(scope.rules, scope.profile.class) : undefined;
+    return { facts, daily, ...(metrics === undefined ? {} : { metrics }), history, metricDays, ...(controls === undefined ? {} : { controls }) };
   }
 
   /** The newest recorded run, for readiness; undefined for an empty store. */
@@ -194,6 +187,19 @@ export class Cr26Assessment {
     }
     return daily;
   }
+}
+
+/** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
+export const REV5_CONTROLS_RULE = 'FRC-CSF-BSL';
+
+/**
+ * The Rev5 controls of a class (SDR-CSF-CTF's "each applicable Rev5 Control"), read from FRC-CSF-BSL's class variant
+ * in the rules data, normalized (`AC-02 (01)` → `ac-2.1`) in the file's order; none when the release lists none for
+ * the class (Class A in 2026.07.14.01).
+ */
+export function rev5Controls(rules: Cr26Rules, cls: Cr26Class): string[] {
+  const listed = rules.rules.find((r) => r.id === REV5_CONTROLS_RULE)?.varies_by_class?.[cls]?.rev5_controls ?? [];
+  return listed.map((id) => normalizeControlId(id) ?? id.toLowerCase());
 }
 
 /** What applicability needs of a profile, with PROFILE_DEFAULTS where it gives no path or status. */

@@ -1,7 +1,7 @@
 import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
 
 /** What a prose number counts. */
-export type ProseFactUnit = 'automated-methods' | 'months' | 'cadence-months' | 'fresh-days';
+export type ProseFactUnit = 'automated-methods' | 'months' | 'cadence-months' | 'fresh-days' | 'n-rating-above' | 'n-rating-equals';
 
 /**
  * One number FedRAMP's 2026.07.14.01 rules file states only inside a statement sentence, with no structured field
@@ -25,6 +25,8 @@ export interface ProseFact {
  *   statement for every class; `svc ir freshness --class`).
  * - FRC-APP-FCP: an initial package shows the status as verified and validated within the previous 7 days (one
  *   statement for every class; `svc fedramp package --initial`).
+ * - VER-TFR-IRI: internet-reachable likely exploitable vulnerabilities with N-rating > 3 are reportable incidents;
+ *   VER-TFR-NRI: likely exploitable ones not internet-reachable with N-rating = 5 (each class's statement).
  */
 export const PROSE_FACTS: readonly ProseFact[] = [
   { rule: 'FRC-CSX-VVK', class: 'B', value: 1, unit: 'automated-methods' },
@@ -34,6 +36,8 @@ export const PROSE_FACTS: readonly ProseFact[] = [
   { rule: 'FRC-CSX-MOT', class: 'D', value: 18, unit: 'months' },
   { rule: 'VDR-TFR-NMV', value: 3, unit: 'cadence-months' },
   { rule: 'FRC-APP-FCP', value: 7, unit: 'fresh-days' },
+  ...(['A', 'B', 'C', 'D'] as const).map((c) => ({ rule: 'VER-TFR-IRI', class: c, value: 3, unit: 'n-rating-above' as const })),
+  ...(['A', 'B', 'C', 'D'] as const).map((c) => ({ rule: 'VER-TFR-NRI', class: c, value: 5, unit: 'n-rating-equals' as const })),
 ];
 
 /** The rule whose statement gives how fresh an initial package's statuses must be. */

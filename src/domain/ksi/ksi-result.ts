@@ -1,5 +1,9 @@
 import { InvalidInputError } from '../errors';
 import { isStatus, type Status } from './status';
+import { describe, isIsoTime, isPlainObject } from '../encoding/json-values';
+import { readDetections, type Detection } from '../vulnerabilities/detection';
+
+export { describe, isIsoTime, isPlainObject };
 
 /**
  * `KSI-<AREA>-<NN>`: AREA 2-4 upper-case letters (a NIST family or an official FedRAMP theme), NN two digits; or a
@@ -11,8 +15,6 @@ export const KSI_ID_PATTERN = /^KSI-[A-Z]{2,4}-(?:\d{2}|[A-Z]{3})$/;
 export const KSI_ID_HINT = 'write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"';
 
 /** ISO-8601 date or date-time, as written by scanners (`2026-11-01`, `2026-11-01T08:00:00Z`, offsets). */
-const ISO_8601 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * What kind of information resource a result's evidence is about (DESIGN §12.1): `machine` (the default when a result
@@ -56,6 +58,8 @@ export interface NormalizedReport {
   generated_at?: string;
   source?: ReportSource;
   results: KsiResult[];
+  /** Weaknesses the scan found (DESIGN §12.4), checked by readDetections. */
+  vulnerabilities?: Detection[];
 }
 
 /** Fields svc computes for every evidence entry; an input result may not carry them. */
@@ -94,7 +98,7 @@ export function readReportHeader(document: unknown, file: string, options: Repor
   if (!isPlainObject(document)) {
     return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see DESIGN §3 for the report shape');
   }
-  const { results, schema_version, generated_at, source } = document;
+  const { results, schema_version, generated_at, source, vulnerabilities } = document;
   if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (DESIGN §3)');
   if (!Array.isArray(results)) fail('results', `expected an array, got ${describe(results)}`, 'write "results": [ ... ]');
   if (schema_version !== undefined && schema_version !== '1') {
@@ -104,6 +108,7 @@ export function readReportHeader(document: unknown, file: string, options: Repor
     fail('generated_at', `${describe(generated_at)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z"');
   }
   if (source !== undefined) checkSource(source, fail);
+  if (vulnerabilities !== undefined) readDetections(vulnerabilities, file);
   return { report: document as unknown as NormalizedReport, checker: new ResultChecker(file, 'results', options) };
 }
 
@@ -210,30 +215,3 @@ function checkSource(source: unknown, fail: Fail): void {
   }
 }
 
-/** A real calendar date and time in ISO-8601 form (the pattern does the work; Feb 29 is checked against the year). */
-export function isIsoTime(value: string): boolean {
-  const m = ISO_8601.exec(value);
-  if (!m) return false;
-  const day = Number(m[2]);
-  const month = Number(m[1]);
-  if (day > DAYS_IN_MONTH[month - 1]) return false;
-  if (month === 2 && day === 29) {
-    const year = Number(value.slice(0, 4));
-    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  }
-  return true;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A short, safe description of a JSON value for an error message. */
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-  return `${typeof value} ${String(value)}`;
-}

@@ -1,6 +1,8 @@
 import { baseControl, ksiIdForControl, normalizeControlId } from '../catalog/ksi-catalog';
 import { isIsoTime, type Check, type KsiResult, type NormalizedReport } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
+import type { ContentDigest } from '../evidence/content-digest';
+import { detectionId, type Detection } from '../vulnerabilities/detection';
 import { CHECK_OUTCOMES, type CheckOutcome, type Criticality, type ScanCheck, type VendorScan } from './scan';
 
 /** One check as it counts towards a KSI. */
@@ -130,4 +132,43 @@ export function ksiResult(ksiId: string, status: Status, checks: readonly KsiChe
     ...(source ? { source } : {}),
     checks: sorted.map((c): Check => ({ id: c.id, status: checkStatus(c), ...(c.resource ? { resource: c.resource } : {}), ...(c.details ? { details: c.details } : {}) })),
   };
+}
+
+/**
+ * Every failed check of a scan as a detection (DESIGN §12.4): a weakness scanner's findings and a configuration
+ * scanner's failed checks alike (VER counts both), detected when the scanner says, else when the scan ran, else at
+ * `generatedAt`; the normalized report's `vulnerabilities[]`. The finding is the check's rule id; the resource is what the check
+ * names, else the scanned tenant, else the scan as a whole. A check failed on the same resource twice (two rows of a
+ * tool's output) is one detection. In the order the scanner listed them.
+ */
+export function detectionsOf(scan: VendorScan, generatedAt: string, digest: Pick<ContentDigest, 'sha256'>): Detection[] {
+  const detectedAt = scan.observed_at !== undefined && isIsoTime(scan.observed_at) ? scan.observed_at : generatedAt;
+  const found = new Map<string, Detection>();
+  for (const check of scan.checks) {
+    if (check.outcome !== 'fail') continue;
+    const resource = text(check.resource) ?? text(scan.tenant) ?? `${scan.tool} scan`;
+    const w = check.weakness ?? {};
+    const findingId = text(w.finding_id) ?? check.id;
+    const id = detectionId(scan.tool, findingId, resource, digest);
+    if (found.has(id)) continue;
+    const kind = w.kind ?? scan.detections;
+    found.set(id, {
+      id,
+      source: scan.tool,
+      finding_id: findingId,
+      resource,
+      title: text(check.title) ?? check.id,
+      scanner_severity: text(check.severity) ?? check.criticality,
+      ...(w.cvss === undefined ? {} : { cvss: w.cvss }),
+      detected_at: w.detected_at !== undefined && isIsoTime(w.detected_at) ? w.detected_at : detectedAt,
+      ...(w.fix_available === undefined ? {} : { fix_available: w.fix_available }),
+      ...(kind === 'configuration' ? { kind } : {}),
+    });
+  }
+  return [...found.values()];
+}
+
+/** Text that says something, else undefined (a tool's empty field). */
+function text(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
 }

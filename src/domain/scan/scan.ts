@@ -1,3 +1,5 @@
+import type { DetectionKind } from '../vulnerabilities/detection';
+
 /**
  * What a scanner's raw output says, once an adapter has read it: the checks it ran, each with its outcome,
  * how much it matters, and the NIST SP 800-53 controls it evidences.
@@ -21,6 +23,20 @@ export interface ScanCheck {
   /** What was checked (a host, a resource id, a file and line). */
   resource?: string;
   details?: string;
+  /** What a failed check says as a weakness beyond the check itself (DESIGN §12.4), where the scanner gives it. */
+  weakness?: ScanWeakness;
+}
+
+/** A failed check as a detection: its kind, when the vendor's default is not right for it, and what the scanner adds. */
+export interface ScanWeakness {
+  kind?: DetectionKind;
+  /** The finding id when it is not the check's id (a Nessus audit item: every one is plugin 21157). */
+  finding_id?: string;
+  /** CVSS base score, 0–10. */
+  cvss?: number;
+  fix_available?: boolean;
+  /** When the scanner first saw it (ISO-8601), if it says. */
+  detected_at?: string;
 }
 
 export interface VendorScan {
@@ -34,5 +50,10 @@ export interface VendorScan {
   observed_at?: string;
   /** Where the checks' controls come from: the tool's own references, or a named svc table. */
   mapping: string;
+  /**
+   * What the vendor's failed checks are as detections (DESIGN §12.4): `vulnerability` for weakness scanners (CVEs,
+   * plugins, code and web findings), `configuration` for configuration scanners; a check's `weakness.kind` overrides it.
+   */
+  detections: DetectionKind;
   checks: ScanCheck[];
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { awsSecurityhub } from '../../../src/infrastructure/scans/vendors/aws-securityhub';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('aws-securityhub', 'config_one_finding.json');
@@ -141,6 +143,61 @@ describe('AWS Security Hub adapter on other findings and wrappers', () => {
       ['CVE-2022-3643', 'not-applicable'],
       ['scan:111122223333', 'pass'],
     ]);
+  });
+});
+
+describe('AWS Security Hub adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const NOW = '2026-11-21T00:00:00Z';
+  const detect = async (path: string) => detectionsOf(await readWith(awsSecurityhub, path), NOW, new PureJsHashing());
+
+  it('makes no detection of the real sample: its one finding passed', async () => {
+    // Counted by hand with jq on the sample: [.findings[] | select(.Compliance.Status == "FAILED")] | length = 0 (IAM.5 PASSED).
+    expect(await detect(SAMPLE)).toEqual([]);
+    expect(readDetections([], 'x')).toEqual([]);
+  });
+
+  const inspector = (cve: string, vulnerability: Record<string, unknown>, times: Record<string, unknown>) => ({
+    ...INSPECTOR,
+    ...times,
+    Id: `arn:aws:inspector2:us-east-1:111122223333:finding/${cve}`,
+    Title: `${cve} - kernel`,
+    Vulnerabilities: [{ Id: cve, ...vulnerability }],
+  });
+  const findings = [
+    control({ Compliance: { Status: 'FAILED', SecurityControlId: 'IAM.6' }, Severity: { Label: 'HIGH' } }),
+    GUARDDUTY,
+    inspector('CVE-2023-0001', { Cvss: [{ Version: '2.0', BaseScore: 7.2 }, { Version: '3.1', BaseScore: 7.8, Source: 'NVD' }], FixAvailable: 'YES' }, { FirstObservedAt: '2024-01-10T08:00:00.000Z', CreatedAt: '2024-01-11T08:00:00.000Z' }),
+    inspector('CVE-2023-0002', { Cvss: [{ Version: '2.0', BaseScore: 5 }], FixAvailable: 'PARTIAL' }, { CreatedAt: '2024-01-12T08:00:00.000Z' }),
+    inspector('CVE-2023-0003', { FixAvailable: 'NO' }, {}),
+    control({ Compliance: { Status: 'PASSED', SecurityControlId: 'IAM.7' } }),
+  ];
+
+  it('takes the CVE, its CVSS 3.x score, FixAvailable and FirstObservedAt of a vulnerability finding', async () => {
+    const detections = await detect(write('detections.json', { Findings: findings }));
+    // Counted by hand: findings 1-5 are active failures (IAM.6 FAILED, the GuardDuty finding, three Inspector CVEs); IAM.7 passed.
+    expect(detections).toHaveLength(5);
+    expect(detections[2]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'AWS Security Hub',
+      finding_id: 'CVE-2023-0001',
+      resource: 'arn:aws:ec2:us-east-1:111122223333:instance/i-1234567890',
+      title: 'CVE-2023-0001 - kernel',
+      scanner_severity: 'CRITICAL', // Normalized 90
+      cvss: 7.8, // the CVSS 3.1 entry, not the 2.0 one listed first
+      fix_available: true,
+      detected_at: '2024-01-10T08:00:00Z', // FirstObservedAt, before CreatedAt
+    });
+    expect(detections.map((d) => [d.finding_id, d.kind, d.cvss, d.fix_available, d.detected_at])).toEqual([
+      ['IAM.6', 'configuration', undefined, undefined, '2020-06-08T14:33:07.560Z'], // the sample's FirstObservedAt
+      ['Recon:EC2-Portscan', 'configuration', undefined, undefined, '2024-01-17T11:33:20.699Z'], // no time of its own: the export's latest UpdatedAt
+      ['CVE-2023-0001', undefined, 7.8, true, '2024-01-10T08:00:00Z'],
+      ['CVE-2023-0002', undefined, 5, true, '2024-01-12T08:00:00Z'], // only a CVSS 2.0 score; PARTIAL counts as a fix; CreatedAt
+      ['CVE-2023-0003', undefined, undefined, false, '2024-01-17T11:33:20.699Z'],
+    ]);
+    const ids = detections.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

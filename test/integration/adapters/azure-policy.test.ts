@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { azurePolicy } from '../../../src/infrastructure/scans/vendors/azure-policy';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('azure-policy', 'PolicyStates_QueryResourceGroupScope.json');
@@ -106,6 +108,32 @@ describe('Azure Policy adapter on the other forms', () => {
         },
       ]);
     }
+  });
+});
+
+describe('Azure Policy adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const NOW = '2026-11-21T00:00:00Z';
+  const detect = async () => detectionsOf(await readWith(azurePolicy, SAMPLE), NOW, new PureJsHashing());
+
+  it('makes one configuration detection per NonCompliant policy state of the documented example', async () => {
+    const detections = await detect();
+    // Counted by hand with jq on the sample: [.responses."200".body.value[] | select(.complianceState == "NonCompliant")]
+    // | length = 1 (the other state is Compliant). Policy states have no first-seen time: the latest `timestamp` stands.
+    expect(detections).toEqual([
+      {
+        id: expect.stringMatching(ID),
+        source: 'Azure Policy',
+        finding_id: '24813039-7534-408a-9842-eb99f45721b1',
+        resource: '/subscriptions/fffedd8f-ffff-fffd-fffd-fffed2f84852/resourceGroups/myResourceGroup/providers/Microsoft.Storage/storageAccounts/mysa1',
+        title: '24813039-7534-408a-9842-eb99f45721b1', // no policyDefinitionReferenceId
+        scanner_severity: 'should', // policy definitions have no severity: the check's criticality
+        detected_at: '2019-10-09T18:42:42Z',
+        kind: 'configuration',
+      },
+    ]);
+    expect((await detect()).map((d) => d.id)).toEqual([detections[0].id]);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

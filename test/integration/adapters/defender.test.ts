@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { defender } from '../../../src/infrastructure/scans/vendors/defender';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('defender', 'many_vulns.csv');
@@ -125,6 +127,46 @@ describe('Defender adapter on assessment JSON', () => {
     const scan = await readWith(defender, write('no-severity.json', [unhealthy]));
     expect(scan.checks[0]).toMatchObject({ outcome: 'fail', criticality: 'should', controls: ['ia-2', 'ac-2', 'ac-6'] });
     expect(scan.checks[0].severity).toBeUndefined();
+  });
+});
+
+describe('Defender adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const NOW = '2026-11-21T00:00:00Z';
+  const detect = async (path: string) => detectionsOf(await readWith(defender, path), NOW, new PureJsHashing());
+
+  it('makes one configuration detection per unhealthy row of the real CSV, detected when its status changed', async () => {
+    const detections = await detect(SAMPLE);
+    // Counted by hand: grep -c '"Unhealthy"' on the sample = 3 (the 4th row is Healthy), each on its own resourceId.
+    expect(detections).toHaveLength(3);
+    expect(detections.every((d) => d.kind === 'configuration')).toBe(true);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'Microsoft Defender for Cloud',
+      finding_id: 'f67fb4ed-d481-44d7-91e5-efadf504f74a',
+      resource: '/subscriptions/9cfbad7a-7369-42e4-bcce-7677c5b3a44b/resourcegroups/my_resource_group/providers/microsoft.network/virtualnetworks/my_virtual_network',
+      title: 'Virtual networks should be protected by Azure Firewall',
+      scanner_severity: 'Low',
+      detected_at: '2021-09-28T15:07:10.398Z', // statusChangeDate 2021-09-28T15:07:10.3988407Z, to the millisecond; not exportedTimestamp
+      kind: 'configuration',
+    });
+    expect(detections.map((d) => [d.scanner_severity, d.detected_at])).toEqual([
+      ['Low', '2021-09-28T15:07:10.398Z'],
+      ['High', '2021-09-28T15:07:23.118Z'],
+      ['Medium', '2021-09-28T15:07:24.338Z'],
+    ]);
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect(SAMPLE)).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+  });
+
+  it("takes an assessment's status.statusChangeDate, never its firstEvaluationDate", async () => {
+    const changed = { ...GRAPH_ROW, properties: { ...GRAPH_ROW.properties, status: { code: 'Unhealthy', firstEvaluationDate: '2026-01-01T00:00:00Z', statusChangeDate: '2026-03-01T12:00:00Z' } } };
+    expect((await detect(write('changed.json', [changed])))[0].detected_at).toBe('2026-03-01T12:00:00Z');
+    // The first evaluation may have been healthy; with no status change date and no export time, the run's time stands.
+    expect((await detect(write('first.json', [GRAPH_ROW])))[0].detected_at).toBe(NOW);
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { inspec } from '../../../src/infrastructure/scans/vendors/inspec';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('inspec', 'triple_overlay_profile_sample.json');
@@ -102,6 +104,31 @@ describe('InSpec adapter on overlays and statuses', () => {
     const { report } = reportFromScan(scan, PROVENANCE, NOW);
     expect(report.results.find((r) => r.ksi_id === 'KSI-IA-05')?.status).toBe('FAIL');
     expect(report.results.find((r) => r.ksi_id === 'KSI-CM-06')?.status).toBe('WARN');
+  });
+});
+
+describe('InSpec adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async () => detectionsOf(await readWith(inspec, SAMPLE), NOW, new PureJsHashing());
+
+  it('makes one configuration detection per failed control of the real sample', async () => {
+    const detections = await detect();
+    // Counted by hand with jq on the sample: [.profiles[].controls[] | select((.results // []) | any(.status == "failed")) | .id]
+    // = ["V-61635"] (one passed and one failed result); every control is listed in all three profiles, results only in the leaf.
+    expect(detections).toEqual([
+      {
+        id: expect.stringMatching(ID),
+        source: 'Chef InSpec',
+        finding_id: 'V-61635',
+        resource: 'centos 7.7.1908', // the platform: InSpec names no other target here
+        title: expect.stringMatching(/^The DBMS must produce audit records containing sufficient i/),
+        scanner_severity: 'medium',
+        detected_at: '2020-06-01T18:50:31Z', // the earliest result start_time
+        kind: 'configuration',
+      },
+    ]);
+    expect((await detect()).map((d) => d.id)).toEqual([detections[0].id]);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { kubescape } from '../../../src/infrastructure/scans/vendors/kubescape';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('kubescape', 'k3d-sample-subset-a.json');
@@ -107,6 +109,34 @@ describe('Kubescape adapter on the other statuses', () => {
     expect(statusOf(report, 'KSI-AC-06')).toBe('FAIL');
     expect(statusOf(report, 'KSI-CM-06')).toBe('WARN');
     expect(statusOf(report, 'KSI-AU-02')).toBeUndefined(); // only a manual check: not assessed
+  });
+});
+
+describe('Kubescape adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async () => detectionsOf(await readWith(kubescape, SAMPLE), NOW, new PureJsHashing());
+
+  it('makes one configuration detection per failed control and resource of the real sample', async () => {
+    const detections = await detect();
+    // Counted by hand with jq on the sample: [.results[].controls[] | select(.status.status == "failed")] | length = 15,
+    // all on batch/v1/kube-system/Job/helm-install-traefik-crd, each control once and each with a scoreFactor (1-10).
+    expect(detections).toHaveLength(15);
+    expect(detections.every((d) => d.kind === 'configuration')).toBe(true);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'Kubescape',
+      finding_id: 'C-0055',
+      resource: 'batch/v1/kube-system/Job/helm-install-traefik-crd',
+      title: 'Linux hardening',
+      scanner_severity: 'Medium', // scoreFactor 4
+      detected_at: NOW, // generationTime is Go's zero time: the run's time stands
+      kind: 'configuration',
+    });
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect()).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

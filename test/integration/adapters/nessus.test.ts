@@ -1,8 +1,10 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { nessus } from '../../../src/infrastructure/scans/vendors/nessus';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('nessus', 'sample-basic-network-scan-2hosts.nessus');
@@ -109,6 +111,77 @@ describe('Nessus adapter on a compliance audit', () => {
   it('refuses a compliance result Nessus does not write', async () => {
     const path = write('bad-result.nessus', audit.replace('WARNING', 'MAYBE'));
     await expect(readWith(nessus, path)).rejects.toMatchObject({ message: expect.stringContaining(`${path}: ReportHost[@name="db-01.example.gov"]/ReportItem[3]/cm:compliance-result: "MAYBE" is not a compliance result`) });
+  });
+});
+
+describe('Nessus adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async (path: string) => detectionsOf(await readWith(nessus, path), NOW, new PureJsHashing());
+
+  it('makes one detection per finding of the real sample, with its CVSS score, fix and host start', async () => {
+    const detections = await detect(SAMPLE);
+    // Counted by hand: grep -c '<ReportItem [^>]*severity="[1-4]"' on the sample = 6, all on host 10.0.0.1 (plugins 33850,
+    // 104743, 57582, 51192, 153953, 10663), each on its own port; no cm:compliance-result in the file: all vulnerabilities.
+    expect(detections).toHaveLength(6);
+    expect(detections.every((d) => d.kind === undefined)).toBe(true);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'Nessus',
+      finding_id: '33850',
+      resource: '10.0.0.1',
+      title: 'Unix Operating System Unsupported Version Detection',
+      scanner_severity: 'Critical',
+      cvss: 10, // <cvss3_base_score>10.0
+      fix_available: true, // <solution>Upgrade to a version of the Unix operating system that is currently supported.
+      detected_at: '2022-03-22T18:54:47Z', // HOST_START_TIMESTAMP 1647975287 of 10.0.0.1
+    });
+    // 57582 and 10663 have no cvss3_base_score: their CVSS v2 base score stands in. Every one has a solution.
+    expect(detections.map((d) => [d.finding_id, d.resource, d.cvss, d.fix_available])).toEqual([
+      ['33850', '10.0.0.1', 10, true],
+      ['104743', '10.0.0.1:443', 6.5, true],
+      ['57582', '10.0.0.1:443', 6.4, true],
+      ['51192', '10.0.0.1:443', 6.5, true],
+      ['153953', '10.0.0.1:22', 3.7, true],
+      ['10663', '10.0.0.1:67', 3.3, true],
+    ]);
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect(SAMPLE)).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+  });
+
+  it('reads "n/a" as no fix, a patch date as a fix, and audit items as configuration detections', async () => {
+    const finding = (pluginId: string, port: string, fields: string) =>
+      `<ReportItem port="${port}" svc_name="www" protocol="tcp" severity="2" pluginID="${pluginId}" pluginName="Plugin ${pluginId}" pluginFamily="General">${fields}</ReportItem>`;
+    const path = write('weakness.nessus', `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report name="r">
+      <ReportHost name="h1"><HostProperties><tag name="HOST_START">Tue Nov 14 22:13:20 2023</tag></HostProperties>
+        ${finding('1', '80', '<solution>n/a</solution><cvss_base_score>5.0</cvss_base_score>')}
+        ${finding('2', '81', '<solution>n/a</solution><patch_publication_date>2023/01/10</patch_publication_date><cvss3_base_score>not a score</cvss3_base_score><cvss_base_score>4.3</cvss_base_score>')}
+        ${finding('3', '82', '<cvss3_base_score>12.0</cvss3_base_score>')}
+        <ReportItem port="0" severity="3" pluginID="21157" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"><cm:compliance-check-name>5.3.1 Ensure password creation requirements are configured</cm:compliance-check-name><cm:compliance-result>FAILED</cm:compliance-result><solution>Set minlen to 14</solution></ReportItem>
+      </ReportHost></Report></NessusClientData_v2>`);
+    const detections = await detect(path);
+    expect(detections.map((d) => [d.finding_id, d.resource, d.cvss, d.fix_available, d.kind, d.detected_at])).toEqual([
+      ['1', 'h1:80', 5, false, undefined, '2023-11-14T22:13:20Z'], // HOST_START, read as UTC, when there is no epoch
+      ['2', 'h1:81', 4.3, true, undefined, '2023-11-14T22:13:20Z'],
+      ['3', 'h1:82', undefined, undefined, undefined, '2023-11-14T22:13:20Z'],
+      ['21157:5.3.1 Ensure password creation requirements are configured', 'h1', undefined, true, 'configuration', '2023-11-14T22:13:20Z'],
+    ]);
+  });
+
+  it('tells the failed audit items of a host apart by their check id (else their name), though Nessus numbers them all 21157', async () => {
+    const item = (name: string, checkId = '') =>
+      `<ReportItem port="0" severity="3" pluginID="21157" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance">${checkId ? `<cm:compliance-check-id>${checkId}</cm:compliance-check-id>` : ''}<cm:compliance-check-name>${name}</cm:compliance-check-name><cm:compliance-result>FAILED</cm:compliance-result></ReportItem>`;
+    const path = write('audit-detections.nessus', `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report name="r">
+      <ReportHost name="db-01"><HostProperties><tag name="HOST_START_TIMESTAMP">1700000000</tag></HostProperties>${item('5.3.1 Password rules', '0fa4c3b2d1e5f6a7')}${item('6.1.1 File permissions')}</ReportHost>
+      </Report></NessusClientData_v2>`);
+    const scan = await readWith(nessus, path);
+    expect(scan.checks.filter((c) => c.outcome === 'fail')).toHaveLength(2);
+    expect(detectionsOf(scan, NOW, new PureJsHashing())).toEqual([
+      expect.objectContaining({ finding_id: '0fa4c3b2d1e5f6a7', resource: 'db-01', title: '5.3.1 Password rules', kind: 'configuration', detected_at: '2023-11-14T22:13:20Z' }),
+      expect.objectContaining({ finding_id: '21157:6.1.1 File permissions', resource: 'db-01', title: '6.1.1 File permissions', kind: 'configuration' }),
+    ]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { openscap } from '../../../src/infrastructure/scans/vendors/openscap';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('openscap', 'test_report_check_with_empty_selector.xccdf.xml.result.xml');
@@ -111,6 +113,31 @@ describe('OpenSCAP adapter on SCAP Security Guide results with NIST references (
   it('refuses a result word XCCDF does not have, naming the place', async () => {
     const path = write('bad-word.xml', arf(ruleResult(TMOUT, 'passed', 'medium')));
     await expect(readWith(openscap, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining(`${path}: TestResult/rule-result[1]/result: "passed" is not an XCCDF result`) });
+  });
+});
+
+describe('OpenSCAP adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async () => detectionsOf(await readWith(openscap, SAMPLE), NOW, new PureJsHashing());
+
+  it('makes one configuration detection of the failed rule-result of the real sample', async () => {
+    const detections = await detect();
+    // Counted by hand: grep -c '<result>fail</result>' on the sample = 1 (the only rule-result). Its check is an OVAL
+    // definition in another file, named by a CCE ident: nothing in the file says it is a CVE, so it is a configuration gap.
+    expect(detections).toEqual([
+      {
+        id: expect.stringMatching(ID),
+        source: 'OpenSCAP',
+        finding_id: 'usgcb-rhel5desktop-rule-2.2.3.1.i',
+        resource: 'localhost.localdomain', // TestResult/target
+        title: "CCE-4130-1:Verify permissions on 'shadow' file",
+        scanner_severity: 'unknown',
+        detected_at: '2012-10-24T10:10:50Z', // the TestResult's start-time, read as UTC
+        kind: 'configuration',
+      },
+    ]);
+    expect((await detect()).map((d) => d.id)).toEqual([detections[0].id]);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

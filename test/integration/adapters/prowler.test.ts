@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { prowler } from '../../../src/infrastructure/scans/vendors/prowler';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('prowler', 'example_output_aws.ocsf.json');
@@ -106,6 +108,42 @@ describe("Prowler adapter on the tool's own NIST references and statuses", () =>
     );
     const scan = await readWith(prowler, path);
     expect(scan.checks.map((c) => c.outcome)).toEqual(['omitted', 'not-applicable', 'not-applicable', 'pass']);
+  });
+});
+
+describe('Prowler adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const NOW = '2026-11-21T00:00:00Z';
+  const detect = async (path: string) => detectionsOf(await readWith(prowler, path), NOW, new PureJsHashing());
+
+  it('makes one configuration detection per FAIL finding of the real sample', async () => {
+    const detections = await detect(SAMPLE);
+    // Counted by hand with jq on the sample: [.[] | select(.status_code == "FAIL")] | length = 2 (the third is MANUAL),
+    // neither muted, on two resources. No finding_info.first_seen_time: detected when the scan ran (`time`).
+    expect(detections).toHaveLength(2);
+    expect(detections.every((d) => d.kind === 'configuration')).toBe(true);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'Prowler',
+      finding_id: 'accessanalyzer_enabled',
+      resource: '<resource_uid>',
+      title: 'Check if IAM Access Analyzer is enabled',
+      scanner_severity: 'Low',
+      detected_at: '2025-02-14T13:27:03Z',
+      kind: 'configuration',
+    });
+    expect(detections[1]).toMatchObject({ finding_id: 'account_maintain_different_contact_details_to_security_billing_and_operations', resource: 'arn:aws:iam::<account_uid>:root', scanner_severity: 'Medium' });
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect(SAMPLE)).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+  });
+
+  it("takes OCSF's finding_info.first_seen_time, in seconds or milliseconds, and never created_time", async () => {
+    const seen = (firstSeen: number | undefined) => finding({ finding_info: { ...raw[0].finding_info, ...(firstSeen === undefined ? {} : { first_seen_time: firstSeen }), created_time: 1739539623 } });
+    const detections = await detect(write('first-seen.json', [seen(1700000000), { ...seen(1700000000000), resources: [{ uid: 'other' }] }, { ...seen(undefined), resources: [{ uid: 'third' }] }]));
+    expect(detections.map((d) => d.detected_at)).toEqual(['2023-11-14T22:13:20Z', '2023-11-14T22:13:20Z', '2025-02-14T13:27:03Z']);
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { sarif } from '../../../src/infrastructure/scans/vendors/sarif';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('sarif', 'results.sarif');
@@ -125,6 +127,62 @@ describe('SARIF adapter on the other forms SARIF takes', () => {
       ['scan:runs[1]', 'error', 'the run has no results list: the tool did not compute results'],
     ]);
     expect(reportFromScan(scan, PROVENANCE, NOW).report.results.map((r) => r.status)).toEqual(['WARN', 'WARN']);
+  });
+});
+
+describe('SARIF adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async (path: string) => detectionsOf(await readWith(sarif, path), NOW, new PureJsHashing());
+
+  it('makes one detection per result of the real Checkov sample', async () => {
+    const detections = await detect(SAMPLE);
+    // Counted by hand with jq on the sample: [.runs[].results[]] | length = 12, all level "error", none suppressed or of
+    // another kind; [.runs[].results[] | "\(.ruleId) \(.locations[0].physicalLocation | "\(.artifactLocation.uri):\(.region.startLine)")"]
+    // | unique | length = 12. SARIF cannot say a result is a configuration finding: all are vulnerabilities.
+    expect(detections).toHaveLength(12);
+    expect(detections.every((d) => d.kind === undefined)).toBe(true);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'SARIF 2.1.0', // this Checkov file names no tool
+      finding_id: 'CKV_OPENAPI_4',
+      resource: 'v2/swagger_empty_paths.yaml:2',
+      title: 'Ensure that the global security field has rules defined', // no rules[]: the message
+      scanner_severity: 'error',
+      detected_at: NOW, // no invocation times
+    });
+    expect(detections.some((d) => d.cvss !== undefined || d.fix_available !== undefined)).toBe(false); // no security-severity
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect(SAMPLE)).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+  });
+
+  it("takes a rule's or result's security-severity as the CVSS score", async () => {
+    const run = (rules: unknown[], results: unknown[]) => ({ version: '2.1.0', runs: [{ tool: { driver: { name: 'CodeQL', rules } }, results }] });
+    const at = (uri: string) => [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 1 } } }];
+    const rules = [
+      { id: 'js/xss', properties: { 'security-severity': '6.1' } },
+      { id: 'js/sqli', properties: { 'security-severity': 8.8 } },
+      { id: 'js/odd', properties: { 'security-severity': '12' } },
+    ];
+    const path = write(
+      'severity.sarif',
+      run(rules, [
+        { ruleId: 'js/xss', message: { text: 'a' }, locations: at('a.js') },
+        { ruleId: 'js/xss', message: { text: 'b' }, locations: at('b.js'), properties: { 'security-severity': '7.2' } },
+        { ruleId: 'js/sqli', message: { text: 'c' }, locations: at('c.js') },
+        { ruleId: 'js/odd', message: { text: 'd' }, locations: at('d.js') },
+        { ruleId: 'js/none', message: { text: 'e' }, locations: at('e.js') },
+      ]),
+    );
+    expect((await detect(path)).map((d) => [d.finding_id, d.resource, d.cvss, d.fix_available, d.kind])).toEqual([
+      ['js/xss', 'a.js:1', 6.1, undefined, undefined],
+      ['js/xss', 'b.js:1', 7.2, undefined, undefined], // the result's own score wins over its rule's
+      ['js/sqli', 'c.js:1', 8.8, undefined, undefined],
+      ['js/odd', 'd.js:1', undefined, undefined, undefined], // 12 is no CVSS score
+      ['js/none', 'e.js:1', undefined, undefined, undefined],
+    ]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { scoutsuite } from '../../../src/infrastructure/scans/vendors/scoutsuite';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('scoutsuite', 'scoutsuite_sample.js');
@@ -99,6 +101,32 @@ describe('ScoutSuite adapter on several services', () => {
       expect(report.results.find((r) => r.ksi_id === 'KSI-IA-02')?.status).toBe('WARN');
       expect(report.results.find((r) => r.ksi_id === 'KSI-SC-28')?.status).toBe('PASS');
     }
+  });
+});
+
+describe('ScoutSuite adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async () => detectionsOf(await readWith(scoutsuite, SAMPLE), NOW, new PureJsHashing());
+
+  it('makes one configuration detection per flagged rule of the real sample', async () => {
+    const detections = await detect();
+    // Counted by hand with jq on the JSON after "scoutsuite_results =": [.services[].findings[] | select(.flagged_items > 0)]
+    // | length = 1 (cloudtrail-not-configured, 16 of 16 regions flagged; the README's "2 flagged" is wrong). One rule is one
+    // check, so its 16 flagged items are one detection on the service.
+    expect(detections).toEqual([
+      {
+        id: expect.stringMatching(ID),
+        source: 'ScoutSuite',
+        finding_id: 'cloudtrail-not-configured',
+        resource: 'cloudtrail',
+        title: 'CloudTrail Service Not Configured',
+        scanner_severity: 'danger',
+        detected_at: '2021-02-19T19:16:10Z', // last_run.time
+        kind: 'configuration',
+      },
+    ]);
+    expect((await detect()).map((d) => d.id)).toEqual([detections[0].id]);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

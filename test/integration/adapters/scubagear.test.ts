@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections, type Detection } from '../../../src/domain/vulnerabilities/detection';
 import { scubagear } from '../../../src/infrastructure/scans/vendors/scubagear';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith } from '../../support/adapters';
 import { REFERENCE } from '../../support/run-svc';
 
@@ -53,6 +55,51 @@ describe('ScubaGear adapter on the raw TestResults sample', () => {
   it('lists a policy the CISA mapping does not have as an unmapped check', async () => {
     const { summary } = reportFromScan(await readWith(scubagear, TEST_RESULTS), PROVENANCE, '2026-11-21T00:00:00Z');
     expect(summary.unmapped_checks).toEqual(['MS.POWERPLATFORM.2.3v1']);
+  });
+});
+
+describe('ScubaGear adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const NOW = '2026-11-21T00:00:00Z';
+  const detect = async (path: string) => detectionsOf(await readWith(scubagear, path), NOW, new PureJsHashing());
+  const checkIds = (detections: Detection[]) => {
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+    return ids;
+  };
+
+  it('makes one configuration detection per failed Shall and Should of ScubaResults, on the tenant', async () => {
+    const detections = await detect(RESULTS);
+    // Counted by hand with jq on the sample (after its byte-order mark): [.Results[][] | .Controls[] | select(.Result ==
+    // "Fail" or .Result == "Warning")] | length = 26 (14 Fail, 12 Warning), 26 distinct Control IDs. Rows name no
+    // resource: each is a gap of the tenant, MetaData.DomainName.
+    expect(detections).toHaveLength(26);
+    expect(detections.every((d) => d.kind === 'configuration' && d.resource === 'tqhjy.onmicrosoft.com')).toBe(true);
+    expect(detections.filter((d) => d.scanner_severity === 'Shall')).toHaveLength(14);
+    expect(detections.filter((d) => d.scanner_severity === 'Should')).toHaveLength(12);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'ScubaGear',
+      finding_id: 'MS.AAD.3.1v1',
+      resource: 'tqhjy.onmicrosoft.com',
+      title: 'Phishing-resistant MFA SHALL be enforced for all users.',
+      scanner_severity: 'Shall',
+      detected_at: '2026-05-04T17:15:48.307Z', // MetaData.TimestampZulu
+      kind: 'configuration',
+    });
+    expect((await detect(RESULTS)).map((d) => d.id)).toEqual(checkIds(detections));
+  });
+
+  it('makes one per unmet, tested policy of TestResults, on "ScubaGear scan" since the file names no tenant', async () => {
+    const detections = await detect(TEST_RESULTS);
+    // Counted by hand with jq on the sample: [.[] | select(.RequirementMet == false and (.Criticality | test("/(Not-Implemented|3rd
+    // Party)$") | not))] | length = 27: the 26 policies of ScubaResults and MS.POWERPLATFORM.2.3v1, which ScubaResults leaves out.
+    expect(detections).toHaveLength(27);
+    expect(detections.every((d) => d.kind === 'configuration' && d.resource === 'ScubaGear scan' && d.detected_at === NOW)).toBe(true);
+    expect(detections.find((d) => d.finding_id === 'MS.POWERPLATFORM.2.3v1')).toMatchObject({ title: 'MS.POWERPLATFORM.2.3v1', scanner_severity: 'Should' });
+    expect((await detect(TEST_RESULTS)).map((d) => d.id)).toEqual(checkIds(detections));
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections, type Detection } from '../../../src/domain/vulnerabilities/detection';
 import { trivy } from '../../../src/infrastructure/scans/vendors/trivy';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('trivy', 'misconfigurations_and_secrets.json');
@@ -126,6 +128,74 @@ describe('Trivy adapter on the other forms Trivy writes', () => {
     expect(scan.checks).toEqual([expect.objectContaining({ id: 'scan:alpine:3.19', outcome: 'pass', resource: 'alpine:3.19', controls: ['ra-5', 'si-2'] })]);
     const { report } = reportFromScan(scan, PROVENANCE, NOW);
     expect([statusOf(report, 'KSI-RA-05'), statusOf(report, 'KSI-SI-02')]).toEqual(['PASS', 'PASS']);
+  });
+});
+
+describe('Trivy adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async (path: string) => detectionsOf(await readWith(trivy, path), NOW, new PureJsHashing());
+  const kinds = (detections: Detection[]) => detections.map((d) => d.kind ?? 'vulnerability');
+
+  it('makes one detection per vulnerability, failed misconfiguration and secret of the real sample', async () => {
+    const detections = await detect(SAMPLE);
+    // Counted by hand with jq on the sample: [.Results[] | (.Vulnerabilities // [])[]] | length = 2 (both urllib3),
+    // [.Results[] | (.Misconfigurations // [])[] | select(.Status == "FAIL")] | length = 1 (DS002),
+    // [.Results[] | (.Secrets // [])[]] | length = 2 (github-pat in Dockerfile:24 and secret.txt:1): 5, no two alike.
+    expect(detections).toHaveLength(5);
+    expect(kinds(detections)).toEqual(['vulnerability', 'vulnerability', 'configuration', 'vulnerability', 'vulnerability']);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'Trivy',
+      finding_id: 'CVE-2021-33503',
+      resource: 'requirements.txt: urllib3 1.26.3',
+      title: 'python-urllib3: ReDoS in the parsing of authority part of URL',
+      scanner_severity: 'HIGH',
+      cvss: 7.5, // CVSS.nvd.V3Score
+      fix_available: true, // FixedVersion 1.26.5
+      detected_at: NOW, // this Trivy wrote no CreatedAt, and PublishedDate is no detection time
+    });
+    expect(detections[1]).toMatchObject({ finding_id: 'CVE-2021-28363', cvss: 6.5, fix_available: true });
+    expect(detections[2]).toEqual({ id: expect.stringMatching(ID), source: 'Trivy', finding_id: 'DS002', resource: 'Dockerfile', title: "Image user should not be 'root'", scanner_severity: 'HIGH', detected_at: NOW, kind: 'configuration' });
+    expect(detections.slice(3).map((d) => [d.finding_id, d.resource, d.cvss, d.fix_available])).toEqual([
+      ['github-pat', 'Dockerfile:24', undefined, undefined],
+      ['github-pat', 'secret.txt:1', undefined, undefined],
+    ]);
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect(SAMPLE)).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+  });
+
+  it('reads a fix from the Status Trivy 0.44+ writes, else from FixedVersion, and the CVSS v3 score by source', async () => {
+    const row = (id: string, more: Record<string, unknown>) => ({ VulnerabilityID: id, PkgName: 'openssl', InstalledVersion: '3.1.4-r0', Severity: 'HIGH', ...more });
+    const path = write('status.json', {
+      SchemaVersion: 2,
+      ArtifactName: 'app:1',
+      Results: [
+        {
+          Target: 'app:1 (alpine 3.19.1)',
+          Class: 'os-pkgs',
+          Vulnerabilities: [
+            row('CVE-1', { Status: 'fixed', FixedVersion: '3.1.5-r0', SeveritySource: 'redhat', CVSS: { redhat: { V3Score: 8.1 }, nvd: { V3Score: 7.5 } } }),
+            row('CVE-2', { Status: 'affected', SeveritySource: 'redhat', CVSS: { ghsa: { V3Score: 5.3 }, redhat: { V3Score: 6.1 } } }),
+            row('CVE-3', { Status: 'will_not_fix', CVSS: { ghsa: { V2Score: 5 }, redhat: { V3Score: 4.4 } } }),
+            row('CVE-4', { Status: 'under_investigation', CVSS: { nvd: { V2Score: 5, V3Score: 11 } } }),
+            row('CVE-5', { FixedVersion: '' }),
+          ],
+        },
+        { Target: 'package-lock.json', Class: 'license', Licenses: [{ Name: 'AGPL-3.0', Severity: 'HIGH', PkgName: 'some-lib' }] },
+      ],
+    });
+    const detections = await detect(path);
+    expect(detections.map((d) => [d.finding_id, d.cvss, d.fix_available, d.kind])).toEqual([
+      ['CVE-1', 7.5, true, undefined], // NVD's score wins over the severity source's
+      ['CVE-2', 6.1, false, undefined], // no NVD score: the SeveritySource's
+      ['CVE-3', 4.4, false, undefined], // any source's V3Score; a V2Score is never taken
+      ['CVE-4', undefined, undefined, undefined], // a score above 10 is no CVSS score; under_investigation says nothing of a fix
+      ['CVE-5', undefined, false, undefined], // no Status, no fixed version: no fix
+      ['AGPL-3.0', undefined, undefined, 'configuration'],
+    ]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { detectionsOf, reportFromScan } from '../../../src/domain/scan/ksi-from-checks';
+import { readDetections } from '../../../src/domain/vulnerabilities/detection';
 import { zap } from '../../../src/infrastructure/scans/vendors/zap';
+import { PureJsHashing } from '../../fakes/pure-js-hashing';
 import { outcomes, provenanceOf, rawSample, readWith, scratchFolder } from '../../support/adapters';
 
 const SAMPLE = rawSample('zap', 'webgoat.json');
@@ -99,6 +101,37 @@ describe('ZAP adapter on the other forms ZAP writes', () => {
   it('takes a single site written as an object', async () => {
     const scan = await readWith(zap, write('one.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: { '@name': 'http://one.example', alerts: [] } }));
     expect(scan.checks.map((c) => c.id)).toEqual(['scan:http://one.example']);
+  });
+});
+
+describe('ZAP adapter: detections (DESIGN §12.4)', () => {
+  const ID = /^VULN-[0-9a-f]{20}$/;
+  const detect = async () => detectionsOf(await readWith(zap, SAMPLE), NOW, new PureJsHashing());
+
+  it('makes one detection per failing alert and site, without CVSS, fix or time of its own', async () => {
+    const detections = await detect();
+    // Counted by hand with jq on the sample: [.site[].alerts[] | select(.riskcode != "0" and .confidence != "0")] | length
+    // = 18 failing alerts; as distinct "<site> <pluginid>" pairs (| unique) = 15. On http://mymac.com:8191 plugin 10023
+    // ("Debug Error Messages") is listed 3 times, and plugin 90028 ("Insecure HTTP Method") for PUT and for PATCH: each
+    // pair is one detection, the first listed. ZAP is a web vulnerability scanner: all are vulnerabilities.
+    expect(detections).toHaveLength(15);
+    expect(detections.every((d) => d.kind === undefined)).toBe(true);
+    expect(detections[0]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'OWASP ZAP',
+      finding_id: '10021',
+      resource: 'http://ciscobinary.openh264.org',
+      title: 'X-Content-Type-Options Header Missing',
+      scanner_severity: 'Low (Medium)',
+      detected_at: '2018-12-06T10:53:11Z', // the report's @generated, read as UTC
+    });
+    expect(detections.filter((d) => d.finding_id === '90028').map((d) => d.title)).toEqual(['Insecure HTTP Method - PUT']);
+    expect(detections.some((d) => d.cvss !== undefined || d.fix_available !== undefined)).toBe(false);
+    const ids = detections.map((d) => d.id);
+    expect(ids.every((id) => ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await detect()).map((d) => d.id)).toEqual(ids);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 });
 

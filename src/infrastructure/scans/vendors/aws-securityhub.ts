@@ -1,6 +1,6 @@
 import { controlsFromReferences } from '../../../domain/catalog/ksi-catalog';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/aws-securityhub-controls.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -15,6 +15,12 @@ const PRODUCTS = table.products as Record<string, string[]>;
  * NOT_APPLICABLE (such findings are archived after 3 days).
  */
 const COMPLIANCE: Record<string, CheckOutcome> = { PASSED: 'pass', FAILED: 'fail', WARNING: 'error', NOT_AVAILABLE: 'not-applicable' };
+
+/**
+ * ASFF `Vulnerabilities[].FixAvailable`. PARTIAL (a fix for some of the affected packages) counts as a fix: the
+ * remediation can start, and the finding stays until every package is fixed.
+ */
+const FIX_AVAILABLE: Record<string, boolean> = { YES: true, PARTIAL: true, NO: false };
 
 /** `Severity.Normalized` bands, for findings from products that write no label. */
 const NORMALIZED: [number, string][] = [
@@ -88,6 +94,7 @@ export const awsSecurityhub: VendorParser = {
       ...(accounts.size > 0 ? { tenant: [...accounts].join(', ') } : {}),
       ...(latest ? { observed_at: latest } : {}),
       mapping: awsSecurityhub.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },
@@ -134,13 +141,28 @@ function findingCheck(finding: Finding): ScanCheck {
   const related = isPlainObject(finding.Compliance) ? nistRequirements(finding.Compliance.RelatedRequirements) : [];
   const isVulnerability = vulnerabilities.length > 0 || types.some((t) => t.includes('/Vulnerabilities'));
   const controls = related.length > 0 ? related : isVulnerability ? table.vulnerability : (entry(PRODUCTS, productOf(finding)) ?? table.findingDefault);
-  return check(finding, id, outcome, controls, severity, undefined);
+  const found = check(finding, id, outcome, controls, severity, undefined);
+  if (!isVulnerability) return found;
+  const first = isPlainObject(vulnerabilities[0]) ? vulnerabilities[0] : {};
+  const cvss = cvssOf(first.Cvss);
+  const fix = typeof first.FixAvailable === 'string' ? entry(FIX_AVAILABLE, first.FixAvailable) : undefined;
+  return { ...found, weakness: { ...found.weakness, kind: 'vulnerability', ...(cvss === undefined ? {} : { cvss }), ...(fix === undefined ? {} : { fix_available: fix }) } };
+}
+
+/** The base score of `Vulnerabilities[].Cvss[]`: the first CVSS 3.x entry's, else the first entry's (v2 or v4). */
+function cvssOf(cvss: unknown): number | undefined {
+  const scores = (Array.isArray(cvss) ? cvss : []).filter(isPlainObject).filter((c) => typeof c.BaseScore === 'number' && c.BaseScore >= 0 && c.BaseScore <= 10);
+  const chosen = scores.find((c) => /^3(\.|$)/.test(asText(c.Version ?? ''))) ?? scores[0];
+  return chosen === undefined ? undefined : (chosen.BaseScore as number);
 }
 
 function check(finding: Finding, id: string, outcome: CheckOutcome, controls: string[], severity: string | undefined, reason: unknown): ScanCheck {
   const resources = Array.isArray(finding.Resources) ? finding.Resources : [];
   const resource = isPlainObject(resources[0]) && typeof resources[0].Id === 'string' ? resources[0].Id : undefined;
   const details = [reason, finding.Description].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+  // When the product first saw the problem, which is usually well before this export.
+  const firstSeen = isoTime(finding.FirstObservedAt) ?? isoTime(finding.CreatedAt);
+  const weakness: ScanWeakness | undefined = firstSeen ? { detected_at: firstSeen } : undefined;
   return {
     id,
     outcome,
@@ -150,6 +172,7 @@ function check(finding: Finding, id: string, outcome: CheckOutcome, controls: st
     ...(severity ? { severity } : {}),
     ...(resource ? { resource } : {}),
     ...(details ? { details: clip(details) } : {}),
+    ...(weakness ? { weakness } : {}),
   };
 }
 

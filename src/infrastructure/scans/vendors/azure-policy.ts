@@ -66,6 +66,7 @@ export const azurePolicy: VendorParser = {
       ...(subscriptions.size > 0 ? { tenant: [...subscriptions].join(', ') } : {}),
       ...(latest ? { observed_at: latest } : {}),
       mapping: azurePolicy.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },

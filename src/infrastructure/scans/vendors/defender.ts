@@ -23,6 +23,8 @@ interface Recommendation {
   subscription?: string;
   details?: string;
   controls: string[];
+  /** When the assessment last changed status: for an unhealthy one, when it became unhealthy. */
+  statusChanged?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export const defender: VendorParser = {
       ...(subscriptions.size > 0 ? { tenant: [...subscriptions].join(', ') } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: defender.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },
@@ -98,12 +101,16 @@ function fromCsv(input: RawInput, text: string): { recommendations: Recommendati
       subscription: row.subscriptionId || undefined,
       details: (notApplicable && row.notApplicableReason) || row.description || undefined,
       controls: securityControls(row.controls) ?? nameControls(row.recommendationDisplayName ?? ''),
+      statusChanged: isoTime(row.statusChangeDate),
     };
   });
   return { recommendations, observedAt: latest };
 }
 
-/** Assessment JSON has no export or evaluation time, so the scan gets no observed_at. */
+/**
+ * Assessment JSON has no export or evaluation time, so the scan gets no observed_at; `status.statusChangeDate`
+ * (API 2021-06-01 and later) dates each unhealthy state.
+ */
 function fromJson(input: RawInput, document: unknown): { recommendations: Recommendation[]; observedAt?: string } {
   const { rows, at: where } = assessmentsOf(input, document);
   const recommendations = rows.map((row, i): Recommendation => {
@@ -128,6 +135,7 @@ function fromJson(input: RawInput, document: unknown): { recommendations: Recomm
       subscription: typeof row.subscriptionId === 'string' && row.subscriptionId !== '' ? row.subscriptionId : undefined,
       details: [status.description, status.cause, metadata.description].find((x): x is string => typeof x === 'string' && x !== ''),
       controls: nameControls(title ?? ''),
+      statusChanged: isoTime(status.statusChangeDate),
     };
   });
   return { recommendations };
@@ -151,15 +159,17 @@ function assessmentsOf(input: RawInput, document: unknown): { rows: unknown[]; a
 }
 
 function recommendationCheck(r: Recommendation): ScanCheck {
+  const outcome = STATES[normalizedState(r.state)]; // checkState vouched for it
   return {
     id: r.id,
-    outcome: STATES[normalizedState(r.state)], // checkState vouched for it
+    outcome,
     criticality: criticalityOf(r.severity),
     controls: r.controls,
     ...(r.title ? { title: r.title } : {}),
     ...(r.severity ? { severity: r.severity } : {}),
     ...(r.resource ? { resource: r.resource } : {}),
     ...(r.details ? { details: clip(r.details) } : {}),
+    ...(outcome === 'fail' && r.statusChanged ? { weakness: { detected_at: r.statusChanged } } : {}),
   };
 }
 

@@ -70,6 +70,7 @@ export const inspec: VendorParser = {
       ...(target ? { tenant: target } : {}),
       ...(starts.length > 0 ? { observed_at: starts.reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a)) } : {}),
       mapping: inspec.info.mapping,
+      detections: 'configuration',
       checks: [...controls.entries()].map(([id, control]) => controlCheck(id, control, target)),
     };
   },

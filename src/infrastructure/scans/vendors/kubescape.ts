@@ -63,6 +63,7 @@ export const kubescape: VendorParser = {
       ...(typeof tenant === 'string' ? { tenant } : {}),
       ...(observedAt && !observedAt.startsWith('0001-') ? { observed_at: observedAt } : {}),
       mapping: kubescape.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },

@@ -1,6 +1,6 @@
 import type { SaxesTagNS } from 'saxes';
 import { controlFromReference } from '../../../domain/catalog/ksi-catalog';
-import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/nessus-controls.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -27,9 +27,15 @@ const COMPLIANCE_RESULTS: Record<string, CheckOutcome> = {
 const KEPT: Record<string, number> = {
   synopsis: MAX_DETAILS,
   'compliance-check-name': MAX_TITLE,
+  'compliance-check-id': 100,
   'compliance-result': 40,
   'compliance-reference': 4096,
   'compliance-actual-value': MAX_DETAILS,
+  cvss3_base_score: 20,
+  cvss_base_score: 20,
+  // Only whether there is one: Tenable writes "n/a" when it has no solution to offer.
+  solution: 20,
+  patch_publication_date: 40,
 };
 
 interface Item {
@@ -154,6 +160,7 @@ export const nessus: VendorParser = {
       tenant: `${hosts.length} host${hosts.length === 1 ? '' : 's'}`,
       ...(earliest ? { observed_at: earliest } : {}),
       mapping: nessus.info.mapping,
+      detections: 'vulnerability',
       checks,
     };
   },
@@ -182,6 +189,8 @@ function itemCheck(input: RawInput, item: Item, host: Host): ScanCheck {
       severity,
       resource,
       details: clip(actual ? `${name} (actual: ${actual})` : name, MAX_DETAILS),
+      // Every audit item is plugin 21157: its own check id (else its name) tells the findings apart.
+      weakness: { ...weaknessOf(item, host), kind: 'configuration', finding_id: clip(item.text['compliance-check-id'] ?? '') || `${item.pluginId}:${name}` },
     };
   }
   if (item.severity > 0) host.findings += 1;
@@ -196,7 +205,29 @@ function itemCheck(input: RawInput, item: Item, host: Host): ScanCheck {
     severity,
     resource,
     details: clip(synopsis ? `${item.name}: ${synopsis}` : item.name, MAX_DETAILS),
+    weakness: weaknessOf(item, host),
   };
+}
+
+/**
+ * What a ReportItem says as a weakness: its CVSS v3 base score, else its v2 one; a fix when it has a solution other
+ * than "n/a" or a patch publication date, none when the solution is "n/a" and no patch is dated; detected when
+ * Nessus started scanning its host (HOST_START_TIMESTAMP, else HOST_START).
+ */
+function weaknessOf(item: Item, host: Host): ScanWeakness {
+  const cvss = [item.text.cvss3_base_score, item.text.cvss_base_score].map(score).find((s) => s !== undefined);
+  const solution = item.text.solution?.trim().toLowerCase() || undefined;
+  const patched = (item.text.patch_publication_date ?? '').trim() !== '';
+  const fix = patched || (solution !== undefined && solution !== 'n/a') ? true : solution === 'n/a' ? false : undefined;
+  const detectedAt = host.start ?? host.startText;
+  return { ...(cvss === undefined ? {} : { cvss }), ...(fix === undefined ? {} : { fix_available: fix }), ...(detectedAt ? { detected_at: detectedAt } : {}) };
+}
+
+/** A CVSS base score as Nessus writes it (`7.5`), if it is one. */
+function score(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= 0 && value <= 10 ? value : undefined;
 }
 
 /** The passing check that says a host was scanned: the finding-only format's "nothing found" row. */

@@ -160,6 +160,7 @@ export const openscap: VendorParser = {
       ...(targets.size > 0 ? { tenant: [...targets].join(', ') } : {}),
       ...(earliest ? { observed_at: earliest } : {}),
       mapping: openscap.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },

@@ -57,6 +57,7 @@ export const prowler: VendorParser = {
       ...(accounts.size > 0 ? { tenant: [...accounts].join(', ') } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: prowler.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },
@@ -74,6 +75,9 @@ function findingCheck(input: RawInput, finding: Record<string, unknown>, i: numb
   const resource = firstResource(finding.resources);
   const title = field(finding, 'finding_info', 'title');
   const details = [finding.status_detail, finding.message].find((x) => typeof x === 'string' && x.trim() !== '') as string | undefined;
+  // OCSF's first_seen_time is when the finding was first seen; created_time is only when this run wrote it.
+  const firstSeenMs = epochMs(field(finding, 'finding_info', 'first_seen_time'));
+  const firstSeen = firstSeenMs === undefined ? undefined : isoTime(firstSeenMs);
   return {
     id,
     outcome: outcomeOf(finding, status, criticality),
@@ -83,6 +87,7 @@ function findingCheck(input: RawInput, finding: Record<string, unknown>, i: numb
     ...(severity ? { severity } : {}),
     ...(resource ? { resource } : {}),
     ...(details ? { details: clip(details) } : {}),
+    ...(firstSeen ? { weakness: { detected_at: firstSeen } } : {}),
   };
 }
 

@@ -57,6 +57,7 @@ export const sarif: VendorParser = {
       ...(typeof version === 'string' ? { version } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: sarif.info.mapping,
+      detections: 'vulnerability',
       checks: [...checks, ...scanned.values()],
     };
   },
@@ -83,6 +84,8 @@ function resultCheck(input: RawInput, run: Json, result: unknown, path: string):
     severity: score === undefined ? level : `${level} (security-severity ${score})`,
     ...(resourceOf(run, result) ? { resource: resourceOf(run, result) } : {}),
     ...(message && message !== title ? { details: clip(message, 300) } : {}),
+    // GitHub code scanning reads `security-severity` as a CVSS-style score from 0.0 to 10.0.
+    ...(score !== undefined && score >= 0 && score <= 10 ? { weakness: { cvss: score } } : {}),
   };
 }
 

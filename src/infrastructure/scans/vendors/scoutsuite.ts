@@ -28,7 +28,10 @@ export const scoutsuite: VendorParser = {
       const findings = isPlainObject(body) ? body.findings : undefined;
       if (findings === undefined) continue; // a service ScoutSuite listed but did not assess
       if (!isPlainObject(findings)) throw shapeError(input, TOOL, `services.${service}.findings`, 'expected an object of findings by rule id');
-      for (const [id, finding] of Object.entries(findings)) checks.push(findingCheck(input, service, id, finding));
+      for (const [id, finding] of Object.entries(findings)) {
+        if (id.trim() === '') throw shapeError(input, TOOL, `services.${service}.findings`, 'a finding with an empty rule id; every finding is keyed by its rule id');
+        checks.push(findingCheck(input, service, id, finding));
+      }
     }
     const run = isPlainObject(document.last_run) ? document.last_run : {};
     const observedAt = isoTime(run.time);
@@ -39,6 +42,7 @@ export const scoutsuite: VendorParser = {
       ...(typeof document.account_id === 'string' || typeof document.account_id === 'number' ? { tenant: String(document.account_id) } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: scoutsuite.info.mapping,
+      detections: 'configuration',
       checks,
     };
   },

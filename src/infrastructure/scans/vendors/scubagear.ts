@@ -32,7 +32,7 @@ export const scubagear: VendorParser = {
   async parse(input: RawInput): Promise<VendorScan> {
     const document = await input.json();
     const mapping = scubagear.info.mapping;
-    if (Array.isArray(document)) return { vendor: 'scubagear', tool: TOOL, mapping, checks: document.map((row, i) => testResult(input, row, i)) };
+    if (Array.isArray(document)) return { vendor: 'scubagear', tool: TOOL, mapping, detections: 'configuration', checks: document.map((row, i) => testResult(input, row, i)) };
     if (!isPlainObject(document) || !isPlainObject(document.Results)) throw shapeError(input, TOOL, 'Results', 'missing; a ScubaResults file has MetaData, Summary and Results');
     const meta = isPlainObject(document.MetaData) ? document.MetaData : {};
     const checks: ScanCheck[] = [];
@@ -52,6 +52,7 @@ export const scubagear: VendorParser = {
       ...(typeof tenant === 'string' ? { tenant } : {}),
       ...(isoTime(meta.TimestampZulu) ? { observed_at: isoTime(meta.TimestampZulu) } : {}),
       mapping,
+      detections: 'configuration',
       checks,
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/trivy-nist.json';
 import type { RawInput } from '../raw-input';
 import { clip, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -31,6 +31,20 @@ const STATUSES = new Map<unknown, CheckOutcome>([
   ['PASS', 'pass'],
   ['EXCEPTION', 'omitted'],
 ]);
+/**
+ * A vulnerability's `Status` (Trivy 0.44+, docs "Filtering: By Status"): `fixed` has a patch; `affected` (no patch
+ * yet), `will_not_fix`, `fix_deferred` and `end_of_life` have none. `unknown`, `not_affected` and `under_investigation`
+ * are never reported, so they say nothing here.
+ */
+const FIX_STATUSES = new Map<unknown, boolean>([
+  ['fixed', true],
+  ['affected', false],
+  ['will_not_fix', false],
+  ['fix_deferred', false],
+  ['end_of_life', false],
+]);
+/** Misconfigurations and forbidden licenses are configuration gaps as detections, not weaknesses of a package. */
+const CONFIGURATION: Readonly<ScanWeakness> = Object.freeze({ kind: 'configuration' });
 /** The finding lists of a result, the kind each is, and how a row becomes a check. */
 const READERS = [
   ['Vulnerabilities', 'vulnerability', vulnerability],
@@ -79,6 +93,7 @@ export const trivy: VendorParser = {
       ...(typeof trivyVersion === 'string' ? { version: trivyVersion } : {}),
       ...(isoTime(document.CreatedAt) ? { observed_at: isoTime(document.CreatedAt) } : {}),
       mapping: trivy.info.mapping,
+      detections: 'vulnerability',
       checks: [...checks, ...[...targets].map(([target, kinds]) => scanCheck(target, kinds))],
     };
   },
@@ -97,11 +112,40 @@ function vulnerability(input: RawInput, target: string, row: Json, path: string)
   const id = required(input, row, 'VulnerabilityID', path);
   const pkg = [row.PkgName, row.InstalledVersion].filter((x) => typeof x === 'string' && x !== '').join(' ');
   const fix = typeof row.FixedVersion === 'string' && row.FixedVersion !== '' ? `fixed in ${row.FixedVersion}` : 'no fixed version';
-  return finding(id, 'fail', row.Severity, CLASSES.vulnerability, {
-    title: text(row.Title) ?? id,
-    resource: pkg ? `${target}: ${pkg}` : target,
-    details: [pkg && `${pkg}: ${fix}`, text(row.PrimaryURL)].filter(Boolean).join('; '),
-  });
+  const cvss = cvssOf(row);
+  const fixAvailable = fixAvailableOf(row);
+  return {
+    ...finding(id, 'fail', row.Severity, CLASSES.vulnerability, {
+      title: text(row.Title) ?? id,
+      resource: pkg ? `${target}: ${pkg}` : target,
+      details: [pkg && `${pkg}: ${fix}`, text(row.PrimaryURL)].filter(Boolean).join('; '),
+    }),
+    weakness: { ...(cvss === undefined ? {} : { cvss }), ...(fixAvailable === undefined ? {} : { fix_available: fixAvailable }) },
+  };
+}
+
+/**
+ * Whether a patch exists: by `Status` when Trivy wrote one, else by `FixedVersion`. Trivy leaves an empty FixedVersion
+ * out of its JSON, and `--ignore-unfixed` drops exactly those rows, so without a Status no fixed version means no fix.
+ */
+function fixAvailableOf(row: Json): boolean | undefined {
+  const byStatus = FIX_STATUSES.get(row.Status);
+  if (byStatus !== undefined) return byStatus;
+  if (text(row.FixedVersion) !== undefined) return true;
+  return row.Status === undefined ? false : undefined;
+}
+
+/**
+ * The CVSS v3 base score of a vulnerability: NVD's, else the one of the source Trivy took the severity from
+ * (`SeveritySource`), else any source's. Trivy's `PublishedDate` is the advisory's date, not a detection time.
+ */
+function cvssOf(row: Json): number | undefined {
+  const sources = obj(row.CVSS);
+  const score = (source: unknown) => {
+    const v3 = typeof source === 'string' && Object.prototype.hasOwnProperty.call(sources, source) ? obj(sources[source]).V3Score : undefined;
+    return typeof v3 === 'number' && v3 >= 0 && v3 <= 10 ? v3 : undefined;
+  };
+  return score('nvd') ?? score(row.SeveritySource) ?? Object.keys(sources).map(score).find((s) => s !== undefined);
 }
 
 function misconfiguration(input: RawInput, target: string, row: Json, path: string): ScanCheck {
@@ -112,11 +156,14 @@ function misconfiguration(input: RawInput, target: string, row: Json, path: stri
   const title = text(row.Title) ?? id;
   const controls = [...new Set([...CLASSES.misconfiguration, ...KEYWORDS.filter((k) => k.pattern.test(title)).flatMap((k) => k.controls)])];
   const line = obj(row.CauseMetadata).StartLine;
-  return finding(id, outcome, row.Severity, controls, {
-    title,
-    resource: typeof line === 'number' && line > 0 ? `${target}:${line}` : target,
-    details: [text(row.Message) ?? text(row.Description), text(row.Resolution) && `fix: ${text(row.Resolution)}`].filter(Boolean).join('; '),
-  });
+  return {
+    ...finding(id, outcome, row.Severity, controls, {
+      title,
+      resource: typeof line === 'number' && line > 0 ? `${target}:${line}` : target,
+      details: [text(row.Message) ?? text(row.Description), text(row.Resolution) && `fix: ${text(row.Resolution)}`].filter(Boolean).join('; '),
+    }),
+    weakness: CONFIGURATION,
+  };
 }
 
 /** A secret's `Match` (the line with the secret, partly masked) is never kept. */
@@ -132,11 +179,14 @@ function secret(input: RawInput, target: string, row: Json, path: string): ScanC
 
 function license(input: RawInput, target: string, row: Json, path: string): ScanCheck {
   const id = required(input, row, 'Name', path);
-  return finding(id, 'fail', row.Severity, CLASSES.license, {
-    title: `License ${id}`,
-    resource: [target, text(row.PkgName) ?? text(row.FilePath)].filter(Boolean).join(': '),
-    details: [text(row.Category) && `category ${text(row.Category)}`, text(row.Link)].filter(Boolean).join('; '),
-  });
+  return {
+    ...finding(id, 'fail', row.Severity, CLASSES.license, {
+      title: `License ${id}`,
+      resource: [target, text(row.PkgName) ?? text(row.FilePath)].filter(Boolean).join(': '),
+      details: [text(row.Category) && `category ${text(row.Category)}`, text(row.Link)].filter(Boolean).join('; '),
+    }),
+    weakness: CONFIGURATION,
+  };
 }
 
 /** CRITICAL/HIGH fail as musts, MEDIUM/LOW as shoulds; an UNKNOWN-severity finding is counted but decides nothing. */

@@ -52,6 +52,7 @@ export const zap: VendorParser = {
       ...(typeof version === 'string' && version !== '' ? { version } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: zap.info.mapping,
+      detections: 'vulnerability',
       checks,
     };
   },

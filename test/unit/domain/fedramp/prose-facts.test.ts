@@ -13,6 +13,8 @@ const WORDING: Record<ProseFactUnit, RegExp> = {
   months: /\bover at least the past (\d+) months?\b/,
   'cadence-months': /\bat least once every (\d+) months?\b/,
   'fresh-days': /\bwithin the previous (\d+) days\b/,
+  'n-rating-above': /\bN-rating > (\d)\b/,
+  'n-rating-equals': /\bN-rating = (\d)\b/,
 };
 
 /** The sentence a fact is stated in: the class's, or the rule's own for a fact of every class. */
