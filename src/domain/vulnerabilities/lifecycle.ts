@@ -96,6 +96,8 @@ export interface GroupJudgment {
   incident: { internet: boolean; other: boolean; force?: Cr26Force };
   accepted?: { at: string; by: 'VER-TFR-MAV' | 'decision'; rationale: string };
   remediated_at?: string;
+  /** How far it has been mitigated: `full` (with when), else `partial` once any partial mitigation is recorded. */
+  mitigation?: { extent: 'partial' } | { extent: 'full'; at: string };
 }
 
 const DAY_MS = 86_400_000;
@@ -224,6 +226,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     incident: { ...incident, ...(incidentForce === undefined ? {} : { force: incidentForce }) },
     ...(accepted === undefined ? {} : { accepted }),
     ...(remediated === undefined ? {} : { remediated_at: remediated }),
+    ...(fullyMitigatedAt !== undefined ? { mitigation: { extent: 'full' as const, at: fullyMitigatedAt } } : partial ? { mitigation: { extent: 'partial' as const } } : {}),
   };
 }
 
