@@ -16,6 +16,8 @@ import { RunLoader, type LoadedRun } from '../shared/run-loader';
 import { readStoredResults } from '../shared/stored-bundle';
 import { RunDocuments } from './run-documents';
 import { isoSeconds } from '../../domain/encoding/iso-time';
+import { jsonText } from '../../domain/encoding/json-chunks';
+import { nextGroups, readVulnerabilityGroups, VULNERABILITIES_DOCUMENT, VULNERABILITIES_SCHEMA, type StoredGroup, type VulnerabilityGroups } from '../../domain/vulnerabilities/groups';
 
 export interface ProcessRunInput {
   input: string;
@@ -68,16 +70,25 @@ export class ProcessRun {
     const now = isoSeconds(run.context.runAt);
     const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
+    let groupsBefore: StoredGroup[] = [];
     const outcome = await this.store.append(
       id,
-      async (latest, seq) =>
-        recordStep(
+      async (latest, seq) => {
+        groupsBefore = latest === undefined ? [] : await this.groupsOf(latest);
+        return recordStep(
           { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
           latest && (await this.previous(latest, run.catalog)),
           seq,
           uuid,
-        ),
-      (stored) => this.documents.sources(stored, run, key),
+        );
+      },
+      (stored) => {
+        const detections = run.detections ?? [];
+        const sources = this.documents.sources(stored, run, key);
+        if (detections.length === 0 && groupsBefore.length === 0) return sources;
+        const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: nextGroups(groupsBefore, detections, asOf, this.hashing) };
+        return [...sources, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
+      },
     );
     const { summary } = outcome.run;
     const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
@@ -108,7 +119,20 @@ export class ProcessRun {
       ...(generatedAt !== undefined ? { generated_at: generatedAt } : {}),
       ...(source ? { source } : {}),
     };
-    return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}) };
+    const detections = run.detections ?? [];
+    const vulnerabilities = detections.length === 0 ? undefined : { detections: detections.length, sha256: this.hashing.sha256(this.hashing.canonicalize(detections)) };
+    return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}), ...(vulnerabilities ? { vulnerabilities } : {}) };
+  }
+
+  /** The vulnerability groups a recorded run left (none for a run recorded without them). */
+  private async groupsOf(stored: StoredRun): Promise<StoredGroup[]> {
+    const opened = await this.store.openDocument(stored.summary.id, VULNERABILITIES_DOCUMENT);
+    if (opened === undefined) return [];
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of opened.chunks) text += decoder.decode(chunk, { stream: true });
+    const where = `${this.store.location} run ${stored.summary.seq}`;
+    return readVulnerabilityGroups(parsedOrTampered(text), where).groups;
   }
 
   /** The latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
@@ -116,6 +140,15 @@ export class ProcessRun {
     const results = await readStoredResults(this.store, stored.summary, assessor(catalog, this.settings.governance));
     const report = stored.record.report;
     return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results } };
+  }
+}
+
+/** A stored document's JSON; text that no longer parses is read as not svc's (readVulnerabilityGroups says so). */
+function parsedOrTampered(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

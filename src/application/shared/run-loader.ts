@@ -12,6 +12,7 @@ import type { RunMeta } from '../../domain/drift/drift-detection';
 import { merkleRoot } from '../../domain/evidence/merkle';
 import { isPlainObject, readNormalizedReport, readReportHeader, type KsiResult, type ReportShapeOptions, type ReportSource } from '../../domain/ksi/ksi-result';
 import type { EvidenceFile } from '../../domain/oscal/oscal-run';
+import type { Detection } from '../../domain/vulnerabilities/detection';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
@@ -61,6 +62,8 @@ export interface LoadedRun {
   /** Where the entries can be read (`evidence-bundle.json`, or the report for a report input). */
   entriesFile: string;
   files: EvidenceFile[];
+  /** The report's `vulnerabilities[]` (DESIGN §12.4), checked; absent for a bundle or a report without them. */
+  detections?: Detection[];
 }
 
 /**
@@ -86,6 +89,7 @@ export class RunLoader {
     let files: EvidenceFile[];
     let entriesFile: string;
     let meta: RunMeta | undefined;
+    let detections: Detection[] | undefined;
     if ((await this.reader.kind(request.input)) === 'directory') {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, request.input);
       results = readEvidenceBundle(bundle.evidence, bundle.evidenceFile).results;
@@ -111,9 +115,10 @@ export class RunLoader {
         context = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt };
         meta = { ...(report.schema_version !== undefined ? { schema_version: report.schema_version } : {}), ...(report.source ? { source: report.source } : {}) };
         files = [{ ...ref, description: REPORT_ROLE }];
+        detections = report.vulnerabilities;
       }
     }
-    return this.assessed({ results, hashes, context, meta, catalog, entriesFile, files });
+    return { ...this.assessed({ results, hashes, context, meta, catalog, entriesFile, files }), ...(detections === undefined ? {} : { detections }) };
   }
 
   /**
@@ -192,6 +197,7 @@ export class RunLoader {
       catalog,
       entriesFile: file.name,
       files: [{ name: file.name, sha256: file.sha256, mediaType: 'application/json', description: REPORT_ROLE }],
+      ...(report.vulnerabilities === undefined ? {} : { detections: report.vulnerabilities }),
     };
   }
 

@@ -21,6 +21,11 @@ export interface RunRecord {
   schema: typeof RUN_RECORD_SCHEMA;
   /** Report-level facts of the normalized report; absent for a run read from a bundle, which does not keep them. */
   report?: { schema_version?: string; generated_at?: string; source?: ReportSource };
+  /**
+   * The report's detections (DESIGN §12.4): how many, and the hex SHA-256 of their canonical JSON, so the same results
+   * with other detections are another run. Absent for a report without them (so earlier runs keep their ids).
+   */
+  vulnerabilities?: { detections: number; sha256: string };
 }
 
 /**
