@@ -7,6 +7,8 @@ import { ARTIFACT_WRITER } from '../ports/artifact-writer';
 import { CATALOG_SOURCE } from '../ports/catalog-source';
 import { FEDRAMP_RULES_SOURCE } from '../ports/fedramp-rules-source';
 import { FEDRAMP_PROFILE } from '../ports/fedramp-profile';
+import { VULNERABILITY_SETTINGS } from '../ports/vulnerability-settings';
+import { DEFAULT_POLICY } from '../domain/vulnerabilities/evaluation-policy';
 import { CLOCK } from '../ports/clock';
 import { HASHING } from '../ports/hashing';
 import { PROGRESS } from '../ports/progress';
@@ -64,6 +66,7 @@ export function registerAdapters(container: DependencyContainer, { env = process
   container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance, conmon: { sinks: config.sinks } } });
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
   container.register(FEDRAMP_PROFILE, { useValue: { file: config.file ?? 'svc.config.json', profile: config.fedramp ?? {} } });
+  container.register(VULNERABILITY_SETTINGS, { useValue: config.vulnerabilities ?? { policy: DEFAULT_POLICY } });
   container.register(FEDRAMP_RULES_SOURCE, {
     useFactory: instanceCachingFactory(() => new (require('./fedramp/bundled-rules-source') as typeof import('./fedramp/bundled-rules-source')).BundledRulesSource({ officialFile: env.SVC_FEDRAMP_RULES ? resolve(cwd, env.SVC_FEDRAMP_RULES) : undefined })),
   });

@@ -2,9 +2,11 @@ import type { InjectionToken } from 'tsyringe';
 import type { DecidedRun, RunDocument, RunSummary, StoredRun } from '../domain/conmon/run-record';
 import type { RunRange } from '../domain/conmon/run-range';
 import type { RunDocumentSource } from '../domain/conmon/stored-documents';
+import type { JournalEntry } from '../domain/conmon/journal';
 
 export type { RunRange } from '../domain/conmon/run-range';
 export type { DocumentChunks, RunDocumentSource } from '../domain/conmon/stored-documents';
+export type { JournalEntry } from '../domain/conmon/journal';
 
 /** What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read). */
 export type AppendDecision = (latest: StoredRun | undefined, seq: number) => DecidedRun | Promise<DecidedRun>;
@@ -61,6 +63,20 @@ export interface RunStore {
    * A run svc 0.5.0 recorded gives its evidence bundle as EVIDENCE_BUNDLE_DOCUMENT like any later run.
    */
   openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined>;
+  /**
+   * Appends a journal entry under the store's lock (two processes appending at once are serialized; a crash leaves the
+   * journal as it was); returns it. The journal is append-only and hash-chained (domain/conmon/journal.ts), apart from
+   * the runs' chain. Throws InvalidInputError (`bad-journal-kind`, `bad-journal-record`, `bad-journal-time`) for a kind
+   * that is not lowercase letters and hyphens, a record that is not a plain JSON object, a time that is not ISO-8601;
+   * IntegrityError when the journal already there no longer verifies (nothing is appended to a broken chain).
+   */
+  appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry>;
+  /**
+   * The journal's entries in seq order (only `kind`'s when given), the whole chain verified first: a changed, removed,
+   * reordered or inserted entry is IntegrityError('run-store-tampered', '<where>: journal entry <seq> …; the store was
+   * modified outside svc. Restore it from backup'). An empty journal: [].
+   */
+  journal(kind?: string): Promise<JournalEntry[]>;
   /** Releases connections; the store may not be used afterwards. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, RunStore } from '../../src/ports/run-store';
@@ -9,6 +10,14 @@ import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type 
  * state, its events), its link in the hash chain, the chain head, or the latest run removed altogether.
  */
 export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | 'head' | 'latest-removed' | 'document' | 'document-list';
+
+/**
+ * What a test changes in the journal behind the store's back, given entry `seq` of a journal of three or more:
+ * `record` its record's `by` (`alice@agency.example` → `mallory@agency.example`), `removed` the entry, `swapped` it
+ * and the entry after it, `inserted` a copy of it put after it, `latest-removed` the entry (the latest), `head` the
+ * hash the store keeps of its latest entry.
+ */
+export type JournalTamperTarget = 'record' | 'removed' | 'swapped' | 'inserted' | 'latest-removed' | 'head';
 
 export interface RunStoreHarness {
   /** An empty store. */
@@ -22,6 +31,8 @@ export interface RunStoreHarness {
    * the run's stored document `sar.json`; `document-list` the digest its document list gives for it.
    */
   tamper(target: TamperTarget, run: { id: string; seq: number }): Promise<string>;
+  /** Changes the journal as `target` says, and returns the text the store's run-store-tampered message must contain. */
+  tamperJournal(target: JournalTamperTarget, seq: number): Promise<string>;
   /** Closes `store` and removes what the harness made. */
   cleanup(): Promise<void>;
 }
@@ -337,6 +348,159 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
         }
         expect((await store.get(1))?.documents).toHaveLength(3);
+      });
+    });
+
+    describe('the journal', () => {
+      const KIND = 'vulnerability-evaluation';
+      const evaluation = (n: number) => ({ group: `CVE-2026-${1000 + n}`, irv: true, lev: n % 2 === 0, n_rating: 'N3', reason: 'reachable from the internet', by: 'alice@agency.example' });
+      const at = (n: number) => `2026-11-0${n}T10:00:00.000Z`;
+      /** The hash of an entry computed here, independently of domain/conmon/journal.ts: node:crypto and the canonicalize package. */
+      const hashOf = ({ seq, kind, recorded_at, record, prev }: { seq: number; kind: string; recorded_at: string; record: unknown; prev: string | null }) =>
+        createHash('sha256').update(canonicalize({ seq, kind, recorded_at, record, prev })!).digest('hex');
+      const expectChained = (entries: { seq: number; kind: string; recorded_at: string; record: unknown; prev: string | null; hash: string }[]) => {
+        expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+        entries.forEach((entry, i) => {
+          expect(entry.prev).toBe(i === 0 ? null : entries[i - 1].hash);
+          expect(entry.hash).toBe(hashOf(entry));
+        });
+      };
+
+      it('is empty before the first entry, for every kind', async () => {
+        expect(await store.journal()).toEqual([]);
+        expect(await store.journal(KIND)).toEqual([]);
+      });
+
+      it('appends entries with seq 1, 2, 3, each naming the hash of the one before, and gives them back in order', async () => {
+        const appended = [];
+        for (const n of [1, 2, 3]) appended.push(await store.appendJournal(KIND, evaluation(n), at(n)));
+        expect(appended.map(({ hash: _hash, prev: _prev, ...rest }) => rest)).toStrictEqual(
+          [1, 2, 3].map((n) => ({ seq: n, kind: KIND, recorded_at: at(n), record: evaluation(n) })),
+        );
+        expectChained(appended);
+        expect(appended[0].prev).toBeNull();
+        expect(await store.journal()).toStrictEqual(appended);
+        expect(await store.journal(KIND)).toStrictEqual(appended);
+      });
+
+      it('gives only the entries of the kind asked for, numbered over every kind', async () => {
+        const first = await store.appendJournal(KIND, evaluation(1), at(1));
+        const other = await store.appendJournal('x', { note: 'another kind' }, at(2));
+        const third = await store.appendJournal(KIND, evaluation(3), at(3));
+        expect(await store.journal('x')).toStrictEqual([other]);
+        expect(await store.journal(KIND)).toStrictEqual([first, third]);
+        expect(await store.journal('no-such-kind')).toEqual([]);
+        expect((await store.journal()).map((e) => [e.seq, e.kind])).toEqual([[1, KIND], [2, 'x'], [3, KIND]]);
+      });
+
+      it('gives records back exactly: unicode, escapes, numbers, nested objects and arrays', async () => {
+        const record = {
+          title: 'Écart de configuration — 設定ミス 🚨',
+          ключ: 'значение',
+          '\u00e9': 'composed',
+          'e\u0301': 'decomposed',
+          rtl: 'مرحبا',
+          text: 'line 1\nline 2\t"quoted" \\ back\u2028sep\u0007bell\u0000nul',
+          numbers: [0, -1, 1.5, 1e21, 2 ** 53 - 1, 1e-7, -0.000001],
+          nested: { a: { b: { c: [true, false, null, {}, [], [[1]]] } }, empty: {} },
+        };
+        const entry = await store.appendJournal(KIND, record, at(1));
+        expect(entry.record).toStrictEqual(record);
+        expect(entry.hash).toBe(hashOf({ ...entry, record }));
+        const [read] = await store.journal();
+        expect(read.record).toStrictEqual(record);
+        expect(canonicalize(read.record)).toBe(canonicalize(record));
+        // The caller's object is not the stored one: changing it afterwards changes nothing stored.
+        (record.nested.a.b.c as unknown[]).push('later');
+        expect((await store.journal())[0].record).toStrictEqual(read.record);
+      });
+
+      it('lands two appends at once, and appends of two instances at once, each with its own seq in one chain', async () => {
+        const both = await Promise.all([store.appendJournal(KIND, evaluation(1), at(1)), store.appendJournal(KIND, evaluation(2), at(2))]);
+        expect(both.map((e) => e.seq).sort()).toEqual([1, 2]);
+        const twin = h.twin();
+        try {
+          const four = await Promise.all([3, 4, 5, 6].map((n) => (n % 2 ? twin : store).appendJournal(KIND, evaluation(n), at(n))));
+          expect(four.map((e) => e.seq).sort()).toEqual([3, 4, 5, 6]);
+          const journal = await store.journal();
+          expectChained(journal);
+          expect(journal.map((e) => e.record.group).sort()).toEqual([1, 2, 3, 4, 5, 6].map((n) => evaluation(n).group));
+          expect(await twin.journal()).toStrictEqual(journal);
+        } finally {
+          await twin.close();
+        }
+      });
+
+      it('is read the same by another instance on the same data, as the store reopened', async () => {
+        const appended = [await store.appendJournal(KIND, evaluation(1), at(1)), await store.appendJournal('x', { n: 2 }, at(2))];
+        const twin = h.twin();
+        try {
+          expect(await twin.journal()).toStrictEqual(appended);
+          const third = await twin.appendJournal(KIND, evaluation(3), at(3));
+          expect(third.prev).toBe(appended[1].hash);
+          expect(await store.journal()).toStrictEqual([...appended, third]);
+        } finally {
+          await twin.close();
+        }
+      });
+
+      it('keeps apart from the runs: neither numbers nor breaks the other', async () => {
+        const [first, second] = [runNumber(1), runNumber(2)];
+        await store.append(first.id, first.decide);
+        const entry = await store.appendJournal(KIND, evaluation(1), at(1));
+        await store.append(second.id, second.decide);
+        expect(second.calls[0].seq).toBe(2);
+        expect(entry.seq).toBe(1);
+        expect(await store.journal()).toStrictEqual([entry]);
+        expect(await ids(store.list())).toEqual([first.id, second.id]);
+      });
+
+      it('refuses a kind, record or time an entry cannot carry, appending nothing', async () => {
+        for (const kind of ['', 'Vulnerability', 'vuln_eval', 'vuln2', ' x', 'x\n']) {
+          await expect(store.appendJournal(kind, evaluation(1), at(1))).rejects.toMatchObject({ code: 'bad-journal-kind' });
+        }
+        await expect(store.journal('Bad')).rejects.toMatchObject({ code: 'bad-journal-kind' });
+        const cyclic: Record<string, unknown> = { a: 1 };
+        cyclic.self = { back: cyclic };
+        class Evaluation {
+          n = 1;
+        }
+        const notRecords: unknown[] = [null, [], 'text', 42, new Date(0), new Evaluation(), { a: undefined }, { a: Number.NaN }, { a: () => 1 }, { a: { b: [1, Number.POSITIVE_INFINITY] } }, { a: new Map() }, cyclic];
+        for (const record of notRecords) {
+          const refused = store.appendJournal(KIND, record as Record<string, unknown>, at(1));
+          await expect(refused).rejects.toBeInstanceOf(InvalidInputError);
+          await expect(refused).rejects.toMatchObject({ code: 'bad-journal-record' });
+        }
+        await expect(store.appendJournal(KIND, evaluation(1), 'last tuesday')).rejects.toMatchObject({ code: 'bad-journal-time' });
+        expect(await store.journal()).toEqual([]);
+        expect((await store.appendJournal(KIND, Object.assign(Object.create(null) as Record<string, unknown>, { ok: true }), at(1))).seq).toBe(1);
+      });
+
+      describe('tamper evidence', () => {
+        beforeEach(async () => {
+          for (const n of [1, 2, 3]) await store.appendJournal(KIND, evaluation(n), at(n));
+        });
+
+        it.each([
+          ['record', 2, 'a record changed'],
+          ['removed', 2, 'an entry removed from the middle'],
+          ['swapped', 2, 'two entries swapped'],
+          ['inserted', 2, 'an entry inserted'],
+          ['latest-removed', 3, 'the latest entry removed'],
+          ['head', 3, 'the journal head changed'],
+        ] as const)('detects %s (%s) on every read, naming the entry, and appends nothing after it', async (target, seq, _what) => {
+          const first = runNumber(1);
+          await store.append(first.id, first.decide);
+          const named = await h.tamperJournal(target, seq);
+          expect(named).toMatch(/: journal entry \d+ /);
+          for (const read of [() => store.journal(), () => store.journal(KIND), () => store.appendJournal(KIND, evaluation(4), at(4))]) {
+            await expect(read()).rejects.toBeInstanceOf(IntegrityError);
+            await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+            await expect(read()).rejects.toThrow(/; the store was modified outside svc\. Restore it from backup$/);
+          }
+          // The runs are another chain: still read.
+          expect(await store.get(1)).toStrictEqual(first.returned);
+        });
       });
     });
 

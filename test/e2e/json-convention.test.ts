@@ -91,8 +91,8 @@ describe('--json on every command', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }> };
   const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
-  it('every command of oclif.manifest.json takes --json (all 50 print results)', () => {
-    expect(ids).toHaveLength(50);
+  it('every command of oclif.manifest.json takes --json (all 53 print results)', () => {
+    expect(ids).toHaveLength(53);
     expect(ids.filter((id) => manifest.commands[id].flags.json?.type !== 'boolean')).toEqual([]);
   });
 });
@@ -190,6 +190,8 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     ['fedramp cpo', ['--class', 'B', '--type', '20x', '--out', () => at('cpo.json'), '--now', '2026-11-25']],
     ['fedramp package', [SAMPLE, '--class', 'B', '--type', '20x', '--out-dir', () => at('fedramp-package'), '--now', '2026-11-25']],
     ['ir validate', [() => at('fedramp-package')]],
+    ['vuln list', ['--class', 'B', '--now', '2026-11-25']],
+    ['vuln report', ['--format', 'vdr', '--class', 'B', '--now', '2026-11-25', '--out', () => at('vdr.json')]],
   ];
 
   interface Output {

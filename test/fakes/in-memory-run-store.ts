@@ -4,6 +4,7 @@ import { canonicalText, checkDecided, parseRunKey } from '../../src/domain/conmo
 import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
 import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
+import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
 import { PureJsHashing } from './pure-js-hashing';
 
@@ -21,6 +22,9 @@ export interface MemoryRuns {
   runs: MemoryRun[];
   /** The chain head: the hash of the last run's link. */
   head: string;
+  /** The journal's entries as stored, and its head: the last entry appended (EMPTY_JOURNAL before the first). */
+  journal: JournalEntry[];
+  journalHead: JournalHead;
   queue: Promise<unknown>;
 }
 
@@ -34,7 +38,7 @@ export class InMemoryRunStore implements RunStore {
   readonly location = 'memory';
   private readonly digest = new PureJsHashing();
 
-  constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, queue: Promise.resolve() }) {}
+  constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, journal: [], journalHead: { ...EMPTY_JOURNAL }, queue: Promise.resolve() }) {}
 
   append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
     const next = this.shared.queue.then(async (): Promise<AppendOutcome> => {
@@ -106,7 +110,31 @@ export class InMemoryRunStore implements RunStore {
     return { document, chunks: verifiedChunks(whole(), document, this.location, this.digest) };
   }
 
+  async appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+    checkJournalValues(kind, record, recordedAt);
+    const next = this.shared.queue.then(() => {
+      const entry = nextJournalEntry(this.verifiedJournal().at(-1), kind, record, recordedAt, this.digest);
+      this.shared.journal.push(copy(entry));
+      this.shared.journalHead = { seq: entry.seq, hash: entry.hash };
+      return entry;
+    });
+    this.shared.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async journal(kind?: string): Promise<JournalEntry[]> {
+    if (kind !== undefined) checkJournalKind(kind);
+    return this.verifiedJournal().filter((entry) => kind === undefined || entry.kind === kind);
+  }
+
   async close(): Promise<void> {}
+
+  /** Copies of the stored entries, once the chain and its head are shown whole. */
+  private verifiedJournal(): JournalEntry[] {
+    const entries = checkJournal(copy(this.shared.journal), () => this.location, this.digest);
+    checkJournalHead(entries, this.shared.journalHead, this.location);
+    return entries;
+  }
 
   /** Run `key` (id or seq), once the chain is shown whole. */
   private find(key: string | number): MemoryRun | undefined {

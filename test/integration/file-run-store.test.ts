@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { InvalidInputError, UnavailableError } from '../../src/domain/errors';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
-import { runStoreContract, type TamperTarget } from '../contracts/run-store.contract';
+import { runStoreContract, type JournalTamperTarget, type TamperTarget } from '../contracts/run-store.contract';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor } from '../support/stored-runs';
 
@@ -26,6 +26,7 @@ runStoreContract('FileRunStore', async () => {
     store,
     twin: () => new FileRunStore({ dir }),
     tamper: (target, run) => tamperFile(dir, target, run),
+    tamperJournal: async (target, seq) => tamperJournalFile(dir, target, seq),
     cleanup: () => store.close(),
   };
 });
@@ -78,6 +79,40 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
       edit(list, (json) => (json.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged')));
       return `${list}: the hash chain does not match the document list of run ${seq} (${id})`;
     }
+  }
+}
+
+/** Edits journal.ndjson or journal.head.json as a person would (each line stays JSON), and says what the store must report. */
+function tamperJournalFile(dir: string, target: JournalTamperTarget, seq: number): string {
+  const journal = join(dir, 'journal.ndjson');
+  const head = join(dir, 'journal.head.json');
+  const lines = readFileSync(journal, 'utf8').split('\n').slice(0, -1);
+  const write = (edited: string[]) => writeFileSync(journal, edited.map((line) => `${line}\n`).join(''));
+  switch (target) {
+    case 'record': {
+      const entry = JSON.parse(lines[seq - 1]);
+      entry.record.by = 'mallory@agency.example';
+      lines[seq - 1] = JSON.stringify(entry);
+      write(lines);
+      return `${journal}: journal entry ${seq} does not match its hash`;
+    }
+    case 'removed':
+      write(lines.filter((_, i) => i !== seq - 1));
+      return `${journal}: journal entry ${seq} is missing or out of place (entry ${seq + 1} is in its place)`;
+    case 'swapped':
+      [lines[seq - 1], lines[seq]] = [lines[seq], lines[seq - 1]];
+      write(lines);
+      return `${journal}: journal entry ${seq} is missing or out of place (entry ${seq + 1} is in its place)`;
+    case 'inserted':
+      lines.splice(seq, 0, lines[seq - 1]);
+      write(lines);
+      return `${journal}: journal entry ${seq + 1} is missing or out of place (entry ${seq} is in its place)`;
+    case 'latest-removed':
+      write(lines.slice(0, -1));
+      return `${head}: journal entry ${seq} is missing (the journal head names entry ${seq} as the latest)`;
+    case 'head':
+      writeFileSync(head, JSON.stringify({ ...JSON.parse(readFileSync(head, 'utf8')), hash: sha('another head') }));
+      return `${head}: journal entry ${seq} is not the latest entry the journal head names`;
   }
 }
 
@@ -155,6 +190,7 @@ describe('FileRunStore on disk', () => {
     const store = new FileRunStore({ dir });
     expect(await store.list()).toEqual([]);
     expect(await store.latest()).toBeUndefined();
+    expect(await store.journal()).toEqual([]);
     expect(existsSync(dir)).toBe(false);
     expect(store.location).toBe(dir);
   });
@@ -410,6 +446,82 @@ describe('FileRunStore on disk', () => {
     swapped.runs = [swapped.runs[1], swapped.runs[0], swapped.runs[2]];
     writeFileSync(path, JSON.stringify(swapped));
     await expect(store.get(3)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${path}: the chain link of run 1 (${ids[1]}) is not the link of that run`) });
+  });
+
+  describe('the journal on disk', () => {
+    const evaluation = (n: number) => ({ group: `CVE-2026-${1000 + n}`, n_rating: 'N3', by: 'alice@agency.example' });
+    const at = (n: number) => `2026-11-0${n}T10:00:00.000Z`;
+    const journalPath = () => join(dir, 'journal.ndjson');
+    const headPath = () => join(dir, 'journal.head.json');
+    /** An entry computed here, independently of domain/conmon/journal.ts. */
+    const entryFor = (seq: number, record: Record<string, unknown>, prev: string | null) => {
+      const body = { seq, kind: 'vulnerability-evaluation', recorded_at: at(seq), record, prev };
+      return { ...body, hash: sha(canonicalize(body)!) };
+    };
+
+    it('keeps one canonical entry per line in journal.ndjson, and the latest entry in journal.head.json', async () => {
+      const store = new FileRunStore({ dir });
+      await store.appendJournal('vulnerability-evaluation', evaluation(1), at(1));
+      await store.appendJournal('vulnerability-evaluation', evaluation(2), at(2));
+      const one = entryFor(1, evaluation(1), null);
+      const two = entryFor(2, evaluation(2), one.hash);
+      expect(readFileSync(journalPath(), 'utf8')).toBe(`${canonicalize(one)}\n${canonicalize(two)}\n`);
+      expect(readFileSync(headPath(), 'utf8')).toBe(canonicalize({ hash: two.hash, seq: 2 }));
+      expect(readdirSync(dir).sort()).toEqual(['journal.head.json', 'journal.ndjson']);
+      for (const path of [journalPath(), headPath()]) expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(await store.journal()).toStrictEqual([one, two]);
+    });
+
+    it('ignores what an append cut short left after the latest entry (a torn line, or a whole line whose head was not written), and appends over it', async () => {
+      const store = new FileRunStore({ dir });
+      await store.appendJournal('vulnerability-evaluation', evaluation(1), at(1));
+      await store.appendJournal('vulnerability-evaluation', evaluation(2), at(2));
+      const committed = readFileSync(journalPath(), 'utf8');
+      const one = entryFor(1, evaluation(1), null);
+      const two = entryFor(2, evaluation(2), one.hash);
+      // Killed while writing its line: the line is torn, and the head still names entry 2.
+      writeFileSync(journalPath(), `${committed}${canonicalize(entryFor(3, evaluation(9), two.hash))!.slice(0, 50)}`);
+      expect(await store.journal()).toStrictEqual([one, two]);
+      const three = await store.appendJournal('vulnerability-evaluation', evaluation(3), at(3));
+      expect(three).toStrictEqual(entryFor(3, evaluation(3), two.hash));
+      expect(readFileSync(journalPath(), 'utf8')).toBe(`${committed}${canonicalize(three)}\n`);
+      // Killed after its line was fsynced, before the head: a whole line, never committed, never acknowledged.
+      const orphan = entryFor(4, evaluation(8), three.hash);
+      writeFileSync(journalPath(), `${committed}${canonicalize(three)}\n${canonicalize(orphan)}\n`);
+      expect(await store.journal()).toStrictEqual([one, two, three]);
+      const four = await store.appendJournal('vulnerability-evaluation', evaluation(4), at(4));
+      expect(four).toStrictEqual(entryFor(4, evaluation(4), three.hash));
+      expect(readFileSync(journalPath(), 'utf8')).toBe(`${committed}${canonicalize(three)}\n${canonicalize(four)}\n`);
+      expect(await new FileRunStore({ dir }).journal()).toStrictEqual([one, two, three, four]);
+    });
+
+    it('takes a first append cut short for an empty journal', async () => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(headPath(), canonicalize({ hash: null, seq: 0 })!);
+      writeFileSync(journalPath(), '{"hash":"');
+      const store = new FileRunStore({ dir });
+      expect(await store.journal()).toEqual([]);
+      const first = await store.appendJournal('vulnerability-evaluation', evaluation(1), at(1));
+      expect(first).toStrictEqual(entryFor(1, evaluation(1), null));
+      expect(readFileSync(journalPath(), 'utf8')).toBe(`${canonicalize(first)}\n`);
+    });
+
+    it('reports the journal head removed, or a line that is not JSON, as tampering, and appends nothing', async () => {
+      const store = new FileRunStore({ dir });
+      for (const n of [1, 2, 3]) await store.appendJournal('vulnerability-evaluation', evaluation(n), at(n));
+      const lines = readFileSync(journalPath(), 'utf8');
+      const head = readFileSync(headPath(), 'utf8');
+      rmSync(headPath());
+      for (const attempt of [() => store.journal(), () => store.appendJournal('vulnerability-evaluation', evaluation(4), at(4))]) {
+        await expect(attempt()).rejects.toMatchObject({ code: 'run-store-tampered', message: `${headPath()}: the journal head is missing, but ${journalPath()} holds entries; the store was modified outside svc. Restore it from backup` });
+      }
+      writeFileSync(headPath(), head);
+      writeFileSync(journalPath(), lines.replace(/\n[^\n]*\n/, '\n{"seq": 2, "kind": \n'));
+      await expect(store.journal()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${journalPath()}: journal entry 2 is not an entry svc wrote`) });
+      writeFileSync(headPath(), '{"seq":3}');
+      await expect(store.journal()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${headPath()}: the journal head is not one svc wrote`) });
+      expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+    });
   });
 
   it('reports a run file removed behind its back as tampering', async () => {

@@ -43,6 +43,29 @@ runStoreContract('InMemoryRunStore', async () => {
           return `memory: the hash chain does not match the document list of run ${seq} (${id})`;
       }
     },
+    tamperJournal: async (target, seq) => {
+      const { journal } = shared;
+      switch (target) {
+        case 'record':
+          journal[seq - 1].record.by = 'mallory@agency.example';
+          return `memory: journal entry ${seq} does not match its hash`;
+        case 'removed':
+          journal.splice(seq - 1, 1);
+          return `memory: journal entry ${seq} is missing or out of place (entry ${seq + 1} is in its place)`;
+        case 'swapped':
+          [journal[seq - 1], journal[seq]] = [journal[seq], journal[seq - 1]];
+          return `memory: journal entry ${seq} is missing or out of place (entry ${seq + 1} is in its place)`;
+        case 'inserted':
+          journal.splice(seq, 0, { ...journal[seq - 1] });
+          return `memory: journal entry ${seq + 1} is missing or out of place (entry ${seq} is in its place)`;
+        case 'latest-removed':
+          journal.pop();
+          return `memory: journal entry ${seq} is missing (the journal head names entry ${seq} as the latest)`;
+        case 'head':
+          shared.journalHead = { ...shared.journalHead, hash: 'f'.repeat(64) };
+          return `memory: journal entry ${seq} is not the latest entry the journal head names`;
+      }
+    },
     cleanup: async () => undefined,
   };
 });

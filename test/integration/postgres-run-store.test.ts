@@ -82,6 +82,35 @@ runStoreContract('PostgresRunStore', async () => {
           return `${at}, column documents): the hash chain does not match the document list of run ${seq} (${id})`;
       }
     },
+    tamperJournal: async (target, seq) => {
+      const at = `${store.location} (svc_journal, seq`;
+      const head = `${store.location} (svc_journal_chain)`;
+      switch (target) {
+        case 'record':
+          await sql(url, `UPDATE svc_journal SET record_text = replace(record_text, 'alice@', 'mallory@') WHERE seq = $1`, [seq]);
+          return `${at} ${seq}): journal entry ${seq} does not match its hash`;
+        case 'removed':
+          await sql(url, 'DELETE FROM svc_journal WHERE seq = $1', [seq]);
+          return `${at} ${seq}): journal entry ${seq} is missing or out of place (entry ${seq + 1} is in its place)`;
+        case 'swapped':
+          // Rows are in seq order: swapping two entries is swapping their seqs (through a free one: the key is unique).
+          await sql(url, 'UPDATE svc_journal SET seq = 1000 WHERE seq = $1', [seq]);
+          await sql(url, 'UPDATE svc_journal SET seq = $1 WHERE seq = $2', [seq, seq + 1]);
+          await sql(url, 'UPDATE svc_journal SET seq = $1 WHERE seq = 1000', [seq + 1]);
+          return `${at} ${seq}): journal entry ${seq} does not match its hash`;
+        case 'inserted':
+          await sql(url, 'UPDATE svc_journal SET seq = seq + 1000 WHERE seq > $1', [seq]);
+          await sql(url, 'UPDATE svc_journal SET seq = seq - 999 WHERE seq > 1000');
+          await sql(url, 'INSERT INTO svc_journal SELECT seq + 1, kind, recorded_at, record_text, prev, hash FROM svc_journal WHERE seq = $1', [seq]);
+          return `${at} ${seq + 1}): journal entry ${seq + 1} does not match its hash`;
+        case 'latest-removed':
+          await sql(url, 'DELETE FROM svc_journal WHERE seq = $1', [seq]);
+          return `${head}: journal entry ${seq} is missing (the journal head names entry ${seq} as the latest)`;
+        case 'head':
+          await sql(url, `UPDATE svc_journal_chain SET hash = repeat('f', 64)`);
+          return `${head}: journal entry ${seq} is not the latest entry the journal head names`;
+      }
+    },
     cleanup: async () => {
       await store.close();
       await drop();
@@ -113,6 +142,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 1, name: 'runs' },
       { version: 2, name: 'run-chain' },
       { version: 3, name: 'run-documents' },
+      { version: 4, name: 'journal' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -125,7 +155,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(3\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(4\); upgrade svc$/) });
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {
@@ -205,6 +235,33 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       await writer.query('COMMIT');
       await appended;
       expect((await patient.list()).map((s) => s.seq)).toEqual([1]);
+    } finally {
+      await writer.end();
+    }
+  });
+
+  it('keeps a journal entry with its record as canonical text and its time as given, and appends it under the runs\' lock', async () => {
+    const store = open({ url });
+    const record = { b: 'é 🚨', a: [1, { d: null, c: true }] };
+    const entry = await store.appendJournal('vulnerability-evaluation', record, '2026-11-02T15:03:12+01:00');
+    expect(await sql(url, 'SELECT seq, kind, recorded_at, record_text, prev, hash FROM svc_journal')).toEqual([
+      { seq: '1', kind: 'vulnerability-evaluation', recorded_at: '2026-11-02T15:03:12+01:00', record_text: canonicalize(record), prev: null, hash: entry.hash },
+    ]);
+    expect(await sql(url, 'SELECT seq, hash FROM svc_journal_chain')).toEqual([{ seq: '1', hash: entry.hash }]);
+    const writer = new Client({ connectionString: url });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT pg_advisory_xact_lock(7305119270480002)');
+      let done = false;
+      const appended = store.appendJournal('vulnerability-evaluation', { n: 2 }, '2026-11-03T00:00:00Z').then((e) => {
+        done = true;
+        return e;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(done).toBe(false);
+      await writer.query('COMMIT');
+      expect(await appended).toMatchObject({ seq: 2, prev: entry.hash });
     } finally {
       await writer.end();
     }

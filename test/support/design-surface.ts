@@ -5,8 +5,8 @@
 
 /**
  * DESIGN §6: the command groups and their commands built so far, in DESIGN's order: SPEC's 11 groups and 44 commands,
- * and the six `fedramp` commands of section 12 the CR26 package issue brings (`ocr`, `scn`, `incident` and the three `vuln`
- * commands follow with their issues).
+ * the six `fedramp` commands of section 12 the CR26 package issue brings, and the three `vuln` commands of the VER issue
+ * (`ocr`, `scn`, `incident` and `generate hdf` follow with their issues).
  */
 export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   ir: [
@@ -36,9 +36,10 @@ export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   substrate: ['walk', 'drift'],
   generate: ['ssp', 'docs', 'docx', 'pptx', 'sbom', 'poam', 'crm', 'inventory', 'sar', 'sap', 'site'],
   fedramp: ['rules', 'sdr', 'cpo', 'validate', 'readiness', 'package'],
+  vuln: ['list', 'evaluate', 'report'],
 };
 
-/** The 50 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
+/** The 53 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
 export const DESIGN_COMMAND_IDS: readonly string[] = Object.entries(DESIGN_COMMANDS).flatMap(([topic, commands]) => commands.map((c) => `${topic}:${c}`));
 
 /** DESIGN §9: the 17 route handlers in five modules, as `<module tag> <METHOD> <OpenAPI path>`. */

@@ -17,7 +17,9 @@ import { readStoredResults } from '../shared/stored-bundle';
 import { RunDocuments } from './run-documents';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { jsonText } from '../../domain/encoding/json-chunks';
-import { nextGroups, readVulnerabilityGroups, VULNERABILITIES_DOCUMENT, VULNERABILITIES_SCHEMA, type StoredGroup, type VulnerabilityGroups } from '../../domain/vulnerabilities/groups';
+import { nextGroups, VULNERABILITIES_DOCUMENT, VULNERABILITIES_SCHEMA, type StoredGroup, type VulnerabilityGroups } from '../../domain/vulnerabilities/groups';
+import { readStoredGroups } from '../shared/stored-groups';
+import { RecordPolicyEvaluations } from '../vulnerabilities/vulnerability-register';
 
 export interface ProcessRunInput {
   input: string;
@@ -37,6 +39,8 @@ export interface ProcessRunResult {
   deliveries: DeliveryReport[];
   /** The key the run's SAR envelope was signed with (when it was recorded now). */
   key?: SigningKey['origin'] & { keyid: string };
+  /** A run with detections, or after one: its vulnerability groups and the policy evaluations recorded for new ones. */
+  vulnerabilities?: { groups: number; open: number; policy_evaluations: number };
 }
 
 /**
@@ -56,6 +60,7 @@ export class ProcessRun {
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
     @inject(SIGNER) private readonly signer: Signer,
     private readonly documents: RunDocuments,
+    private readonly policy: RecordPolicyEvaluations,
   ) {}
 
   async execute({ input, sinks, key: keyPath }: ProcessRunInput): Promise<ProcessRunResult> {
@@ -71,10 +76,11 @@ export class ProcessRun {
     const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
     let groupsBefore: StoredGroup[] = [];
+    let groupsAfter: StoredGroup[] | undefined;
     const outcome = await this.store.append(
       id,
       async (latest, seq) => {
-        groupsBefore = latest === undefined ? [] : await this.groupsOf(latest);
+        groupsBefore = latest === undefined ? [] : await readStoredGroups(this.store, latest.summary);
         return recordStep(
           { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
           latest && (await this.previous(latest, run.catalog)),
@@ -86,11 +92,14 @@ export class ProcessRun {
         const detections = run.detections ?? [];
         const sources = this.documents.sources(stored, run, key);
         if (detections.length === 0 && groupsBefore.length === 0) return sources;
-        const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: nextGroups(groupsBefore, detections, asOf, this.hashing) };
+        groupsAfter = nextGroups(groupsBefore, detections, asOf, this.hashing);
+        const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };
         return [...sources, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
       },
     );
     const { summary } = outcome.run;
+    // The run is recorded first: the evaluation policy then judges the groups the journal has no evaluation for.
+    const evaluated = outcome.recorded && groupsAfter !== undefined ? await this.policy.execute(groupsAfter) : 0;
     const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
     let count = 0;
     for (const event of outcome.run.events) {
@@ -108,6 +117,7 @@ export class ProcessRun {
       drift,
       deliveries,
       ...(outcome.recorded ? { key: { ...key.origin, keyid: key.keyid } } : {}),
+      ...(groupsAfter === undefined ? {} : { vulnerabilities: { groups: groupsAfter.length, open: groupsAfter.filter((g) => g.remediated_at === undefined).length, policy_evaluations: evaluated } }),
     };
   }
 
@@ -124,31 +134,11 @@ export class ProcessRun {
     return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}), ...(vulnerabilities ? { vulnerabilities } : {}) };
   }
 
-  /** The vulnerability groups a recorded run left (none for a run recorded without them). */
-  private async groupsOf(stored: StoredRun): Promise<StoredGroup[]> {
-    const opened = await this.store.openDocument(stored.summary.id, VULNERABILITIES_DOCUMENT);
-    if (opened === undefined) return [];
-    let text = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of opened.chunks) text += decoder.decode(chunk, { stream: true });
-    const where = `${this.store.location} run ${stored.summary.seq}`;
-    return readVulnerabilityGroups(parsedOrTampered(text), where).groups;
-  }
-
   /** The latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
   private async previous(stored: StoredRun, catalog: KsiCatalog): Promise<PreviousRun> {
     const results = await readStoredResults(this.store, stored.summary, assessor(catalog, this.settings.governance));
     const report = stored.record.report;
     return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results } };
-  }
-}
-
-/** A stored document's JSON; text that no longer parses is read as not svc's (readVulnerabilityGroups says so). */
-function parsedOrTampered(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
+import type { AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
@@ -16,6 +16,7 @@ import { syncDir } from '../shared/sync-dir';
 import { writeFileAtomically, writeNewFile } from '../shared/atomic-file';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
+import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, isHead, nextJournalEntry } from '../../domain/conmon/journal';
 
 export const RUN_INDEX_SCHEMA = 'svc.run-index/v2';
 /** The index of svc 0.5.0: summaries without a hash chain, upgraded on first use. */
@@ -44,6 +45,16 @@ interface IndexEntry {
  */
 const DOCUMENT_LIST = '.list.json';
 
+/** The journal (domain/conmon/journal.ts): one canonical entry per line, in seq order, appended in place. */
+const JOURNAL = 'journal.ndjson';
+/**
+ * The journal's commit point: `{"hash", "seq"}` of its last committed entry, replaced atomically after the entry's
+ * line is fsynced. Lines after the entry it names are an append cut short (a torn line, or a whole one whose head was
+ * never written): reads ignore them and the next append cuts them off. It is written (seq 0) before the first line,
+ * so a journal without its head is one the head was removed from, not an empty one.
+ */
+const JOURNAL_HEAD = 'journal.head.json';
+
 interface RunIndex {
   schema: typeof RUN_INDEX_SCHEMA;
   /** The head of the chain: the SHA-256 of the last run's link (GENESIS for an empty store). */
@@ -65,6 +76,7 @@ const digest = new NodeCryptoHashing();
  * its rename leaves files no index names, which reads ignore and the next append sweeps away (see sweep). Every
  * file is written under a temporary name that names its process, fsynced and renamed, then the directory fsynced,
  * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock, a lease.
+ * The journal is journal.ndjson, appended in place, committed by journal.head.json (see JOURNAL_HEAD).
  *
  * Tamper evidence: the index keeps each run's link in a hash chain (domain/conmon/run-chain.ts) and the chain head. Every read
  * walks the chain of links, then checks what it returns against them: the summaries listed, a run's files.
@@ -160,7 +172,97 @@ export class FileRunStore implements RunStore {
     return { document, chunks: verifiedChunks(chunks(), document, path, digest) };
   }
 
+  /**
+   * Appends a line to journal.ndjson and then replaces journal.head.json, both fsynced, under store.lock: the head is
+   * the commit point, so a crash at any moment leaves the journal as it was (see JOURNAL_HEAD). Appending in place
+   * rather than rewriting the file keeps an append's cost the size of its entry.
+   */
+  async appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+    checkJournalValues(kind, record, recordedAt);
+    try {
+      await mkdir(this.location, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw translateFsError(error, this.location, 'run store directory');
+    }
+    const lease = await this.lock();
+    try {
+      const { entries, committedBytes, headWritten } = await this.readJournal();
+      const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
+      if (!headWritten) await this.writeAtomic(this.journalHeadPath, canonicalText(EMPTY_JOURNAL));
+      await this.appendJournalLine(committedBytes, `${canonicalText(entry)}\n`);
+      if (!(await lease.isHeld())) throw this.leaseLost();
+      await this.writeAtomic(this.journalHeadPath, canonicalText({ seq: entry.seq, hash: entry.hash }));
+      return entry;
+    } finally {
+      await lease.release();
+    }
+  }
+
+  async journal(kind?: string): Promise<JournalEntry[]> {
+    if (kind !== undefined) checkJournalKind(kind);
+    const { entries } = await this.readJournal();
+    return kind === undefined ? entries : entries.filter((entry) => entry.kind === kind);
+  }
+
   async close(): Promise<void> {}
+
+  private get journalPath(): string {
+    return join(this.location, JOURNAL);
+  }
+
+  private get journalHeadPath(): string {
+    return join(this.location, JOURNAL_HEAD);
+  }
+
+  /**
+   * The committed journal, verified: the head is read first, then the entries it names (so an append between the two
+   * reads only adds lines after them), each line checked and the chain walked (checkJournal), its end against the
+   * head. `committedBytes` is where the lines after the committed ones begin.
+   */
+  private async readJournal(): Promise<{ entries: JournalEntry[]; committedBytes: number; headWritten: boolean }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const headText = await this.readText(this.journalHeadPath);
+      const bytes = (await this.readBytes(this.journalPath)) ?? Buffer.alloc(0);
+      if (headText === undefined) {
+        if (bytes.length === 0) return { entries: [], committedBytes: 0, headWritten: false };
+        // The first append may have written its head and its line between the two reads: read them again once.
+        if (attempt === 1) continue;
+        throw chainTampered(this.journalHeadPath, `the journal head is missing, but ${this.journalPath} holds entries`);
+      }
+      const head = parseOrUndefined(headText);
+      if (!isHead(head)) throw chainTampered(this.journalHeadPath, 'the journal head is not one svc wrote');
+      const lines: unknown[] = [];
+      let end = 0;
+      while (lines.length < head.seq) {
+        const newline = bytes.indexOf(0x0a, end);
+        if (newline < 0) break;
+        lines.push(parseOrUndefined(bytes.toString('utf8', end, newline)));
+        end = newline + 1;
+      }
+      const entries = checkJournal(lines, () => this.journalPath, digest);
+      checkJournalHead(entries, head, this.journalHeadPath);
+      return { entries, committedBytes: end, headWritten: true };
+    }
+  }
+
+  /** Cuts off what an append cut short left after the committed lines, then appends `line`, fsynced. */
+  private async appendJournalLine(committedBytes: number, line: string): Promise<void> {
+    const path = this.journalPath;
+    try {
+      const handle = await open(path, 'a', 0o600);
+      try {
+        await handle.truncate(committedBytes);
+        await handle.writeFile(line);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // The file is new at the first entry: its name must survive a power loss as its bytes do.
+      if (committedBytes === 0) await syncDir(this.location);
+    } catch (error) {
+      throw translateFsError(error, path, 'run store file');
+    }
+  }
 
   /** The evidence bundle of a run svc 0.5.0 recorded, from its record; undefined for a later run stored without one. */
   private async legacyBundle(entry: IndexEntry): Promise<OpenedDocument | undefined> {
@@ -450,6 +552,15 @@ function parseJson(text: string, path: string): unknown {
     return JSON.parse(text);
   } catch (error) {
     throw corrupt(path, `not valid JSON (${jsonSyntaxProblem((error as Error).message)})`);
+  }
+}
+
+/** A line or head file as JSON, or undefined for text that is not JSON: the journal's checks then name the entry. */
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

@@ -80,6 +80,29 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (run_id, name, part)
       );`,
   },
+  {
+    version: 4,
+    name: 'journal',
+    // The journal (domain/conmon/journal.ts): decisions recorded between runs, hash-chained apart from the runs.
+    // record_text keeps the record's canonical text, which the entry's hash covers (jsonb would reorder its keys, and
+    // refuses \u0000); recorded_at is text, kept as the caller gave it. svc_journal_chain holds the journal head, so
+    // the latest entries removed show; it starts at seq 0, an empty journal.
+    sql: `
+      CREATE TABLE svc_journal (
+        seq bigint PRIMARY KEY CHECK (seq > 0),
+        kind text NOT NULL CHECK (kind ~ '^[a-z-]+$'),
+        recorded_at text NOT NULL,
+        record_text text NOT NULL,
+        prev text CHECK (prev ~ '^[0-9a-f]{64}$'),
+        hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{64}$')
+      );
+      CREATE TABLE svc_journal_chain (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        seq bigint NOT NULL CHECK (seq >= 0),
+        hash text CHECK (hash ~ '^[0-9a-f]{64}$')
+      );
+      INSERT INTO svc_journal_chain (seq, hash) VALUES (0, NULL);`,
+  },
 ];
 
 /** Rows are chained this many at a time: memory stays bounded however many runs 0.5.0 stored. */

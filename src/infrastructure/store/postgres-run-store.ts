@@ -2,7 +2,7 @@ import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
+import type { AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
@@ -12,6 +12,7 @@ import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
 import { instantsOf } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
+import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, nextJournalEntry } from '../../domain/conmon/journal';
 
 export interface PostgresRunStoreOptions {
   /** postgres://user:password@host:port/database (any form pg accepts). */
@@ -48,6 +49,17 @@ interface RunRow {
 }
 
 type DocumentRow = Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'documents'>;
+
+interface JournalRow {
+  /** bigint arrives as a string. */
+  seq: string;
+  kind: string;
+  recorded_at: string;
+  /** The record's canonical JSON, which the entry's hash covers. */
+  record_text: string;
+  prev: string | null;
+  hash: string;
+}
 
 /**
  * The first row whose link is broken: not hashing to its head, not following the row before, not naming the row, or
@@ -204,6 +216,45 @@ export class PostgresRunStore implements RunStore {
     const [column, value] = 'id' in wanted ? ['id', wanted.id] : ['seq', wanted.seq];
     const [row] = await this.read((sql) => sql<R>(`SELECT ${columns} FROM svc_runs WHERE ${column} = $1`, [value]));
     return row;
+  }
+
+  /** One transaction under the runs' advisory lock: the journal is read and verified, the entry inserted, the head moved. */
+  async appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+    checkJournalValues(kind, record, recordedAt);
+    await this.ready();
+    return this.transaction(async (sql) => {
+      await this.lockForAppend(sql);
+      const entries = await this.verifiedJournal(sql);
+      const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
+      await sql('INSERT INTO svc_journal (seq, kind, recorded_at, record_text, prev, hash) VALUES ($1, $2, $3, $4, $5, $6)', [
+        entry.seq,
+        entry.kind,
+        entry.recorded_at,
+        canonicalText(entry.record),
+        entry.prev,
+        entry.hash,
+      ]);
+      await sql('UPDATE svc_journal_chain SET seq = $1, hash = $2', [entry.seq, entry.hash]);
+      return entry;
+    });
+  }
+
+  /** Every entry is read in one snapshot and the chain checked here (the journal is small beside the runs); then filtered. */
+  async journal(kind?: string): Promise<JournalEntry[]> {
+    if (kind !== undefined) checkJournalKind(kind);
+    await this.ready();
+    const entries = await this.transaction((sql) => this.verifiedJournal(sql), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    return kind === undefined ? entries : entries.filter((entry) => entry.kind === kind);
+  }
+
+  /** The journal in seq order, its chain walked and its end held to svc_journal_chain; run-store-tampered names the first break. */
+  private async verifiedJournal(sql: Sql): Promise<JournalEntry[]> {
+    const rows = await sql<JournalRow>('SELECT seq, kind, recorded_at, record_text, prev, hash FROM svc_journal ORDER BY seq');
+    const heads = await sql<{ seq: string; hash: string | null }>('SELECT seq, hash FROM svc_journal_chain');
+    const read = rows.map((row) => ({ seq: Number(row.seq), kind: row.kind, recorded_at: row.recorded_at, record: parseOrUndefined(row.record_text), prev: row.prev, hash: row.hash }));
+    const entries = checkJournal(read, (seq) => `${this.location} (svc_journal, seq ${seq})`, digest);
+    checkJournalHead(entries, heads.length === 1 ? { seq: Number(heads[0].seq), hash: heads[0].hash } : undefined, `${this.location} (svc_journal_chain)`);
+    return entries;
   }
 
   async close(): Promise<void> {
@@ -418,6 +469,15 @@ export function redactUrl(url: string): string {
   } catch {
     // Not a URL (a libpq key=value string): hide password=… and anything between user: and @.
     return url.replace(/(password\s*=\s*)('[^']*'|\S+)/gi, '$1***').replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  }
+}
+
+/** A record_text edited into something that is not JSON: the journal's check then names the entry. */
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

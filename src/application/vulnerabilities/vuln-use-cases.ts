@@ -1,0 +1,180 @@
+import { inject, injectable } from 'tsyringe';
+import { isoSeconds } from '../../domain/encoding/iso-time';
+import { UsageError } from '../../domain/errors';
+import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import { VULNERABILITY_STATES, judgeGroup, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
+import { buildAvi, buildVdr } from '../../domain/vulnerabilities/vulnerability-reports';
+import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
+import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
+import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { requireProfileKeys } from '../../domain/fedramp/profile';
+import { jsonChunks } from '../../domain/encoding/json-chunks';
+import { writeAll } from '../shared/write-all';
+import { profileWith } from '../fedramp/fedramp-documents';
+import { VulnerabilityRegister, type JudgedGroup, type Register } from './vulnerability-register';
+
+/** What `--status` filters by: a state, or the flags `overdue` and `incident`. */
+export const VULN_FILTERS = [...VULNERABILITY_STATES, 'overdue', 'incident'] as const;
+export type VulnFilter = (typeof VULN_FILTERS)[number];
+
+/** One group as `svc vuln list --json` prints it (DESIGN §12.4). */
+export interface ListedVulnerability {
+  id: string;
+  finding_id: string;
+  kind: string;
+  sources: string[];
+  resources: string[];
+  title: string;
+  state: VulnerabilityState;
+  overdue: { is: boolean; reasons: string[]; due_at?: string };
+  incident: boolean;
+  kev_due?: string;
+  current_n?: number;
+  irv?: boolean;
+  lev?: boolean;
+  first_detected: string;
+  due: { evaluation: string; mitigation?: string };
+  evaluations: Evaluation[];
+  reductions: { at: string; from?: number; to: number; by: string }[];
+}
+
+export interface ListVulnerabilitiesResult {
+  register: Omit<Register, 'groups'>;
+  counts: Record<VulnerabilityState, number> & { total: number; overdue: number; incident: number };
+  vulnerabilities: ListedVulnerability[];
+}
+
+/** `svc vuln list`: the register, judged at `--now`, optionally filtered. */
+@injectable()
+export class ListVulnerabilities {
+  constructor(private readonly register: VulnerabilityRegister) {}
+
+  async execute(input: { class?: Cr26Class; now?: Date; status?: VulnFilter }): Promise<ListVulnerabilitiesResult> {
+    const { groups, ...register } = await this.register.judge(input, 'svc vuln list');
+    const counts = { total: groups.length, overdue: 0, incident: 0, ...Object.fromEntries(VULNERABILITY_STATES.map((s) => [s, 0])) } as ListVulnerabilitiesResult['counts'];
+    for (const { judgment } of groups) {
+      counts[judgment.state] += 1;
+      if (judgment.overdue.is) counts.overdue += 1;
+      if (judgment.incident.internet || judgment.incident.other) counts.incident += 1;
+    }
+    const keep = (g: JudgedGroup) =>
+      input.status === undefined || (input.status === 'overdue' ? g.judgment.overdue.is : input.status === 'incident' ? g.judgment.incident.internet || g.judgment.incident.other : g.judgment.state === input.status);
+    return { register, counts, vulnerabilities: groups.filter(keep).map(listed) };
+  }
+}
+
+function listed({ group, judgment, evaluations, kev }: JudgedGroup): ListedVulnerability {
+  return {
+    id: group.tracking_id,
+    finding_id: group.finding_id,
+    kind: group.kind,
+    sources: group.sources,
+    resources: group.resources,
+    title: group.title,
+    state: judgment.state,
+    overdue: judgment.overdue,
+    incident: judgment.incident.internet || judgment.incident.other,
+    ...(kev === undefined ? {} : { kev_due: kev.dueDate }),
+    ...(judgment.n === undefined ? {} : { current_n: judgment.n }),
+    ...(judgment.irv === undefined ? {} : { irv: judgment.irv }),
+    ...(judgment.lev === undefined ? {} : { lev: judgment.lev }),
+    first_detected: group.first_detected,
+    due: { evaluation: judgment.due.evaluation.at, ...(judgment.due.mitigation === undefined ? {} : { mitigation: judgment.due.mitigation.at }) },
+    evaluations,
+    reductions: judgment.reductions,
+  };
+}
+
+export interface EvaluateVulnerabilityInput {
+  /** Tracking id (`VG-…`) or finding id. */
+  group: string;
+  by: string;
+  reason: string;
+  irv?: boolean;
+  lev?: boolean;
+  n?: NRating;
+  falsePositive?: boolean;
+  mitigated?: 'partial' | 'full';
+  nextReduction?: { at: Date; n: NRating };
+  accept?: boolean;
+  class?: Cr26Class;
+  now?: Date;
+}
+
+export interface EvaluateVulnerabilityResult {
+  journal_seq: number;
+  id: string;
+  finding_id: string;
+  evaluation: Evaluation;
+  vulnerability: ListedVulnerability;
+}
+
+/** `svc vuln evaluate`: a person's evaluation of a group, appended to the store's journal (never overwriting). */
+@injectable()
+export class EvaluateVulnerability {
+  constructor(
+    private readonly register: VulnerabilityRegister,
+    @inject(FEDRAMP_RULES_SOURCE) private readonly rules: FedrampRulesSource,
+    @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
+  ) {}
+
+  async execute(input: EvaluateVulnerabilityInput): Promise<EvaluateVulnerabilityResult> {
+    const { class: cls } = requireProfileKeys(profileWith(this.profile, input), ['class'], 'svc vuln evaluate', { class: '--class' });
+    const says = [input.irv, input.lev, input.n, input.falsePositive, input.mitigated, input.nextReduction, input.accept].some((v) => v !== undefined && v !== false);
+    if (!says) throw new UsageError('nothing-to-record', 'svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept');
+    const group = await this.register.group(input.group);
+    const judged = await this.register.judge({ class: cls, ...(input.now ? { now: input.now } : {}) }, 'svc vuln evaluate');
+    const at = isoSeconds(input.now ?? new Date(judged.now));
+    const evaluation: Evaluation = {
+      at,
+      by: input.by,
+      reason: input.reason,
+      ...(input.irv === undefined ? {} : { irv: input.irv }),
+      ...(input.lev === undefined ? {} : { lev: input.lev }),
+      ...(input.n === undefined ? {} : { n: input.n }),
+      ...(input.falsePositive ? { false_positive: true } : {}),
+      ...(input.mitigated === undefined ? {} : { mitigated: input.mitigated }),
+      ...(input.nextReduction === undefined ? {} : { next_reduction: { at: isoSeconds(input.nextReduction.at), n: input.nextReduction.n } }),
+      ...(input.accept ? { accept: true } : {}),
+    };
+    const seq = await this.register.record(group, evaluation);
+    const before = judged.groups.find((g) => g.group.tracking_id === group.tracking_id)!;
+    const evaluations = [...before.evaluations, evaluation];
+    const after = { ...before.group, evaluations };
+    const judgment = judgeGroup(after, this.rules.rules(), cls, new Date(at), before.kev);
+    return { journal_seq: seq, id: group.tracking_id, finding_id: group.finding_id, evaluation, vulnerability: listed({ group: after, judgment, evaluations, ...(before.kev ? { kev: before.kev } : {}) }) };
+  }
+}
+
+export const REPORT_FORMATS = ['vdr', 'avi'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** `svc vuln report --format vdr|avi`: FedRAMP's VDR or AVI of the period from the register (DESIGN §12.4). */
+@injectable()
+export class ReportVulnerabilities {
+  constructor(
+    private readonly register: VulnerabilityRegister,
+    @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
+    @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
+    @inject(HASHING) private readonly hashing: Hashing,
+  ) {}
+
+  async execute(input: { format: ReportFormat; from?: Date; to?: Date; redact?: boolean; out?: string; class?: Cr26Class; now?: Date }): Promise<{ document: Record<string, unknown>; out?: string; sha256?: string; count: number }> {
+    const { package_uri: packageUri } = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
+    const register = await this.register.judge(input, 'svc vuln report');
+    const to = input.to ?? new Date(register.now);
+    const from = input.from ?? new Date(to.getTime() - 30 * 86_400_000);
+    if (from.getTime() > to.getTime()) throw new UsageError('bad-period', `--from ${isoSeconds(from)} is after --to ${isoSeconds(to)}; give the period's start first`);
+    const redact = input.redact ? (resource: string) => `resource-${this.hashing.sha256(resource).slice(0, 12)}` : undefined;
+    const build = input.format === 'vdr' ? buildVdr : buildAvi;
+    // The 2026-06-24 schemas, which svc validates against by default, offer neither Remediated nor reduction events.
+    const document = build({ packageUri, from: isoSeconds(from), to: isoSeconds(to), groups: register.groups, offers: { remediated: false, reductionEvents: false }, ...(redact ? { redact } : {}) });
+    const count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
+    if (input.out === undefined) return { document, count };
+    const written = await writeAll(await this.writer.open(input.out), (sink) => {
+      for (const chunk of jsonChunks(document, 'canonical')) sink.write(chunk);
+    });
+    return { document, out: input.out, sha256: written.sha256, count };
+  }
+}

@@ -1,0 +1,25 @@
+import { BaseCommand } from '../../base-command';
+import { Flags } from '@oclif/core';
+import { ListVulnerabilities, VULN_FILTERS, type ListedVulnerability, type VulnFilter } from '../../../../application/vulnerabilities/vuln-use-cases';
+import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { renderVulnerabilities } from '../../vuln-output';
+
+export default class VulnList extends BaseCommand {
+  static summary = 'List the vulnerability groups of the latest recorded run, each judged at --now by the VER and VDR timeframes of the class.';
+  static description = `Groups are a run's detections sharing a finding id (VER-EVA-GRV), tracked across runs by svc conmon process; evaluations come from the run store's journal (svc vuln evaluate, and the evaluation policy's when a group was first detected). States: detected, evaluated, mitigated, remediated, accepted, false-positive; a group is overdue past its evaluation window (VER-TFR-EVU), its VDR-TFR-PVR timeframe or its KEV due date (docs/vulnerabilities.md).
+Exit codes: 0 listed; 2 bad flag; 3 bad profile, config or KEV catalog; 4 the run store does not verify; 5 the run store cannot be read.`;
+  static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --status overdue --class D --now 2026-12-20', '<%= config.bin %> <%= command.id %> --status incident --json'];
+  static enableJsonFlag = true;
+  static flags = {
+    status: Flags.string({ summary: 'Only groups in this state, or the overdue ones, or the reportable incidents.', options: [...VULN_FILTERS] }),
+    class: profileFlags.class,
+    now: profileFlags.now,
+  };
+
+  async run(): Promise<ListedVulnerability[]> {
+    const { flags } = await this.parse(VulnList);
+    const result = await this.resolve(ListVulnerabilities).execute({ ...parseProfileFlags(flags), ...(flags.status ? { status: flags.status as VulnFilter } : {}) });
+    for (const line of renderVulnerabilities(result)) this.log(line);
+    return result.vulnerabilities;
+  }
+}
