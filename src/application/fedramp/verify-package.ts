@@ -1,11 +1,9 @@
 import type { WrittenFile } from '../../domain/artifacts/manifest';
-import { fromBase64 } from '../../domain/encoding/base64';
 import { AppError, IntegrityError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { checkPackage, isPackageManifest, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, type PackageManifest } from '../../domain/fedramp/certification-package';
-import { envelopePayload, IN_TOTO_PAYLOAD_TYPE, pae, readDsseEnvelope } from '../../domain/signing/dsse';
-import { readInTotoStatement } from '../../domain/signing/in-toto';
-import { jwkThumbprint, type SignatureAlgorithm } from '../../domain/signing/jwk';
+import type { SignatureAlgorithm } from '../../domain/signing/jwk';
+import { verifySignedStatement } from '../shared/signed-statement';
 import { textShape } from '../../domain/artifacts/svc-artifact';
 import type { Hashing } from '../../ports/hashing';
 import type { ReportReader } from '../../ports/report-reader';
@@ -42,18 +40,12 @@ export async function verifyPackageDirectory(reader: ReportReader, hashing: Hash
     reader.readText(dir, name).catch((error: unknown) => {
       throw error instanceof AppError && error.kind === 'not-found' ? new IntegrityError('package-file-missing', `${base}/${name}: missing; the package is incomplete`, { cause: error }) : error;
     });
+  const unreadable = (message: string, place?: string): never => {
+    throw new IntegrityError('package-mismatch', `${place ? `${place}: ` : ''}${message}; the package was changed after it was signed`);
+  };
   const envelopeText = await read(PACKAGE_ENVELOPE_FILE);
-  const envelopeFile = `${base}/${PACKAGE_ENVELOPE_FILE}`;
-  const envelope = integrity(() => readDsseEnvelope(parsed(envelopeText.text, envelopeFile), envelopeFile));
-  if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) changed(`${PACKAGE_ENVELOPE_FILE}: payloadType is "${envelope.payloadType}", not ${IN_TOTO_PAYLOAD_TYPE}`);
-  const [signature] = envelope.signatures;
-  const jwk = signature.jwk ?? changed(`${PACKAGE_ENVELOPE_FILE}: signatures[0] carries no jwk to verify it with`);
-  const thumbprint = jwkThumbprint(jwk, (text) => hashing.sha256(text));
-  if (signature.keyid !== thumbprint) changed(`${PACKAGE_ENVELOPE_FILE}: keyid ${signature.keyid} is not the thumbprint of the key it carries (${thumbprint})`);
-  const payload = integrity(() => envelopePayload(envelope));
-  if (!integrity(() => signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)))) changed(`${PACKAGE_ENVELOPE_FILE}: the ${jwk.alg} signature does not verify with key ${thumbprint}`);
-  if (keyid !== undefined && keyid !== thumbprint) throw new IntegrityError('signature-key-mismatch', `${base}: signed by key ${thumbprint}, not by --keyid ${keyid}`);
-  const statement = integrity(() => readInTotoStatement(parsed(new TextDecoder().decode(payload), `${envelopeFile} payload`), `${envelopeFile} payload`));
+  const signed = verifySignedStatement(envelopeText.text, `${base}/${PACKAGE_ENVELOPE_FILE}`, { hashing, signer }, (problem) => changed(`${PACKAGE_ENVELOPE_FILE}: ${problem}`), unreadable, keyid === undefined ? undefined : { keyid, target: base });
+  const { statement } = signed;
 
   const manifestText = await read(PACKAGE_MANIFEST_FILE);
   const manifestDocument = parsed(manifestText.text, `${base}/${PACKAGE_MANIFEST_FILE}`);
@@ -71,15 +63,5 @@ export async function verifyPackageDirectory(reader: ReportReader, hashing: Hash
   const manifestSubject = statement.subject.find((s) => s.name === PACKAGE_MANIFEST_FILE);
   if (manifestSubject?.digest.sha256 !== manifestText.sha256) changed(`${PACKAGE_MANIFEST_FILE}: sha256 is ${formatDigest(manifestText.sha256)}, the signed statement says ${manifestSubject === undefined ? 'nothing of it' : formatDigest(manifestSubject.digest.sha256)}`);
   checkPackage(base, manifestDocument, manifestText.sha256, present, statement, hashing);
-  return { files: present.size + 2, aggregateHash: manifestDocument.aggregate_hash, algorithm: jwk.alg, keyid: thumbprint, package: manifestDocument.package };
-}
-
-/** Reading what svc signed: anything that no longer reads as it wrote it was changed. */
-function integrity<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof AppError && error.kind === 'invalid-input') throw new IntegrityError('package-mismatch', `${error.message.replace(/; pass .*$/, '')}; the package was changed after it was signed`, { cause: error });
-    throw error;
-  }
+  return { files: present.size + 2, aggregateHash: manifestDocument.aggregate_hash, algorithm: signed.algorithm, keyid: signed.keyid, package: manifestDocument.package };
 }

@@ -3,15 +3,12 @@ import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verificatio
 import { EVIDENCE_BUNDLE_SCHEMA } from '../../domain/artifacts/evidence-bundle';
 import { BUNDLE_FILES, MANIFEST_FILE } from '../../domain/artifacts/manifest';
 import { isSvcManifest, notAnSvcArtifact, svcSchema, textShape, unparsedWhy } from '../../domain/artifacts/svc-artifact';
-import { fromBase64 } from '../../domain/encoding/base64';
 import { AppError, IntegrityError, InvalidInputError, NotFoundError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { isPlainObject } from '../../domain/ksi/ksi-result';
 import { readOscalDocument } from '../../domain/oscal/oscal-model';
 import { checkSarStatement } from '../../domain/oscal/sar-attestation';
-import { envelopePayload, IN_TOTO_PAYLOAD_TYPE, pae, readDsseEnvelope } from '../../domain/signing/dsse';
-import { readInTotoStatement } from '../../domain/signing/in-toto';
-import { jwkThumbprint, type SignatureAlgorithm } from '../../domain/signing/jwk';
+import type { SignatureAlgorithm } from '../../domain/signing/jwk';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
@@ -21,6 +18,7 @@ import { ENVELOPE_SUFFIX } from './generate-sar';
 import { validateOscalDocument, type OscalValidation } from './validate-oscal';
 import { isPackageDirectory, verifyPackageDirectory } from '../fedramp/verify-package';
 import { parsed, verifyBundleDirectory } from './verify-bundle-directory';
+import { verifySignedStatement } from '../shared/signed-statement';
 
 export interface ValidateArtifactsInput {
   /** An auditor bundle directory, a certification package directory, an evidence-bundle.json, or a SAR signed by `svc ir generate-sar`. */
@@ -118,23 +116,15 @@ export class ValidateArtifacts {
     const changed = (problem: string): never => {
       throw new IntegrityError('signature-mismatch', `${envelopeFile}: ${problem}; the SAR or its signature was changed after signing`);
     };
-    const envelope = asIntegrity(() => readDsseEnvelope(parsed(envelopeText.text, envelopeFile), envelopeFile));
-    if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) changed(`payloadType is "${envelope.payloadType}", not ${IN_TOTO_PAYLOAD_TYPE}`);
-    const [signature] = envelope.signatures;
-    const jwk = signature.jwk ?? changed('signatures[0] carries no jwk to verify it with');
-    const thumbprint = jwkThumbprint(jwk, (text) => this.hashing.sha256(text));
-    if (signature.keyid !== thumbprint) changed(`keyid ${signature.keyid} is not the thumbprint of the key it carries (${thumbprint})`);
-    const payload = asIntegrity(() => envelopePayload(envelope));
-    const verified = asIntegrity(() => this.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)), `${envelopeFile}: signatures[0].jwk`);
-    if (!verified) changed(`the ${jwk.alg} signature does not verify with key ${thumbprint}`);
-    // Only a signature that verifies says who signed: then another key than --keyid is that, not a change.
-    if (input.keyid !== undefined && input.keyid !== thumbprint) throw new IntegrityError('signature-key-mismatch', `${target}: signed by key ${thumbprint}, not by --keyid ${input.keyid}`);
-    const statement = asIntegrity(() => readInTotoStatement(parsed(new TextDecoder().decode(payload), `${envelopeFile} payload`), `${envelopeFile} payload`));
+    const unreadable = (message: string, place?: string): never => {
+      throw new IntegrityError('signature-mismatch', `${place ? `${place}: ` : ''}${message}; it was changed after signing`);
+    };
+    const { statement, algorithm, keyid } = verifySignedStatement(envelopeText.text, envelopeFile, { hashing: this.hashing, signer: this.signer }, changed, unreadable, input.keyid === undefined ? undefined : { keyid: input.keyid, target });
     const canonical = this.hashing.canonicalize(sar);
     const sha256 = this.hashing.sha256(canonical);
     checkSarStatement(statement, sar, sha256, target);
     const oscal = await this.validateOscal(input, sar);
-    return { kind: 'sar', target, envelope: envelopeFile, sha256: formatDigest(sha256), canonical: bytesSha === sha256, algorithm: jwk.alg, keyid: thumbprint, oscal };
+    return { kind: 'sar', target, envelope: envelopeFile, sha256: formatDigest(sha256), canonical: bytesSha === sha256, algorithm, keyid, oscal };
   }
 
   /** The signed SAR as OSCAL; without schemas the integrity checks still stand and the schema layer says why it was skipped. */
@@ -152,14 +142,3 @@ export class ValidateArtifacts {
 
 const VALIDATE_HINT = 'ir validate checks an auditor bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar';
 
-/** Reading what svc signed: anything that no longer reads as it wrote it was changed. `place` leads a message that does not name the file. */
-function asIntegrity<T>(read: () => T, place?: string): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof AppError && error.kind === 'invalid-input') {
-      throw new IntegrityError('signature-mismatch', `${place ? `${place}: ` : ''}${error.message.replace(/; pass the .*$/, '')}; it was changed after signing`, { cause: error });
-    }
-    throw error;
-  }
-}
