@@ -1,5 +1,5 @@
 import { ProcessRun } from '../../src/application/conmon/process-run';
-import { RecordPolicyEvaluations } from '../../src/application/vulnerabilities/vulnerability-register';
+import { PolicyEvaluator } from '../../src/application/vulnerabilities/vulnerability-register';
 import { DEFAULT_POLICY } from '../../src/domain/vulnerabilities/evaluation-policy';
 import { RunDocuments } from '../../src/application/conmon/run-documents';
 import { OscalRunLoader } from '../../src/application/oscal/load-oscal-run';
@@ -34,5 +34,5 @@ export function doubles(files: Record<string, unknown> = {}) {
 export function processRunOver(d: ReturnType<typeof doubles>, runs: RunLoader, store: RunStore, sinks: SecurityEventSinks, settings: RunSettings = d.settings): ProcessRun {
   const uuids = new DeterministicUuids();
   const documents = new RunDocuments(new OscalRunLoader(runs, uuids, settings), d.hashing);
-  return new ProcessRun(runs, store, sinks, d.hashing, uuids, settings, new InMemorySigner(), documents, new RecordPolicyEvaluations(store, d.reader, { policy: DEFAULT_POLICY }, d.hashing));
+  return new ProcessRun(runs, store, sinks, d.hashing, uuids, settings, new InMemorySigner(), documents, new PolicyEvaluator(d.reader, { policy: DEFAULT_POLICY }, d.hashing));
 }

@@ -19,7 +19,7 @@ import { isoSeconds } from '../../domain/encoding/iso-time';
 import { jsonText } from '../../domain/encoding/json-chunks';
 import { nextGroups, VULNERABILITIES_DOCUMENT, VULNERABILITIES_SCHEMA, type StoredGroup, type VulnerabilityGroups } from '../../domain/vulnerabilities/groups';
 import { readStoredGroups } from '../shared/stored-groups';
-import { RecordPolicyEvaluations } from '../vulnerabilities/vulnerability-register';
+import { PolicyEvaluator } from '../vulnerabilities/vulnerability-register';
 
 export interface ProcessRunInput {
   input: string;
@@ -39,7 +39,7 @@ export interface ProcessRunResult {
   deliveries: DeliveryReport[];
   /** The key the run's SAR envelope was signed with (when it was recorded now). */
   key?: SigningKey['origin'] & { keyid: string };
-  /** A run with detections, or after one: its vulnerability groups and the policy evaluations recorded for new ones. */
+  /** A run with detections, or after one: its vulnerability groups and the policy evaluations recorded with it for new ones. */
   vulnerabilities?: { groups: number; open: number; policy_evaluations: number };
 }
 
@@ -60,7 +60,7 @@ export class ProcessRun {
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
     @inject(SIGNER) private readonly signer: Signer,
     private readonly documents: RunDocuments,
-    private readonly policy: RecordPolicyEvaluations,
+    private readonly policy: PolicyEvaluator,
   ) {}
 
   async execute({ input, sinks, key: keyPath }: ProcessRunInput): Promise<ProcessRunResult> {
@@ -75,6 +75,8 @@ export class ProcessRun {
     const now = isoSeconds(run.context.runAt);
     const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
+    // The policy (and the KEV catalog it reads) is ready before the store is locked.
+    const evaluate = (run.detections ?? []).length > 0 ? await this.policy.evaluator() : undefined;
     let groupsBefore: StoredGroup[] = [];
     let groupsAfter: StoredGroup[] | undefined;
     const outcome = await this.store.append(
@@ -92,14 +94,14 @@ export class ProcessRun {
         const detections = run.detections ?? [];
         const sources = this.documents.sources(stored, run, key);
         if (detections.length === 0 && groupsBefore.length === 0) return sources;
-        groupsAfter = nextGroups(groupsBefore, detections, asOf, this.hashing);
+        groupsAfter = nextGroups(groupsBefore, detections, asOf, this.hashing, evaluate);
         const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };
         return [...sources, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
       },
     );
     const { summary } = outcome.run;
-    // The run is recorded first: the evaluation policy then judges the groups the journal has no evaluation for.
-    const evaluated = outcome.recorded && groupsAfter !== undefined ? await this.policy.execute(groupsAfter) : 0;
+    const known = new Set(groupsBefore.map((g) => g.finding_id));
+    const evaluated = groupsAfter === undefined ? 0 : groupsAfter.filter((g) => !known.has(g.finding_id) && g.policy !== undefined).length;
     const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
     let count = 0;
     for (const event of outcome.run.events) {

@@ -2,6 +2,8 @@ import type { ContentDigest } from '../evidence/content-digest';
 import { describe, isIsoTime, isPlainObject } from '../encoding/json-values';
 import { IntegrityError } from '../errors';
 import type { Detection } from './detection';
+import type { NewGroup } from './evaluation-policy';
+import type { Evaluation } from './lifecycle';
 import { trackingId } from './vulnerability-reports';
 
 /** The document every recorded run keeps its vulnerability groups in (DESIGN §12.4). */
@@ -28,6 +30,11 @@ export interface StoredGroup {
   remediated_at?: string;
   /** How many detections the last run that detected it had. */
   detections: number;
+  /**
+   * The evaluation policy's evaluation, made when a run first detected the group and recorded with that run (so it
+   * is as tamper-evident as the run, and a later change of policy does not rewrite it).
+   */
+  policy?: Evaluation;
 }
 
 export interface VulnerabilityGroups {
@@ -38,11 +45,18 @@ export interface VulnerabilityGroups {
 
 /**
  * The groups after a run (DESIGN §12.4): the run's detections grouped by finding id across sources; a group seen
- * before keeps its first detection and tracking id, takes the run's sources, resources and severities, and is open
- * again if a run had stopped detecting it; a group the run does not detect is remediated as of this run (the first
- * that no longer detects it; a later one leaves that time). Sorted by finding id.
+ * before keeps its first detection, tracking id and policy evaluation, takes the run's sources, resources and
+ * severities, and is open again if a run had stopped detecting it; a new group gets `evaluate`'s evaluation (the
+ * evaluation policy's); a group the run does not detect is remediated as of this run (the first that no longer
+ * detects it; a later one leaves that time). Sorted by finding id.
  */
-export function nextGroups(previous: readonly StoredGroup[], detections: readonly Detection[], asOf: string, digest: Pick<ContentDigest, 'sha256'>): StoredGroup[] {
+export function nextGroups(
+  previous: readonly StoredGroup[],
+  detections: readonly Detection[],
+  asOf: string,
+  digest: Pick<ContentDigest, 'sha256'>,
+  evaluate?: (group: NewGroup) => Evaluation,
+): StoredGroup[] {
   const byFinding = new Map<string, Detection[]>();
   for (const d of detections) {
     const list = byFinding.get(d.finding_id);
@@ -54,17 +68,21 @@ export function nextGroups(previous: readonly StoredGroup[], detections: readonl
   for (const [finding, found] of byFinding) {
     const seen = before.get(finding);
     const first = found.reduce((a, d) => (Date.parse(d.detected_at) < Date.parse(a) ? d.detected_at : a), found[0].detected_at);
+    const resources = sorted(found.map((d) => d.resource));
+    const severities = sorted(found.map((d) => d.scanner_severity));
+    const policy = seen?.policy ?? (seen === undefined ? evaluate?.({ finding_id: finding, resources, severities, first_detected: first }) : undefined);
     groups.push({
       finding_id: finding,
       tracking_id: seen?.tracking_id ?? trackingId(finding, digest),
       title: found[0].title,
       sources: sorted(found.map((d) => d.source)),
-      resources: sorted(found.map((d) => d.resource)),
-      severities: sorted(found.map((d) => d.scanner_severity)),
+      resources,
+      severities,
       kind: found.some((d) => (d.kind ?? 'vulnerability') === 'vulnerability') ? 'vulnerability' : 'configuration',
       first_detected: seen === undefined || Date.parse(first) < Date.parse(seen.first_detected) ? first : seen.first_detected,
       last_seen: asOf,
       detections: found.length,
+      ...(policy === undefined ? {} : { policy }),
     });
   }
   for (const g of previous) if (!byFinding.has(g.finding_id)) groups.push(g.remediated_at === undefined ? { ...g, remediated_at: asOf } : g);
