@@ -3,7 +3,7 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,pipeline,diff,api,scale]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,conmon-vuln,pipeline,diff,api,scale]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
  */
@@ -67,7 +67,7 @@ async function alternate(runs, commands) {
 }
 
 function report(n, variant) {
-  const target = path.join(DATA, `report-${n}${variant === 'b' ? '-b' : ''}.json`);
+  const target = path.join(DATA, `report-${n}${variant === 'b' || variant === 'v' ? `-${variant}` : ''}.json`);
   if (!fs.existsSync(target)) {
     process.stderr.write(`generating ${path.relative(ROOT, target)} (${n} results) ...\n`);
     generate(n, target, variant);
@@ -216,6 +216,28 @@ async function fedrampSdr() {
   const ratio = sdr.ms / transform.ms;
   row('fedramp', `fedramp sdr of ${label} results (${gb(sdrBytes)} SDR) vs ir baseline-transform`, secs(sdr.ms), secs(transform.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
   row('fedramp', `peak RSS of fedramp sdr, ${label}`, gb(sdr.peak), gb(transform.peak), `${(sdr.peak / transform.peak).toFixed(2)}×`, '', undefined);
+}
+
+/**
+ * DESIGN §11 conmon with detections: `svc conmon process` of the 1M-result bench report carrying 100k detections in
+ * 10k groups (variant v) against the same report without them, each into an empty run store.
+ */
+async function conmonVulnerabilities() {
+  const n = QUICK ? 100_000 : 1_000_000;
+  const plain = report(n);
+  const withDetections = report(n, 'v');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-vuln-'));
+  const a = path.join(home, 'a');
+  const b = path.join(home, 'b');
+  const fresh = (dir) => () => fs.rmSync(dir, { recursive: true, force: true });
+  const [vuln, floor] = await alternate(RUNS, [
+    { command: process.execPath, args: [SVC, 'conmon', 'process', withDetections], env: { SVC_HOME: a }, before: fresh(a) },
+    { command: process.execPath, args: [SVC, 'conmon', 'process', plain], env: { SVC_HOME: b }, before: fresh(b) },
+  ]);
+  fs.rmSync(home, { recursive: true, force: true });
+  const label = n >= 1_000_000 ? '1M' : '100k';
+  const ratio = vuln.ms / floor.ms;
+  row('conmon', `conmon process of ${label} results with ${n / 10} detections in ${n / 100} groups vs without`, secs(vuln.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
 }
 
 /** The minimal SDR grown to full size, every requirement and KSI id distinct (svc fedramp validate must find it valid). */
@@ -383,7 +405,7 @@ function print() {
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['conmon-vuln', conmonVulnerabilities], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;

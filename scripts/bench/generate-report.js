@@ -4,7 +4,9 @@
  * KSI-<4 letters>-<NN>, in ksi_id order, with the fields a scanner fills (title, details, time, source,
  * checks, evidence). Deterministic: the same n (and variant) gives the same bytes.
  *   node scripts/bench/generate-report.js <n> <out.json> [--variant b]
- * Variant b flips every 50th status and changes every 100th evidence payload, for the diff bench.
+ * Variant b flips every 50th status and changes every 100th evidence payload, for the diff bench. Variant v is variant
+ * a with `vulnerabilities[]`: n/10 detections (100k for 1M results) in n/100 groups (10k finding ids) from two sources,
+ * for the conmon bench of DESIGN §11.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -49,7 +51,32 @@ function generate(n, file, variant = 'a') {
       batch = '';
     }
   });
-  fs.writeSync(fd, `${batch}\n]}\n`);
+  batch += '\n]';
+  if (variant === 'v') {
+    const groups = Math.max(1, Math.floor(n / 100));
+    const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+    batch += ',"vulnerabilities":[\n';
+    for (let i = 0; i < Math.floor(n / 10); i++) {
+      const finding = `CVE-2026-${String(10000 + (i % groups))}`;
+      const detection = {
+        id: `VULN-${i.toString(16).padStart(20, '0')}`,
+        source: i % 2 === 0 ? 'Trivy' : 'Grype',
+        finding_id: finding,
+        resource: `registry.example.com/app-${i % 997}:1.${i % 7}: pkg-${i % 13}`,
+        title: `${finding} in pkg-${i % 13}`,
+        scanner_severity: severities[i % severities.length],
+        detected_at: `2026-11-0${1 + (i % 9)}T00:00:00Z`,
+        ...(i % 3 === 0 ? { cvss: 7.5, fix_available: true } : {}),
+      };
+      batch += (i === 0 ? '' : ',\n') + JSON.stringify(detection);
+      if (batch.length > 1 << 20) {
+        fs.writeSync(fd, batch);
+        batch = '';
+      }
+    }
+    batch += '\n]';
+  }
+  fs.writeSync(fd, `${batch}}\n`);
   fs.closeSync(fd);
   return fs.statSync(file).size;
 }
