@@ -18,6 +18,7 @@ import { cursorAt, cursorPosition, pageLimit, type Page, type PageRequest } from
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { CurrentRun } from './current-run';
 import { runRef, type RunRef } from './run-ref';
+import { readStoredText } from '../shared/stored-text';
 
 export interface PagedListRequest extends PageRequest {
   filter: ListFilter;
@@ -127,11 +128,7 @@ export class PagedListReader {
 
   /** A small stored document, read whole (checked against the hash chain) and parsed; undefined when there is none. */
   private async document<T>(summary: RunSummary, name: string): Promise<T | undefined> {
-    const opened = await this.store.openDocument(summary.id, name);
-    if (!opened) return undefined;
-    const decoder = new TextDecoder();
-    let text = '';
-    for await (const chunk of opened.chunks) text += decoder.decode(chunk, { stream: true });
-    return JSON.parse(text + decoder.decode()) as T;
+    const text = await readStoredText(this.store, summary.id, name);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 }

@@ -123,8 +123,9 @@ export class EvaluateVulnerability {
     const { class: cls } = requireProfileKeys(profileWith(this.profile, input), ['class'], 'svc vuln evaluate', { class: '--class' });
     const says = [input.irv, input.lev, input.n, input.falsePositive, input.mitigated, input.nextReduction, input.accept].some((v) => v !== undefined && v !== false);
     if (!says) throw new UsageError('nothing-to-record', 'svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept');
-    const group = await this.register.group(input.group);
     const judged = await this.register.judge({ class: cls, ...(input.now ? { now: input.now } : {}) }, 'svc vuln evaluate');
+    const before = this.register.find(judged, input.group);
+    const { group } = before;
     const at = isoSeconds(input.now ?? new Date(judged.now));
     const evaluation: Evaluation = {
       at,
@@ -139,7 +140,6 @@ export class EvaluateVulnerability {
       ...(input.accept ? { accept: true } : {}),
     };
     const seq = await this.register.record(group, evaluation);
-    const before = judged.groups.find((g) => g.group.tracking_id === group.tracking_id)!;
     const evaluations = [...before.evaluations, evaluation];
     const after = { ...before.group, evaluations };
     const judgment = judgeGroup(after, this.rules.rules(), cls, new Date(at), before.kev);
