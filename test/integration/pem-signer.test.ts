@@ -131,6 +131,23 @@ describe('PemSigner with real keys', () => {
     expect(signature.length).toBe(signature[1] + 2);
   });
 
+  it('does not verify an RSA signature that is not as long as the modulus (RFC 8017 §8.1.2), even one that only drops a leading zero octet', async () => {
+    const signer = new PemSigner({ svcHome: unusedHome() });
+    const key = await signer.load(at('rsa.pem'));
+    // About 1 signature in 256 starts with a zero octet; OpenSSL alone reads it without that octet as the same integer.
+    let data = new Uint8Array([0]);
+    let signature = key.sign(data);
+    for (let n = 1; signature[0] !== 0; n += 1) {
+      data = new TextEncoder().encode(String(n));
+      signature = key.sign(data);
+    }
+    expect(signature.length).toBe(256);
+    expect(signer.verify(key.publicJwk, data, signature)).toBe(true);
+    expect(crypto.verify('sha256', data, { key: crypto.createPublicKey(readFileSync(at('rsa.pem'))), padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, signature.subarray(1))).toBe(true);
+    expect(signer.verify(key.publicJwk, data, signature.subarray(1))).toBe(false);
+    expect(signer.verify(key.publicJwk, data, Buffer.concat([Buffer.from([0]), signature]))).toBe(false);
+  });
+
   it('does not verify with another key, and refuses a JWK that is no key', async () => {
     const signer = new PemSigner({ svcHome: unusedHome() });
     const [ec, ed] = [await signer.load(at('ec.pem')), await signer.load(at('ed25519.pem'))];

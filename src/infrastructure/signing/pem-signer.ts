@@ -41,6 +41,9 @@ export class PemSigner implements Signer {
   verify(jwk: PublicJwk, data: Uint8Array, signature: Uint8Array): boolean {
     const key = publicKeyOf(jwk);
     const { digest, options } = PARAMETERS[jwk.alg];
+    // RFC 8017 §8.1.2 step 1: a signature that is not k octets long is invalid. OpenSSL reads a shorter one as the
+    // same integer, so a signature starting with a zero octet (1 in 256) would verify without it.
+    if (key.asymmetricKeyType === 'rsa' && signature.length !== Math.ceil((key.asymmetricKeyDetails?.modulusLength ?? 0) / 8)) return false;
     try {
       return crypto.verify(digest, data, { key, ...options }, signature);
     } catch {
