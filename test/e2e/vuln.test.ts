@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withPage } from '../support/browser';
 import { fedrampSchemaErrors } from '../support/fedramp-schemas';
 import { svc, type SvcRun } from '../support/run-svc';
 
@@ -9,6 +10,7 @@ let work: string;
 const at = (name: string) => join(work, name);
 const run = (args: string[]): SvcRun => svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc') } });
 const json = (r: SvcRun) => JSON.parse(r.stdout);
+const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 const detection = (source: string, finding: string, resource: string, severity: string, detected: string, kind?: string) => ({
   id: `VULN-${createHash('sha256').update(`${source}\n${finding}\n${resource}`).digest('hex').slice(0, 20)}`,
@@ -110,6 +112,110 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
     expect(aviDoc.acceptedVulnerabilities[0].acceptanceRationale).toBe('Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault');
     expect(aviDoc.acceptedVulnerabilities[0].vulnerabilityDetail.vulnerabilityDescription).toMatch(/^iam_root_mfa_enabled: iam_root_mfa_enabled found \(on 1 resource: resource-[0-9a-f]{12}\)$/);
   });
+
+  it("writes the historical activity (VER-TFR-MRH), every group whatever the period, valid against FedRAMP's schema", () => {
+    const r = run(['vuln', 'report', '--format', 'history', '--now', '2026-12-10T23:00:00Z', '--out', 'history.json']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^Historical activity written to history\.json \(sha256:[0-9a-f]{64}\): 3 vulnerabilities \(active and accepted\)\n$/);
+    const doc = JSON.parse(readFileSync(at('history.json'), 'utf8'));
+    expect(fedrampSchemaErrors('history', doc)).toEqual([]);
+    expect(doc.generatedAt).toBe('2026-12-10T23:00:00Z');
+    expect(doc.activeVulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual(['CVE-2026-1000', 'CVE-2026-2000']);
+    expect(doc.acceptedVulnerabilities.map((v: { acceptanceRationale: string }) => v.acceptanceRationale)).toEqual(['Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault']);
+    const refused = run(['vuln', 'report', '--format', 'history', '--from', '2026-12-01', '--now', '2026-12-10T23:00:00Z', '--out', 'history.json']);
+    expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, '', 'Error: --format history holds every vulnerability the register has, whatever the period: leave out --from and --to\n']);
+    expect(JSON.parse(readFileSync(at('history.json'), 'utf8'))).toEqual(doc);
+  });
+
+  it('prints the monthly report (VER-TFR-MHR) as Markdown: the summary, the overdue, the incidents and the activity of the period', () => {
+    const r = run(['vuln', 'report', '--format', 'md', '--from', '2026-12-01', '--to', '2026-12-21T00:00:00Z', '--now', '2026-12-21T00:00:00Z']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(String.raw`# Vulnerability Detection and Response Activity
+
+- Period: 2026-12-01T00:00:00Z to 2026-12-21T00:00:00Z
+- FedRAMP ID: not assigned (fedramp.fedramp_id)
+- Certification Package Overview: https://trust.example.com/fedramp/cpo.json
+- Class D, FedRAMP Consolidated Rules 2026.07.14.01 (VER-TFR-MHR)
+- Judged at 2026-12-21T00:00:00Z from run 2 (as of 2026-12-10T00:00:00Z)
+- Generated: 2026-12-21T00:00:00Z by svc ${VERSION}
+
+## Summary
+
+| Vulnerabilities | Detected | Evaluated | Mitigated | Remediated | Accepted | False positive | Overdue | Reportable incidents | In CISA KEV |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| 3 | 0 | 0 | 1 | 1 | 1 | 0 | 1 | 0 | 1 |
+
+During the period: 3 newly detected, 6 evaluations, 0 N-rating reductions, 1 remediated, 1 accepted.
+
+## Overdue
+
+| ID | Finding | N | IRV | LEV | Why |
+| --- | --- | --- | --- | --- | --- |
+| VG-2e6d6abddb3e1f8d | CVE-2026-1000 | N5 | yes | yes | KEV due 2026-12-20 and still detected (VDR-TFR-KEV) |
+
+## Reportable incidents
+
+None.
+
+## Vulnerabilities
+
+| ID | Finding | Title | State | N | IRV | LEV | Detected | Evaluated | Due | KEV due | Resources |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| VG-2e6d6abddb3e1f8d | CVE-2026-1000 | CVE-2026-1000 found | mitigated | N5 | yes | yes | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z |  | 2026-12-20 | api.example.com |
+| VG-490d2db8888718d1 | CVE-2026-2000 | CVE-2026-2000 found | remediated | N5 | no | yes | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z |  |  | db-1 |
+| VG-520a77ad43e8a795 | iam_root_mfa_enabled | iam_root_mfa_enabled found | accepted | N5 | no | no | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z |  |  | arn:aws:iam::1:root |
+
+## Accepted vulnerabilities
+
+| ID | Finding | Rationale |
+| --- | --- | --- |
+| VG-520a77ad43e8a795 | iam_root_mfa_enabled | Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault |
+
+## Activity during the period
+
+| Time | ID | Finding | What |
+| --- | --- | --- | --- |
+| 2026-12-07T00:00:00Z | VG-2e6d6abddb3e1f8d | CVE-2026-1000 | detected by Trivy |
+| 2026-12-07T00:00:00Z | VG-2e6d6abddb3e1f8d | CVE-2026-1000 | policy evaluation (policy:529452fa3437): internet-reachable yes, likely exploitable yes, N5; api.example.com matches an internet-reachable pattern; in the CISA KEV catalog (due 2026-12-20); N5 from scanner severity CRITICAL |
+| 2026-12-07T00:00:00Z | VG-490d2db8888718d1 | CVE-2026-2000 | detected by Trivy |
+| 2026-12-07T00:00:00Z | VG-490d2db8888718d1 | CVE-2026-2000 | policy evaluation (policy:529452fa3437): internet-reachable no, likely exploitable no, N4; no resource matches an internet-reachable pattern; not in the CISA KEV catalog; N4 from scanner severity HIGH |
+| 2026-12-07T00:00:00Z | VG-520a77ad43e8a795 | iam_root_mfa_enabled | detected by Prowler |
+| 2026-12-07T00:00:00Z | VG-520a77ad43e8a795 | iam_root_mfa_enabled | policy evaluation (policy:529452fa3437): internet-reachable no, likely exploitable no, N5; no resource matches an internet-reachable pattern; not in the CISA KEV catalog; N5 from scanner severity critical |
+| 2026-12-07T06:00:00Z | VG-2e6d6abddb3e1f8d | CVE-2026-1000 | evaluated by ada: fully mitigated; WAF rule |
+| 2026-12-08T00:00:00Z | VG-490d2db8888718d1 | CVE-2026-2000 | evaluated by ada@example.com: internet-reachable no, likely exploitable yes, N5; exploit published |
+| 2026-12-08T00:00:00Z | VG-490d2db8888718d1 | CVE-2026-2000 | N-rating raised from N4 to N5 |
+| 2026-12-10T00:00:00Z | VG-490d2db8888718d1 | CVE-2026-2000 | remediated: no longer detected |
+| 2026-12-10T02:00:00Z | VG-520a77ad43e8a795 | iam_root_mfa_enabled | evaluated by ciso: accepted; break-glass account in a vault |
+| 2026-12-10T02:00:00Z | VG-520a77ad43e8a795 | iam_root_mfa_enabled | accepted by decision |
+`);
+  });
+
+  it('writes the monthly report as one self-contained HTML page that Chromium renders without errors or requests', async () => {
+    const out = at('vulnerabilities.html');
+    const r = run(['vuln', 'report', '--format', 'html', '--from', '2026-12-01', '--to', '2026-12-21T00:00:00Z', '--now', '2026-12-21T00:00:00Z', '--out', 'vulnerabilities.html']);
+    expect(r.stdout).toMatch(/^Monthly report \(HTML\) written to vulnerabilities\.html \(sha256:[0-9a-f]{64}\): 3 vulnerabilities\n$/);
+    await withPage(async (page) => {
+      const problems: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('request', (q) => requests.push(q.url()));
+      await page.goto(`file://${out}`);
+      expect(await page.locator('h1').innerText()).toBe('Vulnerability Detection and Response Activity');
+      expect(await page.locator('[data-tile="overdue"] b').innerText()).toBe('1');
+      expect(await page.locator('[data-tile="accepted"] b').innerText()).toBe('1');
+      expect(await page.locator('#vulnerabilities-table tbody tr').count()).toBe(3);
+      expect(await page.locator('#accepted-table tbody tr td').allInnerTexts()).toEqual([expect.stringMatching(/^VG-/), 'iam_root_mfa_enabled', 'Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault']);
+      const findings = () => page.locator('#vulnerabilities-table tbody tr td:nth-child(2)').allInnerTexts();
+      expect(await findings()).toEqual(['CVE-2026-1000', 'CVE-2026-2000', 'iam_root_mfa_enabled']);
+      const state = page.locator('#vulnerabilities-table thead th', { hasText: 'State' }).locator('button');
+      await state.click();
+      await state.click();
+      expect(await findings()).toEqual(['iam_root_mfa_enabled', 'CVE-2026-2000', 'CVE-2026-1000']);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([`file://${out}`]);
+    });
+  }, 60_000);
 
   it.each([
     [['vuln', 'evaluate', 'CVE-9999-0001', '--n', '3', '--reason', 'x'], 3, /^Error: CVE-9999-0001: no vulnerability group of that tracking id or finding id in run 2 of .*; svc vuln list names them\n$/],

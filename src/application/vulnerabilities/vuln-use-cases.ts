@@ -3,7 +3,10 @@ import { isoSeconds } from '../../domain/encoding/iso-time';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { VULNERABILITY_STATES, judgeGroup, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
-import { buildAvi, buildVdr } from '../../domain/vulnerabilities/vulnerability-reports';
+import { buildAvi, buildHistory, buildVdr } from '../../domain/vulnerabilities/vulnerability-reports';
+import { activityReportMarkdown, buildActivityReport } from '../../domain/vulnerabilities/activity-report';
+import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
@@ -147,10 +150,36 @@ export class EvaluateVulnerability {
   }
 }
 
-export const REPORT_FORMATS = ['vdr', 'avi'] as const;
+export const REPORT_FORMATS = ['vdr', 'avi', 'history', 'md', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** `svc vuln report --format vdr|avi`: FedRAMP's VDR or AVI of the period from the register (DESIGN §12.4). */
+export interface ReportVulnerabilitiesInput {
+  format: ReportFormat;
+  from?: Date;
+  to?: Date;
+  redact?: boolean;
+  out?: string;
+  class?: Cr26Class;
+  now?: Date;
+}
+
+export interface ReportVulnerabilitiesResult {
+  format: ReportFormat;
+  /** The JSON document (vdr, avi, history). */
+  document?: Record<string, unknown>;
+  /** The Markdown or HTML text (md, html). */
+  text?: string;
+  out?: string;
+  sha256?: string;
+  /** Vulnerabilities in the document: the VDR's, the AVI's, the history's active and accepted, the report's rows. */
+  count: number;
+}
+
+/**
+ * `svc vuln report`: from the register judged at `--now` (DESIGN §12.4), FedRAMP's VDR or AVI of a period, the
+ * historical activity (VER-TFR-MRH: every group, whatever the period), or the monthly human-readable report
+ * (VER-TFR-MHR) in Markdown or HTML from one model.
+ */
 @injectable()
 export class ReportVulnerabilities {
   constructor(
@@ -158,23 +187,56 @@ export class ReportVulnerabilities {
     @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(HASHING) private readonly hashing: Hashing,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+    @inject(HTML_RENDERER) private readonly html: HtmlRenderer,
   ) {}
 
-  async execute(input: { format: ReportFormat; from?: Date; to?: Date; redact?: boolean; out?: string; class?: Cr26Class; now?: Date }): Promise<{ document: Record<string, unknown>; out?: string; sha256?: string; count: number }> {
-    const { package_uri: packageUri } = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
+  async execute(input: ReportVulnerabilitiesInput): Promise<ReportVulnerabilitiesResult> {
+    const { format } = input;
+    if (format === 'history' && (input.from !== undefined || input.to !== undefined)) {
+      throw new UsageError('bad-period', '--format history holds every vulnerability the register has, whatever the period: leave out --from and --to');
+    }
+    const profile = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
     const register = await this.register.judge(input, 'svc vuln report');
     const to = input.to ?? new Date(register.now);
     const from = input.from ?? new Date(to.getTime() - 30 * 86_400_000);
     if (from.getTime() > to.getTime()) throw new UsageError('bad-period', `--from ${isoSeconds(from)} is after --to ${isoSeconds(to)}; give the period's start first`);
     const redact = input.redact ? (resource: string) => `resource-${this.hashing.sha256(resource).slice(0, 12)}` : undefined;
-    const build = input.format === 'vdr' ? buildVdr : buildAvi;
     // The 2026-06-24 schemas, which svc validates against by default, offer neither Remediated nor reduction events.
-    const document = build({ packageUri, from: isoSeconds(from), to: isoSeconds(to), groups: register.groups, offers: { remediated: false, reductionEvents: false }, ...(redact ? { redact } : {}) });
-    const count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
-    if (input.out === undefined) return { document, count };
+    const shared = { packageUri: profile.package_uri, groups: register.groups, offers: { remediated: false, reductionEvents: false }, ...(redact ? { redact } : {}) };
+    const period = { from: isoSeconds(from), to: isoSeconds(to) };
+    let document: Record<string, unknown> | undefined;
+    let text: string | undefined;
+    let count: number;
+    if (format === 'md' || format === 'html') {
+      const identification = profile.cpo?.serviceIdentification as Record<string, unknown> | undefined;
+      const report = buildActivityReport({
+        ...shared,
+        ...(typeof identification?.serviceName === 'string' ? { service: identification.serviceName } : {}),
+        ...(profile.fedramp_id === undefined ? {} : { fedrampId: profile.fedramp_id }),
+        class: register.class,
+        rulesVersion: register.rules,
+        period,
+        judgedAt: register.now,
+        ...(register.run === undefined ? {} : { run: { seq: register.run.seq, as_of: register.run.as_of } }),
+        generatedAt: register.now,
+        tool: this.settings.tool,
+      });
+      text = format === 'md' ? activityReportMarkdown(report) : this.html.vulnerabilityActivity(report);
+      count = report.rows.length;
+    } else if (format === 'history') {
+      document = buildHistory({ ...shared, generatedAt: register.now });
+      count = (document.activeVulnerabilities as unknown[]).length + (document.acceptedVulnerabilities as unknown[]).length;
+    } else {
+      document = (format === 'vdr' ? buildVdr : buildAvi)({ ...shared, ...period });
+      count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
+    }
+    const shown = { format, ...(document === undefined ? {} : { document }), ...(text === undefined ? {} : { text }), count };
+    if (input.out === undefined) return shown;
     const written = await writeAll(await this.writer.open(input.out), (sink) => {
-      for (const chunk of jsonChunks(document, 'canonical')) sink.write(chunk);
+      if (text !== undefined) sink.write(text);
+      else for (const chunk of jsonChunks(document, 'canonical')) sink.write(chunk);
     });
-    return { document, out: input.out, sha256: written.sha256, count };
+    return { ...shown, out: input.out, sha256: written.sha256 };
   }
 }

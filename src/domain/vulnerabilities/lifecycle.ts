@@ -114,6 +114,7 @@ const DAY_MS = 86_400_000;
  *   evaluation; remediated when a run no longer detects it; a false positive by evaluation;
  * - reportable-incident flags: VER-TFR-IRI (IRV and LEV with N above 3, until mitigated to N3 or below), VER-TFR-NRI
  *   (LEV, not IRV, N5, until N4 or below); the thresholds are prose facts (prose-facts.ts).
+ * Judged as known at `now`: evaluations and a remediation recorded after it are left out, so a past day reads as it was.
  * Throws InvalidInputError when the rules data lacks a rule or timeframe it needs.
  */
 export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' | 'info'>, cls: Cr26Class, now: Date, kev?: KevEntry): GroupJudgment {
@@ -129,7 +130,8 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
   let decision: { at: string; rationale: string } | undefined;
   let nextReduction: { at: string; n: NRating } | undefined;
   const reductions: Reduction[] = [];
-  for (const e of [...group.evaluations].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))) {
+  // Judged as known at `now`: an evaluation or a remediation recorded after it does not count yet.
+  for (const e of group.evaluations.filter((x) => Date.parse(x.at) <= t).sort((a, b) => Date.parse(a.at) - Date.parse(b.at))) {
     if (e.irv !== undefined) irv = e.irv;
     if (e.lev !== undefined) lev = e.lev;
     if (e.n !== undefined && e.n !== n) {
@@ -144,7 +146,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     if (e.next_reduction !== undefined) nextReduction = e.next_reduction;
     if (e.accept) decision ??= { at: e.at, rationale: e.reason };
   }
-  const remediated = group.remediated_at;
+  const remediated = group.remediated_at !== undefined && Date.parse(group.remediated_at) <= t ? group.remediated_at : undefined;
   const closedAt = earliest(remediated, fullyMitigatedAt);
 
   const evu = classTimeframe(rules, LIFECYCLE_RULES.evaluate, cls);
@@ -197,7 +199,8 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
             ? 'evaluated'
             : 'detected';
 
-  const open = state !== 'false-positive' && state !== 'remediated';
+  // A fully mitigated vulnerability's likelihood or impact is negligible (FRD-FMV): no longer an incident either.
+  const open = state !== 'false-positive' && state !== 'remediated' && fullyMitigatedAt === undefined;
   const above = proseFact(LIFECYCLE_RULES.internetIncident, cls)?.value;
   const five = proseFact(LIFECYCLE_RULES.otherIncident, cls)?.value;
   const incident = {

@@ -4,7 +4,9 @@ import { severityRank, type Severity } from '../../../domain/governance/severity
 import { STATUSES, type Status } from '../../../domain/ksi/status';
 import type { GovernanceRow, RunDashboardModel, SlaBucket, TrendDashboardModel, TrendPoint } from '../../../domain/reporting/dashboard-model';
 import type { HtmlRenderer } from '../../../ports/html-renderer';
+import type { VulnerabilityActivityReport } from '../../../domain/vulnerabilities/activity-report';
 import { escapeHtml, figure, formatPercent, formatCount, renderPage, section, sortableTable, STATUS_COLOURS, statusBadge, tiles, type Cell, type Column } from './html-page';
+import { vulnerabilityActivityPage } from './html-vulnerability-report';
 import { barChart, lineChart, stackedBarChart, stackedColumnChart, type Mark, type Series } from './svg-charts';
 
 /** Sequential ramps (dark = worse) so severity and SLA bars also read in grayscale. */
@@ -158,6 +160,10 @@ export class HtmlDashboardRenderer implements HtmlRenderer {
       ],
       main: [section('charts', 'Trends', `<div class="charts">\n${charts.join('\n')}\n</div>`), section('runs', 'Runs', table)].join('\n'),
     });
+  }
+
+  vulnerabilityActivity(model: VulnerabilityActivityReport): string {
+    return vulnerabilityActivityPage(model);
   }
 }
 

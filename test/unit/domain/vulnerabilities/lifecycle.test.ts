@@ -59,6 +59,14 @@ describe('the vulnerability lifecycle (DESIGN §12.4), every timeframe from the 
     expect(judgeGroup(group([person(0, { irv: false, lev: true, n: 5 })]), rules, 'D', when(0, 1)).incident).toEqual({ internet: false, other: true, force: 'SHOULD' });
   });
 
+  it('full mitigation ends both incident flags: its likelihood or impact is negligible (FRD-FMV), whatever the N-rating', () => {
+    const internet = group([person(0, { irv: true, lev: true, n: 5 }), person(1, { mitigated: 'full' })]);
+    expect(judgeGroup(internet, rules, 'D', when(0, 6)).incident).toEqual({ internet: true, other: false, force: 'SHOULD' });
+    expect(judgeGroup(internet, rules, 'D', when(2))).toMatchObject({ state: 'mitigated', n: 5, incident: { internet: false, other: false } });
+    const other = group([person(0, { irv: false, lev: true, n: 5 }), person(1, { mitigated: 'full' })]);
+    expect(judgeGroup(other, rules, 'D', when(2)).incident).toEqual({ internet: false, other: false });
+  });
+
   it('a KEV entry is overdue from the day after its catalog due date even when fully mitigated, and not once a run no longer detects it', () => {
     const kev = { cveID: 'CVE-2024-3094', dueDate: '2026-12-20' };
     const g = group([person(0, { irv: false, lev: true, n: 3 }), person(1, { mitigated: 'full' })]);

@@ -4,11 +4,25 @@ import { REPORT_FORMATS, ReportVulnerabilities, type ReportFormat } from '../../
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
+/** What each format's summary line calls the document and what it counts. */
+const WRITTEN: Record<ReportFormat, [document: string, counted: string]> = {
+  vdr: ['VDR', 'vulnerabilities'],
+  avi: ['AVI', 'accepted vulnerabilities'],
+  history: ['Historical activity', 'vulnerabilities (active and accepted)'],
+  md: ['Monthly report (Markdown)', 'vulnerabilities'],
+  html: ['Monthly report (HTML)', 'vulnerabilities'],
+};
+
 export default class VulnReport extends BaseCommand {
-  static summary = "Write FedRAMP's Vulnerability Detail Report (VDR) or Accepted Vulnerability Info (AVI) for a period, from the vulnerability register.";
-  static description = `The VDR lists every group detected by the period's end and not closed before it began, except the accepted ones, with detection, evaluation, IRV, LEV, N-rating, reductions, projected next reduction, overdue status and final disposition (VER-RPT-VDT); the AVI the accepted ones with their rationale (VER-RPT-AVI). --redact replaces resource names with stable hashes (VER-RPT-NID). The period defaults to the 30 days before --to (default now). The historical-activity, Markdown and HTML formats follow (docs/vulnerabilities.md).
+  static summary = "Write FedRAMP's vulnerability reports from the register: VDR, AVI, historical activity, or the monthly report in Markdown or HTML.";
+  static description = `vdr: the Vulnerability Detail Report of the period, every group detected by the period's end and not closed before it began, except the accepted ones, with detection, evaluation, IRV, LEV, N-rating, reductions, projected next reduction, overdue status and final disposition (VER-RPT-VDT). avi: the accepted ones with their rationale (VER-RPT-AVI). history: every group the register holds, active and accepted, whatever the period (VER-TFR-MRH; no --from or --to). md, html: the monthly human-readable report of the period (VER-TFR-MHR): summary, overdue, reportable incidents, every vulnerability, accepted ones, and the period's activity, from one model. --redact replaces resource names with stable hashes (VER-RPT-NID). The period defaults to the 30 days before --to (default --now).
 Exit codes: 0 written; 2 bad flag or period; 3 bad profile or KEV catalog; 4 the run store does not verify; 5 the run store cannot be read.`;
-  static examples = ['<%= config.bin %> <%= command.id %> --format vdr --out vdr.json', '<%= config.bin %> <%= command.id %> --format avi --from 2026-11-01 --to 2026-11-30 --redact --out avi.json'];
+  static examples = [
+    '<%= config.bin %> <%= command.id %> --format vdr --out vdr.json',
+    '<%= config.bin %> <%= command.id %> --format avi --from 2026-11-01 --to 2026-11-30 --redact --out avi.json',
+    '<%= config.bin %> <%= command.id %> --format history --out history.json',
+    '<%= config.bin %> <%= command.id %> --format html --from 2026-11-01 --to 2026-11-30T23:59:59Z --out vulnerabilities-2026-11.html',
+  ];
   static enableJsonFlag = true;
   static flags = {
     format: Flags.string({ summary: 'Which document.', options: [...REPORT_FORMATS], required: true }),
@@ -24,9 +38,18 @@ Exit codes: 0 written; 2 bad flag or period; 3 bad profile or KEV catalog; 4 the
     const { flags } = await this.parse(VulnReport);
     const from = parseNow(flags.from, '--from');
     const to = parseNow(flags.to, '--to');
-    const r = await this.resolve(ReportVulnerabilities).execute({ format: flags.format as ReportFormat, redact: flags.redact, out: flags.out, ...(from ? { from } : {}), ...(to ? { to } : {}), ...parseProfileFlags(flags) });
-    if (r.out === undefined) this.log(JSON.stringify(r.document, null, 2));
-    else this.log(`${flags.format.toUpperCase()} written to ${r.out} (sha256:${r.sha256}): ${r.count} ${flags.format === 'vdr' ? 'vulnerabilities' : 'accepted vulnerabilities'}`);
-    return r.out === undefined ? r.document : { out: r.out, sha256: `sha256:${r.sha256}`, count: r.count };
+    const format = flags.format as ReportFormat;
+    const r = await this.resolve(ReportVulnerabilities).execute({ format, redact: flags.redact, out: flags.out, ...(from ? { from } : {}), ...(to ? { to } : {}), ...parseProfileFlags(flags) });
+    const [document, counted] = WRITTEN[format];
+    if (r.out !== undefined) {
+      this.log(`${document} written to ${r.out} (sha256:${r.sha256}): ${r.count} ${counted}`);
+      return { format, out: r.out, sha256: `sha256:${r.sha256}`, count: r.count };
+    }
+    if (r.text !== undefined) {
+      this.print(r.text);
+      return { format, text: r.text, count: r.count };
+    }
+    this.log(JSON.stringify(r.document, null, 2));
+    return r.document!;
   }
 }
