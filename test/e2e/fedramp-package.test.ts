@@ -19,7 +19,8 @@ const PROFILE = {
   agencies: [{ name: 'Department of Examples' }],
   cpo: { serviceIdentification: { ...CPO.serviceIdentification, fedRampPackageId: undefined }, serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' }, contactInformation: CPO.contactInformation },
 };
-const FILES = ['cpo.json', 'cpo.md', 'manifest.json', 'ocr-sample.json', 'ocr-sample.md', 'package.dsse.json', 'sdr.json', 'sdr.md'];
+const VULNERABILITY_FILES = ['vdr.json', 'vdr.md', 'avi.json', 'avi.md', 'vulnerability-history.json', 'vulnerability-history.md'];
+const FILES = ['cpo.json', 'cpo.md', 'manifest.json', 'ocr-sample.json', 'ocr-sample.md', 'package.dsse.json', 'sdr.json', 'sdr.md', ...VULNERABILITY_FILES].sort();
 
 let tmp: string;
 let work: string;
@@ -37,6 +38,18 @@ beforeAll(() => {
       { ksi_id: 'KSI-IAM-APM', status: 'PASS', observed_at: observed, checks: [{ id: 'iam_root_mfa_enabled', status: 'PASS' }] },
       { ksi_id: 'KSI-CNA-RNT', status: 'FAIL', observed_at: observed, checks: [{ id: 'vpc_flow_logs_enabled', status: 'FAIL' }] },
       ...extra,
+    ],
+    vulnerabilities: [
+      {
+        id: `VULN-${createHash('sha256').update(`Prowler\nvpc_flow_logs_enabled\nvpc-0a1b`).digest('hex').slice(0, 20)}`,
+        source: 'Prowler',
+        finding_id: 'vpc_flow_logs_enabled',
+        resource: 'vpc-0a1b',
+        title: 'VPC Flow Logs are not enabled',
+        scanner_severity: 'medium',
+        detected_at: observed,
+        kind: 'configuration',
+      },
     ],
   });
   writeFileSync(join(work, 'fresh.json'), JSON.stringify(report('2026-11-24T08:00:00Z', { ksi_id: 'KSI-AC-02', status: 'WARN', observed_at: '2026-11-24T08:00:00Z' })));
@@ -61,10 +74,10 @@ describe('svc fedramp package', () => {
   it('writes every file, says each digest and the signature, and that the OCR is a sample', () => {
     const lines = run.stdout.split('\n');
     expect(run.status).toBe(0);
-    expect(lines[0]).toBe(`Package written to pkg (8 files, aggregate ${read('pkg', 'manifest.json').aggregate_hash})`);
-    expect(lines.slice(1, 8)).toEqual(['cpo.json', 'cpo.md', 'sdr.json', 'sdr.md', 'ocr-sample.json', 'ocr-sample.md', 'manifest.json'].map((f) => `- ${f} sha256:${sha256('pkg', f)}`));
-    expect(lines[8]).toMatch(/^Signed package\.dsse\.json \(ES256, key [\w-]{43}\)$/);
-    expect(lines.slice(9)).toEqual([
+    expect(lines[0]).toBe(`Package written to pkg (14 files, aggregate ${read('pkg', 'manifest.json').aggregate_hash})`);
+    expect(lines.slice(1, 14)).toEqual(['cpo.json', 'cpo.md', 'sdr.json', 'sdr.md', 'ocr-sample.json', 'ocr-sample.md', ...VULNERABILITY_FILES, 'manifest.json'].map((f) => `- ${f} sha256:${sha256('pkg', f)}`));
+    expect(lines[14]).toMatch(/^Signed package\.dsse\.json \(ES256, key [\w-]{43}\)$/);
+    expect(lines.slice(15)).toEqual([
       'SDR: 155 rules (no statement supplied 150), 46 KSIs (no evidence 36)',
       `Validated against FedRAMP's schemas in ${FEDRAMP_SCHEMAS}`,
       'Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)',
@@ -90,6 +103,40 @@ describe('svc fedramp package', () => {
     expect(readFileSync(at('pkg', 'ocr-sample.md'), 'utf8')).toContain('# Ongoing Certification Report (SAMPLE)');
   });
 
+  it('holds the VDR and AVI of the month before --now and the historical activity from the vulnerability register, valid and with twins', () => {
+    const vdr = read('pkg', 'vdr.json');
+    expect(fedrampSchemaErrors('vdr', vdr)).toEqual([]);
+    expect(fedrampSchemaErrors('avi', read('pkg', 'avi.json'))).toEqual([]);
+    const history = read('pkg', 'vulnerability-history.json');
+    expect(fedrampSchemaErrors('history', history)).toEqual([]);
+    expect(vdr.reportPeriod).toEqual({ from: '2026-10-26T00:00:00Z', to: NOW });
+    expect(vdr.vulnerabilities).toEqual([
+      {
+        providerTrackingId: `VG-${createHash('sha256').update('vpc_flow_logs_enabled').digest('hex').slice(0, 16)}`,
+        detection: { detectedAt: '2026-11-24T08:00:00Z', detectionSource: 'Prowler' },
+        vulnerabilityDescription: 'vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: vpc-0a1b)',
+        potentialAgencyImpact: expect.stringMatching(/^N3: /),
+        evaluationCompletedAt: '2026-11-24T08:00:00Z',
+        isInternetReachable: false,
+        isLikelyExploitable: false,
+        currentRating: 3,
+        overdueStatus: { isOverdue: false },
+      },
+    ]);
+    expect(history).toEqual({ certificationPackageOverviewUri: PROFILE.package_uri, generatedAt: NOW, activeVulnerabilities: vdr.vulnerabilities, acceptedVulnerabilities: [] });
+    const twin = readFileSync(at('pkg', 'vdr.md'), 'utf8').split('\n');
+    expect(twin.slice(0, 3)).toEqual(['# Vulnerability Detail Report', '', '- FedRAMP ID: FR2611250001']);
+    expect(twin).toContain(`| ${vdr.vulnerabilities[0].providerTrackingId} | vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: vpc-0a1b) | 2026-11-24T08:00:00Z (Prowler) | 2026-11-24T08:00:00Z | no | no | N3 | no |  |`);
+    expect(readFileSync(at('pkg', 'avi.md'), 'utf8')).toContain('\n## Accepted vulnerabilities (0)\n\nNone.\n');
+  });
+
+  it('hashes resource names in the vulnerability documents with --redact (VER-RPT-NID)', () => {
+    expect(inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-redacted', '--redact', '--now', NOW]).status).toBe(0);
+    const hashed = `resource-${createHash('sha256').update('vpc-0a1b').digest('hex').slice(0, 12)}`;
+    expect(read('pkg-redacted', 'vdr.json').vulnerabilities[0].vulnerabilityDescription).toBe(`vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: ${hashed})`);
+    for (const f of VULNERABILITY_FILES) expect([f, readFileSync(at('pkg-redacted', f), 'utf8').includes('vpc-0a1b')]).toEqual([f, false]);
+  });
+
   it('signs an in-toto Statement naming every file with its digest; the envelope verifies with standard DSSE tooling', () => {
     const { payload } = verifyDsseEnvelope(readFileSync(at('pkg', 'package.dsse.json'), 'utf8'));
     const statement = JSON.parse(payload.toString('utf8'));
@@ -107,7 +154,7 @@ describe('svc fedramp package', () => {
     expect(inWork(['ir', 'validate', 'pkg'])).toEqual({
       status: 0,
       stderr: '',
-      stdout: `FedRAMP certification package pkg verified (FR2611250001, ${NOW})\nFiles: 8 (aggregate ${read('pkg', 'manifest.json').aggregate_hash})\nSignature: ES256 by key ${read('pkg', 'package.dsse.json').signatures[0].keyid}\n`,
+      stdout: `FedRAMP certification package pkg verified (FR2611250001, ${NOW})\nFiles: 14 (aggregate ${read('pkg', 'manifest.json').aggregate_hash})\nSignature: ES256 by key ${read('pkg', 'package.dsse.json').signatures[0].keyid}\n`,
     });
   });
 
@@ -148,7 +195,7 @@ describe('svc fedramp package', () => {
     const result = inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-substrate', '--substrate', 'snapshot.json', '--now', NOW]);
     expect(result.status).toBe(0);
     expect(Object.keys(read('pkg-substrate', 'manifest.json').files)).toEqual(
-      ['cpo.json', 'cpo.md', 'information-flows.json', 'information-flows.md', 'information-resources.json', 'information-resources.md', 'ocr-sample.json', 'ocr-sample.md', 'sdr.json', 'sdr.md'],
+      ['cpo.json', 'cpo.md', 'information-flows.json', 'information-flows.md', 'information-resources.json', 'information-resources.md', 'ocr-sample.json', 'ocr-sample.md', 'sdr.json', 'sdr.md', ...VULNERABILITY_FILES].sort(),
     );
     expect(inWork(['ir', 'validate', 'pkg-substrate']).status).toBe(0);
   });
@@ -170,6 +217,17 @@ describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
       ].join('\n'),
     });
     expect(existsSync(at('pkg-initial-old'))).toBe(false);
+  });
+
+  it('refuses a vulnerability register judged from an old run and open vulnerabilities not evaluated within 7 days', () => {
+    const result = inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-initial-later', '--initial', '--now', '2026-12-05T00:00:00Z']);
+    expect([result.status, result.stderr]).toEqual([1, '']);
+    expect(result.stdout.split('\n').filter((l) => l.startsWith('- the') || l.startsWith('- vulnerabilities'))).toEqual([
+      '- the run is as of 2026-11-24T08:00:00Z, before 2026-11-28T00:00:00Z',
+      '- the vulnerability register is of run 1, as of 2026-11-24T08:00:00Z, before 2026-11-28T00:00:00Z',
+      `- vulnerabilities: 1 of 1 open groups last evaluated before 2026-11-28T00:00:00Z, the oldest VG-${createHash('sha256').update('vpc_flow_logs_enabled').digest('hex').slice(0, 16)} (vpc_flow_logs_enabled) on 2026-11-24T08:00:00Z`,
+    ]);
+    expect(existsSync(at('pkg-initial-later'))).toBe(false);
   });
 
   it('writes an initial package whose statuses are fresh, and says so in the signed statement', () => {

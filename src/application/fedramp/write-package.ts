@@ -4,8 +4,12 @@ import { isoSeconds } from '../../domain/encoding/iso-time';
 import { LazyArray } from '../../domain/encoding/json-chunks';
 import { toBase64 } from '../../domain/encoding/base64';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, type PackageFacts } from '../../domain/fedramp/certification-package';
-import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, staleVulnerabilities, type PackageFacts } from '../../domain/fedramp/certification-package';
+import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import type { TwinHeader } from '../../domain/fedramp/twin';
+import { buildAvi, buildHistory, buildVdr, OFFERS_2026_06_24, reportPeriod, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
+import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vulnerability-twins';
+import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { FRESH_PACKAGE_RULE, PROSE_FACTS } from '../../domain/fedramp/prose-facts';
@@ -38,6 +42,8 @@ export interface WritePackageInput {
   substrate?: string;
   schemas?: string;
   catalog?: string;
+  /** Resource names in the vulnerability documents as stable hashes (VER-RPT-NID). */
+  redact?: boolean;
 }
 
 export type WritePackageResult =
@@ -62,7 +68,8 @@ export const VALIDATED_ITEMS = 1000;
 
 /**
  * `svc fedramp package` (DESIGN §12.6): CPO, SDR (with its metrics), a sample OCR from the run store (no OCR is
- * recorded yet: FRC-CSO-PKG needs a real or example one), information resources and flows with `--substrate`, the
+ * recorded yet: FRC-CSO-PKG needs a real or example one), the VDR, AVI and historical activity from the vulnerability
+ * register, information resources and flows with `--substrate`, the
  * Markdown twins, a manifest (every file's SHA-256 and their aggregate hash) and a DSSE envelope over an in-toto
  * Statement naming every file, written into a staging directory and moved into place whole. Every JSON document is
  * validated against FedRAMP's schema when the schemas are found (FRC-CSO-JSN); a document that does not validate is
@@ -78,6 +85,7 @@ export class WritePackage {
     @inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator,
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+    private readonly register: VulnerabilityRegister,
   ) {}
 
   async execute(input: WritePackageInput): Promise<WritePackageResult> {
@@ -89,9 +97,10 @@ export class WritePackage {
     const set = 'note' in located ? undefined : located;
     const built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) });
     const { scope, picture } = built;
+    const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
     if (input.initial) {
       const days = PROSE_FACTS.find((f) => f.rule === FRESH_PACKAGE_RULE)!.value;
-      const stale = staleForInitialPackage(picture.facts, built.asOf, scope.now, days);
+      const stale = [...staleForInitialPackage(picture.facts, built.asOf, scope.now, days), ...staleVulnerabilities(register, days)];
       if (stale.length > 0) return { written: false, out_dir: input.outDir, initial: true, days, stale };
     }
     const today = isoSeconds(scope.now).slice(0, 10);
@@ -107,6 +116,7 @@ export class WritePackage {
       { name: 'cpo.json', type: 'cpo', document: cpo.cpo.document, markdown: cpo.cpo.markdown },
       { name: 'sdr.json', type: 'sdr', document: built.model.document, markdown: built.markdown },
       { name: 'ocr-sample.json', type: 'ocr', document: ocr, markdown: sampleOcrMarkdown(ocr, { ...header, json: 'ocr-sample.json' }) },
+      ...this.vulnerabilityDocuments(register, { ...header, packageUri: scope.profile.package_uri }, input.redact === true),
       ...(cpo.resources === undefined ? [] : [{ name: cpo.resources.name, document: cpo.resources.document, markdown: cpo.resources.markdown }]),
       ...(cpo.flows === undefined ? [] : [{ name: cpo.flows.name, document: cpo.flows.document, markdown: cpo.flows.markdown }]),
     ];
@@ -156,6 +166,21 @@ export class WritePackage {
       await tx.abort();
       throw error;
     }
+  }
+
+  /**
+   * The VDR and AVI of the month before the package's time and the historical activity (DESIGN §12.6), from the
+   * vulnerability register of the run store; resource names hashed with `--redact` (VER-RPT-NID).
+   */
+  private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
+    const shared = { packageUri: header.packageUri, groups: register.groups, offers: OFFERS_2026_06_24, ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) };
+    const period = reportPeriod(new Date(register.now));
+    const made = [
+      { name: 'vdr.json', type: 'vdr' as const, document: buildVdr({ ...shared, ...period }) },
+      { name: 'avi.json', type: 'avi' as const, document: buildAvi({ ...shared, ...period }) },
+      { name: 'vulnerability-history.json', type: 'history' as const, document: buildHistory({ ...shared, generatedAt: register.now }) },
+    ];
+    return made.map((d) => ({ ...d, markdown: vulnerabilityDocumentMarkdown(d.document, { ...header, title: CR26_DOCUMENTS[d.type].title, json: d.name }) }));
   }
 
   /** A document svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */

@@ -3,7 +3,7 @@ import { isoSeconds } from '../../domain/encoding/iso-time';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { VULNERABILITY_STATES, judgeGroup, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
-import { buildAvi, buildHistory, buildVdr } from '../../domain/vulnerabilities/vulnerability-reports';
+import { buildAvi, buildHistory, buildVdr, OFFERS_2026_06_24, reportPeriod, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
 import { activityReportMarkdown, buildActivityReport } from '../../domain/vulnerabilities/activity-report';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
@@ -198,13 +198,8 @@ export class ReportVulnerabilities {
     }
     const profile = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
     const register = await this.register.judge(input, 'svc vuln report');
-    const to = input.to ?? new Date(register.now);
-    const from = input.from ?? new Date(to.getTime() - 30 * 86_400_000);
-    if (from.getTime() > to.getTime()) throw new UsageError('bad-period', `--from ${isoSeconds(from)} is after --to ${isoSeconds(to)}; give the period's start first`);
-    const redact = input.redact ? (resource: string) => `resource-${this.hashing.sha256(resource).slice(0, 12)}` : undefined;
-    // The 2026-06-24 schemas, which svc validates against by default, offer neither Remediated nor reduction events.
-    const shared = { packageUri: profile.package_uri, groups: register.groups, offers: { remediated: false, reductionEvents: false }, ...(redact ? { redact } : {}) };
-    const period = { from: isoSeconds(from), to: isoSeconds(to) };
+    const period = reportPeriod(input.to ?? new Date(register.now), input.from);
+    const shared = { packageUri: profile.package_uri, groups: register.groups, offers: OFFERS_2026_06_24, ...(input.redact ? { redact: resourceRedactor(this.hashing) } : {}) };
     let document: Record<string, unknown> | undefined;
     let text: string | undefined;
     let count: number;

@@ -119,3 +119,29 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
   }
   return stale;
 }
+
+/**
+ * FRC-APP-FCP for the vulnerability register (DESIGN §12.6): the run it was judged from must be as fresh as the
+ * package's, and every group still open (not remediated, not a false positive) must have been evaluated within the
+ * previous `days` days; the stale ones are counted in one line, naming the longest unevaluated.
+ */
+export function staleVulnerabilities(register: { now: string; run?: { seq: number; as_of: string }; groups: readonly { group: { tracking_id: string; finding_id: string; evaluations: readonly { at: string }[] }; judgment: { state: string } }[] }, days: number): string[] {
+  if (register.run === undefined) return [];
+  const cutoff = Date.parse(register.now) - days * 86_400_000;
+  const cutoffText = new Date(cutoff).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const stale: string[] = [];
+  if (Date.parse(register.run.as_of) < cutoff) stale.push(`the vulnerability register is of run ${register.run.seq}, as of ${register.run.as_of}, before ${cutoffText}`);
+  let oldest: { at: string; id: string; finding: string } | undefined;
+  let count = 0;
+  let open = 0;
+  for (const { group, judgment } of register.groups) {
+    if (judgment.state === 'remediated' || judgment.state === 'false-positive') continue;
+    open += 1;
+    const last = group.evaluations.reduce<string | undefined>((latest, e) => (latest === undefined || Date.parse(e.at) > Date.parse(latest) ? e.at : latest), undefined);
+    if (last !== undefined && Date.parse(last) >= cutoff) continue;
+    count += 1;
+    if (oldest === undefined || last === undefined || Date.parse(last) < Date.parse(oldest.at)) oldest = { at: last ?? '', id: group.tracking_id, finding: group.finding_id };
+  }
+  if (oldest !== undefined) stale.push(`vulnerabilities: ${count} of ${open} open groups last evaluated before ${cutoffText}, the oldest ${oldest.id} (${oldest.finding}) ${oldest.at === '' ? 'never evaluated' : `on ${oldest.at}`}`);
+  return stale;
+}

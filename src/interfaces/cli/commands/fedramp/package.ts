@@ -5,9 +5,9 @@ import { officialCatalogFlag, runInputArg } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
 export default class FedrampPackage extends BaseCommand {
-  static summary = 'Write the whole FedRAMP certification package of a run: CPO, SDR, a sample OCR, their Markdown twins, a manifest and a signed DSSE envelope, moved into place whole.';
-  static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas when they are found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas). The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
---initial (FRC-APP-FCP): every status must come from verification within the previous 7 days; what is older is named, and nothing is written.
+  static summary = 'Write the whole FedRAMP certification package of a run: CPO, SDR, a sample OCR, VDR, AVI, historical activity, their Markdown twins, a manifest and a signed DSSE envelope, moved into place whole.';
+  static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). The VDR and AVI of the 30 days before --now and the historical activity (vdr.json, avi.json, vulnerability-history.json) come from the vulnerability register of the run store (svc conmon process, svc vuln evaluate); --redact hashes resource names in them (VER-RPT-NID). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas when they are found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas). The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
+--initial (FRC-APP-FCP): every status must come from verification within the previous 7 days (the run, every KSI's contributing results, the vulnerability register's run and the evaluation of every open vulnerability); what is older is named, and nothing is written.
 Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input, profile or statements (nothing written); 4 a bundle or the run store does not verify; 5 signing key, schemas or run store unusable.`;
   static examples = [
     '<%= config.bin %> <%= command.id %> results.json --out-dir package --key keys/provider.pem',
@@ -20,6 +20,7 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
     'out-dir': Flags.string({ summary: 'Directory to write the package into (created, or its files replaced).', helpValue: '<dir>', required: true }),
     initial: Flags.boolean({ summary: 'An initial package: refuse statuses older than 7 days (FRC-APP-FCP).' }),
     key: Flags.string({ summary: 'PEM private key that signs the package (EC P-256, Ed25519 or RSA ≥ 2048 bits).', helpValue: '<pem>' }),
+    redact: Flags.boolean({ summary: 'Replace resource names in the vulnerability documents with stable hashes (VER-RPT-NID).' }),
     substrate: Flags.string({ summary: 'Snapshot of svc substrate walk: writes the information resources and flows.', helpValue: '<snapshot.json>' }),
     schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json.", helpValue: '<dir>' }),
     ...profileFlags,
@@ -36,6 +37,7 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
       substrate: flags.substrate,
       schemas: flags.schemas,
       catalog: flags.catalog,
+      redact: flags.redact,
       ...parseProfileFlags(flags),
     });
     if (!r.written) {
