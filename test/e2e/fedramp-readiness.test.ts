@@ -121,7 +121,7 @@ describe('svc fedramp readiness: the latest recorded run', () => {
     expect(lines).toContain(row('SDR-CSX-KMT', 'MUST', 'met'));
     expect(lines.find((l) => l.startsWith('FRC-CSX-VVK'))).toMatch(/^FRC-CSX-VVK  SHOULD      not met            42 KSIs have fewer than 1 automated methods: KSI-CMT-LMC \(0\), /);
     expect(lines.slice(-4)).toEqual([
-      'Rules: 155 (met 3, not met 2, needs a statement 150, not yet required 0)',
+      'Rules: 155 (met 5, not met 2, needs a statement 148, not yet required 0)',
       'KSIs: 46 (met 2, not met 44, needs a statement 0, not yet required 0)',
       'Result: 135 MUSTs in force not met',
       '',
@@ -141,7 +141,7 @@ describe('svc fedramp readiness: the latest recorded run', () => {
       store: `${dir}/.svc/store`,
       recommended: [],
       optional: [],
-      counts: { rules: { total: 155, met: 3, not_met: 2, needs_statement: 150, not_yet_required: 0 }, ksis: { total: 46, met: 2, not_met: 44, needs_statement: 0, not_yet_required: 0 } },
+      counts: { rules: { total: 155, met: 5, not_met: 2, needs_statement: 148, not_yet_required: 0 }, ksis: { total: 46, met: 2, not_met: 44, needs_statement: 0, not_yet_required: 0 } },
     });
     const ksis = json.ksis as Item[];
     expect(ksis.find((k) => k.id === 'KSI-IAM-APM')).toEqual({ id: 'KSI-IAM-APM', kind: 'ksi', force: 'MUST', effective: { state: 'in_force', since: '2026-07-04' }, status: 'met' });

@@ -1,43 +1,25 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withPage } from '../support/browser';
 import { fedrampSchemaErrors } from '../support/fedramp-schemas';
 import { svc, type SvcRun } from '../support/run-svc';
+import { SAMPLE_DETECTIONS, trackingIdOf, vulnerabilityReport, writeVulnerabilityConfig } from '../support/vulnerabilities';
 
 let work: string;
 const at = (name: string) => join(work, name);
 const run = (args: string[]): SvcRun => svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc') } });
 const json = (r: SvcRun) => JSON.parse(r.stdout);
+const trackingId = trackingIdOf;
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
-const detection = (source: string, finding: string, resource: string, severity: string, detected: string, kind?: string) => ({
-  id: `VULN-${createHash('sha256').update(`${source}\n${finding}\n${resource}`).digest('hex').slice(0, 20)}`,
-  source,
-  finding_id: finding,
-  resource,
-  title: `${finding} found`,
-  scanner_severity: severity,
-  detected_at: detected,
-  ...(kind ? { kind } : {}),
-});
-const report = (generated: string, vulnerabilities: unknown[]) => ({ schema_version: '1', generated_at: generated, source: { tool: 'Trivy' }, results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }], vulnerabilities });
-const API = detection('Trivy', 'CVE-2026-1000', 'api.example.com', 'CRITICAL', '2026-12-07T00:00:00Z');
-const DB = detection('Trivy', 'CVE-2026-2000', 'db-1', 'HIGH', '2026-12-07T00:00:00Z');
-const MFA = detection('Prowler', 'iam_root_mfa_enabled', 'arn:aws:iam::1:root', 'critical', '2026-12-07T00:00:00Z', 'configuration');
+const { API, DB, MFA } = SAMPLE_DETECTIONS;
+const report = vulnerabilityReport;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'svc-vuln-'));
   mkdirSync(join(work, 'r'));
-  writeFileSync(
-    at('svc.config.json'),
-    JSON.stringify({
-      fedramp: { type: '20x', class: 'D', package_uri: 'https://trust.example.com/fedramp/cpo.json' },
-      vulnerabilities: { kev_catalog: 'kev.json', policy: { internet_reachable: ['*.example.com'] } },
-    }),
-  );
-  writeFileSync(at('kev.json'), JSON.stringify({ catalogVersion: '2026.12.06', vulnerabilities: [{ cveID: 'CVE-2026-1000', dueDate: '2026-12-20', vendorProject: 'Example' }] }));
+  writeVulnerabilityConfig(work);
   writeFileSync(at('r/1.json'), JSON.stringify(report('2026-12-07T00:00:00Z', [API, DB, MFA])));
   writeFileSync(at('r/2.json'), JSON.stringify(report('2026-12-10T00:00:00Z', [API, MFA])));
 });
@@ -161,7 +143,7 @@ None.
 
 | ID | Finding | Title | State | N | IRV | LEV | Detected | Evaluated | Due | KEV due | Resources |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-| VG-2e6d6abddb3e1f8d | CVE-2026-1000 | CVE-2026-1000 found | mitigated | N5 | yes | yes | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z |  | 2026-12-20 | api.example.com |
+| VG-2e6d6abddb3e1f8d | CVE-2026-1000 | CVE-2026-1000 found | mitigated | N5 | yes | yes | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z | 2026-12-20T23:59:59Z | 2026-12-20 | api.example.com |
 | VG-490d2db8888718d1 | CVE-2026-2000 | CVE-2026-2000 found | remediated | N5 | no | yes | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z |  |  | db-1 |
 | VG-520a77ad43e8a795 | iam_root_mfa_enabled | iam_root_mfa_enabled found | accepted | N5 | no | no | 2026-12-07T00:00:00Z | 2026-12-07T00:00:00Z |  |  | arn:aws:iam::1:root |
 
@@ -188,6 +170,25 @@ None.
 | 2026-12-10T02:00:00Z | VG-520a77ad43e8a795 | iam_root_mfa_enabled | evaluated by ciso: accepted; break-glass account in a vault |
 | 2026-12-10T02:00:00Z | VG-520a77ad43e8a795 | iam_root_mfa_enabled | accepted by decision |
 `);
+  });
+
+  it('makes fedramp readiness judge VER-TFR-EVU, VDR-TFR-PVR and VDR-TFR-KEV from the register', () => {
+    const r = run(['fedramp', 'readiness', '--now', '2026-12-21T00:00:00Z', '--json']);
+    const rules = new Map((json(r).rules as { id: string }[]).map((item) => [item.id, item]));
+    expect([r.status, rules.get('VER-TFR-EVU'), rules.get('VDR-TFR-PVR')]).toEqual([
+      1,
+      { id: 'VER-TFR-EVU', kind: 'rule', force: 'SHOULD', effective: { state: 'in_force', since: '2026-12-07' }, status: 'met' },
+      { id: 'VDR-TFR-PVR', kind: 'rule', force: 'SHOULD', effective: { state: 'in_force', since: '2026-12-07' }, status: 'met' },
+    ]);
+    expect(rules.get('VDR-TFR-KEV')).toEqual({
+      id: 'VDR-TFR-KEV',
+      kind: 'rule',
+      force: 'SHOULD',
+      effective: { state: 'in_force', since: '2026-12-07' },
+      status: 'not_met',
+      why: `1 vulnerability was not remediated by the due date the CISA KEV catalog gives: ${trackingId('CVE-2026-1000')} (CVE-2026-1000)`,
+      todo: 'remediate them: a KEV entry stays overdue, even mitigated, until a run no longer detects it',
+    });
   });
 
   it('writes the monthly report as one self-contained HTML page that Chromium renders without errors or requests', async () => {

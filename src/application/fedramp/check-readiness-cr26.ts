@@ -7,6 +7,7 @@ import { judgeReadiness, type ReadinessApart, type ReadinessCounts, type Readine
 import { judgeRules } from '../../domain/fedramp/rule-judgments';
 import { freshnessOf } from '../../domain/fedramp/run-facts';
 import { applicabilityProfile, Cr26Assessment, judgmentFacts } from './cr26-assessment';
+import { VulnerabilityRegister, vulnerabilityFacts } from '../vulnerabilities/vulnerability-register';
 
 export interface CheckFedrampReadinessInput {
   class?: Cr26Class;
@@ -41,7 +42,10 @@ const READINESS_KEYS = [] as const;
  */
 @injectable()
 export class CheckFedrampReadiness {
-  constructor(private readonly cr26: Cr26Assessment) {}
+  constructor(
+    private readonly cr26: Cr26Assessment,
+    private readonly register: VulnerabilityRegister,
+  ) {}
 
   async execute(input: CheckFedrampReadinessInput): Promise<CheckFedrampReadinessResult> {
     const scope = this.cr26.scope(input, READINESS_KEYS, 'svc fedramp readiness');
@@ -49,7 +53,8 @@ export class CheckFedrampReadiness {
     const latest = await this.cr26.latest();
     const picture = await this.cr26.storedPicture(scope, latest);
     const asOf = latest?.summary.as_of ?? isoSeconds(scope.now);
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: latest?.results.length ?? 0, asOf }, statements));
+    const vulnerabilities = vulnerabilityFacts(await this.register.judge({ class: scope.profile.class, now: scope.now }, 'svc fedramp readiness'));
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: latest?.results.length ?? 0, asOf }, statements, vulnerabilities === undefined ? {} : { vulnerabilities }));
     const evaluation = picture.facts.tally.evaluation();
     const readiness = judgeReadiness({
       found: scope.found,

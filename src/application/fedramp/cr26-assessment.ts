@@ -7,7 +7,7 @@ import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-ru
 import { evidenceCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
 import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, type HistoryCheck } from '../../domain/fedramp/ksi-evaluation';
 import { requireProfileKeys, type FedrampProfile, type FedrampProfileKey, type FedrampType } from '../../domain/fedramp/profile';
-import type { JudgmentFacts } from '../../domain/fedramp/rule-judgments';
+import type { JudgmentFacts, VulnerabilityFacts } from '../../domain/fedramp/rule-judgments';
 import { Cr26RunFacts } from '../../domain/fedramp/run-facts';
 import type { SdrKsiMetrics } from '../../domain/fedramp/sdr';
 import { noStatements, readProviderStatements, type ProviderStatements } from '../../domain/fedramp/statements';
@@ -216,9 +216,16 @@ export function applicabilityProfile(profile: FedrampProfile & Required<Pick<Fed
 /**
  * What judgeRules reads of a run's picture (DESIGN §12.3): the run's results and time, freshness, each KSI's methods
  * and history, the metric days, and the Rev5 controls with a status (from a result or the provider's `### Status`).
- * `validatedBy`: the schema the documents are validated by (FRC-CSO-JSN), when they are.
+ * `validatedBy`: the schema the documents are validated by (FRC-CSO-JSN), when they are; `vulnerabilities`: the
+ * register's facts for the VER and VDR timeframes, when a run is recorded.
  */
-export function judgmentFacts(scope: Cr26Scope<never>, picture: Cr26RunPicture, run: { results: number; asOf: string }, statements: ProviderStatements, validatedBy?: string): JudgmentFacts {
+export function judgmentFacts(
+  scope: Cr26Scope<never>,
+  picture: Cr26RunPicture,
+  run: { results: number; asOf: string },
+  statements: ProviderStatements,
+  more: { validatedBy?: string; vulnerabilities?: VulnerabilityFacts } = {},
+): JudgmentFacts {
   const evaluation = picture.facts.tally.evaluation();
   return {
     rules: scope.rules,
@@ -230,7 +237,8 @@ export function judgmentFacts(scope: Cr26Scope<never>, picture: Cr26RunPicture, 
     ksis: evaluation.ksis.map((k) => ({ id: k.id, methods: k.methods, ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}), ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }), history: picture.history.get(k.id) })),
     ...(picture.metrics === undefined ? {} : { metricDays: picture.metricDays }),
     ...(picture.controls === undefined ? {} : { controls: { total: picture.controls.length, withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length } }),
-    ...(validatedBy === undefined ? {} : { validatedBy }),
+    ...(more.validatedBy === undefined ? {} : { validatedBy: more.validatedBy }),
+    ...(more.vulnerabilities === undefined ? {} : { vulnerabilities: more.vulnerabilities }),
   };
 }
 

@@ -9,7 +9,7 @@ import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26
 import type { TwinHeader } from '../../domain/fedramp/twin';
 import { buildAvi, buildHistory, buildVdr, OFFERS_2026_06_24, reportPeriod, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
 import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vulnerability-twins';
-import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
+import type { Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { FRESH_PACKAGE_RULE, PROSE_FACTS } from '../../domain/fedramp/prose-facts';
@@ -85,7 +85,6 @@ export class WritePackage {
     @inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator,
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
-    private readonly register: VulnerabilityRegister,
   ) {}
 
   async execute(input: WritePackageInput): Promise<WritePackageResult> {
@@ -97,7 +96,7 @@ export class WritePackage {
     const set = 'note' in located ? undefined : located;
     const built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) });
     const { scope, picture } = built;
-    const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
+    const { register } = built;
     if (input.initial) {
       const days = PROSE_FACTS.find((f) => f.rule === FRESH_PACKAGE_RULE)!.value;
       const stale = [...staleForInitialPackage(picture.facts, built.asOf, scope.now, days), ...staleVulnerabilities(register, days)];

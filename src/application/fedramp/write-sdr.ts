@@ -9,6 +9,7 @@ import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-write
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import type { ScannedRun } from '../shared/run-loader';
 import { splitPath } from '../shared/paths';
+import { VulnerabilityRegister, vulnerabilityFacts, type Register } from '../vulnerabilities/vulnerability-register';
 import { Cr26Assessment, judgmentFacts, type Cr26RunPicture, type Cr26Scope } from './cr26-assessment';
 import { writeTwin } from './fedramp-documents';
 
@@ -33,6 +34,8 @@ export interface BuiltSdr {
   run: ScannedRun;
   picture: Cr26RunPicture;
   asOf: string;
+  /** The vulnerability register judged at the SDR's time, for the documents written with it. */
+  register: Register;
 }
 
 export interface SdrOptions {
@@ -50,6 +53,7 @@ export class SdrBuilder {
   constructor(
     private readonly cr26: Cr26Assessment,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+    private readonly register: VulnerabilityRegister,
   ) {}
 
   async build(request: SdrRequest, options: SdrOptions): Promise<BuiltSdr> {
@@ -59,7 +63,9 @@ export class SdrBuilder {
     const { run, facts } = await this.cr26.load(scope, { input: request.input, catalog: request.catalog });
     const picture = await this.cr26.picture(scope, run, facts);
     const asOf = run.context.generatedAt ?? isoSeconds(run.context.runAt);
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf }, statements, validatedBy));
+    const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
+    const vulnerabilities = vulnerabilityFacts(register);
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf }, statements, { ...(validatedBy === undefined ? {} : { validatedBy }), ...(vulnerabilities === undefined ? {} : { vulnerabilities }) }));
     const { tool } = this.settings;
     const model = buildSdr({
       profile: scope.profile,
@@ -86,7 +92,7 @@ export class SdrBuilder {
       },
       { asOf, results: run.results, input: run.context.input },
     );
-    return { model, markdown, scope, run, picture, asOf };
+    return { model, markdown, scope, run, picture, asOf, register };
   }
 }
 

@@ -10,7 +10,7 @@ import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { POAM_WORKBOOK, type PoamWorkbook } from '../../ports/poam-workbook';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
-import { writeAll } from '../shared/write-all';
+import { writePoamFile } from './write-poam-file';
 
 export const POAM_FORMATS = ['json', 'csv', 'xlsx', 'oscal'] as const;
 export type PoamFormat = (typeof POAM_FORMATS)[number];
@@ -47,24 +47,11 @@ export class ExportPoam {
   async execute({ input, format, out }: ExportPoamInput): Promise<ExportPoamResult> {
     const run = await this.runs.load({ input });
     const items = trackedItems(run);
-    const sink = await this.writer.open(out);
-    let bytes: Uint8Array | undefined;
-    if (format === 'xlsx') {
-      try {
-        bytes = await this.workbook.render(items, { system: systemOf(run), date: runDay(run.context), tool: run.tool });
-      } catch (error) {
-        await sink.abort();
-        throw error;
-      }
-    }
-    const file = await writeAll(sink, (s) => {
-      if (bytes !== undefined) s.writeBytes(bytes);
-      else if (format === 'csv') s.write(`\uFEFF${this.workbook.csv(items)}`); // the BOM makes Excel read UTF-8
-      else if (format === 'oscal') {
+    const file = await writePoamFile({ writer: this.writer, workbook: this.workbook }, out, format, items, () => ({ system: systemOf(run), date: runDay(run.context), tool: run.tool }), (s) => {
+      if (format === 'oscal') {
         for (const chunk of jsonChunks(buildOscalPoam(run), 'pretty')) s.write(chunk);
         s.write('\n');
-      }
-      else {
+      } else {
         s.write(POAM_HEAD);
         const rows = new PoamRows(s, run.context);
         for (const { item } of run.results) rows.add(item);

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
-import { VULNERABILITY_STATES, judgeGroup, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
+import { VULNERABILITY_STATES, judgeGroup, nextDue, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
 import { buildAvi, buildHistory, buildVdr, OFFERS_2026_06_24, reportPeriod, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
 import { activityReportMarkdown, buildActivityReport } from '../../domain/vulnerabilities/activity-report';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
@@ -38,6 +38,8 @@ export interface ListedVulnerability {
   lev?: boolean;
   first_detected: string;
   due: { evaluation: string; mitigation?: string };
+  /** The next due time that still counts (none once closed, accepted or fully mitigated, a KEV due date aside). */
+  next_due?: string;
   evaluations: Evaluation[];
   reductions: { at: string; from?: number; to: number; by: string }[];
 }
@@ -68,6 +70,7 @@ export class ListVulnerabilities {
 }
 
 function listed({ group, judgment, evaluations, kev }: JudgedGroup): ListedVulnerability {
+  const next = nextDue(judgment);
   return {
     id: group.tracking_id,
     finding_id: group.finding_id,
@@ -84,6 +87,7 @@ function listed({ group, judgment, evaluations, kev }: JudgedGroup): ListedVulne
     ...(judgment.lev === undefined ? {} : { lev: judgment.lev }),
     first_detected: group.first_detected,
     due: { evaluation: judgment.due.evaluation.at, ...(judgment.due.mitigation === undefined ? {} : { mitigation: judgment.due.mitigation.at }) },
+    ...(next === undefined ? {} : { next_due: next }),
     evaluations,
     reductions: judgment.reductions,
   };

@@ -37,7 +37,29 @@ export interface JudgmentFacts {
   controls?: { total: number; withStatus: number };
   /** Whether the document was validated against FedRAMP's schemas (FRC-CSO-JSN): the schema file, or undefined. */
   validatedBy?: string;
+  /** The vulnerability register judged at the same time; undefined when no run is recorded. */
+  vulnerabilities?: VulnerabilityFacts;
 }
+
+/** What the VER and VDR judgments read of the vulnerability register (DESIGN §12.4). */
+export interface VulnerabilityFacts {
+  run: { seq: number; as_of: string };
+  /** Groups still to be handled: not remediated, not a false positive, not accepted. */
+  open: number;
+  /** The groups late by each rule, as `VG-… (finding id)`. */
+  late: Record<VulnerabilityTimeframeRule, string[]>;
+}
+
+/** The VER and VDR timeframes svc judges from the register, each with what it is about. */
+export const VULNERABILITY_TIMEFRAME_RULES = {
+  'VER-TFR-EVU': { due: 'evaluated within the class\'s window from detection', todo: 'evaluate them (svc vuln list --status overdue lists them; svc vuln evaluate records an evaluation)' },
+  'VDR-TFR-PVR': { due: 'mitigated or remediated within VDR-TFR-PVR\'s timeframe for their N-rating', todo: 'mitigate or remediate them, and record it (svc vuln evaluate --mitigated), or accept them with a rationale (--accept)' },
+  'VDR-TFR-KEV': { due: 'remediated by the due date the CISA KEV catalog gives', todo: 'remediate them: a KEV entry stays overdue, even mitigated, until a run no longer detects it' },
+} as const;
+export type VulnerabilityTimeframeRule = keyof typeof VULNERABILITY_TIMEFRAME_RULES;
+
+/** The ids listed in a judgment's reason: enough to act on, the rest counted. */
+const LISTED = 10;
 
 /** The rules svc judges, each with how. Rules not listed here are the provider's to state. */
 export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
@@ -94,6 +116,21 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       statement: `The SDR lists the ${f.controls.total} controls of the class's list; ${f.controls.withStatus} have a status from the run's results.`,
       ...(missing === 0 ? {} : { why: `${missing} controls have no result and no provider statement`, todo: 'add results for them, or a statement with ### Status per control' }),
     });
+  }
+
+  if (f.vulnerabilities !== undefined) {
+    const v = f.vulnerabilities;
+    for (const [rule, about] of Object.entries(VULNERABILITY_TIMEFRAME_RULES) as [VulnerabilityTimeframeRule, (typeof VULNERABILITY_TIMEFRAME_RULES)[VulnerabilityTimeframeRule]][]) {
+      const late = v.late[rule];
+      const listed = late.slice(0, LISTED).join(', ') + (late.length > LISTED ? ` and ${late.length - LISTED} more` : '');
+      put({
+        rule,
+        met: late.length === 0,
+        status: late.length === 0 ? 'Implemented' : late.length >= v.open ? 'Not Implemented' : 'Partially Implemented',
+        statement: `svc tracks every detected vulnerability across runs and judges it by ${rule} for Class ${f.class} from the rules data: in run ${v.run.seq} (as of ${v.run.as_of}), ${v.open} ${v.open === 1 ? 'group is' : 'groups are'} open and ${late.length} late.`,
+        ...(late.length === 0 ? {} : { why: `${late.length} ${late.length === 1 ? 'vulnerability was' : 'vulnerabilities were'} not ${about.due}: ${listed}`, todo: about.todo }),
+      });
+    }
   }
 
   if (f.validatedBy !== undefined) {

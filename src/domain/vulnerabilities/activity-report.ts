@@ -1,8 +1,8 @@
 import { markdownText } from '../encoding/markdown';
 import type { Cr26Class } from '../fedramp/cr26-rules';
 import type { Evaluation, GroupJudgment, NRating, VulnerabilityState } from './lifecycle';
-import { VULNERABILITY_STATES } from './lifecycle';
-import { acceptanceRationale, inPeriod, type VulnerabilityGroup } from './vulnerability-reports';
+import { nextDue, VULNERABILITY_STATES } from './lifecycle';
+import { acceptanceRationale, inPeriod, nRatingChanges, type VulnerabilityGroup } from './vulnerability-reports';
 
 /** One group as the monthly report shows it: where it stands at the report's time. */
 export interface ActivityRow {
@@ -18,7 +18,7 @@ export interface ActivityRow {
   lev?: boolean;
   detected: string;
   evaluated?: string;
-  /** The next date that counts: the mitigation due date once evaluated, else the evaluation due date; absent once closed. */
+  /** The next due time that counts (lifecycle.ts `nextDue`); absent once closed. */
   due?: string;
   kev_due?: string;
   overdue: string[];
@@ -98,11 +98,9 @@ export function buildActivityReport(input: ActivityReportInput): VulnerabilityAc
     };
     if (during(group.first_detected)) event(group.first_detected, 'detected', `detected by ${group.sources.join(', ')}`);
     for (const e of group.evaluations) if (during(e.at)) event(e.at, 'evaluations', evaluationWords(e));
-    for (const r of judgment.reductions) {
-      if (r.from === undefined || !during(r.at)) continue;
-      if (r.to < r.from) event(r.at, 'reductions', `N-rating reduced from N${r.from} to N${r.to}`);
-      else events.push({ at: r.at, id: group.tracking_id, finding_id: group.finding_id, what: `N-rating raised from N${r.from} to N${r.to}` });
-    }
+    const { reductions, raises } = nRatingChanges(judgment);
+    for (const r of reductions) if (during(r.at)) event(r.at, 'reductions', `N-rating reduced from N${r.from} to N${r.to}`);
+    for (const r of raises) if (during(r.at)) events.push({ at: r.at, id: group.tracking_id, finding_id: group.finding_id, what: `N-rating raised from N${r.from} to N${r.to}` });
     const { accepted, remediated_at: remediated } = judgment;
     if (accepted !== undefined && during(accepted.at)) event(accepted.at, 'accepted', accepted.by === 'decision' ? 'accepted by decision' : 'accepted under VER-TFR-MAV');
     if (remediated !== undefined && during(remediated)) event(remediated, 'remediated', 'remediated: no longer detected');
@@ -128,8 +126,7 @@ export function buildActivityReport(input: ActivityReportInput): VulnerabilityAc
 }
 
 function activityRow(group: VulnerabilityGroup, j: GroupJudgment, kev: { dueDate: string } | undefined, redact?: (resource: string) => string): ActivityRow {
-  const closed = j.state === 'remediated' || j.state === 'false-positive' || j.state === 'accepted' || j.mitigation?.extent === 'full';
-  const due = closed ? undefined : (j.due.mitigation?.at ?? (j.evaluated_at === undefined ? j.due.evaluation.at : undefined));
+  const due = nextDue(j);
   return {
     id: group.tracking_id,
     finding_id: group.finding_id,

@@ -29,6 +29,8 @@ export interface NewGroup {
   resources: readonly string[];
   severities: readonly string[];
   first_detected: string;
+  /** The as_of of the run that first records the group: when svc, and so the policy, first learns of it. */
+  recorded: string;
 }
 
 /** `policy:` and the first 12 hex digits of the SHA-256 of the policy's canonical JSON: who evaluated, by which rules. */
@@ -37,7 +39,9 @@ export function policyId(policy: EvaluationPolicy, canonical: (value: unknown) =
 }
 
 /**
- * The policy's evaluation of a new group, at its first detection: internet-reachable when a resource matches a
+ * The policy's evaluation of a new group, made when the run that first records it is recorded (at its as_of, or at
+ * the detection when that is later): a detection reported long after it was made is evaluated late, and VER-TFR-EVU
+ * says so. Internet-reachable when a resource matches a
  * pattern; likely exploitable when the CISA KEV catalog lists its finding (exploitation is assumed automatable,
  * VER-EVA-AIA, so KEV membership is what svc can know without a person); the N-rating of its most severe scanner
  * severity. The reason says each.
@@ -47,7 +51,7 @@ export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: 
   const ratings = group.severities.map((s) => policy.n_by_severity[s.trim().toLowerCase()] ?? policy.default_n);
   const n = Math.max(...ratings, 1) as NRating;
   return {
-    at: group.first_detected,
+    at: Date.parse(group.recorded) > Date.parse(group.first_detected) ? group.recorded : group.first_detected,
     by,
     irv: reachable !== undefined,
     lev: kev !== undefined,

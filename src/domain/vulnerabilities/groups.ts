@@ -70,7 +70,7 @@ export function nextGroups(
     const first = found.reduce((a, d) => (Date.parse(d.detected_at) < Date.parse(a) ? d.detected_at : a), found[0].detected_at);
     const resources = sorted(found.map((d) => d.resource));
     const severities = sorted(found.map((d) => d.scanner_severity));
-    const policy = seen?.policy ?? (seen === undefined ? evaluate?.({ finding_id: finding, resources, severities, first_detected: first }) : undefined);
+    const policy = seen?.policy ?? (seen === undefined ? evaluate?.({ finding_id: finding, resources, severities, first_detected: first, recorded: asOf }) : undefined);
     groups.push({
       finding_id: finding,
       tracking_id: seen?.tracking_id ?? trackingId(finding, digest),

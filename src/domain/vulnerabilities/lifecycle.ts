@@ -100,8 +100,6 @@ export interface GroupJudgment {
   mitigation?: { extent: 'partial' } | { extent: 'full'; at: string };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * Judges one group at `now` for a Certification Class (DESIGN §12.4), every timeframe read from the rules data:
  * - evaluation due VER-TFR-EVU's days after first detection (a policy evaluation counts), overdue while unevaluated;
@@ -181,10 +179,10 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
 
   let kevDue: Due | undefined;
   if (kev !== undefined) {
-    const at = `${kev.dueDate}T00:00:00Z`;
-    const lateFrom = Date.parse(at) + DAY_MS;
-    // Even a fully mitigated or accepted KEV entry is late until a run no longer detects it.
-    kevDue = { rule: LIFECYCLE_RULES.kev, at, force: forceOf(rules, LIFECYCLE_RULES.kev, cls), overdue: !falsePositive && remediated === undefined && t >= lateFrom };
+    // Due by the end of the catalog's dueDate, overdue from the next day; even a fully mitigated or accepted KEV
+    // entry is late until a run no longer detects it.
+    const at = `${kev.dueDate}T23:59:59Z`;
+    kevDue = { rule: LIFECYCLE_RULES.kev, at, force: forceOf(rules, LIFECYCLE_RULES.kev, cls), overdue: !falsePositive && remediated === undefined && t > Date.parse(at) };
   }
 
   const state: VulnerabilityState = falsePositive
@@ -231,6 +229,20 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     ...(remediated === undefined ? {} : { remediated_at: remediated }),
     ...(fullyMitigatedAt !== undefined ? { mitigation: { extent: 'full' as const, at: fullyMitigatedAt } } : partial ? { mitigation: { extent: 'partial' as const } } : {}),
   };
+}
+
+/**
+ * The next due time that still counts for a group: none once it is remediated, a false positive, accepted or fully
+ * mitigated (a KEV due date aside); the mitigation due time once evaluated; else the evaluation due time. The KEV due
+ * time when it is earlier, or the only one left.
+ */
+export function nextDue(j: Pick<GroupJudgment, 'state' | 'mitigation' | 'due' | 'evaluated_at'>): string | undefined {
+  if (j.state === 'remediated' || j.state === 'false-positive') return undefined;
+  const kev = j.due.kev?.at;
+  const handled = j.state === 'accepted' || j.mitigation?.extent === 'full';
+  const own = handled ? undefined : j.evaluated_at === undefined ? j.due.evaluation.at : j.due.mitigation?.at;
+  if (own === undefined) return kev;
+  return kev !== undefined && Date.parse(kev) < Date.parse(own) ? kev : own;
 }
 
 /** `VER-TFR-EVU`'s force and timeframe for the class. */

@@ -1,7 +1,7 @@
 import rulesData from '../../../../src/domain/fedramp/data/cr26-rules.json';
 import type { Cr26Class } from '../../../../src/domain/fedramp/cr26-rules';
 import { DEFAULT_POLICY, globMatch, parseNRating, policyEvaluation, readEvaluationPolicy, readKevCatalog } from '../../../../src/domain/vulnerabilities/evaluation-policy';
-import { judgeGroup, painCell, type Evaluation, type GroupHistory, type NRating } from '../../../../src/domain/vulnerabilities/lifecycle';
+import { judgeGroup, nextDue, painCell, type Evaluation, type GroupHistory, type NRating } from '../../../../src/domain/vulnerabilities/lifecycle';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 
 const rules = builtInRules();
@@ -72,7 +72,7 @@ describe('the vulnerability lifecycle (DESIGN §12.4), every timeframe from the 
     const g = group([person(0, { irv: false, lev: true, n: 3 }), person(1, { mitigated: 'full' })]);
     expect(judgeGroup(g, rules, 'B', new Date('2026-12-20T23:59:59Z'), kev).due.kev?.overdue).toBe(false);
     const late = judgeGroup(g, rules, 'B', new Date('2026-12-21T00:00:00Z'), kev);
-    expect(late).toMatchObject({ state: 'mitigated', due: { kev: { rule: 'VDR-TFR-KEV', at: '2026-12-20T00:00:00Z', force: 'SHOULD', overdue: true } } });
+    expect(late).toMatchObject({ state: 'mitigated', due: { kev: { rule: 'VDR-TFR-KEV', at: '2026-12-20T23:59:59Z', force: 'SHOULD', overdue: true } } });
     expect(late.overdue.reasons).toEqual(['KEV due 2026-12-20 and still detected (VDR-TFR-KEV)']);
     expect(judgeGroup({ ...g, remediated_at: at(10) }, rules, 'B', new Date('2026-12-22T00:00:00Z'), kev)).toMatchObject({ state: 'remediated', overdue: { is: false } });
   });
@@ -100,10 +100,27 @@ describe('the vulnerability lifecycle (DESIGN §12.4), every timeframe from the 
   });
 });
 
+describe('nextDue: the due time that still counts', () => {
+  const kev = { cveID: 'CVE-2026-9', dueDate: '2026-12-20' };
+  it('is the evaluation due time until evaluated, then the mitigation due time, the KEV due time when earlier', () => {
+    expect(nextDue(judgeGroup(group([]), rules, 'B', when(1)))).toBe(at(7));
+    expect(nextDue(judgeGroup(group([person(0, { irv: true, lev: true, n: 3 })]), rules, 'B', when(1)))).toBe(at(pvr('B', 3, 'irv_lev').num));
+    expect(nextDue(judgeGroup({ ...group([person(0, { irv: true, lev: true, n: 3 })]), finding_id: 'CVE-2026-9' }, rules, 'B', when(1), kev))).toBe('2026-12-20T23:59:59Z');
+  });
+
+  it('is none once remediated, a false positive, accepted or fully mitigated, but a KEV due time stays', () => {
+    expect(nextDue(judgeGroup(group([person(0, { false_positive: true })]), rules, 'B', when(1)))).toBeUndefined();
+    expect(nextDue(judgeGroup(group([person(0, { irv: true, lev: true, n: 3, accept: true })]), rules, 'B', when(1)))).toBeUndefined();
+    const full = group([person(0, { irv: true, lev: true, n: 3 }), person(1, { mitigated: 'full' })]);
+    expect(nextDue(judgeGroup(full, rules, 'B', when(2)))).toBeUndefined();
+    expect(nextDue(judgeGroup(full, rules, 'B', when(2), kev))).toBe('2026-12-20T23:59:59Z');
+  });
+});
+
 describe('the evaluation policy', () => {
   it('evaluates a new group: internet-reachable by pattern, likely exploitable by KEV, N by the worst severity', () => {
     const policy = { ...DEFAULT_POLICY, internet_reachable: ['*.example.com', 'arn:aws:elasticloadbalancing:*'] };
-    const e = policyEvaluation({ finding_id: 'CVE-2024-3094', resources: ['db-1', 'api.example.com'], severities: ['MEDIUM', 'CRITICAL'], first_detected: at(0) }, policy, 'policy:abc', { cveID: 'CVE-2024-3094', dueDate: '2026-12-20' });
+    const e = policyEvaluation({ finding_id: 'CVE-2024-3094', resources: ['db-1', 'api.example.com'], severities: ['MEDIUM', 'CRITICAL'], first_detected: at(0), recorded: at(0) }, policy, 'policy:abc', { cveID: 'CVE-2024-3094', dueDate: '2026-12-20' });
     expect(e).toEqual({
       at: at(0),
       by: 'policy:abc',
@@ -112,7 +129,15 @@ describe('the evaluation policy', () => {
       n: 5,
       reason: 'api.example.com matches an internet-reachable pattern; in the CISA KEV catalog (due 2026-12-20); N5 from scanner severity MEDIUM, CRITICAL',
     });
-    expect(policyEvaluation({ finding_id: 'x', resources: ['db-1'], severities: ['weird'], first_detected: at(0) }, DEFAULT_POLICY, 'p', undefined)).toMatchObject({ irv: false, lev: false, n: 3 });
+    expect(policyEvaluation({ finding_id: 'x', resources: ['db-1'], severities: ['weird'], first_detected: at(0), recorded: at(0) }, DEFAULT_POLICY, 'p', undefined)).toMatchObject({ irv: false, lev: false, n: 3 });
+  });
+
+  it('evaluates when the run that first records the group is recorded, so a detection reported late is evaluated late', () => {
+    const late = policyEvaluation({ finding_id: 'CVE-2026-7', resources: ['db-1'], severities: ['HIGH'], first_detected: at(0), recorded: at(10) }, DEFAULT_POLICY, 'p', undefined);
+    expect(late.at).toBe(at(10));
+    const j = judgeGroup({ finding_id: 'CVE-2026-7', first_detected: at(0), last_seen: at(10), evaluations: [late] }, rules, 'D', when(9));
+    expect(j.overdue.reasons).toEqual([`not evaluated within 2 days of detection (VER-TFR-EVU, due ${at(2)})`]);
+    expect(judgeGroup({ finding_id: 'CVE-2026-7', first_detected: at(0), last_seen: at(10), evaluations: [late] }, rules, 'D', when(10)).state).toBe('evaluated');
   });
 
   it('matches patterns whole, case-insensitively, with * only', () => {

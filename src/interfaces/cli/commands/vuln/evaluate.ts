@@ -64,7 +64,7 @@ Exit codes: 0 recorded; 2 bad flag or nothing to record; 3 no such group, bad pr
     const v = r.vulnerability;
     this.log(`Recorded evaluation ${r.journal_seq} of ${r.id} (${r.finding_id}) by ${r.evaluation.by} at ${r.evaluation.at}`);
     this.log(`State: ${v.state}${v.current_n === undefined ? '' : `, N${v.current_n}`}${v.irv === undefined ? '' : `, ${v.irv ? 'internet-reachable' : 'not internet-reachable'}`}${v.lev === undefined ? '' : `, ${v.lev ? 'likely exploitable' : 'not likely exploitable'}`}`);
-    this.log(v.overdue.is ? `Overdue: ${v.overdue.reasons.join('; ')}` : `Due: ${v.due.mitigation ?? v.due.evaluation}`);
+    this.log(v.overdue.is ? `Overdue: ${v.overdue.reasons.join('; ')}` : v.next_due === undefined ? `Nothing due: ${v.state}` : `Due: ${v.next_due}`);
     return r;
   }
 }
