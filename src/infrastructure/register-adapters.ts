@@ -41,6 +41,7 @@ import { TIMER } from '../ports/timer';
 import { YAML_ENCODER } from '../ports/yaml-encoder';
 import { QUERY_PARSER } from '../ports/query-parser';
 import { HTML_RENDERER } from '../ports/html-renderer';
+import { BUSINESS_CALENDAR } from '../ports/business-calendar';
 import { POAM_WORKBOOK } from '../ports/poam-workbook';
 import { RUN_STORE } from '../ports/run-store';
 import { SECURITY_EVENT_SINKS } from '../ports/security-event-sink';
@@ -118,6 +119,9 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   container.register(HTML_RENDERER, {
     useFactory: instanceCachingFactory(() => new (require('./renderers/html/html-dashboard-renderer') as typeof import('./renderers/html/html-dashboard-renderer')).HtmlDashboardRenderer()),
+  });
+  container.register(BUSINESS_CALENDAR, {
+    useFactory: instanceCachingFactory(() => new (require('./calendar/us-federal-holidays') as typeof import('./calendar/us-federal-holidays')).UsFederalHolidays()),
   });
   // exceljs takes about 300 ms to load: only poam-export and generate poam pay for it.
   container.register(POAM_WORKBOOK, {

@@ -63,11 +63,16 @@ function fixed(t: Cr26Timeframe | undefined): { unit: Cr26TimeUnit; num: number 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+/** Whether a UTC day (`YYYY-MM-DD`) is a holiday: the business calendar's (ports/business-calendar.ts). */
+export type HolidayTest = (day: string) => boolean;
+
 /**
- * `ms` plus a cadence, in UTC: hours, days and weeks as fixed lengths; business days skip Saturdays and Sundays;
- * months and years as calendar months with the day clamped to the month's length (Jan 31 + 1 month = Feb 28/29).
+ * `ms` plus a cadence, in UTC: hours, days and weeks as fixed lengths; business days skip Saturdays, Sundays and,
+ * given `holiday`, the holidays (US federal holidays on their observed dates, DESIGN §12.5), backwards for a
+ * negative number ("30 business days before the start"); months and years as calendar months with the day clamped
+ * to the month's length (Jan 31 + 1 month = Feb 28/29).
  */
-export function addCadence(ms: number, every: { unit: Cr26TimeUnit; num: number }): number {
+export function addCadence(ms: number, every: { unit: Cr26TimeUnit; num: number }, holiday?: HolidayTest): number {
   switch (every.unit) {
     case 'hours':
       return ms + every.num * HOUR;
@@ -76,11 +81,11 @@ export function addCadence(ms: number, every: { unit: Cr26TimeUnit; num: number 
     case 'weeks':
       return ms + every.num * 7 * DAY;
     case 'bizdays': {
+      const step = every.num < 0 ? -DAY : DAY;
       let t = ms;
-      for (let left = every.num; left > 0; ) {
-        t += DAY;
-        const day = new Date(t).getUTCDay();
-        if (day !== 0 && day !== 6) left -= 1;
+      for (let left = Math.abs(every.num); left > 0; ) {
+        t += step;
+        if (isBusinessDay(t, holiday)) left -= 1;
       }
       return t;
     }
@@ -95,6 +100,12 @@ export function addCadence(ms: number, every: { unit: Cr26TimeUnit; num: number 
       return Date.UTC(year, month, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
     }
   }
+}
+
+/** Monday to Friday, and not a holiday when a holiday test is given. */
+export function isBusinessDay(ms: number, holiday?: HolidayTest): boolean {
+  const day = new Date(ms).getUTCDay();
+  return day !== 0 && day !== 6 && !(holiday?.(new Date(ms).toISOString().slice(0, 10)) ?? false);
 }
 
 const UNIT_WORDS: Record<Cr26TimeUnit, [string, string]> = {

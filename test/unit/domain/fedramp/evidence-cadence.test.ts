@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../../../src/domain/errors';
-import { addCadence, cadenceText, evidenceCadence } from '../../../../src/domain/fedramp/evidence-cadence';
+import { addCadence, isBusinessDay, cadenceText, evidenceCadence } from '../../../../src/domain/fedramp/evidence-cadence';
 import type { Cr26Class, Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
 import { assessCr26Freshness, cr26FreshnessText } from '../../../../src/domain/freshness/cr26-freshness';
 import type { AssessedResult } from '../../../../src/domain/assessment/assessment';
@@ -59,6 +59,28 @@ describe('addCadence', () => {
     // Friday + 1 business day = Monday.
     expect(new Date(addCadence(Date.parse('2026-11-20T09:00:00Z'), { unit: 'bizdays', num: 1 })).toISOString()).toBe('2026-11-23T09:00:00.000Z');
     expect(new Date(addCadence(Date.parse('2024-02-29T00:00:00Z'), { unit: 'years', num: 1 })).toISOString()).toBe('2025-02-28T00:00:00.000Z');
+  });
+});
+
+describe('addCadence in business days with a holiday calendar', () => {
+  const holidays = new Set(['2026-11-26', '2026-12-25', '2027-01-01']);
+  const holiday = (day: string) => holidays.has(day);
+  const plus = (at: string, num: number) => new Date(addCadence(Date.parse(at), { unit: 'bizdays', num }, holiday)).toISOString();
+
+  it('skips weekends and holidays forwards, keeping the time of day', () => {
+    // Wednesday before Thanksgiving + 1 business day: Friday (Thursday is a holiday).
+    expect(plus('2026-11-25T15:00:00Z', 1)).toBe('2026-11-27T15:00:00.000Z');
+    // Thursday Christmas Eve + 5: Dec 28, 29, 30, 31 and Jan 4 (Dec 25, Jan 1 and the weekends skipped).
+    expect(plus('2026-12-24T00:00:00Z', 5)).toBe('2027-01-04T00:00:00.000Z');
+  });
+
+  it('counts backwards for a negative number: 10 business days before a start', () => {
+    expect(plus('2027-01-04T00:00:00Z', -10)).toBe('2026-12-17T00:00:00.000Z');
+    expect(plus('2026-11-30T00:00:00Z', -3)).toBe('2026-11-24T00:00:00.000Z');
+  });
+
+  it('says which days are business days', () => {
+    expect([isBusinessDay(Date.parse('2026-11-26T12:00:00Z'), holiday), isBusinessDay(Date.parse('2026-11-26T12:00:00Z')), isBusinessDay(Date.parse('2026-11-28T12:00:00Z'))]).toEqual([false, true, false]);
   });
 });
 
