@@ -92,7 +92,8 @@ describe('svc fedramp cpo', () => {
       lastUpdated: '2026-01-01T00:00:00Z',
       updateSource: `svc ${SVC_VERSION} fedramp cpo`,
     });
-    expect(document.serviceProperties).not.toHaveProperty('nextOngoingCertificationReportDate');
+    // No OCR recorded: the first is due 3 months after the CPO's date (CCM-OCR-NRD).
+    expect(document.serviceProperties.nextOngoingCertificationReportDate).toBe('2026-04-01');
 
     const first = [readFileSync(file), readFileSync(join(dir, 'cpo.md'))];
     expect(cpo(dir).status).toBe(0);

@@ -64,7 +64,7 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
         `SDR written to package/sdr.json (sha256:${sha256('package/sdr.json')})`,
         'Markdown twin written to package/sdr.md',
         'Profile: 20x Class B (CR26 2026.07.14.01)',
-        "FedRAMP rules: 155 (provider's statement 0, svc's 7, no statement supplied 148)",
+        "FedRAMP rules: 155 (provider's statement 0, svc's 8, no statement supplied 147)",
         'KSIs: 46 (Implemented 4, Partially Implemented 16, Not Implemented 11, no evidence 15)',
         'Evidence entries: 86',
         '',

@@ -24,6 +24,9 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
 import { locateFedrampSchemas, profileWith } from './fedramp-documents';
+import { OngoingJournal } from './ongoing-journal';
+import { isoSeconds } from '../../domain/encoding/iso-time';
+import { nextReportDate } from '../../domain/fedramp/ocr';
 
 export interface BuildCpoInput {
   /** `--class`, over the profile's class. */
@@ -45,7 +48,7 @@ export interface BuildCpoInput {
   generator?: string;
   /** The CPO's file name, for the twins: `cpo.json` unless told. */
   json?: string;
-  /** CCM-OCR-NRD, YYYY-MM-DD, from the recorded OCRs; undefined while none is recorded. */
+  /** CCM-OCR-NRD, YYYY-MM-DD, over what the recorded OCRs give (tests). */
   nextOcrDate?: string;
 }
 
@@ -85,6 +88,7 @@ export class BuildCpo {
     @inject(REPORT_READER) private readonly reader: ReportReader,
     @inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator,
     @inject(HASHING) private readonly hashing: Hashing,
+    private readonly journal: OngoingJournal,
   ) {}
 
   async execute(input: BuildCpoInput): Promise<BuildCpoResult> {
@@ -96,8 +100,11 @@ export class BuildCpo {
     const summary = profile.assessor_summary === undefined ? undefined : await this.summary(profile.assessor_summary);
     const snapshot = input.substrate === undefined ? undefined : parseSnapshot((await this.reader.read(input.substrate)).document, input.substrate, this.hashing);
     const json = input.json ?? 'cpo.json';
+    const now = input.now ?? this.clock.now();
+    // CCM-OCR-NRD: the last recorded OCR's next report date; before the first, 3 months after this CPO's date.
+    const nextOcrDate = input.nextOcrDate ?? (await this.journal.read()).ocrs.at(-1)?.next_report_date;
     const document = buildCpo(
-      { profile, file: configured.file, nextOcrDate: input.nextOcrDate, summary, now: input.now ?? this.clock.now(), updateSource: `${tool.name} ${tool.version} ${command}` },
+      { profile, file: configured.file, nextOcrDate, firstOcrDate: nextReportDate(isoSeconds(now).slice(0, 10)), summary, now, updateSource: `${tool.name} ${tool.version} ${command}` },
       this.hashing,
     );
     const validation = await this.validate(document, configured.file, input.schemas);

@@ -8,6 +8,7 @@ import { judgeRules } from '../../domain/fedramp/rule-judgments';
 import { freshnessOf } from '../../domain/fedramp/run-facts';
 import { applicabilityProfile, Cr26Assessment, judgmentFacts } from './cr26-assessment';
 import { VulnerabilityRegister, vulnerabilityFacts } from '../vulnerabilities/vulnerability-register';
+import { OngoingJournal } from './ongoing-journal';
 
 export interface CheckFedrampReadinessInput {
   class?: Cr26Class;
@@ -45,6 +46,7 @@ export class CheckFedrampReadiness {
   constructor(
     private readonly cr26: Cr26Assessment,
     private readonly register: VulnerabilityRegister,
+    private readonly journal: OngoingJournal,
   ) {}
 
   async execute(input: CheckFedrampReadinessInput): Promise<CheckFedrampReadinessResult> {
@@ -54,7 +56,8 @@ export class CheckFedrampReadiness {
     const picture = await this.cr26.storedPicture(scope, latest);
     const asOf = latest?.summary.as_of ?? isoSeconds(scope.now);
     const vulnerabilities = vulnerabilityFacts(await this.register.judge({ class: scope.profile.class, now: scope.now }, 'svc fedramp readiness'));
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: latest?.results.length ?? 0, asOf }, statements, vulnerabilities === undefined ? {} : { vulnerabilities }));
+    const { ocrs } = await this.journal.read();
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: latest?.results.length ?? 0, asOf }, statements, { ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
     const evaluation = picture.facts.tally.evaluation();
     const readiness = judgeReadiness({
       found: scope.found,

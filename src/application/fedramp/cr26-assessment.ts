@@ -21,6 +21,9 @@ import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { readStoredResults } from '../shared/stored-bundle';
 import { profileWith } from './fedramp-documents';
+import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
+import { isoSeconds } from '../../domain/encoding/iso-time';
+import { nextReportDate } from '../../domain/fedramp/ocr';
 
 /** The path and status assumed when the profile gives none (docs/fedramp.md): a program application. */
 export const PROFILE_DEFAULTS = { path: 'program', status: 'applying' } as const;
@@ -224,7 +227,7 @@ export function judgmentFacts(
   picture: Cr26RunPicture,
   run: { results: number; asOf: string },
   statements: ProviderStatements,
-  more: { validatedBy?: string; vulnerabilities?: VulnerabilityFacts } = {},
+  more: { validatedBy?: string; vulnerabilities?: VulnerabilityFacts; ocrs?: readonly OcrRecord[] } = {},
 ): JudgmentFacts {
   const evaluation = picture.facts.tally.evaluation();
   return {
@@ -239,7 +242,15 @@ export function judgmentFacts(
     ...(picture.controls === undefined ? {} : { controls: { total: picture.controls.length, withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length } }),
     ...(more.validatedBy === undefined ? {} : { validatedBy: more.validatedBy }),
     ...(more.vulnerabilities === undefined ? {} : { vulnerabilities: more.vulnerabilities }),
+    ...(more.ocrs === undefined ? {} : { ocr: ocrFacts(more.ocrs, scope.now) }),
   };
+}
+
+/** What CCM-OCR-AVL and CCM-OCR-NRD are judged by: the last recorded OCR, and the next report date the CPO carries. */
+function ocrFacts(ocrs: readonly OcrRecord[], now: Date): NonNullable<JudgmentFacts['ocr']> {
+  const today = isoSeconds(now).slice(0, 10);
+  const last = ocrs.at(-1);
+  return last === undefined ? { next: nextReportDate(today), today } : { last: { ...last.period, next: last.next_report_date }, next: last.next_report_date, today };
 }
 
 function toolOf(source: { tool?: unknown } | undefined): string | undefined {

@@ -6,6 +6,8 @@ import type { ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-w
 import type { FedrampSchemaSet, SchemaValidator } from '../../ports/schema-validator';
 import { AppError } from '../../domain/errors';
 import type { FedrampType } from '../../domain/fedramp/profile';
+import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import { isError } from '../../domain/oscal/oscal-problem';
 import { splitPath } from '../shared/paths';
 import { writeAll } from '../shared/write-all';
 
@@ -59,5 +61,13 @@ export async function locateFedrampSchemas(validator: SchemaValidator, dir: stri
   } catch (error) {
     if (dir === undefined && error instanceof AppError && error.code === 'fedramp-schemas-missing') return { note: error.message };
     throw error;
+  }
+}
+
+/** A document svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): the caller writes nothing. */
+export async function validateBuiltDocument(validator: SchemaValidator, set: FedrampSchemaSet, type: Cr26DocumentType, name: string, document: unknown): Promise<void> {
+  const problems = (await validator.validateFedramp(set, type, document)).filter(isError);
+  if (problems.length > 0) {
+    throw new Error(`${name}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);
   }
 }

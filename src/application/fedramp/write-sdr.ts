@@ -10,6 +10,7 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import type { ScannedRun } from '../shared/run-loader';
 import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, vulnerabilityFacts, type Register } from '../vulnerabilities/vulnerability-register';
+import { OngoingJournal } from './ongoing-journal';
 import { Cr26Assessment, judgmentFacts, type Cr26RunPicture, type Cr26Scope } from './cr26-assessment';
 import { writeTwin } from './fedramp-documents';
 
@@ -54,6 +55,7 @@ export class SdrBuilder {
     private readonly cr26: Cr26Assessment,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
     private readonly register: VulnerabilityRegister,
+    private readonly journal: OngoingJournal,
   ) {}
 
   async build(request: SdrRequest, options: SdrOptions): Promise<BuiltSdr> {
@@ -65,7 +67,8 @@ export class SdrBuilder {
     const asOf = run.context.generatedAt ?? isoSeconds(run.context.runAt);
     const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
     const vulnerabilities = vulnerabilityFacts(register);
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf }, statements, { ...(validatedBy === undefined ? {} : { validatedBy }), ...(vulnerabilities === undefined ? {} : { vulnerabilities }) }));
+    const { ocrs } = await this.journal.read();
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf }, statements, { ...(validatedBy === undefined ? {} : { validatedBy }), ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
     const { tool } = this.settings;
     const model = buildSdr({
       profile: scope.profile,

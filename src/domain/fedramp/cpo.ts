@@ -44,6 +44,8 @@ export interface CpoInput {
   file: string;
   /** CCM-OCR-NRD, YYYY-MM-DD: the last recorded OCR's period end + 3 months; undefined while none is recorded. */
   nextOcrDate?: string;
+  /** Before the first OCR: its target date (3 months after the package's date), unless the profile's cpo gives one. */
+  firstOcrDate?: string;
   summary?: AssessorSummary;
   now: Date;
   /** `svc 0.9.0 fedramp cpo`. */
@@ -95,7 +97,7 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
   for (const key of SECTIONS) {
     if (key === 'serviceIdentification') document[key] = { fedRampPackageId: profile.fedramp_id, certificationType, ...without(identification, ['fedRampPackageId', 'certificationType']) };
     else if (key === 'serviceProperties') {
-      const next = input.nextOcrDate ?? nextOcr;
+      const next = input.nextOcrDate ?? nextOcr ?? input.firstOcrDate;
       const rest = without(properties, ['nextOngoingCertificationReportDate']);
       document[key] = next === undefined ? rest : { ...rest, nextOngoingCertificationReportDate: next };
     } else if (cpo[key] !== undefined) document[key] = cpo[key];

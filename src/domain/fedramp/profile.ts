@@ -53,6 +53,10 @@ export interface FedrampProfile {
   /** The date of the next assessment, YYYY-MM-DD: where a grace period runs until it. */
   next_assessment?: string;
   agencies?: FedrampAgency[];
+  /** Planned changes to the certification data the OCR lists beside the recorded SCNs (CCM-OCR-AVL). */
+  planned_changes?: string[];
+  /** Updated recommendations or best practices the OCR carries (CCM-OCR-AVL). */
+  recommendations?: string[];
 }
 
 /** The profile's keys, in DESIGN §12.1's order. */
@@ -70,6 +74,8 @@ export const FEDRAMP_PROFILE_KEYS = [
   'assessor_summary',
   'next_assessment',
   'agencies',
+  'planned_changes',
+  'recommendations',
 ] as const satisfies readonly (keyof FedrampProfile)[];
 
 export type FedrampProfileKey = (typeof FEDRAMP_PROFILE_KEYS)[number];
@@ -95,6 +101,8 @@ const WRITE: Record<FedrampProfileKey, string> = {
   assessor_summary: "write the path of the assessor's summary file",
   next_assessment: 'write the date of the next assessment as YYYY-MM-DD',
   agencies: 'write a list of {"name", "realms", "issuers", "domains"}',
+  planned_changes: 'write a list of one-line summaries of the changes planned for the next 3 months',
+  recommendations: 'write a list of one-line recommendations or best practices for agencies',
 };
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -157,6 +165,10 @@ export function readFedrampProfile(value: unknown, fail: (path: string, problem:
         break;
       case 'agencies':
         profile.agencies = agencies(v, fail);
+        break;
+      case 'planned_changes':
+      case 'recommendations':
+        profile[key] = Array.isArray(v) ? v.map((item, i) => (typeof item === 'string' && item.trim() !== '' ? item : fail(`${at(key)}[${i}]`, `${describe(item)} is not text; ${WRITE[key]}`))) : wrong(key, v, 'a list');
         break;
       default:
         fail(at(key), `unknown key; the profile's keys are ${FEDRAMP_PROFILE_KEYS.join(', ')}`);

@@ -39,6 +39,8 @@ export interface JudgmentFacts {
   validatedBy?: string;
   /** The vulnerability register judged at the same time; undefined when no run is recorded. */
   vulnerabilities?: VulnerabilityFacts;
+  /** The recorded OCRs (CCM-OCR-AVL, CCM-OCR-NRD): the last one's period and next report date, and the date the CPO carries. */
+  ocr?: { last?: { from: string; to: string; next: string }; next: string; today: string };
 }
 
 /** What the VER and VDR judgments read of the vulnerability register (DESIGN §12.4). */
@@ -129,6 +131,26 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
         status: late.length === 0 ? 'Implemented' : late.length >= v.open ? 'Not Implemented' : 'Partially Implemented',
         statement: `svc tracks every detected vulnerability across runs and judges it by ${rule} for Class ${f.class} from the rules data: in run ${v.run.seq} (as of ${v.run.as_of}), ${v.open} ${v.open === 1 ? 'group is' : 'groups are'} open and ${late.length} late.`,
         ...(late.length === 0 ? {} : { why: `${late.length} ${late.length === 1 ? 'vulnerability was' : 'vulnerabilities were'} not ${about.due}: ${listed}`, todo: about.todo }),
+      });
+    }
+  }
+
+  if (f.ocr !== undefined) {
+    const { last, next, today } = f.ocr;
+    put({
+      rule: 'CCM-OCR-NRD',
+      met: true,
+      status: 'Implemented',
+      statement: `svc writes the target date of the next Ongoing Certification Report into the CPO (serviceProperties.nextOngoingCertificationReportDate): ${next}, ${last === undefined ? "3 months after the CPO's date while no OCR is recorded" : `3 months after the last recorded OCR's period (${last.from} to ${last.to})`}.`,
+    });
+    if (last !== undefined) {
+      const late = today > last.next;
+      put({
+        rule: 'CCM-OCR-AVL',
+        met: !late,
+        status: late ? 'Partially Implemented' : 'Implemented',
+        statement: `svc writes and records the Ongoing Certification Report every 3 months from the run store (svc fedramp ocr): the last covers ${last.from} to ${last.to}, and the next is due ${last.next}.`,
+        ...(late ? { why: `the OCR due ${last.next} is overdue: the last recorded covers ${last.from} to ${last.to}`, todo: 'write and record the OCR of the period since (svc fedramp ocr)' } : {}),
       });
     }
   }

@@ -1,5 +1,7 @@
 import { BuildCpo, profilePath } from '../../../src/application/fedramp/build-cpo';
 import { WriteCpo } from '../../../src/application/fedramp/write-cpo';
+import { OngoingJournal } from '../../../src/application/fedramp/ongoing-journal';
+import { InMemoryRunStore } from '../../fakes/in-memory-run-store';
 import type { FedrampProfile } from '../../../src/domain/fedramp/profile';
 import { buildSnapshot } from '../../../src/domain/substrate/snapshot';
 import { TEST_SETTINGS } from '../../support/builders';
@@ -57,7 +59,7 @@ const snapshot = buildSnapshot(
 function setup(profile: FedrampProfile = full(), validator: FixedSchemaValidator = new CpoSchemaValidator()) {
   const reader = new InMemoryReportReader({ '/work/summary.md': '# Summary\n\nAll met.\n', 'snap/snapshot.json': snapshot });
   const writer = new InMemoryArtifactWriter();
-  const build = new BuildCpo({ file: FILE, profile }, new FixedRulesSource(), TEST_SETTINGS, new FixedClock(), reader, validator, hashing);
+  const build = new BuildCpo({ file: FILE, profile }, new FixedRulesSource(), TEST_SETTINGS, new FixedClock(), reader, validator, hashing, new OngoingJournal(new InMemoryRunStore()));
   return { writer, validator, build, write: new WriteCpo(build, writer) };
 }
 
@@ -162,7 +164,7 @@ describe('WriteCpo (svc fedramp cpo)', () => {
   it('refuses a snapshot that is not one, before writing', async () => {
     const { build } = setup();
     const reader = new InMemoryReportReader({ 'bad.json': { schema: 'svc.substrate-snapshot/v1' } });
-    const other = new BuildCpo({ file: FILE, profile: full() }, new FixedRulesSource(), TEST_SETTINGS, new FixedClock(), reader, new CpoSchemaValidator(), hashing);
+    const other = new BuildCpo({ file: FILE, profile: full() }, new FixedRulesSource(), TEST_SETTINGS, new FixedClock(), reader, new CpoSchemaValidator(), hashing, new OngoingJournal(new InMemoryRunStore()));
     await expect(other.execute({ substrate: 'bad.json' })).rejects.toMatchObject({ code: 'invalid-snapshot' });
     expect((await build.execute({ command: 'fedramp package' })).cpo.document.metadata.updateSource).toBe('svc 0.5.0 fedramp package');
   });

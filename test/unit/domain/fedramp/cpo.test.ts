@@ -117,6 +117,10 @@ describe('buildCpo (CPO-CSO-OVR)', () => {
     expect(() => buildCpo(input({ profile: profile({ cpo: given }), nextOcrDate: '2027-03-31' }), hashing)).toThrow(
       'fedramp.cpo.serviceProperties.nextOngoingCertificationReportDate: "2027-01-31" differs from "2027-03-31", which svc writes from the last recorded OCR (CCM-OCR-NRD)',
     );
+    // Before the first OCR: its target date, unless the profile gives one.
+    expect(properties(buildCpo(input({ firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-04-01');
+    expect(properties(buildCpo(input({ profile: profile({ cpo: given }), firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-01-31');
+    expect(properties(buildCpo(input({ nextOcrDate: '2027-03-31', firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-03-31');
   });
 
   it('derives the version from the content, not the time; a given version wins', () => {

@@ -1,0 +1,61 @@
+import { BaseCommand } from '../../base-command';
+import { Flags } from '@oclif/core';
+import { WriteOcr, type WriteOcrResult } from '../../../../application/fedramp/write-ocr';
+import { UsageError } from '../../../../domain/errors';
+import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+
+export default class FedrampOcr extends BaseCommand {
+  static summary = 'Write the Ongoing Certification Report of a period from the run store and the profile, and record it (CCM-OCR-AVL).';
+  static description = `Every field of FedRAMP's OCR schema: the CR26 KSI status changes of the period and the adaptive changes recorded SCNs finished in it; planned changes through a horizon 3 months past the period (recorded SCNs and fedramp.planned_changes); transformative changes (recorded SCNs); fedramp.recommendations; the active agencies (fedramp.agencies); the accepted vulnerabilities as a summary (counts, N-ratings, the AVI's URI beside the CPO); the reportable incidents recorded by svc fedramp incident with their lessons learned, or none (the attestation). Written as canonical JSON with a Markdown twin and validated against FedRAMP's schema when the schemas are found.
+Recorded in the run store unless --draft: the CPO then carries the next report date, 3 months after the period (CCM-OCR-NRD); fedramp package puts the OCR in place of the sample; the snapshot of the certification data it freezes is the latest run and the journal as they were (CDS-CSO-HAD).
+The period: --from (default the day after the last recorded OCR's period, else 3 months before --to) to --to (default the day of --now), both days included.
+Exit codes: 0 written; 2 bad flag or period; 3 bad profile; 4 the run store does not verify; 5 the run store or the schemas cannot be read.`;
+  static examples = [
+    '<%= config.bin %> <%= command.id %> --from 2026-09-01 --to 2026-11-30',
+    '<%= config.bin %> <%= command.id %> --draft --out drafts/ocr.json',
+    '<%= config.bin %> <%= command.id %> --to 2026-11-30 --now 2026-12-01 --json',
+  ];
+  static enableJsonFlag = true;
+  static flags = {
+    from: Flags.string({ summary: "The period's first day (default: the day after the last recorded OCR's period).", helpValue: '<date>' }),
+    to: Flags.string({ summary: "The period's last day (default: the day of --now).", helpValue: '<date>' }),
+    draft: Flags.boolean({ summary: 'Write the OCR without recording it.' }),
+    out: Flags.string({ summary: 'The JSON file (default ocr-<to>.json); the Markdown twin is written beside it.', helpValue: '<file>' }),
+    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json.", helpValue: '<dir>' }),
+    ...profileFlags,
+  };
+
+  async run(): Promise<WriteOcrResult> {
+    const { flags } = await this.parse(FedrampOcr);
+    const r = await this.resolve(WriteOcr).execute({
+      ...(flags.from === undefined ? {} : { from: day(flags.from, '--from') }),
+      ...(flags.to === undefined ? {} : { to: day(flags.to, '--to') }),
+      draft: flags.draft,
+      out: flags.out,
+      schemas: flags.schemas,
+      ...parseProfileFlags(flags),
+    });
+    const c = r.counts;
+    this.log(`OCR written to ${r.out} (${r.sha256})`);
+    this.log(`Markdown twin written to ${r.markdown}`);
+    this.log(`Period: ${r.period.from} to ${r.period.to}`);
+    this.log(
+      `Certification data changes ${c.certification_data_changes}; planned changes ${c.planned_changes}; transformative changes ${c.transformative_changes}; reportable incidents ${c.incidents}${c.incidents === 0 ? ' (attests none occurred)' : ''}; accepted vulnerabilities ${c.accepted_vulnerabilities}`,
+    );
+    this.log(
+      r.recorded === undefined
+        ? `Draft: not recorded; the next report date stays as it was`
+        : `Recorded as journal entry ${r.recorded.seq}: the next report is due ${r.next_report_date} (CCM-OCR-NRD, in the CPO from now on)`,
+    );
+    this.log(r.validated.schema === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schema}`);
+    return r;
+  }
+}
+
+/** A `YYYY-MM-DD` flag value; anything else is a usage error. */
+function day(value: string, flag: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
+    throw new UsageError('bad-time', `${flag} ${value}: expected a date such as 2026-11-30`);
+  }
+  return value;
+}
