@@ -140,7 +140,7 @@ export class WritePackage {
       class: scope.profile.class,
       generatedAt: isoSeconds(scope.now),
       tool: this.settings.tool,
-      input: { name: run.context.input.name, sha256: run.context.input.sha256 },
+      input: { name: run.input.name, sha256: run.input.sha256 },
       initial: input.initial === true,
       sampleOcr: recordedOcr === undefined,
     };

@@ -7,7 +7,6 @@ import { judgeRules } from '../../domain/fedramp/rule-judgments';
 import { buildSdr, sdrMarkdown, type SdrModel } from '../../domain/fedramp/sdr';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import type { ScannedRun } from '../shared/run-loader';
 import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, vulnerabilityFacts, type Register } from '../vulnerabilities/vulnerability-register';
 import { OngoingJournal } from './ongoing-journal';
@@ -32,7 +31,7 @@ export interface BuiltSdr {
   model: SdrModel;
   markdown: string;
   scope: Cr26Scope<(typeof SDR_KEYS)[number]>;
-  run: ScannedRun;
+  run: SdrRun;
   picture: Cr26RunPicture;
   asOf: string;
   /** The vulnerability register judged at the SDR's time, for the documents written with it. */
@@ -59,16 +58,31 @@ export class SdrBuilder {
   ) {}
 
   async build(request: SdrRequest, options: SdrOptions): Promise<BuiltSdr> {
-    const { command, validatedBy } = options;
-    const scope = this.cr26.scope(request, SDR_KEYS, command);
-    const statements = await this.cr26.statements(scope);
+    const scope = this.cr26.scope(request, SDR_KEYS, options.command);
     const { run, facts } = await this.cr26.load(scope, { input: request.input, catalog: request.catalog });
     const picture = await this.cr26.picture(scope, run, facts);
-    const asOf = run.context.generatedAt ?? isoSeconds(run.context.runAt);
+    return this.assemble(scope, picture, { asOf: run.context.generatedAt ?? isoSeconds(run.context.runAt), results: run.results, input: run.context.input }, options);
+  }
+
+  /**
+   * The SDR of the run store's latest run (the trust center's `/fedramp/sdr`); undefined when no run is recorded.
+   * Stored runs never change, so the same store state gives the same SDR.
+   */
+  async buildLatest(request: Omit<SdrRequest, 'input' | 'catalog'>, options: SdrOptions): Promise<BuiltSdr | undefined> {
+    const scope = this.cr26.scope(request, SDR_KEYS, options.command);
+    const latest = await this.cr26.latest();
+    if (latest === undefined) return undefined;
+    const picture = await this.cr26.storedPicture(scope, latest);
+    return this.assemble(scope, picture, { asOf: latest.summary.as_of, results: latest.results.length, input: latest.summary.input }, options);
+  }
+
+  private async assemble(scope: Cr26Scope<(typeof SDR_KEYS)[number]>, picture: Cr26RunPicture, run: SdrRun, options: SdrOptions): Promise<BuiltSdr> {
+    const { command, validatedBy } = options;
+    const statements = await this.cr26.statements(scope);
     const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
     const vulnerabilities = vulnerabilityFacts(register);
     const { ocrs } = await this.journal.read();
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf }, statements, { ...(validatedBy === undefined ? {} : { validatedBy }), ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf: run.asOf }, statements, { ...(validatedBy === undefined ? {} : { validatedBy }), ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
     const { tool } = this.settings;
     const model = buildSdr({
       profile: scope.profile,
@@ -81,7 +95,7 @@ export class SdrBuilder {
       history: picture.history,
       ...(picture.controls === undefined ? {} : { controls: picture.controls }),
       cadence: scope.cadences.machine,
-      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.context.input.sha256.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${command} ${run.context.input.name} (${tool.name} ${tool.version})` },
+      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.input.sha256.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${command} ${run.input.name} (${tool.name} ${tool.version})` },
     });
     const markdown = sdrMarkdown(
       model,
@@ -93,10 +107,17 @@ export class SdrBuilder {
         generatedAt: isoSeconds(scope.now),
         json: options.jsonName,
       },
-      { asOf, results: run.results, input: run.context.input },
+      run,
     );
-    return { model, markdown, scope, run, picture, asOf, register };
+    return { model, markdown, scope, run, picture, asOf: run.asOf, register };
   }
+}
+
+/** What the SDR says of the run it speaks for. */
+export interface SdrRun {
+  asOf: string;
+  results: number;
+  input: { name: string; sha256: string };
 }
 
 export interface WriteSdrInput extends SdrRequest {
