@@ -9,6 +9,8 @@ import { freshnessOf } from '../../domain/fedramp/run-facts';
 import { applicabilityProfile, Cr26Assessment, judgmentFacts } from './cr26-assessment';
 import { VulnerabilityRegister, vulnerabilityFacts } from '../vulnerabilities/vulnerability-register';
 import { OngoingJournal } from './ongoing-journal';
+import { SCN_KIND } from '../../domain/fedramp/ongoing-records';
+import { scnWarnings, withScnWarnings } from '../../domain/fedramp/scn';
 
 export interface CheckFedrampReadinessInput {
   class?: Cr26Class;
@@ -76,6 +78,8 @@ export class CheckFedrampReadiness {
       })),
       cadences: scope.cadences,
     });
+    // A recorded SCN's notice whose day has passed is a reminder on its rule: svc cannot know whether it was sent.
+    const reminders = scnWarnings(await this.journal.entries(SCN_KIND), scope.rules, scope.now, scope.profile.class);
     const profile = applicabilityProfile(scope.profile);
     return {
       profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
@@ -83,7 +87,7 @@ export class CheckFedrampReadiness {
       rules_version: scope.rules.info.version,
       run: latest === undefined ? null : { seq: latest.summary.seq, id: latest.summary.id, as_of: latest.summary.as_of, results: latest.results.length },
       store: this.cr26.storeLocation,
-      rules: readiness.rules,
+      rules: withScnWarnings(readiness.rules, reminders),
       ksis: readiness.ksis,
       recommended: readiness.recommended,
       optional: readiness.optional,

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { INCIDENT_KIND, OCR_KIND, SCN_KIND, type IncidentRecord, type OcrRecord, type ScnRecord } from '../../domain/fedramp/ongoing-records';
+import { INCIDENT_KIND, OCR_KIND, SCN_KIND, type IncidentRecord, type OcrRecord, type OngoingKind, type OngoingKinds, type Recorded, type ScnRecord } from '../../domain/fedramp/ongoing-records';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 
 /** The ongoing-certification records of the run store's journal, each kind in the order recorded. */
@@ -11,11 +11,21 @@ export interface OngoingRecords {
   journalSeq: number;
 }
 
-/** Reads what `fedramp ocr`, `scn` and `incident` recorded (domain/fedramp/ongoing-records.ts), in one pass over the journal. */
+/**
+ * What `fedramp ocr`, `scn` and `incident` record in the run store's journal (domain/fedramp/ongoing-records.ts): the
+ * one reader and writer of those kinds. Reading verifies the journal's chain first (IntegrityError when it was changed
+ * outside svc), so a command that reads before it writes stops on a tampered store before writing anything.
+ */
 @injectable()
 export class OngoingJournal {
   constructor(@inject(RUN_STORE) private readonly store: RunStore) {}
 
+  /** Where the store is, for messages. */
+  get location(): string {
+    return this.store.location;
+  }
+
+  /** Every kind, in one pass over the journal. */
   async read(): Promise<OngoingRecords> {
     const out: OngoingRecords = { ocrs: [], scns: [], incidents: [], journalSeq: 0 };
     for (const entry of await this.store.journal()) {
@@ -27,8 +37,13 @@ export class OngoingJournal {
     return out;
   }
 
-  /** Appends an OCR's record; its journal entry's seq. */
-  async recordOcr(record: OcrRecord, recordedAt: string): Promise<number> {
-    return (await this.store.appendJournal(OCR_KIND, record as unknown as Record<string, unknown>, recordedAt)).seq;
+  /** The records of one kind with their journal seq and time, in the order recorded. */
+  async entries<K extends OngoingKind>(kind: K): Promise<Recorded<OngoingKinds[K]>[]> {
+    return (await this.store.journal(kind)).map((e) => ({ seq: e.seq, recorded_at: e.recorded_at, record: e.record as unknown as OngoingKinds[K] }));
+  }
+
+  /** Appends a record at `recordedAt` (ISO-8601 UTC); its journal entry's seq. */
+  async append<K extends OngoingKind>(kind: K, record: OngoingKinds[K], recordedAt: string): Promise<number> {
+    return (await this.store.appendJournal(kind, record as unknown as Record<string, unknown>, recordedAt)).seq;
   }
 }

@@ -4,7 +4,7 @@ import { formatDigest } from '../../domain/evidence/content-digest';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { buildOcr, nextReportDate, ocrMarkdown, ocrPeriodEnding, type AcceptedSummary } from '../../domain/fedramp/ocr';
-import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
+import { OCR_KIND, type OcrRecord } from '../../domain/fedramp/ongoing-records';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import type { NRating } from '../../domain/vulnerabilities/lifecycle';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
@@ -102,7 +102,7 @@ export class WriteOcr {
     let entry: WriteOcrResult['recorded'];
     if (!input.draft) {
       const snapshot = { ...(latest === undefined ? {} : { run_seq: latest.summary.seq }), journal_seq: recorded.journalSeq };
-      entry = { seq: await this.journal.recordOcr({ period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now)), snapshot };
+      entry = { seq: await this.journal.append(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now)), snapshot };
     }
     const planned = document.plannedCertificationDataChanges as { changes: string[] };
     return {

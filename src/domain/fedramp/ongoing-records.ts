@@ -52,6 +52,8 @@ export interface IncidentRecord {
   lessons_learned: string[];
   /** The report as written (FedRAMP's schema). */
   document: Record<string, unknown>;
+  /** The PAIN N-rating (1–5) the report gave, which times the incident's next report when none is given. */
+  n?: number;
 }
 
 /** `fedramp ocr`'s record: the OCR and what it froze (CDS-CSO-HAD). */
@@ -66,4 +68,20 @@ export interface OcrRecord {
    * journal's length at the time rebuild every document as it was.
    */
   snapshot: { run_seq?: number; journal_seq: number };
+}
+
+/** The record each journal kind holds. */
+export interface OngoingKinds {
+  [OCR_KIND]: OcrRecord;
+  [SCN_KIND]: ScnRecord;
+  [INCIDENT_KIND]: IncidentRecord;
+}
+export type OngoingKind = keyof OngoingKinds;
+
+/** A record with where it stands in the journal. */
+export interface Recorded<T> {
+  seq: number;
+  /** ISO-8601 UTC. */
+  recorded_at: string;
+  record: T;
 }

@@ -147,8 +147,8 @@ function activityRow(group: VulnerabilityGroup, j: GroupJudgment, kev: { dueDate
   };
 }
 
-/** An evaluation as a line of the period's events: who, what it said, why. */
-function evaluationWords(e: Evaluation): string {
+/** An evaluation as a line of the period's events (and of an incident report's timeline): who, what it said, why. */
+export function evaluationWords(e: Evaluation): string {
   const said = [
     e.irv === undefined ? '' : `internet-reachable ${e.irv ? 'yes' : 'no'}`,
     e.lev === undefined ? '' : `likely exploitable ${e.lev ? 'yes' : 'no'}`,
