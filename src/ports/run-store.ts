@@ -3,10 +3,12 @@ import type { DecidedRun, RunDocument, RunSummary, StoredRun } from '../domain/c
 import type { RunRange } from '../domain/conmon/run-range';
 import type { RunDocumentSource } from '../domain/conmon/stored-documents';
 import type { JournalEntry } from '../domain/conmon/journal';
+import type { AccessEvent } from '../domain/trust/access-log';
 
 export type { RunRange } from '../domain/conmon/run-range';
 export type { DocumentChunks, RunDocumentSource } from '../domain/conmon/stored-documents';
 export type { JournalEntry } from '../domain/conmon/journal';
+export type { AccessEvent } from '../domain/trust/access-log';
 
 /** What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read). */
 export type AppendDecision = (latest: StoredRun | undefined, seq: number) => DecidedRun | Promise<DecidedRun>;
@@ -77,6 +79,14 @@ export interface RunStore {
    * modified outside svc. Restore it from backup'). An empty journal: [].
    */
   journal(kind?: string): Promise<JournalEntry[]>;
+  /**
+   * Logs access to FedRAMP Certification Data (CDS-TRC-ACL; domain/trust/access-log.ts), each event checked first
+   * (InvalidInputError `bad-access-event`). The log is kept beside the runs, never pruned by svc, so the summaries
+   * reach back at least six months; it is not hash-chained (it records reads, not decisions).
+   */
+  appendAccess(events: readonly AccessEvent[]): Promise<void>;
+  /** The access events of the days from `from` to `to` (YYYY-MM-DD, both included), in the order logged per day. */
+  accessLog(from: string, to: string): Promise<AccessEvent[]>;
   /** Releases connections; the store may not be used afterwards. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, RunStore } from '../../src/ports/run-store';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
+import type { AccessEvent } from '../../src/domain/trust/access-log';
 
 /**
  * What a test changes behind the store's back: one record of a run (its canonical record, its summary, its POA&M
@@ -348,6 +349,35 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
         }
         expect((await store.get(1))?.documents).toHaveLength(3);
+      });
+    });
+
+    describe('the access log (CDS-TRC-ACL)', () => {
+      const event = (at: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', outcome: 'served', status: 200, ...over });
+
+      it('is empty before the first access', async () => {
+        expect(await store.accessLog('2026-01-01', '2026-12-31')).toEqual([]);
+      });
+
+      it('keeps every event as given, per day in the order logged, and gives the days asked for', async () => {
+        const a = event('2026-11-24T23:59:59Z');
+        const b = event('2026-11-25T00:00:00Z', { principal: 'bob@contractor.example', agency: undefined, document: 'access', outcome: 'denied', status: 403 });
+        const c = event('2026-11-25T08:00:00Z', { document: 'cpo' });
+        await store.appendAccess([a, b]);
+        await store.appendAccess([c]);
+        const { agency: _none, ...withoutAgency } = b;
+        expect(await store.accessLog('2026-11-24', '2026-11-25')).toEqual([a, withoutAgency, c]);
+        expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([withoutAgency, c]);
+        expect(await store.accessLog('2026-11-26', '2027-01-01')).toEqual([]);
+        const twin = h.twin();
+        expect(await twin.accessLog('2026-11-24', '2026-11-24')).toEqual([a]);
+        await twin.close();
+      });
+
+      it('refuses an event that is not one, logging nothing of the batch', async () => {
+        await expect(store.appendAccess([event('2026-11-25T08:00:00Z'), event('yesterday')])).rejects.toMatchObject({ code: 'bad-access-event', message: 'access event: at is not an ISO-8601 UTC time' });
+        await expect(store.appendAccess([event('2026-11-25T08:00:00Z', { outcome: 'maybe' as 'served' })])).rejects.toMatchObject({ code: 'bad-access-event' });
+        expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([]);
       });
     });
 

@@ -7,6 +7,7 @@ import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
 import { PureJsHashing } from './pure-js-hashing';
+import { accessDay, checkAccessEvent, type AccessEvent } from '../../src/domain/trust/access-log';
 
 /** One stored run: its record as canonical text, the rest as stored, and its link in the hash chain. */
 export interface MemoryRun {
@@ -26,6 +27,8 @@ export interface MemoryRuns {
   journal: JournalEntry[];
   journalHead: JournalHead;
   queue: Promise<unknown>;
+  /** The access log's events, as canonical text (what the file store writes a line of). */
+  access?: string[];
 }
 
 /**
@@ -125,6 +128,18 @@ export class InMemoryRunStore implements RunStore {
   async journal(kind?: string): Promise<JournalEntry[]> {
     if (kind !== undefined) checkJournalKind(kind);
     return this.verifiedJournal().filter((entry) => kind === undefined || entry.kind === kind);
+  }
+
+  async appendAccess(events: readonly AccessEvent[]): Promise<void> {
+    const lines = events.map((e) => canonicalText(checkAccessEvent(e)));
+    (this.shared.access ??= []).push(...lines);
+  }
+
+  async accessLog(from: string, to: string): Promise<AccessEvent[]> {
+    return (this.shared.access ?? [])
+      .map((line) => checkAccessEvent(JSON.parse(line)))
+      .filter((e) => accessDay(e) >= from && accessDay(e) <= to)
+      .sort((a, b) => (accessDay(a) < accessDay(b) ? -1 : accessDay(a) > accessDay(b) ? 1 : 0));
   }
 
   async close(): Promise<void> {}

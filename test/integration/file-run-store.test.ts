@@ -531,3 +531,32 @@ describe('FileRunStore on disk', () => {
     await expect(store.get(id)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('is listed in index.json but its file is missing') });
   });
 });
+
+describe('FileRunStore: the access log on disk', () => {
+  const event = (at: string) => ({ at, principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', outcome: 'served' as const, status: 200 });
+
+  it('keeps a file a day, mode 0600, one line an event', async () => {
+    const dir = join(freshRoot(), 'store');
+    await new FileRunStore({ dir }).appendAccess([event('2026-11-24T10:00:00Z'), event('2026-11-25T10:00:00Z'), event('2026-11-25T11:00:00Z')]);
+    expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-11-24.ndjson', '2026-11-25.ndjson']);
+    expect(readFileSync(join(dir, 'access', '2026-11-25.ndjson'), 'utf8').split('\n')).toHaveLength(3);
+    expect(statSync(join(dir, 'access', '2026-11-25.ndjson')).mode & 0o777).toBe(0o600);
+  });
+
+  it('skips the torn line a crash mid-write leaves, appends after it on a line of its own, and names a line changed into something else', async () => {
+    const dir = join(freshRoot(), 'store');
+    const store = new FileRunStore({ dir });
+    await store.appendAccess([event('2026-11-25T10:00:00Z')]);
+    const file = join(dir, 'access', '2026-11-25.ndjson');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}{"at":"2026-11-25T10:00:01Z","princ`);
+    expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([event('2026-11-25T10:00:00Z')]);
+    // The next append starts on a line of its own: the torn line stays skipped, nothing is lost after it.
+    await store.appendAccess([event('2026-11-25T10:00:02Z')]);
+    expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([event('2026-11-25T10:00:00Z'), event('2026-11-25T10:00:02Z')]);
+    writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\nnot an event\n`);
+    await expect(store.accessLog('2026-11-01', '2026-11-30')).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: `${file}:2: not an access event; the store was modified outside svc. Restore it from backup`,
+    });
+  });
+});

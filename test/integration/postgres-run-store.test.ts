@@ -143,6 +143,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 2, name: 'run-chain' },
       { version: 3, name: 'run-documents' },
       { version: 4, name: 'journal' },
+      { version: 5, name: 'access log' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -155,7 +156,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(4\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(5\); upgrade svc$/) });
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

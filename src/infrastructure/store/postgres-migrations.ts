@@ -103,6 +103,24 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       INSERT INTO svc_journal_chain (seq, hash) VALUES (0, NULL);`,
   },
+  {
+    version: 5,
+    name: 'access log',
+    // The trust center's access log (CDS-TRC-ACL, domain/trust/access-log.ts): one row per request for certification
+    // data, summarized by day when read; never pruned by svc. `at` is text, kept as the API gave it.
+    sql: `
+      CREATE TABLE svc_access (
+        id bigserial PRIMARY KEY,
+        day date NOT NULL,
+        at text NOT NULL,
+        principal text NOT NULL,
+        agency text,
+        document text NOT NULL,
+        outcome text NOT NULL CHECK (outcome IN ('served', 'denied')),
+        status integer NOT NULL
+      );
+      CREATE INDEX svc_access_day ON svc_access (day);`,
+  },
 ];
 
 /** Rows are chained this many at a time: memory stays bounded however many runs 0.5.0 stored. */

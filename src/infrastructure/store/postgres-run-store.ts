@@ -2,7 +2,8 @@ import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
+import type { AccessEvent, AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
+import { accessDay, checkAccessEvent } from '../../domain/trust/access-log';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
@@ -255,6 +256,37 @@ export class PostgresRunStore implements RunStore {
     const entries = checkJournal(read, (seq) => `${this.location} (svc_journal, seq ${seq})`, digest);
     checkJournalHead(entries, heads.length === 1 ? { seq: Number(heads[0].seq), hash: heads[0].hash } : undefined, `${this.location} (svc_journal_chain)`);
     return entries;
+  }
+
+  /** One INSERT of every event (a request logs one, a batch many). */
+  async appendAccess(events: readonly AccessEvent[]): Promise<void> {
+    const checked = events.map(checkAccessEvent);
+    if (checked.length === 0) return;
+    await this.ready();
+    const values: unknown[] = [];
+    const rows = checked.map((e, i) => {
+      values.push(accessDay(e), e.at, e.principal, e.agency ?? null, e.document, e.outcome, e.status);
+      return `(${Array.from({ length: 7 }, (_, k) => `$${i * 7 + k + 1}`).join(', ')})`;
+    });
+    await this.transaction((sql) => sql(`INSERT INTO svc_access (day, at, principal, agency, document, outcome, status) VALUES ${rows.join(', ')}`, values));
+  }
+
+  async accessLog(from: string, to: string): Promise<AccessEvent[]> {
+    await this.ready();
+    const rows = await this.read((sql) =>
+      sql<{ at: string; principal: string; agency: string | null; document: string; outcome: string; status: number }>(
+        'SELECT at, principal, agency, document, outcome, status FROM svc_access WHERE day BETWEEN $1 AND $2 ORDER BY day, id',
+        [from, to],
+      ),
+    );
+    return rows.map((r, i) => {
+      const event = { at: r.at, principal: r.principal, ...(r.agency === null ? {} : { agency: r.agency }), document: r.document, outcome: r.outcome, status: r.status };
+      try {
+        return checkAccessEvent(event);
+      } catch {
+        throw chainTampered(`${this.location} (svc_access, row ${i + 1} of ${from} to ${to})`, 'not an access event');
+      }
+    });
   }
 
   async close(): Promise<void> {
