@@ -41,6 +41,7 @@ import { TIMER } from '../ports/timer';
 import { YAML_ENCODER } from '../ports/yaml-encoder';
 import { QUERY_PARSER } from '../ports/query-parser';
 import { HTML_RENDERER } from '../ports/html-renderer';
+import { TRUST_PAGES } from '../ports/trust-pages';
 import { BUSINESS_CALENDAR } from '../ports/business-calendar';
 import { POAM_WORKBOOK } from '../ports/poam-workbook';
 import { RUN_STORE } from '../ports/run-store';
@@ -119,6 +120,9 @@ export function registerAdapters(container: DependencyContainer, { env = process
   });
   container.register(HTML_RENDERER, {
     useFactory: instanceCachingFactory(() => new (require('./renderers/html/html-dashboard-renderer') as typeof import('./renderers/html/html-dashboard-renderer')).HtmlDashboardRenderer()),
+  });
+  container.register(TRUST_PAGES, {
+    useFactory: instanceCachingFactory(() => new (require('./renderers/html/html-trust-pages') as typeof import('./renderers/html/html-trust-pages')).HtmlTrustPages()),
   });
   container.register(BUSINESS_CALENDAR, {
     useFactory: instanceCachingFactory(() => new (require('./calendar/us-federal-holidays') as typeof import('./calendar/us-federal-holidays')).UsFederalHolidays()),

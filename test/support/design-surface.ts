@@ -42,10 +42,20 @@ export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 /** The 56 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
 export const DESIGN_COMMAND_IDS: readonly string[] = Object.entries(DESIGN_COMMANDS).flatMap(([topic, commands]) => commands.map((c) => `${topic}:${c}`));
 
-/** DESIGN §9: the 17 route handlers in five modules, as `<module tag> <METHOD> <OpenAPI path>`. */
+/**
+ * DESIGN §9: the route handlers built so far, as `<module tag> <METHOD> <OpenAPI path>`: SPEC's 17 in five modules and
+ * the trust center's first 7 (§12.7; its sdr, metrics, incidents, snapshots, access and evidence routes come later).
+ */
 export const DESIGN_ROUTES: readonly string[] = [
   'health GET /health',
   'health GET /health/ready',
+  'trust GET /fedramp/public',
+  'trust GET /fedramp/cpo',
+  'trust GET /fedramp/ocr',
+  'trust GET /fedramp/vdr',
+  'trust GET /fedramp/avi',
+  'trust GET /fedramp/history',
+  'trust GET /fedramp/scn',
   'auditor GET /auditor/evidence',
   'auditor GET /auditor/findings',
   'auditor GET /auditor/poam',

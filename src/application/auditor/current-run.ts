@@ -3,9 +3,7 @@ import type { RunSummary } from '../../domain/conmon/run-record';
 import { NotFoundError } from '../../domain/errors';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
-
-/** How long a check of the store for a newer run is trusted, in milliseconds. */
-export const RECHECK_MS = 1000;
+import { Rechecked } from '../shared/rechecked';
 
 /**
  * The current run of the run store (DESIGN §9: "the current run comes from the run store"). One instance serves a
@@ -14,30 +12,22 @@ export const RECHECK_MS = 1000;
  */
 @injectable()
 export class CurrentRun {
-  private newest: RunSummary | undefined;
-  private listedAt = -Infinity;
-  private listing: Promise<RunSummary> | undefined;
+  private readonly newest: Rechecked<RunSummary>;
 
   constructor(
     @inject(RUN_STORE) private readonly store: RunStore,
-    @inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @inject(CLOCK) clock: Clock,
+  ) {
+    this.newest = new Rechecked(clock, async () => {
+      const newest = (await this.store.list()).at(-1);
+      if (!newest) throw this.noRuns();
+      return newest;
+    });
+  }
 
   /** The newest run's summary, checked against the store at most once every RECHECK_MS. */
   summary(): Promise<RunSummary> {
-    const now = this.clock.now().getTime();
-    if (this.newest && now - this.listedAt < RECHECK_MS) return Promise.resolve(this.newest);
-    this.listing ??= this.store
-      .list()
-      .then((summaries) => {
-        const newest = summaries.at(-1);
-        if (!newest) throw this.noRuns();
-        this.newest = newest;
-        this.listedAt = now;
-        return newest;
-      })
-      .finally(() => (this.listing = undefined));
-    return this.listing;
+    return this.newest.get();
   }
 
   private noRuns(): NotFoundError {

@@ -7,7 +7,7 @@ import { formatDigest } from '../../domain/evidence/content-digest';
 import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, staleVulnerabilities, type PackageFacts } from '../../domain/fedramp/certification-package';
 import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import type { TwinHeader } from '../../domain/fedramp/twin';
-import { buildAvi, buildHistory, buildVdr, OFFERS_2026_06_24, reportPeriod, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
+import { currentVulnerabilityReports, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
 import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vulnerability-twins';
 import type { Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
@@ -182,12 +182,11 @@ export class WritePackage {
    * vulnerability register of the run store; resource names hashed with `--redact` (VER-RPT-NID).
    */
   private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
-    const shared = { packageUri: header.packageUri, groups: register.groups, offers: OFFERS_2026_06_24, ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) };
-    const period = reportPeriod(new Date(register.now));
+    const reports = currentVulnerabilityReports({ packageUri: header.packageUri, groups: register.groups, now: register.now, ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) });
     const made = [
-      { name: 'vdr.json', type: 'vdr' as const, document: buildVdr({ ...shared, ...period }) },
-      { name: 'avi.json', type: 'avi' as const, document: buildAvi({ ...shared, ...period }) },
-      { name: 'vulnerability-history.json', type: 'history' as const, document: buildHistory({ ...shared, generatedAt: register.now }) },
+      { name: 'vdr.json', type: 'vdr' as const, document: reports.vdr },
+      { name: 'avi.json', type: 'avi' as const, document: reports.avi },
+      { name: 'vulnerability-history.json', type: 'history' as const, document: reports.history },
     ];
     return made.map((d) => ({ ...d, markdown: vulnerabilityDocumentMarkdown(d.document, { ...header, title: CR26_DOCUMENTS[d.type].title, json: d.name }) }));
   }

@@ -21,10 +21,13 @@ export interface AppDependencies {
   logger: Logger;
 }
 
-/** Whether `principal` holds one of `roles`: names compare case-insensitively (Windows and Kerberos realms), `*` is anyone. */
+/**
+ * Whether `principal` holds one of `roles`: names compare case-insensitively (Windows and Kerberos realms), `*` is
+ * anyone; a principal recognized as an agency's (Principal.agency) holds `agency` without being named (CDS-TRC-USH).
+ */
 export function holdsRole(principal: Principal, roles: readonly Role[], grants: Record<Role, string[]>): boolean {
   const name = principal.name.toLowerCase();
-  return roles.some((role) => grants[role].some((p) => p === '*' || p.toLowerCase() === name));
+  return roles.some((role) => (role === 'agency' && principal.agency !== undefined) || grants[role].some((p) => p === '*' || p.toLowerCase() === name));
 }
 
 /** The Express app of svc-api: routes, OpenAPI, /docs and problem+json; the front door runs before it (front-door.ts). */
@@ -67,7 +70,7 @@ export function createApp(deps: AppDependencies): express.Express {
   app.use((req: Request, _res: Response, next: NextFunction) => {
     const allowed = known.find((k) => k.pattern.test(req.path))?.methods.join(', ');
     if (allowed) return next(new HttpProblem(405, 'method-not-allowed', `${req.method} ${req.path}: this route answers ${allowed}`, { Allow: allowed }));
-    next(new HttpProblem(404, 'no-such-route', `${req.method} ${req.path}: no such route; /openapi.json lists the 17 routes`));
+    next(new HttpProblem(404, 'no-such-route', `${req.method} ${req.path}: no such route; /openapi.json lists the ${deps.routes.length} routes`));
   });
   app.use(problemHandler(deps.logger));
   return app;
@@ -83,7 +86,8 @@ function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandle
       return next(new HttpProblem(401, 'authentication-required', detail, challenges.length ? { 'WWW-Authenticate': challenges.join(', ') } : {}));
     }
     if (!holdsRole(principal, roles, deps.roles)) {
-      return next(new HttpProblem(403, 'role-required', `${principal.name} does not hold the ${roles.join(' or ')} role; an administrator grants it under roles in the API config`));
+      const agency = roles.includes('agency') ? ", or recognizes the principal's agency by its realm, certificate issuer or domain (fedramp.agencies in svc.config.json)" : '';
+      return next(new HttpProblem(403, 'role-required', `${principal.name} does not hold the ${roles.join(' or ')} role; an administrator grants it under roles in the API config${agency}`));
     }
     next();
   };

@@ -24,6 +24,9 @@ import { boundaryRoutes } from './routes/boundary';
 import { healthRoutes } from './routes/health';
 import { orgpathRoutes } from './routes/orgpath';
 import { surveyRoutes } from './routes/survey';
+import { trustRoutes } from './routes/trust';
+import { agencyRecognition } from './auth/agency-recognition';
+import { FEDRAMP_PROFILE } from '../../ports/fedramp-profile';
 
 export interface ApiOptions {
   env?: NodeJS.ProcessEnv;
@@ -44,11 +47,12 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** The 17 route handlers of DESIGN §9, module by module. */
+/** The route handlers of DESIGN §9, module by module: SPEC's 17 and the trust center's so far. */
 export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache, logger: Logger): RouteSpec[] {
   return [
     ...healthRoutes(container, config, version, logger),
     ...auditorRoutes(container, replay, logger),
+    ...trustRoutes(container, config, logger),
     ...surveyRoutes(container),
     ...orgpathRoutes(container, config),
     ...boundaryRoutes(container, config),
@@ -68,7 +72,10 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
   const current = container.resolve(CurrentRun);
   const replay = new ReplayCache(async () => (await current.summary()).id);
   const routes = apiRoutes(container, config, version, replay, logger);
-  const authenticator = createAuthenticator(config.auth, { onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused') });
+  const authenticator = createAuthenticator(config.auth, {
+    onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused'),
+    recognize: agencyRecognition(container.resolve(FEDRAMP_PROFILE)),
+  });
   const openapi = buildOpenApi(routes, version);
   const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger });
   const handler = createFrontDoor({

@@ -98,7 +98,7 @@ describe('svc-api, the second binary', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ port: 8000, roles: { admin: ['x'] } }));
     const run = runApi(['--config', bad]);
-    expect(run.stderr).toBe(`Error: ${bad}: roles.admin: unknown role; use auditor or operator\n`);
+    expect(run.stderr).toBe(`Error: ${bad}: roles.admin: unknown role; use auditor, operator or agency\n`);
     expect(run.status).toBe(3);
   });
 

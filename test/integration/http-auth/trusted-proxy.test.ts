@@ -167,7 +167,7 @@ describe('trusted proxy over mutual TLS', () => {
     });
 
     it("authenticates the user's certificate itself when the header is absent", async () => {
-      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls' });
+      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA' });
     });
   });
 
@@ -208,7 +208,7 @@ describe('trusted proxy over mutual TLS', () => {
 
     it('authenticates the certificate itself when the header is absent', async () => {
       const reply = await call('127.0.0.1', port, '/whoami', { tls: tls(alice) });
-      expect(reply.body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls' });
+      expect(reply.body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA' });
     });
   });
 });

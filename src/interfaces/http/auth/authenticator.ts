@@ -36,6 +36,8 @@ export interface AuthRefusal {
 export interface AuthenticatorOptions {
   /** Called for every refused credential; `reason` may say more than the 401 tells the client (a GSS-API message). */
   onRefused?: (refusal: AuthRefusal) => void;
+  /** Completes every proven principal (with its agency, agency-recognition.ts) before anything reads it. */
+  recognize?: (principal: Principal) => Principal;
 }
 
 /**
@@ -47,6 +49,7 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
   const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((method) => config[method] !== undefined);
   const challenges = config.negotiate ? ['Negotiate'] : [];
   const challengeHeaders: Record<string, string> = challenges.length > 0 ? { 'WWW-Authenticate': challenges.join(', ') } : {};
+  const recognize = options.recognize ?? ((principal: Principal) => principal);
   const passport = new Passport();
   if (config.negotiate) passport.use(new NegotiateStrategy(config.negotiate));
 
@@ -64,7 +67,7 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
       }
       const mutualToken = (info as NegotiateSuccess | undefined)?.mutualToken;
       if (mutualToken) res.setHeader('WWW-Authenticate', `Negotiate ${mutualToken}`);
-      res.locals.principal = principal;
+      res.locals.principal = recognize(principal);
       next();
     };
     passport.authenticate('negotiate', { session: false }, done)(req, res, next);
@@ -73,8 +76,8 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
   const usesProxy = (req: IncomingMessage): boolean => config.proxy !== undefined && req.headers[config.proxy.header] !== undefined;
 
   const withoutHandshake = (req: IncomingMessage): Principal | undefined => {
-    if (usesProxy(req)) return trustedProxyPrincipal(req, config.proxy!);
-    return config.mtls ? clientCertificatePrincipal(req) : undefined;
+    const principal = usesProxy(req) ? trustedProxyPrincipal(req, config.proxy!) : config.mtls ? clientCertificatePrincipal(req) : undefined;
+    return principal === undefined ? undefined : recognize(principal);
   };
 
   const middleware: RequestHandler = (req, res, next) => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { TLSSocket } from 'node:tls';
 import type { Principal } from './principal';
+import { formatName } from '../../../domain/trust/distinguished-name';
 import { HttpProblem } from '../responses/problem-details';
 
 const SUBJECT_ALT_NAME = Buffer.from([0x55, 0x1d, 0x11]); // 2.5.29.17
@@ -8,7 +9,8 @@ const UPN = Buffer.from([0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x14, 0x02, 0
 const NAME = /^[^\p{Cc}]{1,256}$/u;
 
 /**
- * The principal a TLS client certificate proves: its SAN otherName UPN, else its SAN e-mail, else its subject CN.
+ * The principal a TLS client certificate proves: its SAN otherName UPN, else its SAN e-mail, else its subject CN, with
+ * the certificate's issuer (RFC 4514) for recognizing an agency by it.
  * Undefined when the connection is not TLS or no certificate was presented. A presented certificate that did not
  * verify, or that names no usable user, is refused with a 401 `client-certificate-refused`.
  */
@@ -32,7 +34,68 @@ export function clientCertificatePrincipal(req: IncomingMessage): Principal | un
     names.upn !== undefined ? ['UPN', names.upn] : names.email !== undefined ? ['e-mail', names.email] : ['CN', typeof cn === 'string' ? cn : undefined];
   if (name === undefined) return refuse('the client certificate names no user (no SAN UPN or e-mail, no subject CN); have the CA put the user in the SAN');
   if (!NAME.test(name)) return refuse(`the ${kind} of the client certificate is not a usable user name (1-256 characters, no control characters); have the CA fix it`);
-  return { name, method: 'mtls' };
+  const issuer = issuerName(certificate.raw);
+  return { name, method: 'mtls', ...(issuer === undefined ? {} : { issuer }) };
+}
+
+/**
+ * The certificate's issuer as an RFC 4514 string (most specific RDN first), read from the DER: Node's `issuer` object
+ * loses the order of the RDNs and merges repeated attributes. Undefined when it does not parse: the certificate
+ * verified, so its user stands, only no agency is recognized by its issuer.
+ */
+function issuerName(der: Buffer): string | undefined {
+  try {
+    const tbs = children(der, children(der, element(der, 0))[0]);
+    const issuer = tbs[tbs[0].tag === 0xa0 ? 3 : 2];
+    if (issuer?.tag !== 0x30) return undefined;
+    const rdns = children(der, issuer).map((set) => {
+      if (set.tag !== 0x31) throw new Error('not an RDN');
+      return children(der, set).map((pair) => {
+        const [type, value] = children(der, pair);
+        if (type?.tag !== 0x06 || value === undefined) throw new Error('not an attribute');
+        return { oid: objectIdentifier(der.subarray(type.start, type.end)), value: attributeText(der, value) };
+      });
+    });
+    return formatName(rdns.reverse());
+  } catch {
+    return undefined;
+  }
+}
+
+/** A DER OBJECT IDENTIFIER's content as a dotted string. */
+function objectIdentifier(bytes: Buffer): string {
+  const arcs: number[] = [];
+  let value = 0;
+  for (const byte of bytes) {
+    value = value * 128 + (byte & 0x7f);
+    if (byte & 0x80) continue;
+    if (arcs.length === 0) arcs.push(value < 80 ? Math.floor(value / 40) : 2, value < 80 ? value % 40 : value - 80);
+    else arcs.push(value);
+    value = 0;
+  }
+  return arcs.join('.');
+}
+
+/** A directory string as text (UTF8, Printable, IA5, Teletex as Latin-1, BMP, Universal); any other value as `#<hex of its DER>` (RFC 4514 §2.4). */
+function attributeText(der: Buffer, value: Element): string {
+  const content = der.subarray(value.start, value.end);
+  switch (value.tag) {
+    case 0x0c:
+      return content.toString('utf8');
+    case 0x12:
+    case 0x13:
+    case 0x16:
+    case 0x1a:
+      return content.toString('ascii');
+    case 0x14:
+      return content.toString('latin1');
+    case 0x1e:
+      return Buffer.from(content).swap16().toString('utf16le');
+    case 0x1c:
+      return String.fromCodePoint(...Array.from({ length: content.length / 4 }, (_, i) => content.readUInt32BE(i * 4)));
+    default:
+      return `#${der.subarray(value.at, value.end).toString('hex')}`;
+  }
 }
 
 function refuse(detail: string): never {
@@ -67,6 +130,8 @@ function subjectAltNames(der: Buffer): { upn?: string; email?: string } {
 
 interface Element {
   tag: number;
+  /** Where its tag is. */
+  at: number;
   start: number;
   end: number;
 }
@@ -84,7 +149,7 @@ function element(der: Buffer, at: number, limit = der.length): Element {
     for (let i = 0; i < octets; i++) length = length * 256 + der[start++];
   }
   if (start + length > limit) throw new Error('truncated DER');
-  return { tag, start, end: start + length };
+  return { tag, at, start, end: start + length };
 }
 
 function children(der: Buffer, parent: Element): Element[] {

@@ -6,8 +6,21 @@ export interface Principal {
   /** `alice@SVC.TEST`, `CONTOSO\alice`, … exactly as the method produced it. */
   name: string;
   method: AuthMethod;
+  /**
+   * The issuer of the client certificate (method `mtls`), as an RFC 4514 string, most specific RDN first
+   * (`CN=Agency Issuing CA,O=Department of Examples,C=US`): what `fedramp.agencies[].issuers` is matched against.
+   */
+  issuer?: string;
+  /**
+   * The agency of the offering's profile (`fedramp.agencies[].name`) whose realm, certificate issuer or domain the
+   * principal matched: it then holds the `agency` role (CDS-TRC-USH), and later routes show it its agency's data.
+   */
+  agency?: string;
 }
 
-/** The API's two roles (DESIGN §9): `auditor` reads /auditor/*, `operator` calls the directory routes. */
-export const ROLES = ['auditor', 'operator'] as const;
+/**
+ * The API's three roles (DESIGN §9): `auditor` reads /auditor/* and the trust center, `operator` calls the directory
+ * routes, `agency` reads the trust center (/fedramp/*).
+ */
+export const ROLES = ['auditor', 'operator', 'agency'] as const;
 export type Role = (typeof ROLES)[number];

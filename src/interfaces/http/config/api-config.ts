@@ -29,7 +29,10 @@ export interface ApiConfig {
   /** Run store: a directory, or postgres://… (as SVC_STORE); default SVC_STORE, else the svc home's store. */
   store?: string;
   auth: AuthConfig;
-  /** Principals per role; matched case-insensitively, `*` for every authenticated principal. */
+  /**
+   * Principals per role; matched case-insensitively, `*` for every authenticated principal. `agency` is also held by
+   * every principal the offering's profile recognizes as an agency's (fedramp.agencies: realms, issuers, domains).
+   */
   roles: Record<Role, string[]>;
   limits: ApiLimits;
   /** PEM key that signs the SAR the API serves; default SVC_SIGNING_KEY, else the development key. */
@@ -113,10 +116,10 @@ function portCheck(fail: Fail) {
 }
 
 function readRoles(value: unknown, fail: Fail): Record<Role, string[]> {
-  if (!isPlainObject(value)) return fail('roles', `expected an object, got ${describe(value)}`, 'write { "auditor": ["alice@SVC.TEST"], "operator": ["bob@SVC.TEST"] }');
-  const roles = { auditor: [], operator: [] } as Record<Role, string[]>;
+  if (!isPlainObject(value)) return fail('roles', `expected an object, got ${describe(value)}`, 'write { "auditor": ["alice@SVC.TEST"], "operator": ["bob@SVC.TEST"], "agency": ["carol@AGENCY.GOV"] }');
+  const roles = { auditor: [], operator: [], agency: [] } as Record<Role, string[]>;
   for (const [role, principals] of Object.entries(value)) {
-    if (!(ROLES as readonly string[]).includes(role)) fail(`roles.${role}`, 'unknown role', `use ${ROLES.join(' or ')}`);
+    if (!(ROLES as readonly string[]).includes(role)) fail(`roles.${role}`, 'unknown role', `use ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`);
     if (!Array.isArray(principals) || principals.some((p) => typeof p !== 'string' || p.trim() === '' || /[\u0000-\u001f\u007f]/.test(p))) {
       fail(`roles.${role}`, `expected an array of principal names, got ${describe(principals)}`, 'write e.g. ["alice@SVC.TEST", "CONTOSO\\\\bob"]');
     }

@@ -68,6 +68,7 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
           ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
           principal: context.principal?.name ?? null,
           auth: context.principal?.method ?? null,
+          agency: context.principal?.agency ?? null,
           remote: req.socket.remoteAddress ?? null,
         },
         'request',

@@ -4,8 +4,8 @@ import type { JsonSchema, RouteSpec } from './route';
 const PROBLEMS: Record<number, string> = {
   400: 'The request does not match the route schema (the body lists each field), or a parameter is malformed.',
   401: 'No credentials, or credentials that did not verify (Negotiate, client certificate, trusted proxy).',
-  403: 'The principal does not hold a role this route needs.',
-  404: 'Nothing to answer with: no recorded run yet, or an unknown control.',
+  403: 'The principal does not hold a role this route needs (for /fedramp/*: agency, by name or by its agency\'s realm, certificate issuer or domain, or auditor).',
+  404: 'Nothing to answer with: no recorded run yet, an unknown control, or no Ongoing Certification Report recorded.',
   409: 'A paging cursor of an earlier run.',
   413: 'The request body is larger than limits.body_bytes.',
   415: 'A request body that is not application/json.',
@@ -58,7 +58,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: r.headers } : {}),
-        content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
+        content: r.content ? Object.fromEntries(Object.entries(r.content).map(([type, schema]) => [type, { schema }])) : { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
       };
     }
     const problems = route.access !== 'open' ? [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503] : route.identifies ? [400, 401, 429, 500, 503] : [400, 429, 500, 503];
@@ -83,11 +83,11 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
     info: {
       title: 'svc API — Compliance Evidence Service',
       version,
-      description: 'Read access to the current run\'s auditor artifacts, and the directory routes (survey, orgpath, boundary). Errors are RFC 9457 problem+json.',
+      description: 'Read access to the current run\'s auditor artifacts, the FedRAMP trust center (/fedramp/*: public information openly, certification data to agencies and auditors, as JSON or HTML), and the directory routes (survey, orgpath, boundary). Errors are RFC 9457 problem+json.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/' }],
-    tags: ['health', 'auditor', 'survey', 'orgpath', 'boundary'].map((name) => ({ name })),
+    tags: ['health', 'auditor', 'trust', 'survey', 'orgpath', 'boundary'].map((name) => ({ name })),
     security: SECURITY,
     paths,
     components: {
@@ -95,7 +95,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
       responses: Object.fromEntries(Object.entries(PROBLEMS).map(([status, description]) => [`Problem${status}`, { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } }])),
       securitySchemes: {
         negotiate: { type: 'http', scheme: 'negotiate', description: 'Kerberos through SPNEGO (RFC 4559) with the service keytab.' },
-        mutualTLS: { type: 'mutualTLS', description: 'A client certificate from the configured CA; its SAN UPN, else e-mail, else CN is the principal.' },
+        mutualTLS: { type: 'mutualTLS', description: 'A client certificate from the configured CA; its SAN UPN, else e-mail, else CN is the principal, and its issuer may make it an agency\'s.' },
         trustedProxy: { type: 'apiKey', in: 'header', name: 'X-Forwarded-User', description: 'The user a trusted proxy (IIS) authenticated; accepted only from the configured proxy addresses (the header name is configurable).' },
       },
     },

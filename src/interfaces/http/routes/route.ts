@@ -9,6 +9,8 @@ export interface ResponseSpec {
   /** Body schema; absent for a body the route streams as-is (then `contentType` says what it is). */
   schema?: JsonSchema;
   contentType?: string;
+  /** Several representations of one response (JSON and its HTML page): media type → schema, instead of schema and contentType. */
+  content?: Record<string, JsonSchema>;
   headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
@@ -26,7 +28,7 @@ export interface RouteInput<Q = Record<string, unknown>, P = Record<string, stri
  * its roles decide access, and its handler calls one use case and renders the result.
  */
 export interface RouteSpec {
-  module: 'auditor' | 'boundary' | 'health' | 'orgpath' | 'survey';
+  module: 'auditor' | 'boundary' | 'health' | 'orgpath' | 'survey' | 'trust';
   method: 'get' | 'post';
   /** OpenAPI form: `/auditor/graph/{control_id}`. */
   path: string;

@@ -1,0 +1,173 @@
+import { inject, injectable } from 'tsyringe';
+import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import { ConfigError, InvalidInputError, NotFoundError } from '../../domain/errors';
+import { requireProfileKeys } from '../../domain/fedramp/profile';
+import { publicInformation, type TrustCenterListing } from '../../domain/trust/public-information';
+import { trustPage, type TrustPageFact } from '../../domain/trust/trust-page';
+import { currentVulnerabilityReports } from '../../domain/vulnerabilities/vulnerability-reports';
+import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import { TRUST_PAGES, type TrustPages } from '../../ports/trust-pages';
+import { BuildCpo, type BuildCpoResult } from '../fedramp/build-cpo';
+import { OngoingJournal, type OngoingRecords } from '../fedramp/ongoing-journal';
+import { VulnerabilityRegister } from '../vulnerabilities/vulnerability-register';
+import { StoreState, type TrustStoreState } from './store-state';
+
+/** The documents of the trust center built so far (DESIGN §12.7); the SDR, metrics and incidents come later. */
+export const TRUST_DOCUMENTS = ['public', 'cpo', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
+export type TrustDocumentName = (typeof TRUST_DOCUMENTS)[number];
+
+/** Each document's title, and FedRAMP's schema it is valid against (the SCN route's items validate as `scn`). */
+export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; schema: Cr26DocumentType }> = {
+  public: { title: 'Public Information (CDS-CSO-PUB)', schema: 'cpo' },
+  cpo: { title: CR26_DOCUMENTS.cpo.title, schema: 'cpo' },
+  ocr: { title: CR26_DOCUMENTS.ocr.title, schema: 'ocr' },
+  vdr: { title: CR26_DOCUMENTS.vdr.title, schema: 'vdr' },
+  avi: { title: CR26_DOCUMENTS.avi.title, schema: 'avi' },
+  history: { title: CR26_DOCUMENTS.history.title, schema: 'history' },
+  scn: { title: 'Significant Change Notifications', schema: 'scn' },
+};
+
+export type TrustFormat = 'json' | 'html';
+
+export interface BuildTrustDocumentInput {
+  document: TrustDocumentName;
+  format: TrustFormat;
+  /** The routes and authentication methods /fedramp/public lists: the same for the life of the process. */
+  listing: TrustCenterListing;
+}
+
+/** One representation of a document, as bytes: served as they are, with their SHA-256 as ETag and Content-Digest. */
+export interface TrustRepresentation {
+  document: TrustDocumentName;
+  format: TrustFormat;
+  mediaType: string;
+  body: Uint8Array;
+  /** Lowercase hex SHA-256 of `body`. */
+  sha256: string;
+  /** The store state it was built from. */
+  state: TrustStoreState;
+}
+
+/** The svc command the documents and messages name as their source. */
+const SOURCE = 'trust center (svc-api)';
+
+/**
+ * A trust-center document (DESIGN §12.7) as JSON (RFC 8785 canonical, the document exactly as FedRAMP's schema has it)
+ * or as the human-readable page made from the same JSON (CDS-CSO-CBF), built from the run store and the offering's
+ * profile with the use cases the CLI uses: the CPO by BuildCpo, the OCR as the latest recorded one, the VDR, AVI and
+ * history from the vulnerability register, the SCNs as recorded. Documents are as of the store's last write
+ * (StoreState), and built once per store state: until something is recorded, every request gets the same bytes, and
+ * one instance keeps them for the life of the process.
+ *
+ * Throws NotFoundError `no-ocr-recorded` for the OCR before one is recorded; a profile key a document needs and lacks,
+ * or a profile whose CPO FedRAMP's schema rejects, is a ConfigError `invalid-config` naming svc.config.json and the key
+ * (the server's configuration, not the caller's request, is at fault).
+ */
+@injectable()
+export class BuildTrustDocument {
+  private built: { key: string; parts: Map<string, Promise<unknown>> } = { key: '', parts: new Map() };
+
+  constructor(
+    private readonly state: StoreState,
+    private readonly cpo: BuildCpo,
+    private readonly journal: OngoingJournal,
+    private readonly register: VulnerabilityRegister,
+    @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
+    @inject(RUN_STORE) private readonly store: RunStore,
+    @inject(HASHING) private readonly hashing: Hashing,
+    @inject(TRUST_PAGES) private readonly pages: TrustPages,
+    @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+  ) {}
+
+  async execute(input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
+    const state = await this.state.current();
+    return this.once(state, `${input.document}.${input.format}`, () => (input.format === 'json' ? this.json(state, input) : this.html(state, input)));
+  }
+
+  /**
+   * `make()` once per store state and part: a new state drops what the last one built. A failure is kept only when it
+   * is NotFoundError (the store holds no OCR, which only a write changes); anything else is tried again next time.
+   */
+  private once<T>(state: TrustStoreState, part: string, make: () => Promise<T>): Promise<T> {
+    if (this.built.key !== state.key) this.built = { key: state.key, parts: new Map() };
+    const parts = this.built.parts;
+    let hit = parts.get(part) as Promise<T> | undefined;
+    if (hit === undefined) {
+      hit = make().catch((error: unknown) => {
+        if (!(error instanceof NotFoundError) && parts.get(part) === hit) parts.delete(part);
+        throw serverConfiguration(error);
+      });
+      parts.set(part, hit);
+    }
+    return hit;
+  }
+
+  private async json(state: TrustStoreState, input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
+    const document = await this.document(state, input);
+    const body = new TextEncoder().encode(this.hashing.canonicalize(document));
+    return { document: input.document, format: 'json', mediaType: 'application/json', body, sha256: this.hashing.sha256(body), state };
+  }
+
+  private async html(state: TrustStoreState, input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
+    const json = await this.once(state, `${input.document}.json`, () => this.json(state, input));
+    const document = await this.document(state, input);
+    const { profile } = this.profile;
+    const facts: TrustPageFact[] = [
+      ...(profile.fedramp_id === undefined ? [] : [{ label: 'FedRAMP ID', value: profile.fedramp_id, code: true }]),
+      ...(profile.package_uri === undefined ? [] : [{ label: 'Certification Package Overview', value: profile.package_uri }]),
+      { label: 'As of', value: state.asOf },
+      ...(input.document === 'public' ? [] : [{ label: 'Run store', value: `${state.run === undefined ? 'no run recorded' : `run ${state.run.seq}`}, journal entry ${state.journal.seq}` }]),
+      { label: 'JSON (same data)', value: `sha256:${json.sha256}`, code: true },
+    ];
+    const { title } = TRUST_DOCUMENT_INFO[input.document];
+    const page = trustPage({ title, facts, document, ...(input.document === 'scn' ? { item: 'Notification' } : {}), generatedAt: state.asOf, tool: this.settings.tool });
+    const body = new TextEncoder().encode(this.pages.page(page));
+    return { document: input.document, format: 'html', mediaType: 'text/html; charset=utf-8', body, sha256: this.hashing.sha256(body), state };
+  }
+
+  /** The JSON document itself. */
+  private async document(state: TrustStoreState, input: BuildTrustDocumentInput): Promise<unknown> {
+    switch (input.document) {
+      case 'public': {
+        const built = await this.builtCpo(state);
+        return publicInformation(built.cpo.document, built.profile.class, input.listing);
+      }
+      case 'cpo':
+        return (await this.builtCpo(state)).cpo.document;
+      case 'ocr': {
+        const latest = (await this.records(state)).ocrs.at(-1);
+        if (latest === undefined) throw new NotFoundError('no-ocr-recorded', `no Ongoing Certification Report is recorded in the run store at ${this.store.location}; the provider records one with svc fedramp ocr --to <period end>`);
+        return latest.document;
+      }
+      case 'scn':
+        return (await this.records(state)).scns.map((scn) => scn.document);
+      default:
+        return (await this.vulnerabilityReports(state))[input.document];
+    }
+  }
+
+  private builtCpo(state: TrustStoreState): Promise<BuildCpoResult> {
+    return this.once(state, 'cpo.built', () => this.cpo.execute({ now: new Date(state.asOf), command: SOURCE }));
+  }
+
+  private records(state: TrustStoreState): Promise<OngoingRecords> {
+    return this.once(state, 'journal', () => this.journal.read());
+  }
+
+  /** The VDR, AVI and history as of the store state, from the register judged then, as `fedramp package` builds them. */
+  private vulnerabilityReports(state: TrustStoreState): Promise<ReturnType<typeof currentVulnerabilityReports>> {
+    return this.once(state, 'vulnerabilities', async () => {
+      const { package_uri } = requireProfileKeys(this.profile, ['class', 'package_uri'], `svc ${SOURCE}`);
+      const register = await this.register.judge({ now: new Date(state.asOf) }, `svc ${SOURCE}`);
+      return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now });
+    });
+  }
+}
+
+/** A profile the documents cannot be built from is the server's configuration error (500), not the caller's (400). */
+function serverConfiguration(error: unknown): unknown {
+  return error instanceof InvalidInputError && error.code === 'invalid-config' ? new ConfigError(error.code, error.message, { cause: error }) : error;
+}

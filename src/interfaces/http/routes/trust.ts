@@ -1,0 +1,120 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { DependencyContainer } from 'tsyringe';
+import { BuildTrustDocument, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type TrustDocumentName, type TrustFormat, type TrustRepresentation } from '../../../application/trust/build-trust-document';
+import { CR26_DOCUMENTS } from '../../../domain/fedramp/cr26-documents';
+import { ConfigError } from '../../../domain/errors';
+import type { TrustCenterListing } from '../../../domain/trust/public-information';
+import type { ApiConfig } from '../config/api-config';
+import { pageSecurityPolicy } from '../responses/page-policy';
+import { HttpProblem } from '../responses/problem-details';
+import { sendRepresentation } from '../responses/representation';
+import type { JsonSchema, RouteSpec } from './route';
+
+/** Who reads the certification data (DESIGN §9): an agency's principals, recognized by pattern or named, and auditors. */
+const READERS = ['agency', 'auditor'] as const;
+
+const SCHEMA_BASE = 'https://fedramp.gov/schemas/fedramp-';
+
+/** Each route's summary, and what its JSON is. */
+const ROUTES: Record<TrustDocumentName, { summary: string; description: string }> = {
+  public: {
+    summary: 'Public information about the cloud service offering (CDS-CSO-PUB)',
+    description:
+      "What CDS-CSO-PUB asks providers to publish, from the Certification Package Overview: FedRAMP ID, provider and service, description, certification type, UEI, website and logo, service and deployment model, business categories, sales and security contacts, assessor, certified services (CDS-CSO-SVC), secure configuration guidance, the next OCR date (CCM-OCR-NRD) and the package URI, in the CPO's field names (valid against FedRAMP's CPO schema), plus `trustCenter`: the certification class, the documents this trust center serves and to whom, and how an agency gets access. Needs no authentication.",
+  },
+  cpo: { summary: 'The Certification Package Overview', description: 'The CPO as `svc fedramp cpo` builds it from the profile, with the next OCR date of the last recorded OCR (CCM-OCR-NRD).' },
+  ocr: { summary: 'The latest Ongoing Certification Report', description: 'The OCR last recorded with `svc fedramp ocr`, exactly as written. 404 `no-ocr-recorded` before the first.' },
+  vdr: { summary: 'The Vulnerability Detail Report', description: 'The VDR (VER-RPT-VDT) of the 30 days up to the store\'s last write, from the vulnerability register as `svc vuln report --format vdr` judges it.' },
+  avi: { summary: 'The Accepted Vulnerability Info', description: 'The AVI (VER-RPT-AVI) of the 30 days up to the store\'s last write.' },
+  history: { summary: 'The historical vulnerability activity', description: 'Every vulnerability the register holds (VER-TFR-MRH), the accepted ones as AVI entries.' },
+  scn: { summary: 'The recorded Significant Change Notifications', description: 'Every SCN recorded with `svc fedramp scn`, exactly as written, in the order recorded: a JSON list whose items are each valid against FedRAMP\'s SCN schema.' },
+};
+
+const HEADERS = {
+  ETag: { description: 'Strong validator: the hex SHA-256 of this representation\'s bytes, quoted. The same for every request until something is recorded in the run store.', schema: { type: 'string' } },
+  'Content-Digest': { description: 'RFC 9530 `sha-256=:<base64>:` of the body.', schema: { type: 'string' } },
+  Vary: { description: '`Accept`: the JSON and the page are two representations of one URL.', schema: { type: 'string' } },
+};
+
+function jsonSchema(name: TrustDocumentName): JsonSchema {
+  const { schema } = TRUST_DOCUMENT_INFO[name];
+  const url = `${SCHEMA_BASE}${CR26_DOCUMENTS[schema].stem}-schema-2026-06-24.json`;
+  if (name === 'scn') return { type: 'array', description: `The recorded SCNs in order; each is valid against ${url}.`, items: { type: 'object' } };
+  if (name === 'public') return { type: 'object', description: `Valid against FedRAMP's CPO schema (${url}), with svc's \`trustCenter\` key.`, required: ['serviceIdentification', 'serviceProperties', 'contactInformation', 'certificationPackageOverviewUri', 'trustCenter'] };
+  return { type: 'object', description: `Valid against ${url}.` };
+}
+
+/** The words /fedramp/public uses for each authentication method. */
+const METHOD_WORDS = { negotiate: 'Kerberos (HTTP Negotiate, RFC 4559)', mtls: 'a client certificate (mutual TLS)', proxy: "the provider's sign-in proxy (Windows authentication)" } as const;
+
+/**
+ * The trust center's document routes (DESIGN §9 `trust`, §12.7): /fedramp/public open, the certification data to the
+ * `agency` and `auditor` roles. JSON by default; with Accept: text/html the page made from the same JSON, under
+ * helmet's CSP with the page's own script allowed by hash. Both are built once per run-store state (BuildTrustDocument)
+ * and answered with ETag, Content-Digest and 304.
+ */
+export function trustRoutes(container: DependencyContainer, config: ApiConfig, logger: Logger): RouteSpec[] {
+  const build = container.resolve(BuildTrustDocument);
+  const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((m) => config.auth[m] !== undefined);
+  const listing: TrustCenterListing = {
+    documents: TRUST_DOCUMENTS.map((name) => ({ path: `/fedramp/${name}`, title: TRUST_DOCUMENT_INFO[name].title, access: name === 'public' ? ['anyone'] : [...READERS] })),
+    authentication: methods.map((m) => METHOD_WORDS[m]),
+  };
+  /** The CSP of each page, by the page's SHA-256: worked out once per page, not per request. */
+  const policies = new Map<string, string>();
+  const policyOf = (page: TrustRepresentation): string => {
+    let policy = policies.get(page.sha256);
+    if (policy === undefined) {
+      if (policies.size >= 64) policies.clear();
+      policy = pageSecurityPolicy(Buffer.from(page.body).toString('utf8'));
+      policies.set(page.sha256, policy);
+    }
+    return policy;
+  };
+  const send = async (name: TrustDocumentName, res: Response, requestId: string) => {
+    const format = formatOf(res);
+    let built: TrustRepresentation;
+    try {
+      built = await build.execute({ document: name, format, listing });
+    } catch (error) {
+      // Anyone may ask for /fedramp/public: what the server's configuration lacks goes to the log, not to them.
+      if (name !== 'public' || !(error instanceof ConfigError)) throw error;
+      logger.error({ req_id: requestId, err: { code: error.code, message: error.message } }, 'trust center not configured');
+      throw new HttpProblem(500, 'trust-center-not-configured', 'the trust center cannot build its public information from the offering\'s profile yet; the server log names what is missing');
+    }
+    sendRepresentation(res.req, res, {
+      body: built.body,
+      sha256: built.sha256,
+      contentType: built.mediaType,
+      cacheControl: name === 'public' ? 'no-cache' : 'private, no-cache',
+      ...(format === 'html' ? { headers: { 'Content-Security-Policy': policyOf(built) } } : {}),
+    });
+  };
+  return TRUST_DOCUMENTS.map(
+    (name): RouteSpec => ({
+      module: 'trust',
+      method: 'get',
+      path: `/fedramp/${name}`,
+      operationId: `getFedramp${name[0].toUpperCase()}${name.slice(1)}`,
+      summary: ROUTES[name].summary,
+      description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write: the same bytes until something is recorded.`,
+      access: name === 'public' ? 'open' : READERS,
+      responses: {
+        200: { description: `${TRUST_DOCUMENT_INFO[name].title}: JSON, or the page with Accept: text/html.`, content: { 'application/json': jsonSchema(name), 'text/html': { type: 'string' } }, headers: HEADERS },
+        304: { description: 'If-None-Match matched the ETag of the representation asked for.', contentType: 'application/json' },
+        406: { description: 'Accept allows neither application/json nor text/html.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
+      },
+      async handle({ requestId }, res) {
+        await send(name, res, requestId);
+      },
+    }),
+  );
+}
+
+/** JSON unless the request prefers the page (a browser's Accept); 406 when it accepts neither. */
+function formatOf(res: Response): TrustFormat {
+  const type = res.req.accepts(['application/json', 'text/html']);
+  if (type === false) throw new HttpProblem(406, 'not-acceptable', `Accept ${JSON.stringify(String(res.req.headers.accept).slice(0, 100))}: this route answers application/json or text/html`);
+  return type === 'text/html' ? 'html' : 'json';
+}
