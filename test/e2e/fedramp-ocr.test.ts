@@ -2,19 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fedrampSchemaErrors, FEDRAMP_SCHEMAS } from '../support/fedramp-schemas';
-import { FIXTURES, svc, type SvcRun } from '../support/run-svc';
+import { svc, type SvcRun } from '../support/run-svc';
+import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { detection } from '../support/vulnerabilities';
 
-const CPO = JSON.parse(readFileSync(join(FIXTURES, 'fedramp', 'cpo-minimal.json'), 'utf8'));
 const PROFILE = {
-  type: '20x',
-  class: 'B',
-  fedramp_id: 'FR2611250001',
-  package_uri: 'https://trust.example.com/fedramp/cpo.json',
-  evidence_base_uri: 'https://trust.example.com/fedramp',
-  accountable_official: { name: 'Ada Example', title: 'CISO', email: 'ciso@example.com' },
-  agencies: [{ name: 'Department of Examples' }],
-  cpo: { serviceIdentification: { ...CPO.serviceIdentification, fedRampPackageId: undefined }, serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' }, contactInformation: CPO.contactInformation },
+  ...PACKAGE_PROFILE,
   planned_changes: ['Move the audit log store to a second region'],
   recommendations: ['Enable phishing-resistant MFA for agency administrators'],
 };

@@ -5,20 +5,11 @@ import { join } from 'node:path';
 import { verifyDsseEnvelope } from '../support/dsse-verifier';
 import { fedrampSchemaErrors, FEDRAMP_SCHEMAS } from '../support/fedramp-schemas';
 import { FIXTURES, svc, type SvcRun } from '../support/run-svc';
+import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 
 const EPOCH = String(Date.parse('2026-11-20T09:00:00Z') / 1000);
 const NOW = '2026-11-25T00:00:00Z';
-const CPO = JSON.parse(readFileSync(join(FIXTURES, 'fedramp', 'cpo-minimal.json'), 'utf8'));
-const PROFILE = {
-  type: '20x',
-  class: 'B',
-  fedramp_id: 'FR2611250001',
-  package_uri: 'https://trust.example.com/fedramp/cpo.json',
-  evidence_base_uri: 'https://trust.example.com/fedramp',
-  accountable_official: { name: 'Ada Example', title: 'CISO', email: 'ciso@example.com' },
-  agencies: [{ name: 'Department of Examples' }],
-  cpo: { serviceIdentification: { ...CPO.serviceIdentification, fedRampPackageId: undefined }, serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' }, contactInformation: CPO.contactInformation },
-};
+const PROFILE = PACKAGE_PROFILE;
 const VULNERABILITY_FILES = ['vdr.json', 'vdr.md', 'avi.json', 'avi.md', 'vulnerability-history.json', 'vulnerability-history.md'];
 const FILES = ['cpo.json', 'cpo.md', 'manifest.json', 'ocr-sample.json', 'ocr-sample.md', 'package.dsse.json', 'sdr.json', 'sdr.md', ...VULNERABILITY_FILES].sort();
 
