@@ -51,6 +51,7 @@ export const DESIGN_ROUTES: readonly string[] = [
   'health GET /health/ready',
   'trust GET /fedramp/public',
   'trust GET /fedramp/cpo',
+  'trust GET /fedramp/sdr',
   'trust GET /fedramp/ocr',
   'trust GET /fedramp/vdr',
   'trust GET /fedramp/avi',

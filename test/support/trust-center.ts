@@ -21,6 +21,7 @@ export const TRUST_PROFILE = {
   class: 'B',
   fedramp_id: 'FR2611250001',
   package_uri: 'https://trust.example.com/fedramp/cpo.json',
+  evidence_base_uri: 'https://trust.example.com/fedramp',
   accountable_official: { name: 'Ada Example', title: 'CISO', email: 'ciso@example.com' },
   agencies: [
     { name: 'Department of Examples', realms: ['SVC.TEST'], domains: ['examples.gov', 'EXAMPLES'], issuers: [AGENCY_ISSUER] },

@@ -11,18 +11,20 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { TRUST_PAGES, type TrustPages } from '../../ports/trust-pages';
 import { BuildCpo, type BuildCpoResult } from '../fedramp/build-cpo';
+import { SdrBuilder } from '../fedramp/write-sdr';
 import { OngoingJournal, type OngoingRecords } from '../fedramp/ongoing-journal';
 import { VulnerabilityRegister } from '../vulnerabilities/vulnerability-register';
 import { StoreState, type TrustStoreState } from './store-state';
 
-/** The documents of the trust center built so far (DESIGN §12.7); the SDR, metrics and incidents come later. */
-export const TRUST_DOCUMENTS = ['public', 'cpo', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
+/** The documents of the trust center built so far (DESIGN §12.7); the metrics and incidents come later. */
+export const TRUST_DOCUMENTS = ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
 export type TrustDocumentName = (typeof TRUST_DOCUMENTS)[number];
 
 /** Each document's title, and FedRAMP's schema it is valid against (the SCN route's items validate as `scn`). */
 export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; schema: Cr26DocumentType }> = {
   public: { title: 'Public Information (CDS-CSO-PUB)', schema: 'cpo' },
   cpo: { title: CR26_DOCUMENTS.cpo.title, schema: 'cpo' },
+  sdr: { title: CR26_DOCUMENTS.sdr.title, schema: 'sdr' },
   ocr: { title: CR26_DOCUMENTS.ocr.title, schema: 'ocr' },
   vdr: { title: CR26_DOCUMENTS.vdr.title, schema: 'vdr' },
   avi: { title: CR26_DOCUMENTS.avi.title, schema: 'avi' },
@@ -57,12 +59,12 @@ const SOURCE = 'trust center (svc-api)';
 /**
  * A trust-center document (DESIGN §12.7) as JSON (RFC 8785 canonical, the document exactly as FedRAMP's schema has it)
  * or as the human-readable page made from the same JSON (CDS-CSO-CBF), built from the run store and the offering's
- * profile with the use cases the CLI uses: the CPO by BuildCpo, the OCR as the latest recorded one, the VDR, AVI and
+ * profile with the use cases the CLI uses: the CPO by BuildCpo, the SDR of the latest run by SdrBuilder, the OCR as the latest recorded one, the VDR, AVI and
  * history from the vulnerability register, the SCNs as recorded. Documents are as of the store's last write
  * (StoreState), and built once per store state: until something is recorded, every request gets the same bytes, and
  * one instance keeps them for the life of the process.
  *
- * Throws NotFoundError `no-ocr-recorded` for the OCR before one is recorded; a profile key a document needs and lacks,
+ * Throws NotFoundError `no-ocr-recorded` for the OCR before one is recorded, `no-run-recorded` for the SDR before a run is; a profile key a document needs and lacks,
  * or a profile whose CPO FedRAMP's schema rejects, is a ConfigError `invalid-config` naming svc.config.json and the key
  * (the server's configuration, not the caller's request, is at fault).
  */
@@ -73,6 +75,7 @@ export class BuildTrustDocument {
   constructor(
     private readonly state: StoreState,
     private readonly cpo: BuildCpo,
+    private readonly sdr: SdrBuilder,
     private readonly journal: OngoingJournal,
     private readonly register: VulnerabilityRegister,
     @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
@@ -113,7 +116,8 @@ export class BuildTrustDocument {
 
   private async html(state: TrustStoreState, input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
     const json = await this.once(state, `${input.document}.json`, () => this.json(state, input));
-    const document = await this.document(state, input);
+    // The page shows the JSON representation's own data (plain arrays where the SDR streams its evidence), built once.
+    const document: unknown = JSON.parse(new TextDecoder().decode(json.body));
     const { profile } = this.profile;
     const facts: TrustPageFact[] = [
       ...(profile.fedramp_id === undefined ? [] : [{ label: 'FedRAMP ID', value: profile.fedramp_id, code: true }]),
@@ -137,6 +141,11 @@ export class BuildTrustDocument {
       }
       case 'cpo':
         return (await this.builtCpo(state)).cpo.document;
+      case 'sdr': {
+        const built = await this.sdr.buildLatest({ now: new Date(state.asOf) }, { command: `svc ${SOURCE}`, jsonName: 'sdr.json' });
+        if (built === undefined) throw new NotFoundError('no-run-recorded', `no run is recorded in the run store at ${this.store.location}, so there is no Security Decision Record yet; the provider records one with svc conmon process <report>`);
+        return built.model.document;
+      }
       case 'ocr': {
         const latest = (await this.records(state)).ocrs.at(-1);
         if (latest === undefined) throw new NotFoundError('no-ocr-recorded', `no Ongoing Certification Report is recorded in the run store at ${this.store.location}; the provider records one with svc fedramp ocr --to <period end>`);

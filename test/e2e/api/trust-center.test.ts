@@ -15,7 +15,7 @@ import { BuildCpo } from '../../../src/application/fedramp/build-cpo';
 import { VulnerabilityRegister } from '../../../src/application/vulnerabilities/vulnerability-register';
 import { HtmlTrustPages } from '../../../src/infrastructure/renderers/html/html-trust-pages';
 
-const DOCUMENTS = ['cpo', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
+const DOCUMENTS = ['cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
 const AUDITOR = { 'X-Forwarded-User': 'alice@SVC.TEST' };
 const OPERATOR = { 'X-Forwarded-User': 'bob@SVC.TEST' };
 /** An agency's user by the proxy-asserted domain, both forms IIS gives. */
@@ -78,6 +78,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
         documents: [
           { path: '/fedramp/public', title: 'Public Information (CDS-CSO-PUB)', access: ['anyone'] },
           { path: '/fedramp/cpo', title: 'Certification Package Overview', access: ['agency', 'auditor'] },
+          { path: '/fedramp/sdr', title: 'Security Decision Record', access: ['agency', 'auditor'] },
           { path: '/fedramp/ocr', title: 'Ongoing Certification Report', access: ['agency', 'auditor'] },
           { path: '/fedramp/vdr', title: 'Vulnerability Detail Report', access: ['agency', 'auditor'] },
           { path: '/fedramp/avi', title: 'Accepted Vulnerability Info', access: ['agency', 'auditor'] },
@@ -124,6 +125,22 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     });
   });
 
+  describe('the SDR of the latest run', () => {
+    it("is the SDR `svc fedramp sdr` builds for the store's latest run, valid against FedRAMP's schema", async () => {
+      const res = await get('/fedramp/sdr', AGENCY_UPN);
+      expect(res.status).toBe(200);
+      expect(fedrampSchemaErrors('sdr', res.body)).toEqual([]);
+      run(['fedramp', 'sdr', 'november.json', '--now', '2026-11-03T00:00:00Z', '--out', 'sdr.json']);
+      const written = JSON.parse(readFileSync(at('sdr.json'), 'utf8'));
+      // The same rules, KSIs and evidence; the metadata names where each came from.
+      const { metadata: served, ...servedRest } = res.body;
+      const { metadata: cli, ...cliRest } = written;
+      expect(servedRest).toEqual(cliRest);
+      expect([served.lastUpdated, cli.lastUpdated]).toEqual(['2026-11-03T00:00:00Z', '2026-11-03T00:00:00Z']);
+      expect(served.updateSource).toBe('svc trust center (svc-api) november.json (svc 0.5.0)');
+    });
+  });
+
   describe('access (CDS-TRC-USH): role agency by proxy-asserted domain or by name, or auditor', () => {
     it.each(DOCUMENTS)('/fedramp/%s: 401 without credentials, 403 without a role and for operator', async (name) => {
       const anonymous = await request(api.handler).get(`/fedramp/${name}`);
@@ -136,7 +153,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect((await get(`/fedramp/${name}`, OPERATOR)).status).toBe(403);
     });
 
-    it.each(['cpo', 'vdr', 'avi', 'history', 'scn'])('/fedramp/%s: 200 for the auditor, an agency user by UPN domain and by NetBIOS domain, and a named agency principal', async (name) => {
+    it.each(['cpo', 'sdr', 'vdr', 'avi', 'history', 'scn'])('/fedramp/%s: 200 for the auditor, an agency user by UPN domain and by NetBIOS domain, and a named agency principal', async (name) => {
       const bodies = [];
       for (const who of [AUDITOR, AGENCY_UPN, AGENCY_NETBIOS, { 'X-Forwarded-User': 'frank@partner.gov' }, { 'X-Forwarded-User': 'sam@SAMPLES.GOV' }]) {
         const res = await get(`/fedramp/${name}`, who);
@@ -160,7 +177,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
   });
 
   describe('representations', () => {
-    it.each(['public', 'cpo', 'vdr', 'avi', 'history', 'scn'])('/fedramp/%s: ETag and Content-Digest of the bytes, 304 on If-None-Match, the same bytes twice', async (name) => {
+    it.each(['public', 'cpo', 'sdr', 'vdr', 'avi', 'history', 'scn'])('/fedramp/%s: ETag and Content-Digest of the bytes, 304 on If-None-Match, the same bytes twice', async (name) => {
       const first = await get(`/fedramp/${name}`);
       expect(first.status).toBe(200);
       expect(first.headers.etag).toBe(etagOf(first.text));

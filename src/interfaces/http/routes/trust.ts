@@ -24,6 +24,10 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
       "What CDS-CSO-PUB asks providers to publish, from the Certification Package Overview: FedRAMP ID, provider and service, description, certification type, UEI, website and logo, service and deployment model, business categories, sales and security contacts, assessor, certified services (CDS-CSO-SVC), secure configuration guidance, the next OCR date (CCM-OCR-NRD) and the package URI, in the CPO's field names (valid against FedRAMP's CPO schema), plus `trustCenter`: the certification class, the documents this trust center serves and to whom, and how an agency gets access. Needs no authentication.",
   },
   cpo: { summary: 'The Certification Package Overview', description: 'The CPO as `svc fedramp cpo` builds it from the profile, with the next OCR date of the last recorded OCR (CCM-OCR-NRD).' },
+  sdr: {
+    summary: 'The Security Decision Record of the latest run',
+    description: "The SDR of the run store's latest run, as `svc fedramp sdr` builds it for a run (the rules with the provider's statements or svc's judgments, every KSI with its evidence, ksiMetrics), as of the store's last write. 404 `no-run-recorded` before the first run.",
+  },
   ocr: { summary: 'The latest Ongoing Certification Report', description: 'The OCR last recorded with `svc fedramp ocr`, exactly as written. 404 `no-ocr-recorded` before the first.' },
   vdr: { summary: 'The Vulnerability Detail Report', description: 'The VDR (VER-RPT-VDT) of the 30 days up to the store\'s last write, from the vulnerability register as `svc vuln report --format vdr` judges it.' },
   avi: { summary: 'The Accepted Vulnerability Info', description: 'The AVI (VER-RPT-AVI) of the 30 days up to the store\'s last write.' },
