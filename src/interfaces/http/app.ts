@@ -19,6 +19,8 @@ export interface AppDependencies {
   roles: Record<Role, string[]>;
   limits: ApiLimits;
   logger: Logger;
+  /** Logs each request for the trust center's certification data, served or denied (CDS-TRC-ACL). */
+  access?: { record(event: { principal: string; agency?: string; document: string; outcome: 'served' | 'denied'; status: number }): void };
 }
 
 /**
@@ -50,6 +52,7 @@ export function createApp(deps: AppDependencies): express.Express {
         next();
       },
     ];
+    if (route.module === 'trust' && route.access !== 'open' && deps.access !== undefined) chain.push(logAccess(route, deps.access));
     if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route.access, deps));
     else if (route.identifies) chain.push(deps.authenticator.middleware, identify);
     if (route.method === 'post') chain.push(requireJson, json);
@@ -74,6 +77,22 @@ export function createApp(deps: AppDependencies): express.Express {
   });
   app.use(problemHandler(deps.logger));
   return app;
+}
+
+/**
+ * Once the response is sent, logs who asked for which document and whether it was served (2xx, 304) or denied (403);
+ * a request without credentials (401) names nobody and is not logged.
+ */
+function logAccess(route: RouteSpec, access: NonNullable<AppDependencies['access']>): RequestHandler {
+  const document = route.path.replace(/^\/fedramp\//, '');
+  return (req, res, next) => {
+    res.on('finish', () => {
+      const { principal } = contextOf(req);
+      if (principal === undefined || (res.statusCode >= 400 && res.statusCode !== 403)) return;
+      access.record({ principal: principal.name, ...(principal.agency === undefined ? {} : { agency: principal.agency }), document, outcome: res.statusCode === 403 ? 'denied' : 'served', status: res.statusCode });
+    });
+    next();
+  };
 }
 
 function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandler {

@@ -27,6 +27,7 @@ import { surveyRoutes } from './routes/survey';
 import { trustRoutes } from './routes/trust';
 import { agencyRecognition } from './auth/agency-recognition';
 import { FEDRAMP_PROFILE } from '../../ports/fedramp-profile';
+import { AccessRecorder } from '../../application/trust/access-recorder';
 
 export interface ApiOptions {
   env?: NodeJS.ProcessEnv;
@@ -77,7 +78,9 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
     recognize: agencyRecognition(container.resolve(FEDRAMP_PROFILE)),
   });
   const openapi = buildOpenApi(routes, version);
-  const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger });
+  const access = container.resolve(AccessRecorder);
+  access.onError = (error, events) => logger.error({ err: error, events }, 'access log write failed');
+  const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger, access });
   const handler = createFrontDoor({
     app,
     logger,
@@ -86,7 +89,7 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
     quickPrincipal: authenticator.withoutHandshake,
     holdsRole: (principal, roles) => holdsRole(principal, roles, config.roles),
   });
-  return { handler, app, container, routes, openapi, logger, authenticator };
+  return { handler, app, container, routes, openapi, logger, authenticator, access };
 }
 
 /**
@@ -105,7 +108,7 @@ export function refuseOpenBind(config: Pick<ApiConfig, 'host' | 'auth'>): void {
 /** Builds the app and listens on config.host:config.port: HTTPS with client certificates when auth.mtls is set. */
 export async function startApi(config: ApiConfig, options: ApiOptions = {}): Promise<RunningApi> {
   refuseOpenBind(config);
-  const { handler, container, routes, logger } = buildApi(config, options);
+  const { handler, container, routes, logger, access } = buildApi(config, options);
   if (config.auth.negotiate) requireKerberos(); // a missing or broken module stops the start, not the first handshake
   await container.resolve(SIGNER).load(config.signing_key);
   // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within 30 s, checked every second.
@@ -133,6 +136,7 @@ export async function startApi(config: ApiConfig, options: ApiOptions = {}): Pro
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await access.flush();
       await container.resolve(RUN_STORE).close();
       logger.flush();
     },

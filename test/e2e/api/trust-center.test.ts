@@ -14,6 +14,7 @@ import { FIXTURE_IDENTIFICATION, prowlerReport as report, TRUST_CENTER_REPOSITOR
 import { BuildCpo } from '../../../src/application/fedramp/build-cpo';
 import { VulnerabilityRegister } from '../../../src/application/vulnerabilities/vulnerability-register';
 import { HtmlTrustPages } from '../../../src/infrastructure/renderers/html/html-trust-pages';
+import { FileRunStore } from '../../../src/infrastructure/store/file-run-store';
 
 const DOCUMENTS = ['cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
 const AUDITOR = { 'X-Forwarded-User': 'alice@SVC.TEST' };
@@ -173,6 +174,29 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
         ['sam@samples.gov', 'Agency of Samples', 200],
         ['frank@partner.gov', null, 200],
       ]);
+    });
+  });
+
+  describe('access logging (CDS-TRC-ACL)', () => {
+    it('logs each request for certification data in the run store: who, which agency, which document, served or denied', async () => {
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      const logged = async () => {
+        await api.access.flush();
+        return new FileRunStore({ dir: at('.svc', 'store') }).accessLog(day(-1), day(1));
+      };
+      const before = (await logged()).length;
+      const served = await get('/fedramp/avi', { 'X-Forwarded-User': 'gail@examples.gov' });
+      expect(served.status).toBe(200);
+      expect((await get('/fedramp/avi', { 'X-Forwarded-User': 'gail@examples.gov', 'If-None-Match': served.headers.etag })).status).toBe(304);
+      expect((await get('/fedramp/avi', OPERATOR)).status).toBe(403);
+      expect((await request(api.handler).get('/fedramp/avi')).status).toBe(401);
+      const events = (await logged()).slice(before);
+      expect(events.map(({ at: _at, ...e }) => e)).toEqual([
+        { principal: 'gail@examples.gov', agency: 'Department of Examples', document: 'avi', outcome: 'served', status: 200 },
+        { principal: 'gail@examples.gov', agency: 'Department of Examples', document: 'avi', outcome: 'served', status: 304 },
+        { principal: 'bob@SVC.TEST', document: 'avi', outcome: 'denied', status: 403 },
+      ]);
+      expect(events.every((e) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(e.at))).toBe(true);
     });
   });
 
