@@ -1,3 +1,4 @@
+import { isoSeconds } from '../../domain/encoding/iso-time';
 import { inject, injectable } from 'tsyringe';
 import { UsageError } from '../../domain/errors';
 import { applicability, type ApplicabilityProfile, type ApplicableRule, type EffectiveState } from '../../domain/fedramp/applicability';
@@ -107,7 +108,7 @@ export class ListFedrampRules {
     return compact({
       release: compact({ version: rules.info.version, date: rules.info.date, file: input.rulesFile }),
       profile: { ...profile, defaults },
-      now: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      now: isoSeconds(now),
       family,
       counts: {
         rules: listedRules.length,

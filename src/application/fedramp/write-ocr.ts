@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { isoSeconds } from '../../domain/encoding/iso-time';
+import { dayAfter, isoSeconds } from '../../domain/encoding/iso-time';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
@@ -130,8 +130,4 @@ export function acceptedSummary(register: Register, packageUri: string): Accepte
   const byN: Partial<Record<NRating, number>> = {};
   for (const { judgment } of accepted) if (judgment.n !== undefined) byN[judgment.n] = (byN[judgment.n] ?? 0) + 1;
   return { count: accepted.length, byN, aviUri: new URL('avi.json', packageUri).toString() };
-}
-
-function dayAfter(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

@@ -1,3 +1,4 @@
+import { isoSeconds } from '../encoding/iso-time';
 import { aggregateHash, type WrittenFile } from '../artifacts/manifest';
 import type { ContentDigest } from '../evidence/content-digest';
 import { formatDigest } from '../evidence/content-digest';
@@ -105,7 +106,7 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   const day = cutoff.toISOString().slice(0, 10);
   const stale: string[] = [];
-  if (Date.parse(asOf) < cutoff.getTime()) stale.push(`the run is as of ${asOf}, before ${cutoff.toISOString().replace(/\.\d{3}Z$/, 'Z')}`);
+  if (Date.parse(asOf) < cutoff.getTime()) stale.push(`the run is as of ${asOf}, before ${isoSeconds(cutoff)}`);
   for (const k of facts.tally.evaluation().ksis) {
     let oldest: { date?: string; text: string } | undefined;
     let count = 0;
@@ -128,7 +129,7 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
 export function staleVulnerabilities(register: { now: string; run?: { seq: number; as_of: string }; groups: readonly { group: { tracking_id: string; finding_id: string; evaluations: readonly { at: string }[] }; judgment: { state: string } }[] }, days: number): string[] {
   if (register.run === undefined) return [];
   const cutoff = Date.parse(register.now) - days * 86_400_000;
-  const cutoffText = new Date(cutoff).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const cutoffText = isoSeconds(new Date(cutoff));
   const stale: string[] = [];
   if (Date.parse(register.run.as_of) < cutoff) stale.push(`the vulnerability register is of run ${register.run.seq}, as of ${register.run.as_of}, before ${cutoffText}`);
   let oldest: { at: string; id: string; finding: string } | undefined;

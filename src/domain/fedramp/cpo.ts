@@ -1,3 +1,4 @@
+import { isoSeconds } from '../encoding/iso-time';
 import { markdownText } from '../encoding/markdown';
 import { InvalidInputError } from '../errors';
 import type { ContentDigest } from '../evidence/content-digest';
@@ -285,8 +286,4 @@ function prose(value: unknown): string[] {
 
 function without(object: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)));
-}
-
-function isoSeconds(time: Date): string {
-  return time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -38,6 +38,13 @@ export interface Cr26PainTimeframe extends Cr26Timeframe {
  */
 export type Cr26PainTable = Record<string, Record<string, Cr26PainTimeframe>>;
 
+/** One cell of a `pain_timeframes` table for an N-rating and category: its `num`, else a range's `max`; undefined where the table has none. */
+export function painTimeframe(table: Cr26PainTable, n: number, category: string): { unit: Cr26TimeUnit; num: number } | undefined {
+  const cell = table[String(n)]?.[category];
+  const num = cell?.num ?? cell?.max;
+  return cell === undefined || num === undefined ? undefined : { unit: cell.unit, num };
+}
+
 /** What one Certification Class of a rule that `varies_by_class` says. */
 export interface Cr26ClassRule {
   force: Cr26Force;

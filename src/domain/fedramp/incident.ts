@@ -1,3 +1,4 @@
+import { isoSeconds } from '../encoding/iso-time';
 import type { ContentDigest } from '../evidence/content-digest';
 import { markdownText } from '../encoding/markdown';
 import { InvalidInputError } from '../errors';
@@ -5,7 +6,7 @@ import { evaluationWords } from '../vulnerabilities/activity-report';
 import { judgeGroup, LIFECYCLE_RULES, type GroupHistory, type GroupJudgment, type NRating } from '../vulnerabilities/lifecycle';
 import type { StoredGroup } from '../vulnerabilities/groups';
 import type { VulnerabilityGroup } from '../vulnerabilities/vulnerability-reports';
-import type { Cr26Class, Cr26Force, Cr26Rules, Cr26TimeUnit } from './cr26-rules';
+import { painTimeframe, type Cr26Class, type Cr26Force, type Cr26Rules, type Cr26TimeUnit } from './cr26-rules';
 import { addCadence, timeframeText, type HolidayTest } from './evidence-cadence';
 import { twinHeader, type TwinHeader } from './twin';
 
@@ -52,10 +53,9 @@ export function incidentTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, type
   if (rule === undefined) throw noTimeframe(rules, `no rule ${id}`, type);
   const variant = rule.varies_by_class?.[cls];
   if (variant?.pain_timeframes === undefined) throw noTimeframe(rules, `${id} gives no pain_timeframes for Class ${cls}`, type);
-  const cell = variant.pain_timeframes[String(n)]?.[CELLS[type]];
-  const num = cell?.num ?? cell?.max;
-  if (cell === undefined || num === undefined) throw noTimeframe(rules, `${id} gives no ${CELLS[type]} timeframe for Class ${cls} at N${n}`, type);
-  return { rule: id, class: cls, n, force: variant.force, timeframe: { unit: cell.unit, num } };
+  const timeframe = painTimeframe(variant.pain_timeframes, n, CELLS[type]);
+  if (timeframe === undefined) throw noTimeframe(rules, `${id} gives no ${CELLS[type]} timeframe for Class ${cls} at N${n}`, type);
+  return { rule: id, class: cls, n, force: variant.force, timeframe };
 }
 
 /**
@@ -64,7 +64,7 @@ export function incidentTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, type
  */
 export function incidentDue(rules: Pick<Cr26Rules, 'rules' | 'info'>, type: IncidentReportType, cls: Cr26Class, n: NRating, from: string, holiday?: HolidayTest): IncidentDue {
   const t = incidentTimeframe(rules, type, cls, n);
-  return { ...t, from, at: iso(addCadence(Date.parse(from), t.timeframe, holiday)) };
+  return { ...t, from, at: isoSeconds(new Date(addCadence(Date.parse(from), t.timeframe, holiday))) };
 }
 
 /** `15 minutes` for a fractional hour the data gives (0.25), else as the rules say it: `6 hours`, `1 business day`. */
@@ -342,8 +342,4 @@ function sentence(text: string): string {
 
 function noTimeframe(rules: Pick<Cr26Rules, 'info'>, what: string, type: IncidentReportType): InvalidInputError {
   return new InvalidInputError('no-timeframe', `CR26 ${rules.info.version}: ${what}, so svc cannot time the ${type} incident report; use a release that gives it (SVC_FEDRAMP_RULES)`);
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

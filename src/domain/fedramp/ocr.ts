@@ -1,3 +1,4 @@
+import { dayAfter } from '../encoding/iso-time';
 import { markdownText } from '../encoding/markdown';
 import type { NRating } from '../vulnerabilities/lifecycle';
 import type { DailyKsiStatus } from './ksi-evaluation';
@@ -171,8 +172,4 @@ export function ocrMarkdown(ocr: Record<string, unknown>, header: TwinHeader, no
         ])),
   ];
   return `${lines.join('\n')}\n`;
-}
-
-function dayAfter(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

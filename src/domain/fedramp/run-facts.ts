@@ -1,3 +1,4 @@
+import { isoSeconds } from '../encoding/iso-time';
 import type { AssessedResult } from '../assessment/assessment';
 import type { KsiDefinition } from '../catalog/ksi-catalog';
 import { normalizeControlId } from '../catalog/ksi-catalog';
@@ -168,7 +169,7 @@ export class Cr26RunFacts {
     const oldest = this.oldest.get(counts);
     if (oldest === undefined || time < oldest) {
       this.oldest.set(counts, time);
-      counts.oldest = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      counts.oldest = isoSeconds(new Date(time));
     }
     return age;
   }

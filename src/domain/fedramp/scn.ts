@@ -1,3 +1,4 @@
+import { endOfDay } from '../encoding/iso-time';
 import { markdownText } from '../encoding/markdown';
 import { isIsoTime } from '../encoding/json-values';
 import { InvalidInputError, UsageError } from '../errors';
@@ -141,11 +142,6 @@ function timeframeOf(rules: Pick<Cr26Rules, 'rules'>, notice: Pick<ScnNoticeRule
   const num = t?.num ?? range;
   if (t === undefined || num === undefined) return { problem: `${id} gives no timeframe` };
   return { unit: t.unit, num };
-}
-
-/** The end of a UTC day: the last moment a notice due that day is on time. */
-function endOfDay(day: string): string {
-  return `${day}T23:59:59Z`;
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { Cr26Class, Cr26Force, Cr26Rules, Cr26Timeframe } from '../fedramp/cr26-rules';
+import { painTimeframe, type Cr26Class, type Cr26Force, type Cr26Rules, type Cr26Timeframe } from '../fedramp/cr26-rules';
 import { addCadence } from '../fedramp/evidence-cadence';
 import { proseFact } from '../fedramp/prose-facts';
 import { InvalidInputError } from '../errors';
+import { endOfDay, isoSeconds } from '../encoding/iso-time';
 
 /** A Potential Agency Impact N-rating (VER-EVA-EPA): N1 (least) to N5. */
 export type NRating = 1 | 2 | 3 | 4 | 5;
@@ -148,7 +149,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
   const closedAt = earliest(remediated, fullyMitigatedAt);
 
   const evu = classTimeframe(rules, LIFECYCLE_RULES.evaluate, cls);
-  const evaluationDueAt = iso(addCadence(Date.parse(group.first_detected), evu.timeframe));
+  const evaluationDueAt = isoSeconds(new Date(addCadence(Date.parse(group.first_detected), evu.timeframe)));
   const evaluationDue: Due = {
     rule: LIFECYCLE_RULES.evaluate,
     at: evaluationDueAt,
@@ -162,7 +163,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     const mav = ruleTimeframe(rules, LIFECYCLE_RULES.accept);
     const at = addCadence(Date.parse(evaluatedAt), mav);
     if (t > at && (closedAt === undefined || Date.parse(closedAt) > at)) {
-      accepted = { at: iso(at), by: 'VER-TFR-MAV', rationale: `not fully mitigated or remediated within ${mav.num} ${mav.unit} of its evaluation on ${evaluatedAt.slice(0, 10)}` };
+      accepted = { at: isoSeconds(new Date(at)), by: 'VER-TFR-MAV', rationale: `not fully mitigated or remediated within ${mav.num} ${mav.unit} of its evaluation on ${evaluatedAt.slice(0, 10)}` };
     }
   }
   /** Still to be handled: not closed, not a false positive, not accepted. */
@@ -172,7 +173,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
   if (n !== undefined && nSetAt !== undefined && lev !== undefined) {
     const cell = painCell(rules, cls, n, irv === true && lev ? 'irv_lev' : lev ? 'nirv_lev' : 'nlev');
     if (cell !== undefined) {
-      const at = iso(addCadence(Date.parse(nSetAt), cell.timeframe));
+      const at = isoSeconds(new Date(addCadence(Date.parse(nSetAt), cell.timeframe)));
       mitigation = { rule: LIFECYCLE_RULES.mitigate, at, force: cell.force, overdue: pending && t > Date.parse(at) };
     }
   }
@@ -181,7 +182,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
   if (kev !== undefined) {
     // Due by the end of the catalog's dueDate, overdue from the next day; even a fully mitigated or accepted KEV
     // entry is late until a run no longer detects it.
-    const at = `${kev.dueDate}T23:59:59Z`;
+    const at = endOfDay(kev.dueDate);
     kevDue = { rule: LIFECYCLE_RULES.kev, at, force: forceOf(rules, LIFECYCLE_RULES.kev, cls), overdue: !falsePositive && remediated === undefined && t > Date.parse(at) };
   }
 
@@ -265,9 +266,8 @@ function ruleTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, id: string): { 
 export function painCell(rules: Pick<Cr26Rules, 'rules' | 'info'>, cls: Cr26Class, n: NRating, category: 'irv_lev' | 'nirv_lev' | 'nlev'): { force: Cr26Force; timeframe: { unit: Cr26Timeframe['unit']; num: number } } | undefined {
   const variant = ruleOf(rules, LIFECYCLE_RULES.mitigate).varies_by_class?.[cls];
   if (variant?.pain_timeframes === undefined) throw missing(rules, `${LIFECYCLE_RULES.mitigate} gives no table for Class ${cls}`);
-  const cell = variant.pain_timeframes[String(n)]?.[category];
-  const num = cell?.num ?? cell?.max;
-  return cell === undefined || num === undefined ? undefined : { force: variant.force, timeframe: { unit: cell.unit, num } };
+  const timeframe = painTimeframe(variant.pain_timeframes, n, category);
+  return timeframe === undefined ? undefined : { force: variant.force, timeframe };
 }
 
 function forceOf(rules: Pick<Cr26Rules, 'rules' | 'info'>, id: string, cls: Cr26Class): Cr26Force | undefined {
@@ -289,8 +289,4 @@ function earliest(a: string | undefined, b: string | undefined): string | undefi
   if (a === undefined) return b;
   if (b === undefined) return a;
   return Date.parse(a) <= Date.parse(b) ? a : b;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
