@@ -48,7 +48,7 @@ export interface BuildCpoInput {
   generator?: string;
   /** The CPO's file name, for the twins: `cpo.json` unless told. */
   json?: string;
-  /** CCM-OCR-NRD, YYYY-MM-DD, over what the recorded OCRs give (tests). */
+  /** CCM-OCR-NRD, YYYY-MM-DD, when the caller has read the recorded OCRs already; else BuildCpo reads them. */
   nextOcrDate?: string;
 }
 

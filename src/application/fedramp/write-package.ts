@@ -93,7 +93,10 @@ export class WritePackage {
   async execute(input: WritePackageInput): Promise<WritePackageResult> {
     const command = 'svc fedramp package';
     const flags = { class: input.class, type: input.type, now: input.now };
-    const cpo = await this.cpos.execute({ ...flags, substrate: input.substrate, schemas: input.schemas, command: 'fedramp package', json: 'cpo.json' });
+    // Read once: the CPO's next OCR date (CCM-OCR-NRD) and the package's OCR both come from the recorded OCRs.
+    const ongoing = await this.journal.read();
+    const nextOcrDate = ongoing.ocrs.at(-1)?.next_report_date;
+    const cpo = await this.cpos.execute({ ...flags, substrate: input.substrate, schemas: input.schemas, command: 'fedramp package', json: 'cpo.json', ...(nextOcrDate === undefined ? {} : { nextOcrDate }) });
     const key = await this.signer.load(input.key);
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
@@ -106,7 +109,6 @@ export class WritePackage {
       if (stale.length > 0) return { written: false, out_dir: input.outDir, initial: true, days, stale };
     }
     const today = isoSeconds(scope.now).slice(0, 10);
-    const ongoing = await this.journal.read();
     // The OCR recorded for the current period (its next report not yet due), else a sample (FRC-CSO-PKG).
     const recordedOcr = ongoing.ocrs.filter((o) => o.period.to <= today && o.next_report_date >= today).at(-1);
     const ocr =
