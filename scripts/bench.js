@@ -3,7 +3,7 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,conmon-vuln,pipeline,diff,api,scale]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,conmon-vuln,pipeline,diff,api,trust,scale]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
  */
@@ -275,56 +275,79 @@ function serve(command, argv, env, stream) {
   });
 }
 
-function fetchBody(port, headers) {
+function fetchBody(port, route, headers) {
   return new Promise((resolve, reject) => {
     require('node:http')
-      .get({ host: '127.0.0.1', port, path: '/auditor/evidence', headers }, (res) => {
+      .get({ host: '127.0.0.1', port, path: route, headers }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET /auditor/evidence: ${res.statusCode} ${Buffer.concat(chunks)}`))));
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${route}: ${res.statusCode} ${Buffer.concat(chunks)}`))));
       })
       .on('error', reject);
   });
 }
 
 /**
- * DESIGN §11 api: GET /auditor/evidence requests per second through svc-api (authenticated by the trusted-proxy
- * header, access log written, rate limit on) against a bare node:http server sending the same bytes; autocannon
- * drives both from this process, 10 connections, taking turns.
+ * Requests per second of GET `route` through svc-api (authenticated by the trusted-proxy header, access log written,
+ * rate limit on) against a bare node:http server sending the same bytes; autocannon drives both from this process,
+ * 10 connections, taking turns. Every svc-api response must be the bytes first fetched (autocannon's expectBody:
+ * a differing body counts as a mismatch). `env` is svc-api's environment beyond SVC_HOME.
  */
-async function api() {
+async function throughput(bench, route, env = {}) {
   const autocannon = require('autocannon');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-api-'));
   const input = report(1000);
-  await measure(process.execPath, [SVC, 'conmon', 'process', input], { SVC_HOME: home });
+  await measure(process.execPath, [SVC, 'conmon', 'process', input], { SVC_HOME: home, ...env });
   const config = path.join(home, 'svc-api.json');
   fs.writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['bench@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { file: path.join(home, 'access.log') } }));
   const headers = { 'x-forwarded-user': 'bench@SVC.TEST' };
-  const svcApi = await serve(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { SVC_HOME: home }, 'stderr');
+  const svcApi = await serve(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { SVC_HOME: home, ...env }, 'stderr');
   const bare = { port: 0, child: undefined };
   try {
-    const body = await fetchBody(svcApi.port, headers);
+    const body = await fetchBody(svcApi.port, route, headers);
     const bodyFile = path.join(home, 'body.json');
     fs.writeFileSync(bodyFile, body);
     Object.assign(bare, await serve(process.execPath, [path.join(__dirname, 'bench', 'bare-server.js'), bodyFile], {}, 'stdout'));
-    const load = (port) => autocannon({ url: `http://127.0.0.1:${port}/auditor/evidence`, connections: 10, duration: QUICK ? 3 : 8, headers });
+    const load = (port) => autocannon({ url: `http://127.0.0.1:${port}${route}`, connections: 10, duration: QUICK ? 3 : 8, headers, expectBody: body.toString('utf8') });
     await load(svcApi.port); // warm both: JIT, caches
     await load(bare.port);
     const rates = { svc: [], bare: [] };
+    let requests = 0;
     for (let r = 0; r < RUNS; r++) {
       for (const [who, port] of [['svc', svcApi.port], ['bare', bare.port]]) {
         const result = await load(port);
-        if (result.errors || result.non2xx) throw new Error(`api bench: ${who} had ${result.errors} errors and ${result.non2xx} non-2xx responses`);
+        if (result.errors || result.non2xx || result.mismatches) throw new Error(`${bench} bench: ${who} had ${result.errors} errors, ${result.non2xx} non-2xx responses and ${result.mismatches} other bodies`);
         rates[who].push(result.requests.average);
+        if (who === 'svc') requests += result.requests.total;
       }
     }
     const [svc, floor] = [median(rates.svc), median(rates.bare)];
     const ratio = svc / floor;
-    row('api', `GET /auditor/evidence (${body.length} B) req/s vs bare node:http`, `${svc.toFixed(0)}/s`, `${floor.toFixed(0)}/s`, `${ratio.toFixed(2)}×`, '≥ 0.6×', ratio >= 0.6);
+    row(bench, `GET ${route} (${body.length} B) req/s vs bare node:http; ${requests.toLocaleString('en-US')} responses, all the same bytes`, `${svc.toFixed(0)}/s`, `${floor.toFixed(0)}/s`, `${ratio.toFixed(2)}×`, '≥ 0.6×', ratio >= 0.6);
   } finally {
     svcApi.child.kill('SIGTERM');
     bare.child?.kill('SIGTERM');
     fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** DESIGN §11 api: GET /auditor/evidence. */
+function api() {
+  return throughput('api', '/auditor/evidence');
+}
+
+/**
+ * DESIGN §11 trust center: GET /fedramp/sdr of the recorded 1,000-result run, read by an auditor (the agency role's
+ * route), with a 20x Class B profile: the SDR is built once for the store's state and then served as bytes.
+ */
+async function trustCenter() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-trust-'));
+  const profile = path.join(dir, 'svc.config.json');
+  fs.writeFileSync(profile, JSON.stringify({ fedramp: { type: '20x', class: 'B', fedramp_id: 'FR2611250001', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }));
+  try {
+    await throughput('trust center', '/fedramp/sdr', { SVC_CONFIG: profile });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -405,7 +428,7 @@ function print() {
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['conmon-vuln', conmonVulnerabilities], ['pipeline', pipeline], ['diff', diff], ['api', api], ['scale', apiAtScale]]) if (wanted(name)) await bench();
+  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['conmon-vuln', conmonVulnerabilities], ['pipeline', pipeline], ['diff', diff], ['api', api], ['trust', trustCenter], ['scale', apiAtScale]]) if (wanted(name)) await bench();
   print();
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;

@@ -130,11 +130,11 @@ describe('the documentation of the surface', () => {
 });
 
 describe('the HTTP surface (DESIGN §9)', () => {
-  it('the OpenAPI document holds exactly the 25 routes built so far (SPEC’s 17 and the first 8 of the trust center)', () => {
+  it('the OpenAPI document holds exactly the 30 routes (SPEC’s 17 and the trust center’s 13)', () => {
     const { openapi } = buildApi(proxyConfig(), { logger: capturingLogger().logger });
     const routes = openApiRoutes(openapi);
-    expect(DESIGN_ROUTES).toHaveLength(25);
+    expect(DESIGN_ROUTES).toHaveLength(30);
     expect({ missing: DESIGN_ROUTES.filter((r) => !routes.includes(r)), extra: routes.filter((r) => !DESIGN_ROUTES.includes(r)) }).toEqual({ missing: [], extra: [] });
-    expect(routes).toHaveLength(25);
+    expect(routes).toHaveLength(30);
   });
 });

@@ -43,8 +43,8 @@ export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 export const DESIGN_COMMAND_IDS: readonly string[] = Object.entries(DESIGN_COMMANDS).flatMap(([topic, commands]) => commands.map((c) => `${topic}:${c}`));
 
 /**
- * DESIGN §9: the route handlers built so far, as `<module tag> <METHOD> <OpenAPI path>`: SPEC's 17 in five modules and
- * the trust center's first 7 (§12.7; its sdr, metrics, incidents, snapshots, access and evidence routes come later).
+ * DESIGN §9: the 30 route handlers, as `<module tag> <METHOD> <OpenAPI path>`: SPEC's 17 in five modules and the
+ * trust center's 13 (§12.7).
  */
 export const DESIGN_ROUTES: readonly string[] = [
   'health GET /health',
@@ -57,6 +57,11 @@ export const DESIGN_ROUTES: readonly string[] = [
   'trust GET /fedramp/avi',
   'trust GET /fedramp/history',
   'trust GET /fedramp/scn',
+  'trust GET /fedramp/metrics',
+  'trust GET /fedramp/incidents',
+  'trust GET /fedramp/snapshots',
+  'trust GET /fedramp/access',
+  'trust GET /fedramp/evidence/{sha256}',
   'auditor GET /auditor/evidence',
   'auditor GET /auditor/findings',
   'auditor GET /auditor/poam',

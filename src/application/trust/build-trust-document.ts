@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import { ConfigError, InvalidInputError, NotFoundError } from '../../domain/errors';
+import { OCR_KIND } from '../../domain/fedramp/ongoing-records';
 import { requireProfileKeys } from '../../domain/fedramp/profile';
 import { publicInformation, type TrustCenterListing } from '../../domain/trust/public-information';
 import { trustPage, type TrustPageFact } from '../../domain/trust/trust-page';
@@ -11,17 +12,24 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { TRUST_PAGES, type TrustPages } from '../../ports/trust-pages';
 import { BuildCpo, type BuildCpoResult } from '../fedramp/build-cpo';
-import { SdrBuilder } from '../fedramp/write-sdr';
+import { SdrBuilder, type BuiltSdr } from '../fedramp/write-sdr';
 import { OngoingJournal, type OngoingRecords } from '../fedramp/ongoing-journal';
-import { VulnerabilityRegister } from '../vulnerabilities/vulnerability-register';
+import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
+import { SnapshotStore, type SnapshotBounds } from './snapshot-store';
 import { StoreState, type TrustStoreState } from './store-state';
 
-/** The documents of the trust center built so far (DESIGN §12.7); the metrics and incidents come later. */
-export const TRUST_DOCUMENTS = ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
+/** The documents of the trust center (DESIGN §12.7), by the name of their route (`/fedramp/<name>`). */
+export const TRUST_DOCUMENTS = ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents', 'snapshots'] as const;
 export type TrustDocumentName = (typeof TRUST_DOCUMENTS)[number];
 
-/** Each document's title, and FedRAMP's schema it is valid against (the SCN route's items validate as `scn`). */
-export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; schema: Cr26DocumentType }> = {
+/** The documents `?snapshot=` serves as they were at an OCR (CDS-CSO-HAD): all but the public information and the list of snapshots. */
+export const SNAPSHOT_DOCUMENTS = TRUST_DOCUMENTS.filter((d) => d !== 'public' && d !== 'snapshots');
+
+/**
+ * Each document's title, FedRAMP's schema it (or, for a list, each item) is valid against, and what a list's items are
+ * called on its page. The metrics are the SDR's `ksiMetrics`; the snapshots are svc's own list.
+ */
+export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; schema?: Cr26DocumentType; item?: string }> = {
   public: { title: 'Public Information (CDS-CSO-PUB)', schema: 'cpo' },
   cpo: { title: CR26_DOCUMENTS.cpo.title, schema: 'cpo' },
   sdr: { title: CR26_DOCUMENTS.sdr.title, schema: 'sdr' },
@@ -29,8 +37,31 @@ export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; sch
   vdr: { title: CR26_DOCUMENTS.vdr.title, schema: 'vdr' },
   avi: { title: CR26_DOCUMENTS.avi.title, schema: 'avi' },
   history: { title: CR26_DOCUMENTS.history.title, schema: 'history' },
-  scn: { title: 'Significant Change Notifications', schema: 'scn' },
+  scn: { title: 'Significant Change Notifications', schema: 'scn', item: 'Notification' },
+  metrics: { title: 'Key Security Indicator Metrics (SDR-CSX-KMT)' },
+  incidents: { title: 'Incident Reports', schema: 'incident', item: 'Incident report' },
+  snapshots: { title: 'Snapshots of the Certification Data (CDS-CSO-HAD)' },
 };
+
+/**
+ * Whose incident reports a request sees: an auditor every one; an agency's principal those that list its agency as
+ * affected; a principal holding the agency role by name, recognized as no agency, none.
+ */
+export type IncidentAudience = { all: true } | { agency?: string };
+
+/** One OCR's snapshot, as /fedramp/snapshots lists it. */
+export interface TrustSnapshot {
+  /** YYYY-MM-DD: the OCR's period end, what `?snapshot=` names. */
+  snapshot: string;
+  period: { from: string; to: string };
+  recordedAt: string;
+  nextReportDate: string;
+  /** The latest run then (absent when none was recorded) and the OCR's journal entry: where the snapshot stops. */
+  runSeq?: number;
+  journalSeq: number;
+  /** The routes that serve the snapshot. */
+  documents: string[];
+}
 
 export type TrustFormat = 'json' | 'html';
 
@@ -39,6 +70,10 @@ export interface BuildTrustDocumentInput {
   format: TrustFormat;
   /** The routes and authentication methods /fedramp/public lists: the same for the life of the process. */
   listing: TrustCenterListing;
+  /** For `incidents`: whose reports (default: none). */
+  audience?: IncidentAudience;
+  /** The OCR period end a snapshot's page names (this instance then reads a SnapshotStore). */
+  snapshot?: string;
 }
 
 /** One representation of a document, as bytes: served as they are, with their SHA-256 as ETag and Content-Digest. */
@@ -86,8 +121,40 @@ export class BuildTrustDocument {
   ) {}
 
   async execute(input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
-    const state = await this.state.current();
-    return this.once(state, `${input.document}.${input.format}`, () => (input.format === 'json' ? this.json(state, input) : this.html(state, input)));
+    const state = await this.current();
+    const audience = input.document === 'incidents' ? `[${JSON.stringify(input.audience ?? {})}]` : '';
+    return this.once(state, `${input.document}${audience}.${input.format}`, () => (input.format === 'json' ? this.json(state, input) : this.html(state, input)));
+  }
+
+  /** The OCR snapshots recorded (CDS-CSO-HAD), oldest first. */
+  async snapshots(): Promise<TrustSnapshot[]> {
+    return this.snapshotsOf(await this.current());
+  }
+
+  /**
+   * Where the snapshot of the OCR whose period ends `periodEnd` stops: the OCR recorded last for that period end.
+   * NotFoundError `no-such-snapshot` when none was.
+   */
+  async snapshotBounds(periodEnd: string): Promise<SnapshotBounds> {
+    const found = (await this.snapshots()).filter((s) => s.snapshot === periodEnd).at(-1);
+    if (found === undefined) throw new NotFoundError('no-such-snapshot', `no Ongoing Certification Report with the period ending ${periodEnd} is recorded, so there is no snapshot of it; GET /fedramp/snapshots lists the snapshots`);
+    return { ...(found.runSeq === undefined ? {} : { run_seq: found.runSeq }), journal_seq: found.journalSeq };
+  }
+
+  /**
+   * The store's state, advanced past the due times that have passed since the last write (StoreState.current); a
+   * snapshot's store never changes, and neither do its documents.
+   */
+  private current(): Promise<TrustStoreState> {
+    return this.store instanceof SnapshotStore ? this.state.current() : this.state.current((state) => this.nextChange(state));
+  }
+
+  /** When the register's judgments next change by time alone; none when the register cannot be judged (its routes say why). */
+  private nextChange(state: TrustStoreState): Promise<number | undefined> {
+    return this.judged(state).then(
+      (register) => this.register.nextChange(register),
+      () => undefined,
+    );
   }
 
   /**
@@ -122,12 +189,14 @@ export class BuildTrustDocument {
     const facts: TrustPageFact[] = [
       ...(profile.fedramp_id === undefined ? [] : [{ label: 'FedRAMP ID', value: profile.fedramp_id, code: true }]),
       ...(profile.package_uri === undefined ? [] : [{ label: 'Certification Package Overview', value: profile.package_uri }]),
+      ...(input.snapshot === undefined ? [] : [{ label: 'Snapshot', value: `as of the Ongoing Certification Report for the period ending ${input.snapshot} (CDS-CSO-HAD)` }]),
       { label: 'As of', value: state.asOf },
       ...(input.document === 'public' ? [] : [{ label: 'Run store', value: `${state.run === undefined ? 'no run recorded' : `run ${state.run.seq}`}, journal entry ${state.journal.seq}` }]),
       { label: 'JSON (same data)', value: `sha256:${json.sha256}`, code: true },
     ];
     const { title } = TRUST_DOCUMENT_INFO[input.document];
-    const page = trustPage({ title, facts, document, ...(input.document === 'scn' ? { item: 'Notification' } : {}), generatedAt: state.asOf, tool: this.settings.tool });
+    const { item } = TRUST_DOCUMENT_INFO[input.document];
+    const page = trustPage({ title, facts, document, ...(item === undefined ? {} : { item }), generatedAt: state.asOf, tool: this.settings.tool });
     const body = new TextEncoder().encode(this.pages.page(page));
     return { document: input.document, format: 'html', mediaType: 'text/html; charset=utf-8', body, sha256: this.hashing.sha256(body), state };
   }
@@ -141,11 +210,22 @@ export class BuildTrustDocument {
       }
       case 'cpo':
         return (await this.builtCpo(state)).cpo.document;
-      case 'sdr': {
-        const built = await this.sdr.buildLatest({ now: new Date(state.asOf) }, { command: `svc ${SOURCE}`, jsonName: 'sdr.json' });
-        if (built === undefined) throw new NotFoundError('no-run-recorded', `no run is recorded in the run store at ${this.store.location}, so there is no Security Decision Record yet; the provider records one with svc conmon process <report>`);
-        return built.model.document;
+      case 'sdr':
+        return (await this.builtSdr(state)).model.document;
+      case 'metrics': {
+        const { model } = await this.builtSdr(state);
+        const { profile } = model.input;
+        const metrics = model.document.ksiMetrics;
+        if (metrics === undefined) throw new NotFoundError('no-ksi-metrics', `the offering is ${profile.type} Class ${profile.class}: KSI metrics (SDR-CSX-KMT) are kept for 20x offerings only`);
+        return { certificationPackageOverviewUri: profile.package_uri, ...(profile.fedramp_id === undefined ? {} : { fedRampPackageId: profile.fedramp_id }), certificationClass: profile.class, rule: 'SDR-CSX-KMT', asOf: state.asOf, ksiMetrics: metrics };
       }
+      case 'incidents': {
+        const audience = input.audience ?? {};
+        const { incidents } = await this.records(state);
+        return incidents.filter((i) => 'all' in audience || (audience.agency !== undefined && i.affected_agencies.includes(audience.agency))).map((i) => i.document);
+      }
+      case 'snapshots':
+        return { rule: 'CDS-CSO-HAD', snapshots: await this.snapshotsOf(state) };
       case 'ocr': {
         const latest = (await this.records(state)).ocrs.at(-1);
         if (latest === undefined) throw new NotFoundError('no-ocr-recorded', `no Ongoing Certification Report is recorded in the run store at ${this.store.location}; the provider records one with svc fedramp ocr --to <period end>`);
@@ -156,6 +236,26 @@ export class BuildTrustDocument {
       default:
         return (await this.vulnerabilityReports(state))[input.document];
     }
+  }
+
+  private async builtSdr(state: TrustStoreState): Promise<BuiltSdr> {
+    const built = await this.once(state, 'sdr.built', () => this.sdr.buildLatest({ now: new Date(state.asOf) }, { command: `svc ${SOURCE}`, jsonName: 'sdr.json' }));
+    if (built === undefined) throw new NotFoundError('no-run-recorded', `no run is recorded in the run store at ${this.store.location}, so there is no Security Decision Record yet; the provider records one with svc conmon process <report>`);
+    return built;
+  }
+
+  private snapshotsOf(state: TrustStoreState): Promise<TrustSnapshot[]> {
+    return this.once(state, 'snapshots', async () =>
+      (await this.journal.entries(OCR_KIND)).map(({ seq, recorded_at, record }) => ({
+        snapshot: record.period.to,
+        period: record.period,
+        recordedAt: recorded_at,
+        nextReportDate: record.next_report_date,
+        ...(record.snapshot.run_seq === undefined ? {} : { runSeq: record.snapshot.run_seq }),
+        journalSeq: seq,
+        documents: SNAPSHOT_DOCUMENTS.map((d) => `/fedramp/${d}?snapshot=${record.period.to}`),
+      })),
+    );
   }
 
   private builtCpo(state: TrustStoreState): Promise<BuildCpoResult> {
@@ -170,9 +270,14 @@ export class BuildTrustDocument {
   private vulnerabilityReports(state: TrustStoreState): Promise<ReturnType<typeof currentVulnerabilityReports>> {
     return this.once(state, 'vulnerabilities', async () => {
       const { package_uri } = requireProfileKeys(this.profile, ['class', 'package_uri'], `svc ${SOURCE}`);
-      const register = await this.register.judge({ now: new Date(state.asOf) }, `svc ${SOURCE}`);
+      const register = await this.judged(state);
       return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now });
     });
+  }
+
+  /** The vulnerability register judged as of the state. */
+  private judged(state: TrustStoreState): Promise<Register> {
+    return this.once(state, 'register', () => this.register.judge({ now: new Date(state.asOf) }, `svc ${SOURCE}`));
   }
 }
 

@@ -16,9 +16,14 @@ export interface TrustStoreState {
    * so every server over the same store gives the same bytes.
    */
   asOf: string;
-  /** `<run id>:<journal seq>`: changes exactly when something is recorded. */
+  /** `<run id>:<journal seq>`, then `@<asOf>` once a due time has passed since: changes exactly when the documents do. */
   key: string;
+  /** The key of what is written (`<run id>:<journal seq>`), whatever has passed since. */
+  written: string;
 }
+
+/** How many passed changes one request advances over. */
+const MAX_STEPS = 8;
 
 /**
  * The run store's state as the trust center sees it (DESIGN §12.7: documents are rebuilt on every store write, never
@@ -32,13 +37,35 @@ export class StoreState {
 
   constructor(
     @inject(RUN_STORE) private readonly store: RunStore,
-    @inject(CLOCK) clock: Clock,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {
     this.state = new Rechecked(clock, (now, known) => this.read(now, known));
   }
 
-  current(): Promise<TrustStoreState> {
-    return this.state.get();
+  /** What has passed since the last write: the state advanced over them, and the next change it waits for. */
+  private advanced: { state: TrustStoreState; next: Promise<number | undefined> } | undefined;
+
+  /**
+   * The state now. With `nextChange` (the first instant after a state's asOf at which its documents change by time
+   * alone: a stored due time passing, DESIGN §12.7), a state whose next change has passed advances to it: asOf becomes
+   * that instant, and the key changes with it, so every document is built again once, as of then. Every server over the
+   * same store advances to the same instants, and so gives the same bytes. Each state's next change is asked once.
+   */
+  async current(nextChange?: (state: TrustStoreState) => Promise<number | undefined>): Promise<TrustStoreState> {
+    const written = await this.state.get();
+    if (nextChange === undefined) return written;
+    const now = this.clock.now().getTime();
+    let at = this.advanced?.state.written === written.key ? this.advanced : { state: written, next: nextChange(written) };
+    // Bounded: a server that was down long catches up over the following requests.
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const next = await at.next;
+      if (next === undefined || next > now) break;
+      const asOf = isoSeconds(new Date(next));
+      const state: TrustStoreState = { ...written, asOf, key: `${written.key}@${asOf}` };
+      at = { state, next: nextChange(state) };
+    }
+    this.advanced = at;
+    return at.state;
   }
 
   private async read(now: number, known: TrustStoreState | undefined): Promise<TrustStoreState> {
@@ -53,6 +80,7 @@ export class StoreState {
       journal: { seq: last?.seq ?? 0, ...(last === undefined ? {} : { recorded_at: last.recorded_at }) },
       asOf: isoSeconds(new Date(times.length === 0 ? now : Math.max(...times))),
       key,
+      written: key,
     };
   }
 }

@@ -79,6 +79,16 @@ export interface Cr26Rule {
   /** The JSON schema the rule names (`{name, url}`). */
   schema?: { name: string; url: string };
   artifacts?: Record<string, string[]>;
+  /** Whom the rule says to notify, how and where (`{party, method, target, name}`: FedRAMP's form, an e-mail address). */
+  notification?: Cr26Notification[];
+}
+
+/** One `notification` entry of a rule: the party told, the method (`form`, `email`, …), the target (a URL or address). */
+export interface Cr26Notification {
+  party: string;
+  method: string;
+  target: string;
+  name?: string;
 }
 
 /** Who and what a subset of a family applies to (types `20x`/`rev5` and paths `program`/`agency` lower-cased). */
@@ -407,6 +417,7 @@ function readRule(id: string, family: string, subset: string, type: Cr26RuleType
     related: rule.related === undefined ? [] : strings(rule.related, `${at}.related`, fail),
     schema: schema === undefined ? undefined : { name: string(schema.name, `${at}.schema.name`, fail), url: string(schema.url, `${at}.schema.url`, fail) },
     artifacts: artifacts(rule.artifacts, `${at}.artifacts`, fail),
+    notification: rule.notification === undefined ? undefined : notifications(rule.notification, `${at}.notification`, fail),
   });
   return compact({ rule: read, retired: rule.retired === true, statement: statement.text === undefined && statement.classes === undefined ? undefined : statement });
 }
@@ -484,6 +495,14 @@ function artifacts(value: unknown, at: string, fail: Fail): Record<string, strin
   const read: Record<string, string[]> = {};
   for (const [key, list] of Object.entries(object(value, at, fail))) read[key] = strings(list, `${at}.${key}`, fail);
   return sortedRecord(read);
+}
+
+function notifications(value: unknown, at: string, fail: Fail): Cr26Notification[] {
+  if (!Array.isArray(value)) return fail(at, 'expected a list of {party, method, target}');
+  return value.map((entry, i) => {
+    const o = object(entry, `${at}[${i}]`, fail);
+    return compact({ party: string(o.party, `${at}[${i}].party`, fail), method: string(o.method, `${at}[${i}].method`, fail), target: string(o.target, `${at}[${i}].target`, fail), name: o.name === undefined ? undefined : string(o.name, `${at}[${i}].name`, fail) }) as Cr26Notification;
+  });
 }
 
 /** FRC-CSF-BSL's `rev5_controls_list`: NIST family → control ids; flattened in the file's order. */

@@ -160,8 +160,7 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
   let accepted: GroupJudgment['accepted'];
   if (decision !== undefined) accepted = { at: decision.at, by: 'decision', rationale: decision.rationale };
   else if (evaluatedAt !== undefined && !falsePositive) {
-    const mav = ruleTimeframe(rules, LIFECYCLE_RULES.accept);
-    const at = addCadence(Date.parse(evaluatedAt), mav);
+    const { at, mav } = acceptanceAt(rules, evaluatedAt);
     if (t > at && (closedAt === undefined || Date.parse(closedAt) > at)) {
       accepted = { at: isoSeconds(new Date(at)), by: 'VER-TFR-MAV', rationale: `not fully mitigated or remediated within ${mav.num} ${mav.unit} of its evaluation on ${evaluatedAt.slice(0, 10)}` };
     }
@@ -244,6 +243,29 @@ export function nextDue(j: Pick<GroupJudgment, 'state' | 'mitigation' | 'due' | 
   const own = handled ? undefined : j.evaluated_at === undefined ? j.due.evaluation.at : j.due.mitigation?.at;
   if (own === undefined) return kev;
   return kev !== undefined && Date.parse(kev) < Date.parse(own) ? kev : own;
+}
+
+/** When VER-TFR-MAV accepts a group evaluated at `evaluatedAt` that is not handled by then (ms), and the timeframe. */
+function acceptanceAt(rules: Pick<Cr26Rules, 'rules' | 'info'>, evaluatedAt: string): { at: number; mav: { unit: Cr26Timeframe['unit']; num: number } } {
+  const mav = ruleTimeframe(rules, LIFECYCLE_RULES.accept);
+  return { at: addCadence(Date.parse(evaluatedAt), mav), mav };
+}
+
+/**
+ * The first instant after `now` (ms) at which the group's judgment changes by time alone, with nothing recorded: a due
+ * time passing unmet (the group is overdue from the second after it), or VER-TFR-MAV's acceptance. Undefined when
+ * time alone changes nothing more (remediated, a false positive, accepted; fully mitigated with no KEV due ahead).
+ * The trust center rebuilds its documents then (DESIGN §12.7), not on every request.
+ */
+export function nextJudgmentChange(j: GroupJudgment, rules: Pick<Cr26Rules, 'rules' | 'info'>, now: Date): number | undefined {
+  if (j.state === 'remediated' || j.state === 'false-positive') return undefined;
+  const after = (at: string | undefined) => (at === undefined ? [] : [Date.parse(at) + 1000]);
+  const handled = j.state === 'accepted' || j.mitigation?.extent === 'full';
+  const times = [
+    ...(j.due.kev?.overdue === false ? after(j.due.kev.at) : []),
+    ...(handled ? [] : j.evaluated_at === undefined ? after(j.due.evaluation.at) : [...after(j.due.mitigation?.overdue === false ? j.due.mitigation.at : undefined), acceptanceAt(rules, j.evaluated_at).at + 1000]),
+  ].filter((t) => t > now.getTime());
+  return times.length === 0 ? undefined : Math.min(...times);
 }
 
 /** `VER-TFR-EVU`'s force and timeframe for the class. */

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { container as root, Lifecycle, type DependencyContainer } from 'tsyringe';
 import { CurrentRun } from '../../application/auditor/current-run';
+import { AccessRecorder } from '../../application/trust/access-recorder';
+import { SnapshotStore, type SnapshotBounds } from '../../application/trust/snapshot-store';
 import { registerAdapters } from '../../infrastructure/register-adapters';
+import { RUN_STORE } from '../../ports/run-store';
 import { GRAPH_SETTINGS } from '../../ports/graph-settings';
 import type { ApiConfig } from './config/api-config';
 
@@ -9,13 +12,25 @@ export type ContainerOverrides = (container: DependencyContainer) => void;
 
 /**
  * The API's composition root: the CLI's production adapters (the store from the config's `store`, else SVC_STORE),
- * one CurrentRun for the process, then any test overrides.
+ * one CurrentRun and one AccessRecorder for the process, then any test overrides.
  */
 export function buildApiContainer(config: ApiConfig, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}, overrides?: ContainerOverrides): DependencyContainer {
   const env = { ...(options.env ?? process.env), ...(config.store !== undefined ? { SVC_STORE: config.store } : {}) };
   const container = registerAdapters(root.createChildContainer(), { env, cwd: options.cwd });
   container.register(CurrentRun, { useClass: CurrentRun }, { lifecycle: Lifecycle.ContainerScoped });
+  // One access log for the process: the routes that record and the route that reads it (/fedramp/access) share its batch.
+  container.register(AccessRecorder, { useClass: AccessRecorder }, { lifecycle: Lifecycle.ContainerScoped });
   if (config.graph) container.register(GRAPH_SETTINGS, { useValue: config.graph });
   overrides?.(container);
   return container;
+}
+
+/**
+ * A child of the API's container whose run store is the store as it stood at an OCR snapshot (SnapshotStore): what the
+ * trust center builds `?snapshot=` documents with, by the same use cases as the current ones.
+ */
+export function snapshotContainer(container: DependencyContainer, bounds: SnapshotBounds): DependencyContainer {
+  const child = container.createChildContainer();
+  child.register(RUN_STORE, { useValue: new SnapshotStore(container.resolve(RUN_STORE), bounds) });
+  return child;
 }

@@ -25,6 +25,8 @@ import { healthRoutes } from './routes/health';
 import { orgpathRoutes } from './routes/orgpath';
 import { surveyRoutes } from './routes/survey';
 import { trustRoutes } from './routes/trust';
+import { trustAccessRoutes } from './routes/trust-access';
+import { trustEvidenceRoutes } from './routes/trust-evidence';
 import { agencyRecognition } from './auth/agency-recognition';
 import { FEDRAMP_PROFILE } from '../../ports/fedramp-profile';
 import { AccessRecorder } from '../../application/trust/access-recorder';
@@ -54,6 +56,8 @@ export function apiRoutes(container: DependencyContainer, config: ApiConfig, ver
     ...healthRoutes(container, config, version, logger),
     ...auditorRoutes(container, replay, logger),
     ...trustRoutes(container, config, logger),
+    ...trustAccessRoutes(container, config, logger),
+    ...trustEvidenceRoutes(container, config, logger),
     ...surveyRoutes(container),
     ...orgpathRoutes(container, config),
     ...boundaryRoutes(container, config),

@@ -216,7 +216,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
   it('unknown routes are 404 and wrong methods 405 with Allow, as problem+json', async () => {
     const missing = await get('/auditor/nothing');
     expect(missing.status).toBe(404);
-    expect(missing.body.detail).toBe('GET /auditor/nothing: no such route; /openapi.json lists the 25 routes');
+    expect(missing.body.detail).toBe('GET /auditor/nothing: no such route; /openapi.json lists the 30 routes');
     const wrong = await request(api.handler).delete('/auditor/evidence').set(AUDITOR);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe('GET');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { homeWithRecordedRun, startSvcApi, type StartedApi } from '../../support/api';
 import { FIXTURES } from '../../support/run-svc';
+import { TRUST_PROFILE } from '../../support/trust-center';
 
 const ALICE = { 'x-forwarded-user': 'alice@SVC.TEST' };
 
@@ -27,7 +28,9 @@ describe('svc-api under load, with slow and oversized clients (the built binary 
         log: { file: join(dir, 'access.log') },
       }),
     );
-    api = await startSvcApi(['--config', config], { SVC_HOME: home.home });
+    // The trust center builds the SDR from the offering's profile (a 20x Class B offering).
+    writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: TRUST_PROFILE }));
+    api = await startSvcApi(['--config', config], { SVC_HOME: home.home, SVC_CONFIG: join(dir, 'svc.config.json') });
   });
   afterAll(async () => {
     await api.stop();
@@ -35,10 +38,19 @@ describe('svc-api under load, with slow and oversized clients (the built binary 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['/auditor/evidence', '/auditor/findings?status=FAIL', '/auditor/oscal/sar'])('GET %s for 3 s at 10 connections: no error, no non-2xx; p50 and p99 recorded', async (path) => {
+  it.each(['/auditor/evidence', '/auditor/findings?status=FAIL', '/auditor/oscal/sar', '/fedramp/sdr'])('GET %s for 3 s at 10 connections: no error, no non-2xx; p50 and p99 recorded', async (path) => {
     const result = await autocannon({ url: `${api.url}${path}`, connections: 10, duration: 3, headers: ALICE });
     process.stdout.write(`load ${path}: ${Math.round(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.total} requests\n`);
     expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }).toEqual({ errors: 0, timeouts: 0, non2xx: 0 });
+    expect(result.requests.total).toBeGreaterThan(100);
+  });
+
+  it('GET /fedramp/sdr: the same bytes on every request while 10 connections load it for 3 s', async () => {
+    const first = await fetch(`${api.url}/fedramp/sdr`, { headers: ALICE });
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    const result = await autocannon({ url: `${api.url}/fedramp/sdr`, connections: 10, duration: 3, headers: ALICE, expectBody: body });
+    expect({ errors: result.errors, non2xx: result.non2xx, mismatches: result.mismatches }).toEqual({ errors: 0, non2xx: 0, mismatches: 0 });
     expect(result.requests.total).toBeGreaterThan(100);
   });
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_INSTALL_COMMAND } from '../../../src/interfaces/http/config/api-extra';
 import { homeWithRecordedRun, startSvcApi } from '../../support/api';
-import { FIXTURES, ROOT } from '../../support/run-svc';
+import { FIXTURES, ROOT, svc } from '../../support/run-svc';
+import { TRUST_PROFILE } from '../../support/trust-center';
 
 const API_BIN = join(ROOT, 'bin', 'svc-api.js');
 const EXTRA = new Set(['express', 'swagger-ui-express', 'passport', 'passport-strategy', 'kerberos', '@azure/msal-node', 'pino', 'helmet', 'express-rate-limit']);
@@ -48,7 +49,12 @@ describe('svc-api, the second binary', () => {
     }
   });
 
-  it('answers all 17 routes over a real socket', async () => {
+  it('answers all 30 routes over a real socket', async () => {
+    // The trust center reads the offering's profile (svc.config.json) and an OCR recorded in the store.
+    const profile = join(dir, 'svc.config.json');
+    writeFileSync(profile, JSON.stringify({ fedramp: TRUST_PROFILE }));
+    const ocr = svc(['fedramp', 'ocr', '--to', '2026-11-30', '--out', join(dir, 'ocr.json')], { env: { SVC_HOME: home.home, SVC_CONFIG: profile } });
+    expect([ocr.status, ocr.stderr]).toEqual([0, '']);
     const config = join(dir, 'all.json');
     writeFileSync(
       config,
@@ -61,13 +67,18 @@ describe('svc-api, the second binary', () => {
         log: { file: join(dir, 'all.log') },
       }),
     );
-    const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home });
+    const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home, SVC_CONFIG: profile });
     try {
+      const sdr = (await (await fetch(`${api.url}/fedramp/sdr`, { headers: { 'X-Forwarded-User': 'alice@SVC.TEST' } })).json()) as { keySecurityIndicators: { ksiEvidence: { evidenceLocation: string }[] }[] };
+      const evidence = sdr.keySecurityIndicators.flatMap((k) => k.ksiEvidence)[0].evidenceLocation.replace(TRUST_PROFILE.evidence_base_uri, '/fedramp');
       const routes: [string, string][] = [
         ['GET', '/health'], ['GET', '/health/ready'], ['GET', '/auditor/evidence'], ['GET', '/auditor/findings'], ['GET', '/auditor/poam'],
         ['GET', '/auditor/manifest'], ['GET', '/auditor/oscal/sar'], ['GET', '/auditor/oscal/ssp'], ['GET', '/auditor/oscal/poam'], ['GET', '/auditor/oscal/sap'],
         ['GET', '/auditor/graph/ac-2'], ['POST', '/survey/run'], ['POST', '/survey/findings'], ['POST', '/orgpath/assign'], ['GET', '/orgpath/assignments'],
         ['POST', '/boundary/run'], ['GET', '/boundary/gaps'],
+        ['GET', '/fedramp/public'], ['GET', '/fedramp/cpo'], ['GET', '/fedramp/sdr'], ['GET', '/fedramp/ocr'], ['GET', '/fedramp/vdr'], ['GET', '/fedramp/avi'],
+        ['GET', '/fedramp/history'], ['GET', '/fedramp/scn'], ['GET', '/fedramp/metrics'], ['GET', '/fedramp/incidents'], ['GET', '/fedramp/snapshots'],
+        ['GET', '/fedramp/access'], ['GET', evidence],
       ];
       const statuses: string[] = [];
       for (const [method, path] of routes) {

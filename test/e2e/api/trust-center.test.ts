@@ -15,8 +15,9 @@ import { BuildCpo } from '../../../src/application/fedramp/build-cpo';
 import { VulnerabilityRegister } from '../../../src/application/vulnerabilities/vulnerability-register';
 import { HtmlTrustPages } from '../../../src/infrastructure/renderers/html/html-trust-pages';
 import { FileRunStore } from '../../../src/infrastructure/store/file-run-store';
+import { CLOCK } from '../../../src/ports/clock';
 
-const DOCUMENTS = ['cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn'] as const;
+const DOCUMENTS = ['cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents', 'snapshots'] as const;
 const AUDITOR = { 'X-Forwarded-User': 'alice@SVC.TEST' };
 const OPERATOR = { 'X-Forwarded-User': 'bob@SVC.TEST' };
 /** An agency's user by the proxy-asserted domain, both forms IIS gives. */
@@ -31,11 +32,26 @@ const digestOf = (bytes: Buffer | string) => `sha-256=:${sha256(bytes).toString(
 /** The trust center rechecks the store at most once a second (StoreState). */
 const afterRecheck = () => new Promise((resolve) => setTimeout(resolve, 1100));
 
+/** The server's clock: real time passing from 2026-12-05, moved forward by `jump` (the CLI's writes give --now). */
+class MovingClock {
+  private readonly started = Date.now();
+  private base = Date.parse('2026-12-05T00:00:00Z');
+  now(): Date {
+    return new Date(this.base + Date.now() - this.started);
+  }
+  jump(to: string): void {
+    this.base = Date.parse(to) - (Date.now() - this.started);
+  }
+}
+
 describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy on loopback)', () => {
   let work: string;
   let api: ReturnType<typeof buildApi>;
   let log: ReturnType<typeof capturingLogger>;
   let conforms: ReturnType<typeof openApiChecker>;
+  const clock = new MovingClock();
+  /** The JSON of each document of the OCR's snapshot as first served. */
+  const atOcr: Record<string, string> = {};
   const at = (...parts: string[]) => join(work, ...parts);
   const run = (args: string[]) => {
     const r = svc(args, { cwd: work, env: { SVC_HOME: at('.svc') } });
@@ -54,7 +70,12 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     run(['vuln', 'evaluate', 'iam_root_mfa_enabled', '--accept', '--reason', 'break-glass account in a vault', '--by', 'ciso', '--now', '2026-11-03T00:00:00Z']);
     log = capturingLogger();
     const config = proxyConfig({ roles: { auditor: ['alice@SVC.TEST'], operator: ['bob@SVC.TEST'], agency: ['frank@partner.gov'] } });
-    api = buildApi(config, { env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' }, cwd: work, logger: log.logger });
+    api = buildApi(config, {
+      env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' },
+      cwd: work,
+      logger: log.logger,
+      overrides: (c) => c.register(CLOCK, { useValue: clock }),
+    });
     conforms = openApiChecker(api.openapi);
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -85,6 +106,11 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
           { path: '/fedramp/avi', title: 'Accepted Vulnerability Info', access: ['agency', 'auditor'] },
           { path: '/fedramp/history', title: 'Historical VER Activity', access: ['agency', 'auditor'] },
           { path: '/fedramp/scn', title: 'Significant Change Notifications', access: ['agency', 'auditor'] },
+          { path: '/fedramp/metrics', title: 'Key Security Indicator Metrics (SDR-CSX-KMT)', access: ['agency', 'auditor'] },
+          { path: '/fedramp/incidents', title: 'Incident Reports', access: ['agency', 'auditor'] },
+          { path: '/fedramp/snapshots', title: 'Snapshots of the Certification Data (CDS-CSO-HAD)', access: ['agency', 'auditor'] },
+          { path: '/fedramp/access', title: 'Access to the Certification Data (CDS-TRC-ACL, CDS-TRC-AAI)', access: ['agency', 'auditor', 'operator'] },
+          { path: '/fedramp/evidence/{sha256}', title: "The Security Decision Record's Evidence", access: ['agency', 'auditor'] },
         ],
         authentication: ["the provider's sign-in proxy (Windows authentication)"],
         accessInstructions: expect.stringMatching(/^Federal agencies get access without a request per user \(CDS-TRC-USH\): .* Authenticate with the provider's sign-in proxy \(Windows authentication\)\. /),
@@ -142,6 +168,28 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     });
   });
 
+  describe('the KSI metrics (SDR-CSX-KMT)', () => {
+    it("GET /fedramp/metrics is the SDR's ksiMetrics with the package URI, FedRAMP ID and class, in the route's schema", async () => {
+      const [metrics, sdr] = [await get('/fedramp/metrics', AGENCY_UPN), await get('/fedramp/sdr')];
+      expect(metrics.status).toBe(200);
+      expect(conforms('/fedramp/metrics', 'get', 200, metrics.body)).toEqual([]);
+      expect(metrics.body).toEqual({
+        certificationPackageOverviewUri: PROFILE.package_uri,
+        fedRampPackageId: PROFILE.fedramp_id,
+        certificationClass: 'B',
+        rule: 'SDR-CSX-KMT',
+        asOf: '2026-11-03T00:00:00Z',
+        ksiMetrics: sdr.body.ksiMetrics,
+      });
+      expect(Object.keys(metrics.body.ksiMetrics)).toHaveLength(46);
+      // Passed on 2026-10-01, failed on 2026-11-02: only the failure is within the 30 days up to 2026-11-03.
+      expect(metrics.body.ksiMetrics['KSI-IAM-APM']).toEqual({
+        last30Days: { days: 30, implemented: 0, partially: 0, notImplemented: 1, noEvidence: 29 },
+        lastYear: { days: 34, implemented: 1, partially: 0, notImplemented: 1, noEvidence: 32 },
+      });
+    });
+  });
+
   describe('access (CDS-TRC-USH): role agency by proxy-asserted domain or by name, or auditor', () => {
     it.each(DOCUMENTS)('/fedramp/%s: 401 without credentials, 403 without a role and for operator', async (name) => {
       const anonymous = await request(api.handler).get(`/fedramp/${name}`);
@@ -154,7 +202,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect((await get(`/fedramp/${name}`, OPERATOR)).status).toBe(403);
     });
 
-    it.each(['cpo', 'sdr', 'vdr', 'avi', 'history', 'scn'])('/fedramp/%s: 200 for the auditor, an agency user by UPN domain and by NetBIOS domain, and a named agency principal', async (name) => {
+    it.each(['cpo', 'sdr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'snapshots'])('/fedramp/%s: 200 for the auditor, an agency user by UPN domain and by NetBIOS domain, and a named agency principal', async (name) => {
       const bodies = [];
       for (const who of [AUDITOR, AGENCY_UPN, AGENCY_NETBIOS, { 'X-Forwarded-User': 'frank@partner.gov' }, { 'X-Forwarded-User': 'sam@SAMPLES.GOV' }]) {
         const res = await get(`/fedramp/${name}`, who);
@@ -179,7 +227,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
 
   describe('access logging (CDS-TRC-ACL)', () => {
     it('logs each request for certification data in the run store: who, which agency, which document, served or denied', async () => {
-      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      const day = (offset: number) => new Date(clock.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
       const logged = async () => {
         await api.access.flush();
         return new FileRunStore({ dir: at('.svc', 'store') }).accessLog(day(-1), day(1));
@@ -201,7 +249,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
   });
 
   describe('representations', () => {
-    it.each(['public', 'cpo', 'sdr', 'vdr', 'avi', 'history', 'scn'])('/fedramp/%s: ETag and Content-Digest of the bytes, 304 on If-None-Match, the same bytes twice', async (name) => {
+    it.each(['public', 'cpo', 'sdr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents', 'snapshots'])('/fedramp/%s: ETag and Content-Digest of the bytes, 304 on If-None-Match, the same bytes twice', async (name) => {
       const first = await get(`/fedramp/${name}`);
       expect(first.status).toBe(200);
       expect(first.headers.etag).toBe(etagOf(first.text));
@@ -287,6 +335,47 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       before = after;
     });
 
+    it("the OCR's snapshot (CDS-CSO-HAD) is listed, and ?snapshot= serves each document as it was when the OCR was recorded", async () => {
+      const listed = await get('/fedramp/snapshots', AGENCY_UPN);
+      expect(conforms('/fedramp/snapshots', 'get', 200, listed.body)).toEqual([]);
+      const snapshotDocuments = ['cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents'];
+      expect(listed.body).toEqual({
+        rule: 'CDS-CSO-HAD',
+        snapshots: [
+          {
+            snapshot: '2026-11-30',
+            period: { from: '2026-08-31', to: '2026-11-30' },
+            recordedAt: '2026-12-01T00:00:00Z',
+            nextReportDate: '2027-02-28',
+            runSeq: 2,
+            journalSeq: expect.any(Number),
+            documents: snapshotDocuments.map((d) => `/fedramp/${d}?snapshot=2026-11-30`),
+          },
+        ],
+      });
+      // Nothing was written since the OCR: the snapshot is the current data, byte for byte.
+      for (const name of snapshotDocuments) {
+        const frozen = await get(`/fedramp/${name}?snapshot=2026-11-30`, AGENCY_NETBIOS);
+        expect([name, frozen.status, frozen.text]).toEqual([name, 200, before[name].json]);
+        atOcr[name] = frozen.text;
+      }
+      const page = await get('/fedramp/sdr?snapshot=2026-11-30').set('Accept', 'text/html');
+      expect(page.text).toContain('as of the Ongoing Certification Report for the period ending 2026-11-30 (CDS-CSO-HAD)');
+    });
+
+    it('?snapshot= names a recorded OCR: another date is 404 naming /fedramp/snapshots, a malformed one 400, and the open and listing routes take none', async () => {
+      const missing = await get('/fedramp/vdr?snapshot=2026-10-31');
+      expect([missing.status, missing.body.code, missing.body.detail]).toEqual([
+        404,
+        'no-such-snapshot',
+        'no Ongoing Certification Report with the period ending 2026-10-31 is recorded, so there is no snapshot of it; GET /fedramp/snapshots lists the snapshots',
+      ]);
+      for (const path of ['/fedramp/vdr?snapshot=last', '/fedramp/snapshots?snapshot=2026-11-30', '/fedramp/public?snapshot=2026-11-30']) {
+        const res = await get(path);
+        expect([path, res.status, res.body.code]).toEqual([path, 400, 'invalid-request']);
+      }
+    });
+
     it('an SCN recorded (svc fedramp scn) joins the list, each valid against FedRAMP\'s SCN schema', async () => {
       run(['fedramp', 'scn', '--type', 'adaptive', '--summary', 'Move the audit log store to a second region', '--finish', '2026-12-04', '--now', '2026-12-02T00:00:00Z']);
       await afterRecheck();
@@ -315,6 +404,70 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect(cpoAfter.metadata).toEqual({ ...cpoBefore.metadata, lastUpdated: '2026-12-03T08:00:00Z' });
       expect({ ...cpoAfter, metadata: undefined }).toEqual({ ...cpoBefore, metadata: undefined });
       for (const name of DOCUMENTS) expect([name, after[name].html === before[name].html]).toEqual([name, false]);
+    });
+  });
+
+  describe('incident reports (IEC) to auditors and the agencies each lists as affected', () => {
+    const incident = (summary: string, agency: string, at: string) =>
+      run(['fedramp', 'incident', '--type', 'initial', '--summary', summary, '--n', '4', '--occurred-at', at, '--agency', agency, '--now', at, '--out', `${summary.split(' ')[0]}.json`]);
+
+    beforeAll(async () => {
+      incident('Examples case exports exposed', 'Department of Examples', '2026-12-04T10:00:00Z');
+      incident('Samples sign-in outage', 'Agency of Samples', '2026-12-04T11:00:00Z');
+      await afterRecheck();
+    });
+
+    it('an auditor reads every report; an agency user those that list its agency; a principal named in roles.agency, recognized as none, none', async () => {
+      const written = ['Examples.json', 'Samples.json'].map((f) => JSON.parse(readFileSync(at(f), 'utf8')));
+      const auditor = await get('/fedramp/incidents');
+      expect(auditor.body).toEqual(written);
+      for (const report of auditor.body) expect(fedrampSchemaErrors('incident', report)).toEqual([]);
+      expect((await get('/fedramp/incidents', AGENCY_UPN)).body).toEqual([written[0]]);
+      expect((await get('/fedramp/incidents', AGENCY_NETBIOS)).body).toEqual([written[0]]);
+      expect((await get('/fedramp/incidents', { 'X-Forwarded-User': 'sam@samples.gov' })).body).toEqual([written[1]]);
+      expect((await get('/fedramp/incidents', { 'X-Forwarded-User': 'frank@partner.gov' })).body).toEqual([]);
+      const page = await get('/fedramp/incidents', { 'X-Forwarded-User': 'sam@samples.gov' }).set('Accept', 'text/html');
+      expect(page.text).toContain('Samples sign-in outage');
+      expect(page.text).not.toContain('Examples case exports');
+    });
+
+    it('each audience gets its own bytes and ETag, built once', async () => {
+      const examples = await get('/fedramp/incidents', AGENCY_UPN);
+      const samples = await get('/fedramp/incidents', { 'X-Forwarded-User': 'sam@samples.gov' });
+      expect(examples.headers.etag).not.toBe(samples.headers.etag);
+      const revalidated = await get('/fedramp/incidents', { 'X-Forwarded-User': 'gail@examples.gov', 'If-None-Match': examples.headers.etag });
+      expect(revalidated.status).toBe(304);
+      expect((await get('/fedramp/incidents', { 'X-Forwarded-User': 'sam@samples.gov', 'If-None-Match': examples.headers.etag })).status).toBe(200);
+    });
+
+    it('the snapshot taken before them lists none', async () => {
+      expect((await get('/fedramp/incidents?snapshot=2026-11-30')).body).toEqual([]);
+    });
+  });
+
+  describe('when a stored due time passes, with nothing written', () => {
+    it('the documents are built again once, as of the second after it; the snapshot does not move', async () => {
+      const vdr = await get('/fedramp/vdr');
+      const group = vdr.body.vulnerabilities.find((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.startsWith('iam_password_policy_strong'));
+      expect(group).toBeDefined();
+      // The N4 group detected on 2026-11-02 is to be mitigated by 2027-01-05T08:00:00Z (VDR-TFR-PVR, Class B).
+      clock.jump('2027-01-05T07:59:00Z');
+      await afterRecheck();
+      expect((await get('/fedramp/vdr')).text).toBe(vdr.text);
+      clock.jump('2027-01-05T08:00:05Z');
+      const after = await get('/fedramp/vdr');
+      expect(after.text).not.toBe(vdr.text);
+      expect(fedrampSchemaErrors('vdr', after.body)).toEqual([]);
+      expect((await get('/fedramp/cpo')).body.metadata.lastUpdated).toBe('2027-01-05T08:00:01Z');
+      const spy = jest.spyOn(VulnerabilityRegister.prototype, 'judge');
+      try {
+        await afterRecheck();
+        expect((await get('/fedramp/vdr')).text).toBe(after.text);
+        expect(spy).not.toHaveBeenCalled();
+      } finally {
+        spy.mockRestore();
+      }
+      for (const name of Object.keys(atOcr)) expect([name, (await get(`/fedramp/${name}?snapshot=2026-11-30`)).text]).toEqual([name, atOcr[name]]);
     });
   });
 

@@ -11,16 +11,9 @@ import { SEVERITIES } from '../../../domain/governance/severity';
 import { sendStoredDocument } from '../responses/representation';
 import type { ReplayCache } from '../responses/response-cache';
 import type { RouteSpec } from './route';
-import { DIGEST, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from './schemas';
+import { DIGEST, EVIDENCE_ENTRY, KSI_ID, listOf, pageOf, PAGING_PARAMETERS, query, RUN_REF } from './schemas';
 
 const AUDITOR = ['auditor'] as const;
-
-const ENTRY = {
-  type: 'object',
-  description: 'An evidence entry exactly as the run recorded it (svc.evidence-bundle/v1): the KSI result plus mapped, controls, policies and content_hash.',
-  required: ['ksi_id', 'status', 'content_hash'],
-  properties: { ksi_id: { type: 'string' }, status: { enum: ['PASS', 'WARN', 'FAIL'] }, content_hash: DIGEST, controls: { type: 'array', items: { type: 'string' } }, mapped: { type: 'boolean' } },
-};
 
 const ACTION = {
   type: 'object',
@@ -116,7 +109,7 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
       summary: "The current run's evidence entries",
       description: 'Evidence entries of the latest recorded run, exactly as recorded, in ksi_id order; filter by KSI and status, page with limit and cursor.',
       query: query({ ksi: listOf(KSI_ID, 'Only these KSI ids.'), status: listOf({ enum: ['PASS', 'WARN', 'FAIL'] }, 'Only these statuses.'), ...PAGING_PARAMETERS }),
-      responses: { 200: { description: 'A page of evidence entries.', schema: pageOf(ENTRY, 'Evidence entries of the current run.') } },
+      responses: { 200: { description: 'A page of evidence entries.', schema: pageOf(EVIDENCE_ENTRY, 'Evidence entries of the current run.') } },
       async handle({ query: q }, res) {
         const page = await evidence.execute(q);
         replay.sendJson(res.req, res, page.run.id, { path: '/auditor/evidence', roles: AUDITOR }, () => page);

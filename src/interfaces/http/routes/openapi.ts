@@ -4,7 +4,7 @@ import type { JsonSchema, RouteSpec } from './route';
 const PROBLEMS: Record<number, string> = {
   400: 'The request does not match the route schema (the body lists each field), or a parameter is malformed.',
   401: 'No credentials, or credentials that did not verify (Negotiate, client certificate, trusted proxy).',
-  403: 'The principal does not hold a role this route needs (for /fedramp/*: agency, by name or by its agency\'s realm, certificate issuer or domain, or auditor).',
+  403: 'The principal does not hold a role this route needs (for /fedramp/*: agency, by name or by its agency\'s realm, certificate issuer or domain, or auditor; operator as well for /fedramp/access).',
   404: 'Nothing to answer with: no recorded run yet, an unknown control, or no Ongoing Certification Report recorded.',
   409: 'A paging cursor of an earlier run.',
   413: 'The request body is larger than limits.body_bytes.',

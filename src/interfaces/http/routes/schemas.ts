@@ -1,3 +1,4 @@
+import { STATUSES } from '../../../domain/ksi/status';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../domain/paging/page';
 import type { JsonSchema } from './route';
 
@@ -40,6 +41,18 @@ export function pageOf(item: JsonSchema, description: string): JsonSchema {
 
 export const KSI_ID: JsonSchema = { type: 'string', pattern: '^KSI-[A-Z]{2,4}-\\d{2}$' };
 export const DIGEST: JsonSchema = { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' };
+
+/**
+ * An evidence entry exactly as a run recorded it (svc.evidence-bundle/v1, RFC 8785 canonical): the KSI result as
+ * reported plus mapped, controls, policies and content_hash, the SHA-256 of the entry's canonical JSON without
+ * content_hash and observed_at (GET /auditor/evidence lists them, GET /fedramp/evidence/{sha256} serves one).
+ */
+export const EVIDENCE_ENTRY: JsonSchema = {
+  type: 'object',
+  description: 'An evidence entry exactly as the run recorded it (svc.evidence-bundle/v1): the KSI result plus mapped, controls, policies and content_hash (the SHA-256 of the canonical entry without content_hash and observed_at).',
+  required: ['ksi_id', 'status', 'content_hash'],
+  properties: { ksi_id: { type: 'string' }, status: { enum: [...STATUSES] }, content_hash: DIGEST, observed_at: { type: 'string' }, controls: { type: 'array', items: { type: 'string' } }, mapped: { type: 'boolean' } },
+};
 
 /** Lists in a query: repeat the parameter or separate values with commas. */
 export function listOf(items: JsonSchema, description: string): JsonSchema {

@@ -1,7 +1,10 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
-import { BuildTrustDocument, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type TrustDocumentName, type TrustFormat, type TrustRepresentation } from '../../../application/trust/build-trust-document';
+import { BuildTrustDocument, SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTrustDocumentInput, type IncidentAudience, type TrustDocumentName, type TrustFormat, type TrustRepresentation } from '../../../application/trust/build-trust-document';
+import type { SnapshotBounds } from '../../../application/trust/snapshot-store';
+import { holdsRole } from '../app';
+import { snapshotContainer } from '../container';
 import { CR26_DOCUMENTS } from '../../../domain/fedramp/cr26-documents';
 import { ConfigError } from '../../../domain/errors';
 import type { TrustCenterListing } from '../../../domain/trust/public-information';
@@ -9,10 +12,10 @@ import type { ApiConfig } from '../config/api-config';
 import { pageSecurityPolicy } from '../responses/page-policy';
 import { HttpProblem } from '../responses/problem-details';
 import { sendRepresentation } from '../responses/representation';
-import type { JsonSchema, RouteSpec } from './route';
+import type { JsonSchema, RouteInput, RouteSpec } from './route';
 
 /** Who reads the certification data (DESIGN §9): an agency's principals, recognized by pattern or named, and auditors. */
-const READERS = ['agency', 'auditor'] as const;
+export const READERS = ['agency', 'auditor'] as const;
 
 const SCHEMA_BASE = 'https://fedramp.gov/schemas/fedramp-';
 
@@ -33,6 +36,19 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
   avi: { summary: 'The Accepted Vulnerability Info', description: 'The AVI (VER-RPT-AVI) of the 30 days up to the store\'s last write.' },
   history: { summary: 'The historical vulnerability activity', description: 'Every vulnerability the register holds (VER-TFR-MRH), the accepted ones as AVI entries.' },
   scn: { summary: 'The recorded Significant Change Notifications', description: 'Every SCN recorded with `svc fedramp scn`, exactly as written, in the order recorded: a JSON list whose items are each valid against FedRAMP\'s SCN schema.' },
+  metrics: {
+    summary: 'The Key Security Indicator metrics (SDR-CSX-KMT)',
+    description: "Each KSI's summaries over the last 30 days and up to the last year (and, for Class C, every day's status), from the run store: the SDR's `ksiMetrics`, with the package URI, FedRAMP ID and class. 404 `no-run-recorded` before the first run, `no-ksi-metrics` for a Rev5 offering.",
+  },
+  incidents: {
+    summary: 'The incident reports the caller may read',
+    description:
+      "Every incident report recorded with `svc fedramp incident` (initial, ongoing, final), exactly as written, in the order recorded: to an auditor all of them; to an agency's principal those that list its agency as affected; to a principal holding the agency role by name and recognized as no agency, none. A JSON list whose items are each valid against FedRAMP's incident report schema.",
+  },
+  snapshots: {
+    summary: 'The snapshots of the certification data aligned to OCRs (CDS-CSO-HAD)',
+    description: 'One entry per recorded Ongoing Certification Report: its period, when it was recorded, the next report date it set, where the snapshot stops in the run store (the latest run and the OCR\'s journal entry), and the routes that serve it (`?snapshot=<period end>`). Kept for the life of the store.',
+  },
 };
 
 const HEADERS = {
@@ -41,12 +57,72 @@ const HEADERS = {
   Vary: { description: '`Accept`: the JSON and the page are two representations of one URL.', schema: { type: 'string' } },
 };
 
+const DAY = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+const SUMMARY = {
+  type: 'object',
+  required: ['days', 'implemented', 'partially', 'notImplemented', 'noEvidence'],
+  properties: Object.fromEntries(['days', 'implemented', 'partially', 'notImplemented', 'noEvidence'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+};
+
+/** The JSON each route answers: FedRAMP's schema where there is one (named by URL), svc's own shape where there is none. */
 function jsonSchema(name: TrustDocumentName): JsonSchema {
   const { schema } = TRUST_DOCUMENT_INFO[name];
-  const url = `${SCHEMA_BASE}${CR26_DOCUMENTS[schema].stem}-schema-2026-06-24.json`;
-  if (name === 'scn') return { type: 'array', description: `The recorded SCNs in order; each is valid against ${url}.`, items: { type: 'object' } };
-  if (name === 'public') return { type: 'object', description: `Valid against FedRAMP's CPO schema (${url}), with svc's \`trustCenter\` key.`, required: ['serviceIdentification', 'serviceProperties', 'contactInformation', 'certificationPackageOverviewUri', 'trustCenter'] };
-  return { type: 'object', description: `Valid against ${url}.` };
+  const url = schema === undefined ? '' : `${SCHEMA_BASE}${CR26_DOCUMENTS[schema].stem}-schema-2026-06-24.json`;
+  switch (name) {
+    case 'scn':
+    case 'incidents':
+      return { type: 'array', description: `The recorded reports in order; each is valid against ${url}.`, items: { type: 'object' } };
+    case 'public':
+      return { type: 'object', description: `Valid against FedRAMP's CPO schema (${url}), with svc's \`trustCenter\` key.`, required: ['serviceIdentification', 'serviceProperties', 'contactInformation', 'certificationPackageOverviewUri', 'trustCenter'] };
+    case 'metrics':
+      return {
+        type: 'object',
+        required: ['certificationPackageOverviewUri', 'certificationClass', 'rule', 'asOf', 'ksiMetrics'],
+        properties: {
+          certificationPackageOverviewUri: { type: 'string' },
+          fedRampPackageId: { type: 'string' },
+          certificationClass: { enum: ['A', 'B', 'C', 'D'] },
+          rule: { const: 'SDR-CSX-KMT' },
+          asOf: { type: 'string', format: 'date-time' },
+          ksiMetrics: {
+            type: 'object',
+            description: 'By KSI id.',
+            additionalProperties: {
+              type: 'object',
+              required: ['last30Days', 'lastYear'],
+              properties: { last30Days: SUMMARY, lastYear: SUMMARY, daily: { type: 'array', items: { type: 'object', required: ['date'], properties: { date: DAY, status: { enum: ['Implemented', 'Partially Implemented', 'Not Implemented'] } } } } },
+            },
+          },
+        },
+      };
+    case 'snapshots':
+      return {
+        type: 'object',
+        required: ['rule', 'snapshots'],
+        properties: {
+          rule: { const: 'CDS-CSO-HAD' },
+          snapshots: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['snapshot', 'period', 'recordedAt', 'nextReportDate', 'journalSeq', 'documents'],
+              additionalProperties: false,
+              properties: {
+                snapshot: DAY,
+                period: { type: 'object', required: ['from', 'to'], properties: { from: DAY, to: DAY } },
+                recordedAt: { type: 'string', format: 'date-time' },
+                nextReportDate: DAY,
+                runSeq: { type: 'integer', minimum: 1 },
+                journalSeq: { type: 'integer', minimum: 1 },
+                documents: { type: 'array', items: { type: 'string' } },
+              },
+            },
+          },
+        },
+      };
+    default:
+      return { type: 'object', description: `Valid against ${url}.` };
+  }
 }
 
 /** The words /fedramp/public uses for each authentication method. */
@@ -60,9 +136,14 @@ const METHOD_WORDS = { negotiate: 'Kerberos (HTTP Negotiate, RFC 4559)', mtls: '
  */
 export function trustRoutes(container: DependencyContainer, config: ApiConfig, logger: Logger): RouteSpec[] {
   const build = container.resolve(BuildTrustDocument);
+  const snapshots = new SnapshotBuilders(container);
   const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((m) => config.auth[m] !== undefined);
   const listing: TrustCenterListing = {
-    documents: TRUST_DOCUMENTS.map((name) => ({ path: `/fedramp/${name}`, title: TRUST_DOCUMENT_INFO[name].title, access: name === 'public' ? ['anyone'] : [...READERS] })),
+    documents: [
+      ...TRUST_DOCUMENTS.map((name) => ({ path: `/fedramp/${name}`, title: TRUST_DOCUMENT_INFO[name].title, access: name === 'public' ? ['anyone'] : [...READERS] })),
+      { path: '/fedramp/access', title: 'Access to the Certification Data (CDS-TRC-ACL, CDS-TRC-AAI)', access: [...READERS, 'operator'] },
+      { path: '/fedramp/evidence/{sha256}', title: "The Security Decision Record's Evidence", access: [...READERS] },
+    ],
     authentication: methods.map((m) => METHOD_WORDS[m]),
   };
   /** The CSP of each page, by the page's SHA-256: worked out once per page, not per request. */
@@ -76,11 +157,13 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
     }
     return policy;
   };
-  const send = async (name: TrustDocumentName, res: Response, requestId: string) => {
+  const send = async (name: TrustDocumentName, { query, principal, requestId }: RouteInput<{ snapshot?: string }>, res: Response) => {
     const format = formatOf(res);
+    const audience: IncidentAudience = principal !== undefined && holdsRole(principal, ['auditor'], config.roles) ? { all: true } : { ...(principal?.agency === undefined ? {} : { agency: principal.agency }) };
+    const input: BuildTrustDocumentInput = { document: name, format, listing, audience };
     let built: TrustRepresentation;
     try {
-      built = await build.execute({ document: name, format, listing });
+      built = query.snapshot === undefined ? await build.execute(input) : await (await snapshots.of(await build.snapshotBounds(query.snapshot))).execute({ ...input, snapshot: query.snapshot });
     } catch (error) {
       // Anyone may ask for /fedramp/public: what the server's configuration lacks goes to the log, not to them.
       if (name !== 'public' || !(error instanceof ConfigError)) throw error;
@@ -102,18 +185,45 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
       path: `/fedramp/${name}`,
       operationId: `getFedramp${name[0].toUpperCase()}${name.slice(1)}`,
       summary: ROUTES[name].summary,
-      description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write: the same bytes until something is recorded.`,
+      description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write, or of the last due time that has passed since: the same bytes until something is recorded or falls due.${(SNAPSHOT_DOCUMENTS as readonly string[]).includes(name) ? ' With `?snapshot=<OCR period end>`, as it was when that OCR was recorded (CDS-CSO-HAD; GET /fedramp/snapshots lists them).' : ''}`,
       access: name === 'public' ? 'open' : READERS,
+      ...((SNAPSHOT_DOCUMENTS as readonly string[]).includes(name)
+        ? { query: { type: 'object', additionalProperties: false, properties: { snapshot: { ...DAY, description: 'The period end (YYYY-MM-DD) of a recorded OCR: the document as it was when that OCR was recorded.' } } } }
+        : {}),
       responses: {
         200: { description: `${TRUST_DOCUMENT_INFO[name].title}: JSON, or the page with Accept: text/html.`, content: { 'application/json': jsonSchema(name), 'text/html': { type: 'string' } }, headers: HEADERS },
         304: { description: 'If-None-Match matched the ETag of the representation asked for.', contentType: 'application/json' },
         406: { description: 'Accept allows neither application/json nor text/html.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
       },
-      async handle({ requestId }, res) {
-        await send(name, res, requestId);
+      async handle(input, res) {
+        await send(name, input, res);
       },
     }),
   );
+}
+
+/** How many snapshots' documents are kept built at once; the least recently asked for is dropped. */
+const SNAPSHOTS_KEPT = 4;
+
+/**
+ * The documents of OCR snapshots (`?snapshot=`): each built by its own BuildTrustDocument over the store as it stood
+ * then (snapshotContainer), once, and kept while it is among the SNAPSHOTS_KEPT asked for last.
+ */
+class SnapshotBuilders {
+  private readonly kept = new Map<string, BuildTrustDocument>();
+
+  constructor(private readonly container: DependencyContainer) {}
+
+  of(bounds: SnapshotBounds): BuildTrustDocument {
+    const key = `${bounds.run_seq ?? 0}:${bounds.journal_seq}`;
+    let builder = this.kept.get(key);
+    if (builder === undefined) {
+      builder = snapshotContainer(this.container, bounds).resolve(BuildTrustDocument);
+      if (this.kept.size >= SNAPSHOTS_KEPT) this.kept.delete(this.kept.keys().next().value as string);
+    } else this.kept.delete(key);
+    this.kept.set(key, builder);
+    return builder;
+  }
 }
 
 /** JSON unless the request prefers the page (a browser's Accept); 406 when it accepts neither. */

@@ -124,6 +124,7 @@ describe('readCr26Rules', () => {
           related: [],
           schema: { name: 'A Schema', url: 'https://fedramp.gov/schemas/a.json' },
           artifacts: { all: ['A record.'] },
+          notification: [{ party: 'FedRAMP', method: 'email', target: 'x@fedramp.gov' }],
         },
         {
           id: 'VDR-TFR-PVR',
@@ -208,6 +209,8 @@ describe('readCr26Rules', () => {
     ['a range upside down', (f) => (f.FRR.VDR.data['20x'].CSX['VDR-CSX-RNG'].timeframe_num_min = 4), 'FRR.VDR.data.20x.CSX.VDR-CSX-RNG.timeframe_num_min: 4 is more than timeframe_num_max 3'],
     ['related not a list', (f) => (f.FRR.VDR.data.all.TFR['VDR-TFR-PVR'].related = 'VDR-TFR-MVX'), `${PVR}.related: expected an array of strings, found string "VDR-TFR-MVX"`],
     ['a schema without url', (f) => delete f.FRR.VDR.data['20x'].TFR['VDR-TFR-MVX'].schema.url, `${MVX}.schema.url: missing; expected a string`],
+    ['a notification not a list', (f) => (f.FRR.VDR.data['20x'].TFR['VDR-TFR-MVX'].notification = { party: 'FedRAMP' }), `${MVX}.notification: expected a list of {party, method, target}`],
+    ['a notification without a target', (f) => delete f.FRR.VDR.data['20x'].TFR['VDR-TFR-MVX'].notification[0].target, `${MVX}.notification[0].target: missing; expected a string`],
     ['an unknown class', (f) => (f.FRR.VDR.data.all.TFR['VDR-TFR-PVR'].varies_by_class.e = { force: 'MUST' }), `${PVR}.varies_by_class.e: unknown class "e"; expected one of A, B, C, D`],
     ['a class without force', (f) => delete f.FRR.VDR.data.all.TFR['VDR-TFR-PVR'].varies_by_class.d.force, `${PVR}.varies_by_class.d.force: missing; expected one of MUST, MUST NOT, SHOULD, SHOULD NOT, MAY`],
     ['no classes at all', (f) => (f.FRR.VDR.data.all.TFR['VDR-TFR-PVR'].varies_by_class = {}), `${PVR}.varies_by_class: names no class`],

@@ -1,7 +1,7 @@
 import rulesData from '../../../../src/domain/fedramp/data/cr26-rules.json';
 import type { Cr26Class } from '../../../../src/domain/fedramp/cr26-rules';
 import { DEFAULT_POLICY, globMatch, parseNRating, policyEvaluation, readEvaluationPolicy, readKevCatalog } from '../../../../src/domain/vulnerabilities/evaluation-policy';
-import { judgeGroup, nextDue, painCell, type Evaluation, type GroupHistory, type NRating } from '../../../../src/domain/vulnerabilities/lifecycle';
+import { judgeGroup, nextDue, nextJudgmentChange, painCell, type Evaluation, type GroupHistory, type NRating } from '../../../../src/domain/vulnerabilities/lifecycle';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 
 const rules = builtInRules();
@@ -114,6 +114,42 @@ describe('nextDue: the due time that still counts', () => {
     const full = group([person(0, { irv: true, lev: true, n: 3 }), person(1, { mitigated: 'full' })]);
     expect(nextDue(judgeGroup(full, rules, 'B', when(2)))).toBeUndefined();
     expect(nextDue(judgeGroup(full, rules, 'B', when(2), kev))).toBe('2026-12-20T23:59:59Z');
+  });
+});
+
+describe('nextJudgmentChange: when time alone next changes a judgment (the trust center rebuilds then)', () => {
+  const kev = { cveID: 'CVE-2026-9', dueDate: '2026-12-20' };
+  const secondAfter = (iso: string) => new Date(Date.parse(iso) + 1000).toISOString().replace(/\.000Z$/, 'Z');
+  const changes = (g: GroupHistory, now: Date, entry?: typeof kev) => {
+    const next = nextJudgmentChange(judgeGroup(g, rules, 'B', now, entry), rules, now);
+    return next === undefined ? undefined : new Date(next).toISOString().replace(/\.000Z$/, 'Z');
+  };
+
+  it('is the second after the evaluation due time, then after the mitigation due time, and the judgment does change then', () => {
+    expect(changes(group(), when(1))).toBe(secondAfter(at(evu('B'))));
+    expect(judgeGroup(group(), rules, 'B', new Date(Date.parse(at(evu('B'))))).overdue.is).toBe(false);
+    expect(judgeGroup(group(), rules, 'B', new Date(Date.parse(at(evu('B'))) + 1000)).overdue.is).toBe(true);
+    const evaluated = group([person(0, { irv: true, lev: true, n: 3 })]);
+    const due = Date.parse(at(pvr('B', 3, 'irv_lev').num));
+    expect(changes(evaluated, when(1))).toBe(secondAfter(at(pvr('B', 3, 'irv_lev').num)));
+    expect(judgeGroup(evaluated, rules, 'B', new Date(due)).overdue.is).toBe(false);
+    expect(judgeGroup(evaluated, rules, 'B', new Date(due + 1000)).overdue.is).toBe(true);
+  });
+
+  it("once overdue, VER-TFR-MAV's acceptance is the next change; a KEV due date counts while the group is still detected", () => {
+    const evaluated = group([person(0, { irv: true, lev: true, n: 3 })]);
+    const late = new Date(Date.parse(at(pvr('B', 3, 'irv_lev').num)) + 2000);
+    expect(changes(evaluated, late)).toBe(secondAfter(at(192)));
+    expect(judgeGroup(evaluated, rules, 'B', new Date(T0 + 192 * DAY + 1000)).state).toBe('accepted');
+    const full = group([person(0, { irv: true, lev: true, n: 3 }), person(1, { mitigated: 'full' })]);
+    expect(changes({ ...full, finding_id: 'CVE-2026-9' }, when(2), kev)).toBe('2026-12-21T00:00:00Z');
+  });
+
+  it('is none for a group time no longer changes: remediated, a false positive, accepted, or fully mitigated without a KEV entry', () => {
+    expect(changes(group([person(0, { false_positive: true })]), when(1))).toBeUndefined();
+    expect(changes(group([person(0, { irv: true, lev: true, n: 3, accept: true })]), when(1))).toBeUndefined();
+    expect(changes(group([person(0, { irv: true, lev: true, n: 3 }), person(1, { mitigated: 'full' })]), when(2))).toBeUndefined();
+    expect(changes(group([], { remediated_at: at(1) }), when(2))).toBeUndefined();
   });
 });
 
