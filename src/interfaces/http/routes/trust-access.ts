@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
-import { BuildAccessReport } from '../../../application/trust/access-report';
+import { BuildAccessReport } from '../../../application/trust/build-access-report';
 import { accessScope, DEFAULT_ACCESS_MONTHS, MAX_ACCESS_DAYS } from '../../../domain/trust/access-report';
 import { holdsRole } from '../app';
 import type { Principal, Role } from '../auth/principal';
@@ -9,7 +9,7 @@ import type { ApiConfig } from '../config/api-config';
 import { HttpProblem } from '../responses/problem-details';
 import { sendRepresentation } from '../responses/representation';
 import type { JsonSchema, RouteSpec } from './route';
-import { READERS } from './trust';
+import { READERS, validatorHeaders } from './trust';
 
 /** Who may ask (DESIGN §9): an agency's principals and auditors, as for the documents, and the provider's operators. */
 const ACCESS: readonly Role[] = [...READERS, 'operator'];
@@ -142,10 +142,7 @@ const REPORT: JsonSchema = {
   },
 };
 
-const HEADERS = {
-  ETag: { description: 'Strong validator: the hex SHA-256 of the body, quoted. The body changes with every request logged in the range (this route\'s own included).', schema: { type: 'string' } },
-  'Content-Digest': { description: 'RFC 9530 `sha-256=:<base64>:` of the body.', schema: { type: 'string' } },
-};
+const HEADERS = validatorHeaders("The body changes with every request logged in the range (this route's own included).");
 
 /**
  * GET /fedramp/access (DESIGN §9 `trust`, §12.7): the trust center's access log (CDS-TRC-ACL), agency access inventory

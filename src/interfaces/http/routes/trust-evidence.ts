@@ -5,7 +5,7 @@ import type { ApiConfig } from '../config/api-config';
 import { sendRepresentation } from '../responses/representation';
 import type { RouteSpec } from './route';
 import { EVIDENCE_ENTRY } from './schemas';
-import { READERS } from './trust';
+import { READERS, validatorHeaders } from './trust';
 
 /**
  * GET /fedramp/evidence/{sha256} (DESIGN §9 `trust`, §12.7): the evidence entry an SDR's evidenceLocation names, so the
@@ -36,10 +36,7 @@ export function trustEvidenceRoutes(container: DependencyContainer, _config: Api
         200: {
           description: 'The evidence entry (RFC 8785 canonical JSON).',
           schema: EVIDENCE_ENTRY,
-          headers: {
-            ETag: { description: "Strong validator: the hex SHA-256 of the body, quoted (not the content hash, which leaves out content_hash and observed_at).", schema: { type: 'string' } },
-            'Content-Digest': { description: 'RFC 9530 `sha-256=:<base64>:` of the body.', schema: { type: 'string' } },
-          },
+          headers: validatorHeaders('Not the content hash, which leaves out content_hash and observed_at.'),
         },
         304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
       },

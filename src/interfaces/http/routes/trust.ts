@@ -51,9 +51,16 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
   },
 };
 
+/** The validators every trust route sends (sendRepresentation): `etag` says when the bytes change. */
+export function validatorHeaders(etag: string): Record<string, { description: string; schema: JsonSchema }> {
+  return {
+    ETag: { description: `Strong validator: the hex SHA-256 of the body, quoted. ${etag}`, schema: { type: 'string' } },
+    'Content-Digest': { description: 'RFC 9530 `sha-256=:<base64>:` of the body.', schema: { type: 'string' } },
+  };
+}
+
 const HEADERS = {
-  ETag: { description: 'Strong validator: the hex SHA-256 of this representation\'s bytes, quoted. The same for every request until something is recorded in the run store.', schema: { type: 'string' } },
-  'Content-Digest': { description: 'RFC 9530 `sha-256=:<base64>:` of the body.', schema: { type: 'string' } },
+  ...validatorHeaders('The same for every request until something is recorded in the run store or falls due.'),
   Vary: { description: '`Accept`: the JSON and the page are two representations of one URL.', schema: { type: 'string' } },
 };
 
