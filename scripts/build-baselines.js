@@ -9,6 +9,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { referenceDir, writeDerived } = require('./derived-data');
 const crypto = require('node:crypto');
 
 const PROFILES = {
@@ -68,22 +69,10 @@ function render(data) {
 function main() {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const ref = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(__dirname, '..', '..', 'shared', 'reference'));
+  const ref = referenceDir(args);
   const data = derive(ref);
   const text = render(data);
-  const current = fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '';
-  let stale = 0;
-  if (current !== text) {
-    if (check) {
-      console.error(`${path.relative(process.cwd(), TARGET)} is out of date: run npm run catalog`);
-      stale = 1;
-    } else {
-      fs.mkdirSync(path.dirname(TARGET), { recursive: true });
-      fs.writeFileSync(`${TARGET}.tmp`, text);
-      fs.renameSync(`${TARGET}.tmp`, TARGET);
-      console.log(`wrote ${path.relative(process.cwd(), TARGET)}`);
-    }
-  }
+  const stale = writeDerived(TARGET, text, check);
   console.log(Object.entries(data.baselines).map(([level, b]) => `${level} ${b.controls.length}`).join(', '));
   process.exitCode = stale;
 }

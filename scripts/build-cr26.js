@@ -9,6 +9,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { referenceDir, writeDerived } = require('./derived-data');
 const crypto = require('node:crypto');
 const { readCr26Rules } = require('../dist/domain/fedramp/cr26-rules');
 const { cr26DataDocument } = require('../dist/domain/fedramp/cr26-data');
@@ -48,22 +49,10 @@ function derive(ref) {
 function main() {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const ref = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(__dirname, '..', '..', 'shared', 'reference'));
+  const ref = referenceDir(args);
   const data = derive(ref);
   const text = `${JSON.stringify(data, null, 2)}\n`;
-  const current = fs.existsSync(TARGET) ? fs.readFileSync(TARGET, 'utf8') : '';
-  let stale = 0;
-  if (current !== text) {
-    if (check) {
-      console.error(`${path.relative(process.cwd(), TARGET)} is out of date: run npm run catalog`);
-      stale = 1;
-    } else {
-      fs.mkdirSync(path.dirname(TARGET), { recursive: true });
-      fs.writeFileSync(`${TARGET}.tmp`, text);
-      fs.renameSync(`${TARGET}.tmp`, TARGET);
-      console.log(`wrote ${path.relative(process.cwd(), TARGET)}`);
-    }
-  }
+  const stale = writeDerived(TARGET, text, check);
   const subsets = data.families.reduce((n, f) => n + f.subsets.length, 0);
   console.log(
     `CR26 ${data.info.version}: ${data.rules.length} rules in ${data.families.length} families (${subsets} subsets), ${data.ksis.length} KSIs in ${data.themes.length} themes; ` +

@@ -26,6 +26,11 @@ export interface ReadScan {
 export interface ScanReader {
   vendors(): VendorInfo[];
   read(vendor: string, path: string): Promise<ReadScan>;
+  /**
+   * The one vendor whose format the file's head looks like (`svc adapter run auto`). InvalidInputError
+   * `vendor-not-detected` when none does, `vendor-ambiguous` when several do, each naming the candidates and the fix.
+   */
+  detect(path: string): Promise<VendorInfo>;
 }
 
 export const SCAN_READER: InjectionToken<ScanReader> = Symbol('ScanReader');

@@ -91,8 +91,8 @@ describe('--json on every command', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }> };
   const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
-  it('every command of oclif.manifest.json takes --json (all 56 print results)', () => {
-    expect(ids).toHaveLength(56);
+  it('every command of oclif.manifest.json takes --json (all 57 print results)', () => {
+    expect(ids).toHaveLength(57);
     expect(ids.filter((id) => manifest.commands[id].flags.json?.type !== 'boolean')).toEqual([]);
   });
 });
@@ -168,6 +168,7 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     ['oscal validate-ssp', [join(FIXTURES, 'oscal', 'fedramp-ssp-minimal.json'), '--schemas', SCHEMAS]],
     ['substrate walk', [join(FIXTURES, 'substrate', 'tree-a'), '--out', () => at('snap.json')]],
     ['substrate drift', [() => at('snap.json'), () => at('snap.json')]],
+    ['generate hdf', [SAMPLE, '--out', () => at('g.hdf.json')]],
     ['generate ssp', [SAMPLE, '--out', () => at('g-ssp.json')]],
     ['generate docx', [SAMPLE, '--out', () => at('g.docx')]],
     ['generate poam', [SAMPLE, '--out', () => at('g-poam.xlsx')]],

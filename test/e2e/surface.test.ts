@@ -49,11 +49,11 @@ async function helpTexts(argLists: string[][]): Promise<Map<string, HelpText>> {
 }
 
 describe('the command surface (DESIGN §6)', () => {
-  it('holds exactly the 56 commands of DESIGN §6 built so far in oclif.manifest.json, with only oclif help besides', () => {
+  it('holds exactly the 57 commands of DESIGN §6 in oclif.manifest.json, with only oclif help besides', () => {
     const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
-    expect(DESIGN_COMMAND_IDS).toHaveLength(56);
+    expect(DESIGN_COMMAND_IDS).toHaveLength(57);
     expect({ missing: DESIGN_COMMAND_IDS.filter((id) => !ids.includes(id)), extra: ids.filter((id) => !DESIGN_COMMAND_IDS.includes(id)) }).toEqual({ missing: [], extra: [] });
-    expect(ids).toHaveLength(56);
+    expect(ids).toHaveLength(57);
     expect(manifest.version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 

@@ -8,6 +8,7 @@ import { readNormalizedReport } from '../../src/domain/ksi/ksi-result';
 import { VENDOR_PARSERS } from '../../src/infrastructure/scans/registry';
 import { VendorScanReader } from '../../src/infrastructure/scans/vendor-scan-reader';
 import { rawSample } from '../support/adapters';
+import { FIXTURES, REFERENCE } from '../support/run-svc';
 import { doubles } from '../support/harness';
 import { asJson, brokenText, jsonKey, jsonText, mutate, mutations, SEED, typedOutcome } from './bad-input';
 
@@ -39,8 +40,21 @@ const SAMPLES: Sample[] = [
   // summaries: the rest only slows every mutation down.
   { vendor: 'kubescape', file: rawSample('kubescape', 'k3d-sample-subset-a.json'), format: 'json', trim: kubescapeSubset },
   { vendor: 'inspec', file: rawSample('inspec', 'triple_overlay_profile_sample.json'), format: 'json' },
+  { vendor: 'hdf', file: rawSample('hdf', 'minimal_hdf.json'), format: 'json' },
+  { vendor: 'hdf', file: rawSample('hdf', 'red_hat_good.json'), format: 'json', trim: (d) => ({ ...d, profiles: d.profiles.map((p: { controls: unknown[] }) => ({ ...p, controls: p.controls.slice(0, 12) })) }) },
   { vendor: 'scoutsuite', file: rawSample('scoutsuite', 'scoutsuite_sample.js'), format: 'scoutsuite-js' },
   { vendor: 'zap', file: rawSample('zap', 'webgoat.json'), format: 'json' },
+  { vendor: 'ckl', file: rawSample('ckl', 'small_ckl_overrides.ckl'), format: 'xml' },
+  { vendor: 'ckl', file: join(FIXTURES, 'ckl', 'small_ckl_overrides.cklb'), format: 'json' },
+  { vendor: 'oscal-ar', file: join(REFERENCE, 'oscal', 'examples', 'ar_ifa_assessment-results-example.json'), format: 'json' },
+  { vendor: 'grype', file: rawSample('grype', 'anchore_grype.json'), format: 'json', trim: (d) => ({ ...d, matches: d.matches.slice(0, 8) }) },
+  {
+    vendor: 'checkov',
+    file: rawSample('checkov', 'checkov_json.json'),
+    format: 'json',
+    trim: (d) => ({ ...d, results: { ...d.results, passed_checks: d.results.passed_checks.slice(1, 9), failed_checks: d.results.failed_checks.slice(0, 8) } }),
+  },
+  { vendor: 'checkov', file: rawSample('checkov', 'checkov_with_skips.json'), format: 'json' },
 ];
 
 function defenderAssessments(): unknown {
@@ -142,7 +156,7 @@ function mutatedSample(sample: Sample): fc.Arbitrary<string> {
 
 const named = (sample: Sample) => `${sample.vendor} ${sample.file ? sample.file.slice(sample.file.lastIndexOf('/') + 1) : `(${sample.format})`}`;
 
-describe('svc adapter run on bad scanner output (RunAdapter over the 13 parsers)', () => {
+describe('svc adapter run on bad scanner output (RunAdapter over every parser)', () => {
   let dir = '';
   let n = 0;
   const d = doubles();
@@ -179,7 +193,7 @@ describe('svc adapter run on bad scanner output (RunAdapter over the 13 parsers)
     await fc.assert(
       fc.asyncProperty(brokenText(start), async (content) => {
         const outcome = await run(sample.vendor, content, extension(sample));
-        if (!outcome.ok) expect(['input-empty', 'wrong-vendor', 'invalid-json', 'invalid-xml', 'invalid-csv', 'invalid-scan', 'input-too-large']).toContain(outcome.error.code);
+        if (!outcome.ok) expect(['input-empty', 'wrong-vendor', 'invalid-json', 'invalid-xml', 'invalid-csv', 'invalid-scan', 'input-too-large', 'not-oscal', 'wrong-oscal-model']).toContain(outcome.error.code);
       }),
       { seed: SEED, numRuns: 40 },
     );
@@ -190,8 +204,12 @@ describe('svc adapter run on bad scanner output (RunAdapter over the 13 parsers)
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...VENDORS), content, async (vendor, given) => {
         const outcome = await run(vendor, 'sample' in given ? text(given.sample) : given.json);
-        if ('sample' in given && given.sample.vendor !== vendor) {
-          expect(outcome.ok ? 'read' : outcome.error.message).toMatch(new RegExp(`: does not look like .* output; it looks like .* output: try "svc adapter run ${given.sample.vendor} `));
+        // A plain InSpec run is HDF too (docs/adapters.md): each of the pair reads the other's samples.
+        const same = new Set([vendor, 'sample' in given ? given.sample.vendor : '']).size === 1 || ['inspec', 'hdf'].every((v) => v === vendor || ('sample' in given && v === given.sample.vendor));
+        if ('sample' in given && !same) {
+          // The hint names what `auto` would pick: hdf for a plain InSpec run.
+          const hinted = given.sample.vendor === 'inspec' ? 'hdf' : given.sample.vendor;
+          expect(outcome.ok ? 'read' : outcome.error.message).toMatch(new RegExp(`: does not look like .* output; it looks like .* output: try "svc adapter run ${hinted} `));
         }
       }),
       { seed: SEED, numRuns: 150 },

@@ -4,9 +4,9 @@
  */
 
 /**
- * DESIGN §6: the command groups and their commands built so far, in DESIGN's order: SPEC's 11 groups and 44 commands,
+ * DESIGN §6: the 13 command groups and their 57 commands, in DESIGN's order: SPEC's 11 groups and 44 commands,
  * the six `fedramp` commands of section 12 the CR26 package issue brings, the three `vuln` commands of the VER issue,
- * and `fedramp ocr`, `scn` and `incident` of the ongoing-certification issue (`generate hdf` follows with its issue).
+ * `fedramp ocr`, `scn` and `incident` of the ongoing-certification issue, and `generate hdf` of the ecosystem issue (§13).
  */
 export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   ir: [
@@ -34,12 +34,12 @@ export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   orchestrator: ['list', 'dispatch', 'schedule'],
   oscal: ['generate', 'validate', 'validate-ssp'],
   substrate: ['walk', 'drift'],
-  generate: ['ssp', 'docs', 'docx', 'pptx', 'sbom', 'poam', 'crm', 'inventory', 'sar', 'sap', 'site'],
+  generate: ['hdf', 'ssp', 'docs', 'docx', 'pptx', 'sbom', 'poam', 'crm', 'inventory', 'sar', 'sap', 'site'],
   fedramp: ['rules', 'sdr', 'cpo', 'ocr', 'scn', 'incident', 'validate', 'readiness', 'package'],
   vuln: ['list', 'evaluate', 'report'],
 };
 
-/** The 56 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
+/** The 57 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
 export const DESIGN_COMMAND_IDS: readonly string[] = Object.entries(DESIGN_COMMANDS).flatMap(([topic, commands]) => commands.map((c) => `${topic}:${c}`));
 
 /**

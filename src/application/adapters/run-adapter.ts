@@ -17,8 +17,13 @@ export interface RunAdapterInput {
   out?: string;
 }
 
+/** The vendor that asks svc to pick the vendor from the file's content. */
+export const AUTO_VENDOR = 'auto';
+
 export interface RunAdapterResult {
   vendor: string;
+  /** When the vendor was picked from the file's content (`auto`): the format it was taken for (the vendor's tool). */
+  detected?: { format: string };
   input: string;
   tool: string;
   version?: string;
@@ -43,14 +48,20 @@ export class RunAdapter {
     @inject(HASHING) private readonly hashing: Hashing,
   ) {}
 
-  async execute({ vendor, input, out }: RunAdapterInput): Promise<RunAdapterResult> {
+  /**
+   * `vendor` `auto` picks the vendor from the file's content (ScanReader.detect: exactly one format must match), and
+   * the result says it was detected.
+   */
+  async execute({ vendor: asked, input, out }: RunAdapterInput): Promise<RunAdapterResult> {
+    const detected = asked === AUTO_VENDOR ? await this.scans.detect(input) : undefined;
+    const vendor = detected?.vendor ?? asked;
     const { file, scan } = await this.scans.read(vendor, input);
     const provenance = { raw_file: file.name, raw_sha256: `sha256:${file.sha256}`, adapter: `svc-adapter-${vendor}`, adapter_version: this.settings.tool.version };
     const generatedAt = isoSeconds(this.clock.now());
     const built = reportFromScan(scan, provenance, generatedAt);
     const { summary } = built;
     const report = { ...built.report, vulnerabilities: detectionsOf(scan, generatedAt, this.hashing) };
-    const result: RunAdapterResult = { vendor, input, tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), summary, report };
+    const result: RunAdapterResult = { vendor, ...(detected === undefined ? {} : { detected: { format: detected.tool } }), input, tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), summary, report };
     if (out === undefined) return result;
     return { ...result, out, file: await writeAll(await this.writer.open(out), (sink) => sink.write(`${JSON.stringify(report, null, 2)}\n`)) };
   }

@@ -11,9 +11,9 @@ export type SdrEvidenceType = 'Log' | 'Report' | 'Screenshot' | 'Configuration' 
  */
 export const EVIDENCE_SOURCES: readonly { pattern: RegExp; type: SdrEvidenceType; kind: string }[] = [
   { pattern: /cloudtrail|sentinel|splunk|syslog|siem|audit log|activity log|\blogs?\b/, type: 'Log', kind: 'log source' },
-  { pattern: /trivy|grype|nessus|tenable|qualys|zap|burp|sarif|codeql|semgrep|snyk|checkov|dependabot|vulnerab/, type: 'Report', kind: 'vulnerability scanner or SAST/DAST' },
+  { pattern: /trivy|grype|nessus|tenable|qualys|zap|burp|sarif|codeql|semgrep|snyk|dependabot|vulnerab/, type: 'Report', kind: 'vulnerability scanner or SAST/DAST' },
   {
-    pattern: /scubagear|prowler|security ?hub|azure policy|defender|openscap|kubescape|inspec|scoutsuite|config|benchmark|cis|stig|posture/,
+    pattern: /scubagear|prowler|security ?hub|azure policy|defender|openscap|kubescape|inspec|heimdall|scoutsuite|checkov|config|benchmark|\bcis\b|stig|posture/,
     type: 'Configuration',
     kind: 'configuration scanner',
   },

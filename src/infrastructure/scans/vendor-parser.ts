@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
+import { isPlainObject } from '../../domain/ksi/ksi-result';
 import type { VendorScan } from '../../domain/scan/scan';
 import type { VendorInfo } from '../../ports/scan-reader';
 import type { RawInput } from './raw-input';
@@ -12,6 +13,11 @@ import type { RawInput } from './raw-input';
 export interface VendorParser {
   readonly info: VendorInfo;
   looksLike(head: string): boolean;
+  /**
+   * Vendors whose format is a narrower form of this one's (HDF is InSpec's JSON and more): when this parser and only
+   * such vendors claim a file, `svc adapter run auto` picks this one.
+   */
+  readonly generalizes?: readonly string[];
   parse(input: RawInput): Promise<VendorScan>;
 }
 
@@ -67,4 +73,22 @@ export function clip(text: string, max = 300): string {
 /** `table[key]` for a key a file supplied: only the table's own entries count, never `constructor` or `__proto__`. */
 export function entry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
+/** A JSON object a tool wrote. */
+export type Json = Record<string, unknown>;
+
+/** `value` when it is a JSON object, else an empty one: for optional parts of a tool's document. */
+export function obj(value: unknown): Json {
+  return isPlainObject(value) ? value : {};
+}
+
+/** `value` when it is a list, else an empty one. */
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** `value` trimmed when it is text with something in it, else undefined. */
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }

@@ -26,6 +26,11 @@ export abstract class BaseCommand extends Command {
     return this.container.resolve(token);
   }
 
+  /** One `Note: <message>` line on stderr: what svc decided for the user, beside the command's output. */
+  protected note(message: string): void {
+    process.stderr.write(`Note: ${printableText(message)}\n`);
+  }
+
   /** One `Warning: <message>` line on stderr (oclif's warn() wraps and decorates it). */
   protected warning(message: string): void {
     process.stderr.write(`Warning: ${printableText(message)}\n`);

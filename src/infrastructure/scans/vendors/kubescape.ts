@@ -2,9 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/kubescape-nist.json';
 import type { RawInput } from '../raw-input';
-import { asText, clip, isoTime, shapeError, type VendorParser } from '../vendor-parser';
-
-type Json = Record<string, unknown>;
+import { asText, clip, isoTime, type Json, obj, shapeError, type VendorParser } from '../vendor-parser';
 
 const TOOL = 'Kubescape';
 const BY_ID = new Map<string, string[]>();
@@ -123,9 +121,5 @@ function detailsOf(control: Json, status: Json, outcome: CheckOutcome): string |
     return `passed only with exception${names.length === 1 ? '' : 's'}: ${names.slice(0, 3).join(', ') || 'unnamed'}${names.length > 3 ? ', ...' : ''}`;
   }
   return typeof status.info === 'string' ? status.info : undefined;
-}
-
-function obj(value: unknown): Json {
-  return isPlainObject(value) ? value : {};
 }
 

@@ -2,9 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';
-import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
-
-type Json = Record<string, unknown>;
+import { asText, clip, entry, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
 
 const TOOL = 'SARIF 2.1.0';
 const CWE = table.cwe as Record<string, { name: string; controls: string[] }>;
@@ -173,17 +171,5 @@ function addScanCheck(scanned: Map<string, ScanCheck>, run: Json, i: number, res
 function runTime(run: Json): string | undefined {
   const invocation = obj(list(run.invocations)[0]);
   return isoTime(invocation.endTimeUtc) ?? isoTime(invocation.startTimeUtc);
-}
-
-function obj(value: unknown): Json {
-  return isPlainObject(value) ? value : {};
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 

@@ -2,9 +2,8 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/trivy-nist.json';
 import type { RawInput } from '../raw-input';
-import { clip, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { clip, isoTime, type Json, obj, shapeError, text, type VendorParser } from '../vendor-parser';
 
-type Json = Record<string, unknown>;
 type Kind = keyof typeof table.classes;
 
 const TOOL = 'Trivy';
@@ -220,13 +219,5 @@ function required(input: RawInput, row: Json, field: string, path: string): stri
   const value = row[field];
   if (typeof value !== 'string' || value === '') throw shapeError(input, TOOL, `${path}.${field}`, 'missing');
   return value;
-}
-
-function obj(value: unknown): Json {
-  return isPlainObject(value) ? value : {};
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 

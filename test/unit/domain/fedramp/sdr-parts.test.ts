@@ -51,6 +51,11 @@ describe('SDR parts', () => {
     ['OWASP ZAP', 'Report'],
     ['SARIF 2.1.0', 'Report'],
     ['AWS CloudTrail', 'Log'],
+    ['Anchore Grype', 'Report'],
+    ['Checkov', 'Configuration'],
+    ['DISA STIG Viewer', 'Configuration'],
+    ['CIS Benchmark runner', 'Configuration'],
+    ['Lula', 'Report'],
     ['in-house checker', 'Report'],
   ])('calls evidence from %s %s', (tool, type) => {
     expect(evidenceTypeOf(tool, 'machine')).toBe(type);

@@ -9,15 +9,16 @@ import { outFileFlag } from '../../flags';
 import { withWrittenFile } from '../../json-output';
 
 export default class AdapterRun extends BaseCommand {
-  static summary = "Normalize a scanner's native output into KSI results (13 vendors; --list names them).";
+  static summary = "Normalize a scanner's native output into KSI results (18 vendors, or auto; --list names them).";
   static examples = [
     '<%= config.bin %> <%= command.id %> --list',
     '<%= config.bin %> <%= command.id %> prowler prowler-output.ocsf.json --out report.json',
     '<%= config.bin %> <%= command.id %> nessus scan.nessus > report.json',
+    '<%= config.bin %> <%= command.id %> auto results.json --out report.json',
   ];
   static enableJsonFlag = true;
   static args = {
-    vendor: Args.string({ description: 'Scanner the file comes from (svc adapter run --list)' }),
+    vendor: Args.string({ description: 'Scanner the file comes from (svc adapter run --list), or auto to pick it from the file\'s content' }),
     raw: Args.string({ description: "The scanner's output file" }),
   };
   static flags = {
@@ -34,6 +35,7 @@ export default class AdapterRun extends BaseCommand {
     }
     if (!args.vendor || !args.raw) throw new UsageError('missing-arguments', 'give a vendor and a file (svc adapter run <vendor> <raw>), or --list');
     const result = await this.resolve(RunAdapter).execute({ vendor: args.vendor, input: args.raw, out: flags.out });
+    if (result.detected) this.note(`${args.raw} is ${result.detected.format} output: read as svc adapter run ${result.vendor}`);
     this.print(adapterRunText(result));
     return withWrittenFile(result);
   }
