@@ -54,16 +54,16 @@ export class CheckFedrampReadiness {
   async execute(input: CheckFedrampReadinessInput): Promise<CheckFedrampReadinessResult> {
     const scope = this.cr26.scope(input, READINESS_KEYS, 'svc fedramp readiness');
     const statements = await this.cr26.statements(scope);
-    const latest = await this.cr26.latest();
-    const picture = await this.cr26.storedPicture(scope, latest);
-    const asOf = latest?.summary.as_of ?? isoSeconds(scope.now);
+    const latest = await this.cr26.latestRun();
+    const { picture, results } = await this.cr26.storedPicture(scope, latest);
+    const asOf = latest?.as_of ?? isoSeconds(scope.now);
     const vulnerabilities = vulnerabilityFacts(await this.register.judge({ class: scope.profile.class, now: scope.now }, 'svc fedramp readiness'));
     const { ocrs } = await this.journal.read();
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: latest?.results.length ?? 0, asOf }, statements, { ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
+    const judgments = judgeRules(judgmentFacts(scope, picture, { results, asOf }, statements, { ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
     const evaluation = picture.facts.tally.evaluation();
     const readiness = judgeReadiness({
       found: scope.found,
-      ...(latest === undefined ? {} : { run: { seq: latest.summary.seq, asOf, results: latest.results.length } }),
+      ...(latest === undefined ? {} : { run: { seq: latest.seq, asOf, results } }),
       store: this.cr26.storeLocation,
       judgments,
       statements: { ...(scope.profile.statements === undefined ? {} : { file: statements.file }), byId: statements.byId },
@@ -85,7 +85,7 @@ export class CheckFedrampReadiness {
       profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
       now: isoSeconds(scope.now),
       rules_version: scope.rules.info.version,
-      run: latest === undefined ? null : { seq: latest.summary.seq, id: latest.summary.id, as_of: latest.summary.as_of, results: latest.results.length },
+      run: latest === undefined ? null : { seq: latest.seq, id: latest.id, as_of: latest.as_of, results },
       store: this.cr26.storeLocation,
       rules: withScnWarnings(readiness.rules, reminders),
       ksis: readiness.ksis,

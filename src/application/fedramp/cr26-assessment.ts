@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { assessor, type HashedResult } from '../../domain/assessment/assessment';
+import { assessor } from '../../domain/assessment/assessment';
 import { normalizeControlId, type KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunSummary } from '../../domain/conmon/run-record';
 import { applicability, type Applicability, type ApplicabilityProfile } from '../../domain/fedramp/applicability';
@@ -19,7 +19,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
-import { readStoredResults } from '../shared/stored-bundle';
+import { eachStoredResult } from '../shared/stored-bundle';
 import { profileWith } from './fedramp-documents';
 import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
 import { isoSeconds } from '../../domain/encoding/iso-time';
@@ -112,15 +112,16 @@ export class Cr26Assessment {
   }
 
   /**
-   * The picture of a recorded run (`latest()`), as `picture` makes it of a loaded one: its as_of (the report's
-   * generated_at, else when it was recorded) dates a result without observed_at. No run: the picture of no results.
+   * The picture of a recorded run (`latestRun()`), as `picture` makes it of a loaded one, and its number of results:
+   * its results read one at a time, each kept only as its facts; its as_of (the report's generated_at, else when it was
+   * recorded) dates a result without observed_at. No run: the picture of no results.
    */
-  async storedPicture(scope: Cr26Scope<never>, stored: { summary: RunSummary; results: HashedResult[] } | undefined): Promise<Cr26RunPicture> {
+  async storedPicture(scope: Cr26Scope<never>, summary: RunSummary | undefined): Promise<{ picture: Cr26RunPicture; results: number }> {
     const catalog = this.catalogs.catalog();
-    const generatedAt = stored?.summary.as_of;
-    const facts = this.factsOf(scope, catalog, generatedAt, toolOf(stored?.summary.source));
-    for (const r of stored?.results ?? []) facts.add(r.item, () => r.hash);
-    return this.pictureOf(scope, { catalog, asOf: generatedAt ?? scope.now.toISOString(), facts });
+    const generatedAt = summary?.as_of;
+    const facts = this.factsOf(scope, catalog, generatedAt, toolOf(summary?.source));
+    const results = summary === undefined ? 0 : await eachStoredResult(this.store, summary, assessor(catalog, this.settingsOfRun.governance), (r) => facts.add(r.item, () => r.hash));
+    return { picture: await this.pictureOf(scope, { catalog, asOf: generatedAt ?? scope.now.toISOString(), facts }), results };
   }
 
   private async pictureOf(scope: Cr26Scope<never>, run: { catalog: KsiCatalog; asOf: string; facts: Cr26RunFacts }): Promise<Cr26RunPicture> {
@@ -144,12 +145,9 @@ export class Cr26Assessment {
     return { facts, daily, ...(metrics === undefined ? {} : { metrics }), history, metricDays, ...(controls === undefined ? {} : { controls }) };
   }
 
-  /** The newest recorded run, for readiness; undefined for an empty store. */
-  async latest(): Promise<{ summary: RunSummary; results: HashedResult[] } | undefined> {
-    const runs = await this.store.list();
-    const summary = runs.at(-1);
-    if (summary === undefined) return undefined;
-    return { summary, results: await readStoredResults(this.store, summary, assessor(this.catalogs.catalog(), this.settingsOfRun.governance)) };
+  /** The newest recorded run; undefined for an empty store. */
+  async latestRun(): Promise<RunSummary | undefined> {
+    return (await this.store.list()).at(-1);
   }
 
   /** Where the run store is, for messages. */
@@ -179,10 +177,9 @@ export class Cr26Assessment {
       const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
       const tool = toolOf(summary.source);
       let index = 0;
-      for (const { item } of await readStoredResults(this.store, summary, assess)) {
-        const { result } = item;
+      await eachStoredResult(this.store, summary, assess, ({ item: { result } }) => {
         tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
-      }
+      });
       for (const k of ksis) {
         const status = tallyStatus(tally.ksi(k.id)!);
         daily.get(k.id)!.push({ date: day, ...(status === undefined ? {} : { status }) });

@@ -71,8 +71,8 @@ export class WriteOcr {
     const to = input.to ?? isoSeconds(scope.now).slice(0, 10);
     const from = input.from ?? (previous === undefined ? ocrPeriodEnding(to).from : dayAfter(previous.period.to));
     if (from > to) throw new UsageError('bad-period', `--from ${from} is after --to ${to}; give the period's start first${input.from === undefined ? ` (the last recorded OCR ended ${previous?.period.to})` : ''}`);
-    const latest = await this.cr26.latest();
-    const picture = await this.cr26.storedPicture(scope, latest);
+    const latest = await this.cr26.latestRun();
+    const { picture } = await this.cr26.storedPicture(scope, latest);
     const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
     const document = buildOcr({
       packageUri: scope.profile.package_uri,
@@ -101,7 +101,7 @@ export class WriteOcr {
     const next = nextReportDate(to);
     let entry: WriteOcrResult['recorded'];
     if (!input.draft) {
-      const snapshot = { ...(latest === undefined ? {} : { run_seq: latest.summary.seq }), journal_seq: recorded.journalSeq };
+      const snapshot = { ...(latest === undefined ? {} : { run_seq: latest.seq }), journal_seq: recorded.journalSeq };
       entry = { seq: await this.journal.append(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now)), snapshot };
     }
     const planned = document.plannedCertificationDataChanges as { changes: string[] };

@@ -70,10 +70,10 @@ export class SdrBuilder {
    */
   async buildLatest(request: Omit<SdrRequest, 'input' | 'catalog'>, options: SdrOptions): Promise<BuiltSdr | undefined> {
     const scope = this.cr26.scope(request, SDR_KEYS, options.command);
-    const latest = await this.cr26.latest();
+    const latest = await this.cr26.latestRun();
     if (latest === undefined) return undefined;
-    const picture = await this.cr26.storedPicture(scope, latest);
-    return this.assemble(scope, picture, { asOf: latest.summary.as_of, results: latest.results.length, input: latest.summary.input }, options);
+    const { picture, results } = await this.cr26.storedPicture(scope, latest);
+    return this.assemble(scope, picture, { asOf: latest.as_of, results, input: latest.input }, options);
   }
 
   private async assemble(scope: Cr26Scope<(typeof SDR_KEYS)[number]>, picture: Cr26RunPicture, run: SdrRun, options: SdrOptions): Promise<BuiltSdr> {

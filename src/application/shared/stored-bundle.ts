@@ -5,7 +5,7 @@ import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary } from '../../domain/conmon/r
 import { JsonArrayItems } from '../../domain/encoding/json-array-items';
 import { parseDigest } from '../../domain/evidence/content-digest';
 import { AppError, IntegrityError, InvalidInputError } from '../../domain/errors';
-import { isPlainObject, reportedResult, ResultChecker } from '../../domain/ksi/ksi-result';
+import { isPlainObject, reportedResult, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
 import type { RunStore } from '../../ports/run-store';
 
 /**
@@ -15,22 +15,39 @@ import type { RunStore } from '../../ports/run-store';
  * checks a bundle's, and assessed again with `assess` when it is read.
  */
 export async function readStoredResults(store: RunStore, run: RunSummary, assess: Assessor): Promise<HashedResult[]> {
+  const entries = new EntryStore(assess);
+  const results: HashedResult[] = [];
+  await readStoredEntries(store, run, (text, _entry, hash) => results.push(entries.add(text, hash)));
+  return results;
+}
+
+/**
+ * Each result of a recorded run in order, assessed with `assess`, one at a time: for a pass that keeps what it needs
+ * of each (the CR26 facts of `fedramp sdr`, `readiness` and `ocr`) and never the run. Checked as readStoredResults
+ * checks; resolves with the number of results.
+ */
+export function eachStoredResult(store: RunStore, run: RunSummary, assess: Assessor, visit: (result: HashedResult) => void): Promise<number> {
+  return readStoredEntries(store, run, (_text, entry, hash) => visit({ item: assess(reportedResult(entry) as KsiResult), hash }));
+}
+
+/** Reads the run's stored bundle, checking each entry, and gives each to `visit` with its hex content hash; the count. */
+async function readStoredEntries(store: RunStore, run: RunSummary, visit: (text: string, entry: Record<string, unknown>, hash: string) => void): Promise<number> {
   const where = `${store.location} run ${run.seq}`;
   const file = `${where} ${EVIDENCE_BUNDLE_DOCUMENT}`;
   const opened = await store.openDocument(run.id, EVIDENCE_BUNDLE_DOCUMENT);
   if (!opened) throw corrupt(where, 'has no evidence bundle');
   const items = new JsonArrayItems(EVIDENCE_BUNDLE_HEAD);
-  const entries = new EntryStore(assess);
   const checker = new ResultChecker(file, 'entries', {});
-  const results: HashedResult[] = [];
+  let count = 0;
   const read = (text: string) => {
     const entry = JSON.parse(text) as unknown;
-    const at = `entries[${results.length}]`;
+    const at = `entries[${count}]`;
     if (!isPlainObject(entry)) throw invalid(file, at, 'expected an object');
     const hash = parseDigest(entry.content_hash);
     if (hash === undefined) throw invalid(file, `${at}.content_hash`, 'expected sha256:<64 hex digits>');
     checker.check(reportedResult(entry));
-    results.push(entries.add(text, hash));
+    visit(text, entry, hash);
+    count += 1;
   };
   // A bundle changed outside svc is reported as such (by the store, once the bytes are through), before anything
   // wrong inside it: the first problem found is kept while the rest of the bytes are read.
@@ -51,7 +68,7 @@ export async function readStoredResults(store: RunStore, run: RunSummary, assess
     if (error instanceof AppError) throw error;
     throw corrupt(where, `has an evidence bundle svc cannot read (${(error as Error).message})`);
   }
-  return results;
+  return count;
 }
 
 function invalid(file: string, path: string, problem: string): InvalidInputError {
