@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { isoSeconds } from '../../domain/encoding/iso-time';
+import { addDays, isoSeconds } from '../../domain/encoding/iso-time';
 import { ConfigError, InvalidInputError } from '../../domain/errors';
 import { accessDays, accessRange, accessReport, denialRule, MAX_ACCESS_DAYS, summarizeAccessDay, type AccessDay, type AccessReport, type AccessScope, type DenialRule } from '../../domain/trust/access-report';
 import { BUSINESS_CALENDAR, type BusinessCalendar } from '../../ports/business-calendar';
@@ -27,8 +27,6 @@ export interface BuildAccessReportResult {
   /** Lowercase hex SHA-256 of `body`. */
   sha256: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * GET /fedramp/access (DESIGN §12.7; CDS-TRC-ACL, CDS-TRC-AAI, CDS-UTC-AAD): the access log of a range summarized per
@@ -64,7 +62,7 @@ export class BuildAccessReport {
     const range = accessRange(input, today);
     const denial = this.denialRule();
     await this.recorder.flush();
-    const yesterday = isoSeconds(new Date(now.getTime() - DAY_MS)).slice(0, 10);
+    const yesterday = addDays(today, -1);
     const days: AccessDay[] = [];
     for (const day of accessDays(range)) days.push(await this.day(day, yesterday));
     const report = accessReport({

@@ -11,7 +11,19 @@ export function endOfDay(day: string): string {
   return `${day}T23:59:59Z`;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The UTC day `days` days after `day` (`YYYY-MM-DD`; negative: before). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day.slice(0, 10)}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** The UTC day after `day` (`YYYY-MM-DD`). */
 export function dayAfter(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return addDays(day, 1);
+}
+
+/** Days since the epoch of a UTC day (`YYYY-MM-DD`, or a time whose first ten characters are one): days subtract. */
+export function dayNumber(day: string): number {
+  return Math.floor(Date.parse(`${day.slice(0, 10)}T00:00:00Z`) / DAY_MS);
 }

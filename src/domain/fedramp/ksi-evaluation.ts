@@ -1,6 +1,7 @@
 import { baseControl, normalizeControlId, type KsiDefinition } from '../catalog/ksi-catalog';
 import type { KsiResult, NormalizedReport } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
+import { dayNumber } from '../encoding/iso-time';
 import { describeRetired } from './cr26-aliases';
 import type { Cr26Class, Cr26Force, Cr26Ksi, Cr26Rules } from './cr26-rules';
 import { HISTORY_RULE, METHODS_RULE, proseFact, proseFactForce } from './prose-facts';
@@ -316,8 +317,6 @@ export interface KsiMetrics {
   lastYear: MetricSummary;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * The 30-day and up-to-a-year summaries of a KSI's daily statuses at `now`. One entry per date; where a date repeats
  * the later entry wins. Entries after `now`'s day are ignored.
@@ -389,6 +388,3 @@ export function monthsBefore(date: string, months: number): string {
   return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
 }
 
-function dayNumber(date: string): number {
-  return Math.floor(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS);
-}

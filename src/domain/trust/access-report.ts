@@ -1,4 +1,4 @@
-import { dayAfter, endOfDay } from '../encoding/iso-time';
+import { addDays, dayAfter, dayNumber, endOfDay } from '../encoding/iso-time';
 import { isIsoTime } from '../encoding/json-values';
 import { InvalidInputError } from '../errors';
 import type { Cr26Class, Cr26Notification, Cr26Rule, Cr26Rules, Cr26TimeUnit } from '../fedramp/cr26-rules';
@@ -47,7 +47,7 @@ export function accessRange(query: { from?: string; to?: string }, today: string
   }
   const days = dayNumber(to) - dayNumber(from) + 1;
   if (days > MAX_ACCESS_DAYS) {
-    const earliest = new Date(Date.parse(`${to}T00:00:00Z`) - (MAX_ACCESS_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+    const earliest = addDays(to, -(MAX_ACCESS_DAYS - 1));
     throw new InvalidInputError('invalid-range', `from ${from} to ${to} is ${days} days; ask for at most ${MAX_ACCESS_DAYS} days at a time (from ${earliest} or later for this to), and for older days in further requests`);
   }
   return { from, to };
@@ -58,12 +58,6 @@ export function accessDays(range: AccessRange): string[] {
   const days: string[] = [];
   for (let day = range.from; day <= range.to; day = dayAfter(day)) days.push(day);
   return days;
-}
-
-const DAY_MS = 86_400_000;
-
-function dayNumber(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`) / DAY_MS;
 }
 
 const FEDERAL_DOMAIN = /\.(?:gov|mil)$/i;
