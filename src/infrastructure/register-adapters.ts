@@ -44,7 +44,8 @@ import { HTML_RENDERER } from '../ports/html-renderer';
 import { TRUST_PAGES } from '../ports/trust-pages';
 import { BUSINESS_CALENDAR } from '../ports/business-calendar';
 import { POAM_WORKBOOK } from '../ports/poam-workbook';
-import { RUN_STORE } from '../ports/run-store';
+import { RUN_STORE, type RunStore } from '../ports/run-store';
+import { ACCESS_STORE, type AccessStore } from '../ports/access-store';
 import { SECURITY_EVENT_SINKS } from '../ports/security-event-sink';
 import { AppError, ConfigError } from '../domain/errors';
 import { BundledCatalogSource } from './catalog/bundled-catalog-source';
@@ -110,6 +111,8 @@ export function registerAdapters(container: DependencyContainer, { env = process
     }),
   });
   container.register(RUN_STORE, { useFactory: instanceCachingFactory(orRefusal(() => openRunStore(env, resolve(cwd, env.SVC_HOME || '.svc'), cwd))) });
+  // The access log is the run store's own (a test's RUN_STORE included), reached apart from the runs (ports/access-store.ts).
+  container.register(ACCESS_STORE, { useFactory: (c) => accessStoreOf(c.resolve(RUN_STORE)) });
   container.register(SECURITY_EVENT_SINKS, {
     useFactory: instanceCachingFactory(
       orRefusal(() => {
@@ -233,6 +236,15 @@ function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string) {
     leaseMs: wholeMs(env, 'SVC_STORE_LEASE_MS'),
     waiting: (line) => process.stderr.write(`${line}\n`),
   });
+}
+
+/** The run store as the access log's store; every store svc has is both, a view of one (SnapshotStore) is not. */
+function accessStoreOf(store: RunStore): AccessStore {
+  const candidate = store as RunStore & Partial<AccessStore>;
+  if (typeof candidate.accessTallies !== 'function' || typeof candidate.pruneAccess !== 'function') {
+    throw new Error(`the run store at ${store.location} keeps no access log summaries (accessTallies, pruneAccess): resolve ACCESS_STORE from the API's own container`);
+  }
+  return candidate as RunStore & AccessStore;
 }
 
 /** SVC_STORE_LOCK_WAIT_MS / SVC_STORE_LEASE_MS: how long a writer waits for the store's lock, and the file store lease's expiry. */

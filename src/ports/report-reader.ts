@@ -36,15 +36,18 @@ export interface ItemizedReport {
 
 /**
  * Reads JSON inputs. read() throws NotFoundError for a missing file, InvalidInputError for a directory given
- * as a file and for invalid JSON (with line and column); a UTF-8 byte-order mark is accepted.
+ * as a file, for bytes that are not UTF-8 (`invalid-utf8`, with the byte offset and line) and for invalid JSON (with
+ * line and column); a UTF-8 byte-order mark is accepted.
  */
 export interface ReportReader {
   read(path: string, options?: { keepText?: boolean }): Promise<LoadedDocument>;
   /**
    * Reads a file of any kind (a Markdown artifact) as UTF-8 text: `path`, or `member` inside directory `path`.
-   * Throws as read() does for a missing file.
+   * Throws as read() does for a missing file, InvalidInputError `input-is-directory` for a directory and `invalid-utf8`
+   * (naming the byte offset and line) for bytes that are not UTF-8, unless `anyBytes`: then each such byte reads as
+   * U+FFFD, for a caller that checks the bytes' digest and the text's shape itself (verifying a bundle or package).
    */
-  readText(path: string, member?: string): Promise<LoadedText>;
+  readText(path: string, member?: string, options?: { anyBytes?: boolean }): Promise<LoadedText>;
   /**
    * Reads a normalized report's results an item at a time (ItemizedReport); undefined when the file is not laid out as
    * one: the caller reads it whole. Throws as read() does for a missing file, a directory or a file too large.

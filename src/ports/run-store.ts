@@ -80,12 +80,12 @@ export interface RunStore {
    */
   journal(kind?: string): Promise<JournalEntry[]>;
   /**
-   * Logs access to FedRAMP Certification Data (CDS-TRC-ACL; domain/trust/access-log.ts), each event checked first
-   * (InvalidInputError `bad-access-event`). The log is kept beside the runs, never pruned by svc, so the summaries
-   * reach back at least six months; it is not hash-chained (it records reads, not decisions).
+   * Logs access to FedRAMP Certification Data (CDS-TRC-ACL): AccessStore.appendAccess (ports/access-store.ts), whose
+   * summaries, bound on raw denials and retention apply. The access log is not hash-chained (it records reads, not
+   * decisions).
    */
   appendAccess(events: readonly AccessEvent[]): Promise<void>;
-  /** The access events of the days from `from` to `to` (YYYY-MM-DD, both included), in the order logged per day. */
+  /** The raw events kept of the days from `from` to `to` (YYYY-MM-DD, both included): AccessStore.accessLog. */
   accessLog(from: string, to: string): Promise<AccessEvent[]>;
   /** Releases connections; the store may not be used afterwards. */
   close(): Promise<void>;

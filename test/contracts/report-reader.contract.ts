@@ -69,6 +69,31 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
       expect(await h.reader.kind(dir)).toBe('directory');
     });
 
+    it('refuses a directory given as a text file (a statements file), saying a file was expected, not a JSON report', async () => {
+      const dir = h.dir();
+      await expect(h.reader.readText(dir)).rejects.toMatchObject({ kind: 'invalid-input', code: 'input-is-directory', message: `${dir}: is a directory, expected a file; pass the file itself` });
+    });
+
+    it('refuses a file that is not UTF-8, naming the byte offset, line and value, instead of reading U+FFFD; a byte-order mark is fine', async () => {
+      // "café" in Latin-1 on line 3 of a statements file; then a JSON report with a lone continuation byte.
+      const latin1 = h.put('statements.md', Buffer.concat([Buffer.from('# Statements\n## KSI-AC-02\nOur caf'), Buffer.from([0xe9]), Buffer.from(' policy\n')]));
+      await expect(h.reader.readText(latin1)).rejects.toMatchObject({
+        kind: 'invalid-input',
+        code: 'invalid-utf8',
+        message: `${latin1}: not UTF-8 text: byte 33 (line 3), 0xE9, is not part of a UTF-8 character; save the file as UTF-8`,
+      });
+      // A verifier that hashes the bytes and judges the text itself reads them anyway.
+      expect((await h.reader.readText(latin1, undefined, { anyBytes: true })).text).toBe('# Statements\n## KSI-AC-02\nOur caf\ufffd policy\n');
+      const json = h.put('bad.json', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0x80]), Buffer.from('"}')]));
+      await expect(h.reader.read(json)).rejects.toMatchObject({ code: 'invalid-utf8', message: `${json}: not UTF-8 text: byte 6 (line 1), 0x80, is not part of a UTF-8 character; save the file as UTF-8` });
+      // Overlong, surrogate and cut-short sequences are not UTF-8 either.
+      for (const bytes of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+        await expect(h.reader.readText(h.put('x.md', Buffer.concat([Buffer.from('ab'), Buffer.from(bytes)])))).rejects.toMatchObject({ code: 'invalid-utf8', message: expect.stringContaining(': not UTF-8 text: byte 2 (line 1), ') });
+      }
+      const bom = h.put('bom.md', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('## KSI-AC-02\nZugriffsprüfung ✓ 🔐\n')]));
+      expect((await h.reader.readText(bom)).text).toBe('## KSI-AC-02\nZugriffsprüfung ✓ 🔐\n');
+    });
+
     it("lists a directory's names, sorted; refuses a file and names a missing directory", async () => {
       const path = h.put('b.json', Buffer.from('{}'));
       h.put('a.json', Buffer.from('{}'));

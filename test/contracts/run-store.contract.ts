@@ -4,7 +4,8 @@ import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, RunStore } from '../../src/ports/run-store';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
-import type { AccessEvent } from '../../src/domain/trust/access-log';
+import { MAX_RAW_DENIALS, tallyAccess, type AccessEvent } from '../../src/domain/trust/access-log';
+import type { AccessStore } from '../../src/ports/access-store';
 
 /**
  * What a test changes behind the store's back: one record of a run (its canonical record, its summary, its POA&M
@@ -21,10 +22,10 @@ export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | '
 export type JournalTamperTarget = 'record' | 'removed' | 'swapped' | 'inserted' | 'latest-removed' | 'head';
 
 export interface RunStoreHarness {
-  /** An empty store. */
-  store: RunStore;
+  /** An empty store, which keeps the access log too (ports/access-store.ts). */
+  store: RunStore & AccessStore;
   /** A second store on the same data, as another process would open it; the test closes it. */
-  twin(): RunStore;
+  twin(): RunStore & AccessStore;
   /**
    * Changes `target` of run `run` (for `head` and `latest-removed`: of the store, whose latest run is `run`) behind
    * the store's back, as a person editing a file or running UPDATE would, and returns the text the store's
@@ -66,7 +67,7 @@ function runNumber(n: number, overrides: StoredRunOverrides = {}): Decided {
 export function runStoreContract(name: string, make: () => Promise<RunStoreHarness>): void {
   describe(`${name} (RUN_STORE contract)`, () => {
     let h: RunStoreHarness;
-    let store: RunStore;
+    let store: RunStore & AccessStore;
     beforeEach(async () => {
       h = await make();
       store = h.store;
@@ -354,30 +355,124 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
 
     describe('the access log (CDS-TRC-ACL)', () => {
       const event = (at: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', outcome: 'served', status: 200, ...over });
+      const denial = (at: string, principal: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal, document: 'cpo', outcome: 'denied', status: 403, ...over });
+      /** A 600-character Kerberos principal: authentication refuses it, and so does the log. */
+      const KERBEROS = `${'k'.repeat(590)}@EVIL.TEST`;
 
       it('is empty before the first access', async () => {
         expect(await store.accessLog('2026-01-01', '2026-12-31')).toEqual([]);
+        expect(await store.accessTallies('2026-11-25')).toEqual([]);
       });
 
       it('keeps every event as given, per day in the order logged, and gives the days asked for', async () => {
         const a = event('2026-11-24T23:59:59Z');
         const b = event('2026-11-25T00:00:00Z', { principal: 'bob@contractor.example', agency: undefined, document: 'access', outcome: 'denied', status: 403 });
         const c = event('2026-11-25T08:00:00Z', { document: 'cpo' });
+        const d = denial('2026-11-25T09:00:00Z', 'DOE.JOHN.1234567890', { federal: true });
         await store.appendAccess([a, b]);
-        await store.appendAccess([c]);
+        await store.appendAccess([c, d]);
         const { agency: _none, ...withoutAgency } = b;
-        expect(await store.accessLog('2026-11-24', '2026-11-25')).toEqual([a, withoutAgency, c]);
-        expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([withoutAgency, c]);
+        expect(await store.accessLog('2026-11-24', '2026-11-25')).toEqual([a, withoutAgency, c, d]);
+        expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([withoutAgency, c, d]);
         expect(await store.accessLog('2026-11-26', '2027-01-01')).toEqual([]);
         const twin = h.twin();
         expect(await twin.accessLog('2026-11-24', '2026-11-24')).toEqual([a]);
         await twin.close();
       });
 
-      it('refuses an event that is not one, logging nothing of the batch', async () => {
-        await expect(store.appendAccess([event('2026-11-25T08:00:00Z'), event('yesterday')])).rejects.toMatchObject({ code: 'bad-access-event', message: 'access event: at is not an ISO-8601 UTC time' });
-        await expect(store.appendAccess([event('2026-11-25T08:00:00Z', { outcome: 'maybe' as 'served' })])).rejects.toMatchObject({ code: 'bad-access-event' });
-        expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([]);
+      it('summarizes each day as events are appended, across batches and stores: counts, first and last, first and last denial, the federal flag apart', async () => {
+        const batches = [
+          [event('2026-11-25T10:00:00Z'), event('2026-11-25T09:00:00Z', { outcome: 'denied', status: 403 }), denial('2026-11-25T08:00:00Z', 'zoe@treasury.gov')],
+          [event('2026-11-25T11:00:00Z', { outcome: 'denied', status: 403 }), denial('2026-11-25T12:00:00Z', 'DOE.JOHN.1234567890', { federal: true })],
+          [denial('2026-11-25T07:00:00Z', 'DOE.JOHN.1234567890'), event('2026-11-24T10:00:00Z'), event('2026-11-25T06:00:00Z')],
+        ];
+        const twin = h.twin();
+        await store.appendAccess(batches[0]);
+        await twin.appendAccess(batches[1]);
+        await store.appendAccess(batches[2]);
+        const expected = [
+          { day: '2026-11-25', principal: 'DOE.JOHN.1234567890', document: 'cpo', served: 0, denied: 1, first: '2026-11-25T07:00:00Z', last: '2026-11-25T07:00:00Z', denied_first: '2026-11-25T07:00:00Z', denied_last: '2026-11-25T07:00:00Z' },
+          { day: '2026-11-25', principal: 'DOE.JOHN.1234567890', federal: true, document: 'cpo', served: 0, denied: 1, first: '2026-11-25T12:00:00Z', last: '2026-11-25T12:00:00Z', denied_first: '2026-11-25T12:00:00Z', denied_last: '2026-11-25T12:00:00Z' },
+          { day: '2026-11-25', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 2, denied: 2, first: '2026-11-25T06:00:00Z', last: '2026-11-25T11:00:00Z', denied_first: '2026-11-25T09:00:00Z', denied_last: '2026-11-25T11:00:00Z' },
+          { day: '2026-11-25', principal: 'zoe@treasury.gov', document: 'cpo', served: 0, denied: 1, first: '2026-11-25T08:00:00Z', last: '2026-11-25T08:00:00Z', denied_first: '2026-11-25T08:00:00Z', denied_last: '2026-11-25T08:00:00Z' },
+        ];
+        expect(await store.accessTallies('2026-11-25')).toEqual(expected);
+        expect(await twin.accessTallies('2026-11-25')).toEqual(expected);
+        expect(await store.accessTallies('2026-11-25')).toEqual(tallyAccess(batches.flat().filter((e) => e.at.startsWith('2026-11-25'))));
+        expect(await twin.accessTallies('2026-11-24')).toEqual([{ day: '2026-11-24', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 1, denied: 0, first: '2026-11-24T10:00:00Z', last: '2026-11-24T10:00:00Z' }]);
+        await twin.close();
+      });
+
+      it('refuses a bad event alone: every valid event of its batch is logged and summarized, and the error names the bad one by its place, never its name', async () => {
+        const good = event('2026-11-25T08:00:00Z');
+        const other = event('2026-11-25T08:00:01Z', { principal: 'bob@AGENCY.GOV' });
+        const refused = store.appendAccess([good, denial('2026-11-25T08:00:00Z', KERBEROS), other, event('yesterday')]);
+        await expect(refused).rejects.toMatchObject({
+          code: 'bad-access-event',
+          message: 'access event 2 of 4: principal is not a name: it is 600 characters long, more than 256 (and 1 more refused); the other 2 of the batch were logged',
+        });
+        await expect(store.appendAccess([event('2026-11-25T08:00:02Z', { outcome: 'maybe' as 'served' })])).rejects.toMatchObject({
+          code: 'bad-access-event',
+          message: 'access event 1 of 1: outcome is neither served nor denied; the other 0 of the batch were logged',
+        });
+        expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual([good, other]);
+        expect((await store.accessTallies('2026-11-25')).map((t) => [t.principal, t.served, t.denied])).toEqual([
+          ['alice@AGENCY.GOV', 1, 0],
+          ['bob@AGENCY.GOV', 1, 0],
+        ]);
+        // Names authentication refuses, the log refuses too (principalNameProblem): controls, overrides, non-NFC, blanks.
+        for (const principal of ['mallory\u202E@EVIL.TEST', 'fran\u212Ak@partner.gov', ' alice@AGENCY.GOV', 'a\u0000b', '']) {
+          await expect(store.appendAccess([event('2026-11-25T09:00:00Z', { principal })])).rejects.toMatchObject({ code: 'bad-access-event', message: expect.stringMatching(/^access event 1 of 1: principal is not a name: /) });
+        }
+        expect(await store.accessLog('2026-11-25', '2026-11-25')).toHaveLength(2);
+      });
+
+      it(`keeps a principal's first ${MAX_RAW_DENIALS} denials of a day as raw events and only counts the rest; served requests and other principals are all kept`, async () => {
+        const twin = h.twin();
+        const at = (i: number) => `2026-11-25T10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`;
+        for (let b = 0; b < 3; b += 1) {
+          const batch: AccessEvent[] = [];
+          for (let i = b * 100; i < (b + 1) * 100; i += 1) {
+            batch.push(denial(at(i), 'carol@SVC.TEST', { document: i % 2 === 0 ? 'cpo' : 'sdr' }));
+            if (i % 25 === 0) batch.push(event(at(i)));
+            if (i % 50 === 0) batch.push(denial(at(i), 'zoe@treasury.gov'));
+          }
+          await (b === 1 ? twin : store).appendAccess(batch);
+        }
+        await store.appendAccess([denial('2026-11-26T00:00:00Z', 'carol@SVC.TEST')]);
+        const raw = await store.accessLog('2026-11-25', '2026-11-25');
+        const count = (principal: string) => raw.filter((e) => e.principal === principal).length;
+        expect([count('carol@SVC.TEST'), count('alice@AGENCY.GOV'), count('zoe@treasury.gov')]).toEqual([MAX_RAW_DENIALS, 12, 6]);
+        expect(raw.filter((e) => e.principal === 'carol@SVC.TEST').map((e) => e.at)).toEqual(Array.from({ length: MAX_RAW_DENIALS }, (_, i) => at(i)));
+        expect((await store.accessTallies('2026-11-25')).map((t) => [t.principal, t.document, t.served, t.denied, t.denied_first, t.denied_last])).toEqual([
+          ['alice@AGENCY.GOV', 'sdr', 12, 0, undefined, undefined],
+          ['carol@SVC.TEST', 'cpo', 0, 150, at(0), at(298)],
+          ['carol@SVC.TEST', 'sdr', 0, 150, at(1), at(299)],
+          ['zoe@treasury.gov', 'cpo', 0, 6, at(0), at(250)],
+        ]);
+        // A new day starts a new count.
+        expect(await store.accessLog('2026-11-26', '2026-11-26')).toEqual([denial('2026-11-26T00:00:00Z', 'carol@SVC.TEST')]);
+        await twin.close();
+      });
+
+      it('prunes raw events before raw_from and summaries before summaries_from: the summaries outlive the raw events', async () => {
+        const days = ['2026-08-01', '2026-09-01', '2026-11-20', '2026-11-24', '2026-11-25'];
+        await store.appendAccess(days.map((day) => event(`${day}T10:00:00Z`)));
+        await store.appendAccess([denial('2026-09-01T11:00:00Z', 'zoe@treasury.gov')]);
+        const done = await store.pruneAccess({ raw_from: '2026-11-24', summaries_from: '2026-09-01', settled_before: '2026-11-24' });
+        expect([done.raw_days, done.summary_days]).toEqual([3, 1]);
+        expect((await store.accessLog('2026-01-01', '2026-12-31')).map((e) => e.at)).toEqual(['2026-11-24T10:00:00Z', '2026-11-25T10:00:00Z']);
+        expect(await store.accessTallies('2026-08-01')).toEqual([]);
+        for (const day of days.slice(1)) expect([day, (await store.accessTallies(day)).reduce((n, t) => n + t.served, 0)]).toEqual([day, 1]);
+        expect((await store.accessTallies('2026-09-01')).map((t) => [t.principal, t.denied, t.denied_first])).toEqual([
+          ['alice@AGENCY.GOV', 0, undefined],
+          ['zoe@treasury.gov', 1, '2026-09-01T11:00:00Z'],
+        ]);
+        // Pruned once: a second upkeep finds nothing more to remove, and the store keeps logging.
+        const again = await store.pruneAccess({ raw_from: '2026-11-24', summaries_from: '2026-09-01', settled_before: '2026-11-24' });
+        expect([again.raw_days, again.summary_days]).toEqual([0, 0]);
+        await store.appendAccess([event('2026-11-20T12:00:00Z')]);
+        expect((await store.accessTallies('2026-11-20')).map((t) => [t.served, t.first, t.last])).toEqual([[2, '2026-11-20T10:00:00Z', '2026-11-20T12:00:00Z']]);
       });
     });
 

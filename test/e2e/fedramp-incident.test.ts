@@ -204,9 +204,29 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
   });
 
   it('recorded exactly the three reports of the incident: a further initial from flags gets journal entry 4', () => {
-    const r = run(['--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-12-07T01:00:00Z', '--agency', 'Agency One', '--agency', 'Agency Two', '--now', '2026-12-07T02:00:00Z', '--json']);
+    const r = run(['--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-12-07T01:00:00Z', '--agency', 'Department of Examples', '--now', '2026-12-07T02:00:00Z', '--json']);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect([out.recorded, out.journal_seq, out.document.affectedAgencies]).toEqual([true, 4, ['Agency One', 'Agency Two']]);
+    expect([out.recorded, out.journal_seq, out.document.affectedAgencies]).toEqual([true, 4, ['Department of Examples']]);
+  });
+
+  describe('--agency names an agency of fedramp.agencies, exactly', () => {
+    const config = () => join(work, 'svc.config.json');
+    const flags = ['--type', 'initial', '--summary', 'Phishing of the helpdesk', '--n', '3', '--occurred-at', '2026-12-07T01:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'];
+    it.each([
+      ['an unknown agency', ['--agency', 'Department of Nothing'], 3, () => `--agency "Department of Nothing": not an agency of fedramp.agencies in ${config()}; write one of "Department of Examples", or add the agency there`],
+      [
+        'a wrongly cased one',
+        ['--agency', 'Department of Examples', '--agency', 'department of examples'],
+        3,
+        () => `--agency "department of examples": not an agency of fedramp.agencies in ${config()} (which writes it "Department of Examples": names match exactly); write one of "Department of Examples", or add the agency there`,
+      ],
+      ['an empty one', ['--agency', ' '], 2, () => `--agency is empty; write the name of an agency of fedramp.agencies in ${config()}`],
+      ['an empty --lesson', ['--agency', 'Department of Examples', '--lesson', ''], 2, () => '--lesson is empty; write the lesson learned, or leave the flag out'],
+    ])('refuses %s in one line naming the flag and the configured agencies, writing and recording nothing', (_what, extra, status, message) => {
+      const entries = readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8');
+      expect(refused(run([...flags, ...(extra as string[])]), 'bad.json')).toEqual({ status, stdout: '', stderr: `Error: ${(message as () => string)()}\n`, written: false });
+      expect(readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8')).toBe(entries);
+    });
   });
 });

@@ -156,11 +156,26 @@ describe('svc fedramp ocr (CCM-OCR-AVL)', () => {
 
   it.each([
     [['--from', '2026-12-01', '--to', '2026-11-30'], 'Error: --from 2026-12-01 is after --to 2026-11-30; give the period\'s start first\n'],
-    [['--to', '2026-11-31'], 'Error: --to 2026-11-31: expected a date such as 2026-11-30\n'],
+    [['--to', '2026-11-31'], 'Error: --to 2026-11-31: not a day of the calendar; write a date such as 2026-11-21\n'],
+    // A period whose next report date (three months on) or default start would leave four-digit years: not an exit 70.
+    [['--to', '9999-12-31'], 'Error: --to 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)\n'],
+    [['--from', '0000-01-01', '--to', '2026-11-30'], 'Error: --from 0000-01-01: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)\n'],
     [['--from', 'yesterday'], 'Error: --from yesterday: expected a date such as 2026-11-30\n'],
   ])('refuses %j (exit 2), writing and recording nothing', (args, message) => {
     const r = run(['fedramp', 'ocr', ...args, '--out', 'refused.json', '--now', '2026-12-01T00:00:00Z']);
     expect([r.status, r.stdout, r.stderr]).toEqual([2, '', message]);
+    expect(existsSync(at('refused.json'))).toBe(false);
+  });
+
+  it('refuses a profile whose package URI is no https URL (javascript:), exit 3 naming the key, where it used to fail as a bug', () => {
+    const config = join(work, 'javascript.json');
+    writeFileSync(config, JSON.stringify({ fedramp: { ...PROFILE, package_uri: 'javascript:alert(1)' }, fedramp_schemas: FEDRAMP_SCHEMAS }));
+    const r = svc(['fedramp', 'ocr', '--now', '2026-12-01T00:00:00Z', '--out', 'refused.json'], { cwd: work, env: { SVC_HOME: join(work, '.svc'), SVC_CONFIG: config } });
+    expect(r).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${config}: fedramp.package_uri: "javascript:alert(1)" is a javascript: URL, not an https one; write the URI of the Certification Package Overview, such as "https://trust.example.com/fedramp/cpo.json"; see docs/configuration.md\n`,
+    });
     expect(existsSync(at('refused.json'))).toBe(false);
   });
 });

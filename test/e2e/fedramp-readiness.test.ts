@@ -237,6 +237,20 @@ describe('svc fedramp readiness: statements, dates and the profile', () => {
     });
   });
 
+  it('a statements file that is not UTF-8: exit 3, one line naming the file, the byte offset and its line (not U+FFFD in the SDR)', () => {
+    const dir = workDir('latin1');
+    // "Zugriffsprüfung" saved as Latin-1: ü is the single byte 0xFC.
+    writeFileSync(join(dir, 'statements.md'), Buffer.concat([Buffer.from('# Statements\n\n## KSI-IAM-APM\nZugriffspr'), Buffer.from([0xfc]), Buffer.from('fung mit Passkeys.\n')]));
+    expect(readiness(dir)).toEqual({ status: 3, stdout: '', stderr: `Error: ${dir}/statements.md: not UTF-8 text: byte 39 (line 4), 0xFC, is not part of a UTF-8 character; save the file as UTF-8\n` });
+  });
+
+  it('a directory given as the statements file: exit 3, naming it as a file expected, not a JSON report', () => {
+    const dir = workDir('stmt-dir');
+    rmSync(join(dir, 'statements.md'));
+    mkdirSync(join(dir, 'statements.md'));
+    expect(readiness(dir)).toEqual({ status: 3, stdout: '', stderr: `Error: ${dir}/statements.md: is a directory, expected a file; pass the file itself\n` });
+  });
+
   it('--class Z is a usage error (exit 2)', () => {
     expect(readiness(workDir('usage'), '--class', 'Z')).toEqual({ status: 2, stdout: '', stderr: 'Error: --class Z: not a Certification Class; write A, B, C or D\n' });
   });

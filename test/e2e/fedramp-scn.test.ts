@@ -287,7 +287,10 @@ describe('svc fedramp scn', () => {
 
     it('a day that is not a date, not on the calendar, or out of order; exit 2', () => {
       refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '2026-12-1', '--out', 'x.json'), 2, '--finish 2026-12-1: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21');
-      refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '2027-02-29', '--out', 'x.json'), 2, '--finish 2027-02-29: not a day of the calendar; write a date such as 2027-01-14');
+      refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '2027-02-29', '--out', 'x.json'), 2, '--finish 2027-02-29: not a day of the calendar; write a date such as 2026-11-21');
+      // Ten business days after 9999-12-31 is no four-digit-year date: refused as a flag, never an internal error (exit 70).
+      refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '9999-12-31', '--out', 'x.json'), 2, '--finish 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)');
+      refused(scn('--type', 'transformative', '--summary', 'x', '--start', '1969-12-31', '--out', 'x.json'), 2, '--start 1969-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)');
       refused(
         scn('--type', 'transformative', '--summary', 'x', '--start', '2027-01-14', '--finish', '2027-01-04', '--out', 'x.json'),
         2,

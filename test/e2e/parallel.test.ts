@@ -59,6 +59,18 @@ describe('a report read in parts on worker threads', () => {
     expect(readdirSync(tmp).filter((f) => f.startsWith('bad-'))).toEqual([]);
   });
 
+  it('refuses a report that is not UTF-8 (a Latin-1 byte in the second half) exactly as a one-piece read does, naming the byte and line', () => {
+    const text = readFileSync(join(tmp, 'sorted.json'), 'utf8');
+    const at = text.indexOf('\n', Math.floor(text.length * 0.8)) + 1;
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, at), 'utf8'), Buffer.from([0xe9]), Buffer.from(text.slice(at), 'utf8')]);
+    const input = join(tmp, 'latin1.json');
+    writeFileSync(input, bytes);
+    const line = text.slice(0, at).split('\n').length;
+    const parts = svc(['ir', 'auditor-bundle', input, '--out-dir', join(tmp, 'latin1')], { env: IN_PARTS });
+    expect(parts).toEqual({ status: 3, stdout: '', stderr: `Error: ${input}: not UTF-8 text: byte ${Buffer.byteLength(text.slice(0, at))} (line ${line}), 0xE9, is not part of a UTF-8 character; save the file as UTF-8\n` });
+    expect(parts).toEqual(svc(['ir', 'auditor-bundle', input, '--out-dir', join(tmp, 'latin1')], { env: ONE_PIECE }));
+  });
+
   it('reports invalid JSON in the second half with its line and column', () => {
     const text = readFileSync(join(tmp, 'sorted.json'), 'utf8').split('\n');
     text[2900] = text[2900].replace('"status":', '"status"');

@@ -229,4 +229,31 @@ None.
     expect([r.status, r.stdout]).toEqual([status, '']);
     expect(r.stderr).toMatch(message);
   });
+
+  it.each([
+    [['--accept', '--reason', '', '--by', 'ada'], '--reason is empty; write why (with --accept, the rationale for accepting it, which the AVI carries)'],
+    [['--accept', '--reason', ' \t\n ', '--by', 'ada'], '--reason is empty; write why (with --accept, the rationale for accepting it, which the AVI carries)'],
+    [['--accept', '--reason', 'no fix; isolated network', '--by', ''], '--by is empty; write who evaluated it, such as ada@example.com'],
+    [['--accept', '--reason', 'no fix; isolated network', '--by', '  '], '--by is empty; write who evaluated it, such as ada@example.com'],
+    [['--accept', '--reason', 'no fix', '--by', 'ada\u001b[2J'], '--by holds a control character (U+001B); write a name or mailbox on one line'],
+    [['--n', '3', '--reason', 'x', '--by', 'ada', '--next-reduction-at', '9999-12-31', '--next-reduction-n', '2'], '--next-reduction-at 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)'],
+    [['--n', '3', '--reason', 'x', '--by', 'ada', '--now', '1969-07-20T20:17:00Z'], '--now 1969-07-20T20:17:00Z: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)'],
+  ])('refuses vuln evaluate %j with a usage error naming the flag (exit 2), recording nothing', (flags, message) => {
+    const journal = readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8');
+    expect(run(['vuln', 'evaluate', 'CVE-2026-2000', ...flags])).toEqual({ status: 2, stdout: '', stderr: `Error: ${message}\n` });
+    expect(readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8')).toBe(journal);
+  });
+
+  it('takes the login name for --by when the flag is left out, and "unknown" when the environment has only a blank one', () => {
+    const r = svc(['vuln', 'evaluate', 'CVE-2026-2000', '--lev', 'yes', '--reason', 'exploit published', '--now', '2026-12-08T00:00:00Z', '--json'], { cwd: work, env: { SVC_HOME: join(work, '.svc'), USER: ' ', USERNAME: '' } });
+    expect([r.status, r.stderr, json(r).evaluation.by]).toEqual([0, '', 'unknown']);
+  });
+
+  it.each([
+    [['--format', 'md', '--to', '9999-12-31'], '--to 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)'],
+    [['--format', 'vdr', '--from', '2026-02-30'], '--from 2026-02-30: not a day of the calendar; write a date such as 2026-11-21'],
+    [['--format', 'vdr', '--now', '+275760-09-13T00:00:00Z'], '--now +275760-09-13T00:00:00Z: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21'],
+  ])('refuses vuln report %j (exit 2)', (flags, message) => {
+    expect(run(['vuln', 'report', ...flags])).toEqual({ status: 2, stdout: '', stderr: `Error: ${message}\n` });
+  });
 });

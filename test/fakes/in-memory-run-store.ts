@@ -7,7 +7,8 @@ import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
 import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
 import { PureJsHashing } from './pure-js-hashing';
-import { accessDay, checkAccessEvent, type AccessEvent } from '../../src/domain/trust/access-log';
+import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
+import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../src/ports/access-store';
 
 /** One stored run: its record as canonical text, the rest as stored, and its link in the hash chain. */
 export interface MemoryRun {
@@ -27,8 +28,10 @@ export interface MemoryRuns {
   journal: JournalEntry[];
   journalHead: JournalHead;
   queue: Promise<unknown>;
-  /** The access log's events, as canonical text (what the file store writes a line of). */
+  /** The access log's raw events, as canonical text (what the file store writes a line of). */
   access?: string[];
+  /** The access log's tallies per day (what the stores keep for good). */
+  tallies?: Map<string, AccessTallies>;
 }
 
 /**
@@ -37,7 +40,7 @@ export interface MemoryRuns {
  * (test/integration/in-memory-run-store.test.ts). It follows the same record rules (src/domain/conmon), hashing with
  * the pure-JS double of HASHING.
  */
-export class InMemoryRunStore implements RunStore {
+export class InMemoryRunStore implements RunStore, AccessStore {
   readonly location = 'memory';
   private readonly digest = new PureJsHashing();
 
@@ -130,16 +133,41 @@ export class InMemoryRunStore implements RunStore {
     return this.verifiedJournal().filter((entry) => kind === undefined || entry.kind === kind);
   }
 
+  /** As the real stores: every valid event tallied, kept raw within MAX_RAW_DENIALS a principal and day, a bad one refused alone. */
   async appendAccess(events: readonly AccessEvent[]): Promise<void> {
-    const lines = events.map((e) => canonicalText(checkAccessEvent(e)));
-    (this.shared.access ??= []).push(...lines);
+    const { valid, refusal } = splitAccessBatch(events);
+    const days = (this.shared.tallies ??= new Map());
+    const tallies = (day: string) => days.get(day) ?? days.set(day, new AccessTallies()).get(day)!;
+    const kept = rawAccessEvents(valid, (day, principal) => tallies(day).denied(day, principal));
+    for (const event of valid) tallies(accessDay(event)).addEvent(event);
+    (this.shared.access ??= []).push(...kept.map((e) => canonicalText(e)));
+    if (refusal !== undefined) throw refusal;
   }
 
   async accessLog(from: string, to: string): Promise<AccessEvent[]> {
     return (this.shared.access ?? [])
-      .map((line) => checkAccessEvent(JSON.parse(line)))
+      .map((line) => JSON.parse(line) as unknown)
+      .filter(isStoredAccessEvent)
       .filter((e) => accessDay(e) >= from && accessDay(e) <= to)
       .sort((a, b) => (accessDay(a) < accessDay(b) ? -1 : accessDay(a) > accessDay(b) ? 1 : 0));
+  }
+
+  async accessTallies(day: string): Promise<AccessTally[]> {
+    return this.shared.tallies?.get(day)?.list() ?? [];
+  }
+
+  /** Removes raw events before `raw_from` and tallies before `summaries_from` (there is nothing to compact in memory). */
+  async pruneAccess(cutoffs: AccessCutoffs): Promise<AccessUpkeep> {
+    const rawDays = new Set((this.shared.access ?? []).map((line) => accessDay(JSON.parse(line) as AccessEvent)).filter((day) => day < cutoffs.raw_from));
+    this.shared.access = (this.shared.access ?? []).filter((line) => accessDay(JSON.parse(line) as AccessEvent) >= cutoffs.raw_from);
+    let summaryDays = 0;
+    for (const day of [...(this.shared.tallies?.keys() ?? [])]) {
+      if (day < cutoffs.summaries_from) {
+        this.shared.tallies!.delete(day);
+        summaryDays += 1;
+      }
+    }
+    return { compacted: 0, summarized: 0, raw_days: rawDays.size, summary_days: summaryDays };
   }
 
   async close(): Promise<void> {}

@@ -90,13 +90,30 @@ describe('svc.config.json', () => {
     ['a type outside 20x and rev5', { type: '21x' }, 'c.json: fedramp.type: "21x" is not a certification type; write "20x" or "rev5"; see docs/configuration.md'],
     ['a path in the wrong case', { path: 'Program' }, 'c.json: fedramp.path: "Program" is not a certification path; write "program" or "agency"'],
     ['a status it does not know', { status: 'authorized' }, 'c.json: fedramp.status: "authorized" is not a certification status; write "applying" or "certified"'],
-    ['a date that is not one', { next_assessment: '2027-02-30' }, 'c.json: fedramp.next_assessment: "2027-02-30" is not a date; write the date of the next assessment as YYYY-MM-DD'],
-    ['a URI that is none', { package_uri: 'cpo.json' }, 'c.json: fedramp.package_uri: "cpo.json" is not a URI; write the URI of the Certification Package Overview'],
+    ['a date that is not one', { next_assessment: '2027-02-30' }, 'c.json: fedramp.next_assessment: "2027-02-30" is not a date from 1970-01-01 through 2999-12-31; write the date of the next assessment as YYYY-MM-DD'],
+    ['a date svc does not count to', { next_assessment: '9999-12-31' }, 'c.json: fedramp.next_assessment: "9999-12-31" is not a date from 1970-01-01 through 2999-12-31; write the date of the next assessment as YYYY-MM-DD'],
+    ['a relative URI', { package_uri: 'cpo.json' }, 'c.json: fedramp.package_uri: "cpo.json" is not an absolute URL; write the URI of the Certification Package Overview'],
+    ['a URL without its //', { package_uri: 'https:trust.example.com/cpo.json' }, 'c.json: fedramp.package_uri: "https:trust.example.com/cpo.json" is not written as an absolute URL, https://host/path; write the URI'],
+    ['a javascript: URI', { package_uri: 'javascript:alert(1)' }, 'c.json: fedramp.package_uri: "javascript:alert(1)" is a javascript: URL, not an https one; write the URI of the Certification Package Overview, such as "https://trust.example.com/fedramp/cpo.json"; see docs/configuration.md'],
+    ['a data: URI', { evidence_base_uri: 'data:text/html,<script>alert(1)</script>' }, 'c.json: fedramp.evidence_base_uri: "data:text/html,<script>alert(1)</script>" is a data: URL, not an https one; write the URI evidence links start with'],
+    ['a file: URI', { package_uri: 'file:///etc/passwd' }, 'c.json: fedramp.package_uri: "file:///etc/passwd" is a file: URL, not an https one'],
+    ['plain http to another host', { package_uri: 'http://trust.example.com/cpo.json' }, 'c.json: fedramp.package_uri: "http://trust.example.com/cpo.json" is a plain-http URL, which only localhost may use; serve it over https; write the URI'],
+    ['credentials in the URL', { package_uri: 'https://admin:s3cret@trust.example.com/cpo.json' }, 'c.json: fedramp.package_uri: "https://***@trust.example.com/cpo.json" holds credentials (user:password@), which every document would publish; write the URI'],
+    ['a query', { evidence_base_uri: 'https://trust.example.com/fedramp?x=1' }, 'c.json: fedramp.evidence_base_uri: "https://trust.example.com/fedramp?x=1" has a query or fragment (? or #); write the URL without it;'],
+    ['a fragment', { package_uri: 'https://trust.example.com/cpo.json#top' }, 'c.json: fedramp.package_uri: "https://trust.example.com/cpo.json#top" has a query or fragment (? or #); write the URL without it;'],
+    ['a space or a control character', { package_uri: 'https://trust.example.com/c po.json\n' }, 'c.json: fedramp.package_uri: "https://trust.example.com/c po.json\\n" holds a space, a control or a non-ASCII character, which a URL writes percent-encoded;'],
+    ['a URL that is no text', { package_uri: 42 }, 'c.json: fedramp.package_uri: number 42 is not a URL; write the URI of the Certification Package Overview'],
     ['an official without an email', { accountable_official: { name: 'A', title: 'B' } }, 'c.json: fedramp.accountable_official.email: missing; write the official\'s email'],
     ['an agency without a name', { agencies: [{ realms: [] }] }, 'c.json: fedramp.agencies[0].name: missing; write the agency\'s name'],
     ['a key the profile does not have', { klass: 'B' }, 'c.json: fedramp.klass: unknown key; the profile\'s keys are type, class, path, status, fedramp_id, package_uri'],
     ['a section that is no object', 'B', 'c.json: fedramp: expected an object, got "B"'],
   ])('refuses a FedRAMP profile with %s', (_what, fedramp, message) => expect(() => readConfig({ fedramp }, 'c.json')).toThrow(expect.objectContaining({ code: 'invalid-config', message: expect.stringContaining(message) })));
+
+  it('takes an https URL with a port and a path, and plain http for localhost, 127.0.0.1 and [::1] (a trust center tried locally)', () => {
+    for (const uri of ['https://trust.example.com:8443/fedramp/cpo.json', 'http://localhost:8080/fedramp/cpo.json', 'http://127.0.0.1/cpo.json', 'http://[::1]:3000/fedramp', 'https://xn--bcher-kva.example/cpo.json']) {
+      expect(readConfig({ fedramp: { package_uri: uri, evidence_base_uri: uri } }, 'c.json').fedramp).toEqual({ package_uri: uri, evidence_base_uri: uri });
+    }
+  });
 
   it('refuses overrides of KSIs and families the catalog does not have', () => {
     expect(() => new BundledCatalogSource({ file: 'c.json', owners: {}, ksis: { 'KSI-ZZ-01': {} } }).catalog()).toThrow('c.json: ksis.KSI-ZZ-01: not a KSI of the built-in catalog (svc ksi list shows them); see docs/configuration.md');

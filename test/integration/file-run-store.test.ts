@@ -535,12 +535,15 @@ describe('FileRunStore on disk', () => {
 describe('FileRunStore: the access log on disk', () => {
   const event = (at: string) => ({ at, principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', outcome: 'served' as const, status: 200 });
 
-  it('keeps a file a day, mode 0600, one line an event', async () => {
+  it('keeps, per day, a line of tallies per batch and a line per raw event, mode 0600', async () => {
     const dir = join(freshRoot(), 'store');
     await new FileRunStore({ dir }).appendAccess([event('2026-11-24T10:00:00Z'), event('2026-11-25T10:00:00Z'), event('2026-11-25T11:00:00Z')]);
-    expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-11-24.ndjson', '2026-11-25.ndjson']);
+    expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-11-24.ndjson', '2026-11-24.tally.ndjson', '2026-11-25.ndjson', '2026-11-25.tally.ndjson']);
     expect(readFileSync(join(dir, 'access', '2026-11-25.ndjson'), 'utf8').split('\n')).toHaveLength(3);
-    expect(statSync(join(dir, 'access', '2026-11-25.ndjson')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'access', '2026-11-25.tally.ndjson'), 'utf8')).toBe(
+      '[{"agency":"Agency One","day":"2026-11-25","denied":0,"document":"sdr","first":"2026-11-25T10:00:00Z","last":"2026-11-25T11:00:00Z","principal":"alice@AGENCY.GOV","served":2}]\n',
+    );
+    for (const name of ['2026-11-25.ndjson', '2026-11-25.tally.ndjson']) expect(statSync(join(dir, 'access', name)).mode & 0o777).toBe(0o600);
   });
 
   it('skips the torn line a crash mid-write leaves, appends after it on a line of its own, and names a line changed into something else', async () => {
@@ -557,6 +560,135 @@ describe('FileRunStore: the access log on disk', () => {
     await expect(store.accessLog('2026-11-01', '2026-11-30')).rejects.toMatchObject({
       code: 'run-store-tampered',
       message: `${file}:2: not an access event; the store was modified outside svc. Restore it from backup`,
+    });
+  });
+
+  /** A day's raw events as svc 0.6 wrote them, with no tallies and no summary. */
+  const legacyDay = (dir: string, day: string, events: object[], tail = '') => {
+    mkdirSync(join(dir, 'access'), { recursive: true });
+    writeFileSync(join(dir, 'access', `${day}.ndjson`), `${events.map((e) => `${canonicalize(e)}\n`).join('')}${tail}`);
+  };
+  const denial = (at: string, principal: string) => ({ at, principal, document: 'cpo', outcome: 'denied' as const, status: 403 });
+
+  it('summarizes a day an earlier svc logged (raw events only) from its events the first time it is read, once, even by two stores at once', async () => {
+    const dir = join(freshRoot(), 'store');
+    // svc 0.6 took principals up to 512 characters: what it logged stays readable.
+    const old = `${'o'.repeat(390)}@OLD.TEST`;
+    legacyDay(dir, '2026-11-20', [event('2026-11-20T10:00:00Z'), denial('2026-11-20T11:00:00Z', old), event('2026-11-20T09:00:00Z')], '{"at":"2026-11-20T12:00:00Z","pri');
+    const [a, b] = [new FileRunStore({ dir }), new FileRunStore({ dir })];
+    const [fromA, fromB] = await Promise.all([a.accessTallies('2026-11-20'), b.accessTallies('2026-11-20')]);
+    const expected = [
+      { day: '2026-11-20', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 2, denied: 0, first: '2026-11-20T09:00:00Z', last: '2026-11-20T10:00:00Z' },
+      { day: '2026-11-20', principal: old, document: 'cpo', served: 0, denied: 1, first: '2026-11-20T11:00:00Z', last: '2026-11-20T11:00:00Z', denied_first: '2026-11-20T11:00:00Z', denied_last: '2026-11-20T11:00:00Z' },
+    ];
+    expect([fromA, fromB]).toEqual([expected, expected]);
+    expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-11-20.ndjson', '2026-11-20.summary.json']);
+    // Written to afterwards (an upgrade mid-day): the earlier events are counted once, the new ones on top.
+    await a.appendAccess([event('2026-11-20T13:00:00Z')]);
+    expect((await new FileRunStore({ dir }).accessTallies('2026-11-20')).map((t) => [t.principal.length, t.served, t.denied, t.last])).toEqual([
+      [16, 3, 0, '2026-11-20T13:00:00Z'],
+      [399, 0, 1, '2026-11-20T11:00:00Z'],
+    ]);
+    expect((await a.accessLog('2026-11-20', '2026-11-20')).map((e) => e.at)).toEqual(['2026-11-20T10:00:00Z', '2026-11-20T11:00:00Z', '2026-11-20T09:00:00Z', '2026-11-20T13:00:00Z']);
+  });
+
+  it('summarizes a day an earlier svc logged before the first append to it, and before its raw events are pruned', async () => {
+    const dir = join(freshRoot(), 'store');
+    legacyDay(dir, '2026-11-25', Array.from({ length: 150 }, (_, i) => denial(`2026-11-25T10:00:${String(i % 60).padStart(2, '0')}Z`, 'carol@SVC.TEST')));
+    legacyDay(dir, '2026-08-01', [event('2026-08-01T10:00:00Z')]);
+    const store = new FileRunStore({ dir });
+    // 150 denials already logged: the bound is reached, so the new one is counted only.
+    await store.appendAccess([denial('2026-11-25T11:00:00Z', 'carol@SVC.TEST')]);
+    expect((await store.accessTallies('2026-11-25')).map((t) => [t.denied, t.denied_last])).toEqual([[151, '2026-11-25T11:00:00Z']]);
+    expect(await store.accessLog('2026-11-25', '2026-11-25')).toHaveLength(150);
+    const done = await store.pruneAccess({ raw_from: '2026-11-01', summaries_from: '2026-01-01', settled_before: '2026-11-24' });
+    expect(done).toEqual({ compacted: 0, summarized: 1, raw_days: 1, summary_days: 0 });
+    expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-08-01.summary.json', '2026-11-25.ndjson', '2026-11-25.summary.json', '2026-11-25.tally.ndjson']);
+    expect((await new FileRunStore({ dir }).accessTallies('2026-08-01')).map((t) => t.served)).toEqual([1]);
+  });
+
+  it("compacts a settled day's tally lines into one summary: the same tallies before and after, for a store that had read them and one that had not, and a line written after still counts", async () => {
+    const dir = join(freshRoot(), 'store');
+    const [writer, reader] = [new FileRunStore({ dir }), new FileRunStore({ dir })];
+    for (let i = 0; i < 5; i += 1) await writer.appendAccess([event(`2026-11-20T10:00:0${i}Z`), denial(`2026-11-20T11:00:0${i}Z`, 'carol@SVC.TEST')]);
+    const before = await reader.accessTallies('2026-11-20');
+    expect(before.map((t) => [t.principal, t.served, t.denied])).toEqual([
+      ['alice@AGENCY.GOV', 5, 0],
+      ['carol@SVC.TEST', 0, 5],
+    ]);
+    const cutoffs = { raw_from: '2026-11-01', summaries_from: '2026-01-01', settled_before: '2026-11-24' };
+    expect(await writer.pruneAccess(cutoffs)).toEqual({ compacted: 1, summarized: 0, raw_days: 0, summary_days: 0 });
+    const summary = JSON.parse(readFileSync(join(dir, 'access', '2026-11-20.summary.json'), 'utf8'));
+    expect(summary).toMatchObject({ schema: 'svc.access-summary/v1', day: '2026-11-20', absorbed: { ino: String(statSync(join(dir, 'access', '2026-11-20.tally.ndjson')).ino), bytes: statSync(join(dir, 'access', '2026-11-20.tally.ndjson')).size } });
+    expect(summary.tallies).toEqual(before);
+    for (const store of [reader, writer, new FileRunStore({ dir })]) expect(await store.accessTallies('2026-11-20')).toEqual(before);
+    // Nothing new: nothing to compact.
+    expect((await writer.pruneAccess(cutoffs)).compacted).toBe(0);
+    await writer.appendAccess([event('2026-11-20T23:59:59Z')]);
+    const after = await reader.accessTallies('2026-11-20');
+    expect(after.map((t) => [t.served, t.last])).toEqual([
+      [6, '2026-11-20T23:59:59Z'],
+      [0, '2026-11-20T11:00:04Z'],
+    ]);
+    expect((await writer.pruneAccess(cutoffs)).compacted).toBe(1);
+    expect(await new FileRunStore({ dir }).accessTallies('2026-11-20')).toEqual(after);
+    // Past the raw days: the tally file goes with the raw events, and the summary alone answers.
+    expect(await writer.pruneAccess({ ...cutoffs, raw_from: '2026-11-21' })).toEqual({ compacted: 0, summarized: 0, raw_days: 1, summary_days: 0 });
+    expect(readdirSync(join(dir, 'access'))).toEqual(['2026-11-20.summary.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'access', '2026-11-20.summary.json'), 'utf8'))).not.toHaveProperty('absorbed');
+    for (const store of [reader, new FileRunStore({ dir })]) expect(await store.accessTallies('2026-11-20')).toEqual(after);
+  });
+
+  it('counts every event appended by many stores at once (as processes sharing the directory), compaction running meanwhile', async () => {
+    const dir = join(freshRoot(), 'store');
+    const stores = Array.from({ length: 4 }, () => new FileRunStore({ dir }));
+    const cutoffs = { raw_from: '2026-11-01', summaries_from: '2026-01-01', settled_before: '2026-11-26' };
+    await Promise.all([
+      ...stores.map(async (store, s) => {
+        for (let b = 0; b < 25; b += 1) {
+          await store.appendAccess(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? event(`2026-11-25T10:${String(b).padStart(2, '0')}:${String(s * 10 + i / 2).padStart(2, '0')}Z`) : denial(`2026-11-25T11:00:${String(s).padStart(2, '0')}Z`, 'carol@SVC.TEST'))));
+        }
+      }),
+      (async () => {
+        for (let i = 0; i < 10; i += 1) await stores[0].pruneAccess(cutoffs);
+      })(),
+    ]);
+    const tallies = await new FileRunStore({ dir }).accessTallies('2026-11-25');
+    expect(tallies.map((t) => [t.principal, t.served, t.denied])).toEqual([
+      ['alice@AGENCY.GOV', 1000, 0],
+      ['carol@SVC.TEST', 0, 1000],
+    ]);
+    for (const store of stores) expect(await store.accessTallies('2026-11-25')).toEqual(tallies);
+    const raw = await stores[0].accessLog('2026-11-25', '2026-11-25');
+    const carol = raw.filter((e) => e.principal === 'carol@SVC.TEST').length;
+    expect(raw.length - carol).toBe(1000);
+    // The bound holds per store; stores writing at the same moment may each keep a batch beyond it.
+    expect(carol).toBeGreaterThanOrEqual(100);
+    expect(carol).toBeLessThanOrEqual(100 + 3 * 10);
+  });
+
+  it('skips a torn tally line and names a tally line or summary changed outside svc', async () => {
+    const dir = join(freshRoot(), 'store');
+    const store = new FileRunStore({ dir });
+    await store.appendAccess([event('2026-11-20T10:00:00Z')]);
+    const tally = join(dir, 'access', '2026-11-20.tally.ndjson');
+    writeFileSync(tally, `${readFileSync(tally, 'utf8')}[{"day":"2026-11-20","princ`);
+    await store.appendAccess([event('2026-11-20T10:00:01Z')]);
+    expect((await new FileRunStore({ dir }).accessTallies('2026-11-20')).map((t) => t.served)).toEqual([2]);
+    writeFileSync(tally, `${readFileSync(tally, 'utf8')}[{"day":"2026-11-20","principal":"alice@AGENCY.GOV","served":-5}]\n`);
+    await expect(new FileRunStore({ dir }).accessTallies('2026-11-20')).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: `${tally}:4: not a line of access tallies of 2026-11-20; the store was modified outside svc. Restore it from backup`,
+    });
+    // Logging goes on meanwhile: the events are tallied, their denials no longer kept raw.
+    await store.appendAccess([event('2026-11-20T10:00:02Z'), denial('2026-11-20T10:00:03Z', 'carol@SVC.TEST')]);
+    expect((await store.accessLog('2026-11-20', '2026-11-20')).map((e) => e.at)).toEqual(['2026-11-20T10:00:00Z', '2026-11-20T10:00:01Z', '2026-11-20T10:00:02Z']);
+    expect(readFileSync(tally, 'utf8').split('\n').at(-2)).toContain('"denied":1');
+    const summary = join(dir, 'access', '2026-11-21.summary.json');
+    writeFileSync(summary, '{"schema":"svc.access-summary/v1","day":"2026-11-21","tallies":[{"served":1}]}');
+    await expect(store.accessTallies('2026-11-21')).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: `${summary}: not a svc.access-summary/v1 summary of 2026-11-21; the store was modified outside svc. Restore it from backup`,
     });
   });
 });

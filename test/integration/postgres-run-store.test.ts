@@ -5,6 +5,7 @@ import { ConfigError, UnavailableError } from '../../src/domain/errors';
 import { MIGRATIONS } from '../../src/infrastructure/store/postgres-migrations';
 import { PostgresRunStore, redactUrl, type PostgresRunStoreOptions } from '../../src/infrastructure/store/postgres-run-store';
 import { runStoreContract } from '../contracts/run-store.contract';
+import { tallyAccess } from '../../src/domain/trust/access-log';
 import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
 
@@ -144,6 +145,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 3, name: 'run-documents' },
       { version: 4, name: 'journal' },
       { version: 5, name: 'access log' },
+      { version: 6, name: 'access summaries' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -156,7 +158,59 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(5\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(6\); upgrade svc$/) });
+  });
+
+  it('upgrades a database at migration 5 with access rows: migration 6 summarizes them, so a report of those days is what it was', async () => {
+    await sql(url, `CREATE TABLE svc_schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
+    for (const migration of MIGRATIONS.slice(0, 5)) {
+      await sql(url, migration.sql);
+      if (migration.version === 2) await sql(url, `INSERT INTO svc_run_chain (seq, head) VALUES (0, '${'0'.repeat(64)}')`);
+      if (migration.finally) await sql(url, migration.finally);
+      await sql(url, 'INSERT INTO svc_schema_migrations VALUES ($1, $2, now())', [migration.version, migration.name]);
+    }
+    // What svc 0.6 wrote: every request a row, 150 denials of one principal included, a principal of 400 characters.
+    const old = `${'o'.repeat(391)}@OLD.TEST`;
+    const events = [
+      ...Array.from({ length: 150 }, (_, i) => ({ at: `2026-11-20T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`, principal: 'carol@SVC.TEST', agency: null, document: 'cpo', outcome: 'denied', status: 403 })),
+      { at: '2026-11-20T09:00:00Z', principal: 'dana@examples.gov', agency: 'Department of Examples', document: 'sdr', outcome: 'served', status: 200 },
+      { at: '2026-11-20T08:00:00Z', principal: old, agency: null, document: 'cpo', outcome: 'served', status: 200 },
+      { at: '2026-11-21T08:00:00Z', principal: 'zoe@treasury.gov', agency: null, document: 'cpo', outcome: 'denied', status: 403 },
+    ];
+    for (const e of events) await sql(url, 'INSERT INTO svc_access (day, at, principal, agency, document, outcome, status) VALUES ($1, $2, $3, $4, $5, $6, $7)', [e.at.slice(0, 10), e.at, e.principal, e.agency, e.document, e.outcome, e.status]);
+    const store = open({ url });
+    const expected = tallyAccess((await store.accessLog('2026-11-20', '2026-11-21')).filter((e) => e.at.startsWith('2026-11-20')));
+    expect(await store.accessTallies('2026-11-20')).toEqual(expected);
+    expect((await store.accessTallies('2026-11-20')).map((t) => [t.principal.length, t.served, t.denied, t.denied_first, t.denied_last])).toEqual([
+      [14, 0, 150, '2026-11-20T10:00:00Z', '2026-11-20T10:02:29Z'],
+      [17, 1, 0, undefined, undefined],
+      [400, 1, 0, undefined, undefined],
+    ]);
+    expect((await store.accessTallies('2026-11-21')).map((t) => [t.principal, t.denied])).toEqual([['zoe@treasury.gov', 1]]);
+    // Past the bound already: a further denial of the day is counted, not stored.
+    await store.appendAccess([{ at: '2026-11-20T12:00:00Z', principal: 'carol@SVC.TEST', document: 'cpo', outcome: 'denied', status: 403 }]);
+    expect((await store.accessTallies('2026-11-20'))[0]).toMatchObject({ denied: 151, denied_last: '2026-11-20T12:00:00Z' });
+    expect(await store.accessLog('2026-11-20', '2026-11-20')).toHaveLength(152);
+  });
+
+  it('counts every event appended by several stores at once, their summary rows updated in one order (no deadlock)', async () => {
+    const stores = Array.from({ length: 4 }, () => open({ url, poolSize: 2 }));
+    const principals = ['a@x.gov', 'b@x.gov', 'c@x.gov', 'd@x.gov', 'e@x.gov'];
+    await Promise.all(
+      stores.map(async (store, s) => {
+        for (let b = 0; b < 20; b += 1) {
+          // Each store names the principals in its own order: the rows are still locked in key order.
+          const order = s % 2 === 0 ? principals : [...principals].reverse();
+          await store.appendAccess(order.flatMap((principal, i) => [
+            { at: `2026-11-25T10:${String(b).padStart(2, '0')}:${String(s * 10 + i).padStart(2, '0')}Z`, principal, document: 'cpo', outcome: 'denied' as const, status: 403 },
+            { at: `2026-11-25T11:${String(b).padStart(2, '0')}:${String(s * 10 + i).padStart(2, '0')}Z`, principal, document: 'sdr', outcome: 'served' as const, status: 200 },
+          ]));
+        }
+      }),
+    );
+    const tallies = await open({ url }).accessTallies('2026-11-25');
+    expect(tallies.map((t) => [t.principal, t.document, t.served, t.denied])).toEqual(principals.flatMap((p) => [[p, 'cpo', 0, 80], [p, 'sdr', 80, 0]]));
+    expect(await open({ url }).accessLog('2026-11-25', '2026-11-25')).toHaveLength(800);
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 import { markdownText } from '../../src/domain/encoding/markdown';
+import { printableText } from '../../src/domain/encoding/printable-text';
 import { SEED } from './bad-input';
 
 /** The text a reader sees: backslash escapes and the three entities undone. */
 const rendered = (markdown: string) => markdown.replace(/\\(.)|&(amp|lt|gt);/g, (_, escaped: string | undefined, entity: string | undefined) => escaped ?? { amp: '&', lt: '<', gt: '>' }[entity as 'amp' | 'lt' | 'gt']);
 
+/** What markdownText makes of a text, as read: its white space collapsed, its control characters written out (`\u001b`). */
+const shown = (t: string) => printableText(t.replace(/\s+/g, ' ').trim());
+
 /** Characters that are syntax somewhere in Markdown, and the white space that breaks lines or indents. */
-const SYNTAX = ['#', '>', '<', '-', '+', '*', '=', '_', '`', '~', ':', '|', '\\', '[', ']', '(', ')', '!', '&', ';', '.', '1', '9', ' ', '\t', '\n', '\r', '\r\n', '\u2028', 'a', 'é', '😀'];
+const SYNTAX = ['\u001b', '\u009b', '\u0007', '\u007f', '\u0085', '\u202e', '#', '>', '<', '-', '+', '*', '=', '_', '`', '~', ':', '|', '\\', '[', ']', '(', ')', '!', '&', ';', '.', '1', '9', ' ', '\t', '\n', '\r', '\r\n', '\u2028', 'a', 'é', '😀'];
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
@@ -28,15 +32,15 @@ function cellsOf(row: string): string[] {
 }
 
 describe('markdownText', () => {
-  it('stays on one line, holds no < (no tag, no autolink), starts no block, and reads as the text with its white space collapsed', () => {
+  it('stays on one line, holds no < (no tag, no autolink) and no control character, starts no block, and reads as the text with its white space collapsed and its controls written out', () => {
     fc.assert(
       fc.property(text, (t) => {
         const md = markdownText(t);
-        expect(/[\n\r\u2028\u2029]/.test(md)).toBe(false);
+        expect(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(md)).toBe(false);
         expect(md.includes('<')).toBe(false);
         expect(/&(?!amp;|lt;|gt;)/.test(md)).toBe(false);
         expect(/^(?:\s|[#>+\-*=_`~:|[<]|\d{1,9}[.)](?: |$))/.test(md)).toBe(false);
-        expect(rendered(md)).toBe(t.replace(/\s+/g, ' ').trim());
+        expect(rendered(md)).toBe(shown(t));
       }),
       { seed: SEED, numRuns: 2000 },
     );
@@ -46,7 +50,7 @@ describe('markdownText', () => {
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), (texts) => {
         const row = `| ${texts.map(markdownText).join(' | ')} |`;
-        expect(cellsOf(row).map(rendered)).toEqual(texts.map((t) => t.replace(/\s+/g, ' ').trim()));
+        expect(cellsOf(row).map(rendered)).toEqual(texts.map(shown));
       }),
       { seed: SEED, numRuns: 1000 },
     );

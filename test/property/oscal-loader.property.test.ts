@@ -58,7 +58,7 @@ describe('svc oscal validate and validate-ssp (ValidateOscal, ValidateFedrampSsp
     d.reader.put(file, content);
     const outcome = await typedOutcome(() => new ValidateOscal(d.reader, schemas, d.catalogs).execute({ file, baseline: level }), file);
     if (outcome.ok) checkFindings(outcome.value);
-    else expect(['invalid-json', 'not-oscal', 'oscal-schemas-missing', 'oscal-schema-missing']).toContain(outcome.error.code);
+    else expect(['invalid-json', 'invalid-utf8', 'not-oscal', 'oscal-schemas-missing', 'oscal-schema-missing']).toContain(outcome.error.code);
   };
 
   it('gives findings or a typed one-line error naming the file, for mutated NIST examples', async () => {

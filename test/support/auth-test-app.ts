@@ -1,3 +1,4 @@
+import type { Principal } from '../../src/interfaces/http/auth/principal';
 import express, { type ErrorRequestHandler } from 'express';
 import { execFile } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
@@ -20,7 +21,9 @@ export function authTestApp(authenticator: Authenticator): express.Express {
       const headers: Record<string, string> = authenticator.challenges.length > 0 ? { 'WWW-Authenticate': authenticator.challenges.join(', ') } : {};
       throw new HttpProblem(401, 'unauthenticated', 'this route needs an authenticated principal', headers);
     }
-    res.json(res.locals.principal);
+    // The CAs of a certificate's chain as their subjects: what a reader of a test checks at a glance.
+    const { authorities, ...principal } = res.locals.principal as Principal;
+    res.json({ ...principal, ...(authorities === undefined ? {} : { authorities: authorities.map((a) => a.subject) }) });
   });
   const problems: ErrorRequestHandler = (error, _req, res, _next) => {
     const { problem, headers } = problemFor(error);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,6 +46,23 @@ function sign(dir: string, ca: Issued, name: string, cn: string, extensions: str
   return issued(dir, name);
 }
 
+/**
+ * A CA certificate with the openssl `-subj` given (`/C=US/O=…/CN=…`), self-signed, or signed by `parent` (a sub-CA):
+ * what an agency's PKI, or one minting a look-alike, issues.
+ */
+export function issueCa(dir: string, name: string, subj: string, parent?: Issued): Issued {
+  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
+  const extensions = 'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n';
+  if (parent === undefined) {
+    openssl(['req', '-x509', '-new', '-key', `${name}.key`, '-sha256', '-days', '2', '-subj', subj, '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', `${name}.crt`], dir);
+  } else {
+    openssl(['req', '-new', '-key', `${name}.key`, '-subj', subj, '-out', `${name}.csr`], dir);
+    writeFileSync(join(dir, `${name}.ext`), extensions);
+    openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', parent.cert, '-CAkey', parent.key, '-CAcreateserial', '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.crt`], dir);
+  }
+  return issued(dir, name);
+}
+
 /** A throwaway EC P-256 PKI generated with the openssl CLI (about 0.2 s): CA, server and client certificates. */
 export function createTestPki(dir: string): TestPki {
   mkdirSync(dir, { recursive: true });
@@ -62,4 +80,14 @@ export function createTestPki(dir: string): TestPki {
       return sign(dir, options.ca ?? ca, `client-${name}`, name, `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n${san ? `subjectAltName=@alt\n[alt]\n${san}` : ''}`);
     },
   };
+}
+
+/** The SHA-256 fingerprint of an issued certificate (`AB:CD:…`), as role grants and agency issuers name a CA. */
+export function fingerprintOf(issued: Issued): string {
+  return new X509Certificate(issued.certPem).fingerprint256;
+}
+
+/** A grant of a role to the holder of a certificate named `name` from `ca` (a role grant's object form). */
+export function certificateGrant(name: string, ca: Issued): { name: string; method: 'mtls'; issuer: string } {
+  return { name, method: 'mtls', issuer: fingerprintOf(ca) };
 }

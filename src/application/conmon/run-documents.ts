@@ -17,6 +17,7 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import type { DocumentChunks, RunDocumentSource } from '../../ports/run-store';
 import type { SigningKey } from '../../ports/signer';
 import { runRef, type RunRef } from '../auditor/run-ref';
+import { evidenceIndexSources } from './evidence-index-sources';
 import { runPageSources } from './run-pages';
 import { sarEnvelopeChunks } from '../oscal/generate-sar';
 import { OscalRunLoader } from '../oscal/load-oscal-run';
@@ -60,8 +61,8 @@ export interface RunManifest {
 /**
  * The documents stored with a recorded run (docs/conmon.md, "Run documents"): its evidence bundle, the OSCAL SSP,
  * SAR, SAP and POA&M in RFC 8785 canonical form, the SAR's DSSE envelope signed with the recording process's key, a
- * graph per baseline control, the evidence, findings and POA&M lists as pages, and a manifest of the OSCAL documents'
- * digests. They are what svc-api serves for the run, byte for byte, so no request builds one. Each is written as the
+ * graph per baseline control, the evidence, findings and POA&M lists as pages, the evidence list's index by content
+ * hash (evidenceIndexSources), and a manifest of the OSCAL documents' digests. They are what svc-api serves for the run, byte for byte, so no request builds one. Each is written as the
  * store reaches it, from the run being recorded as it reads back from the store (its evidence is the stored bundle,
  * its time the recorded time).
  */
@@ -110,6 +111,7 @@ export class RunDocuments {
       ...Object.entries(sources).map(([name, chunks]) => ({ name, media_type: RUN_DOCUMENTS[name as ServedDocumentName].media_type, chunks })),
       ...this.graphs(stored, loaded),
       ...runPageSources(stored, loaded.results, this.hashing),
+      ...evidenceIndexSources({ length: loaded.results.length, hashAt: (position) => loaded.results[position].hash }),
       { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')] },
     ];
   }

@@ -4,7 +4,7 @@ import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampProfileSettings } from '../../ports/fedramp-profile';
 import type { ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
 import type { FedrampSchemaSet, SchemaValidator } from '../../ports/schema-validator';
-import { AppError } from '../../domain/errors';
+import { AppError, UnavailableError } from '../../domain/errors';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import { isError } from '../../domain/oscal/oscal-problem';
@@ -38,17 +38,58 @@ export async function addTwin(tx: ArtifactTransaction, name: string, document: u
 
 /** Writes a document and its Markdown twin to `out` and beside it: both appear together, or neither. */
 export async function writeTwin(writer: ArtifactWriter, out: string, document: unknown, markdown: string): Promise<WrittenTwin> {
+  return (await writeRecordedTwin(writer, out, document, markdown)).written;
+}
+
+/** How the document is recorded (appended to the run store's journal), and how a message names that record. */
+export interface TwinRecording<R> {
+  /** Appends the journal entry; its result (the entry's seq) comes back as `recorded`. */
+  record: () => Promise<R>;
+  /** `journal entry 7 of /home/me/.svc/store`: where the record is, for the message when the files cannot follow it. */
+  names: (recorded: R) => string;
+  /** How to write the files without recording the document a second time, for the same message. */
+  again: string;
+}
+
+/**
+ * Writes a document and its Markdown twin to `out` and beside it, and records it, as one act (docs/decisions.md, "An
+ * ongoing record and its files"): both files are written to temporaries in the target's directory and closed (fsynced),
+ * then the record is appended, then the temporaries are renamed into place. A recording that fails removes the
+ * temporaries: nothing is written and nothing recorded. The likely failures (an output directory that cannot be
+ * written, a run store that cannot be, or is locked) come before the rename; a rename that still fails after the
+ * record is an error naming the record, the cause and how to write the files (`recorded-not-written`, the cause's
+ * kind and exit code). Without `recording` (a draft) the files are written and nothing is recorded.
+ */
+export async function writeRecordedTwin<R>(writer: ArtifactWriter, out: string, document: unknown, markdown: string, recording?: TwinRecording<R>): Promise<{ written: WrittenTwin; recorded?: R }> {
   const { dir, base } = splitPath(out);
   const tx = await writer.begin(dir);
+  let files: Awaited<ReturnType<typeof addTwin>>;
+  let recorded: R | undefined;
   try {
-    const written = await addTwin(tx, base, document, markdown);
-    await tx.commit();
-    const join = (name: string) => (dir === '.' ? name : `${dir}/${name}`);
-    return { json: { path: out, ...written.json }, markdown: { path: join(twinName(base)), ...written.markdown } };
+    files = await addTwin(tx, base, document, markdown);
+    if (recording !== undefined) recorded = await recording.record();
   } catch (error) {
     await tx.abort();
     throw error;
   }
+  try {
+    await tx.commit();
+  } catch (error) {
+    await tx.abort().catch(() => undefined);
+    if (recording === undefined) throw error;
+    throw recordedNotWritten(out, recording.names(recorded as R), recording.again, error);
+  }
+  const join = (name: string) => (dir === '.' ? name : `${dir}/${name}`);
+  return { written: { json: { path: out, ...files.json }, markdown: { path: join(twinName(base)), ...files.markdown } }, ...(recording === undefined ? {} : { recorded }) };
+}
+
+/** The files could not be put in place after the record was appended: the record stays (the journal only grows), so say which. */
+function recordedNotWritten(out: string, record: string, again: string, cause: unknown): AppError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const message = `${out}: recorded as ${record}, but its files could not be put in place (${why}); neither it nor its twin was written. Fix that, then ${again}`;
+  // The cause's kind decides the exit code (a permission or a lock: 5); an error svc did not expect is an environment one here.
+  if (cause instanceof AppError) return new (cause.constructor as new (code: string, message: string, options?: { cause?: unknown }) => AppError)('recorded-not-written', message, { cause });
+  return new UnavailableError('recorded-not-written', message, { cause });
 }
 
 /**

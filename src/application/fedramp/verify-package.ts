@@ -21,7 +21,7 @@ export interface VerifiedPackage {
 /** Whether `dir` holds a certification package's manifest (`svc fedramp package`). */
 export async function isPackageDirectory(reader: ReportReader, dir: string): Promise<boolean> {
   if ((await reader.kind(`${dir.replace(/\/+$/, '')}/${PACKAGE_ENVELOPE_FILE}`)) === 'file') return true;
-  const manifest = await reader.readText(dir, PACKAGE_MANIFEST_FILE).catch(() => undefined);
+  const manifest = await reader.readText(dir, PACKAGE_MANIFEST_FILE, { anyBytes: true }).catch(() => undefined);
   const shape = manifest === undefined ? undefined : textShape(manifest.text);
   return shape?.kind === 'json' && isPackageManifest(shape.document);
 }
@@ -37,7 +37,7 @@ export async function verifyPackageDirectory(reader: ReportReader, hashing: Hash
     throw new IntegrityError('package-mismatch', `${base}/${problem}; the package was changed after it was signed`);
   };
   const read = (name: string) =>
-    reader.readText(dir, name).catch((error: unknown) => {
+    reader.readText(dir, name, { anyBytes: true }).catch((error: unknown) => {
       throw error instanceof AppError && error.kind === 'not-found' ? new IntegrityError('package-file-missing', `${base}/${name}: missing; the package is incomplete`, { cause: error }) : error;
     });
   const unreadable = (message: string, place?: string): never => {

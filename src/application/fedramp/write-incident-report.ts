@@ -24,7 +24,7 @@ import {
 } from '../../domain/fedramp/incident';
 import { INCIDENT_KIND, type IncidentRecord, type Recorded } from '../../domain/fedramp/ongoing-records';
 import { OngoingJournal } from './ongoing-journal';
-import { requireProfileKeys } from '../../domain/fedramp/profile';
+import { configuredAgencies, requireProfileKeys } from '../../domain/fedramp/profile';
 import { isError } from '../../domain/oscal/oscal-problem';
 import type { NRating } from '../../domain/vulnerabilities/lifecycle';
 import { parseNRating } from '../../domain/vulnerabilities/evaluation-policy';
@@ -39,7 +39,7 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type JudgedGroup } from '../vulnerabilities/vulnerability-register';
-import { locateFedrampSchemas, profileWith, writeTwin } from './fedramp-documents';
+import { locateFedrampSchemas, profileWith, writeRecordedTwin } from './fedramp-documents';
 
 const COMMAND = 'svc fedramp incident';
 
@@ -90,7 +90,8 @@ export interface WriteIncidentReportResult {
  * flags), an ongoing one from the incident's last recorded report, a final one from `--resolved-at`. One tracking id
  * across an incident's reports; ongoing and final need its recorded initial report. Validated against FedRAMP's
  * schema when the schemas are found (a document it rejects is svc's bug: nothing is written); written with its
- * Markdown twin to `--out`, and recorded in the run store's journal unless `--draft`.
+ * Markdown twin to `--out` and recorded in the run store's journal as one act (writeRecordedTwin) unless `--draft`.
+ * Each `--agency` must name an agency of the profile's `fedramp.agencies` (configuredAgencies).
  */
 @injectable()
 export class WriteIncidentReport {
@@ -113,6 +114,7 @@ export class WriteIncidentReport {
     const at = isoSeconds(now);
     checkFlags(input, now);
     const profile = requireProfileKeys(profileWith(this.profile, { class: input.class }), ['class', 'package_uri'], COMMAND, { class: '--class' });
+    if (input.agencies !== undefined) configuredAgencies(this.profile, input.agencies);
     // Read (and so verify) the journal before anything is written.
     const reports = await this.reports();
     const scope: Scope = { cls: profile.class, now, rules: this.rules.rules(), holiday: (day) => this.calendar.isHoliday(day) };
@@ -127,7 +129,22 @@ export class WriteIncidentReport {
     const document = buildIncidentReport(model, set === undefined ? 'string' : await this.impactForm(set));
     const validation = set === undefined ? { validated: false as const, note: (located as { note: string }).note } : await this.validate(set, document, input.out);
 
+    const entry: IncidentRecord = {
+      report_type: input.type,
+      tracking_id: drafted.trackingId,
+      ...(drafted.judged === undefined ? {} : { group: drafted.judged.group.tracking_id }),
+      summary: drafted.summary,
+      occurred_at: drafted.occurredAt,
+      due_at: drafted.due.at,
+      ...(model.resolvedAt === undefined ? {} : { resolved_at: model.resolvedAt }),
+      affected_agencies: drafted.agencies,
+      lessons_learned: model.lessons,
+      document,
+      n: drafted.rated.n,
+    };
+    const record = () => this.journal.append(INCIDENT_KIND, entry, at);
     let written: WriteIncidentReportResult['written'];
+    let seq: number | undefined;
     if (input.out !== undefined) {
       const identification = profile.cpo?.serviceIdentification as Record<string, unknown> | undefined;
       const markdown = incidentMarkdown(model, drafted.due, {
@@ -139,26 +156,26 @@ export class WriteIncidentReport {
         generatedAt: at,
         json: splitPath(input.out).base,
       });
-      written = await writeTwin(this.writer, input.out, document, markdown);
-    }
-
-    let recorded: WriteIncidentReportResult['recorded'] = { draft: true };
-    if (!input.draft) {
-      const entry: IncidentRecord = {
-        report_type: input.type,
-        tracking_id: drafted.trackingId,
-        ...(drafted.judged === undefined ? {} : { group: drafted.judged.group.tracking_id }),
-        summary: drafted.summary,
-        occurred_at: drafted.occurredAt,
-        due_at: drafted.due.at,
-        ...(model.resolvedAt === undefined ? {} : { resolved_at: model.resolvedAt }),
-        affected_agencies: drafted.agencies,
-        lessons_learned: model.lessons,
+      const twin = await writeRecordedTwin(
+        this.writer,
+        input.out,
         document,
-        n: drafted.rated.n,
-      };
-      recorded = { journal_seq: await this.journal.append(INCIDENT_KIND, entry, at) };
+        markdown,
+        input.draft
+          ? undefined
+          : {
+              record,
+              names: (n) => `journal entry ${n} of ${this.journal.location} (${drafted.trackingId})`,
+              again: "take the report from that entry's document (the journal holds it as recorded); running the command again without --draft would report it twice",
+            },
+      );
+      written = twin.written;
+      seq = twin.recorded;
+    } else if (!input.draft) {
+      // Printed, not written: the record is the only thing kept.
+      seq = await record();
     }
+    const recorded: WriteIncidentReportResult['recorded'] = seq === undefined ? { draft: true } : { journal_seq: seq };
     const { judged } = drafted;
     return {
       report_type: input.type,
@@ -391,6 +408,7 @@ function checkFlags(input: WriteIncidentReportInput, now: Date): void {
   }
   if (input.trackingId !== undefined && input.trackingId.trim() === '') throw new UsageError('bad-flag-value', '--tracking-id is empty; give the incident\'s tracking id, such as INC-1f2e3d4c5b6a7980');
   if (input.summary !== undefined && input.summary.trim() === '') throw new UsageError('bad-flag-value', '--summary is empty; describe the incident');
+  if (input.lessons?.some((l) => l.trim() === '')) throw new UsageError('bad-flag-value', '--lesson is empty; write the lesson learned, or leave the flag out');
   for (const [flag, value] of [['--occurred-at', input.occurredAt], ['--resolved-at', input.resolvedAt]] as const) {
     if (value !== undefined && value.getTime() > now.getTime()) throw new UsageError('bad-time', `${flag} ${isoSeconds(value)} is after --now ${isoSeconds(now)}; an incident report tells what has happened`);
   }

@@ -14,7 +14,7 @@ import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import { Cr26Assessment } from './cr26-assessment';
 import { OngoingJournal } from './ongoing-journal';
-import { locateFedrampSchemas, validateBuiltDocument, writeTwin } from './fedramp-documents';
+import { locateFedrampSchemas, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
 
 export interface WriteOcrInput {
   /** YYYY-MM-DD; default the day after the last recorded OCR's period, else 3 months before `to`. */
@@ -48,9 +48,9 @@ const OCR_KEYS = ['package_uri'] as const;
 /**
  * `svc fedramp ocr` (DESIGN §12.5): the Ongoing Certification Report of a period from the run store (the KSI status
  * changes, the recorded SCNs and incident reports, the vulnerability register's accepted vulnerabilities) and the
- * profile (agencies, planned changes, recommendations), validated against FedRAMP's schema, written with its twin,
- * and recorded in the journal with the next report date (CCM-OCR-NRD) and the snapshot it freezes (CDS-CSO-HAD),
- * unless it is a draft.
+ * profile (agencies, planned changes, recommendations), validated against FedRAMP's schema, written with its twin
+ * and recorded in the journal with the next report date (CCM-OCR-NRD) and the snapshot it freezes (CDS-CSO-HAD) as
+ * one act (writeRecordedTwin), unless it is a draft.
  */
 @injectable()
 export class WriteOcr {
@@ -97,13 +97,22 @@ export class WriteOcr {
       generatedAt: isoSeconds(scope.now),
       json: splitPath(out).base,
     });
-    const written = await writeTwin(this.writer, out, document, markdown);
     const next = nextReportDate(to);
-    let entry: WriteOcrResult['recorded'];
-    if (!input.draft) {
-      const snapshot = { ...(latest === undefined ? {} : { run_seq: latest.seq }), journal_seq: recorded.journalSeq };
-      entry = { seq: await this.journal.append(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now)), snapshot };
-    }
+    const snapshot = { ...(latest === undefined ? {} : { run_seq: latest.seq }), journal_seq: recorded.journalSeq };
+    const { written, recorded: seq } = await writeRecordedTwin(
+      this.writer,
+      out,
+      document,
+      markdown,
+      input.draft
+        ? undefined
+        : {
+            record: () => this.journal.append(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now)),
+            names: (n) => `journal entry ${n} of ${this.journal.location}`,
+            again: `run ${command} --draft --from ${from} --to ${to} to write them without recording the OCR a second time`,
+          },
+    );
+    const entry: WriteOcrResult['recorded'] = seq === undefined ? undefined : { seq, snapshot };
     const planned = document.plannedCertificationDataChanges as { changes: string[] };
     return {
       out,

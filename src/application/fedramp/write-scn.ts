@@ -17,7 +17,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { locateFedrampSchemas, profileWith, validateBuiltDocument, writeTwin } from './fedramp-documents';
+import { locateFedrampSchemas, profileWith, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
 import { OngoingJournal } from './ongoing-journal';
 import { SCN_KIND } from '../../domain/fedramp/ongoing-records';
 
@@ -63,12 +63,23 @@ export interface WriteScnResult {
 
 const COMMAND = 'svc fedramp scn';
 
+/** The flag that gives each statement, for messages. */
+const STATEMENT_FLAGS: Record<keyof ScnStatements, string> = {
+  explanation: '--explanation',
+  reason: '--reason',
+  customerImpact: '--customer-impact',
+  impactAnalysis: '--impact-analysis',
+  assessor: '--assessor',
+  vulnerability: '--vulnerability',
+};
+
 /**
  * `svc fedramp scn` (DESIGN §12.5): a Significant Change Notification from the flags and, when given, a drift report
  * (the KSIs and controls it touches), its notices dated in business days from the rules data, validated against
- * FedRAMP's schema when the schemas are found, written with its Markdown twin, and recorded in the run store's journal
- * unless it is a draft. Every refusal (a routine change, a bad day, a profile without package_uri, a file that is no
- * drift report, a journal that does not verify) comes before anything is written.
+ * FedRAMP's schema when the schemas are found, written with its Markdown twin and recorded in the run store's journal
+ * as one act (writeRecordedTwin) unless it is a draft. Every refusal (a routine change, a bad day, an empty flag, a
+ * profile without package_uri, a file that is no drift report, a journal that does not verify) comes before anything is
+ * written.
  */
 @injectable()
 export class WriteScn {
@@ -90,13 +101,16 @@ export class WriteScn {
     const type = scnChangeType(input.type, rules);
     const summary = input.summary.trim();
     if (summary === '') throw new UsageError('bad-flag-value', '--summary: empty; write a short description of the change');
+    const statements: ScnStatements = Object.fromEntries(Object.entries(input.statements ?? {}).filter(([, v]) => v !== undefined));
+    for (const [key, value] of Object.entries(statements)) {
+      if (value!.trim() === '') throw new UsageError('bad-flag-value', `${STATEMENT_FLAGS[key as keyof ScnStatements]} is empty; write it, or leave the flag out`);
+    }
     const dates = scnDates(input.dates);
     // Only --class: the SCN's --type is the change's type, not the certification type profileWith also takes.
     const profile = requireProfileKeys(profileWith(this.profile, input.class === undefined ? {} : { class: input.class }), ['package_uri'], COMMAND);
     const now = input.now ?? this.clock.now();
     const notices = scnNotices(rules, type, dates, (day) => this.calendar.isHoliday(day), profile.class);
     const impact = input.drift === undefined ? undefined : await this.impact(input.drift, rules);
-    const statements: ScnStatements = Object.fromEntries(Object.entries(input.statements ?? {}).filter(([, v]) => v !== undefined && v.trim() !== ''));
     const document = buildScn({ packageUri: profile.package_uri, type, summary, dates, notices, ...(impact === undefined ? {} : { impact: impact.impact }), statements });
     const out = input.out ?? `scn-${isoSeconds(now).slice(0, 10)}.json`;
     const json = splitPath(out).base;
@@ -113,22 +127,31 @@ export class WriteScn {
       generatedAt: isoSeconds(now),
       json,
     });
-    const written = await writeTwin(this.writer, out, document, markdown);
     const ksis = [...(impact?.impact.ksis ?? [])];
     const controls = [...(impact?.impact.controls ?? [])];
-    let recorded: WriteScnResult['recorded'];
-    if (!input.draft) {
-      const record: ScnRecord = {
-        type,
-        summary,
-        ...dates,
-        notices: notices.dated.map((n) => ({ rule: n.rule, notice: n.notice, due: n.due })),
-        ksis,
-        controls,
-        document,
-      };
-      recorded = { seq: await this.journal.append(SCN_KIND, record, isoSeconds(now)) };
-    }
+    const record: ScnRecord = {
+      type,
+      summary,
+      ...dates,
+      notices: notices.dated.map((n) => ({ rule: n.rule, notice: n.notice, due: n.due })),
+      ksis,
+      controls,
+      document,
+    };
+    const { written, recorded: seq } = await writeRecordedTwin(
+      this.writer,
+      out,
+      document,
+      markdown,
+      input.draft
+        ? undefined
+        : {
+            record: () => this.journal.append(SCN_KIND, record, isoSeconds(now)),
+            names: (entry) => `journal entry ${entry} of ${this.journal.location}`,
+            again: `run the same command with --draft to write them without recording the SCN a second time`,
+          },
+    );
+    const recorded: WriteScnResult['recorded'] = seq === undefined ? undefined : { seq };
     return {
       type,
       out,

@@ -72,7 +72,7 @@ export class ValidateArtifacts {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, target);
       return { kind: 'bundle', target, files: bundle.files.length, aggregateHash: formatDigest(bundle.aggregateHash), entries: bundle.entries.ids.length, merkleRoot: formatDigest(bundle.entries.merkleRoot) };
     }
-    const file = await this.reader.readText(target);
+    const file = await this.reader.readText(target, undefined, { anyBytes: true });
     if ((await this.reader.kind(target + ENVELOPE_SUFFIX)) !== 'missing') return this.sar(input, parsed(file.text, target), file.sha256);
     const shape = textShape(file.text);
     const document = shape.kind === 'json' ? shape.document : undefined;
@@ -101,7 +101,7 @@ export class ValidateArtifacts {
   private async bundleHolding(target: string): Promise<string | undefined> {
     const { dir, base } = splitPath(target);
     if (![...BUNDLE_FILES, MANIFEST_FILE].includes(base)) return undefined;
-    const manifest = await this.reader.readText(dir, MANIFEST_FILE).catch((error: unknown) => {
+    const manifest = await this.reader.readText(dir, MANIFEST_FILE, { anyBytes: true }).catch((error: unknown) => {
       if (error instanceof AppError && (error.kind === 'not-found' || error.kind === 'invalid-input')) return undefined;
       throw error;
     });
@@ -112,7 +112,7 @@ export class ValidateArtifacts {
   private async sar(input: ValidateArtifactsInput, sar: unknown, bytesSha: string): Promise<ArtifactValidation> {
     const { target } = input;
     const envelopeFile = target + ENVELOPE_SUFFIX;
-    const envelopeText = await this.reader.readText(envelopeFile);
+    const envelopeText = await this.reader.readText(envelopeFile, undefined, { anyBytes: true });
     const changed = (problem: string): never => {
       throw new IntegrityError('signature-mismatch', `${envelopeFile}: ${problem}; the SAR or its signature was changed after signing`);
     };

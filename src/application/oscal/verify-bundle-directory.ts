@@ -26,7 +26,7 @@ export interface VerifiedBundle {
 export async function verifyBundleDirectory(reader: ReportReader, hashing: Hashing, dir: string): Promise<VerifiedBundle> {
   const base = dir.replace(/\/+$/, '');
   const manifestFile = `${base}/${MANIFEST_FILE}`;
-  const manifestText = await reader.readText(dir, MANIFEST_FILE).catch((error: unknown) => {
+  const manifestText = await reader.readText(dir, MANIFEST_FILE, { anyBytes: true }).catch((error: unknown) => {
     throw error instanceof NotFoundError ? notAnSvcArtifact(dir, `no ${MANIFEST_FILE}`, BUNDLE_HINT, error) : error;
   });
   const shape = textShape(manifestText.text);
@@ -37,7 +37,7 @@ export async function verifyBundleDirectory(reader: ReportReader, hashing: Hashi
   const found: WrittenFile[] = [];
   const texts = new Map<string, string>();
   for (const name of BUNDLE_FILES) {
-    const file = await reader.readText(dir, name).catch((error: unknown) => {
+    const file = await reader.readText(dir, name, { anyBytes: true }).catch((error: unknown) => {
       throw error instanceof AppError && error.kind === 'not-found' ? new IntegrityError('bundle-file-missing', `${name}: missing from ${dir}, though ${MANIFEST_FILE} lists it; the bundle is incomplete`, { cause: error }) : error;
     });
     found.push({ name, sha256: file.sha256, bytes: file.bytes });

@@ -1,13 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import { addDays, isoSeconds } from '../../domain/encoding/iso-time';
 import { ConfigError, InvalidInputError } from '../../domain/errors';
-import { accessDays, accessRange, accessReport, denialRule, MAX_ACCESS_DAYS, summarizeAccessDay, type AccessDay, type AccessReport, type AccessScope, type DenialRule } from '../../domain/trust/access-report';
+import { accessDayOf, accessDays, accessRange, accessReport, denialRule, MAX_ACCESS_DAYS, type AccessDay, type AccessReport, type AccessScope, type DenialRule } from '../../domain/trust/access-report';
+import { ACCESS_STORE, type AccessStore } from '../../ports/access-store';
 import { BUSINESS_CALENDAR, type BusinessCalendar } from '../../ports/business-calendar';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
-import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { AccessRecorder } from './access-recorder';
 
 export interface BuildAccessReportInput {
@@ -33,11 +33,13 @@ export interface BuildAccessReportResult {
  * day, principal, agency and document, the agency access inventory and the agency denials with the date FedRAMP must be
  * told by, for the caller's scope (domain/trust/access-report.ts decides who sees what).
  *
- * What is pending in the AccessRecorder is written first, so a request sees every request answered before it. The log
- * is read one day at a time (`accessLog(day, day)`) and each day is summarized before the next is read: memory holds
- * summaries, never a range's events. A day before yesterday no longer changes (an event is filed under the day it was
- * recorded on, and a batch recorded just before midnight is written within a second after), so its summary is kept in
- * memory, up to MAX_ACCESS_DAYS days, the oldest cached first dropped; today and yesterday are read on every request.
+ * What is pending in the AccessRecorder is written first, so a request sees every request answered before it. The
+ * report stands on the summaries alone (`accessTallies(day)`, kept by the store as events are appended), one day at a
+ * time, never on the raw events, which may be pruned or bounded: its time and memory grow with the principals and
+ * documents of the range, not with its requests. A day before yesterday no longer changes (an event is filed under the
+ * day it was recorded on, and a batch recorded just before midnight is written within a second after), so its summary
+ * is kept in memory, up to MAX_ACCESS_DAYS days, the oldest cached first dropped; today and yesterday are read on every
+ * request (the store reads on from where it left off). Between days the event loop runs (`/health` stays quick).
  *
  * Throws InvalidInputError `invalid-range` for a bad range (400). A rules release without CDS-UTC-AAD's timeframe is the
  * server's configuration (ConfigError `no-timeframe`, 500), not the caller's.
@@ -47,7 +49,7 @@ export class BuildAccessReport {
   private readonly settled = new Map<string, AccessDay>();
 
   constructor(
-    @inject(RUN_STORE) private readonly store: RunStore,
+    @inject(ACCESS_STORE) private readonly store: AccessStore,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
     @inject(FEDRAMP_RULES_SOURCE) private readonly rules: FedrampRulesSource,
@@ -64,7 +66,11 @@ export class BuildAccessReport {
     await this.recorder.flush();
     const yesterday = addDays(today, -1);
     const days: AccessDay[] = [];
-    for (const day of accessDays(range)) days.push(await this.day(day, yesterday));
+    for (const day of accessDays(range)) {
+      days.push(await this.day(day, yesterday));
+      // A cached day is no I/O: yield anyway, so a 400-day range never holds the event loop.
+      await turn();
+    }
     const report = accessReport({
       range,
       scope: input.scope,
@@ -74,7 +80,9 @@ export class BuildAccessReport {
       denial,
       holiday: (day) => this.calendar.isHoliday(day),
     });
+    await turn();
     const body = new TextEncoder().encode(this.hashing.canonicalize(report));
+    await turn();
     return { report, body, sha256: this.hashing.sha256(body) };
   }
 
@@ -82,7 +90,7 @@ export class BuildAccessReport {
   private async day(day: string, yesterday: string): Promise<AccessDay> {
     const kept = this.settled.get(day);
     if (kept !== undefined) return kept;
-    const summarized = summarizeAccessDay(await this.store.accessLog(day, day));
+    const summarized = accessDayOf(await this.store.accessTallies(day));
     if (day < yesterday) {
       this.settled.set(day, summarized);
       if (this.settled.size > MAX_ACCESS_DAYS) this.settled.delete(this.settled.keys().next().value as string);
@@ -98,4 +106,9 @@ export class BuildAccessReport {
       throw error;
     }
   }
+}
+
+/** Lets the event loop run (other requests, /health) between the steps of a report. */
+function turn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }

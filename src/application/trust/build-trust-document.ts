@@ -4,6 +4,7 @@ import { ConfigError, InvalidInputError, NotFoundError } from '../../domain/erro
 import { OCR_KIND } from '../../domain/fedramp/ongoing-records';
 import { requireProfileKeys } from '../../domain/fedramp/profile';
 import { publicInformation, type TrustCenterListing } from '../../domain/trust/public-information';
+import { AUDIENCE_DOCUMENTS, audienceKey, incidentAgencies, ocrForAudience, seesIncident, type IncidentAudience } from '../../domain/trust/audience';
 import { trustPage, type TrustPageFact } from '../../domain/trust/trust-page';
 import { currentVulnerabilityReports } from '../../domain/vulnerabilities/vulnerability-reports';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
@@ -43,11 +44,7 @@ export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; sch
   snapshots: { title: 'Snapshots of the Certification Data (CDS-CSO-HAD)' },
 };
 
-/**
- * Whose incident reports a request sees: an auditor every one; an agency's principal those that list its agency as
- * affected; a principal holding the agency role by name, recognized as no agency, none.
- */
-export type IncidentAudience = { all: true } | { agency?: string };
+export type { IncidentAudience } from '../../domain/trust/audience';
 
 /** One OCR's snapshot, as /fedramp/snapshots lists it. */
 export interface TrustSnapshot {
@@ -70,7 +67,7 @@ export interface BuildTrustDocumentInput {
   format: TrustFormat;
   /** The routes and authentication methods /fedramp/public lists: the same for the life of the process. */
   listing: TrustCenterListing;
-  /** For `incidents`: whose reports (default: none). */
+  /** For `incidents` and `ocr` (AUDIENCE_DOCUMENTS, domain/trust/audience.ts): whose incidents they show (default: none). */
   audience?: IncidentAudience;
   /** The OCR period end a snapshot's page names (this instance then reads a SnapshotStore). */
   snapshot?: string;
@@ -121,9 +118,16 @@ export class BuildTrustDocument {
   ) {}
 
   async execute(input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
-    const state = await this.current();
-    const audience = input.document === 'incidents' ? `[${JSON.stringify(input.audience ?? {})}]` : '';
-    return this.once(state, `${input.document}${audience}.${input.format}`, () => (input.format === 'json' ? this.json(state, input) : this.html(state, input)));
+    return this.representation(await this.current(), input);
+  }
+
+  /**
+   * One representation, built once per store state under a key made of everything that decides its bytes: the
+   * document, the format and, for AUDIENCE_DOCUMENTS, the audience (a snapshot has an instance of its own). The page
+   * is made from the JSON representation of the same key, so it can never show another audience's JSON.
+   */
+  private representation(state: TrustStoreState, input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
+    return this.once(state, representationKey(input), () => (input.format === 'json' ? this.json(state, input) : this.html(state, input)));
   }
 
   /** The OCR snapshots recorded (CDS-CSO-HAD), oldest first. */
@@ -182,7 +186,7 @@ export class BuildTrustDocument {
   }
 
   private async html(state: TrustStoreState, input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
-    const json = await this.once(state, `${input.document}.json`, () => this.json(state, input));
+    const json = await this.representation(state, { ...input, format: 'json' });
     // The page shows the JSON representation's own data (plain arrays where the SDR streams its evidence), built once.
     const document: unknown = JSON.parse(new TextDecoder().decode(json.body));
     const { profile } = this.profile;
@@ -220,16 +224,16 @@ export class BuildTrustDocument {
         return { certificationPackageOverviewUri: profile.package_uri, ...(profile.fedramp_id === undefined ? {} : { fedRampPackageId: profile.fedramp_id }), certificationClass: profile.class, rule: 'SDR-CSX-KMT', asOf: state.asOf, ksiMetrics: metrics };
       }
       case 'incidents': {
-        const audience = input.audience ?? {};
         const { incidents } = await this.records(state);
-        return incidents.filter((i) => 'all' in audience || (audience.agency !== undefined && i.affected_agencies.includes(audience.agency))).map((i) => i.document);
+        return incidents.filter((i) => seesIncident(input.audience, i.affected_agencies)).map((i) => i.document);
       }
       case 'snapshots':
         return { rule: 'CDS-CSO-HAD', snapshots: await this.snapshotsOf(state) };
       case 'ocr': {
-        const latest = (await this.records(state)).ocrs.at(-1);
-        if (latest === undefined) throw new NotFoundError('no-ocr-recorded', `no Ongoing Certification Report is recorded in the run store at ${this.store.location}; the provider records one with svc fedramp ocr --to <period end>`);
-        return latest.document;
+        const records = await this.records(state);
+        const latest = records.ocrs.at(-1);
+        if (latest === undefined) throw new NotFoundError('no-ocr-recorded', 'no Ongoing Certification Report is recorded yet; the provider records one with svc fedramp ocr --to <period end>');
+        return ocrForAudience(latest.document, incidentAgencies(records.incidents), input.audience);
       }
       case 'scn':
         return (await this.records(state)).scns.map((scn) => scn.document);
@@ -240,7 +244,7 @@ export class BuildTrustDocument {
 
   private async builtSdr(state: TrustStoreState): Promise<BuiltSdr> {
     const built = await this.once(state, 'sdr.built', () => this.sdr.buildLatest({ now: new Date(state.asOf) }, { command: `svc ${SOURCE}`, jsonName: 'sdr.json' }));
-    if (built === undefined) throw new NotFoundError('no-run-recorded', `no run is recorded in the run store at ${this.store.location}, so there is no Security Decision Record yet; the provider records one with svc conmon process <report>`);
+    if (built === undefined) throw new NotFoundError('no-run-recorded', 'no run is recorded yet, so there is no Security Decision Record; the provider records one with svc conmon process <report>');
     return built;
   }
 
@@ -279,6 +283,16 @@ export class BuildTrustDocument {
   private judged(state: TrustStoreState): Promise<Register> {
     return this.once(state, 'register', () => this.register.judge({ now: new Date(state.asOf) }, `svc ${SOURCE}`));
   }
+}
+
+/**
+ * The cache key of a representation: the document, the audience where it decides the content (AUDIENCE_DOCUMENTS),
+ * and the format. Every cache of trust-center bytes keys by it (a snapshot's adds the snapshot), so none can serve one
+ * audience what it built for another.
+ */
+export function representationKey(input: BuildTrustDocumentInput): string {
+  const audience = AUDIENCE_DOCUMENTS.includes(input.document) ? `[${audienceKey(input.audience)}]` : '';
+  return `${input.document}${audience}.${input.format}`;
 }
 
 /** A profile the documents cannot be built from is the server's configuration error (500), not the caller's (400). */

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { isoSeconds } from '../../domain/encoding/iso-time';
+import { controlCharacterIn } from '../../domain/encoding/control-characters';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { VULNERABILITY_STATES, judgeGroup, nextDue, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
@@ -127,6 +128,11 @@ export class EvaluateVulnerability {
   ) {}
 
   async execute(input: EvaluateVulnerabilityInput): Promise<EvaluateVulnerabilityResult> {
+    // Who and why are what an evaluation is kept for (VER-EVA-*), and an acceptance's rationale is what the AVI carries.
+    if (input.reason.trim() === '') throw new UsageError('bad-flag-value', '--reason is empty; write why (with --accept, the rationale for accepting it, which the AVI carries)');
+    if (input.by.trim() === '') throw new UsageError('bad-flag-value', '--by is empty; write who evaluated it, such as ada@example.com');
+    const control = controlCharacterIn(input.by);
+    if (control !== undefined) throw new UsageError('bad-flag-value', `--by holds a control character (${control}); write a name or mailbox on one line`);
     const { class: cls } = requireProfileKeys(profileWith(this.profile, input), ['class'], 'svc vuln evaluate', { class: '--class' });
     const says = [input.irv, input.lev, input.n, input.falsePositive, input.mitigated, input.nextReduction, input.accept].some((v) => v !== undefined && v !== false);
     if (!says) throw new UsageError('nothing-to-record', 'svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept');

@@ -27,3 +27,27 @@ export function dayAfter(day: string): string {
 export function dayNumber(day: string): number {
   return Math.floor(Date.parse(`${day.slice(0, 10)}T00:00:00Z`) / DAY_MS);
 }
+
+/**
+ * The days svc reads in a date or time it is given (a flag, a profile date): 1970-01-01 through 2999-12-31, UTC. Every
+ * day svc counts from one (a notice in business days, a due time in hours or days, the next OCR three months on, a
+ * remediation 192 days on: at most a few years) then stays a four-digit-year ISO-8601 date, the form FedRAMP's
+ * schemas, the federal holiday calendar and svc's own day arithmetic handle; `9999-12-31` plus ten business days
+ * would not. Nothing FedRAMP asks for lies outside it.
+ */
+export const FIRST_DAY = '1970-01-01';
+export const LAST_DAY = '2999-12-31';
+const FIRST_MS = Date.parse(`${FIRST_DAY}T00:00:00Z`);
+const LAST_MS = Date.parse(`${LAST_DAY}T23:59:59.999Z`);
+
+/** Whether an instant (ms since the epoch) lies within FIRST_DAY through LAST_DAY, UTC. */
+export function withinSupportedDays(time: number): boolean {
+  return time >= FIRST_MS && time <= LAST_MS;
+}
+
+/** Whether `day` (`YYYY-MM-DD`) is a day of the calendar: 2027-02-29 and 2026-04-31 are not (Date.parse rolls them over). */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}

@@ -1,3 +1,5 @@
+import { printableText } from './printable-text';
+
 /**
  * What each character that Markdown would read as syntax anywhere in a line becomes. `>` opens nothing inside a
  * line (a tag or autolink needs `<`), so it is escaped only at the start, where it would open a block quote; svc's
@@ -16,12 +18,14 @@ const BLOCK_START = /^(?:[#>+\-*=_`~:]|\d{1,9}[.)](?= |$))/;
  * Untrusted text (scanner, catalog or file-name text) as Markdown that reads as that text, the one rule for every
  * table cell and every line of text svc writes as Markdown: white space runs, line breaks (LF, CRLF, a lone CR,
  * U+2028) included, become one space, and the ends are trimmed, so the text stays on its line and cannot indent
- * a code block; `\`, `|`, `[`, `]` are backslash-escaped (no cell split, no link or image); `&` and `<` become
+ * a code block; any other control character (ESC, a C1 control such as U+009B, DEL, a bidirectional override) is
+ * written out as printableText writes it (`\u001b`, read as those six characters, never sent to a terminal or
+ * browser as the control); `\`, `|`, `[`, `]` are backslash-escaped (no cell split, no link or image); `&` and `<` become
  * entities (no raw HTML, no autolink); a leading block marker is escaped (`>` as `&gt;`), so the text never starts
  * a block.
  */
 export function markdownText(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim().replace(/[\\|[\]&<]/g, (c) => ESCAPES[c]);
+  const flat = printableText(text.replace(/\s+/g, ' ').trim()).replace(/[\\|[\]&<]/g, (c) => ESCAPES[c]);
   const start = BLOCK_START.exec(flat);
   if (!start) return flat;
   const marker = start[0];

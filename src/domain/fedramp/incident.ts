@@ -316,7 +316,7 @@ export function incidentMarkdown(m: IncidentReportModel, due: IncidentDue, heade
   if (m.agencies.length > 0) lines.push('## Likely affected agencies', '', ...m.agencies.map((a) => `- ${cell(a)}`), '');
   section('Observed activity', m.observedActivity);
   const cves = cveIds(m.relatedCveIds);
-  if (cves.length > 0) lines.push('## Related CVE ids', '', ...cves.map((c) => `- ${c}`), '');
+  if (cves.length > 0) lines.push('## Related CVE ids', '', ...cves.map((c) => `- ${markdownText(c)}`), '');
   section('Response and recovery activities', m.responseAndRecovery);
   if (m.lessons.length > 0) lines.push('## Lessons learned', '', ...m.lessons.map((l) => `- ${cell(l)}`), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;

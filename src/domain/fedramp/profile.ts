@@ -1,4 +1,5 @@
-import { InvalidInputError } from '../errors';
+import { FIRST_DAY, isCalendarDay, LAST_DAY } from '../encoding/iso-time';
+import { InvalidInputError, UsageError } from '../errors';
 import { describe, isPlainObject } from '../ksi/ksi-result';
 import { CR26_CLASSES, type Cr26Class } from './cr26-rules';
 
@@ -106,8 +107,37 @@ const WRITE: Record<FedrampProfileKey, string> = {
 };
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const URI = /^[a-z][a-z0-9+.-]*:\S+$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** What a URI of RFC 3986 is made of: printable ASCII, no space (anything else percent-encoded). */
+const URI_CHARACTERS = /^[!-~]+$/;
+/** The hosts a plain-http URL may name: the trust center tried on this machine. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why a profile URL (`package_uri`, `evidence_base_uri`) is not one svc publishes, or undefined when it is: every CR26
+ * document carries it and agencies follow it, so it must be an absolute https URL (http only for localhost, 127.0.0.1
+ * or [::1], a trust center tried locally) with a host, in RFC 3986's characters, without credentials (they would be
+ * published in every document), a query or a fragment (evidence links are `<evidence_base_uri>/evidence/<sha256>`, and
+ * the AVI's is resolved against the package URI). `javascript:`, `data:`, `file:` and relative URLs are refused.
+ */
+export function publicUrlProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'is not a URL';
+  if (!URI_CHARACTERS.test(value)) return 'holds a space, a control or a non-ASCII character, which a URL writes percent-encoded';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme !== 'https' && !(scheme === 'http' && LOOPBACK.has(url.hostname))) {
+    return scheme === 'http' ? 'is a plain-http URL, which only localhost may use; serve it over https' : `is a ${scheme}: URL, not an https one`;
+  }
+  // The WHATWG parser reads `https:host` and `https:\\host` as `https://host/`; an agency's tool may not.
+  if (url.hostname === '' || !/^[a-z]+:\/\/[^/\\]/i.test(value) || value.includes('\\')) return 'is not written as an absolute URL, https://host/path';
+  if (url.username !== '' || url.password !== '') return 'holds credentials (user:password@), which every document would publish';
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value)) return 'has a query or fragment (? or #); write the URL without it';
+  return undefined;
+}
 
 /** `value` as a Certification Class (`b` reads as B); undefined when it is none. */
 export function parseCr26Class(value: string): Cr26Class | undefined {
@@ -147,9 +177,13 @@ export function readFedrampProfile(value: unknown, fail: (path: string, problem:
         profile.fedramp_id = text(key, v, 'an id');
         break;
       case 'package_uri':
-      case 'evidence_base_uri':
-        profile[key] = typeof v === 'string' && URI.test(v) ? v : wrong(key, v, 'a URI');
+      case 'evidence_base_uri': {
+        const problem = publicUrlProblem(v);
+        // A password in the URL is not repeated in the message.
+        const shown = typeof v === 'string' ? v.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@') : v;
+        profile[key] = problem === undefined ? (v as string) : fail(at(key), `${describe(shown)} ${problem}; ${WRITE[key]}`);
         break;
+      }
       case 'accountable_official':
         profile.accountable_official = official(v, fail);
         break;
@@ -161,7 +195,7 @@ export function readFedrampProfile(value: unknown, fail: (path: string, problem:
         profile[key] = resolvePath(text(key, v, 'a file path'));
         break;
       case 'next_assessment':
-        profile.next_assessment = typeof v === 'string' && isDate(v) ? v : wrong(key, v, 'a date');
+        profile.next_assessment = typeof v === 'string' && isDate(v) ? v : wrong(key, v, `a date from ${FIRST_DAY} through ${LAST_DAY}`);
         break;
       case 'agencies':
         profile.agencies = agencies(v, fail);
@@ -224,9 +258,29 @@ function agencies(value: unknown, fail: (path: string, problem: string) => never
   });
 }
 
-/** A YYYY-MM-DD date that exists on the calendar. */
+/** A YYYY-MM-DD date that exists on the calendar, within the days svc counts in. */
 function isDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+  return isCalendarDay(value) && value >= FIRST_DAY && value <= LAST_DAY;
+}
+
+/**
+ * The agencies `--agency` names, each as the profile's `fedramp.agencies` writes it (exactly, case included: the name
+ * goes into incident reports and the OCR as written there). An empty name is a UsageError (exit 2); a name the profile
+ * does not hold is an InvalidInputError `unknown-agency` (exit 3) naming the configured ones.
+ */
+export function configuredAgencies(configured: ConfiguredFedrampProfile, given: readonly string[], flag = '--agency'): string[] {
+  const names = (configured.profile.agencies ?? []).map((a) => a.name);
+  for (const name of given) {
+    if (name.trim() === '') throw new UsageError('bad-flag-value', `${flag} is empty; write the name of an agency of fedramp.agencies in ${configured.file}`);
+    if (names.includes(name)) continue;
+    if (names.length === 0) {
+      throw new InvalidInputError('unknown-agency', `${flag} ${JSON.stringify(name)}: ${configured.file}: fedramp.agencies names no agency; add the agency there ({"name": ${JSON.stringify(name)}}), then name it`);
+    }
+    const cased = names.find((n) => n.toLowerCase() === name.toLowerCase());
+    throw new InvalidInputError(
+      'unknown-agency',
+      `${flag} ${JSON.stringify(name)}: not an agency of fedramp.agencies in ${configured.file}${cased === undefined ? '' : ` (which writes it ${JSON.stringify(cased)}: names match exactly)`}; write one of ${names.map((n) => JSON.stringify(n)).join(', ')}, or add the agency there`,
+    );
+  }
+  return [...given];
 }

@@ -1,4 +1,5 @@
 import { markdownText } from '../encoding/markdown';
+import { printableText } from '../encoding/printable-text';
 import { lazyArray } from '../encoding/json-chunks';
 import type { Applicability } from './applicability';
 import type { Cr26Class, Cr26Rules } from './cr26-rules';
@@ -264,7 +265,7 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
       lines.push(`### ${k.id}: ${markdownText(k.name)}`, '');
       lines.push(`- Status: ${k.status ?? 'no evidence'}`);
       lines.push(`- Automated methods: ${k.methods}${k.methodsRequired === undefined ? '' : ` (FRC-CSX-VVK: at least ${k.methodsRequired})`}`);
-      lines.push(`- Tests: ${k.tests.length === 0 ? 'none' : shown(k.tests.map((t) => `\`${t.replace(/`/g, "'")}\``), k.tests.length)}`);
+      lines.push(`- Tests: ${k.tests.length === 0 ? 'none' : shown(k.tests.map((t) => `\`${printableText(t.replace(/\s+/g, ' ').trim()).replace(/`/g, "'")}\``), k.tests.length)}`);
       lines.push(`- Evidence entries: ${k.evidence}`, '');
       lines.push('Implementation:', '', ...d.ksiImplementation.flatMap((p) => [...quotedMarkdown(p), '']));
       lines.push('Validation:', '', ...d.ksiValidation.flatMap((p) => [...quotedMarkdown(p), '']));

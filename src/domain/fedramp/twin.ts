@@ -1,4 +1,5 @@
 import { markdownText } from '../encoding/markdown';
+import { printableText } from '../encoding/printable-text';
 
 /** What every Markdown twin names in its header (DESIGN §12.3): the document, the FedRAMP id, the rules version and svc's version. */
 export interface TwinHeader {
@@ -32,12 +33,13 @@ export function twinHeader(h: TwinHeader): string[] {
 
 /**
  * Markdown the provider wrote (a statement, the assessor's summary) inside a twin: as a block quote, so its headings
- * and lists stay inside it and cannot break the twin's structure; raw HTML is written as text (`<`, `&` as entities).
+ * and lists stay inside it and cannot break the twin's structure; raw HTML is written as text (`<`, `&` as entities),
+ * and a control character (ESC, a C1 control, U+2028) as printableText writes it (`\u001b`); tabs stay.
  */
 export function quotedMarkdown(text: string): string[] {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .split(/\r\n|\r|\n/)
-    .map((line) => (line.trim() === '' ? '>' : `> ${line}`));
+    .map((line) => (line.trim() === '' ? '>' : `> ${printableText(line)}`));
 }

@@ -1,3 +1,4 @@
+import { printableText } from '../encoding/printable-text';
 import { schedule, type FreshnessEntry, type FreshnessReport } from './freshness';
 
 export interface CalendarInfo {
@@ -59,9 +60,12 @@ export function scheduleCalendar(report: FreshnessReport, info: CalendarInfo): s
   return lines.map(fold).join('\r\n') + '\r\n';
 }
 
-/** RFC 5545 §3.3.11 TEXT: backslash, semicolon, comma and newline escaped. */
+/**
+ * RFC 5545 §3.3.11 TEXT: control characters written out as printableText writes them (TEXT allows none but tab; a line
+ * break, CRLF or LF, stays one), then backslash, semicolon, comma and newline escaped.
+ */
 function text(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  return printableText(value.replace(/\r\n/g, '\n')).replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
 }
 
 /** `20261121T000000Z`. */

@@ -1,3 +1,4 @@
+import { asciiLower } from './principal-name';
 import { addDays, dayAfter, dayNumber, endOfDay } from '../encoding/iso-time';
 import { isIsoTime } from '../encoding/json-values';
 import { InvalidInputError } from '../errors';
@@ -5,7 +6,7 @@ import type { Cr26Class, Cr26Notification, Cr26Rule, Cr26Rules, Cr26TimeUnit } f
 import { addCadence, type HolidayTest } from '../fedramp/evidence-cadence';
 import { monthsBefore } from '../fedramp/ksi-evaluation';
 import type { FedrampAgency } from '../fedramp/profile';
-import { summarizeAccess, type AccessEvent, type AccessSummary } from './access-log';
+import { mergeSummaries, tallyAccess, type AccessEvent, type AccessSummary, type AccessTally } from './access-log';
 import { parseName } from './distinguished-name';
 
 /** The rules GET /fedramp/access answers: access logging, the agency access inventory, agency access denials. */
@@ -60,20 +61,35 @@ export function accessDays(range: AccessRange): string[] {
   return days;
 }
 
-const FEDERAL_DOMAIN = /\.(?:gov|mil)$/i;
+/** A `.gov` or `.mil` domain, or `mil` itself: a DoD CAC's UPN is the holder's EDIPI at `mil` (`1234567890@mil`). */
+const FEDERAL_DOMAIN = /(?:^mil|\.(?:gov|mil))$/i;
 /** `O=U.S. Government`, the organization of the Federal PKI's certificates, as parsed. */
 const US_GOVERNMENT = parseName('O=U.S. Government')[0][0];
 
 /**
  * Whether a principal the profile did not recognize still looks like a federal agency's user or system (CDS-UTC-AAD):
- * the part after the last `@` (a UPN's domain, a Kerberos realm) ends in `.gov` or `.mil`, case-insensitively, or the
- * name is an RFC 4514 distinguished name with an `O=U.S. Government` attribute (the Federal PKI's), the value compared
- * case-insensitively. A NetBIOS name (`TREASURY\zoe`) says nothing of its owner and is not federal by itself.
+ * the part after the last `@` (a UPN's domain, a Kerberos realm) ends in `.gov` or `.mil` or is `mil` (a DoD CAC's
+ * UPN, `1234567890@mil`), case-insensitively, or the name is an RFC 4514 distinguished name with an
+ * `O=U.S. Government` attribute (the Federal PKI's), the value compared case-insensitively. A NetBIOS name
+ * (`TREASURY\zoe`) says nothing of its owner and is not federal by itself.
  */
 export function isFederalPrincipal(name: string): boolean {
   const at = name.lastIndexOf('@');
   if (at >= 0 && FEDERAL_DOMAIN.test(name.slice(at + 1))) return true;
-  if (!name.includes('=')) return false;
+  return isFederalName(name);
+}
+
+/**
+ * Whether an authenticated identity looks federal: its name does (isFederalPrincipal), or its client certificate's
+ * subject or issuer is a Federal PKI name (`O=U.S. Government`, as DoD CAC and PIV certificates carry).
+ */
+export function isFederalIdentity(identity: { name: string; subject?: string; issuer?: string }): boolean {
+  return isFederalPrincipal(identity.name) || isFederalName(identity.subject) || isFederalName(identity.issuer);
+}
+
+/** Whether `name` is an RFC 4514 distinguished name with an `O=U.S. Government` attribute. */
+function isFederalName(name: string | undefined): boolean {
+  if (name === undefined || !name.includes('=')) return false;
   try {
     return parseName(name).some((rdn) => rdn.some((a) => a.oid === US_GOVERNMENT.oid && a.value.toLowerCase() === US_GOVERNMENT.value.toLowerCase()));
   } catch {
@@ -84,21 +100,39 @@ export function isFederalPrincipal(name: string): boolean {
 /**
  * Whether a logged event is a denied agency access request FedRAMP must be told of (CDS-UTC-AAD): a denial (403) of a
  * principal the profile recognized as an agency's (the event carries `agency`), or of one that looks federal though
- * no agency pattern recognized it (isFederalPrincipal).
+ * no agency pattern recognized it (the event carries `federal`, judged from the certificate when there was one, or
+ * isFederalPrincipal of its name).
  */
 export function isAgencyDenial(event: AccessEvent): boolean {
-  return event.outcome === 'denied' && (event.agency !== undefined || isFederalPrincipal(event.principal));
+  return event.outcome === 'denied' && (event.agency !== undefined || event.federal === true || isFederalPrincipal(event.principal));
 }
+
+/** A summary of a day as the report reads it: `federal` when some of its events were judged federal (AccessEvent.federal). */
+export type AccessDaySummary = AccessSummary & { federal?: true };
 
 /** One day of the access log as the report reads it: summaries of every event, and of the agency denials alone. */
 export interface AccessDay {
-  summaries: AccessSummary[];
+  summaries: AccessDaySummary[];
   denials: AccessSummary[];
 }
 
 /** A day's events reduced to what the report keeps (the events themselves are dropped after this). */
 export function summarizeAccessDay(events: readonly AccessEvent[]): AccessDay {
-  return { summaries: summarizeAccess(events), denials: summarizeAccess(events.filter(isAgencyDenial)) };
+  return accessDayOf(tallyAccess(events));
+}
+
+/**
+ * A day's tallies as the stores keep them (sorted, AccessTallies.list) reduced to what the report reads: the summaries
+ * per day, principal, agency and document, and the agency denials (isAgencyDenial, judged per tally: a denial counts
+ * when its principal was recognized as an agency's, was judged federal when it asked, or looks federal by its name),
+ * each counted with the first and last denial. Needs no raw event: the report stands on summaries alone.
+ */
+export function accessDayOf(tallies: readonly AccessTally[]): AccessDay {
+  const agencyDenials = tallies.filter((t) => t.denied > 0 && (t.agency !== undefined || t.federal === true || isFederalPrincipal(t.principal)));
+  const denials = mergeSummaries(
+    agencyDenials.map((t) => ({ ...t, served: 0, first: t.denied_first ?? t.first, last: t.denied_last ?? t.last })),
+  ).map(({ federal: _federal, ...denial }) => denial);
+  return { summaries: mergeSummaries(tallies), denials };
 }
 
 /** Whose access a principal may see: everything, one agency's, or its own. */
@@ -107,7 +141,7 @@ export type AccessScope = 'all' | { agency: string } | { principal: string };
 /**
  * Who sees what of the access log. A principal holding `operator` or `auditor` (`seesAll`) sees everything. A principal
  * recognized as an agency's sees that agency's rows only. A principal holding `agency` by name alone (roles.agency)
- * sees its own rows only: those logged under its name (compared case-insensitively, as role grants are) without an
+ * sees its own rows only: those logged under its name (compared with ASCII-only case folding, as role grants are) without an
  * agency, so no row of an agency reaches it even under a name that matches. Nobody sees another agency's rows.
  */
 export function accessScope(viewer: { name: string; agency?: string }, seesAll: boolean): AccessScope {
@@ -120,7 +154,7 @@ export function accessScope(viewer: { name: string; agency?: string }, seesAll: 
 export function inAccessScope(scope: AccessScope, row: { principal: string; agency?: string }): boolean {
   if (scope === 'all') return true;
   if ('agency' in scope) return row.agency === scope.agency;
-  return row.agency === undefined && row.principal.toLowerCase() === scope.principal.toLowerCase();
+  return row.agency === undefined && asciiLower(row.principal) === asciiLower(scope.principal);
 }
 
 /** CDS-UTC-AAD as the rules data gives it: the timeframe, and FedRAMP's channel where the data names one. */
@@ -221,7 +255,7 @@ export interface AccessReport {
 export interface AccessReportInput {
   range: AccessRange;
   scope: AccessScope;
-  /** The range's days in order, each summarized (summarizeAccessDay). */
+  /** The range's days in order, each summarized (accessDayOf, summarizeAccessDay). */
   days: Iterable<AccessDay>;
   agencies: readonly FedrampAgency[];
   /** roles.agency of the API config. */
@@ -234,22 +268,23 @@ export interface AccessReportInput {
  * The access report of a range for a scope (DESIGN §12.7). `summaries`: per day, principal, agency and document
  * (CDS-TRC-ACL), in scope. `inventory` (CDS-TRC-AAI): for `all`, every agency of the profile with its patterns, the
  * principals roles.agency names and every agency principal seen in the range (recognized by a pattern, named, or
- * federal-looking; auditors' and operators' own reads are in the summaries only); for an agency, its own entry and its
+ * federal-looking: by its name, or judged federal by its certificate when it asked, as the summaries keep it; auditors'
+ * and operators' own reads are in the summaries only); for an agency, its own entry and its
  * principals; for a named principal, the grants naming it and itself. `denials` (CDS-UTC-AAD): the agency denials in
  * scope, each with the date FedRAMP must be told by. Every list sorted, so one log gives the same bytes.
  */
 export function accessReport(input: AccessReportInput): AccessReport {
   const { scope } = input;
-  const named = input.named.filter((p) => scope === 'all' || ('principal' in scope && (p === '*' || p.toLowerCase() === scope.principal.toLowerCase())));
-  const isNamed = (principal: string) => input.named.some((p) => p === '*' || p.toLowerCase() === principal.toLowerCase());
+  const named = input.named.filter((p) => scope === 'all' || ('principal' in scope && (p === '*' || asciiLower(p) === asciiLower(scope.principal))));
+  const isNamed = (principal: string) => input.named.some((p) => p === '*' || asciiLower(p) === asciiLower(principal));
   const summaries: AccessSummary[] = [];
   const denials: AgencyDenial[] = [];
   const observed = new Map<string, ObservedPrincipal>();
   for (const day of input.days) {
-    for (const s of day.summaries) {
+    for (const { federal, ...s } of day.summaries) {
       if (!inAccessScope(scope, s)) continue;
       summaries.push(s);
-      const basis: AgencyBasis | undefined = s.agency !== undefined ? 'recognized' : isNamed(s.principal) ? 'named' : isFederalPrincipal(s.principal) ? 'federal' : undefined;
+      const basis: AgencyBasis | undefined = s.agency !== undefined ? 'recognized' : isNamed(s.principal) ? 'named' : federal === true || isFederalPrincipal(s.principal) ? 'federal' : undefined;
       if (basis === undefined) continue;
       const key = JSON.stringify([s.principal, s.agency ?? '']);
       const seen = observed.get(key) ?? { principal: s.principal, ...(s.agency === undefined ? {} : { agency: s.agency }), basis, first: s.first, last: s.last, documents: [], served: 0, denied: 0 };

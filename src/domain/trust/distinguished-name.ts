@@ -141,18 +141,17 @@ export function parseName(text: string): DistinguishedName {
 }
 
 /**
- * Whether two names are the same issuer: RDN by RDN, attributes of a multi-valued RDN in any order, types by OID,
- * values with case and runs of spaces ignored (the caseIgnoreMatch of RFC 4517, which CN, O, OU, C, L, ST and DC use).
- * `b` written most general first (OpenSSL's default `C = US, O = …, CN = …`) matches too: an issuer is a CA the API
- * trusts (auth.mtls.ca), so the order guards nothing, and mistaking it would only lock an agency out.
+ * Whether two names are exactly the same name: the same RDNs in the same order (most specific first), the attributes of
+ * a multi-valued RDN in any order (RFC 4514 §2.2 writes them in no set order), types by OID, values character for
+ * character (hex values case-insensitively). Nothing is folded: a CA that copies another's name with its case,
+ * spacing or RDN order changed is another name, so a name never stands for a CA it was not written from.
  */
 export function sameName(a: DistinguishedName, b: DistinguishedName): boolean {
-  const key = canonicalName(a);
-  return key === canonicalName(b) || key === canonicalName([...b].reverse());
+  return canonicalName(a) === canonicalName(b);
 }
 
 function canonicalName(name: DistinguishedName): string {
-  return JSON.stringify(name.map((rdn) => rdn.map((a) => `${a.oid}=${isHexValue(a.value) ? a.value.toLowerCase() : a.value.trim().replace(/\s+/g, ' ').toLowerCase()}`).sort()));
+  return JSON.stringify(name.map((rdn) => rdn.map((a) => `${a.oid}=${isHexValue(a.value) ? a.value.toLowerCase() : a.value}`).sort()));
 }
 
 const ENCODER = new TextEncoder();

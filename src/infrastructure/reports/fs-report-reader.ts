@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
+import { utf8Text } from '../../domain/encoding/utf8-text';
 import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { CLOSE_ARRAY, CLOSE_OBJECT, JsonArrayItems, JsonSplitError, OPEN_ARRAY } from '../../domain/encoding/json-array-items';
 import type { ItemizedReport, LoadedDocument, LoadedText, PathKind, ReportReader } from '../../ports/report-reader';
@@ -26,17 +27,18 @@ export class FsReportReader implements ReportReader {
   async read(path: string, options: { keepText?: boolean } = {}): Promise<LoadedDocument> {
     const { bytes, size } = await this.bytesOf(path);
     const document = loaded(path, bytes, size);
-    return options.keepText ? { ...document, text: bytes.toString('utf8', bomLength(bytes)) } : document;
+    return options.keepText ? { ...document, text: utf8Text(bytes, path, bomLength(bytes)) } : document;
   }
 
-  async readText(dir: string, member?: string): Promise<LoadedText> {
+  async readText(dir: string, member?: string, options: { anyBytes?: boolean } = {}): Promise<LoadedText> {
     const path = member === undefined ? dir : join(dir, member);
-    const { bytes, size } = await this.bytesOf(path);
-    return { name: basename(path), path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: size, text: bytes.toString('utf8', bomLength(bytes)) };
+    const { bytes, size } = await this.bytesOf(path, 'text');
+    const text = options.anyBytes ? bytes.toString('utf8', bomLength(bytes)) : utf8Text(bytes, path, bomLength(bytes));
+    return { name: basename(path), path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: size, text };
   }
 
-  private async bytesOf(path: string): Promise<{ bytes: Buffer; size: number }> {
-    const size = await inputSize(path);
+  private async bytesOf(path: string, what?: 'json' | 'text'): Promise<{ bytes: Buffer; size: number }> {
+    const size = await inputSize(path, what);
     try {
       return { bytes: await readFile(path), size };
     } catch (error) {
@@ -153,14 +155,17 @@ export function bomLength(bytes: Uint8Array): number {
 
 export function loaded(path: string, bytes: Buffer, size: number): LoadedDocument {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { name: basename(path), path, sha256, bytes: size, document: parseJson(bytes.toString('utf8', bomLength(bytes)), path) };
+  return { name: basename(path), path, sha256, bytes: size, document: parseJson(utf8Text(bytes, path, bomLength(bytes)), path) };
 }
 
-/** The size of an input file; InvalidInputError for a directory or a file larger than one JSON document can be. */
-export async function inputSize(path: string): Promise<number> {
+/**
+ * The size of an input file; InvalidInputError for a directory (the message says what was expected: a JSON file, or a
+ * file of any kind for `text`) or a file larger than one JSON document can be.
+ */
+export async function inputSize(path: string, what: 'json' | 'text' = 'json'): Promise<number> {
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
+    if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected ${what === 'json' ? 'a JSON file; pass the report file itself' : 'a file; pass the file itself'}`);
     if (info.size > MAX_JSON_BYTES) {
       throw new InvalidInputError(
         'input-too-large',

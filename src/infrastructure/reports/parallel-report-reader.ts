@@ -1,9 +1,11 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { wholeReport } from '../../domain/artifacts/partition';
+import { notUtf8 } from '../../domain/encoding/utf8-text';
 import type { PartitionedReport, PartitionedReportReader } from '../../ports/partitioned-report';
 import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
 import { translateFsError } from '../shared/fs-errors';
@@ -53,6 +55,9 @@ export class ParallelReportReader implements PartitionedReportReader {
     } catch (error) {
       throw translateFsError(error, path, 'input file');
     }
+    // JSON is UTF-8 (RFC 8259): a report that is not is refused naming the byte, as a whole read refuses it; the parts
+    // below decode leniently, so the check comes first (buffer.isUtf8: milliseconds for hundreds of MiB).
+    if (!isUtf8(bytes.subarray(bomLength(bytes)))) throw notUtf8(bytes, path, bomLength(bytes));
     const layout = splitReport(bytes, bomLength(bytes), this.threads);
     if (!layout || layout.cuts.length === 0) return whole(loaded(path, bytes, size));
     const [cut] = layout.cuts;

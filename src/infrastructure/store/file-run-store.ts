@@ -3,7 +3,8 @@ import { basename, join } from 'node:path';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
-import { accessDay, checkAccessEvent } from '../../domain/trust/access-log';
+import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
+import { FileAccessLog } from './file-access-log';
 import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
@@ -48,9 +49,8 @@ const DOCUMENT_LIST = '.list.json';
 
 /** The journal (domain/conmon/journal.ts): one canonical entry per line, in seq order, appended in place. */
 const JOURNAL = 'journal.ndjson';
-/** The access log (CDS-TRC-ACL): a file a day. */
+/** The access log (CDS-TRC-ACL): a few files a day (FileAccessLog). */
 const ACCESS_DIR = 'access';
-const ACCESS_FILE = /^\d{4}-\d{2}-\d{2}\.ndjson$/;
 /**
  * The journal's commit point: `{"hash", "seq"}` of its last committed entry, replaced atomically after the entry's
  * line is fsynced. Lines after the entry it names are an append cut short (a torn line, or a whole one whose head was
@@ -80,17 +80,19 @@ const digest = new NodeCryptoHashing();
  * its rename leaves files no index names, which reads ignore and the next append sweeps away (see sweep). Every
  * file is written under a temporary name that names its process, fsynced and renamed, then the directory fsynced,
  * so a reader sees the old file or the new one. Appends of all processes are serialized by store.lock, a lease.
- * The journal is journal.ndjson, appended in place, committed by journal.head.json (see JOURNAL_HEAD).
+ * The journal is journal.ndjson, appended in place, committed by journal.head.json (see JOURNAL_HEAD). The access
+ * log is under access/, apart from the runs and their lock (FileAccessLog).
  *
  * Tamper evidence: the index keeps each run's link in a hash chain (domain/conmon/run-chain.ts) and the chain head. Every read
  * walks the chain of links, then checks what it returns against them: the summaries listed, a run's files.
  */
-export class FileRunStore implements RunStore {
+export class FileRunStore implements RunStore, AccessStore {
   readonly location: string;
   private readonly lockTimeoutMs: number;
   private readonly leaseMs: number | undefined;
   private readonly waiting: ((message: string) => void) | undefined;
   private readonly now: () => Date;
+  private readonly access: FileAccessLog;
 
   constructor(options: FileRunStoreOptions) {
     this.location = options.dir;
@@ -98,6 +100,7 @@ export class FileRunStore implements RunStore {
     this.leaseMs = options.leaseMs;
     this.waiting = options.waiting;
     this.now = options.now ?? (() => new Date());
+    this.access = new FileAccessLog(join(options.dir, ACCESS_DIR));
   }
 
   async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
@@ -208,72 +211,21 @@ export class FileRunStore implements RunStore {
     return kind === undefined ? entries : entries.filter((entry) => entry.kind === kind);
   }
 
-  /**
-   * One file a day under access/ (`2026-11-25.ndjson`), each event a line appended with O_APPEND: concurrent API
-   * processes interleave whole lines, no lock needed. A crash mid-write leaves at most a last line without its line
-   * feed, which reading skips.
-   */
-  async appendAccess(events: readonly AccessEvent[]): Promise<void> {
-    const byDay = new Map<string, string[]>();
-    for (const event of events) {
-      const checked = checkAccessEvent(event);
-      const day = accessDay(checked);
-      byDay.set(day, [...(byDay.get(day) ?? []), `${canonicalText(checked)}\n`]);
-    }
-    if (byDay.size === 0) return;
-    const dir = join(this.location, ACCESS_DIR);
-    try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      throw translateFsError(error, dir, 'access log directory');
-    }
-    for (const [day, lines] of byDay) {
-      const path = join(dir, `${day}.ndjson`);
-      try {
-        const handle = await open(path, 'a+', 0o600);
-        try {
-          // After a crash mid-write the file may end in a torn line: start on a line of our own.
-          const { size } = await handle.stat();
-          const last = Buffer.alloc(1);
-          const torn = size > 0 && (await handle.read(last, 0, 1, size - 1)).bytesRead === 1 && last[0] !== 0x0a;
-          await handle.write(`${torn ? '\n' : ''}${lines.join('')}`);
-        } finally {
-          await handle.close();
-        }
-      } catch (error) {
-        throw translateFsError(error, path, 'access log');
-      }
-    }
+  /** The access log (CDS-TRC-ACL) under access/: FileAccessLog. */
+  appendAccess(events: readonly AccessEvent[]): Promise<void> {
+    return this.access.append(events);
   }
 
-  async accessLog(from: string, to: string): Promise<AccessEvent[]> {
-    const dir = join(this.location, ACCESS_DIR);
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw translateFsError(error, dir, 'access log directory');
-    }
-    const days = names.filter((n) => ACCESS_FILE.test(n) && n.slice(0, 10) >= from && n.slice(0, 10) <= to).sort();
-    const events: AccessEvent[] = [];
-    for (const name of days) {
-      const path = join(dir, name);
-      const text = (await this.readText(path)) ?? '';
-      const lines = text.split('\n');
-      // The last element is '' after a final line feed, or a torn line a crash left: neither is an event.
-      lines.pop();
-      lines.forEach((line, i) => {
-        // A line a crash tore (an object begun and never ended) is skipped; anything else that is no event was edited.
-        if (line.startsWith('{') && !line.endsWith('}')) return;
-        try {
-          events.push(checkAccessEvent(JSON.parse(line)));
-        } catch {
-          throw chainTampered(`${path}:${i + 1}`, 'not an access event');
-        }
-      });
-    }
-    return events;
+  accessLog(from: string, to: string): Promise<AccessEvent[]> {
+    return this.access.events(from, to);
+  }
+
+  accessTallies(day: string): Promise<AccessTally[]> {
+    return this.access.tallies(day);
+  }
+
+  pruneAccess(cutoffs: AccessCutoffs): Promise<AccessUpkeep> {
+    return this.access.prune(cutoffs);
   }
 
   async close(): Promise<void> {}

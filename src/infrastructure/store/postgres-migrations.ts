@@ -107,7 +107,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: 'access log',
     // The trust center's access log (CDS-TRC-ACL, domain/trust/access-log.ts): one row per request for certification
-    // data, summarized by day when read; never pruned by svc. `at` is text, kept as the API gave it.
+    // data. `at` is text, kept as the API gave it. (From migration 6 on, summarized as appended, and pruned.)
     sql: `
       CREATE TABLE svc_access (
         id bigserial PRIMARY KEY,
@@ -120,6 +120,37 @@ export const MIGRATIONS: readonly Migration[] = [
         status integer NOT NULL
       );
       CREATE INDEX svc_access_day ON svc_access (day);`,
+  },
+  {
+    version: 6,
+    name: 'access summaries',
+    // The access log's summaries (domain/trust/access-log.ts AccessTally), kept up to date in the transaction that
+    // inserts the events (INSERT … ON CONFLICT DO UPDATE), so the report reads a day's rows, never its events, and
+    // the events may be pruned while the summaries stay. `agency` is '' for none (an agency is never ''); the times
+    // compare as text in "C" order, which is time order for ISO-8601 UTC. The federal flag is now kept with each event
+    // (migration 5 dropped it). The rows already logged are summarized here.
+    sql: `
+      ALTER TABLE svc_access ADD COLUMN federal boolean NOT NULL DEFAULT false;
+      CREATE TABLE svc_access_summary (
+        day date NOT NULL,
+        principal text NOT NULL,
+        agency text NOT NULL,
+        federal boolean NOT NULL,
+        document text NOT NULL,
+        served bigint NOT NULL CHECK (served >= 0),
+        denied bigint NOT NULL CHECK (denied >= 0),
+        first text COLLATE "C" NOT NULL,
+        last text COLLATE "C" NOT NULL,
+        denied_first text COLLATE "C",
+        denied_last text COLLATE "C",
+        PRIMARY KEY (day, principal, agency, document, federal)
+      );
+      INSERT INTO svc_access_summary (day, principal, agency, federal, document, served, denied, first, last, denied_first, denied_last)
+        SELECT day, principal, coalesce(agency, ''), false, document,
+               count(*) FILTER (WHERE outcome = 'served'), count(*) FILTER (WHERE outcome = 'denied'),
+               min(at COLLATE "C"), max(at COLLATE "C"),
+               min(at COLLATE "C") FILTER (WHERE outcome = 'denied'), max(at COLLATE "C") FILTER (WHERE outcome = 'denied')
+        FROM svc_access GROUP BY day, principal, coalesce(agency, ''), document;`,
   },
 ];
 

@@ -3,7 +3,8 @@ import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
-import { accessDay, checkAccessEvent } from '../../domain/trust/access-log';
+import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
+import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
@@ -88,6 +89,30 @@ const CHAIN_HEAD = `
          last.seq AS seq, last.head AS head
   FROM (SELECT 1) one LEFT JOIN (SELECT seq, head FROM svc_runs ORDER BY seq DESC LIMIT 1) last ON true`;
 
+/** Access rows per INSERT: far under PostgreSQL's 65,535 parameters a statement. */
+const ACCESS_ROWS = 1000;
+
+/** A batch's tallies added to the summaries: counts summed, the earliest first and the latest last kept (LEAST and GREATEST skip NULLs). */
+const UPSERT_TALLIES = 'INSERT INTO svc_access_summary AS s (day, principal, agency, federal, document, served, denied, first, last, denied_first, denied_last)';
+const ON_TALLY_CONFLICT = `ON CONFLICT (day, principal, agency, document, federal) DO UPDATE SET
+  served = s.served + EXCLUDED.served, denied = s.denied + EXCLUDED.denied,
+  first = LEAST(s.first, EXCLUDED.first), last = GREATEST(s.last, EXCLUDED.last),
+  denied_first = LEAST(s.denied_first, EXCLUDED.denied_first), denied_last = GREATEST(s.denied_last, EXCLUDED.denied_last)`;
+
+/** A row of svc_access_summary (bigint arrives as a string). */
+interface TallyRow {
+  principal: string;
+  agency: string;
+  federal: boolean;
+  document: string;
+  served: string;
+  denied: string;
+  first: string;
+  last: string;
+  denied_first: string | null;
+  denied_last: string | null;
+}
+
 /** Network errors, and SQLSTATEs of connection, authentication, missing database and server shutdown or overload. */
 const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 const UNREACHABLE_SQLSTATE = /^(08|28|3D000|57P0[123]|53300)/;
@@ -101,7 +126,7 @@ const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
  * (domain/conmon/run-chain.ts); svc_run_chain keeps the chain head. Every read runs in one snapshot: the chain is checked on the
  * server (BROKEN_LINK, CHAIN_HEAD), then every record returned is re-hashed against its link here.
  */
-export class PostgresRunStore implements RunStore {
+export class PostgresRunStore implements RunStore, AccessStore {
   readonly location: string;
   private readonly pool: Pool;
   private readonly secrets: string[];
@@ -258,35 +283,111 @@ export class PostgresRunStore implements RunStore {
     return entries;
   }
 
-  /** One INSERT of every event (a request logs one, a batch many). */
+  /**
+   * One transaction per batch: the valid events' tallies added to svc_access_summary (INSERT … ON CONFLICT DO UPDATE,
+   * in key order, so two batches at once lock their rows in the same order), and the events inserted into svc_access
+   * but a principal's denials of a day beyond MAX_RAW_DENIALS, counted from the summaries as they stand. A bad event is
+   * refused alone (splitAccessBatch), after the others are written.
+   */
   async appendAccess(events: readonly AccessEvent[]): Promise<void> {
-    const checked = events.map(checkAccessEvent);
-    if (checked.length === 0) return;
-    await this.ready();
-    const values: unknown[] = [];
-    const rows = checked.map((e, i) => {
-      values.push(accessDay(e), e.at, e.principal, e.agency ?? null, e.document, e.outcome, e.status);
-      return `(${Array.from({ length: 7 }, (_, k) => `$${i * 7 + k + 1}`).join(', ')})`;
-    });
-    await this.transaction((sql) => sql(`INSERT INTO svc_access (day, at, principal, agency, document, outcome, status) VALUES ${rows.join(', ')}`, values));
+    const { valid, refusal } = splitAccessBatch(events);
+    if (valid.length > 0) {
+      await this.ready();
+      await this.transaction(async (sql) => {
+        const asking = new Map<string, Set<string>>();
+        for (const e of valid) if (e.outcome === 'denied') (asking.get(accessDay(e)) ?? asking.set(accessDay(e), new Set()).get(accessDay(e))!).add(e.principal);
+        const before = new Map<string, number>();
+        for (const [day, principals] of asking) {
+          const rows = await sql<{ principal: string; denied: string }>(
+            'SELECT principal, sum(denied)::bigint AS denied FROM svc_access_summary WHERE day = $1 AND principal = ANY($2::text[]) GROUP BY principal',
+            [day, [...principals]],
+          );
+          for (const row of rows) before.set(JSON.stringify([day, row.principal]), Number(row.denied));
+        }
+        const kept = rawAccessEvents(valid, (day, principal) => before.get(JSON.stringify([day, principal])) ?? 0);
+        for (let i = 0; i < kept.length; i += ACCESS_ROWS) {
+          const values: unknown[] = [];
+          const rows = kept.slice(i, i + ACCESS_ROWS).map((e) => placeholders(values, [accessDay(e), e.at, e.principal, e.agency ?? null, e.federal === true, e.document, e.outcome, e.status]));
+          await sql(`INSERT INTO svc_access (day, at, principal, agency, federal, document, outcome, status) VALUES ${rows.join(', ')}`, values);
+        }
+        const tallies = tallyAccess(valid);
+        for (let i = 0; i < tallies.length; i += ACCESS_ROWS) {
+          const values: unknown[] = [];
+          const rows = tallies
+            .slice(i, i + ACCESS_ROWS)
+            .map((t) => placeholders(values, [t.day, t.principal, t.agency ?? '', t.federal === true, t.document, t.served, t.denied, t.first, t.last, t.denied_first ?? null, t.denied_last ?? null]));
+          await sql(`${UPSERT_TALLIES} VALUES ${rows.join(', ')} ${ON_TALLY_CONFLICT}`, values);
+        }
+      });
+    }
+    if (refusal !== undefined) throw refusal;
   }
 
   async accessLog(from: string, to: string): Promise<AccessEvent[]> {
     await this.ready();
     const rows = await this.read((sql) =>
-      sql<{ at: string; principal: string; agency: string | null; document: string; outcome: string; status: number }>(
-        'SELECT at, principal, agency, document, outcome, status FROM svc_access WHERE day BETWEEN $1 AND $2 ORDER BY day, id',
+      sql<{ at: string; principal: string; agency: string | null; federal: boolean; document: string; outcome: string; status: number }>(
+        'SELECT at, principal, agency, federal, document, outcome, status FROM svc_access WHERE day BETWEEN $1 AND $2 ORDER BY day, id',
         [from, to],
       ),
     );
     return rows.map((r, i) => {
-      const event = { at: r.at, principal: r.principal, ...(r.agency === null ? {} : { agency: r.agency }), document: r.document, outcome: r.outcome, status: r.status };
-      try {
-        return checkAccessEvent(event);
-      } catch {
-        throw chainTampered(`${this.location} (svc_access, row ${i + 1} of ${from} to ${to})`, 'not an access event');
-      }
+      const event = { at: r.at, principal: r.principal, ...(r.agency === null ? {} : { agency: r.agency }), ...(r.federal ? { federal: true } : {}), document: r.document, outcome: r.outcome, status: r.status };
+      if (!isStoredAccessEvent(event)) throw chainTampered(`${this.location} (svc_access, row ${i + 1} of ${from} to ${to})`, 'not an access event');
+      return event;
     });
+  }
+
+  /** The day's rows of svc_access_summary: one indexed read, however many events the day had. */
+  async accessTallies(day: string): Promise<AccessTally[]> {
+    await this.ready();
+    const rows = await this.transaction(
+      (sql) =>
+        sql<TallyRow>('SELECT principal, agency, federal, document, served, denied, first, last, denied_first, denied_last FROM svc_access_summary WHERE day = $1', [day]),
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
+    const tallies = new AccessTallies();
+    for (const r of rows) {
+      const tally = {
+        day,
+        principal: r.principal,
+        ...(r.agency === '' ? {} : { agency: r.agency }),
+        ...(r.federal ? { federal: true } : {}),
+        document: r.document,
+        served: Number(r.served),
+        denied: Number(r.denied),
+        first: r.first,
+        last: r.last,
+        ...(r.denied_first === null ? {} : { denied_first: r.denied_first }),
+        ...(r.denied_last === null ? {} : { denied_last: r.denied_last }),
+      };
+      if (!isAccessTally(tally)) throw chainTampered(`${this.location} (svc_access_summary, ${day})`, 'a row is not an access summary svc wrote');
+      tallies.add(tally);
+    }
+    return tallies.list();
+  }
+
+  /**
+   * Removes the events of days before `raw_from` and the summaries of days before `summaries_from`, a day per
+   * transaction (no long lock, and it stops between days once the store is closed). The summaries need no compaction:
+   * they are kept in the events' own transactions.
+   */
+  async pruneAccess(cutoffs: AccessCutoffs): Promise<AccessUpkeep> {
+    const done: AccessUpkeep = { compacted: 0, summarized: 0, raw_days: 0, summary_days: 0 };
+    for (const [table, before, count] of [
+      ['svc_access', cutoffs.raw_from, 'raw_days'],
+      ['svc_access_summary', cutoffs.summaries_from, 'summary_days'],
+    ] as const) {
+      if (this.closed) return done;
+      await this.ready();
+      const days = await this.transaction((sql) => sql<{ day: string }>(`SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS day FROM ${table} WHERE day < $1 ORDER BY 1`, [before]));
+      for (const { day } of days) {
+        if (this.closed) return done;
+        await this.transaction((sql) => sql(`DELETE FROM ${table} WHERE day = $1`, [day]));
+        done[count] += 1;
+      }
+    }
+    return done;
   }
 
   async close(): Promise<void> {
@@ -489,6 +590,13 @@ export class PostgresRunStore implements RunStore {
     const text = (typeof code === 'string' && known[code]) || message.split('\n')[0] || String(code);
     return this.secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
   }
+}
+
+/** `($n, $n+1, …)` for one row, its values pushed onto `values`. */
+function placeholders(values: unknown[], row: unknown[]): string {
+  const first = values.length + 1;
+  values.push(...row);
+  return `(${row.map((_, k) => `$${first + k}`).join(', ')})`;
 }
 
 /** The URL as messages may show it: every password replaced by ***. */

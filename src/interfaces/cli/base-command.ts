@@ -1,8 +1,8 @@
 // Decorator metadata must exist before any use case (and tsyringe) loads: every command imports this file first.
 import 'reflect-metadata';
-import { Command, Errors, Flags } from '@oclif/core';
+import { Command, Errors, Flags, ux } from '@oclif/core';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
-import { printableText } from '../../domain/encoding/printable-text';
+import { printableText, terminalJson, terminalText } from '../../domain/encoding/printable-text';
 import { AppError } from '../../domain/errors';
 import { EXIT, exitCodeFor } from '../shared/error-mapping';
 import { buildCliContainer, type ContainerOverrides } from './container';
@@ -24,6 +24,29 @@ export abstract class BaseCommand extends Command {
   protected resolve<T>(token: InjectionToken<T>): T {
     this.container ??= buildCliContainer(BaseCommand.overrides);
     return this.container.resolve(token);
+  }
+
+  /**
+   * Everything a command prints goes through here: scanner, catalog and file text reaches the output, so control
+   * characters a terminal would act on (ESC sequences, C1 controls such as U+009B, a lone CR, U+2028) are written out
+   * as `\u001b` and the like (terminalText); tab, line feed and CRLF stay.
+   */
+  override log(message = '', ...args: unknown[]): void {
+    super.log(typeof message === 'string' ? terminalText(message) : message, ...args);
+  }
+
+  override logToStderr(message = '', ...args: unknown[]): void {
+    super.logToStderr(typeof message === 'string' ? terminalText(message) : message, ...args);
+  }
+
+  /** --json output: the characters JSON.stringify leaves raw that a terminal would act on, as `\u` escapes (the same JSON). */
+  override logJson(json: unknown): void {
+    ux.stdout(terminalJson(ux.colorizeJson(json, { pretty: true, theme: this.config.theme?.json })));
+  }
+
+  /** Text for stdout written as it is (a CSV or calendar printed whole, without a line feed added), controls written out. */
+  protected write(text: string): void {
+    process.stdout.write(terminalText(text));
   }
 
   /** One `Note: <message>` line on stderr: what svc decided for the user, beside the command's output. */

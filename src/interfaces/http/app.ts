@@ -6,31 +6,30 @@ import { contextOf } from './requests/request-context';
 import type { Authenticator } from './auth/authenticator';
 import type { OpenApiDocument } from './routes/openapi';
 import type { Principal, Role } from './auth/principal';
+import { holdsRole, type RoleGrant } from './auth/role-grants';
 import { HttpProblem } from './responses/problem-details';
 import { sendProblem } from './responses/problem-response';
 import { requestValidator } from './requests/request-validation';
+import type { DetailPolicy } from './responses/server-paths';
 import type { RouteSpec } from './routes/route';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
+import type { AccessEvent } from '../../domain/trust/access-log';
+import { isFederalIdentity } from '../../domain/trust/access-report';
 
 export interface AppDependencies {
   routes: readonly RouteSpec[];
   openapi: OpenApiDocument;
   authenticator: Authenticator;
-  roles: Record<Role, string[]>;
+  roles: Record<Role, RoleGrant[]>;
   limits: ApiLimits;
   logger: Logger;
+  /** Keeps server paths out of the problem details of anyone but an operator. */
+  problems?: DetailPolicy;
   /** Logs each request for the trust center's certification data, served or denied (CDS-TRC-ACL). */
-  access?: { record(event: { principal: string; agency?: string; document: string; outcome: 'served' | 'denied'; status: number }): void };
+  access?: { record(event: Omit<AccessEvent, 'at'>): void };
 }
 
-/**
- * Whether `principal` holds one of `roles`: names compare case-insensitively (Windows and Kerberos realms), `*` is
- * anyone; a principal recognized as an agency's (Principal.agency) holds `agency` without being named (CDS-TRC-USH).
- */
-export function holdsRole(principal: Principal, roles: readonly Role[], grants: Record<Role, string[]>): boolean {
-  const name = principal.name.toLowerCase();
-  return roles.some((role) => (role === 'agency' && principal.agency !== undefined) || grants[role].some((p) => p === '*' || p.toLowerCase() === name));
-}
+export { holdsRole } from './auth/role-grants';
 
 /** The Express app of svc-api: routes, OpenAPI, /docs and problem+json; the front door runs before it (front-door.ts). */
 export function createApp(deps: AppDependencies): express.Express {
@@ -52,8 +51,13 @@ export function createApp(deps: AppDependencies): express.Express {
         next();
       },
     ];
+    if (route.crossOrigin) {
+      if (route.access !== 'open') throw new Error(`${route.path}: only an open route may answer cross-origin requests`);
+      chain.push(crossOrigin);
+      app.options(route.path.replace(/\{([^}]+)\}/g, ':$1'), preflight(route));
+    }
     if (route.module === 'trust' && route.access !== 'open' && deps.access !== undefined) chain.push(logAccess(route, deps.access));
-    if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route.access, deps));
+    if (route.access !== 'open') chain.push(deps.authenticator.middleware, authorize(route, route.access, deps));
     else if (route.identifies) chain.push(deps.authenticator.middleware, identify);
     if (route.method === 'post') chain.push(requireJson, json);
     chain.push(async (req, res) => {
@@ -75,27 +79,46 @@ export function createApp(deps: AppDependencies): express.Express {
     if (allowed) return next(new HttpProblem(405, 'method-not-allowed', `${req.method} ${req.path}: this route answers ${allowed}`, { Allow: allowed }));
     next(new HttpProblem(404, 'no-such-route', `${req.method} ${req.path}: no such route; /openapi.json lists the ${deps.routes.length} routes`));
   });
-  app.use(problemHandler(deps.logger));
+  app.use(problemHandler(deps.logger, deps.problems));
   return app;
 }
 
+/** The trust route a request asked for, as the access log names it: `cpo`, `sdr`, `evidence/{sha256}`, … */
+function accessDocument(route: RouteSpec): string {
+  return route.path.replace(/^\/fedramp\//, '');
+}
+
+/** The access log's event of `principal`'s request for `document`. */
+function accessEvent(principal: Principal, document: string, status: number): Omit<AccessEvent, 'at'> {
+  return {
+    principal: principal.name,
+    ...(principal.agency === undefined ? {} : { agency: principal.agency }),
+    ...(principal.agency === undefined && isFederalIdentity(principal) ? { federal: true as const } : {}),
+    document,
+    outcome: status === 403 ? 'denied' : 'served',
+    status,
+  };
+}
+
 /**
- * Once the response is sent, logs who asked for which document and whether it was served (2xx, 304) or denied (403);
- * a request without credentials (401) names nobody and is not logged.
+ * Logs who was served which document (2xx, 304) once the response is sent; a denial (403) is logged by `authorize`
+ * the moment it is decided, so a client that resets the connection before the answer still leaves its trace. A
+ * request without credentials (401) names nobody and is not logged.
  */
 function logAccess(route: RouteSpec, access: NonNullable<AppDependencies['access']>): RequestHandler {
-  const document = route.path.replace(/^\/fedramp\//, '');
+  const document = accessDocument(route);
   return (req, res, next) => {
     res.on('finish', () => {
       const { principal } = contextOf(req);
-      if (principal === undefined || (res.statusCode >= 400 && res.statusCode !== 403)) return;
-      access.record({ principal: principal.name, ...(principal.agency === undefined ? {} : { agency: principal.agency }), document, outcome: res.statusCode === 403 ? 'denied' : 'served', status: res.statusCode });
+      if (principal === undefined || res.statusCode >= 400) return;
+      access.record(accessEvent(principal, document, res.statusCode));
     });
     next();
   };
 }
 
-function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandler {
+function authorize(route: RouteSpec, roles: readonly Role[], deps: AppDependencies): RequestHandler {
+  const logged = route.module === 'trust' ? deps.access : undefined;
   return (req, res, next) => {
     const principal = res.locals.principal as Principal | undefined;
     contextOf(req).principal = principal;
@@ -105,10 +128,44 @@ function authorize(roles: readonly Role[], deps: AppDependencies): RequestHandle
       return next(new HttpProblem(401, 'authentication-required', detail, challenges.length ? { 'WWW-Authenticate': challenges.join(', ') } : {}));
     }
     if (!holdsRole(principal, roles, deps.roles)) {
+      logged?.record(accessEvent(principal, accessDocument(route), 403));
       const agency = roles.includes('agency') ? ", or recognizes the principal's agency by its realm, certificate issuer or domain (fedramp.agencies in svc.config.json)" : '';
       return next(new HttpProblem(403, 'role-required', `${principal.name} does not hold the ${roles.join(' or ')} role; an administrator grants it under roles in the API config${agency}`));
     }
     next();
+  };
+}
+
+/** The request headers a cross-origin reader of public JSON may send (besides the CORS-safelisted ones). */
+const CORS_REQUEST_HEADERS = 'Accept, Accept-Language, Content-Language, If-None-Match, If-Modified-Since, Cache-Control, Pragma, X-Request-Id';
+/** The response headers such a reader may read (besides the CORS-safelisted ones): the validators and the request id. */
+const CORS_RESPONSE_HEADERS = 'ETag, Content-Digest, Content-Length, X-Request-Id';
+
+/**
+ * FRC-CSO-JSN (rules 2026.10.05.01): public JSON readable by a web application on any origin. `*` and no
+ * `Access-Control-Allow-Credentials`: a browser sends no cookie or credential with such a request, and the answer is
+ * the same for everyone. helmet's `Cross-Origin-Resource-Policy: same-origin` would keep a page of another origin
+ * from embedding it, so the public JSON says `cross-origin`.
+ */
+const crossOrigin: RequestHandler = (_req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', CORS_RESPONSE_HEADERS);
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  next();
+};
+
+/** The CORS preflight of a cross-origin route: 204, the methods and headers it allows, cached for a day. */
+function preflight(route: RouteSpec): RequestHandler {
+  const methods = route.method === 'get' ? 'GET, HEAD, OPTIONS' : `${route.method.toUpperCase()}, OPTIONS`;
+  return (req, res) => {
+    contextOf(req).route = route.path;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', methods);
+    res.setHeader('Access-Control-Allow-Headers', CORS_REQUEST_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('Allow', methods);
+    res.status(204).end();
   };
 }
 
@@ -127,10 +184,10 @@ const requireJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
-function problemHandler(logger: Logger) {
+function problemHandler(logger: Logger, problems: DetailPolicy | undefined) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
-    sendProblem(req, res, bodyParserProblem(error, req) ?? pathProblem(error) ?? error, logger);
+    sendProblem(req, res, bodyParserProblem(error, req) ?? pathProblem(error) ?? error, logger, problems);
   };
 }
 

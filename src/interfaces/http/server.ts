@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
@@ -28,6 +28,10 @@ import { trustRoutes } from './routes/trust';
 import { trustAccessRoutes } from './routes/trust-access';
 import { trustEvidenceRoutes } from './routes/trust-evidence';
 import { agencyRecognition } from './auth/agency-recognition';
+import { readTrustedAuthorities } from './auth/certificate-chain';
+import { ServerPaths, type DetailPolicy } from './responses/server-paths';
+import { contextOf } from './requests/request-context';
+import { dirname } from 'node:path';
 import { FEDRAMP_PROFILE } from '../../ports/fedramp-profile';
 import { AccessRecorder } from '../../application/trust/access-recorder';
 
@@ -79,12 +83,16 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
   const routes = apiRoutes(container, config, version, replay, logger);
   const authenticator = createAuthenticator(config.auth, {
     onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused'),
-    recognize: agencyRecognition(container.resolve(FEDRAMP_PROFILE)),
+    recognize: agencyRecognition(container.resolve(FEDRAMP_PROFILE), config.auth.mtls && { file: config.auth.mtls.ca, authorities: readTrustedAuthorities(config.auth.mtls.ca) }),
   });
   const openapi = buildOpenApi(routes, version);
   const access = container.resolve(AccessRecorder);
-  access.onError = (error, events) => logger.error({ err: error, events }, 'access log write failed');
-  const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger, access });
+  access.onError = (error, events) => logger.error({ err: error, events }, events > 0 ? 'access log write failed' : 'access log upkeep failed');
+  access.onRefused = (refusal) => logger.warn(refusal, 'access event refused');
+  access.onUpkeep = (done) => Object.values(done).some((n) => n > 0) && logger.info({ access_upkeep: done }, 'access log upkeep');
+  access.retention = { log_days: config.limits.access_log_days, summary_days: config.limits.access_summary_days };
+  const problems = detailPolicy(container, config, options);
+  const app = createApp({ routes, openapi, authenticator, roles: config.roles, limits: config.limits, logger, access, problems });
   const handler = createFrontDoor({
     app,
     logger,
@@ -92,8 +100,31 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
     replay,
     quickPrincipal: authenticator.withoutHandshake,
     holdsRole: (principal, roles) => holdsRole(principal, roles, config.roles),
+    problems,
   });
   return { handler, app, container, routes, openapi, logger, authenticator, access };
+}
+
+/**
+ * Who reads server paths in problem details (an operator) and which they are: the run store, the API config's and
+ * the offering profile's directories, the log file, the signing key, the svc home and the working directory.
+ */
+function detailPolicy(container: DependencyContainer, config: ApiConfig, options: ApiOptions): DetailPolicy {
+  const env = options.env ?? process.env;
+  const paths = new ServerPaths(container.resolve(RUN_STORE).location, [
+    config.file && dirname(config.file),
+    dirname(container.resolve(FEDRAMP_PROFILE).file),
+    config.log.file,
+    config.signing_key,
+    env.SVC_HOME,
+    env.SVC_CONFIG && dirname(env.SVC_CONFIG),
+    options.cwd ?? process.cwd(),
+  ]);
+  const reveals = (req: IncomingMessage): boolean => {
+    const { principal } = contextOf(req);
+    return principal !== undefined && holdsRole(principal, ['operator'], config.roles);
+  };
+  return { paths, reveals };
 }
 
 /**

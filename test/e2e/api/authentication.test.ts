@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { homeWithRecordedRun, startSvcApi, type StartedApi } from '../../support/api';
 import { curl } from '../../support/auth-test-app';
 import { startKdc, type Kdc } from '../../support/kdc';
-import { createTestPki, type TestPki } from '../../support/pki';
+import { certificateGrant, createTestPki, type TestPki } from '../../support/pki';
 
 describe('svc-api authentication end to end (the built binary)', () => {
   let home: { home: string; cleanup(): void };
@@ -74,7 +74,7 @@ describe('svc-api authentication end to end (the built binary)', () => {
     beforeAll(async () => {
       pki = createTestPki(join(dir, 'pki'));
       const config = join(dir, 'mtls.json');
-      writeFileSync(config, JSON.stringify({ port: 0, auth: { mtls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key } }, roles: { auditor: ['alice@SVC.TEST'] }, log: { file: join(dir, 'mtls.log') } }));
+      writeFileSync(config, JSON.stringify({ port: 0, auth: { mtls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key } }, roles: { auditor: [certificateGrant('alice@SVC.TEST', pki.ca)] }, log: { file: join(dir, 'mtls.log') } }));
       api = await startSvcApi(['--config', config], { SVC_HOME: home.home });
       url = api.url.replace('127.0.0.1', 'localhost');
     });

@@ -14,7 +14,7 @@ import { tlsServerOptions } from '../../../src/interfaces/http/auth/tls-server-o
 import { buildApi, refuseOpenBind } from '../../../src/interfaces/http/server';
 import { capturingLogger, homeWithRecordedRun, proxyConfig, startSvcApi } from '../../support/api';
 import { call, type CallOptions, listen, type Reply } from '../../support/auth-test-app';
-import { createTestPki, type Issued, type TestPki } from '../../support/pki';
+import { certificateGrant, createTestPki, fingerprintOf, type Issued, type TestPki } from '../../support/pki';
 import { FIXTURES, ROOT } from '../../support/run-svc';
 
 const ALICE = { 'x-forwarded-user': 'alice@SVC.TEST' };
@@ -267,8 +267,8 @@ describe('with Negotiate configured, every 401 carries WWW-Authenticate: Negotia
     const config = readApiConfig(
       {
         port: 0,
-        auth: { negotiate: { spn: 'HTTP@localhost' }, mtls, proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ subject: 'CN=iis-proxy' }] } },
-        roles: { auditor: ['alice@SVC.TEST'], operator: ['bob@SVC.TEST'] },
+        auth: { negotiate: { spn: 'HTTP@localhost' }, mtls, proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ fingerprint256: fingerprintOf(proxyCert) }] } },
+        roles: { auditor: ['alice@SVC.TEST', certificateGrant('alice@SVC.TEST', pki.ca)], operator: ['bob@SVC.TEST'] },
       },
       'api.json',
       dir,

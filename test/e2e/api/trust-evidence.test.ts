@@ -119,7 +119,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
       code: 'no-run-recorded',
       title: 'Not Found',
       status: 404,
-      detail: `no run is recorded in the run store at ${at('.svc', 'store')}, so there is no evidence entry yet; the provider records one with svc conmon process <report>`,
+      detail: 'no run is recorded yet, so there is no evidence entry; the provider records one with svc conmon process <report>',
       instance: `/fedramp/evidence/${'a'.repeat(64)}`,
       request_id: expect.any(String),
     });
@@ -189,7 +189,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
     /** The run's entries in list order: entry i is on page floor(i / LIST_PAGE_SIZE). */
     let entries: Entry[];
     const pathAt = (i: number) => `/fedramp/evidence/${hashOf(entries[i])}`;
-    const evidenceOpened = () => store.opened.splice(0).filter((name) => name.startsWith('evidence.'));
+    const evidenceOpened = (names: string[]) => names.filter((name) => name.startsWith('evidence.'));
 
     beforeAll(async () => {
       run(['conmon', 'process', 'large.json']);
@@ -197,24 +197,24 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
       entries = await bundleOf(4);
     });
 
-    it('builds the run\'s index once, for concurrent requests, from one pass over its pages; each lookup then reads one page', async () => {
+    it('reads the index stored with the run: its header and bucket once, then per lookup the one page the entry is on; never a pass over the pages', async () => {
       expect(entries).toHaveLength(2 * LIST_PAGE_SIZE + 600);
       const spread = [0, 1, 999, 1000, 1001, 1999, 2000, 2599];
+      const page = (p: number) => `evidence.00000${p}.json`;
       store.opened.length = 0;
       const first = await Promise.all(spread.map((i) => get(pathAt(i))));
       expect(first.map((r) => r.status)).toEqual(spread.map(() => 200));
       expect(first.map((r) => r.text)).toEqual(spread.map((i) => canonicalize(entries[i])));
-      const opened = evidenceOpened();
-      expect(opened.filter((n) => n === 'evidence.index.json')).toHaveLength(1);
-      // The pass reads each page once; each of the 8 lookups then reads the page its entry is on.
-      const page = (p: number) => `evidence.00000${p}.json`;
-      expect(opened.filter((n) => n !== 'evidence.index.json').sort()).toEqual([page(0), page(1), page(2), ...spread.map((i) => page(Math.floor(i / LIST_PAGE_SIZE)))].sort());
+      const opened = store.opened.splice(0);
+      expect(opened.filter((n) => n === 'evidence-index.json')).toHaveLength(1);
+      expect(opened.filter((n) => n === 'evidence-index.0000.bin')).toHaveLength(1);
+      expect(evidenceOpened(opened).sort()).toEqual(spread.map((i) => page(Math.floor(i / LIST_PAGE_SIZE))).sort());
       for (let round = 0; round < 3; round++) {
         for (const i of spread) expect((await get(pathAt(i))).status).toBe(200);
       }
-      const again = evidenceOpened();
-      expect(again.filter((n) => n === 'evidence.index.json')).toHaveLength(0);
-      expect(again).toEqual([0, 1, 2].flatMap(() => spread.map((i) => page(Math.floor(i / LIST_PAGE_SIZE)))));
+      const again = store.opened.splice(0);
+      expect(again.filter((n) => n.startsWith('evidence-index') || n === 'evidence.index.json')).toHaveLength(0);
+      expect(evidenceOpened(again)).toEqual([0, 1, 2].flatMap(() => spread.map((i) => page(Math.floor(i / LIST_PAGE_SIZE)))));
     });
 
     it('resolves entries on every page, and every evidence link of the run\'s SDR', async () => {

@@ -44,12 +44,12 @@ describe('parseAuthConfig accepts', () => {
       parse({
         negotiate: { spn: 'HTTP@svc.contoso.com', keytab: 'http.keytab' },
         mtls: { ...MTLS, ca: join(dir, 'tls/ca.pem') },
-        proxy: { header: 'X-Forwarded-User', addresses: ['127.0.0.1', '10.1.2.3'], certificates: [{ subject: 'CN=iis-proxy,O=Contoso' }] },
+        proxy: { header: 'X-Forwarded-User', addresses: ['127.0.0.1', '10.1.2.3'], certificates: [{ fingerprint256: 'ab'.repeat(32) }] },
       }),
     ).toEqual({
       negotiate: { spn: 'HTTP@svc.contoso.com', keytab: join(dir, 'http.keytab') },
       mtls: { ca: join(dir, 'tls/ca.pem'), cert: join(dir, 'tls/server.crt'), key: join(dir, 'tls/server.key') },
-      proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'], certificates: [{ subject: [['CN', 'iis-proxy'], ['O', 'Contoso']] }] },
+      proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'], certificates: [{ fingerprint256: 'AB:'.repeat(31) + 'AB' }] },
     });
   });
 
@@ -63,20 +63,18 @@ describe('parseAuthConfig accepts', () => {
     });
   });
 
-  it("proxy certificates by fingerprint in openssl's spellings, and by subject with escaped commas", () => {
+  it("proxy certificates by fingerprint in openssl's spellings", () => {
     const hex = 'ab'.repeat(32);
     const colons = 'AB:'.repeat(31) + 'AB';
     const certificates = [
       { fingerprint256: colons.toLowerCase() },
       { fingerprint256: hex },
       { fingerprint256: `sha256 Fingerprint=${colons}` },
-      { subject: 'CN=iis-proxy, O=Contoso\\, Ltd.+OU=Web' },
     ];
     expect(parse({ mtls: MTLS, proxy: { header: 'x-forwarded-user', addresses: ['10.1.2.3'], certificates } }).proxy?.certificates).toEqual([
       { fingerprint256: colons },
       { fingerprint256: colons },
       { fingerprint256: colons },
-      { subject: [['CN', 'iis-proxy'], ['O', 'Contoso, Ltd.'], ['OU', 'Web']] },
     ]);
   });
 });
@@ -220,25 +218,25 @@ describe('parseAuthConfig refuses', () => {
       ],
       [
         'proxy certificates without mutual TLS',
-        { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ subject: 'CN=iis-proxy' }] },
+        { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ fingerprint256: 'AB'.repeat(32) }] },
         'auth.proxy.certificates: a proxy certificate can only be checked over mutual TLS, and auth.mtls is not configured; configure auth.mtls, or leave auth.proxy.certificates out',
       ],
     ])('%s', (_what, proxy, message) => {
       expect(refusal({ proxy })).toBe(message);
     });
 
-    const CERTIFICATES = '[{"fingerprint256": "AB:CD:…"}] or [{"subject": "CN=iis-proxy,O=Contoso"}]';
+    const CERTIFICATES = '[{"fingerprint256": "AB:CD:…"}]';
     const FINGERPRINT_FIX = 'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256';
-    const SUBJECT_FIX = 'print it with openssl x509 -in proxy.crt -noout -subject -nameopt RFC2253';
+    const SUBJECT =
+      'auth.proxy.certificates[0].subject: a subject names no certificate: every CA the API trusts, an agency\'s included, can issue one with the proxy\'s subject; name the proxy\'s certificate by its SHA-256 fingerprint, {"fingerprint256": "…"} (openssl x509 -in proxy.crt -noout -fingerprint -sha256)';
     it.each([
       ['another host over mutual TLS without proxy certificates', ['10.1.2.3'], undefined, ANOTHER_HOST.replace('[1]', '[0]')],
       ['certificates that are not an array', ['127.0.0.1'], { subject: 'CN=iis-proxy' }, `auth.proxy.certificates: expected a non-empty array of certificates, got an object; write ${CERTIFICATES}, or leave it out`],
       ['an empty certificate list', ['127.0.0.1'], [], `auth.proxy.certificates: expected a non-empty array of certificates, got an empty array; write ${CERTIFICATES}, or leave it out`],
-      ['an entry with both keys', ['127.0.0.1'], [{ subject: 'CN=a', fingerprint256: 'AB' }], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"} or {"subject": "…"}, got the keys subject, fingerprint256; write ${CERTIFICATES}`],
-      ['an entry that is a string', ['127.0.0.1'], ['CN=iis-proxy'], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"} or {"subject": "…"}, got "CN=iis-proxy"; write ${CERTIFICATES}`],
+      ['an entry with two keys', ['127.0.0.1'], [{ subject: 'CN=a', fingerprint256: 'AB' }], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"}, got the keys subject, fingerprint256; write ${CERTIFICATES}`],
+      ['an entry that is a string', ['127.0.0.1'], ['CN=iis-proxy'], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"}, got "CN=iis-proxy"; write ${CERTIFICATES}`],
       ['a short fingerprint', ['127.0.0.1'], [{ fingerprint256: 'AB:CD:EF' }], `auth.proxy.certificates[0].fingerprint256: expected a SHA-256 fingerprint (32 hex pairs joined by colons), got "AB:CD:EF"; ${FINGERPRINT_FIX}`],
-      ['a subject without a value', ['127.0.0.1'], [{ subject: 'CN=' }], `auth.proxy.certificates[0].subject: expected the certificate's whole subject such as "CN=iis-proxy,O=Contoso", got "CN="; ${SUBJECT_FIX}`],
-      ['a subject that is a name', ['127.0.0.1'], [{ subject: 'iis-proxy' }], `auth.proxy.certificates[0].subject: expected the certificate's whole subject such as "CN=iis-proxy,O=Contoso", got "iis-proxy"; ${SUBJECT_FIX}`],
+      ['the proxy by its subject, which any trusted CA can write', ['127.0.0.1'], [{ subject: 'CN=iis-proxy,O=Contoso' }], SUBJECT],
     ])('%s', (_what, addresses, certificates, message) => {
       expect(refusal({ mtls: MTLS, proxy: { header: 'x-forwarded-user', addresses, ...(certificates !== undefined ? { certificates } : {}) } })).toBe(message);
     });

@@ -58,15 +58,15 @@ describe('mutual TLS client certificates', () => {
   });
 
   it('names a certificate with only an e-mail by its e-mail', async () => {
-    expect((await whoami(clients.erin)).body).toEqual({ name: 'erin@svc.test', method: 'mtls', issuer: 'CN=svc test CA' });
+    expect((await whoami(clients.erin)).body).toEqual({ name: 'erin@svc.test', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=erin', authorities: ['CN=svc test CA'] });
   });
 
   it('names a certificate with neither by its subject CN', async () => {
-    expect((await whoami(clients.carol)).body).toEqual({ name: 'carol', method: 'mtls', issuer: 'CN=svc test CA' });
+    expect((await whoami(clients.carol)).body).toEqual({ name: 'carol', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=carol', authorities: ['CN=svc test CA'] });
   });
 
   it('reads the UPN from the certificate itself, so a UPN that looks like two names stays one', async () => {
-    expect((await whoami(clients.eve)).body).toEqual({ name: 'eve, othername:UPN:admin@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA' });
+    expect((await whoami(clients.eve)).body).toEqual({ name: 'eve, othername:UPN:admin@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=eve', authorities: ['CN=svc test CA'] });
   });
 
   it('leaves the principal unset without a client certificate: the route answers 401 with no challenge', async () => {
@@ -108,7 +108,7 @@ describe('mutual TLS client certificates', () => {
         headers: { authorization: 'Negotiate YIIC2QYGKwYBBQUC' },
         tls: { ca: pki.ca.certPem, key: clients.carol.keyPem, cert: clients.carol.certPem },
       });
-      expect(reply.body).toEqual({ name: 'carol', method: 'mtls', issuer: 'CN=svc test CA' });
+      expect(reply.body).toEqual({ name: 'carol', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=carol', authorities: ['CN=svc test CA'] });
     } finally {
       await server.close();
     }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ const INVALID_IDENTITY = {
   status: 401,
   code: 'invalid-proxy-identity',
   detail:
-    'the x-forwarded-user header is not one user name (DOMAIN\\user, user@REALM or a plain name, 1-256 characters, no control characters); fix what the proxy puts in it',
+    'the x-forwarded-user header is not one user name (DOMAIN\\user, user@REALM or a plain name, 1-256 characters, no control, format or line-separator characters); fix what the proxy puts in it',
 };
 const untrusted = (peer: string, why = 'is not one of them') => ({
   status: 401,
@@ -33,8 +33,13 @@ const refusals: AuthRefusal[] = [];
  * An app whose authenticator trusts `addresses` (plus mTLS when `tls`, and the proxy `certificates`), listening on
  * `host`; `peerAs` makes every connection's peer address that one, as a proxy on another host would have.
  */
-async function proxyServer(addresses: string[], host = '127.0.0.1', tls = false, options: { certificates?: unknown[]; peerAs?: string } = {}): Promise<number> {
-  const mtls = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };
+async function proxyServer(addresses: string[], host = '127.0.0.1', tls = false, options: { certificates?: unknown[]; peerAs?: string; ca?: string } = {}): Promise<number> {
+  let ca = pki.ca.cert;
+  if (options.ca !== undefined) {
+    ca = join(dir, `clients-${servers.length}.pem`);
+    writeFileSync(ca, options.ca);
+  }
+  const mtls = { ca, cert: pki.server.cert, key: pki.server.key };
   const proxy = { header: 'X-Forwarded-User', addresses, ...(options.certificates ? { certificates: options.certificates } : {}) };
   const config = parseAuthConfig({ proxy, ...(tls ? { mtls } : {}) }, 'svc-api.json', dir);
   const app = authTestApp(createAuthenticator(config, { onRefused: (r) => refusals.push(r) }));
@@ -146,13 +151,19 @@ describe('trusted proxy over mutual TLS', () => {
     expect(reply.body).toEqual({ name: 'CONTOSO\\bob', method: 'proxy' });
   });
 
-  describe.each([
-    ['its SHA-256 fingerprint', () => [{ fingerprint256: fingerprint }]],
-    ['its subject', () => [{ subject: 'CN=iis-proxy' }]],
-  ])('from loopback, the proxy certificate listed by %s', (_by, certificates) => {
+  describe('from loopback, the proxy certificate listed by its SHA-256 fingerprint', () => {
     let port: number;
     beforeAll(async () => {
-      port = await proxyServer(['127.0.0.1'], '127.0.0.1', true, { certificates: certificates() });
+      port = await proxyServer(['127.0.0.1'], '127.0.0.1', true, { certificates: [{ fingerprint256: fingerprint }] });
+    });
+
+    it("refuses a certificate with the proxy's very subject from another CA the API trusts (an agency's) with 401 untrusted-proxy", async () => {
+      // The API trusts the agency's CA for its users' certificates; the agency mints one named CN=iis-proxy.
+      const impostor = pki.client('iis-proxy', { ca: pki.foreignCa });
+      const trusting = await proxyServer(['127.0.0.1'], '127.0.0.1', true, { certificates: [{ fingerprint256: fingerprint }], ca: pki.ca.certPem + pki.foreignCa.certPem });
+      const reply = await call('127.0.0.1', trusting, '/whoami', asUser('CONTOSO\\admin', { tls: tls(impostor) }));
+      expect(reply).toMatchObject({ status: 401, body: notTheProxy('127.0.0.1') });
+      expect((await call('127.0.0.1', trusting, '/whoami', asUser('CONTOSO\\bob', { tls: tls(proxyCert) }))).body).toEqual({ name: 'CONTOSO\\bob', method: 'proxy' });
     });
 
     it("accepts the header from the proxy's certificate, as the header's user", async () => {
@@ -167,7 +178,7 @@ describe('trusted proxy over mutual TLS', () => {
     });
 
     it("authenticates the user's certificate itself when the header is absent", async () => {
-      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA' });
+      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=alice', authorities: ['CN=svc test CA'] });
     });
   });
 
@@ -208,7 +219,7 @@ describe('trusted proxy over mutual TLS', () => {
 
     it('authenticates the certificate itself when the header is absent', async () => {
       const reply = await call('127.0.0.1', port, '/whoami', { tls: tls(alice) });
-      expect(reply.body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA' });
+      expect(reply.body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=alice', authorities: ['CN=svc test CA'] });
     });
   });
 });

@@ -1,5 +1,5 @@
 import { jsonSyntaxProblem } from '../../../src/domain/encoding/json-syntax-problem';
-import { printableText } from '../../../src/domain/encoding/printable-text';
+import { printableText, terminalJson, terminalText } from '../../../src/domain/encoding/printable-text';
 
 describe('printableText', () => {
   it('writes out ESC and the other C0 controls as \\u escapes', () => {
@@ -29,6 +29,27 @@ describe('printableText', () => {
     const once = printableText('\u001b\ufeff\u202e\r');
     expect(once).toBe('\\u001b' + 'U+FEFF' + '\\u202e' + '\\u000d');
     expect(printableText(once)).toBe(once);
+  });
+});
+
+describe('terminalText', () => {
+  it('writes out what a terminal would act on: an OSC 8 link, a screen clear, an 8-bit CSI, a lone CR, the separators, a BOM', () => {
+    expect(terminalText('\u001b]8;;http://evil\u0007click\u001b]8;;\u0007')).toBe('\\u001b]8;;http://evil\\u0007click\\u001b]8;;\\u0007');
+    expect(terminalText('a\u001b[2Jb\u009b31mc\rd\u2028e\u2029\ufeff\u202e')).toBe('a\\u001b[2Jb\\u009b31mc\\u000dd\\u2028e\\u2029\\ufeff\\u202e');
+  });
+
+  it('keeps tab, LF and a CRLF line end (a CSV or calendar printed whole)', () => {
+    expect(terminalText('a,b\r\nc\td\ne')).toBe('a,b\r\nc\td\ne');
+    expect(terminalText('a\r\r\n')).toBe('a\\u000d\r\n');
+  });
+});
+
+describe('terminalJson', () => {
+  it('escapes what JSON.stringify leaves raw, and the JSON means the same', () => {
+    const value = { title: 'a\u009b31m\u0085\u007f\u2028\u2029\ufeff\u202eb', esc: '\u001b[2J' };
+    const json = terminalJson(JSON.stringify(value));
+    expect(json).toBe('{"title":"a\\u009b31m\\u0085\\u007f\\u2028\\u2029\\ufeff\\u202eb","esc":"\\u001b[2J"}');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });
 

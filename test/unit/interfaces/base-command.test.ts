@@ -62,3 +62,30 @@ describe('BaseCommand.catch', () => {
     expect(process.exitCode).toBe(4);
   });
 });
+
+describe('BaseCommand output', () => {
+  let out: string[];
+  let err: string[];
+  const command = (json = false) => Object.assign(Object.create(BaseCommand.prototype), { argv: [], jsonEnabled: () => json, config: {} }) as BaseCommand & { log(m: string): void; logToStderr(m: string): void; logJson(j: unknown): void };
+  beforeEach(() => {
+    out = [];
+    err = [];
+    // oclif's ux writes through console.log and console.error.
+    jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(`${line}\n`));
+    jest.spyOn(console, 'error').mockImplementation((line: string) => void err.push(`${line}\n`));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('writes out the control characters of scanner text it prints, on stdout and stderr', () => {
+    command().log('| CVE-1 | \u001b]8;;http://evil\u0007click\u001b]8;;\u0007 \u009b2J |');
+    command().logToStderr('title\u001b[2J\rX');
+    expect(out).toEqual(['| CVE-1 | \\u001b]8;;http://evil\\u0007click\\u001b]8;;\\u0007 \\u009b2J |\n']);
+    expect(err).toEqual(['title\\u001b[2J\\u000dX\n']);
+  });
+
+  it('prints --json output with the C1 controls and separators JSON.stringify leaves raw escaped: the same JSON', () => {
+    command(true).logJson({ title: 'a\u009b31m\u2028b' });
+    expect(out).toEqual(['{\n  "title": "a\\u009b31m\\u2028b"\n}\n']);
+    expect(JSON.parse(out[0])).toEqual({ title: 'a\u009b31m\u2028b' });
+  });
+});

@@ -3,7 +3,6 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '../../../domain/errors';
 import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
-import { controlCharacterIn } from '../../../domain/encoding/control-characters';
 
 /** The `auth` object of the API config file: which ways of proving an identity svc-api accepts. */
 export interface AuthConfig {
@@ -19,10 +18,11 @@ export interface AuthConfig {
 }
 
 /**
- * How the proxy's own client certificate is recognized: its SHA-256 fingerprint (uppercase hex pairs joined by
- * colons, as `openssl x509 -fingerprint -sha256` prints it), or its whole subject as attribute/value pairs.
+ * How the proxy's own client certificate is recognized: its SHA-256 fingerprint (uppercase hex pairs joined by colons,
+ * as `openssl x509 -fingerprint -sha256` prints it). Never by its subject: any CA the API trusts, an agency's
+ * included, can issue a certificate with the proxy's subject.
  */
-export type ProxyCertificate = { fingerprint256: string } | { subject: [string, string][] };
+export type ProxyCertificate = { fingerprint256: string };
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // A GSS host-based service name: service@host, the form gss_import_name(GSS_C_NT_HOSTBASED_SERVICE) takes.
@@ -36,7 +36,6 @@ const NOT_A_USER_HEADER: Record<string, string> = {
   'x-iis-windowsauthtoken': 'carries a Windows token handle, not a user name (see docs/iis.md)',
 };
 const FINGERPRINT = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
-const ATTRIBUTE = /^(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)$/;
 const MTLS_FILES = {
   ca: 'the PEM bundle of the CAs that issue client certificates',
   cert: 'the server certificate PEM file',
@@ -134,9 +133,9 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
 
 type Fail = (path: string, problem: string, fix: string) => never;
 
-/** `auth.proxy.certificates`: each entry `{"fingerprint256": "AB:CD:…"}` or `{"subject": "CN=iis-proxy,O=Contoso"}`. */
+/** `auth.proxy.certificates`: each entry `{"fingerprint256": "AB:CD:…"}`. */
 function readProxyCertificates(value: unknown, mtls: boolean, fail: Fail): ProxyCertificate[] {
-  const example = '[{"fingerprint256": "AB:CD:…"}] or [{"subject": "CN=iis-proxy,O=Contoso"}]';
+  const example = '[{"fingerprint256": "AB:CD:…"}]';
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.length === 0) {
     return fail('auth.proxy.certificates', `expected a non-empty array of certificates, got ${Array.isArray(value) ? 'an empty array' : describe(value)}`, `write ${example}, or leave it out`);
@@ -145,55 +144,20 @@ function readProxyCertificates(value: unknown, mtls: boolean, fail: Fail): Proxy
   return value.map((entry: unknown, i): ProxyCertificate => {
     const path = `auth.proxy.certificates[${i}]`;
     const keys = isPlainObject(entry) ? Object.keys(entry) : [];
-    if (!isPlainObject(entry) || keys.length !== 1 || !['fingerprint256', 'subject'].includes(keys[0])) {
-      return fail(path, `expected {"fingerprint256": "…"} or {"subject": "…"}, got ${isPlainObject(entry) ? `the keys ${keys.join(', ') || '(none)'}` : describe(entry)}`, `write ${example}`);
+    if (isPlainObject(entry) && keys.length === 1 && keys[0] === 'subject') {
+      fail(`${path}.subject`, "a subject names no certificate: every CA the API trusts, an agency's included, can issue one with the proxy's subject", 'name the proxy\'s certificate by its SHA-256 fingerprint, {"fingerprint256": "…"} (openssl x509 -in proxy.crt -noout -fingerprint -sha256)');
     }
-    if ('fingerprint256' in entry) {
-      const given = entry.fingerprint256;
-      const hex = typeof given === 'string' ? given.trim().replace(/^sha256 fingerprint=/i, '').toUpperCase() : '';
-      const fingerprint = /^[0-9A-F]{64}$/.test(hex) ? (hex.match(/../g) as string[]).join(':') : hex;
-      if (!FINGERPRINT.test(fingerprint)) {
-        fail(`${path}.fingerprint256`, `expected a SHA-256 fingerprint (32 hex pairs joined by colons), got ${describe(given)}`, 'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256');
-      }
-      return { fingerprint256: fingerprint };
+    if (!isPlainObject(entry) || keys.length !== 1 || keys[0] !== 'fingerprint256') {
+      return fail(path, `expected {"fingerprint256": "…"}, got ${isPlainObject(entry) ? `the keys ${keys.join(', ') || '(none)'}` : describe(entry)}`, `write ${example}`);
     }
-    const subject = typeof entry.subject === 'string' ? parseSubject(entry.subject) : undefined;
-    if (!subject) {
-      fail(`${path}.subject`, `expected the certificate's whole subject such as "CN=iis-proxy,O=Contoso", got ${describe(entry.subject)}`, 'print it with openssl x509 -in proxy.crt -noout -subject -nameopt RFC2253');
+    const given = entry.fingerprint256;
+    const hex = typeof given === 'string' ? given.trim().replace(/^sha256 fingerprint=/i, '').toUpperCase() : '';
+    const fingerprint = /^[0-9A-F]{64}$/.test(hex) ? (hex.match(/../g) as string[]).join(':') : hex;
+    if (!FINGERPRINT.test(fingerprint)) {
+      fail(`${path}.fingerprint256`, `expected a SHA-256 fingerprint (32 hex pairs joined by colons), got ${describe(given)}`, 'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256');
     }
-    return { subject: subject as [string, string][] };
+    return { fingerprint256: fingerprint };
   });
-}
-
-/**
- * An RFC 4514 subject (`CN=iis-proxy,O=Contoso`, `\,` escaping a comma) as attribute/value pairs, attribute names
- * upper-cased; undefined when it does not parse. `+` (a multi-valued RDN) counts as another pair.
- */
-function parseSubject(text: string): [string, string][] | undefined {
-  const pairs: [string, string][] = [];
-  let current = '';
-  const parts: string[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\' && i + 1 < text.length) {
-      current += c + text[++i];
-    } else if (c === ',' || c === '+') {
-      parts.push(current);
-      current = '';
-    } else {
-      current += c;
-    }
-  }
-  parts.push(current);
-  for (const part of parts) {
-    const eq = part.indexOf('=');
-    if (eq < 1) return undefined;
-    const type = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim().replace(/\\(.)/g, '$1');
-    if (!ATTRIBUTE.test(type) || value === '' || controlCharacterIn(value) !== undefined) return undefined;
-    pairs.push([type.toUpperCase(), value]);
-  }
-  return pairs;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { AuthConfig } from './auth-config';
 import { clientCertificatePrincipal } from './client-certificate';
 import { type NegotiateFailure, NegotiateStrategy, type NegotiateSuccess } from './negotiate-strategy';
 import { trustedProxyPrincipal } from './trusted-proxy';
+import { readTrustedAuthorities } from './certificate-chain';
+import { principalNameProblem } from '../../../domain/trust/principal-name';
 
 export interface Authenticator {
   /**
@@ -50,6 +52,10 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
   const challenges = config.negotiate ? ['Negotiate'] : [];
   const challengeHeaders: Record<string, string> = challenges.length > 0 ? { 'WWW-Authenticate': challenges.join(', ') } : {};
   const recognize = options.recognize ?? ((principal: Principal) => principal);
+  // The fingerprints of the CAs a client certificate's chain must reach (certificate-chain.ts), read at the first
+  // certificate (svc-api's start reads the bundle already, tls-server-options.ts).
+  let anchors: Set<string> | undefined;
+  const trustAnchors = (): Set<string> => (anchors ??= new Set(config.mtls ? readTrustedAuthorities(config.mtls.ca).map((ca) => ca.fingerprint256) : []));
   const passport = new Passport();
   if (config.negotiate) passport.use(new NegotiateStrategy(config.negotiate));
 
@@ -65,9 +71,15 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
         const failure = info as NegotiateFailure;
         return next(refuse('negotiate', failure.code, failure.detail, failure.reason));
       }
+      // The KDC vouches for the name, not for its fitness: it is held to the rule every method's names are.
+      const { name } = principal;
+      const problem = principalNameProblem(name);
+      if (problem !== undefined) {
+        return next(refuse('negotiate', 'invalid-principal-name', `the Kerberos principal name is not a usable user name (${problem}); ask the Kerberos administrator for a principal svc-api can name`));
+      }
       const mutualToken = (info as NegotiateSuccess | undefined)?.mutualToken;
       if (mutualToken) res.setHeader('WWW-Authenticate', `Negotiate ${mutualToken}`);
-      res.locals.principal = recognize(principal);
+      res.locals.principal = recognize({ ...principal, name });
       next();
     };
     passport.authenticate('negotiate', { session: false }, done)(req, res, next);
@@ -76,7 +88,7 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
   const usesProxy = (req: IncomingMessage): boolean => config.proxy !== undefined && req.headers[config.proxy.header] !== undefined;
 
   const withoutHandshake = (req: IncomingMessage): Principal | undefined => {
-    const principal = usesProxy(req) ? trustedProxyPrincipal(req, config.proxy!) : config.mtls ? clientCertificatePrincipal(req) : undefined;
+    const principal = usesProxy(req) ? trustedProxyPrincipal(req, config.proxy!) : config.mtls ? clientCertificatePrincipal(req, trustAnchors()) : undefined;
     return principal === undefined ? undefined : recognize(principal);
   };
 

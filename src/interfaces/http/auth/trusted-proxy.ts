@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { type PeerCertificate, TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import type { Principal } from './principal';
 import { HttpProblem } from '../responses/problem-details';
-import { type AuthConfig, isLoopbackAddress, normalizeAddress, type ProxyCertificate } from './auth-config';
+import { type AuthConfig, isLoopbackAddress, normalizeAddress } from './auth-config';
+import { principalNameProblem } from '../../../domain/trust/principal-name';
 
 const USER = "[\\p{L}\\p{N}._$'-]+(?: [\\p{L}\\p{N}._$'-]+)*";
 const DOMAIN = '[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?';
@@ -11,7 +12,8 @@ const IDENTITY = new RegExp(`^(?:${DOMAIN}\\\\${USER}|${USER}@${DOMAIN}|${USER})
 
 /**
  * The principal a trusted proxy (IIS) vouches for in the configured header. The header counts only when the peer
- * is one of `addresses` and either presents a client certificate that verified and is one of `certificates`, or
+ * is one of `addresses` and either presents a client certificate that verified and whose SHA-256 fingerprint is one of
+ * `certificates` (never its subject, which any CA the API trusts could write), or
  * presents none and connects from loopback (127.0.0.0/8, ::1). A client certificate that is not the proxy's (a
  * user's own, from the proxy's address) makes the connection that user's, not the proxy's: the header is refused.
  * From anywhere else it is refused too (401 `untrusted-proxy`), never ignored, so a misrouted deployment shows at
@@ -32,28 +34,20 @@ export function trustedProxyPrincipal(req: IncomingMessage, proxy: NonNullable<A
   const certificate = req.socket instanceof TLSSocket ? req.socket.getPeerCertificate() : undefined;
   if (certificate?.raw) {
     if (!(req.socket as TLSSocket).authorized) untrusted('presented a client certificate that did not verify');
-    if (!proxy.certificates.some((c) => isCertificate(certificate, c))) untrusted('presented a client certificate that is not one of auth.proxy.certificates');
+    if (!proxy.certificates.some((c) => certificate.fingerprint256?.toUpperCase() === c.fingerprint256)) untrusted('presented a client certificate that is not one of auth.proxy.certificates');
   } else if (!isLoopbackAddress(peer)) {
     untrusted('connected without a client certificate');
   }
   // Node reads header bytes as latin1; a proxy sends a non-ASCII name as UTF-8.
   const name = typeof value === 'string' ? utf8(value) : undefined;
-  if (name === undefined || name.length > 256 || !IDENTITY.test(name)) {
+  if (name === undefined || principalNameProblem(name) !== undefined || !IDENTITY.test(name)) {
     throw new HttpProblem(
       401,
       'invalid-proxy-identity',
-      `the ${proxy.header} header is not one user name (DOMAIN\\user, user@REALM or a plain name, 1-256 characters, no control characters); fix what the proxy puts in it`,
+      `the ${proxy.header} header is not one user name (DOMAIN\\user, user@REALM or a plain name, 1-256 characters, no control, format or line-separator characters); fix what the proxy puts in it`,
     );
   }
   return { name, method: 'proxy' };
-}
-
-/** Whether `certificate` is the configured proxy certificate: the same SHA-256 fingerprint, or the same subject attributes and values. */
-function isCertificate(certificate: PeerCertificate, expected: ProxyCertificate): boolean {
-  if ('fingerprint256' in expected) return certificate.fingerprint256?.toUpperCase() === expected.fingerprint256;
-  const pairs = (list: [string, string][]) => list.map(([type, value]) => `${type}=${value}`).sort();
-  const actual = Object.entries(certificate.subject ?? {}).flatMap(([type, values]) => ([] as string[]).concat(values as string | string[]).map((v): [string, string] => [type.toUpperCase(), v]));
-  return JSON.stringify(pairs(actual)) === JSON.stringify(pairs(expected.subject));
 }
 
 function utf8(latin1: string): string | undefined {

@@ -8,8 +8,10 @@ import type { OrgPathRule } from '../../../domain/directory/org-path';
 import type { GraphSettings } from '../../../ports/graph-settings';
 import { parseAuthConfig, type AuthConfig } from '../auth/auth-config';
 import { parseBoundaryConfig, parseGraphConfig, parseOrgPathConfig } from './directory-config';
-import { ROLES, type Role } from '../auth/principal';
+import type { Role } from '../auth/principal';
+import { readRoleGrants, type RoleGrant } from '../auth/role-grants';
 import { jsonSyntaxProblem } from '../../../domain/encoding/json-syntax-problem';
+import { DEFAULT_ACCESS_LOG_DAYS, DEFAULT_ACCESS_SUMMARY_DAYS, MIN_ACCESS_SUMMARY_DAYS } from '../../../domain/trust/access-log';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8000;
@@ -19,6 +21,10 @@ export interface ApiLimits {
   body_bytes: number;
   /** Requests per minute per client address before 429. */
   requests_per_minute: number;
+  /** Days the access log keeps raw events (today included); DEFAULT_ACCESS_LOG_DAYS. */
+  access_log_days: number;
+  /** Days the access log keeps its summaries (today included), at least MIN_ACCESS_SUMMARY_DAYS (CDS-TRC-ACL). */
+  access_summary_days: number;
 }
 
 /** The API config file (`--config`, SVC_API_CONFIG, or ./svc-api.json). Every key is optional; docs/api.md lists them. */
@@ -30,10 +36,12 @@ export interface ApiConfig {
   store?: string;
   auth: AuthConfig;
   /**
-   * Principals per role; matched case-insensitively, `*` for every authenticated principal. `agency` is also held by
-   * every principal the offering's profile recognizes as an agency's (fedramp.agencies: realms, issuers, domains).
+   * Grants per role, each bound to how the principal authenticated (role-grants.ts): a string for a Kerberos or proxy
+   * name (`*` for every such principal), an object for a certificate's holder and its CA. `agency` is also held by
+   * every principal the offering's profile recognizes as an agency's (fedramp.agencies: realms, issuers, domains), who
+   * then holds no other role.
    */
-  roles: Record<Role, string[]>;
+  roles: Record<Role, RoleGrant[]>;
   limits: ApiLimits;
   /** PEM key that signs the SAR the API serves; default SVC_SIGNING_KEY, else the development key. */
   signing_key?: string;
@@ -48,7 +56,7 @@ export interface ApiConfig {
 
 const KEYS = ['$schema', 'host', 'port', 'store', 'auth', 'roles', 'limits', 'signing_key', 'log', 'graph', 'orgpath', 'boundary'];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-const DEFAULT_LIMITS: ApiLimits = { body_bytes: 1024 * 1024, requests_per_minute: 6000 };
+const DEFAULT_LIMITS: ApiLimits = { body_bytes: 1024 * 1024, requests_per_minute: 6000, access_log_days: DEFAULT_ACCESS_LOG_DAYS, access_summary_days: DEFAULT_ACCESS_SUMMARY_DAYS };
 
 /**
  * The config file named by `--config`, else SVC_API_CONFIG, else ./svc-api.json when it exists, else the defaults;
@@ -87,13 +95,14 @@ export function readApiConfig(document: unknown, file: string | undefined, baseD
   checkPort('port', port);
   if (store !== undefined && (typeof store !== 'string' || store.trim() === '')) fail('store', `expected a directory or a postgres:// URL, got ${describe(store)}`, 'write e.g. ".svc/store"');
   if (signing_key !== undefined && (typeof signing_key !== 'string' || signing_key.trim() === '')) fail('signing_key', `expected a PEM file path, got ${describe(signing_key)}`, 'write e.g. "keys/sar-signing.pem"');
+  const auth = parseAuthConfig(document.auth, where, baseDir);
   return {
     ...(file !== undefined ? { file } : {}),
     host: host as string,
     port: port as number,
     ...(store !== undefined ? { store: /^postgres(ql)?:\/\//i.test(store as string) ? (store as string) : resolve(baseDir, store as string) } : {}),
-    auth: parseAuthConfig(document.auth, where, baseDir),
-    roles: readRoles(roles, fail),
+    auth,
+    roles: readRoleGrants(roles, auth, fail),
     limits: readLimits(limits, fail),
     ...(signing_key !== undefined ? { signing_key: resolve(baseDir, signing_key as string) } : {}),
     log: readLog(log, baseDir, fail),
@@ -115,26 +124,21 @@ function portCheck(fail: Fail) {
   };
 }
 
-function readRoles(value: unknown, fail: Fail): Record<Role, string[]> {
-  if (!isPlainObject(value)) return fail('roles', `expected an object, got ${describe(value)}`, 'write { "auditor": ["alice@SVC.TEST"], "operator": ["bob@SVC.TEST"], "agency": ["carol@AGENCY.GOV"] }');
-  const roles = { auditor: [], operator: [], agency: [] } as Record<Role, string[]>;
-  for (const [role, principals] of Object.entries(value)) {
-    if (!(ROLES as readonly string[]).includes(role)) fail(`roles.${role}`, 'unknown role', `use ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`);
-    if (!Array.isArray(principals) || principals.some((p) => typeof p !== 'string' || p.trim() === '' || /[\u0000-\u001f\u007f]/.test(p))) {
-      fail(`roles.${role}`, `expected an array of principal names, got ${describe(principals)}`, 'write e.g. ["alice@SVC.TEST", "CONTOSO\\\\bob"]');
-    }
-    roles[role as Role] = principals as string[];
-  }
-  return roles;
-}
-
 function readLimits(value: unknown, fail: Fail): ApiLimits {
   if (!isPlainObject(value)) return fail('limits', `expected an object, got ${describe(value)}`, 'write { "body_bytes": 1048576, "requests_per_minute": 6000 }');
   const limits = { ...DEFAULT_LIMITS };
   for (const [key, v] of Object.entries(value)) {
-    if (!(key in DEFAULT_LIMITS)) fail(`limits.${key}`, 'unknown setting', 'use body_bytes or requests_per_minute');
+    if (!(key in DEFAULT_LIMITS)) fail(`limits.${key}`, 'unknown setting', 'use body_bytes, requests_per_minute, access_log_days or access_summary_days');
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) fail(`limits.${key}`, `expected a positive integer, got ${describe(v)}`, `write e.g. ${DEFAULT_LIMITS[key as keyof ApiLimits]}`);
     limits[key as keyof ApiLimits] = v as number;
+  }
+  // The access log: summaries at least the six months CDS-TRC-ACL asks (the default range of /fedramp/access), raw
+  // events at least today and yesterday (still written to) and never longer than their summaries.
+  if (limits.access_summary_days < MIN_ACCESS_SUMMARY_DAYS) {
+    fail('limits.access_summary_days', `expected at least ${MIN_ACCESS_SUMMARY_DAYS} days (the six months CDS-TRC-ACL asks summaries of access be kept), got ${limits.access_summary_days}`, `write e.g. ${DEFAULT_ACCESS_SUMMARY_DAYS}`);
+  }
+  if (limits.access_log_days < 2 || limits.access_log_days > limits.access_summary_days) {
+    fail('limits.access_log_days', `expected 2 days (today and yesterday, still written to) to limits.access_summary_days (${limits.access_summary_days}), got ${limits.access_log_days}`, `write e.g. ${DEFAULT_ACCESS_LOG_DAYS}`);
   }
   return limits;
 }

@@ -9,7 +9,9 @@ import type { Principal, Role } from '../auth/principal';
 import { HttpProblem } from '../responses/problem-details';
 import { logFailure, sendProblem } from '../responses/problem-response';
 import { contextOf, setContext } from './request-context';
+import { asciiLower } from '../../../domain/trust/principal-name';
 import type { ReplayCache } from '../responses/response-cache';
+import type { DetailPolicy } from '../responses/server-paths';
 
 export interface FrontDoorDependencies {
   /** The Express app: everything the front door does not answer itself. */
@@ -20,6 +22,8 @@ export interface FrontDoorDependencies {
   /** The principal of a request that proves it without a handshake (trusted proxy, client certificate), else undefined. */
   quickPrincipal: (req: IncomingMessage) => Principal | undefined;
   holdsRole: (principal: Principal, roles: readonly Role[]) => boolean;
+  /** Keeps server paths out of the problem details of anyone but an operator. */
+  problems?: DetailPolicy;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -38,7 +42,7 @@ function securityHeaders(): [string, string][] {
  * unverified header: rotating or re-cased values of a header the peer may not assert all count as the peer.
  */
 function rateKey(req: IncomingMessage, principal: Principal | undefined): string {
-  return principal ? `principal ${principal.name.toLowerCase()}` : `peer ${normalizeAddress(req.socket.remoteAddress ?? '')}`;
+  return principal ? `principal ${asciiLower(principal.name)}` : `peer ${normalizeAddress(req.socket.remoteAddress ?? '')}`;
 }
 
 /**
@@ -76,7 +80,7 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
     });
     void admit(req, res)
       .then((handled) => handled || deps.app(req, res))
-      .catch((error) => (res.headersSent ? logFailure(deps.logger, context.id, error) : sendProblem(req, res, error, deps.logger)));
+      .catch((error) => (res.headersSent ? logFailure(deps.logger, context.id, error) : sendProblem(req, res, error, deps.logger, deps.problems)));
   };
 
   /** True when the front door answered: a 429, or a replayed read. */
@@ -91,7 +95,7 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
     const { totalHits, resetTime } = await store.increment(rateKey(req, principal));
     if (totalHits > deps.limits.requests_per_minute) {
       const retry = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-      sendProblem(req, res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), deps.logger);
+      sendProblem(req, res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), deps.logger, deps.problems);
       return true;
     }
     if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;

@@ -12,7 +12,7 @@ const PROBLEMS: Record<number, string> = {
   422: 'A stored run no longer hashes to its id, or Graph answered what it must not (a foreign nextLink).',
   429: 'Too many requests from this address in the last minute; retry after Retry-After seconds.',
   500: 'The server lacks configuration the route needs (graph, the signing key, a Graph permission; the detail says which), or an internal error (the request id finds the log line).',
-  503: 'The run store or Microsoft Graph did not answer, after retries where Graph throttled.',
+  503: 'The run store or Microsoft Graph did not answer, after retries where Graph throttled; or `busy`: more requests wait for trust-center builds (`?snapshot=` documents, the index of a run recorded before svc stored one) than are queued (Retry-After).',
 };
 
 /** The three ways to authenticate (docs/api.md), any one of which suffices. */

@@ -42,6 +42,12 @@ export interface RouteSpec {
    * can answer an authenticated principal more; a request without any is answered as anyone.
    */
   identifies?: boolean;
+  /**
+   * Public JSON a web application on another origin may read (FRC-CSO-JSN): the answers carry
+   * `Access-Control-Allow-Origin: *` and never allow credentials, and `OPTIONS` answers the preflight with 204. Only an
+   * open route may be; a protected route sends no permissive CORS header.
+   */
+  crossOrigin?: boolean;
   /** Object schemas of the path parameters and the query (query values are coerced from strings). */
   params?: JsonSchema;
   query?: JsonSchema;

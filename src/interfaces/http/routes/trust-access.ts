@@ -4,6 +4,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { BuildAccessReport } from '../../../application/trust/build-access-report';
 import { accessScope, DEFAULT_ACCESS_MONTHS, MAX_ACCESS_DAYS } from '../../../domain/trust/access-report';
 import { holdsRole } from '../app';
+import { grantedNames } from '../auth/role-grants';
 import type { Principal, Role } from '../auth/principal';
 import type { ApiConfig } from '../config/api-config';
 import { HttpProblem } from '../responses/problem-details';
@@ -160,7 +161,7 @@ export function trustAccessRoutes(container: DependencyContainer, config: ApiCon
       path: '/fedramp/access',
       operationId: 'getFedrampAccess',
       summary: 'Access to the certification data: summaries, the agency access inventory and denials (CDS-TRC-ACL, CDS-TRC-AAI, CDS-UTC-AAD)',
-      description: `Every request for certification data (the protected /fedramp/* routes, this one included) summarized per day, principal, agency and document, from \`from\` to \`to\` (default: the ${DEFAULT_ACCESS_MONTHS} months up to today, UTC; at most ${MAX_ACCESS_DAYS} days); the inventory of agency access (the profile's agencies with the realms, certificate issuers and domains that recognize their users, the principals roles.agency names, and the agency principals seen in the range with their first and last access, the documents served, served and denied counts); and every denied request of an agency principal (recognized, or unrecognized with a .gov or .mil domain or realm, or O=U.S. Government) with the date FedRAMP must be told by (CDS-UTC-AAD's timeframe from the rules data, in business days skipping US federal holidays). An operator or auditor sees everything; an agency's principal sees its agency's rows; a principal named under roles.agency sees its own. A request logged before this one is in the answer. As JSON (RFC 8785 canonical).`,
+      description: `Every request for certification data (the protected /fedramp/* routes, this one included) summarized per day, principal, agency and document, from \`from\` to \`to\` (default: the ${DEFAULT_ACCESS_MONTHS} months up to today, UTC; at most ${MAX_ACCESS_DAYS} days); the inventory of agency access (the profile's agencies with the realms, certificate issuers and domains that recognize their users, the principals roles.agency names, and the agency principals seen in the range with their first and last access, the documents served, served and denied counts); and every denied request of an agency principal (recognized, or unrecognized with a .gov or .mil domain or realm, or O=U.S. Government) with the date FedRAMP must be told by (CDS-UTC-AAD's timeframe from the rules data, in business days skipping US federal holidays). An operator or auditor sees everything; an agency's principal sees its agency's rows; a principal named under roles.agency sees its own. A request logged before this one is in the answer. Answered from the summaries the access log keeps as requests are logged (limits.access_summary_days, 400 by default), never from the raw events (kept limits.access_log_days, 90 by default): a day of a million requests costs what a day of a few does. As JSON (RFC 8785 canonical).`,
       access: ACCESS,
       query: QUERY,
       responses: {
@@ -173,7 +174,7 @@ export function trustAccessRoutes(container: DependencyContainer, config: ApiCon
         // authorize() lets no request through without a principal.
         const caller = principal as Principal;
         const scope = accessScope(caller, holdsRole(caller, SEES_ALL, config.roles));
-        const built = await build.execute({ from: query.from as string | undefined, to: query.to as string | undefined, scope, named: config.roles.agency });
+        const built = await build.execute({ from: query.from as string | undefined, to: query.to as string | undefined, scope, named: grantedNames(config.roles.agency) });
         sendRepresentation(res.req, res, { body: built.body, sha256: built.sha256, contentType: 'application/json', cacheControl: 'private, no-cache' });
       },
     },

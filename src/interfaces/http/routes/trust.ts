@@ -2,9 +2,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { BuildTrustDocument, SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTrustDocumentInput, type IncidentAudience, type TrustDocumentName, type TrustFormat, type TrustRepresentation } from '../../../application/trust/build-trust-document';
-import type { SnapshotBounds } from '../../../application/trust/snapshot-store';
 import { holdsRole } from '../app';
-import { snapshotContainer } from '../container';
 import { CR26_DOCUMENTS } from '../../../domain/fedramp/cr26-documents';
 import { ConfigError } from '../../../domain/errors';
 import type { TrustCenterListing } from '../../../domain/trust/public-information';
@@ -13,6 +11,7 @@ import { pageSecurityPolicy } from '../responses/page-policy';
 import { HttpProblem } from '../responses/problem-details';
 import { sendRepresentation } from '../responses/representation';
 import type { JsonSchema, RouteInput, RouteSpec } from './route';
+import { SnapshotBuilders } from './trust-snapshots';
 
 /** Who reads the certification data (DESIGN §9): an agency's principals, recognized by pattern or named, and auditors. */
 export const READERS = ['agency', 'auditor'] as const;
@@ -24,14 +23,18 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
   public: {
     summary: 'Public information about the cloud service offering (CDS-CSO-PUB)',
     description:
-      "What CDS-CSO-PUB asks providers to publish, from the Certification Package Overview: FedRAMP ID, provider and service, description, certification type, UEI, website and logo, service and deployment model, business categories, sales and security contacts, assessor, certified services (CDS-CSO-SVC), secure configuration guidance, the next OCR date (CCM-OCR-NRD) and the package URI, in the CPO's field names (valid against FedRAMP's CPO schema), plus `trustCenter`: the certification class, the documents this trust center serves and to whom, and how an agency gets access. Needs no authentication.",
+      "What CDS-CSO-PUB asks providers to publish, from the Certification Package Overview: FedRAMP ID, provider and service, description, certification type, UEI, website and logo, service and deployment model, business categories, sales and security contacts, assessor, certified services (CDS-CSO-SVC), secure configuration guidance, the next OCR date (CCM-OCR-NRD) and the package URI, in the CPO's field names (valid against FedRAMP's CPO schema), plus `trustCenter`: the certification class, the documents this trust center serves and to whom, and how an agency gets access. Needs no authentication, and a web application of any origin may read it (FRC-CSO-JSN): `Access-Control-Allow-Origin: *` without credentials, an `OPTIONS` preflight answered 204.",
   },
   cpo: { summary: 'The Certification Package Overview', description: 'The CPO as `svc fedramp cpo` builds it from the profile, with the next OCR date of the last recorded OCR (CCM-OCR-NRD).' },
   sdr: {
     summary: 'The Security Decision Record of the latest run',
     description: "The SDR of the run store's latest run, as `svc fedramp sdr` builds it for a run (the rules with the provider's statements or svc's judgments, every KSI with its evidence, ksiMetrics), as of the store's last write. 404 `no-run-recorded` before the first run.",
   },
-  ocr: { summary: 'The latest Ongoing Certification Report', description: 'The OCR last recorded with `svc fedramp ocr`, exactly as written. 404 `no-ocr-recorded` before the first.' },
+  ocr: {
+    summary: 'The latest Ongoing Certification Report',
+    description:
+      "The OCR last recorded with `svc fedramp ocr`: to an auditor exactly as written; to anyone else with each reportable incident that does not list the caller's agency replaced, in its place, by one sentence saying that an incident that did not affect the agency occurred (CCM-OCR-AVL; docs/fedramp.md). 404 `no-ocr-recorded` before the first.",
+  },
   vdr: { summary: 'The Vulnerability Detail Report', description: 'The VDR (VER-RPT-VDT) of the 30 days up to the store\'s last write, from the vulnerability register as `svc vuln report --format vdr` judges it.' },
   avi: { summary: 'The Accepted Vulnerability Info', description: 'The AVI (VER-RPT-AVI) of the 30 days up to the store\'s last write.' },
   history: { summary: 'The historical vulnerability activity', description: 'Every vulnerability the register holds (VER-TFR-MRH), the accepted ones as AVI entries.' },
@@ -194,6 +197,7 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
       summary: ROUTES[name].summary,
       description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write, or of the last due time that has passed since: the same bytes until something is recorded or falls due.${(SNAPSHOT_DOCUMENTS as readonly string[]).includes(name) ? ' With `?snapshot=<OCR period end>`, as it was when that OCR was recorded (CDS-CSO-HAD; GET /fedramp/snapshots lists them).' : ''}`,
       access: name === 'public' ? 'open' : READERS,
+      ...(name === 'public' ? { crossOrigin: true } : {}),
       ...((SNAPSHOT_DOCUMENTS as readonly string[]).includes(name)
         ? { query: { type: 'object', additionalProperties: false, properties: { snapshot: { ...DAY, description: 'The period end (YYYY-MM-DD) of a recorded OCR: the document as it was when that OCR was recorded.' } } } }
         : {}),
@@ -207,30 +211,6 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
       },
     }),
   );
-}
-
-/** How many snapshots' documents are kept built at once; the least recently asked for is dropped. */
-const SNAPSHOTS_KEPT = 4;
-
-/**
- * The documents of OCR snapshots (`?snapshot=`): each built by its own BuildTrustDocument over the store as it stood
- * then (snapshotContainer), once, and kept while it is among the SNAPSHOTS_KEPT asked for last.
- */
-class SnapshotBuilders {
-  private readonly kept = new Map<string, BuildTrustDocument>();
-
-  constructor(private readonly container: DependencyContainer) {}
-
-  of(bounds: SnapshotBounds): BuildTrustDocument {
-    const key = `${bounds.run_seq ?? 0}:${bounds.journal_seq}`;
-    let builder = this.kept.get(key);
-    if (builder === undefined) {
-      builder = snapshotContainer(this.container, bounds).resolve(BuildTrustDocument);
-      if (this.kept.size >= SNAPSHOTS_KEPT) this.kept.delete(this.kept.keys().next().value as string);
-    } else this.kept.delete(key);
-    this.kept.set(key, builder);
-    return builder;
-  }
 }
 
 /** JSON unless the request prefers the page (a browser's Accept); 406 when it accepts neither. */

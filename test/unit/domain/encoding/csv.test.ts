@@ -2,18 +2,31 @@ import { csvCell, csvRecord } from '../../../../src/domain/encoding/csv';
 
 describe('csvCell', () => {
   it("prefixes text a spreadsheet would evaluate with OWASP's apostrophe", () => {
-    expect(['=1+2', '+1', '-1+2', '@SUM(A1)', '\tx', '\rx'].map(csvCell)).toEqual(["'=1+2", "'+1", "'-1+2", "'@SUM(A1)", "'\tx", `"'\rx"`]);
+    expect(['=1+2', '+1', '-1+2', '@SUM(A1)', '\tx'].map(csvCell)).toEqual(["'=1+2", "'+1", "'-1+2", "'@SUM(A1)", "'\tx"]);
   });
 
-  it('quotes a field holding a quote, comma, CR or LF, and doubles its quotes', () => {
-    expect(['plain', 'a,b', 'say "hi"', 'a\nb', 'a\rb', '=HYPERLINK("http://evil.example","x")', ''].map(csvCell)).toEqual([
+  it('quotes a field holding a quote, comma or LF (a CRLF line break becomes LF), and doubles its quotes', () => {
+    expect(['plain', 'a,b', 'say "hi"', 'a\nb', 'a\r\nb', '=HYPERLINK("http://evil.example","x")', ''].map(csvCell)).toEqual([
       'plain',
       '"a,b"',
       '"say ""hi"""',
       '"a\nb"',
-      '"a\rb"',
+      '"a\nb"',
       `"'=HYPERLINK(""http://evil.example"",""x"")"`,
       '',
+    ]);
+  });
+
+  it('writes control characters out (a lone CR, ESC, BEL, C1, NUL, DEL, the line separators) and keeps tab and LF', () => {
+    expect(['\rx', 'a\rb', '\u001b]8;;http://evil\u0007click\u001b]8;;\u0007', '\u001b[2J', '\u009b31m', 'a\u2028b\u2029', 'a\tb\nc', '\u0000\u007f'].map(csvCell)).toEqual([
+      '\\u000dx',
+      'a\\u000db',
+      '\\u001b]8;;http://evil\\u0007click\\u001b]8;;\\u0007',
+      '\\u001b[2J',
+      '\\u009b31m',
+      'a\\u2028b\\u2029',
+      '"a\tb\nc"',
+      '\\u0000\\u007f',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
-import type { AccessEvent } from '../../../../src/domain/trust/access-log';
+import { AccessTallies, tallyAccess, type AccessEvent } from '../../../../src/domain/trust/access-log';
 import {
+  accessDayOf,
   accessDays,
   accessRange,
   accessReport,
@@ -8,6 +9,7 @@ import {
   denialRule,
   inAccessScope,
   isAgencyDenial,
+  isFederalIdentity,
   isFederalPrincipal,
   notifyFedrampBy,
   summarizeAccessDay,
@@ -68,6 +70,9 @@ describe('isFederalPrincipal (CDS-UTC-AAD: an agency principal the profile does 
     ['cn=Pat Doe, o=u.s. government, c=US', true],
     ['zoe@treasury.gov.example.com', false],
     ['zoe@gov', false],
+    ['1234567890@mil', true],
+    ['1234567890@MIL', true],
+    ['1234567890@amil', false],
     ['zoe@notgov', false],
     ['TREASURY\\zoe', false],
     ['zoe', false],
@@ -76,6 +81,17 @@ describe('isFederalPrincipal (CDS-UTC-AAD: an agency principal the profile does 
     ['O=U.S. Government;broken', false],
   ])('%s: %s', (name, federal) => {
     expect(isFederalPrincipal(name)).toBe(federal);
+  });
+
+  it.each([
+    [{ name: 'DOE.JOHN.1234567890', subject: 'CN=DOE.JOHN.1234567890,OU=USA,OU=PKI,OU=DoD,O=U.S. Government,C=US', issuer: 'CN=DOD ID CA-59,OU=PKI,OU=DoD,O=U.S. Government,C=US' }, true],
+    [{ name: 'pat@contractor.example', subject: 'CN=Pat,O=Contractor,C=US', issuer: 'CN=DOD ID CA-59,OU=PKI,OU=DoD,O=U.S. Government,C=US' }, true],
+    [{ name: 'pat@contractor.example', subject: 'CN=Pat,OU=Treasury,O=U.S. Government,C=US', issuer: 'CN=Contractor CA' }, true],
+    [{ name: 'pat@contractor.example', subject: 'CN=Pat,O=Contractor,C=US', issuer: 'CN=Contractor CA,O=Contractor' }, false],
+    [{ name: 'pat@contractor.example' }, false],
+    [{ name: 'zoe@treasury.gov' }, true],
+  ])('isFederalIdentity %j: %s (the certificate\'s subject and issuer count as well as the name)', (identity, federal) => {
+    expect(isFederalIdentity(identity)).toBe(federal);
   });
 });
 
@@ -251,5 +267,37 @@ describe('accessReport', () => {
   it('carries the channel the rules data names for telling FedRAMP', () => {
     const denial = { rule: 'CDS-UTC-AAD', timeframe: { unit: 'bizdays' as const, num: 5 }, channel: { party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/form' } };
     expect(report('all', { denial }).notify_fedramp).toEqual({ rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 }, party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/form' });
+  });
+});
+
+describe('accessDayOf: the report from summaries alone (the raw events pruned)', () => {
+  it('gives the same day as the events did, whatever summaries they were tallied into', () => {
+    for (const day of LOG) {
+      const halves = [tallyAccess(day.slice(0, 3)), tallyAccess(day.slice(3))];
+      const merged = new AccessTallies([...halves[1], ...halves[0]]).list();
+      expect(accessDayOf(merged)).toEqual(summarizeAccessDay(day));
+    }
+  });
+
+  it('honours the federal flag kept with the summaries: a principal judged federal by its certificate is `federal` in the inventory and its denials are listed, with the first and last denial', () => {
+    const cac = 'DOE.JOHN.1234567890';
+    const day = [
+      event('2027-01-15T08:00:00Z', cac, { federal: true }),
+      denied('2027-01-15T09:00:00Z', cac, { federal: true, document: 'sdr' }),
+      denied('2027-01-15T10:00:00Z', cac, { federal: true, document: 'sdr' }),
+      // The same name without the flag (another certificate): counted, but not an agency denial.
+      denied('2027-01-15T11:00:00Z', cac, { document: 'sdr' }),
+      denied('2027-01-15T12:00:00Z', 'carol@contractor.example'),
+    ];
+    const days = [accessDayOf(tallyAccess(day))];
+    const all = report('all', { days, range: { from: '2027-01-15', to: '2027-01-15' } });
+    expect(all.summaries).toEqual([
+      { day: '2027-01-15', principal: cac, document: 'cpo', served: 1, denied: 0, first: '2027-01-15T08:00:00Z', last: '2027-01-15T08:00:00Z' },
+      { day: '2027-01-15', principal: cac, document: 'sdr', served: 0, denied: 3, first: '2027-01-15T09:00:00Z', last: '2027-01-15T11:00:00Z' },
+      { day: '2027-01-15', principal: 'carol@contractor.example', document: 'cpo', served: 0, denied: 1, first: '2027-01-15T12:00:00Z', last: '2027-01-15T12:00:00Z' },
+    ]);
+    expect(all.inventory.observed).toEqual([{ principal: cac, basis: 'federal', first: '2027-01-15T08:00:00Z', last: '2027-01-15T11:00:00Z', documents: ['cpo'], served: 1, denied: 3 }]);
+    expect(all.denials).toEqual([{ day: '2027-01-15', at: '2027-01-15T09:00:00Z', last: '2027-01-15T10:00:00Z', count: 2, principal: cac, document: 'sdr', notify_fedramp_by: '2027-01-25T23:59:59Z' }]);
+    expect(JSON.stringify(all)).not.toContain('"federal":true');
   });
 });

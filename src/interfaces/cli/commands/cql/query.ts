@@ -25,7 +25,7 @@ export default class CqlQuery extends BaseCommand {
     const result = await this.resolve(RunQuery).execute({ query: args.query, inputs: flags.input, now: parseNow(flags.now) });
     if (this.jsonEnabled()) return result;
     if (flags.format === 'json') this.print(JSON.stringify(result, null, 2));
-    else if (flags.format === 'csv') process.stdout.write(cqlCsv(result.columns, result.rows));
+    else if (flags.format === 'csv') this.write(cqlCsv(result.columns, result.rows));
     else this.print(cqlTable(result.columns, result.rows));
     return result;
   }

@@ -62,7 +62,7 @@ Exit codes: 0 written; 2 bad flag or a flag the report type needs missing; 3 bad
     // Printed, the report is stdout; what svc says of it goes to stderr, so the JSON can be piped.
     if (r.written === undefined) {
       this.log(JSON.stringify(r.document, null, 2));
-      if (!this.jsonEnabled()) for (const line of lines) process.stderr.write(`${line}\n`);
+      for (const line of lines) this.logToStderr(line);
     } else for (const line of lines) this.log(line);
     return incidentJson(r);
   }

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { WriteOcr, type WriteOcrResult } from '../../../../application/fedramp/write-ocr';
-import { UsageError } from '../../../../domain/errors';
+import { parseDay } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
 export default class FedrampOcr extends BaseCommand {
@@ -28,8 +28,8 @@ Exit codes: 0 written; 2 bad flag or period; 3 bad profile; 4 the run store does
   async run(): Promise<WriteOcrResult> {
     const { flags } = await this.parse(FedrampOcr);
     const r = await this.resolve(WriteOcr).execute({
-      ...(flags.from === undefined ? {} : { from: day(flags.from, '--from') }),
-      ...(flags.to === undefined ? {} : { to: day(flags.to, '--to') }),
+      ...(flags.from === undefined ? {} : { from: parseDay(flags.from, '--from') }),
+      ...(flags.to === undefined ? {} : { to: parseDay(flags.to, '--to') }),
       draft: flags.draft,
       out: flags.out,
       schemas: flags.schemas,
@@ -50,12 +50,4 @@ Exit codes: 0 written; 2 bad flag or period; 3 bad profile; 4 the run store does
     this.log(r.validated.schema === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schema}`);
     return r;
   }
-}
-
-/** A `YYYY-MM-DD` flag value; anything else is a usage error. */
-function day(value: string, flag: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-    throw new UsageError('bad-time', `${flag} ${value}: expected a date such as 2026-11-30`);
-  }
-  return value;
 }

@@ -20,7 +20,7 @@ export default class IrFreshnessSchedule extends BaseCommand {
     const { args, flags } = await this.parse(IrFreshnessSchedule);
     const format = this.jsonEnabled() ? 'json' : (flags.format as ScheduleFormat);
     const result = await this.resolve(CheckFreshness).execute({ input: args.input, now: parseNow(flags.now), schedule: format });
-    if (!this.jsonEnabled()) process.stdout.write(result.text);
+    if (!this.jsonEnabled()) this.write(result.text);
     return result.schedule;
   }
 }

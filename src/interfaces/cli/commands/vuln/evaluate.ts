@@ -50,7 +50,8 @@ Exit codes: 0 recorded; 2 bad flag or nothing to record; 3 no such group, bad pr
     if ((at === undefined) !== (target === undefined)) refuse('--next-reduction-at and --next-reduction-n go together: give both');
     const r = await this.resolve(EvaluateVulnerability).execute({
       group: args.group,
-      by: flags.by ?? process.env.USER ?? process.env.USERNAME ?? 'unknown',
+      // --by as given (an empty one is refused); else the login name, when the environment has a non-blank one.
+      by: flags.by ?? ([process.env.USER, process.env.USERNAME].find((name) => name !== undefined && name.trim() !== '') ?? 'unknown'),
       reason: flags.reason,
       ...(yesNo('irv', flags.irv) === undefined ? {} : { irv: yesNo('irv', flags.irv) }),
       ...(yesNo('lev', flags.lev) === undefined ? {} : { lev: yesNo('lev', flags.lev) }),
