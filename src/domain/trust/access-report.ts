@@ -1,5 +1,5 @@
 import { asciiLower } from './principal-name';
-import { addDays, dayAfter, dayNumber, endOfDay } from '../encoding/iso-time';
+import { addDays, dayNumber, endOfDay } from '../encoding/iso-time';
 import { isIsoTime } from '../encoding/json-values';
 import { InvalidInputError } from '../errors';
 import type { Cr26Class, Cr26Notification, Cr26Rule, Cr26Rules, Cr26TimeUnit } from '../fedramp/cr26-rules';
@@ -54,11 +54,13 @@ export function accessRange(query: { from?: string; to?: string }, today: string
   return { from, to };
 }
 
-/** The days of a range in order, YYYY-MM-DD. */
+/**
+ * The days of a range in order, YYYY-MM-DD. Counted, not compared: the day after 9999-12-31 is `+010000-01-01`, which
+ * sorts before every four-digit year.
+ */
 export function accessDays(range: AccessRange): string[] {
-  const days: string[] = [];
-  for (let day = range.from; day <= range.to; day = dayAfter(day)) days.push(day);
-  return days;
+  const count = dayNumber(range.to) - dayNumber(range.from) + 1;
+  return Array.from({ length: Math.max(0, count) }, (_, i) => addDays(range.from, i));
 }
 
 /** A `.gov` or `.mil` domain, or `mil` itself: a DoD CAC's UPN is the holder's EDIPI at `mil` (`1234567890@mil`). */

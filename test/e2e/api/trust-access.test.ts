@@ -199,6 +199,13 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
     expect((await report(OPERATOR, '?from=2027-01-20&to=2027-01-20')).body.summaries.every((s: { day: string }) => s.day === '2027-01-20')).toBe(true);
   });
 
+  it('answers the last days of the calendar (the day after 9999-12-31 is a six-digit year) and the first', async () => {
+    const last = await report(OPERATOR, '?to=9999-12-31');
+    expect([last.status, last.body.from, last.body.to, last.body.summaries]).toEqual([200, '9999-06-30', '9999-12-31', []]);
+    const first = await report(OPERATOR, '?from=0001-01-01&to=0001-01-31');
+    expect([first.status, first.body.from, first.body.to]).toEqual([200, '0001-01-01', '0001-01-31']);
+  });
+
   it.each([
     ['?from=2027-02-01&to=2027-01-20', 'invalid-range', 'from 2027-02-01 is after to 2027-01-20; give a from on or before 2027-01-20'],
     ['?from=2027-02-01', 'invalid-range', 'from 2027-02-01 is after to 2027-01-20 (today, the default); give a from on or before 2027-01-20'],
@@ -348,6 +355,8 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
     expect(answers.map((a, i) => (i % 5 === 4 ? [401, 403].includes(a.status) : a.status === 200))).toEqual(Array.from({ length: 20 }, () => true));
     const today = (await accessReport('?from=2027-01-20&to=2027-01-20')).summaries;
     expect(today.filter((s) => s.document === 'cpo').map((s) => [s.principal, s.served, s.denied])).toEqual([['alice@SVC.TEST', 16, 0]]);
+    // The upkeep may be writing a summary beside (a temporary file, then renamed): read once it has.
+    await eventually(() => !readdirSync(accessDir()).some((name) => name.includes('.svc-tmp-')));
     const stored = readdirSync(accessDir()).map((name) => readFileSync(join(accessDir(), name), 'utf8')).join('');
     expect([stored.includes('\u212A'), stored.includes('fran'), stored.includes('\\u212a')]).toEqual([false, false, false]);
     // Refused where it arrived: by the log (here, where authentication takes the name), or by authentication itself

@@ -243,7 +243,7 @@ describe('Nessus adapter on a large export', () => {
     const sampler = setInterval(() => {
       gc();
       peak = Math.max(peak, process.memoryUsage().heapUsed);
-    }, 20);
+    }, 100);
     let scan: Awaited<ReturnType<typeof readWith>>;
     try {
       scan = await readWith(nessus, path);
@@ -261,5 +261,5 @@ describe('Nessus adapter on a large export', () => {
     expect(retained).toBeLessThan(size / 8);
     // Streaming: the heap never holds the file, only a few chunks.
     expect(peak - before).toBeLessThan(size / 2);
-  }, 60_000);
+  }, 180_000);
 });

@@ -137,6 +137,12 @@ describe('accessRange', () => {
     expect(accessDays({ from: '2028-02-28', to: '2028-03-01' })).toEqual(['2028-02-28', '2028-02-29', '2028-03-01']);
     expect(accessDays({ from: '2026-07-20', to: '2027-01-20' })).toHaveLength(185);
   });
+
+  it('ends at the last day of the calendar (the day after 9999-12-31 sorts before it) and at the first', () => {
+    expect(accessDays(accessRange({ to: '9999-12-31' }, '2027-01-20'))).toHaveLength(185);
+    expect(accessDays(accessRange({ to: '9999-12-31' }, '2027-01-20')).at(-1)).toBe('9999-12-31');
+    expect(accessDays(accessRange({ from: '0001-01-01', to: '0001-01-03' }, '2027-01-20'))).toEqual(['0001-01-01', '0001-01-02', '0001-01-03']);
+  });
 });
 
 describe('denialRule and notifyFedrampBy (CDS-UTC-AAD)', () => {
