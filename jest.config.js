@@ -7,4 +7,6 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
   verbose: true,
   testTimeout: 60_000,
+  // Both cores: most suites wait on child processes (the built CLI, svc-api, PostgreSQL, Chromium, the KDC).
+  maxWorkers: 2,
 };

@@ -2,7 +2,9 @@ import { inject, injectable } from 'tsyringe';
 import { assessor } from '../../domain/assessment/assessment';
 import { runAsOf } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
-import { recordStep, type PreviousRun } from '../../domain/conmon/record-run';
+import { recordStep } from '../../domain/conmon/record-run';
+import { checkSourceName, DETECTIONS_DOCUMENT, DETECTIONS_SCHEMA, latestOfEachSource, lostDetections, namedSource, sourceKey, stateDetections } from '../../domain/conmon/run-sources';
+import type { DriftSide } from '../../domain/drift/drift-detection';
 import { recordFrame, RUN_RECORD_SCHEMA, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import type { DriftSeverity } from '../../domain/drift/drift-finding';
 import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
@@ -18,7 +20,7 @@ import { RunDocuments } from './run-documents';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { jsonText } from '../../domain/encoding/json-chunks';
 import { nextGroups, VULNERABILITIES_DOCUMENT, VULNERABILITIES_SCHEMA, type StoredGroup, type VulnerabilityGroups } from '../../domain/vulnerabilities/groups';
-import { readStoredGroups } from '../shared/stored-groups';
+import { readStoredDetections, readStoredGroups } from '../shared/stored-groups';
 import { PolicyEvaluator } from '../vulnerabilities/vulnerability-register';
 
 export interface ProcessRunInput {
@@ -27,6 +29,11 @@ export interface ProcessRunInput {
   sinks?: readonly string[];
   /** PEM private key that signs the run's SAR (`--key`); else SVC_SIGNING_KEY, else the development key. */
   key?: string;
+  /**
+   * `--source`: the name of the source this report is the latest part of (docs/conmon.md, "Sources"); checked by
+   * checkSourceName. Default: the report's tool and tenant.
+   */
+  source?: string;
 }
 
 export interface ProcessRunResult {
@@ -39,6 +46,10 @@ export interface ProcessRunResult {
   deliveries: DeliveryReport[];
   /** The key the run's SAR envelope was signed with (when it was recorded now). */
   key?: SigningKey['origin'] & { keyid: string };
+  /** The source this run is the latest part of (docs/conmon.md, "Sources"). */
+  source: string;
+  /** The input names an svc adapter but carries no `vulnerabilities[]`: something on the way dropped them. */
+  lostDetections?: true;
   /** A run with detections, or after one: its vulnerability groups and the policy evaluations recorded with it for new ones. */
   vulnerabilities?: { groups: number; open: number; policy_evaluations: number };
 }
@@ -63,9 +74,10 @@ export class ProcessRun {
     private readonly policy: PolicyEvaluator,
   ) {}
 
-  async execute({ input, sinks, key: keyPath }: ProcessRunInput): Promise<ProcessRunResult> {
+  async execute({ input, sinks, key: keyPath, source: name }: ProcessRunInput): Promise<ProcessRunResult> {
+    if (name !== undefined) checkSourceName(name);
     const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
-    const run = await this.runs.load({ input, compact: true });
+    const run = named(await this.runs.load({ input, compact: true }), name);
     // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
     const key = await this.signer.load(keyPath);
     const record = this.recordOf(run);
@@ -77,15 +89,26 @@ export class ProcessRun {
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
     // The policy (and the KEV catalog it reads) is ready before the store is locked.
     const evaluate = (run.detections ?? []).length > 0 ? await this.policy.evaluator() : undefined;
+    const part = sourceKey(run.context.source);
     let groupsBefore: StoredGroup[] = [];
     let groupsAfter: StoredGroup[] | undefined;
     const outcome = await this.store.append(
       id,
       async (latest, seq) => {
+        // The state before this run: every source's latest run. This run replaces its own source's part.
+        const state = latest === undefined ? [] : latestOfEachSource(await this.store.list());
+        const same = state.find((s) => sourceKey(s.source) === part);
         groupsBefore = latest === undefined ? [] : await readStoredGroups(this.store, latest.summary);
+        const detections = run.detections ?? [];
+        if (detections.length > 0 || groupsBefore.length > 0) {
+          const others = state.filter((s) => s !== same);
+          const carried = stateDetections(await Promise.all(others.map(async (s) => ({ source: s.source, detections: await readStoredDetections(this.store, s) }))));
+          groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, { carried: new Set(carried.detections), unknownTools: carried.unknownTools });
+        }
+        const sameRun = same === undefined ? undefined : same.id === latest?.summary.id ? latest : await this.store.get(same.id);
         return recordStep(
           { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
-          latest && (await this.previous(latest, run.catalog)),
+          latest && { poam: latest.poam, ...(sameRun === undefined ? {} : { side: await this.previous(sameRun, run.catalog) }) },
           seq,
           uuid,
         );
@@ -93,10 +116,10 @@ export class ProcessRun {
       (stored) => {
         const detections = run.detections ?? [];
         const sources = this.documents.sources(stored, run, key);
-        if (detections.length === 0 && groupsBefore.length === 0) return sources;
-        groupsAfter = nextGroups(groupsBefore, detections, asOf, this.hashing, evaluate);
+        const found = detections.length === 0 ? [] : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
+        if (groupsAfter === undefined) return [...sources, ...found];
         const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };
-        return [...sources, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
+        return [...sources, ...found, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
       },
     );
     const { summary } = outcome.run;
@@ -118,6 +141,8 @@ export class ProcessRun {
       events: count,
       drift,
       deliveries,
+      source: part,
+      ...(lostDetections(run.context.source, run.detections) ? { lostDetections: true as const } : {}),
       ...(outcome.recorded ? { key: { ...key.origin, keyid: key.keyid } } : {}),
       ...(groupsAfter === undefined ? {} : { vulnerabilities: { groups: groupsAfter.length, open: groupsAfter.filter((g) => g.remediated_at === undefined).length, policy_evaluations: evaluated } }),
     };
@@ -126,8 +151,8 @@ export class ProcessRun {
   /** The run's record: the report's own facts (its evidence bundle is stored beside it, as a document). */
   private recordOf(run: LoadedRun): RunRecord {
     const { source, generatedAt } = run.context;
-    const report = run.meta && {
-      ...(run.meta.schema_version !== undefined ? { schema_version: run.meta.schema_version } : {}),
+    const report = (run.meta || source) && {
+      ...(run.meta?.schema_version !== undefined ? { schema_version: run.meta.schema_version } : {}),
       ...(generatedAt !== undefined ? { generated_at: generatedAt } : {}),
       ...(source ? { source } : {}),
     };
@@ -136,12 +161,19 @@ export class ProcessRun {
     return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}), ...(vulnerabilities ? { vulnerabilities } : {}) };
   }
 
-  /** The latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
-  private async previous(stored: StoredRun, catalog: KsiCatalog): Promise<PreviousRun> {
+  /** A source's latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
+  private async previous(stored: StoredRun, catalog: KsiCatalog): Promise<DriftSide> {
     const results = await readStoredResults(this.store, stored.summary, assessor(catalog, this.settings.governance));
     const report = stored.record.report;
-    return { stored, side: { meta: report && { schema_version: report.schema_version, source: report.source }, results } };
+    return { meta: report && { schema_version: report.schema_version, source: report.source }, results };
   }
+}
+
+/** The run recorded as the source `name` (`--source`), when one is given. */
+function named(run: LoadedRun, name: string | undefined): LoadedRun {
+  if (name === undefined) return run;
+  const source = namedSource(run.context.source, name);
+  return { ...run, context: { ...run.context, source }, ...(run.meta === undefined ? {} : { meta: { ...run.meta, source } }) };
 }
 
 function* concat<T>(...parts: Iterable<T>[]): Generator<T> {

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { assessEach, mergeResults, sortedById } from '../../domain/assessment/assessment';
 import { EVIDENCE_BUNDLE_HEAD, evidenceBundleTail, EvidenceEntries } from '../../domain/artifacts/evidence-bundle';
 import { MerkleAccumulator } from '../../domain/evidence/merkle';
+import { mergedBundleFacts } from '../../domain/conmon/run-sources';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
@@ -22,6 +23,8 @@ export interface BuildEvidenceBundleResult {
   inputs: string[];
   out: string;
   entries: number;
+  /** The detections the bundle carries (every input's, one per id). */
+  detections: number;
   merkleRoot: string;
   file: WrittenFile;
 }
@@ -46,14 +49,15 @@ export class BuildEvidenceBundle {
     const results = sortedById(loaded.length === 1 ? loaded[0].report.results : mergeResults(loaded.map((l) => l.report)));
     const input = combinedInput(loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })), this.hashing);
     let root = '';
+    const facts = mergedBundleFacts(loaded.map((l) => l.report));
     const file = await writeAll(await this.writer.open(out), (sink) => {
       sink.write(EVIDENCE_BUNDLE_HEAD);
       const entries = new EvidenceEntries(sink, this.hashing);
       const merkle = new MerkleAccumulator(this.hashing);
       for (const item of assessEach(results, this.catalogs.catalog(), this.settings.governance)) merkle.add(entries.add(item));
       root = merkle.root();
-      sink.write(evidenceBundleTail(input, root));
+      sink.write(evidenceBundleTail(input, root, facts));
     });
-    return { inputs, out, entries: results.length, merkleRoot: formatDigest(root), file };
+    return { inputs, out, entries: results.length, detections: facts.vulnerabilities?.length ?? 0, merkleRoot: formatDigest(root), file };
   }
 }

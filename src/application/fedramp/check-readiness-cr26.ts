@@ -1,4 +1,5 @@
 import { injectable } from 'tsyringe';
+import { sourceKey } from '../../domain/conmon/run-sources';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import type { ApplicabilityProfile } from '../../domain/fedramp/applicability';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
@@ -24,7 +25,11 @@ export interface CheckFedrampReadinessResult {
   now: string;
   rules_version: string;
   /** The run store's latest run, judged; null when none is recorded. */
-  run: { seq: number; id: string; as_of: string; results: number } | null;
+  /**
+   * The store's state judged: the newest run, the results of all, and each source's latest run (docs/conmon.md,
+   * "Sources"), with its date.
+   */
+  run: { seq: number; id: string; as_of: string; results: number; sources: { source: string; seq: number; as_of: string; results: number }[] } | null;
   /** Where the run store is. */
   store: string;
   rules: ReadinessItem[];
@@ -54,8 +59,9 @@ export class CheckFedrampReadiness {
   async execute(input: CheckFedrampReadinessInput): Promise<CheckFedrampReadinessResult> {
     const scope = this.cr26.scope(input, READINESS_KEYS, 'svc fedramp readiness');
     const statements = await this.cr26.statements(scope);
-    const latest = await this.cr26.latestRun();
-    const { picture, results } = await this.cr26.storedPicture(scope, latest);
+    const state = await this.cr26.state();
+    const latest = state?.newest;
+    const { picture, results } = await this.cr26.storedPicture(scope, state?.runs ?? []);
     const asOf = latest?.as_of ?? isoSeconds(scope.now);
     const vulnerabilities = vulnerabilityFacts(await this.register.judge({ class: scope.profile.class, now: scope.now }, 'svc fedramp readiness'));
     const { ocrs } = await this.journal.read();
@@ -85,7 +91,7 @@ export class CheckFedrampReadiness {
       profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
       now: isoSeconds(scope.now),
       rules_version: scope.rules.info.version,
-      run: latest === undefined ? null : { seq: latest.seq, id: latest.id, as_of: latest.as_of, results },
+      run: latest === undefined ? null : { seq: latest.seq, id: latest.id, as_of: latest.as_of, results, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of, results: r.counts.results })) },
       store: this.cr26.storeLocation,
       rules: withScnWarnings(readiness.rules, reminders),
       ksis: readiness.ksis,

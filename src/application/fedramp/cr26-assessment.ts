@@ -2,6 +2,10 @@ import { inject, injectable } from 'tsyringe';
 import { assessor } from '../../domain/assessment/assessment';
 import { normalizeControlId, type KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunSummary } from '../../domain/conmon/run-record';
+import type { InputRef } from '../../domain/artifacts/run-context';
+import { latestOfEachSource } from '../../domain/conmon/run-sources';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { combinedInput } from '../shared/run-inputs';
 import { applicability, type Applicability, type ApplicabilityProfile } from '../../domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-rules';
 import { evidenceCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
@@ -46,6 +50,16 @@ export interface Cr26Scope<K extends FedrampProfileKey> {
 }
 
 /** One run's CR26 picture: its facts, and per applicable KSI its daily history and metrics from the run store. */
+/** The store's state as the CR26 documents judge it (Cr26Assessment.state). */
+export interface StoreState {
+  /** The latest run of every source, in seq order. */
+  runs: RunSummary[];
+  /** The newest of them. */
+  newest: RunSummary;
+  /** What the documents name as their input: the runs' inputs, as one. */
+  input: InputRef;
+}
+
 export interface Cr26RunPicture {
   facts: Cr26RunFacts;
   /** Per applicable KSI (20x only): the status of each recorded day, this run's day included. */
@@ -75,6 +89,7 @@ export class Cr26Assessment {
     @inject(RUN_STORE) private readonly store: RunStore,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(RUN_SETTINGS) private readonly settingsOfRun: RunSettings,
+    @inject(HASHING) private readonly hashing: Hashing,
     private readonly runs: RunLoader,
   ) {}
 
@@ -112,16 +127,23 @@ export class Cr26Assessment {
   }
 
   /**
-   * The picture of a recorded run (`latestRun()`), as `picture` makes it of a loaded one, and its number of results:
-   * its results read one at a time, each kept only as its facts; its as_of (the report's generated_at, else when it was
-   * recorded) dates a result without observed_at. No run: the picture of no results.
+   * The picture of the store's state (`stateRuns()`: the latest run of every source), as `picture` makes it of a
+   * loaded run, and its number of results: each run's results read one at a time, each kept only as its facts, with
+   * its run's tool and as_of (the report's generated_at, else when it was recorded), which dates a result without
+   * observed_at. A KSI several sources reach is judged on all their results. No run: the picture of no results.
    */
-  async storedPicture(scope: Cr26Scope<never>, summary: RunSummary | undefined): Promise<{ picture: Cr26RunPicture; results: number }> {
+  async storedPicture(scope: Cr26Scope<never>, runs: readonly RunSummary[]): Promise<{ picture: Cr26RunPicture; results: number }> {
     const catalog = this.catalogs.catalog();
-    const generatedAt = summary?.as_of;
-    const facts = this.factsOf(scope, catalog, generatedAt, toolOf(summary?.source));
-    const results = summary === undefined ? 0 : await eachStoredResult(this.store, summary, assessor(catalog, this.settingsOfRun.governance), (r) => facts.add(r.item, () => r.hash));
-    return { picture: await this.pictureOf(scope, { catalog, asOf: generatedAt ?? scope.now.toISOString(), facts }), results };
+    const single = runs.length === 1 ? runs[0] : undefined;
+    const newest = runs.at(-1);
+    const facts = this.factsOf(scope, catalog, single?.as_of, toolOf(single?.source));
+    const assess = assessor(catalog, this.settingsOfRun.governance);
+    let results = 0;
+    for (const summary of runs) {
+      const origin = { generatedAt: summary.as_of, tool: toolOf(summary.source) };
+      results += await eachStoredResult(this.store, summary, assess, (r) => facts.add(r.item, () => r.hash, origin));
+    }
+    return { picture: await this.pictureOf(scope, { catalog, asOf: newest?.as_of ?? scope.now.toISOString(), facts }), results };
   }
 
   private async pictureOf(scope: Cr26Scope<never>, run: { catalog: KsiCatalog; asOf: string; facts: Cr26RunFacts }): Promise<Cr26RunPicture> {
@@ -145,9 +167,16 @@ export class Cr26Assessment {
     return { facts, daily, ...(metrics === undefined ? {} : { metrics }), history, metricDays, ...(controls === undefined ? {} : { controls }) };
   }
 
-  /** The newest recorded run; undefined for an empty store. */
-  async latestRun(): Promise<RunSummary | undefined> {
-    return (await this.store.list()).at(-1);
+  /**
+   * The store's state: the latest run of every source, in seq order (docs/conmon.md, "Sources"), and what the
+   * documents say it is: the newest run's seq, id and as_of, and the inputs of all (one input's own name and digest;
+   * several, named together and digested as one, as `evidence build` names merged reports). Undefined for an empty store.
+   */
+  async state(): Promise<StoreState | undefined> {
+    const runs = latestOfEachSource(await this.store.list());
+    const newest = runs.at(-1);
+    if (newest === undefined) return undefined;
+    return { runs, newest, input: combinedInput(runs.map((r) => r.input), this.hashing) };
   }
 
   /** Where the run store is, for messages. */

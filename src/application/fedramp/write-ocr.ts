@@ -71,8 +71,9 @@ export class WriteOcr {
     const to = input.to ?? isoSeconds(scope.now).slice(0, 10);
     const from = input.from ?? (previous === undefined ? ocrPeriodEnding(to).from : dayAfter(previous.period.to));
     if (from > to) throw new UsageError('bad-period', `--from ${from} is after --to ${to}; give the period's start first${input.from === undefined ? ` (the last recorded OCR ended ${previous?.period.to})` : ''}`);
-    const latest = await this.cr26.latestRun();
-    const { picture } = await this.cr26.storedPicture(scope, latest);
+    const state = await this.cr26.state();
+    const latest = state?.newest;
+    const { picture } = await this.cr26.storedPicture(scope, state?.runs ?? []);
     const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
     const document = buildOcr({
       packageUri: scope.profile.package_uri,

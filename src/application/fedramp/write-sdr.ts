@@ -65,15 +65,16 @@ export class SdrBuilder {
   }
 
   /**
-   * The SDR of the run store's latest run (the trust center's `/fedramp/sdr`); undefined when no run is recorded.
+   * The SDR of the run store's state, the latest run of every source (the trust center's `/fedramp/sdr`); undefined
+   * when no run is recorded.
    * Stored runs never change, so the same store state gives the same SDR.
    */
   async buildLatest(request: Omit<SdrRequest, 'input' | 'catalog'>, options: SdrOptions): Promise<BuiltSdr | undefined> {
     const scope = this.cr26.scope(request, SDR_KEYS, options.command);
-    const latest = await this.cr26.latestRun();
-    if (latest === undefined) return undefined;
-    const { picture, results } = await this.cr26.storedPicture(scope, latest);
-    return this.assemble(scope, picture, { asOf: latest.as_of, results, input: latest.input }, options);
+    const state = await this.cr26.state();
+    if (state === undefined) return undefined;
+    const { picture, results } = await this.cr26.storedPicture(scope, state.runs);
+    return this.assemble(scope, picture, { asOf: state.newest.as_of, results, input: state.input }, options);
   }
 
   private async assemble(scope: Cr26Scope<(typeof SDR_KEYS)[number]>, picture: Cr26RunPicture, run: SdrRun, options: SdrOptions): Promise<BuiltSdr> {

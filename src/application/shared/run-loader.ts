@@ -62,7 +62,7 @@ export interface LoadedRun {
   /** Where the entries can be read (`evidence-bundle.json`, or the report for a report input). */
   entriesFile: string;
   files: EvidenceFile[];
-  /** The report's `vulnerabilities[]` (DESIGN §12.4), checked; absent for a bundle or a report without them. */
+  /** The report's or the bundle's `vulnerabilities[]` (docs/artifacts.md), checked; absent when it has none. */
   detections?: Detection[];
 }
 
@@ -92,9 +92,12 @@ export class RunLoader {
     let detections: Detection[] | undefined;
     if ((await this.reader.kind(request.input)) === 'directory') {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, request.input);
-      results = readEvidenceBundle(bundle.evidence, bundle.evidenceFile).results;
+      const recorded = readEvidenceBundle(bundle.evidence, bundle.evidenceFile);
+      results = recorded.results;
       hashes = bundle.entries.hashes;
-      context = { input: bundle.entries.input, runAt };
+      context = { input: bundle.entries.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), runAt };
+      meta = recorded.source === undefined ? undefined : { source: recorded.source };
+      detections = recorded.vulnerabilities;
       files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
       entriesFile = 'evidence-bundle.json';
     } else {
@@ -105,9 +108,12 @@ export class RunLoader {
       entriesFile = file.name;
       if (isPlainObject(file.document) && file.document.schema === EVIDENCE_BUNDLE_SCHEMA) {
         const verified = verifyEvidenceEntries(file.document, file.path, this.hashing);
-        results = readEvidenceBundle(file.document, file.path).results;
+        const recorded = readEvidenceBundle(file.document, file.path);
+        results = recorded.results;
         hashes = verified.hashes;
-        context = { input: verified.input, runAt };
+        context = { input: verified.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), runAt };
+        meta = recorded.source === undefined ? undefined : { source: recorded.source };
+        detections = recorded.vulnerabilities;
         files = [{ ...ref, description: BUNDLE_FILE_ROLES['evidence-bundle.json'] }];
       } else {
         const report = readNormalizedReport(file.document, file.path, shape);

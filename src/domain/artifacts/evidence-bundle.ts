@@ -2,8 +2,9 @@ import type { AssessedResult } from '../assessment/assessment';
 import { InvalidInputError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
-import { DEFAULT_CHUNK_CHARS } from '../encoding/json-chunks';
-import { isPlainObject, readNormalizedReport, reportedResult, type KsiResult } from '../ksi/ksi-result';
+import { DEFAULT_CHUNK_CHARS, jsonText } from '../encoding/json-chunks';
+import { isPlainObject, readNormalizedReport, reportedResult, type KsiResult, type ReportSource } from '../ksi/ksi-result';
+import { readDetections, type Detection } from '../vulnerabilities/detection';
 import type { InputRef } from './run-context';
 import type { TextSink } from './text-sink';
 
@@ -15,8 +16,22 @@ export const EVIDENCE_BUNDLE_SCHEMA = 'svc.evidence-bundle/v1';
  */
 export const EVIDENCE_BUNDLE_HEAD = '{"entries":[';
 
-export function evidenceBundleTail(input: InputRef, merkleRootHex: string): string {
-  return `],"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"}`;
+/**
+ * What a bundle carries of its report besides the results (docs/artifacts.md): the report's `source` (the scanner and
+ * its scope, which names the run's source when the bundle is recorded) and its `vulnerabilities[]`, so no path from a
+ * scanner's report to the run store drops a detection (an empty `vulnerabilities` says the scanner found none). Both
+ * are left out when the report has none (and bundles written before them keep their bytes).
+ */
+export interface BundleFacts {
+  source?: ReportSource;
+  vulnerabilities?: Detection[];
+}
+
+export function evidenceBundleTail(input: InputRef, merkleRootHex: string, facts: BundleFacts = {}): string {
+  const source = facts.source === undefined ? '' : `,"source":${jsonText(facts.source, 'canonical')}`;
+  const found = facts.vulnerabilities === undefined ? '' : `,"vulnerabilities":${jsonText(facts.vulnerabilities, 'canonical')}`;
+  // RFC 8785 order: schema < source < vulnerabilities.
+  return `],"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"${source}${found}}`;
 }
 
 /**
@@ -63,7 +78,7 @@ function inputText(input: InputRef): string {
   return JSON.stringify({ name: input.name, sha256: formatDigest(input.sha256) });
 }
 
-export interface RecordedBundle {
+export interface RecordedBundle extends BundleFacts {
   input: { name: string; sha256: string };
   merkleRoot: string;
   /** The results the entries were made from, in the bundle's order. */
@@ -90,5 +105,15 @@ export function readEvidenceBundle(document: unknown, file: string): RecordedBun
     return reportedResult(entry);
   });
   const report = readNormalizedReport(results, file, { arrayPath: 'entries' });
-  return { input: { name: input.name, sha256: inputHash }, merkleRoot: root, results: report.results, recordedHashes };
+  const { source, vulnerabilities } = document;
+  if (source !== undefined && !isPlainObject(source)) fail('source', 'expected an object');
+  const detections = vulnerabilities === undefined ? undefined : readDetections(vulnerabilities, file);
+  return {
+    input: { name: input.name, sha256: inputHash },
+    merkleRoot: root,
+    results: report.results,
+    recordedHashes,
+    ...(source === undefined ? {} : { source: source as ReportSource }),
+    ...(detections === undefined ? {} : { vulnerabilities: detections }),
+  };
 }

@@ -7,7 +7,7 @@ import { CONMON_EVENT_SCHEMA, type ConmonEvent, type EventKind, type EventSeveri
 import { lifecycleEntries, type LifecycleChange } from './lifecycle';
 import { lazyArray } from '../encoding/json-chunks';
 import { areaCounts } from '../reporting/areas';
-import type { DecidedRun, RunRecord, RunSummary, StoredRun } from './run-record';
+import type { DecidedRun, RunRecord, RunSummary, TrackedPoamItem } from './run-record';
 
 /** A run ready to be recorded: everything the store keeps of it except what depends on the runs before it. */
 export interface RunToRecord {
@@ -23,10 +23,14 @@ export interface RunToRecord {
   side: DriftSide;
 }
 
-/** The latest recorded run, with its results assessed again for the drift comparison. */
+/**
+ * What recording a run moves on from: the POA&M state the latest recorded run left (every source's), and the latest
+ * run of the same source with its results assessed again, for the drift comparison (absent for a source's first run:
+ * drift compares a source with itself, never one scanner with another).
+ */
 export interface PreviousRun {
-  stored: StoredRun;
-  side: DriftSide;
+  poam: readonly TrackedPoamItem[];
+  side?: DriftSide;
 }
 
 /**
@@ -41,7 +45,7 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   const asOfDay = run.asOf.slice(0, 10);
   // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).
   const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
-  const lifecycle = () => lifecycleEntries(previous?.stored.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
+  const lifecycle = () => lifecycleEntries(previous?.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
   const counts = { open: 0, overdue: 0, closed: 0, opened: 0, closed_now: 0 };
   let becameOverdue = 0;
   for (const { item, changes } of lifecycle()) {
@@ -54,7 +58,7 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
       if (change.kind === 'overdue') becameOverdue += 1;
     }
   }
-  const drift = previous ? detectDrift(previous.side, run.side) : [];
+  const drift = previous?.side ? detectDrift(previous.side, run.side) : [];
   const summary: RunSummary = {
     seq,
     id: run.id,

@@ -46,6 +46,15 @@ const AGES: readonly EvidenceAge[] = ['fresh', 'stale', 'undated'];
 const KINDS: readonly EvidenceKind[] = ['machine', 'non-machine'];
 
 /**
+ * Where a result of a run of several sources came from (docs/conmon.md, "Sources"): its source's report tool and the
+ * time its run speaks for, which date a result without observed_at. Without it, the run's (the constructor's).
+ */
+export interface ResultOrigin {
+  generatedAt: string | undefined;
+  tool: string | undefined;
+}
+
+/**
  * What the CR26 documents need of a run, gathered in one pass over its results (`add` in index order): the KSI
  * evaluation (Cr26Tally), per result the facts its evidence entry is written from, packed in typed arrays (a run of
  * a million results takes a few MB here, no object per result), evidence freshness by the class's cadences, and the
@@ -82,6 +91,7 @@ export class Cr26RunFacts {
     this.tally = new Cr26Tally(evaluation);
   }
 
+  /** The number of results added. */
   get results(): number {
     return this.size;
   }
@@ -90,16 +100,16 @@ export class Cr26RunFacts {
    * Adds the next result (its index is the number added before it); `hash` gives the hex content hash of its evidence
    * entry, asked for only when the result reaches a KSI (hashing is most of the cost of a large run).
    */
-  add({ result, definition }: Pick<AssessedResult, 'result' | 'definition'>, hash: () => string): void {
+  add({ result, definition }: Pick<AssessedResult, 'result' | 'definition'>, hash: () => string, origin?: ResultOrigin): void {
     const index = this.size;
     let tool = '';
     const reached = this.tally.addKeyed(result.ksi_id, index, () => {
-      const item = evaluationResult(result, this.reportTool);
+      const item = evaluationResult(result, origin === undefined ? this.reportTool : origin.tool);
       tool = item.tool;
       return item;
     });
     const kind: EvidenceKind = result.evidence_kind ?? 'machine';
-    const observed = this.timeOf(result.observed_at ?? this.generatedAt);
+    const observed = this.timeOf(result.observed_at ?? (origin === undefined ? this.generatedAt : origin.generatedAt));
     const age = this.fresh(kind, observed);
     this.countControls(definition, result.status);
     this.grow(index + 1);

@@ -43,12 +43,22 @@ export interface VulnerabilityGroups {
   groups: StoredGroup[];
 }
 
+/** What else the run's detections are part of: the store's state of several sources (docs/conmon.md, "Sources"). */
+export interface GroupState {
+  /** Detections of other sources' latest runs, carried into this run's state: they do not make a group seen now. */
+  carried?: ReadonlySet<Detection>;
+  /** Tools whose latest detections are not known (stateDetections): their groups are not remediated by absence. */
+  unknownTools?: ReadonlySet<string>;
+}
+
 /**
  * The groups after a run (DESIGN §12.4): the run's detections grouped by finding id across sources; a group seen
  * before keeps its first detection, tracking id and policy evaluation, takes the run's sources, resources and
  * severities, and is open again if a run had stopped detecting it; a new group gets `evaluate`'s evaluation (the
  * evaluation policy's); a group the run does not detect is remediated as of this run (the first that no longer
- * detects it; a later one leaves that time). Sorted by finding id.
+ * detects it; a later one leaves that time). `detections` are the state's: this run's and those `state.carried` from
+ * the other sources' latest runs, so a group only another source found stays as that source left it. Sorted by
+ * finding id.
  */
 export function nextGroups(
   previous: readonly StoredGroup[],
@@ -56,7 +66,10 @@ export function nextGroups(
   asOf: string,
   digest: Pick<ContentDigest, 'sha256'>,
   evaluate?: (group: NewGroup) => Evaluation,
+  state: GroupState = {},
 ): StoredGroup[] {
+  const carried = state.carried ?? new Set<Detection>();
+  const unknownTools = state.unknownTools ?? new Set<string>();
   const byFinding = new Map<string, Detection[]>();
   for (const d of detections) {
     const list = byFinding.get(d.finding_id);
@@ -80,12 +93,16 @@ export function nextGroups(
       severities,
       kind: found.some((d) => (d.kind ?? 'vulnerability') === 'vulnerability') ? 'vulnerability' : 'configuration',
       first_detected: seen === undefined || Date.parse(first) < Date.parse(seen.first_detected) ? first : seen.first_detected,
-      last_seen: asOf,
+      last_seen: seen !== undefined && found.every((d) => carried.has(d)) ? seen.last_seen : asOf,
       detections: found.length,
       ...(policy === undefined ? {} : { policy }),
     });
   }
-  for (const g of previous) if (!byFinding.has(g.finding_id)) groups.push(g.remediated_at === undefined ? { ...g, remediated_at: asOf } : g);
+  for (const g of previous) {
+    if (byFinding.has(g.finding_id)) continue;
+    const unknown = g.sources.some((tool) => unknownTools.has(tool));
+    groups.push(g.remediated_at === undefined && !unknown ? { ...g, remediated_at: asOf } : g);
+  }
   return groups.sort((a, b) => (a.finding_id < b.finding_id ? -1 : a.finding_id > b.finding_id ? 1 : 0));
 }
 

@@ -116,6 +116,7 @@ export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
   const lines = [
     `Readiness of ${p.type} Class ${p.class} (${p.path}, ${p.status}) at ${r.now}, CR26 ${r.rules_version}`,
     r.run === null ? `Run: none recorded in ${r.store}` : `Run: ${r.run.seq} ${r.run.id.slice(0, 12)} as of ${r.run.as_of} (${plural(r.run.results, 'result')})`,
+    ...(r.run !== null && r.run.sources.length > 1 ? [`Sources: ${r.run.sources.map((s) => `${s.source} (run ${s.seq}, as of ${s.as_of})`).join('; ')}`] : []),
     '',
     ...textTable(
       ['ID', 'Force', 'Status', 'Why / what to do'],

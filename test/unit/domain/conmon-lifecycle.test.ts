@@ -117,7 +117,7 @@ function stored(run: DecidedRun): StoredRun {
 describe('recordStep: summary, lifecycle, drift and one event per change', () => {
   const first = stored(recordStep(toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]), undefined, 1, uuid));
   const secondRun = toRecord('2026-11-04', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS'), aResult('KSI-ZZ-01', 'PASS')]);
-  const second = stored(recordStep(secondRun, { stored: first, side: toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side }, 2, uuid));
+  const second = stored(recordStep(secondRun, { poam: first.poam, side: toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side }, 2, uuid));
 
   it('summarises the run: counts, areas, POA&M and drift', () => {
     expect(first.summary).toMatchObject({ seq: 1, as_of: '2026-11-01T06:00:00Z', recorded_at: '2026-11-01T07:00:00Z', areas: { AU: { pass: 0, warn: 1, fail: 0 }, IA: { pass: 1, warn: 0, fail: 0 }, UNMAPPED: { pass: 1, warn: 0, fail: 0 } } });

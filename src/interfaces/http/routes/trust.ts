@@ -27,8 +27,8 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
   },
   cpo: { summary: 'The Certification Package Overview', description: 'The CPO as `svc fedramp cpo` builds it from the profile, with the next OCR date of the last recorded OCR (CCM-OCR-NRD).' },
   sdr: {
-    summary: 'The Security Decision Record of the latest run',
-    description: "The SDR of the run store's latest run, as `svc fedramp sdr` builds it for a run (the rules with the provider's statements or svc's judgments, every KSI with its evidence, ksiMetrics), as of the store's last write. 404 `no-run-recorded` before the first run.",
+    summary: 'The Security Decision Record of the store\'s state',
+    description: "The SDR of the run store's state (the latest run of every source: docs/conmon.md, Sources), as `svc fedramp sdr` builds it for a run (the rules with the provider's statements or svc's judgments, every KSI with its evidence, ksiMetrics), as of the store's last write. 404 `no-run-recorded` before the first run.",
   },
   ocr: {
     summary: 'The latest Ongoing Certification Report',

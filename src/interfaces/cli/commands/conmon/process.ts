@@ -1,8 +1,7 @@
 import { BaseCommand } from '../../base-command';
-import { Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { ProcessRun, type ProcessRunResult } from '../../../../application/conmon/process-run';
-import { UnavailableError } from '../../../../domain/errors';
-import { runInputArg } from '../../flags';
+import { InvalidInputError, UnavailableError } from '../../../../domain/errors';
 import { digest, digested } from '../../json-output';
 
 export default class ConmonProcess extends BaseCommand {
@@ -16,24 +15,43 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
     'SVC_SINK_TOKEN=... <%= config.bin %> <%= command.id %> today.json --sink https://splunk.example:8088/services/collector/event --sink syslog+tcp://siem.example:6514',
   ];
   static enableJsonFlag = true;
-  static args = { input: runInputArg };
+  static strict = false;
+  static args = { input: Args.string({ required: true, description: 'Normalized reports, evidence-bundle.json files or auditor bundle directories (one or more: each the latest part of its source)' }) };
   static flags = {
     sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
     key: Flags.string({ summary: "PEM private key that signs the run's SAR (EC P-256, Ed25519 or RSA ≥ 2048 bits).", helpValue: '<pem>' }),
+    source: Flags.string({ summary: "Name of the source the report is the latest part of (default: its scanner and tenant); one input only.", helpValue: '<name>' }),
   };
 
-  async run(): Promise<ProcessRunResult> {
-    const { args, flags } = await this.parse(ConmonProcess);
-    const result = await this.resolve(ProcessRun).execute({ input: args.input, sinks: flags.sink, key: flags.key });
+  async run(): Promise<ProcessRunResult | ProcessRunResult[]> {
+    const { argv, flags } = await this.parse(ConmonProcess);
+    const inputs = argv as string[];
+    if (flags.source !== undefined && inputs.length > 1) {
+      throw new InvalidInputError('invalid-source', `--source names one source, and ${inputs.length} reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant`);
+    }
+    const results: ProcessRunResult[] = [];
+    // In the order given, each recorded before the next is read: a failing report stops the rest, and what was
+    // recorded stays (the same command again records nothing twice).
+    for (const input of inputs) results.push(await this.record(input, flags));
+    const json = results.map(({ run, ...rest }) => ({ ...rest, run: { ...run, input: digested(run.input), merkle_root: digest(run.merkle_root) } }));
+    return json.length === 1 ? json[0] : json;
+  }
+
+  private async record(input: string, flags: { sink?: string[]; key?: string; source?: string }): Promise<ProcessRunResult> {
+    const result = await this.resolve(ProcessRun).execute({ input, sinks: flags.sink, key: flags.key, source: flags.source });
     if (result.key?.kind === 'development' && result.key.created) {
       this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${result.key.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
+    }
+    if (result.lostDetections) {
+      this.warning(`${input}: its source ${result.source} is an svc adapter's, which always writes vulnerabilities[], and it has none: something on the way dropped the detections (a bundle of svc before 0.6?); record the adapter's report itself (docs/conmon.md, "Sources")`);
     }
     const { run, drift } = result;
     const failed = result.deliveries.filter((d) => d.error !== undefined);
     this.print(
       [
-        `Recording ${args.input} in ${result.store} ...`,
+        `Recording ${input} in ${result.store} ...`,
         `${result.recorded ? 'Recorded' : 'Already recorded'} run ${run.seq}: ${run.id.slice(0, 12)} (as of ${run.as_of})`,
+        `Source: ${result.source}`,
         `KSIs: ${run.counts.results} (PASS ${run.counts.pass}, WARN ${run.counts.warn}, FAIL ${run.counts.fail})`,
         `POA&M: ${run.poam.open} open (${run.poam.opened} opened, ${run.poam.closed_now} closed, ${run.poam.overdue} overdue)`,
         `Drift: ${drift.P1 + drift.P2 + drift.P3 + drift.P4} findings (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
@@ -47,6 +65,6 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
         `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${result.events} events of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
       );
     }
-    return { ...result, run: { ...run, input: digested(run.input), merkle_root: digest(run.merkle_root) } };
+    return result;
   }
 }

@@ -17,6 +17,7 @@ export default class EvidenceBuild extends BaseCommand {
     const inputs = argv as string[];
     const result = await this.resolve(BuildEvidenceBundle).execute({ inputs, out: flags.out as string });
     this.log(`Merged ${inputs.length} report${inputs.length === 1 ? '' : 's'} into ${result.entries} entries`);
+    if (result.detections > 0) this.log(`Detections: ${result.detections} (every report's vulnerabilities[], one per id)`);
     this.log(`Evidence bundle written to ${result.out}`);
     this.log(`Merkle root: ${result.merkleRoot}`);
     return evidenceBundleJson(result);

@@ -15,6 +15,7 @@ export default class IrEvidenceBundle extends BaseCommand {
     const result = await this.resolve(BuildEvidenceBundle).execute({ inputs: [args.input], out: flags.out as string });
     this.log(`Evidence bundle written to ${result.out}`);
     this.log(`Entries: ${result.entries}`);
+    if (result.detections > 0) this.log(`Detections: ${result.detections}`);
     this.log(`Merkle root: ${result.merkleRoot}`);
     return evidenceBundleJson(result);
   }
