@@ -51,9 +51,10 @@ describe('svc conmon over 50 generated runs (file store)', () => {
 
   it('records every run in order, each once (exit 0)', () => {
     expect(outputs.map((o) => o.status)).toEqual(series.map(() => 0));
-    expect(outputs[0].stdout.split('\n').slice(0, 6)).toEqual([
+    expect(outputs[0].stdout.split('\n').slice(0, 7)).toEqual([
       `Recording ${series[0]} in ${home('series')}/store ...`,
       expect.stringMatching(/^Recorded run 1: [0-9a-f]{12} \(as of 2026-06-01T07:00:00Z\)$/),
+      'Source: ScubaGear (contoso.onmicrosoft.com)',
       'KSIs: 41 (PASS 36, WARN 2, FAIL 3)',
       'POA&M: 5 open (5 opened, 0 closed, 0 overdue)',
       'Drift: 0 findings (P1 0, P2 0, P3 0, P4 0)',

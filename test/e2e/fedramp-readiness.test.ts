@@ -87,12 +87,13 @@ describe('svc fedramp readiness: the latest recorded run', () => {
     dir = workDir('recorded');
     writeFileSync(join(dir, 'cr26-report.json'), JSON.stringify(CR26_REPORT));
     expect(inDir(dir, ['conmon', 'process', join(FIXTURES, 'sample-baseline.json')]).status).toBe(0);
-    expect(inDir(dir, ['conmon', 'process', 'cr26-report.json']).status).toBe(0);
+    // The later report is the same source's latest part (docs/conmon.md, "Sources"): it replaces the first.
+    expect(inDir(dir, ['conmon', 'process', 'cr26-report.json', '--source', 'ScubaGear (contoso.onmicrosoft.com)']).status).toBe(0);
     run = readiness(dir);
     lines = run.stdout.split('\n');
   });
 
-  it('names the run it judges: the latest, with its as_of and results', () => {
+  it('names the run it judges: its source\'s latest, with its as_of and results', () => {
     expect([run.status, run.stderr]).toEqual([1, '']);
     expect(lines[1]).toMatch(/^Run: 2 [0-9a-f]{12} as of 2026-12-09T08:00:00Z \(4 results\)$/);
   });

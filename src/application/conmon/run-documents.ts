@@ -73,9 +73,13 @@ export class RunDocuments {
     @inject(HASHING) private readonly hashing: Hashing,
   ) {}
 
-  /** The run's canonical evidence-bundle.json, a piece at a time: the first document, and the record's `bundle`. */
+  /**
+   * The run's canonical evidence-bundle.json, a piece at a time: the first document, and the record's `bundle`. A
+   * bundle recorded is stored as the bytes it was (its source and detections too); a report's as its entries alone
+   * (its source and detections are in the record), as svc always stored them, so a report keeps its run id.
+   */
   bundle(loaded: LoadedRun): Iterable<string> {
-    return { [Symbol.iterator]: () => evidenceBundleChunks(entriesOf(loaded.results, this.hashing), loaded.context.input, loaded.merkleRoot) };
+    return { [Symbol.iterator]: () => evidenceBundleChunks(entriesOf(loaded.results, this.hashing), loaded.context.input, loaded.merkleRoot, loaded.bundleFacts) };
   }
 
   sources(stored: DecidedRun, loaded: LoadedRun, key: SigningKey): RunDocumentSource[] {

@@ -4,7 +4,7 @@ import { EntryStore, type EntryResult } from '../../domain/assessment/entry-resu
 import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
 import { compareIds } from '../../domain/governance/governance-policy';
 import { AppError } from '../../domain/errors';
-import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
+import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle, type BundleFacts } from '../../domain/artifacts/evidence-bundle';
 import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
 import type { RunContext } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
@@ -64,6 +64,8 @@ export interface LoadedRun {
   files: EvidenceFile[];
   /** The report's or the bundle's `vulnerabilities[]` (docs/artifacts.md), checked; absent when it has none. */
   detections?: Detection[];
+  /** A bundle's source and detections, as its evidence-bundle.json carries them (stored with it: RunDocuments.bundle). */
+  bundleFacts?: BundleFacts;
 }
 
 /**
@@ -90,6 +92,7 @@ export class RunLoader {
     let entriesFile: string;
     let meta: RunMeta | undefined;
     let detections: Detection[] | undefined;
+    let facts: BundleFacts | undefined;
     if ((await this.reader.kind(request.input)) === 'directory') {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, request.input);
       const recorded = readEvidenceBundle(bundle.evidence, bundle.evidenceFile);
@@ -98,6 +101,7 @@ export class RunLoader {
       context = { input: bundle.entries.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), runAt };
       meta = recorded.source === undefined ? undefined : { source: recorded.source };
       detections = recorded.vulnerabilities;
+      facts = { source: recorded.source, vulnerabilities: recorded.vulnerabilities };
       files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
       entriesFile = 'evidence-bundle.json';
     } else {
@@ -114,6 +118,7 @@ export class RunLoader {
         context = { input: verified.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), runAt };
         meta = recorded.source === undefined ? undefined : { source: recorded.source };
         detections = recorded.vulnerabilities;
+        facts = { source: recorded.source, vulnerabilities: recorded.vulnerabilities };
         files = [{ ...ref, description: BUNDLE_FILE_ROLES['evidence-bundle.json'] }];
       } else {
         const report = readNormalizedReport(file.document, file.path, shape);
@@ -124,7 +129,7 @@ export class RunLoader {
         detections = report.vulnerabilities;
       }
     }
-    return { ...this.assessed({ results, hashes, context, meta, catalog, entriesFile, files }), ...(detections === undefined ? {} : { detections }) };
+    return { ...this.assessed({ results, hashes, context, meta, catalog, entriesFile, files }), ...(detections === undefined ? {} : { detections }), ...(facts === undefined ? {} : { bundleFacts: facts }) };
   }
 
   /**

@@ -38,7 +38,7 @@ export function evidenceBundleTail(input: InputRef, merkleRootHex: string, facts
  * The canonical evidence-bundle.json of the entries given (their canonical texts, in order), in pieces of about
  * DEFAULT_CHUNK_CHARS code units, so a run of any size is never one string.
  */
-export function* evidenceBundleChunks(entries: Iterable<string>, input: InputRef, merkleRootHex: string): Generator<string> {
+export function* evidenceBundleChunks(entries: Iterable<string>, input: InputRef, merkleRootHex: string, facts?: BundleFacts): Generator<string> {
   let text = EVIDENCE_BUNDLE_HEAD;
   let first = true;
   for (const entry of entries) {
@@ -49,7 +49,7 @@ export function* evidenceBundleChunks(entries: Iterable<string>, input: InputRef
       text = '';
     }
   }
-  yield text + evidenceBundleTail(input, merkleRootHex);
+  yield text + evidenceBundleTail(input, merkleRootHex, facts);
 }
 
 /** Writes entries of the bundle; `preceded` when entries written elsewhere come before these. */
