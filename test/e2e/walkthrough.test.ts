@@ -94,7 +94,7 @@ describe('docs/walkthrough.md', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(
       new RegExp(
-        `^Recording bundle in ${join(work, '.svc', 'store')} \\.\\.\\.\\nRecorded run 1: [0-9a-f]{12} \\(as of \\S+\\)\\nSource: ScubaGear\\n` +
+        `^Recording bundle in ${join(work, '.svc', 'store')} \\.\\.\\.\\nRecorded run 1: [0-9a-f]{12} \\(as of \\S+\\)\\nSource: ScubaGear \\(tqhjy\\.onmicrosoft\\.com\\)\\n` +
           'KSIs: 26 \\(PASS 11, WARN 4, FAIL 11\\)\\nPOA&M: 15 open \\(15 opened, 0 closed, 15 overdue\\)\\n' +
           `Drift: 0 findings \\(P1 0, P2 0, P3 0, P4 0\\)\\nEvents: 31\\n- ndjson:${join(work, 'events.ndjson')}: delivered 31\\n$`,
       ),
