@@ -71,6 +71,7 @@ describe('svc fedramp package', () => {
     expect(lines.slice(15)).toEqual([
       'SDR: 155 rules (no statement supplied 146), 46 KSIs (no evidence 36)',
       `Validated against FedRAMP's schemas in ${FEDRAMP_SCHEMAS}`,
+      "Judged: fresh.json, the run store's state",
       'Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)',
       '',
     ]);
@@ -194,20 +195,37 @@ describe('svc fedramp package', () => {
 
 describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
   it('refuses statuses older than 7 days, naming each, and writes nothing (exit 1)', () => {
-    const result = inWork(['fedramp', 'package', 'old.json', '--out-dir', 'pkg-initial-old', '--initial', '--now', NOW]);
+    // A store whose state is the old run alone, packaged as the store's state (no input).
+    const inOld = (args: string[]) => svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc-old'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache') } });
+    expect(inOld(['conmon', 'process', 'old.json']).status).toBe(0);
+    const result = inOld(['fedramp', 'package', '--out-dir', 'pkg-initial-old', '--initial', '--now', NOW]);
     expect(result).toEqual({
       status: 1,
       stderr: '',
       stdout: [
-        'Refusing an initial package (FRC-APP-FCP): 3 statuses are older than 7 days:',
+        'Refusing an initial package (FRC-APP-FCP): 5 statuses are older than 7 days:',
         '- the run is as of 2026-05-04T08:00:00Z, before 2026-11-18T00:00:00Z',
         '- KSI-CNA-RNT: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-CNA-RNT)',
         '- KSI-IAM-APM: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-IAM-APM)',
+        // The register is the old run's own (before, an input was judged against another run's register).
+        '- the vulnerability register is of run 1, as of 2026-05-04T08:00:00Z, before 2026-11-18T00:00:00Z',
+        '- vulnerabilities: 1 of 1 open groups last evaluated before 2026-11-18T00:00:00Z, the oldest VG-3d4882887af28957 (vpc_flow_logs_enabled) on 2026-05-04T08:00:00Z',
         'Nothing was written to pkg-initial-old; run the scans again, record the run, and write the package',
         '',
       ].join('\n'),
     });
     expect(existsSync(at('pkg-initial-old'))).toBe(false);
+  });
+
+  it('refuses to package an input that is not the run store\'s state: its SDR would judge one report, its VDR the store (exit 2, nothing written)', () => {
+    const result = inWork(['fedramp', 'package', 'old.json', '--out-dir', 'pkg-mixed', '--now', NOW]);
+    expect(result).toEqual({
+      status: 2,
+      stdout: '',
+      stderr:
+        "Error: old.json is not the run store's state (1 source: Prowler), whose vulnerability register the package's VDR and AVI report; record it (svc conmon process old.json) and run svc fedramp package without an input to package the store's state\n",
+    });
+    expect(existsSync(at('pkg-mixed'))).toBe(false);
   });
 
   it('refuses a vulnerability register judged from an old run and open vulnerabilities not evaluated within 7 days', () => {

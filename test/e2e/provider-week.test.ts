@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../support/fedramp-schemas';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
+import { TRUST_PROFILE } from '../support/trust-center';
 
 /*
  * Issue 33: a provider's real week. ScubaGear on Monday, Nessus on Tuesday, Trivy on Wednesday, Prowler on Thursday
@@ -50,7 +52,7 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'svc-provider-week-'));
-    writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp: { type: '20x', class: 'B' } }));
+    writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp: TRUST_PROFILE, fedramp_schemas: FEDRAMP_SCHEMAS }));
     for (const s of SCANNERS) {
       run('.svc', ['adapter', 'run', 'auto', s.raw, '--out', `${s.name}.json`], `${s.day}T08:00:00Z`);
       reports[s.name] = JSON.parse(readFileSync(at(`${s.name}.json`), 'utf8')) as Detections;
@@ -96,6 +98,15 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(text).toMatch(/^Sources: ScubaGear \(run 1, as of [^)]+\); Nessus \(2 hosts\) \(run 2, as of [^)]+\); Trivy \(run 3, as of [^)]+\); Prowler \(<account_uid>\) \(run 4, as of [^)]+\)$/m);
     const direct = SCANNERS.reduce((n, s) => n + (JSON.parse(readFileSync(at(`${s.name}.json`), 'utf8')) as { results: unknown[] }).results.length, 0);
     expect(readiness.run.results).toBe(direct);
+  });
+
+  it('ends in a package of the store\'s state whose VDR lists the detections of every scanner, and says what it judged', () => {
+    const r = run('week', ['fedramp', 'package', '--out-dir', 'pkg', '--now', FRIDAY]);
+    expect(r.stdout).toMatch(/^Judged: the run store's state, ScubaGear \(run 1, as of [^)]+\); Nessus \(2 hosts\) \(run 2, as of [^)]+\); Trivy \(run 3, as of [^)]+\); Prowler \(<account_uid>\) \(run 4, as of [^)]+\)$/m);
+    const vdr = JSON.parse(readFileSync(at('pkg', 'vdr.json'), 'utf8')) as { vulnerabilities: { detection: { detectionSource: string } }[] };
+    expect(fedrampSchemaErrors('vdr', vdr)).toEqual([]);
+    expect([...new Set(vdr.vulnerabilities.map((v) => v.detection.detectionSource))].sort()).toEqual(['Nessus', 'Prowler', 'ScubaGear', 'Trivy']);
+    expect(vdr.vulnerabilities).toHaveLength(register('week').length);
   });
 
   it('a source scanned again without a finding remediates that finding alone; the other scanners\' stay open', () => {

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { NotFoundError, UsageError } from '../../domain/errors';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { LazyArray } from '../../domain/encoding/json-chunks';
@@ -27,11 +28,16 @@ import { splitPath } from '../shared/paths';
 import { writeAll } from '../shared/write-all';
 import { BuildCpo } from './build-cpo';
 import { addTwin, locateFedrampSchemas, validateBuiltDocument } from './fedramp-documents';
-import { SdrBuilder, sdrSummary, type WriteSdrResult } from './write-sdr';
+import { SdrBuilder, sdrSummary, type BuiltSdr, type WriteSdrResult } from './write-sdr';
+import { Cr26Assessment } from './cr26-assessment';
+import { sourceKey } from '../../domain/conmon/run-sources';
 
 export interface WritePackageInput {
-  /** A normalized report, an evidence-bundle.json or an auditor bundle directory. */
-  input: string;
+  /**
+   * A normalized report, an evidence-bundle.json or an auditor bundle directory: the store's state must be that input
+   * alone (recorded, the only source), or the store empty. Absent: the store's state, every source's latest run.
+   */
+  input?: string;
   outDir: string;
   /** `--initial`: refuse statuses older than FRC-APP-FCP allows. */
   initial?: boolean;
@@ -62,6 +68,8 @@ export type WritePackageResult =
       sample_ocr: boolean;
       validated: { schemas?: string; note?: string };
       sdr: Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'>;
+      /** What the package judges: the store's state (every source's latest run), or the one input given. */
+      judged: { store: string; sources: { source: string; seq: number; as_of: string }[] } | { input: string; recorded: boolean };
     }
   | { written: false; out_dir: string; initial: true; days: number; stale: string[] };
 
@@ -81,6 +89,7 @@ export const VALIDATED_ITEMS = 1000;
 export class WritePackage {
   constructor(
     private readonly sdrs: SdrBuilder,
+    private readonly cr26: Cr26Assessment,
     private readonly cpos: BuildCpo,
     @inject(SIGNER) private readonly signer: Signer,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
@@ -100,7 +109,25 @@ export class WritePackage {
     const key = await this.signer.load(input.key);
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
-    const built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) });
+    const sdrOptions = { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) };
+    const state = await this.cr26.state();
+    let built: BuiltSdr;
+    if (input.input === undefined) {
+      const latest = await this.sdrs.buildLatest(flags, sdrOptions);
+      if (latest === undefined) throw new NotFoundError('no-run-recorded', `the run store at ${this.cr26.storeLocation} holds no runs; record the scanners' reports (svc conmon process <report>...) first, or give one report to package it alone`);
+      built = latest;
+    } else {
+      built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, sdrOptions);
+      // The SDR would judge the input and the vulnerability documents the store's register: only when they are one.
+      const alone = state === undefined || (state.runs.length === 1 && state.runs[0].input.sha256 === built.run.input.sha256);
+      if (!alone) {
+        const sources = state.runs.map((r) => sourceKey(r.source));
+        throw new UsageError(
+          'mixed-state',
+          `${input.input} is not the run store's state (${sources.length} source${sources.length === 1 ? '' : 's'}: ${sources.join(', ')}), whose vulnerability register the package's VDR and AVI report; record it (svc conmon process ${input.input}) and run svc fedramp package without an input to package the store's state`,
+        );
+      }
+    }
     const { scope, picture } = built;
     const { register } = built;
     if (input.initial) {
@@ -172,6 +199,7 @@ export class WritePackage {
         sample_ocr: recordedOcr === undefined,
         validated: 'note' in located ? { note: `the documents were not validated: ${located.note}` } : { schemas: located.dir },
         sdr: sdrSummary(built),
+        judged: input.input === undefined ? { store: this.cr26.storeLocation, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of })) } : { input: input.input, recorded: state !== undefined },
       };
     } catch (error) {
       await tx.abort();

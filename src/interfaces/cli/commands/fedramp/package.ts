@@ -1,21 +1,22 @@
 import { BaseCommand } from '../../base-command';
-import { Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { WritePackage, type WritePackageResult } from '../../../../application/fedramp/write-package';
-import { officialCatalogFlag, runInputArg } from '../../flags';
+import { officialCatalogFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
 export default class FedrampPackage extends BaseCommand {
-  static summary = 'Write the FedRAMP certification package of a run: CPO, SDR, OCR (recorded, else a sample), VDR, AVI, history, their Markdown twins, a manifest and a signed DSSE envelope, moved into place whole.';
+  static summary = 'Write the FedRAMP certification package of the run store\'s state (or of one report): CPO, SDR, OCR (recorded, else a sample), VDR, AVI, history, their Markdown twins, a manifest and a signed DSSE envelope, moved into place whole.';
   static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). The VDR and AVI of the 30 days before --now and the historical activity (vdr.json, avi.json, vulnerability-history.json) come from the vulnerability register of the run store (svc conmon process, svc vuln evaluate); --redact hashes resource names in them (VER-RPT-NID). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas when they are found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas). The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
 --initial (FRC-APP-FCP): every status must come from verification within the previous 7 days (the run, every KSI's contributing results, the vulnerability register's run and the evaluation of every open vulnerability); what is older is named, and nothing is written.
 Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input, profile or statements (nothing written); 4 a bundle or the run store does not verify; 5 signing key, schemas or run store unusable.`;
   static examples = [
+    '<%= config.bin %> <%= command.id %> --out-dir package --key keys/provider.pem',
     '<%= config.bin %> <%= command.id %> results.json --out-dir package --key keys/provider.pem',
     '<%= config.bin %> <%= command.id %> out/bundle --out-dir package --initial --substrate snapshot.json',
     '<%= config.bin %> <%= command.id %> results.json --out-dir package --class C --now 2026-11-25 --json',
   ];
   static enableJsonFlag = true;
-  static args = { input: runInputArg };
+  static args = { input: Args.string({ required: false, description: 'Normalized report, evidence-bundle.json, or auditor bundle directory: the run store\'s state must be it alone (recorded, the one source), or empty. Leave it out to package the store\'s state, every source\'s latest run.' }) };
   static flags = {
     'out-dir': Flags.string({ summary: 'Directory to write the package into (created, or its files replaced).', helpValue: '<dir>', required: true }),
     initial: Flags.boolean({ summary: 'An initial package: refuse statuses older than 7 days (FRC-APP-FCP).' }),
@@ -55,6 +56,11 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
     this.log(`Signed ${r.envelope} (${r.algorithm}, key ${r.keyid})`);
     this.log(`SDR: ${r.sdr.requirements.total} rules (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${r.sdr.ksis.total} KSIs (no evidence ${r.sdr.ksis.no_evidence})` : ''}`);
     this.log(r.validated.schemas === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schemas}`);
+    this.log(
+      'input' in r.judged
+        ? `Judged: ${r.judged.input}${r.judged.recorded ? ", the run store's state" : ' (the run store is empty)'}`
+        : `Judged: the run store's state, ${r.judged.sources.map((s) => `${s.source} (run ${s.seq}, as of ${s.as_of})`).join('; ')}`,
+    );
     if (r.sample_ocr) this.log('Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)');
     return r;
   }
