@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { DRIFT_CLASSES, type DriftClass } from '../../src/domain/drift/drift-finding';
 import { SEVERITIES, severityRank, type Severity } from '../../src/domain/governance/severity';
 import type { Status } from '../../src/domain/ksi/status';
 import { SLA_BUCKETS, type GovernanceRow, type RunDashboardModel, type SlaBucket, type TrendDashboardModel, type TrendPoint } from '../../src/domain/reporting/dashboard-model';
 import { HtmlDashboardRenderer } from '../../src/infrastructure/renderers/html/html-dashboard-renderer';
-import { openBrowser, withPage } from '../support/browser';
+import { openBrowser, visitHtml } from '../support/browser';
 
 const HOSTILE = `<script>alert(1)</script> & "quoted" 'single'`;
 const AREAS: [string, string][] = [
@@ -175,33 +174,7 @@ describe('HtmlDashboardRenderer pages in headless Chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Opens the page from disk, runs check, screenshots it, and asserts it logged no error and asked for nothing but itself. */
-  async function visit(name: string, html: string, check: (page: Page) => Promise<void>): Promise<void> {
-    const file = join(dir, `${name}.html`);
-    writeFileSync(file, html);
-    const url = pathToFileURL(file).href;
-    await withPage(async (page) => {
-      const errors: string[] = [];
-      const requests: string[] = [];
-      const dialogs: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('request', (request) => requests.push(request.url()));
-      page.on('dialog', (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.goto(url, { waitUntil: 'load' });
-      await check(page);
-      const png = join(dir, `${name}.png`);
-      await page.screenshot({ path: png, fullPage: true });
-      expect(statSync(png).size).toBeGreaterThan(10_000);
-      expect({ errors, requests, dialogs }).toEqual({ errors: [], requests: [url], dialogs: [] });
-    }, browser);
-  }
+  const visit = (name: string, html: string, check: (page: Page) => Promise<void>) => visitHtml(browser, dir, name, html, check);
 
   const texts = (page: Page, table: string, column: number) => page.locator(`#${table} tbody tr td:nth-child(${column})`).allTextContents();
   const sortBy = (page: Page, table: string, column: number) => page.locator(`#${table} thead th:nth-child(${column}) button`).click();

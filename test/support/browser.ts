@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
@@ -26,4 +28,37 @@ export async function withPage<T>(fn: (page: Page) => Promise<T>, browser?: Brow
     await context.close();
     if (target !== browser) await target.close();
   }
+}
+
+/**
+ * Writes `html` to `<dir>/<name>.html`, opens it from disk at 1280 × 900 px, runs check, screenshots the whole page to
+ * `<dir>/<name>.png`, and asserts it logged no error, opened no dialog and asked for nothing but itself. Returns the
+ * screenshot's path.
+ */
+export async function visitHtml(browser: Browser, dir: string, name: string, html: string, check: (page: Page) => Promise<void>): Promise<string> {
+  const file = join(dir, `${name}.html`);
+  writeFileSync(file, html);
+  const url = pathToFileURL(file).href;
+  const png = join(dir, `${name}.png`);
+  await withPage(async (page) => {
+    const errors: string[] = [];
+    const requests: string[] = [];
+    const dialogs: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(url, { waitUntil: 'load' });
+    await check(page);
+    await page.screenshot({ path: png, fullPage: true });
+    expect(statSync(png).size).toBeGreaterThan(10_000);
+    expect({ errors, requests, dialogs }).toEqual({ errors: [], requests: [url], dialogs: [] });
+  }, browser);
+  return png;
 }

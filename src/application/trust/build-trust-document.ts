@@ -200,9 +200,17 @@ export class BuildTrustDocument {
     ];
     const { title } = TRUST_DOCUMENT_INFO[input.document];
     const { item } = TRUST_DOCUMENT_INFO[input.document];
-    const page = trustPage({ title, facts, document, ...(item === undefined ? {} : { item }), generatedAt: state.asOf, tool: this.settings.tool });
+    const names = await this.names(state, input.document);
+    const page = trustPage({ title, facts, document, ...(item === undefined ? {} : { item }), ...(names === undefined ? {} : { names }), generatedAt: state.asOf, tool: this.settings.tool });
     const body = new TextEncoder().encode(this.pages.page(page));
     return { document: input.document, format: 'html', mediaType: 'text/html; charset=utf-8', body, sha256: this.hashing.sha256(body), state };
+  }
+
+  /** FedRAMP's names of the rules and KSIs the SDR and its metrics list by id, for their pages. */
+  private async names(state: TrustStoreState, document: TrustDocumentName): Promise<Map<string, string> | undefined> {
+    if (document !== 'sdr' && document !== 'metrics') return undefined;
+    const { rules } = (await this.builtSdr(state)).model.input;
+    return new Map([...rules.rules, ...rules.ksis].map((r) => [r.id, r.name]));
   }
 
   /** The JSON document itself. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { buildApi } from '../../../src/interfaces/http/server';
 import { capturingLogger, openApiChecker, proxyConfig } from '../../support/api';
@@ -29,6 +30,11 @@ const NOBODY = { 'X-Forwarded-User': 'carol@SVC.TEST' };
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest();
 const etagOf = (bytes: Buffer | string) => `"${sha256(bytes).toString('hex')}"`;
 const digestOf = (bytes: Buffer | string) => `sha-256=:${sha256(bytes).toString('base64')}:`;
+/** Whether the page is wider than the 1280 px window, and the tables that would need their own sideways scrolling. */
+const wider = async (page: Page) => ({
+  page: (await page.locator('html').evaluate((html) => html.scrollWidth)) > 1280,
+  tables: await page.locator('.table-wrap').evaluateAll((wraps) => wraps.filter((w) => w.scrollWidth > w.clientWidth).map((w) => w.querySelector('table')?.id)),
+});
 /** The trust center rechecks the store at most once a second (StoreState). */
 const afterRecheck = () => new Promise((resolve) => setTimeout(resolve, 1100));
 
@@ -481,12 +487,12 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     });
     afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-    it('every page renders under the API\'s CSP: no console error, no CSP violation, no request off the server, the sorting script runs', async () => {
+    it('every page renders under the API\'s CSP at 1280 px: no console error, no CSP violation, no request off the server, the sorting script runs, nothing wider than the page', async () => {
       const browser = await openBrowser();
       try {
         for (const name of ['public', ...DOCUMENTS]) {
           const problems: string[] = [];
-          const context = await browser.newContext({ extraHTTPHeaders: name === 'public' ? {} : AUDITOR });
+          const context = await browser.newContext({ extraHTTPHeaders: name === 'public' ? {} : AUDITOR, viewport: { width: 1280, height: 900 } });
           const page = await context.newPage();
           // Runs before the page's own script, outside its CSP (Playwright injects it), and records every violation.
           await page.addInitScript({ content: "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));" });
@@ -503,8 +509,37 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
           }
           expect([name, await page.evaluate('window.violations')]).toEqual([name, []]);
           expect([name, problems]).toEqual([name, []]);
+          expect([name, await wider(page)]).toEqual([name, { page: false, tables: [] }]);
           await context.close();
         }
+      } finally {
+        await browser.close();
+      }
+    });
+
+    it('the SDR page: rule or KSI and name, status, statement; a chart per KSI. The VDR page: tracking id and description first', async () => {
+      const sdr = (await get('/fedramp/sdr')).body;
+      const vdr = (await get('/fedramp/vdr')).body;
+      const browser = await openBrowser();
+      try {
+        const context = await browser.newContext({ extraHTTPHeaders: AUDITOR, viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
+        await page.goto(`${base}/fedramp/sdr`);
+        const headers = (table: string) => page.locator(`#${table} thead th`).allTextContents();
+        expect(await headers('s-fed-ramp-requirements-t')).toEqual(['Rule', 'Status', 'Statement']);
+        expect(await page.locator('#s-fed-ramp-requirements-t tbody td:first-child code').allTextContents()).toEqual(sdr.fedRampRequirements.map((r: { frrID: string }) => r.frrID));
+        expect(await headers('s-key-security-indicators-t')).toEqual(['KSI', 'Status', 'Statement']);
+        const ksis = sdr.keySecurityIndicators.map((k: { ksiId: string }) => k.ksiId);
+        expect(await page.locator('#s-key-security-indicators-t tbody td:first-child code').allTextContents()).toEqual(ksis);
+        expect(await page.locator('#s-key-security-indicators-t tbody tr', { hasText: 'KSI-IAM-APM' }).locator('td:first-child').innerText()).toBe('KSI-IAM-APM\nAdopting Passwordless Methods');
+        expect(Object.keys(sdr.ksiMetrics)).toEqual([...ksis].sort());
+        expect(await page.locator('svg').count()).toBe(ksis.length);
+        expect(await page.locator('#s-ksi-metrics svg[data-chart]').evaluateAll((charts) => charts.map((c) => c.getAttribute('data-chart')))).toEqual([...ksis].sort().map((id) => `ksi-metrics-${id}`));
+        await page.goto(`${base}/fedramp/vdr`);
+        expect((await headers('s-vulnerabilities-t')).slice(0, 2)).toEqual(['Provider tracking ID', 'Vulnerability description']);
+        expect(await page.locator('#s-vulnerabilities-t tbody td:first-child code').allTextContents()).toEqual(vdr.vulnerabilities.map((v: { providerTrackingId: string }) => v.providerTrackingId));
+        expect(await page.locator('#s-vulnerabilities-t tbody td:nth-child(2)').allTextContents()).toEqual(vdr.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription));
+        await context.close();
       } finally {
         await browser.close();
       }

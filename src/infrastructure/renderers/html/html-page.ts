@@ -38,7 +38,7 @@ export interface Column {
   kind: SortKind;
   /** The first click sorts descending: rank columns, whose worst value (FAIL, Critical) should come first. */
   descendingFirst?: boolean;
-  /** Keeps values such as ids on one line (dates always are). */
+  /** Keeps values such as ids on one line (dates are, unless this is false). */
   nowrap?: boolean;
 }
 
@@ -76,7 +76,7 @@ export function sortableTable(table: TableInput): string {
 
 /** The class attribute of a column's cells: numbers right-aligned, dates and ids unbroken. */
 function cellClass(column: Column): string {
-  const names = [column.kind === 'num' ? 'n' : '', column.nowrap || column.kind === 'date' ? 'nw' : ''].filter((name) => name !== '');
+  const names = [column.kind === 'num' ? 'n' : '', (column.nowrap ?? column.kind === 'date') ? 'nw' : ''].filter((name) => name !== '');
   return names.length === 0 ? '' : ` class="${names.join(' ')}"`;
 }
 
@@ -199,7 +199,8 @@ code{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:16px}
 figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:12px;break-inside:avoid}
 figure.wide{grid-column:1/-1}
-figcaption{font-weight:600;margin-bottom:8px}
+figcaption{font-weight:600;margin-bottom:8px;overflow-wrap:anywhere}
+li{overflow-wrap:anywhere}
 svg{display:block;max-width:100%;height:auto}
 svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
 .no-data{margin:0;padding:24px;border:1px dashed var(--line);border-radius:6px;color:var(--muted);text-align:center}
@@ -208,17 +209,26 @@ svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+td{overflow-wrap:anywhere}
+td p{margin:0 0 4px}
+td p b{overflow-wrap:normal}
+td .id{white-space:nowrap}
+td .name{display:block}
 .n{text-align:right;font-variant-numeric:tabular-nums}
 .nw{white-space:nowrap}
-thead th{position:sticky;top:0;background:#fff;white-space:nowrap}
-th button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:2px 0;cursor:pointer}
-th button::after{content:"\\2195";color:var(--muted);margin-left:4px}
+thead th{position:sticky;top:0;background:#fff}
+th button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:2px 0;cursor:pointer;text-align:left}
+th button::after{content:"\\2195";color:var(--muted);margin-left:4px;display:inline-block}
 th[aria-sort=ascending] button::after{content:"\\25B2";color:var(--ink)}
 th[aria-sort=descending] button::after{content:"\\25BC";color:var(--ink)}
 button:focus-visible,input:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 tbody tr:nth-child(even){background:var(--panel)}
-.badge{display:inline-block;min-width:3.4em;padding:0 6px;border-radius:3px;font-weight:600;text-align:center}
+.badge{display:inline-block;min-width:3.4em;padding:0 6px;border-radius:3px;font-weight:600;text-align:center;overflow-wrap:normal}
 ${badges}
+.badge-none{background:#fff;color:var(--ink);box-shadow:inset 0 0 0 1px var(--ink)}
+.legend{display:flex;flex-wrap:wrap;gap:6px 12px;list-style:none;margin:0 0 12px;padding:0}
+.charts.ksi-metrics{grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px}
+.daily{margin:4px 0 0;padding-left:24px;font-size:12px}
 footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
 @media print{
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}

@@ -31,6 +31,15 @@ export interface StackedBar {
   label: string;
   /** One count per segment, in the segments' order. */
   values: readonly number[];
+  /** Shown after the bar instead of its total (`30 days`). */
+  after?: string;
+}
+
+export interface StackedBarOptions {
+  /** Draws the legend above the bars (default); a page showing many such charts gives one legend for all. */
+  legend?: boolean;
+  /** Each bar spans the whole width: how its own total splits, for bars of different totals (30 days, a year). */
+  full?: boolean;
 }
 
 export interface Bar {
@@ -68,20 +77,21 @@ const GRID = '#d0d7de';
 const OUTLINE = '#24292f';
 
 /** Horizontal bars split into segments (e.g. PASS/WARN/FAIL per area), with counts inside and totals after. */
-export function stackedBarChart(frame: ChartFrame, segments: readonly Mark[], bars: readonly StackedBar[]): string {
+export function stackedBarChart(frame: ChartFrame, segments: readonly Mark[], bars: readonly StackedBar[], options: StackedBarOptions = {}): string {
   const total = (bar: StackedBar) => bar.values.reduce((sum, v) => sum + v, 0);
   if (bars.every((bar) => total(bar) === 0)) return noData(frame.empty);
   const width = widthOf(frame);
-  const top = legend(segments, 'swatch', width);
+  const top = options.legend === false ? { markup: '', height: 0 } : legend(segments, 'swatch', width);
   const rows = horizontalRows(
     width,
     top.height,
     bars.map((bar) => ({
       key: bar.key,
       label: bar.label,
-      after: formatCount(total(bar)),
+      after: bar.after ?? formatCount(total(bar)),
       parts: bar.values.map((value, i) => ({ key: segments[i].key, value, colour: segments[i].colour, tip: `${bar.label}: ${value} ${segments[i].label}` })),
     })),
+    options.full === true,
   );
   const desc = bars.map((bar) => `${bar.label}: ${bar.values.map((v, i) => `${v} ${segments[i].label}`).join(', ')}`).join('; ');
   return svg(frame, rows.height, desc, top.markup + rows.markup);
@@ -157,13 +167,15 @@ interface Row {
 const ROW_HEIGHT = 22;
 const ROW_GAP = 8;
 
-/** Labelled horizontal bars scaled to the widest total, from `top` down. */
-function horizontalRows(width: number, top: number, rows: readonly Row[]): { markup: string; height: number } {
+/** Labelled horizontal bars scaled to the widest total (or each to its own, `full`), from `top` down. */
+function horizontalRows(width: number, top: number, rows: readonly Row[], full = false): { markup: string; height: number } {
   const labelWidth = clamp(Math.max(...rows.map((r) => textWidth(r.label))) + 12, 60, 260);
   const afterWidth = Math.max(...rows.map((r) => textWidth(r.after))) + 12;
   const barSpace = width - labelWidth - afterWidth - 8;
-  const scale = barSpace / Math.max(...rows.map((r) => r.parts.reduce((sum, p) => sum + p.value, 0)));
+  const totalOf = (row: Row) => row.parts.reduce((sum, p) => sum + p.value, 0);
+  const widest = Math.max(...rows.map(totalOf));
   const markup = rows.map((row, i) => {
+    const scale = barSpace / (full ? totalOf(row) || 1 : widest);
     const y = top + ROW_GAP + i * (ROW_HEIGHT + ROW_GAP);
     const baseline = num(y + ROW_HEIGHT / 2 + FONT_PX / 3);
     let x = labelWidth;

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import type { CertificateAuthority } from '../../../../src/domain/trust/issuer-reference';
 import { agencyPatterns } from '../../../../src/domain/trust/agency-patterns';
 import { formatName, parseName, sameName } from '../../../../src/domain/trust/distinguished-name';
-import { fieldLabel, trustPage } from '../../../../src/domain/trust/trust-page';
 
 describe('distinguished names (RFC 4514)', () => {
   it('reads and writes most specific first, escaping what RFC 4514 escapes', () => {
@@ -163,49 +162,5 @@ describe('agency patterns (CDS-TRC-USH)', () => {
     expect(() => agencyPatterns([{ name: 'A', realms: [], issuers: ['cn=examples ca,o=department of examples,c=us'], domains: [] }], 'f', trusted)).toThrow(
       'f: fedramp.agencies[0].issuers[0]: "cn=examples ca,o=department of examples,c=us" is the subject of no CA certificate in clients.pem (auth.mtls.ca), and a name recognizes only a CA the API trusts, written exactly as its certificate has it; add the agency\'s CA certificate to that bundle, or name the CA by the CA certificate\'s SHA-256 fingerprint ("AB:CD:…", openssl x509 -noout -fingerprint -sha256), its key\'s "sha256//<base64>" (openssl x509 -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64); see docs/api.md (agency access)',
     );
-  });
-});
-
-describe('the trust page model', () => {
-  it.each([
-    ['certificationPackageOverviewUri', 'Certification package overview URI'],
-    ['fedRampPackageId', 'FedRAMP package ID'],
-    ['ueiNumber', 'UEI number'],
-    ['isInternetReachable', 'Is internet reachable'],
-    ['reportPeriod', 'Report period'],
-  ])('labels %s as %s', (key, label) => {
-    expect(fieldLabel(key)).toBe(label);
-  });
-
-  it('lays every value of the document out: fields, a section per object, tables for lists of objects, lists for lists of values', () => {
-    const page = trustPage({
-      title: 'T',
-      facts: [],
-      document: { uri: 'https://x.example', period: { from: '2026-01-01', to: '2026-02-01' }, items: [{ id: 'a', n: 2, at: { when: '2026-01-02T00:00:00Z' }, tags: ['x', 'y'] }, { id: 'b' }], notes: ['one', 'two'], none: [] },
-      generatedAt: '2026-02-01T00:00:00Z',
-      tool: { name: 'svc', version: '0' },
-    });
-    expect(page.sections).toEqual([
-      { kind: 'fields', id: 's-summary', heading: 'Summary', fields: [{ label: 'URI', value: 'https://x.example' }] },
-      { kind: 'fields', id: 's-period', heading: 'Period', fields: [{ label: 'From', value: '2026-01-01' }, { label: 'To', value: '2026-02-01' }] },
-      {
-        kind: 'table',
-        id: 's-items',
-        heading: 'Items',
-        columns: [
-          { label: 'ID', kind: 'text' },
-          { label: 'N', kind: 'num' },
-          { label: 'At › When', kind: 'date' },
-          { label: 'Tags', kind: 'text' },
-        ],
-        rows: [
-          ['a', 2, '2026-01-02T00:00:00Z', 'x; y'],
-          ['b', '', '', ''],
-        ],
-        empty: 'none listed',
-      },
-      { kind: 'list', id: 's-notes', heading: 'Notes', items: ['one', 'two'], empty: 'none listed' },
-      { kind: 'list', id: 's-none', heading: 'None', items: [], empty: 'none listed' },
-    ]);
   });
 });
