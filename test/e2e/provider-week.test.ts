@@ -135,6 +135,9 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     for (const s of SCANNERS) run('.svc', ['ir', 'auditor-bundle', `${s.name}.json`, '--out-dir', `bundle-${s.name}`]);
     run('bundles', ['conmon', 'process', ...SCANNERS.map((s) => `bundle-${s.name}`)]);
     expect(register('bundles')).toEqual(direct);
+    // Recorded on Friday, each bundle speaks for its scan's day (the report's generated_at, which the bundle carries).
+    const state = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('bundles'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout) as { run: { sources: { source: string; as_of: string }[] } };
+    expect(state.run.sources.map((s) => [s.source, s.as_of])).toEqual(SCANNERS.map((s) => [s.source, `${s.day}T08:00:00Z`]));
   });
 
   it('says so when an svc adapter\'s report arrives without its detections', () => {

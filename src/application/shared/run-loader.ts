@@ -98,10 +98,10 @@ export class RunLoader {
       const recorded = readEvidenceBundle(bundle.evidence, bundle.evidenceFile);
       results = recorded.results;
       hashes = bundle.entries.hashes;
-      context = { input: bundle.entries.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), runAt };
+      context = { input: bundle.entries.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), ...(recorded.generated_at === undefined ? {} : { generatedAt: recorded.generated_at }), runAt };
       meta = recorded.source === undefined ? undefined : { source: recorded.source };
       detections = recorded.vulnerabilities;
-      facts = { source: recorded.source, vulnerabilities: recorded.vulnerabilities };
+      facts = { generated_at: recorded.generated_at, source: recorded.source, vulnerabilities: recorded.vulnerabilities };
       files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
       entriesFile = 'evidence-bundle.json';
     } else {
@@ -115,10 +115,10 @@ export class RunLoader {
         const recorded = readEvidenceBundle(file.document, file.path);
         results = recorded.results;
         hashes = verified.hashes;
-        context = { input: verified.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), runAt };
+        context = { input: verified.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), ...(recorded.generated_at === undefined ? {} : { generatedAt: recorded.generated_at }), runAt };
         meta = recorded.source === undefined ? undefined : { source: recorded.source };
         detections = recorded.vulnerabilities;
-        facts = { source: recorded.source, vulnerabilities: recorded.vulnerabilities };
+        facts = { generated_at: recorded.generated_at, source: recorded.source, vulnerabilities: recorded.vulnerabilities };
         files = [{ ...ref, description: BUNDLE_FILE_ROLES['evidence-bundle.json'] }];
       } else {
         const report = readNormalizedReport(file.document, file.path, shape);

@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { serializeEvidenceEntry } from '../evidence/evidence-entry';
 import { DEFAULT_CHUNK_CHARS, jsonText } from '../encoding/json-chunks';
-import { isPlainObject, readNormalizedReport, reportedResult, type KsiResult, type ReportSource } from '../ksi/ksi-result';
+import { isIsoTime, isPlainObject, readNormalizedReport, reportedResult, type KsiResult, type ReportSource } from '../ksi/ksi-result';
 import { readDetections, type Detection } from '../vulnerabilities/detection';
 import type { InputRef } from './run-context';
 import type { TextSink } from './text-sink';
@@ -23,6 +23,8 @@ export const EVIDENCE_BUNDLE_HEAD = '{"entries":[';
  * are left out when the report has none (and bundles written before them keep their bytes).
  */
 export interface BundleFacts {
+  /** The report's generated_at: the time the run speaks for when the bundle is recorded (else when it is recorded). */
+  generated_at?: string;
   source?: ReportSource;
   vulnerabilities?: Detection[];
 }
@@ -30,8 +32,9 @@ export interface BundleFacts {
 export function evidenceBundleTail(input: InputRef, merkleRootHex: string, facts: BundleFacts = {}): string {
   const source = facts.source === undefined ? '' : `,"source":${jsonText(facts.source, 'canonical')}`;
   const found = facts.vulnerabilities === undefined ? '' : `,"vulnerabilities":${jsonText(facts.vulnerabilities, 'canonical')}`;
-  // RFC 8785 order: schema < source < vulnerabilities.
-  return `],"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"${source}${found}}`;
+  const generated = facts.generated_at === undefined ? '' : `,"generated_at":${JSON.stringify(facts.generated_at)}`;
+  // RFC 8785 order: entries < generated_at < input < merkle_root < schema < source < vulnerabilities.
+  return `]${generated},"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"${source}${found}}`;
 }
 
 /**
@@ -105,14 +108,16 @@ export function readEvidenceBundle(document: unknown, file: string): RecordedBun
     return reportedResult(entry);
   });
   const report = readNormalizedReport(results, file, { arrayPath: 'entries' });
-  const { source, vulnerabilities } = document;
+  const { source, vulnerabilities, generated_at } = document;
   if (source !== undefined && !isPlainObject(source)) fail('source', 'expected an object');
+  if (generated_at !== undefined && !(typeof generated_at === 'string' && isIsoTime(generated_at))) fail('generated_at', 'expected an ISO-8601 time');
   const detections = vulnerabilities === undefined ? undefined : readDetections(vulnerabilities, file);
   return {
     input: { name: input.name, sha256: inputHash },
     merkleRoot: root,
     results: report.results,
     recordedHashes,
+    ...(generated_at === undefined ? {} : { generated_at: generated_at as string }),
     ...(source === undefined ? {} : { source: source as ReportSource }),
     ...(detections === undefined ? {} : { vulnerabilities: detections }),
   };
