@@ -5,6 +5,7 @@ import { withWrittenFile } from '../../json-output';
 
 export default class ConmonDashboard extends BaseCommand {
   static summary = 'Write one self-contained HTML page of trends across the stored runs: pass rate by area, open and overdue POA&M, drift.';
+  static reads = 'the runs of the run store (svc conmon process <report> records one; SVC_STORE picks the store)';
   static examples = ['<%= config.bin %> <%= command.id %> --out out/conmon.html'];
   static enableJsonFlag = true;
   static flags = { out: outFileFlag('HTML file to write.', true) };

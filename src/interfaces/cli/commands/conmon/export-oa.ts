@@ -6,6 +6,7 @@ import { outFileFlag } from '../../flags';
 
 export default class ConmonExportOa extends BaseCommand {
   static summary = 'Write the FedRAMP 20x Ongoing Authorization Report of a period from the run store: KSI status, changes, POA&M, drift.';
+  static reads = 'the runs of the run store from --from to --to (svc conmon process <report> records one; SVC_STORE picks the store)';
   static examples = [
     '<%= config.bin %> <%= command.id %> --from 2026-10-01 --to 2026-10-31',
     '<%= config.bin %> <%= command.id %> --from 2026-10-01 --to 2026-12-31 --out out/oa-2026-q4.md',
