@@ -8,7 +8,7 @@ export default class CanonCheck extends BaseCommand {
   static summary = 'Prove the built-in KSI catalog consistent; with --catalog, compare a FedRAMP release with it.';
   static reads = 'the built-in KSI catalog and the CR26 rules in use (bundled, or SVC_FEDRAMP_RULES); --catalog names a FedRAMP release to compare';
   static description =
-    'Exit 1 when the catalog breaks a rule of DESIGN §4 or the CR26 rules in use (bundled, or SVC_FEDRAMP_RULES) do not hang together (docs/fedramp.md). A release comparison is information and does not change the exit code.';
+    'Exit 1 when the catalog breaks a rule of docs/catalog.md or the CR26 rules in use (bundled, or SVC_FEDRAMP_RULES) do not hang together (docs/fedramp.md). A release comparison is information and does not change the exit code.';
   static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --catalog FRMR.documentation.json'];
   static enableJsonFlag = true;
   static flags = { catalog: { ...officialCatalogFlag, summary: 'FedRAMP FRMR file to compare with the crosswalk.' } };
