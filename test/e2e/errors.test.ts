@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { svc } from '../support/run-svc';
+import { REFERENCE, svc } from '../support/run-svc';
 
 let tmp: string;
 beforeAll(() => {
@@ -101,6 +101,23 @@ describe('bad inputs: one line naming the file, the place and the fix, exit 3', 
   it('accepts an empty list: zero counts', () => {
     const input = file('empty.json', '[]');
     expect(svc(['ir', 'baseline-transform', input]).stdout).toBe(`Transforming ${input} ...\nMapped 0 KSIs to controls and policies\nTotal: 0\nPASS: 0\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`);
+  });
+
+  it.each([
+    ['ir', 'auditor-bundle', 'nessus/sample-basic-network-scan-2hosts.nessus', 'Nessus', ['--out-dir', 'bundle']],
+    ['ir', 'evidence-bundle', 'prowler/example_output_aws.ocsf.json', 'Prowler', ['--out', 'evidence.json']],
+    ['ir', 'baseline-transform', 'trivy/misconfigurations_and_secrets.json', 'Trivy', []],
+    ['ir', 'freshness', 'scubagear/ScubaResults_fa5589b7-d528-4f80.json', 'ScubaGear', []],
+    ['conmon', 'process', 'ckl/red_hat_good.ckl', 'DISA STIG Viewer', []],
+  ])("a scanner's own output to svc %s %s (%s): run svc adapter run auto on it first, exit 3", (group, command, sample, tool, flags) => {
+    const raw = join(REFERENCE, 'raw-samples', sample);
+    const run = svc([group, command, raw, ...flags], { cwd: tmp, env: { SVC_HOME: join(tmp, 'home') } });
+    expect(run).toEqual({
+      stdout: '',
+      stderr: `Error: ${raw}: this is ${tool} output, not a normalized report; run "svc adapter run auto ${raw} --out report.json" first and pass report.json\n`,
+      status: 3,
+    });
+    expect(readdirSync(tmp)).not.toContain('bundle');
   });
 
   it('names a missing file and a directory given as a file', () => {
