@@ -12,14 +12,20 @@ import { doubles } from '../../support/harness';
 describe('TransformBaseline', () => {
   it('counts results, statuses, mapped and unmapped KSIs', async () => {
     const d = doubles({ '/r.json': sampleResults() });
-    const result = await new TransformBaseline(d.reader, d.scans, d.catalogs, d.settings).execute({ input: '/r.json' });
+    const result = await new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings).execute({ input: '/r.json' });
     expect(result).toEqual({ input: '/r.json', counts: { results: 5, pass: 2, warn: 1, fail: 2, mapped: 4, unmapped: 1 }, unmapped: ['KSI-CNA-01'] });
+  });
+
+  it('maps the KSIs of the CR26 rules in use to the controls CR26 lists; an earlier FedRAMP id stays unmapped', async () => {
+    const d = doubles({ '/r.json': [aResult('KSI-AC-02'), aResult('KSI-IAM-02'), aResult('KSI-IAM-APM', 'FAIL')] });
+    const result = await new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings).execute({ input: '/r.json' });
+    expect(result).toEqual({ input: '/r.json', counts: { results: 3, pass: 2, warn: 0, fail: 1, mapped: 2, unmapped: 1 }, unmapped: ['KSI-IAM-02'] });
   });
 
   it("refuses a scanner's own output naming the scanner and the adapter to run first; other bad reports as they are", async () => {
     const d = doubles({ '/scan.json': { Results: [] }, '/bad.json': { Results: [] } });
     d.scans.detected['/scan.json'] = { vendor: 'trivy', tool: 'Trivy', formats: 'JSON', mapping: 'rules' };
-    const transform = new TransformBaseline(d.reader, d.scans, d.catalogs, d.settings);
+    const transform = new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings);
     await expect(transform.execute({ input: '/scan.json' })).rejects.toMatchObject({
       code: 'scanner-output',
       message: '/scan.json: this is Trivy output, not a normalized report; run "svc adapter run auto /scan.json --out report.json" first and pass report.json',
