@@ -201,8 +201,8 @@ describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
       stdout: [
         'Refusing an initial package (FRC-APP-FCP): 3 statuses are older than 7 days:',
         '- the run is as of 2026-05-04T08:00:00Z, before 2026-11-18T00:00:00Z',
-        '- KSI-CNA-RNT: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-CNA-RNT)',
-        '- KSI-IAM-APM: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-IAM-APM)',
+        '- KSI-CNA-RNT: 1 of 1 contributing result older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-CNA-RNT)',
+        '- KSI-IAM-APM: 1 of 1 contributing result older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-IAM-APM)',
         'Nothing was written to pkg-initial-old; run the scans again, record the run, and write the package',
         '',
       ].join('\n'),

@@ -39,6 +39,17 @@ describe('svc ir baseline-transform', () => {
     expect(JSON.parse(svc(['ir', 'baseline-transform', report, '--json']).stdout)).toEqual({ input: report, counts: { results: 3, pass: 2, warn: 0, fail: 1, mapped: 2, unmapped: 1 }, unmapped: ['KSI-IAM-02'] });
   });
 
+  it('counts agree in number: 1 KSI, 2 KSIs; 1 report into 1 entry, 2 reports into 2 entries', () => {
+    const one = join(tmp, 'one.json');
+    const two = join(tmp, 'two.json');
+    writeFileSync(one, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }]));
+    writeFileSync(two, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-AU-02', status: 'FAIL' }]));
+    expect(svc(['ir', 'baseline-transform', one]).stdout).toBe(`Transforming ${one} ...\nMapped 1 KSI to controls and policies\nTotal: 1\nPASS: 1\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`);
+    expect(svc(['ir', 'baseline-transform', two]).stdout).toContain('\nMapped 2 KSIs to controls and policies\n');
+    expect(svc(['evidence', 'build', one, '--out', join(tmp, 'e1.json')]).stdout).toMatch(/^Merged 1 report into 1 entry\n/);
+    expect(svc(['evidence', 'build', one, two, '--out', join(tmp, 'e2.json')]).stdout).toMatch(/^Merged 2 reports into 2 entries\n/);
+  });
+
   it('maps official FedRAMP ids with --catalog', () => {
     const run = svc(['ir', 'baseline-transform', SAMPLE, '--catalog', '../shared/reference/fedramp/FRMR.KSI.key-security-indicators.25.12A.json']);
     expect(run.stdout).toContain('Mapped 5 KSIs to controls and policies\n');

@@ -4,6 +4,7 @@ import { ProcessRun, type ProcessRunResult } from '../../../../application/conmo
 import { UnavailableError } from '../../../../domain/errors';
 import { runInputArg } from '../../flags';
 import { digest, digested } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class ConmonProcess extends BaseCommand {
   static summary = 'Record a run in the run store, move the POA&M lifecycle on (opened, still open, closed, overdue) and send SIEM events.';
@@ -36,15 +37,15 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
         `${result.recorded ? 'Recorded' : 'Already recorded'} run ${run.seq}: ${run.id.slice(0, 12)} (as of ${run.as_of})`,
         `KSIs: ${run.counts.results} (PASS ${run.counts.pass}, WARN ${run.counts.warn}, FAIL ${run.counts.fail})`,
         `POA&M: ${run.poam.open} open (${run.poam.opened} opened, ${run.poam.closed_now} closed, ${run.poam.overdue} overdue)`,
-        `Drift: ${drift.P1 + drift.P2 + drift.P3 + drift.P4} findings (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
+        `Drift: ${plural(drift.P1 + drift.P2 + drift.P3 + drift.P4, 'finding')} (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
         `Events: ${result.events}`,
-        ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${d.attempts} attempts: ${d.error}`)),
+        ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${plural(d.attempts, 'attempt')}: ${d.error}`)),
       ].join('\n'),
     );
     if (failed.length > 0) {
       throw new UnavailableError(
         'sink-failed',
-        `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${result.events} events of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
+        `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${plural(result.events, 'event')} of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
       );
     }
     return { ...result, run: { ...run, input: digested(run.input), merkle_root: digest(run.merkle_root) } };

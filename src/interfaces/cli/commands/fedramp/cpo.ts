@@ -4,6 +4,7 @@ import { WriteCpo, type WriteCpoResult, type WrittenDocument } from '../../../..
 import { nowFlag, outFileFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { digest, digested } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class FedrampCpo extends BaseCommand {
   static summary = "Write the Certification Package Overview (CPO) from the FedRAMP profile, as JSON and a Markdown twin, validated against FedRAMP's schema.";
@@ -47,8 +48,4 @@ export type FedrampCpoJson = WriteCpoResult;
 function cpoJson(result: WriteCpoResult): FedrampCpoJson {
   const written = <T extends WrittenDocument>(d: T): T => ({ ...d, file: digested(d.file), twin: digested(d.twin) });
   return { ...written(result), ...(result.resources ? { resources: written(result.resources) } : {}), ...(result.flows ? { flows: written(result.flows) } : {}) };
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

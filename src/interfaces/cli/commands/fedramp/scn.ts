@@ -4,6 +4,7 @@ import { WriteScn, type WriteScnResult } from '../../../../application/fedramp/w
 import { noticeCounting } from '../../../../domain/fedramp/scn';
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { plural } from '../../../../domain/encoding/plural';
 
 const day = (summary: string) => Flags.string({ summary, helpValue: '<date>' });
 const text = (summary: string) => Flags.string({ summary, helpValue: '<text>' });
@@ -59,8 +60,8 @@ Exit codes: 0 written; 2 bad flag, bad date or --type routine; 3 a profile witho
     for (const n of r.notices) this.log(`- ${n.notice} (${n.rule}): by ${n.date} (${noticeCounting(n)})${r.passed.includes(n.rule) ? ', already passed' : ''}`);
     for (const n of r.undated) this.log(`Not dated: ${n.notice} (${n.rule}): give ${n.flag}`);
     if (r.drift !== undefined) {
-      const touched = r.drift.kind === 'substrate drift' ? 'no KSIs or controls (a substrate report names configuration resources)' : `KSIs ${r.ksis.join(', ') || 'none'}; ${r.controls.length} ${r.controls.length === 1 ? 'control' : 'controls'}`;
-      this.log(`Drift: ${r.drift.file} (svc ${r.drift.kind}, ${r.drift.changes} ${r.drift.changes === 1 ? 'change' : 'changes'}): ${touched}`);
+      const touched = r.drift.kind === 'substrate drift' ? 'no KSIs or controls (a substrate report names configuration resources)' : `KSIs ${r.ksis.join(', ') || 'none'}; ${plural(r.controls.length, 'control')}`;
+      this.log(`Drift: ${r.drift.file} (svc ${r.drift.kind}, ${plural(r.drift.changes, 'change')}): ${touched}`);
     }
     if (r.validated.note !== undefined) this.log(`Note: ${r.out} was not validated against FedRAMP's SCN schema: ${r.validated.note}`);
     this.log(r.recorded === undefined ? 'Draft: not recorded' : `Recorded as journal entry ${r.recorded.seq}`);
