@@ -27,6 +27,8 @@ export interface ProcessRunInput {
   sinks?: readonly string[];
   /** PEM private key that signs the run's SAR (`--key`); else SVC_SIGNING_KEY, else the development key. */
   key?: string;
+  /** The run's time instead of the clock's (`--now`): when it is recorded, and its as-of time when the report gives none. */
+  now?: Date;
 }
 
 export interface ProcessRunResult {
@@ -63,9 +65,9 @@ export class ProcessRun {
     private readonly policy: PolicyEvaluator,
   ) {}
 
-  async execute({ input, sinks, key: keyPath }: ProcessRunInput): Promise<ProcessRunResult> {
+  async execute({ input, sinks, key: keyPath, now: at }: ProcessRunInput): Promise<ProcessRunResult> {
     const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
-    const run = await this.runs.load({ input, compact: true });
+    const run = await this.runs.load({ input, compact: true, ...(at === undefined ? {} : { at }) });
     // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
     const key = await this.signer.load(keyPath);
     const record = this.recordOf(run);

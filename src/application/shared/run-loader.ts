@@ -34,6 +34,8 @@ export interface RunRequest {
    * for a command that must hold a run of any size in bounded memory (`conmon process`).
    */
   compact?: boolean;
+  /** The run's time (`runAt`) instead of the clock's: `conmon process --now`. */
+  at?: Date;
 }
 
 /** What an observer of a run is told before its results: the catalog they are assessed against and the report's facts. */
@@ -90,7 +92,7 @@ export class RunLoader {
 
   private async loadRun(request: RunRequest): Promise<LoadedRun> {
     const { catalog, shape } = await chooseCatalog(this.reader, this.catalogs, request.catalog, this.settings.governance.unmapped_owner);
-    const runAt = this.clock.now();
+    const runAt = request.at ?? this.clock.now();
     let results: readonly KsiResult[];
     let hashes: string[] | undefined;
     let context: RunContext;

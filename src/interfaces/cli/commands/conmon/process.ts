@@ -2,7 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
 import { ProcessRun, type ProcessRunResult } from '../../../../application/conmon/process-run';
 import { UnavailableError } from '../../../../domain/errors';
-import { runInputArg } from '../../flags';
+import { nowFlag, parseNow, runInputArg } from '../../flags';
 import { digest, digested } from '../../json-output';
 import { plural } from '../../../../domain/encoding/plural';
 
@@ -15,17 +15,20 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
   static examples = [
     '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --sink ndjson:out/events.ndjson',
     'SVC_SINK_TOKEN=... <%= config.bin %> <%= command.id %> today.json --sink https://splunk.example:8088/services/collector/event --sink syslog+tcp://siem.example:6514',
+    '<%= config.bin %> <%= command.id %> today.json --now 2026-12-01T06:00:00Z --json',
   ];
   static enableJsonFlag = true;
   static args = { input: runInputArg };
   static flags = {
     sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
     key: Flags.string({ summary: "PEM private key that signs the run's SAR (EC P-256, Ed25519 or RSA ≥ 2048 bits).", helpValue: '<pem>' }),
+    now: { ...nowFlag, summary: "Record the run at this time instead of now (ISO-8601 with a zone, or a date); also its as-of time when the report has no generated_at." },
   };
 
   async run(): Promise<ProcessRunResult> {
     const { args, flags } = await this.parse(ConmonProcess);
-    const result = await this.resolve(ProcessRun).execute({ input: args.input, sinks: flags.sink, key: flags.key });
+    const now = parseNow(flags.now);
+    const result = await this.resolve(ProcessRun).execute({ input: args.input, sinks: flags.sink, key: flags.key, ...(now === undefined ? {} : { now }) });
     if (result.key?.kind === 'development' && result.key.created) {
       this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${result.key.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
     }
