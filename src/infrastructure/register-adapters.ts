@@ -15,7 +15,7 @@ import { PROGRESS } from '../ports/progress';
 import { REPORT_READER } from '../ports/report-reader';
 import { PARTITIONED_REPORT_READER } from '../ports/partitioned-report';
 import { RUN_SETTINGS } from '../ports/run-settings';
-import { SCAN_READER } from '../ports/scan-reader';
+import { SCAN_READER, type ScanReader } from '../ports/scan-reader';
 import { UUIDS } from '../ports/uuids';
 import { JSON_PATCHER } from '../ports/json-patcher';
 import { SCHEMA_VALIDATOR } from '../ports/schema-validator';
@@ -82,13 +82,12 @@ export function registerAdapters(container: DependencyContainer, { env = process
     useFactory: instanceCachingFactory(() => new (require('./reports/parallel-report-reader') as typeof import('./reports/parallel-report-reader')).ParallelReportReader(reader, { splitMinBytes })),
   });
   container.register(ARTIFACT_WRITER, { useFactory: instancePerContainerCachingFactory(() => new (require('./artifacts/fs-artifact-writer') as typeof import('./artifacts/fs-artifact-writer')).FsArtifactWriter()) });
-  // The 13 parsers (and their XML and CSV libraries) load only when a command reads a scan.
-  container.register(SCAN_READER, {
-    useFactory: instanceCachingFactory(() => {
-      const { VendorScanReader } = require('./scans/vendor-scan-reader') as typeof import('./scans/vendor-scan-reader');
-      return new VendorScanReader((require('./scans/registry') as typeof import('./scans/registry')).VENDOR_PARSERS);
-    }),
-  });
+  // The parsers (and their XML and CSV libraries) load only when a scan is read or asked about: every use case that
+  // reads a normalized report holds the reader, to name the scanner of a scanner's file given instead (scanner-output.ts).
+  let scans: ScanReader | undefined;
+  const scanReader = (): ScanReader =>
+    (scans ??= new (require('./scans/vendor-scan-reader') as typeof import('./scans/vendor-scan-reader')).VendorScanReader((require('./scans/registry') as typeof import('./scans/registry')).VENDOR_PARSERS));
+  container.register(SCAN_READER, { useValue: { vendors: () => scanReader().vendors(), read: (vendor, path) => scanReader().read(vendor, path), detect: (path) => scanReader().detect(path) } });
   container.register(HASHING, { useFactory: instancePerContainerCachingFactory(() => new (require('./hashing/node-crypto-hashing') as typeof import('./hashing/node-crypto-hashing')).NodeCryptoHashing()) });
   container.register(UUIDS, { useValue: new NodeCryptoUuids() });
   container.register(SIGNER, {

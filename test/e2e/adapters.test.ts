@@ -148,7 +148,7 @@ describe('svc ksi evaluate', () => {
       ]),
     );
     const out = join(tmp, 'evaluated.json');
-    expect(svc(['ksi', 'evaluate', checks, '--out', out]).stdout).toBe(`Evaluated ${checks}: 1 KSIs\nPASS: 0\nWARN: 1\nFAIL: 0\nNot assessed: 1 (KSI-SC-07)\nReport written to ${out}\n`);
+    expect(svc(['ksi', 'evaluate', checks, '--out', out]).stdout).toBe(`Evaluated ${checks}: 1 KSI\nPASS: 0\nWARN: 1\nFAIL: 0\nNot assessed: 1 (KSI-SC-07)\nReport written to ${out}\n`);
     expect(svc(['ir', 'baseline-transform', out]).stdout).toContain('Total: 1\nPASS: 0\nWARN: 1\n');
     expect(JSON.parse(svc(['ksi', 'evaluate', checks]).stdout).results[0].checks).toEqual([
       { id: 'okta-mfa', status: 'PASS' },

@@ -147,6 +147,27 @@ describe('svc conmon over 50 generated runs (file store)', () => {
 describe('svc conmon process: sinks, concurrency and bad input', () => {
   const fixture = 'fixtures/sample-baseline.json';
 
+  it('records the run at --now, which wins over SOURCE_DATE_EPOCH; a report without generated_at is as of it too', () => {
+    const bare = join(tmp, 'bare-report.json');
+    writeFileSync(bare, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }]));
+    const run = conmon('now', ['process', fixture, '--now', '2026-12-01T06:30:00Z', '--json']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).run).toMatchObject({ seq: 1, recorded_at: '2026-12-01T06:30:00Z', as_of: '2026-11-02T14:05:00Z' });
+    const second = conmon('now', ['process', bare, '--now', '2026-12-02', '--json']);
+    expect(JSON.parse(second.stdout).run).toMatchObject({ seq: 2, recorded_at: '2026-12-02T00:00:00Z', as_of: '2026-12-02T00:00:00Z' });
+    expect(JSON.parse(conmon('now-epoch', ['process', bare, '--json']).stdout).run).toMatchObject({ recorded_at: '2026-01-01T00:00:00Z' });
+  });
+
+  it('refuses a --now that is not a time, exit 2, recording nothing', () => {
+    expect(conmon('bad-now', ['process', fixture, '--now', 'yesterday'])).toEqual({
+      stdout: '',
+      stderr: 'Error: --now yesterday: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21\n',
+      status: 2,
+    });
+    expect(conmon('bad-now', ['process', fixture, '--now', '2027-02-29'])).toMatchObject({ stderr: 'Error: --now 2027-02-29: not a day of the calendar; write a date such as 2026-11-21\n', status: 2 });
+    expect(existsSync(join(home('bad-now'), 'store'))).toBe(false);
+  });
+
   it('sends every event to a syslog TCP listener (RFC 6587 octet counting), a UDP one and an HTTP collector', async () => {
     const frames: string[] = [];
     const tcp: Server = createServer((socket) => {

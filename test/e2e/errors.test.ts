@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { svc } from '../support/run-svc';
+import { REFERENCE, svc } from '../support/run-svc';
 
 let tmp: string;
 beforeAll(() => {
@@ -46,6 +46,39 @@ describe('version, help and names', () => {
     expect(svc(['ir', 'baseline-transform'])).toMatchObject({ stderr: expect.stringMatching(/^Error: Missing 1 required arg:\ninput/), status: 2 });
     expect(svc(['ksi', 'list', '--area', 'XX'])).toMatchObject({ stderr: expect.stringMatching(/^Error: --area XX: not a family of the catalog; use one of AC, AT/), status: 2 });
   });
+
+  const READINESS_READS =
+    "it reads the run store's latest run (svc conmon process <report> records one), the provider's statements (fedramp.statements) and the fedramp profile of svc.config.json";
+
+  it('a file given to a command that takes none: says so and what the command reads, exit 2', () => {
+    const refused = `Error: svc fedramp readiness takes no file or other argument (given "merged.json"): ${READINESS_READS}; see "svc fedramp readiness --help"\n`;
+    expect(svc(['fedramp', 'readiness', 'merged.json'])).toEqual({ stdout: '', stderr: refused, status: 2 });
+    expect(svc(['fedramp', 'readiness', '--class', 'C', 'merged.json'])).toEqual({ stdout: '', stderr: refused, status: 2 });
+    expect(svc(['ksi', 'list', 'a.json', 'b.json'])).toEqual({
+      stdout: '',
+      stderr: 'Error: svc ksi list takes no file or other argument (given "a.json", "b.json"): it reads the built-in KSI catalog, or with --catalog cr26 the KSIs of the CR26 rules in use; see "svc ksi list --help"\n',
+      status: 2,
+    });
+    expect(JSON.parse(svc(['fedramp', 'readiness', 'merged.json', '--json']).stdout)).toEqual({
+      error: { code: 'usage', exit: 2, message: `svc fedramp readiness takes no file or other argument (given "merged.json"): ${READINESS_READS}; see "svc fedramp readiness --help"` },
+    });
+  });
+
+  it('every command that takes no arguments says what it reads', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { args: object; reads?: string }> };
+    const without = Object.entries(manifest.commands).filter(([, c]) => Object.keys(c.args).length === 0);
+    expect(without.length).toBeGreaterThan(10);
+    expect(without.filter(([, c]) => !c.reads).map(([id]) => id)).toEqual([]);
+  });
+
+  it('a mistyped command or flag: the nearest one, exit 2', () => {
+    expect(svc(['fedramp', 'readines'])).toEqual({ stdout: '', stderr: 'Error: No such command fedramp readines\nHint: did you mean "svc fedramp readiness"?\n', status: 2 });
+    expect(svc(['conmon', 'proces', 'report.json'])).toEqual({ stdout: '', stderr: 'Error: No such command conmon proces\nHint: did you mean "svc conmon process"?\n', status: 2 });
+    expect(svc(['fedram'])).toEqual({ stdout: '', stderr: 'Error: No such command fedram\nHint: did you mean "svc fedramp"?\n', status: 2 });
+    expect(svc(['fedramp', 'cpo', '--ot', 'cpo.json'])).toEqual({ stdout: '', stderr: 'Error: Nonexistent flag: --ot; did you mean --out?\n', status: 2 });
+    expect(svc(['fedramp', 'cpo', '--ot', 'cpo.json', '--clas', 'C'])).toEqual({ stdout: '', stderr: 'Error: Nonexistent flags: --ot, --clas; did you mean --out for --ot, --class for --clas?\n', status: 2 });
+    expect(JSON.parse(svc(['conmon', 'proces', '--json']).stdout)).toEqual({ error: { code: 'usage', exit: 2, message: 'No such command conmon proces; did you mean "svc conmon process"?' } });
+  });
 });
 
 describe('bad inputs: one line naming the file, the place and the fix, exit 3', () => {
@@ -68,6 +101,23 @@ describe('bad inputs: one line naming the file, the place and the fix, exit 3', 
   it('accepts an empty list: zero counts', () => {
     const input = file('empty.json', '[]');
     expect(svc(['ir', 'baseline-transform', input]).stdout).toBe(`Transforming ${input} ...\nMapped 0 KSIs to controls and policies\nTotal: 0\nPASS: 0\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`);
+  });
+
+  it.each([
+    ['ir', 'auditor-bundle', 'nessus/sample-basic-network-scan-2hosts.nessus', 'Nessus', ['--out-dir', 'bundle']],
+    ['ir', 'evidence-bundle', 'prowler/example_output_aws.ocsf.json', 'Prowler', ['--out', 'evidence.json']],
+    ['ir', 'baseline-transform', 'trivy/misconfigurations_and_secrets.json', 'Trivy', []],
+    ['ir', 'freshness', 'scubagear/ScubaResults_fa5589b7-d528-4f80.json', 'ScubaGear', []],
+    ['conmon', 'process', 'ckl/red_hat_good.ckl', 'DISA STIG Viewer', []],
+  ])("a scanner's own output to svc %s %s (%s): run svc adapter run auto on it first, exit 3", (group, command, sample, tool, flags) => {
+    const raw = join(REFERENCE, 'raw-samples', sample);
+    const run = svc([group, command, raw, ...flags], { cwd: tmp, env: { SVC_HOME: join(tmp, 'home') } });
+    expect(run).toEqual({
+      stdout: '',
+      stderr: `Error: ${raw}: this is ${tool} output, not a normalized report; run "svc adapter run auto ${raw} --out report.json" first and pass report.json\n`,
+      status: 3,
+    });
+    expect(readdirSync(tmp)).not.toContain('bundle');
   });
 
   it('names a missing file and a directory given as a file', () => {

@@ -205,8 +205,8 @@ describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
       stdout: [
         'Refusing an initial package (FRC-APP-FCP): 5 statuses are older than 7 days:',
         '- the run is as of 2026-05-04T08:00:00Z, before 2026-11-18T00:00:00Z',
-        '- KSI-CNA-RNT: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-CNA-RNT)',
-        '- KSI-IAM-APM: 1 of 1 contributing results older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-IAM-APM)',
+        '- KSI-CNA-RNT: 1 of 1 contributing result older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-CNA-RNT)',
+        '- KSI-IAM-APM: 1 of 1 contributing result older than 2026-11-18, the oldest observed 2026-05-04 (Prowler result for KSI-IAM-APM)',
         // The register is the old run's own (before, an input was judged against another run's register).
         '- the vulnerability register is of run 1, as of 2026-05-04T08:00:00Z, before 2026-11-18T00:00:00Z',
         '- vulnerabilities: 1 of 1 open groups last evaluated before 2026-11-18T00:00:00Z, the oldest VG-3d4882887af28957 (vpc_flow_logs_enabled) on 2026-05-04T08:00:00Z',

@@ -103,7 +103,7 @@ describe('svc fedramp readiness: the latest recorded run', () => {
     expect(lines).toContain(row('KSI-IAM-APM', 'MUST', 'met'));
     expect(lines).toContain(row('KSI-CED-RAT', 'MUST', 'met', generated('KSI-CED-RAT')));
     expect(lines).toContain(
-      row('KSI-CNA-RNT', 'MUST', 'not met', `1 of 1 machine-based results older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-20; to do: run the scans again and record the run (svc ir freshness --class lists them); ${generated('KSI-CNA-RNT')}`),
+      row('KSI-CNA-RNT', 'MUST', 'not met', `1 of 1 machine-based result older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-20; to do: run the scans again and record the run (svc ir freshness --class lists them); ${generated('KSI-CNA-RNT')}`),
     );
     expect(lines).toContain(row('KSI-SVC-SIN', 'MUST', 'not met', `Not Implemented (0 pass, 1 fail, 0 other); to do: fix what the failing checks report and record a new run; ${generated('KSI-SVC-SIN')}`));
     expect(lines).toContain(
@@ -117,10 +117,10 @@ describe('svc fedramp readiness: the latest recorded run', () => {
   });
 
   it('judges the rules svc can from the run: evidence cadences, metrics, automated methods', () => {
-    expect(lines).toContain(row('VDR-TFR-MVX', 'MUST', 'not met', '1 machine-based results are older than 7 days; to do: run the scans again and record the run (svc ir freshness --class lists them)'));
+    expect(lines).toContain(row('VDR-TFR-MVX', 'MUST', 'not met', '1 machine-based result is older than 7 days; to do: run the scans again and record the run (svc ir freshness --class lists them)'));
     expect(lines).toContain(row('VDR-TFR-NMV', 'MUST', 'met'));
     expect(lines).toContain(row('SDR-CSX-KMT', 'MUST', 'met'));
-    expect(lines.find((l) => l.startsWith('FRC-CSX-VVK'))).toMatch(/^FRC-CSX-VVK  SHOULD      not met            42 KSIs have fewer than 1 automated methods: KSI-CMT-LMC \(0\), /);
+    expect(lines.find((l) => l.startsWith('FRC-CSX-VVK'))).toMatch(/^FRC-CSX-VVK  SHOULD      not met            42 KSIs have fewer than 1 automated method: KSI-CMT-LMC \(0\), /);
     expect(lines.slice(-4)).toEqual([
       'Rules: 155 (met 6, not met 2, needs a statement 147, not yet required 0)',
       'KSIs: 46 (met 2, not met 44, needs a statement 0, not yet required 0)',

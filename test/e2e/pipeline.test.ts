@@ -28,6 +28,28 @@ describe('svc ir baseline-transform', () => {
     expect(JSON.parse(run.stdout)).toEqual({ input: SAMPLE, counts: { results: 5, pass: 2, warn: 1, fail: 2, mapped: 4, unmapped: 1 }, unmapped: ['KSI-CNA-01'] });
   });
 
+  it('maps the KSIs of CR26 (KSI-IAM-APM) to the controls CR26 lists, as the fedramp commands read them', () => {
+    const report = join(tmp, 'cr26.json');
+    writeFileSync(report, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-IAM-APM', status: 'FAIL' }, { ksi_id: 'KSI-IAM-02', status: 'PASS' }]));
+    expect(svc(['ir', 'baseline-transform', report])).toEqual({
+      stdout: `Transforming ${report} ...\nMapped 2 KSIs to controls and policies\nTotal: 3\nPASS: 2\nWARN: 0\nFAIL: 1\nUnmapped: 1 (KSI-IAM-02)\n`,
+      stderr: '',
+      status: 0,
+    });
+    expect(JSON.parse(svc(['ir', 'baseline-transform', report, '--json']).stdout)).toEqual({ input: report, counts: { results: 3, pass: 2, warn: 0, fail: 1, mapped: 2, unmapped: 1 }, unmapped: ['KSI-IAM-02'] });
+  });
+
+  it('counts agree in number: 1 KSI, 2 KSIs; 1 report into 1 entry, 2 reports into 2 entries', () => {
+    const one = join(tmp, 'one.json');
+    const two = join(tmp, 'two.json');
+    writeFileSync(one, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }]));
+    writeFileSync(two, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-AU-02', status: 'FAIL' }]));
+    expect(svc(['ir', 'baseline-transform', one]).stdout).toBe(`Transforming ${one} ...\nMapped 1 KSI to controls and policies\nTotal: 1\nPASS: 1\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`);
+    expect(svc(['ir', 'baseline-transform', two]).stdout).toContain('\nMapped 2 KSIs to controls and policies\n');
+    expect(svc(['evidence', 'build', one, '--out', join(tmp, 'e1.json')]).stdout).toMatch(/^Merged 1 report into 1 entry\n/);
+    expect(svc(['evidence', 'build', one, two, '--out', join(tmp, 'e2.json')]).stdout).toMatch(/^Merged 2 reports into 2 entries\n/);
+  });
+
   it('maps official FedRAMP ids with --catalog', () => {
     const run = svc(['ir', 'baseline-transform', SAMPLE, '--catalog', '../shared/reference/fedramp/FRMR.KSI.key-security-indicators.25.12A.json']);
     expect(run.stdout).toContain('Mapped 5 KSIs to controls and policies\n');

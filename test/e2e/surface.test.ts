@@ -1,7 +1,8 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { buildApi } from '../../src/interfaces/http/server';
 import { capturingLogger, proxyConfig } from '../support/api';
 import { DESIGN_COMMAND_IDS, DESIGN_COMMANDS, DESIGN_ROUTES, openApiRoutes } from '../support/design-surface';
@@ -136,5 +137,45 @@ describe('the HTTP surface (DESIGN §9)', () => {
     expect(DESIGN_ROUTES).toHaveLength(30);
     expect({ missing: DESIGN_ROUTES.filter((r) => !routes.includes(r)), extra: routes.filter((r) => !DESIGN_ROUTES.includes(r)) }).toEqual({ missing: [], extra: [] });
     expect(routes).toHaveLength(30);
+  });
+});
+
+/** Where a text cites DESIGN (DESIGN.md, a file users do not have): the places, each with the words around it. */
+function designCitations(text: string, where: string): string[] {
+  return [...text.matchAll(/DESIGN/g)].map((m) => `${where}: …${text.slice(Math.max(0, m.index - 40), m.index + 20)}…`);
+}
+
+describe('user-facing text cites docs/, never DESIGN', () => {
+  it('in the help of every command and group (oclif.manifest.json, the topics) and of svc-api', () => {
+    const apiHelp = spawnSync(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), '--help'], { encoding: 'utf8' });
+    expect(apiHelp.stdout).toContain('docs/api.md');
+    expect([
+      ...designCitations(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'), 'oclif.manifest.json'),
+      ...designCitations(JSON.stringify(topics), 'package.json oclif.topics'),
+      ...designCitations(apiHelp.stdout, 'svc-api --help'),
+    ]).toEqual([]);
+  });
+
+  it('in the OpenAPI document', () => {
+    const { openapi } = buildApi(proxyConfig(), { logger: capturingLogger().logger });
+    expect(designCitations(JSON.stringify(openapi), 'openapi.json')).toEqual([]);
+  });
+
+  it('in every string of src/ (messages, descriptions, generated documents); comments may cite it', () => {
+    const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const found = files.flatMap((file) => {
+      const source = ts.createSourceFile(file, readFileSync(join(ROOT, 'src', file), 'utf8'), ts.ScriptTarget.Latest, true);
+      const texts: string[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) texts.push(...designCitations(node.text, `src/${file}`));
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return texts;
+    });
+    const data = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+    for (const file of data) found.push(...designCitations(readFileSync(join(ROOT, 'src', file), 'utf8'), `src/${file}`));
+    expect(files.length).toBeGreaterThan(500);
+    expect(found).toEqual([]);
   });
 });

@@ -33,7 +33,7 @@ let written = 0;
 /** GenerateHdf over in-memory doubles on `files`: the written document's text and the result. */
 async function generate(files: Record<string, unknown>, input: string) {
   const d = doubles(files);
-  const use = new GenerateHdf(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), d.writer, d.settings);
+  const use = new GenerateHdf(new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings), d.writer, d.settings);
   const result = await use.execute({ input, out: 'out/run.hdf.json' });
   return { result, text: d.writer.files.get('out/run.hdf.json') as string };
 }

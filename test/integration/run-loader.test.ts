@@ -20,7 +20,7 @@ const REPORT = {
 
 function loader(files: Record<string, unknown>) {
   const d = doubles(files);
-  return new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings);
+  return new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings);
 }
 
 describe('RunLoader: a report read an item at a time (compact) is the run read whole', () => {
@@ -52,7 +52,7 @@ describe('RunLoader: a report read an item at a time (compact) is the run read w
       const path = join(dir, 'broken.json');
       writeFileSync(path, '{"results": [\n  {"ksi_id": "KSI-IA-02", "status": "PASS",}\n]}\n');
       const d = doubles({});
-      const runs = new RunLoader(new FsReportReader(), d.catalogs, d.hashing, d.clock, d.settings);
+      const runs = new RunLoader(new FsReportReader(), d.scans, d.catalogs, d.hashing, d.clock, d.settings);
       const expected = await runs.load({ input: path }).catch((error: Error) => error.message);
       expect(expected).toMatch(/line 2, column \d+/);
       await expect(runs.load({ input: path, compact: true })).rejects.toThrow(expected as string);

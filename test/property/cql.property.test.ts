@@ -159,7 +159,7 @@ describe('svc cql query (RunQuery) on bad input', () => {
   const report = JSON.parse(readFileSync(join(FIXTURES, 'sample-baseline.json'), 'utf8'));
   const d = doubles({ '/runs/a.json': report, '/runs/b.json': { ...report, generated_at: '2026-11-09T06:00:00Z', results: report.results.map((r: { status: string }) => ({ ...r, status: 'PASS' })) } });
   const store = new InMemoryRunStore();
-  const runs = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings);
+  const runs = new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings);
   const query = new RunQuery(new ChevrotainQueryParser(), runs, store, d.catalogs, d.clock, d.settings);
   beforeAll(async () => {
     const process = processRunOver(d, runs, store, new RecordingEventSinks());

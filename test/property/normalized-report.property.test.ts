@@ -110,9 +110,9 @@ describe('parseJson on any text', () => {
 describe('a mutated report or evidence bundle loaded as a run (RunLoader.load)', () => {
   it('loads or fails with a typed one-line error naming the input', async () => {
     const d = doubles({ '/in/report.json': SAMPLE });
-    await new BuildEvidenceBundle(d.reader, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/in/report.json'], out: '/in/evidence-bundle.json' });
+    await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/in/report.json'], out: '/in/evidence-bundle.json' });
     const bundle: unknown = JSON.parse(d.writer.files.get('/in/evidence-bundle.json') ?? '');
-    const loader = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings);
+    const loader = new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings);
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.boolean(), mutations(2), async (useBundle, changes) => {

@@ -109,12 +109,12 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
   let n = 0;
 
   beforeAll(async () => {
-    const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
+    const runs = new OscalRunLoader(new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
     await new GenerateSar(runs, keys, d.writer).execute({ input: '/in/report.json', out: '/out/sar.json' });
     sar = JSON.parse(d.writer.files.get('/out/sar.json') ?? '');
     envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') ?? '');
     statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
-    await new BuildAuditorBundle(d.reader, d.reader, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings).execute({ input: '/in/report.json', outDir: '/out/bundle' });
+    await new BuildAuditorBundle(d.reader, d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings).execute({ input: '/in/report.json', outDir: '/out/bundle' });
     texts = new Map([...d.writer.files].filter(([path]) => path.startsWith('/out/bundle/')).map(([path, text]) => [path.slice('/out/bundle/'.length), text]));
     bundle = new Map([...texts].map(([name, text]) => [name, name.endsWith('.json') ? JSON.parse(text) : text]));
   });

@@ -14,6 +14,7 @@ import { FixedCatalogSource } from '../fakes/fixed-catalog-source';
 import { InMemoryArtifactWriter } from '../fakes/in-memory-artifact-writer';
 import { InMemoryReportReader } from '../fakes/in-memory-report-reader';
 import { PureJsHashing } from '../fakes/pure-js-hashing';
+import { FixedScanReader } from '../fakes/fixed-scan-reader';
 import { RecordingProgress } from '../fakes/recording-progress';
 import { TEST_SETTINGS } from './builders';
 
@@ -21,6 +22,7 @@ import { TEST_SETTINGS } from './builders';
 export function doubles(files: Record<string, unknown> = {}) {
   return {
     reader: new InMemoryReportReader(files),
+    scans: new FixedScanReader(),
     writer: new InMemoryArtifactWriter(),
     hashing: new PureJsHashing(),
     clock: new FixedClock(),

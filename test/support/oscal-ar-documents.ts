@@ -24,7 +24,7 @@ export const SAMPLE_REPORT = join(FIXTURES, 'sample-baseline.json');
 /** The canonical SAR text `svc ir generate-sar` / `svc generate sar` writes for fixtures/sample-baseline.json. */
 export async function svcSar(): Promise<string> {
   const d = doubles({ '/sample-baseline.json': JSON.parse(readFileSync(SAMPLE_REPORT, 'utf8')) });
-  const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
+  const runs = new OscalRunLoader(new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
   await new GenerateSar(runs, new InMemorySigner(), d.writer).execute({ input: '/sample-baseline.json', out: '/out/sar.json' });
   return d.writer.files.get('/out/sar.json') as string;
 }

@@ -34,6 +34,8 @@ export interface ProcessRunInput {
    * checkSourceName. Default: the report's tool and tenant.
    */
   source?: string;
+  /** The run's time instead of the clock's (`--now`): when it is recorded, and its as-of time when the report gives none. */
+  now?: Date;
 }
 
 export interface ProcessRunResult {
@@ -74,10 +76,10 @@ export class ProcessRun {
     private readonly policy: PolicyEvaluator,
   ) {}
 
-  async execute({ input, sinks, key: keyPath, source: name }: ProcessRunInput): Promise<ProcessRunResult> {
+  async execute({ input, sinks, key: keyPath, source: name, now: at }: ProcessRunInput): Promise<ProcessRunResult> {
     if (name !== undefined) checkSourceName(name);
     const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
-    const run = named(await this.runs.load({ input, compact: true }), name);
+    const run = named(await this.runs.load({ input, compact: true, ...(at === undefined ? {} : { at }) }), name);
     // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
     const key = await this.signer.load(keyPath);
     const record = this.recordOf(run);

@@ -7,6 +7,7 @@ import type { KsiResult } from '../../domain/ksi/ksi-result';
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { loadReport } from '../shared/load-report';
 
 
@@ -27,14 +28,15 @@ export interface DiffRunsResult {
 export class DiffRuns {
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(SCAN_READER) private readonly scans: ScanReader,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(HASHING) private readonly hashing: Hashing,
   ) {}
 
   async execute({ runA, runB }: DiffRunsInput): Promise<DiffRunsResult> {
     const catalog = this.catalogs.catalog();
-    const a = await loadReport(this.reader, runA);
-    const b = await loadReport(this.reader, runB);
+    const a = await loadReport(this.reader, this.scans, runA);
+    const b = await loadReport(this.reader, this.scans, runB);
     const hashOf = (result: KsiResult) => evidenceHash(result, catalog.get(result.ksi_id), this.hashing);
     const diff = diffRuns(sortedById(a.report.results), sortedById(b.report.results), hashOf);
     const [refA, refB] = [a, b].map(({ file }) => ({ name: file.name, sha256: file.sha256 }));

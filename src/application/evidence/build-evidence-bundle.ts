@@ -9,6 +9,7 @@ import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-write
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { loadReport } from '../shared/load-report';
 import { combinedInput } from '../shared/run-inputs';
@@ -37,6 +38,7 @@ export interface BuildEvidenceBundleResult {
 export class BuildEvidenceBundle {
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(SCAN_READER) private readonly scans: ScanReader,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(HASHING) private readonly hashing: Hashing,
@@ -45,7 +47,7 @@ export class BuildEvidenceBundle {
 
   async execute({ inputs, out }: BuildEvidenceBundleInput): Promise<BuildEvidenceBundleResult> {
     const loaded = [];
-    for (const path of inputs) loaded.push(await loadReport(this.reader, path));
+    for (const path of inputs) loaded.push(await loadReport(this.reader, this.scans, path));
     const results = sortedById(loaded.length === 1 ? loaded[0].report.results : mergeResults(loaded.map((l) => l.report)));
     const input = combinedInput(loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })), this.hashing);
     let root = '';

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { NotFoundError, UsageError } from '../../domain/errors';
+import { plural } from '../../domain/encoding/plural';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { LazyArray } from '../../domain/encoding/json-chunks';
@@ -124,7 +125,7 @@ export class WritePackage {
         const sources = state.runs.map((r) => sourceKey(r.source));
         throw new UsageError(
           'mixed-state',
-          `${input.input} is not the run store's state (${sources.length} source${sources.length === 1 ? '' : 's'}: ${sources.join(', ')}), whose vulnerability register the package's VDR and AVI report; record it (svc conmon process ${input.input}) and run svc fedramp package without an input to package the store's state`,
+          `${input.input} is not the run store's state (${plural(sources.length, 'source')}: ${sources.join(', ')}), whose vulnerability register the package's VDR and AVI report; record it (svc conmon process ${input.input}) and run svc fedramp package without an input to package the store's state`,
         );
       }
     }

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { AppError } from '../../domain/errors';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { SIGNER, type Signer } from '../../ports/signer';
+import { plural } from '../../domain/encoding/plural';
 
 export interface ReadinessCheck {
   ok: boolean;
@@ -25,7 +26,7 @@ export class CheckReadiness {
   async execute(input: { key?: string }): Promise<Readiness> {
     const store = await probe(async () => {
       const runs = await this.store.list();
-      return `${this.store.location}: ${runs.length} run${runs.length === 1 ? '' : 's'}`;
+      return `${this.store.location}: ${plural(runs.length, 'run')}`;
     });
     const signer = await probe(async () => {
       const key = await this.signer.load(input.key);

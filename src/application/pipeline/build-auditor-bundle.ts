@@ -21,6 +21,7 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import { PARTITIONED_REPORT_READER, type PartitionedReportReader } from '../../ports/partitioned-report';
 import { PROGRESS, type Progress } from '../../ports/progress';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { chooseCatalog } from '../shared/load-report';
 import { readReportParts, type ReportParts } from '../shared/report-parts';
@@ -56,6 +57,7 @@ export class BuildAuditorBundle {
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
     @inject(PARTITIONED_REPORT_READER) private readonly parts: PartitionedReportReader,
+    @inject(SCAN_READER) private readonly scans: ScanReader,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(HASHING) private readonly hashing: Hashing,
@@ -66,7 +68,7 @@ export class BuildAuditorBundle {
 
   async execute({ input, outDir, officialCatalog }: BuildAuditorBundleInput): Promise<BuildAuditorBundleResult> {
     const { catalog, shape } = await chooseCatalog(this.reader, this.catalogs, officialCatalog, this.settings.governance.unmapped_owner);
-    const parts = await readReportParts(this.parts, this.reader, input, catalog, shape);
+    const parts = await readReportParts(this.parts, this.reader, this.scans, input, catalog, shape);
     try {
       const { file, report } = parts;
       const context: RunContext = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt: this.clock.now() };

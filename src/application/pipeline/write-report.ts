@@ -10,6 +10,7 @@ import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-write
 import { CATALOG_SOURCE, type CatalogSource } from '../../ports/catalog-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
+import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { loadReport } from '../shared/load-report';
 import { writeAll } from '../shared/write-all';
@@ -30,6 +31,7 @@ export type WriteReportResult = { input: string; report: MarkdownReport; out: st
 export class WriteReport {
   constructor(
     @inject(REPORT_READER) private readonly reader: ReportReader,
+    @inject(SCAN_READER) private readonly scans: ScanReader,
     @inject(CATALOG_SOURCE) private readonly catalogs: CatalogSource,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(HASHING) private readonly hashing: Hashing,
@@ -37,7 +39,7 @@ export class WriteReport {
   ) {}
 
   async execute({ report, input, out }: WriteReportInput): Promise<WriteReportResult> {
-    const { file, report: normalized } = await loadReport(this.reader, input);
+    const { file, report: normalized } = await loadReport(this.reader, this.scans, input);
     const catalog = this.catalogs.catalog();
     const { items } = assess(normalized.results, catalog, this.settings.governance);
     const ref = { name: file.name, sha256: file.sha256 };

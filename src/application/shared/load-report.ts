@@ -4,18 +4,22 @@ import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { readNormalizedReport, type NormalizedReport, type ReportShapeOptions } from '../../domain/ksi/ksi-result';
 import type { CatalogSource } from '../../ports/catalog-source';
 import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
+import type { ScanReader } from '../../ports/scan-reader';
+import { readAsReport } from './scanner-output';
 
 export interface LoadedReport {
   file: LoadedDocument;
   report: NormalizedReport;
 }
 
-/** Reads and checks one normalized report (DESIGN §3). */
-export async function loadReport(reader: ReportReader, path: string, options: ReportShapeOptions = {}): Promise<LoadedReport> {
-  const file = await reader.read(path);
-  const report = readNormalizedReport(file.document, file.path, options);
-  file.document = undefined; // the report holds the parsed results; drop the second reference early
-  return { file, report };
+/** Reads and checks one normalized report (DESIGN §3); a scanner's own output is refused naming the adapter to run (readAsReport). */
+export async function loadReport(reader: ReportReader, scans: ScanReader, path: string, options: ReportShapeOptions = {}): Promise<LoadedReport> {
+  return readAsReport(scans, path, async () => {
+    const file = await reader.read(path);
+    const report = readNormalizedReport(file.document, file.path, options);
+    file.document = undefined; // the report holds the parsed results; drop the second reference early
+    return { file, report };
+  });
 }
 
 export interface CatalogChoice {

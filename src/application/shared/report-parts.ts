@@ -4,7 +4,9 @@ import { readNormalizedReport, type KsiResult, type NormalizedReport, type Repor
 import type { PartCheck } from '../../domain/artifacts/partition';
 import type { PartitionedReportReader, RemotePart } from '../../ports/partitioned-report';
 import type { LoadedDocument, ReportReader } from '../../ports/report-reader';
+import type { ScanReader } from '../../ports/scan-reader';
 import { loadReport } from './load-report';
+import { readAsReport } from './scanner-output';
 
 export interface CheckedPart {
   part: RemotePart;
@@ -26,9 +28,21 @@ export interface ReportParts {
  * Reads a normalized report, in parts when `parts` can (ports/partitioned-report.ts), and checks it as a whole
  * report is checked. Parts must each be valid and sorted, and follow one another in ksi_id order (so no
  * id repeats across them); when they do not, or any part cannot vouch for itself, the report is read whole,
- * which sorts it and reports its first error exactly as a one-piece read does.
+ * which sorts it and reports its first error exactly as a one-piece read does. A scanner's own output is refused
+ * naming the adapter to run (readAsReport).
  */
-export async function readReportParts(parts: PartitionedReportReader, reader: ReportReader, path: string, catalog: KsiCatalog, shape: ReportShapeOptions & { acceptIds: string[] }): Promise<ReportParts> {
+export async function readReportParts(
+  parts: PartitionedReportReader,
+  reader: ReportReader,
+  scans: ScanReader,
+  path: string,
+  catalog: KsiCatalog,
+  shape: ReportShapeOptions & { acceptIds: string[] },
+): Promise<ReportParts> {
+  return readAsReport(scans, path, () => readParts(parts, reader, scans, path, catalog, shape));
+}
+
+async function readParts(parts: PartitionedReportReader, reader: ReportReader, scans: ScanReader, path: string, catalog: KsiCatalog, shape: ReportShapeOptions & { acceptIds: string[] }): Promise<ReportParts> {
   const parted = await parts.readInParts(path);
   const close = () => Promise.all(parted.remote.map((p) => p.close())).then(() => undefined);
   try {
@@ -56,7 +70,7 @@ export async function readReportParts(parts: PartitionedReportReader, reader: Re
     throw error;
   }
   await close();
-  const { file, report } = await loadReport(reader, path, shape);
+  const { file, report } = await loadReport(reader, scans, path, shape);
   const { document: _parsed, ...rest } = file;
   return { file: rest, report, local: sortedById(report.results), remote: [], close: async () => undefined };
 }

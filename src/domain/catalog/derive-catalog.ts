@@ -144,7 +144,7 @@ function mergeEntry(previous: CrosswalkEntry | undefined, ksi: OfficialKsi, rele
 function familyDefaults(family: string, file: string): Pick<FamilyDefinition, 'severity' | 'frequency_days' | 'owner'> {
   const severity = (Object.keys(SEVERITY) as Severity[]).find((s) => SEVERITY[s].includes(family));
   const owner = Object.keys(OWNERS).find((o) => OWNERS[o].includes(family));
-  if (!severity || !owner) throw new InvalidInputError('catalog-derivation', `${file}: family ${family} has no severity or owner in DESIGN §4`);
+  if (!severity || !owner) throw new InvalidInputError('catalog-derivation', `${file}: family ${family} has no severity or owner in the rules of docs/catalog.md`);
   return { severity, frequency_days: FAST_FAMILIES.includes(family) ? 3 : 90, owner };
 }
 

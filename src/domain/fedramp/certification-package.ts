@@ -8,6 +8,7 @@ import { IN_TOTO_STATEMENT_TYPE, type InTotoStatement } from '../signing/in-toto
 import type { Cr26Class } from './cr26-rules';
 import type { FedrampType } from './profile';
 import type { Cr26RunFacts } from './run-facts';
+import { plural } from '../encoding/plural';
 
 export const PACKAGE_MANIFEST_SCHEMA = 'svc.fedramp-package/v1';
 export const PACKAGE_MANIFEST_FILE = 'manifest.json';
@@ -116,7 +117,7 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
       count += 1;
       if (oldest === undefined || (oldest.date !== undefined && (e.date === undefined || e.date < oldest.date))) oldest = { date: e.date, text: `${e.tool} result for ${e.ksi_id}` };
     }
-    if (oldest !== undefined) stale.push(`${k.id}: ${count} of ${k.tally.indices.length} contributing results older than ${day}, the oldest ${oldest.date === undefined ? 'undated' : `observed ${oldest.date}`} (${oldest.text})`);
+    if (oldest !== undefined) stale.push(`${k.id}: ${count} of ${plural(k.tally.indices.length, 'contributing result')} older than ${day}, the oldest ${oldest.date === undefined ? 'undated' : `observed ${oldest.date}`} (${oldest.text})`);
   }
   return stale;
 }

@@ -1,6 +1,7 @@
 import { markdownText } from '../encoding/markdown';
 import { RESOURCE_CATEGORIES, type ResourceCategory, type Snapshot } from '../substrate/snapshot';
 import { twinHeader } from './twin';
+import { plural } from '../encoding/plural';
 
 export const INFORMATION_RESOURCES_SCHEMA = 'svc.fedramp-information-resources/v1';
 export const INFORMATION_FLOWS_SCHEMA = 'svc.fedramp-information-flows/v1';
@@ -182,17 +183,13 @@ function head<R extends string>(input: InformationResourcesInput, rule: R, deriv
 function header(title: string, document: DerivedDocument, twin: DerivedTwinInput): string[] {
   return [
     ...twinHeader({ title, service: twin.service, fedrampId: document.fedRampPackageId, packageUri: document.certificationPackageOverviewUri, rulesVersion: twin.rulesVersion, tool: twin.tool, generatedAt: twin.generatedAt, json: twin.json }),
-    `Rule: ${document.rule}. Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${count(document.snapshot.files, 'file')}, ${count(document.snapshot.resources, 'resource')}).`,
+    `Rule: ${document.rule}. Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${plural(document.snapshot.files, 'file')}, ${plural(document.snapshot.resources, 'resource')}).`,
     '',
   ];
 }
 
 function derived(document: DerivedDocument): string[] {
   return ['## How it was derived', '', markdownText(document.derivation), '', '## The command that generated it', '', ...codeBlock(document.command), ''];
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** A fenced block that no backtick run in the text can close early. */

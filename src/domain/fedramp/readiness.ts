@@ -6,6 +6,7 @@ import { HISTORY_RULE, METHODS_RULE } from './prose-facts';
 import type { RuleJudgment } from './rule-judgments';
 import type { FreshnessCounts } from './run-facts';
 import type { ProviderStatement } from './statements';
+import { plural } from '../encoding/plural';
 
 /** Where one applicable rule or KSI stands (DESIGN §12.3, `fedramp readiness`). */
 export type ReadinessStatus = 'met' | 'not_met' | 'needs_statement' | 'not_yet_required';
@@ -173,8 +174,8 @@ function judgeKsi(applicable: ApplicableKsi, input: ReadinessInput): ReadinessIt
       ['non-machine', facts.freshness.nonMachine, input.cadences.nonMachine],
     ] as const) {
       const every = `${cadenceText(cadence.every)} (${cadence.rule}${cadence.from_class === undefined ? '' : `, Class ${cadence.from_class}'s`})`;
-      if (counts.stale > 0) short(`${counts.stale} of ${counts.total} ${kind} results older than ${every}, the oldest observed ${counts.oldest}`, RERUN_TODO);
-      if (counts.undated > 0) short(`${counts.undated} of ${counts.total} ${kind} results carry no time`, RERUN_TODO);
+      if (counts.stale > 0) short(`${counts.stale} of ${plural(counts.total, `${kind} result`)} older than ${every}, the oldest observed ${counts.oldest}`, RERUN_TODO);
+      if (counts.undated > 0) short(`${counts.undated} of ${plural(counts.total, `${kind} result`)} ${counts.undated === 1 ? 'carries' : 'carry'} no time`, RERUN_TODO);
     }
   }
   const methods = facts?.methods ?? 0;

@@ -5,6 +5,7 @@ import type { FedrampType } from './profile';
 import { HISTORY_RULE, METHODS_RULE } from './prose-facts';
 import type { FreshnessCounts } from './run-facts';
 import type { SdrStatus } from './statements';
+import { plural } from '../encoding/plural';
 
 /**
  * What svc itself can say about a rule from what it holds (DESIGN §12.3: "a statement svc derives from what it
@@ -80,7 +81,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       met: short.length === 0,
       status: short.length === 0 ? 'Implemented' : short.length === f.ksis.length ? 'Not Implemented' : 'Partially Implemented',
       statement: `svc counted the automated validation methods (distinct tool and check pairs) of each KSI in the ${run}: ${f.ksis.length - short.length} of ${f.ksis.length} KSIs have at least ${required}.`,
-      ...(short.length === 0 ? {} : { why: `${short.length} KSIs have fewer than ${required} automated methods: ${short.map((k) => `${k.id} (${k.methods})`).join(', ')}`, todo: 'add automated checks from more tools or checks for those KSIs' }),
+      ...(short.length === 0 ? {} : { why: `${plural(short.length, 'KSI')} ${short.length === 1 ? 'has' : 'have'} fewer than ${plural(required, 'automated method')}: ${short.map((k) => `${k.id} (${k.methods})`).join(', ')}`, todo: 'add automated checks from more tools or checks for those KSIs' }),
     });
   }
 
@@ -95,7 +96,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       statement: `svc keeps every run in its tamper-evident run store; ${histories.length - short.length} of ${histories.length} KSIs have a recorded history since ${from} or earlier (${months} months).`,
       ...(short.length === 0
         ? {}
-        : { why: `${short.length} KSIs have less than ${months} months of recorded history: ${short.map((k) => `${k.id} (${k.history!.since === undefined ? 'none' : `since ${k.history!.since}`})`).join(', ')}`, todo: 'record a run every day with svc conmon process; the history grows with each' }),
+        : { why: `${plural(short.length, 'KSI')} ${short.length === 1 ? 'has' : 'have'} less than ${plural(months, 'month')} of recorded history: ${short.map((k) => `${k.id} (${k.history!.since === undefined ? 'none' : `since ${k.history!.since}`})`).join(', ')}`, todo: 'record a run every day with svc conmon process; the history grows with each' }),
     });
   }
 
@@ -116,7 +117,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       met: missing === 0,
       status: missing === 0 ? 'Implemented' : f.controls.withStatus === 0 ? 'Not Implemented' : 'Partially Implemented',
       statement: `The SDR lists the ${f.controls.total} controls of the class's list; ${f.controls.withStatus} have a status from the run's results.`,
-      ...(missing === 0 ? {} : { why: `${missing} controls have no result and no provider statement`, todo: 'add results for them, or a statement with ### Status per control' }),
+      ...(missing === 0 ? {} : { why: `${plural(missing, 'control')} ${missing === 1 ? 'has' : 'have'} no result and no provider statement`, todo: 'add results for them, or a statement with ### Status per control' }),
     });
   }
 
@@ -172,6 +173,6 @@ function cadenceJudgment(rule: string, what: string, c: FreshnessCounts, cadence
     met: late === 0,
     status: late === 0 ? 'Implemented' : c.fresh === 0 ? 'Not Implemented' : 'Partially Implemented',
     statement: `svc measured the ${what} evidence of the ${run} against ${rule}'s cadence of ${every}: ${c.fresh} of ${c.total} fresh${c.oldest === undefined ? '' : `, the oldest observed ${c.oldest}`}.`,
-    ...(late === 0 ? {} : { why: `${c.stale} ${what} results are older than ${every}${c.undated > 0 ? ` and ${c.undated} carry no time` : ''}`, todo: 'run the scans again and record the run (svc ir freshness --class lists them)' }),
+    ...(late === 0 ? {} : { why: `${plural(c.stale, `${what} result`)} ${c.stale === 1 ? 'is' : 'are'} older than ${every}${c.undated > 0 ? ` and ${c.undated} ${c.undated === 1 ? 'carries' : 'carry'} no time` : ''}`, todo: 'run the scans again and record the run (svc ir freshness --class lists them)' }),
   };
 }

@@ -1,5 +1,6 @@
 import { printableText } from '../encoding/printable-text';
 import { schedule, type FreshnessEntry, type FreshnessReport } from './freshness';
+import { plural } from '../encoding/plural';
 
 export interface CalendarInfo {
   /** What the schedule is for (the tenant, else the input name); it names the calendar. */
@@ -32,7 +33,7 @@ export function scheduleCalendar(report: FreshnessReport, info: CalendarInfo): s
   ];
   for (const [date, entries] of byDate) {
     const ids = entries.map((e) => e.ksi_id);
-    const summary = `FedRAMP evidence due: ${ids.length} KSI${ids.length === 1 ? '' : 's'} (${ids.length > 3 ? `${ids.slice(0, 3).join(', ')}, …` : ids.join(', ')})`;
+    const summary = `FedRAMP evidence due: ${plural(ids.length, 'KSI')} (${ids.length > 3 ? `${ids.slice(0, 3).join(', ')}, …` : ids.join(', ')})`;
     const description = [
       `Collect new evidence for ${info.scope} and rerun the assessment before the end of ${date} (UTC).`,
       '',

@@ -96,10 +96,10 @@ export function readReportHeader(document: unknown, file: string, options: Repor
   const fail = failIn(file);
   if (Array.isArray(document)) return { report: { results: document as KsiResult[] }, checker: new ResultChecker(file, options.arrayPath ?? '', options) };
   if (!isPlainObject(document)) {
-    return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see DESIGN §3 for the report shape');
+    return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see docs/report-format.md for the report shape');
   }
   const { results, schema_version, generated_at, source, vulnerabilities } = document;
-  if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (DESIGN §3)');
+  if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (docs/report-format.md)');
   if (!Array.isArray(results)) fail('results', `expected an array, got ${describe(results)}`, 'write "results": [ ... ]');
   if (schema_version !== undefined && schema_version !== '1') {
     fail('schema_version', `${describe(schema_version)} is not supported`, 'this svc reads schema_version "1"');

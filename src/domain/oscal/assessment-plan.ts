@@ -1,4 +1,5 @@
 import { backMatter, companionResource, line, metadata, reviewedControls, runKey, systemName, thisSystemUuid, toolComponents, type Json, type OscalRun } from './oscal-run';
+import { plural } from '../encoding/plural';
 
 /** The plan's one activity, as the SAP states it and the Word plan and report describe it. */
 export const AUTOMATED_EVALUATION = {
@@ -63,5 +64,5 @@ export function frequencies(run: OscalRun): [number, string[]][] {
 
 /** `Re-validate 2 KSIs every 3 days`: the title of one recurring task. */
 export function revalidationTask(days: number, ksis: readonly string[]): string {
-  return `Re-validate ${ksis.length} KSI${ksis.length === 1 ? '' : 's'} every ${days} days`;
+  return `Re-validate ${plural(ksis.length, 'KSI')} every ${days} days`;
 }

@@ -14,6 +14,7 @@ import {
   type Json,
   type OscalRun,
 } from './oscal-run';
+import { plural } from '../encoding/plural';
 
 /**
  * An OSCAL System Security Plan of the run: the cloud service as one `this-system` component, one
@@ -107,7 +108,7 @@ export function controlStatement(run: OscalRun, control: string, covered: readon
     status,
     ...(remarks ? { remarks } : {}),
     prop: { name: 'implementation-status', value: status, ...(remarks ? { remarks } : {}) },
-    description: [`${title ? `${control} ${title}` : control}: covered by ${covered.length} KSI${covered.length === 1 ? '' : 's'}.`, '', ...covered.map(({ item, hash }) => narrativeLine(item, hash))].join('\n'),
+    description: [`${title ? `${control} ${title}` : control}: covered by ${plural(covered.length, 'KSI')}.`, '', ...covered.map(({ item, hash }) => narrativeLine(item, hash))].join('\n'),
   };
 }
 

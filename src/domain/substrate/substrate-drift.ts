@@ -2,6 +2,7 @@ import { countDrift, severityTally } from '../drift/drift-detection';
 import { DRIFT_CLASSES, type DriftClass, type DriftCounts, type DriftSeverity } from '../drift/drift-finding';
 import { markdownText } from '../encoding/markdown';
 import { byCodeUnits, type ResourceCategory, type Snapshot, type SnapshotFile, type SnapshotResource } from './snapshot';
+import { plural } from '../encoding/plural';
 
 export type SubstrateChange = 'added' | 'removed' | 'changed' | 'moved';
 
@@ -73,7 +74,7 @@ function fileFinding(path: string, before: SnapshotFile | undefined, after: Snap
   if (!after || !before) {
     const [file, side, change] = after ? [after, b, 'added' as const] : [before as SnapshotFile, a, 'removed' as const];
     const held = side.resources.filter((r) => r.file === path).length;
-    return { severity: 'P3', class: 'DRIFT-SCHEMA', subject, change, reason: `file ${change} (${file.format}, ${held} resource${held === 1 ? '' : 's'})` };
+    return { severity: 'P3', class: 'DRIFT-SCHEMA', subject, change, reason: `file ${change} (${file.format}, ${plural(held, 'resource')})` };
   }
   if (before.sha256 === after.sha256) return undefined;
   const structure = structureChanges(before, after);

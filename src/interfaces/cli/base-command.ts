@@ -6,6 +6,7 @@ import { printableText, terminalJson, terminalText } from '../../domain/encoding
 import { AppError } from '../../domain/errors';
 import { EXIT, exitCodeFor } from '../shared/error-mapping';
 import { buildCliContainer, type ContainerOverrides } from './container';
+import { noArgumentsMessage, unknownFlagMessage } from './usage-hints';
 
 /**
  * Every svc command: builds the container, and turns errors into `Error: <message>` on stderr with the
@@ -15,6 +16,12 @@ export abstract class BaseCommand extends Command {
   static baseFlags = {
     verbose: Flags.boolean({ summary: 'Print stack traces of unexpected errors.', helpGroup: 'GLOBAL' }),
   };
+
+  /**
+   * What a command that takes no arguments reads instead (`the run store's latest run and ...`), said when it is given
+   * some (usage-hints.ts). oclif keeps it in the manifest, where the command-not-found hook finds it.
+   */
+  static reads?: string;
 
   /** Test seam: applied after the production adapters (reset it in afterEach). */
   static overrides?: ContainerOverrides;
@@ -69,7 +76,8 @@ export abstract class BaseCommand extends Command {
     this.log(text.endsWith('\n') ? text.slice(0, -1) : text);
   }
 
-  override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+  override async catch(refused: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    const error = this.explained(refused);
     const exit = error instanceof AppError ? exitCodeFor(error) : error instanceof Errors.CLIError ? (error.oclif?.exit ?? EXIT.usage) : EXIT.internal;
     process.exitCode = exit;
     // Messages quote file contents and command-line words: control bytes in them are written out, never sent to the terminal.
@@ -86,5 +94,24 @@ export abstract class BaseCommand extends Command {
       for (let e: unknown = error; e instanceof Error; e = e.cause) process.stderr.write(printableText(`${e === error ? '' : 'Caused by: '}${e.stack ?? e.message}\n`));
     }
     throw new Errors.ExitError(exit);
+  }
+
+  /**
+   * oclif's refusal of a flag the command does not have, with the nearest one it has; of arguments given to a command
+   * that takes none, with what it reads instead (usage-hints.ts). Any other error as it is.
+   */
+  private explained<E extends Error>(error: E): E | Errors.CLIError {
+    if (!(error instanceof Errors.CLIError) || !('parse' in error)) return error;
+    const { flags, args } = error as { flags?: unknown; args?: unknown };
+    const ctor = this.ctor as typeof BaseCommand;
+    const words = (list: unknown): list is string[] => Array.isArray(list) && list.every((w) => typeof w === 'string');
+    let message: string | undefined;
+    if (words(flags)) {
+      const known = [...Object.keys({ ...ctor.baseFlags, ...ctor.flags }), ...(ctor.enableJsonFlag ? ['json'] : [])];
+      message = unknownFlagMessage(flags, known);
+    } else if (words(args) && Object.keys(ctor.args ?? {}).length === 0) {
+      message = noArgumentsMessage(this.config.bin, this.id ?? '', args, ctor.reads);
+    }
+    return message === undefined ? error : new Errors.CLIError(message, { exit: EXIT.usage });
   }
 }

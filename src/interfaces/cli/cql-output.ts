@@ -1,5 +1,6 @@
 import type { CqlValue } from '../../domain/cql/cql-fields';
 import { csvRecord } from '../../domain/encoding/csv';
+import { plural } from '../../domain/encoding/plural';
 
 /** Rendering of `svc cql query` answers: pure string functions over columns and rows. */
 
@@ -10,7 +11,7 @@ export function cellText(value: CqlValue): string {
 
 /** Aligned columns under a header and a rule, then `(<n> rows)`; trailing blanks are trimmed. */
 export function cqlTable(columns: readonly string[], rows: readonly (readonly CqlValue[])[]): string {
-  const footer = `(${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`;
+  const footer = `(${plural(rows.length, 'row')})`;
   return [...textTable(columns, rows.map((row) => row.map(cellText))), footer].join('\n') + '\n';
 }
 

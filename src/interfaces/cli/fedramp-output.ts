@@ -7,6 +7,7 @@ import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } 
 import type { EffectiveState } from '../../domain/fedramp/applicability';
 import { timeframeText } from '../../domain/fedramp/evidence-cadence';
 import { textTable } from './cql-output';
+import { plural } from '../../domain/encoding/plural';
 
 /** Rendering of `svc fedramp` answers: pure string functions over the use cases' results. */
 
@@ -53,10 +54,6 @@ export function effectiveText(e: EffectiveState): string {
 /** The date alone at midnight UTC, else the time as given (to the second). */
 function shownTime(iso: string): string {
   return iso.endsWith('T00:00:00Z') ? iso.slice(0, 10) : iso;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 const DETECTED: Record<FedrampValidation['detectedBy'], string> = { flag: '--type', $schema: 'from its $schema', keys: 'from its keys' };
@@ -137,7 +134,7 @@ export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
     '',
     `Rules: ${countsText(r.counts.rules)}`,
     ...(p.type === '20x' ? [`KSIs: ${countsText(r.counts.ksis)}`] : []),
-    must === 0 ? 'Result: ready: every MUST in force is met' : `Result: ${must} ${must === 1 ? 'MUST' : 'MUSTs'} in force not met`,
+    must === 0 ? 'Result: ready: every MUST in force is met' : `Result: ${plural(must, 'MUST')} in force not met`,
   );
   return lines;
 }

@@ -1,6 +1,7 @@
 import type { OscalValidation } from '../../application/oscal/validate-oscal';
 import type { ArtifactValidation } from '../../application/oscal/validate-artifacts';
 import type { OscalProblem, ProblemLayer } from '../../domain/oscal/oscal-problem';
+import { plural } from '../../domain/encoding/plural';
 
 const LAYERS: Record<ProblemLayer, string> = { schema: 'Schema', references: 'References', fedramp: 'FedRAMP SSP rules' };
 /** Lines shown per rule before the rest are counted; --json lists every one. */
@@ -30,10 +31,6 @@ function tally(problems: readonly OscalProblem[]): string {
   const warnings = problems.filter((p) => p.level === 'warning').length;
   const errors = problems.length - warnings;
   return [errors > 0 || warnings === 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter(Boolean).join(', ');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** `ir validate` for people. */

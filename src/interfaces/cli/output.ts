@@ -1,4 +1,5 @@
 import type { RunAdapterResult } from '../../application/adapters/run-adapter';
+import { plural } from '../../domain/encoding/plural';
 
 /** What `adapter run` and `adapter run-baseline` print: the report itself, or with --out a summary of it. */
 export function adapterRunText(result: RunAdapterResult): string {
@@ -6,7 +7,7 @@ export function adapterRunText(result: RunAdapterResult): string {
   const { summary } = result;
   const tool = [result.tool, result.version].filter(Boolean).join(' ');
   return [
-    `Normalized ${result.input} (${tool}): ${summary.checks} checks, ${summary.ksis} KSIs`,
+    `Normalized ${result.input} (${tool}): ${plural(summary.checks, 'check')}, ${plural(summary.ksis, 'KSI')}`,
     `PASS: ${summary.statuses.PASS}`,
     `WARN: ${summary.statuses.WARN}`,
     `FAIL: ${summary.statuses.FAIL}`,

@@ -5,7 +5,7 @@ import { API_INSTALL_COMMAND, missingApiPackages } from './config/api-extra';
 
 const USAGE = `Usage: svc-api [--host <ip>] [--port <port>] [--config <file>]
 
-Serves the svc HTTP API (DESIGN §9): the current run's auditor artifacts, the FedRAMP trust center and the
+Serves the svc HTTP API (docs/api.md): the current run's auditor artifacts, the FedRAMP trust center and the
 directory routes.
   --host <ip>       address to bind (default 127.0.0.1, or host in the config)
   --port <port>     TCP port, 0 for any free one (default 8000, or port in the config)

@@ -6,7 +6,7 @@ const FILES = ['evidence-bundle.json', 'governance-report.md', 'lineage.json', '
 
 function setup(files: Record<string, unknown> = { '/in/sample.json': { generated_at: '2026-11-02T14:05:00Z', results: sampleResults() } }) {
   const d = doubles(files);
-  return { d, useCase: new BuildAuditorBundle(d.reader, d.reader, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings) };
+  return { d, useCase: new BuildAuditorBundle(d.reader, d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings) };
 }
 
 describe('BuildAuditorBundle', () => {

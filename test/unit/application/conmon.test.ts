@@ -23,7 +23,7 @@ function setup(settings = TEST_SETTINGS) {
   const d = doubles(files);
   const store = new InMemoryRunStore();
   const sinks = new RecordingEventSinks();
-  const runs = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, settings);
+  const runs = new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, settings);
   const process = processRunOver(d, runs, store, sinks, settings);
   return { d, store, sinks, runs, process };
 }

@@ -55,7 +55,7 @@ describe('GenerateSar and ValidateArtifacts', () => {
   function setup() {
     const d = doubles({ '/r.json': sampleResults() });
     const signer = new InMemorySigner();
-    const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
+    const runs = new OscalRunLoader(new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
     const generate = new GenerateSar(runs, signer, d.writer);
     const validate = new ValidateArtifacts(d.reader, d.hashing, signer, new FixedSchemaValidator());
     return { d, signer, generate, validate };
@@ -77,7 +77,7 @@ describe('GenerateSar and ValidateArtifacts', () => {
 
   it('writes the envelope of a large run in pieces: the same 2-space JSON, a payload of several base64 slices, every entry named', async () => {
     const d = doubles({ '/big.json': { results: Array.from({ length: 9000 }, (_, i) => ({ ksi_id: `KSI-ZZZ-${String(i % 100).padStart(2, '0')}`.replace('ZZZ', `Z${String.fromCharCode(65 + Math.floor(i / 100) % 26)}${String.fromCharCode(65 + Math.floor(i / 2600))}`), status: 'PASS' })) } });
-    const runs = new OscalRunLoader(new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
+    const runs = new OscalRunLoader(new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
     await new GenerateSar(runs, new InMemorySigner(), d.writer).execute({ input: '/big.json', out: '/out/sar.json' });
     const envelope = d.writer.files.get('/out/sar.json.dsse.json') as string;
     const parsed = JSON.parse(envelope) as { payload: string };

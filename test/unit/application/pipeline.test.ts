@@ -12,8 +12,26 @@ import { doubles } from '../../support/harness';
 describe('TransformBaseline', () => {
   it('counts results, statuses, mapped and unmapped KSIs', async () => {
     const d = doubles({ '/r.json': sampleResults() });
-    const result = await new TransformBaseline(d.reader, d.catalogs, d.settings).execute({ input: '/r.json' });
+    const result = await new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings).execute({ input: '/r.json' });
     expect(result).toEqual({ input: '/r.json', counts: { results: 5, pass: 2, warn: 1, fail: 2, mapped: 4, unmapped: 1 }, unmapped: ['KSI-CNA-01'] });
+  });
+
+  it('maps the KSIs of the CR26 rules in use to the controls CR26 lists; an earlier FedRAMP id stays unmapped', async () => {
+    const d = doubles({ '/r.json': [aResult('KSI-AC-02'), aResult('KSI-IAM-02'), aResult('KSI-IAM-APM', 'FAIL')] });
+    const result = await new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings).execute({ input: '/r.json' });
+    expect(result).toEqual({ input: '/r.json', counts: { results: 3, pass: 2, warn: 0, fail: 1, mapped: 2, unmapped: 1 }, unmapped: ['KSI-IAM-02'] });
+  });
+
+  it("refuses a scanner's own output naming the scanner and the adapter to run first; other bad reports as they are", async () => {
+    const d = doubles({ '/scan.json': { Results: [] }, '/bad.json': { Results: [] } });
+    d.scans.detected['/scan.json'] = { vendor: 'trivy', tool: 'Trivy', formats: 'JSON', mapping: 'rules' };
+    const transform = new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings);
+    await expect(transform.execute({ input: '/scan.json' })).rejects.toMatchObject({
+      code: 'scanner-output',
+      message: '/scan.json: this is Trivy output, not a normalized report; run "svc adapter run auto /scan.json --out report.json" first and pass report.json',
+      cause: expect.objectContaining({ code: 'invalid-report' }),
+    });
+    await expect(transform.execute({ input: '/bad.json' })).rejects.toMatchObject({ code: 'invalid-report', message: '/bad.json: results: missing; a report object needs "results": [ ... ] (docs/report-format.md)' });
   });
 });
 
@@ -21,7 +39,7 @@ describe('DiffRuns', () => {
   it('compares two reports', async () => {
     const b = sampleResults().map((r) => (r.ksi_id === 'KSI-AC-02' ? { ...r, status: 'PASS' as const } : r));
     const d = doubles({ '/a.json': sampleResults(), '/b.json': b });
-    const result = await new DiffRuns(d.reader, d.catalogs, d.hashing).execute({ runA: '/a.json', runB: '/b.json' });
+    const result = await new DiffRuns(d.reader, d.scans, d.catalogs, d.hashing).execute({ runA: '/a.json', runB: '/b.json' });
     expect(result.diff.transitions).toEqual([{ ksi_id: 'KSI-AC-02', from: 'FAIL', to: 'PASS' }]);
     expect(result.diff.counts).toEqual({ FAIL: { from: 2, to: 1 }, WARN: { from: 1, to: 1 }, PASS: { from: 2, to: 3 } });
     expect(result.markdown).toContain('- FAIL: 2 -> 1\n- WARN: 1 -> 1\n- PASS: 2 -> 3\n');
@@ -31,7 +49,7 @@ describe('DiffRuns', () => {
 describe('BuildEvidenceBundle', () => {
   it('writes one report as a bundle', async () => {
     const d = doubles({ '/a.json': sampleResults() });
-    const result = await new BuildEvidenceBundle(d.reader, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json'], out: '/out/e.json' });
+    const result = await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json'], out: '/out/e.json' });
     const bundle = JSON.parse(d.writer.files.get('/out/e.json') ?? '');
     expect(result).toMatchObject({ entries: 5, merkleRoot: bundle.merkle_root });
     expect(bundle.input.name).toBe('a.json');
@@ -39,7 +57,7 @@ describe('BuildEvidenceBundle', () => {
 
   it('merges several reports, the worst status winning, and records both inputs', async () => {
     const d = doubles({ '/a.json': [aResult('KSI-AC-02', 'PASS'), aResult('KSI-AU-02', 'PASS')], '/b.json': [aResult('KSI-AC-02', 'WARN'), aResult('KSI-SC-08', 'FAIL')] });
-    const result = await new BuildEvidenceBundle(d.reader, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' });
+    const result = await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' });
     const bundle = JSON.parse(d.writer.files.get('/e.json') ?? '');
     expect(result.entries).toBe(3);
     expect(bundle.entries.map((e: { ksi_id: string; status: string }) => `${e.ksi_id} ${e.status}`)).toEqual(['KSI-AC-02 WARN', 'KSI-AU-02 PASS', 'KSI-SC-08 FAIL']);
@@ -48,7 +66,7 @@ describe('BuildEvidenceBundle', () => {
 
   it('writes nothing when one of the reports is bad', async () => {
     const d = doubles({ '/a.json': [aResult('KSI-AC-02')], '/b.json': '{' });
-    await expect(new BuildEvidenceBundle(d.reader, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' })).rejects.toThrow(/\/b\.json: invalid JSON at line 1/);
+    await expect(new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' })).rejects.toThrow(/\/b\.json: invalid JSON at line 1/);
     expect(d.writer.files.size).toBe(0);
   });
 });
@@ -56,7 +74,7 @@ describe('BuildEvidenceBundle', () => {
 describe('WriteReport', () => {
   it('returns the governance report text, or writes it', async () => {
     const d = doubles({ '/a.json': sampleResults() });
-    const useCase = new WriteReport(d.reader, d.catalogs, d.writer, d.hashing, d.settings);
+    const useCase = new WriteReport(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings);
     const printed = await useCase.execute({ report: 'governance-report', input: '/a.json' });
     expect('text' in printed && printed.text.split('\n')[5]).toBe('- REMEDIATE | KSI-AC-02 | sev=Critical | owner=identity-team@agency.example | SLA=7d');
     const written = await useCase.execute({ report: 'ssp-narrative', input: '/a.json', out: '/n.md' });
@@ -84,7 +102,7 @@ describe('TraceEvidence', () => {
 
   it('reads a bundle back and refuses one whose entries were changed', async () => {
     const bundle = doubles({ '/a.json': sampleResults() });
-    await new BuildEvidenceBundle(bundle.reader, bundle.catalogs, bundle.writer, bundle.hashing, bundle.settings).execute({ inputs: ['/a.json'], out: '/b/evidence-bundle.json' });
+    await new BuildEvidenceBundle(bundle.reader, bundle.scans, bundle.catalogs, bundle.writer, bundle.hashing, bundle.settings).execute({ inputs: ['/a.json'], out: '/b/evidence-bundle.json' });
     const text = bundle.writer.files.get('/b/evidence-bundle.json') ?? '';
     const reader = doubles({ '/b/evidence-bundle.json': text, '/t/evidence-bundle.json': text.replace('"status":"FAIL"', '"status":"PASS"') });
     const trace = new TraceEvidence(reader.reader, reader.catalogs, reader.hashing, reader.settings);

@@ -17,7 +17,7 @@ const NOW = new Date('2026-11-20T00:00:00Z');
 function setup() {
   const d = doubles(files);
   const store = new InMemoryRunStore();
-  const runs = new RunLoader(d.reader, d.catalogs, d.hashing, d.clock, TEST_SETTINGS);
+  const runs = new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, TEST_SETTINGS);
   const process = processRunOver(d, runs, store, new RecordingEventSinks(), TEST_SETTINGS);
   const query = new RunQuery(new ChevrotainQueryParser(), runs, store, d.catalogs, d.clock, TEST_SETTINGS);
   return { query, process, store, d };

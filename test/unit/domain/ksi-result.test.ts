@@ -38,7 +38,7 @@ describe('readNormalizedReport', () => {
     ],
     ['a result that is not an object', [['KSI-AC-02', 'PASS']], 'r.json: [0]: expected a KSI result object, got an array'],
     ['a report that is neither', 'hello', 'r.json: $: expected an array of KSI results or an object with "results", got "hello"'],
-    ['an object without results', { ksis: [] }, 'r.json: results: missing; a report object needs "results": [ ... ] (DESIGN §3)'],
+    ['an object without results', { ksis: [] }, 'r.json: results: missing; a report object needs "results": [ ... ] (docs/report-format.md)'],
     ['results that are not a list', { results: {} }, 'r.json: results: expected an array, got an object; write "results": [ ... ]'],
     ['an unknown schema version', { schema_version: '2', results: [] }, 'r.json: schema_version: "2" is not supported; this svc reads schema_version "1"'],
     ['an impossible generated_at', { generated_at: '2026-02-30T00:00:00Z', results: [] }, 'r.json: generated_at: "2026-02-30T00:00:00Z" is not an ISO-8601 time'],

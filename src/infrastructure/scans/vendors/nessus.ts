@@ -4,6 +4,7 @@ import type { CheckOutcome, ScanCheck, ScanWeakness, VendorScan } from '../../..
 import table from '../data/nessus-controls.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { plural } from '../../../domain/encoding/plural';
 
 const TOOL = 'Nessus';
 const FAMILIES = table.families as Record<string, string[]>;
@@ -157,7 +158,7 @@ export const nessus: VendorParser = {
       vendor: 'nessus',
       tool: TOOL,
       ...(version ? { version } : {}),
-      tenant: `${hosts.length} host${hosts.length === 1 ? '' : 's'}`,
+      tenant: `${plural(hosts.length, 'host')}`,
       ...(earliest ? { observed_at: earliest } : {}),
       mapping: nessus.info.mapping,
       detections: 'vulnerability',

@@ -4,6 +4,7 @@ import { expectModel, OSCAL_SCHEMA_FILES, readOscalDocument } from '../../../dom
 import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
+import { plural } from '../../../domain/encoding/plural';
 
 const TOOL = 'OSCAL assessment results';
 const ROOT = 'assessment-results';
@@ -79,8 +80,8 @@ export const oscalAr: VendorParser = {
     }
     const unlinked = observations.size - [...linked].filter((uuid) => observations.has(uuid)).length;
     const notes = [
-      ...(unlinked > 0 ? [`${unlinked} of ${counted(observations.size, 'observation')} related to no finding (not checks)`] : []),
-      ...(superseded > 0 ? [`${counted(superseded, 'finding')} superseded by a newer result on the same target`] : []),
+      ...(unlinked > 0 ? [`${unlinked} of ${plural(observations.size, 'observation')} related to no finding (not checks)`] : []),
+      ...(superseded > 0 ? [`${plural(superseded, 'finding')} superseded by a newer result on the same target`] : []),
     ];
     const newest = document.results.reduce((t, r) => Math.max(t, r.time), -Infinity);
     return {
@@ -306,9 +307,5 @@ function props(owner: Json): { name: string; value: string }[] {
   return list(owner.props)
     .map(obj)
     .filter((p): p is { name: string; value: string } => typeof p.name === 'string' && text(p.value) !== undefined);
-}
-
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 

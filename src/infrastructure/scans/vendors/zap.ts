@@ -3,6 +3,7 @@ import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
+import { plural } from '../../../domain/encoding/plural';
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ export const zap: VendorParser = {
       if (!Array.isArray(alerts)) throw shapeError(input, TOOL, `site[${i}].alerts`, 'expected a list of alerts');
       alerts.forEach((alert, j) => checks.push(alertCheck(input, name, alert, `site[${i}].alerts[${j}]`)));
       // ZAP lists alerts only: the site's own pass lets a clean site show as PASS, and any alert outranks it.
-      checks.push({ id: `scan:${name}`, outcome: 'pass', criticality: 'should', controls: SCAN_CONTROLS, title: 'Site scanned', resource: name, details: `${alerts.length} alert${alerts.length === 1 ? '' : 's'}` });
+      checks.push({ id: `scan:${name}`, outcome: 'pass', criticality: 'should', controls: SCAN_CONTROLS, title: 'Site scanned', resource: name, details: `${plural(alerts.length, 'alert')}` });
     });
     const version = document['@version'];
     const observedAt = generatedAt(document['@generated']);
@@ -88,7 +89,7 @@ function instancesOf(alert: Json): string {
   const count = Number(asText(alert.count ?? instances.length)) || instances.length;
   const first = isPlainObject(instances[0]) ? instances[0] : {};
   const where = [first.method, first.uri].filter((x) => typeof x === 'string' && x !== '').join(' ');
-  return `${count} instance${count === 1 ? '' : 's'}${where ? `; first: ${where}` : ''}`;
+  return `${plural(count, 'instance')}${where ? `; first: ${where}` : ''}`;
 }
 
 /**

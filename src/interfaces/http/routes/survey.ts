@@ -30,7 +30,7 @@ const SURVEY = {
 
 const REPORT = {
   type: 'object',
-  description: 'A normalized report (DESIGN §3) of KSI results from the survey: feed it to `svc ir auditor-bundle` or `svc conmon process` unchanged.',
+  description: 'A normalized report (docs/report-format.md) of KSI results from the survey: feed it to `svc ir auditor-bundle` or `svc conmon process` unchanged.',
   required: ['schema_version', 'generated_at', 'source', 'results'],
   properties: {
     schema_version: { const: '1' },

@@ -190,7 +190,7 @@ describe('judgeReadiness: KSIs', () => {
     const k = one(healthy('KSI-CNA-RNT', { freshness: { machine: counts({ total: 3, fresh: 1, stale: 1, undated: 1, oldest: '2026-11-10' }), nonMachine: counts({ total: 1, stale: 1, oldest: '2026-06-01' }) } }));
     expect(k).toMatchObject({
       status: 'not_met',
-      why: '1 of 3 machine-based results older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-10; 1 of 3 machine-based results carry no time; 1 of 1 non-machine results older than 3 months (VDR-TFR-NMV), the oldest observed 2026-06-01',
+      why: '1 of 3 machine-based results older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-10; 1 of 3 machine-based results carries no time; 1 of 1 non-machine result older than 3 months (VDR-TFR-NMV), the oldest observed 2026-06-01',
       todo: 'run the scans again and record the run (svc ir freshness --class lists them)',
     });
   });
@@ -199,7 +199,7 @@ describe('judgeReadiness: KSIs', () => {
     const k = one(healthy('KSI-CNA-RNT', { freshness: { machine: counts({ total: 1, stale: 1, oldest: '2026-11-10' }), nonMachine: counts() } }), undefined, {
       cadences: { machine: { ...MACHINE, every: { unit: 'days', num: 3 }, from_class: 'C' }, nonMachine: NON_MACHINE },
     });
-    expect(k.why).toBe("1 of 1 machine-based results older than 3 days (VDR-TFR-MVX, Class C's), the oldest observed 2026-11-10");
+    expect(k.why).toBe("1 of 1 machine-based result older than 3 days (VDR-TFR-MVX, Class C's), the oldest observed 2026-11-10");
   });
 
   it('too few automated methods: not met where FRC-CSX-VVK is a MUST in force; a warning where a SHOULD or not yet in force', () => {

@@ -2,7 +2,9 @@ import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
 import { ProcessRun, type ProcessRunResult } from '../../../../application/conmon/process-run';
 import { InvalidInputError, UnavailableError } from '../../../../domain/errors';
+import { nowFlag, parseNow } from '../../flags';
 import { digest, digested } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class ConmonProcess extends BaseCommand {
   static summary = 'Record a run in the run store, move the POA&M lifecycle on (opened, still open, closed, overdue) and send SIEM events.';
@@ -13,6 +15,7 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
   static examples = [
     '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --sink ndjson:out/events.ndjson',
     'SVC_SINK_TOKEN=... <%= config.bin %> <%= command.id %> today.json --sink https://splunk.example:8088/services/collector/event --sink syslog+tcp://siem.example:6514',
+    '<%= config.bin %> <%= command.id %> today.json --now 2026-12-01T06:00:00Z --json',
   ];
   static enableJsonFlag = true;
   static strict = false;
@@ -21,24 +24,26 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
     sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
     key: Flags.string({ summary: "PEM private key that signs the run's SAR (EC P-256, Ed25519 or RSA ≥ 2048 bits).", helpValue: '<pem>' }),
     source: Flags.string({ summary: "Name of the source the report is the latest part of (default: its scanner and tenant); one input only.", helpValue: '<name>' }),
+    now: { ...nowFlag, summary: "Record the run at this time instead of now (ISO-8601 with a zone, or a date); also its as-of time when the report has no generated_at." },
   };
 
   async run(): Promise<ProcessRunResult | ProcessRunResult[]> {
     const { argv, flags } = await this.parse(ConmonProcess);
     const inputs = argv as string[];
+    const now = parseNow(flags.now);
     if (flags.source !== undefined && inputs.length > 1) {
       throw new InvalidInputError('invalid-source', `--source names one source, and ${inputs.length} reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant`);
     }
     const results: ProcessRunResult[] = [];
     // In the order given, each recorded before the next is read: a failing report stops the rest, and what was
     // recorded stays (the same command again records nothing twice).
-    for (const input of inputs) results.push(await this.record(input, flags));
+    for (const input of inputs) results.push(await this.record(input, { ...flags, now }));
     const json = results.map(({ run, ...rest }) => ({ ...rest, run: { ...run, input: digested(run.input), merkle_root: digest(run.merkle_root) } }));
     return json.length === 1 ? json[0] : json;
   }
 
-  private async record(input: string, flags: { sink?: string[]; key?: string; source?: string }): Promise<ProcessRunResult> {
-    const result = await this.resolve(ProcessRun).execute({ input, sinks: flags.sink, key: flags.key, source: flags.source });
+  private async record(input: string, flags: { sink?: string[]; key?: string; source?: string; now?: Date }): Promise<ProcessRunResult> {
+    const result = await this.resolve(ProcessRun).execute({ input, sinks: flags.sink, key: flags.key, source: flags.source, ...(flags.now === undefined ? {} : { now: flags.now }) });
     if (result.key?.kind === 'development' && result.key.created) {
       this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${result.key.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
     }
@@ -54,15 +59,15 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
         `Source: ${result.source}`,
         `KSIs: ${run.counts.results} (PASS ${run.counts.pass}, WARN ${run.counts.warn}, FAIL ${run.counts.fail})`,
         `POA&M: ${run.poam.open} open (${run.poam.opened} opened, ${run.poam.closed_now} closed, ${run.poam.overdue} overdue)`,
-        `Drift: ${drift.P1 + drift.P2 + drift.P3 + drift.P4} findings (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
+        `Drift: ${plural(drift.P1 + drift.P2 + drift.P3 + drift.P4, 'finding')} (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
         `Events: ${result.events}`,
-        ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${d.attempts} attempts: ${d.error}`)),
+        ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${plural(d.attempts, 'attempt')}: ${d.error}`)),
       ].join('\n'),
     );
     if (failed.length > 0) {
       throw new UnavailableError(
         'sink-failed',
-        `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${result.events} events of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
+        `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${plural(result.events, 'event')} of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
       );
     }
     return result;

@@ -4,9 +4,11 @@ import { WriteCpo, type WriteCpoResult, type WrittenDocument } from '../../../..
 import { nowFlag, outFileFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { digest, digested } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class FedrampCpo extends BaseCommand {
   static summary = "Write the Certification Package Overview (CPO) from the FedRAMP profile, as JSON and a Markdown twin, validated against FedRAMP's schema.";
+  static reads = 'the fedramp section of svc.config.json (fedramp.cpo and the profile); --substrate names a snapshot';
   static description =
     'Builds the CPO from the fedramp section of svc.config.json: the provider writes fedramp.cpo in the CPO schema\'s own field names, svc fills fedRampPackageId (fedramp_id), certificationType (type), certificationPackageOverviewUri (package_uri) and metadata (accountable_official, version, last update, source), and the twin quotes the assessor\'s summary (assessor_summary, CPO-CSO-OSA). With --substrate it also writes information-resources.json (MAS-CSO-IIR) and information-flows.json (MAS-CSO-FLO) from a snapshot of svc substrate walk. Exit 0 written, 2 bad flag, 3 a profile key missing or wrong or a CPO FedRAMP\'s schema rejects (nothing written), 4 a snapshot altered since its walk, 5 --schemas without FedRAMP\'s schemas (docs/fedramp.md).';
   static examples = [
@@ -46,8 +48,4 @@ export type FedrampCpoJson = WriteCpoResult;
 function cpoJson(result: WriteCpoResult): FedrampCpoJson {
   const written = <T extends WrittenDocument>(d: T): T => ({ ...d, file: digested(d.file), twin: digested(d.twin) });
   return { ...written(result), ...(result.resources ? { resources: written(result.resources) } : {}), ...(result.flows ? { flows: written(result.flows) } : {}) };
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

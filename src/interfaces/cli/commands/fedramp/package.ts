@@ -3,6 +3,7 @@ import { Args, Flags } from '@oclif/core';
 import { WritePackage, type WritePackageResult } from '../../../../application/fedramp/write-package';
 import { officialCatalogFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class FedrampPackage extends BaseCommand {
   static summary = 'Write the FedRAMP certification package of the run store\'s state (or of one report): CPO, SDR, OCR (recorded, else a sample), VDR, AVI, history, their Markdown twins, a manifest and a signed DSSE envelope, moved into place whole.';
@@ -51,10 +52,10 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
     if (r.key.kind === 'development') {
       this.warning(`no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${r.key.path}${r.key.created ? ', created now' : ''}; use your own key for a real package`);
     }
-    this.log(`Package written to ${r.out_dir} (${r.files.length + 1} files, aggregate ${r.aggregate_hash})`);
+    this.log(`Package written to ${r.out_dir} (${plural(r.files.length + 1, 'file')}, aggregate ${r.aggregate_hash})`);
     for (const f of r.files) this.log(`- ${f.name} ${f.sha256}`);
     this.log(`Signed ${r.envelope} (${r.algorithm}, key ${r.keyid})`);
-    this.log(`SDR: ${r.sdr.requirements.total} rules (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${r.sdr.ksis.total} KSIs (no evidence ${r.sdr.ksis.no_evidence})` : ''}`);
+    this.log(`SDR: ${plural(r.sdr.requirements.total, 'rule')} (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${plural(r.sdr.ksis.total, 'KSI')} (no evidence ${r.sdr.ksis.no_evidence})` : ''}`);
     this.log(r.validated.schemas === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schemas}`);
     this.log(
       'input' in r.judged

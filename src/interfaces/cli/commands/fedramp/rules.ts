@@ -7,6 +7,7 @@ import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
 export default class FedrampRules extends BaseCommand {
   static summary = "List the CR26 rules and KSIs that apply to the offering's FedRAMP profile, with force, timeframe and effective date.";
+  static reads = 'the CR26 rules in use (bundled, or --rules-file) and the fedramp profile of svc.config.json';
   static description =
     'The profile is the fedramp section of svc.config.json (type, class, path, status, next_assessment); --type and --class override it, path and status default to program and applying. Rules for agencies, assessors, advisors and FedRAMP are listed apart, never judged; for Class A, the rules FRC-CLA-RFR recommends and FRC-CLA-OFR leaves optional are listed apart too (docs/fedramp.md).';
   static examples = [

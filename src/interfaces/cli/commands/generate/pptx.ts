@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { GenerateBriefing, type GenerateBriefingResult } from '../../../../application/documents/generate-briefing';
 import { outFileFlag, runInputArg } from '../../flags';
 import { withWrittenFile } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class GeneratePptx extends BaseCommand {
   static summary = 'Write an executive briefing (.pptx): status by area, top risks, POA&M trend, next due dates.';
@@ -14,7 +15,7 @@ export default class GeneratePptx extends BaseCommand {
   async run(): Promise<GenerateBriefingResult> {
     const { args, flags } = await this.parse(GeneratePptx);
     const result = await this.resolve(GenerateBriefing).execute({ input: args.input, out: flags.out as string });
-    this.print(`Briefing written to ${result.out} (${result.slides} slides)`);
+    this.print(`Briefing written to ${result.out} (${plural(result.slides, 'slide')})`);
     return withWrittenFile(result);
   }
 }

@@ -3,6 +3,7 @@ import { Args, Flags } from '@oclif/core';
 import { GenerateSbom, type GenerateSbomResult } from '../../../../application/documents/generate-sbom';
 import { outFileFlag } from '../../flags';
 import { withWrittenFile } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class GenerateSbomCommand extends BaseCommand {
   static summary = "Write a CycloneDX 1.6 JSON SBOM of a Node project from its package-lock.json (default: svc's own).";
@@ -17,7 +18,7 @@ export default class GenerateSbomCommand extends BaseCommand {
   async run(): Promise<GenerateSbomResult> {
     const { args, flags } = await this.parse(GenerateSbomCommand);
     const result = await this.resolve(GenerateSbom).execute({ dir: args.dir, out: flags.out as string, includeDev: flags['include-dev'] });
-    this.print(`SBOM of ${result.components} components written to ${result.out}`);
+    this.print(`SBOM of ${plural(result.components, 'component')} written to ${result.out}`);
     return withWrittenFile(result);
   }
 }

@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { BuildAuditorBundle, type BuildAuditorBundleResult } from '../../../../application/pipeline/build-auditor-bundle';
 import { officialCatalogFlag, reportArg } from '../../flags';
 import { digested } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 type AuditorBundleJson = Pick<BuildAuditorBundleResult, 'input' | 'counts' | 'unmapped' | 'files'> & { out_dir: string; merkle_root: string; aggregate_hash: string };
 
@@ -21,7 +22,7 @@ export default class IrAuditorBundle extends BaseCommand {
     const { args, flags } = await this.parse(IrAuditorBundle);
     const result = await this.resolve(BuildAuditorBundle).execute({ input: args.input, outDir: flags['out-dir'], officialCatalog: flags.catalog });
     this.log(`Building auditor bundle from ${args.input} ...`); // after the run, so an input error prints nothing to stdout
-    this.log(`Mapped ${result.counts.mapped} KSIs to controls and policies`);
+    this.log(`Mapped ${plural(result.counts.mapped, 'KSI')} to controls and policies`);
     this.log(`Bundle written to ${result.outDir}`);
     this.log(`Evidence: ${result.counts.evidence}`);
     this.log(`Actions: ${result.counts.actions}`);

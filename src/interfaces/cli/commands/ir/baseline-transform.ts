@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { TransformBaseline, type TransformBaselineResult } from '../../../../application/pipeline/transform-baseline';
 import { officialCatalogFlag, reportArg } from '../../flags';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class IrBaselineTransform extends BaseCommand {
   static summary = 'Map a normalized report to controls and policies and count the results.';
@@ -14,7 +15,7 @@ export default class IrBaselineTransform extends BaseCommand {
     const result = await this.resolve(TransformBaseline).execute({ input: args.input, officialCatalog: flags.catalog });
     this.log(`Transforming ${args.input} ...`); // after the run, so an input error prints nothing to stdout
     const { counts, unmapped } = result;
-    this.log(`Mapped ${counts.mapped} KSIs to controls and policies`);
+    this.log(`Mapped ${plural(counts.mapped, 'KSI')} to controls and policies`);
     this.log(`Total: ${counts.results}`);
     this.log(`PASS: ${counts.pass}`);
     this.log(`WARN: ${counts.warn}`);

@@ -3,6 +3,7 @@ import { Args } from '@oclif/core';
 import { EvaluateKsis, type EvaluateKsisResult } from '../../../../application/catalog/evaluate-ksis';
 import { outFileFlag } from '../../flags';
 import { withWrittenFile } from '../../json-output';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class KsiEvaluate extends BaseCommand {
   static summary = 'Turn per-check results of a tool without an adapter into KSI results.';
@@ -18,7 +19,7 @@ export default class KsiEvaluate extends BaseCommand {
     if (result.out === undefined) this.print(JSON.stringify(result.report, null, 2));
     else {
       const { PASS, WARN, FAIL } = result.statuses;
-      this.log(`Evaluated ${args.checks}: ${PASS + WARN + FAIL} KSIs`);
+      this.log(`Evaluated ${args.checks}: ${plural(PASS + WARN + FAIL, 'KSI')}`);
       this.log(`PASS: ${PASS}`);
       this.log(`WARN: ${WARN}`);
       this.log(`FAIL: ${FAIL}`);

@@ -6,6 +6,7 @@ import { renderCr26Ksis } from '../../fedramp-output';
 
 export default class KsiList extends BaseCommand {
   static summary = 'Browse the built-in catalog of 163 KSIs: id, title, severity, validation frequency, owner, controls.';
+  static reads = 'the built-in KSI catalog, or with --catalog cr26 the KSIs of the CR26 rules in use';
   static description =
     'With --catalog cr26, browse the 46 KSIs of the FedRAMP Consolidated Rules 2026 in use instead (id, theme, name, controls), grouped by theme; --area then names a theme (IAM, CNA, ...). Elsewhere --catalog names an FRMR file; here it takes only the words 163 and cr26 (docs/ksi.md).';
   static examples = [

@@ -2,6 +2,7 @@ import { BaseCommand } from '../../base-command';
 import { Args } from '@oclif/core';
 import { DispatchJob, type DispatchJobResult } from '../../../../application/orchestrator/dispatch-job';
 import { orchestratorConfigFlag } from '../../orchestrator-flags';
+import { plural } from '../../../../domain/encoding/plural';
 
 export default class OrchestratorDispatch extends BaseCommand {
   static summary = 'Run a job now: its command, the adapter, the auditor bundle, then conmon; one run per job at a time.';
@@ -19,7 +20,7 @@ A failed stage exits with the code of its error; the previous bundle and stored 
       this.log(result.queued ? `Queued job ${result.job} on ${result.queue}` : `Job ${result.job} is already waiting on ${result.queue}; not queued again`);
       return result;
     }
-    const stored = result.run && `${result.run.recorded ? 'recorded run' : 'already recorded as run'} ${result.run.seq} in ${result.run.store} (${result.run.events} events)`;
+    const stored = result.run && `${result.run.recorded ? 'recorded run' : 'already recorded as run'} ${result.run.seq} in ${result.run.store} (${plural(result.run.events, 'event')})`;
     this.log(`Job ${result.job}: ok; bundle ${result.bundle}${stored ? `; ${stored}` : ''}`);
     return result;
   }

@@ -5,6 +5,7 @@ import { orchestratorConfigFlag } from '../../orchestrator-flags';
 
 export default class OrchestratorList extends BaseCommand {
   static summary = 'List the jobs of svc.orchestrator.json with their last result and next run time (UTC).';
+  static reads = 'the jobs of svc.orchestrator.json (--config names another) and their last results';
   static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --config ops/svc.orchestrator.json --json'];
   static enableJsonFlag = true;
   static flags = {

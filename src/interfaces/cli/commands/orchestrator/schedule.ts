@@ -9,6 +9,7 @@ import { orchestratorConfigFlag } from '../../orchestrator-flags';
 
 export default class OrchestratorSchedule extends BaseCommand {
   static summary = "Run the jobs on their schedules in the foreground, or hand them to cron, Kubernetes or Windows Task Scheduler.";
+  static reads = 'the jobs of svc.orchestrator.json (--config names another)';
   static description = `Without --emit, runs each job when it falls due (schedules are UTC) until SIGINT or SIGTERM, --until or --max-runs.
 --worker takes dispatched jobs off the shared queue instead (SVC_STORE=postgres://...).
 --emit prints crontab lines, Kubernetes CronJob manifests or a Windows Task Scheduler task, each calling svc orchestrator dispatch <job>.`;
