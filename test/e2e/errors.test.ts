@@ -48,7 +48,7 @@ describe('version, help and names', () => {
   });
 
   const READINESS_READS =
-    "it reads the run store's latest run (svc conmon process <report> records one), the provider's statements (fedramp.statements) and the fedramp profile of svc.config.json";
+    "it reads the run store's state, the latest run of every source (svc conmon process <report>... records them), the provider's statements (fedramp.statements) and the fedramp profile of svc.config.json";
 
   it('a file given to a command that takes none: says so and what the command reads, exit 2', () => {
     const refused = `Error: svc fedramp readiness takes no file or other argument (given "merged.json"): ${READINESS_READS}; see "svc fedramp readiness --help"\n`;

@@ -189,7 +189,8 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     ['fedramp readiness', ['--class', 'B', '--type', '20x', '--now', '2026-11-25']],
     ['fedramp sdr', [SAMPLE, '--class', 'B', '--type', '20x', '--out', () => at('sdr.json'), '--now', '2026-11-25']],
     ['fedramp cpo', ['--class', 'B', '--type', '20x', '--out', () => at('cpo.json'), '--now', '2026-11-25']],
-    ['fedramp package', [SAMPLE, '--class', 'B', '--type', '20x', '--out-dir', () => at('fedramp-package'), '--now', '2026-11-25']],
+    // The store's state (the runs recorded above), as a provider packages it.
+    ['fedramp package', ['--class', 'B', '--type', '20x', '--out-dir', () => at('fedramp-package'), '--now', '2026-11-25']],
     ['ir validate', [() => at('fedramp-package')]],
     ['vuln list', ['--class', 'B', '--now', '2026-11-25']],
     ['vuln report', ['--format', 'vdr', '--class', 'B', '--now', '2026-11-25', '--out', () => at('vdr.json')]],

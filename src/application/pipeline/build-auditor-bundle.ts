@@ -141,7 +141,7 @@ export class BuildAuditorBundle {
       poamRows += part.poamRows;
     }
     const merkleRoot = merkle.root();
-    sinks.evidence.write(evidenceBundleTail(context.input, merkleRoot, { generated_at: context.generatedAt, source: context.source, vulnerabilities: parts.report.vulnerabilities }));
+    sinks.evidence.write(evidenceBundleTail(context.input, merkleRoot, { generated_at: context.generatedAt, schema_version: parts.report.schema_version, source: context.source, vulnerabilities: parts.report.vulnerabilities }));
     sinks.poam.write(POAM_TAIL);
     sinks.lineage.write(LINEAGE_TAIL);
     const files: WrittenFile[] = [await sinks.evidence.close(), await sinks.poam.close(), await sinks.lineage.close()];

@@ -4,9 +4,9 @@ import { EntryStore, type EntryResult } from '../../domain/assessment/entry-resu
 import { serializeEvidenceEntry } from '../../domain/evidence/evidence-entry';
 import { compareIds } from '../../domain/governance/governance-policy';
 import { AppError } from '../../domain/errors';
-import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle, type BundleFacts } from '../../domain/artifacts/evidence-bundle';
+import { EVIDENCE_BUNDLE_SCHEMA, readEvidenceBundle, type BundleFacts, type RecordedBundle } from '../../domain/artifacts/evidence-bundle';
 import { verifyEvidenceEntries } from '../../domain/artifacts/bundle-verification';
-import type { RunContext } from '../../domain/artifacts/run-context';
+import type { InputRef, RunContext } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunMeta } from '../../domain/drift/drift-detection';
 import { merkleRoot } from '../../domain/evidence/merkle';
@@ -108,10 +108,7 @@ export class RunLoader {
       const recorded = readEvidenceBundle(bundle.evidence, bundle.evidenceFile);
       results = recorded.results;
       hashes = bundle.entries.hashes;
-      context = { input: bundle.entries.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), ...(recorded.generated_at === undefined ? {} : { generatedAt: recorded.generated_at }), runAt };
-      meta = recorded.source === undefined ? undefined : { source: recorded.source };
-      detections = recorded.vulnerabilities;
-      facts = { generated_at: recorded.generated_at, source: recorded.source, vulnerabilities: recorded.vulnerabilities };
+      ({ context, meta, detections, facts } = bundleRun(recorded, bundle.entries.input, runAt));
       files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
       entriesFile = 'evidence-bundle.json';
     } else {
@@ -125,10 +122,7 @@ export class RunLoader {
         const recorded = readEvidenceBundle(file.document, file.path);
         results = recorded.results;
         hashes = verified.hashes;
-        context = { input: verified.input, ...(recorded.source === undefined ? {} : { source: recorded.source }), ...(recorded.generated_at === undefined ? {} : { generatedAt: recorded.generated_at }), runAt };
-        meta = recorded.source === undefined ? undefined : { source: recorded.source };
-        detections = recorded.vulnerabilities;
-        facts = { generated_at: recorded.generated_at, source: recorded.source, vulnerabilities: recorded.vulnerabilities };
+        ({ context, meta, detections, facts } = bundleRun(recorded, verified.input, runAt));
         files = [{ ...ref, description: BUNDLE_FILE_ROLES['evidence-bundle.json'] }];
       } else {
         const report = readNormalizedReport(file.document, file.path, shape);
@@ -259,3 +253,18 @@ export const BUNDLE_FILE_ROLES: Record<string, string> = {
   'poam.json': 'POA&M rows for FAIL and WARN results.',
   'ssp-narrative.md': 'SSP implementation narrative per control.',
 };
+
+/**
+ * What a recorded bundle says of its run besides the results (docs/artifacts.md): its report's time, schema version,
+ * source and detections, kept as the run's context and report facts, and stored with it as they were (RunDocuments).
+ */
+function bundleRun(recorded: RecordedBundle, input: InputRef, runAt: Date): { context: RunContext; meta: RunMeta | undefined; detections: Detection[] | undefined; facts: BundleFacts } {
+  const { generated_at, schema_version, source, vulnerabilities } = recorded;
+  const meta = schema_version === undefined && source === undefined ? undefined : { ...(schema_version === undefined ? {} : { schema_version }), ...(source === undefined ? {} : { source }) };
+  return {
+    context: { input, ...(source === undefined ? {} : { source }), ...(generated_at === undefined ? {} : { generatedAt: generated_at }), runAt },
+    meta,
+    detections: vulnerabilities,
+    facts: { generated_at, schema_version, source, vulnerabilities },
+  };
+}

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { RunSummary } from '../../domain/conmon/run-record';
 import { IntegrityError, InvalidInputError, NotFoundError } from '../../domain/errors';
 import { parseDigest } from '../../domain/evidence/content-digest';
+import { latestOfEachSource, sourceKey } from '../../domain/conmon/run-sources';
 import { OCR_KIND } from '../../domain/fedramp/ongoing-records';
 import { cursorAt, MAX_PAGE_SIZE } from '../../domain/paging/page';
 import { EVIDENCE_LIST, LIST_PAGE_SIZE, pageDocumentName, type ListItem } from '../../domain/paging/paged-list';
@@ -65,10 +66,14 @@ export interface EvidenceLookupCounts {
   pagesRead: number;
 }
 
-/** A run the links may point into: the latest, or one an OCR froze (the periods' ends of the OCRs that froze it). */
+/**
+ * A run the links may point into: the latest of its source (the store's state, docs/conmon.md "Sources"; `source` is
+ * named when the state has several), or one an OCR froze (the periods' ends of the OCRs that froze it).
+ */
 interface SearchedRun {
   summary: RunSummary;
   latest: boolean;
+  source?: string;
   snapshots: string[];
 }
 
@@ -84,8 +89,8 @@ interface BuiltIndex {
 /**
  * GET /fedramp/evidence/{sha256} (DESIGN §12.7): the evidence entry an SDR's `evidenceLocation` names by its content
  * hash, so those links resolve when `evidence_base_uri` points at the trust center. The runs searched are the store's
- * latest run, then the runs frozen by recorded OCRs (CDS-CSO-HAD), newest OCR first; the first holding the hash
- * answers.
+ * state, the latest run of every source (newest first), then the runs frozen by recorded OCRs (CDS-CSO-HAD), newest
+ * OCR first; the first holding the hash answers.
  *
  * Each run carries its index, made when it was recorded (EVIDENCE_INDEX_DOCUMENT, docs/hashing.md): a lookup reads the
  * run's index header once (kept while the run is searched), then per run searched the one bucket the hash falls in (a
@@ -152,7 +157,7 @@ export class FindEvidence {
     const without = unpaged.length === 0 ? '' : `; ${unpaged.map((seq) => `run ${seq}`).join(', ')} ${unpaged.length === 1 ? 'was' : 'were'} recorded without evidence pages (by an earlier svc)`;
     throw new NotFoundError(
       'no-such-evidence',
-      `no evidence entry has content hash ${hex} in ${runs.map(label).join(' or ')}: evidence links resolve to the evidence of the latest run and of the runs that recorded OCRs froze${without}`,
+      `no evidence entry has content hash ${hex} in ${runs.map(label).join(' or ')}: evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze${without}`,
     );
   }
 
@@ -165,14 +170,17 @@ export class FindEvidence {
     return this.entryAt(summary, built.reader, built.index.positions(hex), hex);
   }
 
-  /** The latest run, then the runs of the OCR snapshots, newest OCR first, each once; what is kept of other runs is dropped. */
+  /**
+   * The latest run of every source, newest first, then the runs of the OCR snapshots, newest OCR first, each once; what
+   * is kept of other runs is dropped.
+   */
   private async runsToSearch(): Promise<SearchedRun[]> {
     const [runs, ocrs] = await Promise.all([this.store.list(), this.journal.entries(OCR_KIND)]);
-    const latest = runs.at(-1);
+    const state = latestOfEachSource(runs).reverse();
     const searched = new Map<number, SearchedRun>();
-    if (latest !== undefined) {
+    if (state.length > 0) {
       const bySeq = new Map(runs.map((summary) => [summary.seq, summary]));
-      searched.set(latest.seq, { summary: latest, latest: true, snapshots: [] });
+      for (const summary of state) searched.set(summary.seq, { summary, latest: true, ...(state.length > 1 ? { source: sourceKey(summary.source) } : {}), snapshots: [] });
       for (const { record } of [...ocrs].reverse()) {
         const summary = record.snapshot.run_seq === undefined ? undefined : bySeq.get(record.snapshot.run_seq);
         if (summary === undefined) continue;
@@ -349,10 +357,11 @@ const STILL: Clock = { now: () => new Date(0) };
 /** The stored pages' size, so each read of the pass reads one page. */
 const PAGE_LIMIT = Math.min(LIST_PAGE_SIZE, MAX_PAGE_SIZE);
 
-/** `run 4 (the latest)`, `run 2 (the OCR snapshot of 2026-11-30)`. */
+/** `run 4 (the latest)`, `run 3 (the latest of Trivy)`, `run 2 (the OCR snapshot of 2026-11-30)`. */
 function label(run: SearchedRun): string {
   const snapshots = run.snapshots.length === 0 ? [] : [`the OCR snapshot${run.snapshots.length === 1 ? '' : 's'} of ${run.snapshots.join(', ')}`];
-  return `run ${run.summary.seq} (${[...(run.latest ? ['the latest'] : []), ...snapshots].join(', and ')})`;
+  const latest = run.latest ? [run.source === undefined ? 'the latest' : `the latest of ${run.source}`] : [];
+  return `run ${run.summary.seq} (${[...latest, ...snapshots].join(', and ')})`;
 }
 
 /** A stored document's text as JSON; a document that is not JSON is undefined (the caller says what it should be). */

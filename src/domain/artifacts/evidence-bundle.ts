@@ -25,16 +25,18 @@ export const EVIDENCE_BUNDLE_HEAD = '{"entries":[';
 export interface BundleFacts {
   /** The report's generated_at: the time the run speaks for when the bundle is recorded (else when it is recorded). */
   generated_at?: string;
+  schema_version?: string;
   source?: ReportSource;
   vulnerabilities?: Detection[];
 }
 
 export function evidenceBundleTail(input: InputRef, merkleRootHex: string, facts: BundleFacts = {}): string {
+  const version = facts.schema_version === undefined ? '' : `,"schema_version":${JSON.stringify(facts.schema_version)}`;
   const source = facts.source === undefined ? '' : `,"source":${jsonText(facts.source, 'canonical')}`;
   const found = facts.vulnerabilities === undefined ? '' : `,"vulnerabilities":${jsonText(facts.vulnerabilities, 'canonical')}`;
   const generated = facts.generated_at === undefined ? '' : `,"generated_at":${JSON.stringify(facts.generated_at)}`;
-  // RFC 8785 order: entries < generated_at < input < merkle_root < schema < source < vulnerabilities.
-  return `]${generated},"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"${source}${found}}`;
+  // RFC 8785 order: entries < generated_at < input < merkle_root < schema < schema_version < source < vulnerabilities.
+  return `]${generated},"input":${inputText(input)},"merkle_root":"${formatDigest(merkleRootHex)}","schema":"${EVIDENCE_BUNDLE_SCHEMA}"${version}${source}${found}}`;
 }
 
 /**
@@ -108,7 +110,8 @@ export function readEvidenceBundle(document: unknown, file: string): RecordedBun
     return reportedResult(entry);
   });
   const report = readNormalizedReport(results, file, { arrayPath: 'entries' });
-  const { source, vulnerabilities, generated_at } = document;
+  const { source, vulnerabilities, generated_at, schema_version } = document;
+  if (schema_version !== undefined && typeof schema_version !== 'string') fail('schema_version', 'expected a string');
   if (source !== undefined && !isPlainObject(source)) fail('source', 'expected an object');
   if (generated_at !== undefined && !(typeof generated_at === 'string' && isIsoTime(generated_at))) fail('generated_at', 'expected an ISO-8601 time');
   const detections = vulnerabilities === undefined ? undefined : readDetections(vulnerabilities, file);
@@ -118,6 +121,7 @@ export function readEvidenceBundle(document: unknown, file: string): RecordedBun
     results: report.results,
     recordedHashes,
     ...(generated_at === undefined ? {} : { generated_at: generated_at as string }),
+    ...(schema_version === undefined ? {} : { schema_version: schema_version as string }),
     ...(source === undefined ? {} : { source: source as ReportSource }),
     ...(detections === undefined ? {} : { vulnerabilities: detections }),
   };

@@ -97,7 +97,8 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
     writeFileSync(at('december.json'), JSON.stringify({ ...december, results: [{ ...december.results[0], checks: [{ id: 'iam_root_hardware_mfa_enabled', status: 'PASS' }] }] }));
     // The benchmarks' generator: every catalog KSI, then ids no KSI has (in the SDR only the first have links).
     generate(2 * LIST_PAGE_SIZE + 600, at('large.json'));
-    writeFileSync(at('large.json'), JSON.stringify({ ...JSON.parse(readFileSync(at('large.json'), 'utf8')), generated_at: '2026-12-15T00:00:00Z' }));
+    // The same source as the months before (docs/conmon.md, "Sources"): the large run replaces December's.
+    writeFileSync(at('large.json'), JSON.stringify({ ...JSON.parse(readFileSync(at('large.json'), 'utf8')), generated_at: '2026-12-15T00:00:00Z', source: december.source }));
     store = new ReadNotingStore({ dir: at('.svc', 'store') });
     const config = proxyConfig({ roles: { auditor: ['alice@SVC.TEST'], operator: ['bob@SVC.TEST'] } });
     api = buildApi(config, {
@@ -158,7 +159,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
       code: 'no-such-evidence',
       title: 'Not Found',
       status: 404,
-      detail: `no evidence entry has content hash ${hexOf(old)} in run 2 (the latest): evidence links resolve to the evidence of the latest run and of the runs that recorded OCRs froze`,
+      detail: `no evidence entry has content hash ${hexOf(old)} in run 2 (the latest): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze`,
       instance: pathOf(old),
       request_id: expect.any(String),
     });
@@ -181,7 +182,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
     const old = await get(pathOf(links.october[0]));
     expect([old.status, old.body.detail]).toEqual([
       404,
-      `no evidence entry has content hash ${hexOf(links.october[0])} in run 3 (the latest) or run 2 (the OCR snapshot of 2026-11-30): evidence links resolve to the evidence of the latest run and of the runs that recorded OCRs froze`,
+      `no evidence entry has content hash ${hexOf(links.october[0])} in run 3 (the latest) or run 2 (the OCR snapshot of 2026-11-30): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze`,
     ]);
   });
 

@@ -79,11 +79,18 @@ describe('ProcessRun', () => {
     expect(configured.sinks.opened).toEqual([['ndjson:configured']]);
   });
 
-  it('treats a bare array as a report that states no schema_version and no source: both changes are drift', async () => {
+  it('treats a bare array as a report that states no schema_version and no source: its own source, (unnamed), with no drift against another source', async () => {
     const { process } = setup();
     await process.execute({ input: '/runs/1.json' });
     const result = await process.execute({ input: '/runs/bare.json' });
-    expect(result.drift).toEqual({ P1: 0, P2: 1, P3: 4, P4: 0 });
+    expect([result.source, result.drift]).toEqual(['(unnamed)', { P1: 0, P2: 0, P3: 0, P4: 0 }]);
+  });
+
+  it('named as the same source (--source), a bare array after a report: its missing schema_version and source are drift', async () => {
+    const { process } = setup();
+    await process.execute({ input: '/runs/1.json', source: 'tenant-scan' });
+    const result = await process.execute({ input: '/runs/bare.json', source: 'tenant-scan' });
+    expect([result.source, result.drift]).toEqual(['tenant-scan', { P1: 0, P2: 1, P3: 4, P4: 0 }]);
   });
 });
 

@@ -152,10 +152,31 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
     store.take();
     await expect(find.execute({ sha256: hashOf(only('run 2')) })).rejects.toMatchObject({
       code: 'no-such-evidence',
-      message: `no evidence entry has content hash ${hashOf(only('run 2'))} in run 4 (the latest) or run 3 (the OCR snapshot of 2026-11-30) or run 1 (the OCR snapshot of 2026-08-31): evidence links resolve to the evidence of the latest run and of the runs that recorded OCRs froze`,
+      message: `no evidence entry has content hash ${hashOf(only('run 2'))} in run 4 (the latest) or run 3 (the OCR snapshot of 2026-11-30) or run 1 (the OCR snapshot of 2026-08-31): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze`,
     });
     // One bucket of each run searched; no page (no candidate), no header again.
     expect(store.opened.splice(0)).toEqual([`${(await store.list())[3].id}/evidence-index.0000.bin`, `${(await store.list())[2].id}/evidence-index.0000.bin`, `${(await store.list())[0].id}/evidence-index.0000.bin`]);
+  });
+
+  it('searches the latest run of every source (the store\'s state), newest first: another scanner\'s run does not hide a source\'s evidence', async () => {
+    const store = new ReadNotingStore();
+    const only = (tag: string) => entry(1, sha(tag));
+    const recordAs = async (n: number, tool: string, entries: ListItem[]) => {
+      const base = recordFor(n);
+      const rec = { ...base, report: { ...base.report, source: { tool } } };
+      const id = runIdOf(rec);
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: rec }), () => [...evidencePages(entries), ...indexOf(entries)]);
+    };
+    await recordAs(1, 'Nessus', [only('nessus monday')]);
+    await recordAs(2, 'ScubaGear', [only('scuba')]);
+    await recordAs(3, 'Nessus', [only('nessus tuesday')]);
+    await recordAs(4, 'Trivy', [only('trivy')]);
+    const { find } = finder(store);
+    for (const [tag, seq] of [['scuba', 2], ['nessus tuesday', 3], ['trivy', 4]] as const) expect((await find.execute({ sha256: hashOf(only(tag)) })).run.seq).toBe(seq);
+    await expect(find.execute({ sha256: hashOf(only('nessus monday')) })).rejects.toMatchObject({
+      code: 'no-such-evidence',
+      message: `no evidence entry has content hash ${hashOf(only('nessus monday'))} in run 4 (the latest of Trivy) or run 3 (the latest of Nessus) or run 2 (the latest of ScubaGear): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze`,
+    });
   });
 
   it('more runs than any cache holds: every lookup reads one bucket per run searched and builds nothing, however often', async () => {
@@ -329,7 +350,7 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
       const { find } = finder(store);
       await expect(find.execute({ sha256: sha('x') })).rejects.toMatchObject({
         code: 'no-such-evidence',
-        message: `no evidence entry has content hash ${sha('x')} in run 1 (the latest): evidence links resolve to the evidence of the latest run and of the runs that recorded OCRs froze; run 1 was recorded without evidence pages (by an earlier svc)`,
+        message: `no evidence entry has content hash ${sha('x')} in run 1 (the latest): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze; run 1 was recorded without evidence pages (by an earlier svc)`,
       });
     });
   });
