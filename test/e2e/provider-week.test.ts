@@ -107,6 +107,10 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(fedrampSchemaErrors('vdr', vdr)).toEqual([]);
     expect([...new Set(vdr.vulnerabilities.map((v) => v.detection.detectionSource))].sort()).toEqual(['Nessus', 'Prowler', 'ScubaGear', 'Trivy']);
     expect(vdr.vulnerabilities).toHaveLength(register('week').length);
+    // KSI metrics count each day as the state stood at its end: KSI-CED-RAT, first reached on Tuesday, has its status
+    // on Tuesday, Wednesday, Thursday and today (Friday), not only on the days its own scanner ran.
+    const sdr = JSON.parse(readFileSync(at('pkg', 'sdr.json'), 'utf8')) as { ksiMetrics: Record<string, { lastYear: Record<string, number> }> };
+    expect(sdr.ksiMetrics['KSI-CED-RAT'].lastYear).toEqual({ days: 5, implemented: 4, noEvidence: 1, notImplemented: 0, partially: 0 });
   });
 
   it('a source scanned again without a finding remediates that finding alone; the other scanners\' stay open', () => {

@@ -3,13 +3,14 @@ import { assessor } from '../../domain/assessment/assessment';
 import { normalizeControlId, type KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import type { RunSummary } from '../../domain/conmon/run-record';
 import type { InputRef } from '../../domain/artifacts/run-context';
-import { latestOfEachSource } from '../../domain/conmon/run-sources';
+import { latestOfEachSource, sourceKey } from '../../domain/conmon/run-sources';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { combinedInput } from '../shared/run-inputs';
 import { applicability, type Applicability, type ApplicabilityProfile } from '../../domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-rules';
 import { evidenceCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
-import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, type HistoryCheck } from '../../domain/fedramp/ksi-evaluation';
+import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, type HistoryCheck, type KsiTally } from '../../domain/fedramp/ksi-evaluation';
+
 import { requireProfileKeys, type FedrampProfile, type FedrampProfileKey, type FedrampType } from '../../domain/fedramp/profile';
 import type { JudgmentFacts, VulnerabilityFacts } from '../../domain/fedramp/rule-judgments';
 import { Cr26RunFacts } from '../../domain/fedramp/run-facts';
@@ -29,9 +30,11 @@ import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { nextReportDate } from '../../domain/fedramp/ocr';
 
+/** A KSI's results of one run, by outcome (what tallyStatus judges). */
+type KsiCounts = Pick<KsiTally, 'pass' | 'fail' | 'other'>;
+
 /** The path and status assumed when the profile gives none (docs/fedramp.md): a program application. */
 export const PROFILE_DEFAULTS = { path: 'program', status: 'applying' } as const;
-
 
 /** What a command asks of the profile, with the flags that may give `type` and `class`. */
 export interface ProfileRequest {
@@ -193,29 +196,53 @@ export class Cr26Assessment {
    * its results evaluated as DESIGN §12.2 says. A store that cannot be read is the store's error.
    */
   private async daily(scope: Cr26Scope<never>, ksis: Cr26Ksi[], catalog: KsiCatalog): Promise<Map<string, DailyKsiStatus[]>> {
-    const from = new Date(scope.now.getTime() - 365 * DAY_MS).toISOString();
-    const lastOfDay = new Map<string, RunSummary>();
-    for (const summary of await this.store.list({ from, to: scope.now.toISOString() })) {
-      const day = dayOf(summary.as_of);
-      const seen = lastOfDay.get(day);
-      if (seen === undefined || summary.as_of >= seen.as_of) lastOfDay.set(day, summary);
-    }
+    const now = scope.now.getTime();
+    const from = now - 365 * DAY_MS;
+    // Every run up to now (runs before the year too: a source's last run before it is its part on the year's first days).
+    const runs = (await this.store.list()).filter((r) => Date.parse(r.as_of) <= now).sort((a, b) => Date.parse(a.as_of) - Date.parse(b.as_of) || a.seq - b.seq);
+    const days = [...new Set(runs.filter((r) => Date.parse(r.as_of) >= from).map((r) => dayOf(r.as_of)))].sort();
     const daily = new Map<string, DailyKsiStatus[]>(ksis.map((k) => [k.id, []]));
     const assess = assessor(catalog, this.settingsOfRun.governance);
-    for (const [day, summary] of [...lastOfDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    // Per run read, its results' counts per KSI (read once, whatever the days it stands for).
+    const counted = new Map<string, Map<string, KsiCounts>>();
+    const countsOf = async (summary: RunSummary): Promise<Map<string, KsiCounts>> => {
+      const kept = counted.get(summary.id);
+      if (kept !== undefined) return kept;
       const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
       const tool = toolOf(summary.source);
       let index = 0;
       await eachStoredResult(this.store, summary, assess, ({ item: { result } }) => {
         tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
       });
+      const counts = new Map(ksis.map((k) => {
+        const t = tally.ksi(k.id)!;
+        return [k.id, { pass: t.pass, fail: t.fail, other: t.other }] as const;
+      }));
+      counted.set(summary.id, counts);
+      return counts;
+    };
+    // Each day stands for the state at its end: the last run of every source by then (docs/conmon.md, "Sources").
+    const state = new Map<string, RunSummary>();
+    let next = 0;
+    for (const day of days) {
+      const end = Date.parse(`${day}T23:59:59.999Z`);
+      for (; next < runs.length && Date.parse(runs[next].as_of) <= end; next += 1) state.set(sourceKey(runs[next].source), runs[next]);
+      const parts = await Promise.all([...state.values()].map(countsOf));
       for (const k of ksis) {
-        const status = tallyStatus(tally.ksi(k.id)!);
+        const total = { pass: 0, fail: 0, other: 0 };
+        for (const part of parts) {
+          const c = part.get(k.id)!;
+          total.pass += c.pass;
+          total.fail += c.fail;
+          total.other += c.other;
+        }
+        const status = tallyStatus(total);
         daily.get(k.id)!.push({ date: day, ...(status === undefined ? {} : { status }) });
       }
     }
     return daily;
   }
+
 }
 
 /** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
