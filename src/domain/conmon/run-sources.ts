@@ -98,12 +98,12 @@ export function stateDetections(parts: readonly { source: ReportSource | undefin
 
 /**
  * What a bundle merged from several reports (`svc evidence build a.json b.json`) carries of them: the oldest report's
- * generated_at (when every report gives one), every detection
+ * generated_at (when every report gives one), the schema_version they share, every detection
  * (one per id; the same scanner's same finding on the same resource is one detection), and the one source they
  * share, else a source named after all of theirs (`ScubaGear (contoso) + Nessus (2 hosts)`), which records the merged
  * bundle as one source of its own. Recording each report (`svc conmon process a.json b.json`) keeps each its source.
  */
-export function mergedBundleFacts(reports: readonly { generated_at?: string; source?: ReportSource; vulnerabilities?: Detection[] }[]): BundleFacts {
+export function mergedBundleFacts(reports: readonly { generated_at?: string; schema_version?: string; source?: ReportSource; vulnerabilities?: Detection[] }[]): BundleFacts {
   const keys = [...new Set(reports.map((r) => sourceKey(r.source)))];
   const source = keys.length === 1 ? reports[0].source : { name: keys.join(' + ') };
   const byId = new Map<string, Detection>();
@@ -112,7 +112,9 @@ export function mergedBundleFacts(reports: readonly { generated_at?: string; sou
   // The oldest report's time: merged results are no fresher than the oldest of them.
   const times = reports.map((r) => r.generated_at).filter((t): t is string => t !== undefined);
   const oldest = times.length === reports.length && times.length > 0 ? times.reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a)) : undefined;
-  return { ...(oldest === undefined ? {} : { generated_at: oldest }), ...(source === undefined ? {} : { source }), ...(found ? { vulnerabilities: [...byId.values()] } : {}) };
+  const versions = [...new Set(reports.map((r) => r.schema_version))];
+  const version = versions.length === 1 ? versions[0] : undefined;
+  return { ...(oldest === undefined ? {} : { generated_at: oldest }), ...(version === undefined ? {} : { schema_version: version }), ...(source === undefined ? {} : { source }), ...(found ? { vulnerabilities: [...byId.values()] } : {}) };
 }
 
 /**
