@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { assessor } from '../../domain/assessment/assessment';
+import { assessor, type AssessedResult } from '../../domain/assessment/assessment';
+import { worstStatus } from '../../domain/ksi/status';
 import { runAsOf } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { recordStep } from '../../domain/conmon/record-run';
@@ -15,7 +16,7 @@ import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } fr
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { UUIDS, type Uuids } from '../../ports/uuids';
 import { RunLoader, type LoadedRun } from '../shared/run-loader';
-import { readStoredResults } from '../shared/stored-bundle';
+import { eachStoredResult, readStoredResults } from '../shared/stored-bundle';
 import { RunDocuments } from './run-documents';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { jsonText } from '../../domain/encoding/json-chunks';
@@ -108,8 +109,9 @@ export class ProcessRun {
           groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, { carried: new Set(carried.detections), unknownTools: carried.unknownTools });
         }
         const sameRun = same === undefined ? undefined : same.id === latest?.summary.id ? latest : await this.store.get(same.id);
+        const others = await this.othersWorst(state.filter((s) => s !== same), run);
         return recordStep(
-          { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run },
+          { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run, others },
           latest && { poam: latest.poam, ...(sameRun === undefined ? {} : { side: await this.previous(sameRun, run.catalog) }) },
           seq,
           uuid,
@@ -161,6 +163,25 @@ export class ProcessRun {
     const detections = run.detections ?? [];
     const vulnerabilities = detections.length === 0 ? undefined : { detections: detections.length, sha256: this.hashing.sha256(this.hashing.canonicalize(detections)) };
     return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}), ...(vulnerabilities ? { vulnerabilities } : {}) };
+  }
+
+  /**
+   * The other sources' worst result of each KSI this run reports, from their latest runs (read one result at a time,
+   * only those KSIs kept): what the POA&M lifecycle judges this run's results against.
+   */
+  private async othersWorst(others: readonly RunSummary[], run: LoadedRun): Promise<Map<string, AssessedResult>> {
+    const worst = new Map<string, AssessedResult>();
+    if (others.length === 0) return worst;
+    const reported = new Set(run.results.map((r) => r.item.result.ksi_id));
+    const assess = assessor(run.catalog, this.settings.governance);
+    for (const summary of others) {
+      await eachStoredResult(this.store, summary, assess, ({ item }) => {
+        if (!reported.has(item.result.ksi_id)) return;
+        const kept = worst.get(item.result.ksi_id);
+        if (kept === undefined || worstStatus(kept.result.status, item.result.status) !== kept.result.status) worst.set(item.result.ksi_id, item);
+      });
+    }
+    return worst;
   }
 
   /** A source's latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */

@@ -8,6 +8,7 @@ import { lifecycleEntries, type LifecycleChange } from './lifecycle';
 import { lazyArray } from '../encoding/json-chunks';
 import { areaCounts } from '../reporting/areas';
 import type { DecidedRun, RunRecord, RunSummary, TrackedPoamItem } from './run-record';
+import { worstStatus } from '../ksi/status';
 
 /** A run ready to be recorded: everything the store keeps of it except what depends on the runs before it. */
 export interface RunToRecord {
@@ -21,6 +22,12 @@ export interface RunToRecord {
   counts: RunCounts;
   /** This run's results with their content hashes and report facts, for the drift against the latest run. */
   side: DriftSide;
+  /**
+   * The other sources' worst result of each KSI in their latest runs (docs/conmon.md, "Sources"): a KSI this run
+   * reports is judged by the POA&M lifecycle on the worse of its result and theirs, so one scanner's PASS does not
+   * close an item another scanner still reports. Absent: this run's results alone.
+   */
+  others?: ReadonlyMap<string, AssessedResult>;
 }
 
 /**
@@ -45,7 +52,8 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   const asOfDay = run.asOf.slice(0, 10);
   // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).
   const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
-  const lifecycle = () => lifecycleEntries(previous?.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items });
+  const judged: Iterable<AssessedResult> = run.others === undefined || run.others.size === 0 ? items : { [Symbol.iterator]: () => worseOf(items, run.others!) };
+  const lifecycle = () => lifecycleEntries(previous?.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items: judged });
   const counts = { open: 0, overdue: 0, closed: 0, opened: 0, closed_now: 0 };
   let becameOverdue = 0;
   for (const { item, changes } of lifecycle()) {
@@ -144,4 +152,12 @@ function driftEvent(finding: DriftFinding, event: MakeEvent): ConmonEvent {
 
 function* itemsOf(results: readonly HashedResult[]): Generator<AssessedResult> {
   for (const { item } of results) yield item;
+}
+
+/** Each of the run's items, or another source's result of the same KSI where that one is worse. */
+function* worseOf(items: Iterable<AssessedResult>, others: ReadonlyMap<string, AssessedResult>): Generator<AssessedResult> {
+  for (const item of items) {
+    const other = others.get(item.result.ksi_id);
+    yield other !== undefined && worstStatus(item.result.status, other.result.status) !== item.result.status ? other : item;
+  }
 }

@@ -17,6 +17,10 @@ const files = {
   '/runs/2.json': report('2026-11-04', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'WARN')]),
   '/runs/3.json': report('2026-11-10', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN')]),
   '/runs/bare.json': [aResult('KSI-SC-08', 'PASS')],
+  // Another scanner on another scope, reporting KSI-IA-02 too.
+  '/runs/okta.json': { ...report('2026-11-05', [aResult('KSI-IA-02', 'PASS')]), source: { tool: 'Okta', tenant: 'example.okta.com' } },
+  '/runs/okta-fail.json': { ...report('2026-11-06', [aResult('KSI-IA-02', 'WARN')]), source: { tool: 'Okta', tenant: 'example.okta.com' } },
+  '/runs/okta-again.json': { ...report('2026-11-12', [aResult('KSI-IA-02', 'PASS')]), source: { tool: 'Okta', tenant: 'example.okta.com' } },
 };
 
 function setup(settings = TEST_SETTINGS) {
@@ -84,6 +88,17 @@ describe('ProcessRun', () => {
     await process.execute({ input: '/runs/1.json' });
     const result = await process.execute({ input: '/runs/bare.json' });
     expect([result.source, result.drift]).toEqual(['(unnamed)', { P1: 0, P2: 0, P3: 0, P4: 0 }]);
+  });
+
+  it('one scanner\'s PASS does not close the POA&M item of a KSI another scanner still reports failing; the last failing source\'s PASS does', async () => {
+    const { process } = setup();
+    const item = (r: { run: { poam: { open: number; closed_now: number } } }) => [r.run.poam.open, r.run.poam.closed_now];
+    // [open, closed now] after each run.
+    expect(item(await process.execute({ input: '/runs/1.json' }))).toEqual([1, 0]); // ScubaGear: KSI-IA-02 FAIL opens it
+    expect(item(await process.execute({ input: '/runs/okta.json' }))).toEqual([1, 0]); // Okta PASS: ScubaGear still FAILs it
+    expect(item(await process.execute({ input: '/runs/okta-fail.json' }))).toEqual([1, 0]); // Okta WARN: still open
+    expect(item(await process.execute({ input: '/runs/3.json' }))).toEqual([2, 0]); // ScubaGear PASS: Okta still WARNs it (AU-02 WARN opens)
+    expect(item(await process.execute({ input: '/runs/okta-again.json' }))).toEqual([1, 1]); // Okta PASS: no source fails it, closed
   });
 
   it('named as the same source (--source), a bare array after a report: its missing schema_version and source are drift', async () => {
