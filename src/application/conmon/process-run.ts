@@ -101,15 +101,15 @@ export class ProcessRun {
         // The state before this run: every source's latest run. This run replaces its own source's part.
         const state = latest === undefined ? [] : latestOfEachSource(await this.store.list());
         const same = state.find((s) => sourceKey(s.source) === part);
+        const otherParts = state.filter((s) => s !== same);
         groupsBefore = latest === undefined ? [] : await readStoredGroups(this.store, latest.summary);
         const detections = run.detections ?? [];
         if (detections.length > 0 || groupsBefore.length > 0) {
-          const others = state.filter((s) => s !== same);
-          const carried = stateDetections(await Promise.all(others.map(async (s) => ({ source: s.source, detections: await readStoredDetections(this.store, s) }))));
+          const carried = stateDetections(await Promise.all(otherParts.map(async (s) => ({ source: s.source, detections: await readStoredDetections(this.store, s) }))));
           groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, { carried: new Set(carried.detections), unknownTools: carried.unknownTools });
         }
         const sameRun = same === undefined ? undefined : same.id === latest?.summary.id ? latest : await this.store.get(same.id);
-        const others = await this.othersWorst(state.filter((s) => s !== same), run);
+        const others = await this.othersWorst(otherParts, run);
         return recordStep(
           { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run, others },
           latest && { poam: latest.poam, ...(sameRun === undefined ? {} : { side: await this.previous(sameRun, run.catalog) }) },
