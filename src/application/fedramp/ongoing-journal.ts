@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { INCIDENT_KIND, OCR_KIND, SCN_KIND, type IncidentRecord, type OcrRecord, type OngoingKind, type OngoingKinds, type Recorded, type ScnRecord } from '../../domain/fedramp/ongoing-records';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import type { TwinRecording } from './fedramp-documents';
 
 /** The ongoing-certification records of the run store's journal, each kind in the order recorded. */
 export interface OngoingRecords {
@@ -45,5 +46,17 @@ export class OngoingJournal {
   /** Appends a record at `recordedAt` (ISO-8601 UTC); its journal entry's seq. */
   async append<K extends OngoingKind>(kind: K, record: OngoingKinds[K], recordedAt: string): Promise<number> {
     return (await this.store.appendJournal(kind, record as unknown as Record<string, unknown>, recordedAt)).seq;
+  }
+
+  /**
+   * The recording of a document written with its twin (writeRecordedTwin): appending `record` at `recordedAt`, named
+   * `journal entry <seq> of <store>` (and `about`, when given) in the message for files that could not follow it.
+   */
+  recording<K extends OngoingKind>(kind: K, record: OngoingKinds[K], recordedAt: string, again: string, about?: string): TwinRecording<number> {
+    return {
+      record: () => this.append(kind, record, recordedAt),
+      names: (seq) => `journal entry ${seq} of ${this.location}${about === undefined ? '' : ` (${about})`}`,
+      again,
+    };
   }
 }

@@ -142,7 +142,6 @@ export class WriteIncidentReport {
       document,
       n: drafted.rated.n,
     };
-    const record = () => this.journal.append(INCIDENT_KIND, entry, at);
     let written: WriteIncidentReportResult['written'];
     let seq: number | undefined;
     if (input.out !== undefined) {
@@ -163,17 +162,13 @@ export class WriteIncidentReport {
         markdown,
         input.draft
           ? undefined
-          : {
-              record,
-              names: (n) => `journal entry ${n} of ${this.journal.location} (${drafted.trackingId})`,
-              again: "take the report from that entry's document (the journal holds it as recorded); running the command again without --draft would report it twice",
-            },
+          : this.journal.recording(INCIDENT_KIND, entry, at, "take the report from that entry's document (the journal holds it as recorded); running the command again without --draft would report it twice", drafted.trackingId),
       );
       written = twin.written;
       seq = twin.recorded;
     } else if (!input.draft) {
       // Printed, not written: the record is the only thing kept.
-      seq = await record();
+      seq = await this.journal.append(INCIDENT_KIND, entry, at);
     }
     const recorded: WriteIncidentReportResult['recorded'] = seq === undefined ? { draft: true } : { journal_seq: seq };
     const { judged } = drafted;

@@ -107,11 +107,7 @@ export class WriteOcr {
       markdown,
       input.draft
         ? undefined
-        : {
-            record: () => this.journal.append(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now)),
-            names: (n) => `journal entry ${n} of ${this.journal.location}`,
-            again: `run ${command} --draft --from ${from} --to ${to} to write them without recording the OCR a second time`,
-          },
+        : this.journal.recording(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now), `run ${command} --draft --from ${from} --to ${to} to write them without recording the OCR a second time`),
     );
     const entry: WriteOcrResult['recorded'] = seq === undefined ? undefined : { seq, snapshot };
     const planned = document.plannedCertificationDataChanges as { changes: string[] };

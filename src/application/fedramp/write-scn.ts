@@ -145,11 +145,7 @@ export class WriteScn {
       markdown,
       input.draft
         ? undefined
-        : {
-            record: () => this.journal.append(SCN_KIND, record, isoSeconds(now)),
-            names: (entry) => `journal entry ${entry} of ${this.journal.location}`,
-            again: `run the same command with --draft to write them without recording the SCN a second time`,
-          },
+        : this.journal.recording(SCN_KIND, record, isoSeconds(now), 'run the same command with --draft to write them without recording the SCN a second time'),
     );
     const recorded: WriteScnResult['recorded'] = seq === undefined ? undefined : { seq };
     return {
