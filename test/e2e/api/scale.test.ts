@@ -1,4 +1,5 @@
-// svc-api on a large recorded run (issue 15): a 200,000-result report recorded with `svc conmon process`, then every
+// svc-api on a large recorded run (issue 15): a 100,000-result report (200,000 when issue 15 was measured; halved to
+// keep CI under its 20 minutes) recorded with `svc conmon process`, then every
 // route of the built svc-api read while /health is probed, and the process still there at the end. No timing is
 // asserted: what is asserted is that every route answers, the streamed documents are the bytes their digests name,
 // and no /health probe fails. The numbers (time, peak RSS) are printed for docs/performance.md; `npm run bench`
@@ -13,7 +14,7 @@ import { FIXTURES, svc } from '../../support/run-svc';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
 
-const RESULTS = 200_000;
+const RESULTS = 100_000;
 const AUDITOR = { 'X-Forwarded-User': 'alice@SVC.TEST' };
 const OPERATOR = { 'X-Forwarded-User': 'bob@SVC.TEST' };
 
