@@ -10,8 +10,17 @@ export type { DocumentChunks, RunDocumentSource } from '../domain/conmon/stored-
 export type { JournalEntry } from '../domain/conmon/journal';
 export type { AccessEvent } from '../domain/trust/access-log';
 
-/** What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read). */
-export type AppendDecision = (latest: StoredRun | undefined, seq: number) => DecidedRun | Promise<DecidedRun>;
+/**
+ * The store as a decision sees it, under the append's lock: every committed run, and the runs decided before it in the
+ * same transaction (appendAll), which no other reader sees until they are committed.
+ */
+export type RunView = Pick<RunStore, 'location' | 'list' | 'get' | 'latest' | 'openDocument'>;
+
+/**
+ * What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read); `view`
+ * reads the store as it stands in the transaction (RunView).
+ */
+export type AppendDecision = (latest: StoredRun | undefined, seq: number, view: RunView) => DecidedRun | Promise<DecidedRun>;
 
 /** What `append` stores with the run it decided, under the same lock, before the run is committed. */
 export type DocumentProducer = (run: DecidedRun) => RunDocumentSource[] | Promise<RunDocumentSource[]>;
@@ -21,6 +30,19 @@ export interface OpenedDocument {
   document: RunDocument;
   /** The bytes, checked against the document's SHA-256 as they go: a mismatch throws run-store-tampered at the end. */
   chunks: AsyncIterable<Uint8Array>;
+}
+
+/** One run for appendAll: what `append` takes. */
+export interface AppendRequest {
+  id: string;
+  decide: AppendDecision;
+  produce?: DocumentProducer;
+}
+
+/** What appendAll did with one request: recorded now, or found recorded before (then nothing was decided). */
+export interface AppendedRun {
+  recorded: boolean;
+  summary: RunSummary;
 }
 
 export interface AppendOutcome {
@@ -54,6 +76,14 @@ export interface RunStore {
    * recorded.
    */
   append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome>;
+  /**
+   * Records several runs in one transaction, in order, as `append` records one: each request is asked for once the one
+   * before is decided and written, and decides from it (its `latest` and `view` hold the runs decided before it). All
+   * are committed at once, or none: whatever a decision, a producer or the requests' iterator throws leaves the store
+   * as it was. A request whose id is recorded (before, or earlier in the same call) is not decided again. The decided
+   * runs are not kept: read a run back with `get` for its POA&M state and events.
+   */
+  appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]>;
   /** Summaries in seq order, those whose as_of is within the range when one is given. */
   list(range?: RunRange): Promise<RunSummary[]>;
   /** One run by id or seq; undefined when there is none. */

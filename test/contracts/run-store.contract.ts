@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
-import type { AppendDecision, RunStore } from '../../src/ports/run-store';
+import type { AppendDecision, RunStore, RunView } from '../../src/ports/run-store';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
 import { MAX_RAW_DENIALS, tallyAccess, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessStore } from '../../src/ports/access-store';
@@ -201,6 +201,37 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       expect(second.calls.map((c) => c.seq)).toEqual([2]);
     });
 
+    it('decides a run already recorded, before or earlier in the same appendAll, no more: it is given as found', async () => {
+      const [first, second] = [runNumber(1), runNumber(2)];
+      await appendAll(first);
+      const again = runNumber(1);
+      const twice = runNumber(2);
+      const appended = await store.appendAll([again, second, twice].map((r) => ({ id: r.id, decide: r.decide })));
+      expect([again.calls, twice.calls]).toEqual([[], []]);
+      expect(appended).toStrictEqual([
+        { recorded: false, summary: first.returned?.summary },
+        { recorded: true, summary: second.returned?.summary },
+        { recorded: false, summary: second.returned?.summary },
+      ]);
+      expect(await ids(store.list())).toEqual([first.id, second.id]);
+      expect(await store.appendAll([])).toEqual([]);
+    });
+
+    it('serializes an appendAll with appends of another instance: its runs keep their order and none is decided from a stale latest', async () => {
+      const twin = h.twin();
+      try {
+        const batch = [runNumber(1), runNumber(2), runNumber(3)];
+        const alone = [runNumber(4), runNumber(5)];
+        await Promise.all([store.appendAll(batch.map((r) => ({ id: r.id, decide: r.decide }))), ...alone.map((r) => twin.append(r.id, r.decide))]);
+        const all = [...batch, ...alone];
+        expectChain(all);
+        const seqs = batch.map((r) => r.calls[0].seq);
+        expect(seqs).toEqual([seqs[0], seqs[0] + 1, seqs[0] + 2]);
+      } finally {
+        await twin.close();
+      }
+    });
+
     it('refuses a decided run whose seq or id is not the one asked for, writing nothing', async () => {
       const first = runNumber(1);
       await expect(store.append(first.id, (_latest, seq) => storedRunFor(first.id, seq + 1, { record: recordFor(1) }))).rejects.toThrow(/expected run .* with seq 1/);
@@ -289,6 +320,71 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const twin = h.twin();
         expect(await bytesOf(await twin.openDocument(1, 'sar.json'))).toBe(sarText);
         await twin.close();
+      });
+
+      it('records several runs in one transaction: each decided from the one before, which its view reads whole, documents too, while no other reader sees any', async () => {
+        const runs = [runNumber(1), runNumber(2), runNumber(3)];
+        const seen: { committed: number; view: number[]; sar: string; latest?: string }[] = [];
+        const appended = await store.appendAll(
+          runs.map((r) => ({
+            id: r.id,
+            decide: async (latest: StoredRun | undefined, seq: number, view: RunView) => {
+              const previous = (await view.list()).at(-1);
+              seen.push({
+                committed: (await store.list()).length,
+                view: (await view.list()).map((summary) => summary.seq),
+                sar: previous === undefined ? '' : await bytesOf(await view.openDocument(previous.id, 'sar.json')),
+                ...(previous === undefined ? {} : { latest: (await view.latest())?.summary.id }),
+              });
+              expect(await view.get(seq)).toBeUndefined();
+              return r.decide(latest, seq, view);
+            },
+            produce,
+          })),
+        );
+        expect(runs.map((r) => [r.calls.length, r.calls[0].seq, r.calls[0].latest?.summary.id])).toEqual([
+          [1, 1, undefined],
+          [1, 2, runs[0].id],
+          [1, 3, runs[1].id],
+        ]);
+        expect(seen.map(({ sar, ...rest }) => ({ ...rest, sar: sar === sarText }))).toEqual([
+          { committed: 0, view: [], sar: false },
+          { committed: 0, view: [1], sar: true, latest: runs[0].id },
+          { committed: 0, view: [1, 2], sar: true, latest: runs[1].id },
+        ]);
+        expect(appended).toStrictEqual(runs.map((r) => ({ recorded: true, summary: r.returned?.summary })));
+        expect(await ids(store.list())).toEqual(runs.map((r) => r.id));
+        expect(await bytesOf(await store.openDocument(3, 'sar.json'))).toBe(sarText);
+      });
+
+      it('records none of several runs when one fails, whether its decision, its producer or the requests themselves throw; the next append takes the seq', async () => {
+        const first = runNumber(1);
+        await store.append(first.id, first.decide, produce);
+        const failure = new Error('the third report is unreadable');
+        const failing = [
+          function* () {
+            yield { id: runNumber(2).id, decide: runNumber(2).decide, produce };
+            yield { id: runNumber(3).id, decide: runNumber(3).decide, produce };
+            yield { id: runNumber(4).id, decide: () => { throw failure; } };
+          },
+          function* () {
+            yield { id: runNumber(2).id, decide: runNumber(2).decide, produce };
+            yield { id: runNumber(3).id, decide: runNumber(3).decide, produce: () => { throw failure; } };
+          },
+          async function* () {
+            yield { id: runNumber(2).id, decide: runNumber(2).decide, produce };
+            throw failure;
+          },
+        ];
+        for (const requests of failing) {
+          await expect(store.appendAll(requests())).rejects.toBe(failure);
+          expect(await ids(store.list())).toEqual([first.id]);
+          expect(await store.get(2)).toBeUndefined();
+        }
+        const second = runNumber(2);
+        expect(await store.appendAll([{ id: second.id, decide: second.decide, produce }])).toStrictEqual([{ recorded: true, summary: second.returned?.summary }]);
+        expect(second.calls.map((c) => c.seq)).toEqual([2]);
+        expect(await bytesOf(await store.openDocument(2, 'sar.json'))).toBe(sarText);
       });
 
       it('stores the evidence bundle as a document, and holds the id to the record with that bundle as its bundle', async () => {

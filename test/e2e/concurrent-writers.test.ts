@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
-import { BIN, ROOT } from '../support/run-svc';
+import { startSvc } from '../support/run-svc';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
@@ -14,20 +13,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Running {
-  stderr: () => string;
-  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
-}
-
 /** `svc conmon process <input>` as a user runs it, without waiting for it. */
-function conmonProcess(input: string, env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, [BIN, 'conmon', 'process', input], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return { stderr: () => stderr, done: new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr }))) };
-}
+const conmonProcess = (input: string, env: NodeJS.ProcessEnv) => startSvc(['conmon', 'process', input], { env });
 
 describe('concurrent writers of one file store', () => {
   it('four `conmon process` at once all wait their turn, saying for whom, and every run is recorded with its own as_of', async () => {

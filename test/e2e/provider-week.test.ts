@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../support/fedramp-schemas';
-import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
+import { REFERENCE, startSvc, svc, type SvcRun } from '../support/run-svc';
 import { TRUST_PROFILE } from '../support/trust-center';
 
 /*
@@ -142,6 +142,29 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     // Recorded on Friday, each bundle speaks for its scan's day (the report's generated_at, which the bundle carries).
     const state = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('bundles'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout) as { run: { sources: { source: string; as_of: string }[] } };
     expect(state.run.sources.map((s) => [s.source, s.as_of])).toEqual(SCANNERS.map((s) => [s.source, `${s.day}T08:00:00Z`]));
+  });
+
+  it('records several reports in one store transaction: a report that cannot be read records none of them, and the same command fixed records all', () => {
+    writeFileSync(at('broken.json'), '{"results": [');
+    const refused = svc(['conmon', 'process', 'scuba.json', 'nessus.json', 'broken.json'], { cwd: work, env: { SVC_HOME: at('atomic') } });
+    expect([refused.status, refused.stdout, refused.stderr.trim()]).toEqual([
+      3,
+      '',
+      'Error: broken.json: invalid JSON at line 1, column 14: Unexpected end of JSON input; fix the syntax there (a JSON validator shows the context)',
+    ]);
+    expect(existsSync(at('atomic', 'store', 'index.json'))).toBe(false);
+    const recorded = run('atomic', ['conmon', 'process', 'scuba.json', 'nessus.json']).stdout;
+    expect(recorded.match(/^Recorded run \d+/gm)).toEqual(['Recorded run 1', 'Recorded run 2']);
+  });
+
+  it('two recordings of different sources at once both land, in either order', async () => {
+    const env = { SVC_HOME: at('together'), SOURCE_DATE_EPOCH: epoch(FRIDAY) };
+    const done = await Promise.all(['trivy', 'prowler'].map((name) => startSvc(['conmon', 'process', `${name}.json`], { cwd: work, env }).done));
+    expect(done.map((d) => d.status)).toEqual([0, 0]);
+    // One of the two made the development key, which both signed with.
+    expect(done.map((d) => d.stderr.replace(/^Warning: no signing key given .*\n/, '')).join('')).toBe('');
+    const state = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env }).stdout) as { run: { sources: { source: string }[] } };
+    expect(state.run.sources.map((s) => s.source).sort()).toEqual(['Prowler (<account_uid>)', 'Trivy']);
   });
 
   it('says so when an svc adapter\'s report arrives without its detections', () => {

@@ -5,7 +5,7 @@ import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
 import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
-import type { AppendDecision, AppendOutcome, DocumentProducer, OpenedDocument, RunRange, RunStore } from '../../src/ports/run-store';
+import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, OpenedDocument, RunRange, RunStore, RunView } from '../../src/ports/run-store';
 import { PureJsHashing } from './pure-js-hashing';
 import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../src/ports/access-store';
@@ -46,74 +46,125 @@ export class InMemoryRunStore implements RunStore, AccessStore {
 
   constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, journal: [], journalHead: { ...EMPTY_JOURNAL }, queue: Promise.resolve() }) {}
 
-  append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
-    const next = this.shared.queue.then(async (): Promise<AppendOutcome> => {
+  async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
+    let outcome: AppendOutcome | undefined;
+    await this.appendEach([{ id, decide, produce }], (done) => (outcome = done));
+    return outcome as AppendOutcome;
+  }
+
+  async appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
+    const appended: AppendedRun[] = [];
+    await this.appendEach(requests, ({ recorded, run }) => appended.push({ recorded, summary: run.summary }));
+    return appended;
+  }
+
+  list(range?: RunRange): Promise<RunSummary[]> {
+    return this.committed().list(range);
+  }
+
+  get(key: string | number): Promise<StoredRun | undefined> {
+    return this.committed().get(key);
+  }
+
+  latest(): Promise<StoredRun | undefined> {
+    return this.committed().latest();
+  }
+
+  openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
+    return this.committed().openDocument(key, name);
+  }
+
+  /** Each request in turn, in one turn of the shared queue; the runs and the head are replaced only once all are decided. */
+  private appendEach(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>, each: (outcome: AppendOutcome) => void): Promise<void> {
+    const next = this.shared.queue.then(async () => {
       this.verifyChain();
-      const existing = this.shared.runs.find((r) => r.run.summary.id === id);
-      if (existing) return { recorded: false, run: this.read(existing) };
-      const latest = this.shared.runs[this.shared.runs.length - 1];
-      const seq = this.shared.runs.length + 1;
-      const decided = await decide(latest && this.read(latest), seq);
-      checkDecided(decided, id, seq);
-      const recordId = new RecordId(id, decided.record, this.digest);
-      const bytes = new Map<string, Buffer>();
-      let documents: RunDocument[] | undefined;
-      if (produce) {
-        const sources = await produce(decided);
-        checkDocumentSources(sources);
-        const written: RunDocument[] = [];
-        for (const source of sources) {
-          const reader = new DocumentBytes(source, [...written], this.digest);
-          const parts: Uint8Array[] = [];
-          for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(reader.chunks()) : reader.chunks()) parts.push(chunk);
-          bytes.set(source.name, Buffer.concat(parts));
-          written.push(reader.document());
+      const runs = [...this.shared.runs];
+      const view = this.view(runs, () => undefined);
+      let { head } = this.shared;
+      for await (const { id, decide, produce } of requests) {
+        const existing = runs.find((r) => r.run.summary.id === id);
+        if (existing) {
+          each({ recorded: false, run: this.read(existing) });
+          continue;
         }
-        documents = byName(written);
+        const latest = runs.at(-1);
+        const seq = runs.length + 1;
+        const decided = await decide(latest && this.read(latest), seq, view);
+        checkDecided(decided, id, seq);
+        const recordId = new RecordId(id, decided.record, this.digest);
+        const bytes = new Map<string, Buffer>();
+        let documents: RunDocument[] | undefined;
+        if (produce) {
+          const sources = await produce(decided);
+          checkDocumentSources(sources);
+          const written: RunDocument[] = [];
+          for (const source of sources) {
+            const reader = new DocumentBytes(source, [...written], this.digest);
+            const parts: Uint8Array[] = [];
+            for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(reader.chunks()) : reader.chunks()) parts.push(chunk);
+            bytes.set(source.name, Buffer.concat(parts));
+            written.push(reader.document());
+          }
+          documents = byName(written);
+        }
+        recordId.check();
+        const run: DecidedRun = documents ? { ...decided, documents } : decided;
+        const chained = chainLink(run, head, this.digest);
+        runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link: chained.link, bytes });
+        head = chained.head;
+        each({ recorded: true, run: this.read(runs[seq - 1]) });
       }
-      recordId.check();
-      const run: DecidedRun = documents ? { ...decided, documents } : decided;
-      const { link, head } = chainLink(run, this.shared.head, this.digest);
-      this.shared.runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link, bytes });
+      this.shared.runs = runs;
       this.shared.head = head;
-      return { recorded: true, run: this.read(this.shared.runs[seq - 1]) };
     });
     this.shared.queue = next.catch(() => undefined);
     return next;
   }
 
-  async list(range?: RunRange): Promise<RunSummary[]> {
-    const instants = instantsOf(range);
-    this.verifyChain();
-    return this.shared.runs
-      .map((r) => {
-        checkRecord(r.link, 'summary', r.run.summary, this.location, this.digest);
-        return copy(r.run.summary);
-      })
-      .filter((s) => isWithin(s.as_of, instants));
+  private committed(): RunView {
+    return this.view(this.shared.runs, () => this.verifyChain());
   }
 
-  async get(key: string | number): Promise<StoredRun | undefined> {
-    const found = this.find(key);
-    return found && this.read(found);
-  }
-
-  async latest(): Promise<StoredRun | undefined> {
-    this.verifyChain();
-    const last = this.shared.runs[this.shared.runs.length - 1];
-    return last && this.read(last);
-  }
-
-  async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
-    const found = this.find(key);
-    if (!found) return undefined;
-    const document = this.read(found).documents?.find((d) => d.name === name);
-    if (!document) return undefined;
-    const stored = found.bytes.get(name) ?? Buffer.alloc(0);
-    async function* whole(): AsyncGenerator<Uint8Array> {
-      yield stored;
-    }
-    return { document, chunks: verifiedChunks(whole(), document, this.location, this.digest) };
+  /** The store as `runs` make it; `verify` is called before each read. */
+  private view(runs: readonly MemoryRun[], verify: () => void): RunView {
+    const find = (key: string | number): MemoryRun | undefined => {
+      const wanted = parseRunKey(key);
+      verify();
+      return wanted && runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
+    };
+    return {
+      location: this.location,
+      list: async (range) => {
+        const instants = instantsOf(range);
+        verify();
+        return runs
+          .map((r) => {
+            checkRecord(r.link, 'summary', r.run.summary, this.location, this.digest);
+            return copy(r.run.summary);
+          })
+          .filter((summary) => isWithin(summary.as_of, instants));
+      },
+      get: async (key) => {
+        const found = find(key);
+        return found && this.read(found);
+      },
+      latest: async () => {
+        verify();
+        const last = runs.at(-1);
+        return last && this.read(last);
+      },
+      openDocument: async (key, name) => {
+        const found = find(key);
+        if (!found) return undefined;
+        const document = this.read(found).documents?.find((d) => d.name === name);
+        if (!document) return undefined;
+        const stored = found.bytes.get(name) ?? Buffer.alloc(0);
+        async function* whole(): AsyncGenerator<Uint8Array> {
+          yield stored;
+        }
+        return { document, chunks: verifiedChunks(whole(), document, this.location, this.digest) };
+      },
+    };
   }
 
   async appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
@@ -177,13 +228,6 @@ export class InMemoryRunStore implements RunStore, AccessStore {
     const entries = checkJournal(copy(this.shared.journal), () => this.location, this.digest);
     checkJournalHead(entries, this.shared.journalHead, this.location);
     return entries;
-  }
-
-  /** Run `key` (id or seq), once the chain is shown whole. */
-  private find(key: string | number): MemoryRun | undefined {
-    const wanted = parseRunKey(key);
-    this.verifyChain();
-    return wanted && this.shared.runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
   }
 
   private verifyChain(): void {

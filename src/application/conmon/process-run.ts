@@ -6,12 +6,14 @@ import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { recordStep } from '../../domain/conmon/record-run';
 import { checkSourceName, DETECTIONS_DOCUMENT, DETECTIONS_SCHEMA, latestOfEachSource, lostDetections, namedSource, sourceKey, stateDetections } from '../../domain/conmon/run-sources';
 import type { DriftSide } from '../../domain/drift/drift-detection';
-import { recordFrame, RUN_RECORD_SCHEMA, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
+import { recordFrame, RUN_RECORD_SCHEMA, type DecidedRun, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
+import type { ConmonEvent } from '../../domain/conmon/conmon-event';
+import { InvalidInputError } from '../../domain/errors';
 import type { DriftSeverity } from '../../domain/drift/drift-finding';
 import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import { RUN_STORE, type AppendRequest, type RunStore, type RunView } from '../../ports/run-store';
 import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } from '../../ports/security-event-sink';
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { UUIDS, type Uuids } from '../../ports/uuids';
@@ -77,12 +79,74 @@ export class ProcessRun {
     private readonly policy: PolicyEvaluator,
   ) {}
 
-  async execute({ input, sinks, key: keyPath, source: name, now: at }: ProcessRunInput): Promise<ProcessRunResult> {
-    if (name !== undefined) checkSourceName(name);
+  async execute({ input, ...rest }: ProcessRunInput): Promise<ProcessRunResult> {
+    const [result] = await this.executeAll({ ...rest, inputs: [input] });
+    return result;
+  }
+
+  /**
+   * Records each input, in the order given, as the latest part of its source, all in one store transaction: each is
+   * decided from the store as the ones before it left it, and all are committed, or none (an unreadable report, a
+   * failing store). The first report is read and the signing key loaded before the store is locked; each later report
+   * is read in its turn, so one run is in memory at a time. Events are sent once everything is committed.
+   */
+  async executeAll({ inputs, sinks, key: keyPath, source: name, now: at }: ProcessRunsInput): Promise<ProcessRunResult[]> {
+    if (name !== undefined) {
+      checkSourceName(name);
+      if (inputs.length > 1) {
+        throw new InvalidInputError('invalid-source', `--source names one source, and ${inputs.length} reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant`);
+      }
+    }
+    if (inputs.length === 0) return [];
     const destinations = this.sinks.open(sinks && sinks.length > 0 ? sinks : this.settings.conmon.sinks);
-    const run = named(await this.runs.load({ input, compact: true, ...(at === undefined ? {} : { at }) }), name);
-    // Loaded before the store is locked: a key that cannot sign stops the command before anything is recorded.
+    const load = async (input: string) => named(await this.runs.load({ input, compact: true, ...(at === undefined ? {} : { at }) }), name);
+    // Loaded before the store is locked: a key that cannot sign, or a first report that cannot be read, stops the
+    // command before anything is recorded.
     const key = await this.signer.load(keyPath);
+    const policy = new Lazy(() => this.policy.evaluator());
+    let next: Recording | undefined = await this.recording(await load(inputs[0]), key, policy);
+    const recordings: Recording['facts'][] = [];
+    const self = this;
+    async function* requests(): AsyncGenerator<AppendRequest> {
+      for (const input of inputs) {
+        const recording: Recording = next ?? (await self.recording(await load(input), key, policy));
+        next = undefined;
+        recordings.push(recording.facts);
+        yield recording.request;
+      }
+    }
+    const appended = await this.store.appendAll(requests());
+    const results: ProcessRunResult[] = [];
+    for (const [k, { recorded, summary }] of appended.entries()) {
+      const facts = recordings[k];
+      // A run recorded before, or one whose events a sink needs: its events as stored.
+      const stored = !recorded || destinations.length > 0 ? await this.store.get(summary.id) : undefined;
+      const tally = facts.events ?? tallyEvents(stored?.events ?? []);
+      const events = stored?.events ?? [];
+      // A sink is given the events at once (a run of a million results can have half a million: docs/conmon.md).
+      const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
+      const groups = facts.groups;
+      results.push({
+        store: this.store.location,
+        recorded,
+        run: summary,
+        events: tally.events,
+        drift: tally.drift,
+        deliveries,
+        source: facts.source,
+        ...(facts.lostDetections ? { lostDetections: true as const } : {}),
+        ...(recorded ? { key: { ...key.origin, keyid: key.keyid } } : {}),
+        ...(recorded && groups !== undefined ? { vulnerabilities: groups } : {}),
+      });
+    }
+    return results;
+  }
+
+  /**
+   * What recording `run` asks of the store (its id, its decision, its documents), and what the recording learns of it
+   * as the store decides it.
+   */
+  private async recording(run: LoadedRun, key: SigningKey, policy: Lazy<Evaluate>): Promise<Recording> {
     const record = this.recordOf(run);
     // The id is the SHA-256 of the record with its bundle, hashed as the bundle is written out: never one string.
     const frame = recordFrame(record);
@@ -90,66 +154,45 @@ export class ProcessRun {
     const now = isoSeconds(run.context.runAt);
     const asOf = runAsOf(run.context);
     const uuid = (key: string) => this.uuids.v5(SVC_UUID_NAMESPACE, key);
-    // The policy (and the KEV catalog it reads) is ready before the store is locked.
-    const evaluate = (run.detections ?? []).length > 0 ? await this.policy.evaluator() : undefined;
+    const detections = run.detections ?? [];
+    const evaluate = detections.length > 0 ? await policy.get() : undefined;
     const part = sourceKey(run.context.source);
-    let groupsBefore: StoredGroup[] = [];
+    const facts: Recording['facts'] = { source: part, lostDetections: lostDetections(run.context.source, run.detections) };
     let groupsAfter: StoredGroup[] | undefined;
-    const outcome = await this.store.append(
-      id,
-      async (latest, seq) => {
-        // The state before this run: every source's latest run. This run replaces its own source's part.
-        const state = latest === undefined ? [] : latestOfEachSource(await this.store.list());
-        const same = state.find((s) => sourceKey(s.source) === part);
-        const otherParts = state.filter((s) => s !== same);
-        groupsBefore = latest === undefined ? [] : await readStoredGroups(this.store, latest.summary);
-        const detections = run.detections ?? [];
-        if (detections.length > 0 || groupsBefore.length > 0) {
-          const carried = stateDetections(await Promise.all(otherParts.map(async (s) => ({ source: s.source, detections: await readStoredDetections(this.store, s) }))));
-          groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, { carried: new Set(carried.detections), unknownTools: carried.unknownTools });
-        }
-        const sameRun = same === undefined ? undefined : same.id === latest?.summary.id ? latest : await this.store.get(same.id);
-        const others = await this.othersWorst(otherParts, run);
-        return recordStep(
-          { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run, others },
-          latest && { poam: latest.poam, ...(sameRun === undefined ? {} : { side: await this.previous(sameRun, run.catalog) }) },
-          seq,
-          uuid,
-        );
-      },
-      (stored) => {
-        const detections = run.detections ?? [];
-        const sources = this.documents.sources(stored, run, key);
-        const found = detections.length === 0 ? [] : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
-        if (groupsAfter === undefined) return [...sources, ...found];
-        const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };
-        return [...sources, ...found, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
-      },
-    );
-    const { summary } = outcome.run;
-    const known = new Set(groupsBefore.map((g) => g.finding_id));
-    const evaluated = groupsAfter === undefined ? 0 : groupsAfter.filter((g) => !known.has(g.finding_id) && g.policy !== undefined).length;
-    const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
-    let count = 0;
-    for (const event of outcome.run.events) {
-      count += 1;
-      if (event.kind === 'drift.detected') drift[event.data.severity as DriftSeverity] += 1;
-    }
-    // A sink is given the events at once (a run of a million results can have half a million: docs/conmon.md).
-    const events = destinations.length > 0 ? [...outcome.run.events] : [];
-    const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
-    return {
-      store: this.store.location,
-      recorded: outcome.recorded,
-      run: summary,
-      events: count,
-      drift,
-      deliveries,
-      source: part,
-      ...(lostDetections(run.context.source, run.detections) ? { lostDetections: true as const } : {}),
-      ...(outcome.recorded ? { key: { ...key.origin, keyid: key.keyid } } : {}),
-      ...(groupsAfter === undefined ? {} : { vulnerabilities: { groups: groupsAfter.length, open: groupsAfter.filter((g) => g.remediated_at === undefined).length, policy_evaluations: evaluated } }),
+    const decide = async (latest: StoredRun | undefined, seq: number, view: RunView) => {
+      // The state before this run: every source's latest run. This run replaces its own source's part.
+      const state = latest === undefined ? [] : latestOfEachSource(await view.list());
+      const same = state.find((s) => sourceKey(s.source) === part);
+      const otherParts = state.filter((s) => s !== same);
+      const groupsBefore = latest === undefined ? [] : await readStoredGroups(view, latest.summary);
+      if (detections.length > 0 || groupsBefore.length > 0) {
+        const carried = stateDetections(await Promise.all(otherParts.map(async (s) => ({ source: s.source, detections: await readStoredDetections(view, s) }))));
+        groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, { carried: new Set(carried.detections), unknownTools: carried.unknownTools });
+        const known = new Set(groupsBefore.map((g) => g.finding_id));
+        facts.groups = {
+          groups: groupsAfter.length,
+          open: groupsAfter.filter((g) => g.remediated_at === undefined).length,
+          policy_evaluations: groupsAfter.filter((g) => !known.has(g.finding_id) && g.policy !== undefined).length,
+        };
+      }
+      const sameRun = same === undefined ? undefined : same.id === latest?.summary.id ? latest : await view.get(same.id);
+      const others = await this.othersWorst(view, otherParts, run);
+      return recordStep(
+        { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run, others },
+        latest && { poam: latest.poam, ...(sameRun === undefined ? {} : { side: await this.previous(view, sameRun, run.catalog) }) },
+        seq,
+        uuid,
+      );
     };
+    const produce = (stored: DecidedRun) => {
+      facts.events = tallyEvents(stored.events);
+      const sources = this.documents.sources(stored, run, key);
+      const found = detections.length === 0 ? [] : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
+      if (groupsAfter === undefined) return [...sources, ...found];
+      const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };
+      return [...sources, ...found, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
+    };
+    return { request: { id, decide, produce }, facts };
   }
 
   /** The run's record: the report's own facts (its evidence bundle is stored beside it, as a document). */
@@ -169,13 +212,13 @@ export class ProcessRun {
    * The other sources' worst result of each KSI this run reports, from their latest runs (read one result at a time,
    * only those KSIs kept): what the POA&M lifecycle judges this run's results against.
    */
-  private async othersWorst(others: readonly RunSummary[], run: LoadedRun): Promise<Map<string, AssessedResult>> {
+  private async othersWorst(store: RunView, others: readonly RunSummary[], run: LoadedRun): Promise<Map<string, AssessedResult>> {
     const worst = new Map<string, AssessedResult>();
     if (others.length === 0) return worst;
     const reported = new Set(run.results.map((r) => r.item.result.ksi_id));
     const assess = assessor(run.catalog, this.settings.governance);
     for (const summary of others) {
-      await eachStoredResult(this.store, summary, assess, ({ item }) => {
+      await eachStoredResult(store, summary, assess, ({ item }) => {
         if (!reported.has(item.result.ksi_id)) return;
         const kept = worst.get(item.result.ksi_id);
         if (kept === undefined || worstStatus(kept.result.status, item.result.status) !== kept.result.status) worst.set(item.result.ksi_id, item);
@@ -185,10 +228,49 @@ export class ProcessRun {
   }
 
   /** A source's latest recorded run, read from its stored bundle and assessed again with today's catalog, for the drift comparison. */
-  private async previous(stored: StoredRun, catalog: KsiCatalog): Promise<DriftSide> {
-    const results = await readStoredResults(this.store, stored.summary, assessor(catalog, this.settings.governance));
+  private async previous(store: RunView, stored: StoredRun, catalog: KsiCatalog): Promise<DriftSide> {
+    const results = await readStoredResults(store, stored.summary, assessor(catalog, this.settings.governance));
     const report = stored.record.report;
     return { meta: report && { schema_version: report.schema_version, source: report.source }, results };
+  }
+}
+
+export interface ProcessRunsInput extends Omit<ProcessRunInput, 'input'> {
+  /** The reports, each the latest part of its source; `source` names the source of one report only. */
+  inputs: readonly string[];
+}
+
+type Evaluate = Awaited<ReturnType<PolicyEvaluator['evaluator']>>;
+
+/** One report's recording: the request for the store, and what is learnt of the run as it is decided. */
+interface Recording {
+  request: AppendRequest;
+  facts: {
+    source: string;
+    lostDetections: boolean;
+    events?: { events: number; drift: Record<DriftSeverity, number> };
+    groups?: NonNullable<ProcessRunResult['vulnerabilities']>;
+  };
+}
+
+/** The number of events and of drift findings by severity. */
+function tallyEvents(events: Iterable<ConmonEvent>): { events: number; drift: Record<DriftSeverity, number> } {
+  const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
+  let count = 0;
+  for (const event of events) {
+    count += 1;
+    if (event.kind === 'drift.detected') drift[event.data.severity as DriftSeverity] += 1;
+  }
+  return { events: count, drift };
+}
+
+/** A value made once, when first asked for. */
+class Lazy<T> {
+  private made: Promise<T> | undefined;
+  constructor(private readonly make: () => Promise<T>) {}
+  get(): Promise<T> {
+    this.made ??= this.make();
+    return this.made;
   }
 }
 

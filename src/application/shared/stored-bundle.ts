@@ -6,7 +6,7 @@ import { JsonArrayItems } from '../../domain/encoding/json-array-items';
 import { parseDigest } from '../../domain/evidence/content-digest';
 import { AppError, IntegrityError, InvalidInputError } from '../../domain/errors';
 import { isPlainObject, reportedResult, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
-import type { RunStore } from '../../ports/run-store';
+import type { RunView } from '../../ports/run-store';
 
 /**
  * The results of a recorded run, read from its stored evidence bundle a chunk at a time (the store checks the bytes
@@ -14,7 +14,7 @@ import type { RunStore } from '../../ports/run-store';
  * million results is never one string, nor a million object graphs. Each entry is checked as `readEvidenceBundle`
  * checks a bundle's, and assessed again with `assess` when it is read.
  */
-export async function readStoredResults(store: RunStore, run: RunSummary, assess: Assessor): Promise<HashedResult[]> {
+export async function readStoredResults(store: RunView, run: RunSummary, assess: Assessor): Promise<HashedResult[]> {
   const entries = new EntryStore(assess);
   const results: HashedResult[] = [];
   await readStoredEntries(store, run, (text, _entry, hash) => results.push(entries.add(text, hash)));
@@ -26,12 +26,12 @@ export async function readStoredResults(store: RunStore, run: RunSummary, assess
  * of each (the CR26 facts of `fedramp sdr`, `readiness` and `ocr`) and never the run. Checked as readStoredResults
  * checks; resolves with the number of results.
  */
-export function eachStoredResult(store: RunStore, run: RunSummary, assess: Assessor, visit: (result: HashedResult) => void): Promise<number> {
+export function eachStoredResult(store: RunView, run: RunSummary, assess: Assessor, visit: (result: HashedResult) => void): Promise<number> {
   return readStoredEntries(store, run, (_text, entry, hash) => visit({ item: assess(reportedResult(entry) as KsiResult), hash }));
 }
 
 /** Reads the run's stored bundle, checking each entry, and gives each to `visit` with its hex content hash; the count. */
-async function readStoredEntries(store: RunStore, run: RunSummary, visit: (text: string, entry: Record<string, unknown>, hash: string) => void): Promise<number> {
+async function readStoredEntries(store: RunView, run: RunSummary, visit: (text: string, entry: Record<string, unknown>, hash: string) => void): Promise<number> {
   const where = `${store.location} run ${run.seq}`;
   const file = `${where} ${EVIDENCE_BUNDLE_DOCUMENT}`;
   const opened = await store.openDocument(run.id, EVIDENCE_BUNDLE_DOCUMENT);

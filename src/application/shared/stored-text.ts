@@ -1,11 +1,11 @@
-import type { RunStore } from '../../ports/run-store';
+import type { RunView } from '../../ports/run-store';
 
 /**
  * A small document stored with a run, read whole as UTF-8 (its bytes checked against the hash chain by the store as
  * they come); undefined when the run has no such document. For documents of a few MB at most: a run's evidence bundle
  * is read a chunk at a time instead (stored-bundle.ts).
  */
-export async function readStoredText(store: RunStore, runId: string, name: string): Promise<string | undefined> {
+export async function readStoredText(store: RunView, runId: string, name: string): Promise<string | undefined> {
   const opened = await store.openDocument(runId, name);
   if (opened === undefined) return undefined;
   const decoder = new TextDecoder();

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
-import type { AccessEvent, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore } from '../../ports/run-store';
+import type { AccessEvent, AppendedRun, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore } from '../../ports/run-store';
 import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 
 /** Where a snapshot stops: the latest run it holds (none when no run was recorded yet) and its last journal entry. */
@@ -62,6 +62,10 @@ export class SnapshotStore implements RunStore {
   }
 
   append(): Promise<AppendOutcome> {
+    return refused();
+  }
+
+  appendAll(): Promise<AppendedRun[]> {
     return refused();
   }
 

@@ -2,7 +2,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
-import type { AccessEvent, AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
+import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { FileAccessLog } from './file-access-log';
 import { translateFsError } from '../shared/fs-errors';
@@ -104,79 +104,32 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
-    await this.makeDirs();
-    const lease = await this.lock();
-    try {
-      const index = (await this.readIndex()) ?? (await this.upgrade());
-      await this.sweep(index);
-      const known = index.runs.find((entry) => entry.summary.id === id);
-      if (known) return { recorded: false, run: await this.read(known) };
-      const last = index.runs.at(-1);
-      const seq = last ? last.summary.seq + 1 : 1;
-      const decided = await decide(last && (await this.read(last)), seq);
-      checkDecided(decided, id, seq);
-      // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
-      collectGarbage();
-      const recordId = new RecordId(id, decided.record, digest);
-      const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
-      recordId.check();
-      const run: DecidedRun = documents ? { ...decided, documents } : decided;
-      const { link, head } = chainLink(run, index.head, digest);
-      await this.writeAtomic(this.runPath(id), canonicalText(run.record));
-      await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
-      // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
-      if (!(await lease.isHeld())) throw this.leaseLost();
-      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs: [...index.runs, { summary: run.summary, link }] });
-      return { recorded: true, run };
-    } finally {
-      await lease.release();
-    }
+    let outcome: AppendOutcome | undefined;
+    await this.appendEach([{ id, decide, produce }], (done) => (outcome = done));
+    return outcome as AppendOutcome;
+  }
+
+  async appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
+    const appended: AppendedRun[] = [];
+    await this.appendEach(requests, ({ recorded, run }) => appended.push({ recorded, summary: run.summary }));
+    return appended;
   }
 
   async list(range?: RunRange): Promise<RunSummary[]> {
-    const instants = instantsOf(range);
-    const listed = (await this.index()).runs.filter((entry) => isWithin(entry.summary.as_of, instants));
-    for (const { summary, link } of listed) checkRecord(link, 'summary', summary, this.indexPath, digest);
-    return listed.map((entry) => entry.summary);
+    return this.view((await this.index()).runs).list(range);
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
-    const entry = await this.entry(key);
-    return entry && this.read(entry);
+    return this.view((await this.index()).runs).get(key);
   }
 
   async latest(): Promise<StoredRun | undefined> {
-    const last = (await this.index()).runs.at(-1);
-    return last && this.read(last);
+    return this.view((await this.index()).runs).latest();
   }
 
   /** Reads only the index and the document's file: the run's record is not re-hashed for a document. */
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
-    const entry = await this.entry(key);
-    if (!entry) return undefined;
-    const document = (await this.documentsOf(entry))?.find((d) => d.name === name);
-    if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
-    const path = join(this.documentsPath(entry.summary.id), name);
-    const opening = () =>
-      open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') throw tampered(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
-        throw translateFsError(error, path, 'run store file');
-      });
-    // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      const handle = await opening();
-      try {
-        for (;;) {
-          const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
-          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-          if (bytesRead === 0) return;
-          yield buffer.subarray(0, bytesRead);
-        }
-      } finally {
-        await handle.close();
-      }
-    }
-    return { document, chunks: verifiedChunks(chunks(), document, path, digest) };
+    return this.view((await this.index()).runs).openDocument(key, name);
   }
 
   /**
@@ -229,6 +182,108 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   async close(): Promise<void> {}
+
+  /**
+   * Appends each request in turn under one lease of store.lock: each run's files are written as it is decided, and
+   * index.json, the commit point, once at the end with every new run; a failure before it leaves files no index names,
+   * which the next append sweeps away. `each` is told of every request's outcome as it is decided.
+   */
+  private async appendEach(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>, each: (outcome: AppendOutcome) => void): Promise<void> {
+    await this.makeDirs();
+    const lease = await this.lock();
+    try {
+      const index = (await this.readIndex()) ?? (await this.upgrade());
+      await this.sweep(index);
+      const runs = [...index.runs];
+      const view = this.view(runs);
+      let { head } = index;
+      for await (const { id, decide, produce } of requests) {
+        const known = runs.find((entry) => entry.summary.id === id);
+        if (known) {
+          each({ recorded: false, run: await this.read(known) });
+          continue;
+        }
+        const last = runs.at(-1);
+        const seq = last ? last.summary.seq + 1 : 1;
+        const decided = await decide(last && (await this.read(last)), seq, view);
+        checkDecided(decided, id, seq);
+        // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
+        collectGarbage();
+        const recordId = new RecordId(id, decided.record, digest);
+        const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
+        recordId.check();
+        const run: DecidedRun = documents ? { ...decided, documents } : decided;
+        const chained = chainLink(run, head, digest);
+        await this.writeAtomic(this.runPath(id), canonicalText(run.record));
+        await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
+        runs.push({ summary: run.summary, link: chained.link });
+        head = chained.head;
+        each({ recorded: true, run });
+      }
+      if (runs.length === index.runs.length) return;
+      // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
+      if (!(await lease.isHeld())) throw this.leaseLost();
+      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs });
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /** The store as the index entries `runs` make it: committed ones, or those of an append in progress (RunView). */
+  private view(runs: readonly IndexEntry[]): RunView {
+    const entry = (key: string | number): IndexEntry | undefined => {
+      const wanted = parseRunKey(key);
+      if (!wanted) return undefined;
+      return 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
+    };
+    return {
+      location: this.location,
+      list: async (range) => {
+        const instants = instantsOf(range);
+        const listed = runs.filter((e) => isWithin(e.summary.as_of, instants));
+        for (const { summary, link } of listed) checkRecord(link, 'summary', summary, this.indexPath, digest);
+        return listed.map((e) => e.summary);
+      },
+      get: async (key) => {
+        const found = entry(key);
+        return found && this.read(found);
+      },
+      latest: async () => {
+        const last = runs.at(-1);
+        return last && this.read(last);
+      },
+      openDocument: async (key, name) => {
+        const found = entry(key);
+        return found && this.openEntryDocument(found, name);
+      },
+    };
+  }
+
+  private async openEntryDocument(entry: IndexEntry, name: string): Promise<OpenedDocument | undefined> {
+    const document = (await this.documentsOf(entry))?.find((d) => d.name === name);
+    if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
+    const path = join(this.documentsPath(entry.summary.id), name);
+    const opening = () =>
+      open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') throw tampered(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
+        throw translateFsError(error, path, 'run store file');
+      });
+    // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      const handle = await opening();
+      try {
+        for (;;) {
+          const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+          if (bytesRead === 0) return;
+          yield buffer.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    return { document, chunks: verifiedChunks(chunks(), document, path, digest) };
+  }
 
   private get journalPath(): string {
     return join(this.location, JOURNAL);
@@ -300,14 +355,6 @@ export class FileRunStore implements RunStore, AccessStore {
     const bytes = await this.readBytes(runPath);
     if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
     return storedRecord(bytes, link, runPath, digest);
-  }
-
-  /** The index entry of run `key` (id or seq); undefined when there is none. */
-  private async entry(key: string | number): Promise<IndexEntry | undefined> {
-    const wanted = parseRunKey(key);
-    if (!wanted) return undefined;
-    const { runs } = await this.index();
-    return 'id' in wanted ? runs.find((e) => e.summary.id === wanted.id) : runs.at(wanted.seq - 1);
   }
 
   private get indexPath(): string {

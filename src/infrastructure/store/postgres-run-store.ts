@@ -2,7 +2,7 @@ import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AccessEvent, AppendDecision, AppendOutcome, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore } from '../../ports/run-store';
+import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
@@ -147,59 +147,27 @@ export class PostgresRunStore implements RunStore, AccessStore {
   }
 
   async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
-    await this.ready();
-    return this.transaction(async (sql) => {
-      await this.lockForAppend(sql);
-      const prev = await this.verifyChain(sql);
-      const [known] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [id]);
-      if (known) return { recorded: false, run: this.toStored(known) };
-      const [last] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
-      const seq = last ? Number(last.seq) + 1 : 1;
-      const decided = await decide(last && this.toStored(last), seq);
-      checkDecided(decided, id, seq);
-      // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
-      collectGarbage();
-      const recordId = new RecordId(id, decided.record, digest);
-      const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
-      recordId.check();
-      const run: DecidedRun = documents ? { ...decided, documents } : decided;
-      const { summary } = run;
-      const { link, head } = chainLink(run, prev, digest);
-      await sql(
-        `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head, documents)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)`,
-        // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-        [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalText(link), head, documents ? JSON.stringify(documents) : null],
-      );
-      await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, head]);
-      return { recorded: true, run };
-    });
+    let outcome: AppendOutcome | undefined;
+    await this.appendEach([{ id, decide, produce }], (done) => (outcome = done));
+    return outcome as AppendOutcome;
+  }
+
+  async appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
+    const appended: AppendedRun[] = [];
+    await this.appendEach(requests, ({ recorded, run }) => appended.push({ recorded, summary: run.summary }));
+    return appended;
   }
 
   async list(range?: RunRange): Promise<RunSummary[]> {
-    const { from, to } = instantsOf(range);
-    const rows = await this.read((sql) =>
-      sql<Pick<RunRow, 'seq' | 'id' | 'summary' | 'link' | 'head'>>(
-        `SELECT seq, id, summary, link, head FROM svc_runs
-         WHERE ($1::timestamptz IS NULL OR as_of >= $1::timestamptz) AND ($2::timestamptz IS NULL OR as_of <= $2::timestamptz)
-         ORDER BY seq`,
-        [from === undefined ? null : new Date(from).toISOString(), to === undefined ? null : new Date(to).toISOString()],
-      ),
-    );
-    return rows.map((row) => {
-      checkRecord(this.linkOf(row), 'summary', row.summary, this.where(row.seq, 'summary'), digest);
-      return row.summary;
-    });
+    return this.committed().list(range);
   }
 
   async get(key: string | number): Promise<StoredRun | undefined> {
-    const row = await this.row<RunRow>(RUN_COLUMNS, key);
-    return row && this.toStored(row);
+    return this.committed().get(key);
   }
 
   async latest(): Promise<StoredRun | undefined> {
-    const [row] = await this.read((sql) => sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`));
-    return row && this.toStored(row);
+    return this.committed().latest();
   }
 
   /**
@@ -207,41 +175,118 @@ export class PostgresRunStore implements RunStore, AccessStore {
    * one part is in memory at a time, and checked against the listed digest as they go (verifiedChunks).
    */
   async openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined> {
-    const row = await this.row<DocumentRow>('seq, id, link, head, documents', key);
-    if (!row) return undefined;
-    const document = this.documentsOf(row)?.find((d) => d.name === name);
-    if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(key) : undefined;
-    const parts = async function* (this: PostgresRunStore): AsyncGenerator<Uint8Array> {
-      for (let part = 0; ; part += 1) {
-        const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [row.id, name, part]).catch((error: unknown) => {
-          throw this.translate(error);
-        });
-        if (rows.length === 0) return;
-        yield rows[0].bytes;
+    return this.committed().openDocument(key, name);
+  }
+
+  /**
+   * Appends each request in turn in one transaction under the runs' advisory lock: every run decided sees the ones
+   * before it (RunView on the transaction's connection), and all are committed together or rolled back.
+   */
+  private async appendEach(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>, each: (outcome: AppendOutcome) => void): Promise<void> {
+    await this.ready();
+    await this.transaction(async (sql) => {
+      await this.lockForAppend(sql);
+      let head = await this.verifyChain(sql);
+      const view = this.view((work) => work(sql), sql);
+      for await (const { id, decide, produce } of requests) {
+        const [known] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [id]);
+        if (known) {
+          each({ recorded: false, run: this.toStored(known) });
+          continue;
+        }
+        const [last] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
+        const seq = last ? Number(last.seq) + 1 : 1;
+        const decided = await decide(last && this.toStored(last), seq, view);
+        checkDecided(decided, id, seq);
+        // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
+        collectGarbage();
+        const recordId = new RecordId(id, decided.record, digest);
+        const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
+        recordId.check();
+        const run: DecidedRun = documents ? { ...decided, documents } : decided;
+        const { summary } = run;
+        const chained = chainLink(run, head, digest);
+        const { link } = chained;
+        await sql(
+          `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head, documents)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)`,
+          // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
+          [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalText(link), chained.head, documents ? JSON.stringify(documents) : null],
+        );
+        await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, chained.head]);
+        head = chained.head;
+        each({ recorded: true, run });
       }
-    }.call(this);
-    return { document, chunks: verifiedChunks(parts, document, `${this.location} (svc_run_documents, run ${row.seq}, ${name})`, digest) };
+    });
   }
 
-  /** The evidence bundle of a run svc 0.5.0 recorded, from its record; undefined for a later run stored without one. */
-  private async legacyBundle(key: string | number): Promise<OpenedDocument | undefined> {
-    const row = await this.row<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('seq, id, link, head, record_text', key);
-    const bundle = row && storedRecord(row.record_text, this.linkOf(row), this.where(row.seq, 'record_text'), digest).bundle;
-    if (!bundle) return undefined;
-    const { bytes } = bundle;
-    async function* whole(): AsyncGenerator<Uint8Array> {
-      yield bytes;
-    }
-    return { document: bundle.document, chunks: whole() };
+  /** The committed store: each read in one snapshot whose chain is shown whole, a document's parts read one query each. */
+  private committed(): RunView {
+    const query: Sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => {
+      try {
+        return (await this.pool.query<R>(text, values)).rows;
+      } catch (error) {
+        throw this.translate(error);
+      }
+    };
+    return this.view((work) => this.read(work), query);
   }
 
-  /** `columns` of run `key` (id or seq), read in a snapshot whose chain is shown whole; undefined when there is none. */
-  private async row<R extends QueryResultRow>(columns: string, key: string | number): Promise<R | undefined> {
-    const wanted = parseRunKey(key);
-    if (!wanted) return undefined;
-    const [column, value] = 'id' in wanted ? ['id', wanted.id] : ['seq', wanted.seq];
-    const [row] = await this.read((sql) => sql<R>(`SELECT ${columns} FROM svc_runs WHERE ${column} = $1`, [value]));
-    return row;
+  /** The store as `reader` sees it (RunView): `reader` runs a read, `query` reads a document's parts. */
+  private view(reader: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>, query: Sql): RunView {
+    const row = async <R extends QueryResultRow>(columns: string, key: string | number): Promise<R | undefined> => {
+      const wanted = parseRunKey(key);
+      if (!wanted) return undefined;
+      const [column, value] = 'id' in wanted ? ['id', wanted.id] : ['seq', wanted.seq];
+      const [found] = await reader((sql) => sql<R>(`SELECT ${columns} FROM svc_runs WHERE ${column} = $1`, [value]));
+      return found;
+    };
+    return {
+      location: this.location,
+      list: async (range) => {
+        const { from, to } = instantsOf(range);
+        const rows = await reader((sql) =>
+          sql<Pick<RunRow, 'seq' | 'id' | 'summary' | 'link' | 'head'>>(
+            `SELECT seq, id, summary, link, head FROM svc_runs
+             WHERE ($1::timestamptz IS NULL OR as_of >= $1::timestamptz) AND ($2::timestamptz IS NULL OR as_of <= $2::timestamptz)
+             ORDER BY seq`,
+            [from === undefined ? null : new Date(from).toISOString(), to === undefined ? null : new Date(to).toISOString()],
+          ),
+        );
+        return rows.map((r) => {
+          checkRecord(this.linkOf(r), 'summary', r.summary, this.where(r.seq, 'summary'), digest);
+          return r.summary;
+        });
+      },
+      get: async (key) => {
+        const found = await row<RunRow>(RUN_COLUMNS, key);
+        return found && this.toStored(found);
+      },
+      latest: async () => {
+        const [found] = await reader((sql) => sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`));
+        return found && this.toStored(found);
+      },
+      openDocument: async (key, name) => {
+        const found = await row<DocumentRow>('seq, id, link, head, documents', key);
+        if (!found) return undefined;
+        const document = this.documentsOf(found)?.find((d) => d.name === name);
+        if (!document) {
+          if (name !== EVIDENCE_BUNDLE_DOCUMENT) return undefined;
+          // The evidence bundle of a run svc 0.5.0 recorded, from its record; none for a later run stored without one.
+          const legacy = await row<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('seq, id, link, head, record_text', key);
+          const bundle = legacy && storedRecord(legacy.record_text, this.linkOf(legacy), this.where(legacy.seq, 'record_text'), digest).bundle;
+          return bundle && { document: bundle.document, chunks: once(bundle.bytes) };
+        }
+        const parts = async function* (): AsyncGenerator<Uint8Array> {
+          for (let part = 0; ; part += 1) {
+            const rows = await query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
+            if (rows.length === 0) return;
+            yield rows[0].bytes;
+          }
+        };
+        return { document, chunks: verifiedChunks(parts(), document, `${this.location} (svc_run_documents, run ${found.seq}, ${name})`, digest) };
+      },
+    };
   }
 
   /** One transaction under the runs' advisory lock: the journal is read and verified, the entry inserted, the head moved. */
@@ -590,6 +635,10 @@ export class PostgresRunStore implements RunStore, AccessStore {
     const text = (typeof code === 'string' && known[code]) || message.split('\n')[0] || String(code);
     return this.secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
   }
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 /** `($n, $n+1, …)` for one row, its values pushed onto `values`. */

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
 import { ProcessRun, type ProcessRunResult } from '../../../../application/conmon/process-run';
-import { InvalidInputError, UnavailableError } from '../../../../domain/errors';
+import { UnavailableError } from '../../../../domain/errors';
 import { nowFlag, parseNow } from '../../flags';
 import { digest, digested } from '../../json-output';
 import { plural } from '../../../../domain/encoding/plural';
@@ -31,27 +31,32 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
     const { argv, flags } = await this.parse(ConmonProcess);
     const inputs = argv as string[];
     const now = parseNow(flags.now);
-    if (flags.source !== undefined && inputs.length > 1) {
-      throw new InvalidInputError('invalid-source', `--source names one source, and ${inputs.length} reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant`);
+    // In the order given, in one store transaction: all are recorded, or none.
+    const results = await this.resolve(ProcessRun).executeAll({ inputs, sinks: flags.sink, key: flags.key, source: flags.source, ...(now === undefined ? {} : { now }) });
+    const created = results.find((r) => r.key?.kind === 'development' && r.key.created)?.key;
+    if (created !== undefined) {
+      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${created.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
     }
-    const results: ProcessRunResult[] = [];
-    // In the order given, each recorded before the next is read: a failing report stops the rest, and what was
-    // recorded stays (the same command again records nothing twice).
-    for (const input of inputs) results.push(await this.record(input, { ...flags, now }));
+    for (const [k, result] of results.entries()) this.show(inputs[k], result);
+    const undelivered = results.filter((r) => r.deliveries.some((d) => d.error !== undefined));
+    if (undelivered.length > 0) {
+      const sinks = [...new Set(undelivered.flatMap((r) => r.deliveries.filter((d) => d.error !== undefined).map((d) => d.sink)))].join(', ');
+      const runs = undelivered.map((r) => r.run.seq);
+      const events = undelivered.reduce((n, r) => n + r.events, 0);
+      throw new UnavailableError(
+        'sink-failed',
+        `${sinks}: could not deliver the ${plural(events, 'event')} of ${runs.length === 1 ? 'run' : 'runs'} ${runs.join(', ')}; the ${runs.length === 1 ? 'run is' : 'runs are'} recorded in ${results[0].store}. Fix the sink and run the same command again to send them`,
+      );
+    }
     const json = results.map(({ run, ...rest }) => ({ ...rest, run: { ...run, input: digested(run.input), merkle_root: digest(run.merkle_root) } }));
     return json.length === 1 ? json[0] : json;
   }
 
-  private async record(input: string, flags: { sink?: string[]; key?: string; source?: string; now?: Date }): Promise<ProcessRunResult> {
-    const result = await this.resolve(ProcessRun).execute({ input, sinks: flags.sink, key: flags.key, source: flags.source, ...(flags.now === undefined ? {} : { now: flags.now }) });
-    if (result.key?.kind === 'development' && result.key.created) {
-      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${result.key.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
-    }
+  private show(input: string, result: ProcessRunResult): void {
     if (result.lostDetections) {
       this.warning(`${input}: its source ${result.source} is an svc adapter's, which always writes vulnerabilities[], and it has none: something on the way dropped the detections (a bundle of svc before 0.6?); record the adapter's report itself (docs/conmon.md, "Sources")`);
     }
     const { run, drift } = result;
-    const failed = result.deliveries.filter((d) => d.error !== undefined);
     this.print(
       [
         `Recording ${input} in ${result.store} ...`,
@@ -64,12 +69,5 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
         ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${plural(d.attempts, 'attempt')}: ${d.error}`)),
       ].join('\n'),
     );
-    if (failed.length > 0) {
-      throw new UnavailableError(
-        'sink-failed',
-        `${failed.map((d) => d.sink).join(', ')}: could not deliver the ${plural(result.events, 'event')} of run ${run.seq}; the run is recorded in ${result.store}. Fix the sink and run the same command again to send them`,
-      );
-    }
-    return result;
   }
 }
