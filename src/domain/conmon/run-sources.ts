@@ -28,18 +28,22 @@ export function sourceKey(source: ReportSource | undefined): string {
 }
 
 /**
- * Checks a `--source` name: 1 to 128 printable characters without surrounding spaces. Throws InvalidInputError
- * `invalid-source` with the fix.
+ * What is wrong with a source name (`--source`, an orchestrator job's `source`), or undefined for a good one: 1 to 128
+ * printable characters without surrounding spaces.
  */
+export function sourceNameProblem(name: string): string | undefined {
+  return name.trim() !== name || name === ''
+    ? 'is empty or has spaces around it'
+    : [...name].length > MAX_SOURCE_NAME
+      ? `is longer than ${MAX_SOURCE_NAME} characters`
+      : /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name)
+        ? 'holds a control or format character'
+        : undefined;
+}
+
+/** Checks a `--source` name (sourceNameProblem). Throws InvalidInputError `invalid-source` with the fix. */
 export function checkSourceName(name: string): string {
-  const problem =
-    name.trim() !== name || name === ''
-      ? 'is empty or has spaces around it'
-      : [...name].length > MAX_SOURCE_NAME
-        ? `is longer than ${MAX_SOURCE_NAME} characters`
-        : /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name)
-          ? 'holds a control or format character'
-          : undefined;
+  const problem = sourceNameProblem(name);
   if (problem === undefined) return name;
   throw new InvalidInputError('invalid-source', `--source ${JSON.stringify(name.slice(0, 40))} ${problem}; name the scanner and its scope, e.g. --source "nessus-prod-hosts"`);
 }
