@@ -113,6 +113,27 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(sdr.ksiMetrics['KSI-CED-RAT'].lastYear).toEqual({ days: 5, implemented: 4, noEvidence: 1, notImplemented: 0, partially: 0 });
   });
 
+  it('a source that stopped reporting goes stale by the class cadence and says so; its findings stay open', () => {
+    // A week after Monday's ScubaGear run, the others ran since: ScubaGear's next run was due (Class B, VDR-TFR-MVX).
+    const later = '2026-11-30T12:00:00Z';
+    const env = { SVC_HOME: at('week'), SOURCE_DATE_EPOCH: epoch(later) };
+    const readiness = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', later], { cwd: work, env }).stdout) as { run: { sources: { source: string; stale?: unknown }[] } };
+    expect(readiness.run.sources.map((s) => [s.source, s.stale])).toEqual([
+      ['ScubaGear', { rule: 'VDR-TFR-MVX', every: '7 days', due: '2026-11-30T08:00:00Z' }],
+      ['Nessus (2 hosts)', undefined],
+      ['Trivy', undefined],
+      ['Prowler (<account_uid>)', undefined],
+    ]);
+    expect(svc(['fedramp', 'readiness', '--now', later], { cwd: work, env }).stdout.split('\n')[2]).toBe(
+      'Sources: ScubaGear (run 1, as of 2026-11-23T08:00:00Z, stale: VDR-TFR-MVX asks every 7 days, due 2026-11-30T08:00:00Z); Nessus (2 hosts) (run 2, as of 2026-11-24T08:00:00Z); Trivy (run 3, as of 2026-11-25T08:00:00Z); Prowler (<account_uid>) (run 4, as of 2026-11-26T08:00:00Z)',
+    );
+    // Stale is not fixed: every ScubaGear finding is still in the register, none remediated.
+    const groups = JSON.parse(run('week', ['vuln', 'list', '--json', '--now', later], later).stdout) as Group[];
+    const scuba = groups.filter((g) => g.sources.includes('ScubaGear'));
+    expect(scuba.map((g) => g.finding_id).sort()).toEqual([...new Set(reports.scuba.vulnerabilities.map((v) => v.finding_id))].sort());
+    expect(scuba.filter((g) => g.state === 'remediated')).toEqual([]);
+  });
+
   it('a source scanned again without a finding remediates that finding alone; the other scanners\' stay open', () => {
     run('again', ['conmon', 'process', 'scuba.json', 'nessus.json', 'trivy.json', 'prowler.json']);
     const nessus = JSON.parse(readFileSync(at('nessus.json'), 'utf8')) as Detections & { generated_at: string };

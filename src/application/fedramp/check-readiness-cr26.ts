@@ -1,8 +1,10 @@
 import { injectable } from 'tsyringe';
-import { sourceKey } from '../../domain/conmon/run-sources';
+import type { RunSummary } from '../../domain/conmon/run-record';
+import { sourceKey, sourceStaleness, type SourceStaleness } from '../../domain/conmon/run-sources';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import type { ApplicabilityProfile } from '../../domain/fedramp/applicability';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import type { EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { judgeReadiness, type ReadinessApart, type ReadinessCounts, type ReadinessItem } from '../../domain/fedramp/readiness';
 import { judgeRules } from '../../domain/fedramp/rule-judgments';
@@ -24,12 +26,11 @@ export interface CheckFedrampReadinessResult {
   profile: ApplicabilityProfile & { defaults: ('path' | 'status')[] };
   now: string;
   rules_version: string;
-  /** The run store's latest run, judged; null when none is recorded. */
   /**
    * The store's state judged: the newest run, the results of all, and each source's latest run (docs/conmon.md,
-   * "Sources"), with its date.
+   * "Sources"), with its date; null when none is recorded.
    */
-  run: { seq: number; id: string; as_of: string; results: number; sources: { source: string; seq: number; as_of: string; results: number }[] } | null;
+  run: { seq: number; id: string; as_of: string; results: number; sources: ReadinessSource[] } | null;
   /** Where the run store is. */
   store: string;
   rules: ReadinessItem[];
@@ -39,6 +40,15 @@ export interface CheckFedrampReadinessResult {
   counts: { rules: ReadinessCounts; ksis: ReadinessCounts };
   /** Ids of the MUSTs in force not met (or without a statement): any, and the command exits 1. */
   must_not_met: string[];
+}
+
+/** One source's latest run in the state; `stale` when its next run was due before `now` (sourceStaleness). */
+export interface ReadinessSource {
+  source: string;
+  seq: number;
+  as_of: string;
+  results: number;
+  stale?: SourceStaleness;
 }
 
 /** The profile keys readiness reads (type and class always): none more. */
@@ -91,7 +101,7 @@ export class CheckFedrampReadiness {
       profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
       now: isoSeconds(scope.now),
       rules_version: scope.rules.info.version,
-      run: latest === undefined ? null : { seq: latest.seq, id: latest.id, as_of: latest.as_of, results, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of, results: r.counts.results })) },
+      run: latest === undefined ? null : { seq: latest.seq, id: latest.id, as_of: latest.as_of, results, sources: (state?.runs ?? []).map((r) => readinessSource(r, scope.cadences.machine, scope.now)) },
       store: this.cr26.storeLocation,
       rules: withScnWarnings(readiness.rules, reminders),
       ksis: readiness.ksis,
@@ -101,4 +111,10 @@ export class CheckFedrampReadiness {
       must_not_met: readiness.mustNotMet,
     };
   }
+}
+
+/** A source of the state as readiness lists it, stale by the machine-based cadence of the profile's type and class. */
+function readinessSource(run: RunSummary, cadence: EvidenceCadence, now: Date): ReadinessSource {
+  const stale = sourceStaleness(run.as_of, cadence, now);
+  return { source: sourceKey(run.source), seq: run.seq, as_of: run.as_of, results: run.counts.results, ...(stale === undefined ? {} : { stale }) };
 }

@@ -28,8 +28,9 @@ export interface RunJobResult {
 /**
  * One run of a job, here and now, under its lock: the command (if any) produces the scanner's output, the adapter
  * normalizes it, the auditor bundle is built into outputs.bundle, and the run is recorded with conmon (if
- * outputs.store). The last result is written either way; a failure throws JobFailedError naming the stage, and
- * leaves the previous bundle and stored runs as they were (the bundle is replaced only once complete).
+ * outputs.store) as the job's `source` when it names one, else as the report's own. The last result is written
+ * either way; a failure throws JobFailedError naming the stage, and leaves the previous bundle and stored runs as
+ * they were (the bundle is replaced only once complete).
  */
 @injectable()
 export class RunJob {
@@ -61,7 +62,7 @@ export class RunJob {
         let run: RunJobResult['run'];
         if (job.outputs.store) {
           stage = 'conmon';
-          const processed = await this.conmon.execute({ input: built.outDir, sinks: job.outputs.sinks });
+          const processed = await this.conmon.execute({ input: built.outDir, sinks: job.outputs.sinks, ...(job.source === undefined ? {} : { source: job.source }) });
           const failed = processed.deliveries.find((d) => d.error !== undefined);
           if (failed) throw new UnavailableError('sink-failed', `${failed.sink}: could not deliver the events of run ${processed.run.seq} (${failed.error}); the run is recorded in ${processed.store}`);
           run = { seq: processed.run.seq, recorded: processed.recorded, store: processed.store, events: processed.events };

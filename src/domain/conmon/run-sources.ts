@@ -1,5 +1,7 @@
 import type { BundleFacts } from '../artifacts/evidence-bundle';
+import { isoSeconds } from '../encoding/iso-time';
 import { IntegrityError, InvalidInputError } from '../errors';
+import { addCadence, cadenceText, type EvidenceCadence } from '../fedramp/evidence-cadence';
 import { isPlainObject, type ReportSource } from '../ksi/ksi-result';
 import { readDetections, type Detection } from '../vulnerabilities/detection';
 import type { RunSummary } from './run-record';
@@ -26,18 +28,22 @@ export function sourceKey(source: ReportSource | undefined): string {
 }
 
 /**
- * Checks a `--source` name: 1 to 128 printable characters without surrounding spaces. Throws InvalidInputError
- * `invalid-source` with the fix.
+ * What is wrong with a source name (`--source`, an orchestrator job's `source`), or undefined for a good one: 1 to 128
+ * printable characters without surrounding spaces.
  */
+export function sourceNameProblem(name: string): string | undefined {
+  return name.trim() !== name || name === ''
+    ? 'is empty or has spaces around it'
+    : [...name].length > MAX_SOURCE_NAME
+      ? `is longer than ${MAX_SOURCE_NAME} characters`
+      : /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name)
+        ? 'holds a control or format character'
+        : undefined;
+}
+
+/** Checks a `--source` name (sourceNameProblem). Throws InvalidInputError `invalid-source` with the fix. */
 export function checkSourceName(name: string): string {
-  const problem =
-    name.trim() !== name || name === ''
-      ? 'is empty or has spaces around it'
-      : [...name].length > MAX_SOURCE_NAME
-        ? `is longer than ${MAX_SOURCE_NAME} characters`
-        : /\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}/u.test(name)
-          ? 'holds a control or format character'
-          : undefined;
+  const problem = sourceNameProblem(name);
   if (problem === undefined) return name;
   throw new InvalidInputError('invalid-source', `--source ${JSON.stringify(name.slice(0, 40))} ${problem}; name the scanner and its scope, e.g. --source "nessus-prod-hosts"`);
 }
@@ -56,6 +62,29 @@ export function latestOfEachSource(summaries: readonly RunSummary[]): RunSummary
     if (seen === undefined || summary.seq > seen.seq) latest.set(key, summary);
   }
   return [...latest.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** A source that stopped reporting: the cadence it missed and when its next run was due (docs/conmon.md, "Sources"). */
+export interface SourceStaleness {
+  /** The rule that gives the cadence (VDR-TFR-MVX, VDR-TFR-MVF). */
+  rule: string;
+  /** The cadence as text: `7 days`. */
+  every: string;
+  /** The source's latest run's as_of plus the cadence, ISO-8601 UTC to the second. */
+  due: string;
+}
+
+/**
+ * Whether a source whose latest run is as of `asOf` is stale at `now`: its next run was due `cadence` after it (the
+ * machine-based evidence cadence of the profile's type and class, evidenceCadence: scanners give machine-based
+ * evidence), and `now` is past that, as a result's evidence is judged stale. Undefined while it is on time, and for an
+ * `asOf` that is not a time. Staleness changes nothing in the state: the source's findings stay as it left them.
+ */
+export function sourceStaleness(asOf: string, cadence: Pick<EvidenceCadence, 'rule' | 'every'>, now: Date): SourceStaleness | undefined {
+  const time = Date.parse(asOf);
+  if (Number.isNaN(time)) return undefined;
+  const due = addCadence(time, cadence.every);
+  return now.getTime() > due ? { rule: cadence.rule, every: cadenceText(cadence.every), due: isoSeconds(new Date(due)) } : undefined;
 }
 
 /** The document a run's detections are stored as (canonical JSON), beside its vulnerability groups. */

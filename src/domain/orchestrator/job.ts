@@ -1,3 +1,4 @@
+import { sourceNameProblem } from '../conmon/run-sources';
 import { controlCharacterIn, visibleText } from '../encoding/control-characters';
 import { InvalidInputError, NotFoundError } from '../errors';
 import { describe, isPlainObject } from '../ksi/ksi-result';
@@ -24,6 +25,11 @@ export interface Job {
   command?: string[];
   /** Cron expression in UTC: 5 fields, or 6 with seconds first. */
   schedule: string;
+  /**
+   * The source the runs are recorded as (`conmon process --source`; docs/conmon.md, "Sources"); without it, the
+   * report's own (its scanner and tenant). Needs outputs.store.
+   */
+  source?: string;
   outputs: JobOutputs;
 }
 
@@ -49,7 +55,7 @@ export interface OrchestratorConfigChecks {
 export const ORCHESTRATOR_CONFIG_FILE = 'svc.orchestrator.json';
 export const JOB_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-const JOB_KEYS = ['name', 'adapter', 'input', 'command', 'schedule', 'outputs'];
+const JOB_KEYS = ['name', 'adapter', 'input', 'command', 'schedule', 'source', 'outputs'];
 
 /** The JSON path of a member: `at.key`, or `at["key"]` for a key that is not a plain name (its line breaks escaped). */
 const member = (at: string, key: string) => (/^[A-Za-z_$][\w$-]*$/.test(key) ? `${at}${at === '' ? '' : '.'}${key}` : `${at}[${JSON.stringify(key)}]`);
@@ -83,7 +89,7 @@ export function readOrchestratorConfig(document: unknown, file: string, dir: str
 function readJob(value: unknown, at: string, checks: OrchestratorConfigChecks, fail: (path: string, problem: string) => never): Job {
   if (!isPlainObject(value)) return fail(at, `expected a job object, got ${describe(value)}`);
   for (const key of Object.keys(value)) if (!JOB_KEYS.includes(key)) fail(member(at, key), `unknown setting (known: ${JOB_KEYS.join(', ')})`);
-  const { name, adapter, input, command, schedule, outputs } = value;
+  const { name, adapter, input, command, schedule, source, outputs } = value;
   if (typeof name !== 'string' || !JOB_NAME.test(name)) {
     fail(`${at}.name`, `expected 1 to 63 lowercase letters, digits and hyphens, starting with a letter or digit (a Kubernetes name), got ${describe(name)}`);
   }
@@ -96,14 +102,26 @@ function readJob(value: unknown, at: string, checks: OrchestratorConfigChecks, f
   if (control !== undefined) fail(`${at}.schedule`, `${describe(schedule)} holds the control character ${control}, which would break an emitted schedule; separate the cron fields with spaces`);
   const problem = checks.validateCron(schedule);
   if (problem !== undefined) fail(`${at}.schedule`, `${describe(schedule)} ${problem}`);
+  const named = source === undefined ? undefined : readSource(source, `${at}.source`, fail);
+  const written = readOutputs(outputs, `${at}.outputs`, checks, fail);
+  if (named !== undefined && !written.store) fail(`${at}.source`, 'names the source the runs are recorded as: set "outputs": {"store": true} as well');
   return {
     name: name as string,
     adapter,
     input: checks.resolvePath(input as string),
     ...(program ? { command: program } : {}),
     schedule,
-    outputs: readOutputs(outputs, `${at}.outputs`, checks, fail),
+    ...(named === undefined ? {} : { source: named }),
+    outputs: written,
   };
+}
+
+/** A job's `source`: a source name as `conmon process --source` takes it (sourceNameProblem). */
+function readSource(value: unknown, at: string, fail: (path: string, problem: string) => never): string {
+  const fix = 'name the scanner and its scope, such as "nessus-prod-hosts", or leave it out to record the runs as the report\'s scanner and tenant';
+  if (typeof value !== 'string') return fail(at, `expected a source name, got ${describe(value)}; ${fix}`);
+  const problem = sourceNameProblem(value);
+  return problem === undefined ? value : fail(at, `${describe(value)} ${problem}; ${fix}`);
 }
 
 function readCommand(value: unknown, at: string, fail: (path: string, problem: string) => never): string[] {

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { FedrampValidation } from '../../application/fedramp/validate-fedramp-document';
 import type { ListCr26KsisResult } from '../../application/fedramp/list-cr26-ksis';
 import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
-import type { CheckFedrampReadinessResult } from '../../application/fedramp/check-readiness-cr26';
+import type { CheckFedrampReadinessResult, ReadinessSource } from '../../application/fedramp/check-readiness-cr26';
 import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } from '../../domain/fedramp/readiness';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
 import { timeframeText } from '../../domain/fedramp/evidence-cadence';
@@ -113,7 +113,7 @@ export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
   const lines = [
     `Readiness of ${p.type} Class ${p.class} (${p.path}, ${p.status}) at ${r.now}, CR26 ${r.rules_version}`,
     r.run === null ? `Run: none recorded in ${r.store}` : `Run: ${r.run.seq} ${r.run.id.slice(0, 12)} as of ${r.run.as_of} (${plural(r.run.results, 'result')})`,
-    ...(r.run !== null && r.run.sources.length > 1 ? [`Sources: ${r.run.sources.map((s) => `${s.source} (run ${s.seq}, as of ${s.as_of})`).join('; ')}`] : []),
+    ...(r.run !== null && (r.run.sources.length > 1 || r.run.sources.some((s) => s.stale !== undefined)) ? [`Sources: ${r.run.sources.map(sourceText).join('; ')}`] : []),
     '',
     ...textTable(
       ['ID', 'Force', 'Status', 'Why / what to do'],
@@ -137,6 +137,12 @@ export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
     must === 0 ? 'Result: ready: every MUST in force is met' : `Result: ${plural(must, 'MUST')} in force not met`,
   );
   return lines;
+}
+
+/** `Nessus (2 hosts) (run 2, as of <time>)`, with `, stale: VDR-TFR-MVX asks every 7 days, due <time>` once it is. */
+function sourceText(s: ReadinessSource): string {
+  const stale = s.stale === undefined ? '' : `, stale: ${s.stale.rule} asks every ${s.stale.every}, due ${s.stale.due}`;
+  return `${s.source} (run ${s.seq}, as of ${s.as_of}${stale})`;
 }
 
 /** The table's last column: why and what to do, then the warnings. */

@@ -18,7 +18,7 @@ const config: OrchestratorConfig = {
 };
 
 /** Every collaborator of RunJob as a double that records what happened, in order. */
-function setup(failAt?: 'command' | 'adapter' | 'bundle' | 'conmon' | 'sink') {
+function setup(failAt?: 'command' | 'adapter' | 'bundle' | 'conmon' | 'sink', jobs = config.jobs) {
   const steps: string[] = [];
   const results: JobResult[] = [];
   let held = false;
@@ -50,7 +50,7 @@ function setup(failAt?: 'command' | 'adapter' | 'bundle' | 'conmon' | 'sink') {
   const conmon = { execute: stage('conmon', { run: { seq: 7 }, recorded: true, store: '/home/store', events: 3, deliveries: [delivery] }) } as unknown as ProcessRun;
   let tick = 0;
   const timer = { now: () => new Date(Date.UTC(2026, 10, 21, 6, 0, tick++)), sleep: async () => undefined };
-  const run = new RunJob({ load: async () => config }, lock, history, processes, timer as never, adapter, bundle, conmon);
+  const run = new RunJob({ load: async () => ({ ...config, jobs }) }, lock, history, processes, timer as never, adapter, bundle, conmon);
   return { run, steps, results };
 }
 
@@ -82,6 +82,12 @@ describe('RunJob', () => {
     expect(steps.slice(1, -1)).toHaveLength(stepsRun);
     expect(steps[steps.length - 1]).toBe('unlock');
     expect(results).toEqual([expect.objectContaining({ status: 'failed', stage: failAt === 'sink' ? 'conmon' : failAt, error: message.replace(/^job m365 failed at stage \w+: /, '') })]);
+  });
+
+  it('records the run as the job\'s source when it names one', async () => {
+    const { run, steps } = setup(undefined, [{ ...config.jobs[0], source: 'm365-contoso' }]);
+    await run.execute({ job: 'm365' });
+    expect(steps).toContain('conmon {"input":"/out/m365","sinks":["ndjson:/out/e.ndjson"],"source":"m365-contoso"}');
   });
 
   it('refuses a second run of the same job while the first holds the lock', async () => {

@@ -8,10 +8,18 @@ const job = (over: Record<string, unknown> = {}) => ({ name: 'm365-daily', adapt
 const read = (jobs: unknown) => () => readOrchestratorConfig({ jobs }, 'o.json', '/cfg', checks);
 const problem = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
+const SOURCE_FIX = 'name the scanner and its scope, such as "nessus-prod-hosts", or leave it out to record the runs as the report\'s scanner and tenant';
+
 describe('readOrchestratorConfig', () => {
   it('resolves paths against the config directory, ndjson sinks included', () => {
     const config = readOrchestratorConfig({ jobs: [job({ outputs: { bundle: 'out', store: true, sinks: ['ndjson:e.ndjson', 'syslog+udp://h:514'] } })] }, 'o.json', '/cfg', checks);
     expect(config.jobs[0]).toEqual({ name: 'm365-daily', adapter: 'scubagear', input: '/cfg/in.json', schedule: '0 6 * * *', outputs: { bundle: '/cfg/out', store: true, sinks: ['ndjson:/cfg/e.ndjson', 'syslog+udp://h:514'] } });
+  });
+
+  it('keeps a job\'s source name as given; a job without one has none', () => {
+    const config = readOrchestratorConfig({ jobs: [job({ name: 'a', source: 'nessus-prod-hosts', outputs: { bundle: 'out', store: true } }), job({ name: 'b' })] }, 'o.json', '/cfg', checks);
+    expect(config.jobs.map((j) => j.source)).toEqual(['nessus-prod-hosts', undefined]);
+    expect('source' in config.jobs[1]).toBe(false);
   });
 
   it.each([
@@ -26,7 +34,12 @@ describe('readOrchestratorConfig', () => {
     [[job({ outputs: undefined })], 'o.json: jobs[0].outputs: expected an object with "bundle" (and optionally "store", "sinks"), got nothing; see docs/orchestrator.md'],
     [[job({ outputs: { bundle: 'o', store: 'yes' } })], 'o.json: jobs[0].outputs.store: expected true (record each run in the run store) or false, got "yes"; see docs/orchestrator.md'],
     [[job({ outputs: { bundle: 'o', sinks: ['ndjson:e'] } })], 'o.json: jobs[0].outputs.sinks: events come from recording the run: set "store": true as well; see docs/orchestrator.md'],
-    [[job({ extra: 1 })], 'o.json: jobs[0].extra: unknown setting (known: name, adapter, input, command, schedule, outputs); see docs/orchestrator.md'],
+    [[job({ source: ' nessus', outputs: { bundle: 'o', store: true } })], `o.json: jobs[0].source: " nessus" is empty or has spaces around it; ${SOURCE_FIX}; see docs/orchestrator.md`],
+    [[job({ source: 'line\nbreak', outputs: { bundle: 'o', store: true } })], `o.json: jobs[0].source: "line\\nbreak" holds a control or format character; ${SOURCE_FIX}; see docs/orchestrator.md`],
+    [[job({ source: 'x'.repeat(129), outputs: { bundle: 'o', store: true } })], `o.json: jobs[0].source: "${'x'.repeat(40)}..." is longer than 128 characters; ${SOURCE_FIX}; see docs/orchestrator.md`],
+    [[job({ source: 7, outputs: { bundle: 'o', store: true } })], `o.json: jobs[0].source: expected a source name, got number 7; ${SOURCE_FIX}; see docs/orchestrator.md`],
+    [[job({ source: 'nessus-prod-hosts' })], 'o.json: jobs[0].source: names the source the runs are recorded as: set "outputs": {"store": true} as well; see docs/orchestrator.md'],
+    [[job({ extra: 1 })], 'o.json: jobs[0].extra: unknown setting (known: name, adapter, input, command, schedule, source, outputs); see docs/orchestrator.md'],
   ])('refuses %j', (jobs, message) => {
     expect(read(jobs)).toThrow(problem(message));
   });
@@ -35,7 +48,7 @@ describe('readOrchestratorConfig', () => {
   // test/property/orchestrator-config.property.test.ts: the message had two lines).
   it('quotes an unknown key that is not a plain name, so the message stays one line', () => {
     expect(() => readOrchestratorConfig({ jobs: [job()], 'a\nb': 1 }, 'o.json', '/cfg', checks)).toThrow(problem('o.json: ["a\\nb"]: unknown setting (known: jobs, $schema); see docs/orchestrator.md'));
-    expect(read([job({ 'x y': 1 })])).toThrow(problem('o.json: jobs[0]["x y"]: unknown setting (known: name, adapter, input, command, schedule, outputs); see docs/orchestrator.md'));
+    expect(read([job({ 'x y': 1 })])).toThrow(problem('o.json: jobs[0]["x y"]: unknown setting (known: name, adapter, input, command, schedule, source, outputs); see docs/orchestrator.md'));
     expect(read([job({ outputs: { bundle: 'o', '\u0007': true } })])).toThrow(problem('o.json: jobs[0].outputs["\\u0007"]: unknown setting (known: bundle, store, sinks); see docs/orchestrator.md'));
   });
 });

@@ -1,4 +1,6 @@
-import { checkSourceName, latestOfEachSource, lostDetections, mergedBundleFacts, namedSource, sourceKey, stateDetections, UNNAMED_SOURCE } from '../../../../src/domain/conmon/run-sources';
+import { checkSourceName, latestOfEachSource, lostDetections, mergedBundleFacts, namedSource, sourceKey, sourceStaleness, stateDetections, UNNAMED_SOURCE } from '../../../../src/domain/conmon/run-sources';
+import { evidenceCadence } from '../../../../src/domain/fedramp/evidence-cadence';
+import { builtInRules } from '../../../fakes/fixed-rules-source';
 import type { RunSummary } from '../../../../src/domain/conmon/run-record';
 import type { Detection } from '../../../../src/domain/vulnerabilities/detection';
 
@@ -39,6 +41,32 @@ describe('latestOfEachSource: the state', () => {
     const runs = [summary(1, { tool: 'Nessus' }), summary(2, { tool: 'ScubaGear' }), summary(3, { tool: 'Nessus' }), summary(4), summary(5, { tool: 'Trivy' }), summary(6)];
     expect(latestOfEachSource(runs).map((r) => r.seq)).toEqual([2, 3, 5, 6]);
     expect(latestOfEachSource([])).toEqual([]);
+  });
+});
+
+describe('sourceStaleness: a source that stopped reporting', () => {
+  const rules = builtInRules();
+  const asOf = '2026-11-23T08:00:00Z';
+
+  it('is stale once now is past its latest as_of plus the machine-based cadence, naming the rule, the cadence and when it was due', () => {
+    const classB = evidenceCadence(rules, '20x', 'B', 'machine');
+    expect(sourceStaleness(asOf, classB, new Date('2026-11-30T08:00:00Z'))).toBeUndefined();
+    expect(sourceStaleness(asOf, classB, new Date('2026-11-30T08:00:01Z'))).toEqual({ rule: 'VDR-TFR-MVX', every: '7 days', due: '2026-11-30T08:00:00Z' });
+  });
+
+  it.each([
+    ['20x', 'C', '2026-11-27T12:00:00Z', { rule: 'VDR-TFR-MVX', every: '3 days', due: '2026-11-26T08:00:00Z' }],
+    ['20x', 'A', '2026-12-27T12:00:00Z', { rule: 'VDR-TFR-MVX', every: '1 month', due: '2026-12-23T08:00:00Z' }],
+    ['rev5', 'C', '2026-12-27T12:00:00Z', { rule: 'VDR-TFR-MVF', every: '1 month', due: '2026-12-23T08:00:00Z' }],
+    ['20x', 'A', '2026-11-27T12:00:00Z', undefined],
+  ] as const)('%s Class %s at %s: the cadence the rules data gives the class', (type, cls, now, stale) => {
+    expect(sourceStaleness(asOf, evidenceCadence(rules, type, cls, 'machine'), new Date(now))).toEqual(stale);
+  });
+
+  it('a run dated after now, or by no time, is not stale', () => {
+    const cadence = evidenceCadence(rules, '20x', 'C', 'machine');
+    expect(sourceStaleness(asOf, cadence, new Date('2026-11-20T00:00:00Z'))).toBeUndefined();
+    expect(sourceStaleness('not a time', cadence, new Date('2030-01-01T00:00:00Z'))).toBeUndefined();
   });
 });
 
