@@ -19,7 +19,7 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
   ];
   static enableJsonFlag = true;
   static strict = false;
-  static args = { input: Args.string({ required: true, description: 'Normalized reports, evidence-bundle.json files or auditor bundle directories (one or more: each the latest part of its source)' }) };
+  static args = { input: Args.string({ required: true, description: 'Normalized reports, evidence-bundle.json files or auditor bundle directories (one or more: each the latest part of its source, all recorded in one store transaction, or none)' }) };
   static flags = {
     sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
     key: Flags.string({ summary: "PEM private key that signs the run's SAR (EC P-256, Ed25519 or RSA ≥ 2048 bits).", helpValue: '<pem>' }),
