@@ -99,6 +99,7 @@ export function registerAdapters(container: DependencyContainer, { env = process
   container.register(SCHEMA_VALIDATOR, {
     useFactory: instanceCachingFactory(() => {
       const { AjvSchemaValidator, defaultFedrampCacheDir, defaultOscalCacheDir } = require('./schemas/ajv-schema-validator') as typeof import('./schemas/ajv-schema-validator');
+      const { CARRIED_SCHEMAS_DIR } = require('./schemas/carried-schemas') as typeof import('./schemas/carried-schemas');
       const configuredDir = env.SVC_OSCAL_SCHEMAS ? resolve(cwd, env.SVC_OSCAL_SCHEMAS) : config.oscalSchemas;
       const fedrampConfiguredDir = env.SVC_FEDRAMP_SCHEMAS ? resolve(cwd, env.SVC_FEDRAMP_SCHEMAS) : config.fedrampSchemas;
       return new AjvSchemaValidator({
@@ -106,6 +107,8 @@ export function registerAdapters(container: DependencyContainer, { env = process
         cacheDir: resolve(cwd, defaultOscalCacheDir(env, homedir())),
         fedrampConfiguredDir,
         fedrampCacheDir: resolve(cwd, defaultFedrampCacheDir(env, homedir())),
+        // With none given or configured: the schemas svc carries (docs/schemas.md).
+        carriedDir: CARRIED_SCHEMAS_DIR,
       });
     }),
   });

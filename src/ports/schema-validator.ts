@@ -8,15 +8,40 @@ export interface SchemaSet {
   dir: string;
   /** Ascending, as `['1.1.3', '1.2.1']`. */
   versions: string[];
+  /** Set when the directory is svc's own copy of NIST's release schemas (no `--schemas`, environment or config). */
+  carried?: true;
+}
+
+/**
+ * One schema file as it judges a document: FedRAMP keeps a file's name (and the date in it) when it changes the
+ * schema, so a schema is identified by the `$schemaVersion` inside it and the SHA-256 of its bytes, never by its name.
+ */
+export interface SchemaIdentity {
+  /** The document type it is FedRAMP's schema for, or `definitions` for the common definitions the others `$ref`. */
+  type: Cr26DocumentType | 'definitions';
+  /** The file, as found in the set's directory. */
+  file: string;
+  /** `$schemaVersion` as the file writes it; absent when it has none. */
+  schemaVersion?: string;
+  /** Hex SHA-256 of the file's bytes. */
+  sha256: string;
 }
 
 /** FedRAMP's CR26 JSON Schemas found in a directory. */
 export interface FedrampSchemaSet {
   dir: string;
-  /** The schema file for each document type found (the newest, when several dates are there). */
+  /** The generation (`2026-10-08`) when the directory is svc's own copy of FedRAMP's schemas; absent for one given. */
+  carried?: string;
+  /** The schema file for each document type found (the highest `$schemaVersion`, when several are there). */
   files: Partial<Record<Cr26DocumentType, string>>;
   /** The schemas the others `$ref` into (fedramp-common-definitions-schema-<date>.json). */
   definitions: string[];
+  /**
+   * What each of those files is, read from its bytes when the set was located: the document types in
+   * CR26_DOCUMENT_TYPES order, then the definitions. A file that no longer has that SHA-256 when it is compiled is
+   * refused (ConfigError `fedramp-schema-changed`), so what a document records it was judged by is what judged it.
+   */
+  schemas: SchemaIdentity[];
 }
 
 /**
@@ -25,8 +50,9 @@ export interface FedrampSchemaSet {
  */
 export interface SchemaValidator {
   /**
-   * Finds the schema directory: `dir` when given, else the one configured. Throws ConfigError when there is none or it
-   * holds no OSCAL schemas; the message says how to point at them.
+   * Finds the schema directory: `dir` when given, else the one configured, else NIST's release schemas svc carries.
+   * Throws ConfigError when a directory given or configured holds no OSCAL schemas (or svc's own are missing); the
+   * message says how to point at them.
    */
   locate(dir?: string): Promise<SchemaSet>;
   /**
@@ -36,8 +62,9 @@ export interface SchemaValidator {
    */
   validate(set: SchemaSet, version: string, model: OscalModel, document: unknown): Promise<OscalProblem[]>;
   /**
-   * Finds FedRAMP's schema directory: `dir` when given, else the one configured. Throws ConfigError when there is none
-   * or it holds no FedRAMP schemas; the message says how to point at them.
+   * Finds FedRAMP's schema directory: `dir` when given, else the one configured, else the newest generation svc
+   * carries. Throws ConfigError when a directory given or configured holds no FedRAMP schemas (or svc's own are
+   * missing); the message says how to point at them.
    */
   locateFedramp(dir?: string): Promise<FedrampSchemaSet>;
   /**

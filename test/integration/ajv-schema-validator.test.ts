@@ -269,6 +269,93 @@ describe('AjvSchemaValidator', () => {
     expect(defaultOscalCacheDir({}, '/home/u')).toBe('/home/u/.cache/svc/oscal');
     expect(defaultOscalCacheDir({ SVC_CACHE_DIR: '', XDG_CACHE_HOME: 'relative' }, '/home/u')).toBe('/home/u/.cache/svc/oscal');
   });
+
+  describe("FedRAMP's CR26 schemas, identified by $schemaVersion and sha256", () => {
+    const CARRIED = join(ROOT, 'schemas');
+    const generation = (date: string) => join(CARRIED, 'fedramp', date);
+    const SDR_FILE = 'fedramp-security-decision-record-schema-2026-06-24.json';
+    const OCR_FILE = 'fedramp-ongoing-certification-report-schema-2026-06-24.json';
+    const ocr = () => JSON.parse(readFileSync(join(ROOT, 'fixtures', 'fedramp', 'ocr-minimal.json'), 'utf8')) as Record<string, unknown>;
+    // 0.2.0 made reportableIncidents.incidents required: valid in the 2026-07-15 set, not in 2026-09-17 or 2026-10-08.
+    const withoutIncidents = () => ({ ...ocr(), reportableIncidents: {} });
+    const copyOf = (date: string, into: string) => {
+      mkdirSync(into, { recursive: true });
+      for (const name of readdirSync(generation(date))) copyFileSync(join(generation(date), name), join(into, name));
+      return into;
+    };
+
+    it("reads each file's $schemaVersion and sha256 when the set is located, the document types in order, the definitions last", async () => {
+      const set = await validator.locateFedramp(generation('2026-10-08'));
+      expect(set.carried).toBeUndefined();
+      expect(set.schemas.map((s) => [s.type, s.schemaVersion])).toEqual([
+        ['sdr', '1.1.1'],
+        ['cpo', '0.1.6'],
+        ['ocr', '0.2.1'],
+        ['scn', '0.1.3'],
+        ['vdr', '0.1.1'],
+        ['avi', '0.1.1'],
+        ['history', '0.1.1'],
+        ['incident', '0.2.1'],
+        ['assessor', '1.0.1'],
+        ['advisor', '1.0.1'],
+        ['definitions', '0.4.0'],
+      ]);
+      expect(set.schemas[0]).toEqual({ type: 'sdr', file: join(generation('2026-10-08'), SDR_FILE), schemaVersion: '1.1.1', sha256: '6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86' });
+      expect((await validator.locateFedramp(generation('2026-07-15'))).schemas[0]).toMatchObject({ schemaVersion: '1.0.0', sha256: 'd598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a' });
+    });
+
+    it('never shares a compiled validator between two generations of the same file names, nor with a file replaced in place', async () => {
+      const old = await validator.locateFedramp(generation('2026-07-15'));
+      const current = await validator.locateFedramp(generation('2026-10-08'));
+      expect(await validator.validateFedramp(old, 'ocr', withoutIncidents())).toEqual([]);
+      expect(await validator.validateFedramp(current, 'ocr', withoutIncidents())).toEqual([problem('required', 'reportableIncidents', "must have required property 'incidents'")]);
+      // One directory, its files replaced by the next generation's under the same names: the new bytes judge.
+      const dir = copyOf('2026-07-15', join(tmp, 'in-place'));
+      expect(await validator.validateFedramp(await validator.locateFedramp(dir), 'ocr', withoutIncidents())).toEqual([]);
+      copyOf('2026-10-08', dir);
+      expect(await validator.validateFedramp(await validator.locateFedramp(dir), 'ocr', withoutIncidents())).toHaveLength(1);
+      // Keyed by the bytes: two compiles in all, the copies' bytes being the generations' own.
+      expect(compiles.map((f) => f.split('/').slice(-2).join('/'))).toEqual([`2026-07-15/${OCR_FILE}`, `2026-10-08/${OCR_FILE}`]);
+    });
+
+    it('refuses a schema file changed between locating the set and judging by it', async () => {
+      const dir = copyOf('2026-07-15', join(tmp, 'changing'));
+      const set = await validator.locateFedramp(dir);
+      copyFileSync(join(generation('2026-10-08'), OCR_FILE), join(dir, OCR_FILE));
+      await expect(validator.validateFedramp(set, 'ocr', ocr())).rejects.toMatchObject({ kind: 'config', code: 'fedramp-schema-changed' });
+    });
+
+    it('picks, of two files for one document, the higher $schemaVersion, whatever the dates in their names', async () => {
+      const dir = join(tmp, 'two');
+      mkdirSync(dir);
+      copyFileSync(join(generation('2026-10-08'), SDR_FILE), join(dir, SDR_FILE));
+      copyFileSync(join(generation('2026-07-15'), SDR_FILE), join(dir, 'fedramp-security-decision-record-schema-2026-12-31.json'));
+      const set = await validator.locateFedramp(dir);
+      expect([set.files.sdr, set.schemas.map((s) => s.schemaVersion)]).toEqual([join(dir, SDR_FILE), ['1.1.1']]);
+    });
+
+    it("uses svc's own schemas when none is given or configured: FedRAMP's newest generation and NIST's releases", async () => {
+      const own = new AjvSchemaValidator({ cacheDir: cache, carriedDir: CARRIED });
+      const fedramp = await own.locateFedramp();
+      expect([fedramp.dir, fedramp.carried, fedramp.schemas.length]).toEqual([generation('2026-10-08'), '2026-10-08', 11]);
+      expect(await own.validateFedramp(fedramp, 'ocr', ocr())).toEqual([]);
+      expect(await own.locate()).toEqual({ dir: join(CARRIED, 'oscal'), versions: ['1.1.3', '1.2.1', '1.2.2'], carried: true });
+      // Given or configured wins, and is not svc's own.
+      expect((await own.locateFedramp(generation('2026-07-15'))).carried).toBeUndefined();
+      expect((await new AjvSchemaValidator({ cacheDir: cache, carriedDir: CARRIED, fedrampConfiguredDir: generation('2026-09-17') }).locateFedramp()).dir).toBe(generation('2026-09-17'));
+      await expect(own.locateFedramp(join(tmp, 'nowhere'))).rejects.toMatchObject({ code: 'fedramp-schemas-missing' });
+    });
+
+    it("refuses svc's own schema when its bytes are not those its manifest records", async () => {
+      const carried = join(tmp, 'carried');
+      mkdirSync(join(carried, 'fedramp'), { recursive: true });
+      copyFileSync(join(CARRIED, 'manifest.json'), join(carried, 'manifest.json'));
+      copyOf('2026-10-08', join(carried, 'fedramp', '2026-10-08'));
+      writeFileSync(join(carried, 'fedramp', '2026-10-08', OCR_FILE), `${readFileSync(join(carried, 'fedramp', '2026-10-08', OCR_FILE), 'utf8')} `);
+      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: carried }).locateFedramp()).rejects.toMatchObject({ kind: 'integrity', code: 'carried-schema-changed' });
+      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: join(tmp, 'no-such') }).locateFedramp()).rejects.toMatchObject({ kind: 'config', code: 'fedramp-schemas-missing' });
+    });
+  });
 });
 
 interface ChildRun {

@@ -5,14 +5,15 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import type { ErrorObject, Options } from 'ajv';
-import { ConfigError } from '../../domain/errors';
-import { CR26_DEFINITIONS_STEM, cr26TypeOfStem, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import { ConfigError, IntegrityError } from '../../domain/errors';
+import { CR26_DEFINITIONS_STEM, CR26_DOCUMENT_TYPES, cr26TypeOfStem, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import { compareVersions, OSCAL_SCHEMA_FILES, type OscalModel } from '../../domain/oscal/oscal-model';
 import { jsonPath, type OscalProblem } from '../../domain/oscal/oscal-problem';
-import type { FedrampSchemaSet, SchemaSet, SchemaValidator } from '../../ports/schema-validator';
+import type { FedrampSchemaSet, SchemaIdentity, SchemaSet, SchemaValidator } from '../../ports/schema-validator';
 import { writeFileAtomically } from '../shared/atomic-file';
 import { translateFsError } from '../shared/fs-errors';
 import { svcCacheDir } from '../shared/cache-dir';
+import { readCarriedSchemas, type CarriedSchemas } from './carried-schemas';
 
 export interface AjvSchemaValidatorOptions {
   /** The schema directory from SVC_OSCAL_SCHEMAS or the config file; locate() falls back to it. */
@@ -25,6 +26,11 @@ export interface AjvSchemaValidatorOptions {
   fedrampCacheDir?: string;
   /** Called with the schema file each time one is compiled rather than loaded from the cache. */
   onCompile?: (file: string) => void;
+  /**
+   * svc's own `schemas/` (CARRIED_SCHEMAS_DIR, docs/schemas.md): with no directory given or configured, locate() uses
+   * its NIST release schemas and locateFedramp() its default FedRAMP generation. Without it, none is found.
+   */
+  carriedDir?: string;
 }
 
 /** `SVC_CACHE_DIR`, else `$XDG_CACHE_HOME/svc`, else `~/.cache/svc` (svcCacheDir); the validators go in its `oscal/`. */
@@ -60,6 +66,19 @@ const DIGEST_BYTES = 32;
 
 type StandaloneValidate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+/** A schema file to compile, and the SHA-256 it must have (the one its set recorded), when there is one. */
+interface SchemaSource {
+  path: string;
+  expected?: { sha256: string; changed: (actual: string) => Error };
+}
+
+/** A schema file as read: its bytes and their hex SHA-256. */
+interface ReadSchema {
+  path: string;
+  bytes: Buffer;
+  sha256: string;
+}
+
 interface LoadedValidator {
   check: StandaloneValidate;
   script: Script;
@@ -75,12 +94,16 @@ interface LoadedValidator {
  * schema is compiled in memory.
  */
 export class AjvSchemaValidator implements SchemaValidator {
+  /** Keyed by the SHA-256 of the schema's bytes (and its definitions'), never by its path or name (docs/schemas.md). */
   private readonly loaded = new Map<string, Promise<LoadedValidator>>();
+  private carriedSchemas?: CarriedSchemas;
 
   constructor(private readonly options: AjvSchemaValidatorOptions) {}
 
   async locate(dir?: string): Promise<SchemaSet> {
-    const shown = dir ?? this.options.configuredDir;
+    const given = dir ?? this.options.configuredDir;
+    const carried = given === undefined ? this.carried('oscal') : undefined;
+    const shown = given ?? carried?.oscal.dir;
     if (!shown) throw schemasMissing(undefined);
     const root = resolve(shown);
     let names: string[];
@@ -100,16 +123,18 @@ export class AjvSchemaValidator implements SchemaValidator {
       }
     }
     if (versions.size === 0) throw schemasMissing(shown);
-    return { dir: root, versions: [...versions].sort(compareVersions) };
+    return { dir: root, versions: [...versions].sort(compareVersions), ...(carried === undefined ? {} : { carried: true as const }) };
   }
 
   async validate(set: SchemaSet, version: string, model: OscalModel, document: unknown): Promise<OscalProblem[]> {
     const file = await schemaFile(set, version, model);
-    return this.check(await this.validatorFor('oscal', file, []), document);
+    return this.check(await this.validatorFor('oscal', { path: file, expected: set.carried ? this.carriedExpectation(file, 'oscal') : undefined }, []), document);
   }
 
   async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
-    const shown = dir ?? this.options.fedrampConfiguredDir;
+    const given = dir ?? this.options.fedrampConfiguredDir;
+    const carried = given === undefined ? this.carried('fedramp') : undefined;
+    const shown = given ?? carried?.fedramp.dir;
     if (!shown) throw fedrampSchemasMissing(undefined);
     const root = resolve(shown);
     let names: string[];
@@ -118,21 +143,27 @@ export class AjvSchemaValidator implements SchemaValidator {
     } catch (error) {
       throw fedrampSchemasMissing(shown, error);
     }
-    const newest = new Map<string, { date: string; file: string }>();
+    // Per document, the file of the highest $schemaVersion (the later name when two say the same): the date in a name
+    // says nothing, FedRAMP keeps it when it changes the schema.
+    const chosen = new Map<string, SchemaIdentity>();
     for (const name of names.sort()) {
       const match = FEDRAMP_SCHEMA_FILE.exec(name);
-      if (match === null || !(await isFile(join(root, name)))) continue;
-      const [, stem, date] = match;
-      if ((newest.get(stem)?.date ?? '') <= date) newest.set(stem, { date, file: join(root, name) });
+      const type = match === null ? undefined : match[1] === CR26_DEFINITIONS_STEM ? ('definitions' as const) : cr26TypeOfStem(match[1]);
+      if (type === undefined) continue;
+      const file = join(root, name);
+      const bytes = await readFile(file).catch(() => undefined);
+      if (bytes === undefined) continue;
+      const identity = { type, file, ...optional('schemaVersion', schemaVersionOf(bytes)), sha256: sha256(bytes).toString('hex') };
+      if (carried !== undefined) this.carriedExpectation(file, 'fedramp')?.check(identity.sha256);
+      const before = chosen.get(type);
+      if (before === undefined || compareVersions(before.schemaVersion ?? '0', identity.schemaVersion ?? '0') <= 0) chosen.set(type, identity);
     }
+    const schemas = [...CR26_DOCUMENT_TYPES, 'definitions' as const].flatMap((type) => chosen.get(type) ?? []);
     const files: Partial<Record<Cr26DocumentType, string>> = {};
-    for (const [stem, { file }] of newest) {
-      const type = cr26TypeOfStem(stem);
-      if (type !== undefined) files[type] = file;
-    }
+    for (const s of schemas) if (s.type !== 'definitions') files[s.type] = s.file;
     if (Object.keys(files).length === 0) throw fedrampSchemasMissing(shown);
-    const definitions = newest.get(CR26_DEFINITIONS_STEM);
-    return { dir: root, files, definitions: definitions ? [definitions.file] : [] };
+    const definitions = chosen.get('definitions');
+    return { dir: root, ...(carried === undefined ? {} : { carried: carried.fedramp.generation }), files, definitions: definitions ? [definitions.file] : [], schemas };
   }
 
   async validateFedramp(set: FedrampSchemaSet, type: Cr26DocumentType, document: unknown): Promise<OscalProblem[]> {
@@ -140,7 +171,36 @@ export class AjvSchemaValidator implements SchemaValidator {
     if (file === undefined) {
       throw new ConfigError('fedramp-schema-missing', `${set.dir}: no FedRAMP schema for ${type} documents (fedramp-*-schema-<date>.json); add the file from FedRAMP's schemas repository`);
     }
-    return this.check(await this.validatorFor('fedramp', file, set.definitions), document);
+    const located = (path: string): SchemaSource => {
+      const identity = set.schemas?.find((s) => s.file === path);
+      if (identity === undefined) return { path };
+      const changed = (actual: string) =>
+        new ConfigError('fedramp-schema-changed', `${path}: changed since svc read it (sha256 ${identity.sha256}, now ${actual}); nothing was judged by it: run the command again`);
+      return { path, expected: { sha256: identity.sha256, changed } };
+    };
+    return this.check(await this.validatorFor('fedramp', located(file), set.definitions.map(located)), document);
+  }
+
+  /** svc's own schemas, their manifest read on first use; undefined when no carriedDir was given. */
+  private carried(what: 'fedramp' | 'oscal'): CarriedSchemas | undefined {
+    if (this.options.carriedDir === undefined) return undefined;
+    this.carriedSchemas ??= readCarriedSchemas(this.options.carriedDir, what);
+    return this.carriedSchemas;
+  }
+
+  /** The SHA-256 svc's manifest records for one of its own files: a file that differs is refused, never run. */
+  private carriedExpectation(path: string, what: 'fedramp' | 'oscal'): (SchemaSource['expected'] & { check: (actual: string) => void }) | undefined {
+    const recorded = this.carried(what)?.sha256.get(path);
+    if (recorded === undefined) return undefined;
+    const changed = (actual: string) =>
+      new IntegrityError('carried-schema-changed', `${path}: sha256 is ${actual}, svc's schemas/manifest.json says ${recorded}: svc's own copy of the schema was changed; reinstall svc`);
+    return {
+      sha256: recorded,
+      changed,
+      check: (actual) => {
+        if (actual !== recorded) throw changed(actual);
+      },
+    };
   }
 
   private async check(validator: LoadedValidator, document: unknown): Promise<OscalProblem[]> {
@@ -150,24 +210,36 @@ export class AjvSchemaValidator implements SchemaValidator {
     return toProblems(errors, document);
   }
 
-  private validatorFor(dialect: Dialect, file: string, definitions: readonly string[]): Promise<LoadedValidator> {
-    const key = JSON.stringify([dialect, file, definitions]);
+  /**
+   * The schema's bytes are read on every call and the compiled validator found by their SHA-256 (and the definitions'):
+   * two files of one name (FedRAMP's generations), or a file replaced in place, never share a validator. A file whose
+   * SHA-256 is not the one its set recorded is refused.
+   */
+  private async validatorFor(dialect: Dialect, file: SchemaSource, definitions: readonly SchemaSource[]): Promise<LoadedValidator> {
+    const what = dialect === 'oscal' ? 'OSCAL schema file' : 'FedRAMP schema file';
+    const read = async (source: SchemaSource): Promise<ReadSchema> => {
+      const bytes = await readFile(source.path).catch((error: unknown) => Promise.reject(translateFsError(error, source.path, what)));
+      const digest = sha256(bytes).toString('hex');
+      if (source.expected !== undefined && digest !== source.expected.sha256) throw source.expected.changed(digest);
+      return { path: source.path, bytes, sha256: digest };
+    };
+    const schema = await read(file);
+    const extra = await Promise.all(definitions.map(read));
+    const key = JSON.stringify([dialect, schema.sha256, extra.map((d) => d.sha256)]);
     let validator = this.loaded.get(key);
     if (validator === undefined) {
-      validator = this.load(dialect, file, definitions);
+      validator = this.load(dialect, schema, extra);
       this.loaded.set(key, validator);
       validator.catch(() => this.loaded.delete(key));
     }
     return validator;
   }
 
-  private async load(dialect: Dialect, file: string, definitions: readonly string[]): Promise<LoadedValidator> {
-    const what = dialect === 'oscal' ? 'OSCAL schema file' : 'FedRAMP schema file';
-    const read = async (path: string) => readFile(path).catch((error: unknown) => Promise.reject(translateFsError(error, path, what)));
-    const bytes = await read(file);
-    const extra = await Promise.all(definitions.map(async (path) => ({ path, bytes: await read(path) })));
+  private async load(dialect: Dialect, schema: ReadSchema, extra: readonly ReadSchema[]): Promise<LoadedValidator> {
+    const { path: file, bytes } = schema;
     // OSCAL's name is the schema's digest alone (as before); FedRAMP's covers the definitions it $refs too.
-    const digest = extra.length === 0 ? sha256(bytes) : sha256(Buffer.concat([sha256(bytes), ...extra.map((d) => sha256(d.bytes))]));
+    const hex = (d: ReadSchema) => Buffer.from(d.sha256, 'hex');
+    const digest = extra.length === 0 ? hex(schema) : sha256(Buffer.concat([hex(schema), ...extra.map(hex)]));
     const cacheDir = dialect === 'oscal' ? this.options.cacheDir : (this.options.fedrampCacheDir ?? this.options.cacheDir);
     const base = join(cacheDir, `${digest.toString('hex')}-${cacheKey(dialect)}`);
     const cached = await readCache(base);
@@ -229,6 +301,20 @@ export class AjvSchemaValidator implements SchemaValidator {
       throw new ConfigError('fedramp-schema-invalid', `${at}: not a usable JSON Schema (${reason}); replace it with the file from FedRAMP's schemas repository`, { cause: error });
     }
   }
+}
+
+/** `$schemaVersion` of a FedRAMP schema file, when it is JSON and writes one as a string. */
+function schemaVersionOf(bytes: Buffer): string | undefined {
+  try {
+    const version = (parseSchema(bytes) as { $schemaVersion?: unknown }).$schemaVersion;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function parseSchema(bytes: Buffer): object {
