@@ -182,6 +182,43 @@ describe('svc fedramp package', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it("records in manifest.json, for each CR26 document, the $schemaVersion and sha256 of FedRAMP's schema it was validated against", () => {
+    const manifest = read('pkg', 'manifest.json');
+    // The directory of fedramp_schemas: FedRAMP's first generation (2026-07-15), whose file names say 2026-06-24 as all do.
+    expect(manifest.schemas).toEqual({ definitions: { type: 'definitions', file: 'fedramp-common-definitions-schema-2026-06-24.json', $schemaVersion: '0.1.1', sha256: 'sha256:b6cffd3632ba524cc5a5e44f6c62e6fdcae7993221e558d32761f15d212117c1' } });
+    expect(manifest.files['sdr.json'].schema).toEqual({ type: 'sdr', file: 'fedramp-security-decision-record-schema-2026-06-24.json', $schemaVersion: '1.0.0', sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a' });
+    expect(manifest.files['sdr.md'].schema).toBeUndefined();
+  });
+
+  it("with no --schemas, environment or config: validated against the newest schemas svc carries (2026-10-08), each recorded", () => {
+    const plain = at('carried');
+    mkdirSync(plain);
+    writeFileSync(join(plain, 'svc.config.json'), JSON.stringify({ fedramp: PROFILE }));
+    const inPlain = (args: string[]) => svc(args, { cwd: plain, env: { SVC_HOME: join(plain, '.svc'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache'), SVC_FEDRAMP_SCHEMAS: '' } });
+    expect(inPlain(['conmon', 'process', at('fresh.json')]).status).toBe(0);
+    const result = inPlain(['fedramp', 'package', '--out-dir', 'pkg', '--now', NOW]);
+    expect([result.status, result.stderr]).toEqual([0, expect.stringMatching(/^Warning: no signing key given .*\n$/)]);
+    expect(result.stdout).toContain("\nValidated against FedRAMP's schemas of 2026-10-08, carried by svc (manifest.json records each document's $schemaVersion and sha256)\n");
+    expect(result.stdout).not.toContain('not validated');
+    const manifest = JSON.parse(readFileSync(join(plain, 'pkg', 'manifest.json'), 'utf8'));
+    const schema = (type: string, stem: string, version: string, hex: string) => ({ type, file: `fedramp-${stem}-schema-2026-06-24.json`, $schemaVersion: version, sha256: `sha256:${hex}` });
+    expect(manifest.schemas).toEqual({ carried: '2026-10-08', definitions: schema('definitions', 'common-definitions', '0.4.0', '62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9') });
+    const judged = Object.fromEntries(Object.entries(manifest.files as Record<string, { schema?: unknown }>).flatMap(([name, f]) => (f.schema === undefined ? [] : [[name, f.schema]])));
+    expect(judged).toEqual({
+      'avi.json': schema('avi', 'accepted-vulnerability-info', '0.1.1', '2c17ba6e21abd1951e29cf59d90e69d39468c01eb1ad69a6c690233e196f68e2'),
+      'cpo.json': schema('cpo', 'certification-package-overview', '0.1.6', '23fa88449e501b7a07ca51cbcdd0169e1072ea82d927c4c13380858035b79379'),
+      'ocr-sample.json': schema('ocr', 'ongoing-certification-report', '0.2.1', 'c67f4e79a107f106abc2dce50043e798f9708e80a5df2c52e41ed700a3a542c8'),
+      'sdr.json': schema('sdr', 'security-decision-record', '1.1.1', '6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86'),
+      'vdr.json': schema('vdr', 'vulnerability-detail-report', '0.1.1', '92b2918106c0117ba84d14a5da33762dbb5df2acbf5303a806f6d4bbea98f60b'),
+      'vulnerability-history.json': schema('history', 'historical-ver-activity', '0.1.1', '51011860138687f25b858b840eefe2b077f31a183ba5d625c461ac296c58df9f'),
+    });
+    const sdr = JSON.parse(readFileSync(join(plain, 'pkg', 'sdr.json'), 'utf8'));
+    expect(JSON.stringify(sdr.fedRampRequirements.find((r: { frrId?: string }) => JSON.stringify(r).includes('FRC-CSO-JSN')))).toContain(
+      "against FedRAMP's schema (fedramp-security-decision-record-schema-2026-06-24.json, $schemaVersion 1.1.1, sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86).",
+    );
+    expect(inPlain(['ir', 'validate', 'pkg']).status).toBe(0);
+  });
+
   it('writes the information resources and flows with --substrate, listed and signed like the rest', () => {
     expect(inWork(['substrate', 'walk', join(FIXTURES, 'substrate', 'tree-a'), '--out', 'snapshot.json']).status).toBe(0);
     const result = inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-substrate', '--substrate', 'snapshot.json', '--now', NOW]);

@@ -7,6 +7,8 @@ import type { FedrampSchemaSet, SchemaValidator } from '../../ports/schema-valid
 import { AppError, UnavailableError } from '../../domain/errors';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import type { JudgingSchema, PackageSchemas } from '../../domain/fedramp/certification-package';
+import { formatDigest } from '../../domain/evidence/content-digest';
 import { isError } from '../../domain/oscal/oscal-problem';
 import { splitPath } from '../shared/paths';
 import { writeAll } from '../shared/write-all';
@@ -111,4 +113,29 @@ export async function validateBuiltDocument(validator: SchemaValidator, set: Fed
   if (problems.length > 0) {
     throw new Error(`${name}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);
   }
+}
+
+/**
+ * FedRAMP's schema in `set` for documents of `type` (or its common definitions), as a document records it was judged
+ * by: the file's name, its `$schemaVersion` and `sha256:<hex>` of its bytes.
+ */
+export function judgingSchema(set: FedrampSchemaSet, type: Cr26DocumentType | 'definitions'): JudgingSchema | undefined {
+  const found = set.schemas.find((s) => s.type === type);
+  if (found === undefined) return undefined;
+  return { type: found.type, file: splitPath(found.file).base, ...(found.schemaVersion === undefined ? {} : { $schemaVersion: found.schemaVersion }), sha256: formatDigest(found.sha256) };
+}
+
+/** A schema in words: `fedramp-…-schema-2026-06-24.json, $schemaVersion 1.1.1, sha256:6a6d…` (the name alone says nothing). */
+export function judgingSchemaText(schema: JudgingSchema): string {
+  return [schema.file, ...(schema.$schemaVersion === undefined ? [] : [`$schemaVersion ${schema.$schemaVersion}`]), schema.sha256].join(', ');
+}
+
+/** What a package's manifest records of the schemas its documents (those of a CR26 type) were validated against. */
+export function packageSchemas(set: FedrampSchemaSet, documents: readonly { name: string; type?: Cr26DocumentType }[]): PackageSchemas {
+  const definitions = judgingSchema(set, 'definitions');
+  const judged = documents.flatMap((d) => {
+    const schema = d.type === undefined ? undefined : judgingSchema(set, d.type);
+    return schema === undefined ? [] : [[d.name, schema] as const];
+  });
+  return { ...(set.carried === undefined ? {} : { carried: set.carried }), ...(definitions === undefined ? {} : { definitions }), documents: Object.fromEntries(judged) };
 }

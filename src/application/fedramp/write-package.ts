@@ -25,10 +25,9 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
-import { splitPath } from '../shared/paths';
 import { writeAll } from '../shared/write-all';
 import { BuildCpo } from './build-cpo';
-import { addTwin, locateFedrampSchemas, validateBuiltDocument } from './fedramp-documents';
+import { addTwin, judgingSchema, judgingSchemaText, locateFedrampSchemas, packageSchemas, validateBuiltDocument } from './fedramp-documents';
 import { SdrBuilder, sdrSummary, type BuiltSdr, type WriteSdrResult } from './write-sdr';
 import { Cr26Assessment } from './cr26-assessment';
 import { sourceKey } from '../../domain/conmon/run-sources';
@@ -67,7 +66,8 @@ export type WritePackageResult =
       keyid: string;
       key: SigningKey['origin'];
       sample_ocr: boolean;
-      validated: { schemas?: string; note?: string };
+      /** The schemas' directory (and the generation, when svc's own), or why nothing was validated. */
+      validated: { schemas?: string; carried?: string; note?: string };
       sdr: Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'>;
       /** What the package judges: the store's state (every source's latest run), or the one input given. */
       judged: { store: string; sources: { source: string; seq: number; as_of: string }[] } | { input: string; recorded: boolean };
@@ -110,7 +110,8 @@ export class WritePackage {
     const key = await this.signer.load(input.key);
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
-    const sdrOptions = { command, jsonName: 'sdr.json', ...(set === undefined ? {} : { validatedBy: splitPath(set.files.sdr ?? '').base }) };
+    const sdrSchema = set === undefined ? undefined : judgingSchema(set, 'sdr');
+    const sdrOptions = { command, jsonName: 'sdr.json', ...(sdrSchema === undefined ? {} : { validatedBy: judgingSchemaText(sdrSchema) }) };
     const state = await this.cr26.state();
     let built: BuiltSdr;
     if (input.input === undefined) {
@@ -181,7 +182,7 @@ export class WritePackage {
         const written = await addTwin(tx, d.name, d.document, d.markdown);
         files.push(written.json, written.markdown);
       }
-      const manifest = packageManifest(facts, files, this.hashing);
+      const manifest = packageManifest(facts, files, this.hashing, set === undefined ? undefined : packageSchemas(set, documents));
       const manifestFile = await writeAll(tx.open(PACKAGE_MANIFEST_FILE), (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`));
       const statement = packageStatement(manifest, manifestFile.sha256);
       const payload = new TextEncoder().encode(this.hashing.canonicalize(statement));
@@ -198,7 +199,7 @@ export class WritePackage {
         keyid: key.keyid,
         key: key.origin,
         sample_ocr: recordedOcr === undefined,
-        validated: 'note' in located ? { note: `the documents were not validated: ${located.note}` } : { schemas: located.dir },
+        validated: 'note' in located ? { note: `the documents were not validated: ${located.note}` } : { schemas: located.dir, ...(located.carried === undefined ? {} : { carried: located.carried }) },
         sdr: sdrSummary(built),
         judged: input.input === undefined ? { store: this.cr26.storeLocation, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of })) } : { input: input.input, recorded: state !== undefined },
       };

@@ -6,6 +6,7 @@ import { IntegrityError } from '../errors';
 import { describe, isPlainObject } from '../ksi/ksi-result';
 import { IN_TOTO_STATEMENT_TYPE, type InTotoStatement } from '../signing/in-toto';
 import type { Cr26Class } from './cr26-rules';
+import type { Cr26DocumentType } from './cr26-documents';
 import type { FedrampType } from './profile';
 import type { Cr26RunFacts } from './run-facts';
 import { plural } from '../encoding/plural';
@@ -32,20 +33,52 @@ export interface PackageFacts {
   sampleOcr: boolean;
 }
 
+/**
+ * FedRAMP's schema a document was judged by: identified by its `$schemaVersion` and the SHA-256 of its bytes
+ * (`sha256:<hex>`), never by the date in its file name, which FedRAMP keeps when it changes the schema.
+ */
+export interface JudgingSchema {
+  type: Cr26DocumentType | 'definitions';
+  /** The schema file's name. */
+  file: string;
+  $schemaVersion?: string;
+  sha256: string;
+}
+
+/** The schemas a package's documents were judged by (manifest `schemas`, each document's `schema`). */
+export interface PackageSchemas {
+  /** The generation of FedRAMP's schemas svc carries (`2026-10-08`), when those were used. */
+  carried?: string;
+  /** The common definitions every document's schema `$ref`s. */
+  definitions?: JudgingSchema;
+  /** By file name: the schema each JSON document of a CR26 type was judged by. */
+  documents: Readonly<Record<string, JudgingSchema>>;
+}
+
 export interface PackageManifest {
   schema: typeof PACKAGE_MANIFEST_SCHEMA;
   package: PackageFacts;
-  files: Record<string, { sha256: string; bytes: number }>;
+  /** Present when the documents were validated: the set of FedRAMP's schemas, and its common definitions. */
+  schemas?: { carried?: string; definitions?: JudgingSchema };
+  /** Each file's digest and size; a CR26 document's also the schema it was judged by. */
+  files: Record<string, { sha256: string; bytes: number; schema?: JudgingSchema }>;
   aggregate_hash: string;
 }
 
-/** The manifest of a certification package: every other file's digest and size, and their aggregate hash (as an auditor bundle's). */
-export function packageManifest(facts: PackageFacts, files: readonly WrittenFile[], digest: Pick<ContentDigest, 'sha256'>): PackageManifest {
+/**
+ * The manifest of a certification package: every other file's digest and size, and their aggregate hash (as an auditor
+ * bundle's); with `schemas`, what each CR26 document was validated against.
+ */
+export function packageManifest(facts: PackageFacts, files: readonly WrittenFile[], digest: Pick<ContentDigest, 'sha256'>, schemas?: PackageSchemas): PackageManifest {
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const judged = (name: string) => schemas?.documents[name];
   return {
     schema: PACKAGE_MANIFEST_SCHEMA,
     package: { ...facts, input: { name: facts.input.name, sha256: formatDigest(facts.input.sha256) } },
-    files: Object.fromEntries(sorted.map((f) => [f.name, { sha256: formatDigest(f.sha256), bytes: f.bytes }])),
+    ...(schemas === undefined
+      ? {}
+      : { schemas: { ...(schemas.carried === undefined ? {} : { carried: schemas.carried }), ...(schemas.definitions === undefined ? {} : { definitions: schemas.definitions }) } }),
+    files: Object.fromEntries(sorted.map((f) => [f.name, { sha256: formatDigest(f.sha256), bytes: f.bytes, ...(judged(f.name) === undefined ? {} : { schema: judged(f.name) }) }])),
     aggregate_hash: formatDigest(aggregateHash(files, digest)),
   };
 }

@@ -7,7 +7,7 @@ import { plural } from '../../../../domain/encoding/plural';
 
 export default class FedrampPackage extends BaseCommand {
   static summary = 'Write the FedRAMP certification package of the run store\'s state: CPO, SDR, OCR, VDR, AVI, history, their Markdown twins, a manifest and a signed DSSE envelope.';
-  static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). The VDR and AVI of the 30 days before --now and the historical activity (vdr.json, avi.json, vulnerability-history.json) come from the vulnerability register of the run store (svc conmon process, svc vuln evaluate); --redact hashes resource names in them (VER-RPT-NID). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas when they are found (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas). The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
+  static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). The VDR and AVI of the 30 days before --now and the historical activity (vdr.json, avi.json, vulnerability-history.json) come from the vulnerability register of the run store (svc conmon process, svc vuln evaluate); --redact hashes resource names in them (VER-RPT-NID). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas, else the newest set svc carries, docs/schemas.md), and manifest.json records each one's $schemaVersion and sha256. The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
 --initial (FRC-APP-FCP): every status must come from verification within the previous 7 days (the run, every KSI's contributing results, the vulnerability register's run and the evaluation of every open vulnerability); what is older is named, and nothing is written.
 Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input, profile or statements (nothing written); 4 a bundle or the run store does not verify; 5 signing key, schemas or run store unusable.`;
   static examples = [
@@ -24,7 +24,7 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
     key: Flags.string({ summary: 'PEM private key that signs the package (EC P-256, Ed25519 or RSA ≥ 2048 bits).', helpValue: '<pem>' }),
     redact: Flags.boolean({ summary: 'Replace resource names in the vulnerability documents with stable hashes (VER-RPT-NID).' }),
     substrate: Flags.string({ summary: 'Snapshot of svc substrate walk: writes the information resources and flows.', helpValue: '<snapshot.json>' }),
-    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json.", helpValue: '<dir>' }),
+    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.", helpValue: '<dir>' }),
     ...profileFlags,
     catalog: officialCatalogFlag,
   };
@@ -56,7 +56,13 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
     for (const f of r.files) this.log(`- ${f.name} ${f.sha256}`);
     this.log(`Signed ${r.envelope} (${r.algorithm}, key ${r.keyid})`);
     this.log(`SDR: ${plural(r.sdr.requirements.total, 'rule')} (no statement supplied ${r.sdr.requirements.none})${r.sdr.profile.type === '20x' ? `, ${plural(r.sdr.ksis.total, 'KSI')} (no evidence ${r.sdr.ksis.no_evidence})` : ''}`);
-    this.log(r.validated.schemas === undefined ? `Note: ${r.validated.note}` : `Validated against FedRAMP's schemas in ${r.validated.schemas}`);
+    this.log(
+      r.validated.schemas === undefined
+        ? `Note: ${r.validated.note}`
+        : r.validated.carried === undefined
+          ? `Validated against FedRAMP's schemas in ${r.validated.schemas}`
+          : `Validated against FedRAMP's schemas of ${r.validated.carried}, carried by svc (manifest.json records each document's $schemaVersion and sha256)`,
+    );
     this.log(
       'input' in r.judged
         ? `Judged: ${r.judged.input}${r.judged.recorded ? ", the run store's state" : ' (the run store is empty)'}`
