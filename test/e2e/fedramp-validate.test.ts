@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,11 @@ const at = (name: string) => join(tmp, name);
 const fixture = (type: string) => JSON.parse(readFileSync(join(FIXTURES, 'fedramp', `${type}-minimal.json`), 'utf8')) as Record<string, unknown>;
 const write = (name: string, document: unknown) => (writeFileSync(at(name), JSON.stringify(document, null, 2)), at(name));
 const schemaOf = (stem: string) => `fedramp-${stem}-schema-2026-06-24.json`;
+/** What the first line says of the schema that judged: its name, then its $schemaVersion and sha256 (the name says nothing). */
+const judgedBy = (stem: string, dir = SCHEMAS) => {
+  const bytes = readFileSync(join(dir, schemaOf(stem)));
+  return `${schemaOf(stem)} ($schemaVersion ${(JSON.parse(bytes.toString('utf8')) as { $schemaVersion: string }).$schemaVersion}, sha256:${createHash('sha256').update(bytes).digest('hex')})`;
+};
 
 const INVALID_SDR_LINES = [
   'Schema (3 errors):',
@@ -44,15 +50,15 @@ describe('svc fedramp validate', () => {
     ['avi', 'Accepted Vulnerability Info', 'accepted-vulnerability-info'],
   ])('finds the project fixture %s valid, its type told from its keys (exit 0)', (type, title, stem) => {
     const file = `${FIXED}/${type}-minimal.json`;
-    expect(run([file])).toEqual({ status: 0, stdout: `${file}: FedRAMP ${title} (${type}, from its keys), judged by ${schemaOf(stem)}\nValid\n`, stderr: '' });
-    expect(run([file, '--type', type]).stdout).toBe(`${file}: FedRAMP ${title} (${type}, --type), judged by ${schemaOf(stem)}\nValid\n`);
+    expect(run([file])).toEqual({ status: 0, stdout: `${file}: FedRAMP ${title} (${type}, from its keys), judged by ${judgedBy(stem)}\nValid\n`, stderr: '' });
+    expect(run([file, '--type', type]).stdout).toBe(`${file}: FedRAMP ${title} (${type}, --type), judged by ${judgedBy(stem)}\nValid\n`);
   });
 
   it('lists each schema error with its JSON path, one per line, and exits 1', () => {
     const file = write('bad-sdr.json', invalidSdr());
     expect(run([file])).toEqual({
       status: 1,
-      stdout: [`${file}: FedRAMP Security Decision Record (sdr, from its keys), judged by ${schemaOf('security-decision-record')}`, ...INVALID_SDR_LINES, ''].join('\n'),
+      stdout: [`${file}: FedRAMP Security Decision Record (sdr, from its keys), judged by ${judgedBy('security-decision-record')}`, ...INVALID_SDR_LINES, ''].join('\n'),
       stderr: '',
     });
   });
@@ -61,7 +67,7 @@ describe('svc fedramp validate', () => {
     const result = run([`${FIXED}/avi-minimal.json`, '--type', 'sdr']);
     expect(result).toEqual({
       status: 1,
-      stdout: [`${FIXED}/avi-minimal.json: FedRAMP Security Decision Record (sdr, --type), judged by ${schemaOf('security-decision-record')}`, 'Schema (1 error):', "  $: must have required property 'fedRampRequirements'", 'Invalid: 1 error', ''].join('\n'),
+      stdout: [`${FIXED}/avi-minimal.json: FedRAMP Security Decision Record (sdr, --type), judged by ${judgedBy('security-decision-record')}`, 'Schema (1 error):', "  $: must have required property 'fedRampRequirements'", 'Invalid: 1 error', ''].join('\n'),
       stderr: '',
     });
     expect(run([SDR, '--type', 'cpo']).stdout).toContain("  $: must have required property 'serviceIdentification'\n");
@@ -74,7 +80,7 @@ describe('svc fedramp validate', () => {
       contactInformation: [],
       servicesOffered: [],
     });
-    expect(run([file]).stdout).toMatch(new RegExp(`^${file}: FedRAMP Assessor Information \\(assessor, from its \\$schema\\), judged by ${schemaOf('assessor-information')}\\n`));
+    expect(run([file]).stdout).toMatch(new RegExp(`^${file}: FedRAMP Assessor Information \\(assessor, from its \\$schema\\), judged by ${judgedBy('assessor-information').replace(/[$()]/g, '\\$&')}\\n`));
   });
 
   it('exits 3 when the type cannot be told, naming --type', () => {
@@ -89,7 +95,7 @@ describe('svc fedramp validate', () => {
     expect(run([both]).stderr).toMatch(/has top-level keys of more than one CR26 document: sdr \(fedRampRequirements, keySecurityIndicators\), cpo \(serviceIdentification, serviceProperties\); pass --type/);
     const marketplace = write('marketplace.json', { serviceDescription: 'x', contactInformation: [], servicesOffered: [] });
     expect(run([marketplace]).stderr).toBe(`Error: ${marketplace}: assessor and advisor information have the same keys; pass --type assessor or --type advisor (or name the schema in "$schema")\n`);
-    expect(run([marketplace, '--type', 'advisor']).stdout).toMatch(/^\S+: FedRAMP Advisor Information \(advisor, --type\), judged by fedramp-advisor-information-schema-2026-06-24\.json\n/);
+    expect(run([marketplace, '--type', 'advisor']).stdout.split('\n')[0]).toBe(`${marketplace}: FedRAMP Advisor Information (advisor, --type), judged by ${judgedBy('advisor-information')}`);
   });
 
   it('exits 3 for a file that is not JSON, with its line and column', () => {
@@ -98,13 +104,22 @@ describe('svc fedramp validate', () => {
     expect([result.status, result.stdout, result.stderr]).toEqual([3, '', expect.stringMatching(/^Error: .*not-json\.json: invalid JSON at line 3, column \d+: .*\n$/)]);
   });
 
-  it('exits 5 with one line naming the three ways when no schemas are found', () => {
-    const none = svc(['fedramp', 'validate', join(FIXTURES, 'fedramp', 'sdr-minimal.json')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_FEDRAMP_SCHEMAS: '' } });
+  it("with no --schemas, environment or config, judges by the newest schemas svc carries (FedRAMP's of 2026-10-08)", () => {
+    const file = join(FIXTURES, 'fedramp', 'sdr-minimal.json');
+    const none = svc(['fedramp', 'validate', file], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_FEDRAMP_SCHEMAS: '' } });
+    expect(none).toEqual({
+      status: 0,
+      stdout: `${file}: FedRAMP Security Decision Record (sdr, from its keys), judged by ${schemaOf('security-decision-record')} ($schemaVersion 1.1.1, sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86, svc's 2026-10-08 set)\nValid\n`,
+      stderr: '',
+    });
+  });
+
+  it('exits 5 with one line naming the three ways when the directory given holds no schemas', () => {
     const message =
       'FedRAMP schemas not found: pass --schemas <dir>, set SVC_FEDRAMP_SCHEMAS, or set "fedramp_schemas" in svc.config.json to a directory holding FedRAMP\'s CR26 schemas (fedramp-*-schema-<date>.json)';
-    expect(none).toEqual({ status: 5, stdout: '', stderr: `Error: ${message}\n` });
     mkdirSync(at('empty'));
-    expect(run([SDR, '--schemas', at('empty')]).stderr).toBe(`Error: ${message.replace('found:', `found in ${at('empty')}:`)}\n`);
+    expect(run([SDR, '--schemas', at('empty')])).toEqual({ status: 5, stdout: '', stderr: `Error: ${message.replace('found:', `found in ${at('empty')}:`)}\n` });
+    expect(run([SDR], { SVC_FEDRAMP_SCHEMAS: at('empty') }).stderr).toBe(`Error: ${message.replace('found:', `found in ${at('empty')}:`)}\n`);
   });
 
   it("gives the same results on FedRAMP's fixed files (cross-file refs with #), found through --schemas and the config", () => {
@@ -116,17 +131,20 @@ describe('svc fedramp validate', () => {
     }
     expect(readFileSync(join(fixed, schemaOf('security-decision-record')), 'utf8')).toContain('schema-2026-06-24.json#/$defs/certificationPackageOverviewUri');
     const bad = write('bad-sdr.json', invalidSdr());
-    for (const type of ['sdr', 'cpo', 'ocr', 'avi']) {
-      const file = `${FIXED}/${type}-minimal.json`;
-      expect(run([file, '--schemas', fixed])).toEqual(run([file]));
+    // The same verdicts and problems; the first line names the schema by its sha256, which the fix changed.
+    const [, ...rest] = run([bad]).stdout.split('\n');
+    for (const [file, stem] of [...['sdr', 'cpo', 'ocr', 'avi'].map((type) => `${FIXED}/${type}-minimal.json`), bad].map((f, i) => [f, ['security-decision-record', 'certification-package-overview', 'ongoing-certification-report', 'accepted-vulnerability-info', 'security-decision-record'][i]])) {
+      const [original, fromFixed] = [run([file]), run([file, '--schemas', fixed])];
+      expect(fromFixed.stdout.split('\n')[0]).toBe(original.stdout.split('\n')[0].replace(judgedBy(stem), judgedBy(stem, fixed)));
+      expect({ ...fromFixed, stdout: fromFixed.stdout.split('\n').slice(1) }).toEqual({ ...original, stdout: original.stdout.split('\n').slice(1) });
     }
-    expect(run([bad, '--schemas', fixed])).toEqual(run([bad]));
+    expect(rest).toEqual([...INVALID_SDR_LINES, '']);
     writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp_schemas: 'fixed-schemas' }));
     const viaConfig = svc(['fedramp', 'validate', join(FIXTURES, 'fedramp', 'avi-minimal.json')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_FEDRAMP_SCHEMAS: '' } });
     expect([viaConfig.status, viaConfig.stdout.endsWith('\nValid\n')]).toEqual([0, true]);
   });
 
-  it('--json: the verdict, the type and how it was told, the schema, every problem', () => {
+  it('--json: the verdict, the type and how it was told, the schema with its $schemaVersion and sha256, every problem', () => {
     const file = write('bad-sdr.json', invalidSdr());
     const result = run([file, '--json']);
     expect(result.status).toBe(1);
@@ -136,7 +154,10 @@ describe('svc fedramp validate', () => {
       title: 'Security Decision Record',
       detected_by: 'keys',
       schema: join(SCHEMAS, schemaOf('security-decision-record')),
+      schema_version: '1.0.0',
+      schema_sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a',
       schema_dir: SCHEMAS,
+      definitions: { schema: schemaOf('common-definitions'), schema_version: '0.1.1', schema_sha256: 'sha256:b6cffd3632ba524cc5a5e44f6c62e6fdcae7993221e558d32761f15d212117c1' },
       valid: false,
       errors: 3,
       problems: [
@@ -154,5 +175,20 @@ describe('svc fedramp validate', () => {
     expect(files.filter((f) => f.endsWith('.js'))).toHaveLength(1);
     expect(run([SDR], { SVC_CACHE_DIR: cache }).status).toBe(0);
     expect(readdirSync(join(cache, 'fedramp')).filter((f) => f.endsWith('.js'))).toEqual(files.filter((f) => f.endsWith('.js')));
+  });
+
+  it('--json with the schemas svc carries: the 2026-10-08 set named, its SDR schema 1.1.1 and definitions 0.4.0', () => {
+    const result = run([SDR, '--json'], { SVC_FEDRAMP_SCHEMAS: '' });
+    expect(result.status).toBe(0);
+    const out = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      schema: expect.stringMatching(/\/schemas\/fedramp\/2026-10-08\/fedramp-security-decision-record-schema-2026-06-24\.json$/),
+      schema_version: '1.1.1',
+      schema_sha256: 'sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86',
+      definitions: { schema: schemaOf('common-definitions'), schema_version: '0.4.0', schema_sha256: 'sha256:62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9' },
+      schema_generation: '2026-10-08',
+      valid: true,
+    });
+    expect(Object.keys(out)).toEqual(['file', 'type', 'title', 'detected_by', 'schema', 'schema_version', 'schema_sha256', 'schema_dir', 'definitions', 'schema_generation', 'valid', 'errors', 'problems']);
   });
 });

@@ -3,12 +3,14 @@ import { CR26_DOCUMENTS, detectCr26Type, type Cr26Detection, type Cr26DocumentTy
 import { isError, type OscalProblem } from '../../domain/oscal/oscal-problem';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
+import type { JudgingSchema } from '../../domain/fedramp/certification-package';
+import { judgingSchema } from './fedramp-documents';
 
 export interface ValidateFedrampDocumentInput {
   file: string;
   /** The document type (`--type`); else told from the document (detectCr26Type). */
   type?: Cr26DocumentType;
-  /** Directory of FedRAMP's CR26 schemas (`--schemas`); else the configured one. */
+  /** Directory of FedRAMP's CR26 schemas (`--schemas`); else the configured one, else the newest set svc carries. */
   schemas?: string;
 }
 
@@ -21,6 +23,10 @@ export interface FedrampValidation {
   /** The schema file it was judged by, and the directory it came from. */
   schema: string;
   schemaDir: string;
+  /** What that schema is ($schemaVersion and sha256), and the common definitions it `$ref`s. */
+  judgedBy: { schema: JudgingSchema; definitions?: JudgingSchema };
+  /** The generation of FedRAMP's schemas svc carries (`2026-10-08`), when those judged it. */
+  carried?: string;
   valid: boolean;
   errors: number;
   problems: OscalProblem[];
@@ -43,6 +49,7 @@ export class ValidateFedrampDocument {
     const set = await this.schemas.locateFedramp(input.schemas);
     const problems = await this.schemas.validateFedramp(set, detected.type, file.document);
     const errors = problems.filter(isError).length;
+    const definitions = judgingSchema(set, 'definitions');
     return {
       file: file.path,
       type: detected.type,
@@ -50,6 +57,8 @@ export class ValidateFedrampDocument {
       detectedBy: detected.by,
       schema: set.files[detected.type] ?? '',
       schemaDir: set.dir,
+      judgedBy: { schema: judgingSchema(set, detected.type)!, ...(definitions === undefined ? {} : { definitions }) },
+      ...(set.carried === undefined ? {} : { carried: set.carried }),
       valid: errors === 0,
       errors,
       problems,

@@ -5,6 +5,7 @@ import type { ListedRule, ListFedrampRulesResult } from '../../application/fedra
 import type { CheckFedrampReadinessResult, ReadinessSource } from '../../application/fedramp/check-readiness-cr26';
 import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } from '../../domain/fedramp/readiness';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
+import type { JudgingSchema } from '../../domain/fedramp/certification-package';
 import { timeframeText } from '../../domain/fedramp/evidence-cadence';
 import { textTable } from './cql-output';
 import { plural } from '../../domain/encoding/plural';
@@ -62,7 +63,9 @@ const FOLD = 25;
 
 /** `fedramp validate` for people: what it was judged by, the schema problems one per line, the verdict (as `oscal validate`). */
 export function fedrampValidationText(v: FedrampValidation): string[] {
-  const lines = [`${v.file}: FedRAMP ${v.title} (${v.type}, ${DETECTED[v.detectedBy]}), judged by ${basename(v.schema)}`];
+  const s = v.judgedBy.schema;
+  const identity = [...(s.$schemaVersion === undefined ? [] : [`$schemaVersion ${s.$schemaVersion}`]), s.sha256, ...(v.carried === undefined ? [] : [`svc's ${v.carried} set`])].join(', ');
+  const lines = [`${v.file}: FedRAMP ${v.title} (${v.type}, ${DETECTED[v.detectedBy]}), judged by ${basename(v.schema)} (${identity})`];
   if (v.problems.length > 0) {
     lines.push(`Schema (${plural(v.errors, 'error')}):`);
     const shown = new Map<string, number>();
@@ -77,11 +80,30 @@ export function fedrampValidationText(v: FedrampValidation): string[] {
   return lines;
 }
 
-export type FedrampValidationJson = Omit<FedrampValidation, 'detectedBy' | 'schemaDir'> & { detected_by: FedrampValidation['detectedBy']; schema_dir: string };
+/** A schema as `--json` names it: file, `$schemaVersion` and `sha256:<hex>`. */
+interface SchemaJson {
+  schema_version?: string;
+  schema_sha256: string;
+}
 
-/** `fedramp validate --json`: snake_case keys (docs/cli.md). */
-export function fedrampValidationJson({ file, type, title, detectedBy, schema, schemaDir, ...v }: FedrampValidation): FedrampValidationJson {
-  return { file, type, title, detected_by: detectedBy, schema, schema_dir: schemaDir, ...v };
+export type FedrampValidationJson = Omit<FedrampValidation, 'detectedBy' | 'schemaDir' | 'judgedBy' | 'carried'> &
+  SchemaJson & { detected_by: FedrampValidation['detectedBy']; schema_dir: string; definitions?: { schema: string } & SchemaJson; schema_generation?: string };
+
+/** `fedramp validate --json`: snake_case keys (docs/cli.md); the schema identified by its $schemaVersion and sha256. */
+export function fedrampValidationJson({ file, type, title, detectedBy, schema, schemaDir, judgedBy, carried, ...v }: FedrampValidation): FedrampValidationJson {
+  const identity = (s: JudgingSchema): SchemaJson => ({ ...(s.$schemaVersion === undefined ? {} : { schema_version: s.$schemaVersion }), schema_sha256: s.sha256 });
+  return {
+    file,
+    type,
+    title,
+    detected_by: detectedBy,
+    schema,
+    ...identity(judgedBy.schema),
+    schema_dir: schemaDir,
+    ...(judgedBy.definitions === undefined ? {} : { definitions: { schema: judgedBy.definitions.file, ...identity(judgedBy.definitions) } }),
+    ...(carried === undefined ? {} : { schema_generation: carried }),
+    ...v,
+  };
 }
 
 /** `ksi list --catalog cr26` for people: a line naming the release and the counts, then the KSIs under their themes. */
