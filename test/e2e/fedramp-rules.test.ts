@@ -212,3 +212,61 @@ describe('svc fedramp rules: errors', () => {
     expect(inDir('no-config', ['--class', 'B']).stderr).toBe('Error: svc.config.json: fedramp.type: missing; svc fedramp rules needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md\n');
   });
 });
+
+describe('svc fedramp rules --sources', () => {
+  const CURRENT = join(__dirname, '..', '..', 'schemas', 'fedramp', '2026-10-08');
+  const sources = (name: string, args: string[], config?: unknown): SvcRun => {
+    const dir = join(tmp, name);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    if (config !== undefined) writeFileSync(join(dir, 'svc.config.json'), JSON.stringify(config));
+    return svc(['fedramp', 'rules', '--sources', ...args], { cwd: dir, env: { SVC_FEDRAMP_SCHEMAS: '', SVC_CACHE_DIR: join(tmp, 'cache') } });
+  };
+  const row = (type: string, title: string, version: string, hex: string, stem: string) => [type.padEnd(11), title.padEnd(31), version.padEnd(14), `sha256:${hex}`, `fedramp-${stem}-schema-2026-06-24.json`].join('  ').trimEnd();
+
+  it("names the rules release and, with no profile, the schemas svc carries: each one's type, $schemaVersion and sha256", () => {
+    const run = sources('carried', []);
+    const lines = run.stdout.split('\n');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(lines.slice(0, 2)).toEqual([
+      'Rules: FedRAMP Consolidated Rules for 2026 2026.07.14.01 of 2026-07-14, from fedramp-consolidated-rules.2026.07.14.01.json (sha256:135707003f0aaa5ceb10d7d32c2681e5b1585a4eaf4403d0d135837787e5ae8e)',
+      `Schemas: FedRAMP's CR26 schemas of 2026-10-08, carried by svc (${CURRENT})`,
+    ]);
+    expect(lines[2]).toMatch(/^Type {9}Document {25}\$schemaVersion {2}SHA-256 +File$/);
+    expect(lines.slice(4)).toEqual([
+      row('sdr', 'Security Decision Record', '1.1.1', '6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86', 'security-decision-record'),
+      row('cpo', 'Certification Package Overview', '0.1.6', '23fa88449e501b7a07ca51cbcdd0169e1072ea82d927c4c13380858035b79379', 'certification-package-overview'),
+      row('ocr', 'Ongoing Certification Report', '0.2.1', 'c67f4e79a107f106abc2dce50043e798f9708e80a5df2c52e41ed700a3a542c8', 'ongoing-certification-report'),
+      row('scn', 'Significant Change Notification', '0.1.3', 'e0f624b7996c2d8dfb1891c4663fb1df2ec6487a65f03fb43f1ce6ed59910372', 'significant-change-notifications'),
+      row('vdr', 'Vulnerability Detail Report', '0.1.1', '92b2918106c0117ba84d14a5da33762dbb5df2acbf5303a806f6d4bbea98f60b', 'vulnerability-detail-report'),
+      row('avi', 'Accepted Vulnerability Info', '0.1.1', '2c17ba6e21abd1951e29cf59d90e69d39468c01eb1ad69a6c690233e196f68e2', 'accepted-vulnerability-info'),
+      row('history', 'Historical VER Activity', '0.1.1', '51011860138687f25b858b840eefe2b077f31a183ba5d625c461ac296c58df9f', 'historical-ver-activity'),
+      row('incident', 'Incident Report', '0.2.1', 'e0871781b6a99c395b8b4854d10ca11e7600ce81c4f3dc6404caddb8ef3105e8', 'incident-report'),
+      row('assessor', 'Assessor Information', '1.0.1', 'd8119875f97c1399c9cd4ee74cc8da0dcc9a4398b602dd2396afac977be3199a', 'assessor-information'),
+      row('advisor', 'Advisor Information', '1.0.1', 'c77c5ed730bc14f44342186b215bd345387256db6a4979a8eb61c7f08902e8eb', 'advisor-information'),
+      row('definitions', 'Common Definitions', '0.4.0', '62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9', 'common-definitions'),
+      '',
+    ]);
+  });
+
+  it('--json, for the set --schemas or the config names: the same file names, told apart by $schemaVersion and sha256', () => {
+    const first = join(REFERENCE, 'fedramp', 'cr26-schemas');
+    const out = json(sources('given', ['--schemas', first, '--json']));
+    expect(out.rules).toEqual({ title: 'FedRAMP Consolidated Rules for 2026', version: '2026.07.14.01', date: '2026-07-14', file: 'fedramp-consolidated-rules.2026.07.14.01.json', sha256: 'sha256:135707003f0aaa5ceb10d7d32c2681e5b1585a4eaf4403d0d135837787e5ae8e' });
+    expect(out.schemas.dir).toBe(first);
+    expect(out.schemas.carried).toBeUndefined();
+    expect(out.schemas.schemas[0]).toEqual({ type: 'sdr', title: 'Security Decision Record', schema_version: '1.0.0', sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a', file: 'fedramp-security-decision-record-schema-2026-06-24.json' });
+    const viaConfig = json(sources('config', ['--json'], { fedramp_schemas: join(REFERENCE, 'fedramp', 'cr26-schemas-2026-09-17') }));
+    expect(viaConfig.schemas.schemas.find((s: any) => s.type === 'definitions')).toMatchObject({ schema_version: '0.3.0', sha256: 'sha256:1d2468ace4f2e9f08471ec2dae38e9f7847b04cd12ac54b61b0923319d16622d' });
+    expect(json(sources('carried-json', ['--json'])).schemas).toMatchObject({ dir: CURRENT, carried: '2026-10-08' });
+  });
+
+  it('a --schemas directory that holds none: exit 5; --schemas without --sources, or --sources with a profile flag: exit 2', () => {
+    const empty = join(tmp, 'empty-schemas');
+    mkdirSync(empty, { recursive: true });
+    expect(sources('bad-dir', ['--schemas', empty])).toMatchObject({ status: 5, stdout: '', stderr: expect.stringMatching(/^Error: FedRAMP schemas not found in /) });
+    expect(inDir('schemas-alone', ['--schemas', empty]).status).toBe(2);
+    expect(sources('with-class', ['--class', 'B']).status).toBe(2);
+  });
+});
+

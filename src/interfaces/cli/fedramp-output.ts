@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { FedrampValidation } from '../../application/fedramp/validate-fedramp-document';
 import type { ListCr26KsisResult } from '../../application/fedramp/list-cr26-ksis';
 import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
+import type { FedrampSources } from '../../application/fedramp/show-fedramp-sources';
 import type { CheckFedrampReadinessResult, ReadinessSource } from '../../application/fedramp/check-readiness-cr26';
 import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } from '../../domain/fedramp/readiness';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
@@ -37,6 +38,17 @@ export function renderRules(r: ListFedrampRulesResult): string[] {
     for (const a of r.apart) lines.push(`${a.id.padEnd(id)}  ${a.affects.join(', ').padEnd(who)}  ${a.name}`);
   }
   return lines;
+}
+
+/** `fedramp rules --sources` for people: the rules release, then FedRAMP's schema set, one line per schema. */
+export function renderSources(r: FedrampSources): string[] {
+  const rules = r.rules;
+  const from = rules.file === undefined ? '' : `, from ${rules.file} (${rules.sha256})`;
+  const lines = [`Rules: ${rules.title === undefined ? 'CR26' : rules.title} ${rules.version} of ${rules.date}${from}`];
+  if ('note' in r.schemas) return [...lines, `Schemas: none: ${r.schemas.note}`];
+  const s = r.schemas;
+  lines.push(s.carried === undefined ? `Schemas: FedRAMP's CR26 schemas in ${s.dir}` : `Schemas: FedRAMP's CR26 schemas of ${s.carried}, carried by svc (${s.dir})`);
+  return [...lines, ...textTable(['Type', 'Document', '$schemaVersion', 'SHA-256', 'File'], s.schemas.map((x) => [x.type, x.title, x.schema_version ?? '-', x.sha256, x.file]))];
 }
 
 function ruleTable(rules: ListedRule[]): string[] {
