@@ -218,14 +218,11 @@ describe('svc fedramp cpo', () => {
     expect(cpo(dir, ['--out', 'pkg/cpo.json', '--substrate', 'snapshot.json']).stdout).toBe(run.stdout);
   });
 
-  it('writes the CPO unvalidated with a note when no FedRAMP schemas are configured; --schemas naming none exits 5', () => {
+  it('validates the CPO against the schemas svc carries when none are configured (no note); --schemas naming none exits 5', () => {
     const dir = workDir();
     const run = cpo(dir, [], { SVC_FEDRAMP_SCHEMAS: '' });
-    expect(run).toEqual({
-      status: 0,
-      stdout: `CPO written to cpo.json (sha256:${sha256(join(dir, 'cpo.json'))})\nMarkdown twin written to cpo.md\nNote: cpo.json was not validated against FedRAMP's CPO schema: ${NOT_FOUND}\n`,
-      stderr: '',
-    });
+    expect(run).toEqual({ status: 0, stdout: `CPO written to cpo.json (sha256:${sha256(join(dir, 'cpo.json'))})\nMarkdown twin written to cpo.md\n`, stderr: '' });
+    expect(JSON.parse(cpo(workDir(), ['--json'], { SVC_FEDRAMP_SCHEMAS: '' }).stdout).validation).toEqual({ validated: true, schema: CPO_SCHEMA });
     const other = workDir();
     const nowhere = join(tmp, 'no-schemas');
     expect(cpo(other, ['--schemas', nowhere])).toEqual({ status: 5, stdout: '', stderr: `Error: FedRAMP schemas not found in ${nowhere}: ${NOT_FOUND.slice('FedRAMP schemas not found: '.length)}\n` });

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyDsseEnvelope } from '../support/dsse-verifier';
-import { REFERENCE, svc } from '../support/run-svc';
+import { REFERENCE, ROOT, svc } from '../support/run-svc';
 import { schemaErrors } from '../support/oscal-schemas';
 import { PureJsHashing } from '../fakes/pure-js-hashing';
 
@@ -84,10 +84,14 @@ describe('svc oscal validate', () => {
       stdout: '',
       stderr: `Error: ${REPORT}: not an OSCAL document: root keys "schema_version", "generated_at", "source", "results"; expected exactly one of catalog, profile, component-definition, system-security-plan, assessment-plan, assessment-results, plan-of-action-and-milestones, mapping-collection\n`,
     });
-    const noSchemas = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_OSCAL_SCHEMAS: '' } });
+    // With none given or configured, NIST's release schemas svc carries judge; a directory given that holds none is exit 5.
+    const carried = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--json'], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_OSCAL_SCHEMAS: '' } });
+    expect([carried.status, carried.stderr]).toEqual([0, '']);
+    expect(JSON.parse(carried.stdout)).toMatchObject({ schema_version: '1.1.3', schema_dir: join(ROOT, 'schemas', 'oscal'), valid: true });
+    const noSchemas = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--schemas', join(tmp, 'no-such-dir')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR } });
     expect(noSchemas.status).toBe(5);
     expect(noSchemas.stderr).toBe(
-      'Error: OSCAL schemas not found: pass --schemas <dir>, set SVC_OSCAL_SCHEMAS, or set "oscal_schemas" in svc.config.json to a directory holding NIST\'s release schemas (1.1.3/, 1.2.1/ with oscal_*_schema.json)\n',
+      `Error: OSCAL schemas not found in ${join(tmp, 'no-such-dir')}: pass --schemas <dir>, set SVC_OSCAL_SCHEMAS, or set "oscal_schemas" in svc.config.json to a directory holding NIST's release schemas (1.1.3/, 1.2.1/ with oscal_*_schema.json)\n`,
     );
     const release = run(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--oscal-version', '1.3.0']);
     expect([release.status, release.stderr]).toEqual([2, `Error: --oscal-version 1.3.0: ${SCHEMAS} has no such schema release; pick one of ${readdirSync(SCHEMAS).sort().join(', ')}\n`]);
