@@ -62,6 +62,11 @@ export interface SchemaValidator {
    */
   validate(set: SchemaSet, version: string, model: OscalModel, document: unknown): Promise<OscalProblem[]>;
   /**
+   * The schema file validate() judges `model` documents of release `version` by, and the hex SHA-256 of its bytes (read
+   * now), for the document's record of what judged it. Throws as validate() does when the release lacks it.
+   */
+  oscalSchema(set: SchemaSet, version: string, model: OscalModel): Promise<{ file: string; sha256: string }>;
+  /**
    * Finds FedRAMP's schema directory: `dir` when given, else the one configured, else the newest generation svc
    * carries. Throws ConfigError when a directory given or configured holds no FedRAMP schemas (or svc's own are
    * missing); the message says how to point at them.

@@ -87,7 +87,14 @@ describe('svc oscal validate', () => {
     // With none given or configured, NIST's release schemas svc carries judge; a directory given that holds none is exit 5.
     const carried = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--json'], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_OSCAL_SCHEMAS: '' } });
     expect([carried.status, carried.stderr]).toEqual([0, '']);
-    expect(JSON.parse(carried.stdout)).toMatchObject({ schema_version: '1.1.3', schema_dir: join(ROOT, 'schemas', 'oscal'), valid: true });
+    expect(JSON.parse(carried.stdout)).toMatchObject({
+      schema_version: '1.1.3',
+      schema: join(ROOT, 'schemas', 'oscal', '1.1.3', 'oscal_ssp_schema.json'),
+      schema_sha256: 'sha256:da5f452b9e7bdf85246b79ed32475cd419321eb600e6928439ae67aef5a63e53',
+      schema_dir: join(ROOT, 'schemas', 'oscal'),
+      schemas_carried: true,
+      valid: true,
+    });
     const noSchemas = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--schemas', join(tmp, 'no-such-dir')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR } });
     expect(noSchemas.status).toBe(5);
     expect(noSchemas.stderr).toBe(

@@ -27,6 +27,10 @@ export interface OscalValidation {
   /** The schema release it was judged by, and where the schemas came from. */
   schemaVersion: string;
   schemaDir: string;
+  /** The schema file that judged it, by its SHA-256 (`sha256:<hex>`). */
+  schema: { file: string; sha256: string };
+  /** Set when the schemas are NIST's release schemas svc carries. */
+  carried?: true;
   /** The baseline control ids were checked against, and why that one. */
   baseline?: { level: BaselineLevel; title: string; chosen: 'flag' | 'document' | 'default' };
   valid: boolean;
@@ -91,6 +95,7 @@ export async function validateOscalDocument(
       `${options.file}: declares OSCAL ${oscal.oscalVersion}, and ${set.dir} holds no schema release of that line (it has ${set.versions.join(', ')}); add NIST's release schemas for it there, or judge it by one of those with --oscal-version`,
     );
   }
+  const schema = await schemas.oscalSchema(set, version, oscal.model);
   const problems = [
     ...(await schemas.validate(set, version, oscal.model, document)),
     ...checkReferences(document, { model: oscal.model, baseline: options.rules ? undefined : options.baseline }),
@@ -103,6 +108,8 @@ export async function validateOscalDocument(
     ...(oscal.oscalVersion === undefined ? {} : { oscalVersion: oscal.oscalVersion }),
     schemaVersion: version,
     schemaDir: set.dir,
+    schema: { file: schema.file, sha256: `sha256:${schema.sha256}` },
+    ...(set.carried ? { carried: true as const } : {}),
     ...(options.baseline ? { baseline: { level: options.baseline.level, title: options.baseline.title, chosen: options.baseline.chosen } } : {}),
     valid: errors === 0,
     errors,

@@ -131,6 +131,14 @@ export class AjvSchemaValidator implements SchemaValidator {
     return this.check(await this.validatorFor('oscal', { path: file, expected: set.carried ? this.carriedExpectation(file, 'oscal') : undefined }, []), document);
   }
 
+  async oscalSchema(set: SchemaSet, version: string, model: OscalModel): Promise<{ file: string; sha256: string }> {
+    const file = await schemaFile(set, version, model);
+    const bytes = await readFile(file).catch((error: unknown) => Promise.reject(translateFsError(error, file, 'OSCAL schema file')));
+    const digest = sha256(bytes).toString('hex');
+    if (set.carried) this.carriedExpectation(file, 'oscal')?.check(digest);
+    return { file, sha256: digest };
+  }
+
   async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
     const given = dir ?? this.options.fedrampConfiguredDir;
     const carried = given === undefined ? this.carried('fedramp') : undefined;

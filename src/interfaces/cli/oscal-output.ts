@@ -49,11 +49,28 @@ export function artifactValidationText(v: ArtifactValidation): string {
   ].join('\n');
 }
 
-export type OscalValidationJson = Omit<OscalValidation, 'oscalVersion' | 'schemaVersion' | 'schemaDir'> & { oscal_version?: string; schema_version: string; schema_dir: string };
+export type OscalValidationJson = Omit<OscalValidation, 'oscalVersion' | 'schemaVersion' | 'schemaDir' | 'schema' | 'carried'> & {
+  oscal_version?: string;
+  schema_version: string;
+  schema: string;
+  schema_sha256: string;
+  schema_dir: string;
+  schemas_carried?: true;
+};
 
-/** `oscal validate` / `validate-ssp --json`: snake_case keys (docs/cli.md). */
-export function validationJson({ file, model, oscalVersion, schemaVersion, schemaDir, ...v }: OscalValidation): OscalValidationJson {
-  return { file, model, ...(oscalVersion !== undefined && { oscal_version: oscalVersion }), schema_version: schemaVersion, schema_dir: schemaDir, ...v };
+/** `oscal validate` / `validate-ssp --json`: snake_case keys (docs/cli.md); the schema file that judged by its sha256. */
+export function validationJson({ file, model, oscalVersion, schemaVersion, schemaDir, schema, carried, ...v }: OscalValidation): OscalValidationJson {
+  return {
+    file,
+    model,
+    ...(oscalVersion !== undefined && { oscal_version: oscalVersion }),
+    schema_version: schemaVersion,
+    schema: schema.file,
+    schema_sha256: schema.sha256,
+    schema_dir: schemaDir,
+    ...(carried ? { schemas_carried: true as const } : {}),
+    ...v,
+  };
 }
 
 export type ArtifactValidationJson =
