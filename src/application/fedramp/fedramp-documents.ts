@@ -95,8 +95,9 @@ function recordedNotWritten(out: string, record: string, again: string, cause: u
 }
 
 /**
- * FedRAMP's schemas when they can be found, else (none passed with `dir` and none configured) why not: a document is
- * then written unvalidated, with that note. Schemas passed with `dir` that cannot be used are the caller's error.
+ * FedRAMP's schemas: those passed with `dir`, else those configured, else the newest set svc carries. When none can be
+ * found without `dir` (a configured directory that holds none, or svc installed without its own), why not: a document
+ * is then written unvalidated, with that note. Schemas passed with `dir` that cannot be used are the caller's error.
  */
 export async function locateFedrampSchemas(validator: SchemaValidator, dir: string | undefined): Promise<FedrampSchemaSet | { note: string }> {
   try {

@@ -17,7 +17,7 @@ export const outFileFlag = (summary: string, required = false) =>
 export const runInputArg = Args.string({ required: true, description: 'Normalized report, evidence-bundle.json, or auditor bundle directory' });
 
 export const schemasFlag = Flags.string({
-  summary: "Directory of NIST's OSCAL release schemas (1.1.3/, 1.2.1/); else SVC_OSCAL_SCHEMAS or oscal_schemas in svc.config.json.",
+  summary: "Directory of NIST's OSCAL release schemas (1.1.3/, 1.2.1/); else SVC_OSCAL_SCHEMAS or oscal_schemas in svc.config.json, else NIST's release schemas svc carries (docs/schemas.md).",
   helpValue: '<dir>',
 });
 

@@ -24,7 +24,7 @@ export default class FedrampCpo extends BaseCommand {
     type: profileFlags.type,
     substrate: Flags.string({ summary: 'Snapshot of svc substrate walk: also write information-resources.json and information-flows.json beside the CPO.', helpValue: '<snapshot.json>' }),
     schemas: Flags.string({
-      summary: "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json; without any, the CPO is written unvalidated, with a note.",
+      summary: "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
       helpValue: '<dir>',
     }),
     now: { ...nowFlag, summary: "The CPO's last update (metadata.lastUpdated) instead of now (ISO-8601 with a zone, or a date)." },

@@ -31,7 +31,7 @@ Exit codes: 0 written; 2 bad flag or a flag the report type needs missing; 3 bad
     lesson: Flags.string({ summary: 'A lesson learned (repeatable); the OCR lists them.', helpValue: '<text>', multiple: true }),
     draft: Flags.boolean({ summary: 'Write the report without recording it.' }),
     out: outFileFlag('File to write the report to; the Markdown twin goes beside it. Without it, the report is printed.'),
-    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json.", helpValue: '<dir>' }),
+    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.", helpValue: '<dir>' }),
     class: profileFlags.class,
     now: { ...profileFlags.now, summary: 'Write (and record) the report at this time instead of now.' },
   };

@@ -35,7 +35,7 @@ Exit codes: 0 written; 2 bad flag, bad date or --type routine; 3 a profile witho
     vulnerability: text('The vulnerability driving the change, if any (relatedVulnerability).'),
     out: outFileFlag('File to write the SCN to (default scn-<date of --now>.json); the Markdown twin goes beside it.'),
     draft: Flags.boolean({ summary: 'Write the SCN without recording it in the run store.' }),
-    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json; without any, the SCN is written unvalidated, with a note.", helpValue: '<dir>' }),
+    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.", helpValue: '<dir>' }),
     class: profileFlags.class,
     now: { ...profileFlags.now, summary: 'Record the SCN at this time instead of now, and judge which notice days have passed (ISO-8601 with a zone, or a date).' },
   };

@@ -7,7 +7,7 @@ import { fedrampValidationJson, fedrampValidationText, type FedrampValidationJso
 export default class FedrampValidate extends BaseCommand {
   static summary = "Validate any CR26 JSON document (SDR, CPO, OCR, SCN, VDR, AVI, ...) against FedRAMP's schema for its type.";
   static description =
-    'The type comes from --type, else a "$schema" naming a FedRAMP schema file, else the top-level keys only that type declares (docs/fedramp.md). Exit 0 valid, 1 invalid, 3 not JSON or of no type svc can tell, 5 schemas not found.';
+    'The type comes from --type, else a "$schema" naming a FedRAMP schema file, else the top-level keys only that type declares (docs/fedramp.md). The first line names the schema that judged by its $schemaVersion and SHA-256 (docs/schemas.md). Exit 0 valid, 1 invalid, 3 not JSON or of no type svc can tell, 5 the schemas given or configured not found.';
   static examples = [
     '<%= config.bin %> <%= command.id %> sdr.json --schemas ../fedramp/schemas',
     '<%= config.bin %> <%= command.id %> avi.json --type avi --json',
@@ -17,7 +17,7 @@ export default class FedrampValidate extends BaseCommand {
   static flags = {
     type: Flags.string({ summary: 'The document type, instead of telling it from the document.', options: [...CR26_DOCUMENT_TYPES] }),
     schemas: Flags.string({
-      summary: "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json.",
+      summary: "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
       helpValue: '<dir>',
     }),
   };
