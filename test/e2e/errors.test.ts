@@ -24,6 +24,17 @@ describe('version, help and names', () => {
     }
   });
 
+  it('svc --version --json: the same, and what the build carries: the rules release and the schema sets, each schema by $schemaVersion and sha256', () => {
+    const run = svc(['--version', '--json']);
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ name: 'svc', version: '0.5.0', platform: 'linux-x64', node: process.version, carries: { fedramp_schemas: { generations: ['2026-07-15', '2026-09-17', '2026-10-08'], default: '2026-10-08' }, oscal_schemas: ['1.1.3', '1.2.1', '1.2.2'] } });
+    expect(out.carries.rules).toEqual({ version: expect.stringMatching(/^\d{4}\.\d{2}\.\d{2}\.\d{2}$/), date: expect.any(String), file: expect.stringMatching(/^fedramp-consolidated-rules\..*\.json$/), sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(out.carries.fedramp_schemas.schemas).toContainEqual({ type: 'sdr', schema_version: '1.1.1', sha256: 'sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86', file: 'fedramp-security-decision-record-schema-2026-06-24.json' });
+    expect(out.carries.fedramp_schemas.schemas).toHaveLength(11);
+    expect(svc(['-v', '--json']).stdout).toBe(run.stdout);
+  });
+
   it('svc --help lists the groups and svc ir --help the commands', () => {
     const help = svc(['--help']).stdout;
     for (const topic of ['ir', 'evidence', 'ksi', 'canon']) expect(help).toMatch(new RegExp(`^  ${topic} +\\S`, 'm'));
