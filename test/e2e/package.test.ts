@@ -36,10 +36,17 @@ describe('the published package, installed from its tarball into an empty direct
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('holds the CLI, the API, the library, the manifest, the docs and the licence; no sources, tests, fixtures or scripts', () => {
-    expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/run.js', 'bin/svc-api.js', 'dist/interfaces/library/public-api.js', 'dist/interfaces/library/public-api.d.ts', 'docs/api.md']));
+  it('holds the CLI, the API, the library, the manifest, the docs, the schemas it carries and the licence; no sources, tests, fixtures or scripts', () => {
+    expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/run.js', 'bin/svc-api.js', 'dist/interfaces/library/public-api.js', 'dist/interfaces/library/public-api.d.ts', 'docs/api.md', 'docs/schemas.md', 'schemas/manifest.json']));
     const tops = [...new Set(packed.map((p) => p.split('/')[0]))].sort();
-    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'oclif.manifest.json', 'package.json']);
+    expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'oclif.manifest.json', 'package.json', 'schemas']);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.json'), 'utf8')) as { fedramp: { generations: { generation: string; files: { file: string }[] }[] }; oscal: { releases: { release: string; files: { file: string }[] }[] } };
+    const carried = [
+      ...manifest.fedramp.generations.flatMap((g) => g.files.map((f) => `schemas/fedramp/${g.generation}/${f.file}`)),
+      ...manifest.oscal.releases.flatMap((r) => r.files.map((f) => `schemas/oscal/${r.release}/${f.file}`)),
+      'schemas/manifest.json',
+    ].sort();
+    expect(packed.filter((p) => p.startsWith('schemas/'))).toEqual(carried);
     expect(packed.filter((p) => p.endsWith('.test.js') || p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -63,6 +70,15 @@ describe('the published package, installed from its tarball into an empty direct
     const run = svc(['oscal', 'validate', join(REFERENCE, 'oscal', 'examples', 'ssp_ifa_ssp-example.json'), '--schemas', join(REFERENCE, 'oscal', 'schemas')]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+  });
+
+  it("validates with no --schemas, environment or config: the schemas it carries, FedRAMP's and NIST's", () => {
+    const env = { ...process.env, SVC_HOME: join(dir, 'home'), SVC_CACHE_DIR: join(dir, 'cache'), SVC_FEDRAMP_SCHEMAS: '', SVC_OSCAL_SCHEMAS: '' };
+    const fedramp = spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), ['fedramp', 'validate', join(FIXTURES, 'fedramp', 'sdr-minimal.json')], { cwd: consumer, encoding: 'utf8', env });
+    expect([fedramp.status, fedramp.stderr, fedramp.stdout.split('\n')[1]]).toEqual([0, '', 'Valid']);
+    expect(fedramp.stdout).toContain("($schemaVersion 1.1.1, sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86, svc's 2026-10-08 set)");
+    const oscal = spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), ['oscal', 'validate', join(REFERENCE, 'oscal', 'examples', 'ssp_ifa_ssp-example.json')], { cwd: consumer, encoding: 'utf8', env });
+    expect([oscal.status, oscal.stderr]).toEqual([0, '']);
   });
 
   it('loads as a library by its package name', () => {
