@@ -187,7 +187,7 @@ describe('the evaluation policy', () => {
       throw new Error(`${path}: ${problem}`);
     };
     expect(readEvaluationPolicy({ internet_reachable: ['*.x'], n_by_severity: { High: 'N5' }, default_n: 2 }, fail)).toMatchObject({ internet_reachable: ['*.x'], default_n: 2, n_by_severity: { high: 5, critical: 5 } });
-    expect(() => readEvaluationPolicy({ n_by_severity: { high: 6 } }, fail)).toThrow('vulnerabilities.policy.n_by_severity.high: number 6 is not an N-rating; write 1 to 5 (or "N1" to "N5")');
+    expect(() => readEvaluationPolicy({ n_by_severity: { high: 6 } }, fail)).toThrow('vulnerabilities.policy.n_by_severity.high: number 6 is not an N-rating; write 0 to 5 (or "N0" to "N5"; N0 where the CR26 release in use offers it)');
     expect(() => readEvaluationPolicy({ reachable: [] }, fail)).toThrow("vulnerabilities.policy.reachable: unknown key; the policy's keys are internet_reachable, n_by_severity, default_n");
     expect([parseNRating('N4'), parseNRating(2), parseNRating('n1'), parseNRating(0), parseNRating('6')]).toEqual([4, 2, 1, undefined, undefined]);
   });
