@@ -185,7 +185,8 @@ function* evidenceOf(input: SdrInput, t: KsiTally): Generator<Record<string, str
     const e = input.facts.evidence(index);
     yield {
       evidenceType: e.type,
-      evidenceDescription: `${e.tool} result for ${e.ksi_id}: ${e.status}`,
+      // The result's id as a CR26 document names it: a catalog KSI as its NIST control (cr26NameOf).
+      evidenceDescription: `${e.tool} result for ${input.facts.tally.nameOf(e.ksi_id)}: ${e.status}`,
       evidenceLocation: `${base}/evidence/${e.hash}`,
       ...(e.date === undefined ? {} : { lastUpdated: e.date }),
     };
