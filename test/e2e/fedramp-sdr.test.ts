@@ -88,7 +88,7 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
     expect(sdr.fedRampRequirements.map((r) => r.frrID)).toEqual(ids);
     expect(ids).toHaveLength(155);
     const none = sdr.fedRampRequirements.find((r) => r.frrID === 'AFC-CSO-INB')!;
-    expect(none).toEqual({ frrID: 'AFC-CSO-INB', frrImplementation: ['No statement supplied: the provider has not yet written how this rule is met (statements file, "## <rule id>").'] });
+    expect(none).toEqual({ frrID: 'AFC-CSO-INB', frrImplementation: ['No statement supplied: the provider has not yet written how this rule is met (statements file: a "## AFC-CSO-INB" heading and the statement under it).'] });
     expect(sdr.fedRampRequirements.find((r) => r.frrID === 'VDR-TFR-MVX')).toEqual({
       frrID: 'VDR-TFR-MVX',
       frrImplementationStatus: 'Not Implemented',
