@@ -63,3 +63,12 @@ export function markdownLiteral(text: string): string {
   if (!start) return out;
   return /^\d/.test(start[0]) ? `${start[0].slice(0, -1)}\\${out.slice(start[0].length - 1)}` : `\\${out}`;
 }
+
+/**
+ * Markdown shown as text (the trust center's page of the SDR, which shows its statements as written): each CommonMark
+ * backslash escape read as the character it stands for, so markdownLiteral's `Prowler \<prowler_version>` shows as
+ * `Prowler <prowler_version>`; anything else stays as written.
+ */
+export function markdownPlain(markdown: string): string {
+  return markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
