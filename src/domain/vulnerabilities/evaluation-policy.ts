@@ -23,6 +23,9 @@ export const DEFAULT_POLICY: EvaluationPolicy = {
   default_n: 3,
 };
 
+/** What an evaluation says of KEV membership when no CISA KEV catalog is configured: svc did not check it. */
+export const NO_KEV_CATALOG = 'KEV status unknown: no CISA KEV catalog was configured';
+
 /** What the policy sees of a newly detected group. */
 export interface NewGroup {
   finding_id: string;
@@ -44,9 +47,11 @@ export function policyId(policy: EvaluationPolicy, canonical: (value: unknown) =
  * says so. Internet-reachable when a resource matches a
  * pattern; likely exploitable when the CISA KEV catalog lists its finding (exploitation is assumed automatable,
  * VER-EVA-AIA, so KEV membership is what svc can know without a person); the N-rating of its most severe scanner
- * severity. The reason says each.
+ * severity. The reason says each, and only what svc checked: without a configured KEV catalog (`kev` undefined) the
+ * KEV status is unknown, said so, and LEV stays false until a person's evaluation says otherwise.
  */
-export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: string, kev: KevEntry | undefined): Evaluation {
+export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: string, kev: ReadonlyMap<string, KevEntry> | undefined): Evaluation {
+  const entry = kev?.get(group.finding_id);
   const reachable = group.resources.find((r) => policy.internet_reachable.some((p) => globMatch(p, r)));
   const ratings = group.severities.map((s) => policy.n_by_severity[s.trim().toLowerCase()] ?? policy.default_n);
   const n = (ratings.length === 0 ? 1 : Math.max(...ratings)) as NRating;
@@ -54,11 +59,11 @@ export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: 
     at: Date.parse(group.recorded) > Date.parse(group.first_detected) ? group.recorded : group.first_detected,
     by,
     irv: reachable !== undefined,
-    lev: kev !== undefined,
+    lev: entry !== undefined,
     n,
     reason: [
       reachable === undefined ? 'no resource matches an internet-reachable pattern' : `${reachable} matches an internet-reachable pattern`,
-      kev === undefined ? 'not in the CISA KEV catalog' : `in the CISA KEV catalog (due ${kev.dueDate})`,
+      kev === undefined ? NO_KEV_CATALOG : entry === undefined ? 'not in the CISA KEV catalog' : `in the CISA KEV catalog (due ${entry.dueDate})`,
       `N${n} from scanner severity ${[...new Set(group.severities)].join(', ') || 'none'}`,
     ].join('; '),
   };
