@@ -135,6 +135,8 @@ describe('svc fedramp scn', () => {
   });
 
   describe('an adaptive change with a drift report of svc ir drift-detect', () => {
+    /** The CR26 KSIs whose controls meet those of the drifted catalog KSIs, KSI-AC-02 (ac-2) and KSI-SC-08 (sc-8). */
+    const CR26_KSIS = ['KSI-CNA-MAT', 'KSI-CNA-ULN', 'KSI-IAM-AAM', 'KSI-IAM-APM', 'KSI-IAM-ELP', 'KSI-IAM-JIT', 'KSI-IAM-SNU', 'KSI-IAM-SUS', 'KSI-MLA-LET', 'KSI-MLA-RVL', 'KSI-SVC-ACM', 'KSI-SVC-SIN'];
     let run: SvcRun;
     beforeAll(() => {
       const drift = inDir(['ir', 'drift-detect', join(FIXTURES, 'sample-baseline-b.json'), join(FIXTURES, 'sample-baseline.json'), '--json']);
@@ -152,27 +154,27 @@ describe('svc fedramp scn', () => {
         `SCN (adaptive) written to adaptive/scn.json (sha256:${sha256('adaptive', 'scn.json')})`,
         'Markdown twin written to adaptive/scn.md',
         `- after finishing (SCN-ADP-NTF): by 2027-01-05 (${days('SCN-ADP-NTF', 'after the finish 2026-12-18')})`,
-        'Drift: drift.json (svc ir drift-detect, 2 changes): KSIs KSI-AC-02, KSI-SC-08; 12 controls',
+        // svc's catalog KSIs KSI-AC-02 and KSI-SC-08 as the CR26 KSIs that share a control with them.
+        `Drift: drift.json (svc ir drift-detect, 2 changes): KSIs ${CR26_KSIS.join(', ')}; 12 controls`,
         'Recorded as journal entry 2',
         '',
       ]);
     });
 
-    it('puts the KSIs and their controls in impactedControls, controls as FedRAMP writes them, and the drift in the impact analysis', () => {
+    it('puts the CR26 KSIs and the controls in impactedControls, controls as FedRAMP writes them, and the drift in the impact analysis', () => {
       const doc = read('adaptive', 'scn.json');
       expect(fedrampSchemaErrors('scn', doc)).toEqual([]);
       expect(doc).toMatchObject({ changeType: 'Adaptive', customerImpact: 'Users enroll their MFA devices again', assessorName: 'Example 3PAO', relatedVulnerability: 'CVE-2026-0001' });
       expect(doc.impactedControls).toEqual([
-        'KSI-AC-02',
-        'KSI-SC-08',
+        ...CR26_KSIS,
         ...['AC-02', 'AC-02 (01)', 'AC-02 (02)', 'AC-02 (03)', 'AC-02 (04)', 'AC-02 (05)', 'AC-02 (07)', 'AC-02 (09)', 'AC-02 (12)', 'AC-02 (13)'],
         'SC-08',
         'SC-08 (01)',
       ]);
       expect(doc.impactAnalysis).toBe(
-        'https://trust.example.com/sia/mfa.pdf\n\nDrift from sample-baseline-b.json to sample-baseline.json (svc ir drift-detect, drift.json): 2 changes (P1 1, P2 0, P3 1, P4 0) on KSI-AC-02, KSI-SC-08: 12 NIST SP 800-53 controls to verify (impactedControls).',
+        `https://trust.example.com/sia/mfa.pdf\n\nDrift from sample-baseline-b.json to sample-baseline.json (svc ir drift-detect, drift.json): 2 changes (P1 1, P2 0, P3 1, P4 0) on ${CR26_KSIS.join(', ')}: 12 NIST SP 800-53 controls to verify (impactedControls).`,
       );
-      expect(journal()[1].record).toMatchObject({ type: 'adaptive', finish: '2026-12-18', ksis: ['KSI-AC-02', 'KSI-SC-08'], controls: expect.arrayContaining(['ac-2', 'ac-2.1', 'sc-8', 'sc-8.1']) });
+      expect(journal()[1].record).toMatchObject({ type: 'adaptive', finish: '2026-12-18', ksis: CR26_KSIS, controls: expect.arrayContaining(['ac-2', 'ac-2.1', 'sc-8', 'sc-8.1']) });
     });
   });
 

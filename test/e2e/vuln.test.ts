@@ -221,7 +221,7 @@ None.
   it.each([
     [['vuln', 'evaluate', 'CVE-9999-0001', '--n', '3', '--reason', 'x'], 3, /^Error: CVE-9999-0001: no vulnerability group of that tracking id or finding id in run 2 of .*; svc vuln list names them\n$/],
     [['vuln', 'evaluate', 'CVE-2026-1000', '--reason', 'x'], 2, /^Error: svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept\n$/],
-    [['vuln', 'evaluate', 'CVE-2026-1000', '--n', '7', '--reason', 'x'], 2, /^Error: --n 7: not an N-rating; write 1 to 5 or N1 to N5\n$/],
+    [['vuln', 'evaluate', 'CVE-2026-1000', '--n', '7', '--reason', 'x'], 2, /^Error: --n 7: not an N-rating; write 0 to 5 or N0 to N5 \(N0 where the CR26 release in use offers it\)\n$/],
     [['vuln', 'evaluate', 'CVE-2026-1000', '--irv', 'maybe', '--reason', 'x'], 2, /^Error: --irv maybe: write yes or no\n$/],
     [['vuln', 'evaluate', 'CVE-2026-1000', '--next-reduction-n', '2', '--reason', 'x'], 2, /^Error: --next-reduction-at and --next-reduction-n go together: give both\n$/],
   ])('refuses %j (exit %i)', (args, status, message) => {

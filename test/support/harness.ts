@@ -17,6 +17,7 @@ import { PureJsHashing } from '../fakes/pure-js-hashing';
 import { FixedScanReader } from '../fakes/fixed-scan-reader';
 import { RecordingProgress } from '../fakes/recording-progress';
 import { TEST_SETTINGS } from './builders';
+import { FixedRulesSource } from '../fakes/fixed-rules-source';
 
 /** Every port's in-memory double, for constructing use cases with `new` in unit tests. */
 export function doubles(files: Record<string, unknown> = {}) {
@@ -36,5 +37,5 @@ export function doubles(files: Record<string, unknown> = {}) {
 export function processRunOver(d: ReturnType<typeof doubles>, runs: RunLoader, store: RunStore, sinks: SecurityEventSinks, settings: RunSettings = d.settings): ProcessRun {
   const uuids = new DeterministicUuids();
   const documents = new RunDocuments(new OscalRunLoader(runs, uuids, settings), d.hashing);
-  return new ProcessRun(runs, store, sinks, d.hashing, uuids, settings, new InMemorySigner(), documents, new PolicyEvaluator(d.reader, { policy: DEFAULT_POLICY }, d.hashing));
+  return new ProcessRun(runs, store, sinks, d.hashing, uuids, settings, new InMemorySigner(), documents, new PolicyEvaluator(d.reader, { policy: DEFAULT_POLICY }, d.hashing, new FixedRulesSource()));
 }

@@ -4,7 +4,8 @@ import { controlCharacterIn } from '../../domain/encoding/control-characters';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { VULNERABILITY_STATES, judgeGroup, nextDue, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
-import { buildAvi, buildHistory, buildVdr, OFFERS_2026_06_24, reportPeriod, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
+import { painRatings, requireOffered } from '../../domain/vulnerabilities/pain-ratings';
+import { buildAvi, buildHistory, buildVdr, inPeriod, OFFERS_2026_06_24, reportPeriod, resourceRedactor, unwritableRatingsWarning } from '../../domain/vulnerabilities/vulnerability-reports';
 import { activityReportMarkdown, buildActivityReport } from '../../domain/vulnerabilities/activity-report';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
@@ -134,6 +135,10 @@ export class EvaluateVulnerability {
     const control = controlCharacterIn(input.by);
     if (control !== undefined) throw new UsageError('bad-flag-value', `--by holds a control character (${control}); write a name or mailbox on one line`);
     const { class: cls } = requireProfileKeys(profileWith(this.profile, input), ['class'], 'svc vuln evaluate', { class: '--class' });
+    // The N-ratings come from the release in use (VER-EVA-EPA): N0 only where it offers it.
+    const offered = painRatings(this.rules.rules());
+    if (input.n !== undefined) requireOffered(input.n, offered, '--n');
+    if (input.nextReduction !== undefined) requireOffered(input.nextReduction.n, offered, '--next-reduction-n');
     const says = [input.irv, input.lev, input.n, input.falsePositive, input.mitigated, input.nextReduction, input.accept].some((v) => v !== undefined && v !== false);
     if (!says) throw new UsageError('nothing-to-record', 'svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept');
     const judged = await this.register.judge({ class: cls, ...(input.now ? { now: input.now } : {}) }, 'svc vuln evaluate');
@@ -183,6 +188,8 @@ export interface ReportVulnerabilitiesResult {
   sha256?: string;
   /** Vulnerabilities in the document: the VDR's, the AVI's, the history's active and accepted, the report's rows. */
   count: number;
+  /** For stderr: N-ratings of the release (N0) the schema cannot carry as numbers (unwritableRatingsWarning). */
+  warnings?: string[];
 }
 
 /**
@@ -209,7 +216,8 @@ export class ReportVulnerabilities {
     const profile = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
     const register = await this.register.judge(input, 'svc vuln report');
     const period = reportPeriod(input.to ?? new Date(register.now), input.from);
-    const shared = { packageUri: profile.package_uri, groups: register.groups, offers: OFFERS_2026_06_24, ...(input.redact ? { redact: resourceRedactor(this.hashing) } : {}) };
+    const offers = { ...OFFERS_2026_06_24, release: `CR26 ${register.rules}` };
+    const shared = { packageUri: profile.package_uri, groups: register.groups, offers, ...(input.redact ? { redact: resourceRedactor(this.hashing) } : {}) };
     let document: Record<string, unknown> | undefined;
     let text: string | undefined;
     let count: number;
@@ -236,7 +244,10 @@ export class ReportVulnerabilities {
       document = (format === 'vdr' ? buildVdr : buildAvi)({ ...shared, ...period });
       count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
     }
-    const shown = { format, ...(document === undefined ? {} : { document }), ...(text === undefined ? {} : { text }), count };
+    // The JSON documents follow FedRAMP's schema: say once what it could not carry as a number.
+    const inDocument = format === 'history' ? register.groups : format === 'vdr' ? inPeriod({ ...period, groups: register.groups }).filter((g) => g.judgment.state !== 'accepted') : format === 'avi' ? inPeriod({ ...period, groups: register.groups }).filter((g) => g.judgment.accepted !== undefined) : [];
+    const warning = unwritableRatingsWarning(inDocument.map((g) => g.judgment), offers);
+    const shown = { format, ...(document === undefined ? {} : { document }), ...(text === undefined ? {} : { text }), count, ...(warning === undefined ? {} : { warnings: [warning] }) };
     if (input.out === undefined) return shown;
     const written = await writeAll(await this.writer.open(input.out), (sink) => {
       if (text !== undefined) sink.write(text);

@@ -81,6 +81,11 @@ export interface Cr26Rule {
   artifacts?: Record<string, string[]>;
   /** Whom the rule says to notify, how and where (`{party, method, target, name}`: FedRAMP's form, an e-mail address). */
   notification?: Cr26Notification[];
+  /**
+   * The bold labels that open the rule's `following_information_bullets`, in order (`**N1**: Exploitation …` → `N1`):
+   * VER-EVA-EPA's PAIN N-ratings. Absent when the rule has no bullets; a bullet without a label adds none.
+   */
+  bullet_labels?: string[];
 }
 
 /** One `notification` entry of a rule: the party told, the method (`form`, `email`, …), the target (a URL or address). */
@@ -418,6 +423,7 @@ function readRule(id: string, family: string, subset: string, type: Cr26RuleType
     schema: schema === undefined ? undefined : { name: string(schema.name, `${at}.schema.name`, fail), url: string(schema.url, `${at}.schema.url`, fail) },
     artifacts: artifacts(rule.artifacts, `${at}.artifacts`, fail),
     notification: rule.notification === undefined ? undefined : notifications(rule.notification, `${at}.notification`, fail),
+    bullet_labels: rule.following_information_bullets === undefined ? undefined : bulletLabels(rule.following_information_bullets),
   });
   return compact({ rule: read, retired: rule.retired === true, statement: statement.text === undefined && statement.classes === undefined ? undefined : statement });
 }
@@ -502,6 +508,17 @@ function notifications(value: unknown, at: string, fail: Fail): Cr26Notification
   return value.map((entry, i) => {
     const o = object(entry, `${at}[${i}]`, fail);
     return compact({ party: string(o.party, `${at}[${i}].party`, fail), method: string(o.method, `${at}[${i}].method`, fail), target: string(o.target, `${at}[${i}].target`, fail), name: o.name === undefined ? undefined : string(o.name, `${at}[${i}].name`, fail) }) as Cr26Notification;
+  });
+}
+
+/**
+ * The `**label**` that opens each bullet (`**N0**: …` → `N0`), for the bullets that have one. Lenient: bullets are
+ * prose, so what is not a list of strings gives no labels (whoever reads them says so) rather than refusing the file.
+ */
+function bulletLabels(value: unknown): string[] {
+  return (Array.isArray(value) ? value : []).flatMap((bullet) => {
+    const label = typeof bullet === 'string' ? /^\s*\*\*([^*]+?)\*\*/.exec(bullet)?.[1]?.trim() : undefined;
+    return label === undefined || label === '' ? [] : [label];
   });
 }
 

@@ -260,8 +260,22 @@ export function ratingHistory(r: IncidentRating): NRating[] {
   return all.filter((n, i) => i === 0 || n !== all[i - 1]);
 }
 
+/**
+ * The ratings as FedRAMP's nRating (1 to 5 in every schema generation) carries them: an N0 (VER-EVA-EPA, from
+ * 2026.10.05.01) is left out of historicalRating and currentRating and said in evaluationNotes instead.
+ */
 function ratingObject(r: IncidentRating): Record<string, unknown> {
-  return { historicalRating: ratingHistory(r), currentRating: r.current, ...(r.notes === undefined ? {} : { evaluationNotes: r.notes }) };
+  const history = ratingHistory(r);
+  const zero = history.includes(0);
+  const notes = [
+    ...(r.notes === undefined ? [] : [sentence(r.notes)]),
+    ...(zero ? [`Rated N0 ${r.current === 0 ? 'now' : 'before'} (VER-EVA-EPA): the schema's N-ratings are N1 to N5, so N0 is not in historicalRating or currentRating.`] : []),
+  ];
+  return {
+    historicalRating: history.filter((n) => n !== 0),
+    ...(r.current === 0 ? {} : { currentRating: r.current }),
+    ...(notes.length === 0 ? {} : { evaluationNotes: zero ? notes.join(' ') : r.notes }),
+  };
 }
 
 /** `Potential Agency Impact N-rating (PAIN): N3 (historically N5, then N3). Evaluation: …`. */

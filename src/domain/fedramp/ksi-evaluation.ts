@@ -130,6 +130,21 @@ export function evaluationResult(r: KsiResult, reportTool: string | undefined): 
   return { ksi_id: r.ksi_id, status: r.status, tool, checks: ids.length > 0 ? ids : [r.ksi_id] };
 }
 
+/** An id of svc's own 163-KSI catalog (`KSI-AC-02`: a NIST SP 800-53 family and base control), which no CR26 document carries. */
+export const CATALOG_KSI_ID = /^KSI-[A-Z]{2}-\d{2}$/;
+
+/**
+ * How a CR26 document names a result's id (documents carry only CR26 ids): a CR26 KSI id as itself, an earlier FedRAMP
+ * id as the CR26 id it now is, a KSI of svc's catalog as the NIST SP 800-53 base control it stands for (`KSI-AC-02` →
+ * `ac-2`); any other id (a FedRAMP release's, `--catalog`) as itself.
+ */
+export function cr26NameOf(id: string, rules: Pick<Cr26Rules, 'aliases'>, catalog: EvaluationInput['catalog']): string {
+  if (Object.prototype.hasOwnProperty.call(rules.aliases, id)) return rules.aliases[id];
+  if (!CATALOG_KSI_ID.test(id)) return id;
+  const first = catalog.get(id)?.controls[0];
+  return first === undefined ? id : baseControl(normalizeControlId(first) ?? first.trim().toLowerCase());
+}
+
 /** How many ids' routes a tally remembers. */
 const ROUTES_KEPT = 65_536;
 
@@ -168,8 +183,8 @@ export class Cr26Tally {
   private readonly retired: Map<string, Cr26Rules['retired'][number]>;
   private readonly targets: { id: string; controls: Set<string> }[];
   private readonly unmapped = new Map<string, UnmappedResult>();
-  /** Where each catalog id leads (computed once per id). */
-  private readonly reachedBy = new Map<string, { ids: string[]; via: ContributionVia } | UnmappedResult>();
+  /** Where each catalog id leads (computed once per id), with the name a CR26 document gives it (cr26NameOf). */
+  private readonly reachedBy = new Map<string, Route | UnmappedResult>();
 
   constructor(private readonly input: Omit<EvaluationInput, 'results'>) {
     this.byKsi = new Map(input.ksis.map((k) => [k.id, { id: k.id, indices: [], via: [], pass: 0, fail: 0, other: 0, methods: new Set(), tools: new Set() }]));
@@ -191,6 +206,8 @@ export class Cr26Tally {
       return [];
     }
     const result = made();
+    // A result without checks is its own one check, named by its ksi_id: named in a CR26 document as cr26NameOf names it.
+    const checks = result.checks.map((c) => (c === result.ksi_id ? route.name : c));
     for (const id of route.ids) {
       const t = this.byKsi.get(id)!;
       t.indices.push(index);
@@ -199,9 +216,15 @@ export class Cr26Tally {
       else if (result.status === 'FAIL') t.fail += 1;
       else t.other += 1;
       t.tools.add(result.tool);
-      for (const check of result.checks) t.methods.add(`${result.tool}\u0000${check}`);
+      for (const check of checks) t.methods.add(`${result.tool}\u0000${check}`);
     }
     return route.ids;
+  }
+
+  /** The name a CR26 document gives a result's id (cr26NameOf). */
+  nameOf(id: string): string {
+    const route = this.route(id);
+    return 'ids' in route ? route.name : cr26NameOf(id, this.input.rules, this.input.catalog);
   }
 
   /** The tally of an applicable KSI. */
@@ -234,7 +257,7 @@ export class Cr26Tally {
     };
   }
 
-  private route(id: string): { ids: string[]; via: ContributionVia } | UnmappedResult {
+  private route(id: string): Route | UnmappedResult {
     let route = this.reachedBy.get(id);
     if (route === undefined) {
       route = this.routeOf(id);
@@ -244,11 +267,11 @@ export class Cr26Tally {
     return route;
   }
 
-  private routeOf(id: string): { ids: string[]; via: ContributionVia } | UnmappedResult {
+  private routeOf(id: string): Route | UnmappedResult {
     const { rules, catalog } = this.input;
     const resolved = this.cr26Ksis.has(id) ? id : Object.prototype.hasOwnProperty.call(rules.aliases, id) ? rules.aliases[id] : undefined;
     if (resolved !== undefined && this.cr26Ksis.has(resolved)) {
-      if (this.byKsi.has(resolved)) return { ids: [resolved], via: resolved === id ? 'id' : 'alias' };
+      if (this.byKsi.has(resolved)) return { ids: [resolved], via: resolved === id ? 'id' : 'alias', name: resolved };
       return { id, kind: 'not-applicable', reason: `${resolved === id ? id : `${id} (now ${resolved})`} does not apply to the profile's class ${this.input.class}` };
     }
     const gone = this.retired.get(id);
@@ -257,11 +280,18 @@ export class Cr26Tally {
     if (definition !== undefined) {
       const controls = matchControls(definition.controls);
       const reached = this.targets.filter((t) => [...t.controls].some((c) => controls.has(c))).map((t) => t.id);
-      if (reached.length > 0) return { ids: reached, via: 'controls' };
+      if (reached.length > 0) return { ids: reached, via: 'controls', name: cr26NameOf(id, rules, catalog) };
       return { id, kind: 'no-shared-control', reason: `${id}: none of its controls (${definition.controls.join(', ')}) meets an applicable KSI's` };
     }
     return { id, kind: 'unknown', reason: `${id}: neither a CR26 KSI, an earlier FedRAMP id nor a catalog KSI` };
   }
+}
+
+/** Where a result's id leads: the applicable KSIs it reaches, how, and the name a CR26 document gives the id. */
+interface Route {
+  ids: string[];
+  via: ContributionVia;
+  name: string;
 }
 
 /** ksiStatusOf from counts: PASS, FAIL and the rest. */

@@ -84,7 +84,7 @@ export function buildOcr(input: OcrInput): Record<string, unknown> {
 export function acceptedText(accepted: AcceptedSummary | undefined): string {
   if (accepted === undefined) return 'None recorded: svc has recorded no accepted vulnerability (Accepted Vulnerability Info) for this offering.';
   if (accepted.count === 0) return `No accepted vulnerabilities; the Accepted Vulnerability Info (VER-RPT-AVI) is at ${accepted.aviUri}.`;
-  const ratings = ([5, 4, 3, 2, 1] as const).filter((n) => (accepted.byN[n] ?? 0) > 0).map((n) => `N${n}: ${accepted.byN[n]}`);
+  const ratings = ([5, 4, 3, 2, 1, 0] as const).filter((n) => (accepted.byN[n] ?? 0) > 0).map((n) => `N${n}: ${accepted.byN[n]}`);
   return `${accepted.count} accepted ${accepted.count === 1 ? 'vulnerability' : 'vulnerabilities'}${ratings.length === 0 ? '' : ` (${ratings.join(', ')})`}; full records in the Accepted Vulnerability Info (VER-RPT-AVI) at ${accepted.aviUri}.`;
 }
 

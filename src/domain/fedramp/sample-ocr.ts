@@ -3,7 +3,6 @@ import { buildOcr, ocrMarkdown, ocrPeriodEnding, type AcceptedSummary } from './
 import type { IncidentRecord, ScnRecord } from './ongoing-records';
 import type { TwinHeader } from './twin';
 
-
 export const SAMPLE_OCR_NOTE =
   'SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (FRC-CSO-PKG asks for a real or example OCR); no OCR has been recorded for this period.';
 
@@ -21,7 +20,10 @@ export interface SampleOcrInput {
 
 /**
  * A sample OCR (FRC-CSO-PKG) for the 3 months ending `to`, built as a real one is (buildOcr) from what the store
- * holds, and saying at its top that it is a sample (`sample`, `sampleNote`: members FedRAMP's open top level allows).
+ * holds, and saying at its top that it is a sample (`sample`, `sampleNote`: members FedRAMP's open top level allows,
+ * for machines). FedRAMP's viewer shows only what the schema declares, and the OCR schema declares no summary of the
+ * report as a whole: the note is also the first entry of `certificationDataChanges`, the first text list the viewer
+ * shows (docs/decisions.md, "The sample OCR says so where FedRAMP's viewer shows it").
  */
 export function sampleOcr(input: SampleOcrInput): Record<string, unknown> {
   const ocr = buildOcr({
@@ -35,10 +37,11 @@ export function sampleOcr(input: SampleOcrInput): Record<string, unknown> {
     plannedChanges: [],
     recommendations: [],
   });
-  return { sample: true, sampleNote: SAMPLE_OCR_NOTE, ...ocr };
+  return { sample: true, sampleNote: SAMPLE_OCR_NOTE, ...ocr, certificationDataChanges: [SAMPLE_OCR_NOTE, ...(ocr.certificationDataChanges as string[])] };
 }
 
-/** The sample OCR's Markdown twin. */
+/** The sample OCR's Markdown twin: the note in bold under the header (not again among the changes). */
 export function sampleOcrMarkdown(ocr: Record<string, unknown>, header: Omit<TwinHeader, 'title'>): string {
-  return ocrMarkdown(ocr, { title: 'Ongoing Certification Report (SAMPLE)', ...header }, SAMPLE_OCR_NOTE);
+  const changes = (ocr.certificationDataChanges as string[]).filter((c) => c !== SAMPLE_OCR_NOTE);
+  return ocrMarkdown({ ...ocr, certificationDataChanges: changes }, { title: 'Ongoing Certification Report (SAMPLE)', ...header }, SAMPLE_OCR_NOTE);
 }

@@ -3,6 +3,7 @@ import { DRIFT_CLASSES, DRIFT_SEVERITIES, type DriftSeverity } from '../drift/dr
 import { describe, isPlainObject } from '../encoding/json-values';
 import { InvalidInputError } from '../errors';
 import type { Cr26Rules } from './cr26-rules';
+import { matchControls } from './ksi-evaluation';
 import type { ScnImpact } from './scn';
 
 /** The svc command whose `--json` output a drift report is. */
@@ -74,20 +75,36 @@ export function readDriftReport(document: unknown, file: string): DriftReport {
 const LISTED = 20;
 
 /**
- * What a drift report says the change touches: the KSIs its findings name (an earlier FedRAMP id as its CR26 id, by
- * the rules' aliases) and their NIST SP 800-53 controls (a CR26 KSI's from the rules data, a catalog KSI's from svc's
- * catalog; an id that is neither adds no control), with the impact analysis's paragraph. A substrate report names
+ * What a drift report says the change touches, in CR26 ids only (a CR26 document carries no id of svc's catalog): the
+ * CR26 KSIs its findings name (an earlier FedRAMP id as its CR26 id, by the rules' aliases; a KSI of svc's catalog as
+ * the CR26 KSIs whose controls meet its own, as the SDR counts its results, docs/decisions.md "Control intersection
+ * rule") and their NIST SP 800-53 controls (a CR26 KSI's from the rules data, a catalog KSI's from svc's catalog),
+ * with the impact analysis's paragraph, which counts the ids that lead to no CR26 KSI. A substrate report names
  * configuration resources, not KSIs: the paragraph names the resources and the lists stay empty.
  */
 export function driftImpact(report: DriftReport, rules: Pick<Cr26Rules, 'ksis' | 'aliases'>, catalog: { get(id: string): Pick<KsiDefinition, 'controls'> | undefined }): ScnImpact {
   const cr26 = new Map(rules.ksis.map((k) => [k.id, k.controls]));
+  const targets = rules.ksis.map((k) => ({ id: k.id, controls: matchControls(k.controls) }));
   const ksis = new Set<string>();
   const controls = new Set<string>();
+  const unnamed = new Set<string>();
+  const addControls = (list: readonly string[]) => {
+    for (const c of list) controls.add(normalizeControlId(c) ?? c.trim().toLowerCase());
+  };
   for (const { ksi } of report.changes) {
     if (ksi === undefined) continue;
     const id = !cr26.has(ksi) && Object.prototype.hasOwnProperty.call(rules.aliases, ksi) ? rules.aliases[ksi] : ksi;
-    ksis.add(id);
-    for (const c of cr26.get(id) ?? catalog.get(id)?.controls ?? []) controls.add(normalizeControlId(c) ?? c.trim().toLowerCase());
+    const own = cr26.get(id);
+    if (own !== undefined) {
+      ksis.add(id);
+      addControls(own);
+      continue;
+    }
+    const definition = catalog.get(id);
+    const met = definition === undefined ? [] : targets.filter((t) => [...matchControls(definition.controls)].some((c) => t.controls.has(c)));
+    for (const t of met) ksis.add(t.id);
+    addControls(definition?.controls ?? []);
+    if (met.length === 0) unnamed.add(id);
   }
   const counts = DRIFT_SEVERITIES.map((s) => `${s} ${report.changes.filter((c) => c.severity === s).length}`).join(', ');
   const n = report.changes.length;
@@ -99,7 +116,8 @@ export function driftImpact(report: DriftReport, rules: Pick<Cr26Rules, 'ksis' |
     analysis = `${head}${subjects.length === 0 ? '' : ` to ${named}`}. A substrate report names configuration resources, not KSIs or controls.`;
   } else {
     const sorted = [...ksis].sort();
-    analysis = `${head}${sorted.length === 0 ? '' : ` on ${sorted.join(', ')}`}${controls.size === 0 ? '' : `: ${controls.size} NIST SP 800-53 ${controls.size === 1 ? 'control' : 'controls'} to verify (impactedControls)`}.`;
+    const others = unnamed.size === 0 ? '' : `; ${unnamed.size} ${unnamed.size === 1 ? 'KSI id of the report leads' : 'KSI ids of the report lead'} to no CR26 KSI`;
+    analysis = `${head}${sorted.length === 0 ? '' : ` on ${sorted.join(', ')}`}${controls.size === 0 ? '' : `: ${controls.size} NIST SP 800-53 ${controls.size === 1 ? 'control' : 'controls'} to verify (impactedControls)`}${others}.`;
   }
   return { ksis: [...ksis].sort(), controls: [...controls].sort(compareControls), analysis };
 }

@@ -1,5 +1,5 @@
 import { endOfDay } from '../encoding/iso-time';
-import { markdownText } from '../encoding/markdown';
+import { markdownLiteral, markdownText } from '../encoding/markdown';
 import { isIsoTime } from '../encoding/json-values';
 import { InvalidInputError, UsageError } from '../errors';
 import type { Cr26Class, Cr26Rules, Cr26TimeUnit } from './cr26-rules';
@@ -260,8 +260,8 @@ function planSummary(input: ScnInput, impacted: readonly string[]): string {
   if (input.notices.undated.length > 0) {
     lines.push('', `Not yet dated: ${input.notices.undated.map((n) => `${n.notice} (${n.rule}), counted from ${SCN_ANCHORS[n.from].words}`).join('; ')}.`);
   }
-  // The ids come from the drift report, a file: escaped, so they read as ids whatever they hold.
-  if (impacted.length > 0) lines.push('', `To verify: ${impacted.map(markdownText).join(', ')}.`);
+  // The ids come from the drift report, a file: escaped, so they read as ids whatever they hold (in the JSON too).
+  if (impacted.length > 0) lines.push('', `To verify: ${impacted.map(markdownLiteral).join(', ')}.`);
   return lines.join('\n');
 }
 

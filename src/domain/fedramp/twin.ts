@@ -32,14 +32,15 @@ export function twinHeader(h: TwinHeader): string[] {
 }
 
 /**
- * Markdown the provider wrote (a statement, the assessor's summary) inside a twin: as a block quote, so its headings
- * and lists stay inside it and cannot break the twin's structure; raw HTML is written as text (`<`, `&` as entities),
- * and a control character (ESC, a C1 control, U+2028) as printableText writes it (`\u001b`); tabs stay.
+ * Markdown the provider wrote (a statement, the assessor's summary), or svc's own text as markdownLiteral escaped it,
+ * inside a twin: as a block quote, so its headings and lists stay inside it and cannot break the twin's structure;
+ * raw HTML is written as text (`<`, `&` as entities; one already backslash-escaped, `\<`, stays as it is, so it reads
+ * as `<` and not as `&lt;`), and a control character (ESC, a C1 control, U+2028) as printableText writes it
+ * (`\u001b`); tabs stay.
  */
 export function quotedMarkdown(text: string): string[] {
   return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
+    .replace(/(\\*)([&<])/g, (all, slashes: string, c: string) => (slashes.length % 2 === 1 ? all : `${slashes}${c === '&' ? '&amp;' : '&lt;'}`))
     .split(/\r\n|\r|\n/)
     .map((line) => (line.trim() === '' ? '>' : `> ${printableText(line)}`));
 }

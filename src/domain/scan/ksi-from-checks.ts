@@ -136,7 +136,8 @@ export function ksiResult(ksiId: string, status: Status, checks: readonly KsiChe
 
 /**
  * Every failed check of a scan as a detection (DESIGN §12.4): a weakness scanner's findings and a configuration
- * scanner's failed checks alike (VER counts both), detected when the scanner says, else when the scan ran, else at
+ * scanner's failed checks alike (VER counts both), and a finding whose check decides nothing for its KSI but which the
+ * scanner did report (`weakness.detected`: a match of Unknown severity), detected when the scanner says, else when the scan ran, else at
  * `generatedAt`; the normalized report's `vulnerabilities[]`. The finding is the check's rule id; the resource is what the check
  * names, else the scanned tenant, else the scan as a whole. A check failed on the same resource twice (two rows of a
  * tool's output) is one detection. In the order the scanner listed them.
@@ -145,10 +146,11 @@ export function detectionsOf(scan: VendorScan, generatedAt: string, digest: Pick
   const detectedAt = scan.observed_at !== undefined && isIsoTime(scan.observed_at) ? scan.observed_at : generatedAt;
   const found = new Map<string, Detection>();
   for (const check of scan.checks) {
-    if (check.outcome !== 'fail') continue;
+    if (check.outcome !== 'fail' && check.weakness?.detected !== true) continue;
     const resource = text(check.resource) ?? text(scan.tenant) ?? `${scan.tool} scan`;
     const w = check.weakness ?? {};
     const findingId = text(w.finding_id) ?? check.id;
+    const aliases = [...new Set((w.aliases ?? []).filter((a) => text(a) !== undefined && a !== findingId))];
     const id = detectionId(scan.tool, findingId, resource, digest);
     if (found.has(id)) continue;
     const kind = w.kind ?? scan.detections;
@@ -156,6 +158,7 @@ export function detectionsOf(scan: VendorScan, generatedAt: string, digest: Pick
       id,
       source: scan.tool,
       finding_id: findingId,
+      ...(aliases.length === 0 ? {} : { aliases }),
       resource,
       title: text(check.title) ?? check.id,
       scanner_severity: text(check.severity) ?? check.criticality,

@@ -37,6 +37,13 @@ export interface ScanWeakness {
   fix_available?: boolean;
   /** When the scanner first saw it (ISO-8601), if it says. */
   detected_at?: string;
+  /**
+   * A finding the scanner reported whose check decides nothing for its KSI (a match of Unknown severity): a detection
+   * all the same. CR26 rates a detection by its PAIN, not by the scanner's severity, which stays as evidence.
+   */
+  detected?: boolean;
+  /** Other ids the scanner gave for the same finding: the advisory (GHSA, ALAS) reported under the CVE it names. */
+  aliases?: string[];
 }
 
 export interface VendorScan {

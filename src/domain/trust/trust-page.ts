@@ -1,3 +1,4 @@
+import { markdownPlain } from '../encoding/markdown';
 import { isPlainObject } from '../ksi/ksi-result';
 import type { MetricSummary } from '../fedramp/ksi-evaluation';
 
@@ -208,12 +209,13 @@ function decisionTables(
   const rows = items.map((item, i): TrustCell[] => {
     const entry = item[fields.id] as string;
     const name = names.get(entry);
-    const labelled = fields.labelled.flatMap(([field, label]) => paragraphs(item[field]).map((p) => ({ label, text: p })));
+    // The statement and its validation are Markdown fields (FedRAMP's schemas): shown as text, their backslash escapes read.
+    const labelled = fields.labelled.flatMap(([field, label]) => paragraphs(item[field]).map((p) => ({ label, text: markdownPlain(p) })));
     const tests = fields.tests === undefined ? [] : paragraphs(item[fields.tests]);
     return [
       name === undefined ? { id: entry } : { id: entry, name },
       text(item[fields.status]),
-      { paragraphs: [...paragraphs(item[fields.statement]).map((p) => ({ text: p })), ...labelled, ...(tests.length === 0 ? [] : [{ label: 'Tests', text: tests.join('; ') }])] },
+      { paragraphs: [...paragraphs(item[fields.statement]).map((p) => ({ text: markdownPlain(p) })), ...labelled, ...(tests.length === 0 ? [] : [{ label: 'Tests', text: tests.join('; ') }])] },
       ...rest.rows[i],
     ];
   });

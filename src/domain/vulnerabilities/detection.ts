@@ -21,10 +21,12 @@ export interface Detection {
   source: string;
   /** The CVE, plugin or rule id (`CVE-2024-3094`, `19506`, `iam_root_mfa_enabled`). */
   finding_id: string;
+  /** Other ids the scanner gave for the same finding, when it gave any: the advisory (`GHSA-…`, `ALAS-…`) reported under the CVE it names. */
+  aliases?: string[];
   /** What it was found on: a host, an image and package, a URL, a file and line, a cloud resource. */
   resource: string;
   title: string;
-  /** The scanner's own severity label, as written (`HIGH`, `3`, `Medium`). */
+  /** The scanner's own severity label, as written (`HIGH`, `3`, `Medium`, `Unknown`): evidence, not the rating (CR26 rates by PAIN). */
   scanner_severity: string;
   /** CVSS base score, 0–10, when the scanner gives one. */
   cvss?: number;
@@ -42,7 +44,7 @@ export function detectionId(source: string, findingId: string, resource: string,
 }
 
 const TEXT = ['id', 'source', 'finding_id', 'resource', 'title', 'scanner_severity'] as const;
-const KNOWN = new Set<string>([...TEXT, 'cvss', 'detected_at', 'fix_available', 'kind']);
+const KNOWN = new Set<string>([...TEXT, 'aliases', 'cvss', 'detected_at', 'fix_available', 'kind']);
 
 /**
  * Checks a normalized report's `vulnerabilities` (DESIGN §12.4) and returns them; throws InvalidInputError
@@ -72,6 +74,9 @@ export function readDetections(value: unknown, file: string): Detection[] {
     }
     if (d.cvss !== undefined && !(typeof d.cvss === 'number' && d.cvss >= 0 && d.cvss <= 10)) fail(`${at}.cvss`, `${describe(d.cvss)} is not a CVSS score`, 'write a number from 0 to 10, or leave it out');
     if (d.fix_available !== undefined && typeof d.fix_available !== 'boolean') fail(`${at}.fix_available`, `expected true or false, got ${describe(d.fix_available)}`, 'write true or false, or leave it out');
+    if (d.aliases !== undefined && !(Array.isArray(d.aliases) && d.aliases.every((a) => typeof a === 'string' && a.trim() !== ''))) {
+      fail(`${at}.aliases`, `${describe(d.aliases)} is not a list of ids`, 'write the other ids of the finding, such as ["GHSA-p6mc-m468-83gw"], or leave it out');
+    }
     if (d.kind !== undefined && !DETECTION_KINDS.includes(d.kind as DetectionKind)) fail(`${at}.kind`, `${describe(d.kind)} is not a kind of detection`, 'write "vulnerability" or "configuration", or leave it out');
     for (const key of Object.keys(d)) if (!KNOWN.has(key)) fail(`${at}.${key}`, 'unknown field', `a detection holds ${[...KNOWN].join(', ')}`);
   });

@@ -23,6 +23,9 @@ export const DEFAULT_POLICY: EvaluationPolicy = {
   default_n: 3,
 };
 
+/** What an evaluation says of KEV membership when no CISA KEV catalog is configured: svc did not check it. */
+export const NO_KEV_CATALOG = 'KEV status unknown: no CISA KEV catalog was configured';
+
 /** What the policy sees of a newly detected group. */
 export interface NewGroup {
   finding_id: string;
@@ -44,21 +47,23 @@ export function policyId(policy: EvaluationPolicy, canonical: (value: unknown) =
  * says so. Internet-reachable when a resource matches a
  * pattern; likely exploitable when the CISA KEV catalog lists its finding (exploitation is assumed automatable,
  * VER-EVA-AIA, so KEV membership is what svc can know without a person); the N-rating of its most severe scanner
- * severity. The reason says each.
+ * severity. The reason says each, and only what svc checked: without a configured KEV catalog (`kev` undefined) the
+ * KEV status is unknown, said so, and LEV stays false until a person's evaluation says otherwise.
  */
-export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: string, kev: KevEntry | undefined): Evaluation {
+export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: string, kev: ReadonlyMap<string, KevEntry> | undefined): Evaluation {
+  const entry = kev?.get(group.finding_id);
   const reachable = group.resources.find((r) => policy.internet_reachable.some((p) => globMatch(p, r)));
   const ratings = group.severities.map((s) => policy.n_by_severity[s.trim().toLowerCase()] ?? policy.default_n);
-  const n = Math.max(...ratings, 1) as NRating;
+  const n = (ratings.length === 0 ? 1 : Math.max(...ratings)) as NRating;
   return {
     at: Date.parse(group.recorded) > Date.parse(group.first_detected) ? group.recorded : group.first_detected,
     by,
     irv: reachable !== undefined,
-    lev: kev !== undefined,
+    lev: entry !== undefined,
     n,
     reason: [
       reachable === undefined ? 'no resource matches an internet-reachable pattern' : `${reachable} matches an internet-reachable pattern`,
-      kev === undefined ? 'not in the CISA KEV catalog' : `in the CISA KEV catalog (due ${kev.dueDate})`,
+      kev === undefined ? NO_KEV_CATALOG : entry === undefined ? 'not in the CISA KEV catalog' : `in the CISA KEV catalog (due ${entry.dueDate})`,
       `N${n} from scanner severity ${[...new Set(group.severities)].join(', ') || 'none'}`,
     ].join('; '),
   };
@@ -117,14 +122,26 @@ export function readVulnerabilitySettings(value: unknown, fail: (path: string, p
   return settings;
 }
 
-/** `value` as an N-rating: 1–5, or "N1"–"N5". */
-export function parseNRating(value: unknown): NRating | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim().replace(/^n/i, '')) : NaN;
-  return Number.isInteger(n) && n >= 1 && n <= 5 ? (n as NRating) : undefined;
+/**
+ * `value` as an N-rating: `lowest`–5, or "N<lowest>"–"N5". `lowest` 1 (the default) where only N1–N5 can be meant
+ * (IEC-CSO-EFI's incident ratings); 0 where VER-EVA-EPA's N0 may be, which the release in use must then offer
+ * (pain-ratings.ts requireOffered).
+ */
+export function parseNRating(value: unknown, lowest: 0 | 1 = 1): NRating | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim().replace(/^n/i, '')) : NaN;
+  return Number.isInteger(n) && n >= lowest && n <= 5 ? (n as NRating) : undefined;
 }
 
 function rating(value: unknown, at: string, fail: (path: string, problem: string) => never): NRating {
-  return parseNRating(value) ?? fail(at, `${describe(value)} is not an N-rating; write 1 to 5 (or "N1" to "N5")`);
+  return parseNRating(value, 0) ?? fail(at, `${describe(value)} is not an N-rating; write 0 to 5 (or "N0" to "N5"; N0 where the CR26 release in use offers it)`);
+}
+
+/** Every N-rating the policy gives, with the config path that gives it (to check against the release in use). */
+export function policyRatings(policy: EvaluationPolicy): { at: string; n: NRating }[] {
+  return [
+    ...Object.entries(policy.n_by_severity).map(([severity, n]) => ({ at: `vulnerabilities.policy.n_by_severity.${severity}`, n })),
+    { at: 'vulnerabilities.policy.default_n', n: policy.default_n },
+  ];
 }
 
 /**

@@ -4,8 +4,11 @@ import { proseFact } from '../fedramp/prose-facts';
 import { InvalidInputError } from '../errors';
 import { endOfDay, isoSeconds } from '../encoding/iso-time';
 
-/** A Potential Agency Impact N-rating (VER-EVA-EPA): N1 (least) to N5. */
-export type NRating = 1 | 2 | 3 | 4 | 5;
+/**
+ * A Potential Agency Impact N-rating (VER-EVA-EPA): N0 (least; from CR26 2026.10.05.01) or N1 to N5. Which ones the
+ * release in use offers comes from its rules data (pain-ratings.ts).
+ */
+export type NRating = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** The VER and VDR rules the lifecycle reads from the rules data (DESIGN §12.4). */
 export const LIFECYCLE_RULES = {
@@ -105,7 +108,8 @@ export interface GroupJudgment {
  * Judges one group at `now` for a Certification Class (DESIGN §12.4), every timeframe read from the rules data:
  * - evaluation due VER-TFR-EVU's days after first detection (a policy evaluation counts), overdue while unevaluated;
  * - mitigation due by VDR-TFR-PVR's table (class × current N × IRV+LEV `irv_lev`, not IRV + LEV `nirv_lev`, not LEV
- *   `nlev`), counted from the evaluation that set the current N-rating (N1 has none), overdue until fully mitigated,
+ *   `nlev`), counted from the evaluation that set the current N-rating (none where the table has no cell for it: N1,
+ *   and N0 where a release offers it), overdue until fully mitigated,
  *   remediated, accepted or a false positive;
  * - a KEV entry due on the catalog's `dueDate` (VDR-TFR-KEV), overdue from the next day until remediated, even when
  *   mitigated;
@@ -284,7 +288,7 @@ function ruleTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, id: string): { 
   return { unit: t.unit, num };
 }
 
-/** VDR-TFR-PVR's cell for the class, N-rating and category; undefined where the table has none (N1). */
+/** VDR-TFR-PVR's cell for the class, N-rating and category; undefined where the table has none (N1, N0). */
 export function painCell(rules: Pick<Cr26Rules, 'rules' | 'info'>, cls: Cr26Class, n: NRating, category: 'irv_lev' | 'nirv_lev' | 'nlev'): { force: Cr26Force; timeframe: { unit: Cr26Timeframe['unit']; num: number } } | undefined {
   const variant = ruleOf(rules, LIFECYCLE_RULES.mitigate).varies_by_class?.[cls];
   if (variant?.pain_timeframes === undefined) throw missing(rules, `${LIFECYCLE_RULES.mitigate} gives no table for Class ${cls}`);

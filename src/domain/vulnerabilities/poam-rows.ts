@@ -29,9 +29,10 @@ export interface VulnerabilityPoamContext {
 
 /**
  * The FedRAMP POA&M template's risk rating of an N-rating (VER-EVA-EPA): N5 (debilitating, more than one agency)
- * Critical, N4 High, N3 (disruptive, one agency) Moderate, N2 and N1 (narrow or minimal) Low.
+ * Critical, N4 High, N3 (disruptive, one agency) Moderate, N2 and N1 (narrow or minimal) Low; N0 (no adverse effect
+ * likely, from CR26 2026.10.05.01) Low too, the template's lowest.
  */
-export const N_RISK: Record<NRating, RiskRating> = { 5: 'Critical', 4: 'High', 3: 'Moderate', 2: 'Low', 1: 'Low' };
+export const N_RISK: Record<NRating, RiskRating> = { 5: 'Critical', 4: 'High', 3: 'Moderate', 2: 'Low', 1: 'Low', 0: 'Low' };
 
 /** The controls a POA&M item of a scan finding names: RA-5 for a weakness, CM-6 for a failed configuration check. */
 const CONTROLS: Record<StoredGroup['kind'], string[]> = { vulnerability: ['ra-5'], configuration: ['cm-6'] };

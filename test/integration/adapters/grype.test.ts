@@ -77,16 +77,21 @@ describe('Grype adapter on the real image sample (golang:1.12-alpine, Grype 0.79
     expect(report.source).toMatchObject({ tool: 'Grype', version: '0.79.3', mapping: grype.info.mapping });
   });
 
-  it('makes one vulnerability detection per failed match, which the register groups by CVE', async () => {
+  it('makes one vulnerability detection per match, Unknown severity included, which the register groups by CVE', async () => {
     const detections = await detect(SAMPLE);
-    // 89 matches less the 2 of Unknown severity; each (CVE, package) pair appears once in the file.
-    expect(detections).toHaveLength(87);
+    // Every one of the 89 matches: CR26 rates a detection by PAIN, not by the scanner; each (CVE, package) pair appears once in the file.
+    expect(detections).toHaveLength(89);
     expect(detections.every((d) => d.kind === undefined && d.source === 'Grype' && d.detected_at === '2024-07-23T12:42:03.544Z')).toBe(true);
     // jq: 45 matches have fix.state "fixed" (none of them of Unknown severity), the 44 others "unknown".
     expect(detections.filter((d) => d.fix_available === true)).toHaveLength(45);
-    expect(detections.filter((d) => d.fix_available === undefined)).toHaveLength(42);
-    // Every failed match has a CVSS v3.1 score, on the vulnerability itself (nvd:cpe matches) or on its NVD related record.
+    expect(detections.filter((d) => d.fix_available === undefined)).toHaveLength(44);
+    // Every match but the 2 of Unknown severity has a CVSS v3.1 score, on the vulnerability itself (nvd:cpe matches) or on its NVD related record.
     expect(detections.filter((d) => d.cvss !== undefined)).toHaveLength(87);
+    // The 2 of Unknown severity keep the scanner's word as evidence.
+    expect(detections.filter((d) => d.scanner_severity === 'Unknown').map((d) => [d.finding_id, d.resource])).toEqual([
+      ['CVE-2024-2511', 'golang:1.12-alpine: libcrypto1.1@1.1.1d-r3 (/lib/apk/db/installed)'],
+      ['CVE-2024-2511', 'golang:1.12-alpine: libssl1.1@1.1.1d-r3 (/lib/apk/db/installed)'],
+    ]);
     expect(detections[0]).toEqual({
       id: expect.stringMatching(ID),
       source: 'Grype',
@@ -99,12 +104,13 @@ describe('Grype adapter on the real image sample (golang:1.12-alpine, Grype 0.79
       fix_available: true,
     });
     const ids = detections.map((d) => d.id);
-    expect(new Set(ids).size).toBe(87);
+    expect(new Set(ids).size).toBe(89);
     expect((await detect(SAMPLE)).map((d) => d.id)).toEqual(ids);
     expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
-    // 47 distinct CVEs in the file; CVE-2024-2511 is only of Unknown severity: 46 groups, the OpenSSL ones on two packages.
+    // 47 distinct CVEs in the file: 47 groups, the OpenSSL ones on two packages; CVE-2024-2511, only of Unknown severity, too.
     const groups = nextGroups([], detections, NOW, new PureJsHashing());
-    expect(groups).toHaveLength(46);
+    expect(groups).toHaveLength(47);
+    expect(groups.find((g) => g.finding_id === 'CVE-2024-2511')).toMatchObject({ severities: ['Unknown'], detections: 2 });
     expect(groups.find((g) => g.finding_id === 'CVE-2024-5535')).toMatchObject({
       sources: ['Grype'],
       resources: ['golang:1.12-alpine: libcrypto1.1@1.1.1d-r3 (/lib/apk/db/installed)', 'golang:1.12-alpine: libssl1.1@1.1.1d-r3 (/lib/apk/db/installed)'],
@@ -151,14 +157,15 @@ describe('Grype adapter on the other forms Grype writes', () => {
     expect(scan).toMatchObject({ version: '0.86.1', observed_at: '2025-01-02T03:04:05Z' });
   });
 
-  it('groups a GHSA under its one CVE, takes NVD v3 scores only, and reads fix states', async () => {
+  it('groups a GHSA under its one CVE keeping the GHSA id, takes NVD v3 scores only, and reads fix states', async () => {
     const detections = await detect(write('dir.json', report));
-    expect(detections.map((d) => [d.finding_id, d.cvss, d.fix_available])).toEqual([
-      ['CVE-2020-8203', 7.4, true], // the GHSA's one related CVE, and NVD's score over GitHub's
-      ['CVE-2024-0001', undefined, false], // wont-fix
-      ['CVE-2024-0002', undefined, false], // a v2 score is no CVSS v3 score; not-fixed
-      ['GHSA-aaaa-bbbb-cccc', undefined, undefined], // no related CVE: grouped as itself; state unknown
+    expect(detections.map((d) => [d.finding_id, d.aliases, d.cvss, d.fix_available])).toEqual([
+      ['CVE-2020-8203', ['GHSA-p6mc-m468-83gw'], 7.4, true], // the GHSA's one related CVE, the GHSA kept; NVD's score over GitHub's
+      ['CVE-2024-0001', undefined, undefined, false], // wont-fix
+      ['CVE-2024-0002', undefined, undefined, false], // a v2 score is no CVSS v3 score; not-fixed
+      ['GHSA-aaaa-bbbb-cccc', undefined, undefined, undefined], // no related CVE: grouped as itself; state unknown
     ]);
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
     const trivyReport = { SchemaVersion: 2, ArtifactName: '/app', Results: [{ Target: 'package-lock.json', Vulnerabilities: [{ VulnerabilityID: 'CVE-2020-8203', PkgName: 'lodash', InstalledVersion: '4.17.15', Severity: 'HIGH' }] }] };
     const fromTrivy = detectionsOf(await readWith(trivy, write('trivy.json', trivyReport)), NOW, new PureJsHashing());
     const groups = nextGroups([], [...detections, ...fromTrivy], NOW, new PureJsHashing());

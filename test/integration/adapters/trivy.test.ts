@@ -167,6 +167,36 @@ describe('Trivy adapter: detections (DESIGN §12.4)', () => {
     expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
   });
 
+  it('makes a finding of UNKNOWN severity a detection too, keeping the word, and keeps the advisory Trivy names beside the CVE', async () => {
+    // The real sample's first row as Trivy writes it when its source rates it UNKNOWN and names its advisory
+    // (VendorIDs): GHSA-q2q7-5pp4-w6pg is the row's own GitHub advisory, among its References.
+    const raw = JSON.parse(readFileSync(SAMPLE, 'utf8'));
+    const row = raw.Results.flatMap((r: { Vulnerabilities?: Record<string, unknown>[] }) => r.Vulnerabilities ?? [])[0];
+    expect([row.VulnerabilityID, (row.References as string[]).includes('https://github.com/advisories/GHSA-q2q7-5pp4-w6pg')]).toEqual(['CVE-2021-33503', true]);
+    Object.assign(row, { Severity: 'UNKNOWN', VendorIDs: ['GHSA-q2q7-5pp4-w6pg'] });
+    const scan = await readWith(trivy, write('unknown.json', raw));
+    expect(scan.checks.find((c) => c.id === 'CVE-2021-33503')).toMatchObject({ outcome: 'not-applicable', severity: 'UNKNOWN' }); // decides nothing for its KSI
+    const detections = detectionsOf(scan, NOW, new PureJsHashing());
+    expect(detections).toHaveLength(5); // as many as the real sample's: the UNKNOWN row still one of them
+    expect(detections[0]).toMatchObject({ finding_id: 'CVE-2021-33503', aliases: ['GHSA-q2q7-5pp4-w6pg'], scanner_severity: 'UNKNOWN', cvss: 7.5 });
+    expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
+    // The image form's UNKNOWN busybox row, and a misconfiguration failed at UNKNOWN severity, are detections as well.
+    const image = await detect(
+      write('image-unknown.json', {
+        SchemaVersion: 2,
+        ArtifactName: 'app:1',
+        Results: [
+          { Target: 'app:1 (alpine 3.19.1)', Class: 'os-pkgs', Vulnerabilities: [{ VulnerabilityID: 'CVE-2024-0002', PkgName: 'busybox', InstalledVersion: '1.36.1-r15', Severity: 'UNKNOWN' }] },
+          { Target: 'main.tf', Class: 'config', Misconfigurations: [{ ID: 'AVD-X-1', Title: 'x', Severity: 'UNKNOWN', Status: 'FAIL' }, { ID: 'AVD-X-2', Title: 'y', Severity: 'UNKNOWN', Status: 'PASS' }] },
+        ],
+      }),
+    );
+    expect(image.map((d) => [d.finding_id, d.scanner_severity, d.kind])).toEqual([
+      ['CVE-2024-0002', 'UNKNOWN', undefined],
+      ['AVD-X-1', 'UNKNOWN', 'configuration'],
+    ]);
+  });
+
   it('reads a fix from the Status Trivy 0.44+ writes, else from FixedVersion, and the CVSS v3 score by source', async () => {
     const row = (id: string, more: Record<string, unknown>) => ({ VulnerabilityID: id, PkgName: 'openssl', InstalledVersion: '3.1.4-r0', Severity: 'HIGH', ...more });
     const path = write('status.json', {

@@ -235,7 +235,7 @@ describe('EnforcementRuntime', () => {
     expect(report.summary.counts.REMEDIATED).toBe(40);
   });
 
-  it('runs 10,000 policies over 1,000 results in well under 2 s with the right summary', async () => {
+  it('runs 10,000 policies over 1,000 results with the right summary (its time is measured by npm run bench, not here)', async () => {
     // 1,000 distinct ids: ten two-letter areas (AA, BB, ...) x 100 numbers.
     const ids = Array.from({ length: 1000 }, (_, i) => `KSI-${String.fromCharCode(65 + Math.floor(i / 100)).repeat(2)}-${String(i % 100).padStart(2, '0')}`);
     const results = ids.map((id, i) => result(id, i % 2 === 0 ? 'FAIL' : 'PASS', { drift: i % 3 }));
@@ -250,10 +250,7 @@ describe('EnforcementRuntime', () => {
       });
     });
     const adapter = new ScriptedAdapter('fixer', ['enable-ca-policy'], (c) => ({ changed: true, after: { ...c.result, status: 'PASS', evidence: { drift: 0 } } }));
-    const started = process.hrtime.bigint();
     const report = await runtime([adapter], { concurrency: 16 }).runtime.run({ policies, results });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    expect(ms).toBeLessThan(2000);
 
     // Count the expected outcomes the slow, obvious way.
     const byId = new Map(results.map((r) => [r.ksi_id, r]));

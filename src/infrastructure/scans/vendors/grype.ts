@@ -9,8 +9,8 @@ const TOOL = 'Grype';
 const CONTROLS = trivyTable.classes.vulnerability;
 /**
  * Grype's severities (grype/vulnerability/severity.go). Critical and High fail as musts, Medium, Low and Negligible
- * (Debian's and Ubuntu's lowest, which Trivy reads as LOW) as shoulds; an Unknown-severity match is counted but decides
- * nothing, as with Trivy.
+ * (Debian's and Ubuntu's lowest, which Trivy reads as LOW) as shoulds; an Unknown-severity match decides nothing for its
+ * KSI, as with Trivy, but is a detection all the same: CR26 rates it by PAIN, not by the scanner's severity.
  */
 const SEVERITIES = new Map<string, Criticality>([
   ['critical', 'must'],
@@ -93,7 +93,8 @@ function matchCheck(input: RawInput, match: unknown, target: string | undefined,
     text(vulnerability.dataSource),
   ].filter(Boolean);
   const weakness: ScanWeakness = {
-    ...(findingId !== id ? { finding_id: findingId } : {}),
+    ...(findingId !== id ? { finding_id: findingId, aliases: [id] } : {}),
+    ...(outcome === 'not-applicable' ? { detected: true } : {}),
     ...(score ? { cvss: score.score } : {}),
     ...(fixAvailable === undefined ? {} : { fix_available: fixAvailable }),
   };

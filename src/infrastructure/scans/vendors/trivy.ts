@@ -2,7 +2,7 @@ import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
 import table from '../data/trivy-nist.json';
 import type { RawInput } from '../raw-input';
-import { clip, isoTime, type Json, obj, shapeError, text, type VendorParser } from '../vendor-parser';
+import { clip, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
 
 type Kind = keyof typeof table.classes;
 
@@ -113,15 +113,30 @@ function vulnerability(input: RawInput, target: string, row: Json, path: string)
   const fix = typeof row.FixedVersion === 'string' && row.FixedVersion !== '' ? `fixed in ${row.FixedVersion}` : 'no fixed version';
   const cvss = cvssOf(row);
   const fixAvailable = fixAvailableOf(row);
-  return {
-    ...finding(id, 'fail', row.Severity, CLASSES.vulnerability, {
+  return finding(
+    id,
+    'fail',
+    row.Severity,
+    CLASSES.vulnerability,
+    {
       title: text(row.Title) ?? id,
       resource: pkg ? `${target}: ${pkg}` : target,
       details: [pkg && `${pkg}: ${fix}`, text(row.PrimaryURL)].filter(Boolean).join('; '),
-    }),
-    weakness: { ...(cvss === undefined ? {} : { cvss }), ...(fixAvailable === undefined ? {} : { fix_available: fixAvailable }) },
-  };
+    },
+    { ...aliasesOf(row, id), ...(cvss === undefined ? {} : { cvss }), ...(fixAvailable === undefined ? {} : { fix_available: fixAvailable }) },
+  );
 }
+
+/**
+ * The advisories Trivy names beside the vulnerability (`VendorIDs`: `ALAS2-2023-2005`, `DSA-5417-1`, `GHSA-…`), the
+ * distribution's or GitHub's id of the same flaw it reports under the CVE.
+ */
+function aliasesOf(row: Json, id: string): { aliases?: string[] } {
+  const ids = list(row.VendorIDs).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && v !== id);
+  return ids.length === 0 ? {} : { aliases: [...new Set(ids)] };
+}
+
+
 
 /**
  * Whether a patch exists: by `Status` when Trivy wrote one, else by `FixedVersion`. Trivy leaves an empty FixedVersion
@@ -155,14 +170,18 @@ function misconfiguration(input: RawInput, target: string, row: Json, path: stri
   const title = text(row.Title) ?? id;
   const controls = [...new Set([...CLASSES.misconfiguration, ...KEYWORDS.filter((k) => k.pattern.test(title)).flatMap((k) => k.controls)])];
   const line = obj(row.CauseMetadata).StartLine;
-  return {
-    ...finding(id, outcome, row.Severity, controls, {
+  return finding(
+    id,
+    outcome,
+    row.Severity,
+    controls,
+    {
       title,
       resource: typeof line === 'number' && line > 0 ? `${target}:${line}` : target,
       details: [text(row.Message) ?? text(row.Description), text(row.Resolution) && `fix: ${text(row.Resolution)}`].filter(Boolean).join('; '),
-    }),
-    weakness: CONFIGURATION,
-  };
+    },
+    CONFIGURATION,
+  );
 }
 
 /** A secret's `Match` (the line with the secret, partly masked) is never kept. */
@@ -178,29 +197,39 @@ function secret(input: RawInput, target: string, row: Json, path: string): ScanC
 
 function license(input: RawInput, target: string, row: Json, path: string): ScanCheck {
   const id = required(input, row, 'Name', path);
-  return {
-    ...finding(id, 'fail', row.Severity, CLASSES.license, {
+  return finding(
+    id,
+    'fail',
+    row.Severity,
+    CLASSES.license,
+    {
       title: `License ${id}`,
       resource: [target, text(row.PkgName) ?? text(row.FilePath)].filter(Boolean).join(': '),
       details: [text(row.Category) && `category ${text(row.Category)}`, text(row.Link)].filter(Boolean).join('; '),
-    }),
-    weakness: CONFIGURATION,
-  };
+    },
+    CONFIGURATION,
+  );
 }
 
-/** CRITICAL/HIGH fail as musts, MEDIUM/LOW as shoulds; an UNKNOWN-severity finding is counted but decides nothing. */
-function finding(id: string, outcome: CheckOutcome, severity: unknown, controls: string[], rest: { title: string; resource: string; details: string }): ScanCheck {
+/**
+ * CRITICAL/HIGH fail as musts, MEDIUM/LOW as shoulds; an UNKNOWN-severity finding decides nothing for its KSI, but is
+ * a detection all the same (`detected`): CR26 rates it by PAIN, not by the scanner's severity, which stays as evidence.
+ */
+function finding(id: string, outcome: CheckOutcome, severity: unknown, controls: string[], rest: { title: string; resource: string; details: string }, weakness: Readonly<ScanWeakness> = {}): ScanCheck {
   const label = typeof severity === 'string' ? severity : undefined;
   const criticality = SEVERITIES.get(label?.toUpperCase());
+  const unrated = outcome === 'fail' && !criticality;
+  const w: ScanWeakness = { ...weakness, ...(unrated ? { detected: true } : {}) };
   return {
     id,
-    outcome: outcome === 'fail' && !criticality ? 'not-applicable' : outcome,
+    outcome: unrated ? 'not-applicable' : outcome,
     criticality: criticality ?? 'should',
     controls,
     title: clip(rest.title, 120),
     ...(label ? { severity: label } : {}),
     resource: rest.resource,
     ...(rest.details ? { details: clip(rest.details, 300) } : {}),
+    ...(Object.keys(w).length > 0 ? { weakness: w } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { markdownText } from '../../../../src/domain/encoding/markdown';
+import { markdownLiteral, markdownText } from '../../../../src/domain/encoding/markdown';
 
 describe('markdownText', () => {
   it('flattens LF, CRLF, a lone CR and other white space runs to one space, and trims the ends', () => {
@@ -59,5 +59,24 @@ describe('markdownText', () => {
       'TLS 1.2 or newer (ScubaGear 1.5.1)',
       '',
     ]);
+  });
+});
+
+describe('markdownLiteral (svc text in a JSON field FedRAMP renders as Markdown)', () => {
+  it('backslash-escapes what CommonMark would read as HTML, an entity, a link, code or emphasis, and reads plainly in JSON', () => {
+    expect(markdownLiteral('Prowler <prowler_version>')).toBe('Prowler \\<prowler_version>');
+    expect(markdownLiteral('a <!-- c --> & &amp; [x](y) `code` *em* ~del~')).toBe('a \\<!-- c --> \\& \\&amp; \\[x\\](y) \\`code\\` \\*em\\* \\~del\\~');
+  });
+
+  it('leaves an underscore inside a word alone (no emphasis there), and escapes one at a word edge', () => {
+    expect(markdownLiteral('iam_root_mfa_enabled _x_ __init__')).toBe('iam_root_mfa_enabled \\_x\\_ \\_\\_init\\_\\_');
+  });
+
+  it('escapes a backslash only before ASCII punctuation, so a Windows path stays as written', () => {
+    expect(markdownLiteral('C:\\Users\\ada \\* \\<')).toBe('C:\\Users\\ada \\\\\\* \\\\\\<');
+  });
+
+  it('flattens white space and escapes a block marker at the start', () => {
+    expect(['# h', '> q', '- i', '1. i', 'a\n- b', '  x  '].map(markdownLiteral)).toEqual(['\\# h', '\\> q', '\\- i', '1\\. i', 'a - b', 'x']);
   });
 });

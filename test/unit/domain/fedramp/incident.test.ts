@@ -24,7 +24,7 @@ import {
 import { judgeGroup, type Evaluation, type NRating } from '../../../../src/domain/vulnerabilities/lifecycle';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 import { PureJsHashing } from '../../../fakes/pure-js-hashing';
-import { FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../../../support/fedramp-schemas';
+import { FEDRAMP_SCHEMA_GENERATIONS, FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../../../support/fedramp-schemas';
 
 const rules = builtInRules();
 const RATINGS: NRating[] = [1, 2, 3, 4, 5];
@@ -245,6 +245,15 @@ describe('the incident report document', () => {
     newer.properties.potentialImpact.type = 'object';
     expect(potentialImpactForm(newer)).toBe('object');
     expect(buildIncidentReport(model(), 'object').potentialImpact).toEqual({ historicalRating: [4, 5, 3], currentRating: 3, evaluationNotes: 'WAF rule' });
+  });
+
+  it("leaves an N0 (VER-EVA-EPA) out of the schema's N-ratings, 1 to 5 in every generation, and says it in evaluationNotes", () => {
+    const doc = buildIncidentReport(model({ rating: { current: 0, history: [5, 3], notes: 'the feature is removed' } }), 'object');
+    expect(doc.potentialImpact).toEqual({
+      historicalRating: [5, 3],
+      evaluationNotes: "The feature is removed. Rated N0 now (VER-EVA-EPA): the schema's N-ratings are N1 to N5, so N0 is not in historicalRating or currentRating.",
+    });
+    expect(fedrampSchemaErrors('incident', doc, FEDRAMP_SCHEMA_GENERATIONS[2])).toEqual([]);
   });
 
   it('renders the Markdown twin from the same model', () => {

@@ -2,6 +2,7 @@ import { applicability } from '../../../../src/domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi } from '../../../../src/domain/fedramp/cr26-rules';
 import {
   Cr26Tally,
+  cr26NameOf,
   testsOf,
   controlsIntersect,
   evaluateCr26Ksis,
@@ -235,5 +236,19 @@ describe('historyCheck (FRC-CSX-MOT)', () => {
     expect(monthsBefore('2026-08-31', 6)).toBe('2026-02-28');
     expect(monthsBefore('2026-01-15', 18)).toBe('2024-07-15');
     expect(monthsBefore('2028-08-29', 6)).toBe('2028-02-29');
+  });
+});
+
+describe('cr26NameOf and Cr26Tally.nameOf: the names a CR26 document gives result ids', () => {
+  it("names a CR26 id as itself, an earlier FedRAMP id as its CR26 id, a KSI of svc's catalog as its NIST base control", () => {
+    expect(['KSI-IAM-APM', 'KSI-IAM-02', 'KSI-AC-02', 'KSI-IA-05', 'KSI-XYZ-99', 'KSI-ZZ-99'].map((id) => cr26NameOf(id, rules, catalog))).toEqual(['KSI-IAM-APM', 'KSI-IAM-APM', 'ac-2', 'ia-5', 'KSI-XYZ-99', 'KSI-ZZ-99']);
+  });
+
+  it('names the one check of a result without checks as the document names its id, so ksiTests carry no catalog id', () => {
+    const tally = new Cr26Tally({ rules, ksis: applicable('D'), class: 'D', catalog });
+    tally.add(result('KSI-IA-05', 'FAIL', 'prowler'), 0);
+    tally.add(result('KSI-IAM-02', 'PASS', 'scubagear'), 1);
+    expect(testsOf(tally.ksi('KSI-IAM-APM')!)).toEqual(['prowler:ia-5', 'scubagear:KSI-IAM-APM']);
+    expect(['KSI-IA-05', 'KSI-IAM-02'].map((id) => tally.nameOf(id))).toEqual(['ia-5', 'KSI-IAM-APM']);
   });
 });

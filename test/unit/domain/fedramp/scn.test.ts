@@ -161,7 +161,7 @@ const SUBSTRATE_DRIFT = {
 const catalog = { get: (id: string) => (id === 'KSI-AC-02' ? { controls: ['ac-2', 'ac-2.1', 'ac-10'] } : undefined) };
 
 describe('readDriftReport and driftImpact: the two drift reports svc writes', () => {
-  it('reads svc ir drift-detect --json: the KSIs, each earlier FedRAMP id as its CR26 id, and their controls from CR26 or the catalog', () => {
+  it('reads svc ir drift-detect --json: the KSIs in CR26 ids only (an earlier FedRAMP id as its CR26 id, a catalog KSI as the CR26 KSIs sharing a control), and the controls', () => {
     const report = readDriftReport(IR_DRIFT, 'drift.json');
     expect(report).toEqual({
       kind: 'ir drift-detect',
@@ -178,11 +178,15 @@ describe('readDriftReport and driftImpact: the two drift reports svc writes', ()
     });
     const impact = driftImpact(report, rules, catalog);
     const cr26 = (id: string) => rules.ksis.find((k) => k.id === id)!.controls;
-    expect(impact.ksis).toEqual(['KSI-AC-02', 'KSI-CNA-RNT', 'KSI-IAM-APM', 'KSI-XYZ-99']);
+    // KSI-AC-02 (svc's catalog: ac-2, ac-2.1, ac-10) as every CR26 KSI one of whose controls stands on ac-2 or ac-10.
+    const meetsAc2 = rules.ksis.filter((k) => k.controls.some((c) => /^ac-(2|10)(\.\d+)?$/.test(c))).map((k) => k.id);
+    expect(meetsAc2).toContain('KSI-IAM-APM');
+    expect(impact.ksis).toEqual([...new Set([...meetsAc2, 'KSI-CNA-RNT', 'KSI-IAM-APM'])].sort());
+    expect(impact.ksis.filter((id) => /^KSI-[A-Z]{2}-\d\d$/.test(id) || id === 'KSI-XYZ-99')).toEqual([]);
     expect(new Set(impact.controls)).toEqual(new Set(['ac-2', 'ac-2.1', 'ac-10', ...cr26('KSI-CNA-RNT'), ...cr26('KSI-IAM-APM')]));
     expect(impact.controls.slice(0, 4)).toEqual(['ac-2', 'ac-2.1', 'ac-3', 'ac-10']);
     expect(impact.analysis).toBe(
-      `Drift from sample-baseline-b.json to sample-baseline.json (svc ir drift-detect, drift.json): 5 changes (P1 1, P2 0, P3 4, P4 0) on KSI-AC-02, KSI-CNA-RNT, KSI-IAM-APM, KSI-XYZ-99: ${impact.controls.length} NIST SP 800-53 controls to verify (impactedControls).`,
+      `Drift from sample-baseline-b.json to sample-baseline.json (svc ir drift-detect, drift.json): 5 changes (P1 1, P2 0, P3 4, P4 0) on ${impact.ksis.join(', ')}: ${impact.controls.length} NIST SP 800-53 controls to verify (impactedControls); 1 KSI id of the report leads to no CR26 KSI.`,
     );
   });
 
@@ -237,7 +241,7 @@ describe('buildScn and scnMarkdown', () => {
       changeTypeExplanation: 'A paradigm shift in workload orchestration',
       changeDescription: 'Move the workloads to Kubernetes',
       reason: 'Scale',
-      impactedControls: ['KSI-AC-02', 'KSI-CNA-RNT', 'KSI-IAM-APM', 'KSI-XYZ-99', 'AC-02', 'AC-02 (01)', 'AC-03', 'AC-10', ...impact.controls.slice(4).map(() => expect.any(String))],
+      impactedControls: [...impact.ksis, 'AC-02', 'AC-02 (01)', 'AC-03', 'AC-10', ...impact.controls.slice(4).map(() => expect.any(String))],
       impactAnalysis: `https://trust.example.com/sia.pdf\n\n${impact.analysis}`,
     });
     const plan = scn.planAndTimeline as Record<string, unknown>;

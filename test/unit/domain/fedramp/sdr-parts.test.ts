@@ -68,4 +68,8 @@ describe('SDR parts', () => {
   it("quotes the provider's Markdown so it stays inside the twin, raw HTML as text", () => {
     expect(quotedMarkdown('# Title\n\n<script>x</script> & co')).toEqual(['> # Title', '>', '> &lt;script>x&lt;/script> &amp; co']);
   });
+
+  it('keeps what is already backslash-escaped (svc text as markdownLiteral wrote it), so the twin shows "<", not "&lt;"', () => {
+    expect(quotedMarkdown('Prowler \\<prowler_version> \\& co, \\\\<b> a\\\\ & b')).toEqual(['> Prowler \\<prowler_version> \\& co, \\\\&lt;b> a\\\\ &amp; b']);
+  });
 });

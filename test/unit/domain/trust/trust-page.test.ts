@@ -96,6 +96,12 @@ describe('the trust page model', () => {
       metadata: { lastUpdated: '2026-11-25T08:00:00Z', updateSource: 'svc', version: '2026-11-25-abc' },
     };
 
+    it("shows a statement's Markdown backslash escapes as the characters they stand for (svc's escaped text reads as written)", () => {
+      const escaped = { certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json', fedRampRequirements: [{ frrID: 'AFC-CSO-ACK', frrImplementation: ['1 results from Prowler \\<prowler_version> reach it; C:\\Users'], frrValidation: ['svc: a \\& b'] }] };
+      const rules = page(escaped, names).find((s) => s.id === 's-fed-ramp-requirements') as { rows: unknown[][] };
+      expect(rules.rows[0][2]).toEqual({ paragraphs: [{ text: '1 results from Prowler <prowler_version> reach it; C:\\Users' }, { label: 'Validation', text: 'svc: a & b' }] });
+    });
+
     it('is a table per list: the id with its name, the status, the statement with what validates it; the evidence a table; the metrics one chart each', () => {
       expect(page(sdr, names)).toEqual([
         { kind: 'fields', id: 's-summary', heading: 'Summary', fields: [{ label: 'Certification package overview URI', value: 'https://trust.example.com/fedramp/cpo.json' }] },

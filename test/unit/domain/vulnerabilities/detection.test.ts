@@ -106,7 +106,13 @@ describe('readDetections', () => {
   });
 
   it('refuses a field it does not know, so a misspelt one is not dropped', () => {
-    expect(oneBad({ fixAvailable: true })).toBe('x: vulnerabilities[0].fixAvailable: unknown field; a detection holds id, source, finding_id, resource, title, scanner_severity, cvss, detected_at, fix_available, kind');
+    expect(oneBad({ fixAvailable: true })).toBe('x: vulnerabilities[0].fixAvailable: unknown field; a detection holds id, source, finding_id, resource, title, scanner_severity, aliases, cvss, detected_at, fix_available, kind');
+  });
+
+  it('reads aliases, the other ids of the finding (the advisory reported under its CVE), and refuses anything but a list of ids', () => {
+    expect(readDetections([{ ...GOOD, aliases: ['GHSA-p6mc-m468-83gw'] }], 'x')[0].aliases).toEqual(['GHSA-p6mc-m468-83gw']);
+    expect(oneBad({ aliases: 'GHSA-p6mc-m468-83gw' })).toBe('x: vulnerabilities[0].aliases: "GHSA-p6mc-m468-83gw" is not a list of ids; write the other ids of the finding, such as ["GHSA-p6mc-m468-83gw"], or leave it out');
+    expect(oneBad({ aliases: [''] })).toMatch(/^x: vulnerabilities\[0\]\.aliases: /);
   });
 
   it('names only the first problem, in the order of the list and of the checks', () => {

@@ -156,7 +156,7 @@ describe('nextJudgmentChange: when time alone next changes a judgment (the trust
 describe('the evaluation policy', () => {
   it('evaluates a new group: internet-reachable by pattern, likely exploitable by KEV, N by the worst severity', () => {
     const policy = { ...DEFAULT_POLICY, internet_reachable: ['*.example.com', 'arn:aws:elasticloadbalancing:*'] };
-    const e = policyEvaluation({ finding_id: 'CVE-2024-3094', resources: ['db-1', 'api.example.com'], severities: ['MEDIUM', 'CRITICAL'], first_detected: at(0), recorded: at(0) }, policy, 'policy:abc', { cveID: 'CVE-2024-3094', dueDate: '2026-12-20' });
+    const e = policyEvaluation({ finding_id: 'CVE-2024-3094', resources: ['db-1', 'api.example.com'], severities: ['MEDIUM', 'CRITICAL'], first_detected: at(0), recorded: at(0) }, policy, 'policy:abc', new Map([['CVE-2024-3094', { cveID: 'CVE-2024-3094', dueDate: '2026-12-20' }]]));
     expect(e).toEqual({
       at: at(0),
       by: 'policy:abc',
@@ -165,7 +165,13 @@ describe('the evaluation policy', () => {
       n: 5,
       reason: 'api.example.com matches an internet-reachable pattern; in the CISA KEV catalog (due 2026-12-20); N5 from scanner severity MEDIUM, CRITICAL',
     });
-    expect(policyEvaluation({ finding_id: 'x', resources: ['db-1'], severities: ['weird'], first_detected: at(0), recorded: at(0) }, DEFAULT_POLICY, 'p', undefined)).toMatchObject({ irv: false, lev: false, n: 3 });
+    expect(policyEvaluation({ finding_id: 'x', resources: ['db-1'], severities: ['weird'], first_detected: at(0), recorded: at(0) }, DEFAULT_POLICY, 'p', new Map())).toMatchObject({ irv: false, lev: false, n: 3, reason: 'no resource matches an internet-reachable pattern; not in the CISA KEV catalog; N3 from scanner severity weird' });
+  });
+
+  it('says the KEV status is unknown, not "not in the catalog", when no KEV catalog is configured: it states only what svc checked', () => {
+    const e = policyEvaluation({ finding_id: 'CVE-2024-3094', resources: ['db-1'], severities: ['HIGH'], first_detected: at(0), recorded: at(0) }, DEFAULT_POLICY, 'p', undefined);
+    expect(e).toMatchObject({ lev: false, reason: 'no resource matches an internet-reachable pattern; KEV status unknown: no CISA KEV catalog was configured; N4 from scanner severity HIGH' });
+    expect(e.reason).not.toContain('not in the CISA KEV catalog');
   });
 
   it('evaluates when the run that first records the group is recorded, so a detection reported late is evaluated late', () => {
@@ -187,7 +193,7 @@ describe('the evaluation policy', () => {
       throw new Error(`${path}: ${problem}`);
     };
     expect(readEvaluationPolicy({ internet_reachable: ['*.x'], n_by_severity: { High: 'N5' }, default_n: 2 }, fail)).toMatchObject({ internet_reachable: ['*.x'], default_n: 2, n_by_severity: { high: 5, critical: 5 } });
-    expect(() => readEvaluationPolicy({ n_by_severity: { high: 6 } }, fail)).toThrow('vulnerabilities.policy.n_by_severity.high: number 6 is not an N-rating; write 1 to 5 (or "N1" to "N5")');
+    expect(() => readEvaluationPolicy({ n_by_severity: { high: 6 } }, fail)).toThrow('vulnerabilities.policy.n_by_severity.high: number 6 is not an N-rating; write 0 to 5 (or "N0" to "N5"; N0 where the CR26 release in use offers it)');
     expect(() => readEvaluationPolicy({ reachable: [] }, fail)).toThrow("vulnerabilities.policy.reachable: unknown key; the policy's keys are internet_reachable, n_by_severity, default_n");
     expect([parseNRating('N4'), parseNRating(2), parseNRating('n1'), parseNRating(0), parseNRating('6')]).toEqual([4, 2, 1, undefined, undefined]);
   });

@@ -131,7 +131,7 @@ describe('POA&M items of judged vulnerability groups (ir poam-export --source vu
   });
 
   it('rates N5 Critical, N4 High, N3 Moderate, N2 and N1 Low; an unevaluated group by its most severe scanner severity', () => {
-    expect(N_RISK).toEqual({ 5: 'Critical', 4: 'High', 3: 'Moderate', 2: 'Low', 1: 'Low' });
+    expect(N_RISK).toEqual({ 5: 'Critical', 4: 'High', 3: 'Moderate', 2: 'Low', 1: 'Low', 0: 'Low' });
     const risk = (severities: string[]) => vulnerabilityPoamItem(judged(stored({ severities }), 1), context).risk_rating;
     expect([risk(['LOW', 'CRITICAL']), risk(['medium']), risk(['low']), risk(['unheard-of']), risk([])]).toEqual(['Critical', 'Moderate', 'Low', 'Moderate', 'Moderate']);
   });

@@ -12,7 +12,7 @@ const yesNo = (flag: string, value: string | undefined): boolean | undefined => 
   if (/^(no|n|false)$/i.test(value)) return false;
   throw new UsageError('bad-flag-value', `--${flag} ${value}: write yes or no`);
 };
-const rating = (flag: string, value: string | undefined) => (value === undefined ? undefined : (parseNRating(value) ?? refuse(`--${flag} ${value}: not an N-rating; write 1 to 5 or N1 to N5`)));
+const rating = (flag: string, value: string | undefined) => (value === undefined ? undefined : (parseNRating(value, 0) ?? refuse(`--${flag} ${value}: not an N-rating; write 0 to 5 or N0 to N5 (N0 where the CR26 release in use offers it)`)));
 function refuse(message: string): never {
   throw new UsageError('bad-flag-value', message);
 }
@@ -20,7 +20,8 @@ function refuse(message: string): never {
 export default class VulnEvaluate extends BaseCommand {
   static summary = "Record a person's evaluation of a vulnerability group in the run store's journal: IRV, LEV, N-rating, false positive, mitigation, next reduction, acceptance.";
   static description = `Each evaluation is kept with its time, who and why; it never overwrites one before it (VER-EVA-EIR, VER-EVA-ELX, VER-EVA-EPA, VER-EVA-EFP). A lower --n with --mitigated partial is an N-rating reduction event; --accept records the decision to accept it, --reason being the acceptance rationale the AVI carries.
-Exit codes: 0 recorded; 2 bad flag or nothing to record; 3 no such group, bad profile; 4 the run store does not verify; 5 the run store cannot be read.`;
+The N-ratings are those the CR26 release in use lists in VER-EVA-EPA: N1 to N5, and N0 from 2026.10.05.01 (SVC_FEDRAMP_RULES).
+Exit codes: 0 recorded; 2 bad flag or nothing to record; 3 no such group, bad profile, an N-rating the release does not offer; 4 the run store does not verify; 5 the run store cannot be read.`;
   static examples = [
     '<%= config.bin %> <%= command.id %> CVE-2024-3094 --irv yes --lev yes --n 4 --reason "public API image; exploit in the wild"',
     '<%= config.bin %> <%= command.id %> VG-1f2e3d4c5b6a7980 --mitigated partial --n 3 --next-reduction-at 2027-01-15 --next-reduction-n 2 --reason "WAF rule blocks the vector"',
@@ -31,13 +32,13 @@ Exit codes: 0 recorded; 2 bad flag or nothing to record; 3 no such group, bad pr
   static flags = {
     irv: Flags.string({ summary: 'Internet-reachable (VER-EVA-EIR).', helpValue: 'yes|no' }),
     lev: Flags.string({ summary: 'Likely exploitable (VER-EVA-ELX).', helpValue: 'yes|no' }),
-    n: Flags.string({ summary: 'Potential Agency Impact N-rating (VER-EVA-EPA).', helpValue: '1-5|N1-N5' }),
+    n: Flags.string({ summary: 'Potential Agency Impact N-rating (VER-EVA-EPA).', helpValue: '0-5|N0-N5' }),
     reason: Flags.string({ summary: 'Why: kept with the evaluation (the acceptance rationale with --accept).', required: true, helpValue: '<text>' }),
     by: Flags.string({ summary: 'Who evaluated (default: $USER).', helpValue: '<name>' }),
     'false-positive': Flags.boolean({ summary: 'It is a false positive (VER-EVA-EFP).' }),
     mitigated: Flags.string({ summary: 'A mitigation applied now.', options: ['partial', 'full'] }),
     'next-reduction-at': Flags.string({ summary: 'When the next N-rating reduction is projected.', helpValue: '<time>' }),
-    'next-reduction-n': Flags.string({ summary: 'The N-rating it is projected to reach.', helpValue: '1-5|N1-N5' }),
+    'next-reduction-n': Flags.string({ summary: 'The N-rating it is projected to reach.', helpValue: '0-5|N0-N5' }),
     accept: Flags.boolean({ summary: 'Accept it: it is not, or will not be, fully mitigated or remediated within 192 days (VER-TFR-MAV).' }),
     class: profileFlags.class,
     now: { ...profileFlags.now, summary: 'Record the evaluation at this time instead of now.' },

@@ -41,6 +41,7 @@ Exit codes: 0 written; 2 bad flag or period; 3 bad profile or KEV catalog; 4 the
     const to = parseNow(flags.to, '--to');
     const format = flags.format as ReportFormat;
     const r = await this.resolve(ReportVulnerabilities).execute({ format, redact: flags.redact, out: flags.out, ...(from ? { from } : {}), ...(to ? { to } : {}), ...parseProfileFlags(flags) });
+    for (const warning of r.warnings ?? []) this.warning(warning);
     const [document, counted] = WRITTEN[format];
     if (r.out !== undefined) {
       this.log(`${document} written to ${r.out} (sha256:${r.sha256}): ${r.count} ${counted}`);
