@@ -8,6 +8,7 @@ import type { EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { judgeReadiness, type ReadinessApart, type ReadinessCounts, type ReadinessItem } from '../../domain/fedramp/readiness';
 import { judgeRules } from '../../domain/fedramp/rule-judgments';
+import { missingReliedRules, type ReliedRule } from '../../domain/fedramp/relied-rules';
 import { freshnessOf } from '../../domain/fedramp/run-facts';
 import { applicabilityProfile, Cr26Assessment, judgmentFacts } from './cr26-assessment';
 import { VulnerabilityRegister, vulnerabilityFacts } from '../vulnerabilities/vulnerability-register';
@@ -40,6 +41,8 @@ export interface CheckFedrampReadinessResult {
   counts: { rules: ReadinessCounts; ksis: ReadinessCounts };
   /** Ids of the MUSTs in force not met (or without a statement): any, and the command exits 1. */
   must_not_met: string[];
+  /** The rules svc relies on that the release does not hold, and what svc does instead (absent when it holds them all). */
+  missing_rules?: ReliedRule[];
 }
 
 /** One source's latest run in the state; `stale` when its next run was due before `now` (sourceStaleness). */
@@ -97,6 +100,7 @@ export class CheckFedrampReadiness {
     // A recorded SCN's notice whose day has passed is a reminder on its rule: svc cannot know whether it was sent.
     const reminders = scnWarnings(await this.journal.entries(SCN_KIND), scope.rules, scope.now, scope.profile.class);
     const profile = applicabilityProfile(scope.profile);
+    const missing = missingReliedRules(scope.rules);
     return {
       profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
       now: isoSeconds(scope.now),
@@ -109,12 +113,13 @@ export class CheckFedrampReadiness {
       optional: readiness.optional,
       counts: readiness.counts,
       must_not_met: readiness.mustNotMet,
+      ...(missing.length === 0 ? {} : { missing_rules: missing }),
     };
   }
 }
 
-/** A source of the state as readiness lists it, stale by the machine-based cadence of the profile's type and class. */
-function readinessSource(run: RunSummary, cadence: EvidenceCadence, now: Date): ReadinessSource {
-  const stale = sourceStaleness(run.as_of, cadence, now);
+/** A source of the state as readiness lists it, stale by the machine-based cadence of the profile's type and class (never, without one). */
+function readinessSource(run: RunSummary, cadence: EvidenceCadence | undefined, now: Date): ReadinessSource {
+  const stale = cadence === undefined ? undefined : sourceStaleness(run.as_of, cadence, now);
   return { source: sourceKey(run.source), seq: run.seq, as_of: run.as_of, results: run.counts.results, ...(stale === undefined ? {} : { stale }) };
 }

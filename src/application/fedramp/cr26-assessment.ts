@@ -8,7 +8,8 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import { combinedInput } from '../shared/run-inputs';
 import { applicability, type Applicability, type ApplicabilityProfile } from '../../domain/fedramp/applicability';
 import type { Cr26Class, Cr26Ksi, Cr26Rules } from '../../domain/fedramp/cr26-rules';
-import { evidenceCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
+import { heldCadence, type EvidenceCadence } from '../../domain/fedramp/evidence-cadence';
+import { holdsRule, reliedRule } from '../../domain/fedramp/relied-rules';
 import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, type HistoryCheck, type KsiTally } from '../../domain/fedramp/ksi-evaluation';
 
 import { requireProfileKeys, type FedrampProfile, type FedrampProfileKey, type FedrampType } from '../../domain/fedramp/profile';
@@ -49,7 +50,8 @@ export interface Cr26Scope<K extends FedrampProfileKey> {
   rules: Cr26Rules;
   found: Applicability;
   now: Date;
-  cadences: { machine: EvidenceCadence; nonMachine: EvidenceCadence };
+  /** Each kind's cadence; absent where the release does not hold its cadence rule (that kind is not judged for freshness). */
+  cadences: { machine?: EvidenceCadence; nonMachine?: EvidenceCadence };
 }
 
 /** One run's CR26 picture: its facts, and per applicable KSI its daily history and metrics from the run store. */
@@ -102,7 +104,9 @@ export class Cr26Assessment {
     const rules = this.source.rules();
     const now = request.now ?? this.clock.now();
     const found = applicability(rules, applicabilityProfile(profile), now);
-    const cadences = { machine: evidenceCadence(rules, profile.type, profile.class, 'machine'), nonMachine: evidenceCadence(rules, profile.type, profile.class, 'non-machine') };
+    const machine = heldCadence(rules, profile.type, profile.class, 'machine');
+    const nonMachine = heldCadence(rules, profile.type, profile.class, 'non-machine');
+    const cadences = { ...(machine === undefined ? {} : { machine }), ...(nonMachine === undefined ? {} : { nonMachine }) };
     return { profile, rules, found, now, cadences };
   }
 
@@ -163,7 +167,8 @@ export class Cr26Assessment {
     }
     const history = new Map([...daily].map(([id, days]) => [id, historyCheck(days, scope.profile.class, scope.rules, scope.now)]));
     const withDaily = scope.profile.class === 'C';
-    const metrics = scope.profile.type === '20x' ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }])) : undefined;
+    // The KSI metrics are what SDR-CSX-KMT asks: a release without it asks none, and the SDR carries none.
+    const metrics = scope.profile.type === '20x' && holdsRule(scope.rules, METRICS_RULE) ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }])) : undefined;
     const yearStart = dayOf(new Date(scope.now.getTime() - 364 * DAY_MS).toISOString());
     const metricDays = new Set([...daily.values()].flatMap((days) => days.filter((d) => d.date >= yearStart && d.date <= dayOf(scope.now.toISOString())).map((d) => d.date))).size;
     const controls = scope.profile.type === 'rev5' ? rev5Controls(scope.rules, scope.profile.class) : undefined;
@@ -246,7 +251,10 @@ export class Cr26Assessment {
 }
 
 /** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
-export const REV5_CONTROLS_RULE = 'FRC-CSF-BSL';
+export const REV5_CONTROLS_RULE = reliedRule('FRC-CSF-BSL');
+
+/** The rule that asks the SDR to carry the KSI metrics. */
+export const METRICS_RULE = reliedRule('SDR-CSX-KMT');
 
 /**
  * The Rev5 controls of a class (SDR-CSF-CTF's "each applicable Rev5 Control"), read from FRC-CSF-BSL's class variant

@@ -4,6 +4,7 @@ import { UsageError } from '../../domain/errors';
 import { applicability, type ApplicabilityProfile, type ApplicableRule, type EffectiveState } from '../../domain/fedramp/applicability';
 import type { Cr26Class, Cr26Force, Cr26Rules, Cr26Timeframe } from '../../domain/fedramp/cr26-rules';
 import { requireProfileKeys, type FedrampType } from '../../domain/fedramp/profile';
+import { missingReliedRules, type ReliedRule } from '../../domain/fedramp/relied-rules';
 import { applicabilityProfile } from './cr26-assessment';
 import { profileWith } from './fedramp-documents';
 import { CLOCK, type Clock } from '../../ports/clock';
@@ -75,6 +76,8 @@ export interface ListFedrampRulesResult {
   recommended: ListedRule[];
   optional: ListedRule[];
   apart: ListedApart[];
+  /** The rules svc relies on that the release does not hold, and what svc does instead (absent when it holds them all). */
+  missing_rules?: ReliedRule[];
 }
 
 /** The CR26 rules and KSIs that apply to the offering's profile, and those listed apart (`svc fedramp rules`, DESIGN §12.1). */
@@ -104,6 +107,7 @@ export class ListFedrampRules {
     const recommended = list(found.recommended);
     const optional = list(found.optional);
     const apart = found.apart.filter((r) => inFamily(r.family)).map((r) => ({ id: r.id, family: r.family, name: r.name, affects: r.affects }));
+    const missing = missingReliedRules(rules);
     const state = (s: EffectiveState['state']) => listedRules.filter((r) => r.effective.state === s).length;
     return compact({
       release: compact({ version: rules.info.version, date: rules.info.date, file: input.rulesFile }),
@@ -125,6 +129,7 @@ export class ListFedrampRules {
       recommended,
       optional,
       apart,
+      missing_rules: missing.length === 0 ? undefined : missing,
     });
   }
 }

@@ -14,7 +14,7 @@ import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vuln
 import type { Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
-import { FRESH_PACKAGE_RULE, PROSE_FACTS } from '../../domain/fedramp/prose-facts';
+import { FRESH_PACKAGE_RULE, PROSE_FACTS, releaseFact } from '../../domain/fedramp/prose-facts';
 import { sampleOcr, sampleOcrMarkdown } from '../../domain/fedramp/sample-ocr';
 import { ocrMarkdown } from '../../domain/fedramp/ocr';
 import { OngoingJournal } from './ongoing-journal';
@@ -133,7 +133,8 @@ export class WritePackage {
     const { scope, picture } = built;
     const { register } = built;
     if (input.initial) {
-      const days = PROSE_FACTS.find((f) => f.rule === FRESH_PACKAGE_RULE)!.value;
+      // The release's number where it gives one as data, else the prose's 7 days (kept without the rule: FedRAMP's word).
+      const days = releaseFact(scope.rules, FRESH_PACKAGE_RULE, scope.profile.class)?.value ?? PROSE_FACTS.find((f) => f.rule === FRESH_PACKAGE_RULE)!.value;
       const stale = [...staleForInitialPackage(picture.facts, built.asOf, scope.now, days), ...staleVulnerabilities(register, days)];
       if (stale.length > 0) return { written: false, out_dir: input.outDir, initial: true, days, stale };
     }

@@ -3,11 +3,12 @@ import type { EvidenceKind } from '../ksi/ksi-result';
 import { CR26_CLASSES, type Cr26Class, type Cr26Force, type Cr26Rules, type Cr26Timeframe, type Cr26TimeUnit } from './cr26-rules';
 import type { FedrampType } from './profile';
 import { proseFact } from './prose-facts';
+import { holdsRule, reliedRule } from './relied-rules';
 
 /** The rule that gives machine-based evidence its cadence, per certification type (DESIGN §12.1). */
-export const MACHINE_CADENCE_RULES: Record<FedrampType, string> = { '20x': 'VDR-TFR-MVX', rev5: 'VDR-TFR-MVF' };
+export const MACHINE_CADENCE_RULES: Record<FedrampType, string> = { '20x': reliedRule('VDR-TFR-MVX'), rev5: reliedRule('VDR-TFR-MVF') };
 /** The rule that gives non-machine evidence (policies, procedures, training records) its cadence, for every type. */
-export const NON_MACHINE_CADENCE_RULE = 'VDR-TFR-NMV';
+export const NON_MACHINE_CADENCE_RULE = reliedRule('VDR-TFR-NMV');
 
 /** How often evidence of one kind must be verified and validated, for one type and class, and where that comes from. */
 export interface EvidenceCadence {
@@ -52,6 +53,20 @@ export function evidenceCadence(rules: Pick<Cr26Rules, 'rules' | 'info'>, type: 
   const fact = proseFact(id, cls);
   if (fact?.unit === 'cadence-months') return { kind, rule: id, force, every: { unit: 'months', num: fact.value }, prose: true };
   return none(`${id} gives no timeframe`);
+}
+
+/** The rule that gives `kind` evidence its cadence for `type`. */
+export function cadenceRule(type: FedrampType, kind: EvidenceKind): string {
+  return kind === 'machine' ? MACHINE_CADENCE_RULES[type] : NON_MACHINE_CADENCE_RULE;
+}
+
+/**
+ * The cadence evidenceCadence reads, or undefined when the release does not hold the cadence rule: then that kind of
+ * evidence is not judged for freshness (readiness, the SDR and the package say so by missingReliedRules; issue 34).
+ * A rule the release holds that gives no usable timeframe is still evidenceCadence's error.
+ */
+export function heldCadence(rules: Pick<Cr26Rules, 'rules' | 'info'>, type: FedrampType, cls: Cr26Class, kind: EvidenceKind): EvidenceCadence | undefined {
+  return holdsRule(rules, cadenceRule(type, kind)) ? evidenceCadence(rules, type, cls, kind) : undefined;
 }
 
 /** One number of a timeframe: `num`, else the longest of a range. */

@@ -4,7 +4,7 @@ import type { Status } from '../ksi/status';
 import { dayNumber } from '../encoding/iso-time';
 import { describeRetired } from './cr26-aliases';
 import type { Cr26Class, Cr26Force, Cr26Ksi, Cr26Rules } from './cr26-rules';
-import { HISTORY_RULE, METHODS_RULE, proseFact, proseFactForce } from './prose-facts';
+import { HISTORY_RULE, METHODS_RULE, proseFactForce, releaseFact } from './prose-facts';
 
 /** A CR26 KSI's implementation status, in the words of the SDR schema's `ksiImplementationStatus`. */
 export type Cr26KsiStatus = 'Implemented' | 'Partially Implemented' | 'Not Implemented';
@@ -235,7 +235,7 @@ export class Cr26Tally {
   /** The evaluation so far: every applicable KSI in the order given, with what the tally knows of it. */
   evaluation(): Omit<Cr26Evaluation, 'ksis'> & { ksis: (Omit<Cr26KsiEvaluation, 'contributing'> & { tally: KsiTally })[] } {
     const cls = this.input.class;
-    const fact = proseFact(METHODS_RULE, cls);
+    const fact = releaseFact(this.input.rules, METHODS_RULE, cls);
     const force = proseFactForce(this.input.rules, METHODS_RULE, cls);
     const ksis = this.input.ksis.map((k) => {
       const tally = this.byKsi.get(k.id)!;
@@ -397,7 +397,7 @@ export function historyCheck(daily: readonly DailyKsiStatus[], cls: Cr26Class, r
   const today = now.toISOString().slice(0, 10);
   const dated = daily.filter((d) => d.status !== undefined && d.date <= today).map((d) => d.date);
   const since = dated.length === 0 ? undefined : dated.reduce((a, b) => (b < a ? b : a));
-  const fact = proseFact(HISTORY_RULE, cls);
+  const fact = releaseFact(rules, HISTORY_RULE, cls);
   if (fact === undefined) return since === undefined ? {} : { since };
   const force = proseFactForce(rules, HISTORY_RULE, cls);
   const from = monthsBefore(today, fact.value);

@@ -1,4 +1,5 @@
-import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
+import type { Cr26Class, Cr26Force, Cr26Rules, Cr26TimeUnit } from './cr26-rules';
+import { reliedRule } from './relied-rules';
 
 /** What a prose number counts. */
 export type ProseFactUnit = 'automated-methods' | 'months' | 'cadence-months' | 'fresh-days' | 'n-rating-above' | 'n-rating-equals';
@@ -41,15 +42,36 @@ export const PROSE_FACTS: readonly ProseFact[] = [
 ];
 
 /** The rule whose statement gives how fresh an initial package's statuses must be. */
-export const FRESH_PACKAGE_RULE = 'FRC-APP-FCP';
+export const FRESH_PACKAGE_RULE = reliedRule('FRC-APP-FCP');
 /** The rule whose statements give the automated-methods minimum per KSI. */
-export const METHODS_RULE = 'FRC-CSX-VVK';
+export const METHODS_RULE = reliedRule('FRC-CSX-VVK');
 /** The rule whose statements give the metrics history a class must supply. */
-export const HISTORY_RULE = 'FRC-CSX-MOT';
+export const HISTORY_RULE = reliedRule('FRC-CSX-MOT');
 
 /** The number `rule` states for `cls` (or for every class), or undefined where its statement for the class names none. */
 export function proseFact(rule: string, cls: Cr26Class): ProseFact | undefined {
   return PROSE_FACTS.find((f) => f.rule === rule && (f.class === cls || f.class === undefined));
+}
+
+/** The timeframe unit a prose number would have as a structured field (`timeframe_type`), where it can have one. */
+const STRUCTURED_UNITS: Partial<Record<ProseFactUnit, Cr26TimeUnit>> = { months: 'months', 'cadence-months': 'months', 'fresh-days': 'days' };
+
+/**
+ * The number the release in use gives `rule` for `cls`: none when the release does not hold the rule (issue 34: svc
+ * judges nothing by a rule the release lacks); its structured timeframe (`timeframe_num`, else `timeframe_num_min`,
+ * else `timeframe_num_max`, of the class's variant or the rule) where it has one in the fact's unit; else the prose
+ * fact. So a release that gives the number as data is read as data, and the prose is used only where it gives none.
+ */
+export function releaseFact(rules: Pick<Cr26Rules, 'rules'>, rule: string, cls: Cr26Class): ProseFact | undefined {
+  const found = rules.rules.find((r) => r.id === rule);
+  if (found === undefined) return undefined;
+  const fact = proseFact(rule, cls);
+  const unit = PROSE_FACTS.find((f) => f.rule === rule)?.unit;
+  const structured = unit === undefined ? undefined : STRUCTURED_UNITS[unit];
+  const t = found.varies_by_class?.[cls]?.timeframe ?? found.timeframe;
+  const num = t?.num ?? t?.min ?? t?.max;
+  if (unit !== undefined && structured !== undefined && t?.unit === structured && num !== undefined) return { rule, class: cls, value: num, unit };
+  return fact;
 }
 
 /** The force the rules data gives `rule` for `cls` (undefined when the model does not hold the rule or class). */

@@ -3,6 +3,7 @@ import type { Cr26Force } from './cr26-rules';
 import { cadenceText, type EvidenceCadence } from './evidence-cadence';
 import type { Cr26KsiStatus, HistoryCheck } from './ksi-evaluation';
 import { HISTORY_RULE, METHODS_RULE } from './prose-facts';
+import { reliedRule } from './relied-rules';
 import type { RuleJudgment } from './rule-judgments';
 import type { FreshnessCounts } from './run-facts';
 import type { ProviderStatement } from './statements';
@@ -14,7 +15,7 @@ export type ReadinessStatus = 'met' | 'not_met' | 'needs_statement' | 'not_yet_r
 export const READINESS_STATUSES: readonly ReadinessStatus[] = ['met', 'not_met', 'needs_statement', 'not_yet_required'];
 
 /** The rule that makes the KSIs apply to 20x Classes B–D (Class A's are named by FRC-CLA-MFR, their `via`). */
-export const KSI_RULE = 'SDR-CSX-KSI';
+export const KSI_RULE = reliedRule('SDR-CSX-KSI');
 
 /** One applicable rule or KSI, judged. */
 export interface ReadinessItem {
@@ -61,7 +62,8 @@ export interface ReadinessInput {
   statements: { file?: string; byId: ReadonlyMap<string, Pick<ProviderStatement, 'line' | 'implementation' | 'status'>> };
   /** Per applicable KSI, from the run (ignored when there is none). */
   ksis: readonly ReadinessKsiFacts[];
-  cadences: { machine: EvidenceCadence; nonMachine: EvidenceCadence };
+  /** A kind without a cadence (the release lacks its rule) is not judged for freshness. */
+  cadences: { machine?: EvidenceCadence; nonMachine?: EvidenceCadence };
 }
 
 export type ReadinessCounts = { total: number } & Record<ReadinessStatus, number>;
@@ -173,6 +175,7 @@ function judgeKsi(applicable: ApplicableKsi, input: ReadinessInput): ReadinessIt
       ['machine-based', facts.freshness.machine, input.cadences.machine],
       ['non-machine', facts.freshness.nonMachine, input.cadences.nonMachine],
     ] as const) {
+      if (cadence === undefined) continue;
       const every = `${cadenceText(cadence.every)} (${cadence.rule}${cadence.from_class === undefined ? '' : `, Class ${cadence.from_class}'s`})`;
       if (counts.stale > 0) short(`${counts.stale} of ${plural(counts.total, `${kind} result`)} older than ${every}, the oldest observed ${counts.oldest}`, RERUN_TODO);
       if (counts.undated > 0) short(`${counts.undated} of ${plural(counts.total, `${kind} result`)} ${counts.undated === 1 ? 'carries' : 'carry'} no time`, RERUN_TODO);

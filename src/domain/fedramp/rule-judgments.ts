@@ -3,6 +3,7 @@ import { cadenceText, MACHINE_CADENCE_RULES, NON_MACHINE_CADENCE_RULE, type Evid
 import type { HistoryCheck } from './ksi-evaluation';
 import type { FedrampType } from './profile';
 import { HISTORY_RULE, METHODS_RULE } from './prose-facts';
+import { reliedRule } from './relied-rules';
 import type { FreshnessCounts } from './run-facts';
 import type { SdrStatus } from './statements';
 import { plural } from '../encoding/plural';
@@ -23,13 +24,18 @@ export interface RuleJudgment {
 
 /** What the judgments read: one run's facts at `now`, and the documents svc writes with them. */
 export interface JudgmentFacts {
-  rules: Pick<Cr26Rules, 'info'>;
+  /**
+   * The release in use: its version, and its rules and statements. A judgment whose rule it does not hold is not made
+   * (issue 34); without `rules` (a test's bare model) every rule is taken as held.
+   */
+  rules: Pick<Cr26Rules, 'info'> & Partial<Pick<Cr26Rules, 'rules' | 'statements'>>;
   type: FedrampType;
   class: Cr26Class;
   /** The run the documents speak for: its results, its time and where it came from. */
   run: { results: number; asOf: string };
   freshness: { machine: FreshnessCounts; nonMachine: FreshnessCounts };
-  cadences: { machine: EvidenceCadence; nonMachine: EvidenceCadence };
+  /** A kind without a cadence (the release lacks its rule) is not judged. */
+  cadences: { machine?: EvidenceCadence; nonMachine?: EvidenceCadence };
   /** Per applicable KSI: automated methods and FRC-CSX-VVK's minimum, and its history against FRC-CSX-MOT. */
   ksis: { id: string; methods: number; methodsRequired?: { min: number }; methodsMet?: boolean; history?: HistoryCheck }[];
   /** Recorded days the KSI metrics are built from (SDR-CSX-KMT); undefined when the SDR carries none. */
@@ -61,17 +67,57 @@ export const VULNERABILITY_TIMEFRAME_RULES = {
 } as const;
 export type VulnerabilityTimeframeRule = keyof typeof VULNERABILITY_TIMEFRAME_RULES;
 
+/** The rules whose judgments read the SDR's own content and the OCR records. */
+const METRICS_RULE = reliedRule('SDR-CSX-KMT');
+const CONTROLS_RULE = reliedRule('SDR-CSF-CTF');
+const OCR_RULES = { next: reliedRule('CCM-OCR-NRD'), available: reliedRule('CCM-OCR-AVL') } as const;
+/** The rule that asks for JSON valid against FedRAMP's schemas, and (from 2026.10.05.01) public JSON web frameworks can read. */
+export const JSON_RULE = reliedRule('FRC-CSO-JSN');
+
+/**
+ * Whether the release's FRC-CSO-JSN asks public JSON data be supplied in a manner compatible with modern web frameworks
+ * (2026.10.05.01 adds it, with CORS, `Content-Type: application/json` and `nosniff` as its following information):
+ * read from its statement, never from the version.
+ */
+export function asksWebFrameworks(rules: Partial<Pick<Cr26Rules, 'statements'>>): boolean {
+  const statement = rules.statements?.[JSON_RULE];
+  const text = [statement?.text, ...Object.values(statement?.classes ?? {})].join(' ');
+  return /public JSON[^.]*?\bweb (?:application|framework)s?\b/i.test(text);
+}
+
+/** How svc-api serves the trust center's public JSON (docs/api.md, "Cross-origin reads of the public JSON"). */
+export const PUBLIC_JSON_SERVING =
+  'svc-api serves the public JSON (GET /fedramp/public) with CORS (Access-Control-Allow-Origin: *, no credentials, an OPTIONS preflight), Content-Type: application/json and X-Content-Type-Options: nosniff (docs/api.md).';
+
+/**
+ * FRC-CSO-JSN: met where svc validates the documents it writes (`validatedBy`); where the release asks public JSON
+ * web frameworks can read, the statement also says how svc-api serves it, and that alone makes the judgment (readiness,
+ * which writes no document). Undefined otherwise: the provider states it.
+ */
+function jsonJudgment(f: JudgmentFacts): RuleJudgment | undefined {
+  const web = asksWebFrameworks(f.rules);
+  if (f.validatedBy === undefined && !web) return undefined;
+  const validated =
+    f.validatedBy === undefined
+      ? "svc fedramp package validates every JSON document it writes against FedRAMP's schemas when it finds them (--schemas)."
+      : `svc validates every JSON document it writes against FedRAMP's schema (${f.validatedBy}).`;
+  return { rule: JSON_RULE, met: true, status: 'Implemented', statement: web ? `${validated} ${PUBLIC_JSON_SERVING}` : validated };
+}
+
 /** The ids listed in a judgment's reason: enough to act on, the rest counted. */
 const LISTED = 10;
 
 /** The rules svc judges, each with how. Rules not listed here are the provider's to state. */
 export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
   const out = new Map<string, RuleJudgment>();
-  const put = (j: RuleJudgment) => out.set(j.rule, j);
+  const held = f.rules.rules === undefined ? undefined : new Set(f.rules.rules.map((r) => r.id));
+  const put = (j: RuleJudgment | undefined) => {
+    if (j !== undefined && (held === undefined || held.has(j.rule))) out.set(j.rule, j);
+  };
   const run = `run as of ${f.run.asOf} (${f.run.results} results)`;
 
-  put(cadenceJudgment(MACHINE_CADENCE_RULES[f.type], 'machine-based', f.freshness.machine, f.cadences.machine, run));
-  put(cadenceJudgment(NON_MACHINE_CADENCE_RULE, 'non-machine', f.freshness.nonMachine, f.cadences.nonMachine, run));
+  if (f.cadences.machine !== undefined) put(cadenceJudgment(MACHINE_CADENCE_RULES[f.type], 'machine-based', f.freshness.machine, f.cadences.machine, run));
+  if (f.cadences.nonMachine !== undefined) put(cadenceJudgment(NON_MACHINE_CADENCE_RULE, 'non-machine', f.freshness.nonMachine, f.cadences.nonMachine, run));
 
   const required = f.ksis.find((k) => k.methodsRequired !== undefined)?.methodsRequired?.min;
   if (required !== undefined && f.ksis.length > 0) {
@@ -102,7 +148,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
 
   if (f.metricDays !== undefined) {
     put({
-      rule: 'SDR-CSX-KMT',
+      rule: METRICS_RULE,
       met: f.metricDays > 0,
       status: f.metricDays > 0 ? 'Implemented' : 'Not Implemented',
       statement: `The SDR's ksiMetrics carries, for every KSI, its status per day over the last 30 days and the last year, from ${f.metricDays} ${f.metricDays === 1 ? 'day' : 'days'} of recorded runs (svc conmon process).`,
@@ -113,7 +159,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
   if (f.controls !== undefined) {
     const missing = f.controls.total - f.controls.withStatus;
     put({
-      rule: 'SDR-CSF-CTF',
+      rule: CONTROLS_RULE,
       met: missing === 0,
       status: missing === 0 ? 'Implemented' : f.controls.withStatus === 0 ? 'Not Implemented' : 'Partially Implemented',
       statement: `The SDR lists the ${f.controls.total} controls of the class's list; ${f.controls.withStatus} have a status from the run's results.`,
@@ -139,7 +185,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
   if (f.ocr !== undefined) {
     const { last, next, today } = f.ocr;
     put({
-      rule: 'CCM-OCR-NRD',
+      rule: OCR_RULES.next,
       met: true,
       status: 'Implemented',
       statement: `svc writes the target date of the next Ongoing Certification Report into the CPO (serviceProperties.nextOngoingCertificationReportDate): ${next}, ${last === undefined ? "3 months after the CPO's date while no OCR is recorded" : `3 months after the last recorded OCR's period (${last.from} to ${last.to})`}.`,
@@ -147,7 +193,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
     if (last !== undefined) {
       const late = today > last.next;
       put({
-        rule: 'CCM-OCR-AVL',
+        rule: OCR_RULES.available,
         met: !late,
         status: late ? 'Partially Implemented' : 'Implemented',
         statement: `svc writes and records the Ongoing Certification Report every 3 months from the run store (svc fedramp ocr): the last covers ${last.from} to ${last.to}, and the next is due ${last.next}.`,
@@ -156,9 +202,7 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
     }
   }
 
-  if (f.validatedBy !== undefined) {
-    put({ rule: 'FRC-CSO-JSN', met: true, status: 'Implemented', statement: `svc validates every JSON document it writes against FedRAMP's schema (${f.validatedBy}).` });
-  }
+  put(jsonJudgment(f));
   return out;
 }
 

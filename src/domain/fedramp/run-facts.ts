@@ -83,7 +83,8 @@ export class Cr26RunFacts {
 
   constructor(
     evaluation: Omit<EvaluationInput, 'results'>,
-    private readonly cadences: { machine: EvidenceCadence; nonMachine: EvidenceCadence; now: Date },
+    /** Each kind's cadence; a kind without one (the release lacks its rule) is not judged: its dated evidence counts as fresh. */
+    private readonly cadences: { machine?: EvidenceCadence; nonMachine?: EvidenceCadence; now: Date },
     private readonly generatedAt: string | undefined,
     /** The tool of every result (the report's source.tool), else each result's own `source`. */
     private readonly reportTool: string | undefined,
@@ -172,7 +173,8 @@ export class Cr26RunFacts {
       return 'undated';
     }
     const cached = machine ? observed.machine : observed.nonMachine;
-    const age: EvidenceAge = cached ?? (this.cadences.now.getTime() > addCadence(time, (machine ? this.cadences.machine : this.cadences.nonMachine).every) ? 'stale' : 'fresh');
+    const cadence = machine ? this.cadences.machine : this.cadences.nonMachine;
+    const age: EvidenceAge = cached ?? (cadence !== undefined && this.cadences.now.getTime() > addCadence(time, cadence.every) ? 'stale' : 'fresh');
     if (machine) observed.machine = age;
     else observed.nonMachine = age;
     counts[age] += 1;

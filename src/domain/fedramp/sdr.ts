@@ -4,6 +4,11 @@ import { lazyArray } from '../encoding/json-chunks';
 import type { Applicability } from './applicability';
 import type { Cr26Class, Cr26Rules } from './cr26-rules';
 import { cadenceText, type EvidenceCadence } from './evidence-cadence';
+import { METHODS_RULE } from './prose-facts';
+import { reliedRule } from './relied-rules';
+
+/** The rule that asks the SDR to carry the KSI metrics. */
+const METRICS_RULE = reliedRule('SDR-CSX-KMT');
 import { tallyStatus, testsOf, type Cr26KsiStatus, type HistoryCheck, type KsiMetrics, type KsiTally, type DailyKsiStatus } from './ksi-evaluation';
 import type { FedrampType } from './profile';
 import type { RuleJudgment } from './rule-judgments';
@@ -46,7 +51,8 @@ export interface SdrInput {
   history?: ReadonlyMap<string, HistoryCheck>;
   /** Rev5: the class's controls (normalized ids, `ac-2.1`), in catalog order. */
   controls?: readonly string[];
-  cadence: EvidenceCadence;
+  /** The machine-based cadence; absent when the release lacks its rule (not judged, not cited). */
+  cadence?: EvidenceCadence;
   metadata: SdrMetadata;
 }
 
@@ -169,14 +175,14 @@ function generatedImplementation(t: KsiTally): string {
 
 function validationLine(
   k: { methods: number; methodsRequired?: { min: number; force?: string } },
-  cadence: EvidenceCadence,
+  cadence: EvidenceCadence | undefined,
   metrics: SdrKsiMetrics | undefined,
   history: HistoryCheck | undefined,
 ): string {
   const parts = [
-    `svc validates this KSI with ${k.methods} automated methods (tool and check pairs) on every recorded run${k.methodsRequired === undefined ? '' : `; FRC-CSX-VVK asks at least ${k.methodsRequired.min} (${k.methodsRequired.force ?? 'no force given'})`}`,
-    `machine-based evidence every ${cadenceText(cadence.every)} (${cadence.rule}, ${cadence.force})`,
+    `svc validates this KSI with ${k.methods} automated methods (tool and check pairs) on every recorded run${k.methodsRequired === undefined ? '' : `; ${METHODS_RULE} asks at least ${k.methodsRequired.min} (${k.methodsRequired.force ?? 'no force given'})`}`,
   ];
+  if (cadence !== undefined) parts.push(`machine-based evidence every ${cadenceText(cadence.every)} (${cadence.rule}, ${cadence.force})`);
   if (metrics !== undefined) {
     const m = metrics.last30Days;
     parts.push(`last 30 days: ${m.implemented} implemented, ${m.partially} partially, ${m.notImplemented} not implemented, ${m.noEvidence} without evidence`);
@@ -273,7 +279,7 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
       const k = ksis[i];
       lines.push(`### ${k.id}: ${markdownText(k.name)}`, '');
       lines.push(`- Status: ${k.status ?? 'no evidence'}`);
-      lines.push(`- Automated methods: ${k.methods}${k.methodsRequired === undefined ? '' : ` (FRC-CSX-VVK: at least ${k.methodsRequired})`}`);
+      lines.push(`- Automated methods: ${k.methods}${k.methodsRequired === undefined ? '' : ` (${METHODS_RULE}: at least ${k.methodsRequired})`}`);
       lines.push(`- Tests: ${k.tests.length === 0 ? 'none' : shown(k.tests.map((t) => `\`${printableText(t.replace(/\s+/g, ' ').trim()).replace(/`/g, "'")}\``), k.tests.length)}`);
       lines.push(`- Evidence entries: ${k.evidence}`, '');
       lines.push('Implementation:', '', ...d.ksiImplementation.flatMap((p) => [...quotedMarkdown(p), '']));
@@ -291,7 +297,7 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
     });
   }
   if (input.metrics !== undefined) {
-    lines.push('## KSI metrics (SDR-CSX-KMT)', '', 'Days by status: implemented / partially / not implemented / no evidence.', '');
+    lines.push(`## KSI metrics (${METRICS_RULE})`, '', 'Days by status: implemented / partially / not implemented / no evidence.', '');
     lines.push('| KSI | Last 30 days | Last year (days) |', '|---|---|---|');
     const cell = (m: KsiMetrics['last30Days']) => `${m.implemented} / ${m.partially} / ${m.notImplemented} / ${m.noEvidence}`;
     for (const [id, m] of [...input.metrics].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`| ${id} | ${cell(m.last30Days)} | ${cell(m.lastYear)} (${m.lastYear.days}) |`);

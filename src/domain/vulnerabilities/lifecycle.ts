@@ -1,6 +1,7 @@
 import { painTimeframe, type Cr26Class, type Cr26Force, type Cr26Rules, type Cr26Timeframe } from '../fedramp/cr26-rules';
 import { addCadence } from '../fedramp/evidence-cadence';
-import { proseFact } from '../fedramp/prose-facts';
+import { releaseFact } from '../fedramp/prose-facts';
+import { reliedRule } from '../fedramp/relied-rules';
 import { InvalidInputError } from '../errors';
 import { endOfDay, isoSeconds } from '../encoding/iso-time';
 
@@ -12,12 +13,12 @@ export type NRating = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** The VER and VDR rules the lifecycle reads from the rules data (DESIGN §12.4). */
 export const LIFECYCLE_RULES = {
-  evaluate: 'VER-TFR-EVU',
-  mitigate: 'VDR-TFR-PVR',
-  accept: 'VER-TFR-MAV',
-  kev: 'VDR-TFR-KEV',
-  internetIncident: 'VER-TFR-IRI',
-  otherIncident: 'VER-TFR-NRI',
+  evaluate: reliedRule('VER-TFR-EVU'),
+  mitigate: reliedRule('VDR-TFR-PVR'),
+  accept: reliedRule('VER-TFR-MAV'),
+  kev: reliedRule('VDR-TFR-KEV'),
+  internetIncident: reliedRule('VER-TFR-IRI'),
+  otherIncident: reliedRule('VER-TFR-NRI'),
 } as const;
 
 /**
@@ -203,8 +204,8 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
 
   // A fully mitigated vulnerability's likelihood or impact is negligible (FRD-FMV): no longer an incident either.
   const open = state !== 'false-positive' && state !== 'remediated' && fullyMitigatedAt === undefined;
-  const above = proseFact(LIFECYCLE_RULES.internetIncident, cls)?.value;
-  const five = proseFact(LIFECYCLE_RULES.otherIncident, cls)?.value;
+  const above = releaseFact(rules, LIFECYCLE_RULES.internetIncident, cls)?.value;
+  const five = releaseFact(rules, LIFECYCLE_RULES.otherIncident, cls)?.value;
   const incident = {
     internet: open && irv === true && lev === true && n !== undefined && above !== undefined && n > above,
     other: open && irv === false && lev === true && n !== undefined && five !== undefined && n >= five,

@@ -8,6 +8,7 @@ import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } 
 import type { EffectiveState } from '../../domain/fedramp/applicability';
 import type { JudgingSchema } from '../../domain/fedramp/certification-package';
 import { timeframeText } from '../../domain/fedramp/evidence-cadence';
+import { missingRuleLine } from '../../domain/fedramp/relied-rules';
 import { textTable } from './cql-output';
 import { plural } from '../../domain/encoding/plural';
 
@@ -19,7 +20,7 @@ export function renderRules(r: ListFedrampRulesResult): string[] {
   const marked = (text: string, key: 'path' | 'status') => (p.defaults.includes(key) ? `${text} (default)` : text);
   const scope = r.family === undefined ? '' : `, family ${r.family}`;
   const lines = [
-    `CR26 ${r.release.version}, ${p.type} Class ${p.class}, ${marked(`${p.path} path`, 'path')}, ${marked(p.status, 'status')}, as of ${shownTime(r.now)}${scope}: ${plural(r.counts.rules, 'rule')} and ${plural(r.counts.ksis, 'KSI')} apply`,
+    `CR26 ${r.release.version}, ${p.type} Class ${p.class}, ${marked(`${p.path} path`, 'path')}, ${marked(p.status, 'status')}, as of ${shownTime(r.now)}${scope}: ${plural(r.counts.rules, 'rule')} and ${plural(r.counts.ksis, 'KSI')} apply`,  ...(r.missing_rules ?? []).map((m) => missingRuleLine(r.release.version, m)),
   ];
   const c = r.counts;
   const rulesHeading = [`${c.in_force} in force`, ...(c.later > 0 ? [`${c.later} required from a later date`] : []), ...(c.not_yet_defined > 0 ? [`${c.not_yet_defined} not yet defined for class ${p.class}`] : [])];
@@ -148,6 +149,7 @@ export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
     `Readiness of ${p.type} Class ${p.class} (${p.path}, ${p.status}) at ${r.now}, CR26 ${r.rules_version}`,
     r.run === null ? `Run: none recorded in ${r.store}` : `Run: ${r.run.seq} ${r.run.id.slice(0, 12)} as of ${r.run.as_of} (${plural(r.run.results, 'result')})`,
     ...(r.run !== null && (r.run.sources.length > 1 || r.run.sources.some((s) => s.stale !== undefined)) ? [`Sources: ${r.run.sources.map(sourceText).join('; ')}`] : []),
+    ...(r.missing_rules ?? []).map((m) => missingRuleLine(r.rules_version, m)),
     '',
     ...textTable(
       ['ID', 'Force', 'Status', 'Why / what to do'],

@@ -1,0 +1,82 @@
+import type { Cr26Rules } from './cr26-rules';
+
+/**
+ * One rule of the rules data svc's own code relies on (issue 34): what svc uses it for, and what it does when the
+ * release in use does not hold it. Everything else svc reads of a rule comes from the data; only these ids are named
+ * in code, and test/unit/domain/fedramp/relied-rules.test.ts fails on an id named in src that is not listed here.
+ */
+export interface ReliedRule {
+  id: string;
+  /** What svc uses it for: `svc relies on it for <uses>`. */
+  uses: string;
+  /** What svc does without it: `without it, <without>`. */
+  without: string;
+}
+
+/** Every rule svc's code names, by id (docs/fedramp.md, "Rules svc relies on", is checked against this list). */
+export const RELIED_RULES: readonly ReliedRule[] = [
+  { id: 'CCM-OCR-AVL', uses: 'whether the Ongoing Certification Report is recorded on time', without: 'the OCR is not judged' },
+  { id: 'CCM-OCR-NRD', uses: "the next OCR date the CPO carries", without: 'the next OCR date is not judged' },
+  { id: 'CDS-CSO-HAD', uses: "the trust center's historical snapshots", without: 'svc-api still serves the snapshots and names the rule' },
+  { id: 'CDS-CSO-PUB', uses: "the trust center's public information", without: 'svc-api still serves it and names the rule' },
+  { id: 'CDS-TRC-AAI', uses: "the agency access inventory of the access report", without: 'svc-api still reports access and names the rule' },
+  { id: 'CDS-TRC-ACL', uses: 'the access logging of the access report', without: 'svc-api still reports access and names the rule' },
+  { id: 'CDS-UTC-AAD', uses: 'when FedRAMP must be told of a denied agency request', without: 'svc-api cannot date the notice and says which rule is missing' },
+  { id: 'CPO-CSO-OSA', uses: "whether the CPO must carry the assessor's summary", without: "the CPO names no force for the assessor's summary" },
+  { id: 'FRC-APP-FCP', uses: "how fresh an initial package's statuses must be", without: 'svc fedramp package --initial still asks 7 days' },
+  { id: 'FRC-CLA-MFR', uses: 'what Class A must address', without: 'Class A has only the rules whose subsets name it, and no KSIs' },
+  { id: 'FRC-CLA-OFR', uses: 'what Class A may address', without: 'no rule is listed as optional for Class A' },
+  { id: 'FRC-CLA-RFR', uses: 'what Class A should address', without: 'no rule is listed as recommended for Class A' },
+  { id: 'FRC-CSF-BSL', uses: "each class's Rev5 controls", without: 'the SDR lists no Rev5 controls' },
+  { id: 'FRC-CSO-JSN', uses: 'the JSON documents it writes', without: 'svc still validates them against the schemas but judges no rule by it' },
+  { id: 'FRC-CSX-MOT', uses: 'the KSI metrics history a class must supply', without: 'history is not judged' },
+  { id: 'FRC-CSX-VVK', uses: 'the automated validation methods a KSI must have', without: 'automated methods are counted, not judged' },
+  { id: 'IEC-CSO-FIR', uses: 'when a final incident report is due', without: 'svc fedramp incident cannot date it and says which rule is missing' },
+  { id: 'IEC-CSO-IIR', uses: 'when an initial incident report is due', without: 'svc fedramp incident cannot date it and says which rule is missing' },
+  { id: 'IEC-CSO-OIR', uses: 'when an ongoing incident report is due', without: 'svc fedramp incident cannot date it and says which rule is missing' },
+  { id: 'MAS-CSO-FLO', uses: 'the information flows document', without: 'svc still writes it and names the rule' },
+  { id: 'MAS-CSO-IIR', uses: 'the information resources document', without: 'svc still writes it and names the rule' },
+  { id: 'SCN-ADP-NTF', uses: 'when an adaptive change is notified', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
+  { id: 'SCN-RTR-NNR', uses: 'that routine recurring changes are not notified', without: 'svc fedramp scn names no force for routine changes' },
+  { id: 'SCN-TRF-NAF', uses: 'when a transformative change is notified after it finishes', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
+  { id: 'SCN-TRF-NAV', uses: 'when a transformative change is notified after its verification', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
+  { id: 'SCN-TRF-NFP', uses: 'when a transformative change is finally planned', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
+  { id: 'SCN-TRF-NIP', uses: 'when a transformative change is first planned', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
+  { id: 'SDR-CSF-CTF', uses: "the Rev5 controls' statuses in the SDR", without: 'the controls are listed, not judged' },
+  { id: 'SDR-CSX-KMT', uses: 'the KSI metrics the SDR carries', without: 'the SDR carries no KSI metrics and they are not judged' },
+  { id: 'SDR-CSX-KSI', uses: 'the force of the KSIs for 20x Classes B to D', without: 'the KSIs are judged with no force, so none blocks readiness' },
+  { id: 'VDR-TFR-KEV', uses: 'when a CISA KEV vulnerability must be remediated', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
+  { id: 'VDR-TFR-MVF', uses: 'the cadence of machine-based evidence for Rev5', without: 'machine-based evidence is not judged for freshness' },
+  { id: 'VDR-TFR-MVX', uses: 'the cadence of machine-based evidence for 20x', without: 'machine-based evidence is not judged for freshness' },
+  { id: 'VDR-TFR-NMV', uses: 'the cadence of non-machine evidence', without: 'non-machine evidence is not judged for freshness' },
+  { id: 'VDR-TFR-PVR', uses: 'when a vulnerability must be mitigated or remediated', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
+  { id: 'VER-EVA-EPA', uses: 'the N-ratings a vulnerability can have', without: 'svc rates N1 to N5' },
+  { id: 'VER-TFR-EVU', uses: 'when a vulnerability must be evaluated', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
+  { id: 'VER-TFR-IRI', uses: 'which internet-reachable vulnerabilities are reportable incidents', without: 'none is flagged as a reportable incident by it' },
+  { id: 'VER-TFR-MAV', uses: 'when a vulnerability not fully mitigated is accepted', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
+  { id: 'VER-TFR-NRI', uses: 'which other vulnerabilities are reportable incidents', without: 'none is flagged as a reportable incident by it' },
+];
+
+const BY_ID = new Map(RELIED_RULES.map((r) => [r.id, r]));
+
+/** `id`, once checked to be in RELIED_RULES: how code names a rule it relies on. An unlisted id is a programming error. */
+export function reliedRule<T extends string>(id: T): T {
+  if (!BY_ID.has(id)) throw new Error(`${id} is not in RELIED_RULES (src/domain/fedramp/relied-rules.ts): list it with what svc uses it for`);
+  return id;
+}
+
+/** Whether the release in use holds rule `id` (a rule flagged retired is not held). */
+export function holdsRule(rules: Pick<Cr26Rules, 'rules'>, id: string): boolean {
+  return rules.rules.some((r) => r.id === id);
+}
+
+/** The rules svc relies on that the release does not hold, in id order. */
+export function missingReliedRules(rules: Pick<Cr26Rules, 'rules'>): ReliedRule[] {
+  const held = new Set(rules.rules.map((r) => r.id));
+  return RELIED_RULES.filter((r) => !held.has(r.id));
+}
+
+/** `Not in CR26 <version>: <id> (svc relies on it for <uses>); without it, <without>`: one line per missing rule. */
+export function missingRuleLine(version: string, rule: ReliedRule): string {
+  return `Not in CR26 ${version}: ${rule.id} (svc relies on it for ${rule.uses}); without it, ${rule.without}`;
+}
