@@ -129,7 +129,7 @@ describe('FRC-CSO-JSN in readiness, from the data', () => {
     expect(run.status).toBe(0);
     const sdr = JSON.parse(readFileSync(join(work, 'sdr-latest.json'), 'utf8')) as { fedRampRequirements: { frrID: string; frrImplementation: string[] }[] };
     expect(sdr.fedRampRequirements.find((r) => r.frrID === 'FRC-CSO-JSN')?.frrImplementation).toEqual([
-      "svc fedramp package validates every JSON document it writes against FedRAMP's schemas when it finds them (--schemas). svc-api serves the public JSON (GET /fedramp/public) with CORS (Access-Control-Allow-Origin: \\*, no credentials, an OPTIONS preflight), Content-Type: application/json and X-Content-Type-Options: nosniff (docs/api.md).",
+      "svc fedramp package validates every JSON document it writes against FedRAMP's schemas (the newest set svc carries, or --schemas) and records each one's $schemaVersion and sha256 in its manifest. svc-api serves the public JSON (GET /fedramp/public) with CORS (Access-Control-Allow-Origin: \\*, no credentials, an OPTIONS preflight), Content-Type: application/json and X-Content-Type-Options: nosniff (docs/api.md).",
     ]);
   });
 });

@@ -99,7 +99,7 @@ function jsonJudgment(f: JudgmentFacts): RuleJudgment | undefined {
   if (f.validatedBy === undefined && !web) return undefined;
   const validated =
     f.validatedBy === undefined
-      ? "svc fedramp package validates every JSON document it writes against FedRAMP's schemas when it finds them (--schemas)."
+      ? "svc fedramp package validates every JSON document it writes against FedRAMP's schemas (the newest set svc carries, or --schemas) and records each one's $schemaVersion and sha256 in its manifest."
       : `svc validates every JSON document it writes against FedRAMP's schema (${f.validatedBy}).`;
   return { rule: JSON_RULE, met: true, status: 'Implemented', statement: web ? `${validated} ${PUBLIC_JSON_SERVING}` : validated };
 }
