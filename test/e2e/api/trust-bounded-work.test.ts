@@ -9,7 +9,7 @@ import type * as FileStore from '../../../src/infrastructure/store/file-run-stor
 import type * as Snapshots from '../../../src/interfaces/http/routes/trust-snapshots';
 import type * as Adapters from '../../../src/infrastructure/register-adapters';
 import type * as Process from '../../../src/application/conmon/process-run';
-import type { DocumentProducer, RunStore } from '../../../src/ports/run-store';
+import type { AppendRequest, DocumentProducer, RunStore } from '../../../src/ports/run-store';
 import { capturingLogger } from '../../support/api';
 import { FEDRAMP_SCHEMAS } from '../../support/fedramp-schemas';
 import { ROOT, svc } from '../../support/run-svc';
@@ -66,8 +66,20 @@ class WatchedStore extends FileRunStore {
 /** The store as svc recorded runs before the evidence index: every document but the index's. */
 class PreIndexStore extends FileRunStore {
   override append(id: string, decide: Parameters<RunStore['append']>[1], produce?: DocumentProducer) {
-    return super.append(id, decide, produce && (async (run) => (await produce(run)).filter((source) => !source.name.startsWith('evidence-index'))));
+    return super.append(id, decide, withoutIndex(produce));
   }
+
+  override appendAll(requests: Iterable<AppendRequest> | AsyncIterable<AppendRequest>) {
+    const each = async function* () {
+      for await (const request of requests) yield { ...request, produce: withoutIndex(request.produce) };
+    };
+    return super.appendAll(each());
+  }
+}
+
+/** What `produce` gives, less the evidence index (which svc did not store before). */
+function withoutIndex(produce: DocumentProducer | undefined): DocumentProducer | undefined {
+  return produce && (async (run) => (await produce(run)).filter((source) => !source.name.startsWith('evidence-index')));
 }
 
 /** Polls (a few ms apart) until `done()`; fails after 20 s. */
