@@ -24,6 +24,8 @@ const RELEASES = [
   'fedramp/FRMR.KSI.key-security-indicators.25.12A.json',
   'fedramp/FRMR.documentation.0.9.43-beta.json',
   'fedramp/fedramp-consolidated-rules.2026.07.14.01.json',
+  'fedramp/fedramp-consolidated-rules.2026.09.13.02.json',
+  'fedramp/fedramp-consolidated-rules.2026.10.05.01.json',
 ];
 const OUT = path.join(__dirname, '..', 'src', 'domain', 'catalog', 'data');
 

@@ -15,7 +15,8 @@ const { readCr26Rules } = require('../dist/domain/fedramp/cr26-rules');
 const { cr26DataDocument } = require('../dist/domain/fedramp/cr26-data');
 const { deriveCr26Aliases, readAliasSource } = require('../dist/domain/fedramp/cr26-aliases');
 
-const RULES = 'fedramp/fedramp-consolidated-rules.2026.07.14.01.json';
+/** The newest release in the reference directory: the rules data svc ships (docs/fedramp.md, "FedRAMP releases"). */
+const RULES = 'fedramp/fedramp-consolidated-rules.2026.10.05.01.json';
 /** The FRMR releases whose ids and `fka` links give the aliases, oldest first (the last is the newest before CR26). */
 const RELEASES = [
   'fedramp/FRMR.KSI.key-security-indicators.25.05A.json',

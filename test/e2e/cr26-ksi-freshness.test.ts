@@ -26,7 +26,7 @@ describe('svc ksi list --catalog cr26', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const lines = run.stdout.split('\n');
     expect(lines.slice(0, 5)).toEqual([
-      'CR26 2026.07.14.01: 46 KSIs in 10 themes',
+      'CR26 2026.10.05.01: 46 KSIs in 10 themes',
       '',
       'CED Cybersecurity Education: 1 KSI',
       'KSI-CED-RAT  Reviewing All Training [cp-3, ir-2, ps-6, at-2, at-2.2, at-2.3, at-3.5, at-4, ir-2.3, at-3, sr-11.1]',
@@ -39,7 +39,7 @@ describe('svc ksi list --catalog cr26', () => {
   it('filters by theme (--area) and by a control the KSI lists (--control)', () => {
     expect(svc(['ksi', 'list', '--catalog', 'cr26', '--area', 'iam', '--control', 'IA-2(1)']).stdout).toBe(
       [
-        'CR26 2026.07.14.01: 1 of 46 KSIs match, in 1 theme',
+        'CR26 2026.10.05.01: 1 of 46 KSIs match, in 1 theme',
         '',
         'IAM Identity and Access Management: 1 KSI',
         'KSI-IAM-APM  Adopting Passwordless Methods [ac-3, ia-5.1, ia-5.2, ia-5.6, ia-6, ac-2, ia-2, ia-2.1, ia-2.2, ia-2.8, ia-5, ia-8, sc-23]',
@@ -48,7 +48,7 @@ describe('svc ksi list --catalog cr26', () => {
     );
     expect(svc(['ksi', 'list', '--catalog', 'cr26', '--area', 'AC'])).toEqual({
       stdout: '',
-      stderr: 'Error: --area AC: not a theme of CR26 2026.07.14.01; use one of CED, CMT, CNA, IAM, INR, MLA, PIY, RPL, SCR, SVC\n',
+      stderr: 'Error: --area AC: not a theme of CR26 2026.10.05.01; use one of CED, CMT, CNA, IAM, INR, MLA, PIY, RPL, SCR, SVC\n',
       status: 2,
     });
   });
@@ -56,7 +56,7 @@ describe('svc ksi list --catalog cr26', () => {
   it('--json: the release, the counts, the themes shown and the KSIs', () => {
     const json = JSON.parse(svc(['ksi', 'list', '--catalog', 'cr26', '--json']).stdout);
     expect(Object.keys(json)).toEqual(['catalog', 'release', 'counts', 'themes', 'ksis']);
-    expect(json).toMatchObject({ catalog: 'cr26', release: { version: '2026.07.14.01', date: '2026-07-14' }, counts: { ksis: 46, themes: 10, matched: 46 } });
+    expect(json).toMatchObject({ catalog: 'cr26', release: { version: '2026.10.05.01', date: '2026-07-14' }, counts: { ksis: 46, themes: 10, matched: 46 } });
     expect(json.themes[0]).toEqual({ id: 'CED', name: 'Cybersecurity Education' });
     expect(json.ksis).toHaveLength(46);
     expect(json.ksis[0]).toEqual({ id: 'KSI-CED-RAT', theme: 'CED', name: 'Reviewing All Training', controls: ['cp-3', 'ir-2', 'ps-6', 'at-2', 'at-2.2', 'at-2.3', 'at-3.5', 'at-4', 'ir-2.3', 'at-3', 'sr-11.1'] });
@@ -72,7 +72,7 @@ describe('svc ir freshness --class', () => {
   it('judges machine evidence by VDR-TFR-MVX for 20x Class B and non-machine by VDR-TFR-NMV; a stale MUST exits 1', () => {
     expect(svc(['ir', 'freshness', REPORT, '--class', 'B', '--type', '20x', '--now', NOW])).toEqual({
       stdout: [
-        `Checking freshness of ${REPORT} at ${NOW} by CR26 2026.07.14.01, 20x Class B`,
+        `Checking freshness of ${REPORT} at ${NOW} by CR26 2026.10.05.01, 20x Class B`,
         'Machine-based evidence: every 7 days (VDR-TFR-MVX, MUST)',
         'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST, stated in its text)',
         'KSIs: 3',
@@ -95,7 +95,7 @@ describe('svc ir freshness --class', () => {
     expect(d.stdout.split('\n').slice(1, 4)).toEqual([
       'Machine-based evidence: every 3 days (VDR-TFR-MVX, MUST)',
       'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST, stated in its text)',
-      "Note: VDR-TFR-MVX gives no Class D value in CR26 2026.07.14.01; svc uses Class C's (every 3 days, MUST)",
+      "Note: VDR-TFR-MVX gives no Class D value in CR26 2026.10.05.01; svc uses Class C's (every 3 days, MUST)",
     ]);
     const rev5 = svc(['ir', 'freshness', REPORT, '--class', 'B', '--type', 'rev5', '--now', '2026-12-21T00:00:00Z']);
     expect(rev5.status).toBe(1);
@@ -112,7 +112,7 @@ describe('svc ir freshness --class', () => {
   it('--json: the cadences, and each entry with its kind and cadence', () => {
     const json = JSON.parse(svc(['ir', 'freshness', REPORT, '--class', 'B', '--type', '20x', '--now', NOW, '--json']).stdout);
     expect(json.cr26).toEqual({
-      version: '2026.07.14.01',
+      version: '2026.10.05.01',
       type: '20x',
       class: 'B',
       cadences: {

@@ -90,7 +90,7 @@ describe('svc fedramp ocr (CCM-OCR-AVL)', () => {
         '',
         '- FedRAMP ID: FR2611250001',
         '- Certification Package Overview: https://trust.example.com/fedramp/cpo.json',
-        '- Rules: FedRAMP Consolidated Rules 2026.07.14.01',
+        '- Rules: FedRAMP Consolidated Rules 2026.10.05.01',
         `- Generated: 2026-12-01T00:00:00Z by svc ${VERSION}`,
         '- Machine-readable twin: ocr-2026-11-30.json (written from the same model)',
         '',

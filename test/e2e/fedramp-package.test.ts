@@ -133,7 +133,7 @@ describe('svc fedramp package', () => {
     const { payload } = verifyDsseEnvelope(readFileSync(at('pkg', 'package.dsse.json'), 'utf8'));
     const statement = JSON.parse(payload.toString('utf8'));
     expect(statement.subject).toEqual(FILES.filter((f) => f !== 'package.dsse.json').map((name) => ({ name, digest: { sha256: sha256('pkg', name) } })));
-    expect(statement.predicate).toMatchObject({ fedRampPackageId: 'FR2611250001', rulesVersion: '2026.07.14.01', type: '20x', class: 'B', generatedAt: NOW, initial: false, sampleOcr: true });
+    expect(statement.predicate).toMatchObject({ fedRampPackageId: 'FR2611250001', rulesVersion: '2026.10.05.01', type: '20x', class: 'B', generatedAt: NOW, initial: false, sampleOcr: true });
   });
 
   it('is byte-identical when written again, but for the signature (its payload is the same)', () => {

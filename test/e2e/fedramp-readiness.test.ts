@@ -61,7 +61,7 @@ describe('svc fedramp readiness: an empty run store', () => {
   it('judges every rule and KSI, every KSI not met for want of a run; exit 1', () => {
     expect([run.status, run.stderr]).toEqual([1, '']);
     const lines = run.stdout.split('\n');
-    expect(lines.slice(0, 3)).toEqual([`Readiness of 20x Class B (program, applying) at ${NOW}, CR26 2026.07.14.01`, `Run: none recorded in ${dir}/.svc/store`, '']);
+    expect(lines.slice(0, 3)).toEqual([`Readiness of 20x Class B (program, applying) at ${NOW}, CR26 2026.10.05.01`, `Run: none recorded in ${dir}/.svc/store`, '']);
     expect(lines[3]).toMatch(/^ID {11}Force {7}Status {13}Why \/ what to do$/);
     expect(lines).toContain(row('KSI-IAM-APM', 'MUST', 'not met', `no run recorded in ${dir}/.svc/store; to do: record a run: svc conmon process <report>`));
     expect(lines).toContain(
@@ -137,7 +137,7 @@ describe('svc fedramp readiness: the latest recorded run', () => {
     expect(json).toMatchObject({
       profile: { type: '20x', class: 'B', path: 'program', status: 'applying', defaults: ['path', 'status'] },
       now: NOW,
-      rules_version: '2026.07.14.01',
+      rules_version: '2026.10.05.01',
       run: { seq: 2, id: expect.stringMatching(/^[0-9a-f]{64}$/), as_of: '2026-12-09T08:00:00Z', results: 4 },
       store: `${dir}/.svc/store`,
       recommended: [],

@@ -109,7 +109,7 @@ describe('svc fedramp rules: output', () => {
   it('prints the summary line, the rules and the Class A lists apart, aligned', () => {
     expect(inDir('text-a', ['--class', 'A', '--type', '20x', '--family', 'vdr', '--now', NOW])).toEqual({
       stdout: [
-        'CR26 2026.07.14.01, 20x Class A, program path (default), applying (default), as of 2026-11-25, family VDR: 1 rule and 0 KSIs apply',
+        'CR26 2026.10.05.01, 20x Class A, program path (default), applying (default), as of 2026-11-25, family VDR: 1 rule and 0 KSIs apply',
         '',
         'Rules: 0 in force, 1 required from a later date',
         'VDR-CSO-DET  MUST  -  required from 2026-12-07  Vulnerability Detection',
@@ -131,7 +131,7 @@ describe('svc fedramp rules: output', () => {
     const config = { fedramp: { type: '20x', class: 'B', path: 'program', status: 'certified', next_assessment: '2027-05-15' } };
     expect(inDir('certified', ['--family', 'CPO', '--now', '2027-02-01T09:30:00Z'], config)).toEqual({
       stdout: [
-        'CR26 2026.07.14.01, 20x Class B, program path, certified, as of 2027-02-01T09:30:00Z, family CPO: 4 rules and 0 KSIs apply',
+        'CR26 2026.10.05.01, 20x Class B, program path, certified, as of 2027-02-01T09:30:00Z, family CPO: 4 rules and 0 KSIs apply',
         '',
         'Rules: 4 in force',
         'CPO-CSO-MTD  MUST  -        in force, grace until 2027-05-15  Certification Package Overview Metadata',
@@ -150,7 +150,7 @@ describe('svc fedramp rules: output', () => {
   it('--json: objects with id in rules, ksis, recommended, optional and apart; the release, profile and time', () => {
     const out = json(inDir('json', ['--class', 'B', '--type', '20x', '--family', 'CPO', '--now', NOW, '--json']));
     expect(Object.keys(out)).toEqual(['release', 'profile', 'now', 'family', 'counts', 'rules', 'ksis', 'recommended', 'optional', 'apart']);
-    expect(out).toMatchObject({ release: { version: '2026.07.14.01', date: '2026-07-14' }, profile: { type: '20x', class: 'B', path: 'program', status: 'applying', defaults: ['path', 'status'] }, now: '2026-11-25T00:00:00Z', family: 'CPO' });
+    expect(out).toMatchObject({ release: { version: '2026.10.05.01', date: '2026-07-14' }, profile: { type: '20x', class: 'B', path: 'program', status: 'applying', defaults: ['path', 'status'] }, now: '2026-11-25T00:00:00Z', family: 'CPO' });
     expect(out.rules[3]).toEqual({
       id: 'CPO-CSX-CPM',
       family: 'CPO',
@@ -179,7 +179,7 @@ describe('svc fedramp rules: output', () => {
 
   it('--rules-file: the official file, with FedRAMP\'s statements; a missing file is exit 3', () => {
     const out = json(inDir('official', ['--class', 'D', '--type', '20x', '--family', 'SDR', '--rules-file', FILE, '--json']));
-    expect(out.release).toEqual({ version: '2026.07.14.01', date: '2026-07-14', file: FILE });
+    expect(out.release).toEqual({ version: '2026.10.05.01', date: '2026-07-14', file: FILE });
     expect(out.rules.find((r: any) => r.id === 'SDR-CSX-KMT').statement).toBe(raw.FRR.SDR.data['20x'].CSX['SDR-CSX-KMT'].varies_by_class.d.statement);
     const missing = join(tmp, 'nope.json');
     expect(inDir('official-missing', ['--class', 'B', '--type', '20x', '--rules-file', missing])).toEqual({ stdout: '', stderr: `Error: ${missing}: no such FedRAMP rules file; check the path\n`, status: 3 });
@@ -192,7 +192,7 @@ describe('svc fedramp rules: errors', () => {
     expect(JSON.parse(inDir('bad-class', ['--class', 'E', '--json']).stdout)).toEqual({ error: { code: 'bad-flag-value', exit: 2, message: '--class E: not a Certification Class; write A, B, C or D' } });
     expect(inDir('bad-type', ['--type', '21x', '--class', 'B'])).toEqual({ stdout: '', stderr: 'Error: --type 21x: not a certification type; write 20x or rev5\n', status: 2 });
     expect(inDir('bad-family', ['--class', 'B', '--type', '20x', '--family', 'XYZ']).stderr).toBe(
-      'Error: --family XYZ: not a family of CR26 2026.07.14.01; use one of AFC, AGU, CCM, CDS, CMU, CPO, FRC, IEC, IVV, MAS, MKT, REC, SCG, SCN, SDR, VDR, VER, KSI\n',
+      'Error: --family XYZ: not a family of CR26 2026.10.05.01; use one of AFC, AGU, CCM, CDS, CMU, CPO, FRC, IEC, IVV, MAS, MKT, REC, SCG, SCN, SDR, VDR, VER, KSI\n',
     );
   });
 

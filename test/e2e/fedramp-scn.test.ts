@@ -99,7 +99,7 @@ describe('svc fedramp scn', () => {
         '',
         `- FedRAMP ID: ${PROFILE.fedramp_id}`,
         `- Certification Package Overview: ${PROFILE.package_uri}`,
-        '- Rules: FedRAMP Consolidated Rules 2026.07.14.01',
+        '- Rules: FedRAMP Consolidated Rules 2026.10.05.01',
         expect.stringMatching(/^- Generated: 2026-11-25T00:00:00Z by svc \d+\.\d+\.\d+$/),
         '- Machine-readable twin: scn.json (written from the same model)',
         '',

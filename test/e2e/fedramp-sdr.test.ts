@@ -63,7 +63,7 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
       stdout: [
         `SDR written to package/sdr.json (sha256:${sha256('package/sdr.json')})`,
         'Markdown twin written to package/sdr.md',
-        'Profile: 20x Class B (CR26 2026.07.14.01)',
+        'Profile: 20x Class B (CR26 2026.10.05.01)',
         "FedRAMP rules: 155 (provider's statement 0, svc's 8, no statement supplied 147)",
         'KSIs: 46 (Implemented 4, Partially Implemented 16, Not Implemented 11, no evidence 15)',
         'Evidence entries: 86',
@@ -156,7 +156,7 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
       '',
       '- FedRAMP ID: FR2611250001',
       '- Certification Package Overview: https://trust.example.com/fedramp/cpo.json',
-      '- Rules: FedRAMP Consolidated Rules 2026.07.14.01',
+      '- Rules: FedRAMP Consolidated Rules 2026.10.05.01',
       `- Generated: ${NOW} by svc 0.5.0`,
       '- Machine-readable twin: sdr.json (written from the same model)',
     ]);

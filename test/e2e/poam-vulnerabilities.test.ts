@@ -42,7 +42,7 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
   it('writes one FedRAMP template row per group as CSV: open, accepted and remediated, from the latest recorded run', () => {
     const r = export_('csv', 'poam.csv');
     expect(r).toEqual({
-      stdout: 'Vulnerabilities of run 2 (as of 2026-12-10T00:00:00Z), Class D at 2026-12-10T23:00:00Z, CR26 2026.07.14.01\nPOA&M (csv) written to poam.csv\nRows: 3\nOverdue: 1\n',
+      stdout: 'Vulnerabilities of run 2 (as of 2026-12-10T00:00:00Z), Class D at 2026-12-10T23:00:00Z, CR26 2026.10.05.01\nPOA&M (csv) written to poam.csv\nRows: 3\nOverdue: 1\n',
       stderr: '',
       status: 0,
     });
@@ -72,7 +72,7 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
       run: { seq: 2, id: runId, as_of: '2026-12-10T00:00:00Z' },
       class: 'D',
       now: NOW,
-      rules: '2026.07.14.01',
+      rules: '2026.10.05.01',
       format: 'csv',
       out: 'poam-2.csv',
       file: { name: 'poam-2.csv', sha256: `sha256:${createHash('sha256').update(readFileSync(at('poam-2.csv'))).digest('hex')}`, bytes: readFileSync(at('poam-2.csv')).length },
@@ -122,7 +122,7 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
     );
     // Class A evaluates within 14 days and mitigates N4 later: at the same time nothing is overdue.
     const a = run(['ir', 'poam-export', '--source', 'vulnerabilities', '--format', 'json', '--out', 'poam-a.json', '--now', NOW, '--class', 'A']);
-    expect(a.stdout.split('\n')[0]).toBe('Vulnerabilities of run 2 (as of 2026-12-10T00:00:00Z), Class A at 2026-12-10T23:00:00Z, CR26 2026.07.14.01');
+    expect(a.stdout.split('\n')[0]).toBe('Vulnerabilities of run 2 (as of 2026-12-10T00:00:00Z), Class A at 2026-12-10T23:00:00Z, CR26 2026.10.05.01');
     expect(a.stdout.split('\n').slice(2)).toEqual(['Rows: 3', 'Overdue: 0', '']);
   });
 

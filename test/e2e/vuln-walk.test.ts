@@ -19,7 +19,7 @@ type Cls = 'A' | 'B' | 'C' | 'D';
 type Category = 'irv_lev' | 'nirv_lev' | 'nlev';
 const CLASSES: Cls[] = ['A', 'B', 'C', 'D'];
 
-// ---- FedRAMP's rules data (the release svc bundles, 2026.07.14.01) -------------------------------------------------
+// ---- FedRAMP's rules data (the release svc bundles, 2026.10.05.01) -------------------------------------------------
 interface Timeframe {
   timeframe_type: string;
   timeframe_num: number;
@@ -209,7 +209,7 @@ const KEV_PARTIAL_DUE = KEV[1].dueDate;
 
 describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Classes A–D (DESIGN §12.4, issue 24)', () => {
   it("reads its timeframes from FedRAMP's rules file, which says what DESIGN §12.4 says", () => {
-    expect(RULES.info.version).toBe('2026.07.14.01');
+    expect(RULES.info.version).toBe('2026.10.05.01');
     expect(CLASSES.map((c) => [evuOf(c).timeframe_type, evuOf(c).timeframe_num])).toEqual([['days', 14], ['days', 7], ['days', 5], ['days', 2]]);
     expect(pvrOf('D', 5, 'irv_lev')).toMatchObject({ timeframe_type: 'hours', timeframe_num: 12 });
     expect(rule('VER-TFR-MAV')).toMatchObject({ timeframe_type: 'days', timeframe_num: 192 });
@@ -472,7 +472,7 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
     const human = probe('D', day(8) + SECOND, 'human');
     it('svc vuln list without --json, Class D on 2026-12-15T00:00:01Z: the exact lines', () => {
       expect(human().stdout.split('\n')).toEqual([
-        'Vulnerabilities of run 4 (as of 2026-12-12T00:00:00Z), Class D at 2026-12-15T00:00:01Z, CR26 2026.07.14.01',
+        'Vulnerabilities of run 4 (as of 2026-12-12T00:00:00Z), Class D at 2026-12-15T00:00:01Z, CR26 2026.10.05.01',
         '',
         'ID                   Finding        State      N   IRV  LEV  Due                   Notes',
         '-------------------  -------------  ---------  --  ---  ---  --------------------  --------------------------------------------------------------------------------------------------',

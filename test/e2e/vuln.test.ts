@@ -49,7 +49,7 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
     expect(byFinding.get('CVE-2026-2000')).toMatchObject({ state: 'evaluated', current_n: 4, irv: false, lev: false, overdue: { is: false } });
     expect(byFinding.get('iam_root_mfa_enabled')).toMatchObject({ kind: 'configuration', current_n: 5 });
     const human = run(['vuln', 'list', '--now', '2026-12-07T13:00:00Z']);
-    expect(human.stdout.split('\n')[0]).toBe('Vulnerabilities of run 1 (as of 2026-12-07T00:00:00Z), Class D at 2026-12-07T13:00:00Z, CR26 2026.07.14.01');
+    expect(human.stdout.split('\n')[0]).toBe('Vulnerabilities of run 1 (as of 2026-12-07T00:00:00Z), Class D at 2026-12-07T13:00:00Z, CR26 2026.10.05.01');
     expect(human.stdout).toMatch(/\nGroups: 3 \(detected 0, evaluated 3, mitigated 0, remediated 0, accepted 0, false positive 0\); overdue 1; reportable incidents 1\n$/);
   });
 
@@ -117,7 +117,7 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
 - Period: 2026-12-01T00:00:00Z to 2026-12-21T00:00:00Z
 - FedRAMP ID: not assigned (fedramp.fedramp_id)
 - Certification Package Overview: https://trust.example.com/fedramp/cpo.json
-- Class D, FedRAMP Consolidated Rules 2026.07.14.01 (VER-TFR-MHR)
+- Class D, FedRAMP Consolidated Rules 2026.10.05.01 (VER-TFR-MHR)
 - Judged at 2026-12-21T00:00:00Z from run 2 (as of 2026-12-10T00:00:00Z)
 - Generated: 2026-12-21T00:00:00Z by svc ${VERSION}
 

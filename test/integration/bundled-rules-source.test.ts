@@ -9,7 +9,7 @@ import { registerAdapters } from '../../src/infrastructure/register-adapters';
 import { FEDRAMP_RULES_SOURCE } from '../../src/ports/fedramp-rules-source';
 import { builtInRules, FixedRulesSource } from '../fakes/fixed-rules-source';
 
-const OFFICIAL = join(__dirname, '..', '..', '..', 'shared', 'reference', 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json');
+const OFFICIAL = join(__dirname, '..', '..', '..', 'shared', 'reference', 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json');
 const FIX = "pass FedRAMP's consolidated rules file (fedramp-consolidated-rules.json from github.com/FedRAMP/rules)";
 
 describe('BundledRulesSource (FEDRAMP_RULES_SOURCE)', () => {
@@ -23,7 +23,7 @@ describe('BundledRulesSource (FEDRAMP_RULES_SOURCE)', () => {
     const rules = new BundledRulesSource().rules();
     expect(rules).toEqual(builtInRules());
     expect(rules.statements).toBeUndefined();
-    expect(rules.source?.version).toBe('2026.07.14.01');
+    expect(rules.source?.version).toBe('2026.10.05.01');
   });
 
   it('gives the same model, with the statements, when SVC_FEDRAMP_RULES names the official file', () => {
@@ -48,6 +48,7 @@ describe('BundledRulesSource (FEDRAMP_RULES_SOURCE)', () => {
     document.info.version = '2026.09.13.02';
     document.info.x_new_section = { anything: true };
     delete document.KSI.IAM.indicators['KSI-IAM-APM'];
+    delete document.FRR.VDR.data.all.TFR['VDR-TFR-NMV'].timeframe_num;
     Object.assign(document.FRR.VDR.data.all.TFR['VDR-TFR-NMV'], { timeframe_type: 'months', timeframe_num_max: 3, definitions: ['new'] });
     const file = join(dir, 'newer.json');
     writeFileSync(file, JSON.stringify(document));
@@ -56,7 +57,7 @@ describe('BundledRulesSource (FEDRAMP_RULES_SOURCE)', () => {
     expect(rules.ksis).toHaveLength(45);
     expect(rules.rules.find((r) => r.id === 'VDR-TFR-NMV')?.timeframe).toEqual({ unit: 'months', max: 3 });
     expect(rules.aliases['KSI-IAM-02']).toBeUndefined();
-    expect(rules.retired.find((r) => r.id === 'KSI-IAM-02')).toEqual({ id: 'KSI-IAM-02', kind: 'ksi', last_release: '2026.07.14.01', reason: 'not-in-cr26', via: 'KSI-IAM-APM' });
+    expect(rules.retired.find((r) => r.id === 'KSI-IAM-02')).toEqual({ id: 'KSI-IAM-02', kind: 'ksi', last_release: '2026.10.05.01', reason: 'not-in-cr26', via: 'KSI-IAM-APM' });
     expect(rules.source).toMatchObject({ file: 'newer.json', version: '2026.09.13.02' });
     // FRC-CLA-MFR names KSI-IAM-APM as related: the dropped KSI is found.
     expect(checkCr26Consistency(rules).problems).toContain('FRC-CLA-MFR: related KSI-IAM-APM is not a rule or KSI');

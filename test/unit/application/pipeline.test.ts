@@ -134,7 +134,7 @@ describe('CheckCanon', () => {
     const d = doubles({ '/frmr.json': release });
     const result = await new CheckCanon(d.catalogs, d.reader, new FixedRulesSource()).execute({ release: '/frmr.json' });
     expect(result.consistency.ok).toBe(true);
-    expect(result.cr26).toMatchObject({ version: '2026.07.14.01', date: '2026-07-14', consistency: { ok: true, counts: { ksis: 46, themes: 10, rules: 246, families: 17 }, problems: [] } });
+    expect(result.cr26).toMatchObject({ version: '2026.10.05.01', date: '2026-10-05', consistency: { ok: true, counts: { ksis: 46, themes: 10, rules: 246, families: 17 }, problems: [] } });
     expect(result.catalog).toMatchObject({ ksis: 163, families: 18 });
     expect(result.release).toMatchObject({ release: 'next', added: ['KSI-IAM-NEW'], coverage: [{ id: 'KSI-IAM-NEW', coverage: 'partial', covered: 1, total: 2, missing: ['pm-9'] }] });
     expect(result.release?.removed).toHaveLength(46);

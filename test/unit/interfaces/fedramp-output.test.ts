@@ -7,7 +7,7 @@ const none = { total: 0, met: 0, not_met: 0, needs_statement: 0, not_yet_require
 const readiness = (sources: ReadinessSource[]): CheckFedrampReadinessResult => ({
   profile: { type: '20x', class: 'B', path: 'program', status: 'applying', defaults: [] },
   now: '2026-11-30T12:00:00Z',
-  rules_version: '2026.07.14.01',
+  rules_version: '2026.10.05.01',
   run: { seq: 1, id: 'a'.repeat(64), as_of: '2026-11-23T08:00:00Z', results: 3, sources },
   store: '/home/.svc/store',
   rules: [],

@@ -18,7 +18,7 @@ const SOURCES: AliasSource[] = [
 /** A CR26 model holding only the ids the alias rules look at. */
 function cr26(ksis: string[], rules: string[]): Cr26Rules {
   return {
-    info: { version: '2026.07.14.01', date: '2026-07-14', default_artifacts: { rules: [], ksis: [] } },
+    info: { version: '2026.10.05.01', date: '2026-07-14', default_artifacts: { rules: [], ksis: [] } },
     families: [{ id: 'XYZ', name: 'X', effective: {}, subsets: [{ id: 'CSO', type: 'all', name: 'General', applicability: { types: ['20x'], paths: ['program'], classes: ['B'], affects: ['Providers'] } }] }],
     themes: [{ id: 'AAA', name: 'A' }],
     rules: rules.map((id) => ({ id, family: 'XYZ', subset: 'CSO', type: 'all', name: id, force: 'MUST', affects: [], related: [] })),
@@ -53,11 +53,11 @@ describe('deriveCr26Aliases', () => {
   });
 
   it('says why in one line', () => {
-    const version = '2026.07.14.01';
+    const version = '2026.10.05.01';
     expect(derived.retired.map((r) => describeRetired(r, version)).slice(1, 5)).toEqual([
-      'KSI-AAA-02: last listed in R1, then known as KSI-AAA-TWO; not in CR26 2026.07.14.01',
+      'KSI-AAA-02: last listed in R1, then known as KSI-AAA-TWO; not in CR26 2026.10.05.01',
       'KSI-AAA-03: last listed in R1, flagged retired',
-      'KSI-AAA-TWO: last listed in R2; not in CR26 2026.07.14.01',
+      'KSI-AAA-TWO: last listed in R2; not in CR26 2026.10.05.01',
       'KSI-OLD-01: last listed in R1; no later release names a successor',
     ]);
   });
@@ -91,7 +91,7 @@ describe('withAliases (an official file read at run time)', () => {
   it('retires an alias whose target the release dropped, and drops (or aliases to its successor) a retired id the release lists again', () => {
     const newer = withAliases(cr26(['KSI-AAA-TWO'], ['XYZ-CSO-ABC']), bundled);
     expect(newer.aliases).toEqual({ 'FRR-XYZ-01': 'XYZ-CSO-ABC', 'KSI-AAA-02': 'KSI-AAA-TWO' });
-    expect(newer.retired.find((r) => r.id === 'KSI-AAA-01')).toEqual({ id: 'KSI-AAA-01', kind: 'ksi', last_release: '2026.07.14.01', reason: 'not-in-cr26', via: 'KSI-AAA-ONE' });
+    expect(newer.retired.find((r) => r.id === 'KSI-AAA-01')).toEqual({ id: 'KSI-AAA-01', kind: 'ksi', last_release: '2026.10.05.01', reason: 'not-in-cr26', via: 'KSI-AAA-ONE' });
     expect(newer.retired.map((r) => r.id)).not.toContain('KSI-AAA-TWO');
     expect(checkCr26Consistency(newer).ok).toBe(true);
   });

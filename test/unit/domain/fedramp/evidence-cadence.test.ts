@@ -1,13 +1,16 @@
 import { InvalidInputError } from '../../../../src/domain/errors';
 import { addCadence, isBusinessDay, cadenceText, evidenceCadence } from '../../../../src/domain/fedramp/evidence-cadence';
-import type { Cr26Class, Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
+import { readCr26Rules, type Cr26Class, type Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REFERENCE } from '../../../support/run-svc';
 import { assessCr26Freshness, cr26FreshnessText } from '../../../../src/domain/freshness/cr26-freshness';
 import type { AssessedResult } from '../../../../src/domain/assessment/assessment';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 
 const rules = builtInRules();
 
-describe('evidenceCadence on the checked-in 2026.07.14.01 data', () => {
+describe('evidenceCadence on the checked-in 2026.10.05.01 data', () => {
   const cadence = (type: '20x' | 'rev5', cls: Cr26Class) => {
     const c = evidenceCadence(rules, type, cls, 'machine');
     return [c.rule, c.force, cadenceText(c.every), c.from_class ?? '-'];
@@ -25,14 +28,17 @@ describe('evidenceCadence on the checked-in 2026.07.14.01 data', () => {
     expect(cadence('rev5', 'C')).toEqual(['VDR-TFR-MVF', 'MUST', '1 month', '-']);
     expect(cadence('rev5', 'D')).toEqual(['VDR-TFR-MVF', 'MUST', '1 month', '-']);
     expect(() => evidenceCadence(rules, 'rev5', 'A', 'machine')).toThrow(
-      new InvalidInputError('no-cadence', 'CR26 2026.07.14.01: VDR-TFR-MVF gives no timeframe for Class A, so svc cannot judge machine-based evidence for rev5 Class A; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)'),
+      new InvalidInputError('no-cadence', 'CR26 2026.10.05.01: VDR-TFR-MVF gives no timeframe for Class A, so svc cannot judge machine-based evidence for rev5 Class A; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)'),
     );
   });
 
-  it('non-machine evidence: VDR-TFR-NMV, every 3 months (a prose fact), its force from the data, for every type and class', () => {
+  it('non-machine evidence: VDR-TFR-NMV, every 3 months, its force from the data, for every type and class: a field of the data since 2026.09.13.02, a prose fact in 2026.07.14.01', () => {
+    const july = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json');
+    const older = readCr26Rules(JSON.parse(readFileSync(july, 'utf8')), july);
     for (const type of ['20x', 'rev5'] as const) {
       for (const cls of ['A', 'B', 'C', 'D'] as const) {
-        expect(evidenceCadence(rules, type, cls, 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 }, prose: true });
+        expect(evidenceCadence(rules, type, cls, 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 } });
+        expect(evidenceCadence(older, type, cls, 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 }, prose: true });
       }
     }
   });
@@ -46,7 +52,7 @@ describe('evidenceCadence on the checked-in 2026.07.14.01 data', () => {
     expect(evidenceCadence(changed, '20x', 'D', 'machine')).toEqual({ kind: 'machine', rule: 'VDR-TFR-MVX', force: 'MUST', every: { unit: 'days', num: 1 } });
     expect(evidenceCadence(changed, '20x', 'B', 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 6 } });
     changed.rules = changed.rules.filter((r) => r.id !== 'VDR-TFR-NMV');
-    expect(() => evidenceCadence(changed, '20x', 'B', 'non-machine')).toThrow(/^CR26 2026\.07\.14\.01: no rule VDR-TFR-NMV, so svc cannot judge non-machine evidence/);
+    expect(() => evidenceCadence(changed, '20x', 'B', 'non-machine')).toThrow(/^CR26 2026\.10\.05\.01: no rule VDR-TFR-NMV, so svc cannot judge non-machine evidence/);
   });
 });
 
@@ -107,9 +113,9 @@ describe('assessCr26Freshness', () => {
     expect(report.counts).toEqual({ total: 3, fresh: 0, stale: 2, undated: 1 });
     expect(report.cr26.notes).toEqual([]);
     expect(cr26FreshnessText(report, 'r.json').split('\n').slice(0, 7)).toEqual([
-      'Checking freshness of r.json at 2026-12-21T00:00:00Z by CR26 2026.07.14.01, rev5 Class B',
+      'Checking freshness of r.json at 2026-12-21T00:00:00Z by CR26 2026.10.05.01, rev5 Class B',
       'Machine-based evidence: every 1 month (VDR-TFR-MVF, SHOULD)',
-      'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST, stated in its text)',
+      'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST)',
       'KSIs: 3',
       'Fresh: 0',
       'Stale: 2 (KSI-AC-02 [SHOULD], KSI-AT-02)',
@@ -119,7 +125,7 @@ describe('assessCr26Freshness', () => {
 
   it('notes the Class D fallback', () => {
     const report = assessCr26Freshness(items, '2026-12-20T00:00:00Z', now, profile('20x', 'D'));
-    expect(report.cr26.notes).toEqual(["VDR-TFR-MVX gives no Class D value in CR26 2026.07.14.01; svc uses Class C's (every 3 days, MUST)"]);
+    expect(report.cr26.notes).toEqual(["VDR-TFR-MVX gives no Class D value in CR26 2026.10.05.01; svc uses Class C's (every 3 days, MUST)"]);
     expect(report.entries[2]).toMatchObject({ dated_by: 'generated_at', state: 'fresh', due_at: '2026-12-23T00:00:00Z' });
   });
 });

@@ -99,12 +99,12 @@ describe('incident report due times from the rules data (IEC-CSO-IIR/OIR/FIR pai
     const changed: Cr26Rules = structuredClone(rules);
     delete changed.rules.find((r) => r.id === 'IEC-CSO-OIR')!.varies_by_class!.C!.pain_timeframes;
     expect(() => incidentTimeframe(changed, 'ongoing', 'C', 3)).toThrow(
-      new InvalidInputError('no-timeframe', 'CR26 2026.07.14.01: IEC-CSO-OIR gives no pain_timeframes for Class C, so svc cannot time the ongoing incident report; use a release that gives it (SVC_FEDRAMP_RULES)'),
+      new InvalidInputError('no-timeframe', 'CR26 2026.10.05.01: IEC-CSO-OIR gives no pain_timeframes for Class C, so svc cannot time the ongoing incident report; use a release that gives it (SVC_FEDRAMP_RULES)'),
     );
     changed.rules.find((r) => r.id === 'IEC-CSO-FIR')!.varies_by_class!.D!.pain_timeframes!['4'] = {};
-    expect(() => incidentTimeframe(changed, 'final', 'D', 4)).toThrow('CR26 2026.07.14.01: IEC-CSO-FIR gives no fir timeframe for Class D at N4, so svc cannot time the final incident report');
+    expect(() => incidentTimeframe(changed, 'final', 'D', 4)).toThrow('CR26 2026.10.05.01: IEC-CSO-FIR gives no fir timeframe for Class D at N4, so svc cannot time the final incident report');
     changed.rules = changed.rules.filter((r) => r.id !== 'IEC-CSO-IIR');
-    expect(() => incidentTimeframe(changed, 'initial', 'B', 1)).toThrow('CR26 2026.07.14.01: no rule IEC-CSO-IIR, so svc cannot time the initial incident report');
+    expect(() => incidentTimeframe(changed, 'initial', 'B', 1)).toThrow('CR26 2026.10.05.01: no rule IEC-CSO-IIR, so svc cannot time the initial incident report');
   });
 
   it('says timeframes as people do: minutes for a fraction of an hour', () => {
@@ -258,13 +258,13 @@ describe('the incident report document', () => {
 
   it('renders the Markdown twin from the same model', () => {
     const due = incidentDue(rules, 'final', 'B', 3, '2026-12-07T09:00:00Z', holiday);
-    const md = incidentMarkdown(model(), due, { packageUri: 'https://trust.example.com/fedramp/cpo.json', rulesVersion: '2026.07.14.01', tool: { name: 'svc', version: '0.0.0' }, generatedAt: '2026-12-07T10:00:00Z', json: 'incident.json' });
+    const md = incidentMarkdown(model(), due, { packageUri: 'https://trust.example.com/fedramp/cpo.json', rulesVersion: '2026.10.05.01', tool: { name: 'svc', version: '0.0.0' }, generatedAt: '2026-12-07T10:00:00Z', json: 'incident.json' });
     expect(md.split('\n').slice(0, 16)).toEqual([
       '# Final Incident Report',
       '',
       '- FedRAMP ID: not assigned (fedramp.fedramp_id)',
       '- Certification Package Overview: https://trust.example.com/fedramp/cpo.json',
-      '- Rules: FedRAMP Consolidated Rules 2026.07.14.01',
+      '- Rules: FedRAMP Consolidated Rules 2026.10.05.01',
       '- Generated: 2026-12-07T10:00:00Z by svc 0.0.0',
       '- Machine-readable twin: incident.json (written from the same model)',
       '',

@@ -119,7 +119,7 @@ describe('evaluateCr26Ksis', () => {
   it('reports retired, unknown and unreaching ids as unmapped, with the reason; a retired id reaches nothing', () => {
     expect(d.unmapped).toEqual([
       { id: 'KSI-CMT-05', kind: 'retired', reason: 'KSI-CMT-05: last listed in 25.12A, flagged retired' },
-      { id: 'KSI-IAM-01', kind: 'retired', reason: 'KSI-IAM-01: last listed in 25.12A, then known as KSI-IAM-MFA; not in CR26 2026.07.14.01' },
+      { id: 'KSI-IAM-01', kind: 'retired', reason: 'KSI-IAM-01: last listed in 25.12A, then known as KSI-IAM-MFA; not in CR26 2026.10.05.01' },
       { id: 'KSI-PE-03', kind: 'no-shared-control', reason: "KSI-PE-03: none of its controls (pe-3) meets an applicable KSI's" },
       { id: 'KSI-ZZZ-99', kind: 'unknown', reason: 'KSI-ZZZ-99: neither a CR26 KSI, an earlier FedRAMP id nor a catalog KSI' },
     ]);

@@ -2,7 +2,7 @@ import { judgeRules, type JudgmentFacts, type VulnerabilityFacts } from '../../.
 
 const none = { total: 0, fresh: 0, stale: 0, undated: 0 };
 const facts = (vulnerabilities?: VulnerabilityFacts): JudgmentFacts => ({
-  rules: { info: { version: '2026.07.14.01' } } as JudgmentFacts['rules'],
+  rules: { info: { version: '2026.10.05.01' } } as JudgmentFacts['rules'],
   type: '20x',
   class: 'D',
   run: { results: 3, asOf: '2026-12-21T00:00:00Z' },

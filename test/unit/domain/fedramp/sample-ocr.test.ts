@@ -7,7 +7,7 @@ const input = {
   daily: new Map([['KSI-IAM-APM', [{ date: '2026-11-01', status: 'Not Implemented' as const }, { date: '2026-11-02', status: 'Implemented' as const }]]]),
   agencies: ['Department of Examples'],
 };
-const header = { packageUri: input.packageUri, rulesVersion: '2026.07.14.01', tool: { name: 'svc', version: '0.5.0' }, generatedAt: '2026-11-25T00:00:00Z', json: 'ocr-sample.json' };
+const header = { packageUri: input.packageUri, rulesVersion: '2026.10.05.01', tool: { name: 'svc', version: '0.5.0' }, generatedAt: '2026-11-25T00:00:00Z', json: 'ocr-sample.json' };
 
 describe('sampleOcr', () => {
   it("says it is a sample in a field FedRAMP's schema declares (so FedRAMP's viewer shows it), not only in sample and sampleNote", () => {

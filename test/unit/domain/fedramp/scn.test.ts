@@ -85,7 +85,7 @@ describe('scnNotices: each notice dated in business days from its rule', () => {
       new InvalidInputError('invalid-config', 'SCN-TRF-NIP gives its timeframe per Certification Class: give --class or write fedramp.class (A, B, C or D) in svc.config.json'),
     );
     expect(() => scnTimeframe(changed, { rule: 'SCN-TRF-NIP', direction: 'before' }, 'D')).toThrow(
-      'CR26 2026.07.14.01: SCN-TRF-NIP gives no timeframe for Class D, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
+      'CR26 2026.10.05.01: SCN-TRF-NIP gives no timeframe for Class D, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
     );
   });
 
@@ -103,11 +103,11 @@ describe('scnNotices: each notice dated in business days from its rule', () => {
     };
     expect(error(() => scnNotices(changed, 'transformative', {}, holiday))).toEqual([
       'no-timeframe',
-      'CR26 2026.07.14.01: no rule SCN-TRF-NFP, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
+      'CR26 2026.10.05.01: no rule SCN-TRF-NFP, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
     ]);
     expect(error(() => scnNotices(changed, 'adaptive', {}, holiday))).toEqual([
       'no-timeframe',
-      'CR26 2026.07.14.01: SCN-ADP-NTF gives no timeframe, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
+      'CR26 2026.10.05.01: SCN-ADP-NTF gives no timeframe, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
     ]);
   });
 });
@@ -270,14 +270,14 @@ describe('buildScn and scnMarkdown', () => {
   it('writes the twin from the document under the twin header, provider text escaped', () => {
     const md = scnMarkdown(
       { ...scn, changeDescription: '# not a heading | nor a cell' },
-      { title: 'Significant Change Notification', fedrampId: 'FR1', packageUri: 'https://trust.example.com/fedramp/cpo.json', rulesVersion: '2026.07.14.01', tool: { name: 'svc', version: '1.0.0' }, generatedAt: '2026-11-25T00:00:00Z', json: 'scn.json' },
+      { title: 'Significant Change Notification', fedrampId: 'FR1', packageUri: 'https://trust.example.com/fedramp/cpo.json', rulesVersion: '2026.10.05.01', tool: { name: 'svc', version: '1.0.0' }, generatedAt: '2026-11-25T00:00:00Z', json: 'scn.json' },
     ).split('\n');
     expect(md.slice(0, 7)).toEqual([
       '# Significant Change Notification',
       '',
       '- FedRAMP ID: FR1',
       '- Certification Package Overview: https://trust.example.com/fedramp/cpo.json',
-      '- Rules: FedRAMP Consolidated Rules 2026.07.14.01',
+      '- Rules: FedRAMP Consolidated Rules 2026.10.05.01',
       '- Generated: 2026-11-25T00:00:00Z by svc 1.0.0',
       '- Machine-readable twin: scn.json (written from the same model)',
     ]);

@@ -31,7 +31,7 @@ describe("the provider's statements file", () => {
 
   it('resolves an earlier FedRAMP id and says so; refuses a retired one with its reason', () => {
     expect(read('## KSI-IAM-02\ntext').byId.get('KSI-IAM-APM')).toMatchObject({ id: 'KSI-IAM-APM', written: 'KSI-IAM-02' });
-    expect(() => read('## KSI-CMT-05\ntext')).toThrow('statements.md:1: ## KSI-CMT-05: retired in CR26 2026.07.14.01; remove the statement or move it to the rule that replaced it');
+    expect(() => read('## KSI-CMT-05\ntext')).toThrow('statements.md:1: ## KSI-CMT-05: retired in CR26 2026.10.05.01; remove the statement or move it to the rule that replaced it');
   });
 });
 

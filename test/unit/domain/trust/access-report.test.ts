@@ -146,7 +146,7 @@ describe('accessRange', () => {
 });
 
 describe('denialRule and notifyFedrampBy (CDS-UTC-AAD)', () => {
-  it('reads the timeframe from the rules data: 5 business days in 2026.07.14.01', () => {
+  it('reads the timeframe from the rules data: 5 business days in 2026.10.05.01', () => {
     expect(denialRule(builtInRules())).toEqual({
       rule: 'CDS-UTC-AAD',
       timeframe: { unit: 'bizdays', num: 5 },

@@ -34,9 +34,9 @@ const refusal = (fn: () => unknown): string => {
 };
 
 describe("the N-ratings a release offers, from VER-EVA-EPA's bullets", () => {
-  it('2026.07.14.01 (and the bundled data built from it) offers N1 to N5; 2026.10.05.01 adds N0', () => {
+  it('2026.07.14.01 offers N1 to N5; 2026.10.05.01 (and the bundled data built from it) adds N0', () => {
     expect(painRatings(R0714)).toEqual({ ratings: [1, 2, 3, 4, 5], release: 'CR26 2026.07.14.01' });
-    expect(painRatings(builtInRules())).toEqual({ ratings: [1, 2, 3, 4, 5], release: 'CR26 2026.07.14.01' });
+    expect(painRatings(builtInRules())).toEqual({ ratings: [0, 1, 2, 3, 4, 5], release: 'CR26 2026.10.05.01' });
     expect(painRatings(R1005)).toEqual({ ratings: [0, 1, 2, 3, 4, 5], release: 'CR26 2026.10.05.01' });
     expect(R1005.rules.find((r) => r.id === 'VER-EVA-EPA')!.bullet_labels).toEqual(['N0', 'N1', 'N2', 'N3', 'N4', 'N5']);
   });
