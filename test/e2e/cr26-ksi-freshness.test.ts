@@ -56,7 +56,7 @@ describe('svc ksi list --catalog cr26', () => {
   it('--json: the release, the counts, the themes shown and the KSIs', () => {
     const json = JSON.parse(svc(['ksi', 'list', '--catalog', 'cr26', '--json']).stdout);
     expect(Object.keys(json)).toEqual(['catalog', 'release', 'counts', 'themes', 'ksis']);
-    expect(json).toMatchObject({ catalog: 'cr26', release: { version: '2026.10.05.01', date: '2026-07-14' }, counts: { ksis: 46, themes: 10, matched: 46 } });
+    expect(json).toMatchObject({ catalog: 'cr26', release: { version: '2026.10.05.01', date: '2026-10-05' }, counts: { ksis: 46, themes: 10, matched: 46 } });
     expect(json.themes[0]).toEqual({ id: 'CED', name: 'Cybersecurity Education' });
     expect(json.ksis).toHaveLength(46);
     expect(json.ksis[0]).toEqual({ id: 'KSI-CED-RAT', theme: 'CED', name: 'Reviewing All Training', controls: ['cp-3', 'ir-2', 'ps-6', 'at-2', 'at-2.2', 'at-2.3', 'at-3.5', 'at-4', 'ir-2.3', 'at-3', 'sr-11.1'] });
@@ -74,7 +74,7 @@ describe('svc ir freshness --class', () => {
       stdout: [
         `Checking freshness of ${REPORT} at ${NOW} by CR26 2026.10.05.01, 20x Class B`,
         'Machine-based evidence: every 7 days (VDR-TFR-MVX, MUST)',
-        'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST, stated in its text)',
+        'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST)',
         'KSIs: 3',
         'Fresh: 2',
         'Stale: 1 (KSI-IA-02)',
@@ -94,14 +94,14 @@ describe('svc ir freshness --class', () => {
     const d = inDir('d', ['ir', 'freshness', join(process.cwd(), REPORT), '--class', 'D', '--now', NOW], { fedramp: { type: '20x' } });
     expect(d.stdout.split('\n').slice(1, 4)).toEqual([
       'Machine-based evidence: every 3 days (VDR-TFR-MVX, MUST)',
-      'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST, stated in its text)',
+      'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST)',
       "Note: VDR-TFR-MVX gives no Class D value in CR26 2026.10.05.01; svc uses Class C's (every 3 days, MUST)",
     ]);
     const rev5 = svc(['ir', 'freshness', REPORT, '--class', 'B', '--type', 'rev5', '--now', '2026-12-21T00:00:00Z']);
     expect(rev5.status).toBe(1);
     expect(rev5.stdout.split('\n').slice(1, 7)).toEqual([
       'Machine-based evidence: every 1 month (VDR-TFR-MVF, SHOULD)',
-      'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST, stated in its text)',
+      'Non-machine evidence: every 3 months (VDR-TFR-NMV, MUST)',
       'KSIs: 3',
       'Fresh: 0',
       'Stale: 3 (KSI-AC-02 [SHOULD], KSI-AT-02, KSI-IA-02 [SHOULD])',
@@ -117,7 +117,7 @@ describe('svc ir freshness --class', () => {
       class: 'B',
       cadences: {
         machine: { kind: 'machine', rule: 'VDR-TFR-MVX', force: 'MUST', every: { unit: 'days', num: 7 } },
-        non_machine: { kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 }, prose: true },
+        non_machine: { kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 } },
       },
       notes: [],
     });
@@ -143,7 +143,7 @@ describe('svc ir freshness --class', () => {
       stderr: 'Error: svc.config.json: fedramp.type: missing; svc ir freshness --class needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md\n',
       status: 3,
     });
-    expect(svc(['ir', 'freshness', REPORT, '--class', 'A', '--type', 'rev5'])).toMatchObject({ stdout: '', stderr: expect.stringMatching(/^Error: CR26 2026\.07\.14\.01: VDR-TFR-MVF gives no timeframe for Class A, [^\n]*\n$/), status: 3 });
+    expect(svc(['ir', 'freshness', REPORT, '--class', 'A', '--type', 'rev5'])).toMatchObject({ stdout: '', stderr: expect.stringMatching(/^Error: CR26 2026\.10\.05\.01: VDR-TFR-MVF gives no timeframe for Class A, [^\n]*\n$/), status: 3 });
   });
 
   it('refuses an evidence_kind that is neither machine nor non-machine (exit 3, one line naming the result)', () => {

@@ -150,7 +150,7 @@ describe('svc fedramp rules: output', () => {
   it('--json: objects with id in rules, ksis, recommended, optional and apart; the release, profile and time', () => {
     const out = json(inDir('json', ['--class', 'B', '--type', '20x', '--family', 'CPO', '--now', NOW, '--json']));
     expect(Object.keys(out)).toEqual(['release', 'profile', 'now', 'family', 'counts', 'rules', 'ksis', 'recommended', 'optional', 'apart']);
-    expect(out).toMatchObject({ release: { version: '2026.10.05.01', date: '2026-07-14' }, profile: { type: '20x', class: 'B', path: 'program', status: 'applying', defaults: ['path', 'status'] }, now: '2026-11-25T00:00:00Z', family: 'CPO' });
+    expect(out).toMatchObject({ release: { version: '2026.10.05.01', date: '2026-10-05' }, profile: { type: '20x', class: 'B', path: 'program', status: 'applying', defaults: ['path', 'status'] }, now: '2026-11-25T00:00:00Z', family: 'CPO' });
     expect(out.rules[3]).toEqual({
       id: 'CPO-CSX-CPM',
       family: 'CPO',
@@ -174,12 +174,12 @@ describe('svc fedramp rules: output', () => {
     expect([out.counts.ksis, out.ksis]).toEqual([0, []]);
     expect(ids(out.rules)).toContain('VDR-TFR-MVF');
     expect(ids(out.rules)).not.toContain('VDR-TFR-MVX');
-    expect(inDir('rev5-text', ['--class', 'C', '--type', 'Rev5', '--now', NOW]).stdout.split('\n')[0]).toMatch(/^CR26 2026\.07\.14\.01, rev5 Class C, .*: \d+ rules and 0 KSIs apply$/);
+    expect(inDir('rev5-text', ['--class', 'C', '--type', 'Rev5', '--now', NOW]).stdout.split('\n')[0]).toMatch(/^CR26 2026\.10\.05\.01, rev5 Class C, .*: \d+ rules and 0 KSIs apply$/);
   });
 
   it('--rules-file: the official file, with FedRAMP\'s statements; a missing file is exit 3', () => {
     const out = json(inDir('official', ['--class', 'D', '--type', '20x', '--family', 'SDR', '--rules-file', FILE, '--json']));
-    expect(out.release).toEqual({ version: '2026.10.05.01', date: '2026-07-14', file: FILE });
+    expect(out.release).toEqual({ version: '2026.07.14.01', date: '2026-07-14', file: FILE });
     expect(out.rules.find((r: any) => r.id === 'SDR-CSX-KMT').statement).toBe(raw.FRR.SDR.data['20x'].CSX['SDR-CSX-KMT'].varies_by_class.d.statement);
     const missing = join(tmp, 'nope.json');
     expect(inDir('official-missing', ['--class', 'B', '--type', '20x', '--rules-file', missing])).toEqual({ stdout: '', stderr: `Error: ${missing}: no such FedRAMP rules file; check the path\n`, status: 3 });
@@ -229,7 +229,7 @@ describe('svc fedramp rules --sources', () => {
     const lines = run.stdout.split('\n');
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(lines.slice(0, 2)).toEqual([
-      'Rules: FedRAMP Consolidated Rules for 2026 2026.07.14.01 of 2026-07-14, from fedramp-consolidated-rules.2026.07.14.01.json (sha256:135707003f0aaa5ceb10d7d32c2681e5b1585a4eaf4403d0d135837787e5ae8e)',
+      'Rules: FedRAMP Consolidated Rules for 2026 2026.10.05.01 of 2026-10-05, from fedramp-consolidated-rules.2026.10.05.01.json (sha256:d8a1cd5513fb0e1ecebf2ad8a74259c4b74900e8f7b4b429d6d6741bf9fe555f)',
       `Schemas: FedRAMP's CR26 schemas of 2026-10-08, carried by svc (${CURRENT})`,
     ]);
     expect(lines[2]).toMatch(/^Type {9}Document {25}\$schemaVersion {2}SHA-256 +File$/);
@@ -252,7 +252,7 @@ describe('svc fedramp rules --sources', () => {
   it('--json, for the set --schemas or the config names: the same file names, told apart by $schemaVersion and sha256', () => {
     const first = join(REFERENCE, 'fedramp', 'cr26-schemas');
     const out = json(sources('given', ['--schemas', first, '--json']));
-    expect(out.rules).toEqual({ title: 'FedRAMP Consolidated Rules for 2026', version: '2026.07.14.01', date: '2026-07-14', file: 'fedramp-consolidated-rules.2026.07.14.01.json', sha256: 'sha256:135707003f0aaa5ceb10d7d32c2681e5b1585a4eaf4403d0d135837787e5ae8e' });
+    expect(out.rules).toEqual({ title: 'FedRAMP Consolidated Rules for 2026', version: '2026.10.05.01', date: '2026-10-05', file: 'fedramp-consolidated-rules.2026.10.05.01.json', sha256: 'sha256:d8a1cd5513fb0e1ecebf2ad8a74259c4b74900e8f7b4b429d6d6741bf9fe555f' });
     expect(out.schemas.dir).toBe(first);
     expect(out.schemas.carried).toBeUndefined();
     expect(out.schemas.schemas[0]).toEqual({ type: 'sdr', title: 'Security Decision Record', schema_version: '1.0.0', sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a', file: 'fedramp-security-decision-record-schema-2026-06-24.json' });

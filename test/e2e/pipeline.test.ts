@@ -213,14 +213,14 @@ describe('catalog commands', () => {
       status: 0,
     });
     const release = svc(['canon', 'check', '--catalog', '../shared/reference/fedramp/fedramp-consolidated-rules.2026.07.14.01.json']);
-    expect(release.stdout).toContain('Release 2026.10.05.01 compared with 2026.10.05.01\nAdded: 0\nRemoved: 0\n');
+    expect(release.stdout).toContain('Release 2026.07.14.01 compared with 2026.10.05.01\nAdded: 0\nRemoved: 0\n');
     expect(release.stdout).toMatch(/Coverage of 46 active KSIs: full \d+, partial \d+, none \d+, no controls \d+\n/);
   });
 
   it('canon check proves the CR26 rules in use: bundled, or the official file SVC_FEDRAMP_RULES names', () => {
     const official = svc(['canon', 'check', '--json'], { env: { SVC_FEDRAMP_RULES: '../shared/reference/fedramp/fedramp-consolidated-rules.2026.07.14.01.json' } });
     expect(JSON.parse(official.stdout).cr26).toEqual({
-      version: '2026.10.05.01',
+      version: '2026.07.14.01',
       date: '2026-07-14',
       consistency: { ok: true, counts: { rules: 246, families: 17, subsets: 54, ksis: 46, themes: 10, aliases: 86, retired: 273 }, problems: [] },
     });
@@ -231,7 +231,7 @@ describe('catalog commands', () => {
     expect(svc(['canon', 'check'], { env: { SVC_FEDRAMP_RULES: join(tmp, 'cr26-without-apm.json') } })).toEqual({
       stdout:
         'Catalog: 163 KSIs in 18 families (FedRAMP Rev 5 Moderate Baseline 5.1.1+20231218-1)\nCrosswalk: 150 official KSIs, current release 2026.10.05.01\nConsistency: OK\n' +
-        'CR26 rules 2026.10.05.01: 45 KSIs in 10 themes, 246 rules in 17 families; 1 problem\n- FRC-CLA-MFR: related KSI-IAM-APM is not a rule or KSI\n',
+        'CR26 rules 2026.07.14.01: 45 KSIs in 10 themes, 246 rules in 17 families; 1 problem\n- FRC-CLA-MFR: related KSI-IAM-APM is not a rule or KSI\n',
       stderr: '',
       status: 1,
     });

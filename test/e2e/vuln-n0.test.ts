@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
 import { SAMPLE_DETECTIONS, vulnerabilityReport, writeVulnerabilityConfig } from '../support/vulnerabilities';
 
-/** `svc vuln evaluate --n 0` by the release in use (VER-EVA-EPA): the bundled 2026.07.14.01 data refuses N0, 2026.10.05.01 offers it. */
+/** `svc vuln evaluate --n 0` by the release in use (VER-EVA-EPA): 2026.07.14.01 refuses N0; 2026.10.05.01, the bundled data's release, offers it. */
 let work: string;
 const R1005 = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json');
+const R0714 = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json');
 const run = (args: string[], rules?: string): SvcRun => svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc'), ...(rules === undefined ? {} : { SVC_FEDRAMP_RULES: rules }) } });
 
 beforeAll(() => {
@@ -20,7 +21,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('svc vuln evaluate --n 0 (N0, VER-EVA-EPA)', () => {
   it('is refused in one line, exit 3, with a release that rates N1 to N5', () => {
-    const r = run(['vuln', 'evaluate', 'CVE-2026-1000', '--n', '0', '--reason', 'disabled', '--by', 'ada', '--now', '2026-12-08T00:00:00Z']);
+    const r = run(['vuln', 'evaluate', 'CVE-2026-1000', '--n', '0', '--reason', 'disabled', '--by', 'ada', '--now', '2026-12-08T00:00:00Z'], R0714);
     expect({ status: r.status, stderr: r.stderr }).toEqual({
       status: 3,
       stderr: 'Error: --n 0: CR26 2026.07.14.01 rates N1 to N5 (VER-EVA-EPA); use --n 1, or a release that offers N0 (SVC_FEDRAMP_RULES)\n',

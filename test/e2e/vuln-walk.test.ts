@@ -28,7 +28,7 @@ interface FrrRule extends Partial<Timeframe> {
   statement?: string;
   varies_by_class?: Record<string, Partial<Timeframe> & { statement: string; pain_timeframes?: Record<string, Partial<Record<Category, Timeframe>>> }>;
 }
-const RULES_FILE = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json');
+const RULES_FILE = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json');
 const RULES = JSON.parse(readFileSync(RULES_FILE, 'utf8')) as { info: { version: string }; FRR: Record<string, { data: Record<string, Record<string, Record<string, FrrRule>>> }> };
 
 /** A rule of the FRR section by id, wherever its family file files it (FRR → VER|VDR → data → applies-to → kind). */
