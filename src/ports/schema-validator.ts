@@ -1,5 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { Cr26DocumentType } from '../domain/fedramp/cr26-documents';
+import type { Cr26Shapes } from '../domain/fedramp/schema-shapes';
 import type { OscalModel } from '../domain/oscal/oscal-model';
 import type { OscalProblem } from '../domain/oscal/oscal-problem';
 
@@ -42,6 +43,8 @@ export interface FedrampSchemaSet {
    * refused (ConfigError `fedramp-schema-changed`), so what a document records it was judged by is what judged it.
    */
   schemas: SchemaIdentity[];
+  /** The document shapes these schemas declare (cr26Shapes): what every document svc writes against them follows. */
+  shapes: Cr26Shapes;
 }
 
 /**

@@ -56,7 +56,7 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
   beforeAll(() => {
     rmSync(work(), { recursive: true, force: true });
     mkdirSync(work(), { recursive: true });
-    writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp: PACKAGE_PROFILE }));
+    writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp: { ...PACKAGE_PROFILE, advisors: ['Example Advisory LLC'] } }));
     writeFileSync(
       at('report.json'),
       JSON.stringify({
@@ -87,6 +87,19 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
     const r = ok(['fedramp', 'package', '--out-dir', 'pkg', '--now', NOW]);
     expect(r.stdout).not.toContain('not validated');
     for (const [file, type] of PACKAGE_DOCUMENTS) expect([file, fedrampSchemaErrors(type, read('pkg', file), schemas)]).toEqual([file, []]);
+  });
+
+  it("writes the CPO's advisors where the generation's CPO schema declares them (0.1.6 on), else says it left them out", () => {
+    const r = ok(['fedramp', 'cpo', '--out', 'cpo.json']);
+    const cpo = read('cpo.json');
+    expect(fedrampSchemaErrors('cpo', cpo, schemas)).toEqual([]);
+    if (schemas === NEWEST_GENERATION) {
+      expect(cpo.advisors).toEqual([{ name: 'Example Advisory LLC' }]);
+      expect(r.stdout).not.toContain('Note:');
+    } else {
+      expect(cpo).not.toHaveProperty('advisors');
+      expect(r.stdout).toMatch(/\nNote: fedramp\.advisors is not written: fedramp-certification-package-overview-schema-2026-06-24\.json \(\$schemaVersion 0\.1\.[24]\) declares no advisors \(CPO 0\.1\.6 does\)\n/);
+    }
   });
 
   it("writes an SCN and an incident report the generation's schemas accept", () => {

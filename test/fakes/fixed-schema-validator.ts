@@ -3,6 +3,7 @@ import type { OscalModel } from '../../src/domain/oscal/oscal-model';
 import type { OscalProblem } from '../../src/domain/oscal/oscal-problem';
 import type { Cr26DocumentType } from '../../src/domain/fedramp/cr26-documents';
 import type { FedrampSchemaSet, SchemaSet, SchemaValidator } from '../../src/ports/schema-validator';
+import { FIRST_SHAPES } from '../../src/domain/fedramp/schema-shapes';
 
 /** SCHEMA_VALIDATOR with given releases and problems; records what it was asked to validate against. */
 export class FixedSchemaValidator implements SchemaValidator {
@@ -29,7 +30,7 @@ export class FixedSchemaValidator implements SchemaValidator {
 
   async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
     if (!this.versions) throw new ConfigError('fedramp-schemas-missing', 'FedRAMP schemas not found');
-    return { dir: dir ?? '/fedramp-schemas', files: { sdr: '/fedramp-schemas/sdr.json' }, definitions: [], schemas: [{ type: 'sdr', file: '/fedramp-schemas/sdr.json', schemaVersion: '1.1.1', sha256: 'a'.repeat(64) }] };
+    return { dir: dir ?? '/fedramp-schemas', files: { sdr: '/fedramp-schemas/sdr.json' }, definitions: [], schemas: [{ type: 'sdr', file: '/fedramp-schemas/sdr.json', schemaVersion: '1.1.1', sha256: 'a'.repeat(64) }], shapes: FIRST_SHAPES };
   }
 
   async validateFedramp(_set: FedrampSchemaSet, type: Cr26DocumentType): Promise<OscalProblem[]> {

@@ -46,7 +46,7 @@ describe('svc.config.json', () => {
     const config = readConfig({ vulnerabilities: { kev_catalog: 'kev/known.json', policy: { internet_reachable: ['*.example.com'], default_n: 'N2' } } }, '/etc/svc/c.json');
     expect(config.vulnerabilities).toMatchObject({ kev_catalog: '/etc/svc/kev/known.json', policy: { internet_reachable: ['*.example.com'], default_n: 2, n_by_severity: { critical: 5 } } });
     expect(() => readConfig({ vulnerabilities: { kev: 'x' } }, 'c.json')).toThrow("c.json: vulnerabilities.kev: unknown key; the section's keys are kev_catalog and policy; see docs/configuration.md");
-    expect(() => readConfig({ vulnerabilities: { policy: { default_n: 9 } } }, 'c.json')).toThrow('c.json: vulnerabilities.policy.default_n: number 9 is not an N-rating; write 1 to 5 (or "N1" to "N5"); see docs/configuration.md');
+    expect(() => readConfig({ vulnerabilities: { policy: { default_n: 9 } } }, 'c.json')).toThrow('c.json: vulnerabilities.policy.default_n: number 9 is not an N-rating; write 0 to 5 (or "N0" to "N5"; N0 where the CR26 release in use offers it); see docs/configuration.md');
   });
 
   it('reads the default sinks of conmon process from conmon.sinks', () => {

@@ -23,7 +23,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { locateFedrampSchemas, profileWith } from './fedramp-documents';
+import { locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
 import { OngoingJournal } from './ongoing-journal';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { nextReportDate } from '../../domain/fedramp/ocr';
@@ -59,7 +59,8 @@ export interface BuiltDocument<T> {
 }
 
 /** Whether the CPO was validated against FedRAMP's schema: by which file, or why not. */
-export type CpoValidation = { validated: true; schema: string } | { validated: false; note: string };
+/** Whether the CPO was validated; `notes`: what the schema in use could not carry (fedramp.advisors before CPO 0.1.6). */
+export type CpoValidation = ({ validated: true; schema: string } | { validated: false; note: string }) & { notes?: string[] };
 
 export interface BuildCpoResult {
   profile: CpoProfile;
@@ -103,11 +104,28 @@ export class BuildCpo {
     const now = input.now ?? this.clock.now();
     // CCM-OCR-NRD: the last recorded OCR's next report date; before the first, 3 months after this CPO's date.
     const nextOcrDate = input.nextOcrDate ?? (await this.journal.read()).ocrs.at(-1)?.next_report_date;
+    const located = await locateFedrampSchemas(this.schemas, input.schemas);
+    // The advisors where the CPO schema in use declares them (CPO 0.1.6 on); else left out, and said.
+    const advisors = profile.advisors ?? [];
+    const declared = shapesOf(located).advisors;
     const document = buildCpo(
-      { profile, file: configured.file, nextOcrDate, firstOcrDate: nextReportDate(isoSeconds(now).slice(0, 10)), summary, now, updateSource: `${tool.name} ${tool.version} ${command}` },
+      {
+        profile,
+        file: configured.file,
+        nextOcrDate,
+        firstOcrDate: nextReportDate(isoSeconds(now).slice(0, 10)),
+        summary,
+        now,
+        updateSource: `${tool.name} ${tool.version} ${command}`,
+        ...(declared ? { advisors } : {}),
+      },
       this.hashing,
     );
-    const validation = await this.validate(document, configured.file, input.schemas);
+    const validation = await this.validate(document, configured.file, located);
+    if (advisors.length > 0 && !declared) {
+      const schema = 'note' in located ? "FedRAMP's first CPO schema" : `${splitPath(located.files.cpo ?? '').base} ($schemaVersion ${located.schemas.find((s) => s.type === 'cpo')?.schemaVersion ?? 'none'})`;
+      validation.notes = [`fedramp.advisors is not written: ${schema} declares no advisors (CPO 0.1.6 does)`];
+    }
     const related = snapshot === undefined ? undefined : { resources: INFORMATION_RESOURCES_FILE, flows: INFORMATION_FLOWS_FILE };
     const result: BuildCpoResult = { profile, cpo: { document, markdown: cpoMarkdown(document, { class: profile.class, summary, rules, tool, json, related }) }, validation };
     if (snapshot !== undefined && input.substrate !== undefined) {
@@ -133,8 +151,7 @@ export class BuildCpo {
    * with the reason; anything else the validator throws (a directory passed that holds none, a set without the CPO
    * schema) is the caller's error.
    */
-  private async validate(document: CpoDocument, file: string, dir: string | undefined): Promise<CpoValidation> {
-    const set = await locateFedrampSchemas(this.schemas, dir);
+  private async validate(document: CpoDocument, file: string, set: Awaited<ReturnType<typeof locateFedrampSchemas>>): Promise<CpoValidation> {
     if ('note' in set) return { validated: false, note: set.note };
     const problems = (await this.schemas.validateFedramp(set, 'cpo', document)).filter(isError);
     const schema = splitPath(set.files.cpo ?? '').base;

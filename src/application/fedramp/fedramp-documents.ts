@@ -1,9 +1,11 @@
+import { inject, injectable } from 'tsyringe';
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampProfileSettings } from '../../ports/fedramp-profile';
 import type { ArtifactTransaction, ArtifactWriter } from '../../ports/artifact-writer';
-import type { FedrampSchemaSet, SchemaValidator } from '../../ports/schema-validator';
+import { FIRST_SHAPES, type Cr26Shapes } from '../../domain/fedramp/schema-shapes';
+import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
 import { AppError, UnavailableError } from '../../domain/errors';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
@@ -105,6 +107,24 @@ export async function locateFedrampSchemas(validator: SchemaValidator, dir: stri
   } catch (error) {
     if (dir === undefined && error instanceof AppError && error.code === 'fedramp-schemas-missing') return { note: error.message };
     throw error;
+  }
+}
+
+/**
+ * The document shapes of the schema set in use (domain/fedramp/schema-shapes.ts); without one (none configured and
+ * svc's own missing), what FedRAMP's first schemas declare.
+ */
+export function shapesOf(located: FedrampSchemaSet | { note: string }): Cr26Shapes {
+  return 'note' in located ? FIRST_SHAPES : located.shapes;
+}
+
+/** The shapes of the schema set svc judges by (`dir`, else the configured or carried one): for documents written without validating. */
+@injectable()
+export class FedrampShapes {
+  constructor(@inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator) {}
+
+  async of(dir?: string): Promise<Cr26Shapes> {
+    return shapesOf(await locateFedrampSchemas(this.schemas, dir));
   }
 }
 

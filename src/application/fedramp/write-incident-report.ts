@@ -15,12 +15,10 @@ import {
   incidentMarkdown,
   incidentTitle,
   INCIDENT_RULES,
-  potentialImpactForm,
   type GroupIncidentFacts,
   type IncidentDue,
   type IncidentReportModel,
   type IncidentReportType,
-  type PotentialImpactForm,
 } from '../../domain/fedramp/incident';
 import { INCIDENT_KIND, type IncidentRecord, type Recorded } from '../../domain/fedramp/ongoing-records';
 import { OngoingJournal } from './ongoing-journal';
@@ -34,12 +32,11 @@ import { CLOCK, type Clock } from '../../ports/clock';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
 import { HASHING, type Hashing } from '../../ports/hashing';
-import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type JudgedGroup } from '../vulnerabilities/vulnerability-register';
-import { locateFedrampSchemas, profileWith, writeRecordedTwin } from './fedramp-documents';
+import { locateFedrampSchemas, profileWith, shapesOf, writeRecordedTwin } from './fedramp-documents';
 
 const COMMAND = 'svc fedramp incident';
 
@@ -104,7 +101,6 @@ export class WriteIncidentReport {
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(SCHEMA_VALIDATOR) private readonly schemas: SchemaValidator,
-    @inject(REPORT_READER) private readonly reader: ReportReader,
     @inject(ARTIFACT_WRITER) private readonly writer: ArtifactWriter,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
   ) {}
@@ -126,7 +122,7 @@ export class WriteIncidentReport {
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
     const model = incidentModel(input, drafted, profile.package_uri);
-    const document = buildIncidentReport(model, set === undefined ? 'string' : await this.impactForm(set));
+    const document = buildIncidentReport(model, shapesOf(located).potentialImpact);
     const validation = set === undefined ? { validated: false as const, note: (located as { note: string }).note } : await this.validate(set, document, input.out);
 
     const entry: IncidentRecord = {
@@ -293,12 +289,6 @@ export class WriteIncidentReport {
       else list.push(entry);
     }
     return byId;
-  }
-
-  /** The form the located incident schema declares for `potentialImpact` (the schema file read as JSON). */
-  private async impactForm(set: FedrampSchemaSet): Promise<PotentialImpactForm> {
-    const file = set.files.incident;
-    return file === undefined ? 'string' : potentialImpactForm((await this.reader.read(file)).document);
   }
 
   /** A report svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */

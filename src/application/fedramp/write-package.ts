@@ -9,7 +9,7 @@ import { formatDigest } from '../../domain/evidence/content-digest';
 import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, staleVulnerabilities, type PackageFacts } from '../../domain/fedramp/certification-package';
 import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import type { TwinHeader } from '../../domain/fedramp/twin';
-import { currentVulnerabilityReports, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
+import { currentVulnerabilityReports, resourceRedactor, type VdrSchemaOffers } from '../../domain/vulnerabilities/vulnerability-reports';
 import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vulnerability-twins';
 import type { Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
@@ -27,7 +27,7 @@ import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '.
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { writeAll } from '../shared/write-all';
 import { BuildCpo } from './build-cpo';
-import { addTwin, judgingSchema, judgingSchemaText, locateFedrampSchemas, packageSchemas, validateBuiltDocument } from './fedramp-documents';
+import { addTwin, judgingSchema, judgingSchemaText, locateFedrampSchemas, packageSchemas, shapesOf, validateBuiltDocument } from './fedramp-documents';
 import { SdrBuilder, sdrSummary, type BuiltSdr, type WriteSdrResult } from './write-sdr';
 import { Cr26Assessment } from './cr26-assessment';
 import { sourceKey } from '../../domain/conmon/run-sources';
@@ -157,7 +157,7 @@ export class WritePackage {
       recordedOcr === undefined
         ? { name: 'ocr-sample.json', type: 'ocr', document: ocr, markdown: sampleOcrMarkdown(ocr, { ...header, json: 'ocr-sample.json' }) }
         : { name: 'ocr.json', type: 'ocr', document: ocr, markdown: ocrMarkdown(ocr, { ...header, title: 'Ongoing Certification Report', json: 'ocr.json' }) },
-      ...this.vulnerabilityDocuments(register, { ...header, packageUri: scope.profile.package_uri }, input.redact === true),
+      ...this.vulnerabilityDocuments(register, { ...header, packageUri: scope.profile.package_uri }, input.redact === true, shapesOf(located)),
       ...(cpo.resources === undefined ? [] : [{ name: cpo.resources.name, document: cpo.resources.document, markdown: cpo.resources.markdown }]),
       ...(cpo.flows === undefined ? [] : [{ name: cpo.flows.name, document: cpo.flows.document, markdown: cpo.flows.markdown }]),
     ];
@@ -214,8 +214,8 @@ export class WritePackage {
    * The VDR and AVI of the month before the package's time and the historical activity (DESIGN §12.6), from the
    * vulnerability register of the run store; resource names hashed with `--redact` (VER-RPT-NID).
    */
-  private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
-    const reports = currentVulnerabilityReports({ packageUri: header.packageUri, groups: register.groups, now: register.now, ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) });
+  private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean, offers: VdrSchemaOffers): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
+    const reports = currentVulnerabilityReports({ packageUri: header.packageUri, groups: register.groups, now: register.now, offers: { ...offers, release: `CR26 ${register.rules}` }, ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) });
     const made = [
       { name: 'vdr.json', type: 'vdr' as const, document: reports.vdr },
       { name: 'avi.json', type: 'avi' as const, document: reports.avi },

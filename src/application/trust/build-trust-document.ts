@@ -7,6 +7,7 @@ import { publicInformation, type TrustCenterListing } from '../../domain/trust/p
 import { AUDIENCE_DOCUMENTS, audienceKey, incidentAgencies, ocrForAudience, seesIncident, type IncidentAudience } from '../../domain/trust/audience';
 import { trustPage, type TrustPageFact } from '../../domain/trust/trust-page';
 import { currentVulnerabilityReports } from '../../domain/vulnerabilities/vulnerability-reports';
+import { FedrampShapes } from '../fedramp/fedramp-documents';
 import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedramp-profile';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
@@ -110,6 +111,7 @@ export class BuildTrustDocument {
     private readonly sdr: SdrBuilder,
     private readonly journal: OngoingJournal,
     private readonly register: VulnerabilityRegister,
+    private readonly shapes: FedrampShapes,
     @inject(FEDRAMP_PROFILE) private readonly profile: FedrampProfileSettings,
     @inject(RUN_STORE) private readonly store: RunStore,
     @inject(HASHING) private readonly hashing: Hashing,
@@ -283,7 +285,7 @@ export class BuildTrustDocument {
     return this.once(state, 'vulnerabilities', async () => {
       const { package_uri } = requireProfileKeys(this.profile, ['class', 'package_uri'], `svc ${SOURCE}`);
       const register = await this.judged(state);
-      return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now });
+      return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now, offers: { ...(await this.shapes.of()), release: `CR26 ${register.rules}` } });
     });
   }
 

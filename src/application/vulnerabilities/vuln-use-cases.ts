@@ -5,7 +5,8 @@ import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { VULNERABILITY_STATES, judgeGroup, nextDue, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
 import { painRatings, requireOffered } from '../../domain/vulnerabilities/pain-ratings';
-import { buildAvi, buildHistory, buildVdr, inPeriod, OFFERS_2026_06_24, reportPeriod, resourceRedactor, unwritableRatingsWarning } from '../../domain/vulnerabilities/vulnerability-reports';
+import { FedrampShapes } from '../fedramp/fedramp-documents';
+import { buildAvi, buildHistory, buildVdr, inPeriod, reportPeriod, resourceRedactor, unwritableRatingsWarning } from '../../domain/vulnerabilities/vulnerability-reports';
 import { activityReportMarkdown, buildActivityReport } from '../../domain/vulnerabilities/activity-report';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
@@ -206,6 +207,7 @@ export class ReportVulnerabilities {
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
     @inject(HTML_RENDERER) private readonly html: HtmlRenderer,
+    private readonly shapes: FedrampShapes,
   ) {}
 
   async execute(input: ReportVulnerabilitiesInput): Promise<ReportVulnerabilitiesResult> {
@@ -216,7 +218,7 @@ export class ReportVulnerabilities {
     const profile = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
     const register = await this.register.judge(input, 'svc vuln report');
     const period = reportPeriod(input.to ?? new Date(register.now), input.from);
-    const offers = { ...OFFERS_2026_06_24, release: `CR26 ${register.rules}` };
+    const offers = { ...(await this.shapes.of()), release: `CR26 ${register.rules}` };
     const shared = { packageUri: profile.package_uri, groups: register.groups, offers, ...(input.redact ? { redact: resourceRedactor(this.hashing) } : {}) };
     let document: Record<string, unknown> | undefined;
     let text: string | undefined;

@@ -53,10 +53,15 @@ export interface CpoInput {
   updateSource: string;
   /** The CPO's version; else derived from its content (cpoVersion). */
   version?: string;
+  /**
+   * The profile's advisors (`fedramp.advisors`), written as `advisors` when the CPO schema in use declares it
+   * (Cr26Shapes.advisors, CPO 0.1.6 on); undefined leaves them out.
+   */
+  advisors?: readonly string[];
 }
 
 /** The sections svc knows, in the schema's order; other top-level keys of the profile's object follow in its order. */
-const SECTIONS = ['serviceIdentification', 'serviceProperties', 'contactInformation', 'assessor', 'certifiedServices', 'thirdPartyInformationResources'] as const;
+const SECTIONS = ['serviceIdentification', 'serviceProperties', 'contactInformation', 'assessor', 'advisors', 'certifiedServices', 'thirdPartyInformationResources'] as const;
 /** Top-level keys svc writes from other profile keys. */
 const FILLED = ['certificationPackageOverviewUri', 'metadata'] as const;
 
@@ -101,6 +106,9 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
       const next = input.nextOcrDate ?? nextOcr ?? input.firstOcrDate;
       const rest = without(properties, ['nextOngoingCertificationReportDate']);
       document[key] = next === undefined ? rest : { ...rest, nextOngoingCertificationReportDate: next };
+    } else if (key === 'advisors') {
+      if (cpo.advisors !== undefined) fail('advisors', 'svc writes the advisors from fedramp.advisors (a list of names); move them there');
+      if (input.advisors !== undefined && input.advisors.length > 0) document.advisors = input.advisors.map((name) => ({ name }));
     } else if (cpo[key] !== undefined) document[key] = cpo[key];
   }
   for (const [key, value] of Object.entries(cpo)) if (!(SECTIONS as readonly string[]).includes(key) && !(FILLED as readonly string[]).includes(key)) document[key] = value;

@@ -58,6 +58,8 @@ export interface FedrampProfile {
   planned_changes?: string[];
   /** Updated recommendations or best practices the OCR carries (CCM-OCR-AVL). */
   recommendations?: string[];
+  /** The advisors of the offering, by name: the CPO's `advisors` where its schema declares them (CPO 0.1.6 on). */
+  advisors?: string[];
 }
 
 /** The profile's keys, in DESIGN §12.1's order. */
@@ -77,6 +79,7 @@ export const FEDRAMP_PROFILE_KEYS = [
   'agencies',
   'planned_changes',
   'recommendations',
+  'advisors',
 ] as const satisfies readonly (keyof FedrampProfile)[];
 
 export type FedrampProfileKey = (typeof FEDRAMP_PROFILE_KEYS)[number];
@@ -104,6 +107,7 @@ const WRITE: Record<FedrampProfileKey, string> = {
   agencies: 'write a list of {"name", "realms", "issuers", "domains"}',
   planned_changes: 'write a list of one-line summaries of the changes planned for the next 3 months',
   recommendations: 'write a list of one-line recommendations or best practices for agencies',
+  advisors: "write a list of the advisors' names",
 };
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -202,6 +206,7 @@ export function readFedrampProfile(value: unknown, fail: (path: string, problem:
         break;
       case 'planned_changes':
       case 'recommendations':
+      case 'advisors':
         profile[key] = Array.isArray(v) ? v.map((item, i) => (typeof item === 'string' && item.trim() !== '' ? item : fail(`${at(key)}[${i}]`, `${describe(item)} is not text; ${WRITE[key]}`))) : wrong(key, v, 'a list');
         break;
       default:

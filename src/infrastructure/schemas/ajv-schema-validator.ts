@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import type { ErrorObject, Options } from 'ajv';
 import { ConfigError, IntegrityError } from '../../domain/errors';
+import { cr26Shapes } from '../../domain/fedramp/schema-shapes';
 import { CR26_DEFINITIONS_STEM, CR26_DOCUMENT_TYPES, cr26TypeOfStem, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import { compareVersions, OSCAL_SCHEMA_FILES, type OscalModel } from '../../domain/oscal/oscal-model';
 import { jsonPath, type OscalProblem } from '../../domain/oscal/oscal-problem';
@@ -154,6 +155,7 @@ export class AjvSchemaValidator implements SchemaValidator {
     // Per document, the file of the highest $schemaVersion (the later name when two say the same): the date in a name
     // says nothing, FedRAMP keeps it when it changes the schema.
     const chosen = new Map<string, SchemaIdentity>();
+    const parsed = new Map<string, unknown>();
     for (const name of names.sort()) {
       const match = FEDRAMP_SCHEMA_FILE.exec(name);
       const type = match === null ? undefined : match[1] === CR26_DEFINITIONS_STEM ? ('definitions' as const) : cr26TypeOfStem(match[1]);
@@ -164,14 +166,18 @@ export class AjvSchemaValidator implements SchemaValidator {
       const identity = { type, file, ...optional('schemaVersion', schemaVersionOf(bytes)), sha256: sha256(bytes).toString('hex') };
       if (carried !== undefined) this.carriedExpectation(file, 'fedramp')?.check(identity.sha256);
       const before = chosen.get(type);
-      if (before === undefined || compareVersions(before.schemaVersion ?? '0', identity.schemaVersion ?? '0') <= 0) chosen.set(type, identity);
+      if (before === undefined || compareVersions(before.schemaVersion ?? '0', identity.schemaVersion ?? '0') <= 0) {
+        chosen.set(type, identity);
+        parsed.set(type, parseOrUndefined(bytes));
+      }
     }
     const schemas = [...CR26_DOCUMENT_TYPES, 'definitions' as const].flatMap((type) => chosen.get(type) ?? []);
     const files: Partial<Record<Cr26DocumentType, string>> = {};
     for (const s of schemas) if (s.type !== 'definitions') files[s.type] = s.file;
     if (Object.keys(files).length === 0) throw fedrampSchemasMissing(shown);
     const definitions = chosen.get('definitions');
-    return { dir: root, ...(carried === undefined ? {} : { carried: carried.fedramp.generation }), files, definitions: definitions ? [definitions.file] : [], schemas };
+    const shapes = cr26Shapes({ incident: parsed.get('incident'), cpo: parsed.get('cpo'), definitions: parsed.get('definitions') });
+    return { dir: root, ...(carried === undefined ? {} : { carried: carried.fedramp.generation }), files, definitions: definitions ? [definitions.file] : [], schemas, shapes };
   }
 
   async validateFedramp(set: FedrampSchemaSet, type: Cr26DocumentType, document: unknown): Promise<OscalProblem[]> {
@@ -632,4 +638,13 @@ function toProblems(errors: readonly ErrorObject[], document: unknown): OscalPro
 function compareOrder(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
+}
+
+/** A schema file's JSON, or undefined when it is not JSON (its validation then reports it). */
+function parseOrUndefined(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }

@@ -38,6 +38,7 @@ export default class FedrampCpo extends BaseCommand {
     if (result.resources) this.log(`Information resources written to ${result.resources.file.path} (${plural(result.resources.count, 'resource')})`);
     if (result.flows) this.log(`Information flows written to ${result.flows.file.path} (${plural(result.flows.count, 'network resource')})`);
     if (!result.validation.validated) this.log(`Note: ${result.file.path} was not validated against FedRAMP's CPO schema: ${result.validation.note}`);
+    for (const note of result.validation.notes ?? []) this.log(`Note: ${note}`);
     return cpoJson(result);
   }
 }
