@@ -41,6 +41,6 @@ describe('svc vuln evaluate --n 0 (N0, VER-EVA-EPA)', () => {
     );
     const detail = JSON.parse(vdr.stdout).vulnerabilities[0];
     expect(detail.currentRating).toBeUndefined();
-    expect(detail.potentialAgencyImpact).toMatch(/^N0: service disabled \(N0, VER-EVA-EPA 2026\.10\.05\.01, is not in the schema's N-ratings N1 to N5: no currentRating written\)$/);
+    expect(detail.potentialAgencyImpact).toMatch(/^N0: service disabled \(N0, VER-EVA-EPA 2026\.10\.05\.01, is not in the schema's N-ratings N1 to N5: no currentRating, no reduction event to N0 written\)$/);
   });
 });

@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withPage } from '../support/browser';
-import { fedrampSchemaErrors } from '../support/fedramp-schemas';
+import { FEDRAMP_SCHEMA_GENERATIONS, fedrampSchemaErrors } from '../support/fedramp-schemas';
+
+/** The schemas svc judges by when none is named: the newest generation it carries (2026-10-08). */
+const NEWEST = FEDRAMP_SCHEMA_GENERATIONS[FEDRAMP_SCHEMA_GENERATIONS.length - 1];
 import { svc, type SvcRun } from '../support/run-svc';
 import { SAMPLE_DETECTIONS, trackingIdOf, vulnerabilityReport, writeVulnerabilityConfig } from '../support/vulnerabilities';
 
@@ -84,12 +87,12 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
     const vdr = run(['vuln', 'report', '--format', 'vdr', '--from', '2026-12-01', '--to', '2026-12-10T23:00:00Z', '--now', '2026-12-10T23:00:00Z', '--out', 'vdr.json']);
     expect(vdr.stdout).toMatch(/^VDR written to vdr\.json \(sha256:[0-9a-f]{64}\): 2 vulnerabilities\n$/);
     const doc = JSON.parse(readFileSync(at('vdr.json'), 'utf8'));
-    expect(fedrampSchemaErrors('vdr', doc)).toEqual([]);
+    expect(fedrampSchemaErrors('vdr', doc, NEWEST)).toEqual([]);
     expect(doc.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual(['CVE-2026-1000', 'CVE-2026-2000']);
-    expect(doc.vulnerabilities.find((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.startsWith('CVE-2026-2000'))).toMatchObject({ finalDisposition: 'Fully Mitigated', supplementaryRiskInformation: expect.stringContaining('Remediated: no longer detected from 2026-12-10T00:00:00Z.') });
+    expect(doc.vulnerabilities.find((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.startsWith('CVE-2026-2000'))).toMatchObject({ finalDisposition: 'Remediated', supplementaryRiskInformation: 'N-rating raised: N4 → N5 at 2026-12-08T00:00:00Z.' });
     const avi = run(['vuln', 'report', '--format', 'avi', '--from', '2026-12-01', '--to', '2026-12-10T23:00:00Z', '--now', '2026-12-10T23:00:00Z', '--redact', '--json']);
     const aviDoc = json(avi);
-    expect(fedrampSchemaErrors('avi', aviDoc)).toEqual([]);
+    expect(fedrampSchemaErrors('avi', aviDoc, NEWEST)).toEqual([]);
     expect(aviDoc.acceptedVulnerabilities).toHaveLength(1);
     expect(aviDoc.acceptedVulnerabilities[0].acceptanceRationale).toBe('Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault');
     expect(aviDoc.acceptedVulnerabilities[0].vulnerabilityDetail.vulnerabilityDescription).toMatch(/^iam_root_mfa_enabled: iam_root_mfa_enabled found \(on 1 resource: resource-[0-9a-f]{12}\)$/);
@@ -100,7 +103,7 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^Historical activity written to history\.json \(sha256:[0-9a-f]{64}\): 3 vulnerabilities \(active and accepted\)\n$/);
     const doc = JSON.parse(readFileSync(at('history.json'), 'utf8'));
-    expect(fedrampSchemaErrors('history', doc)).toEqual([]);
+    expect(fedrampSchemaErrors('history', doc, NEWEST)).toEqual([]);
     expect(doc.generatedAt).toBe('2026-12-10T23:00:00Z');
     expect(doc.activeVulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual(['CVE-2026-1000', 'CVE-2026-2000']);
     expect(doc.acceptedVulnerabilities.map((v: { acceptanceRationale: string }) => v.acceptanceRationale)).toEqual(['Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault']);
