@@ -1,3 +1,4 @@
+import { appendEvery, appendOne } from '../../src/domain/conmon/append-each';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
 import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/domain/conmon/run-chain';
 import { canonicalText, checkDecided, parseRunKey } from '../../src/domain/conmon/run-id';
@@ -46,16 +47,12 @@ export class InMemoryRunStore implements RunStore, AccessStore {
 
   constructor(readonly shared: MemoryRuns = { runs: [], head: GENESIS, journal: [], journalHead: { ...EMPTY_JOURNAL }, queue: Promise.resolve() }) {}
 
-  async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
-    let outcome: AppendOutcome | undefined;
-    await this.appendEach([{ id, decide, produce }], (done) => (outcome = done));
-    return outcome as AppendOutcome;
+  append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
+    return appendOne<AppendRequest, AppendOutcome>((requests, each) => this.appendEach(requests, each), { id, decide, produce });
   }
 
-  async appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
-    const appended: AppendedRun[] = [];
-    await this.appendEach(requests, ({ recorded, run }) => appended.push({ recorded, summary: run.summary }));
-    return appended;
+  appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
+    return appendEvery<AppendRequest, RunSummary>((all, each) => this.appendEach(all, each), requests);
   }
 
   list(range?: RunRange): Promise<RunSummary[]> {

@@ -1,3 +1,4 @@
+import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
@@ -103,16 +104,12 @@ export class FileRunStore implements RunStore, AccessStore {
     this.access = new FileAccessLog(join(options.dir, ACCESS_DIR));
   }
 
-  async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
-    let outcome: AppendOutcome | undefined;
-    await this.appendEach([{ id, decide, produce }], (done) => (outcome = done));
-    return outcome as AppendOutcome;
+  append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
+    return appendOne<AppendRequest, AppendOutcome>((requests, each) => this.appendEach(requests, each), { id, decide, produce });
   }
 
-  async appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
-    const appended: AppendedRun[] = [];
-    await this.appendEach(requests, ({ recorded, run }) => appended.push({ recorded, summary: run.summary }));
-    return appended;
+  appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
+    return appendEvery<AppendRequest, RunSummary>((all, each) => this.appendEach(all, each), requests);
   }
 
   async list(range?: RunRange): Promise<RunSummary[]> {

@@ -1,3 +1,4 @@
+import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
@@ -146,16 +147,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
     this.pool.on('error', () => undefined);
   }
 
-  async append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
-    let outcome: AppendOutcome | undefined;
-    await this.appendEach([{ id, decide, produce }], (done) => (outcome = done));
-    return outcome as AppendOutcome;
+  append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
+    return appendOne<AppendRequest, AppendOutcome>((requests, each) => this.appendEach(requests, each), { id, decide, produce });
   }
 
-  async appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
-    const appended: AppendedRun[] = [];
-    await this.appendEach(requests, ({ recorded, run }) => appended.push({ recorded, summary: run.summary }));
-    return appended;
+  appendAll(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>): Promise<AppendedRun[]> {
+    return appendEvery<AppendRequest, RunSummary>((all, each) => this.appendEach(all, each), requests);
   }
 
   async list(range?: RunRange): Promise<RunSummary[]> {
