@@ -5,6 +5,9 @@ import type { Cr26DocumentType } from '../../src/domain/fedramp/cr26-documents';
 import { FEDRAMP_SCHEMA_GENERATIONS, fedrampSchemaErrors } from '../support/fedramp-schemas';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
+import request from 'supertest';
+import { buildApi } from '../../src/interfaces/http/server';
+import { capturingLogger, proxyConfig } from '../support/api';
 
 /*
  * Issue 34: the whole CR26 walk (rules, readiness, SDR, CPO, OCR, VDR, AVI, history and the package, an SCN, an
@@ -99,6 +102,19 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
     } else {
       expect(cpo).not.toHaveProperty('advisors');
       expect(r.stdout).toMatch(/\nNote: fedramp\.advisors is not written: fedramp-certification-package-overview-schema-2026-06-24\.json \(\$schemaVersion 0\.1\.[24]\) declares no advisors \(CPO 0\.1\.6 does\)\n/);
+    }
+  });
+
+  it("serves the trust center's documents, each one the generation's schemas accept", async () => {
+    const api = buildApi(proxyConfig(), {
+      env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '', SVC_FEDRAMP_RULES: rulesFile(release), SVC_FEDRAMP_SCHEMAS: schemas, SVC_CACHE_DIR: join(tmp, 'cache') },
+      cwd: work(),
+      logger: capturingLogger().logger,
+    });
+    const served: [string, Cr26DocumentType][] = [['public', 'cpo'], ['cpo', 'cpo'], ['sdr', 'sdr'], ['vdr', 'vdr'], ['avi', 'avi'], ['history', 'history']];
+    for (const [route, type] of served) {
+      const res = await request(api.handler).get(`/fedramp/${route}`).set('X-Forwarded-User', 'alice@SVC.TEST').set('Accept', 'application/json');
+      expect([route, res.status, fedrampSchemaErrors(type, res.body, schemas)]).toEqual([route, 200, []]);
     }
   });
 
