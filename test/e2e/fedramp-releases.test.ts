@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -54,6 +55,13 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
     const r = run(args);
     if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     return r;
+  };
+
+  /** What a result says judged a document: the generation's schema file, its $schemaVersion and sha256, read here. */
+  const judgedBy = (type: Cr26DocumentType, stem: string) => {
+    const file = `fedramp-${stem}-schema-2026-06-24.json`;
+    const bytes = readFileSync(join(schemas, file));
+    return { type, file, $schemaVersion: (JSON.parse(bytes.toString('utf8')) as { $schemaVersion: string }).$schemaVersion, sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
   };
 
   beforeAll(() => {
@@ -119,9 +127,11 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
   });
 
   it("writes an SCN and an incident report the generation's schemas accept", () => {
-    ok(['fedramp', 'scn', '--now', NOW, '--type', 'adaptive', '--summary', 'Rotate the TLS certificates', '--start', '2026-12-01', '--finish', '2026-12-02', '--out', 'scn.json']);
+    const scn = JSON.parse(ok(['fedramp', 'scn', '--now', NOW, '--type', 'adaptive', '--summary', 'Rotate the TLS certificates', '--start', '2026-12-01', '--finish', '2026-12-02', '--out', 'scn.json', '--json']).stdout) as { validated: { judged_by: unknown } };
     expect(fedrampSchemaErrors('scn', read('scn.json'), schemas)).toEqual([]);
-    ok(['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-11-24T23:00:00Z', '--draft', '--now', NOW, '--out', 'incident.json']);
+    expect(scn.validated.judged_by).toEqual(judgedBy('scn', 'significant-change-notifications'));
+    const incident = JSON.parse(ok(['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-11-24T23:00:00Z', '--draft', '--now', NOW, '--out', 'incident.json', '--json']).stdout) as { validation: { judged_by: unknown } };
     expect(fedrampSchemaErrors('incident', read('incident.json'), schemas)).toEqual([]);
+    expect(incident.validation.judged_by).toEqual(judgedBy('incident', 'incident-report'));
   });
 });

@@ -23,7 +23,8 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
+import { judgedBy, locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
+import type { JudgingSchema } from '../../domain/fedramp/certification-package';
 import { OngoingJournal } from './ongoing-journal';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { nextReportDate } from '../../domain/fedramp/ocr';
@@ -60,7 +61,7 @@ export interface BuiltDocument<T> {
 
 /** Whether the CPO was validated against FedRAMP's schema: by which file, or why not. */
 /** Whether the CPO was validated; `notes`: what the schema in use could not carry (fedramp.advisors before CPO 0.1.6). */
-export type CpoValidation = ({ validated: true; schema: string } | { validated: false; note: string }) & { notes?: string[] };
+export type CpoValidation = ({ validated: true; schema: string; judged_by?: JudgingSchema } | { validated: false; note: string }) & { notes?: string[] };
 
 export interface BuildCpoResult {
   profile: CpoProfile;
@@ -156,7 +157,7 @@ export class BuildCpo {
     const problems = (await this.schemas.validateFedramp(set, 'cpo', document)).filter(isError);
     const schema = splitPath(set.files.cpo ?? '').base;
     if (problems.length > 0) throw cpoSchemaError(problems, file, schema);
-    return { validated: true, schema };
+    return { validated: true, schema, ...judgedBy(set, 'cpo') };
   }
 }
 

@@ -136,6 +136,12 @@ export async function validateBuiltDocument(validator: SchemaValidator, set: Fed
   }
 }
 
+/** `{judged_by}`: the schema in `set` that judged a document of `type` (judgingSchema), for a result's `validated`; {} when none. */
+export function judgedBy(set: FedrampSchemaSet, type: Cr26DocumentType): { judged_by?: JudgingSchema } {
+  const schema = judgingSchema(set, type);
+  return schema === undefined ? {} : { judged_by: schema };
+}
+
 /**
  * FedRAMP's schema in `set` for documents of `type` (or its common definitions), as a document records it was judged
  * by: the file's name, its `$schemaVersion` and `sha256:<hex>` of its bytes.

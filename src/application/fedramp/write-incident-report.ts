@@ -36,7 +36,8 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type JudgedGroup } from '../vulnerabilities/vulnerability-register';
-import { locateFedrampSchemas, profileWith, shapesOf, writeRecordedTwin } from './fedramp-documents';
+import { judgedBy, locateFedrampSchemas, profileWith, shapesOf, writeRecordedTwin } from './fedramp-documents';
+import type { JudgingSchema } from '../../domain/fedramp/certification-package';
 
 const COMMAND = 'svc fedramp incident';
 
@@ -77,7 +78,7 @@ export interface WriteIncidentReportResult {
   document: Record<string, unknown>;
   written?: { json: { path: string } & WrittenFile; markdown: { path: string } & WrittenFile };
   recorded: { journal_seq: number } | { draft: true };
-  validation: { validated: true; schema: string } | { validated: false; note: string };
+  validation: { validated: true; schema: string; judged_by?: JudgingSchema } | { validated: false; note: string };
 }
 
 /**
@@ -292,12 +293,12 @@ export class WriteIncidentReport {
   }
 
   /** A report svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */
-  private async validate(set: FedrampSchemaSet, document: Record<string, unknown>, out: string | undefined): Promise<{ validated: true; schema: string }> {
+  private async validate(set: FedrampSchemaSet, document: Record<string, unknown>, out: string | undefined): Promise<{ validated: true; schema: string; judged_by?: JudgingSchema }> {
     const problems = (await this.schemas.validateFedramp(set, 'incident', document)).filter(isError);
     if (problems.length > 0) {
       throw new Error(`${out ?? 'the incident report'}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);
     }
-    return { validated: true, schema: splitPath(set.files.incident ?? '').base };
+    return { validated: true, schema: splitPath(set.files.incident ?? '').base, ...judgedBy(set, 'incident') };
   }
 }
 

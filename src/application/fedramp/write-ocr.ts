@@ -14,7 +14,8 @@ import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import { Cr26Assessment } from './cr26-assessment';
 import { OngoingJournal } from './ongoing-journal';
-import { locateFedrampSchemas, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
+import { judgedBy, locateFedrampSchemas, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
+import type { JudgingSchema } from '../../domain/fedramp/certification-package';
 
 export interface WriteOcrInput {
   /** YYYY-MM-DD; default the day after the last recorded OCR's period, else 3 months before `to`. */
@@ -39,7 +40,8 @@ export interface WriteOcrResult {
   /** The journal entry that records it; absent for a draft. */
   recorded?: { seq: number; snapshot: OcrRecord['snapshot'] };
   counts: { certification_data_changes: number; planned_changes: number; transformative_changes: number; incidents: number; accepted_vulnerabilities: number };
-  validated: { schema?: string; note?: string };
+  /** The schema directory and the schema that judged the OCR ($schemaVersion, sha256), or why it was not validated. */
+  validated: { schema?: string; judged_by?: JudgingSchema; note?: string };
 }
 
 /** The profile keys the OCR reads besides type and class. */
@@ -125,7 +127,7 @@ export class WriteOcr {
         incidents: (document.reportableIncidents as { incidents: unknown[] }).incidents.length,
         accepted_vulnerabilities: register.groups.filter((g) => g.judgment.state === 'accepted').length,
       },
-      validated: 'note' in located ? { note: `the OCR was not validated: ${located.note}` } : { schema: located.dir },
+      validated: 'note' in located ? { note: `the OCR was not validated: ${located.note}` } : { schema: located.dir, ...judgedBy(located, 'ocr') },
     };
   }
 }

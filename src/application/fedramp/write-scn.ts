@@ -17,7 +17,8 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { locateFedrampSchemas, profileWith, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
+import { judgedBy, locateFedrampSchemas, profileWith, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
+import type { JudgingSchema } from '../../domain/fedramp/certification-package';
 import { OngoingJournal } from './ongoing-journal';
 import { SCN_KIND } from '../../domain/fedramp/ongoing-records';
 
@@ -57,7 +58,8 @@ export interface WriteScnResult {
   drift?: { file: string; kind: DriftReportKind; changes: number };
   /** The journal entry that records it; absent for a draft. */
   recorded?: { seq: number };
-  validated: { schema?: string; note?: string };
+  /** The schema directory and the schema that judged the SCN ($schemaVersion, sha256), or why it was not validated. */
+  validated: { schema?: string; judged_by?: JudgingSchema; note?: string };
   now: string;
 }
 
@@ -160,7 +162,7 @@ export class WriteScn {
       controls,
       ...(impact === undefined ? {} : { drift: impact.drift }),
       ...(recorded === undefined ? {} : { recorded }),
-      validated: 'note' in located ? { note: located.note } : { schema: located.dir },
+      validated: 'note' in located ? { note: located.note } : { schema: located.dir, ...judgedBy(located, 'scn') },
       now: isoSeconds(now),
     };
   }
