@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../support/fedramp-schemas';
+import { FEDRAMP_SCHEMA_GENERATIONS, FEDRAMP_SCHEMAS, fedrampSchemaErrors, judgedBy } from '../support/fedramp-schemas';
 import { ROOT, svc, type SvcRun } from '../support/run-svc';
 
 const RULES_VERSION = (JSON.parse(readFileSync(join(ROOT, 'src', 'domain', 'fedramp', 'data', 'cr26-rules.json'), 'utf8')) as { info: { version: string } }).info.version;
@@ -119,7 +119,7 @@ describe('svc fedramp cpo', () => {
       file: { path: 'pkg/overview.json', name: 'overview.json', sha256: `sha256:${sha256(written)}`, bytes: readFileSync(written).length },
       twin: { path: 'pkg/overview.md', name: 'overview.md', sha256: `sha256:${sha256(join(dir, 'pkg', 'overview.md'))}`, bytes: readFileSync(join(dir, 'pkg', 'overview.md')).length },
       fedramp_id: 'FR2612345678',
-      validation: { validated: true, schema: CPO_SCHEMA },
+      validation: { validated: true, schema: CPO_SCHEMA, judged_by: judgedBy(FEDRAMP_SCHEMAS, 'cpo') },
     });
     expect(JSON.parse(readFileSync(written, 'utf8')).metadata.lastUpdated).toBe('2026-12-01T08:30:00Z');
     expect(readFileSync(join(dir, 'pkg', 'overview.md'), 'utf8')).toContain('- Machine-readable twin: overview.json');
@@ -222,7 +222,7 @@ describe('svc fedramp cpo', () => {
     const dir = workDir();
     const run = cpo(dir, [], { SVC_FEDRAMP_SCHEMAS: '' });
     expect(run).toEqual({ status: 0, stdout: `CPO written to cpo.json (sha256:${sha256(join(dir, 'cpo.json'))})\nMarkdown twin written to cpo.md\n`, stderr: '' });
-    expect(JSON.parse(cpo(workDir(), ['--json'], { SVC_FEDRAMP_SCHEMAS: '' }).stdout).validation).toEqual({ validated: true, schema: CPO_SCHEMA });
+    expect(JSON.parse(cpo(workDir(), ['--json'], { SVC_FEDRAMP_SCHEMAS: '' }).stdout).validation).toEqual({ validated: true, schema: CPO_SCHEMA, judged_by: judgedBy(FEDRAMP_SCHEMA_GENERATIONS[2], 'cpo') });
     const other = workDir();
     const nowhere = join(tmp, 'no-schemas');
     expect(cpo(other, ['--schemas', nowhere])).toEqual({ status: 5, stdout: '', stderr: `Error: FedRAMP schemas not found in ${nowhere}: ${NOT_FOUND.slice('FedRAMP schemas not found: '.length)}\n` });

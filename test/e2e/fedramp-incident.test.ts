@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../support/fedramp-schemas';
+import { FEDRAMP_SCHEMAS, fedrampSchemaErrors, judgedBy } from '../support/fedramp-schemas';
 import { svc, type SvcRun } from '../support/run-svc';
 import { SAMPLE_DETECTIONS, trackingIdOf, vulnerabilityReport, writeVulnerabilityConfig } from '../support/vulnerabilities';
 
@@ -94,7 +94,7 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
       twin: 'ongoing.md',
       recorded: true,
       journal_seq: 2,
-      validation: { validated: true, schema: 'fedramp-incident-report-schema-2026-06-24.json' },
+      validation: { validated: true, schema: 'fedramp-incident-report-schema-2026-06-24.json', judged_by: judgedBy(FEDRAMP_SCHEMAS, 'incident') },
     });
     const doc = read('ongoing.json');
     expect(fedrampSchemaErrors('incident', doc)).toEqual([]);

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Cr26DocumentType } from '../../src/domain/fedramp/cr26-documents';
-import { FEDRAMP_SCHEMA_GENERATIONS, fedrampSchemaErrors } from '../support/fedramp-schemas';
+import { FEDRAMP_SCHEMA_GENERATIONS, fedrampSchemaErrors, judgedBy } from '../support/fedramp-schemas';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
 import request from 'supertest';
@@ -55,13 +54,6 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
     const r = run(args);
     if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     return r;
-  };
-
-  /** What a result says judged a document: the generation's schema file, its $schemaVersion and sha256, read here. */
-  const judgedBy = (type: Cr26DocumentType, stem: string) => {
-    const file = `fedramp-${stem}-schema-2026-06-24.json`;
-    const bytes = readFileSync(join(schemas, file));
-    return { type, file, $schemaVersion: (JSON.parse(bytes.toString('utf8')) as { $schemaVersion: string }).$schemaVersion, sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
   };
 
   beforeAll(() => {
@@ -129,9 +121,9 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
   it("writes an SCN and an incident report the generation's schemas accept", () => {
     const scn = JSON.parse(ok(['fedramp', 'scn', '--now', NOW, '--type', 'adaptive', '--summary', 'Rotate the TLS certificates', '--start', '2026-12-01', '--finish', '2026-12-02', '--out', 'scn.json', '--json']).stdout) as { validated: { judged_by: unknown } };
     expect(fedrampSchemaErrors('scn', read('scn.json'), schemas)).toEqual([]);
-    expect(scn.validated.judged_by).toEqual(judgedBy('scn', 'significant-change-notifications'));
+    expect(scn.validated.judged_by).toEqual(judgedBy(schemas, 'scn'));
     const incident = JSON.parse(ok(['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-11-24T23:00:00Z', '--draft', '--now', NOW, '--out', 'incident.json', '--json']).stdout) as { validation: { judged_by: unknown } };
     expect(fedrampSchemaErrors('incident', read('incident.json'), schemas)).toEqual([]);
-    expect(incident.validation.judged_by).toEqual(judgedBy('incident', 'incident-report'));
+    expect(incident.validation.judged_by).toEqual(judgedBy(schemas, 'incident'));
   });
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import rulesData from '../../src/domain/fedramp/data/cr26-rules.json';
-import { fedrampSchemaErrors, FEDRAMP_SCHEMAS } from '../support/fedramp-schemas';
+import { fedrampSchemaErrors, FEDRAMP_SCHEMAS, judgedBy } from '../support/fedramp-schemas';
 import { FIXTURES, svc, type SvcRun } from '../support/run-svc';
 
 const NOW = '2026-11-25T00:00:00Z';
@@ -237,7 +237,7 @@ describe('svc fedramp scn', () => {
         passed: [],
         ksis: [],
         controls: [],
-        validated: { schema: FEDRAMP_SCHEMAS },
+        validated: { schema: FEDRAMP_SCHEMAS, judged_by: judgedBy(FEDRAMP_SCHEMAS, 'scn') },
         now: NOW,
       });
     });

@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../src/domain/fedramp/cr26-documents';
@@ -46,4 +47,11 @@ export function fedrampSchemaErrors(type: Cr26DocumentType, document: unknown, d
 /** fedrampSchemaErrors against every generation, by the generation's folder name (an empty list each when valid). */
 export function fedrampSchemaErrorsByGeneration(type: Cr26DocumentType, document: unknown): Record<string, string[]> {
   return Object.fromEntries(FEDRAMP_SCHEMA_GENERATIONS.map((dir) => [basename(dir), fedrampSchemaErrors(type, document, dir)]));
+}
+
+/** What a command's --json says judged a document of `type` (`judged_by`): the schema file in `dir`, its $schemaVersion and sha256, read here. */
+export function judgedBy(dir: string, type: Cr26DocumentType): { type: Cr26DocumentType; file: string; schema_version: string; sha256: string } {
+  const file = `fedramp-${CR26_DOCUMENTS[type].stem}-schema-2026-06-24.json`;
+  const bytes = readFileSync(join(dir, file));
+  return { type, file, schema_version: (JSON.parse(bytes.toString('utf8')) as { $schemaVersion: string }).$schemaVersion, sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
 }

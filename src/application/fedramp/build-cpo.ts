@@ -23,8 +23,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { judgedBy, locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
-import type { JudgingSchema } from '../../domain/fedramp/certification-package';
+import { judgedBy, type JudgedBy, locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
 import { OngoingJournal } from './ongoing-journal';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { nextReportDate } from '../../domain/fedramp/ocr';
@@ -61,7 +60,7 @@ export interface BuiltDocument<T> {
 
 /** Whether the CPO was validated against FedRAMP's schema: by which file, or why not. */
 /** Whether the CPO was validated; `notes`: what the schema in use could not carry (fedramp.advisors before CPO 0.1.6). */
-export type CpoValidation = ({ validated: true; schema: string; judged_by?: JudgingSchema } | { validated: false; note: string }) & { notes?: string[] };
+export type CpoValidation = ({ validated: true; schema: string; judged_by?: JudgedBy } | { validated: false; note: string }) & { notes?: string[] };
 
 export interface BuildCpoResult {
   profile: CpoProfile;

@@ -136,10 +136,20 @@ export async function validateBuiltDocument(validator: SchemaValidator, set: Fed
   }
 }
 
-/** `{judged_by}`: the schema in `set` that judged a document of `type` (judgingSchema), for a result's `validated`; {} when none. */
-export function judgedBy(set: FedrampSchemaSet, type: Cr26DocumentType): { judged_by?: JudgingSchema } {
+/** The schema that judged a document, as a command's `--json` says it (snake_case keys, docs/cli.md). */
+export interface JudgedBy {
+  type: Cr26DocumentType;
+  file: string;
+  schema_version?: string;
+  /** `sha256:<hex>` of the schema file's bytes. */
+  sha256: string;
+}
+
+/** `{judged_by}`: the schema in `set` that judged a document of `type` (judgingSchema), for a result's `--json`; {} when none. */
+export function judgedBy(set: FedrampSchemaSet, type: Cr26DocumentType): { judged_by?: JudgedBy } {
   const schema = judgingSchema(set, type);
-  return schema === undefined ? {} : { judged_by: schema };
+  if (schema === undefined) return {};
+  return { judged_by: { type, file: schema.file, ...(schema.$schemaVersion === undefined ? {} : { schema_version: schema.$schemaVersion }), sha256: schema.sha256 } };
 }
 
 /**

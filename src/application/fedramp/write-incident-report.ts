@@ -36,8 +36,7 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type JudgedGroup } from '../vulnerabilities/vulnerability-register';
-import { judgedBy, locateFedrampSchemas, profileWith, shapesOf, writeRecordedTwin } from './fedramp-documents';
-import type { JudgingSchema } from '../../domain/fedramp/certification-package';
+import { judgedBy, type JudgedBy, locateFedrampSchemas, profileWith, shapesOf, writeRecordedTwin } from './fedramp-documents';
 
 const COMMAND = 'svc fedramp incident';
 
@@ -78,7 +77,7 @@ export interface WriteIncidentReportResult {
   document: Record<string, unknown>;
   written?: { json: { path: string } & WrittenFile; markdown: { path: string } & WrittenFile };
   recorded: { journal_seq: number } | { draft: true };
-  validation: { validated: true; schema: string; judged_by?: JudgingSchema } | { validated: false; note: string };
+  validation: { validated: true; schema: string; judged_by?: JudgedBy } | { validated: false; note: string };
 }
 
 /**
@@ -293,7 +292,7 @@ export class WriteIncidentReport {
   }
 
   /** A report svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */
-  private async validate(set: FedrampSchemaSet, document: Record<string, unknown>, out: string | undefined): Promise<{ validated: true; schema: string; judged_by?: JudgingSchema }> {
+  private async validate(set: FedrampSchemaSet, document: Record<string, unknown>, out: string | undefined): Promise<{ validated: true; schema: string; judged_by?: JudgedBy }> {
     const problems = (await this.schemas.validateFedramp(set, 'incident', document)).filter(isError);
     if (problems.length > 0) {
       throw new Error(`${out ?? 'the incident report'}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);

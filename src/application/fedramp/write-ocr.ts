@@ -14,8 +14,7 @@ import { splitPath } from '../shared/paths';
 import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import { Cr26Assessment } from './cr26-assessment';
 import { OngoingJournal } from './ongoing-journal';
-import { judgedBy, locateFedrampSchemas, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
-import type { JudgingSchema } from '../../domain/fedramp/certification-package';
+import { judgedBy, type JudgedBy, locateFedrampSchemas, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
 
 export interface WriteOcrInput {
   /** YYYY-MM-DD; default the day after the last recorded OCR's period, else 3 months before `to`. */
@@ -41,7 +40,7 @@ export interface WriteOcrResult {
   recorded?: { seq: number; snapshot: OcrRecord['snapshot'] };
   counts: { certification_data_changes: number; planned_changes: number; transformative_changes: number; incidents: number; accepted_vulnerabilities: number };
   /** The schema directory and the schema that judged the OCR ($schemaVersion, sha256), or why it was not validated. */
-  validated: { schema?: string; judged_by?: JudgingSchema; note?: string };
+  validated: { schema?: string; judged_by?: JudgedBy; note?: string };
 }
 
 /** The profile keys the OCR reads besides type and class. */

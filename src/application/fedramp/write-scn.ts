@@ -17,8 +17,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { judgedBy, locateFedrampSchemas, profileWith, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
-import type { JudgingSchema } from '../../domain/fedramp/certification-package';
+import { judgedBy, type JudgedBy, locateFedrampSchemas, profileWith, validateBuiltDocument, writeRecordedTwin } from './fedramp-documents';
 import { OngoingJournal } from './ongoing-journal';
 import { SCN_KIND } from '../../domain/fedramp/ongoing-records';
 
@@ -59,7 +58,7 @@ export interface WriteScnResult {
   /** The journal entry that records it; absent for a draft. */
   recorded?: { seq: number };
   /** The schema directory and the schema that judged the SCN ($schemaVersion, sha256), or why it was not validated. */
-  validated: { schema?: string; judged_by?: JudgingSchema; note?: string };
+  validated: { schema?: string; judged_by?: JudgedBy; note?: string };
   now: string;
 }
 
