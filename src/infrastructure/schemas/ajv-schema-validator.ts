@@ -163,12 +163,14 @@ export class AjvSchemaValidator implements SchemaValidator {
       const file = join(root, name);
       const bytes = await readFile(file).catch(() => undefined);
       if (bytes === undefined) continue;
-      const identity = { type, file, ...optional('schemaVersion', schemaVersionOf(bytes)), sha256: sha256(bytes).toString('hex') };
+      // Parsed once: for its $schemaVersion, and (the file chosen) for the shapes it declares.
+      const document = parsedSchema(bytes);
+      const identity = { type, file, ...optional('schemaVersion', schemaVersionOf(document)), sha256: sha256(bytes).toString('hex') };
       if (carried !== undefined) this.carriedExpectation(file, 'fedramp')?.check(identity.sha256);
       const before = chosen.get(type);
       if (before === undefined || compareVersions(before.schemaVersion ?? '0', identity.schemaVersion ?? '0') <= 0) {
         chosen.set(type, identity);
-        parsed.set(type, parseOrUndefined(bytes));
+        parsed.set(type, document);
       }
     }
     const schemas = [...CR26_DOCUMENT_TYPES, 'definitions' as const].flatMap((type) => chosen.get(type) ?? []);
@@ -317,14 +319,19 @@ export class AjvSchemaValidator implements SchemaValidator {
   }
 }
 
-/** `$schemaVersion` of a FedRAMP schema file, when it is JSON and writes one as a string. */
-function schemaVersionOf(bytes: Buffer): string | undefined {
+/** A schema file's JSON, or undefined when it is not JSON (compiling it reports that). */
+function parsedSchema(bytes: Buffer): object | undefined {
   try {
-    const version = (parseSchema(bytes) as { $schemaVersion?: unknown }).$schemaVersion;
-    return typeof version === 'string' ? version : undefined;
+    return parseSchema(bytes);
   } catch {
     return undefined;
   }
+}
+
+/** `$schemaVersion` of a FedRAMP schema, when it writes one as a string. */
+function schemaVersionOf(document: object | undefined): string | undefined {
+  const version = (document as { $schemaVersion?: unknown } | null | undefined)?.$schemaVersion;
+  return typeof version === 'string' ? version : undefined;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
@@ -638,13 +645,4 @@ function toProblems(errors: readonly ErrorObject[], document: unknown): OscalPro
 function compareOrder(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
-}
-
-/** A schema file's JSON, or undefined when it is not JSON (its validation then reports it). */
-function parseOrUndefined(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
