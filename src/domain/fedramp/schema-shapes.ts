@@ -1,4 +1,5 @@
 import type { NRating } from '../vulnerabilities/lifecycle';
+import { SCHEMA_RATINGS } from '../vulnerabilities/pain-ratings';
 
 /**
  * The shapes of CR26 documents that FedRAMP's schema generations decide, read from the schemas in use (never from a
@@ -19,7 +20,7 @@ export interface Cr26Shapes {
 }
 
 /** What FedRAMP's first schemas (2026-06-24) offer: the shapes svc writes when no schema is at hand. */
-export const FIRST_SHAPES: Cr26Shapes = { potentialImpact: 'string', remediated: false, reductionEvents: false, ratings: [1, 2, 3, 4, 5], advisors: false };
+export const FIRST_SHAPES: Cr26Shapes = { potentialImpact: 'string', remediated: false, reductionEvents: false, ratings: SCHEMA_RATINGS, advisors: false };
 
 /** The schema documents the shapes are read from, parsed; each undefined when the set has none. */
 export interface ShapeSchemas {
