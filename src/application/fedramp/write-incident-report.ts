@@ -122,7 +122,8 @@ export class WriteIncidentReport {
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
     const model = incidentModel(input, drafted, profile.package_uri);
-    const document = buildIncidentReport(model, shapesOf(located).potentialImpact);
+    const shapes = shapesOf(located);
+    const document = buildIncidentReport(model, shapes.potentialImpact, shapes.ratings);
     const validation = set === undefined ? { validated: false as const, note: (located as { note: string }).note } : await this.validate(set, document, input.out);
 
     const entry: IncidentRecord = {

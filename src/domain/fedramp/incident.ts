@@ -5,6 +5,7 @@ import { InvalidInputError } from '../errors';
 import { evaluationWords } from '../vulnerabilities/activity-report';
 import { judgeGroup, LIFECYCLE_RULES, type GroupHistory, type GroupJudgment, type NRating } from '../vulnerabilities/lifecycle';
 import type { StoredGroup } from '../vulnerabilities/groups';
+import { ratingRange, SCHEMA_RATINGS } from '../vulnerabilities/pain-ratings';
 import type { VulnerabilityGroup } from '../vulnerabilities/vulnerability-reports';
 import { painTimeframe, type Cr26Class, type Cr26Force, type Cr26Rules, type Cr26TimeUnit } from './cr26-rules';
 import { addCadence, timeframeText, type HolidayTest } from './evidence-cadence';
@@ -226,7 +227,7 @@ export function potentialImpactForm(schema: unknown): PotentialImpactForm {
  * coordinator contact, functional impact, indicators of compromise or root cause: the provider's to give).
  * `relatedCveIds` keeps only CVE ids; `potentialImpact` takes `form`; a Final report carries `resolvedAt`.
  */
-export function buildIncidentReport(m: IncidentReportModel, form: PotentialImpactForm): Record<string, unknown> {
+export function buildIncidentReport(m: IncidentReportModel, form: PotentialImpactForm, ratings: readonly NRating[] = SCHEMA_RATINGS): Record<string, unknown> {
   const t = m.timeline;
   const milestones = sortedMilestones(t.milestones).map((x) => ({ occurredAt: x.at, milestoneDescription: x.what }));
   const timeline = {
@@ -244,7 +245,7 @@ export function buildIncidentReport(m: IncidentReportModel, form: PotentialImpac
     providerTrackingId: m.trackingId,
     incidentDescription: m.description,
     ...(Object.keys(timeline).length === 0 ? {} : { timeline }),
-    potentialImpact: form === 'object' ? ratingObject(m.rating) : ratingText(m.rating),
+    potentialImpact: form === 'object' ? ratingObject(m.rating, ratings) : ratingText(m.rating),
     ...(m.recoveryPlan === undefined ? {} : { recoveryPlan: m.recoveryPlan }),
     ...(m.agencies.length === 0 ? {} : { affectedAgencies: m.agencies }),
     ...(m.observedActivity === undefined ? {} : { observedActivity: m.observedActivity }),
@@ -261,20 +262,23 @@ export function ratingHistory(r: IncidentRating): NRating[] {
 }
 
 /**
- * The ratings as FedRAMP's nRating (1 to 5 in every schema generation) carries them: an N0 (VER-EVA-EPA, from
- * 2026.10.05.01) is left out of historicalRating and currentRating and said in evaluationNotes instead.
+ * The ratings as the schema's nRating carries them (`ratings`: 1 to 5 in every generation so far): a rating it cannot
+ * carry (N0, VER-EVA-EPA from 2026.10.05.01) is left out of historicalRating and currentRating and said in
+ * evaluationNotes instead.
  */
-function ratingObject(r: IncidentRating): Record<string, unknown> {
+function ratingObject(r: IncidentRating, ratings: readonly NRating[]): Record<string, unknown> {
   const history = ratingHistory(r);
-  const zero = history.includes(0);
+  const unwritable = [...new Set(history.filter((n) => !ratings.includes(n)))];
   const notes = [
     ...(r.notes === undefined ? [] : [sentence(r.notes)]),
-    ...(zero ? [`Rated N0 ${r.current === 0 ? 'now' : 'before'} (VER-EVA-EPA): the schema's N-ratings are N1 to N5, so N0 is not in historicalRating or currentRating.`] : []),
+    ...(unwritable.length === 0
+      ? []
+      : [`Rated ${ratingRange(unwritable)} ${unwritable.includes(r.current) ? 'now' : 'before'} (VER-EVA-EPA): the schema's N-ratings are ${ratingRange(ratings)}, so ${ratingRange(unwritable)} is not in historicalRating or currentRating.`]),
   ];
   return {
-    historicalRating: history.filter((n) => n !== 0),
-    ...(r.current === 0 ? {} : { currentRating: r.current }),
-    ...(notes.length === 0 ? {} : { evaluationNotes: zero ? notes.join(' ') : r.notes }),
+    historicalRating: history.filter((n) => ratings.includes(n)),
+    ...(ratings.includes(r.current) ? { currentRating: r.current } : {}),
+    ...(notes.length === 0 ? {} : { evaluationNotes: unwritable.length === 0 ? r.notes : notes.join(' ') }),
   };
 }
 
