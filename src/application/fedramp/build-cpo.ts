@@ -23,7 +23,7 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SCHEMA_VALIDATOR, type SchemaValidator } from '../../ports/schema-validator';
 import { splitPath } from '../shared/paths';
-import { judgedBy, type JudgedBy, locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
+import { judgedBy, type JudgedBy, judgingSchema, locateFedrampSchemas, profileWith, shapesOf } from './fedramp-documents';
 import { OngoingJournal } from './ongoing-journal';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { nextReportDate } from '../../domain/fedramp/ocr';
@@ -123,7 +123,8 @@ export class BuildCpo {
     );
     const validation = await this.validate(document, configured.file, located);
     if (advisors.length > 0 && !declared) {
-      const schema = 'note' in located ? "FedRAMP's first CPO schema" : `${splitPath(located.files.cpo ?? '').base} ($schemaVersion ${located.schemas.find((s) => s.type === 'cpo')?.schemaVersion ?? 'none'})`;
+      const judged = 'note' in located ? undefined : judgingSchema(located, 'cpo');
+      const schema = judged === undefined ? "FedRAMP's first CPO schema" : `${judged.file} ($schemaVersion ${judged.$schemaVersion ?? 'none'})`;
       validation.notes = [`fedramp.advisors is not written: ${schema} declares no advisors (CPO 0.1.6 does)`];
     }
     const related = snapshot === undefined ? undefined : { resources: INFORMATION_RESOURCES_FILE, flows: INFORMATION_FLOWS_FILE };
