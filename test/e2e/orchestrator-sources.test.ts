@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { registerAt } from '../support/vuln-register';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
 
 /*
@@ -16,13 +17,6 @@ const JOBS = [
 ];
 const FRIDAY = '2026-11-27T12:00:00Z';
 
-interface Group {
-  finding_id: string;
-  sources: string[];
-  resources: string[];
-  state: string;
-}
-
 describe('orchestrator jobs of several scanners into one store (issue 33)', () => {
   let work: string;
   const at = (...parts: string[]) => join(work, ...parts);
@@ -32,8 +26,7 @@ describe('orchestrator jobs of several scanners into one store (issue 33)', () =
     if (r.status !== status) throw new Error(`svc ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     return r;
   };
-  const register = (home: string): Group[] =>
-    (JSON.parse(run(home, ['vuln', 'list', '--json', '--now', FRIDAY]).stdout) as Group[]).map(({ finding_id, sources, resources, state }) => ({ finding_id, sources, resources, state }));
+  const register = (home: string) => registerAt((args) => run(home, args), FRIDAY);
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'svc-orchestrator-sources-'));

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FEDRAMP_SCHEMAS, fedrampSchemaErrors } from '../support/fedramp-schemas';
+import { registerAt, type RegisterGroup } from '../support/vuln-register';
 import { REFERENCE, startSvc, svc, type SvcRun } from '../support/run-svc';
 import { TRUST_PROFILE } from '../support/trust-center';
 
@@ -22,12 +23,6 @@ const SCANNERS = [
 ];
 const FRIDAY = '2026-11-27T12:00:00Z';
 
-interface Group {
-  finding_id: string;
-  sources: string[];
-  resources: string[];
-  state: string;
-}
 interface Detections {
   source: { tool: string };
   vulnerabilities: { finding_id: string; source: string }[];
@@ -47,8 +42,7 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     return r;
   };
   /** The register of store `home` on Friday: per finding, its sources, resources and state. */
-  const register = (home: string): Group[] =>
-    (JSON.parse(run(home, ['vuln', 'list', '--json', '--now', FRIDAY]).stdout) as Group[]).map(({ finding_id, sources, resources, state }) => ({ finding_id, sources, resources, state }));
+  const register = (home: string) => registerAt((args) => run(home, args), FRIDAY);
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'svc-provider-week-'));
@@ -128,7 +122,7 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
       'Sources: ScubaGear (run 1, as of 2026-11-23T08:00:00Z, stale: VDR-TFR-MVX asks every 7 days, due 2026-11-30T08:00:00Z); Nessus (2 hosts) (run 2, as of 2026-11-24T08:00:00Z); Trivy (run 3, as of 2026-11-25T08:00:00Z); Prowler (<account_uid>) (run 4, as of 2026-11-26T08:00:00Z)',
     );
     // Stale is not fixed: every ScubaGear finding is still in the register, none remediated.
-    const groups = JSON.parse(run('week', ['vuln', 'list', '--json', '--now', later], later).stdout) as Group[];
+    const groups = JSON.parse(run('week', ['vuln', 'list', '--json', '--now', later], later).stdout) as RegisterGroup[];
     const scuba = groups.filter((g) => g.sources.includes('ScubaGear'));
     expect(scuba.map((g) => g.finding_id).sort()).toEqual([...new Set(reports.scuba.vulnerabilities.map((v) => v.finding_id))].sort());
     expect(scuba.filter((g) => g.state === 'remediated')).toEqual([]);
