@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
+import request from 'supertest';
+import { buildApi } from '../../src/interfaces/http/server';
+import { capturingLogger, proxyConfig } from '../support/api';
 
 /**
  * Issue 34: a release that lacks rules svc relies on. Derived here from the official 2026.10.05.01 file by deleting
@@ -131,5 +134,88 @@ describe('FRC-CSO-JSN in readiness, from the data', () => {
     expect(sdr.fedRampRequirements.find((r) => r.frrID === 'FRC-CSO-JSN')?.frrImplementation).toEqual([
       "svc fedramp package validates every JSON document it writes against FedRAMP's schemas (the newest set svc carries, or --schemas) and records each one's $schemaVersion and sha256 in its manifest. svc-api serves the public JSON (GET /fedramp/public) with CORS (Access-Control-Allow-Origin: \\*, no credentials, an OPTIONS preflight), Content-Type: application/json and X-Content-Type-Options: nosniff (docs/api.md).",
     ]);
+  });
+});
+
+/**
+ * A release without the rules svc's documents cite by id where they apply (the trust center's, the information
+ * resources', the CPO twin's, the reports'): every document is still written and served, and none cites them.
+ */
+describe('a release without the rules the documents cite', () => {
+  const CITED = [
+    'CCM-OCR-NRD', 'CDS-CSO-HAD', 'CDS-CSO-PUB', 'CDS-TRC-AAI', 'CDS-TRC-ACL', 'CDS-TRC-USH', 'CDS-UTC-AAD', 'CPO-CSO-MTD', 'CPO-CSO-OSA',
+    'CCM-OCR-AVL', 'FRC-CSO-PKG', 'IEC-CSO-EFI', 'MAS-CSO-FLO', 'MAS-CSO-IIR', 'MAS-CSO-TPR', 'SDR-CSF-CTF', 'SDR-CSX-KMT', 'VER-RPT-AVI', 'VER-RPT-NID', 'VER-TFR-MHR', 'VER-TFR-MRH',
+  ];
+  const OBSERVED = '2026-11-24T08:00:00Z';
+  const AT = '2026-12-01T00:00:00Z';
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let sample: SvcRun;
+  const run = (args: string[]): SvcRun => {
+    const r = svc(args, { cwd: dir, env });
+    if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return r;
+  };
+  const citedIn = (text: string) => CITED.filter((id) => text.includes(id));
+
+  beforeAll(() => {
+    dir = join(tmp, 'cited');
+    mkdirSync(join(dir, 'infra', 'k8s'), { recursive: true });
+    const file = join(tmp, 'rules-without-cited.json');
+    writeFileSync(file, JSON.stringify(without(JSON.parse(readFileSync(LATEST, 'utf8')), CITED)));
+    env = { SVC_HOME: join(dir, '.svc'), SVC_FEDRAMP_RULES: file, SVC_CACHE_DIR: join(tmp, 'cache'), SOURCE_DATE_EPOCH: String(Date.parse(AT) / 1000) };
+    writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: PROFILE }));
+    writeFileSync(join(dir, 'infra', 'k8s', 'app.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: deny-all\n  namespace: prod\nspec:\n  podSelector: {}\n');
+    writeFileSync(
+      join(dir, 'report.json'),
+      JSON.stringify({
+        ...REPORT,
+        generated_at: OBSERVED,
+        results: REPORT.results.map((r) => ({ ...r, observed_at: OBSERVED })),
+        vulnerabilities: [{ id: 'VULN-0a1b2c3d4e5f60718293', source: 'Prowler', finding_id: 'vpc_flow_logs_enabled', resource: 'vpc-0a1b', title: 'VPC Flow Logs are not enabled', scanner_severity: 'medium', detected_at: OBSERVED, kind: 'configuration' }],
+      }),
+    );
+    run(['conmon', 'process', 'report.json', '--now', OBSERVED]);
+    run(['substrate', 'walk', 'infra', '--out', 'snapshot.json']);
+    sample = run(['fedramp', 'package', '--out-dir', 'pkg-sample', '--now', AT]);
+    run(['fedramp', 'ocr', '--to', '2026-11-30', '--now', AT]);
+  });
+
+  it('a package before any OCR is recorded: its sample OCR and the note say so, citing none of them', () => {
+    expect(sample.stdout).toContain('\nNote: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period\n');
+    expect(citedIn(sample.stdout + readFileSync(join(dir, 'pkg-sample', 'ocr-sample.json'), 'utf8') + readFileSync(join(dir, 'pkg-sample', 'ocr-sample.md'), 'utf8'))).toEqual([]);
+  });
+
+  it('the package, its twins and the command cite none of them', () => {
+    const r = run(['fedramp', 'package', '--out-dir', 'pkg', '--substrate', 'snapshot.json', '--redact', '--now', AT]);
+    const files = readdirSync(join(dir, 'pkg')).filter((f) => /\.(json|md)$/.test(f));
+    expect(files).toEqual(expect.arrayContaining(['cpo.md', 'information-resources.json', 'information-flows.md', 'ocr.json', 'vdr.md', 'vulnerability-history.md']));
+    expect(files.map((f) => [f, citedIn(readFileSync(join(dir, 'pkg', f), 'utf8'))]).filter(([, ids]) => ids.length > 0)).toEqual([]);
+    expect(citedIn(r.stdout + r.stderr)).toEqual([]);
+  });
+
+  it('the monthly vulnerability report, Markdown and HTML, and an incident report cite none of them', () => {
+    for (const format of ['md', 'html']) expect([format, citedIn(run(['vuln', 'report', '--format', format, '--redact', '--now', AT]).stdout)]).toEqual([format, []]);
+    run(['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-11-24T23:00:00Z', '--draft', '--now', AT, '--out', 'incident.json']);
+    expect(citedIn(readFileSync(join(dir, 'incident.json'), 'utf8') + readFileSync(join(dir, 'incident.md'), 'utf8'))).toEqual([]);
+  });
+
+  it("svc-api serves every trust center document, JSON and page, and the access report, citing none of them", async () => {
+    const api = buildApi(proxyConfig(), { env: { ...process.env, ...env, SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' }, cwd: dir, logger: capturingLogger().logger });
+    const served: string[] = [];
+    for (const route of ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'snapshots', 'sdr?snapshot=2026-11-30', 'access']) {
+      for (const accept of ['application/json', 'text/html']) {
+        if (route === 'access' && accept === 'text/html') continue;
+        const res = await request(api.handler).get(`/fedramp/${route}`).set('X-Forwarded-User', route === 'access' ? 'bob@SVC.TEST' : 'alice@SVC.TEST').set('Accept', accept);
+        served.push(`${route} ${accept} ${res.status} ${citedIn(res.text).join(' ')}`.trim());
+      }
+    }
+    expect(served.filter((s) => !/ 200$/.test(s))).toEqual([]);
+    const metrics = await request(api.handler).get('/fedramp/metrics').set('X-Forwarded-User', 'alice@SVC.TEST').set('Accept', 'application/json');
+    expect([metrics.status, metrics.body.detail]).toEqual([404, 'CR26 2026.10.05.01 holds no SDR-CSX-KMT: the SDR carries no KSI metrics under it']);
+    const access = await request(api.handler).get('/fedramp/access').set('X-Forwarded-User', 'bob@SVC.TEST').set('Accept', 'application/json');
+    expect([access.body.rules, access.body.notify_fedramp]).toEqual([[], undefined]);
+    const snapshots = await request(api.handler).get('/fedramp/snapshots').set('X-Forwarded-User', 'alice@SVC.TEST').set('Accept', 'application/json');
+    expect(snapshots.body.snapshots.map((s: { snapshot: string }) => s.snapshot)).toEqual(['2026-11-30']);
   });
 });

@@ -131,7 +131,7 @@ export class BuildCpo {
     const result: BuildCpoResult = { profile, cpo: { document, markdown: cpoMarkdown(document, { class: profile.class, summary, rules, tool, json, related }) }, validation };
     if (snapshot !== undefined && input.substrate !== undefined) {
       const snapshotFile = splitPath(input.substrate).base;
-      const derivedFrom = { snapshot, snapshotFile, fedrampId: profile.fedramp_id, packageUri: profile.package_uri, generator: input.generator ?? `${tool.name} ${command} --substrate ${snapshotFile}` };
+      const derivedFrom = { snapshot, snapshotFile, fedrampId: profile.fedramp_id, packageUri: profile.package_uri, generator: input.generator ?? `${tool.name} ${command} --substrate ${snapshotFile}`, rules };
       const twin = (name: string) => ({ service: serviceName(document), rulesVersion: rules.info.version, tool, generatedAt: document.metadata.lastUpdated, json: name });
       const resources = informationResources(derivedFrom);
       const flows = informationFlows(derivedFrom);

@@ -3,6 +3,7 @@ import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { ConflictError, InvalidInputError, NotFoundError, UsageError } from '../../domain/errors';
 import type { Cr26Class, Cr26Rules } from '../../domain/fedramp/cr26-rules';
+import { citedTitle } from '../../domain/fedramp/relied-rules';
 import {
   buildIncidentReport,
   DEFAULT_PAIN,
@@ -121,7 +122,7 @@ export class WriteIncidentReport {
 
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
-    const model = incidentModel(input, drafted, profile.package_uri);
+    const model = incidentModel(input, drafted, profile.package_uri, scope.rules);
     const shapes = shapesOf(located);
     const document = buildIncidentReport(model, shapes.potentialImpact, shapes.ratings);
     const validation = set === undefined ? { validated: false as const, note: (located as { note: string }).note } : await this.validate(set, document, input.out);
@@ -341,7 +342,7 @@ function followUpRating(given: NRating | undefined, facts: GroupIncidentFacts | 
 }
 
 /** The report's model: the group's facts, the incident's earlier reports as milestones and ratings, the flags. */
-function incidentModel(input: WriteIncidentReportInput, d: Drafted, packageUri: string): IncidentReportModel {
+function incidentModel(input: WriteIncidentReportInput, d: Drafted, packageUri: string, rules: Pick<Cr26Rules, 'rules'>): IncidentReportModel {
   const { facts } = d;
   const resolvedAt = input.resolvedAt === undefined ? undefined : isoSeconds(input.resolvedAt);
   const reported = d.earlier.map((e) => ({ at: e.recorded_at, what: `${incidentTitle(e.record.report_type)} recorded (${INCIDENT_RULES[e.record.report_type]}, journal entry ${e.seq})` }));
@@ -364,7 +365,7 @@ function incidentModel(input: WriteIncidentReportInput, d: Drafted, packageUri: 
     rating: {
       current: d.rated.n,
       history: [...(facts?.rating.history ?? []), ...ratings].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).map((r) => r.n),
-      ...ratingNotes(d.rated, facts, d.earlier.at(-1)),
+      ...ratingNotes(d.rated, facts, d.earlier.at(-1), rules),
     },
     ...(facts?.recoveryPlan === undefined ? {} : { recoveryPlan: facts.recoveryPlan }),
     agencies: d.agencies,
@@ -404,16 +405,16 @@ function checkFlags(input: WriteIncidentReportInput, now: Date): void {
 }
 
 /** How the rating in force was estimated (IEC-CSO-EFI), or that it was not (IEC-CSO-DPR). */
-function ratingNotes(rated: Rated, facts: GroupIncidentFacts | undefined, last: Recorded<IncidentRecord> | undefined): { notes?: string } {
+function ratingNotes(rated: Rated, facts: GroupIncidentFacts | undefined, last: Recorded<IncidentRecord> | undefined, rules: Pick<Cr26Rules, 'rules'>): { notes?: string } {
   switch (rated.by) {
     case 'flag':
-      return { notes: 'Estimated by the provider (IEC-CSO-EFI).' };
+      return { notes: `${citedTitle(rules, 'Estimated by the provider', ['IEC-CSO-EFI'])}.` };
     case 'group':
       return facts?.rating.notes === undefined ? {} : { notes: facts.rating.notes };
     case 'report':
       return last === undefined ? {} : { notes: `As the incident's report of ${last.recorded_at} gave it (journal entry ${last.seq}).` };
     case 'default':
-      return { notes: 'Not estimated: N5 by default (IEC-CSO-DPR).' };
+      return { notes: `${citedTitle(rules, 'Not estimated: N5 by default', ['IEC-CSO-DPR'])}.` };
   }
 }
 

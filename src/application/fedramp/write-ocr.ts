@@ -3,6 +3,7 @@ import { dayAfter, isoSeconds } from '../../domain/encoding/iso-time';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import { holdsRule } from '../../domain/fedramp/relied-rules';
 import { buildOcr, nextReportDate, ocrMarkdown, ocrPeriodEnding, type AcceptedSummary } from '../../domain/fedramp/ocr';
 import { OCR_KIND, type OcrRecord } from '../../domain/fedramp/ongoing-records';
 import type { FedrampType } from '../../domain/fedramp/profile';
@@ -136,5 +137,5 @@ export function acceptedSummary(register: Register, packageUri: string): Accepte
   const accepted = register.groups.filter((g) => g.judgment.state === 'accepted');
   const byN: Partial<Record<NRating, number>> = {};
   for (const { judgment } of accepted) if (judgment.n !== undefined) byN[judgment.n] = (byN[judgment.n] ?? 0) + 1;
-  return { count: accepted.length, byN, aviUri: new URL('avi.json', packageUri).toString() };
+  return { count: accepted.length, byN, aviUri: new URL('avi.json', packageUri).toString(), ...(holdsRule(register.release, 'VER-RPT-AVI') ? { aviRule: 'VER-RPT-AVI' } : {}) };
 }

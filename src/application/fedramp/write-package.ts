@@ -1,3 +1,5 @@
+import type { Cr26Rules } from '../../domain/fedramp/cr26-rules';
+import { holdsRule } from '../../domain/fedramp/relied-rules';
 import { inject, injectable } from 'tsyringe';
 import { NotFoundError, UsageError } from '../../domain/errors';
 import { plural } from '../../domain/encoding/plural';
@@ -66,6 +68,8 @@ export type WritePackageResult =
       keyid: string;
       key: SigningKey['origin'];
       sample_ocr: boolean;
+      /** What the package leaves out or stands in for, one line each: the CPO's (fedramp.advisors where the schema has no field), the sample OCR. */
+      notes?: string[];
       /** The schemas' directory (and the generation, when svc's own), or why nothing was validated. */
       validated: { schemas?: string; carried?: string; note?: string };
       sdr: Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'>;
@@ -143,7 +147,7 @@ export class WritePackage {
     const recordedOcr = ongoing.ocrs.filter((o) => o.period.to <= today && o.next_report_date >= today).at(-1);
     const ocr =
       recordedOcr?.document ??
-      sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name), scns: ongoing.scns, incidents: ongoing.incidents, accepted: acceptedSummary(register, scope.profile.package_uri) });
+      sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name), scns: ongoing.scns, incidents: ongoing.incidents, accepted: acceptedSummary(register, scope.profile.package_uri), rules: scope.rules });
     const header = {
       ...(scope.profile.fedramp_id === undefined ? {} : { fedrampId: scope.profile.fedramp_id }),
       packageUri: scope.profile.package_uri,
@@ -200,6 +204,7 @@ export class WritePackage {
         keyid: key.keyid,
         key: key.origin,
         sample_ocr: recordedOcr === undefined,
+        ...packageNotes(cpo.validation.notes, recordedOcr === undefined, scope.rules),
         validated: 'note' in located ? { note: `the documents were not validated: ${located.note}` } : { schemas: located.dir, ...(located.carried === undefined ? {} : { carried: located.carried }) },
         sdr: sdrSummary(built),
         judged: input.input === undefined ? { store: this.cr26.storeLocation, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of })) } : { input: input.input, recorded: state !== undefined },
@@ -221,7 +226,7 @@ export class WritePackage {
       { name: 'avi.json', type: 'avi' as const, document: reports.avi },
       { name: 'vulnerability-history.json', type: 'history' as const, document: reports.history },
     ];
-    return made.map((d) => ({ ...d, markdown: vulnerabilityDocumentMarkdown(d.document, { ...header, title: CR26_DOCUMENTS[d.type].title, json: d.name }) }));
+    return made.map((d) => ({ ...d, markdown: vulnerabilityDocumentMarkdown(d.document, { ...header, title: CR26_DOCUMENTS[d.type].title, json: d.name }, register.release) }));
   }
 
   /** Each document validated on its first VALIDATED_ITEMS items per list (validateBuiltDocument). */
@@ -245,3 +250,10 @@ function sampled(value: unknown): unknown {
   return value;
 }
 
+
+/** The package's notes: the CPO's, then that the OCR is a sample (citing FRC-CSO-PKG where the release holds it). */
+function packageNotes(cpo: readonly string[] | undefined, sample: boolean, rules: Pick<Cr26Rules, 'rules'>): { notes?: string[] } {
+  const sampleNote = `ocr-sample.json is a sample built from the run store: no OCR is recorded for this period${holdsRule(rules, 'FRC-CSO-PKG') ? ' (FRC-CSO-PKG asks for a real or example OCR)' : ''}`;
+  const notes = [...(cpo ?? []), ...(sample ? [sampleNote] : [])];
+  return notes.length === 0 ? {} : { notes };
+}

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { addDays, isoSeconds } from '../../domain/encoding/iso-time';
 import { ConfigError, InvalidInputError } from '../../domain/errors';
-import { accessDayOf, accessDays, accessRange, accessReport, denialRule, MAX_ACCESS_DAYS, type AccessDay, type AccessReport, type AccessScope, type DenialRule } from '../../domain/trust/access-report';
+import { heldRules, holdsRule } from '../../domain/fedramp/relied-rules';
+import { ACCESS_RULES, accessDayOf, accessDays, accessRange, accessReport, DENIAL_RULE, denialRule, MAX_ACCESS_DAYS, type AccessDay, type AccessReport, type AccessScope, type DenialRule } from '../../domain/trust/access-report';
 import { ACCESS_STORE, type AccessStore } from '../../ports/access-store';
 import { BUSINESS_CALENDAR, type BusinessCalendar } from '../../ports/business-calendar';
 import { CLOCK, type Clock } from '../../ports/clock';
@@ -62,7 +63,8 @@ export class BuildAccessReport {
     const now = this.clock.now();
     const today = isoSeconds(now).slice(0, 10);
     const range = accessRange(input, today);
-    const denial = this.denialRule();
+    const rules = this.rules.rules();
+    const denial = holdsRule(rules, DENIAL_RULE) ? this.denialRule() : undefined;
     await this.recorder.flush();
     const yesterday = addDays(today, -1);
     const days: AccessDay[] = [];
@@ -77,7 +79,8 @@ export class BuildAccessReport {
       days,
       agencies: this.profile.profile.agencies ?? [],
       named: input.named,
-      denial,
+      rules: heldRules(rules, ACCESS_RULES),
+      ...(denial === undefined ? {} : { denial }),
       holiday: (day) => this.calendar.isHoliday(day),
     });
     await turn();

@@ -3,8 +3,8 @@ import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26
 import { ConfigError, InvalidInputError, NotFoundError } from '../../domain/errors';
 import { OCR_KIND } from '../../domain/fedramp/ongoing-records';
 import { requireProfileKeys } from '../../domain/fedramp/profile';
-import { publicInformation, type TrustCenterListing } from '../../domain/trust/public-information';
-import { AUDIENCE_DOCUMENTS, audienceKey, incidentAgencies, ocrForAudience, seesIncident, type IncidentAudience } from '../../domain/trust/audience';
+import { PUBLIC_RULE, publicInformation, type TrustCenterListing } from '../../domain/trust/public-information';
+import { AUDIENCE_DOCUMENTS, audienceKey, incidentAgencies, ocrForAudience, seesIncident, withheldIncident, type IncidentAudience } from '../../domain/trust/audience';
 import { trustPage, type TrustPageFact } from '../../domain/trust/trust-page';
 import { currentVulnerabilityReports } from '../../domain/vulnerabilities/vulnerability-reports';
 import { FedrampShapes } from '../fedramp/fedramp-documents';
@@ -19,6 +19,13 @@ import { OngoingJournal, type OngoingRecords } from '../fedramp/ongoing-journal'
 import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import { SnapshotStore, type SnapshotBounds } from './snapshot-store';
 import { StoreState, type TrustStoreState } from './store-state';
+import type { Cr26Rules } from '../../domain/fedramp/cr26-rules';
+import { citedTitle, citing, holdsRule, reliedRule } from '../../domain/fedramp/relied-rules';
+import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { METRICS_RULE } from '../fedramp/cr26-assessment';
+
+/** The rule the snapshots answer (cited only where the release in use holds it). */
+const SNAPSHOTS_RULE = reliedRule('CDS-CSO-HAD');
 
 /** The documents of the trust center (DESIGN §12.7), by the name of their route (`/fedramp/<name>`). */
 export const TRUST_DOCUMENTS = ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents', 'snapshots'] as const;
@@ -31,8 +38,8 @@ export const SNAPSHOT_DOCUMENTS = TRUST_DOCUMENTS.filter((d) => d !== 'public' &
  * Each document's title, FedRAMP's schema it (or, for a list, each item) is valid against, and what a list's items are
  * called on its page. The metrics are the SDR's `ksiMetrics`; the snapshots are svc's own list.
  */
-export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; schema?: Cr26DocumentType; item?: string }> = {
-  public: { title: 'Public Information (CDS-CSO-PUB)', schema: 'cpo' },
+export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; rules?: readonly string[]; schema?: Cr26DocumentType; item?: string }> = {
+  public: { title: 'Public Information', rules: [PUBLIC_RULE], schema: 'cpo' },
   cpo: { title: CR26_DOCUMENTS.cpo.title, schema: 'cpo' },
   sdr: { title: CR26_DOCUMENTS.sdr.title, schema: 'sdr' },
   ocr: { title: CR26_DOCUMENTS.ocr.title, schema: 'ocr' },
@@ -40,10 +47,16 @@ export const TRUST_DOCUMENT_INFO: Record<TrustDocumentName, { title: string; sch
   avi: { title: CR26_DOCUMENTS.avi.title, schema: 'avi' },
   history: { title: CR26_DOCUMENTS.history.title, schema: 'history' },
   scn: { title: 'Significant Change Notifications', schema: 'scn', item: 'Notification' },
-  metrics: { title: 'Key Security Indicator Metrics (SDR-CSX-KMT)' },
+  metrics: { title: 'Key Security Indicator Metrics', rules: [METRICS_RULE] },
   incidents: { title: 'Incident Reports', schema: 'incident', item: 'Incident report' },
-  snapshots: { title: 'Snapshots of the Certification Data (CDS-CSO-HAD)' },
+  snapshots: { title: 'Snapshots of the Certification Data', rules: [SNAPSHOTS_RULE] },
 };
+
+/** A document's title, citing its rules the release in use holds: `Public Information (CDS-CSO-PUB)`. */
+export function trustDocumentTitle(name: TrustDocumentName, rules: Pick<Cr26Rules, 'rules'>): string {
+  const info = TRUST_DOCUMENT_INFO[name];
+  return citedTitle(rules, info.title, info.rules ?? []);
+}
 
 export type { IncidentAudience } from '../../domain/trust/audience';
 
@@ -117,6 +130,7 @@ export class BuildTrustDocument {
     @inject(HASHING) private readonly hashing: Hashing,
     @inject(TRUST_PAGES) private readonly pages: TrustPages,
     @inject(RUN_SETTINGS) private readonly settings: RunSettings,
+    @inject(FEDRAMP_RULES_SOURCE) private readonly rulesSource: FedrampRulesSource,
   ) {}
 
   async execute(input: BuildTrustDocumentInput): Promise<TrustRepresentation> {
@@ -192,15 +206,16 @@ export class BuildTrustDocument {
     // The page shows the JSON representation's own data (plain arrays where the SDR streams its evidence), built once.
     const document: unknown = JSON.parse(new TextDecoder().decode(json.body));
     const { profile } = this.profile;
+    const rules = this.rulesSource.rules();
     const facts: TrustPageFact[] = [
       ...(profile.fedramp_id === undefined ? [] : [{ label: 'FedRAMP ID', value: profile.fedramp_id, code: true }]),
       ...(profile.package_uri === undefined ? [] : [{ label: 'Certification Package Overview', value: profile.package_uri }]),
-      ...(input.snapshot === undefined ? [] : [{ label: 'Snapshot', value: `as of the Ongoing Certification Report for the period ending ${input.snapshot} (CDS-CSO-HAD)` }]),
+      ...(input.snapshot === undefined ? [] : [{ label: 'Snapshot', value: citedTitle(rules, `as of the Ongoing Certification Report for the period ending ${input.snapshot}`, [SNAPSHOTS_RULE]) }]),
       { label: 'As of', value: state.asOf },
       ...(input.document === 'public' ? [] : [{ label: 'Run store', value: `${state.run === undefined ? 'no run recorded' : `run ${state.run.seq}`}, journal entry ${state.journal.seq}` }]),
       { label: 'JSON (same data)', value: `sha256:${json.sha256}`, code: true },
     ];
-    const { title } = TRUST_DOCUMENT_INFO[input.document];
+    const title = trustDocumentTitle(input.document, rules);
     const { item } = TRUST_DOCUMENT_INFO[input.document];
     const names = await this.names(state, input.document);
     const page = trustPage({ title, facts, document, ...(item === undefined ? {} : { item }), ...(names === undefined ? {} : { names }), generatedAt: state.asOf, tool: this.settings.tool });
@@ -220,7 +235,7 @@ export class BuildTrustDocument {
     switch (input.document) {
       case 'public': {
         const built = await this.builtCpo(state);
-        return publicInformation(built.cpo.document, built.profile.class, input.listing);
+        return publicInformation(built.cpo.document, built.profile.class, input.listing, this.rulesSource.rules());
       }
       case 'cpo':
         return (await this.builtCpo(state)).cpo.document;
@@ -230,20 +245,21 @@ export class BuildTrustDocument {
         const { model } = await this.builtSdr(state);
         const { profile } = model.input;
         const metrics = model.document.ksiMetrics;
-        if (metrics === undefined) throw new NotFoundError('no-ksi-metrics', `the offering is ${profile.type} Class ${profile.class}: KSI metrics (SDR-CSX-KMT) are kept for 20x offerings only`);
-        return { certificationPackageOverviewUri: profile.package_uri, ...(profile.fedramp_id === undefined ? {} : { fedRampPackageId: profile.fedramp_id }), certificationClass: profile.class, rule: 'SDR-CSX-KMT', asOf: state.asOf, ksiMetrics: metrics };
+        if (metrics === undefined && !holdsRule(model.input.rules, METRICS_RULE)) throw new NotFoundError('no-ksi-metrics', `CR26 ${model.input.rules.info.version} holds no ${METRICS_RULE}: the SDR carries no KSI metrics under it`);
+        if (metrics === undefined) throw new NotFoundError('no-ksi-metrics', `the offering is ${profile.type} Class ${profile.class}: KSI metrics (${METRICS_RULE}) are kept for 20x offerings only`);
+        return { certificationPackageOverviewUri: profile.package_uri, ...(profile.fedramp_id === undefined ? {} : { fedRampPackageId: profile.fedramp_id }), certificationClass: profile.class, rule: METRICS_RULE, asOf: state.asOf, ksiMetrics: metrics };
       }
       case 'incidents': {
         const { incidents } = await this.records(state);
         return incidents.filter((i) => seesIncident(input.audience, i.affected_agencies)).map((i) => i.document);
       }
       case 'snapshots':
-        return { rule: 'CDS-CSO-HAD', snapshots: await this.snapshotsOf(state) };
+        return { ...citing(this.rulesSource.rules(), SNAPSHOTS_RULE), snapshots: await this.snapshotsOf(state) };
       case 'ocr': {
         const records = await this.records(state);
         const latest = records.ocrs.at(-1);
         if (latest === undefined) throw new NotFoundError('no-ocr-recorded', 'no Ongoing Certification Report is recorded yet; the provider records one with svc fedramp ocr --to <period end>');
-        return ocrForAudience(latest.document, incidentAgencies(records.incidents), input.audience);
+        return ocrForAudience(latest.document, incidentAgencies(records.incidents), input.audience, withheldIncident(this.rulesSource.rules()));
       }
       case 'scn':
         return (await this.records(state)).scns.map((scn) => scn.document);

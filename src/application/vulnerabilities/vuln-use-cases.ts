@@ -7,7 +7,8 @@ import { VULNERABILITY_STATES, judgeGroup, nextDue, type Evaluation, type NRatin
 import { painRatings, requireOffered } from '../../domain/vulnerabilities/pain-ratings';
 import { FedrampShapes } from '../fedramp/fedramp-documents';
 import { buildAvi, buildHistory, buildVdr, inPeriod, reportPeriod, resourceRedactor, unwritableRatingsWarning } from '../../domain/vulnerabilities/vulnerability-reports';
-import { activityReportMarkdown, buildActivityReport } from '../../domain/vulnerabilities/activity-report';
+import { activityReportMarkdown, buildActivityReport, REPORT_RULES } from '../../domain/vulnerabilities/activity-report';
+import { heldRules } from '../../domain/fedramp/relied-rules';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
@@ -231,6 +232,7 @@ export class ReportVulnerabilities {
         ...(profile.fedramp_id === undefined ? {} : { fedrampId: profile.fedramp_id }),
         class: register.class,
         rulesVersion: register.rules,
+        cites: heldRules(register.release, REPORT_RULES),
         period,
         judgedAt: register.now,
         ...(register.run === undefined ? {} : { run: { seq: register.run.seq, as_of: register.run.as_of } }),

@@ -4,6 +4,7 @@ import { InvalidInputError } from '../errors';
 import type { ContentDigest } from '../evidence/content-digest';
 import { describe, isPlainObject } from '../ksi/ksi-result';
 import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
+import { citedTitle, holdsRule, reliedRule } from './relied-rules';
 import type { AccountableOfficial, FedrampProfile } from './profile';
 import { quotedMarkdown, twinHeader } from './twin';
 
@@ -183,7 +184,8 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
 
   lines.push('', '## Service properties', '', ...fieldTable(properties, PROPERTY_LABELS, [...REPOSITORIES.map(([k]) => k), 'additionalRepositories']));
   if (properties.nextOngoingCertificationReportDate === undefined) {
-    lines.push('', 'Next Ongoing Certification Report: not set yet. CCM-OCR-NRD asks for its target date; svc sets it from the last recorded OCR (its period end + 3 months).');
+    const asks = holdsRule(twin.rules, 'CCM-OCR-NRD') ? ' CCM-OCR-NRD asks for its target date;' : '';
+    lines.push('', `Next Ongoing Certification Report: not set yet.${asks} svc sets it from the last recorded OCR (its period end + 3 months).`);
   }
   const repositories = [
     ...REPOSITORIES.filter(([key]) => properties[key] !== undefined).map(([key, label]) => ({ label, repository: properties[key] })),
@@ -214,10 +216,10 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
 
   if (twin.related !== undefined) {
     lines.push('', '## Information resources and flows', '');
-    lines.push(`- Information resources (MAS-CSO-IIR): ${markdownText(twin.related.resources)}`, `- Information flows (MAS-CSO-FLO): ${markdownText(twin.related.flows)}`);
+    lines.push(`- ${citedTitle(twin.rules, 'Information resources', ['MAS-CSO-IIR'])}: ${markdownText(twin.related.resources)}`, `- ${citedTitle(twin.rules, 'Information flows', ['MAS-CSO-FLO'])}: ${markdownText(twin.related.flows)}`);
   }
 
-  lines.push('', '## Metadata (CPO-CSO-MTD)', '', '| field | value |', '|---|---|');
+  lines.push('', `## ${citedTitle(twin.rules, 'Metadata', ['CPO-CSO-MTD'])}`, '', '| field | value |', '|---|---|');
   lines.push(
     row(['Accountable official', cell(meta.accountableOfficial.name)]),
     row(['Title', cell(meta.accountableOfficial.title)]),
@@ -227,7 +229,7 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
     row(['Source of update', cell(meta.updateSource)]),
   );
 
-  lines.push('', '## Overall summary of assessment (CPO-CSO-OSA)', '');
+  lines.push('', `## ${citedTitle(twin.rules, 'Overall summary of assessment', [OSA_RULE])}`, '');
   if (twin.summary !== undefined) {
     lines.push(`Supplied by the assessor (${markdownText(twin.summary.name)}, sha256:${twin.summary.sha256}):`, '', ...quotedMarkdown(twin.summary.text.replace(/\s+$/, '')));
   } else {
@@ -236,15 +238,17 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
   return `${lines.join('\n')}\n`;
 }
 
+const OSA_RULE = reliedRule('CPO-CSO-OSA');
+
 /** CPO-CSO-OSA's force for the class, read from the rules in use; undefined when the release lacks the rule. */
 export function osaForce(rules: Cr26Rules, cls: Cr26Class): Cr26Force | undefined {
-  const rule = rules.rules.find((r) => r.id === 'CPO-CSO-OSA');
+  const rule = rules.rules.find((r) => r.id === OSA_RULE);
   return rule?.varies_by_class?.[cls]?.force ?? rule?.force;
 }
 
 function noSummary(force: Cr26Force | undefined, cls: Cr26Class): string {
-  if (force === 'MUST') return `None supplied. CPO-CSO-OSA requires (MUST) the assessor's overall summary in the CPO for Class ${cls}: name the assessor's file in fedramp.assessor_summary.`;
-  const said = force === undefined ? '' : ` (CPO-CSO-OSA: ${force} for Class ${cls})`;
+  if (force === 'MUST') return `None supplied. ${OSA_RULE} requires (MUST) the assessor's overall summary in the CPO for Class ${cls}: name the assessor's file in fedramp.assessor_summary.`;
+  const said = force === undefined ? '' : ` (${OSA_RULE}: ${force} for Class ${cls})`;
   return `None supplied${said}; to include one, name the assessor's file in fedramp.assessor_summary.`;
 }
 

@@ -2,6 +2,8 @@ import { markdownText } from '../encoding/markdown';
 import { RESOURCE_CATEGORIES, type ResourceCategory, type Snapshot } from '../substrate/snapshot';
 import { twinHeader } from './twin';
 import { plural } from '../encoding/plural';
+import type { Cr26Rules } from './cr26-rules';
+import { citedTitle, citing, holdsRule } from './relied-rules';
 
 export const INFORMATION_RESOURCES_SCHEMA = 'svc.fedramp-information-resources/v1';
 export const INFORMATION_FLOWS_SCHEMA = 'svc.fedramp-information-flows/v1';
@@ -25,6 +27,8 @@ export interface InformationResourcesInput {
   packageUri: string;
   /** The svc command that writes these files from the snapshot, as typed: `svc fedramp cpo --substrate snapshot.json`. */
   generator: string;
+  /** The release in use: a file cites its rule only where the release holds it. */
+  rules: Pick<Cr26Rules, 'rules'>;
 }
 
 /** One information resource: a configuration object of the snapshot. */
@@ -48,7 +52,7 @@ export interface SnapshotReference {
 interface DerivedDocument {
   certificationPackageOverviewUri: string;
   fedRampPackageId: string;
-  rule: string;
+  rule?: string;
   snapshot: SnapshotReference;
   /** How the file was derived, for a human (the rule's second artifact). */
   derivation: string;
@@ -58,14 +62,16 @@ interface DerivedDocument {
 
 export interface InformationResourcesDocument extends DerivedDocument {
   schema: typeof INFORMATION_RESOURCES_SCHEMA;
-  rule: 'MAS-CSO-IIR';
+  /** Where the release in use holds it. */
+  rule?: 'MAS-CSO-IIR';
   counts: Record<ResourceCategory, number> & { total: number };
   resources: InformationResource[];
 }
 
 export interface InformationFlowsDocument extends DerivedDocument {
   schema: typeof INFORMATION_FLOWS_SCHEMA;
-  rule: 'MAS-CSO-FLO';
+  /** Where the release in use holds it. */
+  rule?: 'MAS-CSO-FLO';
   /** What svc cannot see and the provider must describe. */
   provider_must_describe: string;
   resources: Omit<InformationResource, 'category'>[];
@@ -99,7 +105,7 @@ export function informationResources(input: InformationResourcesInput): Informat
       `${resources.length} resources, in id order, none left out, and names the snapshot by its Merkle root, so anyone can walk the ` +
       'same tree and compare. svc does not judge which resources handle federal customer data: all are listed. Resources the ' +
       'tree does not describe (services configured elsewhere, third-party information resources) are not in it; the provider ' +
-      "adds them (third-party ones in the CPO's thirdPartyInformationResources, MAS-CSO-TPR).",
+      `adds them (third-party ones in the CPO's thirdPartyInformationResources${holdsRule(input.rules, 'MAS-CSO-TPR') ? ', MAS-CSO-TPR' : ''}).`,
     ),
     counts,
     resources,
@@ -124,7 +130,7 @@ export function informationFlows(input: InformationResourcesInput): InformationF
       'svc reads configuration, not traffic: it lists the resources that govern information flows, not the flows. The provider ' +
       'must describe each permitted flow between components (source, destination, port and protocol, the information it ' +
       'carries), the flows through third-party information resources and to agencies, and the security category of each ' +
-      'information resource or set of them (MAS-CSO-FLO); svc cannot see these.',
+      `information resource or set of them${citedTitle(input.rules, '', ['MAS-CSO-FLO'])}; svc cannot see these.`,
     resources,
   };
 }
@@ -168,12 +174,12 @@ export function informationFlowsMarkdown(document: InformationFlowsDocument, twi
   return `${lines.join('\n')}\n`;
 }
 
-function head<R extends string>(input: InformationResourcesInput, rule: R, derivation: string): DerivedDocument & { rule: R } {
+function head<R extends string>(input: InformationResourcesInput, rule: R, derivation: string): DerivedDocument & { rule?: R } {
   const { snapshot } = input;
   return {
     certificationPackageOverviewUri: input.packageUri,
     fedRampPackageId: input.fedrampId,
-    rule,
+    ...citing(input.rules, rule),
     snapshot: { schema: snapshot.schema, root: snapshot.root, merkle_root: snapshot.merkle_root, files: snapshot.files.length, resources: snapshot.resources.length },
     derivation,
     command: `svc substrate walk ${shellWord(snapshot.root)} --out ${shellWord(input.snapshotFile)} && ${input.generator}`,
@@ -183,7 +189,7 @@ function head<R extends string>(input: InformationResourcesInput, rule: R, deriv
 function header(title: string, document: DerivedDocument, twin: DerivedTwinInput): string[] {
   return [
     ...twinHeader({ title, service: twin.service, fedrampId: document.fedRampPackageId, packageUri: document.certificationPackageOverviewUri, rulesVersion: twin.rulesVersion, tool: twin.tool, generatedAt: twin.generatedAt, json: twin.json }),
-    `Rule: ${document.rule}. Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${plural(document.snapshot.files, 'file')}, ${plural(document.snapshot.resources, 'resource')}).`,
+    `${document.rule === undefined ? '' : `Rule: ${document.rule}. `}Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${plural(document.snapshot.files, 'file')}, ${plural(document.snapshot.resources, 'resource')}).`,
     '',
   ];
 }

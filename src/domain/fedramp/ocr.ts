@@ -16,6 +16,8 @@ export interface AcceptedSummary {
   byN: Partial<Record<NRating, number>>;
   /** Where the AVI is published: beside the CPO. */
   aviUri: string;
+  /** VER-RPT-AVI, where the rules release in use holds it: the text cites it then. */
+  aviRule?: string;
 }
 
 export interface OcrInput {
@@ -83,9 +85,10 @@ export function buildOcr(input: OcrInput): Record<string, unknown> {
 /** "3 accepted vulnerabilities (N4: 1, N3: 2); full records in the Accepted Vulnerability Info at <uri>". */
 export function acceptedText(accepted: AcceptedSummary | undefined): string {
   if (accepted === undefined) return 'None recorded: svc has recorded no accepted vulnerability (Accepted Vulnerability Info) for this offering.';
-  if (accepted.count === 0) return `No accepted vulnerabilities; the Accepted Vulnerability Info (VER-RPT-AVI) is at ${accepted.aviUri}.`;
+  const avi = accepted.aviRule === undefined ? 'the Accepted Vulnerability Info' : `the Accepted Vulnerability Info (${accepted.aviRule})`;
+  if (accepted.count === 0) return `No accepted vulnerabilities; ${avi} is at ${accepted.aviUri}.`;
   const ratings = ([5, 4, 3, 2, 1, 0] as const).filter((n) => (accepted.byN[n] ?? 0) > 0).map((n) => `N${n}: ${accepted.byN[n]}`);
-  return `${accepted.count} accepted ${accepted.count === 1 ? 'vulnerability' : 'vulnerabilities'}${ratings.length === 0 ? '' : ` (${ratings.join(', ')})`}; full records in the Accepted Vulnerability Info (VER-RPT-AVI) at ${accepted.aviUri}.`;
+  return `${accepted.count} accepted ${accepted.count === 1 ? 'vulnerability' : 'vulnerabilities'}${ratings.length === 0 ? '' : ` (${ratings.join(', ')})`}; full records in ${avi} at ${accepted.aviUri}.`;
 }
 
 /** The incidents of the period, one per tracking id: its first report's time and summary, its final's resolution, every lesson. */

@@ -17,11 +17,13 @@ export interface ReliedRule {
 export const RELIED_RULES: readonly ReliedRule[] = [
   { id: 'CCM-OCR-AVL', uses: 'whether the Ongoing Certification Report is recorded on time', without: 'the OCR is not judged' },
   { id: 'CCM-OCR-NRD', uses: "the next OCR date the CPO carries", without: 'the next OCR date is not judged' },
-  { id: 'CDS-CSO-HAD', uses: "the trust center's historical snapshots", without: 'svc-api still serves the snapshots and names the rule' },
-  { id: 'CDS-CSO-PUB', uses: "the trust center's public information", without: 'svc-api still serves it and names the rule' },
-  { id: 'CDS-TRC-AAI', uses: "the agency access inventory of the access report", without: 'svc-api still reports access and names the rule' },
-  { id: 'CDS-TRC-ACL', uses: 'the access logging of the access report', without: 'svc-api still reports access and names the rule' },
-  { id: 'CDS-UTC-AAD', uses: 'when FedRAMP must be told of a denied agency request', without: 'svc-api cannot date the notice and says which rule is missing' },
+  { id: 'CDS-CSO-HAD', uses: "the trust center's historical snapshots", without: 'svc-api still serves the snapshots, citing no rule' },
+  { id: 'CDS-CSO-PUB', uses: "the trust center's public information", without: 'svc-api still serves it, citing no rule' },
+  { id: 'CDS-TRC-AAI', uses: 'the agency access inventory of the access report', without: 'svc-api still reports access, citing the rule nowhere' },
+  { id: 'CDS-TRC-ACL', uses: 'the access logging of the access report', without: 'svc-api still logs and reports access, citing the rule nowhere' },
+  { id: 'CDS-TRC-USH', uses: "the trust center's access instructions", without: 'the instructions cite no rule' },
+  { id: 'CDS-UTC-AAD', uses: 'when FedRAMP must be told of a denied agency request', without: 'the access report lists denials with no date to tell FedRAMP by' },
+  { id: 'CPO-CSO-MTD', uses: "the CPO twin's metadata section", without: 'the section cites no rule' },
   { id: 'CPO-CSO-OSA', uses: "whether the CPO must carry the assessor's summary", without: "the CPO names no force for the assessor's summary" },
   { id: 'FRC-APP-FCP', uses: "how fresh an initial package's statuses must be", without: 'svc fedramp package --initial still asks 7 days' },
   { id: 'FRC-CLA-MFR', uses: 'what Class A must address', without: 'Class A has only the rules whose subsets name it, and no KSIs' },
@@ -29,13 +31,17 @@ export const RELIED_RULES: readonly ReliedRule[] = [
   { id: 'FRC-CLA-RFR', uses: 'what Class A should address', without: 'no rule is listed as recommended for Class A' },
   { id: 'FRC-CSF-BSL', uses: "each class's Rev5 controls", without: 'the SDR lists no Rev5 controls' },
   { id: 'FRC-CSO-JSN', uses: 'the JSON documents it writes', without: 'svc still validates them against the schemas but judges no rule by it' },
+  { id: 'FRC-CSO-PKG', uses: "the sample OCR's note", without: 'the note cites no rule' },
   { id: 'FRC-CSX-MOT', uses: 'the KSI metrics history a class must supply', without: 'history is not judged' },
   { id: 'FRC-CSX-VVK', uses: 'the automated validation methods a KSI must have', without: 'automated methods are counted, not judged' },
+  { id: 'IEC-CSO-DPR', uses: "an incident report's note on an N5 by default", without: 'the note cites no rule' },
+  { id: 'IEC-CSO-EFI', uses: "an incident report's note on the provider's estimate", without: 'the note cites no rule' },
   { id: 'IEC-CSO-FIR', uses: 'when a final incident report is due', without: 'svc fedramp incident cannot date it and says which rule is missing' },
   { id: 'IEC-CSO-IIR', uses: 'when an initial incident report is due', without: 'svc fedramp incident cannot date it and says which rule is missing' },
   { id: 'IEC-CSO-OIR', uses: 'when an ongoing incident report is due', without: 'svc fedramp incident cannot date it and says which rule is missing' },
-  { id: 'MAS-CSO-FLO', uses: 'the information flows document', without: 'svc still writes it and names the rule' },
-  { id: 'MAS-CSO-IIR', uses: 'the information resources document', without: 'svc still writes it and names the rule' },
+  { id: 'MAS-CSO-FLO', uses: 'the information flows document', without: 'svc still writes it, citing no rule' },
+  { id: 'MAS-CSO-IIR', uses: 'the information resources document', without: 'svc still writes it, citing no rule' },
+  { id: 'MAS-CSO-TPR', uses: 'where the information resources document points third-party resources', without: 'it points to the CPO field, citing no rule' },
   { id: 'SCN-ADP-NTF', uses: 'when an adaptive change is notified', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
   { id: 'SCN-RTR-NNR', uses: 'that routine recurring changes are not notified', without: 'svc fedramp scn names no force for routine changes' },
   { id: 'SCN-TRF-NAF', uses: 'when a transformative change is notified after it finishes', without: 'svc fedramp scn cannot date the notice and says which rule is missing' },
@@ -51,9 +57,13 @@ export const RELIED_RULES: readonly ReliedRule[] = [
   { id: 'VDR-TFR-NMV', uses: 'the cadence of non-machine evidence', without: 'non-machine evidence is not judged for freshness' },
   { id: 'VDR-TFR-PVR', uses: 'when a vulnerability must be mitigated or remediated', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
   { id: 'VER-EVA-EPA', uses: 'the N-ratings a vulnerability can have', without: 'svc rates N1 to N5' },
+  { id: 'VER-RPT-AVI', uses: "where the OCR points to the accepted vulnerabilities", without: 'the OCR points to the AVI, citing no rule' },
+  { id: 'VER-RPT-NID', uses: 'what the monthly report says of hashed resource names', without: 'it says so, citing no rule' },
   { id: 'VER-TFR-EVU', uses: 'when a vulnerability must be evaluated', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
   { id: 'VER-TFR-IRI', uses: 'which internet-reachable vulnerabilities are reportable incidents', without: 'none is flagged as a reportable incident by it' },
   { id: 'VER-TFR-MAV', uses: 'when a vulnerability not fully mitigated is accepted', without: 'vulnerabilities cannot be judged and svc says which rule is missing' },
+  { id: 'VER-TFR-MHR', uses: 'the monthly vulnerability report', without: 'svc still writes it, citing no rule' },
+  { id: 'VER-TFR-MRH', uses: 'the historical vulnerability activity', without: 'svc still writes it, citing no rule' },
   { id: 'VER-TFR-NRI', uses: 'which other vulnerabilities are reportable incidents', without: 'none is flagged as a reportable incident by it' },
 ];
 
@@ -79,4 +89,23 @@ export function missingReliedRules(rules: Pick<Cr26Rules, 'rules'>): ReliedRule[
 /** `Not in CR26 <version>: <id> (svc relies on it for <uses>); without it, <without>`: one line per missing rule. */
 export function missingRuleLine(version: string, rule: ReliedRule): string {
   return `Not in CR26 ${version}: ${rule.id} (svc relies on it for ${rule.uses}); without it, ${rule.without}`;
+}
+
+/**
+ * `{ rule: id }` where the release in use holds rule `id`, else `{}`: how a document svc writes cites a rule it relies
+ * on, so it never cites one the release does not hold.
+ */
+export function citing<T extends string>(rules: Pick<Cr26Rules, 'rules'>, id: T): { rule?: T } {
+  return holdsRule(rules, id) ? { rule: id } : {};
+}
+
+/** Of `ids`, those the release in use holds, in their order. */
+export function heldRules<T extends string>(rules: Pick<Cr26Rules, 'rules'>, ids: readonly T[]): T[] {
+  return ids.filter((id) => holdsRule(rules, id));
+}
+
+/** `title (A, B)` with the ids of `ids` the release holds, or `title` alone when it holds none. */
+export function citedTitle(rules: Pick<Cr26Rules, 'rules'>, title: string, ids: readonly string[]): string {
+  const held = heldRules(rules, ids);
+  return held.length === 0 ? title : `${title} (${held.join(', ')})`;
 }

@@ -1,10 +1,15 @@
+import type { Cr26Rules } from './cr26-rules';
 import type { DailyKsiStatus } from './ksi-evaluation';
+import { holdsRule } from './relied-rules';
 import { buildOcr, ocrMarkdown, ocrPeriodEnding, type AcceptedSummary } from './ocr';
 import type { IncidentRecord, ScnRecord } from './ongoing-records';
 import type { TwinHeader } from './twin';
 
-export const SAMPLE_OCR_NOTE =
-  'SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (FRC-CSO-PKG asks for a real or example OCR); no OCR has been recorded for this period.';
+/** The note a sample OCR carries, citing FRC-CSO-PKG where the rules release in use holds it. */
+export function sampleOcrNote(rules: Pick<Cr26Rules, 'rules'>): string {
+  const asks = holdsRule(rules, 'FRC-CSO-PKG') ? 'FRC-CSO-PKG asks for a real or example OCR' : 'an example in place of a recorded one';
+  return `SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (${asks}); no OCR has been recorded for this period.`;
+}
 
 export interface SampleOcrInput {
   packageUri: string;
@@ -16,6 +21,8 @@ export interface SampleOcrInput {
   scns?: readonly ScnRecord[];
   incidents?: readonly IncidentRecord[];
   accepted?: AcceptedSummary;
+  /** The rules release in use: the note cites what it holds. */
+  rules: Pick<Cr26Rules, 'rules'>;
 }
 
 /**
@@ -37,11 +44,13 @@ export function sampleOcr(input: SampleOcrInput): Record<string, unknown> {
     plannedChanges: [],
     recommendations: [],
   });
-  return { sample: true, sampleNote: SAMPLE_OCR_NOTE, ...ocr, certificationDataChanges: [SAMPLE_OCR_NOTE, ...(ocr.certificationDataChanges as string[])] };
+  const note = sampleOcrNote(input.rules);
+  return { sample: true, sampleNote: note, ...ocr, certificationDataChanges: [note, ...(ocr.certificationDataChanges as string[])] };
 }
 
 /** The sample OCR's Markdown twin: the note in bold under the header (not again among the changes). */
 export function sampleOcrMarkdown(ocr: Record<string, unknown>, header: Omit<TwinHeader, 'title'>): string {
-  const changes = (ocr.certificationDataChanges as string[]).filter((c) => c !== SAMPLE_OCR_NOTE);
-  return ocrMarkdown({ ...ocr, certificationDataChanges: changes }, { title: 'Ongoing Certification Report (SAMPLE)', ...header }, SAMPLE_OCR_NOTE);
+  const note = ocr.sampleNote as string;
+  const changes = (ocr.certificationDataChanges as string[]).filter((c) => c !== note);
+  return ocrMarkdown({ ...ocr, certificationDataChanges: changes }, { title: 'Ongoing Certification Report (SAMPLE)', ...header }, note);
 }

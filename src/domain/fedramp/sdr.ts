@@ -5,7 +5,7 @@ import type { Applicability } from './applicability';
 import type { Cr26Class, Cr26Rules } from './cr26-rules';
 import { cadenceText, type EvidenceCadence } from './evidence-cadence';
 import { METHODS_RULE } from './prose-facts';
-import { reliedRule } from './relied-rules';
+import { citedTitle, reliedRule } from './relied-rules';
 
 /** The rule that asks the SDR to carry the KSI metrics. */
 const METRICS_RULE = reliedRule('SDR-CSX-KMT');
@@ -304,7 +304,7 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
     lines.push('');
   }
   if (model.controls !== undefined) {
-    lines.push('## Rev5 controls (SDR-CSF-CTF)', '', '| Control | Status | Statement |', '|---|---|---|');
+    lines.push(`## ${citedTitle(input.rules, 'Rev5 controls', ['SDR-CSF-CTF'])}`, '', '| Control | Status | Statement |', '|---|---|---|');
     for (const c of model.controls) lines.push(`| ${c.id} | ${c.status ?? ''} | ${SOURCE_WORDS[c.source]} |`);
     lines.push('');
   }

@@ -238,7 +238,8 @@ export interface AgencyDenial {
   principal: string;
   agency?: string;
   document: string;
-  notify_fedramp_by: string;
+  /** Where the release in use holds CDS-UTC-AAD. */
+  notify_fedramp_by?: string;
 }
 
 /** What GET /fedramp/access answers. */
@@ -250,8 +251,8 @@ export interface AccessReport {
   summaries: AccessSummary[];
   inventory: AccessInventory;
   denials: AgencyDenial[];
-  /** CDS-UTC-AAD: within what FedRAMP must be told, and where (the rules data's channel, when it names one). */
-  notify_fedramp: { rule: string; within: DenialRule['timeframe'] } & Partial<NotificationChannel>;
+  /** CDS-UTC-AAD: within what FedRAMP must be told, and where (the rules data's channel, when it names one); absent where the release in use does not hold the rule. */
+  notify_fedramp?: { rule: string; within: DenialRule['timeframe'] } & Partial<NotificationChannel>;
 }
 
 export interface AccessReportInput {
@@ -262,7 +263,10 @@ export interface AccessReportInput {
   agencies: readonly FedrampAgency[];
   /** roles.agency of the API config. */
   named: readonly string[];
-  denial: DenialRule;
+  /** Of ACCESS_RULES, those the release in use holds: the report cites only these. */
+  rules: readonly string[];
+  /** CDS-UTC-AAD's timeframe; undefined where the release does not hold the rule (no denial is then dated). */
+  denial?: DenialRule;
   holiday: HolidayTest;
 }
 
@@ -300,7 +304,7 @@ export function accessReport(input: AccessReportInput): AccessReport {
     for (const d of day.denials) {
       if (!inAccessScope(scope, d)) continue;
       const { day: on, first, last, denied, principal, agency, document } = d;
-      denials.push({ day: on, at: first, last, count: denied, principal, ...(agency === undefined ? {} : { agency }), document, notify_fedramp_by: notifyFedrampBy(on, input.denial.timeframe, input.holiday) });
+      denials.push({ day: on, at: first, last, count: denied, principal, ...(agency === undefined ? {} : { agency }), document, ...(input.denial === undefined ? {} : { notify_fedramp_by: notifyFedrampBy(on, input.denial.timeframe, input.holiday) }) });
     }
   }
   const agencies = input.agencies.filter((a) => scope === 'all' || ('agency' in scope && a.name === scope.agency));
@@ -308,7 +312,7 @@ export function accessReport(input: AccessReportInput): AccessReport {
     from: input.range.from,
     to: input.range.to,
     scope,
-    rules: [...ACCESS_RULES],
+    rules: [...input.rules],
     summaries,
     inventory: {
       agencies: agencies.map((a) => ({ name: a.name, realms: [...a.realms], issuers: [...a.issuers], domains: [...a.domains] })).sort((a, b) => compare(a.name, b.name)),
@@ -316,7 +320,7 @@ export function accessReport(input: AccessReportInput): AccessReport {
       observed: [...observed.values()].map((o) => ({ ...o, documents: o.documents.sort(compare) })).sort((a, b) => compare(a.principal, b.principal) || compare(a.agency ?? '', b.agency ?? '')),
     },
     denials,
-    notify_fedramp: { rule: input.denial.rule, within: input.denial.timeframe, ...input.denial.channel },
+    ...(input.denial === undefined ? {} : { notify_fedramp: { rule: input.denial.rule, within: input.denial.timeframe, ...input.denial.channel } }),
   };
 }
 

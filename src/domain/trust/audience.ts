@@ -1,3 +1,6 @@
+import type { Cr26Rules } from '../fedramp/cr26-rules';
+import { holdsRule } from '../fedramp/relied-rules';
+
 /**
  * Who reads a trust-center document, where that changes what it says (DESIGN §9, §12.7). Incident reports go to the
  * agencies each lists as affected and to auditors (FedRAMP's incident rules); the Ongoing Certification Report goes to
@@ -46,6 +49,11 @@ export function incidentAgencies(reports: readonly { tracking_id: string; affect
 export const WITHHELD_INCIDENT =
   'A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor (CCM-OCR-AVL).';
 
+/** WITHHELD_INCIDENT, citing CCM-OCR-AVL only where the rules release in use holds it. */
+export function withheldIncident(rules: Pick<Cr26Rules, 'rules'>): string {
+  return holdsRule(rules, 'CCM-OCR-AVL') ? WITHHELD_INCIDENT : WITHHELD_INCIDENT.replace(' (CCM-OCR-AVL)', '');
+}
+
 /**
  * The OCR as `audience` reads it. An auditor reads it exactly as recorded. Any other reader gets every entry of
  * `reportableIncidents.incidents` whose incident lists its agency as recorded, and in place of each other entry one
@@ -53,14 +61,14 @@ export const WITHHELD_INCIDENT =
  * incident by the `<tracking id>: ` its summary starts with (ocr.ts writes it so); an entry tied to no recorded
  * incident is withheld too. The OCR is returned unchanged when it holds no incident entry.
  */
-export function ocrForAudience(ocr: Record<string, unknown>, agencies: ReadonlyMap<string, readonly string[]>, audience: IncidentAudience | undefined): Record<string, unknown> {
+export function ocrForAudience(ocr: Record<string, unknown>, agencies: ReadonlyMap<string, readonly string[]>, audience: IncidentAudience | undefined, withheld = WITHHELD_INCIDENT): Record<string, unknown> {
   if (audience !== undefined && 'all' in audience) return ocr;
   const reportable = ocr.reportableIncidents as { incidents?: unknown } | undefined;
   if (reportable === undefined || !Array.isArray(reportable.incidents) || reportable.incidents.length === 0) return ocr;
   const incidents = reportable.incidents.map((entry: unknown) => {
     const summary = typeof entry === 'object' && entry !== null ? (entry as { summary?: unknown }).summary : undefined;
     const id = typeof summary === 'string' ? [...agencies.keys()].find((tracking) => summary.startsWith(`${tracking}: `)) : undefined;
-    return id !== undefined && seesIncident(audience, agencies.get(id) ?? []) ? entry : { summary: WITHHELD_INCIDENT };
+    return id !== undefined && seesIncident(audience, agencies.get(id) ?? []) ? entry : { summary: withheld };
   });
   return { ...ocr, reportableIncidents: { ...reportable, incidents } };
 }

@@ -1,5 +1,6 @@
 import type { CpoDocument } from '../fedramp/cpo';
-import type { Cr26Class } from '../fedramp/cr26-rules';
+import type { Cr26Class, Cr26Rules } from '../fedramp/cr26-rules';
+import { citedTitle, citing, reliedRule } from '../fedramp/relied-rules';
 import { isPlainObject } from '../ksi/ksi-result';
 
 /** One document the trust center serves, as /fedramp/public lists it. */
@@ -7,6 +8,8 @@ export interface TrustCenterDocument {
   /** The route: `/fedramp/cpo`. */
   path: string;
   title: string;
+  /** The rules its title cites where the release in use holds them: `Access to the Certification Data (CDS-TRC-ACL, CDS-TRC-AAI)`. */
+  rules?: readonly string[];
   /** Who may read it: `anyone`, or the roles (`agency`, `auditor`). */
   access: string[];
 }
@@ -17,6 +20,9 @@ export interface TrustCenterListing {
   /** The authentication methods the API accepts, in words (`Kerberos (HTTP Negotiate)`). */
   authentication: string[];
 }
+
+/** The rule the public information answers; cited where the release in use holds it. */
+export const PUBLIC_RULE = reliedRule('CDS-CSO-PUB');
 
 /** The contact types CDS-CSO-PUB asks to publish: sales and security (the CPO schema requires both). */
 const PUBLIC_CONTACTS = ['security', 'sales'];
@@ -32,7 +38,7 @@ const PUBLIC_CONTACTS = ['security', 'sales'];
  * CPO's metadata (the accountable official). One key of svc's own, `trustCenter`, adds what the CPO has no field for:
  * the certification class, the documents this trust center serves and to whom, and how to get access.
  */
-export function publicInformation(cpo: CpoDocument, certificationClass: Cr26Class, listing: TrustCenterListing): Record<string, unknown> {
+export function publicInformation(cpo: CpoDocument, certificationClass: Cr26Class, listing: TrustCenterListing, rules: Pick<Cr26Rules, 'rules'>): Record<string, unknown> {
   const contacts = Array.isArray(cpo.contactInformation) ? cpo.contactInformation.filter((c) => isPlainObject(c) && typeof c.contactType === 'string' && PUBLIC_CONTACTS.includes(c.contactType.toLowerCase())) : [];
   const trustCenter = isPlainObject(cpo.serviceProperties.trustCenter) ? cpo.serviceProperties.trustCenter : undefined;
   const given = typeof trustCenter?.accessRequestInstructions === 'string' ? trustCenter.accessRequestInstructions : undefined;
@@ -44,21 +50,21 @@ export function publicInformation(cpo: CpoDocument, certificationClass: Cr26Clas
     ...(cpo.certifiedServices === undefined ? {} : { certifiedServices: cpo.certifiedServices }),
     certificationPackageOverviewUri: cpo.certificationPackageOverviewUri,
     trustCenter: {
-      rule: 'CDS-CSO-PUB',
+      ...citing(rules, PUBLIC_RULE),
       certificationClass,
       lastUpdated: cpo.metadata.lastUpdated,
-      documents: listing.documents,
+      documents: listing.documents.map(({ rules: cited, ...document }) => ({ ...document, title: citedTitle(rules, document.title, cited ?? []) })),
       authentication: listing.authentication,
-      accessInstructions: given ?? accessInstructions(listing),
+      accessInstructions: given ?? accessInstructions(listing, rules),
     },
   };
 }
 
 /** How an agency gets access when the profile's trust center repository gives no instructions of its own. */
-function accessInstructions(listing: TrustCenterListing): string {
+function accessInstructions(listing: TrustCenterListing, rules: Pick<Cr26Rules, 'rules'>): string {
   const methods = listing.authentication.length === 0 ? 'the method the provider configures' : listing.authentication.join(', or ');
   return [
-    'Federal agencies get access without a request per user (CDS-TRC-USH): the provider registers an agency by its Kerberos realm, the issuer of its users\' client certificates, or its directory domain, and every user and system of the agency is admitted as an agency reader as soon as it authenticates.',
+    `${citedTitle(rules, 'Federal agencies get access without a request per user', ['CDS-TRC-USH'])}: the provider registers an agency by its Kerberos realm, the issuer of its users\' client certificates, or its directory domain, and every user and system of the agency is admitted as an agency reader as soon as it authenticates.`,
     'An agency not registered yet asks the provider\'s Security contact to add it.',
     `Authenticate with ${methods}.`,
     'Each document answers as JSON (Accept: application/json, valid against FedRAMP\'s schema where one exists) or as a page (Accept: text/html), both built from the same data.',

@@ -2,12 +2,14 @@ import { markdownText } from '../encoding/markdown';
 import type { Cr26Class } from '../fedramp/cr26-rules';
 import type { Evaluation, GroupJudgment, NRating, VulnerabilityState } from './lifecycle';
 import { nextDue, VULNERABILITY_STATES } from './lifecycle';
-import { acceptanceRationale, inPeriod, nRatingChanges, type VulnerabilityGroup } from './vulnerability-reports';
+import { acceptanceRationale, findingWords, inPeriod, nRatingChanges, type VulnerabilityGroup } from './vulnerability-reports';
 
 /** One group as the monthly report shows it: where it stands at the report's time. */
 export interface ActivityRow {
   id: string;
   finding_id: string;
+  /** The finding's other ids (findingWords shows them beside it). */
+  aliases?: string[];
   title: string;
   sources: string[];
   /** Redacted when the report is (VER-RPT-NID). */
@@ -69,6 +71,8 @@ export interface VulnerabilityActivityReport {
   generatedAt: string;
   tool: { name: string; version: string };
   redacted: boolean;
+  /** Of REPORT_RULES, those the rules release in use holds: the report cites only these. */
+  cites: readonly string[];
   counts: ActivityCounts;
   rows: ActivityRow[];
   events: ActivityEvent[];
@@ -78,6 +82,12 @@ export interface ActivityReportInput extends Omit<VulnerabilityActivityReport, '
   groups: readonly { group: VulnerabilityGroup; judgment: GroupJudgment; kev?: { dueDate: string } }[];
   redact?: (resource: string) => string;
 }
+
+/** The rules the report's header cites where the release holds them: the monthly report itself and the redaction. */
+export const REPORT_RULES = ['VER-TFR-MHR', 'VER-RPT-NID'] as const;
+
+/** ` (id)` where the report cites `id`, else nothing. */
+export const reportCitation = (r: Pick<VulnerabilityActivityReport, 'cites'>, id: (typeof REPORT_RULES)[number]): string => (r.cites.includes(id) ? ` (${id})` : '');
 
 export const ACTIVITY_REPORT_TITLE = 'Vulnerability Detection and Response Activity';
 
@@ -130,6 +140,7 @@ function activityRow(group: VulnerabilityGroup, j: GroupJudgment, kev: { dueDate
   return {
     id: group.tracking_id,
     finding_id: group.finding_id,
+    ...(group.aliases === undefined ? {} : { aliases: group.aliases }),
     title: group.title,
     sources: group.sources,
     resources: group.resources.map((r) => (redact === undefined ? r : redact(r))),
@@ -178,10 +189,10 @@ export function activityReportMarkdown(r: VulnerabilityActivityReport): string {
     `- Period: ${r.period.from} to ${r.period.to}`,
     `- FedRAMP ID: ${r.fedrampId === undefined ? 'not assigned (fedramp.fedramp_id)' : markdownText(r.fedrampId)}`,
     `- Certification Package Overview: ${markdownText(r.packageUri)}`,
-    `- Class ${r.class}, FedRAMP Consolidated Rules ${markdownText(r.rulesVersion)} (VER-TFR-MHR)`,
+    `- Class ${r.class}, FedRAMP Consolidated Rules ${markdownText(r.rulesVersion)}${reportCitation(r, 'VER-TFR-MHR')}`,
     `- Judged at ${r.judgedAt}${r.run === undefined ? ', no run recorded' : ` from run ${r.run.seq} (as of ${r.run.as_of})`}`,
     `- Generated: ${r.generatedAt} by ${markdownText(r.tool.name)} ${markdownText(r.tool.version)}`,
-    ...(r.redacted ? ['- Resource names are replaced by stable hashes (VER-RPT-NID)'] : []),
+    ...(r.redacted ? [`- Resource names are replaced by stable hashes${reportCitation(r, 'VER-RPT-NID')}`] : []),
     '',
     '## Summary',
     '',
@@ -214,7 +225,7 @@ export function activityReportMarkdown(r: VulnerabilityActivityReport): string {
     lines.push('| ID | Finding | Title | State | N | IRV | LEV | Detected | Evaluated | Due | KEV due | Resources |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const row of r.rows) {
       lines.push(
-        `| ${row.id} | ${markdownText(row.finding_id)} | ${markdownText(row.title)} | ${row.state} | ${nCell(row.n)} | ${yesNo(row.irv)} | ${yesNo(row.lev)} | ${row.detected} | ${row.evaluated ?? ''} | ${row.due ?? ''} | ${row.kev_due ?? ''} | ${markdownText(row.resources.join(', '))} |`,
+        `| ${row.id} | ${markdownText(findingWords(row))} | ${markdownText(row.title)} | ${row.state} | ${nCell(row.n)} | ${yesNo(row.irv)} | ${yesNo(row.lev)} | ${row.detected} | ${row.evaluated ?? ''} | ${row.due ?? ''} | ${row.kev_due ?? ''} | ${markdownText(row.resources.join(', '))} |`,
       );
     }
     lines.push('');

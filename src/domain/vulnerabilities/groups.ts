@@ -14,6 +14,8 @@ export const VULNERABILITIES_SCHEMA = 'svc.vulnerabilities/v1';
 export interface StoredGroup {
   finding_id: string;
   tracking_id: string;
+  /** The finding's other ids the scanners gave (the advisory reported under the CVE it names), ever, sorted; absent when none. */
+  aliases?: string[];
   title: string;
   /** The tools that detected it, in the last run that did, sorted. */
   sources: string[];
@@ -84,9 +86,11 @@ export function nextGroups(
     const resources = sorted(found.map((d) => d.resource));
     const severities = sorted(found.map((d) => d.scanner_severity));
     const policy = seen?.policy ?? (seen === undefined ? evaluate?.({ finding_id: finding, resources, severities, first_detected: first, recorded: asOf }) : undefined);
+    const aliases = sorted([...(seen?.aliases ?? []), ...found.flatMap((d) => d.aliases ?? [])]).filter((a) => a !== finding);
     groups.push({
       finding_id: finding,
       tracking_id: seen?.tracking_id ?? trackingId(finding, digest),
+      ...(aliases.length === 0 ? {} : { aliases }),
       title: found[0].title,
       sources: sorted(found.map((d) => d.source)),
       resources,

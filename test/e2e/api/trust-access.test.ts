@@ -278,7 +278,7 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
       ['to', 'query'],
     ]);
     const schema = op.responses['200'].content['application/json'].schema;
-    expect(schema.required).toEqual(['from', 'to', 'scope', 'rules', 'summaries', 'inventory', 'denials', 'notify_fedramp']);
+    expect(schema.required).toEqual(['from', 'to', 'scope', 'rules', 'summaries', 'inventory', 'denials']);
     expect(conforms('/fedramp/access', 'get', 200, { from: '2027-01-20' })).not.toEqual([]);
   });
 });

@@ -169,7 +169,11 @@ describe('Grype adapter on the other forms Grype writes', () => {
     const trivyReport = { SchemaVersion: 2, ArtifactName: '/app', Results: [{ Target: 'package-lock.json', Vulnerabilities: [{ VulnerabilityID: 'CVE-2020-8203', PkgName: 'lodash', InstalledVersion: '4.17.15', Severity: 'HIGH' }] }] };
     const fromTrivy = detectionsOf(await readWith(trivy, write('trivy.json', trivyReport)), NOW, new PureJsHashing());
     const groups = nextGroups([], [...detections, ...fromTrivy], NOW, new PureJsHashing());
-    expect(groups.find((g) => g.finding_id === 'CVE-2020-8203')).toMatchObject({ sources: ['Grype', 'Trivy'], detections: 2 }); // VER-EVA-GRV
+    expect(groups.find((g) => g.finding_id === 'CVE-2020-8203')).toMatchObject({ sources: ['Grype', 'Trivy'], detections: 2, aliases: ['GHSA-p6mc-m468-83gw'] }); // VER-EVA-GRV
+    // The advisory's id stays with the group once seen: a later run that reports the CVE alone keeps it.
+    const later = nextGroups(groups, fromTrivy, '2026-11-22T00:00:00Z', new PureJsHashing());
+    expect(later.find((g) => g.finding_id === 'CVE-2020-8203')?.aliases).toEqual(['GHSA-p6mc-m468-83gw']);
+    expect(groups.find((g) => g.finding_id === 'GHSA-aaaa-bbbb-cccc')).not.toHaveProperty('aliases');
   });
 
   it('shows a scan that matched nothing as PASS on the vulnerability KSIs', async () => {

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { BuildAccessReport } from '../../../application/trust/build-access-report';
-import { accessScope, DEFAULT_ACCESS_MONTHS, MAX_ACCESS_DAYS } from '../../../domain/trust/access-report';
+import { ACCESS_RULES, accessScope, DEFAULT_ACCESS_MONTHS, MAX_ACCESS_DAYS } from '../../../domain/trust/access-report';
 import { holdsRole } from '../app';
 import { grantedNames } from '../auth/role-grants';
 import type { Principal, Role } from '../auth/principal';
@@ -79,7 +79,7 @@ const DENIAL: JsonSchema = {
   type: 'object',
   description: 'Denied requests of an agency principal for one document on one day (CDS-UTC-AAD).',
   additionalProperties: false,
-  required: ['day', 'at', 'last', 'count', 'principal', 'document', 'notify_fedramp_by'],
+  required: ['day', 'at', 'last', 'count', 'principal', 'document'],
   properties: {
     day: DAY,
     at: { ...TIME, description: 'The first denial of the day.' },
@@ -88,14 +88,14 @@ const DENIAL: JsonSchema = {
     principal: NAME,
     agency: NAME,
     document: NAME,
-    notify_fedramp_by: { ...TIME, description: 'The end of the last day FedRAMP may be told on: CDS-UTC-AAD\'s timeframe (`notify_fedramp.within`) after `day`, business days skipping weekends and US federal holidays.' },
+    notify_fedramp_by: { ...TIME, description: 'The end of the last day FedRAMP may be told on: CDS-UTC-AAD\'s timeframe (`notify_fedramp.within`) after `day`, business days skipping weekends and US federal holidays; absent where the rules release in use does not hold CDS-UTC-AAD.' },
   },
 };
 
 const REPORT: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['from', 'to', 'scope', 'rules', 'summaries', 'inventory', 'denials', 'notify_fedramp'],
+  required: ['from', 'to', 'scope', 'rules', 'summaries', 'inventory', 'denials'],
   properties: {
     from: DAY,
     to: DAY,
@@ -107,7 +107,7 @@ const REPORT: JsonSchema = {
         { type: 'object', additionalProperties: false, required: ['principal'], properties: { principal: NAME } },
       ],
     },
-    rules: { type: 'array', items: { enum: ['CDS-TRC-ACL', 'CDS-TRC-AAI', 'CDS-UTC-AAD'] } },
+    rules: { type: 'array', description: 'The rules the report answers that the rules release in use holds.', items: { enum: [...ACCESS_RULES] } },
     summaries: { type: 'array', description: 'Per day, principal, agency and document, in that order.', items: SUMMARY },
     inventory: {
       type: 'object',
@@ -123,7 +123,7 @@ const REPORT: JsonSchema = {
     denials: { type: 'array', items: DENIAL },
     notify_fedramp: {
       type: 'object',
-      description: 'CDS-UTC-AAD as the rules data gives it: within what FedRAMP must be told, and its channel (party, method, target: FedRAMP\'s form) where the data names one.',
+      description: 'CDS-UTC-AAD as the rules data gives it: within what FedRAMP must be told, and its channel (party, method, target: FedRAMP\'s form) where the data names one; absent where the rules release in use does not hold the rule.',
       additionalProperties: false,
       required: ['rule', 'within'],
       properties: {

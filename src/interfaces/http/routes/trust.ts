@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { BuildTrustDocument, SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTrustDocumentInput, type IncidentAudience, type TrustDocumentName, type TrustFormat, type TrustRepresentation } from '../../../application/trust/build-trust-document';
+import { METRICS_RULE } from '../../../application/fedramp/cr26-assessment';
 import { holdsRole } from '../app';
 import { CR26_DOCUMENTS } from '../../../domain/fedramp/cr26-documents';
 import { ConfigError } from '../../../domain/errors';
@@ -92,7 +93,7 @@ function jsonSchema(name: TrustDocumentName): JsonSchema {
           certificationPackageOverviewUri: { type: 'string' },
           fedRampPackageId: { type: 'string' },
           certificationClass: { enum: ['A', 'B', 'C', 'D'] },
-          rule: { const: 'SDR-CSX-KMT' },
+          rule: { const: METRICS_RULE },
           asOf: { type: 'string', format: 'date-time' },
           ksiMetrics: {
             type: 'object',
@@ -108,9 +109,9 @@ function jsonSchema(name: TrustDocumentName): JsonSchema {
     case 'snapshots':
       return {
         type: 'object',
-        required: ['rule', 'snapshots'],
+        required: ['snapshots'],
         properties: {
-          rule: { const: 'CDS-CSO-HAD' },
+          rule: { const: 'CDS-CSO-HAD', description: 'Where the rules release in use holds it.' },
           snapshots: {
             type: 'array',
             items: {
@@ -150,8 +151,8 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
   const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((m) => config.auth[m] !== undefined);
   const listing: TrustCenterListing = {
     documents: [
-      ...TRUST_DOCUMENTS.map((name) => ({ path: `/fedramp/${name}`, title: TRUST_DOCUMENT_INFO[name].title, access: name === 'public' ? ['anyone'] : [...READERS] })),
-      { path: '/fedramp/access', title: 'Access to the Certification Data (CDS-TRC-ACL, CDS-TRC-AAI)', access: [...READERS, 'operator'] },
+      ...TRUST_DOCUMENTS.map((name) => ({ path: `/fedramp/${name}`, title: TRUST_DOCUMENT_INFO[name].title, ...(TRUST_DOCUMENT_INFO[name].rules === undefined ? {} : { rules: TRUST_DOCUMENT_INFO[name].rules }), access: name === 'public' ? ['anyone'] : [...READERS] })),
+      { path: '/fedramp/access', title: 'Access to the Certification Data', rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI'], access: [...READERS, 'operator'] },
       { path: '/fedramp/evidence/{sha256}', title: "The Security Decision Record's Evidence", access: [...READERS] },
     ],
     authentication: methods.map((m) => METHOD_WORDS[m]),

@@ -182,6 +182,20 @@ describe('cpoMarkdown (the twin)', () => {
     expect(md).toContain('## Information resources and flows\n\n- Information resources (MAS-CSO-IIR): information-resources.json\n- Information flows (MAS-CSO-FLO): information-flows.json\n');
     expect(cpoMarkdown(buildCpo(input(), hashing), twin)).not.toContain('Information resources (MAS-CSO-IIR)');
   });
+
+  it('cites no rule the release in use does not hold (issue 34)', () => {
+    const cited = ['MAS-CSO-IIR', 'MAS-CSO-FLO', 'CPO-CSO-MTD', 'CPO-CSO-OSA', 'CCM-OCR-NRD'];
+    const lacking = { ...rules, rules: rules.rules.filter((r) => !cited.includes(r.id)) };
+    const related = { resources: 'information-resources.json', flows: 'information-flows.json' };
+    const held = cpoMarkdown(buildCpo(input(), hashing), { ...twin, related });
+    expect(cited.filter((id) => held.includes(id))).toEqual(cited);
+    const md = cpoMarkdown(buildCpo(input(), hashing), { ...twin, rules: lacking, related });
+    expect(cited.filter((id) => md.includes(id))).toEqual([]);
+    expect(md).toContain('\n- Information resources: information-resources.json\n- Information flows: information-flows.json\n');
+    expect(md).toContain('\n## Metadata\n');
+    expect(md).toContain("\n## Overall summary of assessment\n\nNone supplied; to include one, name the assessor's file in fedramp.assessor_summary.\n");
+    expect(md).toContain('\nNext Ongoing Certification Report: not set yet. svc sets it from the last recorded OCR (its period end + 3 months).\n');
+  });
 });
 
 describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
@@ -201,6 +215,7 @@ describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
     fedrampId: 'FR2612345678',
     packageUri: 'https://trust.example.com/fedramp/cpo.json',
     generator: 'svc fedramp cpo --substrate snapshot.json',
+    rules,
   };
   const twinOf = (json: string) => ({ service: 'Example Platform', rulesVersion: rules.info.version, tool: TOOL, generatedAt: '2026-11-20T12:00:00Z', json });
 
@@ -239,6 +254,19 @@ describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
     expect(md).toContain('## What the provider must describe\n\nsvc reads configuration, not traffic');
     expect(md).toContain('## Network resources (2)\n\n| id | kind | file | sha256 |\n');
     expect(md).not.toContain('<script>');
+  });
+
+  it('cites neither rule where the release in use holds neither (issue 34), and says the same otherwise', () => {
+    const lacking = { ...rules, rules: rules.rules.filter((r) => !['MAS-CSO-IIR', 'MAS-CSO-FLO', 'MAS-CSO-TPR'].includes(r.id)) };
+    const resources = informationResources({ ...from, rules: lacking });
+    const flows = informationFlows({ ...from, rules: lacking });
+    expect(resources).not.toHaveProperty('rule');
+    expect(flows).not.toHaveProperty('rule');
+    const written = [JSON.stringify(resources), JSON.stringify(flows), informationResourcesMarkdown(resources, twinOf('information-resources.json')), informationFlowsMarkdown(flows, twinOf('information-flows.json'))].join('\n');
+    expect(written).not.toMatch(/MAS-CSO-/);
+    expect(informationResourcesMarkdown(resources, twinOf('information-resources.json'))).toContain(`\nSnapshot: infra, Merkle root ${snapshot.merkle_root} (1 file, 3 resources).\n`);
+    expect(resources.derivation.replace("thirdPartyInformationResources)", "thirdPartyInformationResources, MAS-CSO-TPR)")).toBe(informationResources(from).derivation);
+    expect(flows.provider_must_describe.replace('of them;', 'of them (MAS-CSO-FLO);')).toBe(informationFlows(from).provider_must_describe);
   });
 
   it('quotes shell words that need it in the command, and fences a command holding backticks', () => {

@@ -71,8 +71,10 @@ describe('buildOcr', () => {
   });
 
   it('summarizes the accepted vulnerabilities with their N-ratings and the AVI', () => {
-    expect(acceptedText({ count: 3, byN: { 2: 1, 4: 2 }, aviUri: 'https://t.example/avi.json' })).toBe('3 accepted vulnerabilities (N4: 2, N2: 1); full records in the Accepted Vulnerability Info (VER-RPT-AVI) at https://t.example/avi.json.');
-    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json' })).toBe('No accepted vulnerabilities; the Accepted Vulnerability Info (VER-RPT-AVI) is at https://t.example/avi.json.');
+    expect(acceptedText({ count: 3, byN: { 2: 1, 4: 2 }, aviUri: 'https://t.example/avi.json', aviRule: 'VER-RPT-AVI' })).toBe('3 accepted vulnerabilities (N4: 2, N2: 1); full records in the Accepted Vulnerability Info (VER-RPT-AVI) at https://t.example/avi.json.');
+    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json', aviRule: 'VER-RPT-AVI' })).toBe('No accepted vulnerabilities; the Accepted Vulnerability Info (VER-RPT-AVI) is at https://t.example/avi.json.');
+    // A release without VER-RPT-AVI: the text cites no rule (issue 34).
+    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json' })).toBe('No accepted vulnerabilities; the Accepted Vulnerability Info is at https://t.example/avi.json.');
   });
 
   it('counts periods in calendar months: 3 months ending a day, and the next report 3 months after it (CCM-OCR-NRD)', () => {

@@ -1,4 +1,5 @@
-import { sampleOcr, sampleOcrMarkdown, SAMPLE_OCR_NOTE } from '../../../../src/domain/fedramp/sample-ocr';
+import { sampleOcr, sampleOcrMarkdown, sampleOcrNote } from '../../../../src/domain/fedramp/sample-ocr';
+import { builtInRules } from '../../../fakes/fixed-rules-source';
 import { fedrampSchemaErrorsByGeneration } from '../../../support/fedramp-schemas';
 
 const input = {
@@ -6,7 +7,9 @@ const input = {
   to: '2026-11-25',
   daily: new Map([['KSI-IAM-APM', [{ date: '2026-11-01', status: 'Not Implemented' as const }, { date: '2026-11-02', status: 'Implemented' as const }]]]),
   agencies: ['Department of Examples'],
+  rules: builtInRules(),
 };
+const SAMPLE_OCR_NOTE = sampleOcrNote(input.rules);
 const header = { packageUri: input.packageUri, rulesVersion: '2026.10.05.01', tool: { name: 'svc', version: '0.5.0' }, generatedAt: '2026-11-25T00:00:00Z', json: 'ocr-sample.json' };
 
 describe('sampleOcr', () => {
@@ -14,7 +17,15 @@ describe('sampleOcr', () => {
     const ocr = sampleOcr(input);
     expect(ocr).toMatchObject({ sample: true, sampleNote: SAMPLE_OCR_NOTE });
     expect(ocr.certificationDataChanges).toEqual([SAMPLE_OCR_NOTE, 'KSI-IAM-APM: Not Implemented → Implemented on 2026-11-02']);
-    expect(SAMPLE_OCR_NOTE).toMatch(/^SAMPLE: /);
+    expect(SAMPLE_OCR_NOTE).toBe('SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (FRC-CSO-PKG asks for a real or example OCR); no OCR has been recorded for this period.');
+  });
+
+  it('cites FRC-CSO-PKG only where the rules release in use holds it (issue 34)', () => {
+    const lacking = { rules: input.rules.rules.filter((r) => r.id !== 'FRC-CSO-PKG') };
+    const ocr = sampleOcr({ ...input, rules: lacking });
+    expect(ocr.sampleNote).toBe('SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (an example in place of a recorded one); no OCR has been recorded for this period.');
+    expect((ocr.certificationDataChanges as string[])[0]).toBe(ocr.sampleNote);
+    expect(sampleOcrMarkdown(ocr, header)).not.toContain('FRC-CSO-PKG');
   });
 
   it('is valid against every generation of FedRAMP schemas held (2026-07-15, 2026-09-17, 2026-10-08)', () => {

@@ -1,6 +1,7 @@
 import type { Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
 import { AccessTallies, tallyAccess, type AccessEvent } from '../../../../src/domain/trust/access-log';
 import {
+  ACCESS_RULES,
   accessDayOf,
   accessDays,
   accessRange,
@@ -55,6 +56,7 @@ const report = (scope: AccessScope, over: Partial<AccessReportInput> = {}) =>
     days: LOG.map(summarizeAccessDay),
     agencies: [SAMPLES, EXAMPLES],
     named: ['frank@partner.gov', 'grace@partner.gov'],
+    rules: ACCESS_RULES,
     denial: denialRule(builtInRules()),
     holiday,
     ...over,
@@ -229,6 +231,13 @@ describe('accessReport', () => {
       { day: '2027-01-15', at: '2027-01-15T16:00:00Z', last: '2027-01-15T16:30:00Z', count: 2, principal: 'zoe@treasury.gov', document: 'cpo', notify_fedramp_by: '2027-01-25T23:59:59Z' },
     ]);
     expect(all).toMatchObject({ from: '2027-01-14', to: '2027-01-15', scope: 'all', rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI', 'CDS-UTC-AAD'], notify_fedramp: { rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 } } });
+  });
+
+  it('cites only the rules the release in use holds: without CDS-UTC-AAD, no denial is dated and FedRAMP\'s notice is left out (issue 34)', () => {
+    const all = report('all', { rules: ['CDS-TRC-ACL'], denial: undefined });
+    expect(all.rules).toEqual(['CDS-TRC-ACL']);
+    expect(all).not.toHaveProperty('notify_fedramp');
+    expect(all.denials.map((d) => [d.principal, d.count, 'notify_fedramp_by' in d])).toEqual([['sam@samples.gov', 1, false], ['zoe@treasury.gov', 2, false]]);
   });
 
   it('gives an agency\'s principal its agency\'s rows only: nothing of another agency, of named or of unrecognized principals', () => {

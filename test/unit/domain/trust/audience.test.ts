@@ -1,4 +1,5 @@
-import { audienceKey, incidentAgencies, ocrForAudience, seesIncident, WITHHELD_INCIDENT } from '../../../../src/domain/trust/audience';
+import { audienceKey, incidentAgencies, ocrForAudience, seesIncident, WITHHELD_INCIDENT, withheldIncident } from '../../../../src/domain/trust/audience';
+import { builtInRules } from '../../../fakes/fixed-rules-source';
 import { asciiLower, principalNameProblem } from '../../../../src/domain/trust/principal-name';
 import fc from 'fast-check';
 
@@ -86,3 +87,16 @@ describe('principal names (one rule for every method)', () => {
     expect(asciiLower('\u212A\u017F\u0130')).toBe('\u212A\u017F\u0130');
   });
 });
+
+describe('withheldIncident', () => {
+  const agencies = incidentAgencies(REPORTS);
+  it('cites CCM-OCR-AVL only where the rules release in use holds it (issue 34)', () => {
+    const rules = builtInRules();
+    expect(withheldIncident(rules)).toBe(WITHHELD_INCIDENT);
+    const lacking = withheldIncident({ rules: rules.rules.filter((r) => r.id !== 'CCM-OCR-AVL') });
+    expect(lacking).toBe('A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor.');
+    const withheld = (ocrForAudience(OCR, agencies, {}, lacking).reportableIncidents as typeof OCR.reportableIncidents).incidents.map((i) => i.summary);
+    expect(withheld).toEqual([lacking, lacking, lacking, lacking]);
+  });
+});
+

@@ -68,7 +68,7 @@ Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input
         ? `Judged: ${r.judged.input}${r.judged.recorded ? ", the run store's state" : ' (the run store is empty)'}`
         : `Judged: the run store's state, ${r.judged.sources.map((s) => `${s.source} (run ${s.seq}, as of ${s.as_of})`).join('; ')}`,
     );
-    if (r.sample_ocr) this.log('Note: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period (FRC-CSO-PKG asks for a real or example OCR)');
+    for (const note of r.notes ?? []) this.log(`Note: ${note}`);
     return r;
   }
 }
