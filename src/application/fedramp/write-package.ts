@@ -11,9 +11,10 @@ import { formatDigest } from '../../domain/evidence/content-digest';
 import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, staleVulnerabilities, type PackageFacts } from '../../domain/fedramp/certification-package';
 import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import type { TwinHeader } from '../../domain/fedramp/twin';
-import { currentVulnerabilityReports, resourceRedactor, type VdrSchemaOffers } from '../../domain/vulnerabilities/vulnerability-reports';
+import { currentVulnerabilityReports, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
+import type { Cr26Shapes } from '../../domain/fedramp/schema-shapes';
 import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vulnerability-twins';
-import type { Register } from '../vulnerabilities/vulnerability-register';
+import { registerOffers, type Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { FRESH_PACKAGE_RULE, PROSE_FACTS, releaseFact } from '../../domain/fedramp/prose-facts';
@@ -219,8 +220,8 @@ export class WritePackage {
    * The VDR and AVI of the month before the package's time and the historical activity (DESIGN §12.6), from the
    * vulnerability register of the run store; resource names hashed with `--redact` (VER-RPT-NID).
    */
-  private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean, offers: VdrSchemaOffers): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
-    const reports = currentVulnerabilityReports({ packageUri: header.packageUri, groups: register.groups, now: register.now, offers: { ...offers, release: `CR26 ${register.rules}` }, ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) });
+  private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean, offers: Cr26Shapes): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
+    const reports = currentVulnerabilityReports({ packageUri: header.packageUri, groups: register.groups, now: register.now, offers: registerOffers(register, offers), ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) });
     const made = [
       { name: 'vdr.json', type: 'vdr' as const, document: reports.vdr },
       { name: 'avi.json', type: 'avi' as const, document: reports.avi },

@@ -16,7 +16,7 @@ import { TRUST_PAGES, type TrustPages } from '../../ports/trust-pages';
 import { BuildCpo, type BuildCpoResult } from '../fedramp/build-cpo';
 import { SdrBuilder, type BuiltSdr } from '../fedramp/write-sdr';
 import { OngoingJournal, type OngoingRecords } from '../fedramp/ongoing-journal';
-import { VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
+import { registerOffers, VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import { SnapshotStore, type SnapshotBounds } from './snapshot-store';
 import { StoreState, type TrustStoreState } from './store-state';
 import type { Cr26Rules } from '../../domain/fedramp/cr26-rules';
@@ -301,7 +301,7 @@ export class BuildTrustDocument {
     return this.once(state, 'vulnerabilities', async () => {
       const { package_uri } = requireProfileKeys(this.profile, ['class', 'package_uri'], `svc ${SOURCE}`);
       const register = await this.judged(state);
-      return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now, offers: { ...(await this.shapes.of()), release: `CR26 ${register.rules}` } });
+      return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now, offers: registerOffers(register, await this.shapes.of()) });
     });
   }
 

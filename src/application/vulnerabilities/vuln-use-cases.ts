@@ -19,7 +19,7 @@ import { requireProfileKeys } from '../../domain/fedramp/profile';
 import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { writeAll } from '../shared/write-all';
 import { profileWith } from '../fedramp/fedramp-documents';
-import { VulnerabilityRegister, type JudgedGroup, type Register } from './vulnerability-register';
+import { registerOffers, VulnerabilityRegister, type JudgedGroup, type Register } from './vulnerability-register';
 
 /** What `--status` filters by: a state, or the flags `overdue` and `incident`. */
 export const VULN_FILTERS = [...VULNERABILITY_STATES, 'overdue', 'incident'] as const;
@@ -219,7 +219,7 @@ export class ReportVulnerabilities {
     const profile = requireProfileKeys(profileWith(this.profile, input), ['class', 'package_uri'], 'svc vuln report', { class: '--class' });
     const register = await this.register.judge(input, 'svc vuln report');
     const period = reportPeriod(input.to ?? new Date(register.now), input.from);
-    const offers = { ...(await this.shapes.of()), release: `CR26 ${register.rules}` };
+    const offers = registerOffers(register, await this.shapes.of());
     const shared = { packageUri: profile.package_uri, groups: register.groups, offers, ...(input.redact ? { redact: resourceRedactor(this.hashing) } : {}) };
     let document: Record<string, unknown> | undefined;
     let text: string | undefined;
