@@ -725,6 +725,21 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       });
     });
 
+    it('keeps a POA&M state and events larger than a part, and reads them back item for item, a part at a time (issue 35)', async () => {
+      // About 4 MiB of each: several parts of STATE_PART_BYTES (PostgreSQL) and many chunks of the state file.
+      const base = storedRunFor('0'.repeat(64), 1);
+      const poam = Array.from({ length: 6000 }, (_, n) => ({ ...base.poam[n % 2], poam_id: `POAM-${String(n + 1).padStart(5, '0')}`, weakness_description: `${'x'.repeat(500)} ${n} "quoted" \\ ✓` }));
+      const events = Array.from({ length: 6000 }, (_, n) => ({ ...base.events[1], poam_id: `POAM-${String(n + 1).padStart(5, '0')}`, summary: `${'y'.repeat(500)} ${n}` }));
+      const big = runNumber(1, { poam, events });
+      const after = runNumber(2);
+      await appendAll(big, after);
+      const stored = await store.get(1);
+      expect(stored?.poam).toStrictEqual(poam);
+      expect(stored?.events).toStrictEqual(events);
+      // The next run decides from it as from any other.
+      expect(after.calls[0].latest?.poam).toStrictEqual(poam);
+    });
+
     describe('tamper evidence: every record is in the hash chain', () => {
       let runs: Decided[];
       beforeEach(async () => {

@@ -61,11 +61,11 @@ runStoreContract('PostgresRunStore', async () => {
           await update(`summary = jsonb_set(summary, '{counts,fail}', '0')`);
           return `${at}, column summary): the hash chain does not match the summary of run ${seq} (${id})`;
         case 'poam':
-          await update(`poam = jsonb_set(poam, '{0,risk_rating}', '"Low"')`);
-          return `${at}, column poam): the hash chain does not match the POA&M state of run ${seq} (${id})`;
+          await sql(url, `UPDATE svc_run_state SET items = items || ',{}' WHERE run_id = $1 AND kind = 'poam' AND part = 0`, [id]);
+          return `${store.location} (svc_run_state, run ${seq}, poam): the hash chain does not match the POA&M state of run ${seq} (${id})`;
         case 'events':
-          await update('events = events - 1');
-          return `${at}, column events): the hash chain does not match the events of run ${seq} (${id})`;
+          await sql(url, `UPDATE svc_run_state SET items = items || ',{}' WHERE run_id = $1 AND kind = 'events' AND part = 0`, [id]);
+          return `${store.location} (svc_run_state, run ${seq}, events): the hash chain does not match the events of run ${seq} (${id})`;
         case 'link':
           await update(`link = regexp_replace(link, '"poam":"[0-9a-f]{64}"', '"poam":"${'0'.repeat(64)}"')`);
           return `${at}, column link): the chain link of run ${seq} (${id}) does not hash to its head`;
@@ -146,6 +146,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 4, name: 'journal' },
       { version: 5, name: 'access log' },
       { version: 6, name: 'access summaries' },
+      { version: 7, name: 'run state parts' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -158,7 +159,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(6\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(7\); upgrade svc$/) });
   });
 
   it('upgrades a database at migration 5 with access rows: migration 6 summarizes them, so a report of those days is what it was', async () => {
@@ -246,8 +247,10 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     const [chain] = await sql<{ seq: string; head: string }>(url, 'SELECT seq, head FROM svc_run_chain');
     const [last] = await sql<{ head: string }>(url, 'SELECT head FROM svc_runs WHERE seq = 2');
     expect(chain).toEqual({ seq: '2', head: last.head });
-    await sql(url, `UPDATE svc_runs SET poam = '[]' WHERE seq = 1`);
-    await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`(svc_runs, seq 1, column poam): the hash chain does not match the POA&M state of run 1`) });
+    // Migration 7 moved each run's POA&M state and events into parts, which verify as the columns did.
+    expect((await sql<{ kind: string; parts: string }>(url, `SELECT kind, count(*) AS parts FROM svc_run_state WHERE run_id = $1 GROUP BY kind ORDER BY kind`, [runs[0].summary.id])).map((r) => r.kind)).toEqual(runs[0].events.length > 0 ? ['events', 'poam'] : ['poam']);
+    await sql(url, `UPDATE svc_run_state SET items = '{}' WHERE run_id = $1 AND kind = 'poam'`, [runs[0].summary.id]);
+    await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`(svc_run_state, run 1, poam): the hash chain does not match the POA&M state of run 1`) });
   });
 
   it('detects the as_of column changed (which a range reads) and keeps the record column what record_text says', async () => {

@@ -102,6 +102,17 @@ export class JsonArrayItems {
     return items;
   }
 
+  /** Whether the array's closing `]` has been read: push no more, take the bytes after it from remainder(). */
+  get done(): boolean {
+    return this.closed;
+  }
+
+  /** The bytes pushed after the array's `]`, once it has closed: the start of what follows it in the stream. */
+  remainder(): Uint8Array {
+    if (!this.closed) throw new JsonSplitError(this.base + this.pending.length, 'the array does not end');
+    return this.pending.subarray(this.at);
+  }
+
   /** The text after the array, once the stream has ended; throws when the array never closed. */
   rest(): string {
     if (!this.closed) throw new JsonSplitError(this.base + this.pending.length, 'the array does not end');

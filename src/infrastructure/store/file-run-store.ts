@@ -1,7 +1,10 @@
 import { appendEvery, appendOne } from '../../domain/conmon/append-each';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
+import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
+import type { ConmonEvent } from '../../domain/conmon/conmon-event';
+import { StoredArray } from '../../domain/conmon/stored-state';
+import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
@@ -66,6 +69,10 @@ interface RunIndex {
   head: string;
   runs: IndexEntry[];
 }
+
+/** How a state file begins, and its POA&M state after its events: canonical JSON orders the keys so. */
+const STATE_EVENTS_HEAD = '{"events":[';
+const STATE_POAM_HEAD = ',"poam":[';
 
 /** A run's record file: `<id>.json`. */
 const RUN_FILE = /^[0-9a-f]{64}\.json$/;
@@ -260,26 +267,9 @@ export class FileRunStore implements RunStore, AccessStore {
     const document = (await this.documentsOf(entry))?.find((d) => d.name === name);
     if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
-    const opening = () =>
-      open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') throw tampered(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
-        throw translateFsError(error, path, 'run store file');
-      });
     // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      const handle = await opening();
-      try {
-        for (;;) {
-          const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
-          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-          if (bytesRead === 0) return;
-          yield buffer.subarray(0, bytesRead);
-        }
-      } finally {
-        await handle.close();
-      }
-    }
-    return { document, chunks: verifiedChunks(chunks(), document, path, digest) };
+    const chunks = this.chunksOf(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
+    return { document, chunks: verifiedChunks(chunks, document, path, digest) };
   }
 
   private get journalPath(): string {
@@ -450,14 +440,69 @@ export class FileRunStore implements RunStore, AccessStore {
     const documents = await this.documentsOf(entry);
     const { record } = await this.record(entry);
     const statePath = this.statePath(seq, id);
-    const state = await this.readState(statePath, id);
+    const state = await this.readState(statePath, link);
     checkRecord(link, 'summary', state.summary, statePath, digest);
-    checkRecord(link, 'poam', state.poam, statePath, digest);
-    checkRecord(link, 'events', state.events, statePath, digest);
     return { summary: state.summary, record, poam: state.poam, events: state.events, ...(documents ? { documents } : {}) };
   }
 
-  private async readState(statePath: string, id: string): Promise<Omit<StoredRun, 'record'>> {
+  /**
+   * The run's state file read a chunk at a time (issue 35): svc writes it as canonical JSON, `{"events":[…],"poam":[…],
+   * "summary":{…}}`, so its events and POA&M items are split off one by one (JsonArrayItems) and checked against the
+   * link as they come (StoredArray); the file is never one string, whatever the run's size. A file not in that form
+   * (none svc wrote since the chain) is read whole and checked as a record.
+   */
+  private async readState(statePath: string, link: RunLink): Promise<Omit<StoredRun, 'record'>> {
+    const events = new StoredArray<ConmonEvent>(digest, link, 'events', statePath);
+    const poam = new StoredArray<TrackedPoamItem>(digest, link, 'poam', statePath);
+    let splitter = new JsonArrayItems(STATE_EVENTS_HEAD);
+    let array: StoredArray<unknown> = events;
+    const feed = (chunk: Uint8Array): void => {
+      for (const text of splitter.push(chunk)) array.item(text);
+      if (splitter.done && array === events) {
+        const after = splitter.remainder();
+        splitter = new JsonArrayItems(STATE_POAM_HEAD);
+        array = poam;
+        feed(after);
+      }
+    };
+    try {
+      for await (const chunk of this.chunksOf(statePath, link.id, 'is listed in index.json but its state file is missing')) feed(chunk);
+      if (array !== poam) throw new JsonSplitError(0, 'no POA&M state');
+      const tail = parseJson(`{${splitter.rest().slice(1)}`, statePath);
+      if (!isObject(tail) || Object.keys(tail).length !== 1 || !isObject(tail.summary) || tail.summary.id !== link.id) throw corrupt(statePath, `not the state of run ${link.id}`);
+      return { summary: tail.summary as unknown as RunSummary, events: events.end(), poam: poam.end() };
+    } catch (error) {
+      if (!(error instanceof JsonSplitError)) throw error;
+      const state = await this.readWholeState(statePath, link.id);
+      checkRecord(link, 'poam', state.poam, statePath, digest);
+      checkRecord(link, 'events', state.events, statePath, digest);
+      return state;
+    }
+  }
+
+  /** A file's bytes a chunk at a time; a missing file is run-store-tampered, `missing` saying what it is. */
+  private async *chunksOf(path: string, id: string, missing: string): AsyncGenerator<Uint8Array> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw tampered(path, id, missing);
+      throw translateFsError(error, path, 'run store file');
+    }
+    try {
+      for (;;) {
+        const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) return;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** A state file read whole: svc 0.5.0's, upgraded by chaining it (small by then: it held them as one string too). */
+  private async readWholeState(statePath: string, id: string): Promise<Omit<StoredRun, 'record'>> {
     const text = await this.readText(statePath);
     if (text === undefined) throw tampered(statePath, id, 'is listed in index.json but its state file is missing');
     const state = parseJson(text, statePath);
@@ -486,7 +531,7 @@ export class FileRunStore implements RunStore, AccessStore {
       if (bytes === undefined) throw tampered(runPath, summary.id, 'is listed in index.json but its file is missing');
       if (digest.sha256(bytes) !== summary.id) throw tampered(runPath, summary.id);
       const statePath = this.statePath(summary.seq, summary.id);
-      const state = await this.readState(statePath, summary.id);
+      const state = await this.readWholeState(statePath, summary.id);
       if (hashOf(state.summary, digest) !== hashOf(summary, digest)) throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
       const chained = chainLink(state, head, digest);
       runs.push({ summary, link: chained.link });

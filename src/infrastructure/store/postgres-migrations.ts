@@ -4,6 +4,7 @@ import type { RunSummary, TrackedPoamItem } from '../../domain/conmon/run-record
 import { ConfigError } from '../../domain/errors';
 import { chainLink, chainTampered, GENESIS } from '../../domain/conmon/run-chain';
 import { canonicalText, tampered } from '../../domain/conmon/run-id';
+import { stateParts } from '../../domain/conmon/stored-state';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 
 export interface Migration {
@@ -152,7 +153,47 @@ export const MIGRATIONS: readonly Migration[] = [
                min(at COLLATE "C") FILTER (WHERE outcome = 'denied'), max(at COLLATE "C") FILTER (WHERE outcome = 'denied')
         FROM svc_access GROUP BY day, principal, coalesce(agency, ''), document;`,
   },
+  {
+    version: 7,
+    name: 'run state parts',
+    // A run's POA&M state and events in parts of whole items (domain/conmon/stored-state.ts), not one jsonb value each:
+    // a jsonb array is capped at 256 MiB, which a run of a million results with half of them failing passes (issue
+    // 35). Each part is the canonical JSON of its items joined by commas; joined and bracketed, the parts hash to what
+    // the run's chain link keeps. Existing runs are converted one at a time, then the columns dropped.
+    sql: `
+      CREATE TABLE svc_run_state (
+        run_id text NOT NULL CHECK (run_id ~ '^[0-9a-f]{64}$'),
+        kind text NOT NULL CHECK (kind IN ('poam', 'events')),
+        part int NOT NULL CHECK (part >= 0),
+        items text NOT NULL,
+        PRIMARY KEY (run_id, kind, part)
+      );`,
+    then: splitRunStates,
+    finally: 'ALTER TABLE svc_runs DROP COLUMN poam, DROP COLUMN events;',
+  },
 ];
+
+/** Inserts a run's POA&M state and events as parts (stateParts), in the caller's transaction. */
+export async function insertStateParts(sql: Sql, id: string, state: { poam: Iterable<TrackedPoamItem>; events: Iterable<ConmonEvent> }): Promise<void> {
+  for (const kind of ['poam', 'events'] as const) {
+    let part = 0;
+    for (const items of stateParts(state[kind])) {
+      await sql('INSERT INTO svc_run_state (run_id, kind, part, items) VALUES ($1, $2, $3, $4)', [id, kind, part, items]);
+      part += 1;
+    }
+  }
+}
+
+/** Moves each stored run's POA&M state and events into svc_run_state, one run in memory at a time. */
+async function splitRunStates(sql: Sql): Promise<void> {
+  let seq = 0;
+  for (;;) {
+    const [row] = await sql<{ seq: string; id: string; poam: TrackedPoamItem[]; events: ConmonEvent[] }>('SELECT seq, id, poam, events FROM svc_runs WHERE seq > $1 ORDER BY seq LIMIT 1', [seq]);
+    if (row === undefined) return;
+    await insertStateParts(sql, row.id, row);
+    seq = Number(row.seq);
+  }
+}
 
 /** Rows are chained this many at a time: memory stays bounded however many runs 0.5.0 stored. */
 const CHAIN_BATCH = 100;

@@ -1,13 +1,14 @@
 import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
+import { StoredArray } from '../../domain/conmon/stored-state';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
-import { migrate, type Sql } from './postgres-migrations';
+import { insertStateParts, migrate, type Sql } from './postgres-migrations';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
 import { canonicalText, checkDecided, parseRunKey } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
@@ -34,7 +35,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** The SHA-256 of the store's record rules (src/domain/conmon). */
 const digest = new NodeCryptoHashing();
 
-const RUN_COLUMNS = 'seq, id, summary, record_text, poam, events, link, head, documents';
+const RUN_COLUMNS = 'seq, id, summary, record_text, link, head, documents';
 
 interface RunRow {
   /** bigint arrives as a string. */
@@ -42,8 +43,6 @@ interface RunRow {
   id: string;
   summary: RunSummary;
   record_text: string;
-  poam: TrackedPoamItem[];
-  events: ConmonEvent[];
   /** The canonical JSON of the run's RunLink; head is its SHA-256. */
   link: string;
   head: string;
@@ -188,12 +187,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
       for await (const { id, decide, produce } of requests) {
         const [known] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [id]);
         if (known) {
-          each({ recorded: false, run: this.toStored(known) });
+          each({ recorded: false, run: await this.toStored(known, sql) });
           continue;
         }
         const [last] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`);
         const seq = last ? Number(last.seq) + 1 : 1;
-        const decided = await decide(last && this.toStored(last), seq, view);
+        const decided = await decide(last && (await this.toStored(last, sql)), seq, view);
         checkDecided(decided, id, seq);
         // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
         collectGarbage();
@@ -205,11 +204,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
         const chained = chainLink(run, head, digest);
         const { link } = chained;
         await sql(
-          `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, poam, events, link, head, documents)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb)`,
+          `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, link, head, documents)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb)`,
           // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-          [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), JSON.stringify(run.poam), JSON.stringify(run.events), canonicalText(link), chained.head, documents ? JSON.stringify(documents) : null],
+          [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), canonicalText(link), chained.head, documents ? JSON.stringify(documents) : null],
         );
+        await insertStateParts(sql, id, { poam: run.poam, events: run.events });
         await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, chained.head]);
         head = chained.head;
         each({ recorded: true, run });
@@ -257,11 +257,11 @@ export class PostgresRunStore implements RunStore, AccessStore {
       },
       get: async (key) => {
         const found = await row<RunRow>(RUN_COLUMNS, key);
-        return found && this.toStored(found);
+        return found && this.toStored(found, query);
       },
       latest: async () => {
         const [found] = await reader((sql) => sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`));
-        return found && this.toStored(found);
+        return found && this.toStored(found, query);
       },
       openDocument: async (key, name) => {
         const found = await row<DocumentRow>('seq, id, link, head, documents', key);
@@ -535,14 +535,23 @@ export class PostgresRunStore implements RunStore, AccessStore {
     return link;
   }
 
-  private toStored(row: RunRow): StoredRun {
+  /** The run of `row`, its POA&M state and events read from svc_run_state a part per query with `sql` and checked against its link as they come. */
+  private async toStored(row: RunRow, sql: Sql): Promise<StoredRun> {
     const link = this.linkOf(row);
     const { record } = storedRecord(row.record_text, link, this.where(row.seq, 'record_text'), digest);
     checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'), digest);
-    checkRecord(link, 'poam', row.poam, this.where(row.seq, 'poam'), digest);
-    checkRecord(link, 'events', row.events, this.where(row.seq, 'events'), digest);
     const documents = this.documentsOf(row, link);
-    return { summary: row.summary, record, poam: row.poam, events: row.events, ...(documents ? { documents } : {}) };
+    const read = async <T>(kind: 'poam' | 'events'): Promise<T[]> => {
+      const array = new StoredArray<T>(digest, link, kind, `${this.location} (svc_run_state, run ${row.seq}, ${kind})`);
+      for (let part = 0; ; part += 1) {
+        const [found] = await sql<{ items: string }>('SELECT items FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3', [row.id, kind, part]);
+        if (found === undefined) return array.end();
+        array.part(found.items);
+      }
+    };
+    const poam = await read<TrackedPoamItem>('poam');
+    const events = await read<ConmonEvent>('events');
+    return { summary: row.summary, record, poam, events, ...(documents ? { documents } : {}) };
   }
 
   /** The row's document list once it is shown to match its link (a list added or removed outside svc shows). */
