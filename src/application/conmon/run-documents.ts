@@ -3,6 +3,7 @@ import { evidenceBundleChunks } from '../../domain/artifacts/evidence-bundle';
 import type { HashedResult } from '../../domain/assessment/assessment';
 import { entryText } from '../../domain/assessment/entry-result';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument } from '../../domain/conmon/run-record';
+import { KSI_COUNTS_DOCUMENT, ksiCountsChunks, type CountedResult } from '../../domain/conmon/ksi-counts';
 import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
 import { evidenceTrace } from '../../domain/evidence/evidence-trace';
 import { merkleProofs, type ProofStep } from '../../domain/evidence/merkle';
@@ -116,6 +117,7 @@ export class RunDocuments {
       ...this.graphs(stored, loaded),
       ...runPageSources(stored, loaded.results, this.hashing),
       ...evidenceIndexSources({ length: loaded.results.length, hashAt: (position) => loaded.results[position].hash }),
+      { name: KSI_COUNTS_DOCUMENT, media_type: JSON_TYPE, chunks: ksiCountsChunks(() => ksiStatuses(loaded.results)) },
       { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')] },
     ];
   }
@@ -192,6 +194,11 @@ export function graphDocument(control: string): string {
 
 function* entriesOf(results: readonly HashedResult[], digest: ContentDigest): Generator<string> {
   for (const result of results) yield entryText(result, digest);
+}
+
+/** Each result's ksi_id and status, and whether the run's catalog maps it, in the run's order. */
+function* ksiStatuses(results: readonly HashedResult[]): Generator<CountedResult> {
+  for (const { item } of results) yield { ksi_id: item.result.ksi_id, status: item.result.status, mapped: item.definition !== undefined };
 }
 
 function digestOf(documents: readonly RunDocument[], name: string): string {

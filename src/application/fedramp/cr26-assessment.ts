@@ -26,6 +26,7 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { eachStoredResult } from '../shared/stored-bundle';
+import { eachStoredKsiCount } from '../shared/stored-ksi-counts';
 import { profileWith } from './fedramp-documents';
 import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
 import { isoSeconds } from '../../domain/encoding/iso-time';
@@ -214,11 +215,15 @@ export class Cr26Assessment {
       const kept = counted.get(summary.id);
       if (kept !== undefined) return kept;
       const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
-      const tool = toolOf(summary.source);
-      let index = 0;
-      await eachStoredResult(this.store, summary, assess, ({ item: { result } }) => {
-        tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
-      });
+      // The run's counts stored when it was recorded; a run recorded before svc stored them is read whole.
+      const stored = await eachStoredKsiCount(this.store, summary, (row) => tally.addCounts(row.ksi_id, row));
+      if (!stored) {
+        const tool = toolOf(summary.source);
+        let index = 0;
+        await eachStoredResult(this.store, summary, assess, ({ item: { result } }) => {
+          tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
+        });
+      }
       const counts = new Map(ksis.map((k) => {
         const t = tally.ksi(k.id)!;
         return [k.id, { pass: t.pass, fail: t.fail, other: t.other }] as const;

@@ -221,6 +221,21 @@ export class Cr26Tally {
     return route.ids;
   }
 
+  /**
+   * Adds a run's counted statuses of one result id (domain/conmon/ksi-counts.ts) to the KSIs it reaches, as `add` would
+   * for each of those results, to the pass, fail and other counts only: what the daily history reads.
+   */
+  addCounts(key: string, counts: { pass: number; fail: number; other: number }): void {
+    const route = this.route(key);
+    if (!('ids' in route)) return;
+    for (const id of route.ids) {
+      const t = this.byKsi.get(id)!;
+      t.pass += counts.pass;
+      t.fail += counts.fail;
+      t.other += counts.other;
+    }
+  }
+
   /** The name a CR26 document gives a result's id (cr26NameOf). */
   nameOf(id: string): string {
     const route = this.route(id);
