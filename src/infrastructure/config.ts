@@ -1,3 +1,4 @@
+import { readRetention, type Retention } from '../domain/conmon/retention';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_GOVERNANCE_POLICY, type GovernancePolicy } from '../domain/governance/governance-policy';
@@ -27,6 +28,8 @@ export interface SvcConfig {
   fedrampSchemas?: string;
   /** Sinks `svc conmon process` sends events to when no --sink is given (conmon.sinks). */
   sinks: string[];
+  /** How long recorded runs keep their full documents (conmon.retention); absent: for good. */
+  retention?: Retention;
   /** The offering's FedRAMP profile (`fedramp`, DESIGN §12.1), its file paths resolved against the config file's directory. */
   fedramp?: FedrampProfile;
   /** The evaluation policy and the KEV catalog of DESIGN §12.4 (`vulnerabilities`), the catalog's path resolved. */
@@ -56,8 +59,13 @@ export function readConfig(document: unknown, file: string): SvcConfig {
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
   for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', 'vulnerabilities', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities)');
   const sinks: string[] = [];
+  let retention: Retention | undefined;
   for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
-    if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks)');
+    if (key === 'retention') {
+      retention = readRetention(value, fail);
+      continue;
+    }
+    if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks, retention)');
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === '')) fail('conmon.sinks', `expected an array of sink specs such as "ndjson:events.ndjson", got ${describe(value)}`);
     sinks.push(...(value as string[]));
   }
@@ -100,6 +108,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     owners,
     ksis,
     sinks,
+    ...(retention === undefined ? {} : { retention }),
     ...(typeof schemas === 'string' ? { oscalSchemas: resolve(dirname(file), schemas) } : {}),
     ...(typeof fedrampSchemas === 'string' ? { fedrampSchemas: resolve(dirname(file), fedrampSchemas) } : {}),
     ...(fedramp === undefined ? {} : { fedramp }),

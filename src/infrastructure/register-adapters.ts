@@ -66,7 +66,7 @@ export interface AdapterOptions {
  */
 export function registerAdapters(container: DependencyContainer, { env = process.env, cwd = process.cwd() }: AdapterOptions = {}): DependencyContainer {
   const config = loadConfig(env, cwd);
-  container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance, conmon: { sinks: config.sinks } } });
+  container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance, conmon: { sinks: config.sinks, ...(config.retention === undefined ? {} : { retention: config.retention }) } } });
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
   container.register(FEDRAMP_PROFILE, { useValue: { file: config.file ?? 'svc.config.json', profile: config.fedramp ?? {} } });
   container.register(VULNERABILITY_SETTINGS, { useValue: config.vulnerabilities ?? { policy: DEFAULT_POLICY } });

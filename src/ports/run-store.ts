@@ -4,6 +4,7 @@ import type { RunRange } from '../domain/conmon/run-range';
 import type { RunDocumentSource } from '../domain/conmon/stored-documents';
 import type { JournalEntry } from '../domain/conmon/journal';
 import type { AccessEvent } from '../domain/trust/access-log';
+import type { PruneRecord } from '../domain/conmon/retention';
 
 export type { RunRange } from '../domain/conmon/run-range';
 export type { DocumentChunks, RunDocumentSource } from '../domain/conmon/stored-documents';
@@ -30,6 +31,19 @@ export interface OpenedDocument {
   document: RunDocument;
   /** The bytes, checked against the document's SHA-256 as they go: a mismatch throws run-store-tampered at the end. */
   chunks: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * What `prune` removes, decided under the store's lock from the committed runs' summaries and the verified journal
+ * (domain/conmon/retention.ts prunePlan); undefined: nothing.
+ */
+export type PruneDecision = (runs: RunSummary[], journal: JournalEntry[]) => PruneRecord | undefined;
+
+/** What `prune` did: the journal entry that records it (none when there was nothing to prune), and what it removed. */
+export interface PruneOutcome {
+  entry?: JournalEntry;
+  documents: number;
+  bytes: number;
 }
 
 /** One run for appendAll: what `append` takes. */
@@ -117,6 +131,14 @@ export interface RunStore {
   appendAccess(events: readonly AccessEvent[]): Promise<void>;
   /** The raw events kept of the days from `from` to `to` (YYYY-MM-DD, both included): AccessStore.accessLog. */
   accessLog(from: string, to: string): Promise<AccessEvent[]>;
+  /**
+   * Prunes old runs' documents (domain/conmon/retention.ts) under the store's lock: `decide` says what from the committed
+   * runs and the verified journal; the plan is appended to the journal first (kind PRUNE_KIND, hash-chained), then
+   * every document of its runs but `kept` is removed. A document of a run the journal records as pruned reads as
+   * NotFoundError `run-pruned`; one gone from any other run is still run-store-tampered. A pruning cut short leaves
+   * documents the next pruning removes.
+   */
+  prune(decide: PruneDecision, recordedAt: string): Promise<PruneOutcome>;
   /** Releases connections; the store may not be used afterwards. */
   close(): Promise<void>;
 }

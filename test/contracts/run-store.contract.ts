@@ -299,6 +299,39 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         return Buffer.concat(parts).toString('utf8');
       }
 
+      it('prunes: journals the plan first, removes the planned runs’ documents but the kept ones, reads them as pruned, and keeps the rest (issue 35)', async () => {
+        const runs = [runNumber(1), runNumber(2), runNumber(3)];
+        for (const run of runs) await store.append(run.id, run.decide, produce);
+        const plan = { keep_days: 31, before: '2026-11-01T00:00:00Z', kept: ['manifest.json'], runs: [{ seq: 1, id: runs[0].id }] };
+        let seen: unknown;
+        const outcome = await store.prune((summaries, journal) => {
+          seen = { runs: summaries.map((r) => r.seq), journal: journal.length };
+          return plan;
+        }, '2026-12-01T00:00:00Z');
+        expect(seen).toEqual({ runs: [1, 2, 3], journal: 0 });
+        expect(outcome).toMatchObject({ entry: { seq: 1, kind: 'run-prune', recorded_at: '2026-12-01T00:00:00Z', record: plan }, documents: 2, bytes: Buffer.byteLength(sarText) + envelope.length });
+        expect(await store.journal('run-prune')).toEqual([outcome.entry]);
+        for (const reader of [store, h.twin()]) {
+          for (const name of ['sar.json', 'sar.json.dsse.json']) {
+            await expect(bytesOf(await reader.openDocument(1, name))).rejects.toMatchObject({
+              code: 'run-pruned',
+              message: expect.stringContaining(`: ${name} of run 1 (${runs[0].id}) was pruned on 2026-12-01T00:00:00Z (conmon.retention.keep_days 31, journal entry 1); the run's summary, chain link, POA&M state, events, KSI counts and manifest are kept`),
+            });
+          }
+          expect(await bytesOf(await reader.openDocument(1, 'manifest.json'))).toBe('["sar.json"]');
+          expect(await bytesOf(await reader.openDocument(2, 'sar.json'))).toBe(sarText);
+          // The run itself reads as before: its summary, state and events, its document list.
+          expect((await reader.get(1))?.poam).toStrictEqual(runs[0].returned!.poam);
+          expect((await reader.get(1))?.documents?.map((d) => d.name)).toEqual(['manifest.json', 'sar.json', 'sar.json.dsse.json']);
+          if (reader !== store) await reader.close();
+        }
+        // Nothing left to prune: no entry, nothing removed; runs keep being appended after it.
+        expect(await store.prune(() => undefined, '2026-12-02T00:00:00Z')).toEqual({ documents: 0, bytes: 0 });
+        const fourth = runNumber(4);
+        await store.append(fourth.id, fourth.decide, produce);
+        expect((await store.list()).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+      });
+
       it('stores what produce gives with the run, lists it by name, and streams each back byte for byte', async () => {
         const first = runNumber(1);
         const outcome = await store.append(first.id, first.decide, produce);

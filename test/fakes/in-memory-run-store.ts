@@ -6,7 +6,8 @@ import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
 import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
-import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, OpenedDocument, RunRange, RunStore, RunView } from '../../src/ports/run-store';
+import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, OpenedDocument, PruneDecision, PruneOutcome, RunRange, RunStore, RunView } from '../../src/ports/run-store';
+import { PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/retention';
 import { PureJsHashing } from './pure-js-hashing';
 import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../src/ports/access-store';
@@ -155,13 +156,42 @@ export class InMemoryRunStore implements RunStore, AccessStore {
         if (!found) return undefined;
         const document = this.read(found).documents?.find((d) => d.name === name);
         if (!document) return undefined;
-        const stored = found.bytes.get(name) ?? Buffer.alloc(0);
+        const stored = found.bytes.get(name);
+        // As the real stores: a pruned document says so once it is read.
+        const pruning = stored === undefined ? prunedBy(this.shared.journal, found.run.summary.id, name) : undefined;
+        const gone = pruning && prunedError(this.location, found.run.summary, name, pruning);
         async function* whole(): AsyncGenerator<Uint8Array> {
-          yield stored;
+          if (gone !== undefined) throw gone;
+          yield stored ?? Buffer.alloc(0);
         }
         return { document, chunks: verifiedChunks(whole(), document, this.location, this.digest) };
       },
     };
+  }
+
+  /** As the real stores: the plan journaled first, then every document of its runs but the kept ones dropped. */
+  async prune(decide: PruneDecision, recordedAt: string): Promise<PruneOutcome> {
+    const next = this.shared.queue.then(() => {
+      this.verifyChain();
+      const journal = this.verifiedJournal();
+      const plan = decide(this.shared.runs.map((r) => copy(r.run.summary)), journal);
+      if (plan === undefined) return { documents: 0, bytes: 0 };
+      const entry = nextJournalEntry(journal.at(-1), PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt, this.digest);
+      this.shared.journal.push(copy(entry));
+      this.shared.journalHead = { seq: entry.seq, hash: entry.hash };
+      const removed = { documents: 0, bytes: 0 };
+      for (const { bytes } of this.shared.runs.filter((r) => plan.runs.some((p) => p.id === r.run.summary.id))) {
+        for (const [name, stored] of [...bytes]) {
+          if (plan.kept.includes(name)) continue;
+          bytes.delete(name);
+          removed.documents += 1;
+          removed.bytes += stored.length;
+        }
+      }
+      return { entry, ...removed };
+    });
+    this.shared.queue = next.catch(() => undefined);
+    return next;
   }
 
   async appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {

@@ -13,7 +13,8 @@ import type { DriftSeverity } from '../../domain/drift/drift-finding';
 import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
 import { HASHING, type Hashing } from '../../ports/hashing';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import { RUN_STORE, type AppendRequest, type RunStore, type RunView } from '../../ports/run-store';
+import { RUN_STORE, type AppendedRun, type AppendRequest, type RunStore, type RunView } from '../../ports/run-store';
+import { prunePlan, type PruneRecord } from '../../domain/conmon/retention';
 import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } from '../../ports/security-event-sink';
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { UUIDS, type Uuids } from '../../ports/uuids';
@@ -57,6 +58,11 @@ export interface ProcessRunResult {
   lostDetections?: true;
   /** A run with detections, or after one: its vulnerability groups and the policy evaluations recorded with it for new ones. */
   vulnerabilities?: { groups: number; open: number; policy_evaluations: number };
+  /**
+   * What the retention (conmon.retention) pruned after the call recorded its runs: on the last result, when it pruned
+   * any run (domain/conmon/retention.ts).
+   */
+  pruned?: { runs: number; documents: number; bytes: number; keep_days: number; before: string; journal_seq: number };
 }
 
 /**
@@ -139,7 +145,24 @@ export class ProcessRun {
         ...(recorded && groups !== undefined ? { vulnerabilities: groups } : {}),
       });
     }
+    const pruned = await this.prune(appended);
+    if (pruned !== undefined) results[results.length - 1].pruned = pruned;
     return results;
+  }
+
+  /**
+   * With a retention setting, once runs were recorded: prunes the documents of the runs older than keep_days before
+   * the newest run's as_of (the store's own time, so a store nobody records in keeps everything), but the latest run
+   * of each source and those of OCR snapshots. Recorded at the last recorded run's time.
+   */
+  private async prune(appended: readonly AppendedRun[]): Promise<ProcessRunResult['pruned']> {
+    const { retention } = this.settings.conmon;
+    const last = appended.filter((a) => a.recorded).at(-1);
+    if (retention === undefined || last === undefined) return undefined;
+    const outcome = await this.store.prune((runs, journal) => prunePlan(runs, journal, retention, new Date(Math.max(...runs.map((r) => Date.parse(r.as_of))))), last.summary.recorded_at);
+    if (outcome.entry === undefined) return undefined;
+    const record = outcome.entry.record as unknown as PruneRecord;
+    return { runs: record.runs.length, documents: outcome.documents, bytes: outcome.bytes, keep_days: record.keep_days, before: record.before, journal_seq: outcome.entry.seq };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
-import type { AccessEvent, AppendedRun, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore } from '../../ports/run-store';
+import type { AccessEvent, AppendedRun, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore, PruneOutcome } from '../../ports/run-store';
 import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 
 /** Where a snapshot stops: the latest run it holds (none when no run was recorded yet) and its last journal entry. */
@@ -70,6 +70,10 @@ export class SnapshotStore implements RunStore {
   }
 
   appendJournal(): Promise<JournalEntry> {
+    return refused();
+  }
+
+  prune(): Promise<PruneOutcome> {
     return refused();
   }
 

@@ -11,7 +11,7 @@ export function endOfDay(day: string): string {
   return `${day}T23:59:59Z`;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** The UTC day `days` days after `day` (`YYYY-MM-DD`; negative: before). */
 export function addDays(day: string, days: number): string {

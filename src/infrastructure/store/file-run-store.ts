@@ -1,12 +1,13 @@
 import { appendEvery, appendOne } from '../../domain/conmon/append-each';
-import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray } from '../../domain/conmon/stored-state';
 import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
-import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import { PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { FileAccessLog } from './file-access-log';
 import { translateFsError } from '../shared/fs-errors';
@@ -150,13 +151,57 @@ export class FileRunStore implements RunStore, AccessStore {
     }
     const lease = await this.lock();
     try {
-      const { entries, committedBytes, headWritten } = await this.readJournal();
-      const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
-      if (!headWritten) await this.writeAtomic(this.journalHeadPath, canonicalText(EMPTY_JOURNAL));
-      await this.appendJournalLine(committedBytes, `${canonicalText(entry)}\n`);
-      if (!(await lease.isHeld())) throw this.leaseLost();
-      await this.writeAtomic(this.journalHeadPath, canonicalText({ seq: entry.seq, hash: entry.hash }));
-      return entry;
+      return await this.appendJournalHeld(lease, await this.readJournal(), kind, record, recordedAt);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /** appendJournal's work, under `lease`, after `journal` (the committed journal, as readJournal read it). */
+  private async appendJournalHeld(lease: Lease, journal: Awaited<ReturnType<FileRunStore['readJournal']>>, kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+    const { entries, committedBytes, headWritten } = journal;
+    const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
+    if (!headWritten) await this.writeAtomic(this.journalHeadPath, canonicalText(EMPTY_JOURNAL));
+    await this.appendJournalLine(committedBytes, `${canonicalText(entry)}\n`);
+    if (!(await lease.isHeld())) throw this.leaseLost();
+    await this.writeAtomic(this.journalHeadPath, canonicalText({ seq: entry.seq, hash: entry.hash }));
+    return entry;
+  }
+
+  /**
+   * Under store.lock: the plan is committed to the journal first, then each pruned run's documents but the kept ones
+   * are removed from `documents/<id>/` (their list stays: the link vouches for it). The runs of earlier prunings are
+   * swept again, so a pruning cut short is finished by the next.
+   */
+  async prune(decide: PruneDecision, recordedAt: string): Promise<PruneOutcome> {
+    await this.makeDirs();
+    const lease = await this.lock();
+    try {
+      const index = (await this.readIndex()) ?? (await this.upgrade());
+      const journal = await this.readJournal();
+      for (const { summary, link } of index.runs) checkRecord(link, 'summary', summary, this.indexPath, digest);
+      const plan = decide(index.runs.map((e) => e.summary), journal.entries);
+      const entry = plan && (await this.appendJournalHeld(lease, journal, PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt));
+      const removed = { documents: 0, bytes: 0 };
+      const records = [...journal.entries.filter((e) => e.kind === PRUNE_KIND), ...(entry ? [entry] : [])].map((e) => e.record as unknown as PruneRecord);
+      for (const record of records) {
+        for (const run of record.runs) {
+          const dir = this.documentsPath(run.id);
+          for (const name of await readdir(dir).catch(() => [] as string[])) {
+            if (name === DOCUMENT_LIST || record.kept.includes(name)) continue;
+            const path = join(dir, name);
+            try {
+              const { size } = await stat(path);
+              await rm(path, { force: true });
+              removed.documents += 1;
+              removed.bytes += size;
+            } catch (error) {
+              throw translateFsError(error, path, 'run store file');
+            }
+          }
+        }
+      }
+      return { ...(entry ? { entry } : {}), ...removed };
     } finally {
       await lease.release();
     }
@@ -268,7 +313,10 @@ export class FileRunStore implements RunStore, AccessStore {
     if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
     // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.
-    const chunks = this.chunksOf(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`);
+    const chunks = this.chunksOf(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`, async () => {
+      const pruning = prunedBy((await this.readJournal()).entries, entry.summary.id, name);
+      return pruning && prunedError(this.location, entry.summary, name, pruning);
+    });
     return { document, chunks: verifiedChunks(chunks, document, path, digest) };
   }
 
@@ -480,13 +528,13 @@ export class FileRunStore implements RunStore, AccessStore {
     }
   }
 
-  /** A file's bytes a chunk at a time; a missing file is run-store-tampered, `missing` saying what it is. */
-  private async *chunksOf(path: string, id: string, missing: string): AsyncGenerator<Uint8Array> {
+  /** A file's bytes a chunk at a time; a missing file is what `gone` says (a pruned document), else run-store-tampered, `missing` saying what it is. */
+  private async *chunksOf(path: string, id: string, missing: string, gone?: () => Promise<Error | undefined>): AsyncGenerator<Uint8Array> {
     let handle: FileHandle;
     try {
       handle = await open(path, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw tampered(path, id, missing);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw (await gone?.()) ?? tampered(path, id, missing);
       throw translateFsError(error, path, 'run store file');
     }
     try {

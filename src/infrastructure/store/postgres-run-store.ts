@@ -4,7 +4,8 @@ import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray } from '../../domain/conmon/stored-state';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import { PRUNE_KIND, prunedBy, prunedError } from '../../domain/conmon/retention';
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
@@ -274,10 +275,19 @@ export class PostgresRunStore implements RunStore, AccessStore {
           const bundle = legacy && storedRecord(legacy.record_text, this.linkOf(legacy), this.where(legacy.seq, 'record_text'), digest).bundle;
           return bundle && { document: bundle.document, chunks: once(bundle.bytes) };
         }
+        const pruned = async (): Promise<Error | undefined> => {
+          const pruning = prunedBy(await this.journal(PRUNE_KIND), found.id, name);
+          return pruning && prunedError(this.location, { seq: Number(found.seq), id: found.id }, name, pruning);
+        };
         const parts = async function* (): AsyncGenerator<Uint8Array> {
           for (let part = 0; ; part += 1) {
             const rows = await query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
-            if (rows.length === 0) return;
+            if (rows.length === 0) {
+              // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
+              const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
+              if (gone !== undefined) throw gone;
+              return;
+            }
             yield rows[0].bytes;
           }
         };
@@ -292,18 +302,46 @@ export class PostgresRunStore implements RunStore, AccessStore {
     await this.ready();
     return this.transaction(async (sql) => {
       await this.lockForAppend(sql);
-      const entries = await this.verifiedJournal(sql);
-      const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
-      await sql('INSERT INTO svc_journal (seq, kind, recorded_at, record_text, prev, hash) VALUES ($1, $2, $3, $4, $5, $6)', [
-        entry.seq,
-        entry.kind,
-        entry.recorded_at,
-        canonicalText(entry.record),
-        entry.prev,
-        entry.hash,
-      ]);
-      await sql('UPDATE svc_journal_chain SET seq = $1, hash = $2', [entry.seq, entry.hash]);
-      return entry;
+      return this.insertJournalEntry(sql, await this.verifiedJournal(sql), kind, record, recordedAt);
+    });
+  }
+
+  /** Inserts the entry after `entries` (the verified journal) and moves the head, in the caller's transaction. */
+  private async insertJournalEntry(sql: Sql, entries: readonly JournalEntry[], kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+    const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
+    await sql('INSERT INTO svc_journal (seq, kind, recorded_at, record_text, prev, hash) VALUES ($1, $2, $3, $4, $5, $6)', [
+      entry.seq,
+      entry.kind,
+      entry.recorded_at,
+      canonicalText(entry.record),
+      entry.prev,
+      entry.hash,
+    ]);
+    await sql('UPDATE svc_journal_chain SET seq = $1, hash = $2', [entry.seq, entry.hash]);
+    return entry;
+  }
+
+  /** One transaction under the runs' advisory lock: the chain and journal verified, the plan's entry inserted, the documents' parts deleted. */
+  async prune(decide: PruneDecision, recordedAt: string): Promise<PruneOutcome> {
+    await this.ready();
+    return this.transaction(async (sql) => {
+      await this.lockForAppend(sql);
+      await this.verifyChain(sql);
+      const journal = await this.verifiedJournal(sql);
+      const rows = await sql<Pick<RunRow, 'seq' | 'id' | 'summary' | 'link' | 'head'>>('SELECT seq, id, summary, link, head FROM svc_runs ORDER BY seq');
+      const summaries = rows.map((r) => {
+        checkRecord(this.linkOf(r), 'summary', r.summary, this.where(r.seq, 'summary'), digest);
+        return r.summary;
+      });
+      const plan = decide(summaries, journal);
+      if (plan === undefined) return { documents: 0, bytes: 0 };
+      const entry = await this.insertJournalEntry(sql, journal, PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt);
+      const [removed] = await sql<{ documents: string; bytes: string | null }>(
+        `WITH gone AS (DELETE FROM svc_run_documents WHERE run_id = ANY($1) AND NOT (name = ANY($2)) RETURNING run_id, name, octet_length(bytes) AS size)
+         SELECT count(DISTINCT (run_id, name)) AS documents, sum(size) AS bytes FROM gone`,
+        [plan.runs.map((r) => r.id), plan.kept],
+      );
+      return { entry, documents: Number(removed.documents), bytes: Number(removed.bytes ?? 0) };
     });
   }
 

@@ -67,6 +67,11 @@ The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP,
         `Drift: ${plural(drift.P1 + drift.P2 + drift.P3 + drift.P4, 'finding')} (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
         `Events: ${result.events}`,
         ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${plural(d.attempts, 'attempt')}: ${d.error}`)),
+        ...(result.pruned === undefined
+          ? []
+          : [
+              `Pruned: ${plural(result.pruned.runs, 'run')} as of before ${result.pruned.before} (conmon.retention.keep_days ${result.pruned.keep_days}, journal entry ${result.pruned.journal_seq}): ${plural(result.pruned.documents, 'document')}, ${result.pruned.bytes} bytes removed; their summaries, chain links, POA&M state, events and KSI counts are kept`,
+            ]),
       ].join('\n'),
     );
   }
