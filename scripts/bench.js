@@ -6,12 +6,23 @@
  *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,conmon-vuln,pipeline,diff,api,trust,scale]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
+ *
+ * Issue 35's daily-run benches run only when named (they take from minutes to hours here, and start a throwaway
+ * PostgreSQL server; without its binaries their PostgreSQL rows say so and are skipped):
+ *   node scripts/bench.js [--quick] [--runs N] [--days D] --only daily-bytes,sdr-days,conmon-scale
+ * daily-bytes: bytes a daily run with 1% of results changed adds to the file store and to PostgreSQL, against the first
+ *   run's (BENCH_DAILY_RESULTS, default 100,000, --quick 10,000; BENCH_DAILY_DAYS, default 14, --quick 5).
+ * sdr-days: `fedramp sdr` with D recorded days against 1 (BENCH_SDR_RESULTS, default 2,000; --days D, default 30,
+ *   --quick 10).
+ * conmon-scale: `conmon process` of N results into an empty store against `ir auditor-bundle`, and a second run with 1%
+ *   changed against reading and parsing the report (BENCH_CONMON_RESULTS, default 1,000,000, --quick 100,000).
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { generate } = require('./bench/generate-report');
+const daily = require('./bench/daily-runs');
 
 const ROOT = path.join(__dirname, '..');
 const DATA = path.join(ROOT, 'bench-data');
@@ -22,7 +33,12 @@ const QUICK = args.includes('--quick');
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 3;
 /** --only startup,oscal runs just those benches. */
 const ONLY = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
-const wanted = (bench) => ONLY === undefined || ONLY.has(bench);
+/** Benches that run only when --only names them. */
+const NAMED_ONLY = new Set(['daily-bytes', 'sdr-days', 'conmon-scale']);
+const wanted = (bench) => (ONLY === undefined ? !NAMED_ONLY.has(bench) : ONLY.has(bench));
+/** --days D: the days of the sdr-days bench. */
+const DAYS = args.includes('--days') ? Number(args[args.indexOf('--days') + 1]) : undefined;
+if (DAYS !== undefined && !(Number.isInteger(DAYS) && DAYS >= 2)) throw new Error('--days wants a whole number of days, 2 or more');
 
 /** Runs a command; resolves with wall time (ms) and peak resident memory (bytes). */
 function measure(command, argv, env = {}) {
@@ -416,6 +432,227 @@ async function apiAtScale() {
   }
 }
 
+/**
+ * Issue 35: the throwaway PostgreSQL server of the daily-run benches, started once (scripts/bench/daily-runs.js);
+ * resolves with { pg } or, when it cannot start, { skipped: <why> }.
+ */
+let postgres;
+function postgresServer() {
+  postgres ??= daily.startPostgres().then(
+    (pg) => ({ pg }),
+    (error) => ({ skipped: error.message }),
+  );
+  return postgres;
+}
+
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const size = (bytes) => (bytes >= 2 ** 30 ? gb(bytes) : mib(bytes));
+const count = (n) => n.toLocaleString('en-US');
+/** The file store of an svc home, as the bench runs it (SVC_STORE empty: `<home>/store`, whatever the caller set). */
+const fileEnv = (home) => ({ SVC_HOME: home, SVC_STORE: '' });
+const conmonArgs = (file, day) => [SVC, 'conmon', 'process', file, '--now', daily.recordedAt(day)];
+
+/**
+ * Issue 35 daily-bytes: days 1..D of the daily series (scripts/bench/daily-runs.js: each day 1% of the N results
+ * changed) recorded by `svc conmon process --now <day>` into an empty file store and an empty PostgreSQL database,
+ * day by day in turn. After each run: the file store's bytes (every file under <home>/store), PostgreSQL's
+ * `pg_database_size` and the svc_ tables' `pg_total_relation_size` after VACUUM and CHECKPOINT. The ratio is the median
+ * bytes a later run added over the bytes the first run added; the target (≤ 0.05) is issue 35's.
+ */
+async function dailyBytes() {
+  const n = Number(process.env.BENCH_DAILY_RESULTS) || (QUICK ? 10_000 : 100_000);
+  const days = Number(process.env.BENCH_DAILY_DAYS) || (QUICK ? 5 : 14);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-daily-'));
+  const home = path.join(dir, 'file');
+  const pgHome = path.join(dir, 'pg');
+  const server = await postgresServer();
+  const sizes = { file: [], database: [], tables: [] };
+  try {
+    let url;
+    if (server.pg) {
+      url = await server.pg.database('svc_daily_bytes');
+      const empty = await server.pg.sizes('svc_daily_bytes');
+      sizes.database.push(empty.database);
+      sizes.tables.push(empty.tables);
+    }
+    sizes.file.push(0);
+    let reportBytes = 0;
+    let changed = 0;
+    for (let day = 1; day <= days; day++) {
+      const file = path.join(dir, `day-${day}.json`);
+      changed = Math.max(changed, daily.generateDay(n, day, file));
+      if (day === 1) reportBytes = fs.statSync(file).size;
+      await measure(process.execPath, conmonArgs(file, day), fileEnv(home));
+      sizes.file.push(daily.treeBytes(path.join(home, 'store')));
+      if (server.pg) {
+        await measure(process.execPath, conmonArgs(file, day), { SVC_HOME: pgHome, SVC_STORE: url });
+        const s = await server.pg.sizes('svc_daily_bytes');
+        sizes.database.push(s.database);
+        sizes.tables.push(s.tables);
+      }
+      fs.rmSync(file);
+      process.stderr.write(`daily-bytes: day ${day}/${days} recorded\n`);
+    }
+    const what = (store) => `${store}: bytes a run adds, ${count(n)} results (${size(reportBytes)}), ${((100 * changed) / n).toFixed(1)}% changed a day, median of days 2–${days} vs day 1`;
+    const judge = (store, series) => {
+      const added = series.slice(1).map((b, i) => b - series[i]);
+      const [first, later] = [added[0], median(added.slice(1))];
+      const ratio = later / first;
+      row('daily-bytes', what(store), `${mib(later)} (${(later / n / 1024).toFixed(2)} KiB/result)`, `${mib(first)}`, ratio.toFixed(3), '≤ 0.05', ratio <= 0.05);
+    };
+    judge('file store (files under store/)', sizes.file);
+    if (server.pg) {
+      await server.pg.drop('svc_daily_bytes');
+      judge('PostgreSQL (pg_database_size)', sizes.database);
+      judge('PostgreSQL (svc_ tables)', sizes.tables);
+    } else row('daily-bytes', `PostgreSQL skipped: ${server.skipped}`, '', '', '', '≤ 0.05', undefined);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Issue 35 sdr-days: the daily series of N results (BENCH_SDR_RESULTS, default 2,000) recorded for D days (--days,
+ * default 30, --quick 10; issue 35 asks 365) into a file store and a PostgreSQL database, each copied after day 1. Then
+ * `svc fedramp sdr <day's report> --now <day>` (20x Class B profile: ksiMetrics reads every recorded day) with the store
+ * of D days against the store of 1 day, taking turns. Target ≤ 1.2×.
+ */
+async function sdrDays() {
+  const n = Number(process.env.BENCH_SDR_RESULTS) || 2_000;
+  const days = DAYS ?? (QUICK ? 10 : 30);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sdr-days-'));
+  const config = path.join(dir, 'svc.config.json');
+  fs.writeFileSync(config, JSON.stringify({ fedramp: { type: '20x', class: 'B', fedramp_id: 'FR2611250001', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }));
+  const server = await postgresServer();
+  const stores = [{ name: 'file store', one: { ...fileEnv(path.join(dir, 'file-1')) }, many: { ...fileEnv(path.join(dir, 'file-d')) } }];
+  if (server.pg) {
+    stores.push({ name: 'PostgreSQL', one: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: server.pg.urlOf('svc_sdr_1') }, many: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: await server.pg.database('svc_sdr_d') } });
+  }
+  const reportOf = (day) => path.join(dir, `day-${day}.json`);
+  try {
+    for (let day = 1; day <= days; day++) {
+      daily.generateDay(n, day, reportOf(day));
+      for (const store of stores) await measure(process.execPath, conmonArgs(reportOf(day), day), store.many);
+      if (day === 1) {
+        fs.cpSync(stores[0].many.SVC_HOME, stores[0].one.SVC_HOME, { recursive: true });
+        if (server.pg) await server.pg.database('svc_sdr_1', 'svc_sdr_d');
+      } else if (day < days) fs.rmSync(reportOf(day));
+      if (day % 10 === 0) process.stderr.write(`sdr-days: day ${day}/${days} recorded\n`);
+    }
+    const sdrOf = (store, day) => {
+      const out = path.join(dir, `sdr-${store.name.replace(/ /g, '-')}-${day}.json`);
+      return { command: process.execPath, args: [SVC, 'fedramp', 'sdr', reportOf(day), '--now', `${daily.dateOf(day)}T12:00:00Z`, '--out', out], env: { ...(day === 1 ? store.one : store.many), SVC_CONFIG: config }, out };
+    };
+    const commands = stores.flatMap((store) => [sdrOf(store, 1), sdrOf(store, days)]);
+    const timings = await alternate(RUNS + 2, commands);
+    // What the SDR read: ksiMetrics' lastYear.days of its first KSI (1 and min(D, 365) when the store's days are read).
+    const metricDays = (c) => Object.values(JSON.parse(fs.readFileSync(c.out, 'utf8')).ksiMetrics ?? {})[0]?.lastYear?.days ?? 'none';
+    stores.forEach((store, k) => {
+      const [one, many] = [timings[2 * k], timings[2 * k + 1]];
+      const ratio = many.ms / one.ms;
+      row('sdr-days', `${store.name}: fedramp sdr, ${count(n)} results, ${days} days recorded vs 1 (ksiMetrics lastYear.days ${metricDays(commands[2 * k + 1])} vs ${metricDays(commands[2 * k])}; median of ${RUNS + 2})`, `${many.ms.toFixed(0)} ms`, `${one.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 1.2×', ratio <= 1.2);
+    });
+    if (!server.pg) row('sdr-days', `PostgreSQL skipped: ${server.skipped}`, '', '', '', '≤ 1.2×', undefined);
+    else for (const db of ['svc_sdr_1', 'svc_sdr_d']) await server.pg.drop(db);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Issue 35 conmon-scale: `svc conmon process` of day 1 of the daily series (N results: BENCH_CONMON_RESULTS, default
+ * 1,000,000, --quick 100,000) into an empty file store and an empty PostgreSQL database against `svc ir auditor-bundle`
+ * of the same report (target ≤ 3×); then day 2 (1% changed) recorded on top of that run against reading and
+ * `JSON.parse`-ing day 2's report (scripts/bench/floor.js parse; target ≤ 1.5×). All taking turns; each store is put
+ * back to its day-1 state (a copy taken once) before every day-2 run after the first. Peak RSS is svc's process (the
+ * PostgreSQL server's memory is not in it).
+ */
+async function conmonScale() {
+  const n = Number(process.env.BENCH_CONMON_RESULTS) || (QUICK ? 100_000 : 1_000_000);
+  const label = n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : count(n);
+  const reportOf = (day) => {
+    const file = path.join(DATA, `daily-${n}-day-${day}.json`);
+    if (!fs.existsSync(file)) {
+      process.stderr.write(`generating ${path.relative(ROOT, file)} (${n} results, day ${day}) ...\n`);
+      daily.generateDay(n, day, file);
+    }
+    return file;
+  };
+  const [day1, day2] = [reportOf(1), reportOf(2)];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-conmon-scale-'));
+  const bundle = path.join(dir, 'bundle');
+  const server = await postgresServer();
+  const stores = [
+    {
+      name: 'file store',
+      env: fileEnv(path.join(dir, 'file')),
+      wipe: async () => fs.rmSync(path.join(dir, 'file', 'store'), { recursive: true, force: true }),
+      keep: async () => fs.cpSync(path.join(dir, 'file', 'store'), path.join(dir, 'file-day-1'), { recursive: true }),
+      restore: async () => {
+        fs.rmSync(path.join(dir, 'file', 'store'), { recursive: true, force: true });
+        fs.cpSync(path.join(dir, 'file-day-1'), path.join(dir, 'file', 'store'), { recursive: true });
+      },
+      bytes: async () => daily.treeBytes(path.join(dir, 'file', 'store')),
+    },
+  ];
+  if (server.pg) {
+    const { pg } = server;
+    stores.push({
+      name: 'PostgreSQL',
+      env: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: pg.urlOf('svc_scale') },
+      wipe: () => pg.database('svc_scale'),
+      keep: () => pg.database('svc_scale_day_1', 'svc_scale'),
+      restore: () => pg.database('svc_scale', 'svc_scale_day_1'),
+      bytes: async () => (await pg.sizes('svc_scale')).tables,
+    });
+  }
+  // alternate() runs `before` synchronously: the async wipes and restores are awaited by running each turn ourselves.
+  const turns = async (runs, commands) => {
+    const results = commands.map(() => ({ ms: [], peak: 0 }));
+    for (let r = 0; r < runs; r++) {
+      for (const [i, c] of commands.entries()) {
+        if (c.before) await c.before(r);
+        const { ms, peak } = await measure(c.command, c.args, c.env);
+        results[i].ms.push(ms);
+        results[i].peak = Math.max(results[i].peak, peak);
+      }
+    }
+    return results.map((x) => ({ ms: median(x.ms), peak: x.peak }));
+  };
+  try {
+    const inputSize = fs.statSync(day1).size;
+    const first = await turns(RUNS, [
+      ...stores.map((store) => ({ command: process.execPath, args: conmonArgs(day1, 1), env: store.env, before: store.wipe })),
+      { command: process.execPath, args: [SVC, 'ir', 'auditor-bundle', day1, '--out-dir', bundle], before: async () => fs.rmSync(bundle, { recursive: true, force: true }) },
+    ]);
+    fs.rmSync(bundle, { recursive: true, force: true });
+    const auditor = first.at(-1);
+    const firstBytes = [];
+    for (const [k, store] of stores.entries()) {
+      const ratio = first[k].ms / auditor.ms;
+      firstBytes.push(await store.bytes());
+      row('conmon-scale', `${store.name}: conmon process of ${label} results into an empty store vs ir auditor-bundle`, secs(first[k].ms), secs(auditor.ms), `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
+      row('conmon-scale', `${store.name}: its peak RSS vs the report's size (auditor-bundle's: ${size(auditor.peak)})`, size(first[k].peak), size(inputSize), `${(first[k].peak / inputSize).toFixed(2)}× input`, '', undefined);
+      if (RUNS > 1) await store.keep();
+    }
+    const second = await turns(RUNS, [
+      ...stores.map((store) => ({ command: process.execPath, args: conmonArgs(day2, 2), env: store.env, before: (r) => (r > 0 ? store.restore() : undefined) })),
+      { command: process.execPath, args: [FLOOR, 'parse', day2] },
+    ]);
+    const parse = second.at(-1);
+    for (const [k, store] of stores.entries()) {
+      const ratio = second[k].ms / parse.ms;
+      const added = (await store.bytes()) - firstBytes[k];
+      row('conmon-scale', `${store.name}: the next day's run (1% changed) onto it vs reading and parsing its report`, secs(second[k].ms), secs(parse.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
+      row('conmon-scale', `${store.name}: its peak RSS; bytes it added / day 1 added (${store.name === 'file store' ? 'files under store/' : 'svc_ tables'})`, size(second[k].peak), `${mib(added)} / ${mib(firstBytes[k])}`, `${(added / firstBytes[k]).toFixed(3)}`, '', undefined);
+    }
+    if (!server.pg) row('conmon-scale', `PostgreSQL skipped: ${server.skipped}`, '', '', '', '≤ 3×, ≤ 1.5×', undefined);
+    else for (const db of ['svc_scale', 'svc_scale_day_1']) await server.pg.drop(db);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function print() {
   const head = { bench: 'bench', what: 'measure', svc: 'svc', floor: 'floor', ratio: 'ratio', target: 'target', ok: 'met' };
   const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
@@ -428,8 +665,16 @@ function print() {
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  for (const [name, bench] of [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['conmon-vuln', conmonVulnerabilities], ['pipeline', pipeline], ['diff', diff], ['api', api], ['trust', trustCenter], ['scale', apiAtScale]]) if (wanted(name)) await bench();
+  const benches = [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['conmon-vuln', conmonVulnerabilities], ['pipeline', pipeline], ['diff', diff], ['api', api], ['trust', trustCenter], ['scale', apiAtScale]];
+  benches.push(['daily-bytes', dailyBytes], ['sdr-days', sdrDays], ['conmon-scale', conmonScale]);
+  try {
+    for (const [name, bench] of benches) if (wanted(name)) await bench();
+  } finally {
+    const server = postgres && (await postgres);
+    server?.pg?.stop();
+  }
   print();
+  if (postgres) console.log(`PostgreSQL: ${(await postgres).pg?.version ?? 'skipped'} (throwaway cluster, fsync=off)`);
   fs.writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
   process.exitCode = rows.some((r) => r.ok === false) ? 1 : 0;
 })().catch((error) => {

@@ -81,7 +81,7 @@ function generate(n, file, variant = 'a') {
   return fs.statSync(file).size;
 }
 
-module.exports = { generate };
+module.exports = { generate, ids, result };
 if (require.main === module) {
   const [n, file] = process.argv.slice(2);
   const variant = process.argv.includes('--variant') ? process.argv[process.argv.indexOf('--variant') + 1] : 'a';
