@@ -110,6 +110,12 @@ export interface RunStore {
    */
   openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined>;
   /**
+   * The committed store to read many runs from: its chain is walked once, here, and each read then checks what it
+   * returns against the links it holds, without walking the chain again (a year of daily runs read one by one walks it
+   * once, not once a run). Runs recorded after the call may or may not show.
+   */
+  reader(): Promise<RunView>;
+  /**
    * Appends a journal entry under the store's lock (two processes appending at once are serialized; a crash leaves the
    * journal as it was); returns it. The journal is append-only and hash-chained (domain/conmon/journal.ts), apart from
    * the runs' chain. Throws InvalidInputError (`bad-journal-kind`, `bad-journal-record`, `bad-journal-time`) for a kind

@@ -773,6 +773,19 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       expect(after.calls[0].latest?.poam).toStrictEqual(poam);
     });
 
+    it('reader(): reads runs and their documents as the store does, from one walk of the chain (issue 35)', async () => {
+      const runs = [runNumber(1), runNumber(2)];
+      await appendAll(...runs);
+      const reader = await store.reader();
+      expect(await reader.list()).toStrictEqual(await store.list());
+      expect(await reader.get(2)).toStrictEqual(await store.get(2));
+      expect(await reader.latest()).toStrictEqual(await store.latest());
+      expect(await reader.get(3)).toBeUndefined();
+      // A run changed behind its back is still caught when the reader reads it.
+      const named = await h.tamper('poam', { id: runs[0].id, seq: 1 });
+      await expect(reader.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+    });
+
     describe('tamper evidence: every record is in the hash chain', () => {
       let runs: Decided[];
       beforeEach(async () => {

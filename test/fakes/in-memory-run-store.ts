@@ -72,6 +72,10 @@ export class InMemoryRunStore implements RunStore, AccessStore {
     return this.committed().openDocument(key, name);
   }
 
+  async reader(): Promise<RunView> {
+    return this.committed();
+  }
+
   /** Each request in turn, in one turn of the shared queue; the runs and the head are replaced only once all are decided. */
   private appendEach(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>, each: (outcome: AppendOutcome) => void): Promise<void> {
     const next = this.shared.queue.then(async () => {

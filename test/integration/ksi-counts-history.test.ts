@@ -7,7 +7,7 @@ import { SdrBuilder } from '../../src/application/fedramp/write-sdr';
 import { KSI_COUNTS_DOCUMENT } from '../../src/domain/conmon/ksi-counts';
 import { EVIDENCE_BUNDLE_DOCUMENT } from '../../src/domain/conmon/run-record';
 import { registerAdapters } from '../../src/infrastructure/register-adapters';
-import { RUN_STORE, type RunStore } from '../../src/ports/run-store';
+import { RUN_STORE, type RunStore, type RunView } from '../../src/ports/run-store';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc } from '../support/run-svc';
 
@@ -46,12 +46,14 @@ async function sdrOf(hideCounts: boolean): Promise<{ document: unknown; opened: 
   const container = registerAdapters(root.createChildContainer(), { env, cwd: dir });
   const store = container.resolve<RunStore>(RUN_STORE);
   const opened = new Map<string, number>();
-  const view: RunStore = Object.assign(Object.create(store) as RunStore, {
-    openDocument: (key: string | number, name: string) => {
-      opened.set(name, (opened.get(name) ?? 0) + 1);
-      return hideCounts && name === KSI_COUNTS_DOCUMENT ? Promise.resolve(undefined) : store.openDocument(key, name);
-    },
-  });
+  const counting = <V extends RunView>(inner: V): V =>
+    Object.assign(Object.create(inner) as V, {
+      openDocument: (key: string | number, name: string) => {
+        opened.set(name, (opened.get(name) ?? 0) + 1);
+        return hideCounts && name === KSI_COUNTS_DOCUMENT ? Promise.resolve(undefined) : inner.openDocument(key, name);
+      },
+    });
+  const view: RunStore = Object.assign(counting(store), { reader: async () => counting(await store.reader()) });
   container.register(RUN_STORE, { useValue: view });
   const built = await container.resolve(SdrBuilder).buildLatest({ now: new Date(NOW) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
   await store.close();

@@ -205,29 +205,41 @@ export class Cr26Assessment {
     const now = scope.now.getTime();
     const from = now - 365 * DAY_MS;
     // Every run up to now (runs before the year too: a source's last run before it is its part on the year's first days).
-    const runs = (await this.store.list()).filter((r) => Date.parse(r.as_of) <= now).sort((a, b) => Date.parse(a.as_of) - Date.parse(b.as_of) || a.seq - b.seq);
+    // One reading of the store for every run of the year: its chain walked once, not once a run.
+    const store = await this.store.reader();
+    const runs = (await store.list()).filter((r) => Date.parse(r.as_of) <= now).sort((a, b) => Date.parse(a.as_of) - Date.parse(b.as_of) || a.seq - b.seq);
     const days = [...new Set(runs.filter((r) => Date.parse(r.as_of) >= from).map((r) => dayOf(r.as_of)))].sort();
     const daily = new Map<string, DailyKsiStatus[]>(ksis.map((k) => [k.id, []]));
     const assess = assessor(catalog, this.settingsOfRun.governance);
     // Per run read, its results' counts per KSI (read once, whatever the days it stands for).
     const counted = new Map<string, Map<string, KsiCounts>>();
+    // Where each result id leads, worked out once for every run.
+    const router = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
     const countsOf = async (summary: RunSummary): Promise<Map<string, KsiCounts>> => {
       const kept = counted.get(summary.id);
       if (kept !== undefined) return kept;
-      const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
+      const counts = new Map(ksis.map((k) => [k.id, { pass: 0, fail: 0, other: 0 }]));
       // The run's counts stored when it was recorded; a run recorded before svc stored them is read whole.
-      const stored = await eachStoredKsiCount(this.store, summary, (row) => tally.addCounts(row.ksi_id, row));
+      const stored = await eachStoredKsiCount(store, summary, (row) => {
+        for (const id of router.reach(row.ksi_id)) {
+          const c = counts.get(id)!;
+          c.pass += row.pass;
+          c.fail += row.fail;
+          c.other += row.other;
+        }
+      });
       if (!stored) {
+        const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
         const tool = toolOf(summary.source);
         let index = 0;
-        await eachStoredResult(this.store, summary, assess, ({ item: { result } }) => {
+        await eachStoredResult(store, summary, assess, ({ item: { result } }) => {
           tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
         });
+        for (const k of ksis) {
+          const t = tally.ksi(k.id)!;
+          counts.set(k.id, { pass: t.pass, fail: t.fail, other: t.other });
+        }
       }
-      const counts = new Map(ksis.map((k) => {
-        const t = tally.ksi(k.id)!;
-        return [k.id, { pass: t.pass, fail: t.fail, other: t.other }] as const;
-      }));
       counted.set(summary.id, counts);
       return counts;
     };

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
-import type { AccessEvent, AppendedRun, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore, PruneOutcome } from '../../ports/run-store';
+import type { AccessEvent, AppendedRun, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore, PruneOutcome, RunView } from '../../ports/run-store';
 import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 
 /** Where a snapshot stops: the latest run it holds (none when no run was recorded yet) and its last journal entry. */
@@ -67,6 +67,11 @@ export class SnapshotStore implements RunStore {
 
   appendAll(): Promise<AppendedRun[]> {
     return refused();
+  }
+
+  /** The snapshot is a view already. */
+  async reader(): Promise<RunView> {
+    return this;
   }
 
   appendJournal(): Promise<JournalEntry> {

@@ -221,19 +221,10 @@ export class Cr26Tally {
     return route.ids;
   }
 
-  /**
-   * Adds a run's counted statuses of one result id (domain/conmon/ksi-counts.ts) to the KSIs it reaches, as `add` would
-   * for each of those results, to the pass, fail and other counts only: what the daily history reads.
-   */
-  addCounts(key: string, counts: { pass: number; fail: number; other: number }): void {
+  /** The applicable KSIs a result id reaches, as `add` routes it (none for an unmapped id); routes are kept. */
+  reach(key: string): readonly string[] {
     const route = this.route(key);
-    if (!('ids' in route)) return;
-    for (const id of route.ids) {
-      const t = this.byKsi.get(id)!;
-      t.pass += counts.pass;
-      t.fail += counts.fail;
-      t.other += counts.other;
-    }
+    return 'ids' in route ? route.ids : [];
   }
 
   /** The name a CR26 document gives a result's id (cr26NameOf). */

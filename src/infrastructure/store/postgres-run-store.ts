@@ -220,15 +220,23 @@ export class PostgresRunStore implements RunStore, AccessStore {
 
   /** The committed store: each read in one snapshot whose chain is shown whole, a document's parts read one query each. */
   private committed(): RunView {
-    const query: Sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => {
-      try {
-        return (await this.pool.query<R>(text, values)).rows;
-      } catch (error) {
-        throw this.translate(error);
-      }
-    };
-    return this.view((work) => this.read(work), query);
+    return this.view((work) => this.read(work), this.query);
   }
+
+  /** The chain shown whole once; each read of the view then checks its rows against their links, as a read does. */
+  async reader(): Promise<RunView> {
+    await this.read(async () => undefined);
+    return this.view((work) => work(this.query), this.query);
+  }
+
+  /** One statement on the pool, its errors translated. */
+  private readonly query: Sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => {
+    try {
+      return (await this.pool.query<R>(text, values)).rows;
+    } catch (error) {
+      throw this.translate(error);
+    }
+  };
 
   /** The store as `reader` sees it (RunView): `reader` runs a read, `query` reads a document's parts. */
   private view(reader: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>, query: Sql): RunView {
