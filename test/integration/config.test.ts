@@ -38,9 +38,18 @@ describe('svc.config.json', () => {
     ['a bad KSI value', { ksis: { 'KSI-AC-02': { severity: 'Urgent' } } }, 'c.json: ksis.KSI-AC-02.severity: cannot set "Urgent"'],
     ['not an object', [], 'c.json: $: expected an object, got an array'],
     ['an empty schema directory', { oscal_schemas: ' ' }, 'c.json: oscal_schemas: expected a directory path, got " "'],
-    ['a conmon setting it does not know', { conmon: { sink: [] } }, 'c.json: conmon.sink: unknown setting (known: sinks)'],
+    ['a conmon setting it does not know', { conmon: { sink: [] } }, 'c.json: conmon.sink: unknown setting (known: sinks, retention)'],
+    ['a retention that is not an object', { conmon: { retention: 90 } }, 'c.json: conmon.retention: expected an object such as {"keep_days": 90}'],
+    ['a retention setting it does not know', { conmon: { retention: { keep_days: 90, days: 3 } } }, 'c.json: conmon.retention.days: unknown setting (known: keep_days)'],
+    ['a keep_days under a month', { conmon: { retention: { keep_days: 30 } } }, 'c.json: conmon.retention.keep_days: expected a whole number of days, at least 31, got 30'],
+    ['a keep_days that is not a whole number', { conmon: { retention: { keep_days: '90' } } }, 'c.json: conmon.retention.keep_days: expected a whole number of days, at least 31, got "90"'],
     ['sinks that are not a list of specs', { conmon: { sinks: 'ndjson:x' } }, 'c.json: conmon.sinks: expected an array of sink specs such as "ndjson:events.ndjson", got "ndjson:x"'],
   ])('refuses %s', (_what, doc, message) => expect(() => readConfig(doc, 'c.json')).toThrow(message));
+
+  it('reads conmon.retention, and has none without it', () => {
+    expect(readConfig({ conmon: { retention: { keep_days: 90 } } }, 'c.json').retention).toEqual({ keep_days: 90 });
+    expect(readConfig({ conmon: { sinks: [] } }, 'c.json')).not.toHaveProperty('retention');
+  });
 
   it('reads the vulnerabilities section: the KEV catalog resolved against the file, the policy over the defaults', () => {
     const config = readConfig({ vulnerabilities: { kev_catalog: 'kev/known.json', policy: { internet_reachable: ['*.example.com'], default_n: 'N2' } } }, '/etc/svc/c.json');
