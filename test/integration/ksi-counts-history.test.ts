@@ -41,8 +41,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** SdrBuilder on the store, whose documents opened are counted by name; with `hideCounts`, the runs' KSI counts are not there (as for runs recorded before them). */
-async function sdrOf(hideCounts: boolean): Promise<{ document: unknown; opened: Map<string, number> }> {
+/**
+ * SdrBuilder on the store, whose documents opened are counted by name; with `hideCounts`, the runs' KSI counts are not
+ * there (as for runs recorded before them). `times` SDRs are built with the one SdrBuilder, as svc-api's trust center does.
+ */
+async function sdrOf(hideCounts: boolean, times = 1): Promise<{ document: unknown; opened: Map<string, number> }> {
   const container = registerAdapters(root.createChildContainer(), { env, cwd: dir });
   const store = container.resolve<RunStore>(RUN_STORE);
   const opened = new Map<string, number>();
@@ -55,9 +58,11 @@ async function sdrOf(hideCounts: boolean): Promise<{ document: unknown; opened: 
     });
   const view: RunStore = Object.assign(counting(store), { reader: async () => counting(await store.reader()) });
   container.register(RUN_STORE, { useValue: view });
-  const built = await container.resolve(SdrBuilder).buildLatest({ now: new Date(NOW) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
+  const builder = container.resolve(SdrBuilder);
+  let built: Awaited<ReturnType<SdrBuilder['buildLatest']>>;
+  for (let n = 0; n < times; n++) built = await builder.buildLatest({ now: new Date(NOW) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
   await store.close();
-  return { document: built?.model.document, opened };
+  return { document: built!?.model.document, opened };
 }
 
 describe('KSI metrics from the counts stored with each run (issue 35)', () => {
@@ -91,5 +96,11 @@ describe('KSI metrics from the counts stored with each run (issue 35)', () => {
     expect(fromCounts.opened.get(EVIDENCE_BUNDLE_DOCUMENT)).toBe(2);
     // Without: every run's evidence.
     expect(fromEvidence.opened.get(EVIDENCE_BUNDLE_DOCUMENT)).toBe(DAYS + 2);
+  });
+
+  it('reads each run’s counts once for the life of the builder: a second SDR reads only the latest runs again', async () => {
+    const twice = await sdrOf(false, 2);
+    expect(JSON.stringify(twice.document)).toBe(JSON.stringify((await sdrOf(false)).document));
+    expect([twice.opened.get(KSI_COUNTS_DOCUMENT), twice.opened.get(EVIDENCE_BUNDLE_DOCUMENT)]).toEqual([DAYS, 4]);
   });
 });

@@ -23,10 +23,11 @@ import { FEDRAMP_PROFILE, type FedrampProfileSettings } from '../../ports/fedram
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
-import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import { RUN_STORE, type RunStore, type RunView } from '../../ports/run-store';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { eachStoredResult } from '../shared/stored-bundle';
 import { eachStoredKsiCount } from '../shared/stored-ksi-counts';
+import type { KsiCounts as CountRow } from '../../domain/conmon/ksi-counts';
 import { profileWith } from './fedramp-documents';
 import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
 import { isoSeconds } from '../../domain/encoding/iso-time';
@@ -34,6 +35,10 @@ import { nextReportDate } from '../../domain/fedramp/ocr';
 
 /** A KSI's results of one run, by outcome (what tallyStatus judges). */
 type KsiCounts = Pick<KsiTally, 'pass' | 'fail' | 'other'>;
+
+/** How many runs' KSI count rows an instance keeps, and the most rows of one run it keeps (a run of FedRAMP-shaped ids has a few hundred). */
+const COUNTS_KEPT = 4096;
+const COUNT_ROWS_KEPT = 10_000;
 
 /** The path and status assumed when the profile gives none (docs/fedramp.md): a program application. */
 export const PROFILE_DEFAULTS = { path: 'program', status: 'applying' } as const;
@@ -87,6 +92,9 @@ const DAY_MS = 86_400_000;
  */
 @injectable()
 export class Cr26Assessment {
+  /** Each run's stored KSI count rows once read (null: recorded without them), by run id: storedCounts. */
+  private readonly counts = new Map<string, readonly CountRow[] | null>();
+
   constructor(
     @inject(FEDRAMP_RULES_SOURCE) private readonly source: FedrampRulesSource,
     @inject(FEDRAMP_PROFILE) private readonly settings: FedrampProfileSettings,
@@ -198,6 +206,20 @@ export class Cr26Assessment {
   }
 
   /**
+   * A run's stored KSI count rows (undefined for a run recorded without them), kept for the life of this instance:
+   * runs never change, so svc-api's trust center, rebuilding its SDR after each recorded run, reads only the new run's.
+   */
+  private async storedCounts(store: RunView, summary: RunSummary): Promise<readonly CountRow[] | undefined> {
+    const kept = this.counts.get(summary.id);
+    if (kept !== undefined) return kept === null ? undefined : kept;
+    const rows: CountRow[] = [];
+    const stored = await eachStoredKsiCount(store, summary, (row) => rows.push(row));
+    if (this.counts.size >= COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value as string);
+    if (rows.length <= COUNT_ROWS_KEPT) this.counts.set(summary.id, stored ? rows : null);
+    return stored ? rows : undefined;
+  }
+
+  /**
    * Per KSI, the status of each day of the last year from the run store: the day's last recorded run (by as_of),
    * its results evaluated as DESIGN §12.2 says. A store that cannot be read is the store's error.
    */
@@ -220,15 +242,16 @@ export class Cr26Assessment {
       if (kept !== undefined) return kept;
       const counts = new Map(ksis.map((k) => [k.id, { pass: 0, fail: 0, other: 0 }]));
       // The run's counts stored when it was recorded; a run recorded before svc stored them is read whole.
-      const stored = await eachStoredKsiCount(store, summary, (row) => {
+      const rows = await this.storedCounts(store, summary);
+      for (const row of rows ?? []) {
         for (const id of router.reach(row.ksi_id)) {
           const c = counts.get(id)!;
           c.pass += row.pass;
           c.fail += row.fail;
           c.other += row.other;
         }
-      });
-      if (!stored) {
+      }
+      if (rows === undefined) {
         const tally = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
         const tool = toolOf(summary.source);
         let index = 0;
