@@ -6,7 +6,7 @@ import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { VULNERABILITY_STATES, judgeGroup, nextDue, type Evaluation, type NRating, type VulnerabilityState } from '../../domain/vulnerabilities/lifecycle';
 import { painRatings, requireOffered } from '../../domain/vulnerabilities/pain-ratings';
 import { FedrampShapes } from '../fedramp/fedramp-documents';
-import { buildAvi, buildHistory, buildVdr, inPeriod, reportPeriod, resourceRedactor, unwritableRatingsWarning } from '../../domain/vulnerabilities/vulnerability-reports';
+import { aviGroups, buildAvi, buildHistory, buildVdr, reportPeriod, resourceRedactor, unwritableRatingsWarning, vdrGroups } from '../../domain/vulnerabilities/vulnerability-reports';
 import { activityReportMarkdown, buildActivityReport, REPORT_RULES } from '../../domain/vulnerabilities/activity-report';
 import { heldRules } from '../../domain/fedramp/relied-rules';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
@@ -249,7 +249,7 @@ export class ReportVulnerabilities {
       count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
     }
     // The JSON documents follow FedRAMP's schema: say once what it could not carry as a number.
-    const inDocument = format === 'history' ? register.groups : format === 'vdr' ? inPeriod({ ...period, groups: register.groups }).filter((g) => g.judgment.state !== 'accepted') : format === 'avi' ? inPeriod({ ...period, groups: register.groups }).filter((g) => g.judgment.accepted !== undefined) : [];
+    const inDocument = format === 'history' ? register.groups : format === 'vdr' ? vdrGroups({ ...period, groups: register.groups }) : format === 'avi' ? aviGroups({ ...period, groups: register.groups }) : [];
     const warning = unwritableRatingsWarning(inDocument.map((g) => g.judgment), offers);
     const shown = { format, ...(document === undefined ? {} : { document }), ...(text === undefined ? {} : { text }), count, ...(warning === undefined ? {} : { warnings: [warning] }) };
     if (input.out === undefined) return shown;
