@@ -159,7 +159,8 @@ export class ProcessRun {
     const { retention } = this.settings.conmon;
     const last = appended.filter((a) => a.recorded).at(-1);
     if (retention === undefined || last === undefined) return undefined;
-    const outcome = await this.store.prune((runs, journal) => prunePlan(runs, journal, retention, new Date(Math.max(...runs.map((r) => Date.parse(r.as_of))))), last.summary.recorded_at);
+    const newest = (runs: readonly RunSummary[]) => new Date(runs.reduce((at, r) => Math.max(at, Date.parse(r.as_of)), 0));
+    const outcome = await this.store.prune((runs, journal) => prunePlan(runs, journal, retention, newest(runs)), last.summary.recorded_at);
     if (outcome.entry === undefined) return undefined;
     const record = outcome.entry.record as unknown as PruneRecord;
     return { runs: record.runs.length, documents: outcome.documents, bytes: outcome.bytes, keep_days: record.keep_days, before: record.before, journal_seq: outcome.entry.seq };

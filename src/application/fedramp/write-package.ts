@@ -1,5 +1,4 @@
 import type { Cr26Rules } from '../../domain/fedramp/cr26-rules';
-import { holdsRule } from '../../domain/fedramp/relied-rules';
 import { inject, injectable } from 'tsyringe';
 import { NotFoundError, UsageError } from '../../domain/errors';
 import { plural } from '../../domain/encoding/plural';
@@ -18,7 +17,7 @@ import { registerOffers, type Register } from '../vulnerabilities/vulnerability-
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
 import { FRESH_PACKAGE_RULE, PROSE_FACTS, releaseFact } from '../../domain/fedramp/prose-facts';
-import { sampleOcr, sampleOcrMarkdown } from '../../domain/fedramp/sample-ocr';
+import { sampleOcr, sampleOcrMarkdown, samplePackageRule } from '../../domain/fedramp/sample-ocr';
 import { ocrMarkdown } from '../../domain/fedramp/ocr';
 import { OngoingJournal } from './ongoing-journal';
 import { acceptedSummary } from './write-ocr';
@@ -254,7 +253,8 @@ function sampled(value: unknown): unknown {
 
 /** The package's notes: the CPO's, then that the OCR is a sample (citing FRC-CSO-PKG where the release holds it). */
 function packageNotes(cpo: readonly string[] | undefined, sample: boolean, rules: Pick<Cr26Rules, 'rules'>): { notes?: string[] } {
-  const sampleNote = `ocr-sample.json is a sample built from the run store: no OCR is recorded for this period${holdsRule(rules, 'FRC-CSO-PKG') ? ' (FRC-CSO-PKG asks for a real or example OCR)' : ''}`;
+  const asks = samplePackageRule(rules);
+  const sampleNote = `ocr-sample.json is a sample built from the run store: no OCR is recorded for this period${asks === undefined ? '' : ` (${asks})`}`;
   const notes = [...(cpo ?? []), ...(sample ? [sampleNote] : [])];
   return notes.length === 0 ? {} : { notes };
 }

@@ -130,7 +130,7 @@ export function informationFlows(input: InformationResourcesInput): InformationF
       'svc reads configuration, not traffic: it lists the resources that govern information flows, not the flows. The provider ' +
       'must describe each permitted flow between components (source, destination, port and protocol, the information it ' +
       'carries), the flows through third-party information resources and to agencies, and the security category of each ' +
-      `information resource or set of them${citedTitle(input.rules, '', ['MAS-CSO-FLO'])}; svc cannot see these.`,
+      `${citedTitle(input.rules, 'information resource or set of them', ['MAS-CSO-FLO'])}; svc cannot see these.`,
     resources,
   };
 }

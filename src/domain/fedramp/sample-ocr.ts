@@ -5,10 +5,14 @@ import { buildOcr, ocrMarkdown, ocrPeriodEnding, type AcceptedSummary } from './
 import type { IncidentRecord, ScnRecord } from './ongoing-records';
 import type { TwinHeader } from './twin';
 
+/** Why a package carries a sample OCR, where the rules release in use holds the rule that asks it (FRC-CSO-PKG). */
+export function samplePackageRule(rules: Pick<Cr26Rules, 'rules'>): string | undefined {
+  return holdsRule(rules, 'FRC-CSO-PKG') ? 'FRC-CSO-PKG asks for a real or example OCR' : undefined;
+}
+
 /** The note a sample OCR carries, citing FRC-CSO-PKG where the rules release in use holds it. */
 export function sampleOcrNote(rules: Pick<Cr26Rules, 'rules'>): string {
-  const asks = holdsRule(rules, 'FRC-CSO-PKG') ? 'FRC-CSO-PKG asks for a real or example OCR' : 'an example in place of a recorded one';
-  return `SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (${asks}); no OCR has been recorded for this period.`;
+  return `SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (${samplePackageRule(rules) ?? 'an example in place of a recorded one'}); no OCR has been recorded for this period.`;
 }
 
 export interface SampleOcrInput {

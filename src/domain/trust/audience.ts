@@ -1,5 +1,5 @@
 import type { Cr26Rules } from '../fedramp/cr26-rules';
-import { holdsRule } from '../fedramp/relied-rules';
+import { citedTitle } from '../fedramp/relied-rules';
 
 /**
  * Who reads a trust-center document, where that changes what it says (DESIGN §9, §12.7). Incident reports go to the
@@ -46,13 +46,16 @@ export function incidentAgencies(reports: readonly { tracking_id: string; affect
  * occurred in the period (so the list is never the attestation that none did, which an empty `incidents` is), and
  * nothing of what, when or how.
  */
-export const WITHHELD_INCIDENT =
-  'A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor (CCM-OCR-AVL).';
+const WITHHELD =
+  'A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor';
 
-/** WITHHELD_INCIDENT, citing CCM-OCR-AVL only where the rules release in use holds it. */
+/** What a withheld incident says, citing CCM-OCR-AVL only where the rules release in use holds it. */
 export function withheldIncident(rules: Pick<Cr26Rules, 'rules'>): string {
-  return holdsRule(rules, 'CCM-OCR-AVL') ? WITHHELD_INCIDENT : WITHHELD_INCIDENT.replace(' (CCM-OCR-AVL)', '');
+  return `${citedTitle(rules, WITHHELD, ['CCM-OCR-AVL'])}.`;
 }
+
+/** What a withheld incident says where the release holds CCM-OCR-AVL (every release so far). */
+export const WITHHELD_INCIDENT = `${WITHHELD} (CCM-OCR-AVL).`;
 
 /**
  * The OCR as `audience` reads it. An auditor reads it exactly as recorded. Any other reader gets every entry of
