@@ -2,7 +2,7 @@ import type { Assessor, HashedResult } from '../../domain/assessment/assessment'
 import { EntryStore } from '../../domain/assessment/entry-result';
 import { EVIDENCE_BUNDLE_HEAD, readEvidenceBundle } from '../../domain/artifacts/evidence-bundle';
 import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary } from '../../domain/conmon/run-record';
-import { JsonArrayItems } from '../../domain/encoding/json-array-items';
+import { readStoredItems } from './stored-items';
 import { parseDigest } from '../../domain/evidence/content-digest';
 import { AppError, IntegrityError, InvalidInputError } from '../../domain/errors';
 import { isPlainObject, reportedResult, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
@@ -36,7 +36,6 @@ async function readStoredEntries(store: RunView, run: RunSummary, visit: (text: 
   const file = `${where} ${EVIDENCE_BUNDLE_DOCUMENT}`;
   const opened = await store.openDocument(run.id, EVIDENCE_BUNDLE_DOCUMENT);
   if (!opened) throw corrupt(where, 'has no evidence bundle');
-  const items = new JsonArrayItems(EVIDENCE_BUNDLE_HEAD);
   const checker = new ResultChecker(file, 'entries', {});
   let count = 0;
   const read = (text: string) => {
@@ -49,21 +48,10 @@ async function readStoredEntries(store: RunView, run: RunSummary, visit: (text: 
     visit(text, entry, hash);
     count += 1;
   };
-  // A bundle changed outside svc is reported as such (by the store, once the bytes are through), before anything
-  // wrong inside it: the first problem found is kept while the rest of the bytes are read.
-  let problem: unknown;
-  for await (const chunk of opened.chunks) {
-    if (problem !== undefined) continue;
-    try {
-      for (const text of items.push(chunk)) read(text);
-    } catch (error) {
-      problem = error;
-    }
-  }
   try {
-    if (problem !== undefined) throw problem;
+    const rest = await readStoredItems(opened, EVIDENCE_BUNDLE_HEAD, read);
     // What follows the entries (`,"input":…,"merkle_root":…,"schema":…}`) is checked as a bundle's.
-    readEvidenceBundle({ ...(JSON.parse(`{${items.rest().slice(1)}`) as Record<string, unknown>), entries: [] }, file);
+    readEvidenceBundle({ ...(JSON.parse(`{${rest.slice(1)}`) as Record<string, unknown>), entries: [] }, file);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw corrupt(where, `has an evidence bundle svc cannot read (${(error as Error).message})`);

@@ -1,7 +1,7 @@
 import { KSI_COUNTS_DOCUMENT, KSI_COUNTS_HEAD, KSI_COUNTS_TAIL, readKsiCountsRow, type KsiCounts } from '../../domain/conmon/ksi-counts';
 import type { RunSummary } from '../../domain/conmon/run-record';
-import { JsonArrayItems } from '../../domain/encoding/json-array-items';
-import { IntegrityError } from '../../domain/errors';
+import { readStoredItems } from './stored-items';
+import { AppError, IntegrityError } from '../../domain/errors';
 import type { RunView } from '../../ports/run-store';
 
 /**
@@ -13,25 +13,16 @@ import type { RunView } from '../../ports/run-store';
 export async function eachStoredKsiCount(store: RunView, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
   const opened = await store.openDocument(run.id, KSI_COUNTS_DOCUMENT);
   if (opened === undefined) return false;
-  const items = new JsonArrayItems(KSI_COUNTS_HEAD);
-  let problem: unknown;
-  for await (const chunk of opened.chunks) {
-    if (problem !== undefined) continue;
-    try {
-      for (const text of items.push(chunk)) {
-        const row = readKsiCountsRow(JSON.parse(text));
-        if (row === undefined) throw new Error(`a row is not one svc wrote: ${text.slice(0, 80)}`);
-        visit(row);
-      }
-    } catch (error) {
-      problem = error;
-    }
-  }
   try {
-    if (problem !== undefined) throw problem;
-    const tail = items.rest();
+    const tail = await readStoredItems(opened, KSI_COUNTS_HEAD, (text) => {
+      const row = readKsiCountsRow(JSON.parse(text));
+      if (row === undefined) throw new Error(`a row is not one svc wrote: ${text.slice(0, 80)}`);
+      visit(row);
+    });
     if (!tail.startsWith(KSI_COUNTS_TAIL) || !/^\d+\}$/.test(tail.slice(KSI_COUNTS_TAIL.length))) throw new Error(`it does not end as svc ends it (${KSI_COUNTS_TAIL}<count>})`);
   } catch (error) {
+    // The store's own finding (a changed document) as it is; what is wrong inside a document it vouches for, as svc's.
+    if (error instanceof AppError) throw error;
     throw new IntegrityError('run-store-tampered', `${store.location} run ${run.seq} ${KSI_COUNTS_DOCUMENT}: ${(error as Error).message}; the store was modified outside svc. Restore it from backup`);
   }
   return true;
