@@ -189,8 +189,7 @@ export class FileRunStore implements RunStore, AccessStore {
     try {
       const index = (await this.readIndex()) ?? (await this.upgrade());
       const journal = await this.readJournal();
-      for (const { summary, link } of index.runs) checkRecord(link, 'summary', summary, this.indexPath, digest);
-      const plan = decide(index.runs.map((e) => e.summary), journal.entries);
+      const plan = decide(await this.view(index.runs).list(), journal.entries);
       const entry = plan && (await this.appendJournalHeld(lease, journal, PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt));
       const removed = { documents: 0, bytes: 0 };
       const records = [...journal.entries.filter((e) => e.kind === PRUNE_KIND), ...(entry ? [entry] : [])].map((e) => e.record as unknown as PruneRecord);

@@ -336,12 +336,8 @@ export class PostgresRunStore implements RunStore, AccessStore {
       await this.lockForAppend(sql);
       await this.verifyChain(sql);
       const journal = await this.verifiedJournal(sql);
-      const rows = await sql<Pick<RunRow, 'seq' | 'id' | 'summary' | 'link' | 'head'>>('SELECT seq, id, summary, link, head FROM svc_runs ORDER BY seq');
-      const summaries = rows.map((r) => {
-        checkRecord(this.linkOf(r), 'summary', r.summary, this.where(r.seq, 'summary'), digest);
-        return r.summary;
-      });
-      const plan = decide(summaries, journal);
+      // The summaries as `list` reads them, on the transaction's connection.
+      const plan = decide(await this.view((work) => work(sql), sql).list(), journal);
       if (plan === undefined) return { documents: 0, bytes: 0 };
       const entry = await this.insertJournalEntry(sql, journal, PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt);
       const [removed] = await sql<{ documents: string; bytes: string | null }>(
