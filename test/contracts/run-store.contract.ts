@@ -11,7 +11,7 @@ import type { AccessStore } from '../../src/ports/access-store';
  * What a test changes behind the store's back: one record of a run (its canonical record, its summary, its POA&M
  * state, its events), its link in the hash chain, the chain head, or the latest run removed altogether.
  */
-export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | 'head' | 'latest-removed' | 'document' | 'document-list';
+export type TamperTarget = 'record' | 'summary' | 'poam' | 'events' | 'link' | 'head' | 'latest-removed' | 'document' | 'document-list' | 'kept-list';
 
 /**
  * What a test changes in the journal behind the store's back, given entry `seq` of a journal of three or more:
@@ -30,7 +30,8 @@ export interface RunStoreHarness {
    * Changes `target` of run `run` (for `head` and `latest-removed`: of the store, whose latest run is `run`) behind
    * the store's back, as a person editing a file or running UPDATE would, and returns the text the store's
    * run-store-tampered message must contain: where the change is and which record it is. `document` changes a byte of
-   * the run's stored document `sar.json`; `document-list` the digest its document list gives for it.
+   * the run's stored document `sar.json`; `document-list` the digest its document list gives for it; `kept-list` the
+   * digest its kept documents (keptDocuments: those a year of runs reads) give for `manifest.json`.
    */
   tamper(target: TamperTarget, run: { id: string; seq: number }): Promise<string>;
   /** Changes the journal as `target` says, and returns the text the store's run-store-tampered message must contain. */
@@ -479,6 +480,21 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
         }
         expect((await store.get(1))?.documents).toHaveLength(3);
+        // A kept document (its manifest) is opened through the run's kept documents, which its link names on their own
+        // (issue 35: a year of runs is read without each run's whole list); its own bytes are still checked.
+        const manifest = await store.openDocument(2, 'manifest.json');
+        expect(manifest?.document).toEqual({ name: 'manifest.json', media_type: 'application/json', sha256: sha('["sar.json"]'), bytes: 12 });
+        expect(await bytesOf(manifest)).toBe('["sar.json"]');
+      });
+
+      it('detects the kept documents of a run changed, naming them, when one is opened', async () => {
+        const [first, second] = [runNumber(1), runNumber(2)];
+        await store.append(first.id, first.decide, produce);
+        await store.append(second.id, second.decide, produce);
+        const named = await h.tamper('kept-list', { id: second.id, seq: 2 });
+        await expect(store.openDocument(2, 'manifest.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+        expect(await bytesOf(await store.openDocument(1, 'manifest.json'))).toBe('["sar.json"]');
+        expect(await bytesOf(await store.openDocument(2, 'sar.json'))).toBe(sarText);
       });
     });
 

@@ -1,13 +1,13 @@
 import { appendEvery, appendOne } from '../../src/domain/conmon/append-each';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
-import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/domain/conmon/run-chain';
+import { ChainWalk, chainLink, checkRecord, GENESIS, keptDocuments, type RunLink } from '../../src/domain/conmon/run-chain';
 import { canonicalText, checkDecided, parseRunKey } from '../../src/domain/conmon/run-id';
 import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
 import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
 import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, OpenedDocument, PruneDecision, PruneOutcome, RunRange, RunStore, RunView } from '../../src/ports/run-store';
-import { PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/retention';
+import { KEPT_DOCUMENTS, PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/retention';
 import { PureJsHashing } from './pure-js-hashing';
 import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../src/ports/access-store';
@@ -19,6 +19,8 @@ export interface MemoryRun {
   link: RunLink;
   /** The bytes of each document stored with the run, by name. */
   bytes: Map<string, Buffer>;
+  /** As the real stores keep them beside the run's list: its kept documents (keptDocuments). */
+  kept?: RunDocument[];
 }
 
 /** What two InMemoryRunStore instances share, as two processes share a store directory. */
@@ -112,7 +114,7 @@ export class InMemoryRunStore implements RunStore, AccessStore {
         recordId.check();
         const run: DecidedRun = documents ? { ...decided, documents } : decided;
         const chained = chainLink(run, head, this.digest);
-        runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link: chained.link, bytes });
+        runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link: chained.link, bytes, ...(documents ? { kept: copy(keptDocuments(documents)) } : {}) });
         head = chained.head;
         each({ recorded: true, run: this.read(runs[seq - 1]) });
       }
@@ -158,7 +160,10 @@ export class InMemoryRunStore implements RunStore, AccessStore {
       openDocument: async (key, name) => {
         const found = find(key);
         if (!found) return undefined;
-        const document = this.read(found).documents?.find((d) => d.name === name);
+        // As the real stores: a kept document is found through the run's kept documents, which its link names.
+        const kept = KEPT_DOCUMENTS.includes(name) && found.link.records.kept !== undefined;
+        if (kept) checkRecord(found.link, 'kept', found.kept ?? null, this.location, this.digest);
+        const document = (kept ? found.kept : this.read(found).documents)?.find((d) => d.name === name);
         if (!document) return undefined;
         const stored = found.bytes.get(name);
         // As the real stores: a pruned document says so once it is read.

@@ -81,6 +81,9 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
       edit(list, (json) => (json.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged')));
       return `${list}: the hash chain does not match the document list of run ${seq} (${id})`;
     }
+    case 'kept-list':
+      edit(index, (json) => (json.runs[seq - 1].kept.find((d: { name: string }) => d.name === 'manifest.json').sha256 = sha('forged')));
+      return `${index}: the hash chain does not match the kept document list of run ${seq} (${id})`;
   }
 }
 
@@ -136,6 +139,66 @@ describe('FileRunStore on disk', () => {
   let dir: string;
   beforeEach(() => {
     dir = join(freshRoot(), 'store');
+  });
+
+  describe("a run's kept documents (issue 35)", () => {
+    const counts = '{"ksis":[],"schema":"svc.ksi-counts/v1","unmapped":0}';
+    const produce = () => [
+      { name: 'ksi-counts.json', media_type: 'application/json', chunks: [counts] },
+      { name: 'sar.json', media_type: 'application/json', chunks: ['{"sar":1}'] },
+    ];
+    async function appendWithDocuments(store: FileRunStore, n: number): Promise<string> {
+      const record = recordFor(n);
+      const id = runIdOf(record);
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), produce);
+      return id;
+    }
+    const text = async (opened: { chunks: AsyncIterable<Uint8Array> } | undefined) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
+      return Buffer.concat(parts).toString('utf8');
+    };
+    const kept = [{ name: 'ksi-counts.json', media_type: 'application/json', sha256: sha(counts), bytes: counts.length }];
+
+    it('are kept in index.json beside the run, hashed into its link, and opened without its document list', async () => {
+      const store = new FileRunStore({ dir });
+      const id = await appendWithDocuments(store, 1);
+      const [entry] = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).runs;
+      expect(entry.kept).toEqual(kept);
+      expect(entry.link.records.kept).toBe(sha(canonicalize(kept)!));
+      // Without its list, the run's KSI counts still open (checked against the link), and its other documents do not.
+      unlinkSync(join(dir, 'documents', id, '.list.json'));
+      expect(await text(await store.openDocument(1, 'ksi-counts.json'))).toBe(counts);
+      await expect(store.openDocument(1, 'sar.json')).rejects.toMatchObject({ code: 'run-store-tampered' });
+    });
+
+    it('of a run recorded before svc kept them (no `kept` in its link) are read through its document list', async () => {
+      const store = new FileRunStore({ dir });
+      const ids = [await appendWithDocuments(store, 1), await appendWithDocuments(store, 2)];
+      // The index as svc wrote it before: no kept documents, links that do not name them, the chain made again.
+      const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+      let head = '0'.repeat(64);
+      for (const entry of index.runs) {
+        delete entry.kept;
+        delete entry.link.records.kept;
+        entry.link.prev = head;
+        head = sha(canonicalize(entry.link)!);
+      }
+      index.head = head;
+      writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
+      const before = new FileRunStore({ dir });
+      expect(await text(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
+      expect((await before.openDocument(2, 'ksi-counts.json'))?.document).toEqual(kept[0]);
+      // Read through the list: a list changed outside svc is found as it is (by a store that has not read it yet).
+      const list = join(dir, 'documents', ids[1], '.list.json');
+      writeFileSync(list, readFileSync(list, 'utf8').replace(sha(counts), sha('forged')));
+      await expect(new FileRunStore({ dir }).openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the hash chain does not match the document list of run 2`) });
+      // The next run recorded keeps its own, and the chain goes on.
+      writeFileSync(list, readFileSync(list, 'utf8').replace(sha('forged'), sha(counts)));
+      await appendWithDocuments(before, 3);
+      expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).runs[2].kept).toEqual(kept);
+      expect(await text(await new FileRunStore({ dir }).openDocument(3, 'ksi-counts.json'))).toBe(counts);
+    });
   });
 
   it('keeps canonical run files named by their hash, state files by seq, and the index of summaries', async () => {

@@ -41,6 +41,9 @@ runStoreContract('InMemoryRunStore', async () => {
         case 'document-list':
           entry.run.documents![1].sha256 = '0'.repeat(64);
           return `memory: the hash chain does not match the document list of run ${seq} (${id})`;
+        case 'kept-list':
+          entry.kept![0].sha256 = '0'.repeat(64);
+          return `memory: the hash chain does not match the kept document list of run ${seq} (${id})`;
       }
     },
     tamperJournal: async (target, seq) => {

@@ -81,6 +81,9 @@ runStoreContract('PostgresRunStore', async () => {
         case 'document-list':
           await update(`documents = jsonb_set(documents, '{1,sha256}', '"${'0'.repeat(64)}"')`);
           return `${at}, column documents): the hash chain does not match the document list of run ${seq} (${id})`;
+        case 'kept-list':
+          await update(`kept = jsonb_set(kept, '{0,sha256}', '"${'0'.repeat(64)}"')`);
+          return `${at}, column kept): the hash chain does not match the kept document list of run ${seq} (${id})`;
       }
     },
     tamperJournal: async (target, seq) => {
@@ -147,6 +150,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 5, name: 'access log' },
       { version: 6, name: 'access summaries' },
       { version: 7, name: 'run state parts' },
+      { version: 8, name: 'kept documents' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -159,7 +163,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(7\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(8\); upgrade svc$/) });
   });
 
   it('upgrades a database at migration 5 with access rows: migration 6 summarizes them, so a report of those days is what it was', async () => {
@@ -212,6 +216,44 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     const tallies = await open({ url }).accessTallies('2026-11-25');
     expect(tallies.map((t) => [t.principal, t.document, t.served, t.denied])).toEqual(principals.flatMap((p) => [[p, 'cpo', 0, 80], [p, 'sdr', 80, 0]]));
     expect(await open({ url }).accessLog('2026-11-25', '2026-11-25')).toHaveLength(800);
+  });
+
+  it("keeps a run's kept documents in column kept, named by its link; a run stored before them is read through its list (issue 35)", async () => {
+    const counts = '{"ksis":[],"schema":"svc.ksi-counts/v1","unmapped":0}';
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const produce = () => [
+      { name: 'ksi-counts.json', media_type: 'application/json', chunks: [counts] },
+      { name: 'sar.json', media_type: 'application/json', chunks: ['{"sar":1}'] },
+    ];
+    const store = open({ url });
+    for (const n of [1, 2]) {
+      const id = runIdOf(recordFor(n));
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(n) }), produce);
+    }
+    const kept = [{ name: 'ksi-counts.json', media_type: 'application/json', sha256: sha(counts), bytes: counts.length }];
+    const rows = await sql<{ seq: string; kept: unknown; link: string }>(url, 'SELECT seq, kept, link FROM svc_runs ORDER BY seq');
+    expect(rows.map((r) => r.kept)).toEqual([kept, kept]);
+    expect(JSON.parse(rows[0].link).records.kept).toBe(sha(canonicalize(kept)!));
+    const text = async (opened: { chunks: AsyncIterable<Uint8Array> } | undefined) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
+      return Buffer.concat(parts).toString('utf8');
+    };
+    // As svc stored runs before: no kept column value, links that do not name it, the chain made again.
+    let head = '0'.repeat(64);
+    for (const row of rows) {
+      const link = JSON.parse(row.link);
+      delete link.records.kept;
+      link.prev = head;
+      head = sha(canonicalize(link)!);
+      await sql(url, 'UPDATE svc_runs SET kept = NULL, link = $1, head = $2 WHERE seq = $3', [canonicalize(link), head, row.seq]);
+    }
+    await sql(url, 'UPDATE svc_run_chain SET head = $1', [head]);
+    const before = open({ url });
+    expect(await text(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
+    // Read through the list: a list changed outside svc is found as it is.
+    await sql(url, `UPDATE svc_runs SET documents = jsonb_set(documents, '{0,sha256}', '"${'0'.repeat(64)}"') WHERE seq = 2`);
+    await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2') });
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

@@ -1,7 +1,8 @@
 import { jsonChunks } from '../encoding/json-chunks';
 import { IntegrityError } from '../errors';
 import type { ContentDigest } from '../evidence/content-digest';
-import type { DecidedRun } from './run-record';
+import { KEPT_DOCUMENTS } from './retention';
+import type { DecidedRun, RunDocument } from './run-record';
 import { canonicalText } from './run-id';
 
 /**
@@ -36,7 +37,7 @@ export interface RunLink {
 }
 
 /** The records every run has; how each is named in messages. */
-export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list' } as const;
+export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list', kept: 'kept document list' } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 
 /** The link of `run` after the chain head `prev`, and the head it makes. */
@@ -58,10 +59,20 @@ export function chainLink(
       summary: hashOf(run.summary, digest),
       poam: hashOf(run.poam, digest),
       events: hashOf(run.events, digest),
-      ...(run.documents ? { documents: hashOf(run.documents, digest) } : {}),
+      ...(run.documents ? { documents: hashOf(run.documents, digest), kept: hashOf(keptDocuments(run.documents), digest) } : {}),
     },
   };
   return { link, head: headOf(link, digest) };
+}
+
+/**
+ * The entries of a run's document list that KEPT_DOCUMENTS names (its KSI counts, its manifest), in the list's order:
+ * what a year of daily runs reads of every run (issue 35). A link names their digest (`kept`) beside the whole list's,
+ * so a store can keep them where it reads every run anyway and open them without reading the whole list, which a
+ * large run's pages make long. Links written before it do not name it, and their runs are read through the list.
+ */
+export function keptDocuments(documents: readonly RunDocument[]): RunDocument[] {
+  return documents.filter((d) => KEPT_DOCUMENTS.includes(d.name));
 }
 
 export function headOf(link: RunLink, digest: RunDigest): string {

@@ -7,7 +7,7 @@ import { StoredArray } from '../../domain/conmon/stored-state';
 import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
-import { PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
+import { KEPT_DOCUMENTS, PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { FileAccessLog } from './file-access-log';
 import { translateFsError } from '../shared/fs-errors';
@@ -15,7 +15,7 @@ import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, t
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
-import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from '../../domain/conmon/run-chain';
+import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, keptDocuments, type RunLink } from '../../domain/conmon/run-chain';
 import { instantsOf, isWithin } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
@@ -44,6 +44,12 @@ export interface FileRunStoreOptions {
 interface IndexEntry {
   summary: RunSummary;
   link: RunLink;
+  /**
+   * The entries of its document list that a year of runs reads (keptDocuments: the KSI counts, the manifest), hashed
+   * into its link as `kept`: kept here, where every read already is, so reading them for every run opens no list.
+   * Absent for a run recorded before svc kept them, or stored without documents.
+   */
+  kept?: RunDocument[];
 }
 
 /**
@@ -274,7 +280,7 @@ export class FileRunStore implements RunStore, AccessStore {
         const chained = chainLink(run, head, digest);
         await this.writeAtomic(this.runPath(id), canonicalText(run.record));
         await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
-        runs.push({ summary: run.summary, link: chained.link });
+        runs.push({ summary: run.summary, link: chained.link, ...(documents ? { kept: keptDocuments(documents) } : {}) });
         head = chained.head;
         each({ recorded: true, run });
       }
@@ -318,7 +324,9 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   private async openEntryDocument(entry: IndexEntry, name: string): Promise<OpenedDocument | undefined> {
-    const document = (await this.documentsOf(entry))?.find((d) => d.name === name);
+    const kept = KEPT_DOCUMENTS.includes(name) && entry.link.records.kept !== undefined;
+    if (kept) checkRecord(entry.link, 'kept', entry.kept ?? null, this.indexPath, digest);
+    const document = (kept ? entry.kept : await this.documentsOf(entry))?.find((d) => d.name === name);
     if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
     const path = join(this.documentsPath(entry.summary.id), name);
     // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.

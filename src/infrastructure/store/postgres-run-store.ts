@@ -5,12 +5,12 @@ import { StoredArray } from '../../domain/conmon/stored-state';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
-import { PRUNE_KIND, prunedBy, prunedError } from '../../domain/conmon/retention';
+import { KEPT_DOCUMENTS, PRUNE_KIND, prunedBy, prunedError } from '../../domain/conmon/retention';
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { insertStateParts, migrate, type Sql } from './postgres-migrations';
-import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
+import { chainLink, chainTampered, checkRecord, GENESIS, isLink, keptDocuments, type RunLink } from '../../domain/conmon/run-chain';
 import { canonicalText, checkDecided, parseRunKey } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
 import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
@@ -51,7 +51,8 @@ interface RunRow {
   documents: RunDocument[] | null;
 }
 
-type DocumentRow = Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'documents'>;
+/** A run's row as a document is opened: its list, or its kept documents (null for a run recorded before them). */
+type DocumentRow = Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'documents'> & { kept?: RunDocument[] | null };
 
 interface JournalRow {
   /** bigint arrives as a string. */
@@ -205,10 +206,10 @@ export class PostgresRunStore implements RunStore, AccessStore {
         const chained = chainLink(run, head, digest);
         const { link } = chained;
         await sql(
-          `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, link, head, documents)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb)`,
+          `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, link, head, documents, kept)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb, $10::jsonb)`,
           // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-          [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), canonicalText(link), chained.head, documents ? JSON.stringify(documents) : null],
+          [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), canonicalText(link), chained.head, ...(documents ? [JSON.stringify(documents), JSON.stringify(keptDocuments(documents))] : [null, null])],
         );
         await insertStateParts(sql, id, { poam: run.poam, events: run.events });
         await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, chained.head]);
@@ -273,9 +274,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
         return found && this.toStored(found, query);
       },
       openDocument: async (key, name) => {
-        const found = await row<DocumentRow>('seq, id, link, head, documents', key);
+        // A document every run keeps is found in the run's kept list (keptDocuments), without reading its whole list.
+        const keptName = KEPT_DOCUMENTS.includes(name);
+        const found = await row<DocumentRow>(keptName ? 'seq, id, link, head, kept, CASE WHEN kept IS NULL THEN documents END AS documents' : 'seq, id, link, head, documents', key);
         if (!found) return undefined;
-        const document = this.documentsOf(found)?.find((d) => d.name === name);
+        const kept = keptName && this.linkOf(found).records.kept !== undefined;
+        const document = (kept ? this.keptOf(found) : this.documentsOf(found))?.find((d) => d.name === name);
         if (!document) {
           if (name !== EVIDENCE_BUNDLE_DOCUMENT) return undefined;
           // The evidence bundle of a run svc 0.5.0 recorded, from its record; none for a later run stored without one.
@@ -288,6 +292,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
           return pruning && prunedError(this.location, { seq: Number(found.seq), id: found.id }, name, pruning);
         };
         const parts = async function* (): AsyncGenerator<Uint8Array> {
+          if (kept) {
+            // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
+            const rows = await query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]);
+            yield* rows.map((r) => r.bytes);
+            return;
+          }
           for (let part = 0; ; part += 1) {
             const rows = await query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
             if (rows.length === 0) {
@@ -594,6 +604,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
     const poam = await read<TrackedPoamItem>('poam');
     const events = await read<ConmonEvent>('events');
     return { summary: row.summary, record, poam, events, ...(documents ? { documents } : {}) };
+  }
+
+  /** The row's kept documents once they are shown to match its link, which names them (keptDocuments). */
+  private keptOf(row: DocumentRow): RunDocument[] {
+    checkRecord(this.linkOf(row), 'kept', row.kept, this.where(row.seq, 'kept'), digest);
+    return row.kept as RunDocument[];
   }
 
   /** The row's document list once it is shown to match its link (a list added or removed outside svc shows). */
