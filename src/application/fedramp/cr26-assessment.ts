@@ -237,9 +237,7 @@ export class Cr26Assessment {
     const counted = new Map<string, Map<string, KsiCounts>>();
     // Where each result id leads, worked out once for every run.
     const router = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
-    const countsOf = async (summary: RunSummary): Promise<Map<string, KsiCounts>> => {
-      const kept = counted.get(summary.id);
-      if (kept !== undefined) return kept;
+    const countsOf = async (summary: RunSummary): Promise<void> => {
       const counts = new Map(ksis.map((k) => [k.id, { pass: 0, fail: 0, other: 0 }]));
       // The run's counts stored when it was recorded; a run recorded before svc stored them is read whole.
       const rows = await this.storedCounts(store, summary);
@@ -264,15 +262,22 @@ export class Cr26Assessment {
         }
       }
       counted.set(summary.id, counts);
-      return counts;
     };
     // Each day stands for the state at its end: the last run of every source by then (docs/conmon.md, "Sources").
     const state = new Map<string, RunSummary>();
     let next = 0;
-    for (const day of days) {
+    const partsOfDay = days.map((day) => {
       const end = Date.parse(`${day}T23:59:59.999Z`);
       for (; next < runs.length && Date.parse(runs[next].as_of) <= end; next += 1) state.set(sourceKey(runs[next].source), runs[next]);
-      const parts = await Promise.all([...state.values()].map(countsOf));
+      return [...state.values()];
+    });
+    // The runs the days stand on, read COUNTS_READ_AT_ONCE at a time: a year of daily runs is hundreds of small reads.
+    const needed = [...new Map(partsOfDay.flat().map((r) => [r.id, r])).values()];
+    await Promise.all(Array.from({ length: Math.min(COUNTS_READ_AT_ONCE, needed.length) }, async () => {
+      for (let run = needed.pop(); run !== undefined; run = needed.pop()) await countsOf(run);
+    }));
+    for (const [d, day] of days.entries()) {
+      const parts = partsOfDay[d].map((r) => counted.get(r.id)!);
       for (const k of ksis) {
         const total = { pass: 0, fail: 0, other: 0 };
         for (const part of parts) {
@@ -289,6 +294,9 @@ export class Cr26Assessment {
   }
 
 }
+
+/** How many runs' KSI counts the daily history reads at once (each a small document, and a query in PostgreSQL). */
+const COUNTS_READ_AT_ONCE = 8;
 
 /** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
 export const REV5_CONTROLS_RULE = reliedRule('FRC-CSF-BSL');
