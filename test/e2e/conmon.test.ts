@@ -12,6 +12,7 @@ import { openBrowser, withPage } from '../support/browser';
 import { startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
 import { BIN, ROOT, svc, type SvcRun } from '../support/run-svc';
 import { seriesDay, writeRunSeries } from '../support/run-series';
+import { readStoredDocument, storedDocumentFile, storedDocumentNames, writeStoredDocument } from '../support/stored-documents';
 
 let tmp: string;
 let series: string[];
@@ -274,13 +275,14 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     expect(conmon('tamper', ['process', fixture]).status).toBe(0);
     const [id] = readdirSync(join(home('tamper'), 'store', 'documents'));
     // The next run's drift is taken against run 1's stored bundle: it is read, and refused.
-    const bundle = join(home('tamper'), 'store', 'documents', id, 'evidence-bundle.json');
-    const good = readFileSync(bundle, 'utf8');
-    writeFileSync(bundle, good.replace('"FAIL"', '"PASS"'));
+    const documents = join(home('tamper'), 'store', 'documents', id);
+    const bundle = storedDocumentFile(documents, 'evidence-bundle.json');
+    const good = readStoredDocument(documents, 'evidence-bundle.json').toString('utf8');
+    writeStoredDocument(documents, 'evidence-bundle.json', good.replace('"FAIL"', '"PASS"'));
     const result = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
     expect(result.status).toBe(4);
     expect(result.stderr).toBe(`Error: ${bundle}: the document evidence-bundle.json no longer matches the SHA-256 its run's link in the hash chain names; the store was modified outside svc. Restore it from backup\n`);
-    writeFileSync(bundle, good);
+    writeStoredDocument(documents, 'evidence-bundle.json', good);
     const record = join(home('tamper'), 'store', 'runs', `${id}.json`);
     writeFileSync(record, readFileSync(record, 'utf8').replace('"1"', '"2"'));
     const again = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
@@ -311,7 +313,7 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
 });
 
 /** The Merkle root a run's manifest names. */
-const manifestRoot = (dir: string) => (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { run: { merkle_root: string } }).run.merkle_root;
+const manifestRoot = (dir: string) => (JSON.parse(readStoredDocument(dir, 'manifest.json').toString('utf8')) as { run: { merkle_root: string } }).run.merkle_root;
 
 describe('svc conmon process stores the documents svc-api serves for the run', () => {
   it('writes the OSCAL documents, the signed SAR and a manifest of their digests into the store with the run', () => {
@@ -319,21 +321,21 @@ describe('svc conmon process stores the documents svc-api serves for the run', (
     expect([run.status, run.stderr]).toEqual([0, '']);
     const [id] = readdirSync(join(home('documents'), 'store', 'documents'));
     const dir = join(home('documents'), 'store', 'documents', id);
-    const stored = readdirSync(dir);
+    const stored = storedDocumentNames(dir);
     expect(stored).toEqual(expect.arrayContaining(['.list.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json']));
     // One graph per control of the baseline (GET /auditor/graph/{control_id}), its evidence nodes with inclusion proofs.
     // The list routes' pages (GET /auditor/evidence, /findings, /poam): five results, three findings, three POA&M items.
     expect(stored.filter((name) => /^(evidence|findings|poam)\.(\d{6}|index)\.json$/.test(name)).sort()).toEqual([
       'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json',
     ]);
-    expect(JSON.parse(readFileSync(join(dir, 'findings.index.json'), 'utf8'))).toMatchObject({ schema: 'svc.paged-list/v1', list: 'findings', total: 3, page_size: 1000, pages: [{ first: 'KSI-AC-02', count: 3 }] });
+    expect(JSON.parse(readStoredDocument(dir, 'findings.index.json').toString('utf8'))).toMatchObject({ schema: 'svc.paged-list/v1', list: 'findings', total: 3, page_size: 1000, pages: [{ first: 'KSI-AC-02', count: 3 }] });
     const graphs = stored.filter((name) => name.startsWith('graph.'));
     expect(graphs).toHaveLength(323);
-    const ia2 = JSON.parse(readFileSync(join(dir, 'graph.ia-2.json'), 'utf8'));
+    const ia2 = JSON.parse(readStoredDocument(dir, 'graph.ia-2.json').toString('utf8'));
     expect(ia2).toMatchObject({ control: 'ia-2', run: { seq: 1, id } });
     expect(ia2.nodes.find((n: { type: string }) => n.type === 'evidence').proof).toMatchObject({ merkle_root: manifestRoot(dir) });
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    const sha = (file: string) => `sha256:${createHash('sha256').update(readFileSync(join(dir, file))).digest('hex')}`;
+    const manifest = JSON.parse(readStoredDocument(dir, 'manifest.json').toString('utf8'));
+    const sha = (file: string) => `sha256:${createHash('sha256').update(readStoredDocument(dir, file)).digest('hex')}`;
     expect(manifest.artifacts.map((a: { name: string; href: string; sha256: string }) => [a.name, a.href, a.sha256])).toEqual(
       [['ssp.json', '/auditor/oscal/ssp'], ['sar.json', '/auditor/oscal/sar'], ['sar.json.dsse.json', '/auditor/oscal/sar?envelope=1'], ['sap.json', '/auditor/oscal/sap'], ['poam.json', '/auditor/oscal/poam']].map(([name, href]) => [name, href, sha(name)]),
     );
@@ -341,12 +343,12 @@ describe('svc conmon process stores the documents svc-api serves for the run', (
     // The SAR and its envelope as an assessor saves them verify, signed by the key given.
     const saved = join(tmp, 'saved-sar');
     mkdirSync(saved);
-    for (const file of ['sar.json', 'sar.json.dsse.json']) writeFileSync(join(saved, file), readFileSync(join(dir, file)));
+    for (const file of ['sar.json', 'sar.json.dsse.json', 'ssp.json', 'sap.json', 'poam.json']) writeFileSync(join(saved, file), readStoredDocument(dir, file));
     const validate = svc(['ir', 'validate', join(saved, 'sar.json'), '--json']);
     expect(validate.status).toBe(0);
     expect(JSON.parse(validate.stdout)).toMatchObject({ kind: 'sar', canonical: true, algorithm: 'ES256' });
     for (const model of ['ssp', 'sap', 'poam']) {
-      expect(svc(['oscal', 'validate', join(dir, `${model}.json`), '--schemas', join(ROOT, '..', 'shared', 'reference', 'oscal', 'schemas')]).status).toBe(0);
+      expect(svc(['oscal', 'validate', join(saved, `${model}.json`), '--schemas', join(ROOT, '..', 'shared', 'reference', 'oscal', 'schemas')]).status).toBe(0);
     }
   });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { BIN, ROOT, svc } from '../support/run-svc';
+import { readStoredDocument, storedDocumentNames } from '../support/stored-documents';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
@@ -238,11 +239,11 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       if (summary.seq >= seq) expect((await reader.get(summary.seq))?.summary).toEqual(summary);
       // The id is the SHA-256 of the record with its stored evidence bundle as `bundle` (recomputed here from the files).
       const head = readFileSync(join(store(), 'runs', `${summary.id}.json`), 'utf8');
-      const bundle = readFileSync(join(store(), 'documents', summary.id, 'evidence-bundle.json'));
+      const bundle = readStoredDocument(join(store(), 'documents', summary.id), 'evidence-bundle.json');
       expect(createHash('sha256').update('{"bundle":').update(bundle).update(`,${head.slice(1)}`).digest('hex')).toBe(summary.id);
       expect(existsSync(join(store(), 'states', `${String(summary.seq).padStart(8, '0')}-${summary.id}.json`))).toBe(true);
       // Its documents were committed with it (reader.get checked their list against the chain).
-      expect(readdirSync(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'evidence-bundle.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
+      expect(storedDocumentNames(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'evidence-bundle.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
       rows.push([summary.seq, summary.id, summary.as_of]);
     }
     return rows;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -7,6 +7,7 @@ import { buildApi } from '../../src/interfaces/http/server';
 import { capturingLogger, proxyConfig } from '../support/api';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
+import { storedDocumentFile, storedDocumentNames } from '../support/stored-documents';
 
 /*
  * Issue 35: conmon.retention prunes old runs' full documents after each recording, but the latest run of each source
@@ -81,7 +82,7 @@ describe('conmon.retention (issue 35)', () => {
     const store = new FileRunStore({ dir: join(pruned.dir, '.svc', 'store') });
     const runs = await store.list();
     expect(runs).toHaveLength(7);
-    const left = (seq: number) => readdirSync(join(pruned.dir, '.svc', 'store', 'documents', runs[seq - 1].id)).sort();
+    const left = (seq: number) => storedDocumentNames(join(pruned.dir, '.svc', 'store', 'documents', runs[seq - 1].id)).sort();
     expect([left(1), left(3)]).toEqual([
       ['.list.json', 'ksi-counts.json', 'manifest.json'],
       ['.list.json', 'ksi-counts.json', 'manifest.json'],
@@ -118,7 +119,7 @@ describe('conmon.retention (issue 35)', () => {
     const root = join(pruned.dir, '.svc', 'store');
     const store = new FileRunStore({ dir: root });
     const second = (await store.list())[1];
-    rmSync(join(root, 'documents', second.id, 'sar.json'));
+    rmSync(storedDocumentFile(join(root, 'documents', second.id), 'sar.json'));
     await expect((async () => {
       for await (const chunk of (await store.openDocument(2, 'sar.json'))!.chunks) void chunk;
     })()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`run ${second.id} is a document of run 2 that index.json lists, but its file is missing`) });

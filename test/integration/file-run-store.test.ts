@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
 import { InvalidInputError, UnavailableError } from '../../src/domain/errors';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
@@ -72,8 +73,10 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
       edit(index, (json) => json.runs.pop());
       return `${index}: the chain head does not match run ${seq - 1}, the latest run`;
     case 'document': {
-      const path = join(dir, 'documents', id, 'sar.json');
-      writeFileSync(path, readFileSync(path, 'utf8').replace('"observation":7,', '"observation":8,'));
+      // Kept compressed: the edit is made to the document and the file compressed again, as a person with brotli would.
+      const path = join(dir, 'documents', id, 'sar.json.br');
+      const text = brotliDecompressSync(readFileSync(path)).toString('utf8');
+      writeFileSync(path, brotliCompressSync(text.replace('"observation":7,', '"observation":8,')));
       return `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
     }
     case 'document-list': {
@@ -139,6 +142,76 @@ describe('FileRunStore on disk', () => {
   let dir: string;
   beforeEach(() => {
     dir = join(freshRoot(), 'store');
+  });
+
+  describe('documents kept compressed (issue 35)', () => {
+    // Repetitive JSON, as a SAR is: compresses well.
+    const sarText = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: `The evidence entry of KSI-${i % 50}: checked.` })));
+    const produce = () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarText] }];
+    const appendRun = async (store: FileRunStore, n: number) => {
+      const record = recordFor(n);
+      const id = runIdOf(record);
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), produce);
+      return id;
+    };
+    const text = async (opened: { chunks: AsyncIterable<Uint8Array> } | undefined) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
+      return Buffer.concat(parts).toString('utf8');
+    };
+
+    it('keeps each document as Brotli in <name>.br, and serves its own bytes, listed and hashed as before', async () => {
+      const store = new FileRunStore({ dir });
+      const id = await appendRun(store, 1);
+      const files = readdirSync(join(dir, 'documents', id)).sort();
+      expect(files).toEqual(['.list.json', 'sar.json.br']);
+      const stored = readFileSync(join(dir, 'documents', id, 'sar.json.br'));
+      expect(brotliDecompressSync(stored).toString('utf8')).toBe(sarText);
+      expect(stored.length).toBeLessThan(sarText.length / 5);
+      const opened = await store.openDocument(1, 'sar.json');
+      expect(opened?.document).toEqual({ name: 'sar.json', media_type: 'application/json', sha256: sha(sarText), bytes: sarText.length });
+      expect(await text(opened)).toBe(sarText);
+    });
+
+    it('reports a compressed file changed into something that is not Brotli, or cut short, as tampering naming it', async () => {
+      const store = new FileRunStore({ dir });
+      const id = await appendRun(store, 1);
+      const path = join(dir, 'documents', id, 'sar.json.br');
+      const stored = readFileSync(path);
+      const expected = `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+      for (const changed of [Buffer.concat([stored.subarray(0, 10), Buffer.from('not brotli at all'), stored.subarray(10)]), stored.subarray(0, stored.length - 20)]) {
+        writeFileSync(path, changed);
+        await expect(text(await store.openDocument(1, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
+      }
+    });
+
+    it('reads the plain documents svc stored before, and the next append converts them in place, resumably', async () => {
+      const store = new FileRunStore({ dir });
+      const ids = [await appendRun(store, 1), await appendRun(store, 2)];
+      // As svc stored them before: plain files, no mark that the store's documents are compressed.
+      for (const id of ids) {
+        const path = join(dir, 'documents', id, 'sar.json');
+        writeFileSync(path, brotliDecompressSync(readFileSync(`${path}.br`)));
+        unlinkSync(`${path}.br`);
+      }
+      const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+      expect(index.compressed_documents).toBe(true);
+      delete index.compressed_documents;
+      writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
+      const before = new FileRunStore({ dir });
+      expect(await text(await before.openDocument(2, 'sar.json'))).toBe(sarText);
+      // A plain file changed is found as before, naming the plain file.
+      const plain = join(dir, 'documents', ids[1], 'sar.json');
+      writeFileSync(plain, sarText.replace('"observation":7,', '"observation":8,'));
+      await expect(text(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({ message: expect.stringContaining(`${plain}: the document sar.json no longer matches`) });
+      writeFileSync(plain, sarText);
+      // A conversion cut short: run 1's compressed file written but its plain one not yet removed.
+      writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), brotliCompressSync(sarText));
+      await appendRun(before, 3);
+      for (const id of ids) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json', 'sar.json.br']);
+      expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).compressed_documents).toBe(true);
+      for (const seq of [1, 2, 3]) expect(await text(await new FileRunStore({ dir }).openDocument(seq, 'sar.json'))).toBe(sarText);
+    });
   });
 
   describe("a run's kept documents (issue 35)", () => {
@@ -228,6 +301,7 @@ describe('FileRunStore on disk', () => {
     expect(JSON.parse(index)).toEqual({
       schema: 'svc.run-index/v2',
       head: two.head,
+      compressed_documents: true,
       runs: [
         { summary: storedRunFor(first, 1).summary, link: one.link },
         { summary: storedRunFor(second, 2).summary, link: two.link },

@@ -15,8 +15,11 @@ export interface RunDocumentSource {
   chunks: DocumentChunks | ((before: readonly RunDocument[]) => DocumentChunks);
 }
 
-/** A stored document's name: a plain lowercase file name, so every store can use it as a key or a file name as is. */
-const DOCUMENT_NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
+/**
+ * A stored document's name: a plain lowercase file name, so every store can use it as a key or a file name as is; not
+ * ending in `.br`, which names a compressed document's file in the file store.
+ */
+const DOCUMENT_NAME = /^(?!.*\.br$)[a-z0-9][a-z0-9._-]{0,127}$/;
 
 /** How many bytes a store writes or reads at a time. */
 export const DOCUMENT_CHUNK_BYTES = 1 << 20;
@@ -180,9 +183,9 @@ class Chunk {
 
 /**
  * The stored bytes of `document` as read, passed on as they come; once they are through, a digest or size other than
- * the document's (which the hash chain vouches for) is run-store-tampered naming `where`.
+ * the document's (which the hash chain vouches for) is run-store-tampered naming `where` (or the file it names once read).
  */
-export async function* verifiedChunks(chunks: AsyncIterable<Uint8Array>, document: RunDocument, where: string, digest: RunDigest): AsyncGenerator<Uint8Array> {
+export async function* verifiedChunks(chunks: AsyncIterable<Uint8Array>, document: RunDocument, where: string | (() => string), digest: RunDigest): AsyncGenerator<Uint8Array> {
   const hash = digest.sha256Hasher();
   let size = 0;
   for await (const chunk of chunks) {
@@ -192,6 +195,6 @@ export async function* verifiedChunks(chunks: AsyncIterable<Uint8Array>, documen
     yield chunk;
   }
   if (size !== document.bytes || hash.digest() !== document.sha256) {
-    throw chainTampered(where, `the document ${document.name} no longer matches the SHA-256 its run's link in the hash chain names`);
+    throw chainTampered(typeof where === 'string' ? where : where(), `the document ${document.name} no longer matches the SHA-256 its run's link in the hash chain names`);
   }
 }

@@ -14,6 +14,7 @@ import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
+import { compressed, compressedFile, CorruptCompression, decompressed, documentOfFile } from './compressed-documents';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, keptDocuments, type RunLink } from '../../domain/conmon/run-chain';
 import { instantsOf, isWithin } from '../../domain/conmon/run-range';
@@ -75,6 +76,11 @@ interface RunIndex {
   /** The head of the chain: the SHA-256 of the last run's link (GENESIS for an empty store). */
   head: string;
   runs: IndexEntry[];
+  /**
+   * Every run's documents are compressed (compressPlainDocuments): there is nothing left to convert. Not part of the
+   * chain (it vouches for no bytes); an index written without it (by an earlier svc) has the store looked over again.
+   */
+  compressed_documents?: true;
 }
 
 /** How many runs' document lists a store keeps once checked: a year of daily runs of a few sources. */
@@ -202,11 +208,16 @@ export class FileRunStore implements RunStore, AccessStore {
       for (const record of records) {
         for (const run of record.runs) {
           const dir = this.documentsPath(run.id);
-          for (const name of await readdir(dir).catch(() => [] as string[])) {
-            if (name === DOCUMENT_LIST || record.kept.includes(name)) continue;
+          const files = await readdir(dir).catch(() => [] as string[]);
+          const entry = index.runs.find((e) => e.summary.id === run.id);
+          // What is removed is counted as the documents' own bytes (as every store counts them), not their files'.
+          const listed = files.length === 0 || entry === undefined ? undefined : await this.documentsOf(entry);
+          for (const name of files) {
+            const document = documentOfFile(name);
+            if (name === DOCUMENT_LIST || record.kept.includes(document)) continue;
             const path = join(dir, name);
             try {
-              const { size } = await stat(path);
+              const size = listed?.find((d) => d.name === document)?.bytes ?? (await stat(path)).size;
               await rm(path, { force: true });
               removed.documents += 1;
               removed.bytes += size;
@@ -258,6 +269,7 @@ export class FileRunStore implements RunStore, AccessStore {
     try {
       const index = (await this.readIndex()) ?? (await this.upgrade());
       await this.sweep(index);
+      const converted = await this.compressPlainDocuments(index);
       const runs = [...index.runs];
       const view = this.view(runs);
       let { head } = index;
@@ -284,10 +296,10 @@ export class FileRunStore implements RunStore, AccessStore {
         head = chained.head;
         each({ recorded: true, run });
       }
-      if (runs.length === index.runs.length) return;
+      if (runs.length === index.runs.length && !converted) return;
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
-      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs });
+      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs, compressed_documents: true });
     } finally {
       await lease.release();
     }
@@ -328,13 +340,39 @@ export class FileRunStore implements RunStore, AccessStore {
     if (kept) checkRecord(entry.link, 'kept', entry.kept ?? null, this.indexPath, digest);
     const document = (kept ? entry.kept : await this.documentsOf(entry))?.find((d) => d.name === name);
     if (!document) return name === EVIDENCE_BUNDLE_DOCUMENT ? this.legacyBundle(entry) : undefined;
-    const path = join(this.documentsPath(entry.summary.id), name);
-    // Opened when the first chunk is asked for, so a reader that never reads (a 304) holds no file.
-    const chunks = this.chunksOf(path, entry.summary.id, `is a document of run ${entry.summary.seq} that index.json lists, but its file is missing`, async () => {
-      const pruning = prunedBy((await this.readJournal()).entries, entry.summary.id, name);
-      return pruning && prunedError(this.location, entry.summary, name, pruning);
-    });
-    return { document, chunks: verifiedChunks(chunks, document, path, digest) };
+    // The file read, once it is: the compressed one svc writes, or a plain one it wrote before.
+    const read = { path: join(this.documentsPath(entry.summary.id), compressedFile(name)) };
+    return { document, chunks: verifiedChunks(this.documentBytes(entry, name, read), document, () => read.path, digest) };
+  }
+
+  /**
+   * A document's bytes as stored: decompressed from `<name>.br` (compressed-documents.ts), or a plain `<name>` as svc
+   * stored documents before, which the store converts (compressPlainDocuments). Opened when the first chunk is asked
+   * for, so a reader that never reads (a 304) holds no file. A conversion writes the compressed file before it removes
+   * the plain one, so a plain file gone while it is looked for is looked for compressed again.
+   */
+  private async *documentBytes(entry: IndexEntry, name: string, read: { path: string }): AsyncGenerator<Uint8Array> {
+    const { id, seq } = entry.summary;
+    const dir = this.documentsPath(id);
+    for (const [file, packed] of [[compressedFile(name), true], [name, false], [compressedFile(name), true]] as const) {
+      const path = join(dir, file);
+      const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw translateFsError(error, path, 'run store file');
+      });
+      if (handle === undefined) continue;
+      read.path = path;
+      const bytes = fileChunks(handle);
+      if (!packed) return yield* bytes;
+      try {
+        return yield* decompressed(bytes);
+      } catch (error) {
+        if (error instanceof CorruptCompression) throw chainTampered(path, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`);
+        throw error;
+      }
+    }
+    const pruning = prunedBy((await this.readJournal()).entries, id, name);
+    throw pruning ? prunedError(this.location, entry.summary, name, pruning) : tampered(join(dir, name), id, `is a document of run ${seq} that index.json lists, but its file is missing`);
   }
 
   private get journalPath(): string {
@@ -554,25 +592,16 @@ export class FileRunStore implements RunStore, AccessStore {
     }
   }
 
-  /** A file's bytes a chunk at a time; a missing file is what `gone` says (a pruned document), else run-store-tampered, `missing` saying what it is. */
-  private async *chunksOf(path: string, id: string, missing: string, gone?: () => Promise<Error | undefined>): AsyncGenerator<Uint8Array> {
+  /** A file's bytes a chunk at a time; a missing file is run-store-tampered, `missing` saying what it is. */
+  private async *chunksOf(path: string, id: string, missing: string): AsyncGenerator<Uint8Array> {
     let handle: FileHandle;
     try {
       handle = await open(path, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw (await gone?.()) ?? tampered(path, id, missing);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw tampered(path, id, missing);
       throw translateFsError(error, path, 'run store file');
     }
-    try {
-      for (;;) {
-        const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) return;
-        yield buffer.subarray(0, bytesRead);
-      }
-    } finally {
-      await handle.close();
-    }
+    yield* fileChunks(handle);
   }
 
   /** A state file read whole: svc 0.5.0's, upgraded by chaining it (small by then: it held them as one string too). */
@@ -635,7 +664,7 @@ export class FileRunStore implements RunStore, AccessStore {
       const documents: RunDocument[] = [];
       for (const source of sources) {
         const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
-        await writeNewFile(join(temp, source.name), source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks());
+        await writeNewFile(join(temp, compressedFile(source.name)), compressed(source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks()));
         documents.push(bytes.document());
       }
       const listed = byName(documents);
@@ -711,6 +740,31 @@ export class FileRunStore implements RunStore, AccessStore {
     }
   }
 
+  /**
+   * Converts the plain documents svc stored before it compressed them (compressed-documents.ts), under the lock, oldest
+   * run first: each is written compressed, atomically, before its plain file is removed, so reads find one or the
+   * other, and a conversion cut short is taken up where it stopped by the next append. Nothing a document's digest or
+   * the chain vouches for changes. True when the store was looked over (the index then says it needs it no more).
+   */
+  private async compressPlainDocuments(index: RunIndex): Promise<boolean> {
+    if (index.compressed_documents === true) return false;
+    for (const { summary } of index.runs) {
+      const dir = this.documentsPath(summary.id);
+      for (const file of await readdir(dir).catch(() => [] as string[])) {
+        const path = join(dir, file);
+        if (isStaleTemp(file)) await rm(path, { force: true });
+        if (file.startsWith('.') || documentOfFile(file) !== file) continue;
+        try {
+          await writeFileAtomically(join(dir, compressedFile(file)), compressed(fileChunks(await open(path, 'r'))));
+          await rm(path);
+        } catch (error) {
+          throw translateFsError(error, path, 'run store file');
+        }
+      }
+    }
+    return true;
+  }
+
   private async readText(path: string): Promise<string | undefined> {
     const bytes = await this.readBytes(path);
     return bytes?.toString('utf8');
@@ -723,6 +777,20 @@ export class FileRunStore implements RunStore, AccessStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw translateFsError(error, path, 'run store file');
     }
+  }
+}
+
+/** An open file's bytes, DOCUMENT_CHUNK_BYTES at a time; the file is closed when they are through or dropped. */
+async function* fileChunks(handle: FileHandle): AsyncGenerator<Uint8Array> {
+  try {
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
   }
 }
 

@@ -8,6 +8,7 @@ import { buildApi } from '../../../src/interfaces/http/server';
 import { capturingLogger, homeWithRecordedRun, openApiChecker, proxyConfig } from '../../support/api';
 import { FIXTURES, svc } from '../../support/run-svc';
 import { recordFor, runIdOf, storedRunFor } from '../../support/stored-runs';
+import { readStoredDocument, storedDocumentFile, writeStoredDocument } from '../../support/stored-documents';
 
 const sample = JSON.parse(readFileSync(join(FIXTURES, 'sample-baseline.json'), 'utf8')) as { results: { ksi_id: string; status: string }[] };
 const ids = sample.results.map((r) => r.ksi_id).sort();
@@ -191,7 +192,7 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
   it('serves the documents stored with the run byte for byte: none is built per request', async () => {
     const [id] = readdirSync(join(home.home, 'store', 'documents'));
     for (const [path, file] of [['/auditor/manifest', 'manifest.json'], ['/auditor/oscal/ssp', 'ssp.json'], ['/auditor/oscal/sar', 'sar.json'], ['/auditor/oscal/sar?envelope=1', 'sar.json.dsse.json'], ['/auditor/oscal/sap', 'sap.json'], ['/auditor/oscal/poam', 'poam.json']]) {
-      const stored = readFileSync(join(home.home, 'store', 'documents', id, file));
+      const stored = readStoredDocument(join(home.home, 'store', 'documents', id), file);
       const res = await request(api.handler).get(path).set(AUDITOR).buffer(true).parse((r, done) => {
         const parts: Buffer[] = [];
         r.on('data', (d: Buffer) => parts.push(d));
@@ -285,8 +286,9 @@ describe('svc-api over runs whose documents are missing or changed', () => {
     const { home, cleanup } = homeWithRecordedRun();
     try {
       const [id] = readdirSync(join(home, 'store', 'documents'));
-      const file = join(home, 'store', 'documents', id, 'ssp.json');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('"system-security-plan"', '"system-security-plan" '));
+      const documents = join(home, 'store', 'documents', id);
+      const file = storedDocumentFile(documents, 'ssp.json');
+      writeStoredDocument(documents, 'ssp.json', readStoredDocument(documents, 'ssp.json').toString('utf8').replace('"system-security-plan"', '"system-security-plan" '));
       const { api, log } = apiOver(home);
       await expect(request(api.handler).get('/auditor/oscal/ssp').set(AUDITOR)).rejects.toThrow();
       expect(log.lines.find((line) => line.msg === 'stored document failed while it was sent')).toMatchObject({ err: { code: 'run-store-tampered', message: expect.stringContaining(`${file}: the document ssp.json no longer matches`) } });

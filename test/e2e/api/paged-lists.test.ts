@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -9,6 +9,7 @@ import { buildApi } from '../../../src/interfaces/http/server';
 import { RUN_STORE } from '../../../src/ports/run-store';
 import { capturingLogger, proxyConfig } from '../../support/api';
 import { svc } from '../../support/run-svc';
+import { readStoredDocument, storedDocumentNames } from '../../support/stored-documents';
 
 const { generate } = require('../../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
 
@@ -53,7 +54,7 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
         content_hash: formatDigest(hash),
       }));
     before = {
-      entries: (JSON.parse(readFileSync(join(home, 'store', 'documents', stored.summary.id, 'evidence-bundle.json'), 'utf8')) as { entries: Item[] }).entries,
+      entries: (JSON.parse(readStoredDocument(join(home, 'store', 'documents', stored.summary.id), 'evidence-bundle.json').toString('utf8')) as { entries: Item[] }).entries,
       statuses: loaded.results.map((r) => r.item.result.status),
       findings: JSON.parse(JSON.stringify(findings)),
       poam: stored.poam as unknown as Item[],
@@ -78,7 +79,7 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
 
   it('stores each list as pages of at most 1,000 items and an index', () => {
     const [id] = readdirSync(join(home, 'store', 'documents'));
-    const names = readdirSync(join(home, 'store', 'documents', id)).filter((n) => /^(evidence|findings|poam)\.(\d{6}|index)\.json$/.test(n));
+    const names = storedDocumentNames(join(home, 'store', 'documents', id)).filter((n) => /^(evidence|findings|poam)\.(\d{6}|index)\.json$/.test(n));
     const findingPages = Math.ceil(before.findings.length / 1000);
     const poamPages = Math.ceil(before.poam.length / 1000);
     expect(names.sort()).toEqual(

@@ -14,6 +14,7 @@ import { capturingLogger } from '../../support/api';
 import { FEDRAMP_SCHEMAS } from '../../support/fedramp-schemas';
 import { ROOT, svc } from '../../support/run-svc';
 import { TRUST_PROFILE as PROFILE } from '../../support/trust-center';
+import { readStoredDocument, storedDocumentFile, writeStoredDocument } from '../../support/stored-documents';
 
 /**
  * The built svc-api (dist/, as `npm run build` leaves it) started in this process on a real socket, over a file store
@@ -137,7 +138,7 @@ function trustCenter(prefix: string) {
   };
   const idOf = (seq: number) => (JSON.parse(readFileSync(at('.svc', 'store', 'index.json'), 'utf8')) as { runs: { summary: { id: string } }[] }).runs[seq - 1].summary.id;
   const documentsOf = (seq: number) => (JSON.parse(readFileSync(at('.svc', 'store', 'documents', idOf(seq), '.list.json'), 'utf8')) as { name: string; media_type: string; bytes: number }[]);
-  const pageOf = (seq: number, page = 0) => JSON.parse(readFileSync(at('.svc', 'store', 'documents', idOf(seq), `evidence.${String(page).padStart(6, '0')}.json`), 'utf8')) as { content_hash: string }[];
+  const pageOf = (seq: number, page = 0) => JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), `evidence.${String(page).padStart(6, '0')}.json`).toString('utf8')) as { content_hash: string }[];
   const hexOf = (entry: { content_hash: string }) => entry.content_hash.slice('sha256:'.length);
   /** Records runs as svc did before the evidence index (in this process, through the built ProcessRun). */
   const recordBeforeIndex = async (n: number, day: string) => {
@@ -195,7 +196,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256} reads the index e
     ]);
     // 8 bytes an entry: the first 4 bytes of the content hash and the position in the evidence list.
     expect(index[0].bytes).toBe(8 * 2600);
-    expect(JSON.parse(readFileSync(tc.at('.svc', 'store', 'documents', tc.idOf(1), 'evidence-index.json'), 'utf8'))).toEqual({ bucket_bits: 0, entries: 2600, list: 'evidence', page_size: 1000, schema: 'svc.evidence-index/v1' });
+    expect(JSON.parse(readStoredDocument(tc.at('.svc', 'store', 'documents', tc.idOf(1)), 'evidence-index.json').toString('utf8'))).toEqual({ bucket_bits: 0, entries: 2600, list: 'evidence', page_size: 1000, schema: 'svc.evidence-index/v1' });
     expect(tc.documentsOf(2).filter((d) => d.name.startsWith('evidence-index')).map((d) => d.name)).toEqual(['evidence-index.0000.bin', 'evidence-index.json']);
   });
 
@@ -236,11 +237,12 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256} reads the index e
 
   it('an index bucket or header changed outside svc is 422 run-store-tampered, naming the file; the hash chain covers the index', async () => {
     for (const name of ['evidence-index.0000.bin', 'evidence-index.json']) {
-      const file = tc.at('.svc', 'store', 'documents', tc.idOf(RUNS - 3), name);
+      const documents = tc.at('.svc', 'store', 'documents', tc.idOf(RUNS - 3));
+      const file = storedDocumentFile(documents, name);
       const original = readFileSync(file);
-      const changed = Buffer.from(original);
+      const changed = readStoredDocument(documents, name);
       changed[changed.length - 2] ^= 1;
-      writeFileSync(file, changed);
+      writeStoredDocument(documents, name, changed);
       try {
         // A fresh svc-api reads the header anew (the one serving has it already).
         const fresh = trustCenterOver(tc);

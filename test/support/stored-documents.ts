@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+
+/*
+ * A run's documents as the file store keeps them in `documents/<id>/`: each compressed with Brotli in `<name>.br`
+ * (src/infrastructure/store/compressed-documents.ts). Tests read and change them as a person with brotli would.
+ */
+
+/** The file document `name` of the run whose documents are in `dir` is kept in. */
+export function storedDocumentFile(dir: string, name: string): string {
+  return join(dir, `${name}.br`);
+}
+
+/** The bytes of document `name` as stored in `dir`. */
+export function readStoredDocument(dir: string, name: string): Buffer {
+  return brotliDecompressSync(readFileSync(storedDocumentFile(dir, name)));
+}
+
+/** Stores `bytes` as document `name` in `dir`, behind the store's back. */
+export function writeStoredDocument(dir: string, name: string, bytes: string | Buffer): void {
+  writeFileSync(storedDocumentFile(dir, name), brotliCompressSync(bytes));
+}
+
+/** The names of the documents stored in `dir` (and its document list, `.list.json`). */
+export function storedDocumentNames(dir: string): string[] {
+  return readdirSync(dir).map((file) => file.replace(/\.br$/, ''));
+}
