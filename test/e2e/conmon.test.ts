@@ -12,7 +12,7 @@ import { openBrowser, withPage } from '../support/browser';
 import { startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
 import { BIN, ROOT, svc, type SvcRun } from '../support/run-svc';
 import { seriesDay, writeRunSeries } from '../support/run-series';
-import { readStoredDocument, storedDocumentFile, storedDocumentNames, writeStoredDocument } from '../support/stored-documents';
+import { editStoredState, readStoredDocument, storedDocumentFile, storedDocumentNames, writeStoredDocument } from '../support/stored-documents';
 
 let tmp: string;
 let series: string[];
@@ -294,9 +294,7 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     expect(conmon('tamper-state', ['process', fixture]).status).toBe(0);
     const states = join(home('tamper-state'), 'store', 'states');
     const [file] = readdirSync(states);
-    const state = JSON.parse(readFileSync(join(states, file), 'utf8'));
-    state.poam[0].status = 'Closed';
-    writeFileSync(join(states, file), JSON.stringify(state));
+    editStoredState(join(home('tamper-state'), 'store'), 1, file.slice(9, 73), (state) => (state.poam[0].status = 'Closed'));
     // The next run moves the lifecycle on from run 1's POA&M state: it is read, and refused.
     const next = conmon('tamper-state', ['process', 'fixtures/sample-baseline-b.json']);
     expect(next.status).toBe(4);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { BIN, ROOT, svc } from '../support/run-svc';
-import { readStoredDocument, storedDocumentNames } from '../support/stored-documents';
+import { readStoredDocument, storedDocumentNames, storedStateFile } from '../support/stored-documents';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
@@ -241,7 +241,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       const head = readFileSync(join(store(), 'runs', `${summary.id}.json`), 'utf8');
       const bundle = readStoredDocument(join(store(), 'documents', summary.id), 'evidence-bundle.json');
       expect(createHash('sha256').update('{"bundle":').update(bundle).update(`,${head.slice(1)}`).digest('hex')).toBe(summary.id);
-      expect(existsSync(join(store(), 'states', `${String(summary.seq).padStart(8, '0')}-${summary.id}.json`))).toBe(true);
+      expect(existsSync(storedStateFile(store(), summary.seq, summary.id))).toBe(true);
       // Its documents were committed with it (reader.get checked their list against the chain).
       expect(storedDocumentNames(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'evidence-bundle.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
       rows.push([summary.seq, summary.id, summary.as_of]);
@@ -293,7 +293,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       const added = after.slice(runs.length).map(([, , as]) => as);
       expect({ at, added }).toEqual({ at, added: run.signal === null || added.length > 0 ? [asOf(k + 1)] : [] });
       const leftovers = [store(), join(store(), 'runs'), join(store(), 'states'), join(store(), 'documents')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
-      const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json`));
+      const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json.br`));
       const what = [locked && 'lock', leftovers.length > 0 && 'temp', orphans.length > 0 && 'state'].filter(Boolean).join(',');
       seen.push(`${tookOver ? 'took-over,' : ''}${at}:${run.signal === null ? 'finished' : after.length > runs.length ? 'recorded' : 'not-recorded'}${what ? `+${what}` : ''}`);
       runs = after;
@@ -320,7 +320,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     expect([report.status, report.stderr]).toEqual([0, '']);
     expect(readdirSync(store()).sort()).toEqual(['documents', 'index.json', 'runs', 'states']);
     expect(readdirSync(join(store(), 'documents')).sort()).toEqual(final.map(([, id]) => id).sort());
-    expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json`));
+    expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json.br`));
     expect(readdirSync(join(store(), 'runs')).sort()).toEqual(final.map(([, id]) => `${id}.json`).sort());
     expect(final.map(([seq]) => seq)).toEqual(final.map((_, i) => i + 1));
   }, 90_000);

@@ -10,6 +10,7 @@ import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { runStoreContract, type JournalTamperTarget, type TamperTarget } from '../contracts/run-store.contract';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor } from '../support/stored-runs';
+import { editStoredState, storedStateFile } from '../support/stored-documents';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -42,7 +43,7 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
     writeFileSync(path, JSON.stringify(json, null, space));
   };
   const index = join(dir, 'index.json');
-  const state = join(dir, 'states', `${String(seq).padStart(8, '0')}-${id}.json`);
+  const state = storedStateFile(dir, seq, id);
   switch (target) {
     case 'record': {
       const path = join(dir, 'runs', `${id}.json`);
@@ -51,11 +52,11 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
     }
     case 'poam':
       // Kept compact, as svc writes it: the state is read a piece at a time and the edit found as the items go by.
-      edit(state, (json) => (json.poam[0].risk_rating = 'Low'), undefined);
+      editStoredState(dir, seq, id, (json) => (json.poam[0].risk_rating = 'Low'));
       return `${state}: the hash chain does not match the POA&M state of run ${seq} (${id})`;
     case 'events':
       // Pretty-printed: not the form svc writes, so the state is read whole, and the edit found as before.
-      edit(state, (json) => json.events.pop());
+      editStoredState(dir, seq, id, (json) => json.events.pop(), 2);
       return `${state}: the hash chain does not match the events of run ${seq} (${id})`;
     case 'summary':
       edit(index, (json) => (json.runs[seq - 1].summary.counts.fail = 0));
@@ -144,7 +145,7 @@ describe('FileRunStore on disk', () => {
     dir = join(freshRoot(), 'store');
   });
 
-  describe('documents kept compressed (issue 35)', () => {
+  describe('documents and states kept compressed (issue 35)', () => {
     // Repetitive JSON, as a SAR is: compresses well.
     const sarText = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: `The evidence entry of KSI-${i % 50}: checked.` })));
     const produce = () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarText] }];
@@ -183,16 +184,20 @@ describe('FileRunStore on disk', () => {
         writeFileSync(path, changed);
         await expect(text(await store.openDocument(1, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
       }
+      const state = storedStateFile(dir, 1, id);
+      writeFileSync(state, readFileSync(state).subarray(0, 30));
+      await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the state of run 1 (${id}) is not the compressed state svc wrote`) });
     });
 
     it('reads the plain documents svc stored before, and the next append converts them in place, resumably', async () => {
       const store = new FileRunStore({ dir });
       const ids = [await appendRun(store, 1), await appendRun(store, 2)];
-      // As svc stored them before: plain files, no mark that the store's documents are compressed.
-      for (const id of ids) {
-        const path = join(dir, 'documents', id, 'sar.json');
-        writeFileSync(path, brotliDecompressSync(readFileSync(`${path}.br`)));
-        unlinkSync(`${path}.br`);
+      // As svc stored them before: plain files (documents and states), no mark that the store's files are compressed.
+      for (const [i, id] of ids.entries()) {
+        for (const path of [join(dir, 'documents', id, 'sar.json'), storedStateFile(dir, i + 1, id).replace(/\.br$/, '')]) {
+          writeFileSync(path, brotliDecompressSync(readFileSync(`${path}.br`)));
+          unlinkSync(`${path}.br`);
+        }
       }
       const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
       expect(index.compressed_documents).toBe(true);
@@ -200,6 +205,7 @@ describe('FileRunStore on disk', () => {
       writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
       const before = new FileRunStore({ dir });
       expect(await text(await before.openDocument(2, 'sar.json'))).toBe(sarText);
+      expect(await before.get(2)).toStrictEqual(await store.get(2));
       // A plain file changed is found as before, naming the plain file.
       const plain = join(dir, 'documents', ids[1], 'sar.json');
       writeFileSync(plain, sarText.replace('"observation":7,', '"observation":8,'));
@@ -207,8 +213,9 @@ describe('FileRunStore on disk', () => {
       writeFileSync(plain, sarText);
       // A conversion cut short: run 1's compressed file written but its plain one not yet removed.
       writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), brotliCompressSync(sarText));
-      await appendRun(before, 3);
+      const third = await appendRun(before, 3);
       for (const id of ids) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json', 'sar.json.br']);
+      expect(readdirSync(join(dir, 'states')).sort()).toEqual([...ids, third].map((id, i) => `${String(i + 1).padStart(8, '0')}-${id}.json.br`).sort());
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).compressed_documents).toBe(true);
       for (const seq of [1, 2, 3]) expect(await text(await new FileRunStore({ dir }).openDocument(seq, 'sar.json'))).toBe(sarText);
     });
@@ -281,7 +288,7 @@ describe('FileRunStore on disk', () => {
     expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${second}.json`].sort());
-    expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json`, `00000002-${second}.json`]);
+    expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.br`, `00000002-${second}.json.br`]);
     for (const [n, id] of [[1, first], [2, second]] as const) {
       const bytes = readFileSync(join(dir, 'runs', `${id}.json`));
       expect(sha(bytes)).toBe(id);
@@ -307,7 +314,7 @@ describe('FileRunStore on disk', () => {
         { summary: storedRunFor(second, 2).summary, link: two.link },
       ],
     });
-    const state = JSON.parse(readFileSync(join(dir, 'states', `00000002-${second}.json`), 'utf8'));
+    const state = JSON.parse(brotliDecompressSync(readFileSync(storedStateFile(dir, 2, second))).toString('utf8'));
     expect(Object.keys(state).sort()).toEqual(['events', 'poam', 'summary']);
   });
 
@@ -508,7 +515,7 @@ describe('FileRunStore on disk', () => {
       const third = await append(store, 3);
       expect(readdirSync(dir).sort()).toEqual([`.index.json.${alive}`, 'index.json', 'runs', 'states']);
       expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${third}.json`].sort());
-      expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json`, `00000002-${third}.json`]);
+      expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.br`, `00000002-${third}.json.br`]);
       expect((await store.list()).map((s) => s.id)).toEqual([first, third]);
       expect(await store.get(killed)).toBeUndefined();
     } finally {
@@ -548,10 +555,8 @@ describe('FileRunStore on disk', () => {
     expect(Buffer.concat(parts).toString('utf8')).toBe(bundleTextFor(2));
     const third = await append(store, 3);
     expect((await store.latest())?.summary).toMatchObject({ seq: 3, id: third });
-    const state = join(dir, 'states', `00000001-${runs[0].summary.id}.json`);
-    const edited = JSON.parse(readFileSync(state, 'utf8'));
-    edited.poam[0].risk_rating = 'Low';
-    writeFileSync(state, JSON.stringify(edited));
+    // The append compressed the state files 0.5.0 wrote, as it compresses every earlier run's (compressPlainFiles).
+    const state = editStoredState(dir, 1, runs[0].summary.id, (edited) => (edited.poam[0].risk_rating = 'Low'));
     await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the hash chain does not match the POA&M state of run 1`) });
     expect(existsSync(join(dir, 'store.lock'))).toBe(false);
   });

@@ -26,3 +26,17 @@ export function writeStoredDocument(dir: string, name: string, bytes: string | B
 export function storedDocumentNames(dir: string): string[] {
   return readdirSync(dir).map((file) => file.replace(/\.br$/, ''));
 }
+
+/** The compressed state file of run `seq` (`id`) in the file store at `dir`: `states/<seq>-<id>.json.br`. */
+export function storedStateFile(dir: string, seq: number, id: string): string {
+  return join(dir, 'states', `${String(seq).padStart(8, '0')}-${id}.json.br`);
+}
+
+/** Run `seq`'s state as stored, parsed; `change` edits it and it is stored again, compressed, as `space` says. */
+export function editStoredState(dir: string, seq: number, id: string, change: (state: Record<string, any>) => void, space?: number): string {
+  const path = storedStateFile(dir, seq, id);
+  const state = JSON.parse(brotliDecompressSync(readFileSync(path)).toString('utf8'));
+  change(state);
+  writeFileSync(path, brotliCompressSync(JSON.stringify(state, null, space)));
+  return path;
+}

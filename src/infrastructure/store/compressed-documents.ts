@@ -2,8 +2,8 @@ import { pipeline, Readable, type Transform } from 'node:stream';
 import { constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
 
 /**
- * A run's documents as the file store keeps them (issue 35): each compressed with Brotli, in `<name>.br` beside the
- * run's document list. A year of daily runs is mostly JSON that compresses about 8 to 1 (the SAR, the POA&M, pages):
+ * A run's documents and state as the file store keeps them (issue 35): each compressed with Brotli, in `<name>.br`
+ * (`documents/<id>/sar.json.br`, `states/<seq>-<id>.json.br`). A year of daily runs is mostly JSON that compresses about 8 to 1 (the SAR, the POA&M, pages):
  * quality 1, the fastest, already does (about 230 MB/s a core here; quality 4 gains a sixth for a quarter of the
  * speed). What the store hashes, lists and serves is the document's own bytes, as before; only the file is smaller.
  * Runs stored before are plain `<name>` files, read as they are until the store converts them (FileRunStore).
@@ -21,7 +21,7 @@ export function documentOfFile(file: string): string {
 }
 
 /** The document's bytes as they come, compressed as they go. */
-export function compressed(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+export function compressed(chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   return through(chunks, createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 22 } }));
 }
 
@@ -42,7 +42,7 @@ export async function* decompressed(chunks: AsyncIterable<Uint8Array>): AsyncGen
 /** What a file the store compressed no longer decompresses to: it was changed or cut. */
 export class CorruptCompression extends Error {}
 
-async function* through(chunks: AsyncIterable<Uint8Array>, transform: Transform): AsyncGenerator<Uint8Array> {
+async function* through(chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>, transform: Transform): AsyncGenerator<Uint8Array> {
   yield* flowing(Readable.from(chunks, { objectMode: false }), transform);
 }
 

@@ -77,7 +77,7 @@ interface RunIndex {
   head: string;
   runs: IndexEntry[];
   /**
-   * Every run's documents are compressed (compressPlainDocuments): there is nothing left to convert. Not part of the
+   * Every run's documents and state are compressed (compressPlainFiles): there is nothing left to convert. Not part of the
    * chain (it vouches for no bytes); an index written without it (by an earlier svc) has the store looked over again.
    */
   compressed_documents?: true;
@@ -93,7 +93,7 @@ const STATE_POAM_HEAD = ',"poam":[';
 /** A run's record file: `<id>.json`. */
 const RUN_FILE = /^[0-9a-f]{64}\.json$/;
 /** A state file as writeAtomic names it: `<seq:8 digits>-<id>.json`. */
-const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json$/;
+const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json(\.br)?$/;
 
 /** The SHA-256 of the store's record rules (src/domain/conmon). */
 const digest = new NodeCryptoHashing();
@@ -269,7 +269,7 @@ export class FileRunStore implements RunStore, AccessStore {
     try {
       const index = (await this.readIndex()) ?? (await this.upgrade());
       await this.sweep(index);
-      const converted = await this.compressPlainDocuments(index);
+      const converted = await this.compressPlainFiles(index);
       const runs = [...index.runs];
       const view = this.view(runs);
       let { head } = index;
@@ -291,7 +291,7 @@ export class FileRunStore implements RunStore, AccessStore {
         const run: DecidedRun = documents ? { ...decided, documents } : decided;
         const chained = chainLink(run, head, digest);
         await this.writeAtomic(this.runPath(id), canonicalText(run.record));
-        await this.writeAtomic(this.statePath(seq, id), jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical'));
+        await this.writeAtomic(compressedFile(this.statePath(seq, id)), compressed(jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical')));
         runs.push({ summary: run.summary, link: chained.link, ...(documents ? { kept: keptDocuments(documents) } : {}) });
         head = chained.head;
         each({ recorded: true, run });
@@ -346,33 +346,38 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   /**
-   * A document's bytes as stored: decompressed from `<name>.br` (compressed-documents.ts), or a plain `<name>` as svc
-   * stored documents before, which the store converts (compressPlainDocuments). Opened when the first chunk is asked
-   * for, so a reader that never reads (a 304) holds no file. A conversion writes the compressed file before it removes
-   * the plain one, so a plain file gone while it is looked for is looked for compressed again.
+   * A document's bytes as stored (storedBytes); a file gone is pruned, if a pruning says so, else tampering.
+   * `read.path` is set to the file read, which verifiedChunks names.
    */
   private async *documentBytes(entry: IndexEntry, name: string, read: { path: string }): AsyncGenerator<Uint8Array> {
     const { id, seq } = entry.summary;
-    const dir = this.documentsPath(id);
-    for (const [file, packed] of [[compressedFile(name), true], [name, false], [compressedFile(name), true]] as const) {
-      const path = join(dir, file);
-      const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw translateFsError(error, path, 'run store file');
-      });
-      if (handle === undefined) continue;
-      read.path = path;
-      const bytes = fileChunks(handle);
-      if (!packed) return yield* bytes;
-      try {
-        return yield* decompressed(bytes);
-      } catch (error) {
-        if (error instanceof CorruptCompression) throw chainTampered(path, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`);
-        throw error;
-      }
+    const path = join(this.documentsPath(id), name);
+    const stored = await this.storedBytes(path, () => chainTampered(read.path, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`));
+    if (stored !== undefined) {
+      read.path = stored.path;
+      return yield* stored.chunks;
     }
     const pruning = prunedBy((await this.readJournal()).entries, id, name);
-    throw pruning ? prunedError(this.location, entry.summary, name, pruning) : tampered(join(dir, name), id, `is a document of run ${seq} that index.json lists, but its file is missing`);
+    throw pruning ? prunedError(this.location, entry.summary, name, pruning) : tampered(path, id, `is a document of run ${seq} that index.json lists, but its file is missing`);
+  }
+
+  /**
+   * The bytes of a file svc keeps compressed (compressed-documents.ts): decompressed from `<path>.br`, or read from a
+   * plain `<path>` as svc kept it before, until the store converts it (compressPlainFiles); undefined when neither is
+   * there. A conversion writes the compressed file before it removes the plain one, so a plain file gone while it is
+   * looked for is looked for compressed again. Bytes that do not decompress are what `corrupt` says.
+   */
+  private async storedBytes(path: string, corrupt: () => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
+    for (const [file, packed] of [[compressedFile(path), true], [path, false], [compressedFile(path), true]] as const) {
+      const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw translateFsError(error, file, 'run store file');
+      });
+      if (handle === undefined) continue;
+      const bytes = fileChunks(handle);
+      return { path: file, chunks: packed ? decompressedOr(bytes, corrupt) : bytes };
+    }
+    return undefined;
   }
 
   private get journalPath(): string {
@@ -563,7 +568,11 @@ export class FileRunStore implements RunStore, AccessStore {
    * link as they come (StoredArray); the file is never one string, whatever the run's size. A file not in that form
    * (none svc wrote since the chain) is read whole and checked as a record.
    */
-  private async readState(statePath: string, link: RunLink): Promise<Omit<StoredRun, 'record'>> {
+  private async readState(plainPath: string, link: RunLink): Promise<Omit<StoredRun, 'record'>> {
+    const missing = () => tampered(plainPath, link.id, 'is listed in index.json but its state file is missing');
+    const stored = await this.storedBytes(plainPath, () => chainTampered(stored?.path ?? plainPath, `the state of run ${link.seq} (${link.id}) is not the compressed state svc wrote`));
+    if (stored === undefined) throw missing();
+    const statePath = stored.path;
     const events = new StoredArray<ConmonEvent>(digest, link, 'events', statePath);
     const poam = new StoredArray<TrackedPoamItem>(digest, link, 'poam', statePath);
     let splitter = new JsonArrayItems(STATE_EVENTS_HEAD);
@@ -578,36 +587,31 @@ export class FileRunStore implements RunStore, AccessStore {
       }
     };
     try {
-      for await (const chunk of this.chunksOf(statePath, link.id, 'is listed in index.json but its state file is missing')) feed(chunk);
+      for await (const chunk of stored.chunks) feed(chunk);
       if (array !== poam) throw new JsonSplitError(0, 'no POA&M state');
       const tail = parseJson(`{${splitter.rest().slice(1)}`, statePath);
       if (!isObject(tail) || Object.keys(tail).length !== 1 || !isObject(tail.summary) || tail.summary.id !== link.id) throw corrupt(statePath, `not the state of run ${link.id}`);
       return { summary: tail.summary as unknown as RunSummary, events: events.end(), poam: poam.end() };
     } catch (error) {
       if (!(error instanceof JsonSplitError)) throw error;
-      const state = await this.readWholeState(statePath, link.id);
+      const whole = await this.storedBytes(plainPath, () => chainTampered(statePath, `the state of run ${link.seq} (${link.id}) is not the compressed state svc wrote`));
+      if (whole === undefined) throw missing();
+      const state = this.wholeState(Buffer.concat(await collect(whole.chunks)).toString('utf8'), statePath, link.id);
       checkRecord(link, 'poam', state.poam, statePath, digest);
       checkRecord(link, 'events', state.events, statePath, digest);
       return state;
     }
   }
 
-  /** A file's bytes a chunk at a time; a missing file is run-store-tampered, `missing` saying what it is. */
-  private async *chunksOf(path: string, id: string, missing: string): AsyncGenerator<Uint8Array> {
-    let handle: FileHandle;
-    try {
-      handle = await open(path, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw tampered(path, id, missing);
-      throw translateFsError(error, path, 'run store file');
-    }
-    yield* fileChunks(handle);
-  }
-
   /** A state file read whole: svc 0.5.0's, upgraded by chaining it (small by then: it held them as one string too). */
   private async readWholeState(statePath: string, id: string): Promise<Omit<StoredRun, 'record'>> {
     const text = await this.readText(statePath);
     if (text === undefined) throw tampered(statePath, id, 'is listed in index.json but its state file is missing');
+    return this.wholeState(text, statePath, id);
+  }
+
+  /** A state file's text parsed whole, as the state of run `id`. */
+  private wholeState(text: string, statePath: string, id: string): Omit<StoredRun, 'record'> {
     const state = parseJson(text, statePath);
     if (!isObject(state) || !isObject(state.summary) || state.summary.id !== id || !Array.isArray(state.poam) || !Array.isArray(state.events)) {
       throw corrupt(statePath, `not the state of run ${id}`);
@@ -681,7 +685,7 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   /** Writes `text` (or its pieces) to a temporary file, fsynced, and renames it to `path`. */
-  private async writeAtomic(path: string, text: string | Iterable<string>): Promise<void> {
+  private async writeAtomic(path: string, text: string | Iterable<string> | AsyncIterable<Uint8Array>): Promise<void> {
     try {
       await writeFileAtomically(path, text);
     } catch (error) {
@@ -731,7 +735,7 @@ export class FileRunStore implements RunStore, AccessStore {
       for (const name of await readdir(dir).catch(() => [] as string[])) {
         const leftover =
           isStaleTemp(name) ||
-          (dir === states && STATE_FILE.test(name) && !named.has(name)) ||
+          (dir === states && STATE_FILE.test(name) && !named.has(documentOfFile(name))) ||
           (dir === runs && RUN_FILE.test(name) && !ids.has(name.slice(0, 64))) ||
           (dir === documents && /^[0-9a-f]{64}$/.test(name) && !ids.has(name));
         // Best effort: one that cannot be removed now is still ignored by reads, and tried again by the next append.
@@ -741,25 +745,28 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   /**
-   * Converts the plain documents svc stored before it compressed them (compressed-documents.ts), under the lock, oldest
-   * run first: each is written compressed, atomically, before its plain file is removed, so reads find one or the
-   * other, and a conversion cut short is taken up where it stopped by the next append. Nothing a document's digest or
+   * Converts the plain documents and state files svc stored before it compressed them (compressed-documents.ts), under
+   * the lock, oldest run first: each is written compressed, atomically, before its plain file is removed, so reads find
+   * one or the other, and a conversion cut short is taken up where it stopped by the next append. Nothing a digest or
    * the chain vouches for changes. True when the store was looked over (the index then says it needs it no more).
    */
-  private async compressPlainDocuments(index: RunIndex): Promise<boolean> {
+  private async compressPlainFiles(index: RunIndex): Promise<boolean> {
     if (index.compressed_documents === true) return false;
+    const convert = async (path: string): Promise<void> => {
+      try {
+        await writeFileAtomically(compressedFile(path), compressed(fileChunks(await open(path, 'r'))));
+        await rm(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw translateFsError(error, path, 'run store file');
+      }
+    };
     for (const { summary } of index.runs) {
+      await convert(this.statePath(summary.seq, summary.id));
       const dir = this.documentsPath(summary.id);
       for (const file of await readdir(dir).catch(() => [] as string[])) {
-        const path = join(dir, file);
-        if (isStaleTemp(file)) await rm(path, { force: true });
-        if (file.startsWith('.') || documentOfFile(file) !== file) continue;
-        try {
-          await writeFileAtomically(join(dir, compressedFile(file)), compressed(fileChunks(await open(path, 'r'))));
-          await rm(path);
-        } catch (error) {
-          throw translateFsError(error, path, 'run store file');
-        }
+        if (isStaleTemp(file)) await rm(join(dir, file), { force: true });
+        if (!file.startsWith('.') && documentOfFile(file) === file) await convert(join(dir, file));
       }
     }
     return true;
@@ -792,6 +799,21 @@ async function* fileChunks(handle: FileHandle): AsyncGenerator<Uint8Array> {
   } finally {
     await handle.close();
   }
+}
+
+/** `bytes` decompressed; bytes that are not what svc compressed are what `corrupt` says. */
+async function* decompressedOr(bytes: AsyncIterable<Uint8Array>, corrupt: () => Error): AsyncGenerator<Uint8Array> {
+  try {
+    yield* decompressed(bytes);
+  } catch (error) {
+    throw error instanceof CorruptCompression ? corrupt() : error;
+  }
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const all: Uint8Array[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return all;
 }
 
 async function* wholeBuffer({ bytes }: LegacyBundle): AsyncGenerator<Uint8Array> {
