@@ -10,7 +10,8 @@ import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { runStoreContract, type JournalTamperTarget, type TamperTarget } from '../contracts/run-store.contract';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor } from '../support/stored-runs';
-import { editStoredState, storedStateFile } from '../support/stored-documents';
+import { editStoredState, openedText, storedStateFile } from '../support/stored-documents';
+import type { RunDocumentSource } from '../../src/ports/run-store';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -125,6 +126,14 @@ function tamperJournalFile(dir: string, target: JournalTamperTarget, seq: number
   }
 }
 
+/** Appends run n of the test history with the documents `produce` gives, and returns its id. */
+async function appendProduced(store: FileRunStore, n: number, produce: () => RunDocumentSource[]): Promise<string> {
+  const record = recordFor(n);
+  const id = runIdOf(record);
+  await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), produce);
+  return id;
+}
+
 /** Appends run n of the test history and returns its id. */
 async function append(store: FileRunStore, n: number): Promise<string> {
   const record = recordFor(n);
@@ -149,17 +158,7 @@ describe('FileRunStore on disk', () => {
     // Repetitive JSON, as a SAR is: compresses well.
     const sarText = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: `The evidence entry of KSI-${i % 50}: checked.` })));
     const produce = () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarText] }];
-    const appendRun = async (store: FileRunStore, n: number) => {
-      const record = recordFor(n);
-      const id = runIdOf(record);
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), produce);
-      return id;
-    };
-    const text = async (opened: { chunks: AsyncIterable<Uint8Array> } | undefined) => {
-      const parts: Buffer[] = [];
-      for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
-      return Buffer.concat(parts).toString('utf8');
-    };
+    const appendRun = (store: FileRunStore, n: number) => appendProduced(store, n, produce);
 
     it('keeps each document as Brotli in <name>.br, and serves its own bytes, listed and hashed as before', async () => {
       const store = new FileRunStore({ dir });
@@ -171,7 +170,7 @@ describe('FileRunStore on disk', () => {
       expect(stored.length).toBeLessThan(sarText.length / 5);
       const opened = await store.openDocument(1, 'sar.json');
       expect(opened?.document).toEqual({ name: 'sar.json', media_type: 'application/json', sha256: sha(sarText), bytes: sarText.length });
-      expect(await text(opened)).toBe(sarText);
+      expect(await openedText(opened)).toBe(sarText);
     });
 
     it('reports a compressed file changed into something that is not Brotli, or cut short, as tampering naming it', async () => {
@@ -182,7 +181,7 @@ describe('FileRunStore on disk', () => {
       const expected = `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
       for (const changed of [Buffer.concat([stored.subarray(0, 10), Buffer.from('not brotli at all'), stored.subarray(10)]), stored.subarray(0, stored.length - 20)]) {
         writeFileSync(path, changed);
-        await expect(text(await store.openDocument(1, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
+        await expect(openedText(await store.openDocument(1, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
       }
       const state = storedStateFile(dir, 1, id);
       writeFileSync(state, readFileSync(state).subarray(0, 30));
@@ -204,12 +203,12 @@ describe('FileRunStore on disk', () => {
       delete index.compressed_documents;
       writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
       const before = new FileRunStore({ dir });
-      expect(await text(await before.openDocument(2, 'sar.json'))).toBe(sarText);
+      expect(await openedText(await before.openDocument(2, 'sar.json'))).toBe(sarText);
       expect(await before.get(2)).toStrictEqual(await store.get(2));
       // A plain file changed is found as before, naming the plain file.
       const plain = join(dir, 'documents', ids[1], 'sar.json');
       writeFileSync(plain, sarText.replace('"observation":7,', '"observation":8,'));
-      await expect(text(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({ message: expect.stringContaining(`${plain}: the document sar.json no longer matches`) });
+      await expect(openedText(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({ message: expect.stringContaining(`${plain}: the document sar.json no longer matches`) });
       writeFileSync(plain, sarText);
       // A conversion cut short: run 1's compressed file written but its plain one not yet removed.
       writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), brotliCompressSync(sarText));
@@ -217,7 +216,7 @@ describe('FileRunStore on disk', () => {
       for (const id of ids) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json', 'sar.json.br']);
       expect(readdirSync(join(dir, 'states')).sort()).toEqual([...ids, third].map((id, i) => `${String(i + 1).padStart(8, '0')}-${id}.json.br`).sort());
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).compressed_documents).toBe(true);
-      for (const seq of [1, 2, 3]) expect(await text(await new FileRunStore({ dir }).openDocument(seq, 'sar.json'))).toBe(sarText);
+      for (const seq of [1, 2, 3]) expect(await openedText(await new FileRunStore({ dir }).openDocument(seq, 'sar.json'))).toBe(sarText);
     });
   });
 
@@ -227,17 +226,7 @@ describe('FileRunStore on disk', () => {
       { name: 'ksi-counts.json', media_type: 'application/json', chunks: [counts] },
       { name: 'sar.json', media_type: 'application/json', chunks: ['{"sar":1}'] },
     ];
-    async function appendWithDocuments(store: FileRunStore, n: number): Promise<string> {
-      const record = recordFor(n);
-      const id = runIdOf(record);
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), produce);
-      return id;
-    }
-    const text = async (opened: { chunks: AsyncIterable<Uint8Array> } | undefined) => {
-      const parts: Buffer[] = [];
-      for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
-      return Buffer.concat(parts).toString('utf8');
-    };
+    const appendWithDocuments = (store: FileRunStore, n: number) => appendProduced(store, n, produce);
     const kept = [{ name: 'ksi-counts.json', media_type: 'application/json', sha256: sha(counts), bytes: counts.length }];
 
     it('are kept in index.json beside the run, hashed into its link, and opened without its document list', async () => {
@@ -248,7 +237,7 @@ describe('FileRunStore on disk', () => {
       expect(entry.link.records.kept).toBe(sha(canonicalize(kept)!));
       // Without its list, the run's KSI counts still open (checked against the link), and its other documents do not.
       unlinkSync(join(dir, 'documents', id, '.list.json'));
-      expect(await text(await store.openDocument(1, 'ksi-counts.json'))).toBe(counts);
+      expect(await openedText(await store.openDocument(1, 'ksi-counts.json'))).toBe(counts);
       await expect(store.openDocument(1, 'sar.json')).rejects.toMatchObject({ code: 'run-store-tampered' });
     });
 
@@ -267,7 +256,7 @@ describe('FileRunStore on disk', () => {
       index.head = head;
       writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
       const before = new FileRunStore({ dir });
-      expect(await text(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
+      expect(await openedText(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
       expect((await before.openDocument(2, 'ksi-counts.json'))?.document).toEqual(kept[0]);
       // Read through the list: a list changed outside svc is found as it is (by a store that has not read it yet).
       const list = join(dir, 'documents', ids[1], '.list.json');
@@ -277,7 +266,7 @@ describe('FileRunStore on disk', () => {
       writeFileSync(list, readFileSync(list, 'utf8').replace(sha('forged'), sha(counts)));
       await appendWithDocuments(before, 3);
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).runs[2].kept).toEqual(kept);
-      expect(await text(await new FileRunStore({ dir }).openDocument(3, 'ksi-counts.json'))).toBe(counts);
+      expect(await openedText(await new FileRunStore({ dir }).openDocument(3, 'ksi-counts.json'))).toBe(counts);
     });
   });
 

@@ -8,6 +8,7 @@ import { runStoreContract } from '../contracts/run-store.contract';
 import { tallyAccess } from '../../src/domain/trust/access-log';
 import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
+import { openedText } from '../support/stored-documents';
 
 let server: PostgresServer;
 let admin: Pool;
@@ -234,11 +235,6 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     const rows = await sql<{ seq: string; kept: unknown; link: string }>(url, 'SELECT seq, kept, link FROM svc_runs ORDER BY seq');
     expect(rows.map((r) => r.kept)).toEqual([kept, kept]);
     expect(JSON.parse(rows[0].link).records.kept).toBe(sha(canonicalize(kept)!));
-    const text = async (opened: { chunks: AsyncIterable<Uint8Array> } | undefined) => {
-      const parts: Buffer[] = [];
-      for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
-      return Buffer.concat(parts).toString('utf8');
-    };
     // As svc stored runs before: no kept column value, links that do not name it, the chain made again.
     let head = '0'.repeat(64);
     for (const row of rows) {
@@ -250,7 +246,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     }
     await sql(url, 'UPDATE svc_run_chain SET head = $1', [head]);
     const before = open({ url });
-    expect(await text(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
+    expect(await openedText(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
     // Read through the list: a list changed outside svc is found as it is.
     await sql(url, `UPDATE svc_runs SET documents = jsonb_set(documents, '{0,sha256}', '"${'0'.repeat(64)}"') WHERE seq = 2`);
     await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2') });

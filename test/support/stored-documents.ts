@@ -40,3 +40,10 @@ export function editStoredState(dir: string, seq: number, id: string, change: (s
   writeFileSync(path, brotliCompressSync(JSON.stringify(state, null, space)));
   return path;
 }
+
+/** The bytes of a document a run store opened, read to their end (so the store checks them), as UTF-8. */
+export async function openedText(opened: { chunks: AsyncIterable<Uint8Array> } | undefined): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts).toString('utf8');
+}
