@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -175,13 +175,20 @@ describe('FileRunStore on disk', () => {
 
     it('reports a compressed file changed into something that is not Brotli, or cut short, as tampering naming it', async () => {
       const store = new FileRunStore({ dir });
-      const id = await appendRun(store, 1);
-      const path = join(dir, 'documents', id, 'sar.json.br');
-      const stored = readFileSync(path);
-      const expected = `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
-      for (const changed of [Buffer.concat([stored.subarray(0, 10), Buffer.from('not brotli at all'), stored.subarray(10)]), stored.subarray(0, stored.length - 20)]) {
-        writeFileSync(path, changed);
-        await expect(openedText(await store.openDocument(1, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
+      // A small file is decompressed at once, a large one as it is read: one of each (random bytes do not compress).
+      const noise = randomBytes(300_000).toString('hex');
+      const record = recordFor(1);
+      const id = runIdOf(record);
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), () => [...produce(), { name: 'noise.txt', media_type: 'text/plain', chunks: [noise] }]);
+      expect(await openedText(await store.openDocument(1, 'noise.txt'))).toBe(noise);
+      for (const name of ['sar.json', 'noise.txt']) {
+        const path = join(dir, 'documents', id, `${name}.br`);
+        const stored = readFileSync(path);
+        const expected = `${path}: the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`;
+        for (const changed of [Buffer.concat([stored.subarray(0, 10), Buffer.from('not brotli at all'), stored.subarray(10)]), stored.subarray(0, stored.length - 20)]) {
+          writeFileSync(path, changed);
+          await expect(openedText(await store.openDocument(1, name))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
+        }
       }
       const state = storedStateFile(dir, 1, id);
       writeFileSync(state, readFileSync(state).subarray(0, 30));

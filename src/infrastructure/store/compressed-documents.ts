@@ -1,5 +1,5 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
+import { brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
 
 /**
  * A run's documents and state as the file store keeps them (issue 35): each compressed with Brotli, in `<name>.br`
@@ -35,6 +35,22 @@ export async function* decompressed(chunks: AsyncIterable<Uint8Array>): AsyncGen
     yield* flowing(source, transform);
   } catch (error) {
     if (sourceFailed) throw error;
+    throw new CorruptCompression((error as Error).message);
+  }
+}
+
+/** A compressed file this small is decompressed at once: most of a run's files are (KSI counts, graphs, indexes). */
+export const WHOLE_COMPRESSED_BYTES = 64 * 1024;
+
+/**
+ * A small compressed file's bytes decompressed at once, up to `limit` bytes out; undefined when they come to more
+ * (then they are decompressed as they are read). Bytes that are not Brotli fail as CorruptCompression.
+ */
+export function decompressedWhole(bytes: Uint8Array, limit: number): Buffer | undefined {
+  try {
+    return brotliDecompressSync(bytes, { maxOutputLength: limit });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return undefined;
     throw new CorruptCompression((error as Error).message);
   }
 }

@@ -14,7 +14,7 @@ import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
-import { compressed, compressedFile, CorruptCompression, decompressed, documentOfFile } from './compressed-documents';
+import { compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, keptDocuments, type RunLink } from '../../domain/conmon/run-chain';
 import { instantsOf, isWithin } from '../../domain/conmon/run-range';
@@ -352,7 +352,7 @@ export class FileRunStore implements RunStore, AccessStore {
   private async *documentBytes(entry: IndexEntry, name: string, read: { path: string }): AsyncGenerator<Uint8Array> {
     const { id, seq } = entry.summary;
     const path = join(this.documentsPath(id), name);
-    const stored = await this.storedBytes(path, () => chainTampered(read.path, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`));
+    const stored = await this.storedBytes(path, (file) => chainTampered(file, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`));
     if (stored !== undefined) {
       read.path = stored.path;
       return yield* stored.chunks;
@@ -365,17 +365,28 @@ export class FileRunStore implements RunStore, AccessStore {
    * The bytes of a file svc keeps compressed (compressed-documents.ts): decompressed from `<path>.br`, or read from a
    * plain `<path>` as svc kept it before, until the store converts it (compressPlainFiles); undefined when neither is
    * there. A conversion writes the compressed file before it removes the plain one, so a plain file gone while it is
-   * looked for is looked for compressed again. Bytes that do not decompress are what `corrupt` says.
+   * looked for is looked for compressed again. Bytes that do not decompress are what `undecodable` says of their file.
    */
-  private async storedBytes(path: string, corrupt: () => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
+  private async storedBytes(path: string, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
     for (const [file, packed] of [[compressedFile(path), true], [path, false], [compressedFile(path), true]] as const) {
       const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined;
         throw translateFsError(error, file, 'run store file');
       });
       if (handle === undefined) continue;
+      if (packed && (await handle.stat()).size <= WHOLE_COMPRESSED_BYTES) {
+        // Small, as most of a run's files are: read and decompressed at once (a stream costs more than the bytes).
+        const whole = await handle.readFile().finally(() => handle.close());
+        try {
+          const plain = decompressedWhole(whole, DOCUMENT_CHUNK_BYTES);
+          if (plain !== undefined) return { path: file, chunks: once(plain) };
+        } catch (error) {
+          throw error instanceof CorruptCompression ? undecodable(file) : error;
+        }
+        return { path: file, chunks: decompressedOr(once(whole), () => undecodable(file)) };
+      }
       const bytes = fileChunks(handle);
-      return { path: file, chunks: packed ? decompressedOr(bytes, corrupt) : bytes };
+      return { path: file, chunks: packed ? decompressedOr(bytes, () => undecodable(file)) : bytes };
     }
     return undefined;
   }
@@ -570,7 +581,8 @@ export class FileRunStore implements RunStore, AccessStore {
    */
   private async readState(plainPath: string, link: RunLink): Promise<Omit<StoredRun, 'record'>> {
     const missing = () => tampered(plainPath, link.id, 'is listed in index.json but its state file is missing');
-    const stored = await this.storedBytes(plainPath, () => chainTampered(stored?.path ?? plainPath, `the state of run ${link.seq} (${link.id}) is not the compressed state svc wrote`));
+    const undecodable = (file: string) => chainTampered(file, `the state of run ${link.seq} (${link.id}) is not the compressed state svc wrote`);
+    const stored = await this.storedBytes(plainPath, undecodable);
     if (stored === undefined) throw missing();
     const statePath = stored.path;
     const events = new StoredArray<ConmonEvent>(digest, link, 'events', statePath);
@@ -594,7 +606,7 @@ export class FileRunStore implements RunStore, AccessStore {
       return { summary: tail.summary as unknown as RunSummary, events: events.end(), poam: poam.end() };
     } catch (error) {
       if (!(error instanceof JsonSplitError)) throw error;
-      const whole = await this.storedBytes(plainPath, () => chainTampered(statePath, `the state of run ${link.seq} (${link.id}) is not the compressed state svc wrote`));
+      const whole = await this.storedBytes(plainPath, undecodable);
       if (whole === undefined) throw missing();
       const state = this.wholeState(Buffer.concat(await collect(whole.chunks)).toString('utf8'), statePath, link.id);
       checkRecord(link, 'poam', state.poam, statePath, digest);
@@ -801,13 +813,17 @@ async function* fileChunks(handle: FileHandle): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** `bytes` decompressed; bytes that are not what svc compressed are what `corrupt` says. */
-async function* decompressedOr(bytes: AsyncIterable<Uint8Array>, corrupt: () => Error): AsyncGenerator<Uint8Array> {
+/** `bytes` decompressed; bytes that are not what svc compressed are what `undecodable` says. */
+async function* decompressedOr(bytes: AsyncIterable<Uint8Array>, undecodable: () => Error): AsyncGenerator<Uint8Array> {
   try {
     yield* decompressed(bytes);
   } catch (error) {
-    throw error instanceof CorruptCompression ? corrupt() : error;
+    throw error instanceof CorruptCompression ? undecodable() : error;
   }
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
