@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { container as root } from 'tsyringe';
-import { SdrBuilder } from '../../src/application/fedramp/write-sdr';
 import { KSI_COUNTS_DOCUMENT } from '../../src/domain/conmon/ksi-counts';
 import { EVIDENCE_BUNDLE_DOCUMENT } from '../../src/domain/conmon/run-record';
 import { registerAdapters } from '../../src/infrastructure/register-adapters';
-import { RUN_STORE, type RunStore, type RunView } from '../../src/ports/run-store';
+import { RUN_STORE, type RunStore } from '../../src/ports/run-store';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc } from '../support/run-svc';
+import { sdrFromStore } from '../support/sdr-from-store';
 
 /*
  * Issue 35: the KSI metrics of a year of days read each run's KSI counts, stored when it was recorded, not its
@@ -41,28 +41,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/**
- * SdrBuilder on the store, whose documents opened are counted by name; with `hideCounts`, the runs' KSI counts are not
- * there (as for runs recorded before them). `times` SDRs are built with the one SdrBuilder, as svc-api's trust center does.
- */
-async function sdrOf(hideCounts: boolean, times = 1): Promise<{ document: unknown; opened: Map<string, number> }> {
-  const container = registerAdapters(root.createChildContainer(), { env, cwd: dir });
-  const store = container.resolve<RunStore>(RUN_STORE);
-  const opened = new Map<string, number>();
-  const counting = <V extends RunView>(inner: V): V =>
-    Object.assign(Object.create(inner) as V, {
-      openDocument: (key: string | number, name: string) => {
-        opened.set(name, (opened.get(name) ?? 0) + 1);
-        return hideCounts && name === KSI_COUNTS_DOCUMENT ? Promise.resolve(undefined) : inner.openDocument(key, name);
-      },
-    });
-  const view: RunStore = Object.assign(counting(store), { reader: async () => counting(await store.reader()) });
-  container.register(RUN_STORE, { useValue: view });
-  const builder = container.resolve(SdrBuilder);
-  let built: Awaited<ReturnType<SdrBuilder['buildLatest']>>;
-  for (let n = 0; n < times; n++) built = await builder.buildLatest({ now: new Date(NOW) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
-  await store.close();
-  return { document: built!?.model.document, opened };
+/** The SDR of the store's latest run (test/support/sdr-from-store.ts). */
+function sdrOf(hideCounts: boolean, times = 1): ReturnType<typeof sdrFromStore> {
+  return sdrFromStore({ env, cwd: dir, now: NOW, hideCounts, times });
 }
 
 describe('KSI metrics from the counts stored with each run (issue 35)', () => {

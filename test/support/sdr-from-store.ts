@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { container as root } from 'tsyringe';
+import { SdrBuilder } from '../../src/application/fedramp/write-sdr';
+import { KSI_COUNTS_DOCUMENT } from '../../src/domain/conmon/ksi-counts';
+import { registerAdapters } from '../../src/infrastructure/register-adapters';
+import { RUN_STORE, type RunStore, type RunView } from '../../src/ports/run-store';
+
+/**
+ * The SDR of the latest run of the store svc finds from `env` and `cwd`, built by SdrBuilder as `fedramp sdr` builds
+ * it, with the documents it opened counted by name. With `hideCounts`, the runs' KSI counts are not there (as for runs
+ * recorded before svc stored them: each run's evidence is read instead, the old way). `times` SDRs are built with the
+ * one SdrBuilder, as svc-api's trust center does.
+ */
+export async function sdrFromStore(options: { env: NodeJS.ProcessEnv; cwd: string; now: string; hideCounts: boolean; times?: number }): Promise<{ document: unknown; opened: Map<string, number> }> {
+  const container = registerAdapters(root.createChildContainer(), { env: options.env, cwd: options.cwd });
+  const store = container.resolve<RunStore>(RUN_STORE);
+  const opened = new Map<string, number>();
+  const counting = <V extends RunView>(inner: V): V =>
+    Object.assign(Object.create(inner) as V, {
+      openDocument: (key: string | number, name: string) => {
+        opened.set(name, (opened.get(name) ?? 0) + 1);
+        return options.hideCounts && name === KSI_COUNTS_DOCUMENT ? Promise.resolve(undefined) : inner.openDocument(key, name);
+      },
+    });
+  const view: RunStore = Object.assign(counting(store), { reader: async () => counting(await store.reader()) });
+  container.register(RUN_STORE, { useValue: view });
+  const builder = container.resolve(SdrBuilder);
+  let built: Awaited<ReturnType<SdrBuilder['buildLatest']>>;
+  for (let n = 0; n < (options.times ?? 1); n++) built = await builder.buildLatest({ now: new Date(options.now) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
+  await store.close();
+  return { document: built!?.model.document, opened };
+}
