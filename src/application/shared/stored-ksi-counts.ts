@@ -1,6 +1,8 @@
-import { KSI_COUNTS_DOCUMENT, KSI_COUNTS_HEAD, KSI_COUNTS_TAIL, readKsiCountsRow, type KsiCounts } from '../../domain/conmon/ksi-counts';
+import { KSI_COUNTS_DOCUMENT, KSI_COUNTS_HEAD, KSI_COUNTS_SCHEMA, KSI_COUNTS_TAIL, readKsiCountsRow, type KsiCounts } from '../../domain/conmon/ksi-counts';
+import { isPlainObject } from '../../domain/encoding/json-values';
 import type { RunSummary } from '../../domain/conmon/run-record';
 import { readStoredItems } from './stored-items';
+import { storedText } from './stored-text';
 import { AppError, IntegrityError } from '../../domain/errors';
 import type { RunView } from '../../ports/run-store';
 
@@ -10,15 +12,28 @@ import type { RunView } from '../../ports/run-store';
  * them (its results are then read instead). A document that is not one svc wrote is run-store-tampered, once the
  * store has checked its bytes (a changed file is reported as such first).
  */
+/** A run's counts this small are read whole: a catalog of thousands of KSI ids still is. */
+const WHOLE_BYTES = 1 << 20;
+
 export async function eachStoredKsiCount(store: RunView, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
   const opened = await store.openDocument(run.id, KSI_COUNTS_DOCUMENT);
   if (opened === undefined) return false;
+  const row = (value: unknown) => {
+    const counted = readKsiCountsRow(value);
+    if (counted === undefined) throw new Error(`a row is not one svc wrote: ${JSON.stringify(value).slice(0, 80)}`);
+    visit(counted);
+  };
   try {
-    const tail = await readStoredItems(opened, KSI_COUNTS_HEAD, (text) => {
-      const row = readKsiCountsRow(JSON.parse(text));
-      if (row === undefined) throw new Error(`a row is not one svc wrote: ${text.slice(0, 80)}`);
-      visit(row);
-    });
+    if (opened.document.bytes <= WHOLE_BYTES) {
+      // As small as a run's counts are (a row per KSI id of the catalog): parsed at once, once the store checked it.
+      const counts = JSON.parse(await storedText(opened)) as unknown;
+      if (!isPlainObject(counts) || !Array.isArray(counts.ksis) || counts.schema !== KSI_COUNTS_SCHEMA || !Number.isSafeInteger(counts.unmapped) || Object.keys(counts).length !== 3) {
+        throw new Error(`it is not a ${KSI_COUNTS_SCHEMA} document`);
+      }
+      counts.ksis.forEach(row);
+      return true;
+    }
+    const tail = await readStoredItems(opened, KSI_COUNTS_HEAD, (text) => row(JSON.parse(text)));
     if (!tail.startsWith(KSI_COUNTS_TAIL) || !/^\d+\}$/.test(tail.slice(KSI_COUNTS_TAIL.length))) throw new Error(`it does not end as svc ends it (${KSI_COUNTS_TAIL}<count>})`);
   } catch (error) {
     // The store's own finding (a changed document) as it is; what is wrong inside a document it vouches for, as svc's.

@@ -117,6 +117,11 @@ export class FileRunStore implements RunStore, AccessStore {
   private readonly waiting: ((message: string) => void) | undefined;
   private readonly now: () => Date;
   private readonly access: FileAccessLog;
+  /**
+   * The index last read and shown whole (its chain walked), with the file it was read from (readIndexFile) and the
+   * summaries since checked against their links: the same file is not read and walked again, nor a summary re-hashed.
+   */
+  private shown: { file: string; index: RunIndex; summaries: WeakSet<RunSummary> } | undefined;
   /** Document lists shown to match their runs' links, by run id (documentsOf). */
   private readonly lists = new Map<string, { sha256: string; list: RunDocument[] }>();
 
@@ -317,7 +322,7 @@ export class FileRunStore implements RunStore, AccessStore {
       list: async (range) => {
         const instants = instantsOf(range);
         const listed = runs.filter((e) => isWithin(e.summary.as_of, instants));
-        for (const { summary, link } of listed) checkRecord(link, 'summary', summary, this.indexPath, digest);
+        for (const entry of listed) this.checkSummary(entry);
         return listed.map((e) => e.summary);
       },
       get: async (key) => {
@@ -513,9 +518,10 @@ export class FileRunStore implements RunStore, AccessStore {
    * not ours to guess.
    */
   private async readIndex(): Promise<RunIndex | undefined> {
-    const text = await this.readText(this.indexPath);
-    if (text === undefined) return { schema: RUN_INDEX_SCHEMA, head: GENESIS, runs: [] };
-    const index = parseJson(text, this.indexPath);
+    const read = await this.readIndexFile();
+    if (read === undefined) return { schema: RUN_INDEX_SCHEMA, head: GENESIS, runs: [] };
+    if (read.text === undefined) return this.shown!.index;
+    const index = parseJson(read.text, this.indexPath);
     if (isObject(index) && index.schema === LEGACY_INDEX_SCHEMA) return undefined;
     const valid =
       isObject(index) &&
@@ -532,7 +538,41 @@ export class FileRunStore implements RunStore, AccessStore {
     const walk = new ChainWalk(() => this.indexPath, digest);
     for (const { summary, link } of verified.runs) walk.next(link, summary.id, summary.seq);
     walk.end(verified.head, this.indexPath);
+    this.shown = { file: read.file, index: verified, summaries: new WeakSet() };
     return verified;
+  }
+
+  /**
+   * index.json's text, or no text when it is the file this store last read and showed whole (`shown`): the same
+   * inode, size, change and modification times, which any write to it or a rename over it changes (the change time
+   * cannot be set back). Undefined when there is none.
+   */
+  private async readIndexFile(): Promise<{ file: string; text?: string } | undefined> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.indexPath, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw translateFsError(error, this.indexPath, 'run store file');
+    }
+    try {
+      const stats = await handle.stat({ bigint: true });
+      const file = `${stats.ino}:${stats.size}:${stats.ctimeNs}:${stats.mtimeNs}`;
+      if (this.shown?.file === file) return { file };
+      return { file, text: await handle.readFile('utf8') };
+    } catch (error) {
+      throw translateFsError(error, this.indexPath, 'run store file');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** A summary of the index last shown whole, checked against its link once (`list` returns it on every call). */
+  private checkSummary({ summary, link }: IndexEntry): void {
+    const shown = this.shown?.summaries;
+    if (shown?.has(summary)) return;
+    checkRecord(link, 'summary', summary, this.indexPath, digest);
+    shown?.add(summary);
   }
 
   /**
@@ -564,7 +604,7 @@ export class FileRunStore implements RunStore, AccessStore {
   private async read(entry: IndexEntry): Promise<StoredRun> {
     const { summary, link } = entry;
     const { id, seq } = summary;
-    checkRecord(link, 'summary', summary, this.indexPath, digest);
+    this.checkSummary(entry);
     const documents = await this.documentsOf(entry);
     const { record } = await this.record(entry);
     const statePath = this.statePath(seq, id);
