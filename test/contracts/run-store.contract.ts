@@ -454,7 +454,7 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           throw new Error('renderer failed');
         };
         await expect(store.append(first.id, first.decide, () => [{ name: 'sar.json', media_type: 'application/json', chunks: failing() }])).rejects.toThrow('renderer failed');
-        for (const name of ['../x.json', 'SAR.json', 'a/b', '']) {
+        for (const name of ['../x.json', 'SAR.json', 'a/b', '', 'sar.json.br']) {
           await expect(store.append(first.id, first.decide, () => [{ name, media_type: 'text/plain', chunks: ['x'] }])).rejects.toMatchObject({ code: 'bad-document-name' });
         }
         expect(await store.list()).toEqual([]);

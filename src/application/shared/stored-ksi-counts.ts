@@ -6,15 +6,15 @@ import { storedText } from './stored-text';
 import { AppError, IntegrityError } from '../../domain/errors';
 import type { RunView } from '../../ports/run-store';
 
-/**
- * Each row of a recorded run's KSI counts (domain/conmon/ksi-counts.ts), read a chunk at a time and checked by the
- * store against the digest its hash chain vouches for; false, reading nothing, for a run recorded before svc stored
- * them (its results are then read instead). A document that is not one svc wrote is run-store-tampered, once the
- * store has checked its bytes (a changed file is reported as such first).
- */
 /** A run's counts this small are read whole: a catalog of thousands of KSI ids still is. */
 const WHOLE_BYTES = 1 << 20;
 
+/**
+ * Each row of a recorded run's KSI counts (domain/conmon/ksi-counts.ts), read whole or, past WHOLE_BYTES, a chunk at
+ * a time, and checked by the store against the digest its hash chain vouches for; false, reading nothing, for a run recorded before svc stored
+ * them (its results are then read instead). A document that is not one svc wrote is run-store-tampered, once the
+ * store has checked its bytes (a changed file is reported as such first).
+ */
 export async function eachStoredKsiCount(store: RunView, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
   const opened = await store.openDocument(run.id, KSI_COUNTS_DOCUMENT);
   if (opened === undefined) return false;
