@@ -152,6 +152,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 6, name: 'access summaries' },
       { version: 7, name: 'run state parts' },
       { version: 8, name: 'kept documents' },
+      { version: 9, name: 'compressed document parts' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -164,7 +165,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(8\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(9\); upgrade svc$/) });
   });
 
   it('upgrades a database at migration 5 with access rows: migration 6 summarizes them, so a report of those days is what it was', async () => {
@@ -250,6 +251,24 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     // Read through the list: a list changed outside svc is found as it is.
     await sql(url, `UPDATE svc_runs SET documents = jsonb_set(documents, '{0,sha256}', '"${'0'.repeat(64)}"') WHERE seq = 2`);
     await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2') });
+  });
+
+  it('keeps each part of a document Brotli-compressed (encoding br); a part stored before, as it was (identity), reads as before (issue 35)', async () => {
+    const text = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ observation: i, description: 'The evidence entry, checked.' })));
+    const store = open({ url });
+    const id = runIdOf(recordFor(1));
+    await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [text] }]);
+    const parts = await sql<{ part: number; encoding: string; size: number }>(url, "SELECT part, encoding, octet_length(bytes) AS size FROM svc_run_documents WHERE name = 'sar.json' ORDER BY part");
+    const count = Math.ceil(text.length / (1 << 20));
+    expect(count).toBeGreaterThan(1);
+    expect(parts.map((p) => [p.part, p.encoding])).toEqual(Array.from({ length: count }, (_, i) => [i, 'br']));
+    expect(parts.reduce((sum, p) => sum + p.size, 0)).toBeLessThan(text.length / 5);
+    expect(await openedText(await store.openDocument(1, 'sar.json'))).toBe(text);
+    // As svc stored parts before: the bytes themselves.
+    for (let part = 0; part < count; part++) {
+      await sql(url, `UPDATE svc_run_documents SET bytes = $1, encoding = 'identity' WHERE name = 'sar.json' AND part = $2`, [Buffer.from(text).subarray(part << 20, (part + 1) << 20), part]);
+    }
+    expect(await openedText(await open({ url }).openDocument(1, 'sar.json'))).toBe(text);
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

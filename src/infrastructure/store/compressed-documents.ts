@@ -1,5 +1,7 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
+import { DOCUMENT_CHUNK_BYTES } from '../../domain/conmon/stored-documents';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
 
 /**
  * A run's documents and state as the file store keeps them (issue 35): each compressed with Brotli, in `<name>.br`
@@ -20,9 +22,33 @@ export function documentOfFile(file: string): string {
   return file.endsWith(COMPRESSED_SUFFIX) ? file.slice(0, -COMPRESSED_SUFFIX.length) : file;
 }
 
+/** Quality 1, the fastest; a 4 MiB window, which a part of a MiB or a large JSON document fills. */
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 22 } };
+
 /** The document's bytes as they come, compressed as they go. */
 export function compressed(chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
-  return through(chunks, createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 22 } }));
+  return through(chunks, createBrotliCompress(BROTLI));
+}
+
+const compress = promisify(brotliCompress);
+
+/**
+ * One part of a document (at most DOCUMENT_CHUNK_BYTES), compressed on its own: PostgreSQL keeps a document as parts,
+ * each compressed so (`encoding` 'br'), which TOAST does not compress again (its own compression does about half as well).
+ */
+export function compressedPart(bytes: Uint8Array): Promise<Buffer> {
+  return compress(bytes, BROTLI);
+}
+
+/** A part compressedPart made, decompressed; bytes that are not such a part are what `undecodable` says. */
+export function decompressedPart(bytes: Uint8Array, undecodable: () => Error): Buffer {
+  try {
+    const plain = decompressedWhole(bytes, DOCUMENT_CHUNK_BYTES);
+    if (plain !== undefined) return plain;
+  } catch (error) {
+    if (!(error instanceof CorruptCompression)) throw error;
+  }
+  throw undecodable();
 }
 
 /** A compressed file's bytes as they are read, decompressed; bytes that are not Brotli fail as CorruptCompression. */

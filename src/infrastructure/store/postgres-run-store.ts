@@ -17,6 +17,7 @@ import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
 import { instantsOf } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
+import { compressedPart, decompressedPart } from './compressed-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, nextJournalEntry } from '../../domain/conmon/journal';
 
 export interface PostgresRunStoreOptions {
@@ -49,6 +50,12 @@ interface RunRow {
   head: string;
   /** The documents stored with the run; null for a run recorded without. */
   documents: RunDocument[] | null;
+}
+
+/** A part of a stored document: its bytes, compressed (`br`) or not (`identity`, as svc stored parts before). */
+interface PartRow {
+  bytes: Buffer;
+  encoding: 'identity' | 'br';
 }
 
 /** A run's row as a document is opened: its list, or its kept documents (null for a run recorded before them). */
@@ -291,25 +298,28 @@ export class PostgresRunStore implements RunStore, AccessStore {
           const pruning = prunedBy(await this.journal(PRUNE_KIND), found.id, name);
           return pruning && prunedError(this.location, { seq: Number(found.seq), id: found.id }, name, pruning);
         };
+        const where = `${this.location} (svc_run_documents, run ${found.seq}, ${name})`;
+        // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
+        const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, () => chainTampered(where, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`)) : bytes);
         const parts = async function* (): AsyncGenerator<Uint8Array> {
           if (kept) {
             // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
-            const rows = await query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]);
-            yield* rows.map((r) => r.bytes);
+            const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]);
+            yield* rows.map(bytesOf);
             return;
           }
           for (let part = 0; ; part += 1) {
-            const rows = await query<{ bytes: Buffer }>('SELECT bytes FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
+            const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
             if (rows.length === 0) {
               // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
               const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
               if (gone !== undefined) throw gone;
               return;
             }
-            yield rows[0].bytes;
+            yield bytesOf(rows[0]);
           }
         };
-        return { document, chunks: verifiedChunks(parts(), document, `${this.location} (svc_run_documents, run ${found.seq}, ${name})`, digest) };
+        return { document, chunks: verifiedChunks(parts(), document, where, digest) };
       },
     };
   }
@@ -350,9 +360,13 @@ export class PostgresRunStore implements RunStore, AccessStore {
       const plan = decide(await this.view((work) => work(sql), sql).list(), journal);
       if (plan === undefined) return { documents: 0, bytes: 0 };
       const entry = await this.insertJournalEntry(sql, journal, PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt);
+      // Counted as the documents' own bytes (as every store counts them), from each run's list: parts are compressed.
       const [removed] = await sql<{ documents: string; bytes: string | null }>(
-        `WITH gone AS (DELETE FROM svc_run_documents WHERE run_id = ANY($1) AND NOT (name = ANY($2)) RETURNING run_id, name, octet_length(bytes) AS size)
-         SELECT count(DISTINCT (run_id, name)) AS documents, sum(size) AS bytes FROM gone`,
+        `WITH gone AS (DELETE FROM svc_run_documents WHERE run_id = ANY($1) AND NOT (name = ANY($2)) RETURNING run_id, name),
+              names AS (SELECT DISTINCT run_id, name FROM gone)
+         SELECT count(*) AS documents,
+                sum((SELECT (d->>'bytes')::bigint FROM svc_runs r, jsonb_array_elements(r.documents) d WHERE r.id = names.run_id AND d->>'name' = names.name)) AS bytes
+         FROM names`,
         [plan.runs.map((r) => r.id), plan.kept],
       );
       return { entry, documents: Number(removed.documents), bytes: Number(removed.bytes ?? 0) };
@@ -626,7 +640,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
       const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
       let part = 0;
       for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks()) {
-        await sql('INSERT INTO svc_run_documents (run_id, name, part, bytes) VALUES ($1, $2, $3, $4)', [id, source.name, part, chunk]);
+        await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, $3, $4, 'br')`, [id, source.name, part, await compressedPart(chunk)]);
         part += 1;
       }
       documents.push(bytes.document());
