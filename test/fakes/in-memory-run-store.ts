@@ -1,13 +1,14 @@
 import { appendEvery, appendOne } from '../../src/domain/conmon/append-each';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun } from '../../src/domain/conmon/run-record';
-import { ChainWalk, chainLink, checkRecord, GENESIS, keptDocuments, type RunLink } from '../../src/domain/conmon/run-chain';
+import { ChainWalk, chainLink, checkRecord, GENESIS, type RunLink } from '../../src/domain/conmon/run-chain';
+import { KEPT_DOCUMENTS, keptDocuments } from '../../src/domain/conmon/kept-documents';
 import { canonicalText, checkDecided, parseRunKey } from '../../src/domain/conmon/run-id';
 import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
 import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
 import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, OpenedDocument, PruneDecision, PruneOutcome, RunRange, RunStore, RunView } from '../../src/ports/run-store';
-import { KEPT_DOCUMENTS, PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/retention';
+import { PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/retention';
 import { PureJsHashing } from './pure-js-hashing';
 import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../src/ports/access-store';

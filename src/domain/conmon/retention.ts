@@ -3,7 +3,7 @@ import { isPlainObject } from '../encoding/json-values';
 import { NotFoundError } from '../errors';
 import { OCR_KIND } from '../fedramp/ongoing-records';
 import type { JournalEntry } from './journal';
-import { KSI_COUNTS_DOCUMENT } from './ksi-counts';
+import { KEPT_DOCUMENTS } from './kept-documents';
 import type { RunSummary } from './run-record';
 import { latestOfEachSource } from './run-sources';
 
@@ -18,8 +18,6 @@ import { latestOfEachSource } from './run-sources';
  */
 export const PRUNE_KIND = 'run-prune';
 
-/** What a pruned run keeps besides its summary, link, state and events: its KSI counts and its manifest of digests. */
-export const KEPT_DOCUMENTS: readonly string[] = [KSI_COUNTS_DOCUMENT, 'manifest.json'];
 
 /** The retention setting: `conmon.retention.keep_days` of svc.config.json. */
 export interface Retention {

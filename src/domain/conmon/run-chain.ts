@@ -1,8 +1,8 @@
 import { jsonChunks } from '../encoding/json-chunks';
 import { IntegrityError } from '../errors';
 import type { ContentDigest } from '../evidence/content-digest';
-import { KEPT_DOCUMENTS } from './retention';
-import type { DecidedRun, RunDocument } from './run-record';
+import { keptDocuments } from './kept-documents';
+import type { DecidedRun } from './run-record';
 import { canonicalText } from './run-id';
 
 /**
@@ -63,16 +63,6 @@ export function chainLink(
     },
   };
   return { link, head: headOf(link, digest) };
-}
-
-/**
- * The entries of a run's document list that KEPT_DOCUMENTS names (its KSI counts, its manifest), in the list's order:
- * what a year of daily runs reads of every run (issue 35). A link names their digest (`kept`) beside the whole list's,
- * so a store can keep them where it reads every run anyway and open them without reading the whole list, which a
- * large run's pages make long. Links written before it do not name it, and their runs are read through the list.
- */
-export function keptDocuments(documents: readonly RunDocument[]): RunDocument[] {
-  return documents.filter((d) => KEPT_DOCUMENTS.includes(d.name));
 }
 
 export function headOf(link: RunLink, digest: RunDigest): string {

@@ -7,7 +7,7 @@ import { StoredArray } from '../../domain/conmon/stored-state';
 import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
-import { KEPT_DOCUMENTS, PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
+import { PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { FileAccessLog } from './file-access-log';
 import { translateFsError } from '../shared/fs-errors';
@@ -16,7 +16,8 @@ import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
 import { compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
-import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, keptDocuments, type RunLink } from '../../domain/conmon/run-chain';
+import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from '../../domain/conmon/run-chain';
+import { KEPT_DOCUMENTS, keptDocuments } from '../../domain/conmon/kept-documents';
 import { instantsOf, isWithin } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
