@@ -1,14 +1,15 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { DOCUMENT_CHUNK_BYTES } from '../../domain/conmon/stored-documents';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompressSync, constants, createBrotliCompress, createBrotliDecompress } from 'node:zlib';
+import { DOCUMENT_CHUNK_BYTES } from '../../domain/conmon/stored-documents';
 
 /**
- * A run's documents and state as the file store keeps them (issue 35): each compressed with Brotli, in `<name>.br`
- * (`documents/<id>/sar.json.br`, `states/<seq>-<id>.json.br`). A year of daily runs is mostly JSON that compresses about 8 to 1 (the SAR, the POA&M, pages):
- * quality 1, the fastest, already does (about 230 MB/s a core here; quality 4 gains a sixth for a quarter of the
- * speed). What the store hashes, lists and serves is the document's own bytes, as before; only the file is smaller.
- * Runs stored before are plain `<name>` files, read as they are until the store converts them (FileRunStore).
+ * A run's documents and state as the run stores keep them (issue 35): compressed with Brotli, in the file store as
+ * `<name>.br` (`documents/<id>/sar.json.br`, `states/<seq>-<id>.json.br`), in PostgreSQL part by part. A year of daily
+ * runs is mostly JSON that compresses about 8 to 1 (the SAR, the POA&M, pages): quality 1, the fastest, already does
+ * (about 230 MB/s a core here; quality 4 gains a sixth for a quarter of the speed). What a store hashes, lists and
+ * serves is the document's own bytes, as before; only what it keeps is smaller. What a store kept before is plain,
+ * and read as it is (the file store converts it: FileRunStore).
  */
 export const COMPRESSED_SUFFIX = '.br';
 
@@ -45,14 +46,11 @@ export async function* compressed(chunks: Iterable<string | Uint8Array> | AsyncI
     size += piece.length;
     if (size > DOCUMENT_CHUNK_BYTES) break;
   }
-  const rest = { [Symbol.asyncIterator]: () => iterator as AsyncIterator<string | Uint8Array> };
-  yield* through(
-    (async function* () {
-      yield* first;
-      for await (const piece of rest) yield piece;
-    })(),
-    createBrotliCompress(BROTLI),
-  );
+  async function* all(): AsyncGenerator<string | Uint8Array> {
+    yield* first;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  yield* flowing(Readable.from(all(), { objectMode: false }), createBrotliCompress(BROTLI));
 }
 
 const compress = promisify(brotliCompress);
@@ -108,10 +106,6 @@ export function decompressedWhole(bytes: Uint8Array, limit: number): Buffer | un
 
 /** What a file the store compressed no longer decompresses to: it was changed or cut. */
 export class CorruptCompression extends Error {}
-
-async function* through(chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>, transform: Transform): AsyncGenerator<Uint8Array> {
-  yield* flowing(Readable.from(chunks, { objectMode: false }), transform);
-}
 
 /** `source` through `transform`, a buffer at a time; an error of either is thrown, and stopping early closes both. */
 async function* flowing(source: Readable, transform: Transform): AsyncGenerator<Uint8Array> {
