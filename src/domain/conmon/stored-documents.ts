@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors';
+import { InvalidInputError, type IntegrityError } from '../errors';
 import type { Sha256Hasher } from '../evidence/content-digest';
 import { chainTampered, type RunDigest } from './run-chain';
 import type { RunDocument } from './run-record';
@@ -195,6 +195,11 @@ export async function* verifiedChunks(chunks: AsyncIterable<Uint8Array>, documen
     yield chunk;
   }
   if (size !== document.bytes || hash.digest() !== document.sha256) {
-    throw chainTampered(typeof where === 'string' ? where : where(), `the document ${document.name} no longer matches the SHA-256 its run's link in the hash chain names`);
+    throw documentChanged(typeof where === 'string' ? where : where(), document.name);
   }
+}
+
+/** A stored document whose bytes are not the ones its run's link vouches for (changed, cut, or not decodable): `where` names it. */
+export function documentChanged(where: string, name: string): IntegrityError {
+  return chainTampered(where, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`);
 }

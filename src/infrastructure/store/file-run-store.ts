@@ -19,7 +19,7 @@ import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/s
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from '../../domain/conmon/run-chain';
 import { KEPT_DOCUMENTS, keptDocuments } from '../../domain/conmon/kept-documents';
 import { instantsOf, isWithin } from '../../domain/conmon/run-range';
-import { byName, checkDocumentSources, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
+import { byName, checkDocumentSources, documentChanged, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 import { syncDir } from '../shared/sync-dir';
 import { writeFileAtomically, writeNewFile } from '../shared/atomic-file';
@@ -358,7 +358,7 @@ export class FileRunStore implements RunStore, AccessStore {
   private async *documentBytes(entry: IndexEntry, name: string, read: { path: string }): AsyncGenerator<Uint8Array> {
     const { id, seq } = entry.summary;
     const path = join(this.documentsPath(id), name);
-    const stored = await this.storedBytes(path, (file) => chainTampered(file, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`));
+    const stored = await this.storedBytes(path, (file) => documentChanged(file, name));
     if (stored !== undefined) {
       read.path = stored.path;
       return yield* stored.chunks;

@@ -174,7 +174,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 8,
     name: 'kept documents',
-    // The entries of a run's document list that a year of runs reads (domain/conmon/run-chain.ts, keptDocuments: its
+    // The entries of a run's document list that a year of runs reads (domain/conmon/kept-documents.ts: its
     // KSI counts and manifest), hashed into its link as \`kept\`: read without the whole list, which a large run's pages
     // make long (issue 35). Runs stored before have none, and their links do not name it: they are read as before.
     sql: 'ALTER TABLE svc_runs ADD COLUMN kept jsonb;',

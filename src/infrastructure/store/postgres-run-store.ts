@@ -16,7 +16,7 @@ import { canonicalText, checkDecided, parseRunKey } from '../../domain/conmon/ru
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
 import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
 import { instantsOf } from '../../domain/conmon/run-range';
-import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
+import { byName, checkDocumentSources, documentChanged, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 import { compressedPart, decompressedPart } from './compressed-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, nextJournalEntry } from '../../domain/conmon/journal';
@@ -301,7 +301,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
         };
         const where = `${this.location} (svc_run_documents, run ${found.seq}, ${name})`;
         // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
-        const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, () => chainTampered(where, `the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`)) : bytes);
+        const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, () => documentChanged(where, name)) : bytes);
         const parts = async function* (): AsyncGenerator<Uint8Array> {
           if (kept) {
             // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
