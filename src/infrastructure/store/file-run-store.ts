@@ -380,9 +380,9 @@ export class FileRunStore implements RunStore, AccessStore {
         throw translateFsError(error, file, 'run store file');
       });
       if (handle === undefined) continue;
-      if (packed && (await handle.stat()).size <= WHOLE_COMPRESSED_BYTES) {
-        // Small, as most of a run's files are: read and decompressed at once (a stream costs more than the bytes).
-        const whole = await handle.readFile().finally(() => handle.close());
+      // Small, as most of a run's files are: read and decompressed at once (a stream costs more than the bytes).
+      const whole = packed ? await smallFile(handle, file) : undefined;
+      if (whole !== undefined) {
         try {
           const plain = decompressedWhole(whole, DOCUMENT_CHUNK_BYTES);
           if (plain !== undefined) return { path: file, chunks: once(plain) };
@@ -851,6 +851,19 @@ async function* fileChunks(handle: FileHandle): AsyncGenerator<Uint8Array> {
     }
   } finally {
     await handle.close();
+  }
+}
+
+/** The bytes of an open file of at most WHOLE_COMPRESSED_BYTES, read whole and the file closed; undefined (the file open) for a larger one. */
+async function smallFile(handle: FileHandle, path: string): Promise<Buffer | undefined> {
+  try {
+    if ((await handle.stat()).size > WHOLE_COMPRESSED_BYTES) return undefined;
+    const whole = await handle.readFile();
+    await handle.close();
+    return whole;
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw translateFsError(error, path, 'run store file');
   }
 }
 
