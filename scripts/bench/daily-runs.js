@@ -54,7 +54,7 @@ function generateDay(n, day, file) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const fd = fs.openSync(file, 'w');
   let changed = 0;
-  let batch = `{"schema_version":"1","generated_at":"${generatedAt(day)}","source":{"tool":"benchgen","version":"1.0"},"results":[\n`;
+  let batch = `{"schema_version":"1","generated_at":"${generatedAt(day)}","source":{"tool":"benchgen","version":"1.0","tenant":"bench-tenant"},"results":[\n`;
   ids(n).forEach((id, i) => {
     if (day > 1 && changes(i, day).last === day) changed++;
     batch += (i === 0 ? '' : ',\n') + JSON.stringify(dailyResult(id, i, day));

@@ -2,17 +2,19 @@ import type { HashedResult } from '../assessment/assessment';
 import { needsPoam, poamRow, type PoamRow } from '../artifacts/poam';
 import { formatDigest } from '../evidence/content-digest';
 import type { Severity } from '../governance/severity';
-import { evidenceResourceUuid, line, oscalDateTime, originsOf, runKey, SVC_OSCAL_NS, thisSystemUuid, type Json, type OscalRun } from './oscal-run';
+import { evidenceResourceUuid, line, oscalDateTime, originsOf, subjectKey, SVC_OSCAL_NS, thisSystemUuid, type Json, type OscalRun } from './oscal-run';
 
 /** FedRAMP's risk impact words (https://fedramp.gov facet values) for a governance severity. */
 const IMPACT: Record<Severity, string> = { Critical: 'high', High: 'high', Medium: 'moderate', Low: 'low' };
 
-export function observationUuid(run: OscalRun, ksiId: string): string {
-  return run.uuid(runKey(run, `observation:${ksiId}`));
+/** The observation of a result: per subject, the KSI's evidence with this content hash (changed evidence is a new observation). */
+export function observationUuid(run: OscalRun, { item, hash }: HashedResult): string {
+  return run.uuid(subjectKey(run, `observation:${item.result.ksi_id}:${hash}`));
 }
 
+/** The risk of a failing KSI: per subject, the same while the KSI fails. */
 export function riskUuid(run: OscalRun, ksiId: string): string {
-  return run.uuid(runKey(run, `risk:${ksiId}`));
+  return run.uuid(subjectKey(run, `risk:${ksiId}`));
 }
 
 function titleOf({ item }: HashedResult): string {
@@ -34,14 +36,14 @@ export function observation(run: OscalRun, entry: HashedResult): Json {
   const { result } = item;
   const checks = result.checks ?? [];
   return {
-    uuid: observationUuid(run, result.ksi_id),
+    uuid: observationUuid(run, entry),
     title: titleOf(entry),
     description: `${result.ksi_id} reported ${result.status}${result.details ? `: ${result.details}` : '.'}${checks.length > 0 ? `\n\nChecks: ${checks.map((c) => `${c.id} ${c.status}`).join(', ')}.` : ''}`,
     props: [ksiProp(result.ksi_id), { name: 'content-hash', ns: SVC_OSCAL_NS, value: formatDigest(hash) }],
     methods: ['TEST'],
     origins: originsOf(run, item),
     subjects: [{ 'subject-uuid': thisSystemUuid(run), type: 'component' }],
-    'relevant-evidence': [{ href: `#${evidenceResourceUuid(run, result.ksi_id)}`, description: `Evidence entry of ${result.ksi_id}, content hash ${formatDigest(hash)}.` }],
+    'relevant-evidence': [{ href: `#${evidenceResourceUuid(run, entry)}`, description: `Evidence entry of ${result.ksi_id}, content hash ${formatDigest(hash)}.` }],
     collected: collectedAt(run, entry),
   };
 }
@@ -51,7 +53,7 @@ export function finding(run: OscalRun, entry: HashedResult): Json {
   const { result, definition } = entry.item;
   const satisfied = result.status === 'PASS';
   return {
-    uuid: run.uuid(runKey(run, `finding:${result.ksi_id}`)),
+    uuid: run.uuid(subjectKey(run, `finding:${result.ksi_id}`)),
     title: titleOf(entry),
     description: definition
       ? `${result.ksi_id} stands for ${definition.controls.join(', ')}; it reported ${result.status}.`
@@ -63,7 +65,7 @@ export function finding(run: OscalRun, entry: HashedResult): Json {
       'target-id': definition ? `${definition.control}_obj` : result.ksi_id,
       status: { state: satisfied ? 'satisfied' : 'not-satisfied', reason: satisfied ? 'pass' : 'fail' },
     },
-    'related-observations': [{ 'observation-uuid': observationUuid(run, result.ksi_id) }],
+    'related-observations': [{ 'observation-uuid': observationUuid(run, entry) }],
     ...(needsPoam(entry.item) ? { 'related-risks': [{ 'risk-uuid': riskUuid(run, result.ksi_id) }] } : {}),
   };
 }
@@ -90,19 +92,19 @@ export function risk(run: OscalRun, entry: HashedResult): Json {
     deadline: oscalDateTime(row.scheduled_completion_date),
     remediations: [
       {
-        uuid: run.uuid(runKey(run, `remediation:${ksiId}`)),
+        uuid: run.uuid(subjectKey(run, `remediation:${ksiId}`)),
         lifecycle: 'planned',
         title: line(`Remediate ${ksiId}`),
         description: row.remediation_plan,
         tasks: row.milestones.map((m, i) => ({
-          uuid: run.uuid(runKey(run, `milestone:${ksiId}:${i}`)),
+          uuid: run.uuid(subjectKey(run, `milestone:${ksiId}:${i}`)),
           type: 'milestone',
           title: line(m.description),
           timing: { 'on-date': { date: oscalDateTime(m.due) } },
         })),
       },
     ],
-    'related-observations': [{ 'observation-uuid': observationUuid(run, ksiId) }],
+    'related-observations': [{ 'observation-uuid': observationUuid(run, entry) }],
   };
 }
 

@@ -1,4 +1,4 @@
-import { backMatter, companionResource, line, metadata, reviewedControls, runKey, systemName, thisSystemUuid, toolComponents, type Json, type OscalRun } from './oscal-run';
+import { backMatter, companionResource, line, metadata, reviewedControls, runKey, subjectKey, systemName, thisSystemUuid, toolComponents, type Json, type OscalRun } from './oscal-run';
 import { plural } from '../encoding/plural';
 
 /** The plan's one activity, as the SAP states it and the Word plan and report describe it. */
@@ -17,7 +17,7 @@ export const AUTOMATED_EVALUATION = {
 export function buildSap(run: OscalRun): Json {
   const system = systemName(run);
   const ssp = companionResource(run, 'system-security-plan', line(`System Security Plan: ${system}`), 'system-security-plan.json', 'application/oscal.ssp+json');
-  const activity = run.uuid(runKey(run, 'activity:automated-ksi-evaluation'));
+  const activity = run.uuid(subjectKey(run, 'activity:automated-ksi-evaluation'));
   const subjects = [{ type: 'component', 'include-subjects': [{ 'subject-uuid': thisSystemUuid(run), type: 'component' }] }];
   return {
     'assessment-plan': {
@@ -38,7 +38,7 @@ export function buildSap(run: OscalRun): Json {
       'reviewed-controls': reviewedControls(run),
       'assessment-subjects': subjects,
       tasks: frequencies(run).map(([days, ksis]) => ({
-        uuid: run.uuid(runKey(run, `task:every-${days}-days`)),
+        uuid: run.uuid(subjectKey(run, `task:every-${days}-days`)),
         type: 'action',
         title: line(revalidationTask(days, ksis)),
         description: ksis.join(', '),

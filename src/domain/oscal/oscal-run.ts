@@ -63,9 +63,24 @@ export function systemName(run: OscalRun): string {
   return line(run.context.source?.tenant ?? run.context.input.name);
 }
 
-/** Keys of everything that belongs to this run (observations, findings, documents): they change with the input. */
+/**
+ * Keys of the documents themselves and of their run-level parts (the SAR and its result, the plan, the POA&M, the
+ * SSP): each is a revision, so they change with the input (OSCAL: a document's uuid changes with every revision).
+ */
 export function runKey(run: OscalRun, what: string): string {
   return `${what}@${run.context.input.sha256}`;
+}
+
+/**
+ * Keys of what the documents are about (observations, findings, risks, POA&M items, evidence resources, implemented
+ * requirements): OSCAL assigns them per subject, the same in every revision, so a POA&M item or a control's
+ * requirement keeps its uuid from one day's run to the next. The subject is the system's (systemName), its KSI or
+ * control, and for what records evidence (an observation, an evidence entry's resource) the entry's content hash:
+ * changed evidence is a new observation. Two days' documents so share every item whose evidence did not change
+ * (issue 35; docs/oscal.md).
+ */
+export function subjectKey(run: OscalRun, what: string): string {
+  return `${what}@${systemName(run)}`;
 }
 
 /** Owners of the run's KSIs, in first-seen order: each is a party (a team mailbox). */
@@ -95,7 +110,10 @@ export function metadata(run: OscalRun, title: string): Json {
     'last-modified': run.generatedAt,
     version: formatDigest(run.context.input.sha256).slice(0, 19),
     'oscal-version': run.oscalVersion,
-    props: [{ name: 'tool', ns: SVC_OSCAL_NS, value: `${run.tool.name} ${run.tool.version}` }],
+    props: [
+      { name: 'tool', ns: SVC_OSCAL_NS, value: `${run.tool.name} ${run.tool.version}` },
+      { name: 'merkle-root', ns: SVC_OSCAL_NS, value: formatDigest(run.merkleRoot) },
+    ],
     roles: [{ id: 'control-owner', title: 'Control owner' }],
     ...(teams.length > 0
       ? {
@@ -150,8 +168,9 @@ export function originsOf(run: OscalRun, item: AssessedResult): Json[] {
   return [{ actors: names.map((name) => ({ type: 'tool', 'actor-uuid': toolUuid(run, name) })) }];
 }
 
-export function evidenceResourceUuid(run: OscalRun, ksiId: string): string {
-  return run.uuid(runKey(run, `evidence:${ksiId}`));
+/** The back-matter resource of a result's evidence entry: per subject, the KSI's entry with this content hash. */
+export function evidenceResourceUuid(run: OscalRun, { item, hash }: HashedResult): string {
+  return run.uuid(subjectKey(run, `evidence:${item.result.ksi_id}:${hash}`));
 }
 
 /**
@@ -162,10 +181,10 @@ export function evidenceResourceUuid(run: OscalRun, ksiId: string): string {
 export function backMatter(run: OscalRun, extra: Json[] = []): Json {
   return {
     resources: lazyArray(function* () {
-      for (const entry of run.results) yield evidenceEntryResource(run, entry, evidenceResourceUuid(run, entry.item.result.ksi_id));
+      for (const entry of run.results) yield evidenceEntryResource(run, entry, evidenceResourceUuid(run, entry));
       for (const file of run.files) {
         yield {
-          uuid: run.uuid(runKey(run, `file:${file.name}`)),
+          uuid: run.uuid(subjectKey(run, `file:${file.name}:${file.sha256}`)),
           title: line(file.name),
           description: file.description,
           props: [{ name: 'type', value: 'evidence' }],
@@ -177,12 +196,17 @@ export function backMatter(run: OscalRun, extra: Json[] = []): Json {
   };
 }
 
-/** The back-matter resource of one evidence entry: its content hash, where the entries can be read. */
-export function evidenceEntryResource(run: OscalRun, { item, hash }: HashedResult, uuid: string): Json {
+/**
+ * The back-matter resource of one evidence entry: its content hash, where the entries can be read, and where their
+ * Merkle root is: the document's `merkle-root` prop (metadata) in the documents svc writes, so the resource is the same
+ * in every run holding the entry; said inline in a document svc did not write (ssp-inject).
+ */
+export function evidenceEntryResource(run: OscalRun, { item, hash }: HashedResult, uuid: string, root: 'metadata' | 'inline' = 'metadata'): Json {
+  const where = root === 'metadata' ? "the document's `merkle-root` prop (metadata)" : formatDigest(run.merkleRoot);
   return {
     uuid,
     title: line(`Evidence entry ${item.result.ksi_id}`),
-    description: `The evidence entry of ${item.result.ksi_id} (from ${run.entriesFile}). Its SHA-256 is the entry's content_hash: SHA-256 over the RFC 8785 canonical JSON of the entry without content_hash and observed_at; the entries' RFC 6962 Merkle root is ${formatDigest(run.merkleRoot)}.`,
+    description: `The evidence entry of ${item.result.ksi_id} (from ${run.entriesFile}). Its SHA-256 is the entry's content_hash: SHA-256 over the RFC 8785 canonical JSON of the entry without content_hash and observed_at; the entries' RFC 6962 Merkle root is ${where}.`,
     props: [
       { name: 'type', value: 'evidence' },
       { name: 'ksi-id', ns: SVC_OSCAL_NS, value: item.result.ksi_id },

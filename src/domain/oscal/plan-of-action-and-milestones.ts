@@ -2,7 +2,7 @@ import type { HashedResult } from '../assessment/assessment';
 import { lazyArray } from '../encoding/json-chunks';
 import { InvalidInputError } from '../errors';
 import { hasOpenResults, observation, observationUuid, openResults, poamRowOf, risk, riskUuid } from './assessment-findings';
-import { backMatter, companionResource, line, metadata, originsOf, runKey, systemName, toolComponents, type Json, type OscalRun } from './oscal-run';
+import { backMatter, companionResource, line, metadata, originsOf, runKey, subjectKey, systemName, toolComponents, type Json, type OscalRun } from './oscal-run';
 
 /** FedRAMP's namespace, for the POAM-ID prop its POA&M template keys rows by. */
 const FEDRAMP_NS = 'https://fedramp.gov/ns/oscal';
@@ -44,12 +44,12 @@ function poamItem(run: OscalRun, entry: HashedResult): Json {
   const row = poamRowOf(run, entry);
   const ksiId = entry.item.result.ksi_id;
   return {
-    uuid: run.uuid(runKey(run, `poam-item:${ksiId}`)),
+    uuid: run.uuid(subjectKey(run, `poam-item:${ksiId}`)),
     title: line(row.weakness_name),
     description: row.weakness_description,
     props: [{ name: 'POAM-ID', ns: FEDRAMP_NS, value: row.poam_id }],
     origins: originsOf(run, entry.item),
-    'related-observations': [{ 'observation-uuid': observationUuid(run, ksiId) }],
+    'related-observations': [{ 'observation-uuid': observationUuid(run, entry) }],
     'related-risks': [{ 'risk-uuid': riskUuid(run, ksiId) }],
   };
 }

@@ -1,3 +1,4 @@
+import type { HashedResult } from '../assessment/assessment';
 import { controlsTouched } from '../artifacts/ssp-narrative';
 import { isPlainObject } from '../ksi/ksi-result';
 import type { JsonEdit } from './json-edit';
@@ -28,7 +29,7 @@ export function sspInjection(document: Record<string, unknown>, run: OscalRun): 
   const requirements = Array.isArray(implementation?.['implemented-requirements']) ? (implementation['implemented-requirements'] as unknown[]) : undefined;
   const fresh: Json[] = [];
   const updated: string[] = [];
-  const resourceUuid = (ksiId: string) => run.uuid(`ssp-inject:evidence:${ksiId}`);
+  const resourceUuid = ({ item }: HashedResult) => run.uuid(`ssp-inject:evidence:${item.result.ksi_id}`);
   const touched = controlsTouched(run.results, run.catalog);
   for (const { control, covered } of touched) {
     const statement = controlStatement(run, control, covered);
@@ -52,7 +53,7 @@ export function sspInjection(document: Record<string, unknown>, run: OscalRun): 
     else edits.push({ path: [ROOT, 'control-implementation'], value: { description: `Controls evidenced by ${run.context.input.name}.`, 'implemented-requirements': fresh } });
   }
   const cited = run.results.filter(({ item }) => (item.definition?.controls.length ?? 0) > 0);
-  const resources = cited.map((entry) => evidenceEntryResource(run, entry, resourceUuid(entry.item.result.ksi_id)));
+  const resources = cited.map((entry) => evidenceEntryResource(run, entry, resourceUuid(entry), 'inline'));
   const backMatter = isPlainObject(ssp['back-matter']) ? ssp['back-matter'] : undefined;
   if (!backMatter) {
     if (resources.length > 0) edits.push({ path: [ROOT, 'back-matter'], value: { resources } });

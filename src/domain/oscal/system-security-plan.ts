@@ -9,6 +9,7 @@ import {
   metadata,
   ownerPartyUuid,
   runKey,
+  subjectKey,
   systemName,
   thisSystemUuid,
   type Json,
@@ -78,13 +79,13 @@ export function buildSsp(run: OscalRun): Json {
 function implementedRequirement(run: OscalRun, control: string, covered: readonly HashedResult[]): Json {
   const statement = controlStatement(run, control, covered);
   return {
-    uuid: run.uuid(runKey(run, `implemented-requirement:${control}`)),
+    uuid: run.uuid(subjectKey(run, `implemented-requirement:${control}`)),
     'control-id': control,
     props: [statement.prop],
-    links: evidenceLinks(covered, (ksiId) => evidenceResourceUuid(run, ksiId)),
+    links: evidenceLinks(covered, (entry) => evidenceResourceUuid(run, entry)),
     'by-components': [
       {
-        ...byComponent(statement, thisSystemUuid(run), run.uuid(runKey(run, `by-component:${control}`))),
+        ...byComponent(statement, thisSystemUuid(run), run.uuid(subjectKey(run, `by-component:${control}`))),
         'responsible-roles': [{ 'role-id': 'control-owner', 'party-uuids': [...new Set(covered.map(({ item }) => ownerPartyUuid(run, item.action.owner)))] }],
       },
     ],
@@ -123,8 +124,8 @@ export function byComponent(statement: ControlStatement, componentUuid: string, 
 }
 
 /** Links from a requirement to the evidence entries of the KSIs covering it. */
-export function evidenceLinks(covered: readonly HashedResult[], resourceUuid: (ksiId: string) => string): Json[] {
-  return covered.map(({ item }) => ({ href: `#${resourceUuid(item.result.ksi_id)}`, rel: 'reference', text: line(`Evidence of ${item.result.ksi_id}`) }));
+export function evidenceLinks(covered: readonly HashedResult[], resourceUuid: (entry: HashedResult) => string): Json[] {
+  return covered.map((entry) => ({ href: `#${resourceUuid(entry)}`, rel: 'reference', text: line(`Evidence of ${entry.item.result.ksi_id}`) }));
 }
 
 /** Why a control is not fully implemented: the KSIs that are not PASS and their POA&M items. */

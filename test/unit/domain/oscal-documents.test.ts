@@ -108,6 +108,47 @@ describe('generated OSCAL documents', () => {
     ]);
   });
 
+
+  it("gives each document a uuid of its own input, and what it is about a uuid per subject: the next day's run differs only where evidence changed", () => {
+    const uuids = (document: Json) => JSON.stringify(document).match(/[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g) ?? [];
+    const today = aRun();
+    // The next day: another report file, KSI-SC-08's evidence changed, everything else as it was.
+    const results = sampleResults().map((r) => (r.ksi_id === 'KSI-SC-08' ? { ...r, evidence: { min_tls: '1.3', smtp_tls: 'required' } } : r));
+    const input = { name: 'next-day.json', sha256: 'cd'.repeat(32) };
+    const tomorrow = aRun(results, { context: { ...today.context, input }, files: [{ ...today.files[0], ...input }] });
+    for (const build of Object.values(BUILDERS)) {
+      const [before, after] = [build(today), build(tomorrow)];
+      const gone = [...new Set(uuids(before).filter((u) => !uuids(after).includes(u)))];
+      // What changed: the document, the SAR's result, KSI-SC-08's observation and its evidence entry's resource, the
+      // report's resource, the companion documents of this run (the SAP a SAR imports).
+      const doc = body(before);
+      const changed = [
+        doc.uuid,
+        ...(doc.results ?? []).flatMap((r: any) => [r.uuid, ...r.observations.filter((o: any) => o.props[0].value === 'KSI-SC-08').map((o: any) => o.uuid)]),
+        ...doc['back-matter'].resources.filter((r: any) => r.props === undefined || r.props.some((p: any) => p.value === 'KSI-SC-08') || r.title === 'sample.json').map((r: any) => r.uuid),
+      ];
+      expect(gone.sort()).toEqual([...new Set(changed)].sort());
+    }
+    const sar = (run: OscalRun) => body(buildSar(run));
+    const sc08 = (run: OscalRun) => sar(run).results[0].observations.find((o: any) => o.props[0].value === 'KSI-SC-08').uuid;
+    const ia02 = (run: OscalRun) => sar(run).results[0].observations.find((o: any) => o.props[0].value === 'KSI-IA-02').uuid;
+    expect(sc08(tomorrow)).not.toBe(sc08(today));
+    expect(ia02(tomorrow)).toBe(ia02(today));
+    expect(body(buildOscalPoam(tomorrow))['poam-items'].map((i: any) => i.uuid)).toEqual(body(buildOscalPoam(today))['poam-items'].map((i: any) => i.uuid));
+    // The Merkle root is said once, in metadata: each evidence resource is the same in every run holding its entry.
+    expect(sar(today).metadata.props).toContainEqual({ name: 'merkle-root', ns: 'urn:compliance-evidence-service:oscal', value: `sha256:${today.merkleRoot}` });
+    expect(JSON.stringify(sar(today)['back-matter']).includes(today.merkleRoot)).toBe(false);
+    // Another system's observations, findings, risks and resources share none of it (parties and tools are named alike).
+    const elsewhere = aRun(undefined, {
+      context: { ...today.context, input: { name: 'fabrikam.json', sha256: 'ef'.repeat(32) }, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'fabrikam.onmicrosoft.com' } },
+    });
+    const about = (run: OscalRun) => {
+      const { results, 'back-matter': back } = sar(run);
+      return ['observations', 'findings', 'risks'].flatMap((list) => results[0][list]).concat(back.resources).map((item: any) => item.uuid as string);
+    };
+    expect(about(elsewhere).filter((u) => about(today).includes(u))).toEqual([]);
+    expect(about(elsewhere)).toHaveLength(about(today).length);
+  });
   it('keeps titles to one line and falls back when a result has none', () => {
     const document = buildSar(aRun([aResult('KSI-AC-02', 'FAIL', { title: 'Account\n  management\t' })]));
     expect(body(document).results[0].observations[0].title).toBe('KSI-AC-02 Account management');
