@@ -15,7 +15,7 @@ export type { AccessEvent } from '../domain/trust/access-log';
  * The store as a decision sees it, under the append's lock: every committed run, and the runs decided before it in the
  * same transaction (appendAll), which no other reader sees until they are committed.
  */
-export type RunView = Pick<RunStore, 'location' | 'list' | 'get' | 'latest' | 'openDocument'>;
+export type RunView = Pick<RunStore, 'location' | 'list' | 'get' | 'latest' | 'openDocument' | 'openDocuments'>;
 
 /**
  * What `append` decides, under the store's lock, from the latest recorded run (whose documents it may read); `view`
@@ -109,6 +109,12 @@ export interface RunStore {
    * A run svc 0.5.0 recorded gives its evidence bundle as EVIDENCE_BUNDLE_DOCUMENT like any later run.
    */
   openDocument(key: string | number, name: string): Promise<OpenedDocument | undefined>;
+  /**
+   * Document `name` of each run of `keys`, in their order, as openDocument opens it one run at a time (undefined for no
+   * such run or document). What every run keeps (KEPT_DOCUMENTS: its KSI counts, its manifest) PostgreSQL reads for all
+   * of them at once, with two queries: the daily KSI history reads a year of runs' counts.
+   */
+  openDocuments(keys: readonly (string | number)[], name: string): Promise<(OpenedDocument | undefined)[]>;
   /**
    * The committed store to read many runs from: its chain is walked once, here, and each read then checks what it
    * returns against the links it holds, without walking the chain again (a year of daily runs read one by one walks it

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
-import type { AppendDecision, RunStore, RunView } from '../../src/ports/run-store';
+import type { AppendDecision, OpenedDocument, RunStore, RunView } from '../../src/ports/run-store';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
 import { MAX_RAW_DENIALS, tallyAccess, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessStore } from '../../src/ports/access-store';
@@ -495,6 +495,26 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         await expect(store.openDocument(2, 'manifest.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
         expect(await bytesOf(await store.openDocument(1, 'manifest.json'))).toBe('["sar.json"]');
         expect(await bytesOf(await store.openDocument(2, 'sar.json'))).toBe(sarText);
+      });
+
+      it('opens a document of many runs at once as it opens each, checked the same way (issue 35: a year of KSI counts)', async () => {
+        const runs = [runNumber(1), runNumber(2), runNumber(3)];
+        for (const run of runs) await store.append(run.id, run.decide, produce);
+        const texts = async (opened: (OpenedDocument | undefined)[]) => Promise.all(opened.map((o) => (o === undefined ? undefined : bytesOf(o))));
+        const keys = [runs[2].id, 'f'.repeat(64), runs[0].id, 2];
+        for (const name of ['manifest.json', 'sar.json', 'missing.json']) {
+          for (const together of [await store.openDocuments(keys, name), await store.openDocuments(keys.slice(0, 3), name), await (await store.reader()).openDocuments(keys, name)]) {
+            const each = await Promise.all(keys.slice(0, together.length).map((key) => store.openDocument(key, name)));
+            expect(together.map((o) => o?.document)).toEqual(each.map((o) => o?.document));
+            expect(await texts(together)).toEqual(await texts(each));
+          }
+        }
+        expect(await texts(await store.openDocuments([runs[0].id, runs[2].id], 'manifest.json'))).toEqual(['["sar.json"]', '["sar.json"]']);
+        const changed = await h.tamper('document', { id: runs[2].id, seq: 3 });
+        const [third] = await store.openDocuments([runs[2].id], 'sar.json');
+        await expect(bytesOf(third)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(changed) });
+        const named = await h.tamper('kept-list', { id: runs[1].id, seq: 2 });
+        await expect(store.openDocuments([runs[0].id, runs[1].id], 'manifest.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
       });
     });
 

@@ -75,6 +75,10 @@ export class InMemoryRunStore implements RunStore, AccessStore {
     return this.committed().openDocument(key, name);
   }
 
+  openDocuments(keys: readonly (string | number)[], name: string): Promise<(OpenedDocument | undefined)[]> {
+    return this.committed().openDocuments(keys, name);
+  }
+
   async reader(): Promise<RunView> {
     return this.committed();
   }
@@ -137,7 +141,7 @@ export class InMemoryRunStore implements RunStore, AccessStore {
       verify();
       return wanted && runs.find((r) => ('id' in wanted ? r.run.summary.id === wanted.id : r.run.summary.seq === wanted.seq));
     };
-    return {
+    const view: Omit<RunView, 'openDocuments'> = {
       location: this.location,
       list: async (range) => {
         const instants = instantsOf(range);
@@ -177,6 +181,7 @@ export class InMemoryRunStore implements RunStore, AccessStore {
         return { document, chunks: verifiedChunks(whole(), document, this.location, this.digest) };
       },
     };
+    return { ...view, openDocuments: (keys, name) => Promise.all(keys.map((key) => view.openDocument(key, name))) };
   }
 
   /** As the real stores: the plan journaled first, then every document of its runs but the kept ones dropped. */

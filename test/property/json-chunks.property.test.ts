@@ -69,6 +69,19 @@ describe('jsonChunks', () => {
     );
   });
 
+  it('canonical: a value read back from its canonical text (its keys in order: JSON.stringify writes it) is written as that text', () => {
+    fc.assert(
+      fc.property(json, fc.integer({ min: 1, max: 64 }), (value, chunkChars) => {
+        const text = canonicalizeJcs(value) as string;
+        const read = JSON.parse(text) as unknown;
+        expect(joined(read, 'canonical')).toBe(text);
+        expect(joined(read, 'canonical', chunkChars)).toBe(text);
+        expect(joined({ b: [read, read], a: read }, 'canonical')).toBe(`{"a":${text},"b":[${text},${text}]}`);
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+  });
+
   it('writes a value holding LazyArrays as the same value with those arrays materialized, in both forms', () => {
     fc.assert(
       fc.property(twins, fc.integer({ min: 1, max: 64 }), ({ plain, lazy }, chunkChars) => {

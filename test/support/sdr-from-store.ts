@@ -21,6 +21,10 @@ export async function sdrFromStore(options: { env: NodeJS.ProcessEnv; cwd: strin
         opened.set(name, (opened.get(name) ?? 0) + 1);
         return options.hideCounts && name === KSI_COUNTS_DOCUMENT ? Promise.resolve(undefined) : inner.openDocument(key, name);
       },
+      openDocuments: (keys: readonly (string | number)[], name: string) => {
+        opened.set(name, (opened.get(name) ?? 0) + keys.length);
+        return options.hideCounts && name === KSI_COUNTS_DOCUMENT ? Promise.resolve(keys.map(() => undefined)) : inner.openDocuments(keys, name);
+      },
     });
   const view: RunStore = Object.assign(counting(store), { reader: async () => counting(await store.reader()) });
   container.register(RUN_STORE, { useValue: view });

@@ -26,8 +26,8 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore, type RunView } from '../../ports/run-store';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { eachStoredResult } from '../shared/stored-bundle';
-import { eachStoredKsiCount } from '../shared/stored-ksi-counts';
-import type { KsiCounts as CountRow } from '../../domain/conmon/ksi-counts';
+import { eachKsiCountOf } from '../shared/stored-ksi-counts';
+import { KSI_COUNTS_DOCUMENT, type KsiCounts as CountRow } from '../../domain/conmon/ksi-counts';
 import { profileWith } from './fedramp-documents';
 import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
 import { isoSeconds } from '../../domain/encoding/iso-time';
@@ -206,17 +206,31 @@ export class Cr26Assessment {
   }
 
   /**
-   * A run's stored KSI count rows (undefined for a run recorded without them), kept for the life of this instance:
-   * runs never change, so svc-api's trust center, rebuilding its SDR after each recorded run, reads only the new run's.
+   * The stored KSI count rows of each run of `summaries` (undefined for a run recorded without them), kept for the life
+   * of this instance: runs never change, so svc-api's trust center, rebuilding its SDR after each recorded run, reads
+   * only the new run's. Those not kept are opened COUNTS_READ_AT_ONCE runs at a time (RunView.openDocuments: two
+   * queries in PostgreSQL) and parsed together.
    */
-  private async storedCounts(store: RunView, summary: RunSummary): Promise<readonly CountRow[] | undefined> {
-    const kept = this.counts.get(summary.id);
-    if (kept !== undefined) return kept === null ? undefined : kept;
-    const rows: CountRow[] = [];
-    const stored = await eachStoredKsiCount(store, summary, (row) => rows.push(row));
-    if (this.counts.size >= COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value as string);
-    if (rows.length <= COUNT_ROWS_KEPT) this.counts.set(summary.id, stored ? rows : null);
-    return stored ? rows : undefined;
+  private async storedCounts(store: RunView, summaries: readonly RunSummary[]): Promise<Map<string, readonly CountRow[] | undefined>> {
+    const found = new Map<string, readonly CountRow[] | undefined>();
+    const missing: RunSummary[] = [];
+    for (const summary of summaries) {
+      const kept = this.counts.get(summary.id);
+      if (kept === undefined) missing.push(summary);
+      else found.set(summary.id, kept ?? undefined);
+    }
+    for (let at = 0; at < missing.length; at += COUNTS_READ_AT_ONCE) {
+      const batch = missing.slice(at, at + COUNTS_READ_AT_ONCE);
+      const opened = await store.openDocuments(batch.map((s) => s.id), KSI_COUNTS_DOCUMENT);
+      await Promise.all(batch.map(async (summary, i) => {
+        const rows: CountRow[] = [];
+        const stored = await eachKsiCountOf(opened[i], store, summary, (row) => rows.push(row));
+        if (this.counts.size >= COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value as string);
+        if (rows.length <= COUNT_ROWS_KEPT) this.counts.set(summary.id, stored ? rows : null);
+        found.set(summary.id, stored ? rows : undefined);
+      }));
+    }
+    return found;
   }
 
   /**
@@ -237,10 +251,9 @@ export class Cr26Assessment {
     const counted = new Map<string, Map<string, KsiCounts>>();
     // Where each result id leads, worked out once for every run.
     const router = new Cr26Tally({ rules: scope.rules, ksis, class: scope.profile.class, catalog });
-    const countsOf = async (summary: RunSummary): Promise<void> => {
+    const countsOf = async (summary: RunSummary, rows: readonly CountRow[] | undefined): Promise<void> => {
       const counts = new Map(ksis.map((k) => [k.id, { pass: 0, fail: 0, other: 0 }]));
       // The run's counts stored when it was recorded; a run recorded before svc stored them is read whole.
-      const rows = await this.storedCounts(store, summary);
       for (const row of rows ?? []) {
         for (const id of router.reach(row.ksi_id)) {
           const c = counts.get(id)!;
@@ -271,11 +284,10 @@ export class Cr26Assessment {
       for (; next < runs.length && Date.parse(runs[next].as_of) <= end; next += 1) state.set(sourceKey(runs[next].source), runs[next]);
       return [...state.values()];
     });
-    // The runs the days stand on, read COUNTS_READ_AT_ONCE at a time: a year of daily runs is hundreds of small reads.
+    // The runs the days stand on, each read once: a year of daily runs is hundreds of small documents, read together.
     const needed = [...new Map(partsOfDay.flat().map((r) => [r.id, r])).values()];
-    await Promise.all(Array.from({ length: Math.min(COUNTS_READ_AT_ONCE, needed.length) }, async () => {
-      for (let run = needed.pop(); run !== undefined; run = needed.pop()) await countsOf(run);
-    }));
+    const stored = await this.storedCounts(store, needed);
+    for (const run of needed) await countsOf(run, stored.get(run.id));
     for (const [d, day] of days.entries()) {
       const parts = partsOfDay[d].map((r) => counted.get(r.id)!);
       for (const k of ksis) {
@@ -295,8 +307,8 @@ export class Cr26Assessment {
 
 }
 
-/** How many runs' KSI counts the daily history reads at once (each a small document, and a query in PostgreSQL). */
-const COUNTS_READ_AT_ONCE = 8;
+/** How many runs' KSI counts the daily history opens at once (small documents: a row per KSI id). */
+const COUNTS_READ_AT_ONCE = 64;
 
 /** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
 export const REV5_CONTROLS_RULE = reliedRule('FRC-CSF-BSL');

@@ -4,7 +4,7 @@ import type { RunSummary } from '../../domain/conmon/run-record';
 import { readStoredItems } from './stored-items';
 import { storedText } from './stored-text';
 import { AppError, IntegrityError } from '../../domain/errors';
-import type { RunView } from '../../ports/run-store';
+import type { OpenedDocument, RunView } from '../../ports/run-store';
 
 /** A run's counts this small are read whole: a catalog of thousands of KSI ids still is. */
 const WHOLE_BYTES = 1 << 20;
@@ -16,7 +16,11 @@ const WHOLE_BYTES = 1 << 20;
  * store has checked its bytes (a changed file is reported as such first).
  */
 export async function eachStoredKsiCount(store: RunView, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
-  const opened = await store.openDocument(run.id, KSI_COUNTS_DOCUMENT);
+  return eachKsiCountOf(await store.openDocument(run.id, KSI_COUNTS_DOCUMENT), store, run, visit);
+}
+
+/** As eachStoredKsiCount, of the run's KSI counts already opened (RunView.openDocuments opens many runs' at once). */
+export async function eachKsiCountOf(opened: OpenedDocument | undefined, store: Pick<RunView, 'location'>, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
   if (opened === undefined) return false;
   const row = (value: unknown) => {
     const counted = readKsiCountsRow(value);

@@ -49,6 +49,10 @@ export class SnapshotStore implements RunStore {
     return opened && { document: opened.document, chunks: paced(opened.chunks) };
   }
 
+  openDocuments(keys: readonly (string | number)[], name: string): Promise<(OpenedDocument | undefined)[]> {
+    return Promise.all(keys.map((key) => this.openDocument(key, name)));
+  }
+
   async journal(kind?: string): Promise<JournalEntry[]> {
     return (await this.store.journal(kind)).filter((e) => e.seq <= this.bounds.journal_seq);
   }

@@ -139,9 +139,14 @@ class ChunkWriter {
     this.text += written === 0 ? '{}' : this.canonical ? '}' : `\n${indent}}`;
   }
 
-  /** The text of a value holding no LazyArray and no long array, built as one string; else throws PIECEWISE. */
+  /**
+   * The text of a value holding no LazyArray and no long array, built as one string; else throws PIECEWISE. A
+   * canonical value whose keys are already in order everywhere (what svc reads back of what it wrote canonical: a run's
+   * summary, its kept list) is JSON.stringify's text, written natively.
+   */
   private whole(value: unknown, indent: string): string {
     if (value === null) return 'null';
+    if (this.canonical && typeof value === 'object' && isOrderedJson(value, WHOLE_ITEMS_MAX)) return JSON.stringify(value);
     switch (typeof value) {
       case 'string':
         return JSON.stringify(value);
@@ -194,6 +199,34 @@ class ChunkWriter {
     this.text = '';
     return text;
   }
+}
+
+/**
+ * Whether `value` is plain JSON whose object keys are in UTF-16 code-unit order at every level (checked without
+ * allocating), and no array of it is longer than `maxItems`: then JSON.stringify writes its RFC 8785 text, since
+ * RFC 8785 writes strings and numbers as JSON.stringify does. Anything else (a toJSON, NaN, undefined, a key out of
+ * order, an array index key) is false, for the member-by-member writers to decide.
+ */
+export function isOrderedJson(value: unknown, maxItems = Infinity): boolean {
+  if (typeof value !== 'object' || value === null) return isPlainJsonScalar(value);
+  if (Array.isArray(value)) {
+    if (value.length > maxItems) return false;
+    for (let i = 0; i < value.length; i++) if (!isOrderedJson(value[i], maxItems)) return false;
+    return true;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  let previous: string | undefined;
+  for (const key in value) {
+    if (previous !== undefined && !(previous < key)) return false;
+    previous = key;
+    if (!isOrderedJson((value as Record<string, unknown>)[key], maxItems)) return false;
+  }
+  return true;
+}
+
+/** A string, a boolean, null or a finite number: a JSON scalar written as JSON.stringify writes it. */
+export function isPlainJsonScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'boolean' || value === null || (typeof value === 'number' && Number.isFinite(value));
 }
 
 /** What JSON.stringify writes in place of a value: its toJSON(key) result (a LazyArray stays itself). */

@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import canonicalizeJcs from 'canonicalize';
 import { injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
+import { isOrderedJson, isPlainJsonScalar } from '../../domain/encoding/json-chunks';
 import type { Sha256Hasher } from '../../domain/evidence/content-digest';
 import type { Hashing } from '../../ports/hashing';
 import { noteStreamed } from '../shared/collect-garbage';
@@ -27,7 +28,7 @@ export class NodeCryptoHashing implements Hashing {
 
   canonicalize(value: unknown): string {
     try {
-      const text = isOrdered(value) ? JSON.stringify(value) : (writeSorted(value) ?? canonicalizeJcs(value));
+      const text = isOrderedJson(value) ? JSON.stringify(value) : (writeSorted(value) ?? canonicalizeJcs(value));
       if (typeof text !== 'string') throw new Error('not a JSON value');
       return text;
     } catch (error) {
@@ -71,30 +72,9 @@ export class NodeCryptoHashing implements Hashing {
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
 
-/** Plain JSON whose object keys are in code-unit order everywhere (checked without allocating). */
-function isOrdered(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return isPlainScalar(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!isOrdered(value[i])) return false;
-    return true;
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
-  let previous: string | undefined;
-  for (const key in value) {
-    if (previous !== undefined && !(previous < key)) return false;
-    previous = key;
-    if (!isOrdered((value as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
-function isPlainScalar(value: unknown): boolean {
-  return typeof value === 'string' || typeof value === 'boolean' || value === null || (typeof value === 'number' && Number.isFinite(value));
-}
-
 /** JCS text built member by member with sorted keys; undefined for what only the library should decide. */
 function writeSorted(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return isPlainScalar(value) ? JSON.stringify(value) : undefined;
+  if (typeof value !== 'object' || value === null) return isPlainJsonScalar(value) ? JSON.stringify(value) : undefined;
   if (Array.isArray(value)) {
     let text = '[';
     for (let i = 0; i < value.length; i++) {

@@ -165,6 +165,10 @@ export class FileRunStore implements RunStore, AccessStore {
     return this.view((await this.index()).runs).openDocument(key, name);
   }
 
+  async openDocuments(keys: readonly (string | number)[], name: string): Promise<(OpenedDocument | undefined)[]> {
+    return this.view((await this.index()).runs).openDocuments(keys, name);
+  }
+
   /**
    * Appends a line to journal.ndjson and then replaces journal.head.json, both fsynced, under store.lock: the head is
    * the commit point, so a crash at any moment leaves the journal as it was (see JOURNAL_HEAD). Appending in place
@@ -337,6 +341,14 @@ export class FileRunStore implements RunStore, AccessStore {
       openDocument: async (key, name) => {
         const found = entry(key);
         return found && this.openEntryDocument(found, name);
+      },
+      openDocuments: async (keys, name) => {
+        const opened: (OpenedDocument | undefined)[] = [];
+        for (const key of keys) {
+          const found = entry(key);
+          opened.push(found && (await this.openEntryDocument(found, name)));
+        }
+        return opened;
       },
     };
   }

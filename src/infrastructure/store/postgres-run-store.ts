@@ -59,6 +59,9 @@ interface PartRow {
   encoding: 'identity' | 'br';
 }
 
+/** The columns of a run's row a kept document is opened from: its kept list, and its whole list only when it has none. */
+const KEPT_ROW_COLUMNS = 'seq, id, link, head, kept, CASE WHEN kept IS NULL THEN documents END AS documents';
+
 /** A run's row as a document is opened: its list, or its kept documents (null for a run recorded before them). */
 type DocumentRow = Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'documents'> & { kept?: RunDocument[] | null };
 
@@ -184,6 +187,10 @@ export class PostgresRunStore implements RunStore, AccessStore {
     return this.committed().openDocument(key, name);
   }
 
+  openDocuments(keys: readonly (string | number)[], name: string): Promise<(OpenedDocument | undefined)[]> {
+    return this.committed().openDocuments(keys, name);
+  }
+
   /**
    * Appends each request in turn in one transaction under the runs' advisory lock: every run decided sees the ones
    * before it (RunView on the transaction's connection), and all are committed together or rolled back.
@@ -256,6 +263,11 @@ export class PostgresRunStore implements RunStore, AccessStore {
       const [found] = await reader((sql) => sql<R>(`SELECT ${columns} FROM svc_runs WHERE ${column} = $1`, [value]));
       return found;
     };
+    const openDocument = async (key: string | number, name: string): Promise<OpenedDocument | undefined> => {
+      // A document every run keeps is found in the run's kept list (keptDocuments), without reading its whole list.
+      const found = await row<DocumentRow>(KEPT_DOCUMENTS.includes(name) ? KEPT_ROW_COLUMNS : 'seq, id, link, head, documents', key);
+      return found && this.opened(found, name, query, reader);
+    };
     return {
       location: this.location,
       list: async (range) => {
@@ -281,48 +293,69 @@ export class PostgresRunStore implements RunStore, AccessStore {
         const [found] = await reader((sql) => sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs ORDER BY seq DESC LIMIT 1`));
         return found && this.toStored(found, query);
       },
-      openDocument: async (key, name) => {
-        // A document every run keeps is found in the run's kept list (keptDocuments), without reading its whole list.
-        const keptName = KEPT_DOCUMENTS.includes(name);
-        const found = await row<DocumentRow>(keptName ? 'seq, id, link, head, kept, CASE WHEN kept IS NULL THEN documents END AS documents' : 'seq, id, link, head, documents', key);
-        if (!found) return undefined;
-        const kept = keptName && this.linkOf(found).records.kept !== undefined;
-        const document = (kept ? this.keptOf(found) : this.documentsOf(found))?.find((d) => d.name === name);
-        if (!document) {
-          if (name !== EVIDENCE_BUNDLE_DOCUMENT) return undefined;
-          // The evidence bundle of a run svc 0.5.0 recorded, from its record; none for a later run stored without one.
-          const legacy = await row<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('seq, id, link, head, record_text', key);
-          const bundle = legacy && storedRecord(legacy.record_text, this.linkOf(legacy), this.where(legacy.seq, 'record_text'), digest).bundle;
-          return bundle && { document: bundle.document, chunks: once(bundle.bytes) };
+      openDocument,
+      openDocuments: async (keys, name) => {
+        if (!KEPT_DOCUMENTS.includes(name) || keys.some((k) => !('id' in (parseRunKey(k) ?? {})))) return Promise.all(keys.map((k) => openDocument(k, name)));
+        // What every run keeps, of many runs: their rows in one query, then the parts of those that list it in another.
+        const ids = keys.map((k) => (parseRunKey(k) as { id: string }).id);
+        const rows = await reader((sql) => sql<DocumentRow>(`SELECT ${KEPT_ROW_COLUMNS} FROM svc_runs WHERE id = ANY($1)`, [ids]));
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const listing = rows.filter((r) => r.kept != null && this.keptOf(r).some((d) => d.name === name)).map((r) => r.id);
+        const parts = new Map<string, PartRow[]>(listing.map((id) => [id, []]));
+        if (listing.length > 0) {
+          for (const part of await query<PartRow & { run_id: string }>('SELECT run_id, bytes, encoding FROM svc_run_documents WHERE run_id = ANY($1) AND name = $2 ORDER BY run_id, part', [listing, name])) {
+            parts.get(part.run_id)?.push(part);
+          }
         }
-        const pruned = async (): Promise<Error | undefined> => {
-          const pruning = prunedBy(await this.journal(PRUNE_KIND), found.id, name);
-          return pruning && prunedError(this.location, { seq: Number(found.seq), id: found.id }, name, pruning);
-        };
-        const where = `${this.location} (svc_run_documents, run ${found.seq}, ${name})`;
-        // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
-        const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, () => documentChanged(where, name)) : bytes);
-        const parts = async function* (): AsyncGenerator<Uint8Array> {
-          if (kept) {
-            // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
-            const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]);
-            yield* rows.map(bytesOf);
-            return;
-          }
-          for (let part = 0; ; part += 1) {
-            const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
-            if (rows.length === 0) {
-              // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
-              const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
-              if (gone !== undefined) throw gone;
-              return;
-            }
-            yield bytesOf(rows[0]);
-          }
-        };
-        return { document, chunks: verifiedChunks(parts(), document, where, digest) };
+        return Promise.all(ids.map(async (id) => {
+          const found = byId.get(id);
+          return found && this.opened(found, name, query, reader, parts.get(id));
+        }));
       },
     };
+  }
+
+  /**
+   * Document `name` of the run `found` (a row with its kept list, or its whole list), opened: a kept document's parts
+   * in one query (or those already read, `kept`), another's one query each as they are read; each checked against the
+   * listed digest as it goes (verifiedChunks). A run svc 0.5.0 recorded gives its evidence bundle from its record.
+   */
+  private async opened(found: DocumentRow, name: string, query: Sql, reader: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>, keptParts?: PartRow[]): Promise<OpenedDocument | undefined> {
+    const kept = KEPT_DOCUMENTS.includes(name) && this.linkOf(found).records.kept !== undefined;
+    const document = (kept ? this.keptOf(found) : this.documentsOf(found))?.find((d) => d.name === name);
+    if (!document) {
+      if (name !== EVIDENCE_BUNDLE_DOCUMENT) return undefined;
+      // The evidence bundle of a run svc 0.5.0 recorded, from its record; none for a later run stored without one.
+      const [legacy] = await reader((sql) => sql<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('SELECT seq, id, link, head, record_text FROM svc_runs WHERE id = $1', [found.id]));
+      const bundle = legacy && storedRecord(legacy.record_text, this.linkOf(legacy), this.where(legacy.seq, 'record_text'), digest).bundle;
+      return bundle && { document: bundle.document, chunks: once(bundle.bytes) };
+    }
+    const pruned = async (): Promise<Error | undefined> => {
+      const pruning = prunedBy(await this.journal(PRUNE_KIND), found.id, name);
+      return pruning && prunedError(this.location, { seq: Number(found.seq), id: found.id }, name, pruning);
+    };
+    const where = `${this.location} (svc_run_documents, run ${found.seq}, ${name})`;
+    // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
+    const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, () => documentChanged(where, name)) : bytes);
+    const parts = async function* (): AsyncGenerator<Uint8Array> {
+      if (kept) {
+        // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
+        const rows = keptParts ?? (await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]));
+        yield* rows.map(bytesOf);
+        return;
+      }
+      for (let part = 0; ; part += 1) {
+        const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
+        if (rows.length === 0) {
+          // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
+          const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
+          if (gone !== undefined) throw gone;
+          return;
+        }
+        yield bytesOf(rows[0]);
+      }
+    };
+    return { document, chunks: verifiedChunks(parts(), document, where, digest) };
   }
 
   /** One transaction under the runs' advisory lock: the journal is read and verified, the entry inserted, the head moved. */

@@ -110,7 +110,7 @@ describe('generated OSCAL documents', () => {
 
 
   it("gives each document a uuid of its own input, and what it is about a uuid per subject: the next day's run differs only where evidence changed", () => {
-    const uuids = (document: Json) => JSON.stringify(document).match(/[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g) ?? [];
+    const uuids = (document: Json): string[] => JSON.stringify(document).match(/[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g) ?? [];
     const today = aRun();
     // The next day: another report file, KSI-SC-08's evidence changed, everything else as it was.
     const results = sampleResults().map((r) => (r.ksi_id === 'KSI-SC-08' ? { ...r, evidence: { min_tls: '1.3', smtp_tls: 'required' } } : r));
