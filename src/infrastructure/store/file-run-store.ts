@@ -342,14 +342,11 @@ export class FileRunStore implements RunStore, AccessStore {
         const found = entry(key);
         return found && this.openEntryDocument(found, name);
       },
-      openDocuments: async (keys, name) => {
-        const opened: (OpenedDocument | undefined)[] = [];
-        for (const key of keys) {
-          const found = entry(key);
-          opened.push(found && (await this.openEntryDocument(found, name)));
-        }
-        return opened;
-      },
+      // Their files opened at once: a small one is read whole as it is opened.
+      openDocuments: async (keys, name) => Promise.all(keys.map(async (key) => {
+        const found = entry(key);
+        return found && this.openEntryDocument(found, name);
+      })),
     };
   }
 
