@@ -170,16 +170,23 @@ export class Cr26Assessment {
     const today = dayOf(asOf);
     const evaluation = facts.tally.evaluation();
     for (const k of evaluation.ksis) {
-      const days = (daily.get(k.id) ?? []).filter((d) => d.date !== today);
-      days.push({ date: today, ...(k.status === undefined ? {} : { status: k.status }) });
-      daily.set(k.id, days.sort((a, b) => (a.date < b.date ? -1 : 1)));
+      const status: DailyKsiStatus = { date: today, ...(k.status === undefined ? {} : { status: k.status }) };
+      const stored = daily.get(k.id) ?? [];
+      // The stored days are in date order: today's status is their last day, or replaces it (a report of an earlier day
+      // takes its place among them).
+      const last = stored.at(-1)?.date;
+      if (last === undefined || last < today) daily.set(k.id, [...stored, status]);
+      else if (last === today) daily.set(k.id, [...stored.slice(0, -1), status]);
+      else daily.set(k.id, [...stored.filter((d) => d.date !== today), status].sort((a, b) => (a.date < b.date ? -1 : 1)));
     }
     const history = new Map([...daily].map(([id, days]) => [id, historyCheck(days, scope.profile.class, scope.rules, scope.now)]));
     const withDaily = scope.profile.class === 'C';
     // The KSI metrics are what SDR-CSX-KMT asks: a release without it asks none, and the SDR carries none.
     const metrics = scope.profile.type === '20x' && holdsRule(scope.rules, METRICS_RULE) ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }])) : undefined;
-    const yearStart = dayOf(new Date(scope.now.getTime() - 364 * DAY_MS).toISOString());
-    const metricDays = new Set([...daily.values()].flatMap((days) => days.filter((d) => d.date >= yearStart && d.date <= dayOf(scope.now.toISOString())).map((d) => d.date))).size;
+    const [yearStart, yearEnd] = [dayOf(new Date(scope.now.getTime() - 364 * DAY_MS).toISOString()), dayOf(scope.now.toISOString())];
+    const yearDays = new Set<string>();
+    for (const days of daily.values()) for (const { date } of days) if (date >= yearStart && date <= yearEnd) yearDays.add(date);
+    const metricDays = yearDays.size;
     const controls = scope.profile.type === 'rev5' ? rev5Controls(scope.rules, scope.profile.class) : undefined;
     return { facts, daily, ...(metrics === undefined ? {} : { metrics }), history, metricDays, ...(controls === undefined ? {} : { controls }) };
   }
