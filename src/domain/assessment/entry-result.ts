@@ -6,6 +6,8 @@ import type { AssessedResult, Assessor, HashedResult } from './assessment';
 const BLOCK_BYTES = 16 * 2 ** 20;
 /** Content hashes per block of hashes (64 hex digits each). */
 const HASHES_PER_BLOCK = 16_384;
+/** Items kept after they are read (EntryStore.item). */
+const RECENT_ITEMS = 16;
 
 /**
  * The canonical evidence entries of a run and their content hashes, packed as UTF-8 in blocks of 16 MiB: a run of a
@@ -22,6 +24,8 @@ export class EntryStore {
   private readonly startOf: number[] = [];
   private readonly lengthOf: number[] = [];
   private readonly hashBlocks: Uint8Array[] = [];
+  /** The items read last, by index, oldest first. */
+  private readonly recent = new Map<number, AssessedResult>();
 
   constructor(private readonly assess: Assessor) {}
 
@@ -58,9 +62,19 @@ export class EntryStore {
     return this.decoder.decode(this.hashBlocks[Math.floor(index / HASHES_PER_BLOCK)].subarray(at, at + 64));
   }
 
+  /**
+   * The assessed result of entry `index`, made from its entry: kept for the next few reads of it, since a document
+   * reads one result's item several times in a row (its observation: its uuid, title, time and evidence link), at most
+   * RECENT_ITEMS of them however large the run. Callers treat it as read-only, as every result is.
+   */
   item(index: number): AssessedResult {
+    const kept = this.recent.get(index);
+    if (kept !== undefined) return kept;
     // The result as reported (keys in canonical order).
-    return this.assess(reportedResult(JSON.parse(this.entry(index)) as Record<string, unknown>) as KsiResult);
+    const item = this.assess(reportedResult(JSON.parse(this.entry(index)) as Record<string, unknown>) as KsiResult);
+    if (this.recent.size >= RECENT_ITEMS) this.recent.delete(this.recent.keys().next().value as number);
+    this.recent.set(index, item);
+    return item;
   }
 
   /** Bytes written into the current block, or undefined when the entry does not fit in it. */
@@ -73,8 +87,8 @@ export class EntryStore {
 }
 
 /**
- * A result of an EntryStore: its assessed result is made again from its entry each time `item` is read, so a reader
- * takes `item` once per pass.
+ * A result of an EntryStore: its assessed result is made again from its entry when `item` is read after the store's
+ * last few reads (EntryStore.item), so a reader takes `item` once per pass.
  */
 export class EntryResult implements HashedResult {
   constructor(

@@ -83,11 +83,35 @@ export function subjectKey(run: OscalRun, what: string): string {
   return `${what}@${systemName(run)}`;
 }
 
+/**
+ * What every document of a run reads of all its results (its owner teams, its scanners, the controls it touches),
+ * worked out once for the run rather than once for each document: each is a pass over every result, which a run of a
+ * million results reads back from its entries one at a time.
+ */
+const ACROSS_RESULTS = new WeakMap<OscalRun, { owners?: string[]; scanners?: string[]; touched?: ReturnType<typeof controlsTouched> }>();
+
+function acrossResults(run: OscalRun): { owners?: string[]; scanners?: string[]; touched?: ReturnType<typeof controlsTouched> } {
+  let found = ACROSS_RESULTS.get(run);
+  if (found === undefined) ACROSS_RESULTS.set(run, (found = {}));
+  return found;
+}
+
 /** Owners of the run's KSIs, in first-seen order: each is a party (a team mailbox). */
 function owners(run: OscalRun): string[] {
-  const seen = new Set<string>();
-  for (const { item } of run.results) seen.add(item.action.owner);
-  return [...seen];
+  const across = acrossResults(run);
+  if (across.owners === undefined) {
+    const seen = new Set<string>();
+    for (const { item } of run.results) seen.add(item.action.owner);
+    across.owners = [...seen];
+  }
+  return across.owners;
+}
+
+/** The controls the run's results touch, each with the results that cover it (controlsTouched), once for the run. */
+export function touchedControls(run: OscalRun): ReturnType<typeof controlsTouched> {
+  const across = acrossResults(run);
+  across.touched ??= controlsTouched(run.results, run.catalog);
+  return across.touched;
 }
 
 export function ownerPartyUuid(run: OscalRun, owner: string): string {
@@ -134,12 +158,16 @@ function scannerOf(run: OscalRun, item: AssessedResult): string | undefined {
  * and risks originate from (`origins` actors).
  */
 export function toolComponents(run: OscalRun): Json[] {
-  const seen = new Set<string>();
-  for (const { item } of run.results) {
-    const scanner = scannerOf(run, item);
-    if (scanner !== undefined && scanner !== run.tool.name) seen.add(scanner);
+  const across = acrossResults(run);
+  if (across.scanners === undefined) {
+    const seen = new Set<string>();
+    for (const { item } of run.results) {
+      const scanner = scannerOf(run, item);
+      if (scanner !== undefined && scanner !== run.tool.name) seen.add(scanner);
+    }
+    across.scanners = [...seen];
   }
-  const scanners = [...seen];
+  const scanners = across.scanners;
   const version = run.context.source?.version;
   return [
     {
@@ -222,7 +250,7 @@ export function companionResource(run: OscalRun, key: string, title: string, hre
 
 /** `reviewed-controls` of the controls the run touches (all of them when no result maps to one). */
 export function reviewedControls(run: OscalRun): Json {
-  const controls = controlsTouched(run.results, run.catalog).map((c) => ({ 'control-id': c.control }));
+  const controls = touchedControls(run).map((c) => ({ 'control-id': c.control }));
   return {
     description: 'The NIST SP 800-53 rev5 controls the run’s Key Security Indicators stand for.',
     'control-selections': [controls.length > 0 ? { 'include-controls': controls } : { 'include-all': {} }],

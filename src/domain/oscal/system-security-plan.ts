@@ -1,5 +1,5 @@
 import type { HashedResult } from '../assessment/assessment';
-import { controlsTouched, implementationStatus, narrativeLine, type ImplementationStatus } from '../artifacts/ssp-narrative';
+import { implementationStatus, narrativeLine, type ImplementationStatus } from '../artifacts/ssp-narrative';
 import { poamId } from '../artifacts/poam';
 import {
   backMatter,
@@ -12,6 +12,7 @@ import {
   subjectKey,
   systemName,
   thisSystemUuid,
+  touchedControls,
   type Json,
   type OscalRun,
 } from './oscal-run';
@@ -69,7 +70,7 @@ export function buildSsp(run: OscalRun): Json {
       },
       'control-implementation': {
         description: `Controls touched by the Key Security Indicators of ${run.context.input.name}; each statement lists the KSIs that cover the control, their status and evidence.`,
-        'implemented-requirements': controlsTouched(run.results, run.catalog).map(({ control, covered }) => implementedRequirement(run, control, covered)),
+        'implemented-requirements': touchedControls(run).map(({ control, covered }) => implementedRequirement(run, control, covered)),
       },
       'back-matter': backMatter(run),
     },
