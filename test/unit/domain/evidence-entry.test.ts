@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { evidenceHash, serializeEvidenceEntry } from '../../../src/domain/evidence/evidence-entry';
+import { EntryStore } from '../../../src/domain/assessment/entry-result';
+import { assessor } from '../../../src/domain/assessment/assessment';
+import { DEFAULT_GOVERNANCE_POLICY } from '../../../src/domain/governance/governance-policy';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
 import { builtInCatalog } from '../../fakes/fixed-catalog-source';
 import { PureJsHashing } from '../../fakes/pure-js-hashing';
@@ -49,5 +52,31 @@ describe('evidence entries (DESIGN §5 hashing)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('EntryStore (a run kept as its evidence entries)', () => {
+  const policy = DEFAULT_GOVERNANCE_POLICY;
+  const results: KsiResult[] = Array.from({ length: 40 }, (_, i) => ({ ksi_id: `KSI-AC-${String(i).padStart(2, '0')}`, status: i % 3 === 0 ? 'FAIL' : 'PASS', evidence: { n: i } }));
+
+  it('reads each result back as it was reported, made from its entry once for reads in a row, and again once others took its place', () => {
+    const assess = assessor(catalog, policy);
+    let made = 0;
+    const store = new EntryStore((result) => {
+      made += 1;
+      return assess(result);
+    });
+    const kept = results.map((r) => {
+      const { text, hash } = serializeEvidenceEntry(r, catalog.get(r.ksi_id), digest);
+      return store.add(text, hash);
+    });
+    // A document reads one result several times in a row (its observation: uuid, title, time, evidence link).
+    for (const entry of kept) for (let read = 0; read < 5; read++) expect(entry.item.result).toMatchObject(results[kept.indexOf(entry)]);
+    expect(made).toBe(40);
+    expect(kept[3].item).toBe(kept[3].item);
+    // A second pass over the run makes each again: only the last few are kept, however large the run.
+    for (const entry of kept) expect(entry.item.action).toEqual(assess(results[kept.indexOf(entry)]).action);
+    expect(made).toBe(80);
+    expect(kept[39].hash).toBe(serializeEvidenceEntry(results[39], catalog.get('KSI-AC-39'), digest).hash);
   });
 });

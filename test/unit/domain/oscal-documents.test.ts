@@ -3,7 +3,7 @@ import { buildSap as lazySap } from '../../../src/domain/oscal/assessment-plan';
 import { buildSar as lazySar } from '../../../src/domain/oscal/assessment-results';
 import { checkReferences } from '../../../src/domain/oscal/reference-checks';
 import { readOscalDocument } from '../../../src/domain/oscal/oscal-model';
-import { type Json, type OscalRun } from '../../../src/domain/oscal/oscal-run';
+import { metadata, toolComponents, touchedControls, type Json, type OscalRun } from '../../../src/domain/oscal/oscal-run';
 import { buildOscalPoam as lazyPoam } from '../../../src/domain/oscal/plan-of-action-and-milestones';
 import { buildSsp as lazySsp } from '../../../src/domain/oscal/system-security-plan';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
@@ -149,6 +149,27 @@ describe('generated OSCAL documents', () => {
     expect(about(elsewhere).filter((u) => about(today).includes(u))).toEqual([]);
     expect(about(elsewhere)).toHaveLength(about(today).length);
   });
+  it("works out a run's owners, scanners and touched controls once for all its documents", () => {
+    let reads = 0;
+    const plain = aRun();
+    const counted = plain.results.map((entry) => ({
+      hash: entry.hash,
+      get item() {
+        reads += 1;
+        return entry.item;
+      },
+    }));
+    const run = { ...plain, results: counted };
+    const acrossResults = () => [touchedControls(run), toolComponents(run), metadata(run, 'SAR')];
+    const first = acrossResults();
+    expect(reads).toBe(3 * counted.length);
+    // Every other document of the run finds them worked out.
+    expect(acrossResults()).toEqual(first);
+    expect(touchedControls(run)).toBe(first[0]);
+    expect(reads).toBe(3 * counted.length);
+    expect(first).toEqual([touchedControls(plain), toolComponents(plain), metadata(plain, 'SAR')]);
+  });
+
   it('keeps titles to one line and falls back when a result has none', () => {
     const document = buildSar(aRun([aResult('KSI-AC-02', 'FAIL', { title: 'Account\n  management\t' })]));
     expect(body(document).results[0].observations[0].title).toBe('KSI-AC-02 Account management');
