@@ -88,9 +88,17 @@ export function subjectKey(run: OscalRun, what: string): string {
  * worked out once for the run rather than once for each document: each is a pass over every result, which a run of a
  * million results reads back from its entries one at a time.
  */
-const ACROSS_RESULTS = new WeakMap<OscalRun, { owners?: string[]; scanners?: string[]; touched?: ReturnType<typeof controlsTouched> }>();
+const ACROSS_RESULTS = new WeakMap<OscalRun, AcrossResults>();
 
-function acrossResults(run: OscalRun): { owners?: string[]; scanners?: string[]; touched?: ReturnType<typeof controlsTouched> } {
+type TouchedControls = ReturnType<typeof controlsTouched>;
+
+interface AcrossResults {
+  owners?: string[];
+  scanners?: string[];
+  touched?: TouchedControls;
+}
+
+function acrossResults(run: OscalRun): AcrossResults {
   let found = ACROSS_RESULTS.get(run);
   if (found === undefined) ACROSS_RESULTS.set(run, (found = {}));
   return found;
@@ -108,7 +116,7 @@ function owners(run: OscalRun): string[] {
 }
 
 /** The controls the run's results touch, each with the results that cover it (controlsTouched), once for the run. */
-export function touchedControls(run: OscalRun): ReturnType<typeof controlsTouched> {
+export function touchedControls(run: OscalRun): TouchedControls {
   const across = acrossResults(run);
   across.touched ??= controlsTouched(run.results, run.catalog);
   return across.touched;

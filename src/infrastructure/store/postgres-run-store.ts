@@ -300,7 +300,8 @@ export class PostgresRunStore implements RunStore, AccessStore {
         const ids = keys.map((k) => (parseRunKey(k) as { id: string }).id);
         const rows = await reader((sql) => sql<DocumentRow>(`SELECT ${KEPT_ROW_COLUMNS} FROM svc_runs WHERE id = ANY($1)`, [ids]));
         const byId = new Map(rows.map((r) => [r.id, r]));
-        const listing = rows.filter((r) => r.kept != null && this.keptOf(r).some((d) => d.name === name)).map((r) => r.id);
+        // Each run's kept list is checked against its link as its document is opened (opened, below).
+        const listing = rows.filter((r) => Array.isArray(r.kept) && r.kept.some((d) => d.name === name)).map((r) => r.id);
         const parts = new Map<string, PartRow[]>(listing.map((id) => [id, []]));
         if (listing.length > 0) {
           for (const part of await query<PartRow & { run_id: string }>('SELECT run_id, bytes, encoding FROM svc_run_documents WHERE run_id = ANY($1) AND name = $2 ORDER BY run_id, part', [listing, name])) {
@@ -317,7 +318,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
 
   /**
    * Document `name` of the run `found` (a row with its kept list, or its whole list), opened: a kept document's parts
-   * in one query (or those already read, `kept`), another's one query each as they are read; each checked against the
+   * in one query (or those openDocuments read for many runs, `keptParts`), another's one query each as they are read; each checked against the
    * listed digest as it goes (verifiedChunks). A run svc 0.5.0 recorded gives its evidence bundle from its record.
    */
   private async opened(found: DocumentRow, name: string, query: Sql, reader: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>, keptParts?: PartRow[]): Promise<OpenedDocument | undefined> {
