@@ -4,7 +4,7 @@ import type { RunContext } from '../artifacts/run-context';
 import { countDrift, detectDrift, type DriftSide } from '../drift/drift-detection';
 import type { DriftFinding, DriftSeverity } from '../drift/drift-finding';
 import { CONMON_EVENT_SCHEMA, type ConmonEvent, type EventKind, type EventSeverity } from './conmon-event';
-import { lifecycleEntries, type LifecycleChange } from './lifecycle';
+import { lifecycleEntries, type LifecycleChange, type LifecycleEntry } from './lifecycle';
 import { lazyArray } from '../encoding/json-chunks';
 import { areaCounts } from '../reporting/areas';
 import type { DecidedRun, RunRecord, RunSummary, TrackedPoamItem } from './run-record';
@@ -40,20 +40,28 @@ export interface PreviousRun {
   side?: DriftSide;
 }
 
+/** The most POA&M items a run's lifecycle may have to be held once walked (recordStep). */
+const LIFECYCLE_HELD = 20_000;
+
 /**
  * What recording a run adds to the store: its summary, the POA&M lifecycle after it (DESIGN §6, docs/conmon.md),
  * the drift against the latest run and one event per change. `uuid` turns a stable key into a UUIDv5.
  *
- * The POA&M state and the events are LazyArrays: the lifecycle is merged again from the previous state and the run's
- * results each time one is read (for the chain's hashes, the state file, the POA&M pages), so a run of a million
- * results never holds its items or events all at once. The same inputs give the same items and events every time.
+ * The POA&M state and the events are LazyArrays: a lifecycle of more than LIFECYCLE_HELD items is merged again from the
+ * previous state and the run's results each time one is read (for the chain's hashes, the state file, the POA&M
+ * pages), so a run of a million results never holds its items or events all at once; a smaller one is kept once
+ * merged. The same inputs give the same items and events every time.
  */
 export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): DecidedRun {
   const asOfDay = run.asOf.slice(0, 10);
   // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).
   const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
   const judged: Iterable<AssessedResult> = run.others === undefined || run.others.size === 0 ? items : { [Symbol.iterator]: () => worseOf(items, run.others!) };
-  const lifecycle = () => lifecycleEntries(previous?.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items: judged });
+  const walk = () => lifecycleEntries(previous?.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items: judged });
+  // The lifecycle is read several times (the counts, the events, the POA&M state, each hashed and written): one of up to
+  // LIFECYCLE_HELD items is kept once walked; a larger one is walked again each time, one item at a time.
+  const held = heldUpTo(walk(), LIFECYCLE_HELD);
+  const lifecycle = (): Iterable<LifecycleEntry> => held ?? walk();
   const counts = { open: 0, overdue: 0, closed: 0, opened: 0, closed_now: 0 };
   let becameOverdue = 0;
   for (const { item, changes } of lifecycle()) {
@@ -148,6 +156,16 @@ function lifecycleEvent(change: LifecycleChange, event: MakeEvent): ConmonEvent 
 function driftEvent(finding: DriftFinding, event: MakeEvent): ConmonEvent {
   const subject = `${finding.class}/${finding.ksi_id ?? finding.reason}`;
   return event('drift.detected', finding.ksi_id, null, subject, DRIFT_SEVERITY[finding.severity], `${finding.class} ${finding.severity} ${finding.ksi_id ?? '(run)'}: ${finding.reason}`, { ...finding });
+}
+
+/** The entries as an array, unless there are more than `max`. */
+function heldUpTo<T>(entries: Iterable<T>, max: number): T[] | undefined {
+  const held: T[] = [];
+  for (const entry of entries) {
+    if (held.length === max) return undefined;
+    held.push(entry);
+  }
+  return held;
 }
 
 function* itemsOf(results: readonly HashedResult[]): Generator<AssessedResult> {

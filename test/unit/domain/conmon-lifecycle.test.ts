@@ -151,6 +151,29 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
     expect(new Set(second.events.map((e) => e.event_id)).size).toBe(second.events.length);
   });
 
+  it('merges a small lifecycle once for every read of it, a large one again for each read, with the same items and events', () => {
+    /** The previous state as the store gives it: read again each time it is iterated, counted. */
+    const counted = (poam: readonly TrackedPoamItem[]) => {
+      let reads = 0;
+      const state = { [Symbol.iterator]: () => (reads++, poam[Symbol.iterator]()) } as unknown as readonly TrackedPoamItem[];
+      return { state, reads: () => reads };
+    };
+    const side = toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side;
+    const small = counted(first.poam);
+    expect(stored(recordStep(secondRun, { poam: small.state, side }, 2, uuid))).toEqual(second);
+    expect(small.reads()).toBe(1);
+    // 20,001 items of KSIs this run does not report, after its own in poam_id order: kept as they were, aged.
+    const others = Array.from({ length: 20_001 }, (_, i) => ({ ...first.poam[0], ksi_id: `KSI-ZZZ-${String(i).padStart(5, '0')}`, poam_id: `POAM-KSI-ZZZ-${String(i).padStart(5, '0')}` }));
+    const large = counted([...first.poam, ...others]);
+    const run = recordStep(secondRun, { poam: large.state, side }, 2, uuid);
+    const [poam, events] = [[...run.poam], [...run.events]];
+    expect(large.reads()).toBeGreaterThan(2);
+    expect(poam).toHaveLength(20_003);
+    expect(poam.slice(0, 2)).toEqual(second.poam);
+    expect(events).toEqual(second.events.map((e) => ({ ...e, ...(e.kind === 'run.recorded' ? { data: { ...e.data, poam: run.summary.poam } } : {}) })));
+    expect(run.summary.poam).toEqual({ ...second.summary.poam, open: second.summary.poam.open + 20_001 });
+  });
+
   it('builds the Ongoing Authorization Report of a period from stored runs', () => {
     const runs: StoredRun[] = [first, second];
     const report = ongoingAuthorizationReport({ from: '2026-11-01T00:00:00.000Z', to: '2026-11-30T23:59:59.999Z', generatedAt: '2026-12-01T00:00:00Z', tool: { name: 'svc', version: '0.5.0' }, store: '/tmp/store', runs, areaTitle: (a) => `Area ${a}` });
