@@ -10,16 +10,12 @@ import type { OpenedDocument, RunView } from '../../ports/run-store';
 const WHOLE_BYTES = 1 << 20;
 
 /**
- * Each row of a recorded run's KSI counts (domain/conmon/ksi-counts.ts), read whole or, past WHOLE_BYTES, a chunk at
- * a time, and checked by the store against the digest its hash chain vouches for; false, reading nothing, for a run recorded before svc stored
- * them (its results are then read instead). A document that is not one svc wrote is run-store-tampered, once the
+ * Each row of a recorded run's KSI counts (domain/conmon/ksi-counts.ts), as `opened` from the store (RunView.openDocuments
+ * opens many runs' at once), read whole or, past WHOLE_BYTES, a chunk at a time, and checked by the store against the
+ * digest its hash chain vouches for; false, reading nothing, for a run recorded before svc stored them (`opened`
+ * undefined: its results are then read instead). A document that is not one svc wrote is run-store-tampered, once the
  * store has checked its bytes (a changed file is reported as such first).
  */
-export async function eachStoredKsiCount(store: RunView, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
-  return eachKsiCountOf(await store.openDocument(run.id, KSI_COUNTS_DOCUMENT), store, run, visit);
-}
-
-/** As eachStoredKsiCount, of the run's KSI counts already opened (RunView.openDocuments opens many runs' at once). */
 export async function eachKsiCountOf(opened: OpenedDocument | undefined, store: Pick<RunView, 'location'>, run: RunSummary, visit: (row: KsiCounts) => void): Promise<boolean> {
   if (opened === undefined) return false;
   const row = (value: unknown) => {

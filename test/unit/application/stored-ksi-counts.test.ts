@@ -1,4 +1,5 @@
-import { eachStoredKsiCount } from '../../../src/application/shared/stored-ksi-counts';
+import { eachKsiCountOf } from '../../../src/application/shared/stored-ksi-counts';
+import { KSI_COUNTS_DOCUMENT } from '../../../src/domain/conmon/ksi-counts';
 import { IntegrityError } from '../../../src/domain/errors';
 import type { RunSummary } from '../../../src/domain/conmon/run-record';
 import type { KsiCounts } from '../../../src/domain/conmon/ksi-counts';
@@ -28,11 +29,11 @@ const documentOf = (rows: unknown[], tail = '"schema":"svc.ksi-counts/v1","unmap
 
 async function read(store: RunView): Promise<{ found: boolean; rows: KsiCounts[] }> {
   const rows: KsiCounts[] = [];
-  const found = await eachStoredKsiCount(store, RUN, (row) => rows.push(row));
+  const found = await eachKsiCountOf(await store.openDocument(RUN.id, KSI_COUNTS_DOCUMENT), store, RUN, (row) => rows.push(row));
   return { found, rows };
 }
 
-describe('eachStoredKsiCount', () => {
+describe('eachKsiCountOf', () => {
   it('gives every row of a small document (read whole) and of a large one (read a chunk at a time)', async () => {
     for (const n of [3, 30_000]) {
       const rows = rowsOf(n);
