@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { BIN, ROOT, svc } from '../support/run-svc';
-import { readStoredDocument, storedDocumentNames, storedStateFile } from '../support/stored-documents';
+import { hasStoredState, readStoredDocument, storedDocumentNames } from '../support/stored-documents';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
@@ -241,7 +241,7 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       const head = readFileSync(join(store(), 'runs', `${summary.id}.json`), 'utf8');
       const bundle = readStoredDocument(join(store(), 'documents', summary.id), 'evidence-bundle.json');
       expect(createHash('sha256').update('{"bundle":').update(bundle).update(`,${head.slice(1)}`).digest('hex')).toBe(summary.id);
-      expect(existsSync(storedStateFile(store(), summary.seq, summary.id))).toBe(true);
+      expect(hasStoredState(store(), summary.seq, summary.id)).toBe(true);
       // Its documents were committed with it (reader.get checked their list against the chain).
       expect(storedDocumentNames(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'evidence-bundle.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
       rows.push([summary.seq, summary.id, summary.as_of]);

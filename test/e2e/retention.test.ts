@@ -7,7 +7,7 @@ import { buildApi } from '../../src/interfaces/http/server';
 import { capturingLogger, proxyConfig } from '../support/api';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
-import { storedDocumentFile, storedDocumentNames } from '../support/stored-documents';
+import { removeStoredDocument, storedDocumentNames } from '../support/stored-documents';
 
 /*
  * Issue 35: conmon.retention prunes old runs' full documents after each recording, but the latest run of each source
@@ -119,7 +119,7 @@ describe('conmon.retention (issue 35)', () => {
     const root = join(pruned.dir, '.svc', 'store');
     const store = new FileRunStore({ dir: root });
     const second = (await store.list())[1];
-    rmSync(storedDocumentFile(join(root, 'documents', second.id), 'sar.json'));
+    removeStoredDocument(join(root, 'documents', second.id), 'sar.json');
     await expect((async () => {
       for await (const chunk of (await store.openDocument(2, 'sar.json'))!.chunks) void chunk;
     })()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`run ${second.id} is a document of run 2 that index.json lists, but its file is missing`) });

@@ -10,7 +10,8 @@ import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { runStoreContract, type JournalTamperTarget, type TamperTarget } from '../contracts/run-store.contract';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor } from '../support/stored-runs';
-import { editStoredState, openedText, storedStateFile } from '../support/stored-documents';
+import { editStoredState, openedText, readStoredDocument, readStoredState, storedDocumentFile, storedStateFile, writeStoredDocument } from '../support/stored-documents';
+import { decodeSpans, encodeSpans } from '../../src/domain/conmon/content-pieces';
 import type { RunDocumentSource } from '../../src/ports/run-store';
 
 const roots: string[] = [];
@@ -35,6 +36,7 @@ runStoreContract('FileRunStore', async () => {
 });
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Edits one file of the store as a person would (the JSON stays valid), and says what the store must report. */
 async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: string; seq: number }): Promise<string> {
@@ -75,15 +77,16 @@ async function tamperFile(dir: string, target: TamperTarget, { id, seq }: { id: 
       edit(index, (json) => json.runs.pop());
       return `${index}: the chain head does not match run ${seq - 1}, the latest run`;
     case 'document': {
-      // Kept compressed: the edit is made to the document and the file compressed again, as a person with brotli would.
-      const path = join(dir, 'documents', id, 'sar.json.br');
-      const text = brotliDecompressSync(readFileSync(path)).toString('utf8');
-      writeFileSync(path, brotliCompressSync(text.replace('"observation":7,', '"observation":8,')));
-      return `${path}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+      // Kept as pieces: the document is read, edited and stored compressed in its place, as a person with brotli would.
+      const documents = join(dir, 'documents', id);
+      writeStoredDocument(documents, 'sar.json', readStoredDocument(documents, 'sar.json').toString('utf8').replace('"observation":7,', '"observation":8,'));
+      return `${storedDocumentFile(documents, 'sar.json')}: the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
     }
     case 'document-list': {
-      const list = join(dir, 'documents', id, '.list.json');
-      edit(list, (json) => (json.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged')));
+      const list = join(dir, 'documents', id, '.list.json.br');
+      const json = JSON.parse(brotliDecompressSync(readFileSync(list)).toString('utf8'));
+      json.find((d: { name: string }) => d.name === 'sar.json').sha256 = sha('forged');
+      writeFileSync(list, brotliCompressSync(JSON.stringify(json, null, 2)));
       return `${list}: the hash chain does not match the document list of run ${seq} (${id})`;
     }
     case 'kept-list':
@@ -154,76 +157,121 @@ describe('FileRunStore on disk', () => {
     dir = join(freshRoot(), 'store');
   });
 
-  describe('documents and states kept compressed (issue 35)', () => {
-    // Repetitive JSON, as a SAR is: compresses well.
-    const sarText = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: `The evidence entry of KSI-${i % 50}: checked.` })));
-    const produce = () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarText] }];
-    const appendRun = (store: FileRunStore, n: number) => appendProduced(store, n, produce);
+  describe('documents and states kept as pieces shared between runs (issue 35)', () => {
+    // Repetitive JSON, as a SAR is: compresses well. Each run's names the run itself, as a POA&M item's last_run does.
+    const sarOf = (id: string, changed = -1) =>
+      JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: i === changed ? `Changed on the day of run ${id}.` : `The evidence entry of KSI-${i % 50}: checked.`, last_run: id })));
+    const appendRun = async (store: FileRunStore, n: number, changed = -1) => {
+      const record = recordFor(n);
+      const id = runIdOf(record);
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarOf(id, changed)] }]);
+      return id;
+    };
+    const packOf = (seq: number) => join(dir, 'pieces', `${String(seq).padStart(8, '0')}.pack`);
+    const listOf = (id: string) => decodeSpans(readFileSync(join(dir, 'documents', id, 'sar.json.pieces')));
 
-    it('keeps each document as Brotli in <name>.br, and serves its own bytes, listed and hashed as before', async () => {
+    it("keeps each document as a piece list whose pieces are in its run's pack, and serves its own bytes, listed and hashed as before", async () => {
       const store = new FileRunStore({ dir });
       const id = await appendRun(store, 1);
-      const files = readdirSync(join(dir, 'documents', id)).sort();
-      expect(files).toEqual(['.list.json', 'sar.json.br']);
-      const stored = readFileSync(join(dir, 'documents', id, 'sar.json.br'));
-      expect(brotliDecompressSync(stored).toString('utf8')).toBe(sarText);
-      expect(stored.length).toBeLessThan(sarText.length / 5);
+      expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json.br', 'sar.json.pieces']);
+      expect(readdirSync(join(dir, 'pieces')).sort()).toEqual(['00000001.pack', 'salt']);
+      expect(readStoredDocument(join(dir, 'documents', id), 'sar.json').toString('utf8')).toBe(sarOf(id));
+      // The run's id, in every item, is kept as a token: the pack is the compressed pieces, far smaller than the text.
+      expect(statSync(packOf(1)).size).toBeLessThan(sarOf(id).length / 5);
+      expect(listOf(id)).toEqual({ ofList: false, spans: [{ pack: 1, first: 0, count: expect.any(Number) }] });
       const opened = await store.openDocument(1, 'sar.json');
-      expect(opened?.document).toEqual({ name: 'sar.json', media_type: 'application/json', sha256: sha(sarText), bytes: sarText.length });
-      expect(await openedText(opened)).toBe(sarText);
+      expect(opened?.document).toEqual({ name: 'sar.json', media_type: 'application/json', sha256: sha(sarOf(id)), bytes: sarOf(id).length });
+      expect(await openedText(opened)).toBe(sarOf(id));
     });
 
-    it('reports a compressed file changed into something that is not Brotli, or cut short, as tampering naming it', async () => {
+    it("shares a later run's pieces with the source's last run where they are the same: a run naming itself, one item changed, adds a piece or two", async () => {
       const store = new FileRunStore({ dir });
-      // A small file is decompressed at once, a large one as it is read: one of each (random bytes do not compress).
-      const noise = randomBytes(300_000).toString('hex');
-      const record = recordFor(1);
-      const id = runIdOf(record);
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), () => [...produce(), { name: 'noise.txt', media_type: 'text/plain', chunks: [noise] }]);
-      expect(await openedText(await store.openDocument(1, 'noise.txt'))).toBe(noise);
-      for (const name of ['sar.json', 'noise.txt']) {
-        const path = join(dir, 'documents', id, `${name}.br`);
-        const stored = readFileSync(path);
-        const expected = `${path}: the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`;
-        for (const changed of [Buffer.concat([stored.subarray(0, 10), Buffer.from('not brotli at all'), stored.subarray(10)]), stored.subarray(0, stored.length - 20)]) {
-          writeFileSync(path, changed);
-          await expect(openedText(await store.openDocument(1, name))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(expected) });
-        }
-      }
-      const state = storedStateFile(dir, 1, id);
-      writeFileSync(state, readFileSync(state).subarray(0, 30));
-      await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the state of run 1 (${id}) is not the compressed state svc wrote`) });
+      const first = await appendRun(store, 1);
+      const second = await appendRun(store, 2);
+      const third = await appendRun(store, 3, 2_500);
+      // Run 2's document differs from run 1's in every item (its own id), yet all of it is run 1's pieces.
+      const pieces = listOf(first)!.spans[0].count;
+      expect(listOf(second)).toEqual({ ofList: false, spans: [{ pack: 1, first: 0, count: pieces }] });
+      // Run 3 changed one item: its pack holds the pieces around it (and its state's), a small part of run 1's.
+      const spans = listOf(third)!.spans;
+      expect(spans.filter((span) => span.pack === 3).reduce((sum, span) => sum + span.count, 0)).toBeLessThanOrEqual(3);
+      expect(statSync(packOf(3)).size).toBeLessThan(statSync(packOf(1)).size / 10);
+      const reopened = new FileRunStore({ dir });
+      for (const [seq, id, changed] of [[1, first, -1], [2, second, -1], [3, third, 2_500]] as const) expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(sarOf(id, changed));
+      expect(await reopened.get(3)).toStrictEqual(await store.get(3));
     });
 
-    it('reads the plain documents svc stored before, and the next append converts them in place, resumably', async () => {
+    it('reports a pack or a piece list changed outside svc, or a pack removed, as tampering naming the file', async () => {
+      const store = new FileRunStore({ dir });
+      const id = await appendRun(store, 1);
+      const list = join(dir, 'documents', id, 'sar.json.pieces');
+      const pack = readFileSync(packOf(1));
+      // A new store each time: one keeps the frames it read.
+      const read = async () => openedText(await new FileRunStore({ dir }).openDocument(1, 'sar.json'));
+      // A byte of the pieces' compressed bytes changed, a piece list cut short or pointing elsewhere, the pack gone.
+      const flipped = Buffer.from(pack);
+      flipped[Math.floor(pack.length / 2)] ^= 0xff;
+      writeFileSync(packOf(1), flipped);
+      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringMatching(new RegExp(`^(${escapeRegExp(packOf(1))}: does not hold the pieces of run 1|${escapeRegExp(list)}: the document sar.json no longer matches)`)) });
+      writeFileSync(packOf(1), pack);
+      const good = readFileSync(list);
+      writeFileSync(list, good.subarray(0, 3));
+      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the document sar.json no longer matches`) });
+      writeFileSync(list, encodeSpans([{ pack: 1, first: 1, count: 1 }]));
+      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the document sar.json no longer matches`) });
+      writeFileSync(list, good);
+      rmSync(packOf(1));
+      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${packOf(1)}: is the pack of run 1, which a document's piece list names, but it is missing`) });
+      writeFileSync(packOf(1), pack);
+      expect(await read()).toBe(sarOf(id));
+      const state = join(dir, 'states', `00000001-${id}.json.pieces`);
+      writeFileSync(state, 'not a piece list');
+      await expect(new FileRunStore({ dir }).get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the state of run 1 (${id}) is not the compressed state svc wrote`) });
+    });
+
+    it('makes a new salt when its salt is lost: the next run shares no piece, and every run still reads back', async () => {
+      const store = new FileRunStore({ dir });
+      const first = await appendRun(store, 1);
+      rmSync(join(dir, 'pieces', 'salt'));
+      const second = await appendRun(store, 2);
+      expect(listOf(second)!.spans.every((span) => span.pack === 2)).toBe(true);
+      expect(readFileSync(join(dir, 'pieces', 'salt'))).toHaveLength(32);
+      expect(await openedText(await store.openDocument(1, 'sar.json'))).toBe(sarOf(first));
+      expect(await openedText(await store.openDocument(2, 'sar.json'))).toBe(sarOf(second));
+    });
+
+    it('reads the compressed and plain documents svc stored before, and the next append converts the plain ones in place, resumably', async () => {
       const store = new FileRunStore({ dir });
       const ids = [await appendRun(store, 1), await appendRun(store, 2)];
-      // As svc stored them before: plain files (documents and states), no mark that the store's files are compressed.
+      // As svc stored them before: plain files (documents, their list, states), no mark that the store's files are compressed.
       for (const [i, id] of ids.entries()) {
-        for (const path of [join(dir, 'documents', id, 'sar.json'), storedStateFile(dir, i + 1, id).replace(/\.br$/, '')]) {
-          writeFileSync(path, brotliDecompressSync(readFileSync(`${path}.br`)));
-          unlinkSync(`${path}.br`);
-        }
+        const documents = join(dir, 'documents', id);
+        writeFileSync(join(documents, 'sar.json'), readStoredDocument(documents, 'sar.json'));
+        writeFileSync(join(documents, '.list.json'), brotliDecompressSync(readFileSync(join(documents, '.list.json.br'))));
+        writeFileSync(join(dir, 'states', `${String(i + 1).padStart(8, '0')}-${id}.json`), JSON.stringify(readStoredState(dir, i + 1, id)));
+        for (const file of [join(documents, 'sar.json.pieces'), join(documents, '.list.json.br'), join(dir, 'states', `${String(i + 1).padStart(8, '0')}-${id}.json.pieces`)]) unlinkSync(file);
       }
+      rmSync(join(dir, 'pieces'), { recursive: true });
       const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
       expect(index.compressed_documents).toBe(true);
       delete index.compressed_documents;
       writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
       const before = new FileRunStore({ dir });
-      expect(await openedText(await before.openDocument(2, 'sar.json'))).toBe(sarText);
+      expect(await openedText(await before.openDocument(2, 'sar.json'))).toBe(sarOf(ids[1]));
       expect(await before.get(2)).toStrictEqual(await store.get(2));
       // A plain file changed is found as before, naming the plain file.
       const plain = join(dir, 'documents', ids[1], 'sar.json');
-      writeFileSync(plain, sarText.replace('"observation":7,', '"observation":8,'));
+      writeFileSync(plain, sarOf(ids[1]).replace('"observation":7,', '"observation":8,'));
       await expect(openedText(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({ message: expect.stringContaining(`${plain}: the document sar.json no longer matches`) });
-      writeFileSync(plain, sarText);
+      writeFileSync(plain, sarOf(ids[1]));
       // A conversion cut short: run 1's compressed file written but its plain one not yet removed.
-      writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), brotliCompressSync(sarText));
+      writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), brotliCompressSync(sarOf(ids[0])));
       const third = await appendRun(before, 3);
+      // The lists svc kept plain stay so (it reads both); only documents and states are converted.
       for (const id of ids) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json', 'sar.json.br']);
-      expect(readdirSync(join(dir, 'states')).sort()).toEqual([...ids, third].map((id, i) => `${String(i + 1).padStart(8, '0')}-${id}.json.br`).sort());
+      expect(readdirSync(join(dir, 'states')).sort()).toEqual([`00000001-${ids[0]}.json.br`, `00000002-${ids[1]}.json.br`, `00000003-${third}.json.pieces`]);
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).compressed_documents).toBe(true);
-      for (const seq of [1, 2, 3]) expect(await openedText(await new FileRunStore({ dir }).openDocument(seq, 'sar.json'))).toBe(sarText);
+      for (const [seq, id] of [ids[0], ids[1], third].entries()) expect(await openedText(await new FileRunStore({ dir }).openDocument(seq + 1, 'sar.json'))).toBe(sarOf(id));
     });
   });
 
@@ -243,7 +291,7 @@ describe('FileRunStore on disk', () => {
       expect(entry.kept).toEqual(kept);
       expect(entry.link.records.kept).toBe(sha(canonicalize(kept)!));
       // Without its list, the run's KSI counts still open (checked against the link), and its other documents do not.
-      unlinkSync(join(dir, 'documents', id, '.list.json'));
+      unlinkSync(join(dir, 'documents', id, '.list.json.br'));
       expect(await openedText(await store.openDocument(1, 'ksi-counts.json'))).toBe(counts);
       await expect(store.openDocument(1, 'sar.json')).rejects.toMatchObject({ code: 'run-store-tampered' });
     });
@@ -266,11 +314,12 @@ describe('FileRunStore on disk', () => {
       expect(await openedText(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
       expect((await before.openDocument(2, 'ksi-counts.json'))?.document).toEqual(kept[0]);
       // Read through the list: a list changed outside svc is found as it is (by a store that has not read it yet).
-      const list = join(dir, 'documents', ids[1], '.list.json');
-      writeFileSync(list, readFileSync(list, 'utf8').replace(sha(counts), sha('forged')));
+      const list = join(dir, 'documents', ids[1], '.list.json.br');
+      const listed = brotliDecompressSync(readFileSync(list)).toString('utf8');
+      writeFileSync(list, brotliCompressSync(listed.replace(sha(counts), sha('forged'))));
       await expect(new FileRunStore({ dir }).openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the hash chain does not match the document list of run 2`) });
       // The next run recorded keeps its own, and the chain goes on.
-      writeFileSync(list, readFileSync(list, 'utf8').replace(sha('forged'), sha(counts)));
+      writeFileSync(list, brotliCompressSync(listed));
       await appendWithDocuments(before, 3);
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).runs[2].kept).toEqual(kept);
       expect(await openedText(await new FileRunStore({ dir }).openDocument(3, 'ksi-counts.json'))).toBe(counts);
@@ -281,10 +330,12 @@ describe('FileRunStore on disk', () => {
     const store = new FileRunStore({ dir });
     const first = await append(store, 1);
     const second = await append(store, 2);
-    expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
+    expect(readdirSync(dir).sort()).toEqual(['index.json', 'pieces', 'runs', 'states']);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${second}.json`].sort());
-    expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.br`, `00000002-${second}.json.br`]);
+    expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.pieces`, `00000002-${second}.json.pieces`]);
+    // Each run's state is pieces (its POA&M items and events, item by item): run 2's shares those of run 1 that are the same.
+    expect(readdirSync(join(dir, 'pieces')).sort()).toEqual(['00000001.pack', '00000002.pack', 'salt']);
     for (const [n, id] of [[1, first], [2, second]] as const) {
       const bytes = readFileSync(join(dir, 'runs', `${id}.json`));
       expect(sha(bytes)).toBe(id);
@@ -310,8 +361,7 @@ describe('FileRunStore on disk', () => {
         { summary: storedRunFor(second, 2).summary, link: two.link },
       ],
     });
-    const state = JSON.parse(brotliDecompressSync(readFileSync(storedStateFile(dir, 2, second))).toString('utf8'));
-    expect(Object.keys(state).sort()).toEqual(['events', 'poam', 'summary']);
+    expect(Object.keys(readStoredState(dir, 2, second)).sort()).toEqual(['events', 'poam', 'summary']);
   });
 
   it('writes nothing when the id is already recorded', async () => {
@@ -343,7 +393,7 @@ describe('FileRunStore on disk', () => {
     const store = new FileRunStore({ dir, lockTimeoutMs: 200 });
     await append(store, 1);
     expect(await store.list()).toHaveLength(1);
-    expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
+    expect(readdirSync(dir).sort()).toEqual(['index.json', 'pieces', 'runs', 'states']);
   });
 
   it('waits for a live lock and then gives up, naming the lock file and its holder', async () => {
@@ -379,7 +429,7 @@ describe('FileRunStore on disk', () => {
     const store = new FileRunStore({ dir, lockTimeoutMs: 100 });
     const id = await append(store, 1);
     expect((await store.list()).map((s) => s.id)).toEqual([id]);
-    expect(readdirSync(dir).sort()).toEqual(['index.json', 'runs', 'states']);
+    expect(readdirSync(dir).sort()).toEqual(['index.json', 'pieces', 'runs', 'states']);
   });
 
   it('takes over a lock of another host without a heartbeat (0.5.0) once it has not changed for the expiry', async () => {
@@ -508,10 +558,17 @@ describe('FileRunStore on disk', () => {
       writeFileSync(join(dir, 'runs', `${killed}.json`), canonicalize(recordFor(2))!);
       writeFileSync(join(dir, 'states', `.00000002-${killed}.json.${dead}`), '{"summary":');
       writeFileSync(join(dir, 'states', `00000002-${killed}.json`), '{"summary":{}}');
+      writeFileSync(join(dir, 'states', `00000002-${killed}.json.pieces`), 'SVCP');
+      // The pack of the killed run (seq 2, which the next run takes), one of a later seq, and a pack half written.
+      writeFileSync(join(dir, 'pieces', '00000002.pack'), 'SVCPACK1 cut short');
+      writeFileSync(join(dir, 'pieces', '00000007.pack'), 'SVCPACK1 cut short');
+      writeFileSync(join(dir, 'pieces', `.00000002.pack.${dead}`), 'SVCPACK1');
       const third = await append(store, 3);
-      expect(readdirSync(dir).sort()).toEqual([`.index.json.${alive}`, 'index.json', 'runs', 'states']);
+      expect(readdirSync(dir).sort()).toEqual([`.index.json.${alive}`, 'index.json', 'pieces', 'runs', 'states']);
       expect(readdirSync(join(dir, 'runs')).sort()).toEqual([`${first}.json`, `${third}.json`].sort());
-      expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.br`, `00000002-${third}.json.br`]);
+      expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.pieces`, `00000002-${third}.json.pieces`]);
+      expect(readdirSync(join(dir, 'pieces')).sort()).toEqual(['00000001.pack', '00000002.pack', 'salt']);
+      expect(await new FileRunStore({ dir }).get(2)).toMatchObject({ summary: { id: third } });
       expect((await store.list()).map((s) => s.id)).toEqual([first, third]);
       expect(await store.get(killed)).toBeUndefined();
     } finally {

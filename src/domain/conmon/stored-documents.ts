@@ -17,9 +17,9 @@ export interface RunDocumentSource {
 
 /**
  * A stored document's name: a plain lowercase file name, so every store can use it as a key or a file name as is; not
- * ending in `.br`, which names a compressed document's file in the file store.
+ * ending in `.br` or `.pieces`, which name a compressed document's file and a piece list's in the file store.
  */
-const DOCUMENT_NAME = /^(?!.*\.br$)[a-z0-9][a-z0-9._-]{0,127}$/;
+const DOCUMENT_NAME = /^(?!.*\.(?:br|pieces)$)[a-z0-9][a-z0-9._-]{0,127}$/;
 
 /** How many bytes a store writes or reads at a time. */
 export const DOCUMENT_CHUNK_BYTES = 1 << 20;

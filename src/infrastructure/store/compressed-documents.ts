@@ -18,9 +18,17 @@ export function compressedFile(name: string): string {
   return `${name}${COMPRESSED_SUFFIX}`;
 }
 
-/** The document a file of a run's documents directory holds: `<name>.br` or a plain `<name>`. */
+/** The file a document's piece list is kept in (piece-packs.ts): its bytes are pieces of the store's packs. */
+export const PIECES_SUFFIX = '.pieces';
+
+export function piecesFile(name: string): string {
+  return `${name}${PIECES_SUFFIX}`;
+}
+
+/** The document a file of a run's documents directory holds: `<name>.br`, `<name>.pieces` or a plain `<name>`. */
 export function documentOfFile(file: string): string {
-  return file.endsWith(COMPRESSED_SUFFIX) ? file.slice(0, -COMPRESSED_SUFFIX.length) : file;
+  for (const suffix of [COMPRESSED_SUFFIX, PIECES_SUFFIX]) if (file.endsWith(suffix)) return file.slice(0, -suffix.length);
+  return file;
 }
 
 /** Quality 1, the fastest; a 4 MiB window, which a part of a MiB or a large JSON document fills. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -14,7 +15,9 @@ import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
-import { compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
+import { compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, piecesFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
+import { PackFileReader, PackFileWriter, packSeq } from './file-packs';
+import { type DocumentBase, PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
 import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from '../../domain/conmon/run-chain';
 import { KEPT_DOCUMENTS, keptDocuments } from '../../domain/conmon/kept-documents';
@@ -64,6 +67,11 @@ const DOCUMENT_LIST = '.list.json';
 const JOURNAL = 'journal.ndjson';
 /** The access log (CDS-TRC-ACL): a few files a day (FileAccessLog). */
 const ACCESS_DIR = 'access';
+
+/** The packs of the pieces the runs' documents are made of (file-packs.ts), and the salt of their keys. */
+const PIECES_DIR = 'pieces';
+const PIECE_SALT = 'salt';
+const PIECE_SALT_BYTES = 32;
 /**
  * The journal's commit point: `{"hash", "seq"}` of its last committed entry, replaced atomically after the entry's
  * line is fsynced. Lines after the entry it names are an append cut short (a torn line, or a whole one whose head was
@@ -94,7 +102,7 @@ const STATE_POAM_HEAD = ',"poam":[';
 /** A run's record file: `<id>.json`. */
 const RUN_FILE = /^[0-9a-f]{64}\.json$/;
 /** A state file as writeAtomic names it: `<seq:8 digits>-<id>.json`. */
-const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json(\.br)?$/;
+const STATE_FILE = /^\d{8}-[0-9a-f]{64}\.json(\.br|\.pieces)?$/;
 
 /** The SHA-256 of the store's record rules (src/domain/conmon). */
 const digest = new NodeCryptoHashing();
@@ -125,6 +133,9 @@ export class FileRunStore implements RunStore, AccessStore {
   private shown: { file: string; index: RunIndex; summaries: WeakSet<RunSummary> } | undefined;
   /** Document lists shown to match their runs' links, by run id (documentsOf). */
   private readonly lists = new Map<string, { sha256: string; list: RunDocument[] }>();
+  /** The packs of the pieces runs' documents are made of (`pieces/`), and their frames as documents read them. */
+  private readonly packs: PackFileReader;
+  private frames: PieceFrames;
 
   constructor(options: FileRunStoreOptions) {
     this.location = options.dir;
@@ -133,6 +144,12 @@ export class FileRunStore implements RunStore, AccessStore {
     this.waiting = options.waiting;
     this.now = options.now ?? (() => new Date());
     this.access = new FileAccessLog(join(options.dir, ACCESS_DIR));
+    this.packs = new PackFileReader(this.piecesPath, chainTampered);
+    this.frames = this.pieceFrames();
+  }
+
+  private pieceFrames(): PieceFrames {
+    return new PieceFrames(this.packs.frame, (pack) => chainTampered(this.packs.path(pack), `does not hold the pieces of run ${pack} that a document's piece list names`));
   }
 
   append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
@@ -224,7 +241,7 @@ export class FileRunStore implements RunStore, AccessStore {
           const listed = files.length === 0 || entry === undefined ? undefined : await this.documentsOf(entry);
           for (const name of files) {
             const document = documentOfFile(name);
-            if (name === DOCUMENT_LIST || record.kept.includes(document)) continue;
+            if (document === DOCUMENT_LIST || record.kept.includes(document)) continue;
             const path = join(dir, name);
             try {
               const size = listed?.find((d) => d.name === document)?.bytes ?? (await stat(path)).size;
@@ -283,6 +300,7 @@ export class FileRunStore implements RunStore, AccessStore {
       const runs = [...index.runs];
       const view = this.view(runs);
       let { head } = index;
+      let keys: PieceKeys | undefined;
       for await (const { id, decide, produce } of requests) {
         const known = runs.find((entry) => entry.summary.id === id);
         if (known) {
@@ -296,12 +314,27 @@ export class FileRunStore implements RunStore, AccessStore {
         // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
         collectGarbage();
         const recordId = new RecordId(id, decided.record, digest);
-        const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId));
-        recordId.check();
-        const run: DecidedRun = documents ? { ...decided, documents } : decided;
+        // What the run adds to the store's pieces (its documents', its state's) goes to its pack, in place before its index.
+        const pack = new PackFileWriter(this.piecesPath, seq);
+        const pieces: RunPieces = { writer: new PackWriter(seq, pack.sink), frames: this.frames, keys: (keys ??= new PieceKeys(await this.pieceSalt())) };
+        const base = baseRun(runs, decided.summary)?.summary;
+        let run: DecidedRun;
+        try {
+          const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId, pieces, base));
+          recordId.check();
+          run = documents ? { ...decided, documents } : decided;
+          await this.writeAtomic(this.runPath(id), canonicalText(run.record));
+          const state = { summary: run.summary, poam: run.poam, events: run.events };
+          const list = await writeDocumentPieces(utf8(jsonChunks(state, 'canonical')), id, pieces, base && (await this.pieceList(this.statePath(base.seq, base.id))));
+          await this.writeAtomic(piecesFile(this.statePath(seq, id)), [list]);
+          await pieces.writer.flush();
+          await pack.commit();
+        } catch (error) {
+          await pack.discard().catch(() => undefined);
+          throw error;
+        }
         const chained = chainLink(run, head, digest);
-        await this.writeAtomic(this.runPath(id), canonicalText(run.record));
-        await this.writeAtomic(compressedFile(this.statePath(seq, id)), compressed(jsonChunks({ summary: run.summary, poam: run.poam, events: run.events }, 'canonical')));
+        const { documents } = run;
         runs.push({ summary: run.summary, link: chained.link, ...(documents ? { kept: keptDocuments(documents) } : {}) });
         head = chained.head;
         each({ recorded: true, run });
@@ -310,6 +343,11 @@ export class FileRunStore implements RunStore, AccessStore {
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
       await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs, compressed_documents: true });
+    } catch (error) {
+      // Packs this append wrote are not committed: one of the same seq may be written again, so none is kept read.
+      this.packs.forget();
+      this.frames = this.pieceFrames();
+      throw error;
     } finally {
       await lease.release();
     }
@@ -367,7 +405,7 @@ export class FileRunStore implements RunStore, AccessStore {
   private async *documentBytes(entry: IndexEntry, name: string, read: { path: string }): AsyncGenerator<Uint8Array> {
     const { id, seq } = entry.summary;
     const path = join(this.documentsPath(id), name);
-    const stored = await this.storedBytes(path, (file) => documentChanged(file, name));
+    const stored = await this.storedBytes(path, id, (file) => documentChanged(file, name));
     if (stored !== undefined) {
       read.path = stored.path;
       return yield* stored.chunks;
@@ -377,12 +415,19 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   /**
-   * The bytes of a file svc keeps compressed (compressed-documents.ts): decompressed from `<path>.br`, or read from a
-   * plain `<path>` as svc kept it before, until the store converts it (compressPlainFiles); undefined when neither is
-   * there. A conversion writes the compressed file before it removes the plain one, so a plain file gone while it is
-   * looked for is looked for compressed again. Bytes that do not decompress are what `undecodable` says of their file.
+   * The bytes of a file of run `id` svc keeps as pieces (piece-packs.ts: `<path>.pieces`, the pieces in the store's
+   * packs) or compressed (compressed-documents.ts): decompressed from `<path>.br`, or read from a plain `<path>` as
+   * svc kept it before, until the store converts it (compressPlainFiles); undefined when none is there. A conversion
+   * writes the compressed file before it removes the plain one, so a plain file gone while it is looked for is looked
+   * for compressed again. Bytes that do not decode are what `undecodable` says of their file.
    */
-  private async storedBytes(path: string, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
+  private async storedBytes(path: string, id: string, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
+    const list = await this.readBytes(piecesFile(path));
+    if (list !== undefined) {
+      const file = piecesFile(path);
+      const spans = await this.frames.documentSpans(list, () => undecodable(file));
+      return { path: file, chunks: this.frames.document(spans, id, () => undecodable(file)) };
+    }
     for (const [file, packed] of [[compressedFile(path), true], [path, false], [compressedFile(path), true]] as const) {
       const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined;
@@ -500,7 +545,7 @@ export class FileRunStore implements RunStore, AccessStore {
   }
 
   private async makeDirs(): Promise<void> {
-    for (const dir of [this.location, join(this.location, 'runs'), join(this.location, 'states')]) {
+    for (const dir of [this.location, join(this.location, 'runs'), join(this.location, 'states'), this.piecesPath]) {
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
       } catch (error) {
@@ -594,9 +639,11 @@ export class FileRunStore implements RunStore, AccessStore {
     if (link.records.documents === undefined) return undefined;
     const kept = this.lists.get(summary.id);
     if (kept !== undefined && kept.sha256 === link.records.documents) return kept.list;
-    const path = join(this.documentsPath(summary.id), DOCUMENT_LIST);
-    const text = await this.readText(path);
-    if (text === undefined) throw tampered(path, summary.id, `is the document list of run ${summary.seq} that its chain link names, but it is missing`);
+    const plain = join(this.documentsPath(summary.id), DOCUMENT_LIST);
+    const stored = await this.storedBytes(plain, summary.id, (file) => chainTampered(file, `the document list of run ${summary.seq} is not the one svc wrote`));
+    if (stored === undefined) throw tampered(plain, summary.id, `is the document list of run ${summary.seq} that its chain link names, but it is missing`);
+    const { path } = stored;
+    const text = Buffer.concat(await collect(stored.chunks)).toString('utf8');
     let list: unknown;
     try {
       list = JSON.parse(text);
@@ -632,7 +679,7 @@ export class FileRunStore implements RunStore, AccessStore {
   private async readState(plainPath: string, link: RunLink): Promise<Omit<StoredRun, 'record'>> {
     const missing = () => tampered(plainPath, link.id, 'is listed in index.json but its state file is missing');
     const undecodable = (file: string) => chainTampered(file, `the state of run ${link.seq} (${link.id}) is not the compressed state svc wrote`);
-    const stored = await this.storedBytes(plainPath, undecodable);
+    const stored = await this.storedBytes(plainPath, link.id, undecodable);
     if (stored === undefined) throw missing();
     const statePath = stored.path;
     const events = new StoredArray<ConmonEvent>(digest, link, 'events', statePath);
@@ -656,7 +703,7 @@ export class FileRunStore implements RunStore, AccessStore {
       return { summary: tail.summary as unknown as RunSummary, events: events.end(), poam: poam.end() };
     } catch (error) {
       if (!(error instanceof JsonSplitError)) throw error;
-      const whole = await this.storedBytes(plainPath, undecodable);
+      const whole = await this.storedBytes(plainPath, link.id, undecodable);
       if (whole === undefined) throw missing();
       const state = this.wholeState(Buffer.concat(await collect(whole.chunks)).toString('utf8'), statePath, link.id);
       checkRecord(link, 'poam', state.poam, statePath, digest);
@@ -717,9 +764,12 @@ export class FileRunStore implements RunStore, AccessStore {
 
   /**
    * Writes the documents of run `id` into a temporary directory, a file each, fsynced, and renames it to
-   * `documents/<id>/`; one left by an append cut short before its index was written is replaced.
+   * `documents/<id>/`; one left by an append cut short before its index was written is replaced. A kept document is
+   * one compressed file (a year of runs reads it: one read each); any other is a piece list, its pieces shared with
+   * the same document of `pieces.base` (the source's last run) where they are the same, the others added to the run's
+   * pack through `pieces.writer`.
    */
-  private async writeDocuments(id: string, sources: RunDocumentSource[], recordId: RecordId): Promise<RunDocument[]> {
+  private async writeDocuments(id: string, sources: RunDocumentSource[], recordId: RecordId, pieces: RunPieces, base: RunSummary | undefined): Promise<RunDocument[]> {
     checkDocumentSources(sources);
     const parent = join(this.location, 'documents');
     const temp = join(parent, `.${id}.${tempTag()}`);
@@ -730,11 +780,17 @@ export class FileRunStore implements RunStore, AccessStore {
       const documents: RunDocument[] = [];
       for (const source of sources) {
         const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
-        await writeNewFile(join(temp, compressedFile(source.name)), compressed(source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks()));
+        const chunks = source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks();
+        if (KEPT_DOCUMENTS.includes(source.name)) {
+          await writeNewFile(join(temp, compressedFile(source.name)), compressed(chunks));
+        } else {
+          const shared = base && (await this.pieceList(join(this.documentsPath(base.id), source.name)));
+          await writeNewFile(join(temp, piecesFile(source.name)), [await writeDocumentPieces(chunks, id, pieces, shared)]);
+        }
         documents.push(bytes.document());
       }
       const listed = byName(documents);
-      await writeNewFile(join(temp, DOCUMENT_LIST), [canonicalText(listed)]);
+      await writeNewFile(join(temp, compressedFile(DOCUMENT_LIST)), compressed([canonicalText(listed)]));
       await syncDir(temp);
       await rm(target, { recursive: true, force: true });
       await rename(temp, target);
@@ -746,8 +802,35 @@ export class FileRunStore implements RunStore, AccessStore {
     }
   }
 
+  /**
+   * The piece list of the file `path` (`<path>.pieces`), or undefined when it has none (kept whole, or by an earlier
+   * svc) or one svc did not write: what is written against it is then written without sharing its pieces.
+   */
+  private async pieceList(path: string): Promise<DocumentBase | undefined> {
+    return this.frames.baseOf(await this.readBytes(piecesFile(path)));
+  }
+
+  /**
+   * The salt of the store's piece keys (piece-packs.ts), `pieces/salt`: 32 random bytes made with the first pack. It
+   * vouches for nothing (a document is checked by its own digest): one lost or changed is made again, and the next
+   * run then shares no piece with the runs before.
+   */
+  private async pieceSalt(): Promise<Buffer> {
+    const path = join(this.piecesPath, PIECE_SALT);
+    const salt = await this.readBytes(path);
+    if (salt?.length === PIECE_SALT_BYTES) return salt;
+    const made = randomBytes(PIECE_SALT_BYTES);
+    await this.writeAtomic(path, [made]);
+    return made;
+  }
+
+  /** `pieces/`: the runs' packs. */
+  private get piecesPath(): string {
+    return join(this.location, PIECES_DIR);
+  }
+
   /** Writes `text` (or its pieces) to a temporary file, fsynced, and renames it to `path`. */
-  private async writeAtomic(path: string, text: string | Iterable<string> | AsyncIterable<Uint8Array>): Promise<void> {
+  private async writeAtomic(path: string, text: string | Iterable<string | Uint8Array> | AsyncIterable<Uint8Array>): Promise<void> {
     try {
       await writeFileAtomically(path, text);
     } catch (error) {
@@ -793,13 +876,15 @@ export class FileRunStore implements RunStore, AccessStore {
     const named = new Set(index.runs.map(({ summary: s }) => basename(this.statePath(s.seq, s.id))));
     const ids = new Set(index.runs.map(({ summary: s }) => s.id));
     const runs = join(this.location, 'runs');
-    for (const dir of [this.location, runs, states, documents]) {
+    const committed = index.runs.at(-1)?.summary.seq ?? 0;
+    for (const dir of [this.location, runs, states, documents, this.piecesPath]) {
       for (const name of await readdir(dir).catch(() => [] as string[])) {
         const leftover =
           isStaleTemp(name) ||
           (dir === states && STATE_FILE.test(name) && !named.has(documentOfFile(name))) ||
           (dir === runs && RUN_FILE.test(name) && !ids.has(name.slice(0, 64))) ||
-          (dir === documents && /^[0-9a-f]{64}$/.test(name) && !ids.has(name));
+          (dir === documents && /^[0-9a-f]{64}$/.test(name) && !ids.has(name)) ||
+          (dir === this.piecesPath && (packSeq(name) ?? 0) > committed);
         // Best effort: one that cannot be removed now is still ignored by reads, and tried again by the next append.
         if (leftover) await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
       }
@@ -885,6 +970,10 @@ async function* decompressedOr(bytes: AsyncIterable<Uint8Array>, undecodable: ()
   }
 }
 
+async function* utf8(chunks: Iterable<string>): AsyncGenerator<Uint8Array> {
+  for (const chunk of chunks) yield Buffer.from(chunk, 'utf8');
+}
+
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
@@ -897,6 +986,15 @@ async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]>
 
 async function* wholeBuffer({ bytes }: LegacyBundle): AsyncGenerator<Uint8Array> {
   yield bytes;
+}
+
+/**
+ * The run whose documents a new run's are written against (their pieces shared where they are the same): the last
+ * run of the same source (tool and tenant), else the last run.
+ */
+function baseRun(runs: readonly IndexEntry[], summary: RunSummary): IndexEntry | undefined {
+  const same = (other: RunSummary) => other.source?.tool === summary.source?.tool && other.source?.tenant === summary.source?.tenant;
+  return runs.findLast((entry) => same(entry.summary)) ?? runs.at(-1);
 }
 
 function holderOf(holder: LockOwner | undefined): string {
