@@ -9,6 +9,8 @@ import { tallyAccess } from '../../src/domain/trust/access-log';
 import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../support/postgres-server';
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
 import { openedText } from '../support/stored-documents';
+import { stateParts } from '../../src/domain/conmon/stored-state';
+import { brotliCompressSync } from 'node:zlib';
 
 let server: PostgresServer;
 let admin: Pool;
@@ -48,6 +50,12 @@ async function sql<R extends Record<string, unknown>>(url: string, text: string,
 runStoreContract('PostgresRunStore', async () => {
   const { url, drop } = await freshDatabase();
   const store = new PostgresRunStore({ url });
+  /** Part 0 of a run's POA&M state or events rewritten as a person would: as its text, with one item more. */
+  const editStatePart = async (id: string, seq: number, kind: 'poam' | 'events') => {
+    const run = (await store.get(seq))!;
+    const [part] = stateParts(run[kind]);
+    await sql(url, `UPDATE svc_run_state SET items = $2, pieces = NULL WHERE run_id = $1 AND kind = '${kind}' AND part = 0`, [id, `${part},{}`]);
+  };
   return {
     store,
     twin: () => new PostgresRunStore({ url, poolSize: 2 }),
@@ -62,10 +70,10 @@ runStoreContract('PostgresRunStore', async () => {
           await update(`summary = jsonb_set(summary, '{counts,fail}', '0')`);
           return `${at}, column summary): the hash chain does not match the summary of run ${seq} (${id})`;
         case 'poam':
-          await sql(url, `UPDATE svc_run_state SET items = items || ',{}' WHERE run_id = $1 AND kind = 'poam' AND part = 0`, [id]);
+          await editStatePart(id, seq, 'poam');
           return `${store.location} (svc_run_state, run ${seq}, poam): the hash chain does not match the POA&M state of run ${seq} (${id})`;
         case 'events':
-          await sql(url, `UPDATE svc_run_state SET items = items || ',{}' WHERE run_id = $1 AND kind = 'events' AND part = 0`, [id]);
+          await editStatePart(id, seq, 'events');
           return `${store.location} (svc_run_state, run ${seq}, events): the hash chain does not match the events of run ${seq} (${id})`;
         case 'link':
           await update(`link = regexp_replace(link, '"poam":"[0-9a-f]{64}"', '"poam":"${'0'.repeat(64)}"')`);
@@ -153,6 +161,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       { version: 7, name: 'run state parts' },
       { version: 8, name: 'kept documents' },
       { version: 9, name: 'compressed document parts' },
+      { version: 10, name: 'content pieces' },
     ]);
     await open({ url }).list();
     expect(await sql(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version')).toEqual(applied);
@@ -165,7 +174,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(9\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(10\); upgrade svc$/) });
   });
 
   it('upgrades a database at migration 5 with access rows: migration 6 summarizes them, so a report of those days is what it was', async () => {
@@ -253,22 +262,31 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2') });
   });
 
-  it('keeps each part of a document Brotli-compressed (encoding br); a part stored before, as it was (identity), reads as before (issue 35)', async () => {
-    const text = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ observation: i, description: 'The evidence entry, checked.' })));
+  it("keeps a document as its piece list (encoding pieces), its pieces in the run's frames shared by the next run; parts stored before (br, identity) read as before (issue 35)", async () => {
+    // Each run's document names the run, as a POA&M item's last_run does: kept as a token, it is the same pieces.
+    const textOf = (id: string) => JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ observation: i, description: 'The evidence entry, checked.', last_run: id })));
     const store = open({ url });
-    const id = runIdOf(recordFor(1));
-    await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [text] }]);
-    const parts = await sql<{ part: number; encoding: string; size: number }>(url, "SELECT part, encoding, octet_length(bytes) AS size FROM svc_run_documents WHERE name = 'sar.json' ORDER BY part");
-    const count = Math.ceil(text.length / (1 << 20));
-    expect(count).toBeGreaterThan(1);
-    expect(parts.map((p) => [p.part, p.encoding])).toEqual(Array.from({ length: count }, (_, i) => [i, 'br']));
-    expect(parts.reduce((sum, p) => sum + p.size, 0)).toBeLessThan(text.length / 5);
-    expect(await openedText(await store.openDocument(1, 'sar.json'))).toBe(text);
-    // As svc stored parts before: the bytes themselves.
-    for (let part = 0; part < count; part++) {
-      await sql(url, `UPDATE svc_run_documents SET bytes = $1, encoding = 'identity' WHERE name = 'sar.json' AND part = $2`, [Buffer.from(text).subarray(part << 20, (part + 1) << 20), part]);
+    const ids = [1, 2].map((n) => runIdOf(recordFor(n)));
+    for (const [i, id] of ids.entries()) {
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id)] }]);
     }
-    expect(await openedText(await open({ url }).openDocument(1, 'sar.json'))).toBe(text);
+    const parts = await sql<{ run_id: string; part: number; encoding: string }>(url, "SELECT run_id, part, encoding FROM svc_run_documents WHERE name = 'sar.json' ORDER BY run_id, part");
+    expect(parts.map((p) => [p.part, p.encoding])).toEqual([[0, 'pieces'], [0, 'pieces']]);
+    const packs = await sql<{ pack: string; size: number }>(url, 'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack');
+    expect(packs[0].size).toBeLessThan(textOf(ids[0]).length / 5);
+    // Run 2 adds its state's few changed pieces, none of its document's.
+    expect(packs[1].size).toBeLessThan(packs[0].size / 20);
+    for (const [i, id] of ids.entries()) expect(await openedText(await open({ url }).openDocument(i + 1, 'sar.json'))).toBe(textOf(id));
+    // As svc stored parts before: compressed (br), then the bytes themselves (identity), a MiB a part.
+    const text = Buffer.from(textOf(ids[0]));
+    for (const encoding of ['br', 'identity']) {
+      await sql(url, `DELETE FROM svc_run_documents WHERE run_id = $1 AND name = 'sar.json'`, [ids[0]]);
+      for (let part = 0; part << 20 < text.length; part++) {
+        const bytes = text.subarray(part << 20, (part + 1) << 20);
+        await sql(url, `INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, 'sar.json', $2, $3, $4)`, [ids[0], part, encoding === 'br' ? brotliCompressSync(bytes) : bytes, encoding]);
+      }
+      expect(await openedText(await open({ url }).openDocument(1, 'sar.json'))).toBe(textOf(ids[0]));
+    }
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

@@ -189,10 +189,32 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE svc_run_documents ADD COLUMN encoding text NOT NULL DEFAULT 'identity' CHECK (encoding IN ('identity', 'br'));
       ALTER TABLE svc_run_documents ALTER COLUMN bytes SET STORAGE EXTERNAL;`,
   },
+  {
+    version: 10,
+    name: 'content pieces',
+    // A run's documents and state as content-defined pieces shared with the source's last run (piece-packs.ts): the
+    // pieces a run adds in frames (its pack: the run's seq), a document as its piece list (`encoding` 'pieces', one
+    // part), a state part as its piece list (`pieces`, not `items`), and the salt of the pieces' keys. Documents and
+    // states stored before stay as they are and are read as before (issue 35).
+    sql: `
+      CREATE TABLE svc_piece_frames (
+        pack bigint NOT NULL CHECK (pack > 0),
+        first int NOT NULL CHECK (first >= 0),
+        lengths bytea NOT NULL,
+        keys bytea NOT NULL,
+        bytes bytea NOT NULL,
+        PRIMARY KEY (pack, first)
+      );
+      ALTER TABLE svc_piece_frames ALTER COLUMN bytes SET STORAGE EXTERNAL, ALTER COLUMN keys SET STORAGE EXTERNAL;
+      CREATE TABLE svc_piece_salt (one boolean PRIMARY KEY DEFAULT true CHECK (one), salt bytea NOT NULL);
+      ALTER TABLE svc_run_documents DROP CONSTRAINT svc_run_documents_encoding_check;
+      ALTER TABLE svc_run_documents ADD CONSTRAINT svc_run_documents_encoding_check CHECK (encoding IN ('identity', 'br', 'pieces'));
+      ALTER TABLE svc_run_state ALTER COLUMN items DROP NOT NULL, ADD COLUMN pieces bytea, ADD CONSTRAINT svc_run_state_items_or_pieces CHECK ((items IS NULL) <> (pieces IS NULL));`,
+  },
 ];
 
 /** Inserts a run's POA&M state and events as parts (stateParts), in the caller's transaction. */
-export async function insertStateParts(sql: Sql, id: string, state: { poam: Iterable<TrackedPoamItem>; events: Iterable<ConmonEvent> }): Promise<void> {
+async function insertStateParts(sql: Sql, id: string, state: { poam: Iterable<TrackedPoamItem>; events: Iterable<ConmonEvent> }): Promise<void> {
   for (const kind of ['poam', 'events'] as const) {
     let part = 0;
     for (const items of stateParts(state[kind])) {

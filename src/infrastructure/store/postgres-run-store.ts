@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
-import { StoredArray } from '../../domain/conmon/stored-state';
+import { StoredArray, stateParts } from '../../domain/conmon/stored-state';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
@@ -9,7 +10,8 @@ import { PRUNE_KIND, prunedBy, prunedError } from '../../domain/conmon/retention
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
-import { insertStateParts, migrate, type Sql } from './postgres-migrations';
+import { migrate, type Sql } from './postgres-migrations';
+import { PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
 import { KEPT_DOCUMENTS, keptDocuments } from '../../domain/conmon/kept-documents';
 import { canonicalText, checkDecided, parseRunKey } from '../../domain/conmon/run-id';
@@ -53,10 +55,13 @@ interface RunRow {
   documents: RunDocument[] | null;
 }
 
-/** A part of a stored document: its bytes, compressed (`br`) or not (`identity`, as svc stored parts before). */
+/**
+ * A part of a stored document: its bytes, compressed (`br`) or not (`identity`, as svc stored parts before), or its
+ * piece list (`pieces`: the document's only part, its pieces in svc_piece_frames).
+ */
 interface PartRow {
   bytes: Buffer;
-  encoding: 'identity' | 'br';
+  encoding: 'identity' | 'br' | 'pieces';
 }
 
 /** The columns of a run's row a kept document is opened from: its kept list, and its whole list only when it has none. */
@@ -201,6 +206,9 @@ export class PostgresRunStore implements RunStore, AccessStore {
       await this.lockForAppend(sql);
       let head = await this.verifyChain(sql);
       const view = this.view((work) => work(sql), sql);
+      // The pieces a run adds are its transaction's too: a later run of the same append shares them.
+      const frames = this.piecesOf(sql);
+      let keys: PieceKeys | undefined;
       for await (const { id, decide, produce } of requests) {
         const [known] = await sql<RunRow>(`SELECT ${RUN_COLUMNS} FROM svc_runs WHERE id = $1`, [id]);
         if (known) {
@@ -214,7 +222,10 @@ export class PostgresRunStore implements RunStore, AccessStore {
         // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
         collectGarbage();
         const recordId = new RecordId(id, decided.record, digest);
-        const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId));
+        const writer = new PackWriter(seq, (frame) => sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [seq, frame.first, bytea(frame.lengths), bytea(frame.keys), bytea(frame.bytes)]).then(() => undefined));
+        const pieces: RunPieces = { writer, frames, keys: (keys ??= new PieceKeys(await pieceSalt(sql))) };
+        const base = await baseRun(sql, decided.summary);
+        const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId, pieces, base));
         recordId.check();
         const run: DecidedRun = documents ? { ...decided, documents } : decided;
         const { summary } = run;
@@ -226,7 +237,8 @@ export class PostgresRunStore implements RunStore, AccessStore {
           // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
           [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), canonicalText(link), chained.head, ...(documents ? [JSON.stringify(documents), JSON.stringify(keptDocuments(documents))] : [null, null])],
         );
-        await insertStateParts(sql, id, { poam: run.poam, events: run.events });
+        await insertState(sql, id, { poam: run.poam, events: run.events }, pieces, base);
+        await writer.flush();
         await sql('UPDATE svc_run_chain SET seq = $1, head = $2', [seq, chained.head]);
         head = chained.head;
         each({ recorded: true, run });
@@ -246,6 +258,8 @@ export class PostgresRunStore implements RunStore, AccessStore {
   }
 
   /** One statement on the pool, its errors translated. */
+  private committedFrames?: PieceFrames;
+
   private readonly query: Sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => {
     try {
       return (await this.pool.query<R>(text, values)).rows;
@@ -336,8 +350,10 @@ export class PostgresRunStore implements RunStore, AccessStore {
       return pruning && prunedError(this.location, { seq: Number(found.seq), id: found.id }, name, pruning);
     };
     const where = `${this.location} (svc_run_documents, run ${found.seq}, ${name})`;
+    const changed = () => documentChanged(where, name);
     // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
-    const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, () => documentChanged(where, name)) : bytes);
+    const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, changed) : bytes);
+    const frames = this.framesFor(query);
     const parts = async function* (): AsyncGenerator<Uint8Array> {
       if (kept) {
         // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
@@ -345,8 +361,11 @@ export class PostgresRunStore implements RunStore, AccessStore {
         yield* rows.map(bytesOf);
         return;
       }
+      const [first] = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = 0', [found.id, name]);
+      // A piece list (migration 10 on): the document is its pieces.
+      if (first?.encoding === 'pieces') return yield* frames.document(await frames.documentSpans(first.bytes, changed), found.id, changed);
       for (let part = 0; ; part += 1) {
-        const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
+        const rows = part === 0 ? (first ? [first] : []) : await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
         if (rows.length === 0) {
           // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
           const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
@@ -643,11 +662,15 @@ export class PostgresRunStore implements RunStore, AccessStore {
     checkRecord(link, 'summary', row.summary, this.where(row.seq, 'summary'), digest);
     const documents = this.documentsOf(row, link);
     const read = async <T>(kind: 'poam' | 'events'): Promise<T[]> => {
-      const array = new StoredArray<T>(digest, link, kind, `${this.location} (svc_run_state, run ${row.seq}, ${kind})`);
+      const where = `${this.location} (svc_run_state, run ${row.seq}, ${kind})`;
+      const array = new StoredArray<T>(digest, link, kind, where);
+      const frames = this.framesFor(sql);
+      const changed = () => chainTampered(where, `the ${kind} of run ${row.seq} (${row.id}) are not the pieces svc wrote`);
       for (let part = 0; ; part += 1) {
-        const [found] = await sql<{ items: string }>('SELECT items FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3', [row.id, kind, part]);
+        const [found] = await sql<{ items: string | null; pieces: Buffer | null }>('SELECT items, pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3', [row.id, kind, part]);
         if (found === undefined) return array.end();
-        array.part(found.items);
+        if (found.items !== null) array.part(found.items);
+        else array.part(await textOf(frames.document(await frames.documentSpans(found.pieces ?? Buffer.alloc(0), changed), row.id, changed)));
       }
     };
     const poam = await read<TrackedPoamItem>('poam');
@@ -667,20 +690,47 @@ export class PostgresRunStore implements RunStore, AccessStore {
     return row.documents ?? undefined;
   }
 
-  /** Inserts the documents' bytes in parts within the append's transaction, and returns their list. */
-  private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[], recordId: RecordId): Promise<RunDocument[]> {
+  /**
+   * Inserts the documents within the append's transaction, and returns their list: a kept document in compressed
+   * parts (a year of runs reads it: one query each), any other as its piece list, its pieces shared with the same
+   * document of run `base` (the source's last run) where they are the same, the others added to the run's pack.
+   */
+  private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[], recordId: RecordId, pieces: RunPieces, base: string | undefined): Promise<RunDocument[]> {
     checkDocumentSources(sources);
+    const lists = new Map<string, Buffer>();
+    if (base !== undefined) for (const row of await sql<{ name: string; bytes: Buffer }>(`SELECT name, bytes FROM svc_run_documents WHERE run_id = $1 AND encoding = 'pieces'`, [base])) lists.set(row.name, row.bytes);
     const documents: RunDocument[] = [];
     for (const source of sources) {
       const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
-      let part = 0;
-      for await (const chunk of source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks()) {
-        await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, $3, $4, 'br')`, [id, source.name, part, await compressedPart(chunk)]);
-        part += 1;
+      const chunks = source.name === EVIDENCE_BUNDLE_DOCUMENT ? recordId.bundle(bytes.chunks()) : bytes.chunks();
+      if (KEPT_DOCUMENTS.includes(source.name)) {
+        let part = 0;
+        for await (const chunk of chunks) {
+          await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, $3, $4, 'br')`, [id, source.name, part, await compressedPart(chunk)]);
+          part += 1;
+        }
+      } else {
+        const list = await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(lists.get(source.name)));
+        await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, 0, $3, 'pieces')`, [id, source.name, bytea(list)]);
       }
       documents.push(bytes.document());
     }
     return byName(documents);
+  }
+
+  /** The frames of svc_piece_frames as `sql` sees them (the committed ones, or an append's own too). */
+  private piecesOf(sql: Sql): PieceFrames {
+    return new PieceFrames(
+      async (pack, index) => (await sql<{ first: number; lengths: Buffer; keys: Buffer; bytes: Buffer }>('SELECT first, lengths, keys, bytes FROM svc_piece_frames WHERE pack = $1 AND first <= $2 ORDER BY first DESC LIMIT 1', [pack, index]))[0],
+      (pack) => chainTampered(`${this.location} (svc_piece_frames, pack ${pack})`, `does not hold the pieces of run ${pack} that a piece list names`),
+    );
+  }
+
+  /** Committed reads share one PieceFrames (a committed frame never changes); another connection's reads have their own. */
+  private framesFor(query: Sql): PieceFrames {
+    if (query !== this.query) return this.piecesOf(query);
+    this.committedFrames ??= this.piecesOf(this.query);
+    return this.committedFrames;
   }
 
   /** Runs `work` in one transaction on one connection; whatever it throws rolls everything back. */
@@ -800,4 +850,51 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** A Uint8Array as pg sends bytea: a Buffer over the same bytes. */
+function bytea(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/** The salt of the store's piece keys (piece-packs.ts): 32 random bytes, made in the first append's transaction. */
+async function pieceSalt(sql: Sql): Promise<Buffer> {
+  await sql('INSERT INTO svc_piece_salt (salt) VALUES ($1) ON CONFLICT DO NOTHING', [randomBytes(32)]);
+  const [row] = await sql<{ salt: Buffer }>('SELECT salt FROM svc_piece_salt');
+  return row.salt;
+}
+
+/**
+ * The run a new run's documents and state are written against (their pieces shared where they are the same): the
+ * last run of the same source (tool and tenant), else the last run.
+ */
+async function baseRun(sql: Sql, summary: RunSummary): Promise<string | undefined> {
+  const [same] = await sql<{ id: string }>(
+    `SELECT id FROM svc_runs WHERE summary->'source'->>'tool' IS NOT DISTINCT FROM $1 AND summary->'source'->>'tenant' IS NOT DISTINCT FROM $2 ORDER BY seq DESC LIMIT 1`,
+    [summary.source?.tool ?? null, summary.source?.tenant ?? null],
+  );
+  if (same !== undefined) return same.id;
+  const [last] = await sql<{ id: string }>('SELECT id FROM svc_runs ORDER BY seq DESC LIMIT 1');
+  return last?.id;
+}
+
+/** Inserts a run's POA&M state and events as parts (stateParts), each as its piece list against the base run's same part. */
+async function insertState(sql: Sql, id: string, state: { poam: Iterable<TrackedPoamItem>; events: Iterable<ConmonEvent> }, pieces: RunPieces, base: string | undefined): Promise<void> {
+  for (const kind of ['poam', 'events'] as const) {
+    const lists = new Map<number, Buffer>();
+    if (base !== undefined) for (const row of await sql<{ part: number; pieces: Buffer }>('SELECT part, pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND pieces IS NOT NULL', [base, kind])) lists.set(row.part, row.pieces);
+    let part = 0;
+    for (const items of stateParts(state[kind])) {
+      const list = await writeDocumentPieces(once(Buffer.from(items, 'utf8')), id, pieces, await pieces.frames.baseOf(lists.get(part)));
+      await sql('INSERT INTO svc_run_state (run_id, kind, part, pieces) VALUES ($1, $2, $3, $4)', [id, kind, part, bytea(list)]);
+      part += 1;
+    }
+  }
+}
+
+/** Bytes as they come, as one UTF-8 string: a state part, about a MiB. */
+async function textOf(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const all: Buffer[] = [];
+  for await (const chunk of chunks) all.push(Buffer.from(chunk));
+  return Buffer.concat(all).toString('utf8');
 }
