@@ -10,7 +10,8 @@ import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
 import { openedText } from '../support/stored-documents';
 import { stateParts } from '../../src/domain/conmon/stored-state';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { decodeNamedLists, decodeSpans, encodeNamedLists, encodeSpans } from '../../src/domain/conmon/content-pieces';
 
 let server: PostgresServer;
 let admin: Pool;
@@ -84,9 +85,16 @@ runStoreContract('PostgresRunStore', async () => {
         case 'latest-removed':
           await sql(url, 'DELETE FROM svc_runs WHERE seq = $1', [seq]);
           return `${store.location} (svc_run_chain): the chain head does not match run ${seq - 1}, the latest run`;
-        case 'document':
-          await sql(url, `UPDATE svc_run_documents SET bytes = overlay(bytes placing 'Z'::bytea from 3) WHERE run_id = $1 AND name = 'sar.json' AND part = 0`, [id]);
-          return `${store.location} (svc_run_documents, run ${seq}, sar.json): the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+        case 'document': {
+          // Its piece list changed as a person would: the document's last piece dropped, the lists compressed again.
+          const [row] = await sql<{ lists: Buffer }>(url, 'SELECT lists FROM svc_run_pieces WHERE run_id = $1', [id]);
+          const lists = decodeNamedLists(brotliDecompressSync(row.lists))!;
+          const { spans } = decodeSpans(lists.get('sar.json')!)!;
+          const last = spans.at(-1)!;
+          lists.set('sar.json', encodeSpans(last.count > 1 ? [...spans.slice(0, -1), { ...last, count: last.count - 1 }] : [...spans.slice(0, -1), { ...last, first: last.first + 1 }]));
+          await sql(url, 'UPDATE svc_run_pieces SET lists = $2 WHERE run_id = $1', [id, brotliCompressSync(encodeNamedLists(lists))]);
+          return `${store.location} (svc_run_pieces, run ${seq}, sar.json): the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
+        }
         case 'document-list':
           await update(`documents = jsonb_set(documents, '{1,sha256}', '"${'0'.repeat(64)}"')`);
           return `${at}, column documents): the hash chain does not match the document list of run ${seq} (${id})`;
@@ -262,7 +270,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2') });
   });
 
-  it("keeps a document as its piece list (encoding pieces), its pieces in the run's frames shared by the next run; parts stored before (br, identity) read as before (issue 35)", async () => {
+  it("keeps a document as its piece list (in the run's svc_run_pieces row), its pieces in the run's frames shared by the next run; parts stored before (br, identity) read as before (issue 35)", async () => {
     // Each run's document names the run, as a POA&M item's last_run does: kept as a token, it is the same pieces.
     const textOf = (id: string) => JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ observation: i, description: 'The evidence entry, checked.', last_run: id })));
     const store = open({ url });
@@ -270,8 +278,10 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     for (const [i, id] of ids.entries()) {
       await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id)] }]);
     }
-    const parts = await sql<{ run_id: string; part: number; encoding: string }>(url, "SELECT run_id, part, encoding FROM svc_run_documents WHERE name = 'sar.json' ORDER BY run_id, part");
-    expect(parts.map((p) => [p.part, p.encoding])).toEqual([[0, 'pieces'], [0, 'pieces']]);
+    // No part of it: its piece list is in the run's one row of lists.
+    expect(await sql(url, "SELECT run_id FROM svc_run_documents WHERE name = 'sar.json'")).toEqual([]);
+    const lists = await sql<{ run_id: string; lists: Buffer }>(url, 'SELECT run_id, lists FROM svc_run_pieces');
+    expect(lists.map((row) => [...decodeNamedLists(brotliDecompressSync(row.lists))!.keys()])).toEqual([['sar.json'], ['sar.json']]);
     const packs = await sql<{ pack: string; size: number }>(url, 'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack');
     expect(packs[0].size).toBeLessThan(textOf(ids[0]).length / 5);
     // Run 2 adds its state's few changed pieces, none of its document's.
@@ -279,6 +289,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     for (const [i, id] of ids.entries()) expect(await openedText(await open({ url }).openDocument(i + 1, 'sar.json'))).toBe(textOf(id));
     // As svc stored parts before: compressed (br), then the bytes themselves (identity), a MiB a part.
     const text = Buffer.from(textOf(ids[0]));
+    await sql(url, 'DELETE FROM svc_run_pieces WHERE run_id = $1', [ids[0]]);
     for (const encoding of ['br', 'identity']) {
       await sql(url, `DELETE FROM svc_run_documents WHERE run_id = $1 AND name = 'sar.json'`, [ids[0]]);
       for (let part = 0; part << 20 < text.length; part++) {

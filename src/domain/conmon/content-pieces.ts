@@ -288,3 +288,41 @@ export class BaseWindow<Piece extends KeptPiece = KeptPiece> {
     return copies[low].piece;
   }
 }
+
+/** Leads a run's piece lists kept together: "SVCL" and format 1. */
+const LISTS_MAGIC = [0x53, 0x56, 0x43, 0x4c, 1];
+
+/**
+ * A run's piece lists, by document name, as one value: the magic, then per document its name's length and name
+ * (names are plain ASCII: stored-documents.ts) and its list's length and list, as varints and bytes. A store that keeps
+ * a row per document (PostgreSQL) keeps a run's lists in one row instead: a daily run of hundreds of documents then
+ * adds one row, not hundreds.
+ */
+export function encodeNamedLists(lists: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const out: number[] = [...LISTS_MAGIC];
+  for (const [name, list] of lists) {
+    varint(out, name.length);
+    for (let i = 0; i < name.length; i += 1) out.push(name.charCodeAt(i) & 0x7f);
+    varint(out, list.length);
+    for (const byte of list) out.push(byte);
+  }
+  return Uint8Array.from(out);
+}
+
+/** The lists encodeNamedLists wrote; undefined for bytes it did not write. */
+export function decodeNamedLists(bytes: Uint8Array): Map<string, Uint8Array> | undefined {
+  if (bytes.length < LISTS_MAGIC.length || LISTS_MAGIC.some((b, i) => bytes[i] !== b)) return undefined;
+  const lists = new Map<string, Uint8Array>();
+  const at = { offset: LISTS_MAGIC.length };
+  while (at.offset < bytes.length) {
+    const nameLength = readVarint(bytes, at);
+    if (nameLength === undefined || at.offset + nameLength > bytes.length) return undefined;
+    const name = String.fromCharCode(...bytes.subarray(at.offset, at.offset + nameLength));
+    at.offset += nameLength;
+    const length = readVarint(bytes, at);
+    if (length === undefined || at.offset + length > bytes.length) return undefined;
+    lists.set(name, bytes.slice(at.offset, at.offset + length));
+    at.offset += length;
+  }
+  return lists;
+}

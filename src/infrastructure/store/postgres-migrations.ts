@@ -193,9 +193,9 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     name: 'content pieces',
     // A run's documents and state as content-defined pieces shared with the source's last run (piece-packs.ts): the
-    // pieces a run adds in frames (its pack: the run's seq), a document as its piece list (`encoding` 'pieces', one
-    // part), a state part as its piece list (`pieces`, not `items`), and the salt of the pieces' keys. Documents and
-    // states stored before stay as they are and are read as before (issue 35).
+    // pieces a run adds in frames (its pack: the run's seq), its documents' piece lists in one row (svc_run_pieces:
+    // a daily run of hundreds of documents adds one row), a state part as its piece list (`pieces`, not `items`), and
+    // the salt of the pieces' keys. Documents and states stored before stay as they are and are read as before (issue 35).
     sql: `
       CREATE TABLE svc_piece_frames (
         pack bigint NOT NULL CHECK (pack > 0),
@@ -207,8 +207,8 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       ALTER TABLE svc_piece_frames ALTER COLUMN bytes SET STORAGE EXTERNAL, ALTER COLUMN keys SET STORAGE EXTERNAL;
       CREATE TABLE svc_piece_salt (one boolean PRIMARY KEY DEFAULT true CHECK (one), salt bytea NOT NULL);
-      ALTER TABLE svc_run_documents DROP CONSTRAINT svc_run_documents_encoding_check;
-      ALTER TABLE svc_run_documents ADD CONSTRAINT svc_run_documents_encoding_check CHECK (encoding IN ('identity', 'br', 'pieces'));
+      CREATE TABLE svc_run_pieces (run_id text PRIMARY KEY CHECK (run_id ~ '^[0-9a-f]{64}$'), lists bytea NOT NULL);
+      ALTER TABLE svc_run_pieces ALTER COLUMN lists SET STORAGE EXTERNAL;
       ALTER TABLE svc_run_state ALTER COLUMN items DROP NOT NULL, ADD COLUMN pieces bytea, ADD CONSTRAINT svc_run_state_items_or_pieces CHECK ((items IS NULL) <> (pieces IS NULL));`,
   },
 ];

@@ -12,6 +12,7 @@ import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../.
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
+import { decodeNamedLists, encodeNamedLists } from '../../domain/conmon/content-pieces';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
 import { KEPT_DOCUMENTS, keptDocuments } from '../../domain/conmon/kept-documents';
 import { canonicalText, checkDecided, parseRunKey } from '../../domain/conmon/run-id';
@@ -56,12 +57,12 @@ interface RunRow {
 }
 
 /**
- * A part of a stored document: its bytes, compressed (`br`) or not (`identity`, as svc stored parts before), or its
- * piece list (`pieces`: the document's only part, its pieces in svc_piece_frames).
+ * A part of a stored document: its bytes, compressed (`br`) or not (`identity`, as svc stored parts before). A run
+ * recorded since migration 10 keeps its other documents as pieces, their lists in svc_run_pieces.
  */
 interface PartRow {
   bytes: Buffer;
-  encoding: 'identity' | 'br' | 'pieces';
+  encoding: 'identity' | 'br';
 }
 
 /** The columns of a run's row a kept document is opened from: its kept list, and its whole list only when it has none. */
@@ -354,6 +355,11 @@ export class PostgresRunStore implements RunStore, AccessStore {
     // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
     const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, changed) : bytes);
     const frames = this.framesFor(query);
+    const listsWhere = `${this.location} (svc_run_pieces, run ${found.seq})`;
+    const listWhere = `${this.location} (svc_run_pieces, run ${found.seq}, ${name})`;
+    // Where the document is read from, which a digest that does not match names: its parts, or its piece list.
+    const read = { where };
+    const pieceChanged = () => documentChanged(listWhere, name);
     const parts = async function* (): AsyncGenerator<Uint8Array> {
       if (kept) {
         // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
@@ -361,11 +367,14 @@ export class PostgresRunStore implements RunStore, AccessStore {
         yield* rows.map(bytesOf);
         return;
       }
-      const [first] = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = 0', [found.id, name]);
       // A piece list (migration 10 on): the document is its pieces.
-      if (first?.encoding === 'pieces') return yield* frames.document(await frames.documentSpans(first.bytes, changed), found.id, changed);
+      const list = (await listsOf(query, found.id, listsWhere))?.get(name);
+      if (list !== undefined) {
+        read.where = listWhere;
+        return yield* frames.document(await frames.documentSpans(list, pieceChanged), found.id, pieceChanged);
+      }
       for (let part = 0; ; part += 1) {
-        const rows = part === 0 ? (first ? [first] : []) : await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
+        const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
         if (rows.length === 0) {
           // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
           const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
@@ -375,7 +384,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
         yield bytesOf(rows[0]);
       }
     };
-    return { document, chunks: verifiedChunks(parts(), document, where, digest) };
+    return { document, chunks: verifiedChunks(parts(), document, () => read.where, digest) };
   }
 
   /** One transaction under the runs' advisory lock: the journal is read and verified, the entry inserted, the head moved. */
@@ -415,9 +424,12 @@ export class PostgresRunStore implements RunStore, AccessStore {
       if (plan === undefined) return { documents: 0, bytes: 0 };
       const entry = await this.insertJournalEntry(sql, journal, PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt);
       // Counted as the documents' own bytes (as every store counts them), from each run's list: parts are compressed.
+      // A run kept as pieces (migration 10 on) loses its piece lists, one row: every document but the kept ones.
       const [removed] = await sql<{ documents: string; bytes: string | null }>(
         `WITH gone AS (DELETE FROM svc_run_documents WHERE run_id = ANY($1) AND NOT (name = ANY($2)) RETURNING run_id, name),
-              names AS (SELECT DISTINCT run_id, name FROM gone)
+              lists AS (DELETE FROM svc_run_pieces WHERE run_id = ANY($1) RETURNING run_id),
+              names AS (SELECT DISTINCT run_id, name FROM gone
+                        UNION SELECT r.id, d->>'name' FROM svc_runs r JOIN lists l ON l.run_id = r.id, jsonb_array_elements(r.documents) d WHERE NOT (d->>'name' = ANY($2)))
          SELECT count(*) AS documents,
                 sum((SELECT (d->>'bytes')::bigint FROM svc_runs r, jsonb_array_elements(r.documents) d WHERE r.id = names.run_id AND d->>'name' = names.name)) AS bytes
          FROM names`,
@@ -697,8 +709,9 @@ export class PostgresRunStore implements RunStore, AccessStore {
    */
   private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[], recordId: RecordId, pieces: RunPieces, base: string | undefined): Promise<RunDocument[]> {
     checkDocumentSources(sources);
-    const lists = new Map<string, Buffer>();
-    if (base !== undefined) for (const row of await sql<{ name: string; bytes: Buffer }>(`SELECT name, bytes FROM svc_run_documents WHERE run_id = $1 AND encoding = 'pieces'`, [base])) lists.set(row.name, row.bytes);
+    // The base's lists: undefined for none, or lists svc did not write (the run is then written without sharing).
+    const shared = base === undefined ? undefined : await listsOf(sql, base, '').catch(() => undefined);
+    const lists = new Map<string, Uint8Array>();
     const documents: RunDocument[] = [];
     for (const source of sources) {
       const bytes = new DocumentBytes(source, [...documents], digest, noteStreamed);
@@ -710,11 +723,11 @@ export class PostgresRunStore implements RunStore, AccessStore {
           part += 1;
         }
       } else {
-        const list = await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(lists.get(source.name)));
-        await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, 0, $3, 'pieces')`, [id, source.name, bytea(list)]);
+        lists.set(source.name, await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(shared?.get(source.name))));
       }
       documents.push(bytes.document());
     }
+    if (lists.size > 0) await sql('INSERT INTO svc_run_pieces (run_id, lists) VALUES ($1, $2)', [id, await compressedPart(encodeNamedLists(lists))]);
     return byName(documents);
   }
 
@@ -876,6 +889,19 @@ async function baseRun(sql: Sql, summary: RunSummary): Promise<string | undefine
   if (same !== undefined) return same.id;
   const [last] = await sql<{ id: string }>('SELECT id FROM svc_runs ORDER BY seq DESC LIMIT 1');
   return last?.id;
+}
+
+/**
+ * The piece lists of run `id`'s documents (svc_run_pieces), by name; undefined for a run that has none (recorded
+ * before migration 10, or without documents). Lists that are not what svc wrote are tampering at `where`.
+ */
+async function listsOf(sql: Sql, id: string, where: string): Promise<Map<string, Uint8Array> | undefined> {
+  const [row] = await sql<{ lists: Buffer }>('SELECT lists FROM svc_run_pieces WHERE run_id = $1', [id]);
+  if (row === undefined) return undefined;
+  const undecodable = () => chainTampered(where, 'the piece lists of the run are not the ones svc wrote');
+  const lists = decodeNamedLists(decompressedPart(row.lists, undecodable));
+  if (lists === undefined) throw undecodable();
+  return lists;
 }
 
 /** Inserts a run's POA&M state and events as parts (stateParts), each as its piece list against the base run's same part. */
