@@ -294,11 +294,11 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     expect(conmon('tamper-state', ['process', fixture]).status).toBe(0);
     const states = join(home('tamper-state'), 'store', 'states');
     const [file] = readdirSync(states);
-    editStoredState(join(home('tamper-state'), 'store'), 1, file.slice(9, 73), (state) => (state.poam[0].status = 'Closed'));
+    const edited = editStoredState(join(home('tamper-state'), 'store'), 1, file.slice(9, 73), (state) => (state.poam[0].status = 'Closed'));
     // The next run moves the lifecycle on from run 1's POA&M state: it is read, and refused.
     const next = conmon('tamper-state', ['process', 'fixtures/sample-baseline-b.json']);
     expect(next.status).toBe(4);
-    expect(next.stderr).toBe(`Error: ${join(states, file)}: the hash chain does not match the POA&M state of run 1 (${file.slice(9, 73)}); the store was modified outside svc. Restore it from backup\n`);
+    expect(next.stderr).toBe(`Error: ${edited}: the hash chain does not match the POA&M state of run 1 (${file.slice(9, 73)}); the store was modified outside svc. Restore it from backup\n`);
     // The trend dashboard reads only the summaries in the index, which are intact.
     expect(conmon('tamper-state', ['dashboard', '--out', join(tmp, 'tampered-dashboard.html')]).status).toBe(0);
   });

@@ -120,7 +120,7 @@ function generational(dir: string): string[] {
   return members;
 }
 /** Whether a file of `dir` names process `pid` (a temporary name, or a lock file's owner). */
-const tagged = (dir: string, pid: number) => readdirSync(dir).some((f) => f.includes('.svc-tmp-') && f.includes(`-${pid}-`));
+const tagged = (dir: string, pid: number) => existsSync(dir) && readdirSync(dir).some((f) => f.includes('.svc-tmp-') && f.includes(`-${pid}-`));
 const lockedBy = (path: string, pid: number) => {
   try {
     return (JSON.parse(readFileSync(path, 'utf8')) as { pid: number }).pid === pid;
@@ -292,8 +292,8 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       expect(after.slice(0, runs.length)).toEqual(runs);
       const added = after.slice(runs.length).map(([, , as]) => as);
       expect({ at, added }).toEqual({ at, added: run.signal === null || added.length > 0 ? [asOf(k + 1)] : [] });
-      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states'), join(store(), 'documents')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
-      const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json.br`));
+      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states'), join(store(), 'documents'), join(store(), 'pieces')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
+      const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json.pieces`));
       const what = [locked && 'lock', leftovers.length > 0 && 'temp', orphans.length > 0 && 'state'].filter(Boolean).join(',');
       seen.push(`${tookOver ? 'took-over,' : ''}${at}:${run.signal === null ? 'finished' : after.length > runs.length ? 'recorded' : 'not-recorded'}${what ? `+${what}` : ''}`);
       runs = after;
@@ -318,9 +318,11 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     // Every run reads back and verifies (a record changed on disk would be exit 4); nothing but the store is left.
     const report = svc(['conmon', 'export-oa', '--from', '2026-11-01', '--to', '2026-11-30', '--json'], { env: env() });
     expect([report.status, report.stderr]).toEqual([0, '']);
-    expect(readdirSync(store()).sort()).toEqual(['documents', 'index.json', 'runs', 'states']);
+    expect(readdirSync(store()).sort()).toEqual(['documents', 'index.json', 'pieces', 'runs', 'states']);
     expect(readdirSync(join(store(), 'documents')).sort()).toEqual(final.map(([, id]) => id).sort());
-    expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json.br`));
+    expect(readdirSync(join(store(), 'states'))).toEqual(final.map(([seq, id]) => `${String(seq).padStart(8, '0')}-${id}.json.pieces`));
+    // The packs of the recorded runs and the salt: none of a run a kill cut short.
+    expect(readdirSync(join(store(), 'pieces'))).toEqual([...final.map(([seq]) => `${String(seq).padStart(8, '0')}.pack`), 'salt']);
     expect(readdirSync(join(store(), 'runs')).sort()).toEqual(final.map(([, id]) => `${id}.json`).sort());
     expect(final.map(([seq]) => seq)).toEqual(final.map((_, i) => i + 1));
   }, 90_000);

@@ -83,24 +83,31 @@ function readStoredFile(path: string, id: string, store: string): Buffer {
   return untokenized(piecesOf(store, inner.spans), id);
 }
 
-/** The bytes of the pieces `spans` names, read from the packs as file-packs.ts lays them out. */
+/** The bytes of the pieces `spans` names, read from the packs as file-packs.ts lays them out (each pack read once). */
 function piecesOf(store: string, spans: readonly PieceSpan[]): Buffer {
+  const packs = new Map<number, Frame[]>();
   const parts: Buffer[] = [];
   for (const { pack, first, count } of spans) {
-    const bytes = readFileSync(join(store, 'pieces', `${String(pack).padStart(8, '0')}.pack`));
-    for (const frame of framesOf(bytes)) {
+    if (!packs.has(pack)) packs.set(pack, framesOf(readFileSync(join(store, 'pieces', `${String(pack).padStart(8, '0')}.pack`))));
+    for (const frame of packs.get(pack)!) {
       const from = Math.max(first, frame.first);
       const to = Math.min(first + count, frame.first + frame.offsets.length - 1);
-      if (from < to) parts.push(frame.plain.subarray(frame.offsets[from - frame.first], frame.offsets[to - frame.first]));
+      if (from < to) parts.push(frame.plain().subarray(frame.offsets[from - frame.first], frame.offsets[to - frame.first]));
     }
   }
   return Buffer.concat(parts);
 }
 
-function framesOf(pack: Buffer): { first: number; offsets: number[]; plain: Buffer }[] {
+interface Frame {
+  first: number;
+  offsets: number[];
+  plain: () => Buffer;
+}
+
+function framesOf(pack: Buffer): Frame[] {
   const tableBytes = pack.readUInt32BE(pack.length - 12);
   const end = pack.length - 12 - tableBytes;
-  const frames: { first: number; offsets: number[]; plain: Buffer }[] = [];
+  const frames: Frame[] = [];
   const at = { offset: 8 };
   const part = (): Buffer => {
     const length = readVarint(pack, at) as number;
@@ -112,7 +119,8 @@ function framesOf(pack: Buffer): { first: number; offsets: number[]; plain: Buff
     const [lengths, , bytes] = [part(), part(), part()];
     const offsets = [0];
     for (const cursor = { offset: 0 }; cursor.offset < lengths.length; ) offsets.push(offsets[offsets.length - 1] + (readVarint(lengths, cursor) as number));
-    frames.push({ first, offsets, plain: brotliDecompressSync(bytes) });
+    let plain: Buffer | undefined;
+    frames.push({ first, offsets, plain: () => (plain ??= brotliDecompressSync(bytes)) });
   }
   return frames;
 }

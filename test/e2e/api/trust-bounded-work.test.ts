@@ -137,7 +137,7 @@ function trustCenter(prefix: string) {
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
   const idOf = (seq: number) => (JSON.parse(readFileSync(at('.svc', 'store', 'index.json'), 'utf8')) as { runs: { summary: { id: string } }[] }).runs[seq - 1].summary.id;
-  const documentsOf = (seq: number) => (JSON.parse(readFileSync(at('.svc', 'store', 'documents', idOf(seq), '.list.json'), 'utf8')) as { name: string; media_type: string; bytes: number }[]);
+  const documentsOf = (seq: number) => (JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), '.list.json').toString('utf8')) as { name: string; media_type: string; bytes: number }[]);
   const pageOf = (seq: number, page = 0) => JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), `evidence.${String(page).padStart(6, '0')}.json`).toString('utf8')) as { content_hash: string }[];
   const hexOf = (entry: { content_hash: string }) => entry.content_hash.slice('sha256:'.length);
   /** Records runs as svc did before the evidence index (in this process, through the built ProcessRun). */
@@ -239,8 +239,8 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256} reads the index e
     for (const name of ['evidence-index.0000.bin', 'evidence-index.json']) {
       const documents = tc.at('.svc', 'store', 'documents', tc.idOf(RUNS - 3));
       const file = storedDocumentFile(documents, name);
-      const original = readFileSync(file);
-      const changed = readStoredDocument(documents, name);
+      const original = readStoredDocument(documents, name);
+      const changed = Buffer.from(original);
       changed[changed.length - 2] ^= 1;
       writeStoredDocument(documents, name, changed);
       try {
@@ -262,7 +262,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256} reads the index e
         });
         await fresh.stop();
       } finally {
-        writeFileSync(file, original);
+        writeStoredDocument(documents, name, original);
       }
     }
   });
