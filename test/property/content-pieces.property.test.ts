@@ -2,18 +2,7 @@ import fc from 'fast-check';
 import { addPiece, BaseWindow, decodeSpans, encodeSpans, PIECE_MAX_BYTES, PIECE_MIN_BYTES, PieceCutter, type PieceSpan } from '../../src/domain/conmon/content-pieces';
 import { PackWriter, PieceFrames, PieceKeys, type PieceFrame, restored, tokenized, writeDocumentPieces } from '../../src/infrastructure/store/piece-packs';
 import { SEED } from './bad-input';
-
-/** Bytes cut into chunks at the given fractions. */
-function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
-  const points = [...new Set(at.map((f) => Math.floor(f * bytes.length)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let from = 0;
-  for (const point of [...points, bytes.length]) {
-    chunks.push(bytes.subarray(from, point));
-    from = point;
-  }
-  return chunks;
-}
+import { cut } from './cut';
 
 function piecesOf(chunks: Uint8Array[]): Uint8Array[] {
   const cutter = new PieceCutter();

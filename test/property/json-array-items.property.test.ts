@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { JsonArrayItems, JsonSplitError } from '../../src/domain/encoding/json-array-items';
 import { SEED } from './bad-input';
+import { cut } from './cut';
 
 const PREFIX = '{"entries":[';
 
@@ -13,18 +14,6 @@ const value = fc.letrec((tie) => ({
   object: fc.dictionary(text, tie('value'), { maxKeys: 4 }),
 })).value;
 const item = fc.oneof(fc.dictionary(text, value, { maxKeys: 4 }), fc.array(value, { maxLength: 4 }));
-
-/** The bytes cut at the given fractions: chunks that split characters, strings and escapes anywhere. */
-function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
-  const points = [...new Set(at.map((f) => Math.floor(f * bytes.length)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let from = 0;
-  for (const point of [...points, bytes.length]) {
-    chunks.push(bytes.subarray(from, point));
-    from = point;
-  }
-  return chunks;
-}
 
 function split(chunks: Uint8Array[]): { items: string[]; rest: string } {
   const splitter = new JsonArrayItems(PREFIX);

@@ -766,7 +766,7 @@ export class FileRunStore implements RunStore, AccessStore {
    * Writes the documents of run `id` into a temporary directory, a file each, fsynced, and renames it to
    * `documents/<id>/`; one left by an append cut short before its index was written is replaced. A kept document is
    * one compressed file (a year of runs reads it: one read each); any other is a piece list, its pieces shared with
-   * the same document of `pieces.base` (the source's last run) where they are the same, the others added to the run's
+   * the same document of run `base` (the source's last run) where they are the same, the others added to the run's
    * pack through `pieces.writer`.
    */
   private async writeDocuments(id: string, sources: RunDocumentSource[], recordId: RecordId, pieces: RunPieces, base: RunSummary | undefined): Promise<RunDocument[]> {
