@@ -21,7 +21,7 @@ import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
 import { instantsOf } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, documentChanged, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
-import { compressedPart, decompressedPart } from './compressed-documents';
+import { compressedPart, CorruptCompression, decompressedPart, decompressedWhole } from './compressed-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, nextJournalEntry } from '../../domain/conmon/journal';
 
 export interface PostgresRunStoreOptions {
@@ -865,6 +865,9 @@ function safeDecode(text: string): string {
   }
 }
 
+/** The most a run's piece lists may come to, decompressed: far more than a run of a million results has. */
+const RUN_LISTS_BYTES = 256 << 20;
+
 /** A Uint8Array as pg sends bytea: a Buffer over the same bytes. */
 function bytea(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -899,7 +902,14 @@ async function listsOf(sql: Sql, id: string, where: string): Promise<Map<string,
   const [row] = await sql<{ lists: Buffer }>('SELECT lists FROM svc_run_pieces WHERE run_id = $1', [id]);
   if (row === undefined) return undefined;
   const undecodable = () => chainTampered(where, 'the piece lists of the run are not the ones svc wrote');
-  const lists = decodeNamedLists(decompressedPart(row.lists, undecodable));
+  let lists: Map<string, Uint8Array> | undefined;
+  try {
+    // A list is at most about a KiB (a longer one is kept as pieces): a run of thousands of pages has a few MiB of them.
+    const plain = decompressedWhole(row.lists, RUN_LISTS_BYTES);
+    lists = plain && decodeNamedLists(plain);
+  } catch (error) {
+    if (!(error instanceof CorruptCompression)) throw error;
+  }
   if (lists === undefined) throw undecodable();
   return lists;
 }
