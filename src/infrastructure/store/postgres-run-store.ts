@@ -735,7 +735,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
   private piecesOf(sql: Sql): PieceFrames {
     return new PieceFrames(
       async (pack, index) => (await sql<{ first: number; lengths: Buffer; keys: Buffer; bytes: Buffer }>('SELECT first, lengths, keys, bytes FROM svc_piece_frames WHERE pack = $1 AND first <= $2 ORDER BY first DESC LIMIT 1', [pack, index]))[0],
-      (pack) => chainTampered(`${this.location} (svc_piece_frames, pack ${pack})`, `does not hold the pieces of run ${pack} that a piece list names`),
+      (pack) => chainTampered(`${this.location} (svc_piece_frames, pack ${pack})`, `does not hold the pieces of run ${pack} that a document's piece list names`),
     );
   }
 
