@@ -125,3 +125,15 @@ async function* flowing(source: Readable, transform: Transform): AsyncGenerator<
     transform.destroy();
   }
 }
+
+/** Bytes as a stream of one chunk. */
+export async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** A stream's chunks, all of them (a small document, a state part, a list). */
+export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const all: Uint8Array[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return all;
+}

@@ -15,7 +15,7 @@ import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
-import { compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, piecesFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
+import { collect, compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, once, piecesFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
 import { PackFileReader, PackFileWriter, packSeq } from './file-packs';
 import { type DocumentBase, PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
@@ -972,16 +972,6 @@ async function* decompressedOr(bytes: AsyncIterable<Uint8Array>, undecodable: ()
 
 async function* utf8(chunks: Iterable<string>): AsyncGenerator<Uint8Array> {
   for (const chunk of chunks) yield Buffer.from(chunk, 'utf8');
-}
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
-  const all: Uint8Array[] = [];
-  for await (const chunk of chunks) all.push(chunk);
-  return all;
 }
 
 async function* wholeBuffer({ bytes }: LegacyBundle): AsyncGenerator<Uint8Array> {

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { addPiece, BaseWindow, decodeSpans, encodeSpans, type KeptPiece, PIECE_MAX_BYTES, PieceCutter, type PieceSpan, readVarint, varint } from '../../domain/conmon/content-pieces';
-import { compressedPart, decompressedPart } from './compressed-documents';
+import { collect, compressedPart, decompressedPart, once } from './compressed-documents';
 
 /**
  * The pieces a run adds to a store (issue 35; content-pieces.ts): kept in the run's pack, numbered 0, 1, … in the
@@ -153,9 +153,7 @@ export class PieceFrames {
     const list = decodeSpans(stored);
     if (list === undefined) throw undecodable();
     if (!list.ofList) return list.spans;
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of this.bytes(list.spans)) chunks.push(chunk);
-    const inner = decodeSpans(Buffer.concat(chunks));
+    const inner = decodeSpans(Buffer.concat(await collect(this.bytes(list.spans))));
     if (inner === undefined || inner.ofList) throw undecodable();
     return inner.spans;
   }
@@ -313,10 +311,6 @@ export interface RunPieces {
   writer: PackWriter;
   frames: PieceFrames;
   keys: PieceKeys;
-}
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
 }
 
 /** How many of a document's own new pieces are remembered, so one repeated within it is kept once. */

@@ -21,7 +21,7 @@ import { RecordId, storedRecord } from '../../domain/conmon/stored-record';
 import { instantsOf } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, documentChanged, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
-import { compressedPart, CorruptCompression, decompressedPart, decompressedWhole } from './compressed-documents';
+import { collect, compressedPart, CorruptCompression, decompressedPart, decompressedWhole, once } from './compressed-documents';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, nextJournalEntry } from '../../domain/conmon/journal';
 
 export interface PostgresRunStoreOptions {
@@ -813,10 +813,6 @@ export class PostgresRunStore implements RunStore, AccessStore {
   }
 }
 
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
-
 /** `($n, $n+1, …)` for one row, its values pushed onto `values`. */
 function placeholders(values: unknown[], row: unknown[]): string {
   const first = values.length + 1;
@@ -930,7 +926,5 @@ async function insertState(sql: Sql, id: string, state: { poam: Iterable<Tracked
 
 /** Bytes as they come, as one UTF-8 string: a state part, about a MiB. */
 async function textOf(chunks: AsyncIterable<Uint8Array>): Promise<string> {
-  const all: Buffer[] = [];
-  for await (const chunk of chunks) all.push(Buffer.from(chunk));
-  return Buffer.concat(all).toString('utf8');
+  return Buffer.concat(await collect(chunks)).toString('utf8');
 }
