@@ -405,7 +405,7 @@ export class FileRunStore implements RunStore, AccessStore {
   private async *documentBytes(entry: IndexEntry, name: string, read: { path: string }): AsyncGenerator<Uint8Array> {
     const { id, seq } = entry.summary;
     const path = join(this.documentsPath(id), name);
-    const stored = await this.storedBytes(path, id, (file) => documentChanged(file, name));
+    const stored = await this.storedBytes(path, KEPT_DOCUMENTS.includes(name) ? undefined : id, (file) => documentChanged(file, name));
     if (stored !== undefined) {
       read.path = stored.path;
       return yield* stored.chunks;
@@ -416,17 +416,18 @@ export class FileRunStore implements RunStore, AccessStore {
 
   /**
    * The bytes of a file of run `id` svc keeps as pieces (piece-packs.ts: `<path>.pieces`, the pieces in the store's
-   * packs) or compressed (compressed-documents.ts): decompressed from `<path>.br`, or read from a plain `<path>` as
-   * svc kept it before, until the store converts it (compressPlainFiles); undefined when none is there. A conversion
+   * packs; not looked for without `id`: a kept document, the document list) or compressed (compressed-documents.ts):
+   * decompressed from `<path>.br`, or read from a plain `<path>` as svc kept it before, until the store converts it
+   * (compressPlainFiles); undefined when none is there. A conversion
    * writes the compressed file before it removes the plain one, so a plain file gone while it is looked for is looked
    * for compressed again. Bytes that do not decode are what `undecodable` says of their file.
    */
-  private async storedBytes(path: string, id: string, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
-    const list = await this.readBytes(piecesFile(path));
-    if (list !== undefined) {
-      const file = piecesFile(path);
-      const spans = await this.frames.documentSpans(list, () => undecodable(file));
-      return { path: file, chunks: this.frames.document(spans, id, () => undecodable(file)) };
+  private async storedBytes(path: string, id: string | undefined, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
+    const listFile = piecesFile(path);
+    const list = id === undefined ? undefined : await this.readBytes(listFile);
+    if (id !== undefined && list !== undefined) {
+      const spans = await this.frames.documentSpans(list, () => undecodable(listFile));
+      return { path: listFile, chunks: this.frames.document(spans, id, () => undecodable(listFile)) };
     }
     for (const [file, packed] of [[compressedFile(path), true], [path, false], [compressedFile(path), true]] as const) {
       const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
@@ -640,7 +641,7 @@ export class FileRunStore implements RunStore, AccessStore {
     const kept = this.lists.get(summary.id);
     if (kept !== undefined && kept.sha256 === link.records.documents) return kept.list;
     const plain = join(this.documentsPath(summary.id), DOCUMENT_LIST);
-    const stored = await this.storedBytes(plain, summary.id, (file) => chainTampered(file, `the document list of run ${summary.seq} is not the one svc wrote`));
+    const stored = await this.storedBytes(plain, undefined, (file) => chainTampered(file, `the document list of run ${summary.seq} is not the one svc wrote`));
     if (stored === undefined) throw tampered(plain, summary.id, `is the document list of run ${summary.seq} that its chain link names, but it is missing`);
     const { path } = stored;
     const text = Buffer.concat(await collect(stored.chunks)).toString('utf8');
