@@ -14,7 +14,7 @@
 
 /** No piece is shorter (but a document's last), none longer. */
 export const PIECE_MIN_BYTES = 256;
-export const PIECE_NORMAL_BYTES = 512;
+const PIECE_NORMAL_BYTES = 512;
 export const PIECE_MAX_BYTES = 4096;
 
 /** 10 high bits before the normal size (a cut in 1,024 bytes), 8 after (one in 256). */

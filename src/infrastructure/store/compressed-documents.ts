@@ -19,7 +19,7 @@ export function compressedFile(name: string): string {
 }
 
 /** The file a document's piece list is kept in (piece-packs.ts): its bytes are pieces of the store's packs. */
-export const PIECES_SUFFIX = '.pieces';
+const PIECES_SUFFIX = '.pieces';
 
 export function piecesFile(name: string): string {
   return `${name}${PIECES_SUFFIX}`;

@@ -15,7 +15,7 @@ const HEAD = Buffer.from('SVCPACK1', 'latin1');
 const END = Buffer.from('SVCPEND1', 'latin1');
 
 /** A pack's file name: the run's seq, eight digits, as state files are named. */
-export function packFile(seq: number): string {
+function packFile(seq: number): string {
   return `${String(seq).padStart(8, '0')}.pack`;
 }
 

@@ -15,10 +15,10 @@ import { collect, compressedPart, decompressedPart, once } from './compressed-do
  * store's own, no one who writes a report can make a piece that matches another on purpose. A document's SHA-256 is
  * checked whenever it is read, so even a chance match would be reported as the run's tampering, never served.
  */
-export const PIECE_KEY_BYTES = 8;
+const PIECE_KEY_BYTES = 8;
 
 /** A frame holds pieces until they come to this many bytes. */
-export const FRAME_BYTES = 256 * 1024;
+const FRAME_BYTES = 256 * 1024;
 
 /** A frame as stored: its first piece's number in the pack, each piece's length and key, and the pieces compressed. */
 export interface PieceFrame {
@@ -29,7 +29,7 @@ export interface PieceFrame {
 }
 
 /** Where a store's frames are: the frame of pack `pack` that holds piece `index`, or undefined when there is none. */
-export type FrameSource = (pack: number, index: number) => Promise<PieceFrame | undefined>;
+type FrameSource = (pack: number, index: number) => Promise<PieceFrame | undefined>;
 
 /** The keys of a store's pieces: SHA-256 of its salt and the piece, the first PIECE_KEY_BYTES. */
 export class PieceKeys {
@@ -61,7 +61,7 @@ function keyed(key: Uint8Array, at: number, pack: number, index: number): Keyed 
 }
 
 /** Each piece's length as varints. */
-export function encodeLengths(lengths: readonly number[]): Uint8Array {
+function encodeLengths(lengths: readonly number[]): Uint8Array {
   const out: number[] = [];
   for (const length of lengths) varint(out, length);
   return Uint8Array.from(out);
