@@ -124,6 +124,42 @@ describe('content-defined pieces (issue 35)', () => {
       await expect(read(encodeSpans([{ pack: 9, first: 0, count: 1 }]), first)).rejects.toThrow('pack 9 does not hold the piece');
     });
 
+    it('reads a document whose pieces alternate between one pack and forty others fetching each frame once', async () => {
+      const piece = (pack: number, i: number) => Buffer.alloc(PIECE_MIN_BYTES, `${pack}:${i};`);
+      const written: Promise<void>[] = [];
+      const write = (pack: number, count: number) => {
+        const w = writer(pack);
+        for (let i = 0; i < count; i += 1) w.add(piece(pack, i), keys.of(piece(pack, i)));
+        written.push(w.flush());
+      };
+      write(100, 4_000);
+      for (let pack = 10; pack < 50; pack += 1) write(pack, 3);
+      await Promise.all(written);
+      expect(frames.get(100)!.length).toBeGreaterThan(3);
+      // Piece i of pack 100, and after every tenth a piece of one of the forty packs, the forty in turn.
+      const spans: PieceSpan[] = [];
+      const expected: Buffer[] = [];
+      for (let i = 0; i < 4_000; i += 1) {
+        addPiece(spans, 100, i);
+        expected.push(piece(100, i));
+        if (i % 10 === 9) {
+          const [pack, index] = [10 + ((i / 10) % 40 | 0), (i / 400) % 3 | 0];
+          addPiece(spans, pack, index);
+          expected.push(piece(pack, index));
+        }
+      }
+      const fetched = new Map<string, number>();
+      const counting = new PieceFrames(async (pack, index) => {
+        const frame = await source(pack, index);
+        const name = `${pack}/${frame?.first}`;
+        fetched.set(name, (fetched.get(name) ?? 0) + 1);
+        return frame;
+      }, (pack) => new Error(`pack ${pack} does not hold the piece`));
+      expect((await all(counting.bytes(spans))).equals(Buffer.concat(expected))).toBe(true);
+      expect(fetched.size).toBe(frames.get(100)!.length + 40);
+      expect([...fetched.values()].every((times) => times === 1)).toBe(true);
+    });
+
     it('reports a sink that fails on the next pace or flush, and hands no frame after it', async () => {
       let handed = 0;
       const failing = new PackWriter(3, async () => {

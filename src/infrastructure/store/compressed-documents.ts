@@ -64,11 +64,12 @@ export async function* compressed(chunks: Iterable<string | Uint8Array> | AsyncI
 const compress = promisify(brotliCompress);
 
 /**
- * One part of a document (at most DOCUMENT_CHUNK_BYTES), compressed on its own: PostgreSQL keeps a document as parts,
- * each compressed so (`encoding` 'br'), which TOAST does not compress again (its own compression does about half as well).
+ * One part of a document (at most DOCUMENT_CHUNK_BYTES), compressed on its own, at the store's quality unless told: PostgreSQL
+ * keeps a document as parts, each compressed so (`encoding` 'br'), which TOAST does not compress again (its own
+ * compression does about half as well); a pack's frames are such parts.
  */
-export function compressedPart(bytes: Uint8Array): Promise<Buffer> {
-  return compress(bytes, BROTLI);
+export function compressedPart(bytes: Uint8Array, quality: number = BROTLI.params[constants.BROTLI_PARAM_QUALITY]): Promise<Buffer> {
+  return compress(bytes, { params: { ...BROTLI.params, [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
 }
 
 /** A part compressedPart made, decompressed; bytes that are not such a part are what `undecodable` says. */

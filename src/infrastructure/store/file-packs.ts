@@ -101,8 +101,8 @@ interface PackTable {
   lengths: number[];
 }
 
-/** How many packs' tables a reader keeps: a document of a year's runs reads pieces of a few of them. */
-const TABLES_KEPT = 64;
+/** How many packs' tables a reader keeps: a document of a year of daily runs reads pieces of each of them. */
+const TABLES_KEPT = 1024;
 
 /**
  * Reads frames of the packs in `dir`. A pack that is missing or not what PackFileWriter wrote is what `undecodable`
