@@ -2,8 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { basename, join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib';
 import canonicalize from 'canonicalize';
 import { InvalidInputError, UnavailableError } from '../../src/domain/errors';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
@@ -158,6 +158,8 @@ describe('FileRunStore on disk', () => {
   });
 
   describe('documents and states kept as pieces shared between runs (issue 35)', () => {
+    /** Compressed as svc compresses them, at quality 1 (brotliCompressSync's 11 takes seconds for a document of a MiB). */
+    const br = (bytes: string | Uint8Array) => brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } });
     // Repetitive JSON, as a SAR is: compresses well. Each run's names the run itself, as a POA&M item's last_run does.
     const sarOf = (id: string, changed = -1) =>
       JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: i === changed ? `Changed on the day of run ${id}.` : `The evidence entry of KSI-${i % 50}: checked.`, last_run: id })));
@@ -265,13 +267,66 @@ describe('FileRunStore on disk', () => {
       await expect(openedText(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({ message: expect.stringContaining(`${plain}: the document sar.json no longer matches`) });
       writeFileSync(plain, sarOf(ids[1]));
       // A conversion cut short: run 1's compressed file written but its plain one not yet removed.
-      writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), brotliCompressSync(sarOf(ids[0])));
+      writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), br(sarOf(ids[0])));
       const third = await appendRun(before, 3);
       // The lists svc kept plain stay so (it reads both); only documents and states are converted.
       for (const id of ids) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json', 'sar.json.br']);
       expect(readdirSync(join(dir, 'states')).sort()).toEqual([`00000001-${ids[0]}.json.br`, `00000002-${ids[1]}.json.br`, `00000003-${third}.json.pieces`]);
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).compressed_documents).toBe(true);
       for (const [seq, id] of [ids[0], ids[1], third].entries()) expect(await openedText(await new FileRunStore({ dir }).openDocument(seq + 1, 'sar.json'))).toBe(sarOf(id));
+    });
+
+    it('converts the runs svc recorded before it kept pieces into pieces shared between them, in place, resumably; a file that does not decode stays as it is', async () => {
+      const store = new FileRunStore({ dir });
+      const ids = [await appendRun(store, 1), await appendRun(store, 2), await appendRun(store, 3, 2_500)];
+      const runs = await Promise.all([1, 2, 3].map((seq) => store.get(seq)));
+      const stateFile = (seq: number) => join(dir, 'states', `${String(seq).padStart(8, '0')}-${ids[seq - 1]}.json`);
+      // As svc stored them before pieces: every document and state compressed whole, no packs, no mark in the index.
+      const whole = (seq: number) => {
+        const documents = join(dir, 'documents', ids[seq - 1]);
+        writeFileSync(join(documents, 'sar.json.br'), br(readStoredDocument(documents, 'sar.json')));
+        writeFileSync(`${stateFile(seq)}.br`, br(canonicalize(readStoredState(dir, seq, ids[seq - 1]))!));
+        unlinkSync(join(documents, 'sar.json.pieces'));
+        unlinkSync(`${stateFile(seq)}.pieces`);
+      };
+      [1, 2, 3].forEach(whole);
+      rmSync(join(dir, 'pieces'), { recursive: true });
+      const unmark = () => {
+        const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+        delete index.piece_documents;
+        writeFileSync(join(dir, 'index.json'), canonicalize(index)!);
+      };
+      unmark();
+      // A conversion cut short before any list was written: run 1's pack, not yet named by anything, is made anew.
+      mkdirSync(join(dir, 'pieces'));
+      writeFileSync(packOf(1), 'an attempt cut short');
+      // Run 3's document no longer decodes: it stays as it is, and reading it names it.
+      const broken = join(dir, 'documents', ids[2], 'sar.json.br');
+      const brokenBytes = Buffer.from('not brotli');
+      writeFileSync(broken, brokenBytes);
+      const fourth = await appendRun(new FileRunStore({ dir }), 4);
+      expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).piece_documents).toBe(true);
+      for (const id of ids.slice(0, 2)) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json.br', 'sar.json.pieces']);
+      expect(readFileSync(broken)).toEqual(brokenBytes);
+      expect(readdirSync(join(dir, 'states')).sort()).toEqual([1, 2, 3].map((seq) => `${basename(stateFile(seq))}.pieces`).concat(`00000004-${fourth}.json.pieces`));
+      // Converted as they were recorded: run 2 (naming itself) shares all of run 1's pieces; run 4 is written against run 3.
+      expect(listOf(ids[1])!.spans.every((span) => span.pack === 1)).toBe(true);
+      expect(readdirSync(join(dir, 'pieces')).sort()).toEqual(['00000001.pack', '00000002.pack', '00000003.pack', '00000004.pack', 'salt']);
+      const reopened = new FileRunStore({ dir });
+      for (const seq of [1, 2]) expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(sarOf(ids[seq - 1]));
+      await expect(openedText(await reopened.openDocument(3, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(broken) });
+      for (const seq of [1, 2, 3]) expect(await reopened.get(seq)).toStrictEqual(runs[seq - 1]);
+      // Cut short after run 2's state list, before its document's: the next conversion leaves its document whole, as
+      // it left run 3's (its pack and state list written).
+      writeFileSync(broken, br(sarOf(ids[2], 2_500)));
+      writeFileSync(join(dir, 'documents', ids[1], 'sar.json.br'), br(sarOf(ids[1])));
+      unlinkSync(join(dir, 'documents', ids[1], 'sar.json.pieces'));
+      unmark();
+      await appendRun(new FileRunStore({ dir }), 5);
+      for (const id of ids.slice(1)) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json.br', 'sar.json.br']);
+      const last = new FileRunStore({ dir });
+      for (const seq of [1, 2, 3]) expect(await openedText(await last.openDocument(seq, 'sar.json'))).toBe(sarOf(ids[seq - 1], seq === 3 ? 2_500 : -1));
+      for (const seq of [1, 2, 3]) expect(await last.get(seq)).toStrictEqual(runs[seq - 1]);
     });
   });
 
@@ -356,6 +411,7 @@ describe('FileRunStore on disk', () => {
       schema: 'svc.run-index/v2',
       head: two.head,
       compressed_documents: true,
+      piece_documents: true,
       runs: [
         { summary: storedRunFor(first, 1).summary, link: one.link },
         { summary: storedRunFor(second, 2).summary, link: two.link },

@@ -10,7 +10,7 @@ import { freePort, startPostgres, TEST_PASSWORD, type PostgresServer } from '../
 import { recordFor, runIdOf, storedRunFor } from '../support/stored-runs';
 import { openedText } from '../support/stored-documents';
 import { stateParts } from '../../src/domain/conmon/stored-state';
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib';
 import { decodeNamedLists, decodeSpans, encodeNamedLists, encodeSpans } from '../../src/domain/conmon/content-pieces';
 
 let server: PostgresServer;
@@ -298,6 +298,48 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       }
       expect(await openedText(await open({ url }).openDocument(1, 'sar.json'))).toBe(textOf(ids[0]));
     }
+  });
+
+  it('converts the runs stored before pieces (documents and state parts whole) into pieces, a run a transaction, the next run sharing them; a part that does not decode stays as it is (issue 35)', async () => {
+    const textOf = (id: string, changed = -1) => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ observation: i, description: i === changed ? 'Changed.' : 'The evidence entry, checked.', last_run: id })));
+    const store = open({ url });
+    const ids = [1, 2, 3].map((n) => runIdOf(recordFor(n)));
+    for (const [i, id] of ids.entries()) {
+      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id, i === 2 ? 7_000 : -1)] }]);
+    }
+    const runs = await Promise.all([1, 2, 3].map((seq) => store.get(seq)));
+    // As svc stored them before migration 10: documents as parts (br for run 1 and 3, identity for run 2), state parts as text.
+    for (const [i, id] of ids.entries()) {
+      const text = Buffer.from(textOf(id, i === 2 ? 7_000 : -1));
+      await sql(url, 'DELETE FROM svc_run_pieces WHERE run_id = $1', [id]);
+      for (let part = 0; part << 20 < text.length; part++) {
+        const bytes = text.subarray(part << 20, (part + 1) << 20);
+        await sql(url, `INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, 'sar.json', $2, $3, $4)`, [id, part, i === 1 ? bytes : brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } }), i === 1 ? 'identity' : 'br']);
+      }
+      for (const kind of ['poam', 'events'] as const) {
+        await sql(url, 'DELETE FROM svc_run_state WHERE run_id = $1 AND kind = $2', [id, kind]);
+        let part = 0;
+        for (const items of stateParts(runs[i]![kind])) await sql(url, 'INSERT INTO svc_run_state (run_id, kind, part, items) VALUES ($1, $2, $3, $4)', [id, kind, part++, items]);
+      }
+    }
+    await sql(url, 'DELETE FROM svc_piece_frames');
+    // Run 3's first part no longer decodes: its document stays as it is, and reading it names it.
+    await sql(url, `UPDATE svc_run_documents SET bytes = 'not brotli' WHERE run_id = $1 AND part = 0`, [ids[2]]);
+    const fourth = runIdOf(recordFor(4));
+    await open({ url }).append(fourth, (_latest, seq) => storedRunFor(fourth, seq, { record: recordFor(4) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(fourth)] }]);
+    expect(await sql<{ run_id: string }>(url, 'SELECT DISTINCT run_id FROM svc_run_documents')).toEqual([{ run_id: ids[2] }]);
+    expect(await sql(url, 'SELECT run_id FROM svc_run_state WHERE items IS NOT NULL')).toEqual([]);
+    const lists = await sql<{ run_id: string; lists: Buffer }>(url, 'SELECT run_id, lists FROM svc_run_pieces ORDER BY run_id');
+    expect(Object.fromEntries(lists.map((row) => [row.run_id, [...decodeNamedLists(brotliDecompressSync(row.lists))!.keys()]]))).toEqual({ [ids[0]]: ['sar.json'], [ids[1]]: ['sar.json'], [ids[2]]: [], [fourth]: ['sar.json'] });
+    // Converted as it was recorded: run 2 (naming itself) adds its state's few changed pieces, none of its document's.
+    const packs = await sql<{ pack: string; size: number }>(url, 'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack');
+    expect(packs.map((p) => p.pack)).toEqual(['1', '2', '3', '4']);
+    expect(packs[1].size).toBeLessThan(packs[0].size / 20);
+    const reopened = open({ url });
+    for (const seq of [1, 2]) expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(textOf(ids[seq - 1]));
+    await expect(openedText(await reopened.openDocument(3, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('(svc_run_documents, run 3, sar.json)') });
+    for (const seq of [1, 2, 3]) expect(await reopened.get(seq)).toStrictEqual(runs[seq - 1]);
+    expect(await openedText(await reopened.openDocument(4, 'sar.json'))).toBe(textOf(fourth));
   });
 
   it('keeps the canonical record bytes beside the jsonb columns', async () => {

@@ -90,6 +90,8 @@ interface RunIndex {
    * chain (it vouches for no bytes); an index written without it (by an earlier svc) has the store looked over again.
    */
   compressed_documents?: true;
+  /** Every run's documents and state but the kept documents are pieces (convertToPieces); not part of the chain either. */
+  piece_documents?: true;
 }
 
 /** How many runs' document lists a store keeps once checked: a year of daily runs of a few sources. */
@@ -296,11 +298,13 @@ export class FileRunStore implements RunStore, AccessStore {
     try {
       const index = (await this.readIndex()) ?? (await this.upgrade());
       await this.sweep(index);
-      const converted = await this.compressPlainFiles(index);
+      let keys: PieceKeys | undefined;
+      const keysOf = async () => (keys ??= new PieceKeys(await this.pieceSalt()));
+      const compressed = await this.compressPlainFiles(index);
+      const converted = (await this.convertToPieces(index, keysOf)) || compressed;
       const runs = [...index.runs];
       const view = this.view(runs);
       let { head } = index;
-      let keys: PieceKeys | undefined;
       for await (const { id, decide, produce } of requests) {
         const known = runs.find((entry) => entry.summary.id === id);
         if (known) {
@@ -316,7 +320,7 @@ export class FileRunStore implements RunStore, AccessStore {
         const recordId = new RecordId(id, decided.record, digest);
         // What the run adds to the store's pieces (its documents', its state's) goes to its pack, in place before its index.
         const pack = new PackFileWriter(this.piecesPath, seq);
-        const pieces: RunPieces = { writer: new PackWriter(seq, pack.sink), frames: this.frames, keys: (keys ??= new PieceKeys(await this.pieceSalt())) };
+        const pieces: RunPieces = { writer: new PackWriter(seq, pack.sink), frames: this.frames, keys: await keysOf() };
         const base = baseRun(runs, decided.summary)?.summary;
         let run: DecidedRun;
         try {
@@ -342,7 +346,7 @@ export class FileRunStore implements RunStore, AccessStore {
       if (runs.length === index.runs.length && !converted) return;
       // A holder stalled past its lease's expiry may have been taken over: then the index is not ours to replace.
       if (!(await lease.isHeld())) throw this.leaseLost();
-      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs, compressed_documents: true });
+      await this.writeIndex({ schema: RUN_INDEX_SCHEMA, head, runs, compressed_documents: true, piece_documents: true });
     } catch (error) {
       // Packs this append wrote are not committed: one of the same seq may be written again, so none is kept read.
       this.packs.forget();
@@ -418,17 +422,20 @@ export class FileRunStore implements RunStore, AccessStore {
    * The bytes of a file of run `id` svc keeps as pieces (piece-packs.ts: `<path>.pieces`, the pieces in the store's
    * packs; not looked for without `id`: a kept document, the document list) or compressed (compressed-documents.ts):
    * decompressed from `<path>.br`, or read from a plain `<path>` as svc kept it before, until the store converts it
-   * (compressPlainFiles); undefined when none is there. A conversion
-   * writes the compressed file before it removes the plain one, so a plain file gone while it is looked for is looked
-   * for compressed again. Bytes that do not decode are what `undecodable` says of their file.
+   * (compressPlainFiles, then convertToPieces); undefined when none is there. A conversion writes the new file before it
+   * removes the old one, so a plain file gone while it is looked for is looked for compressed again, and a compressed
+   * one, as pieces. Bytes that do not decode are what `undecodable` says of their file.
    */
   private async storedBytes(path: string, id: string | undefined, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
     const listFile = piecesFile(path);
-    const list = id === undefined ? undefined : await this.readBytes(listFile);
-    if (id !== undefined && list !== undefined) {
+    const pieces = async () => {
+      const list = id === undefined ? undefined : await this.readBytes(listFile);
+      if (id === undefined || list === undefined) return undefined;
       const spans = await this.frames.documentSpans(list, () => undecodable(listFile));
       return { path: listFile, chunks: this.frames.document(spans, id, () => undecodable(listFile)) };
-    }
+    };
+    const found = await pieces();
+    if (found !== undefined) return found;
     for (const [file, packed] of [[compressedFile(path), true], [path, false], [compressedFile(path), true]] as const) {
       const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined;
@@ -449,7 +456,8 @@ export class FileRunStore implements RunStore, AccessStore {
       const bytes = fileChunks(handle);
       return { path: file, chunks: packed ? decompressedOr(bytes, () => undecodable(file)) : bytes };
     }
-    return undefined;
+    // Converted to pieces (convertToPieces) while it was looked for.
+    return pieces();
   }
 
   private get journalPath(): string {
@@ -918,6 +926,68 @@ export class FileRunStore implements RunStore, AccessStore {
       }
     }
     return true;
+  }
+
+  /**
+   * Converts the documents and state files of the runs recorded before svc kept pieces (a compressed file each) into
+   * pieces, under the lock, oldest run first, each against the run before it of its source as a new run is written:
+   * run k's pieces go to its own pack, `pieces/<k>.pack`, committed before any of its piece lists is written, and each
+   * list is written atomically before its compressed file is removed, so reads find one or the other. A conversion cut
+   * short is taken up by the next append: a run whose pack is there but no list is converted anew; one with some lists
+   * keeps its other files whole (still read as they are). A file that does not decode is kept as it is: reading it
+   * names it. Nothing a digest or the chain vouches for changes. True when the store was looked over.
+   */
+  private async convertToPieces(index: RunIndex, keys: () => Promise<PieceKeys>): Promise<boolean> {
+    if (index.piece_documents === true) return false;
+    for (const [k, { summary }] of index.runs.entries()) {
+      const dir = this.documentsPath(summary.id);
+      const files = await readdir(dir).catch(() => [] as string[]);
+      const whole = files.filter((file) => !file.startsWith('.') && file === compressedFile(documentOfFile(file)) && !KEPT_DOCUMENTS.includes(documentOfFile(file))).map((file) => join(dir, documentOfFile(file)));
+      const state = this.statePath(summary.seq, summary.id);
+      if (await this.exists(compressedFile(state))) whole.push(state);
+      if (whole.length === 0) continue;
+      const packPath = this.packs.path(summary.seq);
+      if (await this.exists(packPath)) {
+        if ((await this.exists(piecesFile(state))) || files.some((file) => file !== documentOfFile(file) && file === piecesFile(documentOfFile(file)))) continue;
+        await rm(packPath);
+      }
+      const base = baseRun(index.runs.slice(0, k), summary)?.summary;
+      const baseOf = (path: string) => base && this.pieceList(path === state ? this.statePath(base.seq, base.id) : join(this.documentsPath(base.id), basename(path)));
+      const pack = new PackFileWriter(this.piecesPath, summary.seq);
+      const pieces: RunPieces = { writer: new PackWriter(summary.seq, pack.sink), frames: this.frames, keys: await keys() };
+      const lists: [string, Uint8Array][] = [];
+      try {
+        for (const path of whole) {
+          const file = compressedFile(path);
+          try {
+            lists.push([path, await writeDocumentPieces(decompressed(fileChunks(await open(file, 'r'))), summary.id, pieces, await baseOf(path))]);
+          } catch (error) {
+            if (!(error instanceof CorruptCompression)) throw translateFsError(error, file, 'run store file');
+          }
+          await pieces.writer.pace();
+        }
+        await pieces.writer.flush();
+        await pack.commit();
+      } catch (error) {
+        await pack.discard().catch(() => undefined);
+        throw error;
+      }
+      for (const [path, list] of lists) {
+        await this.writeAtomic(piecesFile(path), [list]);
+        await rm(compressedFile(path));
+      }
+    }
+    return true;
+  }
+
+  private async exists(path: string): Promise<boolean> {
+    return stat(path).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw translateFsError(error, path, 'run store file');
+      },
+    );
   }
 
   private async readText(path: string): Promise<string | undefined> {

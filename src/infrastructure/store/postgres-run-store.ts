@@ -203,6 +203,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
    */
   private async appendEach(requests: AsyncIterable<AppendRequest> | Iterable<AppendRequest>, each: (outcome: AppendOutcome) => void): Promise<void> {
     await this.ready();
+    while (await this.transaction((sql) => this.convertToPieces(sql)));
     await this.transaction(async (sql) => {
       await this.lockForAppend(sql);
       let head = await this.verifyChain(sql);
@@ -245,6 +246,58 @@ export class PostgresRunStore implements RunStore, AccessStore {
         each({ recorded: true, run });
       }
     });
+  }
+
+  /**
+   * Converts the oldest run recorded before svc kept pieces (migration 10) that has documents or state parts stored
+   * whole into pieces, in the transaction of `sql` under the runs' advisory lock, against the run before it of its
+   * source as a new run is written: its pieces in pack `seq`, its documents' lists in svc_run_pieces (their parts
+   * deleted), each state part's list beside it (its text cleared). A run a transaction each, so a conversion cut short
+   * is taken up where it stopped. A part that does not decode is kept as it is: reading it names it. Nothing a digest or
+   * the chain vouches for changes. False when no run is left to convert.
+   */
+  private async convertToPieces(sql: Sql): Promise<boolean> {
+    await this.lockForAppend(sql);
+    const kept = KEPT_DOCUMENTS.map((name) => `'${name}'`).join(', ');
+    const [run] = await sql<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM svc_runs r WHERE NOT EXISTS (SELECT 1 FROM svc_run_pieces p WHERE p.run_id = r.id) AND NOT EXISTS (SELECT 1 FROM svc_piece_frames f WHERE f.pack = r.seq)
+         AND (EXISTS (SELECT 1 FROM svc_run_documents d WHERE d.run_id = r.id AND d.name NOT IN (${kept}))
+           OR EXISTS (SELECT 1 FROM svc_run_state s WHERE s.run_id = r.id AND s.items IS NOT NULL))
+       ORDER BY seq LIMIT 1`,
+    );
+    if (run === undefined) return false;
+    const seq = Number(run.seq);
+    const frames = this.piecesOf(sql);
+    const writer = new PackWriter(seq, (frame) => sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [seq, frame.first, bytea(frame.lengths), bytea(frame.keys), bytea(frame.bytes)]).then(() => undefined));
+    const pieces: RunPieces = { writer, frames, keys: new PieceKeys(await pieceSalt(sql)) };
+    const base = await baseRun(sql, run.summary, seq);
+    const shared = base === undefined ? undefined : await listsOf(sql, base, '').catch(() => undefined);
+    const lists = new Map<string, Uint8Array>();
+    for (const { name } of (this.documentsOf(run) ?? []).filter((d) => !KEPT_DOCUMENTS.includes(d.name))) {
+      const parts = async function* (): AsyncGenerator<Uint8Array> {
+        for (let part = 0; ; part += 1) {
+          const [row] = await sql<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [run.id, name, part]);
+          if (row === undefined) return;
+          yield row.encoding === 'br' ? decompressedPart(row.bytes, () => new CorruptCompression(name)) : row.bytes;
+        }
+      };
+      try {
+        lists.set(name, await writeDocumentPieces(parts(), run.id, pieces, await frames.baseOf(shared?.get(name))));
+      } catch (error) {
+        if (!(error instanceof CorruptCompression)) throw error;
+      }
+      await writer.pace();
+    }
+    await sql('INSERT INTO svc_run_pieces (run_id, lists) VALUES ($1, $2)', [run.id, await compressedPart(encodeNamedLists(lists))]);
+    await sql('DELETE FROM svc_run_documents WHERE run_id = $1 AND name = ANY($2::text[])', [run.id, [...lists.keys()]]);
+    for (const { kind, part, items } of await sql<{ kind: string; part: number; items: string }>('SELECT kind, part, items FROM svc_run_state WHERE run_id = $1 AND items IS NOT NULL ORDER BY kind, part', [run.id])) {
+      const [before] = base === undefined ? [] : await sql<{ pieces: Buffer }>('SELECT pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3 AND pieces IS NOT NULL', [base, kind, part]);
+      const list = await writeDocumentPieces(once(Buffer.from(items, 'utf8')), run.id, pieces, await frames.baseOf(before?.pieces));
+      await sql('UPDATE svc_run_state SET items = NULL, pieces = $4 WHERE run_id = $1 AND kind = $2 AND part = $3', [run.id, kind, part, bytea(list)]);
+      await writer.pace();
+    }
+    await writer.flush();
+    return true;
   }
 
   /** The committed store: each read in one snapshot whose chain is shown whole, a document's parts read one query each. */
@@ -878,15 +931,15 @@ async function pieceSalt(sql: Sql): Promise<Buffer> {
 
 /**
  * The run a new run's documents and state are written against (their pieces shared where they are the same): the
- * last run of the same source (tool and tenant), else the last run.
+ * last run of the same source (tool and tenant), else the last run (of those before seq `before`, when given).
  */
-async function baseRun(sql: Sql, summary: RunSummary): Promise<string | undefined> {
+async function baseRun(sql: Sql, summary: RunSummary, before = Number.MAX_SAFE_INTEGER): Promise<string | undefined> {
   const [same] = await sql<{ id: string }>(
-    `SELECT id FROM svc_runs WHERE summary->'source'->>'tool' IS NOT DISTINCT FROM $1 AND summary->'source'->>'tenant' IS NOT DISTINCT FROM $2 ORDER BY seq DESC LIMIT 1`,
-    [summary.source?.tool ?? null, summary.source?.tenant ?? null],
+    `SELECT id FROM svc_runs WHERE summary->'source'->>'tool' IS NOT DISTINCT FROM $1 AND summary->'source'->>'tenant' IS NOT DISTINCT FROM $2 AND seq < $3 ORDER BY seq DESC LIMIT 1`,
+    [summary.source?.tool ?? null, summary.source?.tenant ?? null, before],
   );
   if (same !== undefined) return same.id;
-  const [last] = await sql<{ id: string }>('SELECT id FROM svc_runs ORDER BY seq DESC LIMIT 1');
+  const [last] = await sql<{ id: string }>('SELECT id FROM svc_runs WHERE seq < $1 ORDER BY seq DESC LIMIT 1', [before]);
   return last?.id;
 }
 
