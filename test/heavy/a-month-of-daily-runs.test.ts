@@ -16,21 +16,21 @@ import { openedText } from '../support/stored-documents';
 const daily = require('../../scripts/bench/daily-runs') as { generateDay(n: number, day: number, file: string): number; dateOf(day: number): string; recordedAt(day: number): string; treeBytes(dir: string): number };
 
 /*
- * Issue 35, heavy tier (`npm run test:heavy`; skipped unless SVC_HEAVY=1): a month of daily runs of a changing
+ * Issue 35, heavy tier (`npm run test:heavy`; skipped unless SVC_HEAVY=1): forty daily runs of a changing
  * 20,000-result report (1% of its results changed a day), recorded into the file store and PostgreSQL with
- * conmon.retention.keep_days 20, an OCR recorded on the way, and into a file store that keeps everything. Checked:
+ * conmon.retention.keep_days 31 (so that the first eight are pruned), an OCR recorded on the way, and into a file store that keeps everything. Checked:
  * every run after the first adds at most 5% of the first run's bytes, in every store (judged from 10,000 results: a
  * run's own files, its index entry and lists, are tens of KB whatever its size); every run reads back, its chain
  * verifying; what pruning removed reads as pruned while every run of the OCR's snapshot still reads whole; the SDR of
- * day 30 is the same from every store, and the same as the one built the old way, from every run's evidence.
+ * day 40 is the same from every store, and the same as the one built the old way, from every run's evidence.
  */
 const HEAVY = process.env.SVC_HEAVY === '1';
 const RESULTS = Number(process.env.SVC_HEAVY_DAILY_RESULTS ?? 20_000);
-const RUNS = 30;
+const RUNS = 40;
 /** The series' day of run k (1-based). */
 const dayOf = (k: number) => k;
-/** conmon.retention.keep_days of the stores that prune: the runs of the first nine days are pruned by the last. */
-const KEEP_DAYS = 20;
+/** conmon.retention.keep_days of the stores that prune (31 at least): the runs of the first eight days are pruned by the last. */
+const KEEP_DAYS = 31;
 /** Issue 35's bound: a run with 1% of its results changed adds at most this much of the first run's bytes. */
 const BYTES_BOUND = 0.05;
 /** The OCR is recorded after this run: its snapshot is that run. */
