@@ -124,7 +124,7 @@ describe('content-defined pieces (issue 35)', () => {
       await expect(read(encodeSpans([{ pack: 9, first: 0, count: 1 }]), first)).rejects.toThrow('pack 9 does not hold the piece');
     });
 
-    it('reads a document whose pieces alternate between one pack and forty others fetching each frame once', async () => {
+    it('reads a document whose pieces alternate between one pack and forty others fetching each frame once, keeping no more than four frames of a pack', async () => {
       const piece = (pack: number, i: number) => Buffer.alloc(PIECE_MIN_BYTES, `${pack}:${i};`);
       const written: Promise<void>[] = [];
       const write = (pack: number, count: number) => {
@@ -132,14 +132,14 @@ describe('content-defined pieces (issue 35)', () => {
         for (let i = 0; i < count; i += 1) w.add(piece(pack, i), keys.of(piece(pack, i)));
         written.push(w.flush());
       };
-      write(100, 4_000);
+      write(100, 6_000);
       for (let pack = 10; pack < 50; pack += 1) write(pack, 3);
       await Promise.all(written);
-      expect(frames.get(100)!.length).toBeGreaterThan(3);
+      expect(frames.get(100)!.length).toBeGreaterThan(4);
       // Piece i of pack 100, and after every tenth a piece of one of the forty packs, the forty in turn.
       const spans: PieceSpan[] = [];
       const expected: Buffer[] = [];
-      for (let i = 0; i < 4_000; i += 1) {
+      for (let i = 0; i < 6_000; i += 1) {
         addPiece(spans, 100, i);
         expected.push(piece(100, i));
         if (i % 10 === 9) {
@@ -158,6 +158,10 @@ describe('content-defined pieces (issue 35)', () => {
       expect((await all(counting.bytes(spans))).equals(Buffer.concat(expected))).toBe(true);
       expect(fetched.size).toBe(frames.get(100)!.length + 40);
       expect([...fetched.values()].every((times) => times === 1)).toBe(true);
+      // Of one pack it keeps four frames (pack 100 has more): read again in order, each of its frames is fetched once more.
+      fetched.clear();
+      await all(counting.bytes([{ pack: 100, first: 0, count: 6_000 }]));
+      expect(Object.fromEntries(fetched)).toEqual(Object.fromEntries(frames.get(100)!.map((f) => [`100/${f.first}`, 1])));
     });
 
     it('reports a sink that fails on the next pace or flush, and hands no frame after it', async () => {

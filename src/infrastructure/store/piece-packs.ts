@@ -117,12 +117,15 @@ class ReadFrame {
 }
 
 /**
- * How many frames a reader keeps, decoded once read (at most 64 MiB of pieces). A document of a year of daily runs
- * reads its pieces from the first run's pack and from a frame or two of each later run's, turn about, and each in order:
- * a frame of every pack it names is kept, so each is decompressed once (16 frames had a run of 2,000 results on day 110
- * decompress each later run's frame once for nearly every piece of it: 10.9 s where day 10 took 2.6).
+ * How many frames a reader keeps, decoded once read (at most 64 MiB of pieces), and of one pack. A document of a year
+ * of daily runs reads its pieces from the first run's pack and from a frame or two of each later run's, turn about,
+ * and each pack's in order: the last frames of every pack it names are kept, so each is decompressed once (16 frames in
+ * all had a run of 2,000 results on day 115 decompress each later run's frame again for nearly every piece of it:
+ * 8.7 s where day 10 took 2.6). A few of one pack serve the few documents read at once; a first run, all of whose
+ * documents are one pack, keeps no more than those.
  */
 const FRAMES_KEPT = 256;
+const FRAMES_KEPT_OF_PACK = 4;
 
 /**
  * A store's frames as documents read them: a document's bytes from its piece list, and a base's pieces as a new
@@ -200,9 +203,11 @@ export class PieceFrames {
   }
 
   private async frame(pack: number, index: number): Promise<ReadFrame> {
-    const ofPack = this.kept.get(pack);
-    const found = ofPack?.find((frame) => frame.holds(pack, index));
-    if (found !== undefined) {
+    const ofPack = this.kept.get(pack) ?? [];
+    const at = ofPack.findIndex((frame) => frame.holds(pack, index));
+    if (at >= 0) {
+      const found = ofPack[at];
+      ofPack.push(...ofPack.splice(at, 1));
       this.recent.delete(found);
       this.recent.add(found);
       return found;
@@ -215,10 +220,14 @@ export class PieceFrames {
     return frame;
   }
 
+  /** Keeps `frame`, the most recent; drops the least recent of its pack past FRAMES_KEPT_OF_PACK, of all past FRAMES_KEPT. */
   private keep(frame: ReadFrame): void {
     const ofPack = this.kept.get(frame.pack);
     if (ofPack === undefined) this.kept.set(frame.pack, [frame]);
-    else ofPack.push(frame);
+    else {
+      ofPack.push(frame);
+      if (ofPack.length > FRAMES_KEPT_OF_PACK) this.recent.delete(ofPack.shift()!);
+    }
     this.recent.add(frame);
     if (this.recent.size <= FRAMES_KEPT) return;
     const oldest = this.recent.values().next().value as ReadFrame;
