@@ -1024,7 +1024,6 @@ async function* fileChunks(handle: FileHandle): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** The bytes of an open file of at most WHOLE_COMPRESSED_BYTES, read whole and the file closed; undefined (the file open) for a larger one. */
 /** What smallFileSync says of a file larger than it reads. */
 const LARGE = Symbol('large');
 
