@@ -224,7 +224,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
         // Deciding walked the run (its lifecycle, its drift): what that made is garbage before the documents are written.
         collectGarbage();
         const recordId = new RecordId(id, decided.record, digest);
-        const writer = new PackWriter(seq, (frame) => sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [seq, frame.first, bytea(frame.lengths), bytea(frame.keys), bytea(frame.bytes)]).then(() => undefined));
+        const writer = packWriter(sql, seq);
         const pieces: RunPieces = { writer, frames, keys: (keys ??= new PieceKeys(await pieceSalt(sql))) };
         const base = await baseRun(sql, decided.summary);
         const documents = produce && (await this.writeDocuments(sql, id, await produce(decided), recordId, pieces, base));
@@ -268,21 +268,14 @@ export class PostgresRunStore implements RunStore, AccessStore {
     if (run === undefined) return false;
     const seq = Number(run.seq);
     const frames = this.piecesOf(sql);
-    const writer = new PackWriter(seq, (frame) => sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [seq, frame.first, bytea(frame.lengths), bytea(frame.keys), bytea(frame.bytes)]).then(() => undefined));
+    const writer = packWriter(sql, seq);
     const pieces: RunPieces = { writer, frames, keys: new PieceKeys(await pieceSalt(sql)) };
     const base = await baseRun(sql, run.summary, seq);
     const shared = base === undefined ? undefined : await listsOf(sql, base, '').catch(() => undefined);
     const lists = new Map<string, Uint8Array>();
     for (const { name } of (this.documentsOf(run) ?? []).filter((d) => !KEPT_DOCUMENTS.includes(d.name))) {
-      const parts = async function* (): AsyncGenerator<Uint8Array> {
-        for (let part = 0; ; part += 1) {
-          const [row] = await sql<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [run.id, name, part]);
-          if (row === undefined) return;
-          yield row.encoding === 'br' ? decompressedPart(row.bytes, () => new CorruptCompression(name)) : row.bytes;
-        }
-      };
       try {
-        lists.set(name, await writeDocumentPieces(parts(), run.id, pieces, await frames.baseOf(shared?.get(name))));
+        lists.set(name, await writeDocumentPieces(documentParts(sql, run.id, name, () => new CorruptCompression(name)), run.id, pieces, await frames.baseOf(shared?.get(name))));
       } catch (error) {
         if (!(error instanceof CorruptCompression)) throw error;
       }
@@ -404,8 +397,6 @@ export class PostgresRunStore implements RunStore, AccessStore {
     };
     const where = `${this.location} (svc_run_documents, run ${found.seq}, ${name})`;
     const changed = () => documentChanged(where, name);
-    // A part as stored: compressed (`br`, migration 9 on), or as svc stored parts before (`identity`).
-    const bytesOf = ({ bytes, encoding }: PartRow) => (encoding === 'br' ? decompressedPart(bytes, changed) : bytes);
     const frames = this.framesFor(query);
     const listsWhere = `${this.location} (svc_run_pieces, run ${found.seq})`;
     const listWhere = `${this.location} (svc_run_pieces, run ${found.seq}, ${name})`;
@@ -416,7 +407,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
       if (kept) {
         // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
         const rows = keptParts ?? (await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]));
-        yield* rows.map(bytesOf);
+        yield* rows.map((row) => partBytes(row, changed));
         return;
       }
       // A piece list (migration 10 on): the document is its pieces.
@@ -425,16 +416,14 @@ export class PostgresRunStore implements RunStore, AccessStore {
         read.where = listWhere;
         return yield* frames.document(await frames.documentSpans(list, pieceChanged), found.id, pieceChanged);
       }
-      for (let part = 0; ; part += 1) {
-        const rows = await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [found.id, name, part]);
-        if (rows.length === 0) {
-          // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
-          const gone = part === 0 && document.bytes > 0 ? await pruned() : undefined;
-          if (gone !== undefined) throw gone;
-          return;
-        }
-        yield bytesOf(rows[0]);
+      let none = true;
+      for await (const bytes of documentParts(query, found.id, name, changed)) {
+        none = false;
+        yield bytes;
       }
+      // A listed document with no part at all: pruned, if the journal says so (else the digest check names it).
+      const gone = none && document.bytes > 0 ? await pruned() : undefined;
+      if (gone !== undefined) throw gone;
     };
     return { document, chunks: verifiedChunks(parts(), document, () => read.where, digest) };
   }
@@ -933,6 +922,28 @@ const RUN_LISTS_BYTES = 256 << 20;
 
 /** How many runs' checked summaries a store remembers: years of daily runs of a few sources. */
 const SUMMARIES_CHECKED = 4096;
+
+/** The pack `seq` of an append or a conversion: its frames inserted into svc_piece_frames in the transaction of `sql`. */
+function packWriter(sql: Sql, seq: number): PackWriter {
+  return new PackWriter(seq, (frame) => sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [seq, frame.first, bytea(frame.lengths), bytea(frame.keys), bytea(frame.bytes)]).then(() => undefined));
+}
+
+/**
+ * The bytes of a document stored as parts (svc_run_documents), a part a query, each as stored: compressed (`br`,
+ * migration 9 on) or as svc stored parts before (`identity`); a part that does not decompress is what `changed` says.
+ */
+async function* documentParts(sql: Sql, id: string, name: string, changed: () => Error): AsyncGenerator<Uint8Array> {
+  for (let part = 0; ; part += 1) {
+    const [row] = await sql<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 AND part = $3', [id, name, part]);
+    if (row === undefined) return;
+    yield partBytes(row, changed);
+  }
+}
+
+/** A stored part's bytes: decompressed (`br`), or as they are (`identity`). */
+function partBytes({ bytes, encoding }: PartRow, changed: () => Error): Uint8Array {
+  return encoding === 'br' ? decompressedPart(bytes, changed) : bytes;
+}
 
 /** A Uint8Array as pg sends bytea: a Buffer over the same bytes. */
 function bytea(bytes: Uint8Array): Buffer {
