@@ -320,8 +320,7 @@ export class FileRunStore implements RunStore, AccessStore {
         collectGarbage();
         const recordId = new RecordId(id, decided.record, digest);
         // What the run adds to the store's pieces (its documents', its state's) goes to its pack, in place before its index.
-        const pack = new PackFileWriter(this.piecesPath, seq);
-        const pieces: RunPieces = { writer: new PackWriter(seq, pack.sink), frames: this.frames, keys: await keysOf() };
+        const { pack, pieces } = await this.packFor(seq, keysOf);
         const base = baseRun(runs, decided.summary)?.summary;
         let run: DecidedRun;
         try {
@@ -958,8 +957,7 @@ export class FileRunStore implements RunStore, AccessStore {
       }
       const base = baseRun(index.runs.slice(0, k), summary)?.summary;
       const baseOf = (path: string) => base && this.pieceList(path === state ? this.statePath(base.seq, base.id) : join(this.documentsPath(base.id), basename(path)));
-      const pack = new PackFileWriter(this.piecesPath, summary.seq);
-      const pieces: RunPieces = { writer: new PackWriter(summary.seq, pack.sink), frames: this.frames, keys: await keys() };
+      const { pack, pieces } = await this.packFor(summary.seq, keys);
       const lists: [string, Uint8Array][] = [];
       try {
         for (const path of whole) {
@@ -983,6 +981,12 @@ export class FileRunStore implements RunStore, AccessStore {
       }
     }
     return true;
+  }
+
+  /** Run `seq`'s pack, and the pieces written to it (its frames shared with every read of the store). */
+  private async packFor(seq: number, keys: () => Promise<PieceKeys>): Promise<{ pack: PackFileWriter; pieces: RunPieces }> {
+    const pack = new PackFileWriter(this.piecesPath, seq);
+    return { pack, pieces: { writer: new PackWriter(seq, pack.sink), frames: this.frames, keys: await keys() } };
   }
 
   private async exists(path: string): Promise<boolean> {
