@@ -430,8 +430,7 @@ export class FileRunStore implements RunStore, AccessStore {
     const listFile = piecesFile(path);
     const pieces = async () => {
       if (id === undefined) return undefined;
-      const small = smallFileSync(listFile);
-      const list = small === LARGE ? await this.readBytes(listFile) : small;
+      const list = await this.smallOrWhole(listFile);
       if (list === undefined) return undefined;
       const spans = await this.frames.documentSpans(list, () => undecodable(listFile));
       return { path: listFile, chunks: this.frames.document(spans, id, () => undecodable(listFile)) };
@@ -820,7 +819,13 @@ export class FileRunStore implements RunStore, AccessStore {
    * svc) or one svc did not write: what is written against it is then written without sharing its pieces.
    */
   private async pieceList(path: string): Promise<DocumentBase | undefined> {
-    return this.frames.baseOf(await this.readBytes(piecesFile(path)));
+    return this.frames.baseOf(await this.smallOrWhole(piecesFile(path)));
+  }
+
+  /** A file's bytes, read synchronously when small (smallFileSync), as a piece list is; undefined when there is none. */
+  private async smallOrWhole(path: string): Promise<Buffer | undefined> {
+    const small = smallFileSync(path);
+    return small === LARGE ? this.readBytes(path) : small;
   }
 
   /**
