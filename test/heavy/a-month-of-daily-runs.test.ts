@@ -9,7 +9,7 @@ import { RUN_STORE, type RunStore } from '../../src/ports/run-store';
 import { PACKAGE_PROFILE } from '../support/fedramp-profile';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import { REFERENCE, svc } from '../support/run-svc';
-import { sdrFromStore } from '../support/sdr-from-store';
+import { HIDE_COUNTS, sdrFromStore } from '../support/sdr-from-store';
 import { openedText } from '../support/stored-documents';
 
 // The bench's daily series (scripts/bench/daily-runs.js): day d is day d-1 with 1% of the results changed.
@@ -125,11 +125,11 @@ async function tablesBytes(url: string): Promise<number> {
 
   it('builds the same SDR from every store, and the same as from every run’s evidence (the old way)', async () => {
     const [file, pg, kept] = stores;
-    const fromCounts = await sdrFromStore({ env: file.env, cwd: file.cwd, now: NOW, hideCounts: false });
-    const fromEvidence = await sdrFromStore({ env: kept.env, cwd: kept.cwd, now: NOW, hideCounts: true });
+    const fromCounts = await sdrFromStore({ env: file.env, cwd: file.cwd, now: NOW });
+    const fromEvidence = await sdrFromStore({ env: kept.env, cwd: kept.cwd, now: NOW, hide: HIDE_COUNTS });
     expect(fromEvidence.opened.get('evidence-bundle.json')).toBeGreaterThanOrEqual(RUNS);
     expect(JSON.stringify(fromCounts.document)).toBe(JSON.stringify(fromEvidence.document));
-    expect(JSON.stringify((await sdrFromStore({ env: pg.env, cwd: pg.cwd, now: NOW, hideCounts: false })).document)).toBe(JSON.stringify(fromCounts.document));
+    expect(JSON.stringify((await sdrFromStore({ env: pg.env, cwd: pg.cwd, now: NOW })).document)).toBe(JSON.stringify(fromCounts.document));
     // The metrics read every day of the year since the first run: a day without a run stands on the run before it.
     const metrics = (fromCounts.document as { ksiMetrics: Record<string, { lastYear: { days: number } }> }).ksiMetrics;
     expect(Object.values(metrics)[0].lastYear.days).toBe(dayOf(RUNS));

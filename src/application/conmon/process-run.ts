@@ -25,6 +25,8 @@ import { isoSeconds } from '../../domain/encoding/iso-time';
 import { jsonText } from '../../domain/encoding/json-chunks';
 import { nextGroups, VULNERABILITIES_DOCUMENT, VULNERABILITIES_SCHEMA, type StoredGroup, type VulnerabilityGroups } from '../../domain/vulnerabilities/groups';
 import { readStoredDetections, readStoredGroups } from '../shared/stored-groups';
+import { historyBefore } from '../shared/stored-ksi-history';
+import type { KsiHistory } from '../../domain/conmon/ksi-history';
 import { PolicyEvaluator } from '../vulnerabilities/vulnerability-register';
 
 export interface ProcessRunInput {
@@ -183,7 +185,9 @@ export class ProcessRun {
     const part = sourceKey(run.context.source);
     const facts: Recording['facts'] = { source: part, lostDetections: lostDetections(run.context.source, run.detections) };
     let groupsAfter: StoredGroup[] | undefined;
+    let history: KsiHistory | undefined;
     const decide = async (latest: StoredRun | undefined, seq: number, view: RunView) => {
+      history = await historyBefore(view, latest?.summary);
       // The state before this run: every source's latest run. This run replaces its own source's part.
       const state = latest === undefined ? [] : latestOfEachSource(await view.list());
       const same = state.find((s) => sourceKey(s.source) === part);
@@ -210,7 +214,7 @@ export class ProcessRun {
     };
     const produce = (stored: DecidedRun) => {
       facts.events = tallyEvents(stored.events);
-      const sources = this.documents.sources(stored, run, key);
+      const sources = this.documents.sources(stored, run, key, history);
       const found = detections.length === 0 ? [] : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
       if (groupsAfter === undefined) return [...sources, ...found];
       const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };

@@ -3,7 +3,8 @@ import { evidenceBundleChunks } from '../../domain/artifacts/evidence-bundle';
 import type { HashedResult } from '../../domain/assessment/assessment';
 import { entryText } from '../../domain/assessment/entry-result';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument } from '../../domain/conmon/run-record';
-import { KSI_COUNTS_DOCUMENT, ksiCountsChunks, type CountedResult } from '../../domain/conmon/ksi-counts';
+import { KSI_COUNTS_DOCUMENT, ksiCountRows, ksiCountsChunks, type CountedResult } from '../../domain/conmon/ksi-counts';
+import { KSI_HISTORY_DOCUMENT, ksiHistoryChunks, nextKsiHistory, type KsiHistory } from '../../domain/conmon/ksi-history';
 import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
 import { evidenceTrace } from '../../domain/evidence/evidence-trace';
 import { merkleProofs, type ProofStep } from '../../domain/evidence/merkle';
@@ -18,6 +19,7 @@ import { HASHING, type Hashing } from '../../ports/hashing';
 import type { DocumentChunks, RunDocumentSource } from '../../ports/run-store';
 import type { SigningKey } from '../../ports/signer';
 import { runRef, type RunRef } from '../auditor/run-ref';
+import { historyRun } from '../shared/stored-ksi-history';
 import { evidenceIndexSources } from './evidence-index-sources';
 import { runPageSources } from './run-pages';
 import { sarEnvelopeChunks } from '../oscal/generate-sar';
@@ -83,7 +85,8 @@ export class RunDocuments {
     return { [Symbol.iterator]: () => evidenceBundleChunks(entriesOf(loaded.results, this.hashing), loaded.context.input, loaded.merkleRoot, loaded.bundleFacts) };
   }
 
-  sources(stored: DecidedRun, loaded: LoadedRun, key: SigningKey): RunDocumentSource[] {
+  /** `history`: the KSI history of the run before it (stored-ksi-history.ts: historyBefore), this run's adds it. */
+  sources(stored: DecidedRun, loaded: LoadedRun, key: SigningKey, history: KsiHistory | undefined): RunDocumentSource[] {
     const { report } = stored.record;
     let described: OscalRun | undefined;
     // The run as it reads back from the store, once its bundle is stored: that is its evidence file, and its time
@@ -118,6 +121,11 @@ export class RunDocuments {
       ...runPageSources(stored, loaded.results, this.hashing),
       ...evidenceIndexSources({ length: loaded.results.length, hashAt: (position) => loaded.results[position].hash }),
       { name: KSI_COUNTS_DOCUMENT, media_type: JSON_TYPE, chunks: ksiCountsChunks(() => ksiStatuses(loaded.results)) },
+      {
+        name: KSI_HISTORY_DOCUMENT,
+        media_type: JSON_TYPE,
+        chunks: () => ksiHistoryChunks(nextKsiHistory(history, [{ run: historyRun(stored.summary), rows: [...ksiCountRows(ksiStatuses(loaded.results), { count: 0 })] }])),
+      },
       { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')] },
     ];
   }

@@ -26,8 +26,9 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore, type RunView } from '../../ports/run-store';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { eachStoredResult } from '../shared/stored-bundle';
-import { eachKsiCountOf } from '../shared/stored-ksi-counts';
-import { KSI_COUNTS_DOCUMENT, type KsiCounts as CountRow } from '../../domain/conmon/ksi-counts';
+import { storedCountRows } from '../shared/stored-ksi-counts';
+import { countsFromHistory, historyTampered, storedKsiHistory } from '../shared/stored-ksi-history';
+import type { KsiCounts as CountRow } from '../../domain/conmon/ksi-counts';
 import { profileWith } from './fedramp-documents';
 import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
 import { isoSeconds } from '../../domain/encoding/iso-time';
@@ -214,9 +215,8 @@ export class Cr26Assessment {
 
   /**
    * The stored KSI count rows of each run of `summaries` (undefined for a run recorded without them), kept for the life
-   * of this instance: runs never change, so svc-api's trust center, rebuilding its SDR after each recorded run, reads
-   * only the new run's. Those not kept are opened COUNTS_READ_AT_ONCE runs at a time (RunView.openDocuments: two
-   * queries in PostgreSQL) and parsed together.
+   * of this instance: runs never change, so svc-api's trust center, rebuilding its SDR after each recorded run of a
+   * store without a KSI history, reads only the new run's.
    */
   private async storedCounts(store: RunView, summaries: readonly RunSummary[]): Promise<Map<string, readonly CountRow[] | undefined>> {
     const found = new Map<string, readonly CountRow[] | undefined>();
@@ -226,17 +226,11 @@ export class Cr26Assessment {
       if (kept === undefined) missing.push(summary);
       else found.set(summary.id, kept ?? undefined);
     }
-    for (let at = 0; at < missing.length; at += COUNTS_READ_AT_ONCE) {
-      const batch = missing.slice(at, at + COUNTS_READ_AT_ONCE);
-      const opened = await store.openDocuments(batch.map((s) => s.id), KSI_COUNTS_DOCUMENT);
-      await Promise.all(batch.map(async (summary, i) => {
-        const rows: CountRow[] = [];
-        const stored = await eachKsiCountOf(opened[i], store, summary, (row) => rows.push(row));
-        if (this.counts.size >= COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value as string);
-        if (rows.length <= COUNT_ROWS_KEPT) this.counts.set(summary.id, stored ? rows : null);
-        found.set(summary.id, stored ? rows : undefined);
-      }));
-    }
+    const read = await storedCountRows(store, missing, (summary, rows) => {
+      if (this.counts.size >= COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value as string);
+      if (rows === undefined || rows.length <= COUNT_ROWS_KEPT) this.counts.set(summary.id, rows ?? null);
+    });
+    for (const [id, rows] of read) found.set(id, rows);
     return found;
   }
 
@@ -250,7 +244,8 @@ export class Cr26Assessment {
     // Every run up to now (runs before the year too: a source's last run before it is its part on the year's first days).
     // One reading of the store for every run of the year: its chain walked once, not once a run.
     const store = await this.store.reader();
-    const runs = (await store.list()).filter((r) => Date.parse(r.as_of) <= now).sort((a, b) => Date.parse(a.as_of) - Date.parse(b.as_of) || a.seq - b.seq);
+    const listed = await store.list();
+    const runs = listed.filter((r) => Date.parse(r.as_of) <= now).sort((a, b) => Date.parse(a.as_of) - Date.parse(b.as_of) || a.seq - b.seq);
     const days = [...new Set(runs.filter((r) => Date.parse(r.as_of) >= from).map((r) => dayOf(r.as_of)))].sort();
     const daily = new Map<string, DailyKsiStatus[]>(ksis.map((k) => [k.id, []]));
     const assess = assessor(catalog, this.settingsOfRun.governance);
@@ -293,8 +288,17 @@ export class Cr26Assessment {
     });
     // The runs the days stand on, each read once: a year of daily runs is hundreds of small documents, read together.
     const needed = [...new Map(partsOfDay.flat().map((r) => [r.id, r])).values()];
-    const stored = await this.storedCounts(store, needed);
-    for (const run of needed) await countsOf(run, stored.get(run.id));
+    // The newest run's KSI history holds every run's counts: one document for the year, when it reaches back far enough.
+    const newest = listed.reduce<RunSummary | undefined>((a, r) => (a === undefined || r.seq > a.seq ? r : a), undefined);
+    const history = newest && (await storedKsiHistory(store, newest));
+    if (history !== undefined && (history.from === undefined || Date.parse(history.from) <= from)) {
+      for (const [id, counts] of countsFromHistory(history, needed, ksis, router, (problem) => historyTampered(store, newest!, problem))) counted.set(id, counts);
+      // A run recorded before svc stored counts (`uncounted` in the history) is read whole.
+      for (const run of needed) if (!counted.has(run.id)) await countsOf(run, undefined);
+    } else {
+      const stored = await this.storedCounts(store, needed);
+      for (const run of needed) await countsOf(run, stored.get(run.id));
+    }
     for (const [d, day] of days.entries()) {
       const parts = partsOfDay[d].map((r) => counted.get(r.id)!);
       for (const k of ksis) {
@@ -313,9 +317,6 @@ export class Cr26Assessment {
   }
 
 }
-
-/** How many runs' KSI counts the daily history opens at once (small documents: a row per KSI id). */
-const COUNTS_READ_AT_ONCE = 64;
 
 /** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
 export const REV5_CONTROLS_RULE = reliedRule('FRC-CSF-BSL');

@@ -42,3 +42,28 @@ export async function eachKsiCountOf(opened: OpenedDocument | undefined, store: 
   }
   return true;
 }
+
+/** How many runs' KSI counts are opened at once (small documents: a row per KSI id). */
+const COUNTS_READ_AT_ONCE = 64;
+
+/**
+ * The stored KSI count rows of each run of `summaries`, by run id (undefined for a run recorded without them), opened
+ * COUNTS_READ_AT_ONCE runs at a time (RunView.openDocuments: two queries in PostgreSQL) and parsed together; `keep`
+ * is told of each run read.
+ */
+export async function storedCountRows(store: RunView, summaries: readonly RunSummary[], keep?: (run: RunSummary, rows: readonly KsiCounts[] | undefined) => void): Promise<Map<string, readonly KsiCounts[] | undefined>> {
+  const found = new Map<string, readonly KsiCounts[] | undefined>();
+  for (let at = 0; at < summaries.length; at += COUNTS_READ_AT_ONCE) {
+    const batch = summaries.slice(at, at + COUNTS_READ_AT_ONCE);
+    const opened = await store.openDocuments(batch.map((s) => s.id), KSI_COUNTS_DOCUMENT);
+    await Promise.all(
+      batch.map(async (summary, i) => {
+        const rows: KsiCounts[] = [];
+        const stored = await eachKsiCountOf(opened[i], store, summary, (row) => rows.push(row));
+        found.set(summary.id, stored ? rows : undefined);
+        keep?.(summary, stored ? rows : undefined);
+      }),
+    );
+  }
+  return found;
+}
