@@ -3,6 +3,7 @@ import { ExportOngoingAuthorization } from '../../../src/application/conmon/expo
 import { DetectDrift } from '../../../src/application/drift/detect-drift';
 import { CheckFreshness } from '../../../src/application/freshness/check-freshness';
 import { RunLoader } from '../../../src/application/shared/run-loader';
+import { storedKsiHistory } from '../../../src/application/shared/stored-ksi-history';
 import type { RunDashboardModel, TrendDashboardModel } from '../../../src/domain/reporting/dashboard-model';
 import type { KsiResult } from '../../../src/domain/ksi/ksi-result';
 import type { HtmlRenderer } from '../../../src/ports/html-renderer';
@@ -106,6 +107,28 @@ describe('ProcessRun', () => {
     await process.execute({ input: '/runs/1.json', source: 'tenant-scan' });
     const result = await process.execute({ input: '/runs/bare.json', source: 'tenant-scan' });
     expect([result.source, result.drift]).toEqual(['tenant-scan', { P1: 0, P2: 1, P3: 4, P4: 0 }]);
+  });
+});
+
+describe('ProcessRun: the KSI history each run keeps (issue 35)', () => {
+  /** Each run of the newest's history: its seq, source and the ids of its changed rows. */
+  async function historyOf(store: InMemoryRunStore): Promise<[number, string, string[]][]> {
+    const latest = (await store.latest())!.summary;
+    const history = (await storedKsiHistory(store, latest))!;
+    return history.runs.map((r) => [r.seq, r.source, (r.changed ?? []).map((c) => `${c.ksi_id} ${c.pass}/${c.fail}/${c.other}`)]);
+  }
+
+  it('adds each run to the history of the run before it, several reports recorded in one transaction too', async () => {
+    const { process, store } = setup();
+    await process.execute({ input: '/runs/1.json' });
+    await process.executeAll({ inputs: ['/runs/okta.json', '/runs/2.json', '/runs/3.json'] });
+    expect(await historyOf(store)).toEqual([
+      [1, 'ScubaGear (contoso.example)', ['KSI-AU-02 1/0/0', 'KSI-IA-02 0/1/0']],
+      [2, 'Okta (example.okta.com)', ['KSI-IA-02 1/0/0']],
+      // Against the source's run before: only what changed.
+      [3, 'ScubaGear (contoso.example)', ['KSI-AU-02 0/0/1']],
+      [4, 'ScubaGear (contoso.example)', ['KSI-IA-02 1/0/0']],
+    ]);
   });
 });
 
