@@ -60,13 +60,15 @@ export type KsiTotals = Pick<KsiCounts, 'pass' | 'fail' | 'other'>;
  * Per KSI, the counts of each run of `needed` the KSI `history` counts (domain/conmon/ksi-history.ts), by run id:
  * its runs replayed in seq order, each source's counts per KSI changed by the rows that changed (`router` says which
  * KSIs a row's id reaches). A run of `needed` the history does not name, or names otherwise than the store lists it,
- * is what `tampered` says; one it names `uncounted` is not in the map.
+ * is what `tampered` says; one it names `uncounted` is not in the map. Runs of a source between which nothing changed
+ * are given the same map: it is not to be changed.
  */
 export function countsFromHistory(history: KsiHistory, needed: readonly RunSummary[], ksis: readonly Pick<Cr26Ksi, 'id'>[], router: Pick<Cr26Tally, 'reach'>, tampered: (problem: string) => Error): Map<string, Map<string, KsiTotals>> {
   const wanted = new Map(needed.map((r) => [r.id, r]));
   const named = new Set<string>();
   const counted = new Map<string, Map<string, KsiTotals>>();
-  const sources = new Map<string, Map<string, KsiTotals>>();
+  // Each source's counts per KSI as the replay stands, and the copy last given for it (kept while nothing changes).
+  const sources = new Map<string, { counts: Map<string, KsiTotals>; given?: Map<string, KsiTotals> }>();
   for (const { entry, changes } of replayKsiHistory(history.runs)) {
     const summary = wanted.get(entry.id);
     if (summary !== undefined) {
@@ -74,17 +76,18 @@ export function countsFromHistory(history: KsiHistory, needed: readonly RunSumma
       named.add(entry.id);
     }
     if (changes === undefined) continue;
-    let counts = sources.get(entry.source);
-    if (counts === undefined) sources.set(entry.source, (counts = new Map(ksis.map((k) => [k.id, { pass: 0, fail: 0, other: 0 }]))));
+    let source = sources.get(entry.source);
+    if (source === undefined) sources.set(entry.source, (source = { counts: new Map(ksis.map((k) => [k.id, { pass: 0, fail: 0, other: 0 }])) }));
     for (const { before, after } of changes) {
       for (const id of router.reach(after.ksi_id)) {
-        const c = counts.get(id)!;
+        const c = source.counts.get(id)!;
         c.pass += after.pass - (before?.pass ?? 0);
         c.fail += after.fail - (before?.fail ?? 0);
         c.other += after.other - (before?.other ?? 0);
+        source.given = undefined;
       }
     }
-    if (summary !== undefined) counted.set(entry.id, new Map([...counts].map(([id, c]) => [id, { ...c }])));
+    if (summary !== undefined) counted.set(entry.id, (source.given ??= new Map([...source.counts].map(([id, c]) => [id, { ...c }]))));
   }
   const missing = needed.find((r) => !named.has(r.id));
   if (missing !== undefined) throw tampered(`it does not name run ${missing.seq}`);

@@ -359,29 +359,50 @@ export interface KsiMetrics {
  */
 export function ksiMetrics(daily: readonly DailyKsiStatus[], now: Date): KsiMetrics {
   const today = dayNumber(now.toISOString().slice(0, 10));
-  const byDay = new Map<number, Cr26KsiStatus | undefined>();
+  // Each day's status, the last given for a day counting (the history svc reads has one a day, in date order).
+  const days: number[] = [];
+  const statuses = new Map<number, Cr26KsiStatus | undefined>();
   for (const entry of daily) {
-    const day = dayNumber(entry.date);
-    if (day <= today) byDay.set(day, entry.status);
+    const day = dayNumberOf(entry.date);
+    if (day > today) continue;
+    if (!statuses.has(day)) days.push(day);
+    statuses.set(day, entry.status);
   }
   const yearStart = today - 364;
-  const first = Math.min(...[...byDay.keys()].filter((d) => d >= yearStart));
+  let first = Infinity;
+  for (const day of days) if (day >= yearStart && day < first) first = day;
   return {
-    last30Days: summarize(byDay, today - 29, today),
-    lastYear: Number.isFinite(first) ? summarize(byDay, first, today) : summarize(byDay, today + 1, today),
+    last30Days: summarize(days, statuses, today - 29, today),
+    lastYear: Number.isFinite(first) ? summarize(days, statuses, first, today) : summarize(days, statuses, today + 1, today),
   };
 }
 
-function summarize(byDay: Map<number, Cr26KsiStatus | undefined>, from: number, to: number): MetricSummary {
-  const summary: MetricSummary = { days: 0, implemented: 0, partially: 0, notImplemented: 0, noEvidence: 0 };
-  for (let day = from; day <= to; day++) {
-    summary.days += 1;
-    const status = byDay.get(day);
+/**
+ * dayNumber of a daily status's date, remembered: every KSI's year has the same 365 dates, and the metrics of a year
+ * of 60 KSIs would otherwise parse 22,000 of them. At most DAY_NUMBERS_KEPT are kept (then forgotten at once).
+ */
+function dayNumberOf(date: string): number {
+  let day = dayNumbers.get(date);
+  if (day === undefined) {
+    if (dayNumbers.size >= DAY_NUMBERS_KEPT) dayNumbers.clear();
+    dayNumbers.set(date, (day = dayNumber(date)));
+  }
+  return day;
+}
+const dayNumbers = new Map<string, number>();
+const DAY_NUMBERS_KEPT = 4096;
+
+/** The days from `from` to `to`, each counted by its status; a day without one is noEvidence. */
+function summarize(days: readonly number[], statuses: ReadonlyMap<number, Cr26KsiStatus | undefined>, from: number, to: number): MetricSummary {
+  const summary: MetricSummary = { days: Math.max(0, to - from + 1), implemented: 0, partially: 0, notImplemented: 0, noEvidence: 0 };
+  for (const day of days) {
+    if (day < from || day > to) continue;
+    const status = statuses.get(day);
     if (status === 'Implemented') summary.implemented += 1;
     else if (status === 'Partially Implemented') summary.partially += 1;
     else if (status === 'Not Implemented') summary.notImplemented += 1;
-    else summary.noEvidence += 1;
   }
+  summary.noEvidence = summary.days - summary.implemented - summary.partially - summary.notImplemented;
   return summary;
 }
 

@@ -89,14 +89,18 @@ interface JournalRow {
  */
 const BROKEN_LINK = `
   WITH c AS (
-    SELECT seq, id, as_of, recorded_at, link, head, lag(seq) OVER w AS prev_seq, lag(head) OVER w AS prev_head
-    FROM svc_runs WINDOW w AS (ORDER BY seq)
+    -- Each link parsed once, and only once it hashes to its head: here, beside the window, which keeps the query from
+    -- being folded into its reader with the cast copied into each of the five reads below (20 ms of 366 links, 5 ms so).
+    SELECT seq, id, as_of, recorded_at, head, h.hashes, CASE WHEN h.hashes THEN link::jsonb END AS l,
+      lag(seq) OVER w AS prev_seq, lag(head) OVER w AS prev_head
+    FROM svc_runs, LATERAL (SELECT encode(sha256(convert_to(link, 'UTF8')), 'hex') IS NOT DISTINCT FROM head AS hashes) h
+    WINDOW w AS (ORDER BY seq)
   ), checked AS (
     SELECT seq, id, CASE
-      WHEN encode(sha256(convert_to(link, 'UTF8')), 'hex') IS DISTINCT FROM head THEN 'hash'
-      WHEN seq <> coalesce(prev_seq, 0) + 1 OR (link::jsonb->>'prev') IS DISTINCT FROM coalesce(prev_head, $1) THEN 'prev'
-      WHEN (link::jsonb->'seq') IS DISTINCT FROM to_jsonb(seq) OR (link::jsonb->>'id') IS DISTINCT FROM id THEN 'key'
-      WHEN (link::jsonb->>'as_of')::timestamptz IS DISTINCT FROM as_of OR (link::jsonb->>'recorded_at')::timestamptz IS DISTINCT FROM recorded_at THEN 'time'
+      WHEN NOT hashes THEN 'hash'
+      WHEN seq <> coalesce(prev_seq, 0) + 1 OR (l->>'prev') IS DISTINCT FROM coalesce(prev_head, $1) THEN 'prev'
+      WHEN (l->'seq') IS DISTINCT FROM to_jsonb(seq) OR (l->>'id') IS DISTINCT FROM id THEN 'key'
+      WHEN (l->>'as_of')::timestamptz IS DISTINCT FROM as_of OR (l->>'recorded_at')::timestamptz IS DISTINCT FROM recorded_at THEN 'time'
     END AS problem
     FROM c
   )
