@@ -164,6 +164,22 @@ describe('content-defined pieces (issue 35)', () => {
       expect(Object.fromEntries(fetched)).toEqual(Object.fromEntries(frames.get(100)!.map((f) => [`100/${f.first}`, 1])));
     });
 
+    it('gives a document its own frames when asked (the evidence bundle, read whole from every pack of a year)', async () => {
+      const w = writer(7);
+      const text = (seed: number, kib: number) => Buffer.from(Array.from({ length: kib * 16 }, (_, i) => `${seed}:${i.toString(36).padStart(60, '.')}\n`).join(''));
+      const id = '7'.repeat(64);
+      const lists: Uint8Array[] = [];
+      for (const [seed, kib, ownFrames] of [[1, 8, false], [2, 20, true], [3, 8, false]] as const) {
+        lists.push(await writeDocumentPieces(from([text(seed, kib)]), id, { writer: w, frames: store, keys }, undefined, { ownFrames }));
+      }
+      await w.flush();
+      // Three frames: the first document's pieces, the second's alone, the third's.
+      const spans = await Promise.all(lists.map((list) => store.documentSpans(list, () => new Error('not a list'))));
+      const firsts = frames.get(7)!.map((f) => f.first);
+      expect(firsts).toEqual([0, spans[1][0].first, spans[2][0].first]);
+      expect((await read(lists[1], id)).equals(text(2, 20))).toBe(true);
+    });
+
     it('reports a sink that fails on the next pace or flush, and hands no frame after it', async () => {
       let handed = 0;
       const failing = new PackWriter(3, async () => {

@@ -799,7 +799,7 @@ export class FileRunStore implements RunStore, AccessStore {
           await writeNewFile(join(temp, compressedFile(source.name)), compressed(chunks));
         } else {
           const shared = base && (await this.pieceList(join(this.documentsPath(base.id), source.name)));
-          await writeNewFile(join(temp, piecesFile(source.name)), [await writeDocumentPieces(chunks, id, pieces, shared)]);
+          await writeNewFile(join(temp, piecesFile(source.name)), [await writeDocumentPieces(chunks, id, pieces, shared, { ownFrames: source.name === EVIDENCE_BUNDLE_DOCUMENT })]);
         }
         documents.push(bytes.document());
       }

@@ -783,7 +783,7 @@ export class PostgresRunStore implements RunStore, AccessStore {
           part += 1;
         }
       } else {
-        lists.set(source.name, await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(shared?.get(source.name))));
+        lists.set(source.name, await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(shared?.get(source.name)), { ownFrames: source.name === EVIDENCE_BUNDLE_DOCUMENT }));
       }
       documents.push(bytes.document());
     }

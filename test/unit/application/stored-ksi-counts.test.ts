@@ -4,24 +4,10 @@ import { IntegrityError } from '../../../src/domain/errors';
 import type { RunSummary } from '../../../src/domain/conmon/run-record';
 import type { KsiCounts } from '../../../src/domain/conmon/ksi-counts';
 import type { RunView } from '../../../src/ports/run-store';
+import { oneDocumentView } from '../../support/one-document-view';
 
 /** A store holding one run's `ksi-counts.json` as `text`, given in chunks of `chunk` bytes; or none. */
-function storeWith(text: string | undefined, chunk = 1 << 16, failing?: Error): RunView {
-  const bytes = Buffer.from(text ?? '');
-  return {
-    location: '/srv/store',
-    openDocument: async () =>
-      text === undefined
-        ? undefined
-        : {
-            document: { name: 'ksi-counts.json', media_type: 'application/json', sha256: '0'.repeat(64), bytes: bytes.length },
-            chunks: (async function* () {
-              for (let at = 0; at < bytes.length; at += chunk) yield bytes.subarray(at, at + chunk);
-              if (failing) throw failing;
-            })(),
-          },
-  } as unknown as RunView;
-}
+const storeWith = (text: string | undefined, chunk = 1 << 16, failing?: Error): RunView => oneDocumentView('ksi-counts.json', text, { chunk, ...(failing ? { failing } : {}) });
 
 const RUN = { seq: 3, id: 'a'.repeat(64) } as RunSummary;
 const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ fail: i % 2, ksi_id: `KSI-AC-${String(i % 100).padStart(2, '0')}`, other: 0, pass: i % 3 }));

@@ -3,24 +3,10 @@ import { ksiHistoryChunks, nextKsiHistory, type KsiHistory } from '../../../src/
 import { IntegrityError } from '../../../src/domain/errors';
 import type { RunSummary } from '../../../src/domain/conmon/run-record';
 import type { RunView } from '../../../src/ports/run-store';
+import { oneDocumentView } from '../../support/one-document-view';
 
 /** A store holding one run's `ksi-history.json` as `text`; or none. */
-function storeWith(text: string | undefined, failing?: Error): RunView {
-  const bytes = Buffer.from(text ?? '');
-  return {
-    location: '/srv/store',
-    openDocument: async () =>
-      text === undefined
-        ? undefined
-        : {
-            document: { name: 'ksi-history.json', media_type: 'application/json', sha256: '0'.repeat(64), bytes: bytes.length },
-            chunks: (async function* () {
-              yield bytes;
-              if (failing) throw failing;
-            })(),
-          },
-  } as unknown as RunView;
-}
+const storeWith = (text: string | undefined, failing?: Error): RunView => oneDocumentView('ksi-history.json', text, failing ? { failing } : {});
 
 function summary(seq: number, day: number, tool: string): RunSummary {
   return { seq, id: seq.toString(16).padStart(64, '0'), as_of: `2026-03-${String(day).padStart(2, '0')}T06:00:00.000Z`, source: { tool } } as RunSummary;
