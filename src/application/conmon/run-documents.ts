@@ -3,7 +3,7 @@ import { evidenceBundleChunks } from '../../domain/artifacts/evidence-bundle';
 import type { HashedResult } from '../../domain/assessment/assessment';
 import { entryText } from '../../domain/assessment/entry-result';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument } from '../../domain/conmon/run-record';
-import { KSI_COUNTS_DOCUMENT, ksiCountRows, ksiCountsChunks, type CountedResult } from '../../domain/conmon/ksi-counts';
+import { countKsis, KSI_COUNTS_DOCUMENT, ksiCountsChunks, type CountedResult, type KsiCounted } from '../../domain/conmon/ksi-counts';
 import { KSI_HISTORY_DOCUMENT, ksiHistoryChunks, nextKsiHistory, type KsiHistory } from '../../domain/conmon/ksi-history';
 import { formatDigest, type ContentDigest } from '../../domain/evidence/content-digest';
 import { evidenceTrace } from '../../domain/evidence/evidence-trace';
@@ -112,6 +112,9 @@ export class RunDocuments {
       'sap.json': canonical(buildSap),
       'poam.json': canonical(buildOscalPoam),
     };
+    // The run's KSI counts, made once for the counts and the history (one pass over the results).
+    let counted: KsiCounted | undefined;
+    const counts = () => (counted ??= countKsis(ksiStatuses(loaded.results)));
     // An OSCAL POA&M needs an item: a run whose every result passed has none.
     if (!hasOpenResults(loaded)) delete sources['poam.json'];
     return [
@@ -120,12 +123,8 @@ export class RunDocuments {
       ...this.graphs(stored, loaded),
       ...runPageSources(stored, loaded.results, this.hashing),
       ...evidenceIndexSources({ length: loaded.results.length, hashAt: (position) => loaded.results[position].hash }),
-      { name: KSI_COUNTS_DOCUMENT, media_type: JSON_TYPE, chunks: ksiCountsChunks(() => ksiStatuses(loaded.results)) },
-      {
-        name: KSI_HISTORY_DOCUMENT,
-        media_type: JSON_TYPE,
-        chunks: () => ksiHistoryChunks(nextKsiHistory(history, [{ run: historyRun(stored.summary), rows: [...ksiCountRows(ksiStatuses(loaded.results), { count: 0 })] }])),
-      },
+      { name: KSI_COUNTS_DOCUMENT, media_type: JSON_TYPE, chunks: ksiCountsChunks(counts) },
+      { name: KSI_HISTORY_DOCUMENT, media_type: JSON_TYPE, chunks: () => ksiHistoryChunks(nextKsiHistory(history, [{ run: historyRun(stored.summary), rows: counts().rows }])) },
       { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')] },
     ];
   }

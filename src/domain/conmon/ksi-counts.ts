@@ -36,7 +36,7 @@ export interface KsiCounts {
 }
 
 /** The rows of `results`, consecutive results of one id in one row; `unmapped.count` counts those left out. */
-export function* ksiCountRows(results: Iterable<CountedResult>, unmapped: { count: number }): Generator<KsiCounts> {
+function* ksiCountRows(results: Iterable<CountedResult>, unmapped: { count: number }): Generator<KsiCounts> {
   let row: KsiCounts | undefined;
   for (const { ksi_id, status, mapped } of results) {
     if (!mapped && !KSI_ID_SHAPE.test(ksi_id)) {
@@ -54,14 +54,27 @@ export function* ksiCountRows(results: Iterable<CountedResult>, unmapped: { coun
   if (row !== undefined) yield row;
 }
 
-/** The document's canonical text in pieces, its rows made as it is written. */
-export function ksiCountsChunks(results: () => Iterable<CountedResult>): Iterable<string> {
+/** A run's rows (ksiCountRows) and how many results none of them counts. */
+export interface KsiCounted {
+  rows: KsiCounts[];
+  unmapped: number;
+}
+
+/** The rows of `results` and the count of those left out: at most a row per KSI id. */
+export function countKsis(results: Iterable<CountedResult>): KsiCounted {
+  const unmapped = { count: 0 };
+  const rows = [...ksiCountRows(results, unmapped)];
+  return { rows, unmapped: unmapped.count };
+}
+
+/** The document's canonical text in pieces, from the run's rows (made when the document is first written). */
+export function ksiCountsChunks(counted: () => KsiCounted): Iterable<string> {
   return {
     *[Symbol.iterator]() {
-      const unmapped = { count: 0 };
+      const { rows, unmapped } = counted();
       let piece = KSI_COUNTS_HEAD;
       let first = true;
-      for (const row of ksiCountRows(results(), unmapped)) {
+      for (const row of rows) {
         piece += `${first ? '' : ','}${jsonText(row, 'canonical')}`;
         first = false;
         if (piece.length >= DEFAULT_CHUNK_CHARS) {
@@ -69,8 +82,7 @@ export function ksiCountsChunks(results: () => Iterable<CountedResult>): Iterabl
           piece = '';
         }
       }
-      // `unmapped` is known once the rows are written.
-      yield `${piece}]${KSI_COUNTS_TAIL}${unmapped.count}}`;
+      yield `${piece}]${KSI_COUNTS_TAIL}${unmapped}}`;
     },
   };
 }
