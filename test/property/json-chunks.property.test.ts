@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import canonicalizeJcs from 'canonicalize';
 import { InvalidInputError } from '../../src/domain/errors';
-import { jsonChunks, jsonText, lazyArray, LazyArray, materialize, type JsonForm } from '../../src/domain/encoding/json-chunks';
+import { jsonChunks, jsonText, lazyArray, LazyArray, materialize, sortedCopy, type JsonForm } from '../../src/domain/encoding/json-chunks';
 import { NodeCryptoHashing } from '../../src/infrastructure/hashing/node-crypto-hashing';
 import { SEED } from './bad-input';
 
@@ -80,6 +80,31 @@ describe('jsonChunks', () => {
       }),
       { seed: SEED, numRuns: 500 },
     );
+  });
+
+  it('sortedCopy: JSON.stringify of the copy is the canonicalize package\'s text, or there is no copy (array-index and __proto__ keys only)', () => {
+    const special = (value: unknown): boolean =>
+      typeof value === 'object' && value !== null && (Array.isArray(value) ? value.some(special) : Object.keys(value).some((k) => k === '__proto__' || /^(?:0|[1-9]\d*)$/.test(k) || special((value as Record<string, unknown>)[k])));
+    let copied = 0;
+    fc.assert(
+      fc.property(json, (value) => {
+        const copy = sortedCopy(value);
+        expect(copy === undefined).toBe(special(value));
+        if (copy !== undefined) {
+          copied++;
+          expect(JSON.stringify(copy)).toBe(canonicalizeJcs(value));
+        }
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+    expect(copied).toBeGreaterThan(250);
+    // What JSON.stringify would write differently from RFC 8785, or not as JSON at all, is left to the writers.
+    for (const refused of [{ a: NaN }, [Infinity], { a: undefined }, [() => 1], { a: Symbol('s') }, { a: 1n }, { when: new Date(0) }, lazyArray(() => [1]), { '10': 1, '9': 2 }, JSON.parse('{"__proto__":1}')]) {
+      expect(sortedCopy(refused)).toBeUndefined();
+    }
+    expect(sortedCopy([1, 2, 3], 2)).toBeUndefined();
+    expect(sortedCopy({ a: [1, 2] }, 2)).toEqual({ a: [1, 2] });
+    expect(Object.keys(sortedCopy({ b: 1, a: { d: 1, c: 2 }, '\u20ac': 0, Z: 1 }) as object)).toEqual(['Z', 'a', 'b', '\u20ac']);
   });
 
   it('writes a value holding LazyArrays as the same value with those arrays materialized, in both forms', () => {

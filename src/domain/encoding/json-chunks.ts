@@ -141,12 +141,15 @@ class ChunkWriter {
 
   /**
    * The text of a value holding no LazyArray and no long array, built as one string; else throws PIECEWISE. A
-   * canonical value whose keys are already in order everywhere (what svc reads back of what it wrote canonical: a run's
-   * summary, its kept list) is JSON.stringify's text, written natively.
+   * canonical value of plain JSON is JSON.stringify's text of its sortedCopy, written natively (twice as fast as
+   * member by member: an OSCAL document of a million results writes millions of small objects).
    */
   private whole(value: unknown, indent: string): string {
     if (value === null) return 'null';
-    if (this.canonical && typeof value === 'object' && isOrderedJson(value, WHOLE_ITEMS_MAX)) return JSON.stringify(value);
+    if (this.canonical && typeof value === 'object') {
+      const sorted = sortedCopy(value, WHOLE_ITEMS_MAX);
+      if (sorted !== undefined) return JSON.stringify(sorted);
+    }
     switch (typeof value) {
       case 'string':
         return JSON.stringify(value);
@@ -222,6 +225,34 @@ export function isOrderedJson(value: unknown, maxItems = Infinity): boolean {
     if (!isOrderedJson((value as Record<string, unknown>)[key], maxItems)) return false;
   }
   return true;
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * A copy of `value` with every object's keys inserted in UTF-16 code-unit order (Array.prototype.sort's order), so
+ * JSON.stringify of it is the RFC 8785 text; or undefined when `value` is not plain JSON that JSON.stringify writes as
+ * RFC 8785 does: a toJSON, a value JSON has no text for (undefined, a function, a symbol, a BigInt), a non-finite
+ * number, an array longer than `maxItems`, an array-index key (JavaScript enumerates those first, in numeric order) or
+ * an own `__proto__` key. Those are for the member-by-member writers (or a library) to decide.
+ */
+export function sortedCopy(value: unknown, maxItems = Infinity): unknown {
+  if (typeof value !== 'object' || value === null) return isPlainJsonScalar(value) ? value : undefined;
+  if (Array.isArray(value)) {
+    if (value.length > maxItems) return undefined;
+    const copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) if ((copy[i] = sortedCopy(value[i], maxItems)) === undefined) return undefined;
+    return copy;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  const keys = Object.keys(value).sort();
+  const copy: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === '__proto__' || ARRAY_INDEX.test(key)) return undefined;
+    if ((copy[key] = sortedCopy((value as Record<string, unknown>)[key], maxItems)) === undefined) return undefined;
+  }
+  return copy;
 }
 
 /** A string, a boolean, null or a finite number: a JSON scalar written as JSON.stringify writes it. */

@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import canonicalizeJcs from 'canonicalize';
 import { injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
-import { isOrderedJson, isPlainJsonScalar } from '../../domain/encoding/json-chunks';
+import { isOrderedJson, sortedCopy } from '../../domain/encoding/json-chunks';
 import type { Sha256Hasher } from '../../domain/evidence/content-digest';
 import type { Hashing } from '../../ports/hashing';
 import { noteStreamed } from '../shared/collect-garbage';
@@ -15,8 +15,8 @@ const oneShot: (data: string | Uint8Array) => string =
  * SHA-256 from node:crypto and RFC 8785 canonical JSON. JCS writes strings and numbers exactly as
  * ECMAScript's JSON.stringify does and orders object keys by UTF-16 code units, so:
  * - a value whose keys are already in that order at every level is written by JSON.stringify itself;
- * - other plain JSON values are written member by member with sorted keys (no copies: this runs once
- *   per evidence field, a million times in a large run);
+ * - other plain JSON values are written by JSON.stringify from a copy with sorted keys (sortedCopy: twice as
+ *   fast as writing them member by member; this runs once per evidence field, a million times in a large run);
  * - anything else (array-index keys, whose enumeration order JavaScript fixes; toJSON; non-finite
  *   numbers) goes to the `canonicalize` package by one of the RFC's authors, which the property tests
  *   also hold both shortcuts against.
@@ -28,7 +28,8 @@ export class NodeCryptoHashing implements Hashing {
 
   canonicalize(value: unknown): string {
     try {
-      const text = isOrderedJson(value) ? JSON.stringify(value) : (writeSorted(value) ?? canonicalizeJcs(value));
+      const sorted = isOrderedJson(value) ? value : sortedCopy(value);
+      const text = sorted !== undefined ? JSON.stringify(sorted) : canonicalizeJcs(value);
       if (typeof text !== 'string') throw new Error('not a JSON value');
       return text;
     } catch (error) {
@@ -68,31 +69,4 @@ export class NodeCryptoHashing implements Hashing {
     }
     return oneShot(buffer);
   }
-}
-
-const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
-
-/** JCS text built member by member with sorted keys; undefined for what only the library should decide. */
-function writeSorted(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return isPlainJsonScalar(value) ? JSON.stringify(value) : undefined;
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) {
-      const item = writeSorted(value[i]);
-      if (item === undefined) return undefined;
-      text += i === 0 ? item : `,${item}`;
-    }
-    return `${text}]`;
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let text = '{';
-  for (let i = 0; i < keys.length; i++) {
-    if (ARRAY_INDEX.test(keys[i])) return undefined;
-    const item = writeSorted(record[keys[i]]);
-    if (item === undefined) return undefined;
-    text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${item}`;
-  }
-  return `${text}}`;
 }
