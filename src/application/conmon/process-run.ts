@@ -3,7 +3,7 @@ import { assessor, type AssessedResult } from '../../domain/assessment/assessmen
 import { worstStatus } from '../../domain/ksi/status';
 import { runAsOf } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
-import { recordStep } from '../../domain/conmon/record-run';
+import { recordStep, type EventTally } from '../../domain/conmon/record-run';
 import { checkSourceName, DETECTIONS_DOCUMENT, DETECTIONS_SCHEMA, latestOfEachSource, lostDetections, namedSource, sourceKey, stateDetections } from '../../domain/conmon/run-sources';
 import type { DriftSide } from '../../domain/drift/drift-detection';
 import { recordFrame, RUN_RECORD_SCHEMA, type DecidedRun, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
@@ -129,7 +129,8 @@ export class ProcessRun {
       const facts = recordings[k];
       // A run recorded before, or one whose events a sink needs: its events as stored.
       const stored = !recorded || destinations.length > 0 ? await this.store.get(summary.id) : undefined;
-      const tally = facts.events ?? tallyEvents(stored?.events ?? []);
+      // Counted as the run was decided (recordStep); a run recorded before: its stored events.
+      const tally = (recorded ? facts.events : undefined) ?? tallyEvents(stored?.events ?? []);
       const events = stored?.events ?? [];
       // A sink is given the events at once (a run of a million results can have half a million: docs/conmon.md).
       const deliveries = await Promise.all(destinations.map((sink) => sink.deliver(events)));
@@ -205,15 +206,16 @@ export class ProcessRun {
       }
       const sameRun = same === undefined ? undefined : same.id === latest?.summary.id ? latest : await view.get(same.id);
       const others = await this.othersWorst(view, otherParts, run);
-      return recordStep(
+      const step = recordStep(
         { id, record, context: run.context, asOf, recordedAt: now, merkleRoot: run.merkleRoot, counts: run.counts, side: run, others },
         latest && { poam: latest.poam, ...(sameRun === undefined ? {} : { side: await this.previous(view, sameRun, run.catalog) }) },
         seq,
         uuid,
       );
+      facts.events = step.tally;
+      return step;
     };
     const produce = (stored: DecidedRun) => {
-      facts.events = tallyEvents(stored.events);
       const sources = this.documents.sources(stored, run, key, history);
       const found = detections.length === 0 ? [] : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
       if (groupsAfter === undefined) return [...sources, ...found];
@@ -276,13 +278,13 @@ interface Recording {
   facts: {
     source: string;
     lostDetections: boolean;
-    events?: { events: number; drift: Record<DriftSeverity, number> };
+    events?: EventTally;
     groups?: NonNullable<ProcessRunResult['vulnerabilities']>;
   };
 }
 
 /** The number of events and of drift findings by severity. */
-function tallyEvents(events: Iterable<ConmonEvent>): { events: number; drift: Record<DriftSeverity, number> } {
+function tallyEvents(events: Iterable<ConmonEvent>): EventTally {
   const drift = { P1: 0, P2: 0, P3: 0, P4: 0 };
   let count = 0;
   for (const event of events) {

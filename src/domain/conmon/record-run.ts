@@ -52,7 +52,18 @@ const LIFECYCLE_HELD = 20_000;
  * pages), so a run of a million results never holds its items or events all at once; a smaller one is kept once
  * merged. The same inputs give the same items and events every time.
  */
-export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): DecidedRun {
+/** How many events a run emits, and its drift findings by severity: what `conmon process` reports of them. */
+export interface EventTally {
+  events: number;
+  drift: Record<DriftSeverity, number>;
+}
+
+/** A decided run, and the tally of its events (counted as the lifecycle is first walked, not by walking the events). */
+export interface RecordedStep extends DecidedRun {
+  tally: EventTally;
+}
+
+export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): RecordedStep {
   const asOfDay = run.asOf.slice(0, 10);
   // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).
   const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
@@ -64,7 +75,9 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   const lifecycle = (): Iterable<LifecycleEntry> => held ?? walk();
   const counts = { open: 0, overdue: 0, closed: 0, opened: 0, closed_now: 0 };
   let becameOverdue = 0;
+  let changed = 0;
   for (const { item, changes } of lifecycle()) {
+    changed += changes.length;
     if (item.status === 'Closed') counts.closed += 1;
     else counts.open += 1;
     if (item.status === 'Open' && item.overdue) counts.overdue += 1;
@@ -105,7 +118,11 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     if (becameOverdue > 0) yield* changes(true);
     for (const finding of drift) yield driftEvent(finding, event);
   });
+  const bySeverity: Record<DriftSeverity, number> = { P1: 0, P2: 0, P3: 0, P4: 0 };
+  for (const finding of drift) bySeverity[finding.severity] += 1;
   return {
+    // The run-recorded event, one per lifecycle change, one per drift finding (events, below).
+    tally: { events: 1 + changed + drift.length, drift: bySeverity },
     summary,
     record: run.record,
     poam: lazyArray(function* () {

@@ -40,11 +40,15 @@ export interface RunLink {
 export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list', kept: 'kept document list' } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 
-/** The link of `run` after the chain head `prev`, and the head it makes. */
+/**
+ * The link of `run` after the chain head `prev`, and the head it makes. `hashed`: the POA&M state's and events'
+ * digests where they were taken as they were written (hashedState), so neither is walked again.
+ */
 export function chainLink(
   run: Pick<DecidedRun, 'summary' | 'poam' | 'events' | 'documents'> & { record?: DecidedRun['record'] },
   prev: string,
   digest: RunDigest,
+  hashed?: StateDigests,
 ): { link: RunLink; head: string } {
   const link: RunLink = {
     schema: RUN_LINK_SCHEMA,
@@ -57,8 +61,8 @@ export function chainLink(
       record: run.summary.id,
       ...(run.record ? { head: hashOf(run.record, digest) } : {}),
       summary: hashOf(run.summary, digest),
-      poam: hashOf(run.poam, digest),
-      events: hashOf(run.events, digest),
+      poam: hashed?.poam ?? hashOf(run.poam, digest),
+      events: hashed?.events ?? hashOf(run.events, digest),
       ...(run.documents ? { documents: hashOf(run.documents, digest), kept: hashOf(keptDocuments(run.documents), digest) } : {}),
     },
   };
@@ -67,6 +71,46 @@ export function chainLink(
 
 export function headOf(link: RunLink, digest: RunDigest): string {
   return digest.sha256(canonicalText(link));
+}
+
+/** The digests a link keeps of a run's POA&M state and events. */
+export interface StateDigests {
+  poam: string;
+  events: string;
+}
+
+/**
+ * A run's state as the file store keeps it, the canonical text of `{"events":[…],"poam":[…],"summary":{…}}` a piece
+ * at a time (what jsonChunks writes of it), with its events' and POA&M state's digests (hashOf) taken as the text goes
+ * by: `digests` gives them once the text has been read to its end. A large run's lifecycle is merged again for every
+ * read of it (recordStep), so hashing it for the link apart from writing it was two more walks of every result.
+ */
+export function hashedState(state: Pick<DecidedRun, 'summary' | 'poam' | 'events'>, digest: RunDigest): { chunks: Iterable<string>; digests: () => StateDigests } {
+  let digests: StateDigests | undefined;
+  function* hashing(value: unknown, into: { update(data: string): void }): Generator<string> {
+    for (const piece of jsonChunks(value, 'canonical')) {
+      into.update(piece);
+      yield piece;
+    }
+  }
+  function* chunks(): Generator<string> {
+    const [events, poam] = [digest.sha256Hasher(), digest.sha256Hasher()];
+    yield '{"events":';
+    yield* hashing(state.events, events);
+    yield ',"poam":';
+    yield* hashing(state.poam, poam);
+    yield ',"summary":';
+    yield* jsonChunks(state.summary, 'canonical');
+    yield '}';
+    digests = { poam: poam.digest(), events: events.digest() };
+  }
+  return {
+    chunks: { [Symbol.iterator]: chunks },
+    digests: () => {
+      if (digests === undefined) throw new Error('the state must be read to its end before its digests');
+      return digests;
+    },
+  };
 }
 
 /**

@@ -20,14 +20,13 @@ import { collect, compressed, compressedFile, CorruptCompression, decompressed, 
 import { PackFileReader, PackFileWriter, packSeq } from './file-packs';
 import { type DocumentBase, PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
-import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashOf, type RunLink } from '../../domain/conmon/run-chain';
+import { ChainWalk, chainLink, chainTampered, checkRecord, GENESIS, hashedState, hashOf, type RunLink } from '../../domain/conmon/run-chain';
 import { KEPT_DOCUMENTS, keptDocuments } from '../../domain/conmon/kept-documents';
 import { instantsOf, isWithin } from '../../domain/conmon/run-range';
 import { byName, checkDocumentSources, documentChanged, DOCUMENT_CHUNK_BYTES, DocumentBytes, verifiedChunks } from '../../domain/conmon/stored-documents';
 import { NodeCryptoHashing } from '../hashing/node-crypto-hashing';
 import { syncDir } from '../shared/sync-dir';
 import { writeFileAtomically, writeNewFile } from '../shared/atomic-file';
-import { jsonChunks } from '../../domain/encoding/json-chunks';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
 import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, isHead, nextJournalEntry } from '../../domain/conmon/journal';
 
@@ -323,13 +322,14 @@ export class FileRunStore implements RunStore, AccessStore {
         const { pack, pieces } = await this.packFor(seq, keysOf);
         const base = baseRun(runs, decided.summary)?.summary;
         let run: DecidedRun;
+        let state: ReturnType<typeof hashedState>;
         try {
           const documents = produce && (await this.writeDocuments(id, await produce(decided), recordId, pieces, base));
           recordId.check();
           run = documents ? { ...decided, documents } : decided;
           await this.writeAtomic(this.runPath(id), canonicalText(run.record));
-          const state = { summary: run.summary, poam: run.poam, events: run.events };
-          const list = await writeDocumentPieces(utf8(jsonChunks(state, 'canonical')), id, pieces, base && (await this.pieceList(this.statePath(base.seq, base.id))));
+          state = hashedState(run, digest);
+          const list = await writeDocumentPieces(utf8(state.chunks), id, pieces, base && (await this.pieceList(this.statePath(base.seq, base.id))));
           await this.writeAtomic(piecesFile(this.statePath(seq, id)), [list]);
           await pieces.writer.flush();
           await pack.commit();
@@ -337,7 +337,7 @@ export class FileRunStore implements RunStore, AccessStore {
           await pack.discard().catch(() => undefined);
           throw error;
         }
-        const chained = chainLink(run, head, digest);
+        const chained = chainLink(run, head, digest, state.digests());
         const { documents } = run;
         runs.push({ summary: run.summary, link: chained.link, ...(documents ? { kept: keptDocuments(documents) } : {}) });
         head = chained.head;

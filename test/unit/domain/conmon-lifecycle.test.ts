@@ -151,6 +151,16 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
     expect(new Set(second.events.map((e) => e.event_id)).size).toBe(second.events.length);
   });
 
+  it('tallies the events it will emit as it walks the lifecycle once: the run, each change (overdue ones too), each drift finding by severity', () => {
+    expect(first.tally).toEqual({ events: 2, drift: { P1: 0, P2: 0, P3: 0, P4: 0 } });
+    expect(second.tally).toEqual({ events: 5, drift: { P1: 1, P2: 0, P3: 0, P4: 1 } });
+    // Two weeks on: KSI-IA-02's item (due 2026-11-11) became overdue while it still fails, and nothing drifted.
+    const late = recordStep(toRecord('2026-11-18', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS'), aResult('KSI-ZZ-01', 'PASS')]), { poam: second.poam, side: secondRun.side }, 3, uuid);
+    const events = [...late.events];
+    expect(events.map((e) => e.kind)).toEqual(['run.recorded', 'poam.overdue']);
+    expect(late.tally).toEqual({ events: events.length, drift: { P1: 0, P2: 0, P3: 0, P4: 0 } });
+  });
+
   it('merges a small lifecycle once for every read of it, a large one again for each read, with the same items and events', () => {
     /** The previous state as the store gives it: read again each time it is iterated, counted. */
     const counted = (poam: readonly TrackedPoamItem[]) => {
@@ -172,6 +182,7 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
     expect(poam.slice(0, 2)).toEqual(second.poam);
     expect(events).toEqual(second.events.map((e) => ({ ...e, ...(e.kind === 'run.recorded' ? { data: { ...e.data, poam: run.summary.poam } } : {}) })));
     expect(run.summary.poam).toEqual({ ...second.summary.poam, open: second.summary.poam.open + 20_001 });
+    expect(run.tally).toEqual(second.tally);
   });
 
   it('builds the Ongoing Authorization Report of a period from stored runs', () => {
