@@ -110,7 +110,7 @@ function toRecord(day: string, results: KsiResult[], meta = {}): RunToRecord {
 const uuid = (key: string) => `uuid(${key})`;
 
 /** A decided run as the store gives it back: its POA&M state and events read out (recordStep gives them as LazyArrays). */
-function stored(run: DecidedRun): StoredRun {
+function stored<T extends DecidedRun>(run: T): T & StoredRun {
   return { ...run, poam: [...run.poam], events: [...run.events] };
 }
 
