@@ -68,7 +68,10 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).
   const items: Iterable<AssessedResult> = { [Symbol.iterator]: () => itemsOf(run.side.results) };
   const judged: Iterable<AssessedResult> = run.others === undefined || run.others.size === 0 ? items : { [Symbol.iterator]: () => worseOf(items, run.others!) };
-  const walk = () => lifecycleEntries(previous?.poam ?? [], { id: run.id, asOf: asOfDay, context: run.context, items: judged });
+  // The state before, not `previous`: what the closures below keep lives as long as the run's documents are written,
+  // and the previous run's side (its results, for the drift) is the size of a whole run.
+  const before = previous?.poam ?? [];
+  const walk = () => lifecycleEntries(before, { id: run.id, asOf: asOfDay, context: run.context, items: judged });
   // The lifecycle is read several times (the counts, the events, the POA&M state, each hashed and written): one of up to
   // LIFECYCLE_HELD items is kept once walked; a larger one is walked again each time, one item at a time.
   const held = heldUpTo(walk(), LIFECYCLE_HELD);

@@ -29,11 +29,12 @@ const RANK: Record<Status, number> = { PASS: 0, WARN: 1, FAIL: 2 };
  * the set of result fields) come first with ksi_id null. Ordered by severity, then ksi_id.
  */
 export function detectDrift(a: DriftSide, b: DriftSide): DriftFinding[] {
-  const findings = runLevelFindings(a, b);
+  const findings: DriftFinding[] = [];
   // Each side is read once, front to back, and each result's item taken once (a result kept as its evidence entry is
-  // made again each time it is asked for: EntryResult).
-  const lefts = sideItems(a.results);
-  const rights = sideItems(b.results);
+  // made again each time it is asked for: EntryResult); its result fields are gathered on the way.
+  const [fieldsA, fieldsB] = [new Set<string>(), new Set<string>()];
+  const lefts = sideItems(a.results, fieldsA);
+  const rights = sideItems(b.results, fieldsB);
   let left = lefts.next();
   let right = rights.next();
   while (!left.done || !right.done) {
@@ -52,7 +53,7 @@ export function detectDrift(a: DriftSide, b: DriftSide): DriftFinding[] {
       right = rights.next();
     }
   }
-  return findings.sort(compareFindings);
+  return [...runLevelFindings(a, b, fieldsA, fieldsB), ...findings].sort(compareFindings);
 }
 
 /** A result with its item taken once. */
@@ -61,8 +62,13 @@ interface SideItem {
   hash: string;
 }
 
-function* sideItems(results: readonly HashedResult[]): Generator<SideItem> {
-  for (const result of results) yield { item: result.item, hash: result.hash };
+/** Each result with its item, its result fields added to `fields` (what svc computes itself is not a result field). */
+function* sideItems(results: readonly HashedResult[], fields: Set<string>): Generator<SideItem> {
+  for (const result of results) {
+    const item = result.item;
+    for (const key of Object.keys(item.result)) if (!COMPUTED_FIELDS.has(key)) fields.add(key);
+    yield { item, hash: result.hash };
+  }
 }
 
 function resultFinding(left: SideItem, right: SideItem): DriftFinding | undefined {
@@ -96,9 +102,10 @@ function semanticSeverity(severity: Severity | undefined): DriftSeverity {
   return severity === 'Critical' || severity === 'High' ? 'P2' : 'P3';
 }
 
-function runLevelFindings(a: DriftSide, b: DriftSide): DriftFinding[] {
+/** `fields`: the result fields each side's results use. */
+function runLevelFindings(a: DriftSide, b: DriftSide, fieldsOfA: ReadonlySet<string>, fieldsOfB: ReadonlySet<string>): DriftFinding[] {
   const findings = a.meta && b.meta ? metaFindings(a.meta, b.meta) : [];
-  const [fieldsA, fieldsB] = [fieldSet(a.results), fieldSet(b.results)];
+  const [fieldsA, fieldsB] = [sorted(fieldsOfA), sorted(fieldsOfB)];
   const added = [...fieldsB].filter((f) => !fieldsA.has(f));
   const removed = [...fieldsA].filter((f) => !fieldsB.has(f));
   if (a.results.length > 0 && b.results.length > 0 && added.length + removed.length > 0) {
@@ -123,10 +130,7 @@ function toolOf(source: ReportSource | undefined): string {
   return [source?.tool, source?.version].filter((v) => typeof v === 'string' && v !== '').join(' ');
 }
 
-/** The field names results of a run use, sorted (what svc computes itself is not a result field). */
-function fieldSet(results: readonly HashedResult[]): Set<string> {
-  const fields = new Set<string>();
-  for (const { item } of results) for (const key of Object.keys(item.result)) if (!COMPUTED_FIELDS.has(key)) fields.add(key);
+function sorted(fields: ReadonlySet<string>): Set<string> {
   return new Set([...fields].sort(compareIds));
 }
 

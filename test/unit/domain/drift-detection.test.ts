@@ -23,6 +23,30 @@ function side(results: KsiResult[], meta: RunMeta = {}): DriftSide {
 
 const one = (from: KsiResult, to: KsiResult) => detectDrift(side([from]), side([to]));
 
+describe('detectDrift reads each result once', () => {
+  it('takes each item of both runs once, gathering the result fields on the way, also of results only one run has', () => {
+    const counted = (d: DriftSide) => {
+      const reads = new Map<string, number>();
+      const results = d.results.map((r) => ({
+        get item() {
+          reads.set(r.item.result.ksi_id, (reads.get(r.item.result.ksi_id) ?? 0) + 1);
+          return r.item;
+        },
+        hash: r.hash,
+      }));
+      return { side: { meta: d.meta, results }, reads };
+    };
+    const a = counted(side([aResult('KSI-AC-02', 'PASS'), aResult('KSI-IA-02', 'PASS', { checks: [{ id: 'c', status: 'PASS' }] })]));
+    const b = counted(side([aResult('KSI-AC-02', 'PASS'), aResult('KSI-SC-08', 'WARN', { details: 'new field' })]));
+    expect(detectDrift(a.side, b.side).map((f) => `${f.ksi_id} ${f.reason}`)).toEqual([
+      'null result fields added details; removed checks',
+      'KSI-IA-02 missing from the later run (was PASS)',
+      'KSI-SC-08 new in the later run (WARN)',
+    ]);
+    expect([...a.reads.values(), ...b.reads.values()]).toEqual([1, 1, 1, 1]);
+  });
+});
+
 describe('detectDrift: DESIGN §5 drift table, one row at a time', () => {
   it.each([
     ['KSI-IA-02', 'PASS', 'FAIL', 'DRIFT-IDENTITY', 'P1'],
