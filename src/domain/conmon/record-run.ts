@@ -43,15 +43,6 @@ export interface PreviousRun {
 /** The most POA&M items a run's lifecycle may have to be held once walked (recordStep). */
 const LIFECYCLE_HELD = 20_000;
 
-/**
- * What recording a run adds to the store: its summary, the POA&M lifecycle after it (DESIGN §6, docs/conmon.md),
- * the drift against the latest run and one event per change. `uuid` turns a stable key into a UUIDv5.
- *
- * The POA&M state and the events are LazyArrays: a lifecycle of more than LIFECYCLE_HELD items is merged again from the
- * previous state and the run's results each time one is read (for the chain's hashes, the state file, the POA&M
- * pages), so a run of a million results never holds its items or events all at once; a smaller one is kept once
- * merged. The same inputs give the same items and events every time.
- */
 /** How many events a run emits, and its drift findings by severity: what `conmon process` reports of them. */
 export interface EventTally {
   events: number;
@@ -63,6 +54,15 @@ export interface RecordedStep extends DecidedRun {
   tally: EventTally;
 }
 
+/**
+ * What recording a run adds to the store: its summary, the POA&M lifecycle after it (DESIGN §6, docs/conmon.md),
+ * the drift against the latest run and one event per change. `uuid` turns a stable key into a UUIDv5.
+ *
+ * The POA&M state and the events are LazyArrays: a lifecycle of more than LIFECYCLE_HELD items is merged again from the
+ * previous state and the run's results each time one is read (for the chain's hashes, the state file, the POA&M
+ * pages), so a run of a million results never holds its items or events all at once; a smaller one is kept once
+ * merged. The same inputs give the same items and events every time.
+ */
 export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, seq: number, uuid: (key: string) => string): RecordedStep {
   const asOfDay = run.asOf.slice(0, 10);
   // Read as they are asked for: a result kept as its evidence entry is made again each time (EntryResult).

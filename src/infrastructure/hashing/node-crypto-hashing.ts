@@ -17,8 +17,8 @@ const oneShot: (data: string | Uint8Array) => string =
  * - a value whose keys are already in that order at every level is written by JSON.stringify itself;
  * - other plain JSON values are written by JSON.stringify from a copy with sorted keys (sortedCopy: twice as
  *   fast as writing them member by member; this runs once per evidence field, a million times in a large run);
- * - anything else (array-index keys, whose enumeration order JavaScript fixes; toJSON; non-finite
- *   numbers) goes to the `canonicalize` package by one of the RFC's authors, which the property tests
+ * - anything else (array-index keys, whose enumeration order JavaScript fixes; an own `__proto__` key; toJSON;
+ *   non-finite numbers) goes to the `canonicalize` package by one of the RFC's authors, which the property tests
  *   also hold both shortcuts against.
  */
 @injectable()
