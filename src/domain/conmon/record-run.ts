@@ -91,6 +91,7 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     }
   }
   const drift = previous?.side ? detectDrift(previous.side, run.side) : [];
+  const driftCounts = countDrift(drift);
   const summary: RunSummary = {
     seq,
     id: run.id,
@@ -102,7 +103,7 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     counts: run.counts,
     areas: areaCounts(items),
     poam: counts,
-    drift: countDrift(drift).class,
+    drift: driftCounts.class,
   };
   const event = eventMaker(summary, uuid);
   const recorded = event('run.recorded', null, null, String(seq), 'info', `Run ${seq} recorded: ${run.counts.results} KSIs, ${run.counts.pass} PASS, ${run.counts.warn} WARN, ${run.counts.fail} FAIL`, {
@@ -121,11 +122,9 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     if (becameOverdue > 0) yield* changes(true);
     for (const finding of drift) yield driftEvent(finding, event);
   });
-  const bySeverity: Record<DriftSeverity, number> = { P1: 0, P2: 0, P3: 0, P4: 0 };
-  for (const finding of drift) bySeverity[finding.severity] += 1;
   return {
     // The run-recorded event, one per lifecycle change, one per drift finding (events, below).
-    tally: { events: 1 + changed + drift.length, drift: bySeverity },
+    tally: { events: 1 + changed + drift.length, drift: driftCounts.severity },
     summary,
     record: run.record,
     poam: lazyArray(function* () {
