@@ -1,5 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
+import type { ToolEvidenceType } from '../domain/fedramp/evidence-type';
 import type { VendorScan } from '../domain/scan/scan';
+import type { DetectionKind } from '../domain/vulnerabilities/detection';
 import type { LoadedDocument } from './report-reader';
 
 /** One scanner svc reads. */
@@ -11,6 +13,10 @@ export interface VendorInfo {
   formats: string;
   /** Where NIST SP 800-53 controls come from. */
   mapping: string;
+  /** What the SDR calls the tool's evidence (its `evidenceType`): `Configuration` or `Report`. */
+  evidence: ToolEvidenceType;
+  /** What its failed checks are as detections (VendorScan.detections). */
+  detections: DetectionKind;
 }
 
 export interface ReadScan {

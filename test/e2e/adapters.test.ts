@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VENDOR_PARSERS } from '../../src/infrastructure/scans/registry';
 import { rawSample } from '../support/adapters';
 import { REFERENCE, svc } from '../support/run-svc';
 
 const SCUBA = rawSample('scubagear', 'ScubaResults_fa5589b7-d528-4f80.json');
-const VENDORS = ['scubagear', 'prowler', 'aws-securityhub', 'azure-policy', 'defender', 'sarif', 'trivy', 'openscap', 'nessus', 'kubescape', 'inspec', 'scoutsuite', 'zap', 'ckl', 'oscal-ar', 'grype', 'checkov', 'hdf'];
+// The parser registry is the only list of vendors: --list must print it, in its order.
+const VENDORS = VENDOR_PARSERS.map((p) => p.info.vendor);
 
 let tmp: string;
 beforeAll(() => {
@@ -81,10 +83,11 @@ describe('svc adapter run auto', () => {
 });
 
 describe('svc adapter run --list', () => {
-  it('names the 18 vendors', () => {
+  it("names every vendor of the parser registry, in its order, with each one's declared evidence type and detection kind", () => {
     const run = svc(['adapter', 'run', '--list']);
     expect(run.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(VENDORS);
-    expect(JSON.parse(svc(['adapter', 'run', '--list', '--json']).stdout).vendors.map((v: { vendor: string }) => v.vendor)).toEqual(VENDORS);
+    expect(JSON.parse(svc(['adapter', 'run', '--list', '--json']).stdout).vendors).toEqual(VENDOR_PARSERS.map((p) => p.info));
+    expect(JSON.parse(svc(['adapter', 'run', '--list', '--json']).stdout).vendors.find((v: { vendor: string }) => v.vendor === 'trivy')).toMatchObject({ tool: 'Trivy', evidence: 'Report', detections: 'vulnerability' });
   });
 
   it.each(VENDORS)('%s reads every real sample of its folder', (vendor) => {

@@ -14,6 +14,7 @@ import { historyCheck, ksiMetrics, Cr26Tally, tallyStatus, type DailyKsiStatus, 
 
 import { requireProfileKeys, type FedrampProfile, type FedrampProfileKey, type FedrampType } from '../../domain/fedramp/profile';
 import type { JudgmentFacts, VulnerabilityFacts } from '../../domain/fedramp/rule-judgments';
+import { declaredEvidence } from '../../domain/fedramp/evidence-type';
 import { Cr26RunFacts } from '../../domain/fedramp/run-facts';
 import type { SdrKsiMetrics } from '../../domain/fedramp/sdr';
 import { noStatements, readProviderStatements, type ProviderStatements } from '../../domain/fedramp/statements';
@@ -24,6 +25,7 @@ import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedra
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore, type RunView } from '../../ports/run-store';
+import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { RunLoader, type ScannedRun } from '../shared/run-loader';
 import { eachStoredResult } from '../shared/stored-bundle';
 import { storedCountRows } from '../shared/stored-ksi-counts';
@@ -106,6 +108,7 @@ export class Cr26Assessment {
     @inject(RUN_SETTINGS) private readonly settingsOfRun: RunSettings,
     @inject(HASHING) private readonly hashing: Hashing,
     private readonly runs: RunLoader,
+    @inject(SCAN_READER) private readonly scans: ScanReader,
   ) {}
 
   /** The profile with `keys` (and type and class), the rules in use and what applies to it at `now`. */
@@ -210,7 +213,7 @@ export class Cr26Assessment {
   }
 
   factsOf(scope: Cr26Scope<never>, catalog: KsiCatalog, generatedAt: string | undefined, reportTool: string | undefined): Cr26RunFacts {
-    return new Cr26RunFacts({ rules: scope.rules, ksis: scope.found.ksis.map((k) => k.ksi), class: scope.profile.class, catalog }, { ...scope.cadences, now: scope.now }, generatedAt, reportTool);
+    return new Cr26RunFacts({ rules: scope.rules, ksis: scope.found.ksis.map((k) => k.ksi), class: scope.profile.class, catalog }, { ...scope.cadences, now: scope.now }, generatedAt, reportTool, declaredEvidence(this.scans.vendors()));
   }
 
   /**

@@ -5,7 +5,7 @@ import { normalizeControlId } from '../catalog/ksi-catalog';
 import type { EvidenceKind } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
 import { addCadence, type EvidenceCadence } from './evidence-cadence';
-import { evidenceTypeOf, type SdrEvidenceType } from './evidence-type';
+import { evidenceTypeOf, type DeclaredEvidence, type SdrEvidenceType } from './evidence-type';
 import { Cr26Tally, evaluationResult, type EvaluationInput } from './ksi-evaluation';
 
 /** Counts of a run's evidence of one kind against its cadence at `now`. */
@@ -88,6 +88,8 @@ export class Cr26RunFacts {
     private readonly generatedAt: string | undefined,
     /** The tool of every result (the report's source.tool), else each result's own `source`. */
     private readonly reportTool: string | undefined,
+    /** The evidence type each scanner svc reads declares (evidenceTypeOf). */
+    private readonly declared: DeclaredEvidence,
   ) {
     this.tally = new Cr26Tally(evaluation);
   }
@@ -153,7 +155,7 @@ export class Cr26RunFacts {
   private typeOf(tool: string, kind: EvidenceKind): number {
     const key = `${kind}\u0000${tool}`;
     let type = this.types.get(key);
-    if (type === undefined) this.types.set(key, (type = EVIDENCE_TYPES.indexOf(evidenceTypeOf(tool, kind))));
+    if (type === undefined) this.types.set(key, (type = EVIDENCE_TYPES.indexOf(evidenceTypeOf(tool, kind, this.declared))));
     return type;
   }
 

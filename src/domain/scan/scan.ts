@@ -64,3 +64,6 @@ export interface VendorScan {
   detections: DetectionKind;
   checks: ScanCheck[];
 }
+
+/** A scan as a vendor's parser reads it: its detection kind is the parser's own (VendorInfo.detections). */
+export type ParsedScan = Omit<VendorScan, 'detections'>;

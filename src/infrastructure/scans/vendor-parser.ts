@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../../domain/errors';
 import { isPlainObject } from '../../domain/ksi/ksi-result';
-import type { VendorScan } from '../../domain/scan/scan';
+import type { ParsedScan } from '../../domain/scan/scan';
 import type { VendorInfo } from '../../ports/scan-reader';
 import type { RawInput } from './raw-input';
 
@@ -18,7 +18,7 @@ export interface VendorParser {
    * such vendors claim a file, `svc adapter run auto` picks this one.
    */
   readonly generalizes?: readonly string[];
-  parse(input: RawInput): Promise<VendorScan>;
+  parse(input: RawInput): Promise<ParsedScan>;
 }
 
 /**

@@ -25,7 +25,7 @@ export class VendorScanReader implements ScanReader {
       const hint = other ? `it looks like ${other.info.tool} output: try "svc adapter run ${other.info.vendor} ${path}"` : `expected ${parser.info.formats}`;
       throw new InvalidInputError('wrong-vendor', `${path}: does not look like ${parser.info.tool} output; ${hint}`);
     }
-    const scan = await parser.parse(input);
+    const scan = { ...(await parser.parse(input)), detections: parser.info.detections };
     return { file: { name: input.name, path, sha256: input.sha256, bytes: input.size }, scan };
   }
 

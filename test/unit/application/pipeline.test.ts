@@ -24,7 +24,7 @@ describe('TransformBaseline', () => {
 
   it("refuses a scanner's own output naming the scanner and the adapter to run first; other bad reports as they are", async () => {
     const d = doubles({ '/scan.json': { Results: [] }, '/bad.json': { Results: [] } });
-    d.scans.detected['/scan.json'] = { vendor: 'trivy', tool: 'Trivy', formats: 'JSON', mapping: 'rules' };
+    d.scans.detected['/scan.json'] = { vendor: 'trivy', tool: 'Trivy', formats: 'JSON', mapping: 'rules', evidence: 'Report', detections: 'vulnerability' };
     const transform = new TransformBaseline(d.reader, d.scans, d.catalogs, new FixedRulesSource(), d.settings);
     await expect(transform.execute({ input: '/scan.json' })).rejects.toMatchObject({
       code: 'scanner-output',

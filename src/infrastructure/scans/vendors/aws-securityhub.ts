@@ -1,6 +1,6 @@
 import { controlsFromReferences } from '../../../domain/catalog/ksi-catalog';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/aws-securityhub-controls.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -45,11 +45,13 @@ export const awsSecurityhub: VendorParser = {
     tool: TOOL,
     formats: 'ASFF JSON (aws securityhub get-findings)',
     mapping: 'Security Hub NIST.800-53.r5 related requirements, else control prefix / product table (data/aws-securityhub-controls.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
 
   looksLike: (head) => /"SchemaVersion"\s*:\s*"2018-10-08"/.test(head) && /"(ProductArn|GeneratorId)"\s*:/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const { findings, path } = findingsOf(input, await input.json());
     const checks: ScanCheck[] = [];
     const accounts = new Set<string>();
@@ -94,7 +96,6 @@ export const awsSecurityhub: VendorParser = {
       ...(accounts.size > 0 ? { tenant: [...accounts].join(', ') } : {}),
       ...(latest ? { observed_at: latest } : {}),
       mapping: awsSecurityhub.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

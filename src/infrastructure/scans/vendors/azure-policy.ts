@@ -1,6 +1,6 @@
 import { controlsFromReferences } from '../../../domain/catalog/ksi-catalog';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import type { RawInput } from '../raw-input';
 import { entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
 
@@ -41,11 +41,13 @@ export const azurePolicy: VendorParser = {
     tool: TOOL,
     formats: 'policy states JSON (REST queryResults, az policy state list, Resource Graph policyresources)',
     mapping: 'NIST SP 800-53 / FedRAMP initiative groups (policyDefinitionGroupNames), else cm-6',
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
 
   looksLike: (head) => /"policyAssignmentId"\s*:/i.test(head) && /"(complianceState|isCompliant)"\s*:/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const { rows, path } = statesOf(input, await input.json());
     const checks: ScanCheck[] = [];
     const subscriptions = new Set<string>();
@@ -66,7 +68,6 @@ export const azurePolicy: VendorParser = {
       ...(subscriptions.size > 0 ? { tenant: [...subscriptions].join(', ') } : {}),
       ...(latest ? { observed_at: latest } : {}),
       mapping: azurePolicy.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/checkov-nist.json';
 import cweTable from '../data/cwe-nist.json';
 import trivyTable from '../data/trivy-nist.json';
@@ -52,12 +52,12 @@ const SEVERITIES = new Map<string, Criticality>([
  * The `code_block` of a check (the resource's source, secrets included) is never kept.
  */
 export const checkov: VendorParser = {
-  info: { vendor: 'checkov', tool: TOOL, formats: 'Checkov JSON (-o json), one framework or a list of them', mapping: 'svc Checkov policy-area table (data/checkov-nist.json) and misconfiguration keywords (data/trivy-nist.json)' },
+  info: { vendor: 'checkov', tool: TOOL, formats: 'Checkov JSON (-o json), one framework or a list of them', mapping: 'svc Checkov policy-area table (data/checkov-nist.json) and misconfiguration keywords (data/trivy-nist.json)', evidence: 'Configuration', detections: 'configuration' },
 
   // A run that found nothing to scan prints only its summary: {"passed": 0, ..., "resource_count": 0, "checkov_version": ...}.
   looksLike: (head) => (/"check_type"\s*:\s*"/.test(head) && /"(?:results|passed_checks|failed_checks|skipped_checks)"\s*:/.test(head)) || (/"checkov_version"\s*:\s*"/.test(head) && /"resource_count"\s*:/.test(head)),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     const reports = Array.isArray(document) ? document : [document];
     const checks: ScanCheck[] = [];
@@ -79,7 +79,6 @@ export const checkov: VendorParser = {
       tool: TOOL,
       ...(version ? { version } : {}),
       mapping: checkov.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,6 +1,6 @@
 import type { SaxesTagNS } from 'saxes';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import { CCI_LIST_VERSION, controlsOfCcis } from '../cci-controls';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, shapeError, type VendorParser } from '../vendor-parser';
@@ -59,11 +59,13 @@ export const ckl: VendorParser = {
     tool: TOOL,
     formats: 'STIG Viewer checklist: CKL (XML, STIG Viewer 2) or CKLB (JSON, STIG Viewer 3)',
     mapping: `CCI references through DISA's CCI list ${CCI_LIST_VERSION} to NIST SP 800-53 Rev. 5, else the CCI's Rev. 4 reference (data/cci-nist.json); none: unmapped`,
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
 
   looksLike: (head) => /<CHECKLIST[\s>]/.test(head) || (/^\s*\{/.test(head) && /"stigs"\s*:\s*\[/.test(head) && /"(rules|stig_id|cklb_version|target_data)"\s*:/.test(head)),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const head = await input.head(1024);
     const { host, checks } = /^\s*\{/.test(head) ? await readCklb(input) : await readCkl(input);
     // STIG Viewer 2 names itself in a comment before the root element; other tools that write CKL name themselves.
@@ -74,7 +76,6 @@ export const ckl: VendorParser = {
       ...(version ? { version } : {}),
       ...(host ? { tenant: host } : {}),
       mapping: ckl.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,7 +1,7 @@
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InvalidInputError } from '../../../domain/errors';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import { parseJson } from '../../../domain/encoding/json-syntax-problem';
 import table from '../data/defender-controls.json';
 import type { RawInput } from '../raw-input';
@@ -40,6 +40,8 @@ export const defender: VendorParser = {
     tool: TOOL,
     formats: 'recommendations CSV export, or microsoft.security/assessments JSON (REST, az security assessment list, Resource Graph)',
     mapping: 'Defender security control / recommendation name table (data/defender-controls.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
 
   looksLike: (head) => {
@@ -48,7 +50,7 @@ export const defender: VendorParser = {
     return /^\s*[[{]/.test(head) && /microsoft\.security\/assessments/i.test(head) && /"status"\s*:\s*\{/.test(head);
   },
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const text = await input.text();
     const json = /^\s*[[{]/.test(text);
     const { recommendations, observedAt } = json ? fromJson(input, parseJson(text, input.path)) : fromCsv(input, text);
@@ -64,7 +66,6 @@ export const defender: VendorParser = {
       ...(subscriptions.size > 0 ? { tenant: [...subscriptions].join(', ') } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: defender.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, ParsedScan } from '../../../domain/scan/scan';
 import trivyTable from '../data/trivy-nist.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
@@ -34,12 +34,12 @@ const CVE = /^CVE-\d{4}-\d+$/i;
  * no NIST references: every match evidences the controls of Trivy's vulnerability class (`data/trivy-nist.json`).
  */
 export const grype: VendorParser = {
-  info: { vendor: 'grype', tool: TOOL, formats: 'Grype JSON (-o json)', mapping: 'svc Trivy class table, vulnerability class (data/trivy-nist.json)' },
+  info: { vendor: 'grype', tool: TOOL, formats: 'Grype JSON (-o json)', mapping: 'svc Trivy class table, vulnerability class (data/trivy-nist.json)', evidence: 'Report', detections: 'vulnerability' },
 
   // The descriptor comes last: a report with matches is known by their fields, an empty one by its descriptor.
   looksLike: (head) => /^\s*\{\s*"matches"\s*:\s*\[/.test(head) && (/"matchDetails"\s*:/.test(head) || /"relatedVulnerabilities"\s*:/.test(head) || /"descriptor"\s*:\s*\{\s*"name"\s*:\s*"grype"/.test(head)),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     if (!isPlainObject(document) || !Array.isArray(document.matches)) throw shapeError(input, TOOL, 'matches', 'missing; a Grype JSON report is {"matches": [...], "source": ..., "descriptor": {"name": "grype", ...}}');
     const target = targetOf(document.source);
@@ -56,7 +56,6 @@ export const grype: VendorParser = {
       ...(typeof descriptor.version === 'string' && descriptor.version !== '' ? { version: descriptor.version } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: grype.info.mapping,
-      detections: 'vulnerability',
       checks,
     };
   },

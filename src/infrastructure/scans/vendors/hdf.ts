@@ -31,6 +31,8 @@ export const hdf: VendorParser = {
     tool: 'Heimdall Data Format (HDF)',
     formats: 'HDF JSON of InSpec runs, of MITRE SAF CLI conversions (saf convert) and of svc generate hdf',
     mapping: READING.mapping,
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
   looksLike: (head) => looksLikeInspecJson(head) || PASSTHROUGH_FIRST.test(head),
   // A plain InSpec run is HDF too: `auto` reads it as HDF, the format it is published as.

@@ -1,6 +1,6 @@
 import { controlsFromReferences } from '../../../domain/catalog/ksi-catalog';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/inspec-controls.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, text } from '../vendor-parser';
@@ -38,7 +38,7 @@ export interface InspecJsonReading {
   vendor: string;
   /** The format as error messages name it ("this is not <format> output as svc knows it"). */
   format: string;
-  /** VendorScan.mapping. */
+  /** ParsedScan.mapping. */
   mapping: string;
   /**
    * The outcome of an applicable control none of whose results passed, failed or errored (all skipped, or none):
@@ -81,7 +81,7 @@ export function looksLikeNonInspecHdf(head: string): boolean {
  * and only the profile that ran a control carries its results: each control id is one check, with the results of
  * every copy and the impact and tags of the outermost profile that lists it.
  */
-export async function readInspecJson(input: RawInput, reading: InspecJsonReading): Promise<VendorScan> {
+export async function readInspecJson(input: RawInput, reading: InspecJsonReading): Promise<ParsedScan> {
   const fail = (path: string, problem: string) => shapeError(input, reading.format, path, problem);
   const document = await input.json();
   if (!isPlainObject(document) || !Array.isArray(document.profiles)) throw fail('profiles', 'missing; InSpec JSON and HDF documents have platform, profiles[] and statistics');
@@ -123,7 +123,6 @@ export async function readInspecJson(input: RawInput, reading: InspecJsonReading
     ...(tenant ? { tenant } : {}),
     ...(earliest ? { observed_at: earliest.text } : {}),
     mapping: reading.mapping,
-    detections: 'configuration',
     checks: [...controls.entries()].map(([id, control]) => controlCheck(id, control, tenant, reading)),
   };
 }

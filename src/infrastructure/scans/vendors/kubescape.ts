@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/kubescape-nist.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, isoTime, type Json, obj, shapeError, type VendorParser } from '../vendor-parser';
@@ -33,11 +33,11 @@ const SUB_STATUSES = new Map<unknown, CheckOutcome>([
  * ids and categories (`data/kubescape-nist.json`); severity from the control's `scoreFactor`.
  */
 export const kubescape: VendorParser = {
-  info: { vendor: 'kubescape', tool: TOOL, formats: 'Kubescape JSON (--format json, v2)', mapping: 'svc Kubescape control table (data/kubescape-nist.json)' },
+  info: { vendor: 'kubescape', tool: TOOL, formats: 'Kubescape JSON (--format json, v2)', mapping: 'svc Kubescape control table (data/kubescape-nist.json)', evidence: 'Configuration', detections: 'configuration' },
 
   looksLike: (head) => /"summaryDetails"\s*:/.test(head) && /"controlID"\s*:\s*"C-\d+"/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     if (!isPlainObject(document) || !Array.isArray(document.results)) throw shapeError(input, TOOL, 'results', 'missing; a Kubescape JSON report has summaryDetails, resources and results');
     const summary = obj(obj(document.summaryDetails).controls);
@@ -61,7 +61,6 @@ export const kubescape: VendorParser = {
       ...(typeof tenant === 'string' ? { tenant } : {}),
       ...(observedAt && !observedAt.startsWith('0001-') ? { observed_at: observedAt } : {}),
       mapping: kubescape.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,6 +1,6 @@
 import type { SaxesTagNS } from 'saxes';
 import { controlFromReference } from '../../../domain/catalog/ksi-catalog';
-import type { CheckOutcome, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ScanWeakness, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/nessus-controls.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -69,11 +69,13 @@ export const nessus: VendorParser = {
     tool: TOOL,
     formats: '.nessus v2 XML export (vulnerability scans and compliance audits)',
     mapping: 'cm:compliance-reference 800-53 pairs, else svc plugin family/name table (data/nessus-controls.json)',
+    evidence: 'Report',
+    detections: 'vulnerability',
   },
 
   looksLike: (head) => /<NessusClientData_v2[\s>]/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const checks: ScanCheck[] = [];
     const hosts: Host[] = [];
     const stack: string[] = [];
@@ -161,7 +163,6 @@ export const nessus: VendorParser = {
       tenant: `${plural(hosts.length, 'host')}`,
       ...(earliest ? { observed_at: earliest } : {}),
       mapping: nessus.info.mapping,
-      detections: 'vulnerability',
       checks,
     };
   },

@@ -1,6 +1,6 @@
 import type { SaxesTagNS } from 'saxes';
 import { controlsFromReferences } from '../../../domain/catalog/ksi-catalog';
-import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/openscap-controls.json';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -53,11 +53,13 @@ export const openscap: VendorParser = {
     tool: TOOL,
     formats: 'XCCDF 1.1/1.2 results XML or ARF (oscap xccdf eval --results / --results-arf)',
     mapping: 'XCCDF Rule references to NIST SP 800-53 (SCAP Security Guide), else cm-6, cm-7 (data/openscap-controls.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
 
   looksLike: (head) => (head.includes('checklists.nist.gov/xccdf/') && /<(?:[\w.-]+:)?(?:Benchmark|TestResult)[\s>]/.test(head)) || /<(?:[\w.-]+:)?asset-report-collection[\s>]/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const rules = new Map<string, Rule>();
     const checks: ScanCheck[] = [];
     const targets = new Set<string>();
@@ -160,7 +162,6 @@ export const openscap: VendorParser = {
       ...(targets.size > 0 ? { tenant: [...targets].join(', ') } : {}),
       ...(earliest ? { observed_at: earliest } : {}),
       mapping: openscap.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,7 +1,7 @@
 import { normalizeControlId } from '../../../domain/catalog/ksi-catalog';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
 import { expectModel, OSCAL_SCHEMA_FILES, readOscalDocument } from '../../../domain/oscal/oscal-model';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import type { RawInput } from '../raw-input';
 import { clip, entry, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
 import { plural } from '../../../domain/encoding/plural';
@@ -57,12 +57,14 @@ export const oscalAr: VendorParser = {
     tool: 'OSCAL',
     formats: 'OSCAL assessment-results JSON (Lula, compliance-trestle, svc generate sar; not YAML or XML)',
     mapping: 'the control of each finding target-id (objective or statement part dropped)',
+    evidence: 'Report',
+    detections: 'configuration',
   },
 
   // Any OSCAL model is taken, so that a catalog or an SSP given here is told which command reads it instead.
   looksLike: (head) => OSCAL_ROOT.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const oscal = readOscalDocument(await input.json(), input.path);
     expectModel(oscal, ROOT, input.path, `${oscal.model === 'system-security-plan' ? 'check an SSP with "svc oscal validate-ssp' : 'check it with "svc oscal validate'} ${input.path}"; svc adapter run oscal-ar reads OSCAL assessment results`);
     const document = readDocument(input, oscal.body);
@@ -89,7 +91,6 @@ export const oscalAr: VendorParser = {
       ...toolOf(oscal.body, document.results),
       ...(newest > -Infinity ? { observed_at: isoTime(newest) } : {}),
       mapping: [oscalAr.info.mapping, ...notes].join('; '),
-      detections: 'configuration',
       checks,
     };
   },

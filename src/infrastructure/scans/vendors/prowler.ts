@@ -1,6 +1,6 @@
 import { controlFromReference } from '../../../domain/catalog/ksi-catalog';
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/prowler-services.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -28,11 +28,13 @@ export const prowler: VendorParser = {
     tool: TOOL,
     formats: 'OCSF JSON (*.ocsf.json, --output-formats json-ocsf)',
     mapping: 'Prowler NIST 800-53 / FedRAMP compliance ids, else check service prefix (data/prowler-services.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
   },
 
   looksLike: (head) => /^\s*\[/.test(head) && /"event_code"\s*:/.test(head) && /"(vendor_name|name)"\s*:\s*"Prowler"/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     if (!Array.isArray(document)) throw shapeError(input, TOOL, '$', 'expected a JSON array of OCSF Detection Findings');
     const checks: ScanCheck[] = [];
@@ -57,7 +59,6 @@ export const prowler: VendorParser = {
       ...(accounts.size > 0 ? { tenant: [...accounts].join(', ') } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: prowler.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
@@ -26,11 +26,11 @@ const KINDS = new Map<unknown, CheckOutcome>([
  * references: CWE tags of the rule go through svc's CWE table (`data/cwe-nist.json`).
  */
 export const sarif: VendorParser = {
-  info: { vendor: 'sarif', tool: TOOL, formats: 'SARIF 2.1.0 JSON (.sarif)', mapping: 'svc CWE table (data/cwe-nist.json), else sa-11 and si-10' },
+  info: { vendor: 'sarif', tool: TOOL, formats: 'SARIF 2.1.0 JSON (.sarif)', mapping: 'svc CWE table (data/cwe-nist.json), else sa-11 and si-10', evidence: 'Report', detections: 'vulnerability' },
 
   looksLike: (head) => /"runs"\s*:\s*\[/.test(head) && (/"version"\s*:\s*"2\.1\.0"/.test(head) || /sarif/i.test(head) || /"driver"\s*:\s*\{/.test(head)),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     if (!isPlainObject(document) || !Array.isArray(document.runs)) throw shapeError(input, TOOL, 'runs', 'missing; a SARIF log is {"version": "2.1.0", "runs": [...]}');
     const checks: ScanCheck[] = [];
@@ -55,7 +55,6 @@ export const sarif: VendorParser = {
       ...(typeof version === 'string' ? { version } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: sarif.info.mapping,
-      detections: 'vulnerability',
       checks: [...checks, ...scanned.values()],
     };
   },

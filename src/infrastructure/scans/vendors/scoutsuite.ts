@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import { parseJson } from '../../../domain/encoding/json-syntax-problem';
 import table from '../data/scoutsuite-services.json';
 import type { RawInput } from '../raw-input';
@@ -16,11 +16,11 @@ const MAX_TITLE = 200;
  * ScoutSuite gives CIS references only, so controls come from svc's table by service.
  */
 export const scoutsuite: VendorParser = {
-  info: { vendor: 'scoutsuite', tool: TOOL, formats: 'scoutsuite_results_*.js (or the same object as .json)', mapping: 'svc service table (data/scoutsuite-services.json)' },
+  info: { vendor: 'scoutsuite', tool: TOOL, formats: 'scoutsuite_results_*.js (or the same object as .json)', mapping: 'svc service table (data/scoutsuite-services.json)', evidence: 'Configuration', detections: 'configuration' },
 
   looksLike: (head) => /^\s*scoutsuite_results\s*=/.test(head) || (/^\s*\{/.test(head) && /"provider_code"\s*:/.test(head) && /"last_run"\s*:/.test(head)),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = parseJson(jsonPart(await input.text()), input.path);
     if (!isPlainObject(document) || !isPlainObject(document.services)) throw shapeError(input, TOOL, 'services', 'missing; a ScoutSuite report has account_id, last_run and services');
     const checks: ScanCheck[] = [];
@@ -42,7 +42,6 @@ export const scoutsuite: VendorParser = {
       ...(typeof document.account_id === 'string' || typeof document.account_id === 'number' ? { tenant: String(document.account_id) } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: scoutsuite.info.mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/scubagear-nist.json';
 import type { RawInput } from '../raw-input';
 import { asText, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -25,14 +25,14 @@ const RESULTS = new Map<string, CheckOutcome>([
  * Mapping" lines, in `data/scubagear-nist.json`.
  */
 export const scubagear: VendorParser = {
-  info: { vendor: 'scubagear', tool: TOOL, formats: 'ScubaResults_*.json or TestResults.json', mapping: 'CISA baseline mapping (data/scubagear-nist.json)' },
+  info: { vendor: 'scubagear', tool: TOOL, formats: 'ScubaResults_*.json or TestResults.json', mapping: 'CISA baseline mapping (data/scubagear-nist.json)', evidence: 'Configuration', detections: 'configuration' },
 
   looksLike: (head) => (/"Tool"\s*:\s*"ScubaGear"/.test(head) && head.includes('"MetaData"')) || (/"PolicyId"\s*:\s*"MS\./.test(head) && head.includes('"RequirementMet"')),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     const mapping = scubagear.info.mapping;
-    if (Array.isArray(document)) return { vendor: 'scubagear', tool: TOOL, mapping, detections: 'configuration', checks: document.map((row, i) => testResult(input, row, i)) };
+    if (Array.isArray(document)) return { vendor: 'scubagear', tool: TOOL, mapping, checks: document.map((row, i) => testResult(input, row, i)) };
     if (!isPlainObject(document) || !isPlainObject(document.Results)) throw shapeError(input, TOOL, 'Results', 'missing; a ScubaResults file has MetaData, Summary and Results');
     const meta = isPlainObject(document.MetaData) ? document.MetaData : {};
     const checks: ScanCheck[] = [];
@@ -52,7 +52,6 @@ export const scubagear: VendorParser = {
       ...(typeof tenant === 'string' ? { tenant } : {}),
       ...(isoTime(meta.TimestampZulu) ? { observed_at: isoTime(meta.TimestampZulu) } : {}),
       mapping,
-      detections: 'configuration',
       checks,
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ScanWeakness, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/trivy-nist.json';
 import type { RawInput } from '../raw-input';
 import { clip, isoTime, type Json, list, obj, shapeError, text, type VendorParser } from '../vendor-parser';
@@ -58,11 +58,11 @@ const READERS = [
  * findings only). Trivy has no NIST references: controls come from svc's class table (`data/trivy-nist.json`).
  */
 export const trivy: VendorParser = {
-  info: { vendor: 'trivy', tool: TOOL, formats: 'Trivy JSON (--format json, SchemaVersion 2)', mapping: 'svc Trivy class table (data/trivy-nist.json)' },
+  info: { vendor: 'trivy', tool: TOOL, formats: 'Trivy JSON (--format json, SchemaVersion 2)', mapping: 'svc Trivy class table (data/trivy-nist.json)', evidence: 'Report', detections: 'vulnerability' },
 
   looksLike: (head) => /"SchemaVersion"\s*:\s*\d+\s*,/.test(head) && /"ArtifactName"\s*:/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     if (!isPlainObject(document) || typeof document.SchemaVersion !== 'number') throw shapeError(input, TOOL, 'SchemaVersion', 'missing; a Trivy JSON report is {"SchemaVersion": 2, "ArtifactName": ..., "Results": [...]}');
     const results = document.Results ?? [];
@@ -92,7 +92,6 @@ export const trivy: VendorParser = {
       ...(typeof trivyVersion === 'string' ? { version: trivyVersion } : {}),
       ...(isoTime(document.CreatedAt) ? { observed_at: isoTime(document.CreatedAt) } : {}),
       mapping: trivy.info.mapping,
-      detections: 'vulnerability',
       checks: [...checks, ...[...targets].map(([target, kinds]) => scanCheck(target, kinds))],
     };
   },

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../../domain/ksi/ksi-result';
-import type { CheckOutcome, Criticality, ScanCheck, VendorScan } from '../../../domain/scan/scan';
+import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';
 import { asText, clip, entry, isoTime, shapeError, type VendorParser } from '../vendor-parser';
@@ -27,11 +27,11 @@ const RISKS = new Map<string, { label: string; criticality?: Criticality }>([
  * through svc's CWE table (`data/cwe-nist.json`), and every alert also evidences RA-5.
  */
 export const zap: VendorParser = {
-  info: { vendor: 'zap', tool: TOOL, formats: 'ZAP traditional JSON report (-J, traditional-json)', mapping: 'svc CWE table (data/cwe-nist.json), else si-10 (sc-8 for TLS alerts); ra-5 for every alert' },
+  info: { vendor: 'zap', tool: TOOL, formats: 'ZAP traditional JSON report (-J, traditional-json)', mapping: 'svc CWE table (data/cwe-nist.json), else si-10 (sc-8 for TLS alerts); ra-5 for every alert', evidence: 'Report', detections: 'vulnerability' },
 
   looksLike: (head) => /"@generated"\s*:/.test(head) && /"site"\s*:/.test(head),
 
-  async parse(input: RawInput): Promise<VendorScan> {
+  async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     const sites = isPlainObject(document) && isPlainObject(document.site) ? [document.site] : isPlainObject(document) ? document.site : undefined;
     if (!isPlainObject(document) || !Array.isArray(sites)) throw shapeError(input, TOOL, 'site', 'missing; a ZAP JSON report is {"@version": ..., "@generated": ..., "site": [...]}');
@@ -53,7 +53,6 @@ export const zap: VendorParser = {
       ...(typeof version === 'string' && version !== '' ? { version } : {}),
       ...(observedAt ? { observed_at: observedAt } : {}),
       mapping: zap.info.mapping,
-      detections: 'vulnerability',
       checks,
     };
   },

@@ -7,7 +7,7 @@ describe("Cr26RunFacts: each result against its cadence, and a KSI's results tog
   const rules = builtInRules();
   const now = new Date('2026-11-25T00:00:00Z');
   const cadences = { machine: evidenceCadence(rules, '20x', 'B', 'machine'), nonMachine: evidenceCadence(rules, '20x', 'B', 'non-machine'), now };
-  const facts = () => new Cr26RunFacts({ rules, ksis: rules.ksis.filter((k) => k.id === 'KSI-IAM-APM'), class: 'B', catalog: builtInCatalog() }, cadences, undefined, 'scanner');
+  const facts = () => new Cr26RunFacts({ rules, ksis: rules.ksis.filter((k) => k.id === 'KSI-IAM-APM'), class: 'B', catalog: builtInCatalog() }, cadences, undefined, 'scanner', new Map());
   const add = (f: Cr26RunFacts, observed_at: string | undefined, evidence_kind?: 'non-machine') =>
     f.add({ result: { ksi_id: 'KSI-IAM-APM', status: 'PASS', ...(observed_at === undefined ? {} : { observed_at }), ...(evidence_kind === undefined ? {} : { evidence_kind }) }, definition: undefined }, () => 'ab'.repeat(32));
 

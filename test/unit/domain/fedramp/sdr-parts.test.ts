@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVIDENCE_SOURCES, evidenceTypeOf } from '../../../../src/domain/fedramp/evidence-type';
+import { declaredEvidence, EVIDENCE_SOURCES, evidenceTypeOf } from '../../../../src/domain/fedramp/evidence-type';
+import { VENDOR_PARSERS } from '../../../../src/infrastructure/scans/registry';
 import { fedrampControlId } from '../../../../src/domain/fedramp/sdr';
 import { readProviderStatements } from '../../../../src/domain/fedramp/statements';
 import { quotedMarkdown } from '../../../../src/domain/fedramp/twin';
@@ -36,29 +37,41 @@ describe("the provider's statements file", () => {
 });
 
 describe('SDR parts', () => {
+  const declared = declaredEvidence(VENDOR_PARSERS.map((p) => p.info));
+
   it("writes every evidenceType svc may choose from the SDR schema's enum", () => {
     const schema = JSON.parse(readFileSync(join(FEDRAMP_SCHEMAS, 'fedramp-security-decision-record-schema-2026-06-24.json'), 'utf8'));
     const allowed: string[] = schema.$defs.evidence.properties.evidenceType.enum;
-    for (const source of EVIDENCE_SOURCES) expect(allowed).toContain(source.type);
-    expect(allowed).toContain(evidenceTypeOf('anything', 'machine'));
-    expect(allowed).toContain(evidenceTypeOf('anything', 'non-machine'));
+    for (const type of [...EVIDENCE_SOURCES.map((s) => s.type), ...declared.values()]) expect(allowed).toContain(type);
+    expect(allowed).toContain(evidenceTypeOf('anything', 'machine', declared));
+    expect(allowed).toContain(evidenceTypeOf('anything', 'non-machine', declared));
+  });
+
+  it.each(VENDOR_PARSERS.map((p) => [p.info.vendor, p.info.tool, p.info.evidence]))('calls evidence from svc adapter run %s (%s) what the parser declares, %s, with a version after the name too', (_vendor, tool, type) => {
+    expect(evidenceTypeOf(tool, 'machine', declared)).toBe(type);
+    expect(evidenceTypeOf(`${tool} 2.7.0`, 'machine', declared)).toBe(type);
+    expect(evidenceTypeOf(`${tool} Operator`, 'machine', declared)).toBe(type);
+    expect(evidenceTypeOf(tool.toUpperCase(), 'non-machine', declared)).toBe('Policy');
   });
 
   it.each([
-    ['ScubaGear', 'Configuration'],
-    ['Prowler', 'Configuration'],
-    ['Trivy', 'Report'],
-    ['OWASP ZAP', 'Report'],
-    ['SARIF 2.1.0', 'Report'],
     ['AWS CloudTrail', 'Log'],
-    ['Anchore Grype', 'Report'],
-    ['Checkov', 'Configuration'],
-    ['DISA STIG Viewer', 'Configuration'],
+    ['Splunk audit logs', 'Log'],
+    ['CodeQL', 'Report'],
+    ['Tenable.io', 'Report'],
     ['CIS Benchmark runner', 'Configuration'],
+    ['Heimdall', 'Configuration'],
     ['Lula', 'Report'],
     ['in-house checker', 'Report'],
-  ])('calls evidence from %s %s', (tool, type) => {
-    expect(evidenceTypeOf(tool, 'machine')).toBe(type);
+  ])('calls evidence from %s, a tool svc has no adapter for, %s', (tool, type) => {
+    expect(evidenceTypeOf(tool, 'machine', declared)).toBe(type);
+  });
+
+  it("takes a tool's declared type before the words of its name", () => {
+    expect(evidenceTypeOf('Config Log Scanner', 'machine', new Map())).toBe('Log');
+    expect(evidenceTypeOf('Config Log Scanner', 'machine', declaredEvidence([{ tool: 'Config Log Scanner', evidence: 'Report' }]))).toBe('Report');
+    expect(evidenceTypeOf('Config Log Scanner v1.2', 'machine', declaredEvidence([{ tool: 'Config Log Scanner', evidence: 'Report' }]))).toBe('Report');
+    expect(evidenceTypeOf('Config Log Scanners', 'machine', declaredEvidence([{ tool: 'Config Log Scanner', evidence: 'Report' }]))).toBe('Log');
   });
 
   it('writes control ids as FedRAMP does', () => {

@@ -9,7 +9,7 @@ import { outFileFlag } from '../../flags';
 import { withWrittenFile } from '../../json-output';
 
 export default class AdapterRun extends BaseCommand {
-  static summary = "Normalize a scanner's native output into KSI results (18 vendors, or auto; --list names them).";
+  static summary = "Normalize a scanner's native output into KSI results (every scanner --list names, or auto).";
   static examples = [
     '<%= config.bin %> <%= command.id %> --list',
     '<%= config.bin %> <%= command.id %> prowler prowler-output.ocsf.json --out report.json',
