@@ -38,15 +38,16 @@ function expectedKind(vendor: string, declared: string): string {
   return ['trivy', 'nessus', 'aws-securityhub'].includes(vendor) ? 'configuration' : declared;
 }
 
-describe('no hand count of scanners', () => {
-  // Release notes say what a release held; everything else names the list instead of counting it.
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+describe('no hand count of scanners or routes', () => {
+  // Release notes (docs/release/) say what a release held and docs/performance.md what was measured on a day; everything
+  // else names the list instead of counting it.
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'performance.md').map((f) => `docs/${f}`)];
 
-  it.each(files)('%s counts no scanners, vendors or adapters by hand', (file) => {
+  it.each(files)('%s counts no scanners, vendors, adapters or routes by hand: it names the list (svc adapter run --list, /openapi.json)', (file) => {
     const counts = read(file)
       .split('\n')
       .map((line, i) => ({ line: i + 1, text: line }))
-      .filter(({ text }) => /\b\d+ (vendors|scanners|scanner adapters|vendor parsers|adapters)\b/.test(text));
+      .filter(({ text }) => /\b\d+ (vendors|scanners|scanner adapters|vendor parsers|adapters|routes)\b/.test(text));
     expect(counts).toEqual([]);
   });
 });

@@ -54,18 +54,19 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** The route handlers of DESIGN §9, module by module: SPEC's 17 and the trust center's so far. */
+/** The route handlers of DESIGN §9, module by module: SPEC's and the trust center's (/openapi.json lists them). */
 export function apiRoutes(container: DependencyContainer, config: ApiConfig, version: string, replay: ReplayCache, logger: Logger): RouteSpec[] {
-  return [
+  const routes: RouteSpec[] = [
     ...healthRoutes(container, config, version, logger),
     ...auditorRoutes(container, replay, logger),
-    ...trustRoutes(container, config, logger),
+    ...trustRoutes(container, config, logger, () => routes),
     ...trustAccessRoutes(container, config, logger),
     ...trustEvidenceRoutes(container, config, logger),
     ...surveyRoutes(container),
     ...orgpathRoutes(container, config),
     ...boundaryRoutes(container, config),
   ];
+  return routes;
 }
 
 export function apiLogger(config: ApiConfig): Logger {

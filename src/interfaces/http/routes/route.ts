@@ -48,6 +48,8 @@ export interface RouteSpec {
    * open route may be; a protected route sends no permissive CORS header.
    */
   crossOrigin?: boolean;
+  /** A trust-center route /fedramp/public lists (trustCenterListing): its title there and the rules the title cites. */
+  listed?: { title: string; rules?: readonly string[] };
   /** Object schemas of the path parameters and the query (query values are coerced from strings). */
   params?: JsonSchema;
   query?: JsonSchema;

@@ -29,6 +29,7 @@ export function trustEvidenceRoutes(container: DependencyContainer, _config: Api
       method: 'get',
       path: '/fedramp/evidence/{sha256}',
       operationId: 'getFedrampEvidence',
+      listed: { title: "The Security Decision Record's Evidence" },
       summary: "One evidence entry by its content hash (the SDR's evidence links)",
       description:
         "The evidence entry whose content hash is `sha256`, exactly as the run recorded it: what each `evidenceLocation` of the SDR (`<evidence_base_uri>/evidence/<content hash>`) names when evidence_base_uri is this trust center's `/fedramp`. Searched in the store's state, the latest run of every source (newest first), then in the runs frozen by recorded OCRs (`svc fedramp ocr`), newest first; the first that holds the hash answers. An entry only an older run holds is 404 `no-such-evidence`; before the first run, 404 `no-run-recorded`. The same content hash in a newer run gives that run's entry (its observed_at may differ), so revalidate with the ETag. Each run carries an index by content hash, stored when it was recorded: a lookup reads one small bucket of it per run searched and the one evidence page its entry is on, and builds nothing.",

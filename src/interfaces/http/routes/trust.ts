@@ -140,23 +140,29 @@ function jsonSchema(name: TrustDocumentName): JsonSchema {
 const METHOD_WORDS = { negotiate: 'Kerberos (HTTP Negotiate, RFC 4559)', mtls: 'a client certificate (mutual TLS)', proxy: "the provider's sign-in proxy (Windows authentication)" } as const;
 
 /**
+ * What /fedramp/public lists (TrustCenterListing): the routes that declare a `listed` title, in the API's order, with
+ * who may read each (an open route: `anyone`), and the authentication methods the configuration turns on.
+ */
+export function trustCenterListing(routes: readonly RouteSpec[], config: ApiConfig): TrustCenterListing {
+  const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((m) => config.auth[m] !== undefined);
+  return {
+    documents: routes.flatMap(({ path, listed, access }) => (listed === undefined ? [] : [{ path, title: listed.title, ...(listed.rules === undefined ? {} : { rules: [...listed.rules] }), access: access === 'open' ? ['anyone'] : [...access] }])),
+    authentication: methods.map((m) => METHOD_WORDS[m]),
+  };
+}
+
+/**
  * The trust center's document routes (DESIGN §9 `trust`, §12.7): /fedramp/public open, the certification data to the
  * `agency` and `auditor` roles. JSON by default; with Accept: text/html the page made from the same JSON, under
  * helmet's CSP with the page's own script allowed by hash. Both are built once per run-store state (BuildTrustDocument)
  * and answered with ETag, Content-Digest and 304.
  */
-export function trustRoutes(container: DependencyContainer, config: ApiConfig, logger: Logger): RouteSpec[] {
+export function trustRoutes(container: DependencyContainer, config: ApiConfig, logger: Logger, listed: () => readonly RouteSpec[]): RouteSpec[] {
   const build = container.resolve(BuildTrustDocument);
   const snapshots = new SnapshotBuilders(container);
-  const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((m) => config.auth[m] !== undefined);
-  const listing: TrustCenterListing = {
-    documents: [
-      ...TRUST_DOCUMENTS.map((name) => ({ path: `/fedramp/${name}`, title: TRUST_DOCUMENT_INFO[name].title, ...(TRUST_DOCUMENT_INFO[name].rules === undefined ? {} : { rules: TRUST_DOCUMENT_INFO[name].rules }), access: name === 'public' ? ['anyone'] : [...READERS] })),
-      { path: '/fedramp/access', title: 'Access to the Certification Data', rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI'], access: [...READERS, 'operator'] },
-      { path: '/fedramp/evidence/{sha256}', title: "The Security Decision Record's Evidence", access: [...READERS] },
-    ],
-    authentication: methods.map((m) => METHOD_WORDS[m]),
-  };
+  let listingMade: TrustCenterListing | undefined;
+  // Made from the routes when /fedramp/public is first built: every route of the API is declared by then.
+  const listing = () => (listingMade ??= trustCenterListing(listed(), config));
   /** The CSP of each page, by the page's SHA-256: worked out once per page, not per request. */
   const policies = new Map<string, string>();
   const policyOf = (page: TrustRepresentation): string => {
@@ -171,7 +177,7 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
   const send = async (name: TrustDocumentName, { query, principal, requestId }: RouteInput<{ snapshot?: string }>, res: Response) => {
     const format = formatOf(res);
     const audience: IncidentAudience = principal !== undefined && holdsRole(principal, ['auditor'], config.roles) ? { all: true } : { ...(principal?.agency === undefined ? {} : { agency: principal.agency }) };
-    const input: BuildTrustDocumentInput = { document: name, format, listing, audience };
+    const input: BuildTrustDocumentInput = { document: name, format, listing: listing(), audience };
     let built: TrustRepresentation;
     try {
       built = query.snapshot === undefined ? await build.execute(input) : await (await snapshots.of(await build.snapshotBounds(query.snapshot))).execute({ ...input, snapshot: query.snapshot });
@@ -198,6 +204,7 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
       summary: ROUTES[name].summary,
       description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write, or of the last due time that has passed since: the same bytes until something is recorded or falls due.${(SNAPSHOT_DOCUMENTS as readonly string[]).includes(name) ? ' With `?snapshot=<OCR period end>`, as it was when that OCR was recorded (CDS-CSO-HAD; GET /fedramp/snapshots lists them).' : ''}`,
       access: name === 'public' ? 'open' : READERS,
+      listed: { title: TRUST_DOCUMENT_INFO[name].title, ...(TRUST_DOCUMENT_INFO[name].rules === undefined ? {} : { rules: TRUST_DOCUMENT_INFO[name].rules }) },
       ...(name === 'public' ? { crossOrigin: true } : {}),
       ...((SNAPSHOT_DOCUMENTS as readonly string[]).includes(name)
         ? { query: { type: 'object', additionalProperties: false, properties: { snapshot: { ...DAY, description: 'The period end (YYYY-MM-DD) of a recorded OCR: the document as it was when that OCR was recorded.' } } } }
