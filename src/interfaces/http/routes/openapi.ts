@@ -87,7 +87,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/' }],
-    tags: ['health', 'auditor', 'trust', 'survey', 'orgpath', 'boundary'].map((name) => ({ name })),
+    // A tag per module, in the order the routes come.
+    tags: [...new Set(routes.map((r) => r.module))].map((name) => ({ name })),
     security: SECURITY,
     paths,
     components: {
