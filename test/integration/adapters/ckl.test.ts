@@ -219,6 +219,7 @@ describe('CKL adapter: telling checklists from other scanners', () => {
 });
 
 describe('CKL adapter on bad input', () => {
+  // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   const raw = readFileSync(OVERRIDES, 'utf8');
   const suffix = '; this is not DISA STIG Viewer output as svc knows it (docs/adapters.md)';
 
@@ -240,16 +241,9 @@ describe('CKL adapter on bad input', () => {
     await expect(readWith(ckl, status)).rejects.toMatchObject({ message: `${status}: STIGS/iSTIG[1]/VULN[1]/STATUS: missing for V-257777; set the status in STIG Viewer${suffix}` });
   });
 
-  it('refuses a checklist without a STIG, and a CHECKLIST that is not the root', async () => {
+  it('refuses a checklist without a STIG', async () => {
     const empty = write('empty.ckl', '<?xml version="1.0"?><CHECKLIST><ASSET><HOST_NAME>h</HOST_NAME></ASSET><STIGS></STIGS></CHECKLIST>');
     await expect(readWith(ckl, empty)).rejects.toMatchObject({ message: `${empty}: STIGS/iSTIG: missing; the checklist has no STIG: add one in STIG Viewer and save the checklist again${suffix}` });
-    const wrapped = write('wrapped.ckl', `<export>${raw.replace(/^<\?xml[^>]*>/, '')}</export>`);
-    await expect(readWith(ckl, wrapped)).rejects.toMatchObject({ message: `${wrapped}: export: the root element should be CHECKLIST${suffix}` });
-  });
-
-  it('reports a truncated checklist as invalid XML naming the file', async () => {
-    const path = write('truncated.ckl', raw.slice(0, Math.floor(raw.length * 0.6)));
-    await expect(readWith(ckl, path)).rejects.toMatchObject({ kind: 'invalid-input', code: 'invalid-xml', message: expect.stringContaining(path) });
   });
 
   it('refuses CKLB of the wrong shape, naming the place', async () => {
@@ -264,9 +258,5 @@ describe('CKL adapter on bad input', () => {
     await expect(readWith(ckl, many)).rejects.toMatchObject({ message: `${many}: stigs[0].rules[0].ccis: more than 64 CCI references; a STIG rule has a few${suffix}` });
     const none = write('none.cklb', { ...cklb, stigs: [] });
     await expect(readWith(ckl, none)).rejects.toMatchObject({ message: `${none}: stigs: empty; the checklist has no STIG: add one in STIG Viewer and save the checklist again${suffix}` });
-  });
-
-  it("refuses another scanner's file as not a checklist", async () => {
-    await expect(readWith(ckl, rawSample('openscap', 'test_report_check_with_empty_selector.xccdf.xml.result.xml'))).rejects.toMatchObject({ code: 'wrong-vendor', message: expect.stringContaining('does not look like DISA STIG Viewer output') });
   });
 });

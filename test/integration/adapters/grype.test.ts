@@ -187,16 +187,7 @@ describe('Grype adapter on the other forms Grype writes', () => {
 });
 
 describe('Grype adapter on bad input', () => {
-  it('reports a truncated file as invalid JSON naming the file', async () => {
-    const path = write('truncated.json', readFileSync(SAMPLE, 'utf8').slice(0, 4000));
-    await expect(readWith(grype, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringMatching(/truncated\.json: invalid JSON at line \d+/) });
-  });
-
-  it('refuses a file of another vendor, and names Grype for a Grype file given to another', async () => {
-    await expect(readWith(grype, rawSample('trivy', 'misconfigurations_and_secrets.json'))).rejects.toMatchObject({ code: 'wrong-vendor', message: expect.stringContaining('does not look like Grype output') });
-    await expect(readWith(trivy, SAMPLE)).rejects.toMatchObject({ code: 'wrong-vendor', message: expect.stringContaining('does not look like Trivy output') });
-  });
-
+  // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('names the place of a match of the wrong shape', async () => {
     const noId = write('noid.json', { matches: [{ vulnerability: { severity: 'High' }, matchDetails: [], artifact: { name: 'x' } }] });
     await expect(readWith(grype, noId)).rejects.toMatchObject({
