@@ -9,9 +9,8 @@ const OPTIONS: Readonly<Record<string, VendorParserContractOptions>> = {
   ckl: { syntax: 'xml', moreSamples: [{ path: join(FIXTURES, 'ckl', 'small_ckl_overrides.cklb'), syntax: 'json' }] },
   defender: { syntax: 'csv' },
   nessus: { syntax: 'xml' },
-  // FINDING (issue 36): OpenSCAP matches XCCDF elements by local name wherever they are (to read ARF, which wraps the
-  // results), and checks no root element: an XCCDF results file wrapped in <export> is read, where CKL and Nessus refuse it.
-  openscap: { syntax: 'xml', knownGapReadsUnderAnyRoot: true },
+  // OpenSCAP matches XCCDF elements by local name wherever they are (ARF wraps the results), under one of its roots.
+  openscap: { syntax: 'xml', roots: 'Benchmark, TestResult or asset-report-collection' },
   'oscal-ar': { moreSamples: [{ path: NIST_AR, syntax: 'json' }] },
 };
 

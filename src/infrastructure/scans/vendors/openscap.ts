@@ -47,6 +47,9 @@ interface RuleResult {
  * `rule-result` takes its Rule's controls as it is read. Elements are matched by local name, so the XCCDF 1.1
  * and 1.2 namespaces and ARF prefixes all read alike.
  */
+/** The root elements of an XCCDF result file: a Benchmark, a TestResult alone, or an ARF report collection. */
+const ROOTS = ['Benchmark', 'TestResult', 'asset-report-collection'];
+
 export const openscap: VendorParser = {
   info: {
     vendor: 'openscap',
@@ -76,6 +79,8 @@ export const openscap: VendorParser = {
     const place = () => `TestResult/rule-result[${checks.length + 1}]`;
 
     const open = (tag: SaxesTagNS) => {
+      // XCCDF results, a benchmark with them, or an ARF report that wraps them: nothing else, whatever it holds.
+      if (stack.length === 0 && !ROOTS.includes(tag.local)) throw shapeError(input, TOOL, tag.name, `the root element should be ${ROOTS.slice(0, -1).join(', ')} or ${ROOTS.at(-1)}`);
       stack.push(tag.local);
       const parent = stack[stack.length - 2];
       const attr = (name: string) => tag.attributes[name]?.value;
