@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
-import type { ListedVulnerability } from '../../src/application/vulnerabilities/vuln-use-cases';
+import type { ListedVulnerability } from '../../src/application/vulnerabilities/listed-vulnerability';
 
 /*
  * Issue 24, DESIGN §12.4: "Time is an input: every command that judges or records time takes --now, so a test walks

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { GenerateSar } from '../../src/application/oscal/generate-sar';
-import { OscalRunLoader } from '../../src/application/oscal/load-oscal-run';
+import { OscalRunLoader } from '../../src/application/oscal/oscal-run-loader';
 import { ValidateArtifacts } from '../../src/application/oscal/validate-artifacts';
 import { ValidateFedrampSsp } from '../../src/application/oscal/validate-fedramp-ssp';
 import { ValidateOscal, type OscalValidation } from '../../src/application/oscal/validate-oscal';

@@ -2,7 +2,7 @@ import { ProcessRun } from '../../src/application/conmon/process-run';
 import { PolicyEvaluator } from '../../src/application/vulnerabilities/vulnerability-register';
 import { DEFAULT_POLICY } from '../../src/domain/vulnerabilities/evaluation-policy';
 import { RunDocuments } from '../../src/application/conmon/run-documents';
-import { OscalRunLoader } from '../../src/application/oscal/load-oscal-run';
+import { OscalRunLoader } from '../../src/application/oscal/oscal-run-loader';
 import type { RunLoader } from '../../src/application/shared/run-loader';
 import type { RunSettings } from '../../src/ports/run-settings';
 import type { RunStore } from '../../src/ports/run-store';

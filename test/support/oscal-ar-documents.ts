@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GenerateSar } from '../../src/application/oscal/generate-sar';
-import { OscalRunLoader } from '../../src/application/oscal/load-oscal-run';
+import { OscalRunLoader } from '../../src/application/oscal/oscal-run-loader';
 import { RunLoader } from '../../src/application/shared/run-loader';
 import { DeterministicUuids } from '../fakes/deterministic-uuids';
 import { InMemorySigner } from '../fakes/in-memory-signer';

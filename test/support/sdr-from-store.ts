@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { container as root } from 'tsyringe';
-import { SdrBuilder } from '../../src/application/fedramp/write-sdr';
+import { SdrBuilder } from '../../src/application/fedramp/sdr-builder';
 import { KSI_COUNTS_DOCUMENT } from '../../src/domain/conmon/ksi-counts';
 import { KSI_HISTORY_DOCUMENT } from '../../src/domain/conmon/ksi-history';
 import { registerAdapters } from '../../src/infrastructure/register-adapters';

@@ -23,7 +23,7 @@ import { historyRun } from '../shared/stored-ksi-history';
 import { evidenceIndexSources } from './evidence-index-sources';
 import { runPageSources } from './run-pages';
 import { sarEnvelopeChunks } from '../oscal/generate-sar';
-import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { OscalRunLoader } from '../oscal/oscal-run-loader';
 import { BUNDLE_FILE_ROLES, type LoadedRun } from '../shared/run-loader';
 
 const JSON_TYPE = 'application/json';

@@ -3,7 +3,7 @@ import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { buildCrm } from '../../domain/documents/crm';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { WORKBOOKS, type Workbooks } from '../../ports/workbooks';
-import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { OscalRunLoader } from '../oscal/oscal-run-loader';
 import type { RunRequest } from '../shared/run-loader';
 import { writeAll } from '../shared/write-all';
 

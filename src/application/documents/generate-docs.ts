@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { buildDocumentationPackage } from '../../domain/documents/documentation-package';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { MARKDOWN_DOCS, type MarkdownDocs } from '../../ports/markdown-docs';
-import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { OscalRunLoader } from '../oscal/oscal-run-loader';
 import type { RunRequest } from '../shared/run-loader';
 import { writePackage } from './write-package';
 

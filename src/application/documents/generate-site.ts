@@ -3,7 +3,7 @@ import { buildDocumentationPackage, sha256sums } from '../../domain/documents/do
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { HTML_SITE, type HtmlSite } from '../../ports/html-site';
 import { HASHING, type Hashing } from '../../ports/hashing';
-import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { OscalRunLoader } from '../oscal/oscal-run-loader';
 import type { RunRequest } from '../shared/run-loader';
 import type { GeneratePackageResult } from './generate-docs';
 import { writePackage } from './write-package';

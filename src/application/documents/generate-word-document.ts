@@ -6,7 +6,7 @@ import type { SigningKey } from '../../ports/signer';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { WORD_DOCUMENTS, type WordDocuments } from '../../ports/word-documents';
 import { GenerateSar } from '../oscal/generate-sar';
-import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { OscalRunLoader } from '../oscal/oscal-run-loader';
 import { writeAll } from '../shared/write-all';
 
 export const WORD_DOCUMENT_KINDS = ['ssp', 'sar', 'sap'] as const;

@@ -30,7 +30,8 @@ import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { writeAll } from '../shared/write-all';
 import { BuildCpo } from './build-cpo';
 import { addTwin, judgingSchema, judgingSchemaText, locateFedrampSchemas, packageSchemas, shapesOf, validateBuiltDocument } from './fedramp-documents';
-import { SdrBuilder, sdrSummary, type BuiltSdr, type WriteSdrResult } from './write-sdr';
+import { SdrBuilder, type BuiltSdr } from './sdr-builder';
+import { sdrSummary, type WriteSdrResult } from './write-sdr';
 import { Cr26Assessment } from './cr26-assessment';
 import { sourceKey } from '../../domain/conmon/run-sources';
 

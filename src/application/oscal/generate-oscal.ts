@@ -8,7 +8,7 @@ import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones
 import { buildSsp } from '../../domain/oscal/system-security-plan';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { writeAll } from '../shared/write-all';
-import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
+import { OscalRunLoader, type OscalRunRequest } from './oscal-run-loader';
 
 export const OSCAL_KINDS = ['ssp', 'sar', 'sap', 'poam'] as const;
 export type OscalKind = (typeof OSCAL_KINDS)[number];

@@ -10,7 +10,7 @@ import { formatDigest } from '../../domain/evidence/content-digest';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { SIGNER, type Signer, type SigningKey } from '../../ports/signer';
 import { splitPath } from '../shared/paths';
-import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
+import { OscalRunLoader, type OscalRunRequest } from './oscal-run-loader';
 
 export interface GenerateSarInput extends OscalRunRequest {
   out: string;

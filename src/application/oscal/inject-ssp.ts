@@ -6,7 +6,7 @@ import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-write
 import { JSON_PATCHER, type JsonPatcher } from '../../ports/json-patcher';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { writeAll } from '../shared/write-all';
-import { OscalRunLoader, type OscalRunRequest } from './load-oscal-run';
+import { OscalRunLoader, type OscalRunRequest } from './oscal-run-loader';
 
 export interface InjectSspInput extends OscalRunRequest {
   /** The existing OSCAL SSP to write into (it is not changed; the result goes to `out`). */

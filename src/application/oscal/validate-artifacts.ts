@@ -16,7 +16,7 @@ import { SIGNER, type Signer } from '../../ports/signer';
 import { splitPath } from '../shared/paths';
 import { ENVELOPE_SUFFIX } from './generate-sar';
 import { validateOscalDocument, type OscalValidation } from './validate-oscal';
-import { isPackageDirectory, verifyPackageDirectory } from '../fedramp/verify-package';
+import { isPackageDirectory, verifyPackageDirectory } from '../fedramp/verify-package-directory';
 import { parsed, verifyBundleDirectory } from './verify-bundle-directory';
 import { verifySignedStatement } from '../shared/signed-statement';
 

@@ -9,7 +9,7 @@ import type { OscalRun } from '../../domain/oscal/oscal-run';
 import { buildOscalPoam } from '../../domain/oscal/plan-of-action-and-milestones';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { POAM_WORKBOOK, type PoamWorkbook } from '../../ports/poam-workbook';
-import { OscalRunLoader } from '../oscal/load-oscal-run';
+import { OscalRunLoader } from '../oscal/oscal-run-loader';
 import { writePoamFile } from './write-poam-file';
 
 export const POAM_FORMATS = ['json', 'csv', 'xlsx', 'oscal'] as const;

@@ -14,7 +14,7 @@ import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { TRUST_PAGES, type TrustPages } from '../../ports/trust-pages';
 import { BuildCpo, type BuildCpoResult } from '../fedramp/build-cpo';
-import { SdrBuilder, type BuiltSdr } from '../fedramp/write-sdr';
+import { SdrBuilder, type BuiltSdr } from '../fedramp/sdr-builder';
 import { OngoingJournal, type OngoingRecords } from '../fedramp/ongoing-journal';
 import { registerOffers, VulnerabilityRegister, type Register } from '../vulnerabilities/vulnerability-register';
 import { SnapshotStore, type SnapshotBounds } from './snapshot-store';

@@ -3,7 +3,7 @@ import type { FedrampValidation } from '../../application/fedramp/validate-fedra
 import type { ListCr26KsisResult } from '../../application/fedramp/list-cr26-ksis';
 import type { ListedRule, ListFedrampRulesResult } from '../../application/fedramp/list-fedramp-rules';
 import type { FedrampSources } from '../../application/fedramp/show-fedramp-sources';
-import type { CheckFedrampReadinessResult, ReadinessSource } from '../../application/fedramp/check-readiness-cr26';
+import type { CheckFedrampReadinessResult, ReadinessSource } from '../../application/fedramp/check-fedramp-readiness';
 import type { ReadinessApart, ReadinessCounts, ReadinessItem, ReadinessStatus } from '../../domain/fedramp/readiness';
 import type { EffectiveState } from '../../domain/fedramp/applicability';
 import type { JudgingSchema } from '../../domain/fedramp/certification-package';

@@ -1,4 +1,4 @@
-import type { ListVulnerabilitiesResult } from '../../application/vulnerabilities/vuln-use-cases';
+import type { ListVulnerabilitiesResult } from '../../application/vulnerabilities/list-vulnerabilities';
 import { textTable } from './cql-output';
 
 /** `svc vuln list`'s lines: the register's run and time, a table, the counts. */

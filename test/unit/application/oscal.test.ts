@@ -1,5 +1,5 @@
 import { GenerateSar } from '../../../src/application/oscal/generate-sar';
-import { OscalRunLoader } from '../../../src/application/oscal/load-oscal-run';
+import { OscalRunLoader } from '../../../src/application/oscal/oscal-run-loader';
 import { RunLoader } from '../../../src/application/shared/run-loader';
 import { ValidateArtifacts } from '../../../src/application/oscal/validate-artifacts';
 import { ValidateFedrampSsp } from '../../../src/application/oscal/validate-fedramp-ssp';

@@ -1,4 +1,4 @@
-import type { CheckFedrampReadinessResult, ReadinessSource } from '../../../src/application/fedramp/check-readiness-cr26';
+import type { CheckFedrampReadinessResult, ReadinessSource } from '../../../src/application/fedramp/check-fedramp-readiness';
 import { renderReadiness } from '../../../src/interfaces/cli/fedramp-output';
 
 const none = { total: 0, met: 0, not_met: 0, needs_statement: 0, not_yet_required: 0 };

@@ -1,5 +1,5 @@
 import { BaseCommand } from '../../base-command';
-import { CheckFedrampReadiness, type CheckFedrampReadinessResult } from '../../../../application/fedramp/check-readiness-cr26';
+import { CheckFedrampReadiness, type CheckFedrampReadinessResult } from '../../../../application/fedramp/check-fedramp-readiness';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { renderReadiness } from '../../fedramp-output';
 

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../base-command';
 import { Args, Flags } from '@oclif/core';
-import { EvaluateVulnerability, type EvaluateVulnerabilityResult } from '../../../../application/vulnerabilities/vuln-use-cases';
+import { EvaluateVulnerability, type EvaluateVulnerabilityResult } from '../../../../application/vulnerabilities/evaluate-vulnerability';
 import { UsageError } from '../../../../domain/errors';
 import { parseNRating } from '../../../../domain/vulnerabilities/evaluation-policy';
 import { parseNow } from '../../flags';

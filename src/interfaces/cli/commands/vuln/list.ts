@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
-import { ListVulnerabilities, VULN_FILTERS, type ListedVulnerability, type VulnFilter } from '../../../../application/vulnerabilities/vuln-use-cases';
+import { ListVulnerabilities, VULN_FILTERS, type VulnFilter } from '../../../../application/vulnerabilities/list-vulnerabilities';
+import type { ListedVulnerability } from '../../../../application/vulnerabilities/listed-vulnerability';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { renderVulnerabilities } from '../../vuln-output';
 

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../base-command';
 import { Flags } from '@oclif/core';
-import { REPORT_FORMATS, ReportVulnerabilities, type ReportFormat } from '../../../../application/vulnerabilities/vuln-use-cases';
+import { REPORT_FORMATS, ReportVulnerabilities, type ReportFormat } from '../../../../application/vulnerabilities/report-vulnerabilities';
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 
