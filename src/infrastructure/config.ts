@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_GOVERNANCE_POLICY, type GovernancePolicy } from '../domain/governance/governance-policy';
 import { isSeverity, SEVERITIES, type Severity } from '../domain/governance/severity';
-import { describe, isPlainObject } from '../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../domain/encoding/json-values';
 import { InvalidInputError } from '../domain/errors';
 import { parseJson } from '../domain/encoding/json-syntax-problem';
 import { readFedrampProfile, type FedrampProfile } from '../domain/fedramp/profile';

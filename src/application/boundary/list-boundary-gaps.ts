@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { BOUNDARY_AS_OF, type BoundaryEnvironment, type BoundaryGap, boundaryEndpoints, boundaryGaps, type EndpointProbe } from '../../domain/directory/boundary-capabilities';
 import { InvalidInputError } from '../../domain/errors';
-import { describe } from '../../domain/ksi/ksi-result';
+import { describe } from '../../domain/encoding/json-values';
 import { BOUNDARY_PROBE, type BoundaryProbe } from '../../ports/boundary-probe';
 import { readEnvironment } from './probe-boundary';
 

@@ -12,7 +12,7 @@ import {
 } from '../../domain/directory/boundary-capabilities';
 import type { GraphCloud } from '../../domain/directory/graph-cloud';
 import { InvalidInputError } from '../../domain/errors';
-import { describe } from '../../domain/ksi/ksi-result';
+import { describe } from '../../domain/encoding/json-values';
 import { BOUNDARY_PROBE, type BoundaryProbe } from '../../ports/boundary-probe';
 import { CLOCK, type Clock } from '../../ports/clock';
 

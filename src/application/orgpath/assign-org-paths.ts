@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { type OrgPathPlanEntry, planOrgPaths, readOrgPathRules } from '../../domain/directory/org-path';
 import { AppError, InvalidInputError } from '../../domain/errors';
-import { describe } from '../../domain/ksi/ksi-result';
+import { describe } from '../../domain/encoding/json-values';
 import { ORG_PATH_DIRECTORY, type OrgPathDirectory } from '../../ports/org-path-directory';
 
 export interface AssignOrgPathsInput {

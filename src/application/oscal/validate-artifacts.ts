@@ -5,7 +5,7 @@ import { BUNDLE_FILES, MANIFEST_FILE } from '../../domain/artifacts/manifest';
 import { isSvcManifest, notAnSvcArtifact, svcSchema, textShape, unparsedWhy } from '../../domain/artifacts/svc-artifact';
 import { AppError, IntegrityError, InvalidInputError, NotFoundError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { isPlainObject } from '../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../domain/encoding/json-values';
 import { readOscalDocument } from '../../domain/oscal/oscal-model';
 import { checkSarStatement } from '../../domain/oscal/sar-attestation';
 import type { SignatureAlgorithm } from '../../domain/signing/jwk';

@@ -5,7 +5,8 @@ import { EVIDENCE_BUNDLE_DOCUMENT, type RunSummary } from '../../domain/conmon/r
 import { readStoredItems } from './stored-items';
 import { parseDigest } from '../../domain/evidence/content-digest';
 import { AppError, IntegrityError, InvalidInputError } from '../../domain/errors';
-import { isPlainObject, reportedResult, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
+import { reportedResult, ResultChecker, type KsiResult } from '../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../domain/encoding/json-values';
 import type { RunView } from '../../ports/run-store';
 
 /**

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { buildDirectorySurvey, type DirectorySurvey } from '../../domain/directory/directory-survey';
 import { InvalidInputError } from '../../domain/errors';
-import { describe } from '../../domain/ksi/ksi-result';
+import { describe } from '../../domain/encoding/json-values';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { DIRECTORY_SERVICE, type DirectoryService } from '../../ports/directory-service';
 

@@ -3,7 +3,7 @@ import { readDirectorySurvey } from '../../domain/directory/directory-survey';
 import { DEFAULT_SURVEY_POLICY, surveyReport, type SurveyPolicy } from '../../domain/directory/survey-findings';
 import { InvalidInputError } from '../../domain/errors';
 import type { NormalizedReport } from '../../domain/ksi/ksi-result';
-import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../../domain/encoding/json-values';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { RunSurvey } from './run-survey';

@@ -2,7 +2,7 @@ import { IntegrityError } from '../errors';
 import { formatDigest, parseDigest, type ContentDigest } from '../evidence/content-digest';
 import { merkleRoot } from '../evidence/merkle';
 import { compareIds } from '../governance/governance-policy';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { EVIDENCE_BUNDLE_SCHEMA } from './evidence-bundle';
 import { aggregateHash, BUNDLE_FILES, MANIFEST_SCHEMA, type BundleCounts, type WrittenFile } from './manifest';
 

@@ -1,6 +1,6 @@
 import { jsonSyntaxProblem } from '../encoding/json-syntax-problem';
 import { InvalidInputError } from '../errors';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import { MANIFEST_SCHEMA } from './manifest';
 
 /**

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors';
 import type { Severity } from '../governance/severity';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import type { OfficialKsi, OfficialRelease } from './frmr-release';
 import { baseControl, ksiIdForControl, type CatalogData, type CatalogSourceInfo, type ControlRef, type FamilyDefinition, type KsiDefinition } from './ksi-catalog';
 

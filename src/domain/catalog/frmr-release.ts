@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import { normalizeControlId } from './ksi-catalog';
 
 /** One official FedRAMP 20x KSI as a release states it. */

@@ -2,7 +2,8 @@ import type { BundleFacts } from '../artifacts/evidence-bundle';
 import { isoSeconds } from '../encoding/iso-time';
 import { IntegrityError, InvalidInputError } from '../errors';
 import { addCadence, cadenceText, type EvidenceCadence } from '../fedramp/evidence-cadence';
-import { isPlainObject, type ReportSource } from '../ksi/ksi-result';
+import { type ReportSource } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import { readDetections, type Detection } from '../vulnerabilities/detection';
 import type { RunSummary } from './run-record';
 

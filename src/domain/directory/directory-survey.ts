@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { describe, isIsoTime, isPlainObject } from '../ksi/ksi-result';
+import { describe, isIsoTime, isPlainObject } from '../encoding/json-values';
 import type { DirectoryGroup, DirectoryRole, DirectoryUser, MfaRegistration, UserType } from './directory-entities';
 import { isUserType } from './directory-entities';
 import { type GraphCloud, GRAPH_CLOUD_NAMES, isGraphCloud } from './graph-cloud';

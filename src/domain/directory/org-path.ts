@@ -1,4 +1,4 @@
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import type { UserType } from './directory-entities';
 
 /**

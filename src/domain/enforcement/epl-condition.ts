@@ -1,4 +1,5 @@
-import { describe, isPlainObject, type KsiResult } from '../ksi/ksi-result';
+import { type KsiResult } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { STATUSES, isStatus, type Status } from '../ksi/status';
 
 /** Comparison of one evidence value. `exists` and `missing` take no `value`; `>`, `>=`, `<`, `<=` take a number. */

@@ -1,6 +1,7 @@
 import { normalizeControlId } from '../catalog/ksi-catalog';
 import { InvalidInputError } from '../errors';
-import { KSI_ID_PATTERN, describe, isPlainObject } from '../ksi/ksi-result';
+import { KSI_ID_PATTERN } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { checkCondition, type EplCondition } from './epl-condition';
 
 export const EPL_MODES = ['enforce', 'dry-run'] as const;

@@ -3,7 +3,7 @@ import { aggregateHash, type WrittenFile } from '../artifacts/manifest';
 import type { ContentDigest } from '../evidence/content-digest';
 import { formatDigest } from '../evidence/content-digest';
 import { IntegrityError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { IN_TOTO_STATEMENT_TYPE, type InTotoStatement } from '../signing/in-toto';
 import type { Cr26Class } from './cr26-rules';
 import type { Cr26DocumentType } from './cr26-documents';

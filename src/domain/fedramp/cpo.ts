@@ -2,7 +2,7 @@ import { isoSeconds } from '../encoding/iso-time';
 import { markdownText } from '../encoding/markdown';
 import { InvalidInputError } from '../errors';
 import type { ContentDigest } from '../evidence/content-digest';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
 import { citedTitle, holdsRule, reliedRule } from './relied-rules';
 import type { AccountableOfficial, FedrampProfile } from './profile';

@@ -1,5 +1,5 @@
 import { readFrmrRelease } from '../catalog/frmr-release';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import type { Cr26RetiredId, Cr26Rules } from './cr26-rules';
 
 /** One id a FedRAMP FRMR release lists, with the id it says it was formerly known as. */

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import type { Cr26Rules, Cr26Source } from './cr26-rules';
 
 /** The `schema` of the project's CR26 data file. */

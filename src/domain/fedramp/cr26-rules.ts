@@ -1,6 +1,6 @@
 import { normalizeControlId } from '../catalog/ksi-catalog';
 import { InvalidInputError } from '../errors';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 
 /** Where a rule sits in the rules file (`FRR.<family>.data.<type>`): every certification type, 20x only or Rev5 only. */
 export type Cr26RuleType = 'all' | '20x' | 'rev5';

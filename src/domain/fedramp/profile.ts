@@ -1,6 +1,6 @@
 import { FIRST_DAY, isCalendarDay, LAST_DAY } from '../encoding/iso-time';
 import { InvalidInputError, UsageError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { CR26_CLASSES, type Cr26Class } from './cr26-rules';
 
 /** A FedRAMP certification type: the offering follows the 20x or the Rev5 process. */

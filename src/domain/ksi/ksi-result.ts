@@ -3,8 +3,6 @@ import { isStatus, type Status } from './status';
 import { describe, isIsoTime, isPlainObject } from '../encoding/json-values';
 import { readDetections, type Detection } from '../vulnerabilities/detection';
 
-export { describe, isIsoTime, isPlainObject };
-
 /**
  * `KSI-<AREA>-<NN>`: AREA 2-4 upper-case letters (a NIST family or an official FedRAMP theme), NN two digits; or a
  * FedRAMP mnemonic id `KSI-<THEME>-<XXX>` (`KSI-IAM-APM`, CR26 and 0.9.x; DESIGN §3).

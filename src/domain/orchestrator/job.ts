@@ -1,7 +1,7 @@
 import { sourceNameProblem } from '../conmon/run-sources';
 import { controlCharacterIn, visibleText } from '../encoding/control-characters';
 import { InvalidInputError, NotFoundError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 
 /** Where a job's results go. Paths are absolute (resolved against the config file's directory). */
 export interface JobOutputs {

@@ -1,5 +1,5 @@
 import type { ContentDigest } from '../evidence/content-digest';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import type { OrchestratorConfig } from './job';
 import { printable } from '../encoding/control-characters';
 

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 
 /** OSCAL models by root key, with the file name of each one's schema in NIST's release assets. */
 export const OSCAL_SCHEMA_FILES = {

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import type { BaselineControls } from './baseline';
 import type { OscalModel } from './oscal-model';
 import { jsonPath, type OscalProblem } from './oscal-problem';

@@ -1,7 +1,7 @@
 import { lazyArray } from '../encoding/json-chunks';
 import { IntegrityError } from '../errors';
 import { formatDigest } from '../evidence/content-digest';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { inTotoStatement, type InTotoStatement } from '../signing/in-toto';
 import type { Json, OscalRun } from './oscal-run';
 

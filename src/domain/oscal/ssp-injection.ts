@@ -1,6 +1,6 @@
 import type { HashedResult } from '../assessment/assessment';
 import { controlsTouched } from '../artifacts/ssp-narrative';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import type { JsonEdit } from './json-edit';
 import { evidenceEntryResource, line, systemName, type Json, type OscalRun } from './oscal-run';
 import { byComponent, controlStatement, evidenceLinks } from './system-security-plan';

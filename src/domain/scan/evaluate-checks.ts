@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors';
-import { describe, isPlainObject, KSI_ID_HINT, KSI_ID_PATTERN, type KsiResult } from '../ksi/ksi-result';
+import { KSI_ID_HINT, KSI_ID_PATTERN, type KsiResult } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import type { Status } from '../ksi/status';
 import { ksiResult, ksiStatus, type KsiCheck } from './ksi-from-checks';
 import type { CheckOutcome } from './scan';

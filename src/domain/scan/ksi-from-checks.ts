@@ -1,5 +1,6 @@
 import { baseControl, ksiIdForControl, normalizeControlId } from '../catalog/ksi-catalog';
-import { isIsoTime, type Check, type KsiResult, type NormalizedReport } from '../ksi/ksi-result';
+import { type Check, type KsiResult, type NormalizedReport } from '../ksi/ksi-result';
+import { isIsoTime } from '../encoding/json-values';
 import type { Status } from '../ksi/status';
 import type { ContentDigest } from '../evidence/content-digest';
 import { detectionId, type Detection } from '../vulnerabilities/detection';

@@ -1,6 +1,6 @@
 import { fromBase64 } from '../encoding/base64';
 import { InvalidInputError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 import { type PublicJwk, readPublicJwk } from './jwk';
 
 export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';

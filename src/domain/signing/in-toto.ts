@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 
 export const IN_TOTO_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 

@@ -1,6 +1,6 @@
 import { fromBase64, hexToBytes, toBase64Url } from '../encoding/base64';
 import { InvalidInputError } from '../errors';
-import { describe, isPlainObject } from '../ksi/ksi-result';
+import { describe, isPlainObject } from '../encoding/json-values';
 
 export type SignatureAlgorithm = 'ES256' | 'EdDSA' | 'PS256';
 

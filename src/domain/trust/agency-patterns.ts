@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors';
-import { describe } from '../ksi/ksi-result';
+import { describe } from '../encoding/json-values';
 import type { FedrampAgency } from '../fedramp/profile';
 import { isAuthority, ISSUER_FORMS, issuerKey, parseIssuerReference, resolveIssuer, type CertificateAuthority, type IssuerReference } from './issuer-reference';
 import { asciiLower } from './principal-name';

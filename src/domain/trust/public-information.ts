@@ -1,7 +1,7 @@
 import type { CpoDocument } from '../fedramp/cpo';
 import type { Cr26Class, Cr26Rules } from '../fedramp/cr26-rules';
 import { citedTitle, citing, reliedRule } from '../fedramp/relied-rules';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 
 /** One document the trust center serves, as /fedramp/public lists it. */
 export interface TrustCenterDocument {

@@ -1,5 +1,5 @@
 import { markdownPlain } from '../encoding/markdown';
-import { isPlainObject } from '../ksi/ksi-result';
+import { isPlainObject } from '../encoding/json-values';
 import type { MetricSummary } from '../fedramp/ksi-evaluation';
 
 /** A label and its value under a page's title (FedRAMP ID, package URI, as of, the JSON's digest). */

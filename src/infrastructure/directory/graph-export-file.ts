@@ -3,7 +3,7 @@ import type { DirectoryGroup, DirectoryRole, DirectoryUser, MfaRegistration } fr
 import { type GraphCloud, GRAPH_CLOUD_NAMES, isGraphCloud } from '../../domain/directory/graph-cloud';
 import type { OrgPathHolder } from '../../domain/directory/org-path';
 import { InvalidInputError } from '../../domain/errors';
-import { describe, isPlainObject } from '../../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../../domain/encoding/json-values';
 import { translateFsError } from '../shared/fs-errors';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
 import { type MappingFail, memberIds, toDirectoryGroup, toDirectoryRole, toDirectoryUser, toMfaRegistration, toOrgPathHolder } from './graph-mapping';

@@ -1,6 +1,6 @@
 import type { DirectoryGroup, DirectoryRole, DirectoryUser, MfaRegistration, UserType } from '../../domain/directory/directory-entities';
 import type { OrgPathHolder } from '../../domain/directory/org-path';
-import { describe } from '../../domain/ksi/ksi-result';
+import { describe } from '../../domain/encoding/json-values';
 
 /** Called with a JSON path and a problem when a Graph object lacks what svc needs; throws. */
 export type MappingFail = (path: string, problem: string) => never;

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
-import { isPlainObject } from '../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../domain/encoding/json-values';
 import type { ParsedScan } from '../../domain/scan/scan';
 import type { VendorInfo } from '../../ports/scan-reader';
 import type { RawInput } from './raw-input';

@@ -1,5 +1,5 @@
 import type { SaxesTagNS } from 'saxes';
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import { CCI_LIST_VERSION, controlsOfCcis } from '../cci-controls';
 import type { RawInput } from '../raw-input';

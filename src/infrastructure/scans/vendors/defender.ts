@@ -1,6 +1,6 @@
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { InvalidInputError } from '../../../domain/errors';
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import { parseJson } from '../../../domain/encoding/json-syntax-problem';
 import table from '../data/defender-controls.json';

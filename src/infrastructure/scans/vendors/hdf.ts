@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import { CCI_LIST_VERSION, controlsOfCcis } from '../cci-controls';
 import { text, type VendorParser } from '../vendor-parser';
 import { inspecTarget, looksLikeInspecJson, readInspecJson, type InspecJsonReading, type Producer } from './inspec-json';

@@ -1,5 +1,5 @@
 import { controlsFromReferences } from '../../../domain/catalog/ksi-catalog';
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/inspec-controls.json';
 import type { RawInput } from '../raw-input';

@@ -1,5 +1,5 @@
 import { normalizeControlId } from '../../../domain/catalog/ksi-catalog';
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import { expectModel, OSCAL_SCHEMA_FILES, readOscalDocument } from '../../../domain/oscal/oscal-model';
 import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import type { RawInput } from '../raw-input';

@@ -1,5 +1,5 @@
 import { controlFromReference } from '../../../domain/catalog/ksi-catalog';
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/prowler-services.json';
 import type { RawInput } from '../raw-input';

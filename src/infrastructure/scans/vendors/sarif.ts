@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import type { CheckOutcome, Criticality, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import table from '../data/cwe-nist.json';
 import type { RawInput } from '../raw-input';

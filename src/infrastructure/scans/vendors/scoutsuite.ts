@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../domain/ksi/ksi-result';
+import { isPlainObject } from '../../../domain/encoding/json-values';
 import type { CheckOutcome, ScanCheck, ParsedScan } from '../../../domain/scan/scan';
 import { parseJson } from '../../../domain/encoding/json-syntax-problem';
 import table from '../data/scoutsuite-services.json';

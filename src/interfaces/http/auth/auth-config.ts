@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '../../../domain/errors';
-import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../../../domain/encoding/json-values';
 
 /** The `auth` object of the API config file: which ways of proving an identity svc-api accepts. */
 export interface AuthConfig {

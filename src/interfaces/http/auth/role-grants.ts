@@ -1,4 +1,4 @@
-import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../../../domain/encoding/json-values';
 import { isAuthority, ISSUER_FORMS, parseIssuerReference, resolveIssuer, type IssuerReference } from '../../../domain/trust/issuer-reference';
 import { asciiLower, principalNameProblem } from '../../../domain/trust/principal-name';
 import type { AuthConfig } from './auth-config';

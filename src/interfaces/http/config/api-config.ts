@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { InvalidInputError } from '../../../domain/errors';
-import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../../../domain/encoding/json-values';
 import type { BoundaryEnvironment } from '../../../domain/directory/boundary-capabilities';
 import type { OrgPathRule } from '../../../domain/directory/org-path';
 import type { GraphSettings } from '../../../ports/graph-settings';

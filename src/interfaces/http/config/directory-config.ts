@@ -3,7 +3,7 @@ import { BOUNDARY_ENVIRONMENTS, type BoundaryEnvironment, isBoundaryEnvironment 
 import { GRAPH_CLOUD_NAMES, type GraphCloud, isGraphCloud } from '../../../domain/directory/graph-cloud';
 import { type OrgPathRule, readOrgPathRules } from '../../../domain/directory/org-path';
 import { InvalidInputError } from '../../../domain/errors';
-import { describe, isPlainObject } from '../../../domain/ksi/ksi-result';
+import { describe, isPlainObject } from '../../../domain/encoding/json-values';
 import { DEFAULT_GRAPH_RETRY, DEFAULT_ORG_PATH_ATTRIBUTE, type GraphCredential, type GraphSettings } from '../../../ports/graph-settings';
 
 type Fail = (path: string, problem: string) => never;
