@@ -15,9 +15,10 @@ import { RUN_SETTINGS } from '../../src/ports/run-settings';
 import { RUN_STORE } from '../../src/ports/run-store';
 import { SCAN_READER } from '../../src/ports/scan-reader';
 import { SCHEMA_VALIDATOR } from '../../src/ports/schema-validator';
+import { SECURITY_EVENT_SINKS } from '../../src/ports/security-event-sink';
 import { SIGNER } from '../../src/ports/signer';
 import { UUIDS } from '../../src/ports/uuids';
-import { VULNERABILITY_SETTINGS } from '../../src/ports/vulnerability-settings';
+import { VULNERABILITY_SETTINGS, type VulnerabilitySettings } from '../../src/ports/vulnerability-settings';
 import { DeterministicUuids } from '../fakes/deterministic-uuids';
 import { FixedCatalogSource } from '../fakes/fixed-catalog-source';
 import { FixedClock } from '../fakes/fixed-clock';
@@ -29,6 +30,7 @@ import { InMemoryReportReader } from '../fakes/in-memory-report-reader';
 import { InMemoryRunStore } from '../fakes/in-memory-run-store';
 import { InMemorySigner } from '../fakes/in-memory-signer';
 import { PureJsHashing } from '../fakes/pure-js-hashing';
+import { RecordingEventSinks } from '../fakes/recording-event-sinks';
 import { TEST_SETTINGS } from './builders';
 
 /** The doubles a unit test of a use case reaches, to look at after it ran. */
@@ -40,6 +42,8 @@ export interface UnitDoubles {
   store: InMemoryRunStore;
   schemas: FixedSchemaValidator;
   holidays: Set<string>;
+  /** What `conmon process` (ProcessRun) delivered to each sink. */
+  sinks: RecordingEventSinks;
 }
 
 export interface UnitOptions {
@@ -50,6 +54,8 @@ export interface UnitOptions {
   schemas?: FixedSchemaValidator;
   /** Days (YYYY-MM-DD) the business calendar keeps as holidays. */
   holidays?: readonly string[];
+  /** The `vulnerabilities` section (KEV catalog path, evaluation policy); else DEFAULT_POLICY without a catalog. */
+  vulnerabilities?: VulnerabilitySettings;
 }
 
 /**
@@ -65,6 +71,7 @@ export function unitContainer(options: UnitOptions = {}): UnitDoubles {
   const store = new InMemoryRunStore();
   const schemas = options.schemas ?? new FixedSchemaValidator();
   const holidays = new Set(options.holidays ?? []);
+  const sinks = new RecordingEventSinks();
   const calendar: BusinessCalendar = { isHoliday: (day) => holidays.has(day) };
   container.register(CLOCK, { useValue: clock });
   container.register(REPORT_READER, { useValue: files });
@@ -81,6 +88,7 @@ export function unitContainer(options: UnitOptions = {}): UnitDoubles {
   container.register(FEDRAMP_RULES_SOURCE, { useValue: new FixedRulesSource() });
   container.register(FEDRAMP_PROFILE, { useValue: { profile: options.profile ?? {}, file: '/work/svc.config.json' } });
   container.register(RUN_SETTINGS, { useValue: TEST_SETTINGS });
-  container.register(VULNERABILITY_SETTINGS, { useValue: { policy: DEFAULT_POLICY } });
-  return { container, clock, files, writer, store, schemas, holidays };
+  container.register(VULNERABILITY_SETTINGS, { useValue: options.vulnerabilities ?? { policy: DEFAULT_POLICY } });
+  container.register(SECURITY_EVENT_SINKS, { useValue: sinks });
+  return { container, clock, files, writer, store, schemas, holidays, sinks };
 }
