@@ -33,7 +33,7 @@ import { countsFromHistory, historyTampered, storedKsiHistory } from '../shared/
 import type { KsiCounts as CountRow } from '../../domain/conmon/ksi-counts';
 import { profileWith } from './fedramp-documents';
 import type { OcrRecord } from '../../domain/fedramp/ongoing-records';
-import { isoSeconds } from '../../domain/encoding/iso-time';
+import { DAY_MS, isoSeconds } from '../../domain/encoding/iso-time';
 import { nextReportDate } from '../../domain/fedramp/ocr';
 
 /** A KSI's results of one run, by outcome (what tallyStatus judges). */
@@ -85,8 +85,6 @@ export interface Cr26RunPicture {
   /** Rev5: the class's control list. */
   controls?: readonly string[];
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * The CR26 reading of the offering shared by `fedramp sdr`, `readiness` and `package` (DESIGN §12.1–12.3): the

@@ -1,6 +1,7 @@
 import type { HashedResult } from '../assessment/assessment';
 import type { PoamRow } from '../artifacts/poam';
 import { isoDate, type RunContext } from '../artifacts/run-context';
+import { DAY_MS } from '../encoding/iso-time';
 import type { RunSummary } from '../conmon/run-record';
 import { cqlError, type CqlSource, type FieldRef } from './cql-query';
 
@@ -143,8 +144,6 @@ export interface CqlRun {
   results: readonly HashedResult[];
   poam: readonly CqlPoamItem[];
 }
-
-const DAY_MS = 86_400_000;
 
 /** Whole days from an ISO-8601 time to now (negative for the future); undefined without a time. */
 export function ageInDays(time: string | undefined, now: Date): number | undefined {

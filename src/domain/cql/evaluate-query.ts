@@ -1,3 +1,4 @@
+import { DAY_MS } from '../encoding/iso-time';
 import { resolveField, CQL_FIELDS, type CqlField, type CqlRow, type CqlValue } from './cql-fields';
 import { cqlError, type CompareOp, type CqlQuery, type Expr, type FieldRef, type Literal } from './cql-query';
 import { likeMatcher } from './like-pattern';
@@ -113,7 +114,7 @@ function comparison(field: CqlField, op: Exclude<CompareOp, '!='>, literal: Lite
       // A date against a duration compares its age: observed_at > 7d is "observed more than 7 days ago".
       return (value) => {
         const at = value === undefined ? NaN : Date.parse(String(value));
-        return !Number.isNaN(at) && holds((now.getTime() - at) / 86_400_000 - literal.days);
+        return !Number.isNaN(at) && holds((now.getTime() - at) / DAY_MS - literal.days);
       };
     }
     const wanted = literal.kind === 'number' ? NaN : Date.parse(literal.value);

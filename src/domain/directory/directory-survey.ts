@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors';
 import { describe, isIsoTime, isPlainObject } from '../encoding/json-values';
+import { DAY_MS } from '../encoding/iso-time';
 import type { DirectoryGroup, DirectoryRole, DirectoryUser, MfaRegistration, UserType } from './directory-entities';
 import { isUserType } from './directory-entities';
 import { type GraphCloud, GRAPH_CLOUD_NAMES, isGraphCloud } from './graph-cloud';
@@ -80,8 +81,6 @@ export interface SurveyFacts {
   roles: DirectoryRole[];
   mfa_registrations: MfaRegistration[];
 }
-
-const DAY_MS = 86_400_000;
 
 const byUpn = <T extends { user_principal_name: string }>(a: T, b: T) => (a.user_principal_name < b.user_principal_name ? -1 : a.user_principal_name > b.user_principal_name ? 1 : 0);
 

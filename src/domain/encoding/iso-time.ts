@@ -11,6 +11,7 @@ export function endOfDay(day: string): string {
   return `${day}T23:59:59Z`;
 }
 
+/** A day in milliseconds (24 hours: UTC has no daylight-saving days), for time arithmetic in whole days. */
 export const DAY_MS = 86_400_000;
 
 /** The UTC day `days` days after `day` (`YYYY-MM-DD`; negative: before). */

@@ -1,4 +1,4 @@
-import { isoSeconds } from '../encoding/iso-time';
+import { DAY_MS, isoSeconds } from '../encoding/iso-time';
 import { aggregateHash, type WrittenFile } from '../artifacts/manifest';
 import type { ContentDigest } from '../evidence/content-digest';
 import { formatDigest } from '../evidence/content-digest';
@@ -137,7 +137,7 @@ export function checkPackage(
  * undated. Empty when the package may be written.
  */
 export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: Date, days: number): string[] {
-  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  const cutoff = new Date(now.getTime() - days * DAY_MS);
   const day = cutoff.toISOString().slice(0, 10);
   const stale: string[] = [];
   if (Date.parse(asOf) < cutoff.getTime()) stale.push(`the run is as of ${asOf}, before ${isoSeconds(cutoff)}`);
@@ -162,7 +162,7 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
  */
 export function staleVulnerabilities(register: { now: string; run?: { seq: number; as_of: string }; groups: readonly { group: { tracking_id: string; finding_id: string; evaluations: readonly { at: string }[] }; judgment: { state: string } }[] }, days: number): string[] {
   if (register.run === undefined) return [];
-  const cutoff = Date.parse(register.now) - days * 86_400_000;
+  const cutoff = Date.parse(register.now) - days * DAY_MS;
   const cutoffText = isoSeconds(new Date(cutoff));
   const stale: string[] = [];
   if (Date.parse(register.run.as_of) < cutoff) stale.push(`the vulnerability register is of run ${register.run.seq}, as of ${register.run.as_of}, before ${cutoffText}`);

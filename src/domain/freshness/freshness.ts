@@ -1,4 +1,5 @@
 import type { AssessedResult } from '../assessment/assessment';
+import { DAY_MS } from '../encoding/iso-time';
 import { markdownText } from '../encoding/markdown';
 import { compareIds } from '../governance/governance-policy';
 
@@ -30,8 +31,6 @@ export interface FreshnessReport {
   counts: Record<FreshnessState, number> & { total: number };
 }
 
-const DAY = 86_400_000;
-
 /** Age of each result's evidence against its KSI's validation frequency (DESIGN §4), at `now`. */
 export function assessFreshness(items: readonly AssessedResult[], generatedAt: string | undefined, now: Date): FreshnessReport {
   const counts = { total: 0, fresh: 0, stale: 0, undated: 0, unmapped: 0 };
@@ -48,7 +47,7 @@ export function assessFreshness(items: readonly AssessedResult[], generatedAt: s
       dated_by: Number.isNaN(time) ? null : result.observed_at !== undefined ? ('observed_at' as const) : ('generated_at' as const),
       age_seconds: Number.isNaN(time) ? null : Math.floor((now.getTime() - time) / 1000),
     };
-    const due = frequency === null || Number.isNaN(time) ? null : time + frequency * DAY;
+    const due = frequency === null || Number.isNaN(time) ? null : time + frequency * DAY_MS;
     const state: FreshnessState = frequency === null ? 'unmapped' : due === null ? 'undated' : now.getTime() > due ? 'stale' : 'fresh';
     counts.total += 1;
     counts[state] += 1;
