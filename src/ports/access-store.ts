@@ -22,8 +22,8 @@ export interface AccessUpkeep {
  * principal's denials of a day beyond MAX_RAW_DENIALS. Raw events are kept `log_days`, summaries `summary_days`
  * (`pruneAccess`). Several processes may append at once.
  *
- * The same stores implement RunStore, whose appendAccess and accessLog are these; the API reaches this side through
- * ACCESS_STORE (a view of the runs, SnapshotStore, need not carry it).
+ * The same stores implement RunStore and JournalStore; the API reaches this side through ACCESS_STORE (a view of the
+ * runs, SnapshotStore, does not carry it).
  */
 export interface AccessStore {
   /**

@@ -3,13 +3,11 @@ import type { DecidedRun, RunDocument, RunSummary, StoredRun } from '../domain/c
 import type { RunRange } from '../domain/conmon/run-range';
 import type { RunDocumentSource } from '../domain/conmon/stored-documents';
 import type { JournalEntry } from '../domain/conmon/journal';
-import type { AccessEvent } from '../domain/trust/access-log';
 import type { PruneRecord } from '../domain/conmon/retention';
 
 export type { RunRange } from '../domain/conmon/run-range';
 export type { DocumentChunks, RunDocumentSource } from '../domain/conmon/stored-documents';
 export type { JournalEntry } from '../domain/conmon/journal';
-export type { AccessEvent } from '../domain/trust/access-log';
 
 /**
  * The store as a decision sees it, under the append's lock: every committed run, and the runs decided before it in the
@@ -76,6 +74,9 @@ export interface AppendOutcome {
  *
  * Throws UnavailableError when the store cannot be reached or locked in time, IntegrityError when a stored run
  * no longer matches its id, PermissionError when the OS refuses.
+ *
+ * Every store svc has keeps two more things beside its runs, each reached through a port of its own: the journal
+ * (JOURNAL_STORE, ports/journal-store.ts) and the access log (ACCESS_STORE, ports/access-store.ts).
  */
 export interface RunStore {
   /** Where the store is, for messages: a directory, or a URL without its password. */
@@ -121,28 +122,6 @@ export interface RunStore {
    * once, not once a run). Runs recorded after the call may or may not show.
    */
   reader(): Promise<RunView>;
-  /**
-   * Appends a journal entry under the store's lock (two processes appending at once are serialized; a crash leaves the
-   * journal as it was); returns it. The journal is append-only and hash-chained (domain/conmon/journal.ts), apart from
-   * the runs' chain. Throws InvalidInputError (`bad-journal-kind`, `bad-journal-record`, `bad-journal-time`) for a kind
-   * that is not lowercase letters and hyphens, a record that is not a plain JSON object, a time that is not ISO-8601;
-   * IntegrityError when the journal already there no longer verifies (nothing is appended to a broken chain).
-   */
-  appendJournal(kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry>;
-  /**
-   * The journal's entries in seq order (only `kind`'s when given), the whole chain verified first: a changed, removed,
-   * reordered or inserted entry is IntegrityError('run-store-tampered', '<where>: journal entry <seq> …; the store was
-   * modified outside svc. Restore it from backup'). An empty journal: [].
-   */
-  journal(kind?: string): Promise<JournalEntry[]>;
-  /**
-   * Logs access to FedRAMP Certification Data (CDS-TRC-ACL): AccessStore.appendAccess (ports/access-store.ts), whose
-   * summaries, bound on raw denials and retention apply. The access log is not hash-chained (it records reads, not
-   * decisions).
-   */
-  appendAccess(events: readonly AccessEvent[]): Promise<void>;
-  /** The raw events kept of the days from `from` to `to` (YYYY-MM-DD, both included): AccessStore.accessLog. */
-  accessLog(from: string, to: string): Promise<AccessEvent[]>;
   /**
    * Prunes old runs' documents (domain/conmon/retention.ts) under the store's lock: `decide` says what from the committed
    * runs and the verified journal; the plan is appended to the journal first (kind PRUNE_KIND, hash-chained), then

@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { IntegrityError, InvalidInputError } from '../../src/domain/errors';
 import type { AppendDecision, OpenedDocument, RunStore, RunView } from '../../src/ports/run-store';
+import type { JournalStore } from '../../src/ports/journal-store';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor, type StoredRunOverrides } from '../support/stored-runs';
 import { MAX_RAW_DENIALS, tallyAccess, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessStore } from '../../src/ports/access-store';
@@ -23,9 +24,9 @@ export type JournalTamperTarget = 'record' | 'removed' | 'swapped' | 'inserted' 
 
 export interface RunStoreHarness {
   /** An empty store, which keeps the access log too (ports/access-store.ts). */
-  store: RunStore & AccessStore;
+  store: RunStore & JournalStore & AccessStore;
   /** A second store on the same data, as another process would open it; the test closes it. */
-  twin(): RunStore & AccessStore;
+  twin(): RunStore & JournalStore & AccessStore;
   /**
    * Changes `target` of run `run` (for `head` and `latest-removed`: of the store, whose latest run is `run`) behind
    * the store's back, as a person editing a file or running UPDATE would, and returns the text the store's
@@ -68,7 +69,7 @@ function runNumber(n: number, overrides: StoredRunOverrides = {}): Decided {
 export function runStoreContract(name: string, make: () => Promise<RunStoreHarness>): void {
   describe(`${name} (RUN_STORE contract)`, () => {
     let h: RunStoreHarness;
-    let store: RunStore & AccessStore;
+    let store: RunStore & JournalStore & AccessStore;
     beforeEach(async () => {
       h = await make();
       store = h.store;

@@ -12,6 +12,7 @@ import { PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/reten
 import { PureJsHashing } from './pure-js-hashing';
 import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../src/ports/access-store';
+import type { JournalStore } from '../../src/ports/journal-store';
 
 /** One stored run: its record as canonical text, the rest as stored, and its link in the hash chain. */
 export interface MemoryRun {
@@ -45,7 +46,7 @@ export interface MemoryRuns {
  * (test/integration/in-memory-run-store.test.ts). It follows the same record rules (src/domain/conmon), hashing with
  * the pure-JS double of HASHING.
  */
-export class InMemoryRunStore implements RunStore, AccessStore {
+export class InMemoryRunStore implements RunStore, JournalStore, AccessStore {
   readonly location = 'memory';
   private readonly digest = new PureJsHashing();
 

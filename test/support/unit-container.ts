@@ -10,6 +10,7 @@ import { CLOCK } from '../../src/ports/clock';
 import { FEDRAMP_PROFILE } from '../../src/ports/fedramp-profile';
 import { FEDRAMP_RULES_SOURCE } from '../../src/ports/fedramp-rules-source';
 import { HASHING } from '../../src/ports/hashing';
+import { JOURNAL_STORE } from '../../src/ports/journal-store';
 import { REPORT_READER } from '../../src/ports/report-reader';
 import { RUN_SETTINGS } from '../../src/ports/run-settings';
 import { RUN_STORE } from '../../src/ports/run-store';
@@ -77,6 +78,7 @@ export function unitContainer(options: UnitOptions = {}): UnitDoubles {
   container.register(REPORT_READER, { useValue: files });
   container.register(ARTIFACT_WRITER, { useValue: writer });
   container.register(RUN_STORE, { useValue: store });
+  container.register(JOURNAL_STORE, { useValue: store });
   container.register(ACCESS_STORE, { useValue: store });
   container.register(SCHEMA_VALIDATOR, { useValue: schemas });
   container.register(BUSINESS_CALENDAR, { useValue: calendar });

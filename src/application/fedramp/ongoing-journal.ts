@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { INCIDENT_KIND, OCR_KIND, SCN_KIND, type IncidentRecord, type OcrRecord, type OngoingKind, type OngoingKinds, type Recorded, type ScnRecord } from '../../domain/fedramp/ongoing-records';
-import { RUN_STORE, type RunStore } from '../../ports/run-store';
+import { JOURNAL_STORE, type JournalStore } from '../../ports/journal-store';
 import type { TwinRecording } from './fedramp-documents';
 
 /** The ongoing-certification records of the run store's journal, each kind in the order recorded. */
@@ -19,7 +19,7 @@ export interface OngoingRecords {
  */
 @injectable()
 export class OngoingJournal {
-  constructor(@inject(RUN_STORE) private readonly store: RunStore) {}
+  constructor(@inject(JOURNAL_STORE) private readonly store: JournalStore) {}
 
   /** Where the store is, for messages. */
   get location(): string {

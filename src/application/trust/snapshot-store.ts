@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../../domain/errors';
-import type { AccessEvent, AppendedRun, AppendOutcome, JournalEntry, OpenedDocument, RunRange, RunStore, PruneOutcome, RunView } from '../../ports/run-store';
+import type { JournalEntry, JournalStore } from '../../ports/journal-store';
+import type { AppendedRun, AppendOutcome, OpenedDocument, RunRange, RunStore, PruneOutcome, RunView } from '../../ports/run-store';
 import type { RunSummary, StoredRun } from '../../domain/conmon/run-record';
 
 /** Where a snapshot stops: the latest run it holds (none when no run was recorded yet) and its last journal entry. */
@@ -12,12 +13,14 @@ export interface SnapshotBounds {
  * The run store as it stood at a snapshot (CDS-CSO-HAD): the runs up to `run_seq` and the journal up to `journal_seq`,
  * read-only. Stored runs and journal entries never change, so every use case that reads a store reads this one as the
  * store was then, and builds each document as it was: the trust center serves `?snapshot=` with the same use cases as
- * the current data. Writes are refused (a snapshot is never written to); the access log is the store's own.
+ * the current data. Writes are refused (a snapshot is never written to); the access log is the store's own
+ * (ACCESS_STORE), not a snapshot's. Without `entries`, the store's journal, its journal is empty.
  */
-export class SnapshotStore implements RunStore {
+export class SnapshotStore implements RunStore, JournalStore {
   constructor(
     private readonly store: RunStore,
     private readonly bounds: SnapshotBounds,
+    private readonly entries?: JournalStore,
   ) {}
 
   get location(): string {
@@ -54,15 +57,7 @@ export class SnapshotStore implements RunStore {
   }
 
   async journal(kind?: string): Promise<JournalEntry[]> {
-    return (await this.store.journal(kind)).filter((e) => e.seq <= this.bounds.journal_seq);
-  }
-
-  accessLog(from: string, to: string): Promise<AccessEvent[]> {
-    return this.store.accessLog(from, to);
-  }
-
-  appendAccess(events: readonly AccessEvent[]): Promise<void> {
-    return this.store.appendAccess(events);
+    return this.entries === undefined ? [] : (await this.entries.journal(kind)).filter((e) => e.seq <= this.bounds.journal_seq);
   }
 
   append(): Promise<AppendOutcome> {

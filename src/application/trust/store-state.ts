@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { CLOCK, type Clock } from '../../ports/clock';
+import { JOURNAL_STORE, type JournalStore } from '../../ports/journal-store';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { Rechecked } from '../shared/rechecked';
 
@@ -37,6 +38,7 @@ export class StoreState {
 
   constructor(
     @inject(RUN_STORE) private readonly store: RunStore,
+    @inject(JOURNAL_STORE) private readonly entries: JournalStore,
     @inject(CLOCK) private readonly clock: Clock,
   ) {
     this.state = new Rechecked(clock, (now, known) => this.read(now, known));
@@ -69,7 +71,7 @@ export class StoreState {
   }
 
   private async read(now: number, known: TrustStoreState | undefined): Promise<TrustStoreState> {
-    const [runs, journal] = await Promise.all([this.store.list(), this.store.journal()]);
+    const [runs, journal] = await Promise.all([this.store.list(), this.entries.journal()]);
     const latest = runs.at(-1);
     const last = journal.at(-1);
     const key = `${latest?.id ?? 'none'}:${last?.seq ?? 0}`;

@@ -3,16 +3,19 @@ import { resolve } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import { ConfigError } from '../../domain/errors';
 import { ACCESS_STORE, type AccessStore } from '../../ports/access-store';
+import { JOURNAL_STORE, type JournalStore } from '../../ports/journal-store';
 import { RUN_STORE, type RunStore } from '../../ports/run-store';
 import { SECURITY_EVENT_SINKS } from '../../ports/security-event-sink';
 import { lazy, type RegistrationContext } from './lazy';
 
-/** The run store (file or PostgreSQL, SVC_STORE), its access log, and the SIEM sinks conmon sends events to. */
+/** The run store (file or PostgreSQL, SVC_STORE), its journal and access log, and the SIEM sinks conmon sends events to. */
 export function registerRuns(container: DependencyContainer, { env, cwd, svcHome }: RegistrationContext): void {
   // openRunStore requires the store's module (and pg) itself: SVC_STORE decides which.
   lazy(container, RUN_STORE, () => undefined, () => openRunStore(env, svcHome, cwd), { refuses: true });
-  // The access log is the run store's own (a test's RUN_STORE included), reached apart from the runs (ports/access-store.ts).
-  container.register(ACCESS_STORE, { useFactory: (c) => accessStoreOf(c.resolve(RUN_STORE)) });
+  // The journal and the access log are the run store's own (a test's RUN_STORE included), each reached apart from the
+  // runs (ports/journal-store.ts, ports/access-store.ts).
+  container.register(JOURNAL_STORE, { useFactory: (c) => sideOf<JournalStore>(c.resolve(RUN_STORE), ['appendJournal', 'journal'], 'journal') });
+  container.register(ACCESS_STORE, { useFactory: (c) => sideOf<AccessStore>(c.resolve(RUN_STORE), ['appendAccess', 'accessLog', 'accessTallies', 'pruneAccess'], 'access log') });
   lazy(container, SECURITY_EVENT_SINKS, () => require('../sinks/sink-factory') as typeof import('../sinks/sink-factory'), (m) => new m.SinkFactory({ token: env.SVC_SINK_TOKEN, cwd, retry: retryFromEnv(env) }), { refuses: true });
 }
 
@@ -38,13 +41,14 @@ function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string): Run
   });
 }
 
-/** The run store as the access log's store; every store svc has is both, a view of one (SnapshotStore) is not. */
-function accessStoreOf(store: RunStore): AccessStore {
-  const candidate = store as RunStore & Partial<AccessStore>;
-  if (typeof candidate.accessTallies !== 'function' || typeof candidate.pruneAccess !== 'function') {
-    throw new Error(`the run store at ${store.location} keeps no access log summaries (accessTallies, pruneAccess): resolve ACCESS_STORE from the API's own container`);
-  }
-  return candidate as RunStore & AccessStore;
+/**
+ * The run store as the store of its journal or its access log: every store svc has is all three; a view of one may not
+ * be (SnapshotStore keeps no access log), and asking it for what it does not keep is a wiring mistake.
+ */
+function sideOf<T>(store: RunStore, methods: readonly string[], what: string): T {
+  const missing = methods.filter((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function');
+  if (missing.length > 0) throw new Error(`the run store at ${store.location} keeps no ${what} (${missing.join(', ')}): resolve it from the container that holds the store itself`);
+  return store as unknown as T;
 }
 
 /** SVC_STORE_LOCK_WAIT_MS / SVC_STORE_LEASE_MS: how long a writer waits for the store's lock, and the file store lease's expiry. */

@@ -8,9 +8,11 @@ import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray } from '../../domain/conmon/stored-state';
 import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
-import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
 import { PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
+import type { JournalStore } from '../../ports/journal-store';
+import type { AccessEvent } from '../../domain/trust/access-log';
 import { FileAccessLog } from './file-access-log';
 import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
@@ -121,7 +123,7 @@ const digest = new NodeCryptoHashing();
  * Tamper evidence: the index keeps each run's link in a hash chain (domain/conmon/run-chain.ts) and the chain head. Every read
  * walks the chain of links, then checks what it returns against them: the summaries listed, a run's files.
  */
-export class FileRunStore implements RunStore, AccessStore {
+export class FileRunStore implements RunStore, JournalStore, AccessStore {
   readonly location: string;
   private readonly lockTimeoutMs: number;
   private readonly leaseMs: number | undefined;

@@ -5,10 +5,12 @@ import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray, stateParts } from '../../domain/conmon/stored-state';
 import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AccessEvent, AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
 import { PRUNE_KIND, prunedBy, prunedError } from '../../domain/conmon/retention';
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
+import type { JournalStore } from '../../ports/journal-store';
+import type { AccessEvent } from '../../domain/trust/access-log';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
@@ -149,7 +151,7 @@ const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
  * (domain/conmon/run-chain.ts); svc_run_chain keeps the chain head. Every read runs in one snapshot: the chain is checked on the
  * server (BROKEN_LINK, CHAIN_HEAD), then every record returned is re-hashed against its link here.
  */
-export class PostgresRunStore implements RunStore, AccessStore {
+export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   readonly location: string;
   private readonly pool: Pool;
   private readonly secrets: string[];

@@ -4,6 +4,7 @@ import { CurrentRun } from '../../application/auditor/current-run';
 import { AccessRecorder } from '../../application/trust/access-recorder';
 import { SnapshotStore, type SnapshotBounds } from '../../application/trust/snapshot-store';
 import { registerAdapters } from '../../infrastructure/register-adapters';
+import { JOURNAL_STORE } from '../../ports/journal-store';
 import { RUN_STORE } from '../../ports/run-store';
 import { GRAPH_SETTINGS } from '../../ports/graph-settings';
 import type { ApiConfig } from './config/api-config';
@@ -31,6 +32,8 @@ export function buildApiContainer(config: ApiConfig, options: { env?: NodeJS.Pro
  */
 export function snapshotContainer(container: DependencyContainer, bounds: SnapshotBounds): DependencyContainer {
   const child = container.createChildContainer();
-  child.register(RUN_STORE, { useValue: new SnapshotStore(container.resolve(RUN_STORE), bounds) });
+  const snapshot = new SnapshotStore(container.resolve(RUN_STORE), bounds, container.resolve(JOURNAL_STORE));
+  child.register(RUN_STORE, { useValue: snapshot });
+  child.register(JOURNAL_STORE, { useValue: snapshot });
   return child;
 }

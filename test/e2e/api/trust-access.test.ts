@@ -8,8 +8,7 @@ import type { AccessEvent } from '../../../src/domain/trust/access-log';
 import { buildApi } from '../../../src/interfaces/http/server';
 import { CLOCK } from '../../../src/ports/clock';
 import { FEDRAMP_RULES_SOURCE } from '../../../src/ports/fedramp-rules-source';
-import { RUN_STORE, type RunStore } from '../../../src/ports/run-store';
-import { ACCESS_STORE } from '../../../src/ports/access-store';
+import { ACCESS_STORE, type AccessStore } from '../../../src/ports/access-store';
 import { FixedClock } from '../../fakes/fixed-clock';
 import { builtInRules, FixedRulesSource } from '../../fakes/fixed-rules-source';
 import { FileRunStore } from '../../../src/infrastructure/store/file-run-store';
@@ -56,7 +55,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, CDS-UTC-AAD)', () => {
   let work: string;
   let api: ReturnType<typeof buildApi>;
-  let store: RunStore;
+  let store: AccessStore;
   let conforms: ReturnType<typeof openApiChecker>;
   const clock = new FixedClock(NOW);
   const get = (path: string, headers: Record<string, string>) => request(api.handler).get(path).set(headers);
@@ -79,7 +78,7 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
       overrides: (c) => c.register(CLOCK, { useValue: clock }),
     });
     conforms = openApiChecker(api.openapi);
-    store = api.container.resolve(RUN_STORE);
+    store = api.container.resolve(ACCESS_STORE);
     await store.appendAccess(EARLIER);
   });
   afterAll(async () => {

@@ -26,7 +26,7 @@ describe('StoreState: the trust center rebuilds on a store write and once when a
     const store = new InMemoryRunStore();
     await store.appendJournal('note', { text: 'first' }, iso(0));
     const clock = new SettableClock(T + 10_000);
-    const state = new StoreState(store, clock);
+    const state = new StoreState(store, store, clock);
     const asked: string[] = [];
     // Changes at +5 s and +20 s after the write; none after that.
     const nextChange = async (s: TrustStoreState) => {
@@ -53,7 +53,7 @@ describe('StoreState: the trust center rebuilds on a store write and once when a
   it('without a nextChange (a snapshot), the state is the written one whatever the time', async () => {
     const store = new InMemoryRunStore();
     await store.appendJournal('note', { text: 'first' }, iso(0));
-    const state = new StoreState(store, new SettableClock(T + 10 ** 9));
+    const state = new StoreState(store, store, new SettableClock(T + 10 ** 9));
     expect(await state.current()).toMatchObject({ asOf: iso(0), key: 'none:1' });
   });
 });
@@ -63,7 +63,7 @@ describe('SnapshotStore: the run store as it stood at an OCR', () => {
     const store = new InMemoryRunStore();
     await addRuns(store, 3);
     for (let i = 1; i <= 4; i++) await store.appendJournal('note', { i }, iso(i));
-    const view = new SnapshotStore(store, { run_seq: 2, journal_seq: 3 });
+    const view = new SnapshotStore(store, { run_seq: 2, journal_seq: 3 }, store);
     expect((await view.list()).map((s) => s.seq)).toEqual([1, 2]);
     expect((await view.latest())?.summary.seq).toBe(2);
     const third = (await store.get(3))!;
@@ -83,7 +83,7 @@ describe('SnapshotStore: the run store as it stood at an OCR', () => {
     const bytes = Buffer.alloc(3 * 1024 * 1024 + 100, 'x');
     bytes.write('the first line', 0);
     await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), () => [{ name: 'big.json', media_type: 'application/json', chunks: [bytes] }]);
-    const view = new SnapshotStore(store, { run_seq: 1, journal_seq: 0 });
+    const view = new SnapshotStore(store, { run_seq: 1, journal_seq: 0 }, store);
     const opened = (await view.openDocument(1, 'big.json'))!;
     expect(opened.document).toMatchObject({ name: 'big.json', bytes: bytes.length });
     // Turns of the event loop while the document is read by a reader that never waits for one itself.
@@ -111,7 +111,7 @@ describe('SnapshotStore: the run store as it stood at an OCR', () => {
   it('holds no run when none was recorded at the OCR, and refuses writes', async () => {
     const store = new InMemoryRunStore();
     await addRuns(store, 1);
-    const view = new SnapshotStore(store, { journal_seq: 0 });
+    const view = new SnapshotStore(store, { journal_seq: 0 }, store);
     expect([await view.list(), await view.latest(), await view.get(1), await view.journal()]).toEqual([[], undefined, undefined, []]);
     expect(() => view.appendJournal()).toThrow('a snapshot of the run store is read-only: record runs and journal entries in the store itself');
     expect(() => view.append()).toThrow(/read-only/);
