@@ -150,7 +150,7 @@ export class Cr26Assessment {
    * its run's tool and as_of (the report's generated_at, else when it was recorded), which dates a result without
    * observed_at. A KSI several sources reach is judged on all their results. No run: the picture of no results.
    */
-  async storedPicture(scope: Cr26Scope<never>, runs: readonly RunSummary[]): Promise<{ picture: Cr26RunPicture; results: number }> {
+  async storedPicture(scope: Cr26Scope<never>, runs: readonly RunSummary[], since?: string): Promise<{ picture: Cr26RunPicture; results: number }> {
     const catalog = this.catalogs.catalog();
     const single = runs.length === 1 ? runs[0] : undefined;
     const newest = runs.at(-1);
@@ -161,14 +161,15 @@ export class Cr26Assessment {
       const origin = { generatedAt: summary.as_of, tool: toolOf(summary.source) };
       results += await eachStoredResult(this.store, summary, assess, (r) => facts.add(r.item, () => r.hash, origin));
     }
-    return { picture: await this.pictureOf(scope, { catalog, asOf: newest?.as_of ?? scope.now.toISOString(), facts }), results };
+    return { picture: await this.pictureOf(scope, { catalog, asOf: newest?.as_of ?? scope.now.toISOString(), facts }, since), results };
   }
 
-  private async pictureOf(scope: Cr26Scope<never>, run: { catalog: KsiCatalog; asOf: string; facts: Cr26RunFacts }): Promise<Cr26RunPicture> {
+  /** `since` (YYYY-MM-DD): the daily history reaches back to that day when it is more than a year before now (an OCR's period). */
+  private async pictureOf(scope: Cr26Scope<never>, run: { catalog: KsiCatalog; asOf: string; facts: Cr26RunFacts }, since?: string): Promise<Cr26RunPicture> {
     const { facts } = run;
     const asOf = run.asOf;
     const ksis = scope.found.ksis.map((k) => k.ksi);
-    const daily = ksis.length === 0 ? new Map<string, DailyKsiStatus[]>() : await this.daily(scope, ksis, run.catalog);
+    const daily = ksis.length === 0 ? new Map<string, DailyKsiStatus[]>() : await this.daily(scope, ksis, run.catalog, since);
     const today = dayOf(asOf);
     const evaluation = facts.tally.evaluation();
     for (const k of evaluation.ksis) {
@@ -236,18 +237,22 @@ export class Cr26Assessment {
   }
 
   /**
-   * Per KSI, the status of each day of the last year from the run store: the day's last recorded run (by as_of),
-   * its results evaluated as DESIGN §12.2 says. A store that cannot be read is the store's error.
+   * Per KSI, the status of each day of the last year from the run store (from `since` when that is earlier, and the last
+   * day with a run before it): the day's last recorded run (by as_of), its results evaluated as DESIGN §12.2 says. A store that cannot be read is the
+   * store's error.
    */
-  private async daily(scope: Cr26Scope<never>, ksis: Cr26Ksi[], catalog: KsiCatalog): Promise<Map<string, DailyKsiStatus[]>> {
+  private async daily(scope: Cr26Scope<never>, ksis: Cr26Ksi[], catalog: KsiCatalog, since?: string): Promise<Map<string, DailyKsiStatus[]>> {
     const now = scope.now.getTime();
-    const from = now - 365 * DAY_MS;
+    const from = Math.min(now - 365 * DAY_MS, since === undefined ? Infinity : Date.parse(`${since}T00:00:00Z`));
     // Every run up to now (runs before the year too: a source's last run before it is its part on the year's first days).
     // One reading of the store for every run of the year: its chain walked once, not once a run.
     const store = await this.store.reader();
     const listed = await store.list();
     const runs = listed.filter((r) => Date.parse(r.as_of) <= now).sort((a, b) => Date.parse(a.as_of) - Date.parse(b.as_of) || a.seq - b.seq);
     const days = [...new Set(runs.filter((r) => Date.parse(r.as_of) >= from).map((r) => dayOf(r.as_of)))].sort();
+    // With `since`, the last day before it too: a change on the period's first day is a change from that day's status.
+    const before = since === undefined ? undefined : runs.filter((r) => Date.parse(r.as_of) < from).at(-1);
+    if (before !== undefined && !days.includes(dayOf(before.as_of))) days.unshift(dayOf(before.as_of));
     const daily = new Map<string, DailyKsiStatus[]>(ksis.map((k) => [k.id, []]));
     const assess = assessor(catalog, this.settingsOfRun.governance);
     // Per run read, its results' counts per KSI (read once, whatever the days it stands for).

@@ -6,7 +6,8 @@ import type { TwinRecording } from './fedramp-documents';
 /** The ongoing-certification records of the run store's journal, each kind in the order recorded. */
 export interface OngoingRecords {
   ocrs: OcrRecord[];
-  scns: ScnRecord[];
+  /** Each with when it was recorded: an SCN without dates belongs to the OCR of the period it was recorded in. */
+  scns: (ScnRecord & { recorded_at: string })[];
   incidents: IncidentRecord[];
   /** The journal's last entry (0 when empty): what a snapshot freezes. */
   journalSeq: number;
@@ -32,7 +33,7 @@ export class OngoingJournal {
     for (const entry of await this.store.journal()) {
       out.journalSeq = entry.seq;
       if (entry.kind === OCR_KIND) out.ocrs.push(entry.record as unknown as OcrRecord);
-      else if (entry.kind === SCN_KIND) out.scns.push(entry.record as unknown as ScnRecord);
+      else if (entry.kind === SCN_KIND) out.scns.push({ ...(entry.record as unknown as ScnRecord), recorded_at: entry.recorded_at });
       else if (entry.kind === INCIDENT_KIND) out.incidents.push(entry.record as unknown as IncidentRecord);
     }
     return out;

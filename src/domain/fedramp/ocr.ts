@@ -27,8 +27,8 @@ export interface OcrInput {
   /** Per KSI, its daily statuses (the run store's history). */
   daily: ReadonlyMap<string, readonly DailyKsiStatus[]>;
   agencies: readonly string[];
-  /** The recorded SCNs (the journal's, in order). */
-  scns: readonly ScnRecord[];
+  /** The recorded SCNs (the journal's, in order), each with when it was recorded where the journal says. */
+  scns: readonly (ScnRecord & { recorded_at?: string })[];
   /** The recorded incident reports (the journal's, in order). */
   incidents: readonly IncidentRecord[];
   accepted?: AcceptedSummary;
@@ -67,8 +67,11 @@ export function buildOcr(input: OcrInput): Record<string, unknown> {
     .filter((s) => [s.start, s.finish].some((day) => day !== undefined && day > to && day <= horizon))
     .map((s) => `${s.type === 'transformative' ? 'Transformative' : 'Adaptive'} change${s.start === undefined ? '' : ` starting ${s.start}`}${s.finish === undefined ? '' : `${s.start === undefined ? '' : ','} finishing ${s.finish}`}: ${s.summary}`);
   const transformative = input.scns
-    .filter((s) => s.type === 'transformative' && (s.start ?? from) <= to && (s.finish ?? to) >= from && (s.start !== undefined || s.finish !== undefined))
-    .map((s) => `${s.summary} (${[s.start === undefined ? '' : `start ${s.start}`, s.finish === undefined ? '' : `finish ${s.finish}`, s.verified === undefined ? '' : `verified ${s.verified}`].filter(Boolean).join(', ')})`);
+    .filter((s) => s.type === 'transformative' && (s.start === undefined && s.finish === undefined ? inPeriod(s.recorded_at?.slice(0, 10)) : (s.start ?? from) <= to && (s.finish ?? to) >= from))
+    .map((s) => {
+      const dates = [s.start === undefined ? '' : `start ${s.start}`, s.finish === undefined ? '' : `finish ${s.finish}`, s.verified === undefined ? '' : `verified ${s.verified}`].filter(Boolean);
+      return `${s.summary} (${dates.length > 0 ? dates.join(', ') : `recorded ${s.recorded_at?.slice(0, 10)}, no dates given`})`;
+    });
   return {
     certificationPackageOverviewUri: input.packageUri,
     reportPeriod: { from, to },

@@ -301,11 +301,9 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     expect(d.schemas.validated).toEqual([]);
   });
 
-  // FINDING (issue 36): the status changes come from Cr26Assessment's daily picture, which holds only the 365 days
-  // before --now. An OCR whose period reaches further back (the default --from is the day after the last recorded OCR,
-  // "so reports cover the entire period since the previous one", docs/fedramp.md) silently lists none of the changes
-  // older than that: here the change of 2026-12-05, which the OCR written within a year lists (the test above).
-  it.failing('lists every status change of a period that began more than a year before --now (an OCR written late)', async () => {
+  // Found by this suite (issue 36): the daily picture held only the 365 days before --now, so an OCR whose period
+  // reaches further back (the default --from is the day after the last recorded OCR) listed none of the older changes.
+  it('lists every status change of a period that began more than a year before --now (an OCR written late)', async () => {
     const d = await ocr();
     await d.write({ to: '2026-11-30', out: '/out/ocr.json' });
     await d.conmon('/r/december.json', '2026-12-05T09:00:00Z');
@@ -314,11 +312,9 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     expect(JSON.parse(d.writer.files.get('/out/late.json')!).certificationDataChanges).toEqual(['KSI-IAM-APM: Not Implemented → Implemented on 2026-12-05']);
   });
 
-  // FINDING (issue 36): buildOcr's contract (src/domain/fedramp/ocr.ts) lists "the transformative SCNs whose work
-  // overlaps the period (or, with no dates, that were recorded for it)", but its filter keeps only SCNs with a start or
-  // a finish, and WriteOcr gives it no recording time: a transformative change notified without dates (which
-  // `fedramp scn` records, its notices undated) is in no OCR at all. Either the code or the comment is wrong.
-  it.failing('lists a transformative SCN recorded without dates in the period it was recorded in', async () => {
+  // Found by this suite (issue 36): buildOcr kept only SCNs with a start or a finish, so a transformative change
+  // notified without dates (its notices undated) was in no OCR at all.
+  it('lists a transformative SCN recorded without dates in the period it was recorded in', async () => {
     const d = await ocr();
     await d.scn({ type: 'transformative', summary: 'Move to a new identity provider', dates: {}, now: at('2026-11-04T00:00:00Z') });
     const result = await d.write({ to: '2026-11-30', draft: true, out: '/out/ocr.json' });
