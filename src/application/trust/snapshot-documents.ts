@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../domain/errors';
 import { BuildSlots, type BuildSlotCounts } from '../shared/build-slots';
-import { representationKey, type BuildTrustDocumentInput, type TrustRepresentation } from './build-trust-document';
+import { representationKey, type TrustRepresentation } from './build-trust-document';
+import type { BuildTrustDocumentInput } from './trust-documents';
 import type { SnapshotBounds } from './snapshot-store';
 
 /** What builds a snapshot's documents: a BuildTrustDocument over the store as it stood at the snapshot. */

@@ -86,3 +86,14 @@ export class StoreState {
     };
   }
 }
+
+/**
+ * The state of a snapshot's store (snapshotContainer): its runs and journal never change, so its documents never
+ * advance with time either; the nextChange a builder passes is not asked.
+ */
+@injectable()
+export class FrozenStoreState extends StoreState {
+  override current(): Promise<TrustStoreState> {
+    return super.current();
+  }
+}

@@ -1,4 +1,5 @@
-import type { BuildTrustDocumentInput, TrustRepresentation } from '../../../src/application/trust/build-trust-document';
+import type { TrustRepresentation } from '../../../src/application/trust/build-trust-document';
+import type { BuildTrustDocumentInput } from '../../../src/application/trust/trust-documents';
 import { SnapshotDocuments, SNAPSHOT_LIMITS_DEFAULT, type SnapshotDocumentBuilder } from '../../../src/application/trust/snapshot-documents';
 import type { SnapshotBounds } from '../../../src/application/trust/snapshot-store';
 import { ConfigError, NotFoundError } from '../../../src/domain/errors';

@@ -1,7 +1,9 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
-import { BuildTrustDocument, SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTrustDocumentInput, type IncidentAudience, type TrustDocumentName, type TrustFormat, type TrustRepresentation } from '../../../application/trust/build-trust-document';
+import { BuildTrustDocument, type TrustRepresentation } from '../../../application/trust/build-trust-document';
+import { SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTrustDocumentInput, type TrustDocumentName, type TrustFormat } from '../../../application/trust/trust-documents';
+import type { IncidentAudience } from '../../../domain/trust/audience';
 import { METRICS_RULE } from '../../../application/fedramp/cr26-assessment';
 import { holdsRole } from '../app';
 import { CR26_DOCUMENTS } from '../../../domain/fedramp/cr26-documents';
@@ -12,7 +14,8 @@ import { pageSecurityPolicy } from '../responses/page-policy';
 import { HttpProblem } from '../responses/problem-details';
 import { sendRepresentation } from '../responses/representation';
 import type { JsonSchema, RouteInput, RouteSpec } from './route';
-import { SnapshotBuilders } from './trust-snapshots';
+import { SnapshotDocuments } from '../../../application/trust/snapshot-documents';
+import { busyProblem } from './trust-snapshots';
 
 /** Who reads the certification data (DESIGN §9): an agency's principals, recognized by pattern or named, and auditors. */
 export const READERS = ['agency', 'auditor'] as const;
@@ -159,7 +162,8 @@ export function trustCenterListing(routes: readonly RouteSpec[], config: ApiConf
  */
 export function trustRoutes(container: DependencyContainer, config: ApiConfig, logger: Logger, listed: () => readonly RouteSpec[]): RouteSpec[] {
   const build = container.resolve(BuildTrustDocument);
-  const snapshots = new SnapshotBuilders(container);
+  // The composition root (container.ts) wires the snapshots' documents.
+  const snapshots = container.resolve(SnapshotDocuments);
   let listingMade: TrustCenterListing | undefined;
   // Made from the routes when /fedramp/public is first built: every route of the API is declared by then.
   const listing = () => (listingMade ??= trustCenterListing(listed(), config));
@@ -180,7 +184,12 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
     const input: BuildTrustDocumentInput = { document: name, format, listing: listing(), audience };
     let built: TrustRepresentation;
     try {
-      built = query.snapshot === undefined ? await build.execute(input) : await (await snapshots.of(await build.snapshotBounds(query.snapshot))).execute({ ...input, snapshot: query.snapshot });
+      built =
+        query.snapshot === undefined
+          ? await build.execute(input)
+          : await snapshots.execute(await build.snapshotBounds(query.snapshot), { ...input, snapshot: query.snapshot }).catch((error: unknown) => {
+              throw busyProblem(error, snapshots.limits.retryAfterSeconds);
+            });
     } catch (error) {
       // Anyone may ask for /fedramp/public: what the server's configuration lacks goes to the log, not to them.
       if (name !== 'public' || !(error instanceof ConfigError)) throw error;
