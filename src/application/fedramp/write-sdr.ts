@@ -1,7 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import { formatDigest } from '../../domain/evidence/content-digest';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
+import type { Cr26KsiStatus } from '../../domain/fedramp/ksi-evaluation';
 import type { FedrampType } from '../../domain/fedramp/profile';
+import type { StatementSource } from '../../domain/fedramp/sdr';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { splitPath } from '../shared/paths';
 import { writeTwin } from './fedramp-documents';
@@ -44,8 +46,8 @@ export class WriteSdr {
 /** The counts `fedramp sdr` and `fedramp package` report for an SDR. */
 export function sdrSummary(built: BuiltSdr): Omit<WriteSdrResult, 'input' | 'out' | 'sha256' | 'markdown'> {
   const { model, scope } = built;
-  const source = (s: string) => model.requirements.filter((r) => r.source === s).length;
-  const status = (s: string | undefined) => model.ksis.filter((k) => k.status === s).length;
+  const source = (s: StatementSource) => model.requirements.filter((r) => r.source === s).length;
+  const status = (s: Cr26KsiStatus | undefined) => model.ksis.filter((k) => k.status === s).length;
   return {
     profile: { type: scope.profile.type, class: scope.profile.class },
     rules: scope.rules.info.version,

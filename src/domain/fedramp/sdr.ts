@@ -1,15 +1,16 @@
 import { markdownLiteral, markdownText } from '../encoding/markdown';
 import { printableText } from '../encoding/printable-text';
-import { lazyArray } from '../encoding/json-chunks';
+import { lazyArray, type LazyArray } from '../encoding/json-chunks';
 import type { Applicability } from './applicability';
 import type { Cr26Class, Cr26Rules } from './cr26-rules';
 import { cadenceText, type EvidenceCadence } from './evidence-cadence';
+import type { SdrEvidenceType } from './evidence-type';
 import { METHODS_RULE } from './prose-facts';
 import { citedTitle, reliedRule } from './relied-rules';
 
 /** The rule that asks the SDR to carry the KSI metrics. */
 const METRICS_RULE = reliedRule('SDR-CSX-KMT');
-import { tallyStatus, testsOf, type Cr26KsiStatus, type HistoryCheck, type KsiMetrics, type KsiTally, type DailyKsiStatus } from './ksi-evaluation';
+import { tallyStatus, testsOf, type Cr26KsiStatus, type HistoryCheck, type KsiMetrics, type KsiTally, type DailyKsiStatus, type MetricSummary } from './ksi-evaluation';
 import type { FedrampType } from './profile';
 import type { RuleJudgment } from './rule-judgments';
 import type { Cr26RunFacts, ControlCounts } from './run-facts';
@@ -75,9 +76,69 @@ export interface SdrKsi {
   tests: string[];
 }
 
+/**
+ * The SDR as svc writes it: the parts of FedRAMP's SDR schema (fedramp-security-decision-record-schema-2026-06-24.json,
+ * $schemaVersion 1.1.1) that svc fills, optional where the builder may leave them out. svc writes no
+ * `portsAndProtocols`, `parameterValues`, `frrAssessment` or `evidenceText`; `ksiMetrics` is svc's own key
+ * (SDR-CSX-KMT, DESIGN §12.3), which no FedRAMP schema declares.
+ */
+export interface SdrDocument {
+  certificationPackageOverviewUri: string;
+  /** SDR-CSO-MTD (the schema declares it from $schemaVersion 1.1.1 on, as optional); always written. */
+  metadata: SdrMetadata;
+  fedRampRequirements: SdrRequirementEntry[];
+  /** 20x only. */
+  keySecurityIndicators?: SdrKsiEntry[];
+  /** By KSI id, in id order; absent for Rev5 and when the release holds no SDR-CSX-KMT. */
+  ksiMetrics?: Record<string, SdrKsiMetrics>;
+  /** Rev5 only: the class's controls. */
+  securityControls?: SdrControlEntry[];
+}
+
+/** One `fedRampRequirements[]` entry: a FedRAMP rule and how it is met (SDR-CSO-FRR). */
+export interface SdrRequirementEntry {
+  frrID: string;
+  frrImplementationStatus?: SdrStatus;
+  /** Markdown paragraphs. */
+  frrImplementation: string[];
+  frrValidation?: string[];
+}
+
+/** One `keySecurityIndicators[]` entry: the schema's six required arrays, and the status when the run gives one. */
+export interface SdrKsiEntry {
+  ksiId: string;
+  ksiImplementationStatus?: Cr26KsiStatus;
+  ksiImplementation: string[];
+  ksiValidation: string[];
+  /** Always empty: the assessment is the assessor's to write. */
+  ksiAssessment: string[];
+  ksiTests: string[];
+  /** One entry per contributing result, written as it is read (a run of a million results is never held whole). */
+  ksiEvidence: LazyArray<SdrEvidence>;
+}
+
+/** One `ksiEvidence[]` entry (the schema's `$defs/evidence`). */
+export interface SdrEvidence {
+  evidenceType: SdrEvidenceType;
+  evidenceDescription: string;
+  /** `<evidence_base_uri>/evidence/<sha256>`. */
+  evidenceLocation: string;
+  /** YYYY-MM-DD; absent when the result has no date. */
+  lastUpdated?: string;
+}
+
+/** One `securityControls[]` entry (Rev5). */
+export interface SdrControlEntry {
+  /** As FedRAMP writes control ids: `AC-02 (01)`. */
+  controlId: string;
+  controlImplementationStatus?: SdrStatus;
+  /** Markdown. */
+  controlImplementationDescription: string;
+}
+
 /** The SDR as one model: the JSON document (its evidence lists written as they are read) and what its twin shows. */
 export interface SdrModel {
-  document: Record<string, unknown>;
+  document: SdrDocument;
   requirements: SdrRequirement[];
   ksis: SdrKsi[];
   controls?: { id: string; status?: SdrStatus; source: StatementSource }[];
@@ -94,7 +155,7 @@ export interface SdrModel {
 export function buildSdr(input: SdrInput): SdrModel {
   const { found, statements, judgments, facts } = input;
   const requirements: SdrRequirement[] = [];
-  const fedRampRequirements = found.rules.map(({ rule }) => {
+  const fedRampRequirements = found.rules.map(({ rule }): SdrRequirementEntry => {
     const given = statements.byId.get(rule.id);
     const judged = judgments.get(rule.id);
     const source: StatementSource = given?.implementation.length ? 'provider' : judged !== undefined ? 'svc' : 'none';
@@ -112,7 +173,7 @@ export function buildSdr(input: SdrInput): SdrModel {
   const evaluation = facts.tally.evaluation();
   const names = new Map(input.rules.ksis.map((k) => [k.id, k.name]));
   const ksis: SdrKsi[] = [];
-  const keySecurityIndicators = evaluation.ksis.map((k) => {
+  const keySecurityIndicators = evaluation.ksis.map((k): SdrKsiEntry => {
     const given = statements.byId.get(k.id);
     const tests = testsOf(k.tally);
     const metrics = input.metrics?.get(k.id);
@@ -138,7 +199,7 @@ export function buildSdr(input: SdrInput): SdrModel {
   });
 
   const controls = input.controls === undefined ? undefined : securityControls(input.controls, facts.controls, statements);
-  const document: Record<string, unknown> = {
+  const document: SdrDocument = {
     certificationPackageOverviewUri: input.profile.package_uri,
     metadata: input.metadata,
     fedRampRequirements,
@@ -191,7 +252,7 @@ function validationLine(
   return `${parts.join('; ')}.`;
 }
 
-function* evidenceOf(input: SdrInput, t: KsiTally): Generator<Record<string, string>> {
+function* evidenceOf(input: SdrInput, t: KsiTally): Generator<SdrEvidence> {
   const base = input.profile.evidence_base_uri.replace(/\/+$/, '');
   for (const index of t.indices) {
     const e = input.facts.evidence(index);
@@ -214,7 +275,7 @@ export function fedrampControlId(control: string): string {
 
 function securityControls(list: readonly string[], counts: ReadonlyMap<string, ControlCounts>, statements: ProviderStatements) {
   const summary: { id: string; status?: SdrStatus; source: StatementSource }[] = [];
-  const entries = list.map((control) => {
+  const entries = list.map((control): SdrControlEntry => {
     const given = statements.byControl.get(control);
     const c = counts.get(control);
     const fromResults = c === undefined ? undefined : tallyStatus(c);
@@ -266,16 +327,14 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
     }),
     '',
   ];
-  const frr = model.document.fedRampRequirements as { frrID: string; frrImplementation: string[]; frrValidation?: string[] }[];
-  for (const entry of frr) {
+  for (const entry of model.document.fedRampRequirements) {
     if (requirements.find((r) => r.id === entry.frrID)?.source === 'none') continue;
     lines.push(`### ${entry.frrID}`, '', ...entry.frrImplementation.flatMap((p) => [...quotedMarkdown(p), '']));
     if (entry.frrValidation !== undefined) lines.push('Validation:', '', ...entry.frrValidation.flatMap((p) => [...quotedMarkdown(p), '']));
   }
   if (input.profile.type === '20x') {
     lines.push('## Key Security Indicators', '');
-    const documents = model.document.keySecurityIndicators as { ksiId: string; ksiImplementation: string[]; ksiValidation: string[]; ksiEvidence: Iterable<Record<string, string>> }[];
-    documents.forEach((d, i) => {
+    (model.document.keySecurityIndicators ?? []).forEach((d, i) => {
       const k = ksis[i];
       lines.push(`### ${k.id}: ${markdownText(k.name)}`, '');
       lines.push(`- Status: ${k.status ?? 'no evidence'}`);
@@ -299,7 +358,7 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
   if (input.metrics !== undefined) {
     lines.push(`## KSI metrics (${METRICS_RULE})`, '', 'Days by status: implemented / partially / not implemented / no evidence.', '');
     lines.push('| KSI | Last 30 days | Last year (days) |', '|---|---|---|');
-    const cell = (m: KsiMetrics['last30Days']) => `${m.implemented} / ${m.partially} / ${m.notImplemented} / ${m.noEvidence}`;
+    const cell = (m: MetricSummary) => `${m.implemented} / ${m.partially} / ${m.notImplemented} / ${m.noEvidence}`;
     for (const [id, m] of [...input.metrics].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`| ${id} | ${cell(m.last30Days)} | ${cell(m.lastYear)} (${m.lastYear.days}) |`);
     lines.push('');
   }

@@ -1,6 +1,7 @@
 import { markdownPlain } from '../encoding/markdown';
 import { isPlainObject } from '../encoding/json-values';
 import type { MetricSummary } from '../fedramp/ksi-evaluation';
+import type { SdrDocument } from '../fedramp/sdr';
 
 /** A label and its value under a page's title (FedRAMP ID, package URI, as of, the JSON's digest). */
 export interface TrustPageFact {
@@ -96,7 +97,7 @@ export function trustPage(input: TrustPageInput): TrustPage {
         const label = [...labels, fieldLabel(key)];
         const top = split && labels.length === 0;
         const decision = top ? DECISIONS[key] : undefined;
-        const metrics = top && key === 'ksiMetrics' ? ksiMetrics(v, names) : undefined;
+        const metrics = top && key === METRICS_KEY ? ksiMetrics(v, names) : undefined;
         if (decision !== undefined && isDecisionList(v, decision)) later.push(() => sections.push(...decisionTables(v, decision, { key, heading: label[0] }, (part) => id([...at, part]), names)));
         else if (metrics !== undefined) later.push(() => sections.push({ kind: 'metrics', id: id([...at, key]), heading: label[0], ksis: metrics }));
         else if (isPlainObject(v) && top) later.push(() => layOut(v, fieldLabel(key), [...at, key], false));
@@ -152,21 +153,27 @@ function fieldCell(value: unknown): TrustCell {
   return isPlainObject(value) ? { paragraphs: [...leaves(value)].map(([label, v]) => ({ label, text: String(cell(v)) })) } : cell(value);
 }
 
-/** Where an SDR list (SDR-CSO-FRR) keeps each entry's id, status, statement and what validates it, by FedRAMP's field names. */
-interface DecisionFields {
+/**
+ * Where an SDR list (SDR-CSO-FRR) keeps each entry's id, status, statement and what validates it, by FedRAMP's field
+ * names: `F`, the fields of the list's entry type (SdrDocument's).
+ */
+interface DecisionFields<F extends string = string> {
   /** What the id column is headed: `Rule`. */
   noun: string;
-  id: string;
-  status: string;
-  statement: string;
+  id: F;
+  status: F;
+  statement: F;
   /** Paragraphs shown under the statement, by field and label; `tests` as one paragraph. */
-  labelled: [field: string, label: string][];
-  tests?: string;
+  labelled: [field: F, label: string][];
+  tests?: F;
   /** A list of objects, given a table of its own with the entry's id first. */
-  evidence?: string;
+  evidence?: F;
 }
 
-const DECISIONS: Readonly<Record<string, DecisionFields>> = {
+/** The SDR's lists of decisions, by their key in the SDR, each with its entry type. */
+type SdrDecisionLists = { [L in 'fedRampRequirements' | 'keySecurityIndicators' | 'securityControls']: NonNullable<SdrDocument[L]>[number] };
+
+const SDR_DECISIONS: { readonly [L in keyof SdrDecisionLists]: DecisionFields<keyof SdrDecisionLists[L] & string> } = {
   fedRampRequirements: { noun: 'Rule', id: 'frrID', status: 'frrImplementationStatus', statement: 'frrImplementation', labelled: [['frrValidation', 'Validation']] },
   keySecurityIndicators: {
     noun: 'KSI',
@@ -182,6 +189,8 @@ const DECISIONS: Readonly<Record<string, DecisionFields>> = {
   },
   securityControls: { noun: 'Control', id: 'controlId', status: 'controlImplementationStatus', statement: 'controlImplementationDescription', labelled: [] },
 };
+/** The same, looked up by any document's key. */
+const DECISIONS: Readonly<Record<string, DecisionFields>> = SDR_DECISIONS;
 
 function isDecisionList(value: unknown, fields: DecisionFields): value is Record<string, unknown>[] {
   return Array.isArray(value) && value.every((item) => isPlainObject(item) && typeof item[fields.id] === 'string');
@@ -236,6 +245,9 @@ function paragraphs(value: unknown): string[] {
     .split(/\n{2,}/)
     .filter((p) => p.trim() !== '');
 }
+
+/** Where the SDR keeps its KSI metrics. */
+const METRICS_KEY: keyof SdrDocument = 'ksiMetrics';
 
 /** The SDR's `ksiMetrics` (KSI id → its summaries and, for Class C, each day), or undefined when it has another shape. */
 function ksiMetrics(value: unknown, names: ReadonlyMap<string, string>): TrustKsiMetrics[] | undefined {
