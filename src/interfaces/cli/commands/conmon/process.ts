@@ -5,13 +5,11 @@ import { UnavailableError } from '../../../../domain/errors';
 import { nowFlag, parseNow } from '../../flags';
 import { digest, digested } from '../../json-output';
 import { plural } from '../../../../domain/encoding/plural';
+import { helpText } from '../../help-text';
 
 export default class ConmonProcess extends BaseCommand {
   static summary = 'Record a run in the run store, move the POA&M lifecycle on (opened, still open, closed, overdue) and send SIEM events.';
-  static description = `The store is .svc/store under the working directory, SVC_HOME/store, or PostgreSQL when SVC_STORE=postgres://... is set.
-Sinks: ndjson:<file>, syslog+tcp://host:port, syslog+udp://host:port, or an http(s) collector URL (Splunk HEC-style; its token comes from SVC_SINK_TOKEN).
-A failing sink never loses the run: it is recorded first, and running the same command again sends its events again.
-The run is stored with the documents svc-api serves for it (OSCAL SSP, SAR, SAP, POA&M, the SAR's DSSE envelope, a manifest); the envelope is signed with --key, else SVC_SIGNING_KEY, else the development key under .svc/ (with a warning when it is created).`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --sink ndjson:out/events.ndjson',
     'SVC_SINK_TOKEN=... <%= config.bin %> <%= command.id %> today.json --sink https://splunk.example:8088/services/collector/event --sink syslog+tcp://siem.example:6514',

@@ -5,12 +5,12 @@ import { nowFlag, outFileFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { digest, digested } from '../../json-output';
 import { plural } from '../../../../domain/encoding/plural';
+import { helpText } from '../../help-text';
 
 export default class FedrampCpo extends BaseCommand {
   static summary = "Write the Certification Package Overview (CPO) from the FedRAMP profile, as JSON and a Markdown twin, validated against FedRAMP's schema.";
   static reads = 'the fedramp section of svc.config.json (fedramp.cpo and the profile); --substrate names a snapshot';
-  static description =
-    'Builds the CPO from the fedramp section of svc.config.json: the provider writes fedramp.cpo in the CPO schema\'s own field names, svc fills fedRampPackageId (fedramp_id), certificationType (type), certificationPackageOverviewUri (package_uri) and metadata (accountable_official, version, last update, source), and the twin quotes the assessor\'s summary (assessor_summary, CPO-CSO-OSA). With --substrate it also writes information-resources.json (MAS-CSO-IIR) and information-flows.json (MAS-CSO-FLO) from a snapshot of svc substrate walk. Exit 0 written, 2 bad flag, 3 a profile key missing or wrong or a CPO FedRAMP\'s schema rejects (nothing written), 4 a snapshot altered since its walk, 5 --schemas without FedRAMP\'s schemas (docs/fedramp.md).';
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --out package/cpo.json --schemas ../fedramp/schemas',

@@ -7,12 +7,12 @@ import { parseNRating } from '../../../../domain/vulnerabilities/evaluation-poli
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { digest } from '../../json-output';
+import { helpText } from '../../help-text';
 
 export default class FedrampIncident extends BaseCommand {
   static summary = "Write a FedRAMP incident report (initial, ongoing or final) from a flagged vulnerability group or from flags, with its due time, and record it.";
   static reads = "the run store's vulnerability groups and journal (--group, --tracking-id) and the report's flags";
-  static description = `--type initial (IEC-CSO-IIR) from a vulnerability group VER-TFR-IRI or VER-TFR-NRI flags (--group), or from --summary, --n and --occurred-at; --type ongoing (IEC-CSO-OIR) and final (IEC-CSO-FIR, with --resolved-at) follow the incident's recorded initial report, named by --tracking-id or --group. Due by the class's pain_timeframes in the rules data: an initial report from when the incident was identified (the group's flagging evaluation, else --occurred-at), an ongoing one from the incident's last report, a final one from --resolved-at; business days skip weekends and US federal holidays. The JSON (FedRAMP's schema, validated when the schemas are found) goes to --out with a Markdown twin beside it, else to stdout; the report is recorded in the run store's journal unless --draft.
-Exit codes: 0 written; 2 bad flag or a flag the report type needs missing; 3 bad profile, unknown or unflagged group, no recorded initial report, incident already reported or closed (nothing written); 4 the run store does not verify; 5 the run store cannot be read.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> --type initial --group CVE-2026-1000 --out incident.json',
     '<%= config.bin %> <%= command.id %> --type initial --summary "Credential stuffing against the admin portal" --n 4 --occurred-at 2026-12-07T09:30:00Z --agency "Department of Examples" --draft',

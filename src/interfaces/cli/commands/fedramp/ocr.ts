@@ -3,14 +3,12 @@ import { Flags } from '@oclif/core';
 import { WriteOcr, type WriteOcrResult } from '../../../../application/fedramp/write-ocr';
 import { parseDay } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { helpText } from '../../help-text';
 
 export default class FedrampOcr extends BaseCommand {
   static summary = 'Write the Ongoing Certification Report of a period from the run store and the profile, and record it (CCM-OCR-AVL).';
   static reads = "the run store's runs and journal and the fedramp profile of svc.config.json";
-  static description = `Every field of FedRAMP's OCR schema: the CR26 KSI status changes of the period and the adaptive changes recorded SCNs finished in it; planned changes through a horizon 3 months past the period (recorded SCNs and fedramp.planned_changes); transformative changes (recorded SCNs); fedramp.recommendations; the active agencies (fedramp.agencies); the accepted vulnerabilities as a summary (counts, N-ratings, the AVI's URI beside the CPO); the reportable incidents recorded by svc fedramp incident with their lessons learned, or none (the attestation). Written as canonical JSON with a Markdown twin and validated against FedRAMP's schema when the schemas are found.
-Recorded in the run store unless --draft: the CPO then carries the next report date, 3 months after the period (CCM-OCR-NRD); fedramp package puts the OCR in place of the sample; the snapshot of the certification data it freezes is the latest run and the journal as they were (CDS-CSO-HAD).
-The period: --from (default the day after the last recorded OCR's period, else 3 months before --to) to --to (default the day of --now), both days included.
-Exit codes: 0 written; 2 bad flag or period; 3 bad profile; 4 the run store does not verify; 5 the run store or the schemas cannot be read.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> --from 2026-09-01 --to 2026-11-30',
     '<%= config.bin %> <%= command.id %> --draft --out drafts/ocr.json',

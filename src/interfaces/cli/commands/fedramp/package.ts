@@ -4,12 +4,11 @@ import { WritePackage, type WritePackageResult } from '../../../../application/f
 import { officialCatalogFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { plural } from '../../../../domain/encoding/plural';
+import { helpText } from '../../help-text';
 
 export default class FedrampPackage extends BaseCommand {
   static summary = 'Write the FedRAMP certification package of the run store\'s state: CPO, SDR, OCR, VDR, AVI, history, their Markdown twins, a manifest and a signed DSSE envelope.';
-  static description = `The profile is the fedramp section of svc.config.json (type, class, fedramp_id, package_uri, evidence_base_uri, accountable_official, cpo, and optionally statements, assessor_summary, agencies). The VDR and AVI of the 30 days before --now and the historical activity (vdr.json, avi.json, vulnerability-history.json) come from the vulnerability register of the run store (svc conmon process, svc vuln evaluate); --redact hashes resource names in them (VER-RPT-NID). With --substrate, the information resources and flows (MAS-CSO-IIR, MAS-CSO-FLO) are written too. Every JSON document is validated against FedRAMP's schemas (--schemas, SVC_FEDRAMP_SCHEMAS or fedramp_schemas, else the newest set svc carries, docs/schemas.md), and manifest.json records each one's $schemaVersion and sha256. The envelope (package.dsse.json) signs an in-toto Statement naming every file; svc ir validate <dir> checks it.
---initial (FRC-APP-FCP): every status must come from verification within the previous 7 days (the run, every KSI's contributing results, the vulnerability register's run and the evaluation of every open vulnerability); what is older is named, and nothing is written.
-Exit codes: 0 written; 1 --initial found older statuses; 2 bad flag; 3 bad input, profile or statements (nothing written); 4 a bundle or the run store does not verify; 5 signing key, schemas or run store unusable.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> --out-dir package --key keys/provider.pem',
     '<%= config.bin %> <%= command.id %> results.json --out-dir package --key keys/provider.pem',

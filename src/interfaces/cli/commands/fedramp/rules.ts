@@ -5,12 +5,12 @@ import { ShowFedrampSources, type FedrampSources } from '../../../../application
 import { renderRules, renderSources } from '../../fedramp-output';
 import { nowFlag } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { helpText } from '../../help-text';
 
 export default class FedrampRules extends BaseCommand {
   static summary = "List the CR26 rules and KSIs that apply to the offering's FedRAMP profile, with force, timeframe and effective date.";
   static reads = 'the CR26 rules in use (bundled, or --rules-file) and the fedramp profile of svc.config.json';
-  static description =
-    "The profile is the fedramp section of svc.config.json (type, class, path, status, next_assessment); --type and --class override it, path and status default to program and applying. Rules for agencies, assessors, advisors and FedRAMP are listed apart, never judged; for Class A, the rules FRC-CLA-RFR recommends and FRC-CLA-OFR leaves optional are listed apart too (docs/fedramp.md). --sources instead names what svc judges and validates by: the rules release, and FedRAMP's schema set in use with each schema's document type, $schemaVersion and SHA-256 (docs/schemas.md).";
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> --type 20x --class B',
     '<%= config.bin %> <%= command.id %> --class A --now 2026-11-25',

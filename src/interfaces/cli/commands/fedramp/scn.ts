@@ -5,6 +5,7 @@ import { noticeCounting } from '../../../../domain/fedramp/scn';
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { plural } from '../../../../domain/encoding/plural';
+import { helpText } from '../../help-text';
 
 const day = (summary: string) => Flags.string({ summary, helpValue: '<date>' });
 const text = (summary: string) => Flags.string({ summary, helpValue: '<text>' });
@@ -12,8 +13,7 @@ const text = (summary: string) => Flags.string({ summary, helpValue: '<text>' })
 export default class FedrampScn extends BaseCommand {
   static summary = "Write a Significant Change Notification (SCN) in FedRAMP's schema with its notice dates in business days, and record it.";
   static reads = 'its flags and the fedramp profile of svc.config.json; --drift names a drift report';
-  static description = `--type transformative owes notices of initial plans and final plans before --start (SCN-TRF-NIP, SCN-TRF-NFP), after --finish (SCN-TRF-NAF) and after --verified (SCN-TRF-NAV); --type adaptive one after --finish (SCN-ADP-NTF). Each is dated by its rule's timeframe in the rules data, in business days: Monday to Friday except US federal holidays on their observed dates. A notice whose day is not given is left undated, and the output names the flag that dates it. Routine recurring changes are not notified (SCN-RTR-NNR): --type routine is refused. --drift takes the --json output of svc ir drift-detect or svc substrate drift: the KSIs and controls it touches go into impactedControls, the drift into the impact analysis. The SCN is validated against FedRAMP's schema when the schemas are found, written as canonical JSON with a Markdown twin beside it, and recorded in the run store's journal (svc fedramp readiness then reminds of notices whose day has passed, svc fedramp ocr lists it), unless --draft.
-Exit codes: 0 written; 2 bad flag, bad date or --type routine; 3 a profile without package_uri, a drift report missing or malformed; 4 the run store does not verify; 5 the run store cannot be read or written.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> --type transformative --summary "Move the workloads to Kubernetes" --start 2027-01-04 --finish 2027-01-14 --out scn.json',
     '<%= config.bin %> ir drift-detect last-week.json today.json --json > drift.json && <%= config.bin %> <%= command.id %> --type adaptive --summary "New MFA provider" --finish 2026-12-18 --drift drift.json',

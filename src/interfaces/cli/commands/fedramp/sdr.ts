@@ -2,11 +2,11 @@ import { BaseCommand } from '../../base-command';
 import { WriteSdr, type WriteSdrResult } from '../../../../application/fedramp/write-sdr';
 import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { helpText } from '../../help-text';
 
 export default class FedrampSdr extends BaseCommand {
   static summary = 'Write the Security Decision Record (SDR) of a run for the FedRAMP profile: JSON valid against FedRAMP\'s schema, and its Markdown twin.';
-  static description = `Every applicable CR26 rule gets the provider's statement (fedramp.statements), else one svc derives from what it holds, else an explicit "no statement supplied" entry; every applicable KSI its status from the run (docs/fedramp.md, CR26 KSI evaluation), svc's validation line, its tests and one evidence entry per contributing result, linked at <evidence_base_uri>/evidence/<sha256>. ksiMetrics holds each KSI's 30-day and yearly summaries from the run store. Rev5 profiles get securityControls[] for the class's control list.
-Exit codes: 0 written; 2 bad flag; 3 bad input, profile or statements file (nothing written); 4 a bundle or the run store does not verify; 5 the run store cannot be read.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> results.json --out package/sdr.json',
     '<%= config.bin %> <%= command.id %> out/bundle --class C --now 2026-11-25',

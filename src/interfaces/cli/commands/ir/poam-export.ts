@@ -7,14 +7,13 @@ import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { outFileFlag } from '../../flags';
 import { withWrittenFile } from '../../json-output';
 import { registerLine } from '../../vuln-output';
+import { helpText } from '../../help-text';
 
 const POAM_SOURCES = ['results', 'vulnerabilities'] as const;
 
 export default class IrPoamExport extends BaseCommand {
   static summary = "Write POA&M rows: a run's, or the run store's vulnerability groups; svc JSON, the FedRAMP POA&M template as CSV or .xlsx, or an OSCAL POA&M.";
-  static description = `--source results (the default): the POA&M of a run (a report or a bundle), one item per FAIL or WARN KSI, overdue past its scheduled completion date at the run's date.
---source vulnerabilities: no input; one item per vulnerability group of the latest recorded run (svc conmon process), judged at --now for the class by the VER and VDR timeframes, for agencies that keep POA&Ms (VER-AGM-MAP); json, csv or xlsx only (docs/ir.md says how a group fills the template).
-Exit codes: 0 written; 2 bad flag or argument; 3 bad input, profile, config or KEV catalog; 4 the bundle or the run store does not verify; 5 the run store cannot be read.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --format xlsx --out out/poam.xlsx',
     '<%= config.bin %> <%= command.id %> out/bundle --format oscal --out out/poam.oscal.json',

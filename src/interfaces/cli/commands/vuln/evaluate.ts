@@ -5,6 +5,7 @@ import { UsageError } from '../../../../domain/errors';
 import { parseNRating } from '../../../../domain/vulnerabilities/evaluation-policy';
 import { parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { helpText } from '../../help-text';
 
 const yesNo = (flag: string, value: string | undefined): boolean | undefined => {
   if (value === undefined) return undefined;
@@ -19,9 +20,7 @@ function refuse(message: string): never {
 
 export default class VulnEvaluate extends BaseCommand {
   static summary = "Record a person's evaluation of a vulnerability group in the run store's journal: IRV, LEV, N-rating, false positive, mitigation, next reduction, acceptance.";
-  static description = `Each evaluation is kept with its time, who and why; it never overwrites one before it (VER-EVA-EIR, VER-EVA-ELX, VER-EVA-EPA, VER-EVA-EFP). A lower --n with --mitigated partial is an N-rating reduction event; --accept records the decision to accept it, --reason being the acceptance rationale the AVI carries.
-The N-ratings are those the CR26 release in use lists in VER-EVA-EPA: N1 to N5, and N0 from 2026.10.05.01 (SVC_FEDRAMP_RULES).
-Exit codes: 0 recorded; 2 bad flag or nothing to record; 3 no such group, bad profile, an N-rating the release does not offer; 4 the run store does not verify; 5 the run store cannot be read.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> CVE-2024-3094 --irv yes --lev yes --n 4 --reason "public API image; exploit in the wild"',
     '<%= config.bin %> <%= command.id %> VG-1f2e3d4c5b6a7980 --mitigated partial --n 3 --next-reduction-at 2027-01-15 --next-reduction-n 2 --reason "WAF rule blocks the vector"',

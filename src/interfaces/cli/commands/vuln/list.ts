@@ -4,12 +4,12 @@ import { ListVulnerabilities, VULN_FILTERS, type VulnFilter } from '../../../../
 import type { ListedVulnerability } from '../../../../application/vulnerabilities/listed-vulnerability';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { renderVulnerabilities } from '../../vuln-output';
+import { helpText } from '../../help-text';
 
 export default class VulnList extends BaseCommand {
   static summary = 'List the vulnerability groups of the latest recorded run, each judged at --now by the VER and VDR timeframes of the class.';
   static reads = "the vulnerability groups of the run store's latest run (svc conmon process <report> records one) and the evaluations in its journal";
-  static description = `Groups are a run's detections sharing a finding id (VER-EVA-GRV), tracked across runs by svc conmon process; evaluations come from the run store's journal (svc vuln evaluate, and the evaluation policy's when a group was first detected). States: detected, evaluated, mitigated, remediated, accepted, false-positive; a group is overdue past its evaluation window (VER-TFR-EVU), its VDR-TFR-PVR timeframe or its KEV due date (docs/vulnerabilities.md).
-Exit codes: 0 listed; 2 bad flag; 3 bad profile, config or KEV catalog; 4 the run store does not verify; 5 the run store cannot be read.`;
+  static description = helpText(__filename);
   static examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --status overdue --class D --now 2026-12-20', '<%= config.bin %> <%= command.id %> --status incident --json'];
   static enableJsonFlag = true;
   static flags = {

@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { REPORT_FORMATS, ReportVulnerabilities, type ReportFormat } from '../../../../application/vulnerabilities/report-vulnerabilities';
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
+import { helpText } from '../../help-text';
 
 /** What each format's summary line calls the document and what it counts. */
 const WRITTEN: Record<ReportFormat, [document: string, counted: string]> = {
@@ -16,8 +17,7 @@ const WRITTEN: Record<ReportFormat, [document: string, counted: string]> = {
 export default class VulnReport extends BaseCommand {
   static summary = "Write FedRAMP's vulnerability reports from the register: VDR, AVI, historical activity, or the monthly report in Markdown or HTML.";
   static reads = 'the vulnerability register of the run store (svc conmon process <report> records runs)';
-  static description = `vdr: the Vulnerability Detail Report of the period, every group detected by the period's end and not closed before it began, except the accepted ones, with detection, evaluation, IRV, LEV, N-rating, reductions, projected next reduction, overdue status and final disposition (VER-RPT-VDT). avi: the accepted ones with their rationale (VER-RPT-AVI). history: every group the register holds, active and accepted, whatever the period (VER-TFR-MRH; no --from or --to). md, html: the monthly human-readable report of the period (VER-TFR-MHR): summary, overdue, reportable incidents, every vulnerability, accepted ones, and the period's activity, from one model. --redact replaces resource names with stable hashes (VER-RPT-NID). The period defaults to the 30 days before --to (default --now).
-Exit codes: 0 written; 2 bad flag or period; 3 bad profile or KEV catalog; 4 the run store does not verify; 5 the run store cannot be read.`;
+  static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> --format vdr --out vdr.json',
     '<%= config.bin %> <%= command.id %> --format avi --from 2026-11-01 --to 2026-11-30 --redact --out avi.json',
