@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { CR26_DISTINGUISHING_KEYS, CR26_DOCUMENT_TYPES, CR26_DOCUMENTS } from '../../src/domain/fedramp/cr26-documents';
+import { CR26_DISTINGUISHING_KEYS, CR26_DOCUMENT_TYPES, CR26_DOCUMENTS, CR26_SCHEMA_DATE } from '../../src/domain/fedramp/cr26-documents';
 import { withFragmentRefs } from '../../src/infrastructure/schemas/ajv-schema-validator';
-import { REFERENCE } from '../support/run-svc';
+import { REFERENCE, ROOT } from '../support/run-svc';
 
 const DIR = join(REFERENCE, 'fedramp', 'cr26-schemas');
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
@@ -23,6 +23,14 @@ describe("FedRAMP's CR26 schemas (2026-06-24)", () => {
   it('are the eleven files FedRAMP published, one per document type plus the common definitions', () => {
     expect(FILES).toHaveLength(11);
     for (const type of CR26_DOCUMENT_TYPES) expect(FILES).toContain(`fedramp-${CR26_DOCUMENTS[type].stem}-schema-2026-06-24.json`);
+  });
+
+  it('are named, in every generation svc carries, with the date CR26_SCHEMA_DATE says (the trust center names them by it)', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.json'), 'utf8')) as { fedramp: { generations: { files: { file: string }[] }[] } };
+    const files = manifest.fedramp.generations.flatMap((g) => g.files.map((f) => f.file));
+    expect(files.length).toBeGreaterThanOrEqual(11);
+    expect(files.filter((f) => !f.endsWith(`-schema-${CR26_SCHEMA_DATE}.json`))).toEqual([]);
+    expect(FILES.filter((f) => !f.endsWith(`-schema-${CR26_SCHEMA_DATE}.json`))).toEqual([]);
   });
 
   it.each(FILES)('%s compiles under Ajv2020 strict (refs read with #)', (file) => {

@@ -22,6 +22,14 @@ export const CR26_DOCUMENTS: Record<Cr26DocumentType, { title: string; stem: str
   advisor: { title: 'Advisor Information', stem: 'advisor-information' },
 };
 
+/**
+ * The date in the name of every schema file FedRAMP has published for CR26, so at the end of every `$id`
+ * (`https://fedramp.gov/schemas/fedramp-<stem>-schema-2026-06-24.json`): FedRAMP keeps the name while it changes the
+ * bytes, so the date names a schema and never tells its version ($schemaVersion and sha256 do). A test holds every
+ * file svc carries (schemas/manifest.json) to it.
+ */
+export const CR26_SCHEMA_DATE = '2026-06-24';
+
 /** The schema every other one `$ref`s into. */
 export const CR26_DEFINITIONS_STEM = 'common-definitions';
 

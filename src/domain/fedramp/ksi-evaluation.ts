@@ -2,12 +2,14 @@ import { baseControl, normalizeControlId, type KsiDefinition } from '../catalog/
 import type { KsiResult, NormalizedReport } from '../ksi/ksi-result';
 import type { Status } from '../ksi/status';
 import { dayNumber } from '../encoding/iso-time';
+import type { JsonSchemaType } from '../encoding/json-schema-type';
 import { describeRetired } from './cr26-aliases';
 import type { Cr26Class, Cr26Force, Cr26Ksi, Cr26Rules } from './cr26-rules';
 import { HISTORY_RULE, METHODS_RULE, proseFactForce, releaseFact } from './prose-facts';
 
-/** A CR26 KSI's implementation status, in the words of the SDR schema's `ksiImplementationStatus`. */
-export type Cr26KsiStatus = 'Implemented' | 'Partially Implemented' | 'Not Implemented';
+/** A CR26 KSI's implementation statuses, in the words of the SDR schema's `ksiImplementationStatus`. */
+export const CR26_KSI_STATUSES = ['Implemented', 'Partially Implemented', 'Not Implemented'] as const;
+export type Cr26KsiStatus = (typeof CR26_KSI_STATUSES)[number];
 
 /**
  * One KSI result of a run, as the evaluation sees it: its id (a CR26 id, an earlier FedRAMP id, or a 163-catalog
@@ -327,31 +329,48 @@ export function evaluateCr26Ksis(input: EvaluationInput): Cr26Evaluation {
   };
 }
 
+/*
+ * The KSI metrics' shapes (SDR-CSX-KMT, DESIGN §12.3) are svc's own: no FedRAMP schema declares them. Each is written
+ * once, as the JSON Schema GET /fedramp/metrics publishes (SDR_KSI_METRICS_SCHEMA), and its type is read from it.
+ */
+
 /** One day of a KSI's history: its status from the day's last run; absent when that run gave it no evidence. */
-export interface DailyKsiStatus {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  status?: Cr26KsiStatus;
-}
+export const DAILY_KSI_STATUS_SCHEMA = {
+  type: 'object',
+  required: ['date'],
+  properties: {
+    /** YYYY-MM-DD (UTC). */
+    date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+    status: { enum: CR26_KSI_STATUSES },
+  },
+} as const;
+export type DailyKsiStatus = JsonSchemaType<typeof DAILY_KSI_STATUS_SCHEMA>;
+
+const DAY_COUNT = { type: 'integer', minimum: 0 } as const;
 
 /** Counts of days in a window by status (SDR-CSX-KMT; the `ksiMetrics` summary shape of DESIGN §12.3). */
-export interface MetricSummary {
-  days: number;
-  implemented: number;
-  partially: number;
-  notImplemented: number;
-  noEvidence: number;
-}
+export const METRIC_SUMMARY_SCHEMA = {
+  type: 'object',
+  required: ['days', 'implemented', 'partially', 'notImplemented', 'noEvidence'],
+  properties: { days: DAY_COUNT, implemented: DAY_COUNT, partially: DAY_COUNT, notImplemented: DAY_COUNT, noEvidence: DAY_COUNT },
+} as const;
+export type MetricSummary = JsonSchemaType<typeof METRIC_SUMMARY_SCHEMA>;
 
-export interface KsiMetrics {
-  /** The 30 UTC days ending with `now`'s day, always 30 days: a day without an entry (or before the history) is `noEvidence`. */
-  last30Days: MetricSummary;
-  /**
-   * Up to a year: the 365 UTC days ending with `now`'s day, starting no earlier than the first day of the history
-   * ("where available"); days 0 when the history has no entry in that year.
-   */
-  lastYear: MetricSummary;
-}
+/** A KSI's summaries at `now`. */
+export const KSI_METRICS_SCHEMA = {
+  type: 'object',
+  required: ['last30Days', 'lastYear'],
+  properties: {
+    /** The 30 UTC days ending with `now`'s day, always 30 days: a day without an entry (or before the history) is `noEvidence`. */
+    last30Days: METRIC_SUMMARY_SCHEMA,
+    /**
+     * Up to a year: the 365 UTC days ending with `now`'s day, starting no earlier than the first day of the history
+     * ("where available"); days 0 when the history has no entry in that year.
+     */
+    lastYear: METRIC_SUMMARY_SCHEMA,
+  },
+} as const;
+export type KsiMetrics = JsonSchemaType<typeof KSI_METRICS_SCHEMA>;
 
 /**
  * The 30-day and up-to-a-year summaries of a KSI's daily statuses at `now`. One entry per date; where a date repeats

@@ -1,3 +1,4 @@
+import type { JsonSchemaType } from '../encoding/json-schema-type';
 import { markdownLiteral, markdownText } from '../encoding/markdown';
 import { printableText } from '../encoding/printable-text';
 import { lazyArray, type LazyArray } from '../encoding/json-chunks';
@@ -10,7 +11,7 @@ import { citedTitle, reliedRule } from './relied-rules';
 
 /** The rule that asks the SDR to carry the KSI metrics. */
 const METRICS_RULE = reliedRule('SDR-CSX-KMT');
-import { tallyStatus, testsOf, type Cr26KsiStatus, type HistoryCheck, type KsiMetrics, type KsiTally, type DailyKsiStatus, type MetricSummary } from './ksi-evaluation';
+import { DAILY_KSI_STATUS_SCHEMA, KSI_METRICS_SCHEMA, tallyStatus, testsOf, type Cr26KsiStatus, type HistoryCheck, type KsiTally, type MetricSummary } from './ksi-evaluation';
 import type { FedrampType } from './profile';
 import type { RuleJudgment } from './rule-judgments';
 import type { Cr26RunFacts, ControlCounts } from './run-facts';
@@ -28,10 +29,15 @@ export function noStatement(ruleId: string): string {
 /** Where an SDR entry's implementation statement came from. */
 export type StatementSource = 'provider' | 'svc' | 'none';
 
-/** A KSI's metrics as the SDR's `ksiMetrics` writes them (DESIGN §12.3); `daily` for Class C. */
-export interface SdrKsiMetrics extends KsiMetrics {
-  daily?: DailyKsiStatus[];
-}
+/**
+ * A KSI's metrics as the SDR's `ksiMetrics` writes them (DESIGN §12.3), `daily` for Class C: the JSON Schema of each
+ * KSI's entry, which GET /fedramp/metrics publishes; SdrKsiMetrics is its type.
+ */
+export const SDR_KSI_METRICS_SCHEMA = {
+  ...KSI_METRICS_SCHEMA,
+  properties: { ...KSI_METRICS_SCHEMA.properties, daily: { type: 'array', items: DAILY_KSI_STATUS_SCHEMA } },
+} as const;
+export type SdrKsiMetrics = JsonSchemaType<typeof SDR_KSI_METRICS_SCHEMA>;
 
 /** SDR-CSO-MTD: the SDR's own metadata, as FedRAMP's later SDR schema shapes it. */
 export interface SdrMetadata {

@@ -1,7 +1,7 @@
 import { markdownPlain } from '../encoding/markdown';
 import { isPlainObject } from '../encoding/json-values';
-import type { MetricSummary } from '../fedramp/ksi-evaluation';
-import type { SdrDocument } from '../fedramp/sdr';
+import { METRIC_SUMMARY_SCHEMA, type MetricSummary } from '../fedramp/ksi-evaluation';
+import { SDR_KSI_METRICS_SCHEMA, type SdrDocument } from '../fedramp/sdr';
 
 /** A label and its value under a page's title (FedRAMP ID, package URI, as of, the JSON's digest). */
 export interface TrustPageFact {
@@ -75,7 +75,8 @@ export interface TrustPageInput {
  * labelled fields (deeper keys joined with ›), each list of objects as a table whose columns are the items' fields
  * (a vulnerability's tracking id and description first), each top-level list of values as a list. A list document
  * gives a section per item (and its tables). The SDR's lists of decisions are tables of id and name, status and
- * statement (DECISIONS), and its `ksiMetrics` the KSIs' metrics, where they have the shape FedRAMP gives them.
+ * statement (DECISIONS), and its `ksiMetrics` the KSIs' metrics, where they have the shape the SDR gives them
+ * (SDR_KSI_METRICS_SCHEMA).
  */
 export function trustPage(input: TrustPageInput): TrustPage {
   const sections: TrustSection[] = [];
@@ -254,7 +255,7 @@ function ksiMetrics(value: unknown, names: ReadonlyMap<string, string>): TrustKs
   if (!isPlainObject(value)) return undefined;
   const ksis: TrustKsiMetrics[] = [];
   for (const [ksi, m] of Object.entries(value)) {
-    if (!isPlainObject(m) || Object.keys(m).some((key) => !['last30Days', 'lastYear', 'daily'].includes(key))) return undefined;
+    if (!isPlainObject(m) || Object.keys(m).some((key) => !METRICS_FIELDS.includes(key))) return undefined;
     const last30Days = metricSummary(m.last30Days);
     const lastYear = metricSummary(m.lastYear);
     const daily = m.daily === undefined ? undefined : dailyStatuses(m.daily);
@@ -265,7 +266,9 @@ function ksiMetrics(value: unknown, names: ReadonlyMap<string, string>): TrustKs
   return ksis;
 }
 
-const SUMMARY_KEYS = ['days', 'implemented', 'partially', 'notImplemented', 'noEvidence'] as const;
+/** The fields of a KSI's metrics and of a summary, as the SDR's metrics schema names them. */
+const METRICS_FIELDS: readonly string[] = Object.keys(SDR_KSI_METRICS_SCHEMA.properties);
+const SUMMARY_KEYS = METRIC_SUMMARY_SCHEMA.required;
 
 function metricSummary(value: unknown): MetricSummary | undefined {
   if (!isPlainObject(value) || Object.keys(value).length !== SUMMARY_KEYS.length) return undefined;

@@ -6,7 +6,8 @@ import { SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTru
 import type { IncidentAudience } from '../../../domain/trust/audience';
 import { METRICS_RULE } from '../../../application/fedramp/cr26-assessment';
 import { holdsRole } from '../app';
-import { CR26_DOCUMENTS } from '../../../domain/fedramp/cr26-documents';
+import { CR26_DOCUMENTS, CR26_SCHEMA_DATE } from '../../../domain/fedramp/cr26-documents';
+import { SDR_KSI_METRICS_SCHEMA } from '../../../domain/fedramp/sdr';
 import { ConfigError } from '../../../domain/errors';
 import type { TrustCenterListing } from '../../../domain/trust/public-information';
 import type { ApiConfig } from '../config/api-config';
@@ -72,16 +73,11 @@ const HEADERS = {
 };
 
 const DAY = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
-const SUMMARY = {
-  type: 'object',
-  required: ['days', 'implemented', 'partially', 'notImplemented', 'noEvidence'],
-  properties: Object.fromEntries(['days', 'implemented', 'partially', 'notImplemented', 'noEvidence'].map((k) => [k, { type: 'integer', minimum: 0 }])),
-};
 
 /** The JSON each route answers: FedRAMP's schema where there is one (named by URL), svc's own shape where there is none. */
 function jsonSchema(name: TrustDocumentName): JsonSchema {
   const { schema } = TRUST_DOCUMENT_INFO[name];
-  const url = schema === undefined ? '' : `${SCHEMA_BASE}${CR26_DOCUMENTS[schema].stem}-schema-2026-06-24.json`;
+  const url = schema === undefined ? '' : `${SCHEMA_BASE}${CR26_DOCUMENTS[schema].stem}-schema-${CR26_SCHEMA_DATE}.json`;
   switch (name) {
     case 'scn':
     case 'incidents':
@@ -98,15 +94,7 @@ function jsonSchema(name: TrustDocumentName): JsonSchema {
           certificationClass: { enum: ['A', 'B', 'C', 'D'] },
           rule: { const: METRICS_RULE },
           asOf: { type: 'string', format: 'date-time' },
-          ksiMetrics: {
-            type: 'object',
-            description: 'By KSI id.',
-            additionalProperties: {
-              type: 'object',
-              required: ['last30Days', 'lastYear'],
-              properties: { last30Days: SUMMARY, lastYear: SUMMARY, daily: { type: 'array', items: { type: 'object', required: ['date'], properties: { date: DAY, status: { enum: ['Implemented', 'Partially Implemented', 'Not Implemented'] } } } } },
-            },
-          },
+          ksiMetrics: { type: 'object', description: 'By KSI id.', additionalProperties: SDR_KSI_METRICS_SCHEMA },
         },
       };
     case 'snapshots':
