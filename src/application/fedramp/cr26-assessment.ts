@@ -68,8 +68,10 @@ export interface Cr26Scope<K extends FedrampProfileKey> {
 export interface StoreState {
   /** The latest run of every source, in seq order. */
   runs: RunSummary[];
-  /** The newest of them. */
+  /** The newest of them by as_of (a source's older report may be recorded after another's newer one): what the documents are as of. */
   newest: RunSummary;
+  /** The last of them recorded (the highest seq): where a snapshot of the store stops. */
+  latest: RunSummary;
   /** What the documents name as their input: the runs' inputs, as one. */
   input: InputRef;
 }
@@ -153,7 +155,7 @@ export class Cr26Assessment {
   async storedPicture(scope: Cr26Scope<never>, runs: readonly RunSummary[], since?: string): Promise<{ picture: Cr26RunPicture; results: number }> {
     const catalog = this.catalogs.catalog();
     const single = runs.length === 1 ? runs[0] : undefined;
-    const newest = runs.at(-1);
+    const newest = newestOf(runs);
     const facts = this.factsOf(scope, catalog, single?.as_of, toolOf(single?.source));
     const assess = assessor(catalog, this.settingsOfRun.governance);
     let results = 0;
@@ -201,9 +203,9 @@ export class Cr26Assessment {
    */
   async state(): Promise<StoreState | undefined> {
     const runs = latestOfEachSource(await this.store.list());
-    const newest = runs.at(-1);
-    if (newest === undefined) return undefined;
-    return { runs, newest, input: combinedInput(runs.map((r) => r.input), this.hashing) };
+    const latest = runs.at(-1);
+    if (latest === undefined) return undefined;
+    return { runs, newest: newestOf(runs)!, latest, input: combinedInput(runs.map((r) => r.input), this.hashing) };
   }
 
   /** Where the run store is, for messages. */
@@ -394,4 +396,9 @@ function toolOf(source: { tool?: unknown } | undefined): string | undefined {
 
 function dayOf(iso: string): string {
   return iso.slice(0, 10);
+}
+
+/** The run of `runs` with the latest as_of (of two as of the same time, the one recorded last); undefined for none. */
+function newestOf(runs: readonly RunSummary[]): RunSummary | undefined {
+  return runs.reduce<RunSummary | undefined>((newest, run) => (newest === undefined || Date.parse(run.as_of) >= Date.parse(newest.as_of) ? run : newest), undefined);
 }

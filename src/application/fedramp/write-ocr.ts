@@ -74,7 +74,8 @@ export class WriteOcr {
     const from = input.from ?? (previous === undefined ? ocrPeriodEnding(to).from : dayAfter(previous.period.to));
     if (from > to) throw new UsageError('bad-period', `--from ${from} is after --to ${to}; give the period's start first${input.from === undefined ? ` (the last recorded OCR ended ${previous?.period.to})` : ''}`);
     const state = await this.cr26.state();
-    const latest = state?.newest;
+    // The snapshot stops at the last run recorded, whatever its as_of.
+    const latest = state?.latest;
     // The period's every day, even when it began more than a year ago (an OCR written late).
     const { picture } = await this.cr26.storedPicture(scope, state?.runs ?? [], from);
     const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);

@@ -455,12 +455,9 @@ describe('Cr26Assessment, unit', () => {
       });
     });
 
-    // FINDING (issue 36): a source's run recorded after another source's later run (Checkov's report of the 2nd
-    // recorded on the 4th, after Prowler's of the 3rd) is the state's newest by seq, and storedPicture stamps the whole
-    // state's status (with Prowler's failure of the 3rd) on the 2nd, replacing what the store says of that day. At the
-    // end of the 2nd the state was Prowler's pass of the 1st and Checkov's pass: Implemented. The SDR's and readiness's
-    // metrics then count a partial day too many, and an OCR would date the change a day early.
-    it.failing('keeps a day’s status from the store when the newest run by seq is of an earlier day than another source’s', async () => {
+    // Found by this suite (issue 36): the state's newest run was the last recorded (by seq), so a source's older report
+    // recorded after another's newer one stamped the state's status on the older day.
+    it('keeps a day’s status from the store when the newest run by seq is of an earlier day than another source’s', async () => {
       const { cr26 } = await assessment({
         runs: [
           ['/r/prowler-1.json', '2026-11-01T09:00:00Z'],

@@ -481,11 +481,8 @@ describe('SdrBuilder.buildLatest (the SDR of the store’s state), unit', () => 
     expect(built.register.run?.seq).toBe(3);
   });
 
-  // FINDING (issue 36), as Cr26Assessment's unit tests find it: Kubescape's report of the 20th, recorded after
-  // Prowler's of the 24th, is the state's newest run by seq, and the state's status is stamped on the 20th in place of
-  // that day's. On the 20th KSI-IAM-APM had Prowler's old pass alone (Implemented); the SDR counts it Partially
-  // Implemented, as on the 24th.
-  it.failing('counts each day of the metrics by the runs up to its end when a source’s older report is recorded last', async () => {
+  // Found by Cr26Assessment's unit tests (issue 36): the newest run by as_of, not the last recorded, dates the state.
+  it('counts each day of the metrics by the runs up to its end when a source’s older report is recorded last', async () => {
     const d = await sdr({ recorded: [['/work/old.json', '2026-05-04T09:00:00Z'], ['/work/fresh.json', '2026-11-24T09:00:00Z'], ['/work/kube-late.json', '2026-11-24T11:00:00Z']] });
     const built = (await latest(d))!;
     expect(built.model.document.ksiMetrics!['KSI-IAM-APM'].last30Days).toEqual({ days: 30, implemented: 1, partially: 1, notImplemented: 0, noEvidence: 28 });
