@@ -114,7 +114,6 @@ export class WriteOcr {
         : this.journal.recording(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now), `run ${command} --draft --from ${from} --to ${to} to write them without recording the OCR a second time`),
     );
     const entry: WriteOcrResult['recorded'] = seq === undefined ? undefined : { seq, snapshot };
-    const planned = document.plannedCertificationDataChanges as { changes: string[] };
     return {
       out,
       markdown: written.markdown.path,
@@ -123,10 +122,10 @@ export class WriteOcr {
       next_report_date: next,
       ...(entry === undefined ? {} : { recorded: entry }),
       counts: {
-        certification_data_changes: (document.certificationDataChanges as string[]).length,
-        planned_changes: planned.changes.length,
-        transformative_changes: (document.transformativeChanges as string[]).length,
-        incidents: (document.reportableIncidents as { incidents: unknown[] }).incidents.length,
+        certification_data_changes: document.certificationDataChanges.length,
+        planned_changes: document.plannedCertificationDataChanges.changes.length,
+        transformative_changes: document.transformativeChanges.length,
+        incidents: document.reportableIncidents.incidents.length,
         accepted_vulnerabilities: register.groups.filter((g) => g.judgment.state === 'accepted').length,
       },
       validated: 'note' in located ? { note: `the OCR was not validated: ${located.note}` } : { schema: located.dir, ...judgedBy(located, 'ocr') },

@@ -147,8 +147,9 @@ export class WritePackage {
     // The OCR recorded for the current period (its next report not yet due), else a sample (FRC-CSO-PKG).
     const recordedOcr = ongoing.ocrs.filter((o) => o.period.to <= today && o.next_report_date >= today).at(-1);
     const ocr =
-      recordedOcr?.document ??
-      sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name), scns: ongoing.scns, incidents: ongoing.incidents, accepted: acceptedSummary(register, scope.profile.package_uri), rules: scope.rules });
+      recordedOcr === undefined
+        ? { sample: true as const, document: sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name), scns: ongoing.scns, incidents: ongoing.incidents, accepted: acceptedSummary(register, scope.profile.package_uri), rules: scope.rules }) }
+        : { sample: false as const, document: recordedOcr.document };
     const header = {
       ...(scope.profile.fedramp_id === undefined ? {} : { fedrampId: scope.profile.fedramp_id }),
       packageUri: scope.profile.package_uri,
@@ -159,9 +160,9 @@ export class WritePackage {
     const documents: { name: string; type?: Cr26DocumentType; document: unknown; markdown: string }[] = [
       { name: 'cpo.json', type: 'cpo', document: cpo.cpo.document, markdown: cpo.cpo.markdown },
       { name: 'sdr.json', type: 'sdr', document: built.model.document, markdown: built.markdown },
-      recordedOcr === undefined
-        ? { name: 'ocr-sample.json', type: 'ocr', document: ocr, markdown: sampleOcrMarkdown(ocr, { ...header, json: 'ocr-sample.json' }) }
-        : { name: 'ocr.json', type: 'ocr', document: ocr, markdown: ocrMarkdown(ocr, { ...header, title: 'Ongoing Certification Report', json: 'ocr.json' }) },
+      ocr.sample
+        ? { name: 'ocr-sample.json', type: 'ocr', document: ocr.document, markdown: sampleOcrMarkdown(ocr.document, { ...header, json: 'ocr-sample.json' }) }
+        : { name: 'ocr.json', type: 'ocr', document: ocr.document, markdown: ocrMarkdown(ocr.document, { ...header, title: 'Ongoing Certification Report', json: 'ocr.json' }) },
       ...this.vulnerabilityDocuments(register, { ...header, packageUri: scope.profile.package_uri }, input.redact === true, shapesOf(located)),
       ...(cpo.resources === undefined ? [] : [{ name: cpo.resources.name, document: cpo.resources.document, markdown: cpo.resources.markdown }]),
       ...(cpo.flows === undefined ? [] : [{ name: cpo.flows.name, document: cpo.flows.document, markdown: cpo.flows.markdown }]),

@@ -3,6 +3,7 @@ import { markdownText } from '../encoding/markdown';
 import type { NRating } from '../vulnerabilities/lifecycle';
 import type { DailyKsiStatus } from './ksi-evaluation';
 import { monthsBefore } from './ksi-evaluation';
+import type { OcrDocument, OcrIncident } from './ocr-document';
 import type { IncidentRecord, ScnRecord } from './ongoing-records';
 import { twinHeader, type TwinHeader } from './twin';
 
@@ -37,14 +38,6 @@ export interface OcrInput {
   recommendations: readonly string[];
 }
 
-/** One incident as the OCR summarizes it (the schema's incidentSummary). */
-export interface OcrIncident {
-  summary: string;
-  occurredAt: string;
-  resolvedAt?: string;
-  incidentLessonsLearned: string[];
-}
-
 /**
  * The Ongoing Certification Report (CCM-OCR-AVL, DESIGN §12.5) for a period, from what svc holds:
  * - certification data changes: every CR26 KSI status change the run store recorded in the period, and each adaptive
@@ -58,7 +51,7 @@ export interface OcrIncident {
  *   with its resolution and lessons learned; `incidents` is written even when empty: the attestation that none
  *   occurred.
  */
-export function buildOcr(input: OcrInput): Record<string, unknown> {
+export function buildOcr(input: OcrInput): OcrDocument {
   const { from, to } = input.period;
   const horizon = monthsBefore(to, -OCR_PERIOD_MONTHS);
   const inPeriod = (day: string | undefined) => day !== undefined && day >= from && day <= to;
@@ -138,23 +131,22 @@ export function nextReportDate(to: string): string {
 }
 
 /** The OCR's Markdown twin (`title` says whether it is a sample); `note` is written in bold under the header. */
-export function ocrMarkdown(ocr: Record<string, unknown>, header: TwinHeader, note?: string): string {
-  const period = ocr.reportPeriod as { from: string; to: string };
-  const list = (key: string) => ocr[key] as string[];
-  const planned = ocr.plannedCertificationDataChanges as { planningHorizonThrough: string; changes: string[] };
-  const incidents = (ocr.reportableIncidents as { incidents: OcrIncident[] }).incidents;
+export function ocrMarkdown(ocr: OcrDocument, header: TwinHeader, note?: string): string {
+  const period = ocr.reportPeriod;
+  const planned = ocr.plannedCertificationDataChanges;
+  const incidents = ocr.reportableIncidents.incidents;
   const bullets = (items: readonly string[], none: string) => (items.length === 0 ? [none] : items.map((c) => `- ${markdownText(c)}`));
   const lines = [
     ...twinHeader(header),
     ...(note === undefined ? [] : [`**${markdownText(note)}**`, '']),
     `- Period: ${period.from} to ${period.to}`,
     `- Planning horizon through: ${planned.planningHorizonThrough}`,
-    `- Active agencies: ${list('activeAgencies').map(markdownText).join(', ') || 'none listed (fedramp.agencies)'}`,
-    `- Accepted vulnerabilities: ${markdownText(ocr.acceptedVulnerabilities as string)}`,
+    `- Active agencies: ${ocr.activeAgencies.map(markdownText).join(', ') || 'none listed (fedramp.agencies)'}`,
+    `- Accepted vulnerabilities: ${markdownText(ocr.acceptedVulnerabilities)}`,
     '',
     '## Certification data changes',
     '',
-    ...bullets(list('certificationDataChanges'), 'No KSI status changed in the period.'),
+    ...bullets(ocr.certificationDataChanges, 'No KSI status changed in the period.'),
     '',
     '## Planned changes',
     '',
@@ -162,11 +154,11 @@ export function ocrMarkdown(ocr: Record<string, unknown>, header: TwinHeader, no
     '',
     '## Transformative changes',
     '',
-    ...bullets(list('transformativeChanges'), 'None in the period.'),
+    ...bullets(ocr.transformativeChanges, 'None in the period.'),
     '',
     '## Updated recommendations',
     '',
-    ...bullets(list('updatedRecommendations'), 'None.'),
+    ...bullets(ocr.updatedRecommendations, 'None.'),
     '',
     '## Reportable incidents',
     '',

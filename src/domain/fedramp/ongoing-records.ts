@@ -1,3 +1,5 @@
+import type { OcrDocument } from './ocr-document';
+
 /**
  * What the ongoing-certification commands record in the run store's journal (DESIGN §12.5): each record holds the
  * document it wrote, as written, and what the other commands read of it (the OCR lists the period's SCNs and
@@ -62,7 +64,7 @@ export interface OcrRecord {
   /** YYYY-MM-DD: the next report date the CPO carries from now on (CCM-OCR-NRD). */
   next_report_date: string;
   /** The OCR as written (FedRAMP's schema). */
-  document: Record<string, unknown>;
+  document: OcrDocument;
   /**
    * The certification data as of the OCR: stored runs and journal entries never change, so the latest run and the
    * journal's length at the time rebuild every document as it was.

@@ -2,6 +2,7 @@ import type { Cr26Rules } from './cr26-rules';
 import type { DailyKsiStatus } from './ksi-evaluation';
 import { holdsRule } from './relied-rules';
 import { buildOcr, ocrMarkdown, ocrPeriodEnding, type AcceptedSummary } from './ocr';
+import type { OcrDocument } from './ocr-document';
 import type { IncidentRecord, ScnRecord } from './ongoing-records';
 import type { TwinHeader } from './twin';
 
@@ -14,6 +15,9 @@ export function samplePackageRule(rules: Pick<Cr26Rules, 'rules'>): string | und
 export function sampleOcrNote(rules: Pick<Cr26Rules, 'rules'>): string {
   return `SAMPLE: an example Ongoing Certification Report that svc built from its run store for the certification package (${samplePackageRule(rules) ?? 'an example in place of a recorded one'}); no OCR has been recorded for this period.`;
 }
+
+/** A sample OCR: an OCR, with `sample` and `sampleNote` ahead of its keys (FedRAMP's open top level allows them). */
+export type SampleOcrDocument = { sample: true; sampleNote: string } & OcrDocument;
 
 export interface SampleOcrInput {
   packageUri: string;
@@ -36,7 +40,7 @@ export interface SampleOcrInput {
  * report as a whole: the note is also the first entry of `certificationDataChanges`, the first text list the viewer
  * shows (docs/decisions.md, "The sample OCR says so where FedRAMP's viewer shows it").
  */
-export function sampleOcr(input: SampleOcrInput): Record<string, unknown> {
+export function sampleOcr(input: SampleOcrInput): SampleOcrDocument {
   const ocr = buildOcr({
     packageUri: input.packageUri,
     period: ocrPeriodEnding(input.to),
@@ -49,12 +53,12 @@ export function sampleOcr(input: SampleOcrInput): Record<string, unknown> {
     recommendations: [],
   });
   const note = sampleOcrNote(input.rules);
-  return { sample: true, sampleNote: note, ...ocr, certificationDataChanges: [note, ...(ocr.certificationDataChanges as string[])] };
+  return { sample: true, sampleNote: note, ...ocr, certificationDataChanges: [note, ...ocr.certificationDataChanges] };
 }
 
 /** The sample OCR's Markdown twin: the note in bold under the header (not again among the changes). */
-export function sampleOcrMarkdown(ocr: Record<string, unknown>, header: Omit<TwinHeader, 'title'>): string {
-  const note = ocr.sampleNote as string;
-  const changes = (ocr.certificationDataChanges as string[]).filter((c) => c !== note);
+export function sampleOcrMarkdown(ocr: SampleOcrDocument, header: Omit<TwinHeader, 'title'>): string {
+  const note = ocr.sampleNote;
+  const changes = ocr.certificationDataChanges.filter((c) => c !== note);
   return ocrMarkdown({ ...ocr, certificationDataChanges: changes }, { title: 'Ongoing Certification Report (SAMPLE)', ...header }, note);
 }

@@ -1,4 +1,5 @@
 import type { Cr26Rules } from '../fedramp/cr26-rules';
+import type { OcrDocument, OcrIncident } from '../fedramp/ocr-document';
 import { citedTitle } from '../fedramp/relied-rules';
 
 /**
@@ -57,6 +58,9 @@ export function withheldIncident(rules: Pick<Cr26Rules, 'rules'>): string {
 /** What a withheld incident says where the release holds CCM-OCR-AVL (every release so far). */
 export const WITHHELD_INCIDENT = `${WITHHELD} (CCM-OCR-AVL).`;
 
+/** An OCR as a reader gets it: each incident entry the reader may not read is one sentence, `{summary}` alone. */
+export type OcrForReader = Omit<OcrDocument, 'reportableIncidents'> & { reportableIncidents: { incidents: (OcrIncident | { summary: string })[] } };
+
 /**
  * The OCR as `audience` reads it. An auditor reads it exactly as recorded. Any other reader gets every entry of
  * `reportableIncidents.incidents` whose incident lists its agency as recorded, and in place of each other entry one
@@ -64,14 +68,15 @@ export const WITHHELD_INCIDENT = `${WITHHELD} (CCM-OCR-AVL).`;
  * incident by the `<tracking id>: ` its summary starts with (ocr.ts writes it so); an entry tied to no recorded
  * incident is withheld too. The OCR is returned unchanged when it holds no incident entry.
  */
-export function ocrForAudience(ocr: Record<string, unknown>, agencies: ReadonlyMap<string, readonly string[]>, audience: IncidentAudience | undefined, withheld = WITHHELD_INCIDENT): Record<string, unknown> {
+export function ocrForAudience(ocr: OcrDocument, agencies: ReadonlyMap<string, readonly string[]>, audience: IncidentAudience | undefined, withheld = WITHHELD_INCIDENT): OcrForReader {
   if (audience !== undefined && 'all' in audience) return ocr;
-  const reportable = ocr.reportableIncidents as { incidents?: unknown } | undefined;
+  // The OCR is read back from the journal as recorded: what its incidents hold is checked, not assumed.
+  const reportable: { incidents?: unknown } | undefined = ocr.reportableIncidents;
   if (reportable === undefined || !Array.isArray(reportable.incidents) || reportable.incidents.length === 0) return ocr;
   const incidents = reportable.incidents.map((entry: unknown) => {
     const summary = typeof entry === 'object' && entry !== null ? (entry as { summary?: unknown }).summary : undefined;
     const id = typeof summary === 'string' ? [...agencies.keys()].find((tracking) => summary.startsWith(`${tracking}: `)) : undefined;
-    return id !== undefined && seesIncident(audience, agencies.get(id) ?? []) ? entry : { summary: withheld };
+    return id !== undefined && seesIncident(audience, agencies.get(id) ?? []) ? (entry as OcrIncident) : { summary: withheld };
   });
   return { ...ocr, reportableIncidents: { ...reportable, incidents } };
 }

@@ -1,10 +1,17 @@
 import { audienceKey, incidentAgencies, ocrForAudience, seesIncident, WITHHELD_INCIDENT, withheldIncident } from '../../../../src/domain/trust/audience';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
+import type { OcrDocument } from '../../../../src/domain/fedramp/ocr-document';
 import { asciiLower, principalNameProblem } from '../../../../src/domain/trust/principal-name';
 import fc from 'fast-check';
 
-const OCR = {
+const OCR: OcrDocument = {
   certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json',
+  reportPeriod: { from: '2026-09-01', to: '2026-11-30' },
+  certificationDataChanges: [],
+  plannedCertificationDataChanges: { planningHorizonThrough: '2027-02-28', changes: [] },
+  acceptedVulnerabilities: 'No accepted vulnerabilities.',
+  transformativeChanges: [],
+  updatedRecommendations: [],
   activeAgencies: ['A', 'B'],
   reportableIncidents: {
     incidents: [
@@ -43,7 +50,7 @@ describe('audiences of the trust center (incidents and the OCR)', () => {
   });
 
   it('a tracking id that only starts another one does not match it ("INC-1" is not "INC-10")', () => {
-    const ocr = { reportableIncidents: { incidents: [{ summary: 'INC-10: other' }] } };
+    const ocr: OcrDocument = { ...OCR, reportableIncidents: { incidents: [{ summary: 'INC-10: other', occurredAt: '2026-11-10T10:00:00Z', incidentLessonsLearned: [] }] } };
     expect((ocrForAudience(ocr, incidentAgencies([{ tracking_id: 'INC-1', affected_agencies: ['A'] }]), { agency: 'A' }).reportableIncidents as { incidents: unknown[] }).incidents).toEqual([{ summary: WITHHELD_INCIDENT }]);
   });
 
