@@ -85,7 +85,8 @@ module.exports = {
     },
     {
       name: 'doubles-are-independent',
-      comment: 'A test double implements its port by itself (with the domain\'s rules), never with the adapter it stands in for: their contract suites compare the two.',
+      comment:
+        "A test double implements its port by itself (with the domain's rules), never with the adapter it stands in for: their contract suites compare the two.",
       severity: 'error',
       from: { path: '^test/fakes' },
       to: { path: '^src/(infrastructure|interfaces)' },

@@ -114,16 +114,36 @@ async function pipeline() {
     const bytes = dirBytes(bundle);
     const [svc, floor] = await alternate(n >= 1_000_000 ? RUNS : RUNS + 2, [
       { command: process.execPath, args: [SVC, 'ir', 'auditor-bundle', input, '--out-dir', bundle], before: clean },
-      { command: process.execPath, args: [FLOOR, 'bundle', input, floorOut, String(bytes)], before: () => fs.rmSync(floorOut, { recursive: true, force: true }) },
+      {
+        command: process.execPath,
+        args: [FLOOR, 'bundle', input, floorOut, String(bytes)],
+        before: () => fs.rmSync(floorOut, { recursive: true, force: true }),
+      },
     ]);
     fs.rmSync(out, { recursive: true, force: true });
     times[n] = svc.ms;
     const label = n >= 1_000_000 ? '1M' : `${n / 1000}k`;
     const ratio = svc.ms / floor.ms;
-    row('pipeline', `ir auditor-bundle, ${label} results`, secs(svc.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, n >= 1_000_000 ? '≤ 2.0×' : '', n >= 1_000_000 ? ratio <= 2 : undefined);
+    row(
+      'pipeline',
+      `ir auditor-bundle, ${label} results`,
+      secs(svc.ms),
+      secs(floor.ms),
+      `${ratio.toFixed(2)}×`,
+      n >= 1_000_000 ? '≤ 2.0×' : '',
+      n >= 1_000_000 ? ratio <= 2 : undefined,
+    );
     const inputSize = fs.statSync(input).size;
     const rss = svc.peak / inputSize;
-    row('pipeline', `peak RSS, ${label} (input ${gb(inputSize)})`, gb(svc.peak), gb(floor.peak), `${rss.toFixed(2)}× input`, n >= 1_000_000 ? '≤ 4× input' : '', n >= 1_000_000 ? rss <= 4 : undefined);
+    row(
+      'pipeline',
+      `peak RSS, ${label} (input ${gb(inputSize)})`,
+      gb(svc.peak),
+      gb(floor.peak),
+      `${rss.toFixed(2)}× input`,
+      n >= 1_000_000 ? '≤ 4× input' : '',
+      n >= 1_000_000 ? rss <= 4 : undefined,
+    );
   }
   if (times[1_000_000]) {
     const scale = times[1_000_000] / times[100_000];
@@ -138,7 +158,10 @@ async function startup() {
     { command: process.execPath, args: [SVC, '--version'] },
     { command: process.execPath, args: [SVC, 'ksi', 'list'] },
   ]);
-  for (const [what, r] of [['svc --version', version], ['svc ksi list', list]]) {
+  for (const [what, r] of [
+    ['svc --version', version],
+    ['svc ksi list', list],
+  ]) {
     const ratio = r.ms / node.ms;
     row('startup', `${what} vs node -e 0`, `${r.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
   }
@@ -147,13 +170,21 @@ async function startup() {
 async function diff() {
   const n = QUICK ? 100_000 : 1_000_000;
   const a = report(n);
-  const b = report(n, "b");
+  const b = report(n, 'b');
   const [svc, floor] = await alternate(RUNS, [
     { command: process.execPath, args: [SVC, 'ir', 'diff', a, b] },
     { command: process.execPath, args: [FLOOR, 'parse', a, b] },
   ]);
   const ratio = svc.ms / floor.ms;
-  row('diff', `ir diff of two ${n >= 1_000_000 ? '1M' : '100k'} runs vs parsing both`, secs(svc.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, '≤ 2.0×', ratio <= 2);
+  row(
+    'diff',
+    `ir diff of two ${n >= 1_000_000 ? '1M' : '100k'} runs vs parsing both`,
+    secs(svc.ms),
+    secs(floor.ms),
+    `${ratio.toFixed(2)}×`,
+    '≤ 2.0×',
+    ratio <= 2,
+  );
 }
 
 /**
@@ -167,7 +198,10 @@ async function oscal() {
     row('oscal', 'skipped: ../shared/reference/oscal is missing', '', '', '', '≤ 3×', undefined);
     return;
   }
-  const ssps = fs.readdirSync(examples).filter((f) => f.startsWith('ssp')).map((f) => path.join(examples, f));
+  const ssps = fs
+    .readdirSync(examples)
+    .filter((f) => f.startsWith('ssp'))
+    .map((f) => path.join(examples, f));
   const largest = ssps.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
   const cache = path.join(DATA, 'oscal-cache');
   const cold = path.join(DATA, 'oscal-cache-cold');
@@ -177,12 +211,33 @@ async function oscal() {
   const [node, warm, compiling] = await alternate(runs, [
     { command: process.execPath, args: ['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(largest)}, 'utf8'))`] },
     { command: process.execPath, args: [SVC, 'oscal', 'validate', largest], env },
-    { command: process.execPath, args: [SVC, 'oscal', 'validate', largest], env: { ...env, SVC_CACHE_DIR: cold }, before: () => fs.rmSync(cold, { recursive: true, force: true }) },
+    {
+      command: process.execPath,
+      args: [SVC, 'oscal', 'validate', largest],
+      env: { ...env, SVC_CACHE_DIR: cold },
+      before: () => fs.rmSync(cold, { recursive: true, force: true }),
+    },
   ]);
   const name = path.basename(largest);
   const ratio = warm.ms / node.ms;
-  row('oscal', `oscal validate ${name}, cached, vs node parsing it`, `${warm.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
-  row('oscal', `the same, compiling the schema (no cache)`, `${compiling.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${(compiling.ms / node.ms).toFixed(2)}×`, '', undefined);
+  row(
+    'oscal',
+    `oscal validate ${name}, cached, vs node parsing it`,
+    `${warm.ms.toFixed(0)} ms`,
+    `${node.ms.toFixed(0)} ms`,
+    `${ratio.toFixed(2)}×`,
+    '≤ 3×',
+    ratio <= 3,
+  );
+  row(
+    'oscal',
+    `the same, compiling the schema (no cache)`,
+    `${compiling.ms.toFixed(0)} ms`,
+    `${node.ms.toFixed(0)} ms`,
+    `${(compiling.ms / node.ms).toFixed(2)}×`,
+    '',
+    undefined,
+  );
 }
 
 /**
@@ -197,7 +252,8 @@ async function fedramp() {
     return;
   }
   const sdr = path.join(DATA, 'sdr-large.json');
-  if (!fs.existsSync(sdr)) fs.writeFileSync(sdr, JSON.stringify(largeSdr(JSON.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'fedramp', 'sdr-minimal.json'), 'utf8')))));
+  if (!fs.existsSync(sdr))
+    fs.writeFileSync(sdr, JSON.stringify(largeSdr(JSON.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'fedramp', 'sdr-minimal.json'), 'utf8')))));
   const env = { SVC_FEDRAMP_SCHEMAS: schemas, SVC_CACHE_DIR: path.join(DATA, 'fedramp-cache') };
   await measure(process.execPath, [SVC, 'fedramp', 'validate', sdr], env); // fills the cache
   const [node, svc] = await alternate(15, [
@@ -206,7 +262,15 @@ async function fedramp() {
   ]);
   const ratio = svc.ms / node.ms;
   const mb = (fs.statSync(sdr).size / 2 ** 20).toFixed(0);
-  row('fedramp', `fedramp validate of a ${mb} MB SDR, cached, vs node parsing it`, `${svc.ms.toFixed(0)} ms`, `${node.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
+  row(
+    'fedramp',
+    `fedramp validate of a ${mb} MB SDR, cached, vs node parsing it`,
+    `${svc.ms.toFixed(0)} ms`,
+    `${node.ms.toFixed(0)} ms`,
+    `${ratio.toFixed(2)}×`,
+    '≤ 3×',
+    ratio <= 3,
+  );
 }
 
 /**
@@ -218,7 +282,12 @@ async function fedrampSdr() {
   const input = report(n);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sdr-'));
   const config = path.join(home, 'svc.config.json');
-  fs.writeFileSync(config, JSON.stringify({ fedramp: { type: '20x', class: 'B', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      fedramp: { type: '20x', class: 'B', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' },
+    }),
+  );
   const out = path.join(home, 'sdr.json');
   const env = { SVC_CONFIG: config, SVC_HOME: home };
   await measure(process.execPath, [SVC, 'fedramp', 'sdr', input, '--out', out], env); // warm the page cache
@@ -230,7 +299,15 @@ async function fedrampSdr() {
   fs.rmSync(home, { recursive: true, force: true });
   const label = n >= 1_000_000 ? '1M' : '100k';
   const ratio = sdr.ms / transform.ms;
-  row('fedramp', `fedramp sdr of ${label} results (${gb(sdrBytes)} SDR) vs ir baseline-transform`, secs(sdr.ms), secs(transform.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
+  row(
+    'fedramp',
+    `fedramp sdr of ${label} results (${gb(sdrBytes)} SDR) vs ir baseline-transform`,
+    secs(sdr.ms),
+    secs(transform.ms),
+    `${ratio.toFixed(2)}×`,
+    '≤ 1.5×',
+    ratio <= 1.5,
+  );
   row('fedramp', `peak RSS of fedramp sdr, ${label}`, gb(sdr.peak), gb(transform.peak), `${(sdr.peak / transform.peak).toFixed(2)}×`, '', undefined);
 }
 
@@ -253,7 +330,15 @@ async function conmonVulnerabilities() {
   fs.rmSync(home, { recursive: true, force: true });
   const label = n >= 1_000_000 ? '1M' : '100k';
   const ratio = vuln.ms / floor.ms;
-  row('conmon', `conmon process of ${label} results with ${n / 10} detections in ${n / 100} groups vs without`, secs(vuln.ms), secs(floor.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
+  row(
+    'conmon',
+    `conmon process of ${label} results with ${n / 10} detections in ${n / 100} groups vs without`,
+    secs(vuln.ms),
+    secs(floor.ms),
+    `${ratio.toFixed(2)}×`,
+    '≤ 1.5×',
+    ratio <= 1.5,
+  );
 }
 
 /** The minimal SDR grown to full size, every requirement and KSI id distinct (svc fedramp validate must find it valid). */
@@ -297,7 +382,9 @@ function fetchBody(port, route, headers) {
       .get({ host: '127.0.0.1', port, path: route, headers }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${route}: ${res.statusCode} ${Buffer.concat(chunks)}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${route}: ${res.statusCode} ${Buffer.concat(chunks)}`)),
+        );
       })
       .on('error', reject);
   });
@@ -315,7 +402,16 @@ async function throughput(bench, route, env = {}) {
   const input = report(1000);
   await measure(process.execPath, [SVC, 'conmon', 'process', input], { SVC_HOME: home, ...env });
   const config = path.join(home, 'svc-api.json');
-  fs.writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['bench@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { file: path.join(home, 'access.log') } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      port: 0,
+      auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+      roles: { auditor: ['bench@SVC.TEST'] },
+      limits: { requests_per_minute: 100_000_000 },
+      log: { file: path.join(home, 'access.log') },
+    }),
+  );
   const headers = { 'x-forwarded-user': 'bench@SVC.TEST' };
   const svcApi = await serve(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { SVC_HOME: home, ...env }, 'stderr');
   const bare = { port: 0, child: undefined };
@@ -324,22 +420,35 @@ async function throughput(bench, route, env = {}) {
     const bodyFile = path.join(home, 'body.json');
     fs.writeFileSync(bodyFile, body);
     Object.assign(bare, await serve(process.execPath, [path.join(__dirname, 'bench', 'bare-server.js'), bodyFile], {}, 'stdout'));
-    const load = (port) => autocannon({ url: `http://127.0.0.1:${port}${route}`, connections: 10, duration: QUICK ? 3 : 8, headers, expectBody: body.toString('utf8') });
+    const load = (port) =>
+      autocannon({ url: `http://127.0.0.1:${port}${route}`, connections: 10, duration: QUICK ? 3 : 8, headers, expectBody: body.toString('utf8') });
     await load(svcApi.port); // warm both: JIT, caches
     await load(bare.port);
     const rates = { svc: [], bare: [] };
     let requests = 0;
     for (let r = 0; r < RUNS; r++) {
-      for (const [who, port] of [['svc', svcApi.port], ['bare', bare.port]]) {
+      for (const [who, port] of [
+        ['svc', svcApi.port],
+        ['bare', bare.port],
+      ]) {
         const result = await load(port);
-        if (result.errors || result.non2xx || result.mismatches) throw new Error(`${bench} bench: ${who} had ${result.errors} errors, ${result.non2xx} non-2xx responses and ${result.mismatches} other bodies`);
+        if (result.errors || result.non2xx || result.mismatches)
+          throw new Error(`${bench} bench: ${who} had ${result.errors} errors, ${result.non2xx} non-2xx responses and ${result.mismatches} other bodies`);
         rates[who].push(result.requests.average);
         if (who === 'svc') requests += result.requests.total;
       }
     }
     const [svc, floor] = [median(rates.svc), median(rates.bare)];
     const ratio = svc / floor;
-    row(bench, `GET ${route} (${body.length} B) req/s vs bare node:http; ${requests.toLocaleString('en-US')} responses, all the same bytes`, `${svc.toFixed(0)}/s`, `${floor.toFixed(0)}/s`, `${ratio.toFixed(2)}×`, '≥ 0.6×', ratio >= 0.6);
+    row(
+      bench,
+      `GET ${route} (${body.length} B) req/s vs bare node:http; ${requests.toLocaleString('en-US')} responses, all the same bytes`,
+      `${svc.toFixed(0)}/s`,
+      `${floor.toFixed(0)}/s`,
+      `${ratio.toFixed(2)}×`,
+      '≥ 0.6×',
+      ratio >= 0.6,
+    );
   } finally {
     svcApi.child.kill('SIGTERM');
     bare.child?.kill('SIGTERM');
@@ -359,7 +468,18 @@ function api() {
 async function trustCenter() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-trust-'));
   const profile = path.join(dir, 'svc.config.json');
-  fs.writeFileSync(profile, JSON.stringify({ fedramp: { type: '20x', class: 'B', fedramp_id: 'FR2611250001', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }));
+  fs.writeFileSync(
+    profile,
+    JSON.stringify({
+      fedramp: {
+        type: '20x',
+        class: 'B',
+        fedramp_id: 'FR2611250001',
+        package_uri: 'https://trust.example.com/fedramp/cpo.json',
+        evidence_base_uri: 'https://trust.example.com/fedramp',
+      },
+    }),
+  );
   try {
     await throughput('trust center', '/fedramp/sdr', { SVC_CONFIG: profile });
   } finally {
@@ -380,9 +500,26 @@ async function apiAtScale() {
   try {
     const recorded = await measure(process.execPath, [SVC, 'conmon', 'process', input], { SVC_HOME: home });
     const size = fs.statSync(input).size;
-    row('api at scale', `conmon process of ${n.toLocaleString('en-US')} results: peak RSS vs input (${gb(size)})`, gb(recorded.peak), gb(size), `${(recorded.peak / size).toFixed(2)}×`, '≤ 4×', recorded.peak / size <= 4);
+    row(
+      'api at scale',
+      `conmon process of ${n.toLocaleString('en-US')} results: peak RSS vs input (${gb(size)})`,
+      gb(recorded.peak),
+      gb(size),
+      `${(recorded.peak / size).toFixed(2)}×`,
+      '≤ 4×',
+      recorded.peak / size <= 4,
+    );
     const config = path.join(home, 'svc-api.json');
-    fs.writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['bench@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { file: path.join(home, 'access.log') } }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        port: 0,
+        auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+        roles: { auditor: ['bench@SVC.TEST'] },
+        limits: { requests_per_minute: 100_000_000 },
+        log: { file: path.join(home, 'access.log') },
+      }),
+    );
     const server = await serve(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { SVC_HOME: home }, 'stderr');
     let peak = 0;
     const poll = setInterval(() => {
@@ -392,7 +529,15 @@ async function apiAtScale() {
         /* gone: the routes below fail */
       }
     }, 50);
-    const heavy = ['/auditor/oscal/sar', '/auditor/evidence?limit=1000', '/auditor/evidence?status=FAIL&limit=1000', '/auditor/findings?severity=Critical&limit=1000', '/auditor/poam?limit=1000', '/auditor/graph/ac-2', '/auditor/manifest'];
+    const heavy = [
+      '/auditor/oscal/sar',
+      '/auditor/evidence?limit=1000',
+      '/auditor/evidence?status=FAIL&limit=1000',
+      '/auditor/findings?severity=Critical&limit=1000',
+      '/auditor/poam?limit=1000',
+      '/auditor/graph/ac-2',
+      '/auditor/manifest',
+    ];
     const failures = [];
     const latencies = [];
     let loading = true;
@@ -424,7 +569,15 @@ async function apiAtScale() {
     clearInterval(poll);
     server.child.kill('SIGTERM');
     const p99 = [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)] ?? Infinity;
-    row('api at scale', `svc-api serving it: every route answers (${heavy.length} heavy routes × ${rounds}, ${failures.length} failed)`, failures.length === 0 ? 'all 200' : failures.slice(0, 3).join(', '), '', '', 'all answer', failures.length === 0);
+    row(
+      'api at scale',
+      `svc-api serving it: every route answers (${heavy.length} heavy routes × ${rounds}, ${failures.length} failed)`,
+      failures.length === 0 ? 'all 200' : failures.slice(0, 3).join(', '),
+      '',
+      '',
+      'all answer',
+      failures.length === 0,
+    );
     row('api at scale', 'svc-api peak RSS', gb(peak), '', '', '≤ 1 GiB', peak <= 2 ** 30);
     row('api at scale', `/health p99 while they load (${latencies.length} probes)`, `${p99.toFixed(1)} ms`, '', '', '≤ 100 ms', p99 <= 100);
   } finally {
@@ -493,12 +646,21 @@ async function dailyBytes() {
       fs.rmSync(file);
       process.stderr.write(`daily-bytes: day ${day}/${days} recorded\n`);
     }
-    const what = (store) => `${store}: bytes a run adds, ${count(n)} results (${size(reportBytes)}), ${((100 * changed) / n).toFixed(1)}% changed a day, median of days 2–${days} vs day 1`;
+    const what = (store) =>
+      `${store}: bytes a run adds, ${count(n)} results (${size(reportBytes)}), ${((100 * changed) / n).toFixed(1)}% changed a day, median of days 2–${days} vs day 1`;
     const judge = (store, series) => {
       const added = series.slice(1).map((b, i) => b - series[i]);
       const [first, later] = [added[0], median(added.slice(1))];
       const ratio = later / first;
-      row('daily-bytes', what(store), `${mib(later)} (${(later / n / 1024).toFixed(2)} KiB/result)`, `${mib(first)}`, ratio.toFixed(3), '≤ 0.05', ratio <= 0.05);
+      row(
+        'daily-bytes',
+        what(store),
+        `${mib(later)} (${(later / n / 1024).toFixed(2)} KiB/result)`,
+        `${mib(first)}`,
+        ratio.toFixed(3),
+        '≤ 0.05',
+        ratio <= 0.05,
+      );
     };
     judge('file store (files under store/)', sizes.file);
     if (server.pg) {
@@ -522,11 +684,26 @@ async function sdrDays() {
   const days = DAYS ?? (QUICK ? 10 : 30);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sdr-days-'));
   const config = path.join(dir, 'svc.config.json');
-  fs.writeFileSync(config, JSON.stringify({ fedramp: { type: '20x', class: 'B', fedramp_id: 'FR2611250001', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      fedramp: {
+        type: '20x',
+        class: 'B',
+        fedramp_id: 'FR2611250001',
+        package_uri: 'https://trust.example.com/fedramp/cpo.json',
+        evidence_base_uri: 'https://trust.example.com/fedramp',
+      },
+    }),
+  );
   const server = await postgresServer();
   const stores = [{ name: 'file store', one: { ...fileEnv(path.join(dir, 'file-1')) }, many: { ...fileEnv(path.join(dir, 'file-d')) } }];
   if (server.pg) {
-    stores.push({ name: 'PostgreSQL', one: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: server.pg.urlOf('svc_sdr_1') }, many: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: await server.pg.database('svc_sdr_d') } });
+    stores.push({
+      name: 'PostgreSQL',
+      one: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: server.pg.urlOf('svc_sdr_1') },
+      many: { SVC_HOME: path.join(dir, 'pg'), SVC_STORE: await server.pg.database('svc_sdr_d') },
+    });
   }
   const reportOf = (day) => path.join(dir, `day-${day}.json`);
   try {
@@ -541,7 +718,12 @@ async function sdrDays() {
     }
     const sdrOf = (store, day) => {
       const out = path.join(dir, `sdr-${store.name.replace(/ /g, '-')}-${day}.json`);
-      return { command: process.execPath, args: [SVC, 'fedramp', 'sdr', reportOf(day), '--now', `${daily.dateOf(day)}T12:00:00Z`, '--out', out], env: { ...(day === 1 ? store.one : store.many), SVC_CONFIG: config }, out };
+      return {
+        command: process.execPath,
+        args: [SVC, 'fedramp', 'sdr', reportOf(day), '--now', `${daily.dateOf(day)}T12:00:00Z`, '--out', out],
+        env: { ...(day === 1 ? store.one : store.many), SVC_CONFIG: config },
+        out,
+      };
     };
     const commands = stores.flatMap((store) => [sdrOf(store, 1), sdrOf(store, days)]);
     const timings = await alternate(RUNS + 2, commands);
@@ -550,7 +732,15 @@ async function sdrDays() {
     stores.forEach((store, k) => {
       const [one, many] = [timings[2 * k], timings[2 * k + 1]];
       const ratio = many.ms / one.ms;
-      row('sdr-days', `${store.name}: fedramp sdr, ${count(n)} results, ${days} days recorded vs 1 (ksiMetrics lastYear.days ${metricDays(commands[2 * k + 1])} vs ${metricDays(commands[2 * k])}; median of ${RUNS + 2})`, `${many.ms.toFixed(0)} ms`, `${one.ms.toFixed(0)} ms`, `${ratio.toFixed(2)}×`, '≤ 1.2×', ratio <= 1.2);
+      row(
+        'sdr-days',
+        `${store.name}: fedramp sdr, ${count(n)} results, ${days} days recorded vs 1 (ksiMetrics lastYear.days ${metricDays(commands[2 * k + 1])} vs ${metricDays(commands[2 * k])}; median of ${RUNS + 2})`,
+        `${many.ms.toFixed(0)} ms`,
+        `${one.ms.toFixed(0)} ms`,
+        `${ratio.toFixed(2)}×`,
+        '≤ 1.2×',
+        ratio <= 1.2,
+      );
     });
     if (!server.pg) row('sdr-days', `PostgreSQL skipped: ${server.skipped}`, '', '', '', '≤ 1.2×', undefined);
     else for (const db of ['svc_sdr_1', 'svc_sdr_d']) await server.pg.drop(db);
@@ -623,7 +813,11 @@ async function conmonScale() {
     const inputSize = fs.statSync(day1).size;
     const first = await turns(RUNS, [
       ...stores.map((store) => ({ command: process.execPath, args: conmonArgs(day1, 1), env: store.env, before: store.wipe })),
-      { command: process.execPath, args: [SVC, 'ir', 'auditor-bundle', day1, '--out-dir', bundle], before: async () => fs.rmSync(bundle, { recursive: true, force: true }) },
+      {
+        command: process.execPath,
+        args: [SVC, 'ir', 'auditor-bundle', day1, '--out-dir', bundle],
+        before: async () => fs.rmSync(bundle, { recursive: true, force: true }),
+      },
     ]);
     fs.rmSync(bundle, { recursive: true, force: true });
     const auditor = first.at(-1);
@@ -631,20 +825,57 @@ async function conmonScale() {
     for (const [k, store] of stores.entries()) {
       const ratio = first[k].ms / auditor.ms;
       firstBytes.push(await store.bytes());
-      row('conmon-scale', `${store.name}: conmon process of ${label} results into an empty store vs ir auditor-bundle`, secs(first[k].ms), secs(auditor.ms), `${ratio.toFixed(2)}×`, '≤ 3×', ratio <= 3);
-      row('conmon-scale', `${store.name}: its peak RSS vs the report's size (auditor-bundle's: ${size(auditor.peak)})`, size(first[k].peak), size(inputSize), `${(first[k].peak / inputSize).toFixed(2)}× input`, '', undefined);
+      row(
+        'conmon-scale',
+        `${store.name}: conmon process of ${label} results into an empty store vs ir auditor-bundle`,
+        secs(first[k].ms),
+        secs(auditor.ms),
+        `${ratio.toFixed(2)}×`,
+        '≤ 3×',
+        ratio <= 3,
+      );
+      row(
+        'conmon-scale',
+        `${store.name}: its peak RSS vs the report's size (auditor-bundle's: ${size(auditor.peak)})`,
+        size(first[k].peak),
+        size(inputSize),
+        `${(first[k].peak / inputSize).toFixed(2)}× input`,
+        '',
+        undefined,
+      );
       if (RUNS > 1) await store.keep();
     }
     const second = await turns(RUNS, [
-      ...stores.map((store) => ({ command: process.execPath, args: conmonArgs(day2, 2), env: store.env, before: (r) => (r > 0 ? store.restore() : undefined) })),
+      ...stores.map((store) => ({
+        command: process.execPath,
+        args: conmonArgs(day2, 2),
+        env: store.env,
+        before: (r) => (r > 0 ? store.restore() : undefined),
+      })),
       { command: process.execPath, args: [FLOOR, 'parse', day2] },
     ]);
     const parse = second.at(-1);
     for (const [k, store] of stores.entries()) {
       const ratio = second[k].ms / parse.ms;
       const added = (await store.bytes()) - firstBytes[k];
-      row('conmon-scale', `${store.name}: the next day's run (1% changed) onto it vs reading and parsing its report`, secs(second[k].ms), secs(parse.ms), `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
-      row('conmon-scale', `${store.name}: its peak RSS; bytes it added / day 1 added (${store.name === 'file store' ? 'files under store/' : 'svc_ tables'})`, size(second[k].peak), `${mib(added)} / ${mib(firstBytes[k])}`, `${(added / firstBytes[k]).toFixed(3)}`, '', undefined);
+      row(
+        'conmon-scale',
+        `${store.name}: the next day's run (1% changed) onto it vs reading and parsing its report`,
+        secs(second[k].ms),
+        secs(parse.ms),
+        `${ratio.toFixed(2)}×`,
+        '≤ 1.5×',
+        ratio <= 1.5,
+      );
+      row(
+        'conmon-scale',
+        `${store.name}: its peak RSS; bytes it added / day 1 added (${store.name === 'file store' ? 'files under store/' : 'svc_ tables'})`,
+        size(second[k].peak),
+        `${mib(added)} / ${mib(firstBytes[k])}`,
+        `${(added / firstBytes[k]).toFixed(3)}`,
+        '',
+        undefined,
+      );
     }
     if (!server.pg) row('conmon-scale', `PostgreSQL skipped: ${server.skipped}`, '', '', '', '≤ 3×, ≤ 1.5×', undefined);
     else for (const db of ['svc_scale', 'svc_scale_day_1']) await server.pg.drop(db);
@@ -658,14 +889,33 @@ function print() {
   const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
   const keys = Object.keys(head);
   const width = Object.fromEntries(keys.map((k) => [k, Math.max(...cells.map((c) => String(c[k]).length))]));
-  for (const c of cells) console.log(keys.map((k) => String(c[k]).padEnd(width[k])).join('  ').trimEnd());
-  console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup, oscal and fedramp)`);
+  for (const c of cells)
+    console.log(
+      keys
+        .map((k) => String(c[k]).padEnd(width[k]))
+        .join('  ')
+        .trimEnd(),
+    );
+  console.log(
+    `\n${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${gb(os.totalmem())} memory, node ${process.version}; medians of ${RUNS} runs (15 for startup, oscal and fedramp)`,
+  );
 }
 
 (async () => {
   fs.mkdirSync(DATA, { recursive: true });
   if (!fs.existsSync(path.join(ROOT, 'dist'))) throw new Error('run npm run build first (npm run bench does)');
-  const benches = [['startup', startup], ['oscal', oscal], ['fedramp', fedramp], ['fedramp-sdr', fedrampSdr], ['conmon-vuln', conmonVulnerabilities], ['pipeline', pipeline], ['diff', diff], ['api', api], ['trust', trustCenter], ['scale', apiAtScale]];
+  const benches = [
+    ['startup', startup],
+    ['oscal', oscal],
+    ['fedramp', fedramp],
+    ['fedramp-sdr', fedrampSdr],
+    ['conmon-vuln', conmonVulnerabilities],
+    ['pipeline', pipeline],
+    ['diff', diff],
+    ['api', api],
+    ['trust', trustCenter],
+    ['scale', apiAtScale],
+  ];
   benches.push(['daily-bytes', dailyBytes], ['sdr-days', sdrDays], ['conmon-scale', conmonScale]);
   try {
     for (const [name, bench] of benches) if (wanted(name)) await bench();

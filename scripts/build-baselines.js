@@ -34,12 +34,17 @@ function selectedControls(profile, file) {
   for (const [i, imp] of (profile.imports ?? []).entries()) {
     // Only an explicit id list can be read without resolving the imported catalog; FedRAMP's profiles use nothing else.
     if (imp['include-all'] !== undefined || imp['exclude-controls'] !== undefined) {
-      throw new Error(`${file}: profile.imports[${i}] uses include-all or exclude-controls, which this script does not resolve; list the controls in include-controls[].with-ids`);
+      throw new Error(
+        `${file}: profile.imports[${i}] uses include-all or exclude-controls, which this script does not resolve; list the controls in include-controls[].with-ids`,
+      );
     }
     for (const include of imp['include-controls'] ?? []) {
       for (const raw of include['with-ids'] ?? []) {
         const id = String(raw).trim().toLowerCase();
-        if (!CONTROL_ID.test(id)) throw new Error(`${file}: profile.imports[${i}]: control id ${JSON.stringify(raw)} is not of the form ac-2 or ac-2.1; fix the profile or this script's CONTROL_ID`);
+        if (!CONTROL_ID.test(id))
+          throw new Error(
+            `${file}: profile.imports[${i}]: control id ${JSON.stringify(raw)} is not of the form ac-2 or ac-2.1; fix the profile or this script's CONTROL_ID`,
+          );
         ids.add(id);
       }
     }
@@ -73,7 +78,11 @@ function main() {
   const data = derive(ref);
   const text = render(data);
   const stale = writeDerived(TARGET, text, check);
-  console.log(Object.entries(data.baselines).map(([level, b]) => `${level} ${b.controls.length}`).join(', '));
+  console.log(
+    Object.entries(data.baselines)
+      .map(([level, b]) => `${level} ${b.controls.length}`)
+      .join(', '),
+  );
   process.exitCode = stale;
 }
 

@@ -68,7 +68,9 @@ function main() {
       console.log(`wrote ${path.relative(process.cwd(), target)}`);
     }
   }
-  console.log(`${catalog.ksis.length} KSIs in ${catalog.families.length} families; ${crosswalk.official.length} official KSIs, current release ${crosswalk.current_release}`);
+  console.log(
+    `${catalog.ksis.length} KSIs in ${catalog.families.length} families; ${crosswalk.official.length} official KSIs, current release ${crosswalk.current_release}`,
+  );
   process.exitCode = stale ? 1 : 0;
 }
 

@@ -119,7 +119,9 @@ function main() {
   const text = `${JSON.stringify(data, null, 2)}\n`;
   const stale = writeDerived(TARGET, text, check);
   const { counts, source } = data;
-  console.log(`CCI list ${source.version}: ${counts.ccis} CCIs; ${counts.rev5} by their Revision 5 reference, ${counts.rev4} by their Revision 4 reference, ${counts.unmapped} unmapped`);
+  console.log(
+    `CCI list ${source.version}: ${counts.ccis} CCIs; ${counts.rev5} by their Revision 5 reference, ${counts.rev4} by their Revision 4 reference, ${counts.unmapped} unmapped`,
+  );
   process.exitCode = stale;
 }
 

@@ -28,7 +28,11 @@ function derive(ref) {
       title: cells[at('title')],
     };
   }
-  const sorted = Object.fromEntries(Object.keys(policies).sort().map((k) => [k, policies[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(policies)
+      .sort()
+      .map((k) => [k, policies[k]]),
+  );
   return { source: { file: 'policy-nist-map.tsv', sha256: crypto.createHash('sha256').update(bytes).digest('hex') }, policies: sorted };
 }
 

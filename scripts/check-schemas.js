@@ -17,7 +17,8 @@ function listed() {
     ...manifest.fedramp.generations.map((g) => ({ dir: join('fedramp', g.generation), files: g.files, field: '$schemaVersion' })),
     ...manifest.oscal.releases.map((r) => ({ dir: join('oscal', r.release), files: r.files, field: '$id' })),
   ];
-  if (!manifest.fedramp.generations.some((g) => g.generation === manifest.fedramp.default)) problems.push(`manifest.json: the default generation ${manifest.fedramp.default} is not listed`);
+  if (!manifest.fedramp.generations.some((g) => g.generation === manifest.fedramp.default))
+    problems.push(`manifest.json: the default generation ${manifest.fedramp.default} is not listed`);
   return sets.flatMap((set) => set.files.map((f) => ({ path: join(set.dir, f.file), entry: f, field: set.field })));
 }
 
@@ -53,7 +54,9 @@ const known = new Set(['manifest.json', ...files.map((f) => f.path)]);
 for (const path of present()) if (!known.has(path)) problems.push(`${path}: not listed in manifest.json`);
 
 if (problems.length > 0) {
-  process.stderr.write(`schemas/ does not match schemas/manifest.json; the carried schemas must be the published bytes (docs/schemas.md):\n${problems.map((p) => `  schemas/${p}`).join('\n')}\n`);
+  process.stderr.write(
+    `schemas/ does not match schemas/manifest.json; the carried schemas must be the published bytes (docs/schemas.md):\n${problems.map((p) => `  schemas/${p}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(`schemas/: ${files.length} files match manifest.json\n`);

@@ -50,7 +50,14 @@ function* batches(day, events) {
     const second = Math.floor((i / events) * 86_400);
     batch.push(
       i % 20 === 0
-        ? { at: time(day, second), principal: `user${i % 50}@examples.gov`, agency: 'Department of Examples', document: ['cpo', 'sdr', 'vdr', 'ocr'][i % 4], outcome: 'served', status: 200 }
+        ? {
+            at: time(day, second),
+            principal: `user${i % 50}@examples.gov`,
+            agency: 'Department of Examples',
+            document: ['cpo', 'sdr', 'vdr', 'ocr'][i % 4],
+            outcome: 'served',
+            status: 200,
+          }
         : { at: time(day, second), principal: HOSTILE, document: 'cpo', outcome: 'denied', status: 403 },
     );
     if (batch.length === 100) {
@@ -125,8 +132,12 @@ async function hammered(url, headers, clients) {
   await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
   running = false;
   await Promise.all([prober, ...all]);
-  console.log(`${SECONDS} s of ${clients} client(s) asking GET /fedramp/access (185 days) back to back, a hostile client refused ${denials.toLocaleString('en-US')} times meanwhile:`);
-  console.log(`  /fedramp/access: ${access.length} answers${failed ? ` (${failed} failed: no 200 or connection reset)` : ''}, p50 ${ms(pct(access, 50))}, p99 ${ms(pct(access, 99))}, max ${ms(Math.max(...access))}`);
+  console.log(
+    `${SECONDS} s of ${clients} client(s) asking GET /fedramp/access (185 days) back to back, a hostile client refused ${denials.toLocaleString('en-US')} times meanwhile:`,
+  );
+  console.log(
+    `  /fedramp/access: ${access.length} answers${failed ? ` (${failed} failed: no 200 or connection reset)` : ''}, p50 ${ms(pct(access, 50))}, p99 ${ms(pct(access, 99))}, max ${ms(Math.max(...access))}`,
+  );
   console.log(`  /health every 20 ms: ${health.length} answers, p50 ${ms(pct(health, 50))}, p99 ${ms(pct(health, 99))}, max ${ms(Math.max(...health))}`);
 }
 
@@ -149,26 +160,60 @@ async function main() {
     // Six months of ordinary days: 200 reads a day by 20 agency users.
     for (let d = 184; d >= 1; d -= 1) {
       const day = addDays(DAY, -d);
-      await store.appendAccess(Array.from({ length: 200 }, (_, i) => ({ at: time(day, i * 400), principal: `user${i % 20}@examples.gov`, agency: 'Department of Examples', document: 'cpo', outcome: 'served', status: 200 })));
+      await store.appendAccess(
+        Array.from({ length: 200 }, (_, i) => ({
+          at: time(day, i * 400),
+          principal: `user${i % 20}@examples.gov`,
+          agency: 'Department of Examples',
+          document: 'cpo',
+          outcome: 'served',
+          status: 200,
+        })),
+      );
     }
     const written = performance.now();
     for (const batch of batches(DAY, EVENTS)) await store.appendAccess(batch);
     const writeMs = performance.now() - written;
     const accessDir = path.join(home, 'store', 'access');
-    const files = STORE ? {} : Object.fromEntries(fs.readdirSync(accessDir).filter((n) => n.startsWith(DAY)).map((n) => [n, fs.statSync(path.join(accessDir, n)).size]));
-    console.log(`events: ${EVENTS.toLocaleString('en-US')} on ${DAY} (95% denials of ${HOSTILE}) + 184 days × 200, written in batches of 100 in ${(writeMs / 1000).toFixed(1)} s (${Math.round(EVENTS / (writeMs / 1000)).toLocaleString('en-US')} events/s)`);
-    if (!STORE) console.log(`on disk for ${DAY}: ${Object.entries(files).map(([n, b]) => `${n} ${mib(b)}`).join(', ')}; access/ in all ${mib(duSize(accessDir))}`);
+    const files = STORE
+      ? {}
+      : Object.fromEntries(
+          fs
+            .readdirSync(accessDir)
+            .filter((n) => n.startsWith(DAY))
+            .map((n) => [n, fs.statSync(path.join(accessDir, n)).size]),
+        );
+    console.log(
+      `events: ${EVENTS.toLocaleString('en-US')} on ${DAY} (95% denials of ${HOSTILE}) + 184 days × 200, written in batches of 100 in ${(writeMs / 1000).toFixed(1)} s (${Math.round(EVENTS / (writeMs / 1000)).toLocaleString('en-US')} events/s)`,
+    );
+    if (!STORE)
+      console.log(
+        `on disk for ${DAY}: ${Object.entries(files)
+          .map(([n, b]) => `${n} ${mib(b)}`)
+          .join(', ')}; access/ in all ${mib(duSize(accessDir))}`,
+      );
     await store.close();
 
     const config = path.join(home, 'api.json');
-    fs.writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { operator: ['bob@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { level: 'error', file: path.join(home, 'api.log') } }));
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        port: 0,
+        auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+        roles: { operator: ['bob@SVC.TEST'] },
+        limits: { requests_per_minute: 100_000_000 },
+        log: { level: 'error', file: path.join(home, 'api.log') },
+      }),
+    );
     const api = await start(home, config);
     const bob = { 'x-forwarded-user': 'bob@SVC.TEST' };
     try {
       const first = await timed(`${api.url}/fedramp/access`, bob);
       const day = await timed(`${api.url}/fedramp/access?from=${DAY}&to=${DAY}`, bob);
       console.log(`svc-api RSS after start: ${mib(peakRss(api.child.pid))}`);
-      console.log(`first GET /fedramp/access (185 days, cold): ${first.status} in ${ms(first.ms)}, ${first.bytes} B; the day alone: ${day.status} in ${ms(day.ms)}`);
+      console.log(
+        `first GET /fedramp/access (185 days, cold): ${first.status} in ${ms(first.ms)}, ${first.bytes} B; the day alone: ${day.status} in ${ms(day.ms)}`,
+      );
 
       const idle = [];
       for (let i = 0; i < 50; i += 1) {

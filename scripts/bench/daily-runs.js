@@ -42,7 +42,10 @@ function dailyResult(id, i, day) {
   return {
     ...base,
     status,
-    details: status === 'PASS' ? 'All settings match the secure baseline.' : `Setting ${(i + last) % 97} differs from the secure baseline on ${1 + ((i + last) % 13)} resources.`,
+    details:
+      status === 'PASS'
+        ? 'All settings match the secure baseline.'
+        : `Setting ${(i + last) % 97} differs from the secure baseline on ${1 + ((i + last) % 13)} resources.`,
     observed_at: `${dateOf(last)}T05:00:00Z`,
     checks: [{ ...base.checks[0], status }],
     evidence: { ...base.evidence, value: i + last * 1e7, compliant: status === 'PASS' },
@@ -82,10 +85,14 @@ function treeBytes(dir) {
 
 /** initdb and pg_ctl from PATH, else the newest /usr/lib/postgresql/<major>/bin (as test/support/postgres-server.ts). */
 function serverBinaries() {
-  const onPath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => dir && ['initdb', 'pg_ctl'].every((tool) => fs.existsSync(path.join(dir, tool))));
+  const onPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir && ['initdb', 'pg_ctl'].every((tool) => fs.existsSync(path.join(dir, tool))));
   if (onPath.length > 0) return onPath[0];
   const debian = '/usr/lib/postgresql';
-  const majors = fs.existsSync(debian) ? fs.readdirSync(debian).filter((v) => ['initdb', 'pg_ctl'].every((tool) => fs.existsSync(path.join(debian, v, 'bin', tool)))) : [];
+  const majors = fs.existsSync(debian)
+    ? fs.readdirSync(debian).filter((v) => ['initdb', 'pg_ctl'].every((tool) => fs.existsSync(path.join(debian, v, 'bin', tool))))
+    : [];
   const newest = majors.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))[0];
   if (newest === undefined) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or under /usr/lib/postgresql/*/bin');
   return path.join(debian, newest, 'bin');
@@ -130,7 +137,16 @@ async function startPostgres() {
     } catch {
       pg('initdb', [...initdb, '--no-locale']);
     }
-    pg('pg_ctl', ['-D', data, '-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root} -c fsync=off`, '-w', '-l', path.join(root, 'log'), 'start']);
+    pg('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root} -c fsync=off`,
+      '-w',
+      '-l',
+      path.join(root, 'log'),
+      'start',
+    ]);
   } catch (error) {
     try {
       pg('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
@@ -138,7 +154,13 @@ async function startPostgres() {
       /* not started */
     }
     fs.rmSync(root, { recursive: true, force: true });
-    throw new Error(`could not start PostgreSQL with ${bin}: ${String(error.stderr ?? error.message).trim().split('\n')[0]}`);
+    throw new Error(
+      `could not start PostgreSQL with ${bin}: ${
+        String(error.stderr ?? error.message)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
   const urlOf = (database) => `postgresql://svc@127.0.0.1:${port}/${database}`;
   const query = async (database, ...sql) => {

@@ -36,7 +36,11 @@ function result(id, i, variant) {
     observed_at: `2026-11-0${1 + (i % 9)}T0${i % 10}:${String(i % 60).padStart(2, '0')}:00Z`,
     source: 'benchgen 1.0',
     checks: [{ id: `CHK.${i % 1000}.1`, status }],
-    evidence: { resource: `/subscriptions/bench/resourceGroups/rg-${i % 500}/providers/vm-${i}`, value: variant === 'b' && i % 100 === 3 ? i + 1 : i, compliant: status === 'PASS' },
+    evidence: {
+      resource: `/subscriptions/bench/resourceGroups/rg-${i % 500}/providers/vm-${i}`,
+      value: variant === 'b' && i % 100 === 3 ? i + 1 : i,
+      compliant: status === 'PASS',
+    },
   };
 }
 

@@ -34,7 +34,12 @@ const HEADERS = { 'x-forwarded-user': 'bench@SVC.TEST' };
 
 function svc(args) {
   const started = Date.now();
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], { cwd: dir, env: { ...process.env, SVC_HOME: HOME, SVC_STORE: '' }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {
+    cwd: dir,
+    env: { ...process.env, SVC_HOME: HOME, SVC_STORE: '' },
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) throw new Error(`svc ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
   return Date.now() - started;
 }
@@ -45,7 +50,15 @@ function record() {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'svc.config.json'),
-    JSON.stringify({ fedramp: { type: '20x', class: 'B', fedramp_id: 'FR2611250001', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' } }),
+    JSON.stringify({
+      fedramp: {
+        type: '20x',
+        class: 'B',
+        fedramp_id: 'FR2611250001',
+        package_uri: 'https://trust.example.com/fedramp/cpo.json',
+        evidence_base_uri: 'https://trust.example.com/fedramp',
+      },
+    }),
   );
   const base = path.join(dir, 'base.json');
   generate(results, base);
@@ -58,7 +71,18 @@ function record() {
     const file = path.join(dir, `run-${String(k).padStart(2, '0')}.json`);
     fs.writeFileSync(file, JSON.stringify({ ...report, generated_at: `${day}T00:00:00Z`, results: changed }));
     const conmon = svc(['conmon', 'process', file]);
-    const ocr = svc(['fedramp', 'ocr', '--from', new Date(Date.parse(day) - 6 * DAY_MS).toISOString().slice(0, 10), '--to', day, '--now', `${day}T12:00:00Z`, '--out', path.join(dir, `ocr-${day}.json`)]);
+    const ocr = svc([
+      'fedramp',
+      'ocr',
+      '--from',
+      new Date(Date.parse(day) - 6 * DAY_MS).toISOString().slice(0, 10),
+      '--to',
+      day,
+      '--now',
+      `${day}T12:00:00Z`,
+      '--out',
+      path.join(dir, `ocr-${day}.json`),
+    ]);
     times.push({ run: k, conmon_ms: conmon, ocr_ms: ocr });
     fs.rmSync(file);
   }
@@ -72,7 +96,9 @@ function get(port, route, headers = HEADERS) {
       .get({ host: '127.0.0.1', port, path: route, headers, agent: false }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6, body: Buffer.concat(chunks), headers: res.headers }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6, body: Buffer.concat(chunks), headers: res.headers }),
+        );
       })
       .on('error', (error) => resolve({ status: 0, ms: Number(process.hrtime.bigint() - start) / 1e6, body: Buffer.from(String(error)), headers: {} }));
   });
@@ -82,9 +108,19 @@ function start() {
   const config = path.join(dir, 'svc-api.json');
   fs.writeFileSync(
     config,
-    JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['bench@SVC.TEST'] }, limits: { requests_per_minute: 100_000_000 }, log: { file: path.join(dir, 'svc-api.log') } }),
+    JSON.stringify({
+      port: 0,
+      auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+      roles: { auditor: ['bench@SVC.TEST'] },
+      limits: { requests_per_minute: 100_000_000 },
+      log: { file: path.join(dir, 'svc-api.log') },
+    }),
   );
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], { cwd: dir, env: { ...process.env, SVC_HOME: HOME, SVC_STORE: '', SVC_CONFIG: path.join(dir, 'svc.config.json') }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc-api.js'), '--config', config], {
+    cwd: dir,
+    env: { ...process.env, SVC_HOME: HOME, SVC_STORE: '', SVC_CONFIG: path.join(dir, 'svc.config.json') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -199,7 +235,21 @@ function index() {
   }
   const search = Number(process.hrtime.bigint() - searchStarted) / 1e3 / probes.length;
   console.log(
-    JSON.stringify({ phase: 'index', results: n, header, documents: sources.length, bytes: sizes.reduce((a, b) => a + b, 0), bucket_bytes: { min: Math.min(...sizes), max: Math.max(...sizes) }, made_ms: +made.toFixed(0), search_us: +search.toFixed(1), found }, null, 1),
+    JSON.stringify(
+      {
+        phase: 'index',
+        results: n,
+        header,
+        documents: sources.length,
+        bytes: sizes.reduce((a, b) => a + b, 0),
+        bucket_bytes: { min: Math.min(...sizes), max: Math.max(...sizes) },
+        made_ms: +made.toFixed(0),
+        search_us: +search.toFixed(1),
+        found,
+      },
+      null,
+      1,
+    ),
   );
 }
 

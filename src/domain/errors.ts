@@ -3,15 +3,7 @@
  * (src/interfaces/shared/error-mapping.ts); `code` is a stable kebab id that names the problem
  * type in problem+json bodies and the anchor in docs/errors.md.
  */
-export type ErrorKind =
-  | 'invalid-input'
-  | 'not-found'
-  | 'conflict'
-  | 'integrity'
-  | 'permission'
-  | 'unavailable'
-  | 'config'
-  | 'usage';
+export type ErrorKind = 'invalid-input' | 'not-found' | 'conflict' | 'integrity' | 'permission' | 'unavailable' | 'config' | 'usage';
 
 export abstract class AppError extends Error {
   abstract readonly kind: ErrorKind;

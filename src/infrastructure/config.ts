@@ -57,7 +57,9 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     throw new InvalidInputError('invalid-config', `${file}: ${path}: ${problem}; see docs/configuration.md`);
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
-  for (const key of Object.keys(document)) if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', 'vulnerabilities', '$schema'].includes(key)) fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities)');
+  for (const key of Object.keys(document))
+    if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', 'vulnerabilities', '$schema'].includes(key))
+      fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities)');
   const sinks: string[] = [];
   let retention: Retention | undefined;
   for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
@@ -66,13 +68,16 @@ export function readConfig(document: unknown, file: string): SvcConfig {
       continue;
     }
     if (key !== 'sinks') fail(`conmon.${key}`, 'unknown setting (known: sinks, retention)');
-    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === '')) fail('conmon.sinks', `expected an array of sink specs such as "ndjson:events.ndjson", got ${describe(value)}`);
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === ''))
+      fail('conmon.sinks', `expected an array of sink specs such as "ndjson:events.ndjson", got ${describe(value)}`);
     sinks.push(...(value as string[]));
   }
   const schemas = document.oscal_schemas;
-  if (schemas !== undefined && (typeof schemas !== 'string' || schemas.trim() === '')) fail('oscal_schemas', `expected a directory path, got ${describe(schemas)}`);
+  if (schemas !== undefined && (typeof schemas !== 'string' || schemas.trim() === ''))
+    fail('oscal_schemas', `expected a directory path, got ${describe(schemas)}`);
   const fedrampSchemas = document.fedramp_schemas;
-  if (fedrampSchemas !== undefined && (typeof fedrampSchemas !== 'string' || fedrampSchemas.trim() === '')) fail('fedramp_schemas', `expected a directory path, got ${describe(fedrampSchemas)}`);
+  if (fedrampSchemas !== undefined && (typeof fedrampSchemas !== 'string' || fedrampSchemas.trim() === ''))
+    fail('fedramp_schemas', `expected a directory path, got ${describe(fedrampSchemas)}`);
   const owners: Record<string, string> = {};
   let unmapped = DEFAULT_GOVERNANCE_POLICY.unmapped_owner;
   for (const [family, owner] of entries(document.owners, 'owners', fail)) {
@@ -101,7 +106,8 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     ksis[id] = override;
   }
   const fedramp = document.fedramp === undefined ? undefined : readFedrampProfile(document.fedramp, fail, (path) => resolve(dirname(file), path));
-  const vulnerabilities = document.vulnerabilities === undefined ? undefined : readVulnerabilitySettings(document.vulnerabilities, fail, (path) => resolve(dirname(file), path));
+  const vulnerabilities =
+    document.vulnerabilities === undefined ? undefined : readVulnerabilitySettings(document.vulnerabilities, fail, (path) => resolve(dirname(file), path));
   return {
     file,
     governance: { sla_days: sla, unmapped_owner: unmapped },

@@ -44,4 +44,3 @@ export interface EnforcementAdapter {
 }
 
 export const ENFORCEMENT_ADAPTERS: InjectionToken<EnforcementAdapter[]> = Symbol('EnforcementAdapters');
-

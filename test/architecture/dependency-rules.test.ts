@@ -13,7 +13,11 @@ interface Violation {
 }
 
 function cruise(cwd: string, paths = ['src']): Violation[] {
-  const run = spawnSync(DEPCRUISE, [...paths, '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(DEPCRUISE, [...paths, '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (!run.stdout) throw new Error(`depcruise failed: ${run.stderr}`);
   return (JSON.parse(run.stdout).summary.violations as Violation[]).map(({ rule, from, to }) => ({ rule: { name: rule.name }, from, to }));
 }
@@ -34,13 +38,15 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
       dir = mkdtempSync(join(tmpdir(), 'svc-arch-'));
       copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
       const files: Record<string, string> = {
-        'src/domain/rule.ts': "import { readFileSync } from 'node:fs';\nimport { FsThing } from '../infrastructure/fs-thing';\nexport const rule = () => [readFileSync, FsThing];\n",
+        'src/domain/rule.ts':
+          "import { readFileSync } from 'node:fs';\nimport { FsThing } from '../infrastructure/fs-thing';\nexport const rule = () => [readFileSync, FsThing];\n",
         'src/domain/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
         'src/domain/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
         'src/ports/store.ts': "import { FsThing } from '../infrastructure/fs-thing';\nexport type Store = typeof FsThing;\n",
         'src/infrastructure/fs-thing.ts': "import { useCase } from '../application/use-case';\nexport const FsThing = useCase;\n",
         'src/application/use-case.ts': "import { FsThing } from '../infrastructure/fs-thing';\nexport const useCase = () => FsThing;\n",
-        'src/interfaces/cli/commands/ir/thing.ts': "import { writeFileSync } from 'node:fs';\nimport { FsThing } from '../../../../infrastructure/fs-thing';\nimport { fake } from '../../../../../test/fake';\nexport default [writeFileSync, FsThing, fake];\n",
+        'src/interfaces/cli/commands/ir/thing.ts':
+          "import { writeFileSync } from 'node:fs';\nimport { FsThing } from '../../../../infrastructure/fs-thing';\nimport { fake } from '../../../../../test/fake';\nexport default [writeFileSync, FsThing, fake];\n",
         'src/interfaces/cli/container.ts': "import { FsThing } from '../../infrastructure/fs-thing';\nexport const root = FsThing;\n",
         'test/fake.ts': 'export const fake = 1;\n',
         'test/fakes/in-memory-thing.ts': "import { FsThing } from '../../src/infrastructure/fs-thing';\nexport const InMemoryThing = FsThing;\n",
@@ -65,9 +71,11 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
 
     it('a port importing an adapter', () => expect(broken('ports-are-interfaces')).toEqual(['src/ports/store.ts -> src/infrastructure/fs-thing.ts']));
 
-    it('a use case importing an adapter', () => expect(broken('application-uses-ports')).toEqual(['src/application/use-case.ts -> src/infrastructure/fs-thing.ts']));
+    it('a use case importing an adapter', () =>
+      expect(broken('application-uses-ports')).toEqual(['src/application/use-case.ts -> src/infrastructure/fs-thing.ts']));
 
-    it('an adapter calling a use case', () => expect(broken('infrastructure-implements-ports')).toEqual(['src/infrastructure/fs-thing.ts -> src/application/use-case.ts']));
+    it('an adapter calling a use case', () =>
+      expect(broken('infrastructure-implements-ports')).toEqual(['src/infrastructure/fs-thing.ts -> src/application/use-case.ts']));
 
     it('a command importing an adapter (the composition root may)', () => {
       expect(broken('only-composition-roots-reach-adapters')).toEqual(['src/interfaces/cli/commands/ir/thing.ts -> src/infrastructure/fs-thing.ts']);
@@ -77,9 +85,11 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
 
     it('a cycle', () => expect(broken('no-circular')).toEqual(expect.arrayContaining(['src/domain/a.ts -> src/domain/b.ts'])));
 
-    it('the api extra outside svc-api and the Graph adapters', () => expect(broken('api-extra-stays-in-the-api')).toEqual([expect.stringMatching(/^src\/infrastructure\/serve\.ts -> .*node_modules\/express\/index\.js$/)]));
+    it('the api extra outside svc-api and the Graph adapters', () =>
+      expect(broken('api-extra-stays-in-the-api')).toEqual([expect.stringMatching(/^src\/infrastructure\/serve\.ts -> .*node_modules\/express\/index\.js$/)]));
 
-    it('a test double built from the adapter it stands in for', () => expect(broken('doubles-are-independent')).toEqual(['test/fakes/in-memory-thing.ts -> src/infrastructure/fs-thing.ts']));
+    it('a test double built from the adapter it stands in for', () =>
+      expect(broken('doubles-are-independent')).toEqual(['test/fakes/in-memory-thing.ts -> src/infrastructure/fs-thing.ts']));
 
     it('shipped code importing tests', () => expect(broken('not-to-test')).toEqual(['src/interfaces/cli/commands/ir/thing.ts -> test/fake.ts']));
   });
@@ -87,9 +97,11 @@ describe('the dependency rule of DESIGN §2 (dependency-cruiser)', () => {
 
 describe('commands load decorator metadata first', () => {
   it('every command imports the base command before anything else', () => {
-    const run = spawnSync('grep', ['-rL', '^import { BaseCommand }', join(ROOT, 'src/interfaces/cli/commands')], { encoding: 'utf8' });
+    const run = spawnSync('grep', ['-rL', '--include=*.ts', '^import { BaseCommand }', join(ROOT, 'src/interfaces/cli/commands')], { encoding: 'utf8' });
     expect(run.stdout).toBe('');
-    const first = spawnSync('sh', ['-c', `for f in $(find ${join(ROOT, 'src/interfaces/cli/commands')} -name '*.ts'); do head -1 "$f"; done | sort -u`], { encoding: 'utf8' });
+    const first = spawnSync('sh', ['-c', `for f in $(find ${join(ROOT, 'src/interfaces/cli/commands')} -name '*.ts'); do head -1 "$f"; done | sort -u`], {
+      encoding: 'utf8',
+    });
     expect(first.stdout).toBe("import { BaseCommand } from '../../base-command';\n");
   });
 });

@@ -21,7 +21,10 @@ describe('docs/adapters.md against the parser registry', () => {
 
   it("says of each vendor's detections what its parser declares", () => {
     const table = doc.slice(doc.indexOf('| vendor | kind | CVSS |'));
-    const rows = table.split('\n').slice(2).filter((line) => line.startsWith('| '));
+    const rows = table
+      .split('\n')
+      .slice(2)
+      .filter((line) => line.startsWith('| '));
     const kindOf = new Map<string, string>();
     for (const row of rows) {
       const [names, kind] = row.split(' | ').map((cell) => cell.replace(/^\| /, ''));
@@ -29,7 +32,11 @@ describe('docs/adapters.md against the parser registry', () => {
     }
     expect([...kindOf.keys()].sort()).toEqual([...vendors].sort());
     // The kind a failed check is by default: the last kind the row names (a row may first name the exceptions).
-    for (const { info } of VENDOR_PARSERS) expect({ vendor: info.vendor, kind: kindOf.get(info.vendor)?.match(/(vulnerability|configuration)(?![\s\S]*(vulnerability|configuration))/)?.[1] }).toEqual({ vendor: info.vendor, kind: expectedKind(info.vendor, info.detections) });
+    for (const { info } of VENDOR_PARSERS)
+      expect({
+        vendor: info.vendor,
+        kind: kindOf.get(info.vendor)?.match(/(vulnerability|configuration)(?![\s\S]*(vulnerability|configuration))/)?.[1],
+      }).toEqual({ vendor: info.vendor, kind: expectedKind(info.vendor, info.detections) });
   });
 });
 
@@ -41,7 +48,12 @@ function expectedKind(vendor: string, declared: string): string {
 describe('no hand count of scanners or routes', () => {
   // Release notes (docs/release/) say what a release held and docs/performance.md what was measured on a day; everything
   // else names the list instead of counting it.
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'performance.md').map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md') && f !== 'performance.md')
+      .map((f) => `docs/${f}`),
+  ];
 
   it.each(files)('%s counts no scanners, vendors, adapters or routes by hand: it names the list (svc adapter run --list, /openapi.json)', (file) => {
     const counts = read(file)
@@ -70,7 +82,9 @@ describe('docs/architecture.md against src/', () => {
       .slice(1)
       .map((line) => line.split(' | ')[0].replace(/^\| /, ''));
   const ticked = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
-  const ports = readdirSync(join(ROOT, 'src', 'ports')).flatMap((file) => [...read(`src/ports/${file}`).matchAll(/^export const ([A-Z][A-Z_]+)(?:: InjectionToken<[^\n]*>)? = Symbol\(/gm)].map((m) => m[1]));
+  const ports = readdirSync(join(ROOT, 'src', 'ports')).flatMap((file) =>
+    [...read(`src/ports/${file}`).matchAll(/^export const ([A-Z][A-Z_]+)(?:: InjectionToken<[^\n]*>)? = Symbol\(/gm)].map((m) => m[1]),
+  );
 
   it('names every port exactly once in "Ports and their doubles", and nothing that is not one', () => {
     const named = firstCells(sectionOf('## Ports and their doubles')).flatMap(ticked);
@@ -79,22 +93,32 @@ describe('docs/architecture.md against src/', () => {
   });
 
   it('places every folder of src/infrastructure in "Where an adapter lives", and no folder that is gone', () => {
-    const folders = readdirSync(join(ROOT, 'src', 'infrastructure'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${e.name}/`);
+    const folders = readdirSync(join(ROOT, 'src', 'infrastructure'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `${e.name}/`);
     const named = firstCells(sectionOf('## Where an adapter lives')).flatMap(ticked);
     expect([...named].sort()).toEqual([...folders].sort());
   });
 
   it('has a row per route module, naming use cases that exist and ports that exist', () => {
     const table = doc.slice(doc.indexOf('| module | use cases'), doc.indexOf('## Where an adapter lives'));
-    const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('|---')).slice(1).map((line) => line.slice(2, -2).split(' | '));
+    const rows = table
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('|---'))
+      .slice(1)
+      .map((line) => line.slice(2, -2).split(' | '));
     // RouteSpec's `module` union: the route modules there are.
-    const routeModules = new Set([...(read('src/interfaces/http/routes/route.ts').match(/^ {2}module: ([^;]+);$/m)?.[1] ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1]));
+    const routeModules = new Set(
+      [...(read('src/interfaces/http/routes/route.ts').match(/^ {2}module: ([^;]+);$/m)?.[1] ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1]),
+    );
     expect(rows.map(([module]) => module).sort()).toEqual([...routeModules].sort());
     for (const [module, useCases, named] of rows) {
       const [first, ...rest] = ticked(useCases);
       const folder = first.split('/')[0];
       const classes = [first.split('/')[1], ...rest];
-      const exported = readdirSync(join(ROOT, 'src', 'application', folder)).flatMap((file) => [...read(`src/application/${folder}/${file}`).matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
+      const exported = readdirSync(join(ROOT, 'src', 'application', folder)).flatMap((file) =>
+        [...read(`src/application/${folder}/${file}`).matchAll(/^export class (\w+)/gm)].map((m) => m[1]),
+      );
       expect({ module, missing: classes.filter((c) => !exported.includes(c)) }).toEqual({ module, missing: [] });
       expect({ module, notPorts: ticked(named).filter((p) => !ports.includes(p)) }).toEqual({ module, notPorts: [] });
     }
@@ -103,6 +127,10 @@ describe('docs/architecture.md against src/', () => {
   it('lists the contract suites test/contracts holds', () => {
     const suites = readdirSync(join(ROOT, 'test', 'contracts')).map((f) => f.replace(/\.contract\.ts$/, ''));
     const paragraph = doc.slice(doc.indexOf('have a contract suite in `test/contracts`'), doc.indexOf('so the doubles stay honest'));
-    expect(ticked(paragraph).filter((t) => t !== 'test/contracts').sort()).toEqual([...suites].sort());
+    expect(
+      ticked(paragraph)
+        .filter((t) => t !== 'test/contracts')
+        .sort(),
+    ).toEqual([...suites].sort());
   });
 });

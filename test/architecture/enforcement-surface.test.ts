@@ -9,7 +9,11 @@ const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
 const RULE = 'enforcement-is-library-only';
 
 function violations(cwd: string): string[] {
-  const run = spawnSync(DEPCRUISE, ['src', '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(DEPCRUISE, ['src', '--config', join(ROOT, '.dependency-cruiser.js'), '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (!run.stdout) throw new Error(`depcruise failed: ${run.stderr}`);
   const found = JSON.parse(run.stdout).summary.violations as Array<{ rule: { name: string }; from: string; to: string }>;
   return found.filter((v) => v.rule.name === RULE).map((v) => `${v.from} -> ${v.to}`);
@@ -37,8 +41,10 @@ describe('the enforcement runtime stays off the command line and the API', () =>
         'src/ports/enforcement-adapter.ts': 'export interface EnforcementAdapter { name: string }\n',
         'src/application/enforcement/enforcement-runtime.ts': 'export class EnforcementRuntime {}\n',
         'src/interfaces/library/enforcement.ts': "export { EnforcementRuntime } from '../../application/enforcement/enforcement-runtime';\n",
-        'src/interfaces/cli/commands/ir/enforce.ts': "import { EnforcementRuntime } from '../../../../application/enforcement/enforcement-runtime';\nexport default EnforcementRuntime;\n",
-        'src/interfaces/http/routes/enforce.ts': "import { EnforcementRuntime } from '../../library/enforcement';\nimport { EnforcementState } from '../../../domain/enforcement/enforcement-state';\nimport type { EnforcementAdapter } from '../../../ports/enforcement-adapter';\nexport const route = (a: EnforcementAdapter) => [EnforcementRuntime, EnforcementState, a];\n",
+        'src/interfaces/cli/commands/ir/enforce.ts':
+          "import { EnforcementRuntime } from '../../../../application/enforcement/enforcement-runtime';\nexport default EnforcementRuntime;\n",
+        'src/interfaces/http/routes/enforce.ts':
+          "import { EnforcementRuntime } from '../../library/enforcement';\nimport { EnforcementState } from '../../../domain/enforcement/enforcement-state';\nimport type { EnforcementAdapter } from '../../../ports/enforcement-adapter';\nexport const route = (a: EnforcementAdapter) => [EnforcementRuntime, EnforcementState, a];\n",
         'package.json': JSON.stringify({ name: 'arch-check' }),
       };
       for (const [path, text] of Object.entries(files)) {

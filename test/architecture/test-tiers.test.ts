@@ -40,7 +40,9 @@ describe('test tiers (jest.config.js)', () => {
       expect(staleness(root)).toBeUndefined();
       // Changed after the build began (its oldest file): stale, though newer than some of dist/.
       at('src/domain/a.ts', 2_500);
-      expect(staleness(root)).toBe(`dist/ is older than src/: ${relative(root, join(root, 'src/domain/a.ts'))} changed at ${new Date(2_500_000).toISOString()}, after the build began (${new Date(2_000_000).toISOString()})`);
+      expect(staleness(root)).toBe(
+        `dist/ is older than src/: ${relative(root, join(root, 'src/domain/a.ts'))} changed at ${new Date(2_500_000).toISOString()}, after the build began (${new Date(2_000_000).toISOString()})`,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

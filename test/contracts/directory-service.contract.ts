@@ -86,7 +86,13 @@ function user(n: number, overrides: Partial<DirectoryUser> = {}): DirectoryUser 
 
 const USERS: DirectoryUser[] = [
   user(1),
-  user(2, { user_principal_name: 'partner_fabrikam.com#EXT#@contoso.onmicrosoft.com', display_name: 'Pärtner Ädmin (Fabrikam)', user_type: 'Guest', department: null, office_location: null }),
+  user(2, {
+    user_principal_name: 'partner_fabrikam.com#EXT#@contoso.onmicrosoft.com',
+    display_name: 'Pärtner Ädmin (Fabrikam)',
+    user_type: 'Guest',
+    department: null,
+    office_location: null,
+  }),
   user(3, { account_enabled: false, created_at: null, last_sign_in_at: null }),
   user(4, { display_name: null, department: 'IT', office_location: 'Redmond' }),
   user(5, { department: 'Engineering', last_sign_in_at: '2025-12-31T23:59:59.123Z' }),
@@ -96,10 +102,38 @@ const USERS: DirectoryUser[] = [
 const id = (n: number) => USERS[n - 1].id;
 
 const GROUPS: DirectoryGroup[] = [
-  { id: '9a0b0001-1c2d-4e3f-8a9b-0c1d2e3f0001', display_name: 'Finance Team', security_enabled: false, mail_enabled: true, group_types: ['Unified'], role_assignable: false },
-  { id: '9a0b0002-1c2d-4e3f-8a9b-0c1d2e3f0002', display_name: 'All Engineers (dynamic)', security_enabled: true, mail_enabled: false, group_types: ['DynamicMembership'], role_assignable: false },
-  { id: '9a0b0003-1c2d-4e3f-8a9b-0c1d2e3f0003', display_name: 'Tier-0 Admins', security_enabled: true, mail_enabled: false, group_types: [], role_assignable: true },
-  { id: '9a0b0004-1c2d-4e3f-8a9b-0c1d2e3f0004', display_name: null, security_enabled: true, mail_enabled: true, group_types: ['Unified', 'DynamicMembership'], role_assignable: false },
+  {
+    id: '9a0b0001-1c2d-4e3f-8a9b-0c1d2e3f0001',
+    display_name: 'Finance Team',
+    security_enabled: false,
+    mail_enabled: true,
+    group_types: ['Unified'],
+    role_assignable: false,
+  },
+  {
+    id: '9a0b0002-1c2d-4e3f-8a9b-0c1d2e3f0002',
+    display_name: 'All Engineers (dynamic)',
+    security_enabled: true,
+    mail_enabled: false,
+    group_types: ['DynamicMembership'],
+    role_assignable: false,
+  },
+  {
+    id: '9a0b0003-1c2d-4e3f-8a9b-0c1d2e3f0003',
+    display_name: 'Tier-0 Admins',
+    security_enabled: true,
+    mail_enabled: false,
+    group_types: [],
+    role_assignable: true,
+  },
+  {
+    id: '9a0b0004-1c2d-4e3f-8a9b-0c1d2e3f0004',
+    display_name: null,
+    security_enabled: true,
+    mail_enabled: true,
+    group_types: ['Unified', 'DynamicMembership'],
+    role_assignable: false,
+  },
 ];
 
 const SERVICE_PRINCIPAL = 'b2c3d4e5-0000-4000-8000-0000000000aa';
@@ -107,23 +141,58 @@ const SERVICE_PRINCIPAL = 'b2c3d4e5-0000-4000-8000-0000000000aa';
 const ROLES: DirectoryRole[] = [
   { id: 'c0de0001-2b3c-4d5e-8f6a-7b8c9d0e0001', display_name: 'Global Administrator', role_template_id: GLOBAL_ADMINISTRATOR, member_ids: [id(1), id(5)] },
   // More members than a page of the stand-in Graph, a group and a service principal among them.
-  { id: 'c0de0002-2b3c-4d5e-8f6a-7b8c9d0e0002', display_name: 'User Administrator', role_template_id: USER_ADMINISTRATOR, member_ids: [id(7), id(2), GROUPS[2].id, id(4), SERVICE_PRINCIPAL, id(1), id(6)] },
+  {
+    id: 'c0de0002-2b3c-4d5e-8f6a-7b8c9d0e0002',
+    display_name: 'User Administrator',
+    role_template_id: USER_ADMINISTRATOR,
+    member_ids: [id(7), id(2), GROUPS[2].id, id(4), SERVICE_PRINCIPAL, id(1), id(6)],
+  },
   { id: 'c0de0003-2b3c-4d5e-8f6a-7b8c9d0e0003', display_name: 'Security Reader', role_template_id: SECURITY_READER, member_ids: [] },
-  { id: 'c0de0004-2b3c-4d5e-8f6a-7b8c9d0e0004', display_name: 'Privileged Role Administrator', role_template_id: PRIVILEGED_ROLE_ADMINISTRATOR, member_ids: [id(5)] },
+  {
+    id: 'c0de0004-2b3c-4d5e-8f6a-7b8c9d0e0004',
+    display_name: 'Privileged Role Administrator',
+    role_template_id: PRIVILEGED_ROLE_ADMINISTRATOR,
+    member_ids: [id(5)],
+  },
 ];
 
 const REGISTRATIONS: MfaRegistration[] = [
-  { user_id: id(1), user_principal_name: USERS[0].user_principal_name, is_mfa_registered: true, is_mfa_capable: true, methods_registered: ['microsoftAuthenticatorPush', 'fido2'] },
+  {
+    user_id: id(1),
+    user_principal_name: USERS[0].user_principal_name,
+    is_mfa_registered: true,
+    is_mfa_capable: true,
+    methods_registered: ['microsoftAuthenticatorPush', 'fido2'],
+  },
   { user_id: id(2), user_principal_name: USERS[1].user_principal_name, is_mfa_registered: false, is_mfa_capable: false, methods_registered: [] },
   { user_id: id(3), user_principal_name: null, is_mfa_registered: false, is_mfa_capable: false, methods_registered: [] },
   { user_id: id(4), user_principal_name: USERS[3].user_principal_name, is_mfa_registered: true, is_mfa_capable: false, methods_registered: ['mobilePhone'] },
-  { user_id: id(5), user_principal_name: USERS[4].user_principal_name, is_mfa_registered: true, is_mfa_capable: true, methods_registered: ['windowsHelloForBusiness', 'fido2', 'softwareOneTimePasscode'] },
+  {
+    user_id: id(5),
+    user_principal_name: USERS[4].user_principal_name,
+    is_mfa_registered: true,
+    is_mfa_capable: true,
+    methods_registered: ['windowsHelloForBusiness', 'fido2', 'softwareOneTimePasscode'],
+  },
   { user_id: id(6), user_principal_name: USERS[5].user_principal_name, is_mfa_registered: true, is_mfa_capable: true, methods_registered: ['email'] },
-  { user_id: id(7), user_principal_name: USERS[6].user_principal_name, is_mfa_registered: false, is_mfa_capable: true, methods_registered: ['passKeyDeviceBound'] },
+  {
+    user_id: id(7),
+    user_principal_name: USERS[6].user_principal_name,
+    is_mfa_registered: false,
+    is_mfa_capable: true,
+    methods_registered: ['passKeyDeviceBound'],
+  },
 ];
 
 /** A tenant with guests, a disabled account, a never-signed-in one, nulls where Graph gives them, and roles of every size. */
-export const CONTOSO: DirectoryContent = { tenant_id: CONTRACT_TENANT, cloud: 'Public', users: USERS, groups: GROUPS, roles: ROLES, registrations: REGISTRATIONS };
+export const CONTOSO: DirectoryContent = {
+  tenant_id: CONTRACT_TENANT,
+  cloud: 'Public',
+  users: USERS,
+  groups: GROUPS,
+  roles: ROLES,
+  registrations: REGISTRATIONS,
+};
 
 /**
  * What every DIRECTORY_SERVICE must do: answer the directory it reads, every object exactly and in the directory's
@@ -153,14 +222,24 @@ export function directoryServiceContract(name: string, h: DirectoryHarness): voi
 
     it('reads an empty directory as empty lists', async () => {
       const service = await h.over({ ...CONTOSO, users: [], groups: [], roles: [], registrations: [] });
-      expect([await service.listUsers(), await service.listGroups(), await service.listRoles(), await service.listMfaRegistrations()]).toStrictEqual([[], [], [], []]);
+      expect([await service.listUsers(), await service.listGroups(), await service.listRoles(), await service.listMfaRegistrations()]).toStrictEqual([
+        [],
+        [],
+        [],
+        [],
+      ]);
     });
 
     it('reads another directory as that directory, not as the last one read', async () => {
       await (await h.over(CONTOSO)).listUsers();
       const small = { ...CONTOSO, users: [USERS[6], USERS[0]], groups: [GROUPS[3]], roles: [ROLES[2]], registrations: [REGISTRATIONS[6]] };
       const service = await h.over(small);
-      expect([await service.listUsers(), await service.listGroups(), await service.listRoles(), await service.listMfaRegistrations()]).toStrictEqual([small.users, small.groups, small.roles, small.registrations]);
+      expect([await service.listUsers(), await service.listGroups(), await service.listRoles(), await service.listMfaRegistrations()]).toStrictEqual([
+        small.users,
+        small.groups,
+        small.roles,
+        small.registrations,
+      ]);
     });
 
     // The failures below are declared only for implementations that can meet them (an export file needs no permission).
@@ -172,19 +251,22 @@ export function directoryServiceContract(name: string, h: DirectoryHarness): voi
         ['AuditLog.Read.All', ['users', 'registrations']],
         ['Group.Read.All', ['groups']],
         ['RoleManagement.Read.Directory', ['roles']],
-      ] as const)('without %s granted: ConfigError graph-permission-missing naming what to grant on %j, the other reads answered', async (permission, failing) => {
-        const service = await withoutPermission.call(h, CONTOSO, permission);
-        for (const what of READS) {
-          if ((failing as readonly Read[]).includes(what)) {
-            const error = await read(service, what).catch((e: unknown) => e);
-            expect(error).toBeInstanceOf(ConfigError);
-            expect(error).toMatchObject({ kind: 'config', code: 'graph-permission-missing' });
-            for (const needed of NEEDS[what]) expect((error as Error).message).toContain(needed);
-          } else {
-            expect(await read(service, what)).toStrictEqual(contentOf(CONTOSO, what));
+      ] as const)(
+        'without %s granted: ConfigError graph-permission-missing naming what to grant on %j, the other reads answered',
+        async (permission, failing) => {
+          const service = await withoutPermission.call(h, CONTOSO, permission);
+          for (const what of READS) {
+            if ((failing as readonly Read[]).includes(what)) {
+              const error = await read(service, what).catch((e: unknown) => e);
+              expect(error).toBeInstanceOf(ConfigError);
+              expect(error).toMatchObject({ kind: 'config', code: 'graph-permission-missing' });
+              for (const needed of NEEDS[what]) expect((error as Error).message).toContain(needed);
+            } else {
+              expect(await read(service, what)).toStrictEqual(contentOf(CONTOSO, what));
+            }
           }
-        }
-      });
+        },
+      );
     }
 
     if (unreachable) {

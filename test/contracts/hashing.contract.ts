@@ -10,7 +10,9 @@ export function hashingContract(name: string, make: () => Hashing): void {
     it('computes the FIPS 180-4 SHA-256 test vectors', () => {
       expect(hashing.sha256('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
       expect(hashing.sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-      expect(hashing.sha256('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
+      expect(hashing.sha256('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+        '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+      );
       expect(hashing.sha256(new Uint8Array([0x61, 0x62, 0x63]))).toBe(hashing.sha256('abc'));
     });
 
@@ -44,7 +46,10 @@ export function hashingContract(name: string, make: () => Hashing): void {
     it('gives a hasher fed any cut of a text the SHA-256 of the whole, multibyte UTF-8 cut between or inside characters', () => {
       const encoder = new TextEncoder();
       const strict = new TextDecoder('utf-8', { fatal: true });
-      const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\u0000'), maxLength: 300 }));
+      const text = fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.string({ unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\u0000'), maxLength: 300 }),
+      );
       fc.assert(
         fc.property(text, fc.array(fc.nat(), { maxLength: 10 }), fc.array(fc.boolean(), { minLength: 11, maxLength: 11 }), (s, cuts, asText) => {
           const bytes = encoder.encode(s);
@@ -91,9 +96,15 @@ export function hashingContract(name: string, make: () => Hashing): void {
 
     it('writes the RFC 8785 examples', () => {
       // RFC 8785 §3.2.2 (numbers) and §3.2.3 (key order by UTF-16 code units).
-      const numbers = JSON.parse('{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}');
-      expect(hashing.canonicalize(numbers)).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
-      const sorted = JSON.parse('{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}');
+      const numbers = JSON.parse(
+        '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
+      );
+      expect(hashing.canonicalize(numbers)).toBe(
+        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+      );
+      const sorted = JSON.parse(
+        '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}',
+      );
       expect(hashing.canonicalize(sorted)).toBe(
         '{"\\r":"Carriage Return","1":"One","\u0080":"Control","ö":"Latin Small Letter O With Diaeresis","€":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
       );
@@ -111,7 +122,15 @@ export function hashingContract(name: string, make: () => Hashing): void {
     it('agrees with the canonicalize package on objects whose keys arrive in any order, array-index keys included', () => {
       const key = fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '2', 'a', 'B', '__proto__', 'é'));
       const value = fc.letrec((tie) => ({
-        node: fc.oneof({ depthSize: 'small' }, fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), tie('object')),
+        node: fc.oneof(
+          { depthSize: 'small' },
+          fc.string(),
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.boolean(),
+          fc.constant(null),
+          fc.array(tie('node'), { maxLength: 4 }),
+          tie('object'),
+        ),
         object: fc.array(fc.tuple(key, tie('node')), { maxLength: 6 }).map((pairs) => Object.fromEntries(pairs)),
       })).node;
       fc.assert(

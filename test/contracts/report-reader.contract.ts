@@ -21,7 +21,13 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
       const bytes = Buffer.from('[{"ksi_id":"KSI-AC-02","status":"PASS"}]\n');
       const path = h.put('r.json', bytes);
       const doc = await h.reader.read(path);
-      expect(doc).toEqual({ name: 'r.json', path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, document: [{ ksi_id: 'KSI-AC-02', status: 'PASS' }] });
+      expect(doc).toEqual({
+        name: 'r.json',
+        path,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.length,
+        document: [{ ksi_id: 'KSI-AC-02', status: 'PASS' }],
+      });
     });
 
     it('accepts a UTF-8 byte-order mark and still digests every byte', async () => {
@@ -33,7 +39,7 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
 
     it.each([
       ['a trailing comma', '[\n  {"ksi_id": "KSI-AC-02",}\n]', 'line 2, column 26: Expected double-quoted property name'],
-      ['a missing bracket', '[\n  {"ksi_id": "KSI-AC-02"}\n', 'line 3, column 1: Expected \',\' or \']\' after array element'],
+      ['a missing bracket', '[\n  {"ksi_id": "KSI-AC-02"}\n', "line 3, column 1: Expected ',' or ']' after array element"],
       ['a bad literal', '[\n  tru\n]', 'line 2, column 3'],
       ['an empty file', '', 'line 1, column 1: the file is empty'],
     ])('reports invalid JSON (%s) with line and column', async (_what, text, where) => {
@@ -42,7 +48,12 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
     });
 
     it('reads a report an item at a time: its header, each result as JSON text, and then the digest of every byte', async () => {
-      const results = Array.from({ length: 12_000 }, (_, i) => ({ ksi_id: `KSI-AC-${String(i % 100).padStart(2, '0')}`, status: 'PASS', details: `r\u00e9sultat ${i} "quoted" ]}{[`, n: i }));
+      const results = Array.from({ length: 12_000 }, (_, i) => ({
+        ksi_id: `KSI-AC-${String(i % 100).padStart(2, '0')}`,
+        status: 'PASS',
+        details: `r\u00e9sultat ${i} "quoted" ]}{[`,
+        n: i,
+      }));
       const text = `{"schema_version": "1", "source": {"tool": "t"},\n "results": [\n${results.map((r) => JSON.stringify(r)).join(',\n')}\n]\n}\n`;
       const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
       expect(bytes.length).toBeGreaterThan(1 << 20);
@@ -60,18 +71,28 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
     });
 
     it('names a missing file', async () => {
-      await expect(h.reader.read(h.put('x', Buffer.from('1')).replace(/x$/, 'missing.json'))).rejects.toMatchObject({ kind: 'not-found', message: expect.stringMatching(/missing\.json: no such input file; check the path$/) });
+      await expect(h.reader.read(h.put('x', Buffer.from('1')).replace(/x$/, 'missing.json'))).rejects.toMatchObject({
+        kind: 'not-found',
+        message: expect.stringMatching(/missing\.json: no such input file; check the path$/),
+      });
     });
 
     it('refuses a directory given as a file', async () => {
       const dir = h.dir();
-      await expect(h.reader.read(dir)).rejects.toMatchObject({ kind: 'invalid-input', message: `${dir}: is a directory, expected a JSON file; pass the report file itself` });
+      await expect(h.reader.read(dir)).rejects.toMatchObject({
+        kind: 'invalid-input',
+        message: `${dir}: is a directory, expected a JSON file; pass the report file itself`,
+      });
       expect(await h.reader.kind(dir)).toBe('directory');
     });
 
     it('refuses a directory given as a text file (a statements file), saying a file was expected, not a JSON report', async () => {
       const dir = h.dir();
-      await expect(h.reader.readText(dir)).rejects.toMatchObject({ kind: 'invalid-input', code: 'input-is-directory', message: `${dir}: is a directory, expected a file; pass the file itself` });
+      await expect(h.reader.readText(dir)).rejects.toMatchObject({
+        kind: 'invalid-input',
+        code: 'input-is-directory',
+        message: `${dir}: is a directory, expected a file; pass the file itself`,
+      });
     });
 
     it('refuses a file that is not UTF-8, naming the byte offset, line and value, instead of reading U+FFFD; a byte-order mark is fine', async () => {
@@ -85,10 +106,20 @@ export function reportReaderContract(name: string, make: () => ReaderHarness): v
       // A verifier that hashes the bytes and judges the text itself reads them anyway.
       expect((await h.reader.readText(latin1, undefined, { anyBytes: true })).text).toBe('# Statements\n## KSI-AC-02\nOur caf\ufffd policy\n');
       const json = h.put('bad.json', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0x80]), Buffer.from('"}')]));
-      await expect(h.reader.read(json)).rejects.toMatchObject({ code: 'invalid-utf8', message: `${json}: not UTF-8 text: byte 6 (line 1), 0x80, is not part of a UTF-8 character; save the file as UTF-8` });
+      await expect(h.reader.read(json)).rejects.toMatchObject({
+        code: 'invalid-utf8',
+        message: `${json}: not UTF-8 text: byte 6 (line 1), 0x80, is not part of a UTF-8 character; save the file as UTF-8`,
+      });
       // Overlong, surrogate and cut-short sequences are not UTF-8 either.
-      for (const bytes of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
-        await expect(h.reader.readText(h.put('x.md', Buffer.concat([Buffer.from('ab'), Buffer.from(bytes)])))).rejects.toMatchObject({ code: 'invalid-utf8', message: expect.stringContaining(': not UTF-8 text: byte 2 (line 1), ') });
+      for (const bytes of [
+        [0xc0, 0xaf],
+        [0xed, 0xa0, 0x80],
+        [0xe2, 0x82],
+      ]) {
+        await expect(h.reader.readText(h.put('x.md', Buffer.concat([Buffer.from('ab'), Buffer.from(bytes)])))).rejects.toMatchObject({
+          code: 'invalid-utf8',
+          message: expect.stringContaining(': not UTF-8 text: byte 2 (line 1), '),
+        });
       }
       const bom = h.put('bom.md', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('## KSI-AC-02\nZugriffsprüfung ✓ 🔐\n')]));
       expect((await h.reader.readText(bom)).text).toBe('## KSI-AC-02\nZugriffsprüfung ✓ 🔐\n');

@@ -236,7 +236,9 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
 
     it('refuses a decided run whose seq or id is not the one asked for, writing nothing', async () => {
       const first = runNumber(1);
-      await expect(store.append(first.id, (_latest, seq) => storedRunFor(first.id, seq + 1, { record: recordFor(1) }))).rejects.toThrow(/expected run .* with seq 1/);
+      await expect(store.append(first.id, (_latest, seq) => storedRunFor(first.id, seq + 1, { record: recordFor(1) }))).rejects.toThrow(
+        /expected run .* with seq 1/,
+      );
       await expect(store.append(first.id, (_latest, seq) => storedRunFor(runNumber(2).id, seq, { record: recordFor(1) }))).rejects.toThrow(/expected run/);
       await expect(store.append(first.id, (_latest, seq) => storedRunFor(first.id, seq, { record: recordFor(2) }))).rejects.toThrow(/whose id is/);
       expect(await store.list()).toEqual([]);
@@ -275,7 +277,10 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       await h.tamper('record', { id: second.id, seq: 2 });
       for (const read of [() => store.get(second.id), () => store.get(2), () => store.latest()]) {
         await expect(read()).rejects.toBeInstanceOf(IntegrityError);
-        await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`the hash chain does not match the record of run 2 (${second.id})`) });
+        await expect(read()).rejects.toMatchObject({
+          code: 'run-store-tampered',
+          message: expect.stringContaining(`the hash chain does not match the record of run 2 (${second.id})`),
+        });
       }
       const third = runNumber(3);
       await expect(store.append(third.id, third.decide)).rejects.toMatchObject({ code: 'run-store-tampered' });
@@ -291,7 +296,14 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
       const produce = () => [
         { name: 'sar.json', media_type: 'application/json', chunks: ['[', ...sar.flatMap((piece, i) => (i === 0 ? [piece] : [',', piece])), ']'] },
         // Given the documents written before it, as a manifest is.
-        { name: 'manifest.json', media_type: 'application/json', chunks: (before: readonly { name: string }[]) => (async function* () { yield JSON.stringify(before.map((d) => d.name)); })() },
+        {
+          name: 'manifest.json',
+          media_type: 'application/json',
+          chunks: (before: readonly { name: string }[]) =>
+            (async function* () {
+              yield JSON.stringify(before.map((d) => d.name));
+            })(),
+        },
         { name: 'sar.json.dsse.json', media_type: 'application/vnd.dsse.envelope.v1+json', chunks: [envelope] },
       ];
       const sha = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -311,13 +323,19 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           return plan;
         }, '2026-12-01T00:00:00Z');
         expect(seen).toEqual({ runs: [1, 2, 3], journal: 0 });
-        expect(outcome).toMatchObject({ entry: { seq: 1, kind: 'run-prune', recorded_at: '2026-12-01T00:00:00Z', record: plan }, documents: 2, bytes: Buffer.byteLength(sarText) + envelope.length });
+        expect(outcome).toMatchObject({
+          entry: { seq: 1, kind: 'run-prune', recorded_at: '2026-12-01T00:00:00Z', record: plan },
+          documents: 2,
+          bytes: Buffer.byteLength(sarText) + envelope.length,
+        });
         expect(await store.journal('run-prune')).toEqual([outcome.entry]);
         for (const reader of [store, h.twin()]) {
           for (const name of ['sar.json', 'sar.json.dsse.json']) {
             await expect(bytesOf(await reader.openDocument(1, name))).rejects.toMatchObject({
               code: 'run-pruned',
-              message: expect.stringContaining(`: ${name} of run 1 (${runs[0].id}) was pruned on 2026-12-01T00:00:00Z (conmon.retention.keep_days 31, journal entry 1); the run's summary, chain link, POA&M state, events, KSI counts and manifest are kept`),
+              message: expect.stringContaining(
+                `: ${name} of run 1 (${runs[0].id}) was pruned on 2026-12-01T00:00:00Z (conmon.retention.keep_days 31, journal entry 1); the run's summary, chain link, POA&M state, events, KSI counts and manifest are kept`,
+              ),
             });
           }
           expect(await bytesOf(await reader.openDocument(1, 'manifest.json'))).toBe('["sar.json"]');
@@ -400,11 +418,22 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           function* () {
             yield { id: runNumber(2).id, decide: runNumber(2).decide, produce };
             yield { id: runNumber(3).id, decide: runNumber(3).decide, produce };
-            yield { id: runNumber(4).id, decide: () => { throw failure; } };
+            yield {
+              id: runNumber(4).id,
+              decide: () => {
+                throw failure;
+              },
+            };
           },
           function* () {
             yield { id: runNumber(2).id, decide: runNumber(2).decide, produce };
-            yield { id: runNumber(3).id, decide: runNumber(3).decide, produce: () => { throw failure; } };
+            yield {
+              id: runNumber(3).id,
+              decide: runNumber(3).decide,
+              produce: () => {
+                throw failure;
+              },
+            };
           },
           async function* () {
             yield { id: runNumber(2).id, decide: runNumber(2).decide, produce };
@@ -417,7 +446,9 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
           expect(await store.get(2)).toBeUndefined();
         }
         const second = runNumber(2);
-        expect(await store.appendAll([{ id: second.id, decide: second.decide, produce }])).toStrictEqual([{ recorded: true, summary: second.returned?.summary }]);
+        expect(await store.appendAll([{ id: second.id, decide: second.decide, produce }])).toStrictEqual([
+          { recorded: true, summary: second.returned?.summary },
+        ]);
         expect(second.calls.map((c) => c.seq)).toEqual([2]);
         expect(await bytesOf(await store.openDocument(2, 'sar.json'))).toBe(sarText);
       });
@@ -436,7 +467,12 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         expect(outcome.run.summary.id).toBe(id);
         expect((await store.get(id))?.record).toEqual(record);
         const opened = await store.openDocument(1, 'evidence-bundle.json');
-        expect(opened?.document).toEqual({ name: 'evidence-bundle.json', media_type: 'application/json', sha256: sha(bundleText), bytes: Buffer.byteLength(bundleText) });
+        expect(opened?.document).toEqual({
+          name: 'evidence-bundle.json',
+          media_type: 'application/json',
+          sha256: sha(bundleText),
+          bytes: Buffer.byteLength(bundleText),
+        });
         expect(await bytesOf(opened)).toBe(bundleText);
       });
 
@@ -449,14 +485,22 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
 
       it('records nothing when producing fails, or a name is not plain, and the next append takes seq 1', async () => {
         const first = runNumber(1);
-        await expect(store.append(first.id, first.decide, () => { throw new Error('no key'); })).rejects.toThrow('no key');
+        await expect(
+          store.append(first.id, first.decide, () => {
+            throw new Error('no key');
+          }),
+        ).rejects.toThrow('no key');
         const failing = async function* () {
           yield 'half';
           throw new Error('renderer failed');
         };
-        await expect(store.append(first.id, first.decide, () => [{ name: 'sar.json', media_type: 'application/json', chunks: failing() }])).rejects.toThrow('renderer failed');
+        await expect(store.append(first.id, first.decide, () => [{ name: 'sar.json', media_type: 'application/json', chunks: failing() }])).rejects.toThrow(
+          'renderer failed',
+        );
         for (const name of ['../x.json', 'SAR.json', 'a/b', '', 'sar.json.br']) {
-          await expect(store.append(first.id, first.decide, () => [{ name, media_type: 'text/plain', chunks: ['x'] }])).rejects.toMatchObject({ code: 'bad-document-name' });
+          await expect(store.append(first.id, first.decide, () => [{ name, media_type: 'text/plain', chunks: ['x'] }])).rejects.toMatchObject({
+            code: 'bad-document-name',
+          });
         }
         expect(await store.list()).toEqual([]);
         const outcome = await store.append(first.id, first.decide, produce);
@@ -468,7 +512,10 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         await store.append(first.id, first.decide, produce);
         await store.append(second.id, second.decide, produce);
         const named = await h.tamper('document', { id: second.id, seq: 2 });
-        await expect(bytesOf(await store.openDocument(2, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+        await expect(bytesOf(await store.openDocument(2, 'sar.json'))).rejects.toMatchObject({
+          code: 'run-store-tampered',
+          message: expect.stringContaining(named),
+        });
         expect(await bytesOf(await store.openDocument(1, 'sar.json'))).toBe(sarText);
       });
 
@@ -504,7 +551,11 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const texts = async (opened: (OpenedDocument | undefined)[]) => Promise.all(opened.map((o) => (o === undefined ? undefined : bytesOf(o))));
         const keys = [runs[2].id, 'f'.repeat(64), runs[0].id, 2];
         for (const name of ['manifest.json', 'sar.json', 'missing.json']) {
-          for (const together of [await store.openDocuments(keys, name), await store.openDocuments(keys.slice(0, 3), name), await (await store.reader()).openDocuments(keys, name)]) {
+          for (const together of [
+            await store.openDocuments(keys, name),
+            await store.openDocuments(keys.slice(0, 3), name),
+            await (await store.reader()).openDocuments(keys, name),
+          ]) {
             const each = await Promise.all(keys.slice(0, together.length).map((key) => store.openDocument(key, name)));
             expect(together.map((o) => o?.document)).toEqual(each.map((o) => o?.document));
             expect(await texts(together)).toEqual(await texts(each));
@@ -515,13 +566,31 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const [third] = await store.openDocuments([runs[2].id], 'sar.json');
         await expect(bytesOf(third)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(changed) });
         const named = await h.tamper('kept-list', { id: runs[1].id, seq: 2 });
-        await expect(store.openDocuments([runs[0].id, runs[1].id], 'manifest.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(named) });
+        await expect(store.openDocuments([runs[0].id, runs[1].id], 'manifest.json')).rejects.toMatchObject({
+          code: 'run-store-tampered',
+          message: expect.stringContaining(named),
+        });
       });
     });
 
     describe('the access log (CDS-TRC-ACL)', () => {
-      const event = (at: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', outcome: 'served', status: 200, ...over });
-      const denial = (at: string, principal: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal, document: 'cpo', outcome: 'denied', status: 403, ...over });
+      const event = (at: string, over: Partial<AccessEvent> = {}): AccessEvent => ({
+        at,
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        document: 'sdr',
+        outcome: 'served',
+        status: 200,
+        ...over,
+      });
+      const denial = (at: string, principal: string, over: Partial<AccessEvent> = {}): AccessEvent => ({
+        at,
+        principal,
+        document: 'cpo',
+        outcome: 'denied',
+        status: 403,
+        ...over,
+      });
       /** A 600-character Kerberos principal: authentication refuses it, and so does the log. */
       const KERBEROS = `${'k'.repeat(590)}@EVIL.TEST`;
 
@@ -548,7 +617,11 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
 
       it('summarizes each day as events are appended, across batches and stores: counts, first and last, first and last denial, the federal flag apart', async () => {
         const batches = [
-          [event('2026-11-25T10:00:00Z'), event('2026-11-25T09:00:00Z', { outcome: 'denied', status: 403 }), denial('2026-11-25T08:00:00Z', 'zoe@treasury.gov')],
+          [
+            event('2026-11-25T10:00:00Z'),
+            event('2026-11-25T09:00:00Z', { outcome: 'denied', status: 403 }),
+            denial('2026-11-25T08:00:00Z', 'zoe@treasury.gov'),
+          ],
           [event('2026-11-25T11:00:00Z', { outcome: 'denied', status: 403 }), denial('2026-11-25T12:00:00Z', 'DOE.JOHN.1234567890', { federal: true })],
           [denial('2026-11-25T07:00:00Z', 'DOE.JOHN.1234567890'), event('2026-11-24T10:00:00Z'), event('2026-11-25T06:00:00Z')],
         ];
@@ -557,15 +630,68 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         await twin.appendAccess(batches[1]);
         await store.appendAccess(batches[2]);
         const expected = [
-          { day: '2026-11-25', principal: 'DOE.JOHN.1234567890', document: 'cpo', served: 0, denied: 1, first: '2026-11-25T07:00:00Z', last: '2026-11-25T07:00:00Z', denied_first: '2026-11-25T07:00:00Z', denied_last: '2026-11-25T07:00:00Z' },
-          { day: '2026-11-25', principal: 'DOE.JOHN.1234567890', federal: true, document: 'cpo', served: 0, denied: 1, first: '2026-11-25T12:00:00Z', last: '2026-11-25T12:00:00Z', denied_first: '2026-11-25T12:00:00Z', denied_last: '2026-11-25T12:00:00Z' },
-          { day: '2026-11-25', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 2, denied: 2, first: '2026-11-25T06:00:00Z', last: '2026-11-25T11:00:00Z', denied_first: '2026-11-25T09:00:00Z', denied_last: '2026-11-25T11:00:00Z' },
-          { day: '2026-11-25', principal: 'zoe@treasury.gov', document: 'cpo', served: 0, denied: 1, first: '2026-11-25T08:00:00Z', last: '2026-11-25T08:00:00Z', denied_first: '2026-11-25T08:00:00Z', denied_last: '2026-11-25T08:00:00Z' },
+          {
+            day: '2026-11-25',
+            principal: 'DOE.JOHN.1234567890',
+            document: 'cpo',
+            served: 0,
+            denied: 1,
+            first: '2026-11-25T07:00:00Z',
+            last: '2026-11-25T07:00:00Z',
+            denied_first: '2026-11-25T07:00:00Z',
+            denied_last: '2026-11-25T07:00:00Z',
+          },
+          {
+            day: '2026-11-25',
+            principal: 'DOE.JOHN.1234567890',
+            federal: true,
+            document: 'cpo',
+            served: 0,
+            denied: 1,
+            first: '2026-11-25T12:00:00Z',
+            last: '2026-11-25T12:00:00Z',
+            denied_first: '2026-11-25T12:00:00Z',
+            denied_last: '2026-11-25T12:00:00Z',
+          },
+          {
+            day: '2026-11-25',
+            principal: 'alice@AGENCY.GOV',
+            agency: 'Agency One',
+            document: 'sdr',
+            served: 2,
+            denied: 2,
+            first: '2026-11-25T06:00:00Z',
+            last: '2026-11-25T11:00:00Z',
+            denied_first: '2026-11-25T09:00:00Z',
+            denied_last: '2026-11-25T11:00:00Z',
+          },
+          {
+            day: '2026-11-25',
+            principal: 'zoe@treasury.gov',
+            document: 'cpo',
+            served: 0,
+            denied: 1,
+            first: '2026-11-25T08:00:00Z',
+            last: '2026-11-25T08:00:00Z',
+            denied_first: '2026-11-25T08:00:00Z',
+            denied_last: '2026-11-25T08:00:00Z',
+          },
         ];
         expect(await store.accessTallies('2026-11-25')).toEqual(expected);
         expect(await twin.accessTallies('2026-11-25')).toEqual(expected);
         expect(await store.accessTallies('2026-11-25')).toEqual(tallyAccess(batches.flat().filter((e) => e.at.startsWith('2026-11-25'))));
-        expect(await twin.accessTallies('2026-11-24')).toEqual([{ day: '2026-11-24', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 1, denied: 0, first: '2026-11-24T10:00:00Z', last: '2026-11-24T10:00:00Z' }]);
+        expect(await twin.accessTallies('2026-11-24')).toEqual([
+          {
+            day: '2026-11-24',
+            principal: 'alice@AGENCY.GOV',
+            agency: 'Agency One',
+            document: 'sdr',
+            served: 1,
+            denied: 0,
+            first: '2026-11-24T10:00:00Z',
+            last: '2026-11-24T10:00:00Z',
+          },
+        ]);
         await twin.close();
       });
 
@@ -575,7 +701,8 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const refused = store.appendAccess([good, denial('2026-11-25T08:00:00Z', KERBEROS), other, event('yesterday')]);
         await expect(refused).rejects.toMatchObject({
           code: 'bad-access-event',
-          message: 'access event 2 of 4: principal is not a name: it is 600 characters long, more than 256 (and 1 more refused); the other 2 of the batch were logged',
+          message:
+            'access event 2 of 4: principal is not a name: it is 600 characters long, more than 256 (and 1 more refused); the other 2 of the batch were logged',
         });
         await expect(store.appendAccess([event('2026-11-25T08:00:02Z', { outcome: 'maybe' as 'served' })])).rejects.toMatchObject({
           code: 'bad-access-event',
@@ -588,7 +715,10 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         ]);
         // Names authentication refuses, the log refuses too (principalNameProblem): controls, overrides, non-NFC, blanks.
         for (const principal of ['mallory\u202E@EVIL.TEST', 'fran\u212Ak@partner.gov', ' alice@AGENCY.GOV', 'a\u0000b', '']) {
-          await expect(store.appendAccess([event('2026-11-25T09:00:00Z', { principal })])).rejects.toMatchObject({ code: 'bad-access-event', message: expect.stringMatching(/^access event 1 of 1: principal is not a name: /) });
+          await expect(store.appendAccess([event('2026-11-25T09:00:00Z', { principal })])).rejects.toMatchObject({
+            code: 'bad-access-event',
+            message: expect.stringMatching(/^access event 1 of 1: principal is not a name: /),
+          });
         }
         expect(await store.accessLog('2026-11-25', '2026-11-25')).toHaveLength(2);
       });
@@ -638,13 +768,22 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         const again = await store.pruneAccess({ raw_from: '2026-11-24', summaries_from: '2026-09-01', settled_before: '2026-11-24' });
         expect([again.raw_days, again.summary_days]).toEqual([0, 0]);
         await store.appendAccess([event('2026-11-20T12:00:00Z')]);
-        expect((await store.accessTallies('2026-11-20')).map((t) => [t.served, t.first, t.last])).toEqual([[2, '2026-11-20T10:00:00Z', '2026-11-20T12:00:00Z']]);
+        expect((await store.accessTallies('2026-11-20')).map((t) => [t.served, t.first, t.last])).toEqual([
+          [2, '2026-11-20T10:00:00Z', '2026-11-20T12:00:00Z'],
+        ]);
       });
     });
 
     describe('the journal', () => {
       const KIND = 'vulnerability-evaluation';
-      const evaluation = (n: number) => ({ group: `CVE-2026-${1000 + n}`, irv: true, lev: n % 2 === 0, n_rating: 'N3', reason: 'reachable from the internet', by: 'alice@agency.example' });
+      const evaluation = (n: number) => ({
+        group: `CVE-2026-${1000 + n}`,
+        irv: true,
+        lev: n % 2 === 0,
+        n_rating: 'N3',
+        reason: 'reachable from the internet',
+        by: 'alice@agency.example',
+      });
       const at = (n: number) => `2026-11-0${n}T10:00:00.000Z`;
       /** The hash of an entry computed here, independently of domain/conmon/journal.ts: node:crypto and the canonicalize package. */
       const hashOf = ({ seq, kind, recorded_at, record, prev }: { seq: number; kind: string; recorded_at: string; record: unknown; prev: string | null }) =>
@@ -681,7 +820,11 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         expect(await store.journal('x')).toStrictEqual([other]);
         expect(await store.journal(KIND)).toStrictEqual([first, third]);
         expect(await store.journal('no-such-kind')).toEqual([]);
-        expect((await store.journal()).map((e) => [e.seq, e.kind])).toEqual([[1, KIND], [2, 'x'], [3, KIND]]);
+        expect((await store.journal()).map((e) => [e.seq, e.kind])).toEqual([
+          [1, KIND],
+          [2, 'x'],
+          [3, KIND],
+        ]);
       });
 
       it('gives records back exactly: unicode, escapes, numbers, nested objects and arrays', async () => {
@@ -756,7 +899,20 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
         class Evaluation {
           n = 1;
         }
-        const notRecords: unknown[] = [null, [], 'text', 42, new Date(0), new Evaluation(), { a: undefined }, { a: Number.NaN }, { a: () => 1 }, { a: { b: [1, Number.POSITIVE_INFINITY] } }, { a: new Map() }, cyclic];
+        const notRecords: unknown[] = [
+          null,
+          [],
+          'text',
+          42,
+          new Date(0),
+          new Evaluation(),
+          { a: undefined },
+          { a: Number.NaN },
+          { a: () => 1 },
+          { a: { b: [1, Number.POSITIVE_INFINITY] } },
+          { a: new Map() },
+          cyclic,
+        ];
         for (const record of notRecords) {
           const refused = store.appendJournal(KIND, record as Record<string, unknown>, at(1));
           await expect(refused).rejects.toBeInstanceOf(InvalidInputError);
@@ -798,8 +954,16 @@ export function runStoreContract(name: string, make: () => Promise<RunStoreHarne
     it('keeps a POA&M state and events larger than a part, and reads them back item for item, a part at a time (issue 35)', async () => {
       // About 4 MiB of each: several parts of STATE_PART_BYTES (PostgreSQL) and many chunks of the state file.
       const base = storedRunFor('0'.repeat(64), 1);
-      const poam = Array.from({ length: 6000 }, (_, n) => ({ ...base.poam[n % 2], poam_id: `POAM-${String(n + 1).padStart(5, '0')}`, weakness_description: `${'x'.repeat(500)} ${n} "quoted" \\ ✓` }));
-      const events = Array.from({ length: 6000 }, (_, n) => ({ ...base.events[1], poam_id: `POAM-${String(n + 1).padStart(5, '0')}`, summary: `${'y'.repeat(500)} ${n}` }));
+      const poam = Array.from({ length: 6000 }, (_, n) => ({
+        ...base.poam[n % 2],
+        poam_id: `POAM-${String(n + 1).padStart(5, '0')}`,
+        weakness_description: `${'x'.repeat(500)} ${n} "quoted" \\ ✓`,
+      }));
+      const events = Array.from({ length: 6000 }, (_, n) => ({
+        ...base.events[1],
+        poam_id: `POAM-${String(n + 1).padStart(5, '0')}`,
+        summary: `${'y'.repeat(500)} ${n}`,
+      }));
       const big = runNumber(1, { poam, events });
       const after = runNumber(2);
       await appendAll(big, after);

@@ -53,7 +53,10 @@ const A = [
   eventNumber(2, { kind: 'drift.detected', severity: 'critical', poam_id: null, summary: 'drift: line one\nline two\ttabbed \\ backslash ]' }),
   eventNumber(3, { kind: 'run.recorded', severity: 'info', ksi_id: null, poam_id: null, data: {} }),
 ];
-const B = [eventNumber(4, { kind: 'poam.closed', severity: 'notice' }), eventNumber(5, { kind: 'poam.overdue', severity: 'error', time: '2026-11-03T00:00:00Z' })];
+const B = [
+  eventNumber(4, { kind: 'poam.closed', severity: 'notice' }),
+  eventNumber(5, { kind: 'poam.overdue', severity: 'error', time: '2026-11-03T00:00:00Z' }),
+];
 const C = [eventNumber(6, { kind: 'poam.risk-changed', data: { from: 'moderate', to: 'high' } })];
 
 function deepFrozen<T>(value: T): T {
@@ -151,16 +154,19 @@ export function securityEventSinksContract(name: string, make: () => Promise<Sin
       for (const s of h.working) expect(await h.received(s.spec, 1)).toStrictEqual(C);
     });
 
-    it.each(['bogus', '/var/log/events.ndjson', 'kafka://broker:9092', 'ndjson:', 'ndjson:   '])('refuses %j with UsageError bad-sink naming it and the accepted forms', (spec) => {
-      for (const specs of [[spec], [h.working[0].spec, spec]]) {
-        const error = thrown(() => h.sinks.open(specs));
-        expect(error).toBeInstanceOf(UsageError);
-        expect(error).toMatchObject({ kind: 'usage', code: 'bad-sink' });
-        const message = (error as Error).message;
-        expect(message.slice(0, `--sink ${spec}: `.length)).toBe(`--sink ${spec}: `);
-        for (const form of ['ndjson:', 'syslog+tcp://', 'syslog+udp://', 'https://']) expect(message).toContain(form);
-      }
-    });
+    it.each(['bogus', '/var/log/events.ndjson', 'kafka://broker:9092', 'ndjson:', 'ndjson:   '])(
+      'refuses %j with UsageError bad-sink naming it and the accepted forms',
+      (spec) => {
+        for (const specs of [[spec], [h.working[0].spec, spec]]) {
+          const error = thrown(() => h.sinks.open(specs));
+          expect(error).toBeInstanceOf(UsageError);
+          expect(error).toMatchObject({ kind: 'usage', code: 'bad-sink' });
+          const message = (error as Error).message;
+          expect(message.slice(0, `--sink ${spec}: `.length)).toBe(`--sink ${spec}: `);
+          for (const form of ['ndjson:', 'syslog+tcp://', 'syslog+udp://', 'https://']) expect(message).toContain(form);
+        }
+      },
+    );
 
     it.each([
       ['https://admin:hunter2@hec.example/services/collector', ['hunter2'], 'sink-token-in-url'],

@@ -11,7 +11,12 @@ export interface SignerHarness {
 
 /** RFC 7638 thumbprint, written here from the RFC: the required members in lexicographic order, no spaces. */
 function thumbprint(jwk: PublicJwk): string {
-  const members = jwk.kty === 'EC' ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : jwk.kty === 'OKP' ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x } : { e: jwk.e, kty: jwk.kty, n: jwk.n };
+  const members =
+    jwk.kty === 'EC'
+      ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }
+      : jwk.kty === 'OKP'
+        ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x }
+        : { e: jwk.e, kty: jwk.kty, n: jwk.n };
   return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
 }
 

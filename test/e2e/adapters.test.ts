@@ -34,7 +34,13 @@ describe('svc adapter run-baseline → svc ir auditor-bundle', () => {
       ].join('\n'),
     );
     const written = JSON.parse(readFileSync(report, 'utf8'));
-    expect(written.source).toMatchObject({ tool: 'ScubaGear', version: '1.8.0', raw_file: 'ScubaResults_fa5589b7-d528-4f80.json', adapter: 'svc-adapter-scubagear', adapter_version: '0.5.0' });
+    expect(written.source).toMatchObject({
+      tool: 'ScubaGear',
+      version: '1.8.0',
+      raw_file: 'ScubaResults_fa5589b7-d528-4f80.json',
+      adapter: 'svc-adapter-scubagear',
+      adapter_version: '0.5.0',
+    });
     expect(written.source.raw_sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     const transform = svc(['ir', 'baseline-transform', report]);
@@ -43,7 +49,9 @@ describe('svc adapter run-baseline → svc ir auditor-bundle', () => {
     expect(bundle.status).toBe(0);
     expect(bundle.stdout).toContain('Evidence: 26\nActions: 26\nPOA&M: 15\n');
     const poam = JSON.parse(readFileSync(join(tmp, 'bundle', 'poam.json'), 'utf8'));
-    expect(poam.rows.find((r: { ksi_id: string }) => r.ksi_id === 'KSI-AC-02').remediation_plan).toBe('REMEDIATE within 7 days (Critical): fix MS.AAD.7.4v1, MS.AAD.7.5v1, MS.AAD.7.7v1 and re-run the assessment.');
+    expect(poam.rows.find((r: { ksi_id: string }) => r.ksi_id === 'KSI-AC-02').remediation_plan).toBe(
+      'REMEDIATE within 7 days (Critical): fix MS.AAD.7.4v1, MS.AAD.7.5v1, MS.AAD.7.7v1 and re-run the assessment.',
+    );
   });
 
   it('prints the report to stdout without --out, for a pipe', () => {
@@ -69,7 +77,11 @@ describe('svc adapter run auto', () => {
     expect(run.stdout).toMatch(/^Normalized .* \(ScubaGear 1\.8\.0\): 92 checks, 26 KSIs\n/);
     svc(['adapter', 'run', 'scubagear', SCUBA, '--out', named]);
     expect(readFileSync(auto, 'utf8')).toBe(readFileSync(named, 'utf8'));
-    expect(JSON.parse(svc(['adapter', 'run', 'auto', SCUBA, '--json']).stdout)).toMatchObject({ vendor: 'scubagear', detected: { format: 'ScubaGear' }, tool: 'ScubaGear' });
+    expect(JSON.parse(svc(['adapter', 'run', 'auto', SCUBA, '--json']).stdout)).toMatchObject({
+      vendor: 'scubagear',
+      detected: { format: 'ScubaGear' },
+      tool: 'ScubaGear',
+    });
   });
 
   it('a file of no known format exits 3 naming the vendors, and writes nothing', () => {
@@ -77,7 +89,9 @@ describe('svc adapter run auto', () => {
     writeFileSync(other, '{"hello": "world"}');
     const run = svc(['adapter', 'run', 'auto', other, '--out', join(tmp, 'never.json')]);
     expect(run.status).toBe(3);
-    expect(run.stderr).toBe(`Error: ${other}: looks like the output of none of the ${VENDORS.length} scanners svc reads (${VENDORS.join(', ')}); name the vendor (svc adapter run <vendor> ${other}), or check that this is the scanner's JSON or XML output file\n`);
+    expect(run.stderr).toBe(
+      `Error: ${other}: looks like the output of none of the ${VENDORS.length} scanners svc reads (${VENDORS.join(', ')}); name the vendor (svc adapter run <vendor> ${other}), or check that this is the scanner's JSON or XML output file\n`,
+    );
     expect(readdirSync(tmp)).not.toContain('never.json');
   });
 });
@@ -85,9 +99,18 @@ describe('svc adapter run auto', () => {
 describe('svc adapter run --list', () => {
   it("names every vendor of the parser registry, in its order, with each one's declared evidence type and detection kind", () => {
     const run = svc(['adapter', 'run', '--list']);
-    expect(run.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(VENDORS);
+    expect(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(VENDORS);
     expect(JSON.parse(svc(['adapter', 'run', '--list', '--json']).stdout).vendors).toEqual(VENDOR_PARSERS.map((p) => p.info));
-    expect(JSON.parse(svc(['adapter', 'run', '--list', '--json']).stdout).vendors.find((v: { vendor: string }) => v.vendor === 'trivy')).toMatchObject({ tool: 'Trivy', evidence: 'Report', detections: 'vulnerability' });
+    expect(JSON.parse(svc(['adapter', 'run', '--list', '--json']).stdout).vendors.find((v: { vendor: string }) => v.vendor === 'trivy')).toMatchObject({
+      tool: 'Trivy',
+      evidence: 'Report',
+      detections: 'vulnerability',
+    });
   });
 
   it.each(VENDORS)('%s reads every real sample of its folder', (vendor) => {
@@ -111,11 +134,17 @@ describe('bad input: exit 3, one line naming the file, nothing written', () => {
   };
 
   it('an unknown vendor', () => {
-    expect(run('qualys', SCUBA)).toMatchObject({ status: 3, stderr: `Error: unknown vendor "qualys"; use one of ${VENDORS.join(', ')} (svc adapter run --list)\n` });
+    expect(run('qualys', SCUBA)).toMatchObject({
+      status: 3,
+      stderr: `Error: unknown vendor "qualys"; use one of ${VENDORS.join(', ')} (svc adapter run --list)\n`,
+    });
   });
 
   it('a file of another vendor, naming the vendor it looks like', () => {
-    expect(run('nessus', SCUBA)).toMatchObject({ status: 3, stderr: `Error: ${SCUBA}: does not look like Nessus output; it looks like ScubaGear output: try "svc adapter run scubagear ${SCUBA}"\n` });
+    expect(run('nessus', SCUBA)).toMatchObject({
+      status: 3,
+      stderr: `Error: ${SCUBA}: does not look like Nessus output; it looks like ScubaGear output: try "svc adapter run scubagear ${SCUBA}"\n`,
+    });
   });
 
   it('an empty file', () => {
@@ -127,15 +156,24 @@ describe('bad input: exit 3, one line naming the file, nothing written', () => {
   it('truncated JSON, with line and column', () => {
     const cut = join(tmp, 'cut.json');
     writeFileSync(cut, readFileSync(SCUBA).subarray(0, 40_000));
-    expect(run('scubagear', cut)).toMatchObject({ status: 3, stderr: expect.stringMatching(new RegExp(`^Error: ${cut}: invalid JSON at line \\d+, column \\d+: `)) });
+    expect(run('scubagear', cut)).toMatchObject({
+      status: 3,
+      stderr: expect.stringMatching(new RegExp(`^Error: ${cut}: invalid JSON at line \\d+, column \\d+: `)),
+    });
   });
 
   it('a missing file', () => {
-    expect(run('scubagear', join(tmp, 'nope.json'))).toMatchObject({ status: 3, stderr: `Error: ${join(tmp, 'nope.json')}: no such input file; check the path\n` });
+    expect(run('scubagear', join(tmp, 'nope.json'))).toMatchObject({
+      status: 3,
+      stderr: `Error: ${join(tmp, 'nope.json')}: no such input file; check the path\n`,
+    });
   });
 
   it('a vendor without a file', () => {
-    expect(svc(['adapter', 'run', 'nessus'])).toMatchObject({ status: 2, stderr: 'Error: give a vendor and a file (svc adapter run <vendor> <raw>), or --list\n' });
+    expect(svc(['adapter', 'run', 'nessus'])).toMatchObject({
+      status: 2,
+      stderr: 'Error: give a vendor and a file (svc adapter run <vendor> <raw>), or --list\n',
+    });
   });
 });
 
@@ -151,7 +189,9 @@ describe('svc ksi evaluate', () => {
       ]),
     );
     const out = join(tmp, 'evaluated.json');
-    expect(svc(['ksi', 'evaluate', checks, '--out', out]).stdout).toBe(`Evaluated ${checks}: 1 KSI\nPASS: 0\nWARN: 1\nFAIL: 0\nNot assessed: 1 (KSI-SC-07)\nReport written to ${out}\n`);
+    expect(svc(['ksi', 'evaluate', checks, '--out', out]).stdout).toBe(
+      `Evaluated ${checks}: 1 KSI\nPASS: 0\nWARN: 1\nFAIL: 0\nNot assessed: 1 (KSI-SC-07)\nReport written to ${out}\n`,
+    );
     expect(svc(['ir', 'baseline-transform', out]).stdout).toContain('Total: 1\nPASS: 0\nWARN: 1\n');
     expect(JSON.parse(svc(['ksi', 'evaluate', checks]).stdout).results[0].checks).toEqual([
       { id: 'okta-mfa', status: 'PASS' },
@@ -162,6 +202,9 @@ describe('svc ksi evaluate', () => {
   it('refuses a bad row with exit 3', () => {
     const bad = join(tmp, 'bad-checks.json');
     writeFileSync(bad, JSON.stringify([{ ksi_id: 'KSI-AC-02', check_id: 'x', status: 'ok', criticality: 'must' }]));
-    expect(svc(['ksi', 'evaluate', bad])).toMatchObject({ status: 3, stderr: `Error: ${bad}: [0].status: "ok" is not a check status; use pass, fail, error or manual\n` });
+    expect(svc(['ksi', 'evaluate', bad])).toMatchObject({
+      status: 3,
+      stderr: `Error: ${bad}: [0].status: "ok" is not a check status; use pass, fail, error or manual\n`,
+    });
   });
 });

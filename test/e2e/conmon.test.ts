@@ -28,13 +28,21 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const home = (name: string) => join(tmp, name);
-const conmon = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => svc(['conmon', ...args], { env: { SVC_HOME: home(name), SVC_SINK_BACKOFF_MS: '5', SVC_SIGNING_KEY: signingKey, ...env } });
-const events = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown> & { kind: string; ksi_id: string | null; summary: string });
+const conmon = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  svc(['conmon', ...args], { env: { SVC_HOME: home(name), SVC_SINK_BACKOFF_MS: '5', SVC_SIGNING_KEY: signingKey, ...env } });
+const events = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown> & { kind: string; ksi_id: string | null; summary: string });
 
 /** The CLI as a child process that does not block this one, so listeners in the test can answer it. */
 function svcAsync(args: string[], env: NodeJS.ProcessEnv): Promise<SvcRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SVC_SIGNING_KEY: signingKey, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SVC_SIGNING_KEY: signingKey, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -67,7 +75,11 @@ describe('svc conmon over 50 generated runs (file store)', () => {
     const again = conmon('series', ['process', series[9], '--sink', `ndjson:${join(tmp, 'again.ndjson')}`]);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('Already recorded run 10: ');
-    expect(events(join(tmp, 'again.ndjson')).map((e) => e.event_id)).toEqual(events(sink()).filter((e) => (e.run as { seq: number }).seq === 10).map((e) => e.event_id));
+    expect(events(join(tmp, 'again.ndjson')).map((e) => e.event_id)).toEqual(
+      events(sink())
+        .filter((e) => (e.run as { seq: number }).seq === 10)
+        .map((e) => e.event_id),
+    );
   });
 
   it('opens, keeps, marks overdue and closes POA&M items by the lifecycle rules, one event per change', () => {
@@ -76,13 +88,21 @@ describe('svc conmon over 50 generated runs (file store)', () => {
     expect(ia.map((e) => (e.data as { original_detection_date: string }).original_detection_date)).toEqual([seriesDay(5), seriesDay(5), seriesDay(5)]);
     expect((ia[2].data as { completion_date: string }).completion_date).toBe(seriesDay(13));
     const ac = events(sink()).filter((e) => e.ksi_id === 'KSI-AC-02' && e.kind.startsWith('poam.'));
-    expect(ac.map((e) => `${(e.run as { seq: number }).seq} ${e.kind}`)).toEqual(['20 poam.opened', '21 poam.risk-changed', '23 poam.overdue', '30 poam.closed']);
+    expect(ac.map((e) => `${(e.run as { seq: number }).seq} ${e.kind}`)).toEqual([
+      '20 poam.opened',
+      '21 poam.risk-changed',
+      '23 poam.overdue',
+      '30 poam.closed',
+    ]);
     expect(events(sink()).filter((e) => e.ksi_id === 'KSI-ZZ-01' && e.kind === 'poam.opened')).toHaveLength(1);
   });
 
   it('classifies the drift between consecutive runs', () => {
     const drift = events(sink()).filter((e) => e.kind === 'drift.detected');
-    const at = (seq: number) => drift.filter((e) => (e.run as { seq: number }).seq === seq).map((e) => `${(e.data as { severity: string }).severity} ${(e.data as { class: string }).class} ${e.ksi_id}`);
+    const at = (seq: number) =>
+      drift
+        .filter((e) => (e.run as { seq: number }).seq === seq)
+        .map((e) => `${(e.data as { severity: string }).severity} ${(e.data as { class: string }).class} ${e.ksi_id}`);
     expect(at(5)).toContain('P1 DRIFT-IDENTITY KSI-IA-02');
     expect(at(13)).toContain('P4 DRIFT-SEMANTIC KSI-IA-02');
     expect(at(21)).toContain('P1 DRIFT-AUTHZ KSI-AC-02');
@@ -165,7 +185,10 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
       stderr: 'Error: --now yesterday: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21\n',
       status: 2,
     });
-    expect(conmon('bad-now', ['process', fixture, '--now', '2027-02-29'])).toMatchObject({ stderr: 'Error: --now 2027-02-29: not a day of the calendar; write a date such as 2026-11-21\n', status: 2 });
+    expect(conmon('bad-now', ['process', fixture, '--now', '2027-02-29'])).toMatchObject({
+      stderr: 'Error: --now 2027-02-29: not a day of the calendar; write a date such as 2026-11-21\n',
+      status: 2,
+    });
     expect(existsSync(join(home('bad-now'), 'store'))).toBe(false);
   });
 
@@ -175,7 +198,11 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
       let buffer = Buffer.alloc(0);
       socket.on('data', (d) => {
         buffer = Buffer.concat([buffer, d]);
-        for (let m = /^(\d+) /.exec(buffer.toString('latin1')); m && buffer.length >= m[0].length + Number(m[1]); m = /^(\d+) /.exec(buffer.toString('latin1'))) {
+        for (
+          let m = /^(\d+) /.exec(buffer.toString('latin1'));
+          m && buffer.length >= m[0].length + Number(m[1]);
+          m = /^(\d+) /.exec(buffer.toString('latin1'))
+        ) {
           frames.push(buffer.subarray(m[0].length, m[0].length + Number(m[1])).toString('utf8'));
           buffer = buffer.subarray(m[0].length + Number(m[1]));
         }
@@ -199,7 +226,17 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     try {
       const port = (s: { address(): unknown }) => (s.address() as AddressInfo).port;
       const result = await svcAsync(
-        ['conmon', 'process', fixture, '--sink', `syslog+tcp://127.0.0.1:${port(tcp)}`, '--sink', `syslog+udp://127.0.0.1:${port(udp)}`, '--sink', `http://127.0.0.1:${port(http)}/services/collector/event`],
+        [
+          'conmon',
+          'process',
+          fixture,
+          '--sink',
+          `syslog+tcp://127.0.0.1:${port(tcp)}`,
+          '--sink',
+          `syslog+udp://127.0.0.1:${port(udp)}`,
+          '--sink',
+          `http://127.0.0.1:${port(http)}/services/collector/event`,
+        ],
         { SVC_HOME: home('sinks'), SVC_SINK_TOKEN: 'hec-token-123' },
       );
       expect([result.status, result.stderr]).toEqual([0, '']);
@@ -207,7 +244,9 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
       expect(result.stdout).not.toContain('hec-token-123');
       await new Promise((r) => setTimeout(r, 200));
       expect(frames).toHaveLength(4);
-      expect(frames[0]).toMatch(/^<134>1 2026-11-02T14:05:00Z \S+ svc \d+ run\.recorded \[svc@32473 event_id="[0-9a-f-]{36}" kind="run\.recorded" run="[0-9a-f]{64}"\] \{/);
+      expect(frames[0]).toMatch(
+        /^<134>1 2026-11-02T14:05:00Z \S+ svc \d+ run\.recorded \[svc@32473 event_id="[0-9a-f-]{36}" kind="run\.recorded" run="[0-9a-f]{64}"\] \{/,
+      );
       expect(frames.map((f) => JSON.parse(f.slice(f.indexOf('] ') + 2)).kind)).toEqual(['run.recorded', 'poam.opened', 'poam.opened', 'poam.opened']);
       expect(frames[1]).toMatch(/^<130>1 /); // local0 + critical: POAM-KSI-AC-02 opened at Critical risk
       expect(datagrams.map((d) => d.split(' ')[5])).toEqual(['run.recorded', 'poam.opened', 'poam.opened', 'poam.opened']);
@@ -232,7 +271,9 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     expect(dead.status).toBe(5);
     expect(dead.stdout).toContain('Recorded run 1: ');
     expect(dead.stdout).toContain('- syslog+tcp://127.0.0.1:9: failed after 4 attempts: ');
-    expect(dead.stderr).toBe(`Error: syslog+tcp://127.0.0.1:9: could not deliver the 4 events of run 1; the run is recorded in ${home('dead-sink')}/store. Fix the sink and run the same command again to send them\n`);
+    expect(dead.stderr).toBe(
+      `Error: syslog+tcp://127.0.0.1:9: could not deliver the 4 events of run 1; the run is recorded in ${home('dead-sink')}/store. Fix the sink and run the same command again to send them\n`,
+    );
     const retry = conmon('dead-sink', ['process', fixture, '--sink', `ndjson:${join(tmp, 'dead-retry.ndjson')}`]);
     expect(retry.status).toBe(0);
     expect(retry.stdout).toContain('Already recorded run 1: ');
@@ -252,7 +293,9 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
   it('refuses a bad sink before recording anything (exit 2)', () => {
     const result = conmon('bad-sink', ['process', fixture, '--sink', 'kafka://broker:9092']);
     expect([result.status, result.stdout]).toEqual([2, '']);
-    expect(result.stderr).toBe('Error: --sink kafka://broker:9092: not a sink; use ndjson:<file>, syslog+tcp://host:port, syslog+udp://host:port or https://host/path\n');
+    expect(result.stderr).toBe(
+      'Error: --sink kafka://broker:9092: not a sink; use ndjson:<file>, syslog+tcp://host:port, syslog+udp://host:port or https://host/path\n',
+    );
     expect(existsSync(join(home('bad-sink'), 'store'))).toBe(false);
   });
 
@@ -281,13 +324,17 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     writeStoredDocument(documents, 'evidence-bundle.json', good.replace('"FAIL"', '"PASS"'));
     const result = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
     expect(result.status).toBe(4);
-    expect(result.stderr).toBe(`Error: ${bundle}: the document evidence-bundle.json no longer matches the SHA-256 its run's link in the hash chain names; the store was modified outside svc. Restore it from backup\n`);
+    expect(result.stderr).toBe(
+      `Error: ${bundle}: the document evidence-bundle.json no longer matches the SHA-256 its run's link in the hash chain names; the store was modified outside svc. Restore it from backup\n`,
+    );
     writeStoredDocument(documents, 'evidence-bundle.json', good);
     const record = join(home('tamper'), 'store', 'runs', `${id}.json`);
     writeFileSync(record, readFileSync(record, 'utf8').replace('"1"', '"2"'));
     const again = conmon('tamper', ['process', 'fixtures/sample-baseline-b.json']);
     expect(again.status).toBe(4);
-    expect(again.stderr).toBe(`Error: ${record}: the hash chain does not match the record of run 1 (${id}); the store was modified outside svc. Restore it from backup\n`);
+    expect(again.stderr).toBe(
+      `Error: ${record}: the hash chain does not match the record of run 1 (${id}); the store was modified outside svc. Restore it from backup\n`,
+    );
   });
 
   it('detects a POA&M state edited outside svc (exit 4), naming the file', () => {
@@ -298,20 +345,25 @@ describe('svc conmon process: sinks, concurrency and bad input', () => {
     // The next run moves the lifecycle on from run 1's POA&M state: it is read, and refused.
     const next = conmon('tamper-state', ['process', 'fixtures/sample-baseline-b.json']);
     expect(next.status).toBe(4);
-    expect(next.stderr).toBe(`Error: ${edited}: the hash chain does not match the POA&M state of run 1 (${file.slice(9, 73)}); the store was modified outside svc. Restore it from backup\n`);
+    expect(next.stderr).toBe(
+      `Error: ${edited}: the hash chain does not match the POA&M state of run 1 (${file.slice(9, 73)}); the store was modified outside svc. Restore it from backup\n`,
+    );
     // The trend dashboard reads only the summaries in the index, which are intact.
     expect(conmon('tamper-state', ['dashboard', '--out', join(tmp, 'tampered-dashboard.html')]).status).toBe(0);
   });
 
   it('rejects a period that ends before it starts, or is not a date (exit 2)', () => {
-    expect(conmon('series', ['export-oa', '--from', '2026-07-01', '--to', '2026-06-01']).stderr).toBe('Error: --from 2026-07-01 is after --to 2026-06-01; give the start of the period first\n');
+    expect(conmon('series', ['export-oa', '--from', '2026-07-01', '--to', '2026-06-01']).stderr).toBe(
+      'Error: --from 2026-07-01 is after --to 2026-06-01; give the start of the period first\n',
+    );
     const bad = conmon('series', ['export-oa', '--from', 'last week', '--to', '2026-06-01']);
     expect([bad.status, bad.stderr]).toEqual([2, 'Error: --from last week: expected a date (2026-10-01) or a date-time with a zone (2026-10-01T00:00:00Z)\n']);
   });
 });
 
 /** The Merkle root a run's manifest names. */
-const manifestRoot = (dir: string) => (JSON.parse(readStoredDocument(dir, 'manifest.json').toString('utf8')) as { run: { merkle_root: string } }).run.merkle_root;
+const manifestRoot = (dir: string) =>
+  (JSON.parse(readStoredDocument(dir, 'manifest.json').toString('utf8')) as { run: { merkle_root: string } }).run.merkle_root;
 
 describe('svc conmon process stores the documents svc-api serves for the run', () => {
   it('writes the OSCAL documents, the signed SAR and a manifest of their digests into the store with the run', () => {
@@ -324,9 +376,20 @@ describe('svc conmon process stores the documents svc-api serves for the run', (
     // One graph per control of the baseline (GET /auditor/graph/{control_id}), its evidence nodes with inclusion proofs.
     // The list routes' pages (GET /auditor/evidence, /findings, /poam): five results, three findings, three POA&M items.
     expect(stored.filter((name) => /^(evidence|findings|poam)\.(\d{6}|index)\.json$/.test(name)).sort()).toEqual([
-      'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json',
+      'evidence.000000.json',
+      'evidence.index.json',
+      'findings.000000.json',
+      'findings.index.json',
+      'poam.000000.json',
+      'poam.index.json',
     ]);
-    expect(JSON.parse(readStoredDocument(dir, 'findings.index.json').toString('utf8'))).toMatchObject({ schema: 'svc.paged-list/v1', list: 'findings', total: 3, page_size: 1000, pages: [{ first: 'KSI-AC-02', count: 3 }] });
+    expect(JSON.parse(readStoredDocument(dir, 'findings.index.json').toString('utf8'))).toMatchObject({
+      schema: 'svc.paged-list/v1',
+      list: 'findings',
+      total: 3,
+      page_size: 1000,
+      pages: [{ first: 'KSI-AC-02', count: 3 }],
+    });
     const graphs = stored.filter((name) => name.startsWith('graph.'));
     expect(graphs).toHaveLength(323);
     const ia2 = JSON.parse(readStoredDocument(dir, 'graph.ia-2.json').toString('utf8'));
@@ -335,7 +398,13 @@ describe('svc conmon process stores the documents svc-api serves for the run', (
     const manifest = JSON.parse(readStoredDocument(dir, 'manifest.json').toString('utf8'));
     const sha = (file: string) => `sha256:${createHash('sha256').update(readStoredDocument(dir, file)).digest('hex')}`;
     expect(manifest.artifacts.map((a: { name: string; href: string; sha256: string }) => [a.name, a.href, a.sha256])).toEqual(
-      [['ssp.json', '/auditor/oscal/ssp'], ['sar.json', '/auditor/oscal/sar'], ['sar.json.dsse.json', '/auditor/oscal/sar?envelope=1'], ['sap.json', '/auditor/oscal/sap'], ['poam.json', '/auditor/oscal/poam']].map(([name, href]) => [name, href, sha(name)]),
+      [
+        ['ssp.json', '/auditor/oscal/ssp'],
+        ['sar.json', '/auditor/oscal/sar'],
+        ['sar.json.dsse.json', '/auditor/oscal/sar?envelope=1'],
+        ['sap.json', '/auditor/oscal/sap'],
+        ['poam.json', '/auditor/oscal/poam'],
+      ].map(([name, href]) => [name, href, sha(name)]),
     );
     expect(manifest.run).toMatchObject({ seq: 1, id });
     // The SAR and its envelope as an assessor saves them verify, signed by the key given.
@@ -364,7 +433,10 @@ describe('svc conmon process stores the documents svc-api serves for the run', (
     const bad = join(tmp, 'not-a-key.pem');
     writeFileSync(bad, 'not a key');
     const run = conmon('bad-key', ['process', series[0], '--key', bad]);
-    expect([run.status, run.stderr]).toEqual([5, `Error: ${bad}: not a usable signing key (no PEM private key found); give a PEM private key: EC P-256, Ed25519, or RSA of 2048 bits or more\n`]);
+    expect([run.status, run.stderr]).toEqual([
+      5,
+      `Error: ${bad}: not a usable signing key (no PEM private key found); give a PEM private key: EC P-256, Ed25519, or RSA of 2048 bits or more\n`,
+    ]);
     expect(existsSync(join(home('bad-key'), 'store', 'index.json'))).toBe(false);
   });
 });
@@ -393,8 +465,12 @@ describe('svc conmon with the PostgreSQL run store (SVC_STORE=postgres://...)', 
   }, 120_000);
 
   it('says which store it cannot reach (exit 5), without the password', () => {
-    const result = svc(['conmon', 'process', 'fixtures/sample-baseline.json'], { env: { SVC_STORE: `postgresql://svc:${TEST_PASSWORD}@127.0.0.1:9/svc`, SVC_HOME: home('pg-down'), SVC_SIGNING_KEY: signingKey } });
+    const result = svc(['conmon', 'process', 'fixtures/sample-baseline.json'], {
+      env: { SVC_STORE: `postgresql://svc:${TEST_PASSWORD}@127.0.0.1:9/svc`, SVC_HOME: home('pg-down'), SVC_SIGNING_KEY: signingKey },
+    });
     expect(result.status).toBe(5);
-    expect(result.stderr).toMatch(/^Error: postgresql:\/\/svc:\*\*\*@127\.0\.0\.1:9\/svc: cannot reach the PostgreSQL run store \(.*\); check SVC_STORE and that the server is running\n$/);
+    expect(result.stderr).toMatch(
+      /^Error: postgresql:\/\/svc:\*\*\*@127\.0\.0\.1:9\/svc: cannot reach the PostgreSQL run store \(.*\); check SVC_STORE and that the server is running\n$/,
+    );
   });
 });

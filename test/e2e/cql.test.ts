@@ -29,7 +29,9 @@ describe('svc cql query', () => {
         '',
       ].join('\n'),
     );
-    expect(svc(['cql', 'query', 'FROM results GROUP BY area COUNT', '--input', SAMPLE]).stdout).toBe('area  count\n----  -----\nAC    1\nAU    1\nCNA   1\nIA    1\nSC    1\n(5 rows)\n');
+    expect(svc(['cql', 'query', 'FROM results GROUP BY area COUNT', '--input', SAMPLE]).stdout).toBe(
+      'area  count\n----  -----\nAC    1\nAU    1\nCNA   1\nIA    1\nSC    1\n(5 rows)\n',
+    );
   });
 
   it('orders by meaning over several inputs, showing which input each row comes from', () => {
@@ -49,13 +51,29 @@ describe('svc cql query', () => {
   });
 
   it('writes RFC 4180 CSV and returns the result object under --json', () => {
-    expect(svc(['cql', 'query', 'FROM actions WHERE sev IN (Critical, High) SELECT ksi_id, owner, sla, controls', '--input', SAMPLE, '--format', 'csv']).stdout).toBe(
+    expect(
+      svc(['cql', 'query', 'FROM actions WHERE sev IN (Critical, High) SELECT ksi_id, owner, sla, controls', '--input', SAMPLE, '--format', 'csv']).stdout,
+    ).toBe(
       'ksi_id,owner,sla,controls\r\n' +
         'KSI-AC-02,identity-team@agency.example,7,"ac-2, ac-2.1, ac-2.2, ac-2.3, ac-2.4, ac-2.5, ac-2.7, ac-2.9, ac-2.12, ac-2.13"\r\n' +
         'KSI-IA-02,identity-team@agency.example,7,"ia-2, ia-2.1, ia-2.2, ia-2.5, ia-2.6, ia-2.8, ia-2.12"\r\n',
     );
     const run = svc(['cql', 'query', 'FROM results GROUP BY area COUNT', '--input', SAMPLE, '--json']);
-    expect([run.status, JSON.parse(run.stdout)]).toEqual([0, { source: 'results', from: [SAMPLE], columns: ['area', 'count'], rows: [['AC', 1], ['AU', 1], ['CNA', 1], ['IA', 1], ['SC', 1]] }]);
+    expect([run.status, JSON.parse(run.stdout)]).toEqual([
+      0,
+      {
+        source: 'results',
+        from: [SAMPLE],
+        columns: ['area', 'count'],
+        rows: [
+          ['AC', 1],
+          ['AU', 1],
+          ['CNA', 1],
+          ['IA', 1],
+          ['SC', 1],
+        ],
+      },
+    ]);
   });
 
   // Security review, issue 15: CSV cells went out unguarded, so a title Excel would run as a formula did.
@@ -65,7 +83,9 @@ describe('svc cql query', () => {
     report.results[0].details = '-2+3';
     const input = join(home, 'formula.json');
     writeFileSync(input, JSON.stringify(report));
-    expect(svc(['cql', 'query', `FROM results WHERE ksi_id = ${report.results[0].ksi_id} SELECT ksi_id, title, details`, '--input', input, '--format', 'csv'])).toEqual({
+    expect(
+      svc(['cql', 'query', `FROM results WHERE ksi_id = ${report.results[0].ksi_id} SELECT ksi_id, title, details`, '--input', input, '--format', 'csv']),
+    ).toEqual({
       stdout: `ksi_id,title,details\r\n${report.results[0].ksi_id},"'=HYPERLINK(""http://evil.example"",""click"")",'-2+3\r\n`,
       stderr: '',
       status: 0,
@@ -75,7 +95,8 @@ describe('svc cql query', () => {
   it('points at a syntax error with a caret and exits 2', () => {
     expect(svc(['cql', 'query', 'FROM results WHERE status = FAIL AND (area = IA', '--input', SAMPLE])).toEqual({
       stdout: '',
-      stderr: "Error: line 1, column 48: expected ')', found end of query\n  FROM results WHERE status = FAIL AND (area = IA\n                                                 ^\n",
+      stderr:
+        "Error: line 1, column 48: expected ')', found end of query\n  FROM results WHERE status = FAIL AND (area = IA\n                                                 ^\n",
       status: 2,
     });
   });

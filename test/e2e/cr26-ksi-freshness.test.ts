@@ -59,12 +59,21 @@ describe('svc ksi list --catalog cr26', () => {
     expect(json).toMatchObject({ catalog: 'cr26', release: { version: '2026.10.05.01', date: '2026-10-05' }, counts: { ksis: 46, themes: 10, matched: 46 } });
     expect(json.themes[0]).toEqual({ id: 'CED', name: 'Cybersecurity Education' });
     expect(json.ksis).toHaveLength(46);
-    expect(json.ksis[0]).toEqual({ id: 'KSI-CED-RAT', theme: 'CED', name: 'Reviewing All Training', controls: ['cp-3', 'ir-2', 'ps-6', 'at-2', 'at-2.2', 'at-2.3', 'at-3.5', 'at-4', 'ir-2.3', 'at-3', 'sr-11.1'] });
+    expect(json.ksis[0]).toEqual({
+      id: 'KSI-CED-RAT',
+      theme: 'CED',
+      name: 'Reviewing All Training',
+      controls: ['cp-3', 'ir-2', 'ps-6', 'at-2', 'at-2.2', 'at-2.3', 'at-3.5', 'at-4', 'ir-2.3', 'at-3', 'sr-11.1'],
+    });
   });
 
   it('keeps the 163 catalog without --catalog or with --catalog 163, and refuses another word (exit 2)', () => {
     expect(svc(['ksi', 'list', '--catalog', '163', '--control', 'ia-2.1']).stdout).toBe(svc(['ksi', 'list', '--control', 'ia-2.1']).stdout);
-    expect(svc(['ksi', 'list', '--catalog', 'frmr.json'])).toMatchObject({ stdout: '', stderr: expect.stringMatching(/^Error: Expected --catalog=frmr\.json to be one of: 163, cr26\n/), status: 2 });
+    expect(svc(['ksi', 'list', '--catalog', 'frmr.json'])).toMatchObject({
+      stdout: '',
+      stderr: expect.stringMatching(/^Error: Expected --catalog=frmr\.json to be one of: 163, cr26\n/),
+      status: 2,
+    });
   });
 });
 
@@ -90,7 +99,7 @@ describe('svc ir freshness --class', () => {
     });
   });
 
-  it('takes the type from the profile, says when Class D borrows Class C\'s cadence, and marks staleness under a SHOULD', () => {
+  it("takes the type from the profile, says when Class D borrows Class C's cadence, and marks staleness under a SHOULD", () => {
     const d = inDir('d', ['ir', 'freshness', join(process.cwd(), REPORT), '--class', 'D', '--now', NOW], { fedramp: { type: '20x' } });
     expect(d.stdout.split('\n').slice(1, 4)).toEqual([
       'Machine-based evidence: every 3 days (VDR-TFR-MVX, MUST)',
@@ -137,18 +146,35 @@ describe('svc ir freshness --class', () => {
   });
 
   it('refuses a bad --class (exit 2), a profile with no type (exit 3), and a Rev5 Class A the data gives no cadence for (exit 3)', () => {
-    expect(svc(['ir', 'freshness', REPORT, '--class', 'E'])).toEqual({ stdout: '', stderr: 'Error: --class E: not a Certification Class; write A, B, C or D\n', status: 2 });
+    expect(svc(['ir', 'freshness', REPORT, '--class', 'E'])).toEqual({
+      stdout: '',
+      stderr: 'Error: --class E: not a Certification Class; write A, B, C or D\n',
+      status: 2,
+    });
     expect(inDir('none', ['ir', 'freshness', join(process.cwd(), REPORT), '--class', 'B'])).toEqual({
       stdout: '',
-      stderr: 'Error: svc.config.json: fedramp.type: missing; svc ir freshness --class needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md\n',
+      stderr:
+        'Error: svc.config.json: fedramp.type: missing; svc ir freshness --class needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md\n',
       status: 3,
     });
-    expect(svc(['ir', 'freshness', REPORT, '--class', 'A', '--type', 'rev5'])).toMatchObject({ stdout: '', stderr: expect.stringMatching(/^Error: CR26 2026\.10\.05\.01: VDR-TFR-MVF gives no timeframe for Class A, [^\n]*\n$/), status: 3 });
+    expect(svc(['ir', 'freshness', REPORT, '--class', 'A', '--type', 'rev5'])).toMatchObject({
+      stdout: '',
+      stderr: expect.stringMatching(/^Error: CR26 2026\.10\.05\.01: VDR-TFR-MVF gives no timeframe for Class A, [^\n]*\n$/),
+      status: 3,
+    });
   });
 
   it('refuses an evidence_kind that is neither machine nor non-machine (exit 3, one line naming the result)', () => {
     const file = join(tmp, 'bad-kind.json');
-    writeFileSync(file, JSON.stringify({ results: [{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-AT-02', status: 'PASS', evidence_kind: 'paper' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        results: [
+          { ksi_id: 'KSI-AC-02', status: 'PASS' },
+          { ksi_id: 'KSI-AT-02', status: 'PASS', evidence_kind: 'paper' },
+        ],
+      }),
+    );
     expect(svc(['ir', 'freshness', file, '--class', 'B', '--type', '20x'])).toEqual({
       stdout: '',
       stderr: `Error: ${file}: results[1].evidence_kind: "paper" is not an evidence kind; write "machine" or "non-machine" (policies, procedures, training records), or leave it out for machine-based evidence\n`,

@@ -102,9 +102,17 @@ function runAndKill(point: KillPoint | undefined, args: string[], moments: Momen
 }
 
 const label = (point: KillPoint) => `${point.from === 'start' ? '' : `${point.from}+`}${point.delay}ms`;
-const pilotLabel = (pilot: Run) => `T=${pilot.ms}ms${Object.entries(pilot.seen).map(([name, at]) => `, ${name} at ${at}ms`).join('')}`;
+const pilotLabel = (pilot: Run) =>
+  `T=${pilot.ms}ms${Object.entries(pilot.seen)
+    .map(([name, at]) => `, ${name} at ${at}ms`)
+    .join('')}`;
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const digests = (dir: string) => Object.fromEntries(readdirSync(dir).filter((f) => !f.startsWith('.')).map((f) => [f, sha(join(dir, f))]));
+const digests = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => !f.startsWith('.'))
+      .map((f) => [f, sha(join(dir, f))]),
+  );
 /**
  * The members of a bundle directory that was replaced at least once, checking its layout: each member a link through
  * `.svc-current`, which names the one generation there, and nothing else hidden.
@@ -161,7 +169,9 @@ describe('svc ir auditor-bundle killed with SIGKILL while it replaces a bundle',
       expect({ at, state }).toEqual({ at, state: expect.stringMatching(/^[AB]$/) });
       expect({ at, validate: svc(['ir', 'validate', bundle]).status }).toEqual({ at, validate: 0 });
       if (run.signal === null) expect({ at, status: run.status, stderr: run.stderr, state }).toEqual({ at, status: 0, stderr: '', state: next });
-      seen.push(`${at}:${run.signal === null ? 'finished' : state === current ? 'kept' : 'replaced'}${hidden.length > 0 ? `+${hidden.map((f) => f.split('.svc-tmp-')[0] || f).join(',')}` : ''}`);
+      seen.push(
+        `${at}:${run.signal === null ? 'finished' : state === current ? 'kept' : 'replaced'}${hidden.length > 0 ? `+${hidden.map((f) => f.split('.svc-tmp-')[0] || f).join(',')}` : ''}`,
+      );
       current = state as 'A' | 'B';
     }
     process.stdout.write(`auditor-bundle kills (${pilotLabel(pilot)}): ${seen.join(' ')}\n`);
@@ -195,26 +205,29 @@ describe('svc ir auditor-bundle killed at each step of replacing a bundle', () =
   });
 
   for (const layout of ['plain files', 'generations'] as const) {
-    it.each(layout === 'plain files' ? STEPS : STEPS.filter((s) => !ADOPTION.includes(s)))(`over a bundle of ${layout}: killed at %s, it leaves the old bundle or the new one, whole; the next run finishes`, async (step) => {
-      const bundle = join(tmp, `step-${layout.replace(' ', '-')}-${step}`);
-      cpSync(join(tmp, 'plain-A'), bundle, { recursive: true });
-      if (layout === 'generations') {
-        expect(svc(['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle]).status).toBe(0);
-        expect(svc(['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle]).status).toBe(0);
-        expect(generational(bundle)).toEqual(SIX);
-      }
-      const run = await runAndKill(undefined, ['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle], {}, { SVC_FAILPOINT: step });
-      expect(run.signal).toBe('SIGKILL');
-      const expected = step === 'bundle-switched' ? 'B' : 'A';
-      expect(digests(bundle)).toEqual(reference[expected]);
-      expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
+    it.each(layout === 'plain files' ? STEPS : STEPS.filter((s) => !ADOPTION.includes(s)))(
+      `over a bundle of ${layout}: killed at %s, it leaves the old bundle or the new one, whole; the next run finishes`,
+      async (step) => {
+        const bundle = join(tmp, `step-${layout.replace(' ', '-')}-${step}`);
+        cpSync(join(tmp, 'plain-A'), bundle, { recursive: true });
+        if (layout === 'generations') {
+          expect(svc(['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle]).status).toBe(0);
+          expect(svc(['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle]).status).toBe(0);
+          expect(generational(bundle)).toEqual(SIX);
+        }
+        const run = await runAndKill(undefined, ['ir', 'auditor-bundle', inputs.B, '--out-dir', bundle], {}, { SVC_FAILPOINT: step });
+        expect(run.signal).toBe('SIGKILL');
+        const expected = step === 'bundle-switched' ? 'B' : 'A';
+        expect(digests(bundle)).toEqual(reference[expected]);
+        expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
 
-      const next = svc(['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle]);
-      expect([next.status, next.stderr]).toEqual([0, '']);
-      expect(digests(bundle)).toEqual(reference.A);
-      expect(generational(bundle)).toEqual(SIX);
-      expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
-    });
+        const next = svc(['ir', 'auditor-bundle', inputs.A, '--out-dir', bundle]);
+        expect([next.status, next.stderr]).toEqual([0, '']);
+        expect(digests(bundle)).toEqual(reference.A);
+        expect(generational(bundle)).toEqual(SIX);
+        expect(svc(['ir', 'validate', bundle])).toMatchObject({ status: 0, stderr: '' });
+      },
+    );
   }
 });
 
@@ -240,10 +253,34 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       // The id is the SHA-256 of the record with its stored evidence bundle as `bundle` (recomputed here from the files).
       const head = readFileSync(join(store(), 'runs', `${summary.id}.json`), 'utf8');
       const bundle = readStoredDocument(join(store(), 'documents', summary.id), 'evidence-bundle.json');
-      expect(createHash('sha256').update('{"bundle":').update(bundle).update(`,${head.slice(1)}`).digest('hex')).toBe(summary.id);
+      expect(
+        createHash('sha256')
+          .update('{"bundle":')
+          .update(bundle)
+          .update(`,${head.slice(1)}`)
+          .digest('hex'),
+      ).toBe(summary.id);
       expect(hasStoredState(store(), summary.seq, summary.id)).toBe(true);
       // Its documents were committed with it (reader.get checked their list against the chain).
-      expect(storedDocumentNames(join(store(), 'documents', summary.id))).toEqual(expect.arrayContaining(['.list.json', 'evidence-bundle.json', 'manifest.json', 'poam.json', 'sap.json', 'sar.json', 'sar.json.dsse.json', 'ssp.json', 'graph.ac-2.json', 'evidence.000000.json', 'evidence.index.json', 'findings.000000.json', 'findings.index.json', 'poam.000000.json', 'poam.index.json']));
+      expect(storedDocumentNames(join(store(), 'documents', summary.id))).toEqual(
+        expect.arrayContaining([
+          '.list.json',
+          'evidence-bundle.json',
+          'manifest.json',
+          'poam.json',
+          'sap.json',
+          'sar.json',
+          'sar.json.dsse.json',
+          'ssp.json',
+          'graph.ac-2.json',
+          'evidence.000000.json',
+          'evidence.index.json',
+          'findings.000000.json',
+          'findings.index.json',
+          'poam.000000.json',
+          'poam.index.json',
+        ]),
+      );
       rows.push([summary.seq, summary.id, summary.as_of]);
     }
     return rows;
@@ -251,7 +288,10 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
   /** The lock names the process; later its first temporary file appears (its documents' directory, the run file, or the state file). */
   const moments: Moments = {
     lock: (pid) => lockedBy(join(store(), 'store.lock'), pid),
-    writes: (pid) => tagged(join(store(), 'runs'), pid) || tagged(join(store(), 'states'), pid) || (existsSync(join(store(), 'documents')) && tagged(join(store(), 'documents'), pid)),
+    writes: (pid) =>
+      tagged(join(store(), 'runs'), pid) ||
+      tagged(join(store(), 'states'), pid) ||
+      (existsSync(join(store(), 'documents')) && tagged(join(store(), 'documents'), pid)),
   };
   /** The report of iteration i: the same results, a later generated_at, so each is a new run. */
   const asOf = (i: number) => `2026-11-10T${String(i + 1).padStart(2, '0')}:00:00Z`;
@@ -271,7 +311,10 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     const pilot = await runAndKill(undefined, ['conmon', 'process', input(0)], moments, env());
     expect([pilot.status, pilot.stderr, Object.keys(pilot.seen).sort()]).toEqual([0, '', ['lock', 'writes']]);
     let runs = storedRuns();
-    expect(runs.map(([seq, , as]) => [seq, as])).toEqual([[1, '2026-11-10T00:00:00Z'], [2, asOf(0)]]);
+    expect(runs.map(([seq, , as]) => [seq, as])).toEqual([
+      [1, '2026-11-10T00:00:00Z'],
+      [2, asOf(0)],
+    ]);
 
     const seen: string[] = [];
     const killed: number[] = [];
@@ -292,10 +335,16 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
       expect(after.slice(0, runs.length)).toEqual(runs);
       const added = after.slice(runs.length).map(([, , as]) => as);
       expect({ at, added }).toEqual({ at, added: run.signal === null || added.length > 0 ? [asOf(k + 1)] : [] });
-      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states'), join(store(), 'documents'), join(store(), 'pieces')].flatMap((d) => readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')));
-      const orphans = readdirSync(join(store(), 'states')).filter((f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json.pieces`));
+      const leftovers = [store(), join(store(), 'runs'), join(store(), 'states'), join(store(), 'documents'), join(store(), 'pieces')].flatMap((d) =>
+        readdirSync(d).filter((f) => f.includes('.svc-tmp-') || f.endsWith('.break')),
+      );
+      const orphans = readdirSync(join(store(), 'states')).filter(
+        (f) => !f.startsWith('.') && !after.some(([seq, id]) => f === `${String(seq).padStart(8, '0')}-${id}.json.pieces`),
+      );
       const what = [locked && 'lock', leftovers.length > 0 && 'temp', orphans.length > 0 && 'state'].filter(Boolean).join(',');
-      seen.push(`${tookOver ? 'took-over,' : ''}${at}:${run.signal === null ? 'finished' : after.length > runs.length ? 'recorded' : 'not-recorded'}${what ? `+${what}` : ''}`);
+      seen.push(
+        `${tookOver ? 'took-over,' : ''}${at}:${run.signal === null ? 'finished' : after.length > runs.length ? 'recorded' : 'not-recorded'}${what ? `+${what}` : ''}`,
+      );
       runs = after;
     }
     process.stdout.write(`conmon process kills (${pilotLabel(pilot)}): ${seen.join(' ')}\n`);
@@ -313,7 +362,10 @@ describe('svc conmon process killed with SIGKILL while it appends a run', () => 
     expect(final.slice(0, runs.length)).toEqual(runs);
     expect(final.length - runs.length).toBe(runs.at(-1)?.[2] === asOf(STORE_KILLS) ? 0 : 1);
     expect(final.at(-1)?.[2]).toBe(asOf(STORE_KILLS));
-    expect([again.status, again.stdout.split('\n')[1]]).toEqual([0, `Already recorded run ${final.length}: ${final.at(-1)?.[1].slice(0, 12)} (as of ${asOf(STORE_KILLS)})`]);
+    expect([again.status, again.stdout.split('\n')[1]]).toEqual([
+      0,
+      `Already recorded run ${final.length}: ${final.at(-1)?.[1].slice(0, 12)} (as of ${asOf(STORE_KILLS)})`,
+    ]);
 
     // Every run reads back and verifies (a record changed on disk would be exit 4); nothing but the store is left.
     const report = svc(['conmon', 'export-oa', '--from', '2026-11-01', '--to', '2026-11-30', '--json'], { env: env() });

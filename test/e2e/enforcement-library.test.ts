@@ -50,12 +50,19 @@ describe('the enforcement entry, compliance-evidence-service/enforcement', () =>
       ],
       counts: { EVALUATING: 0, COMPLIANT: 0, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 1, FAILED: 0 },
       illegal: [true, 'illegal-transition', 'policy "p": illegal transition COMPLIANT -> ENFORCING; COMPLIANT is a final state'],
-      invalid: ['invalid-epl-policy', 'ca.json: policies[0].mode: expected "enforce" or "dry-run", got "force" (policy "mfa-admins"); write "enforce", or "dry-run" to plan without changing anything'],
+      invalid: [
+        'invalid-epl-policy',
+        'ca.json: policies[0].mode: expected "enforce" or "dry-run", got "force" (policy "mfa-admins"); write "enforce", or "dry-run" to plan without changing anything',
+      ],
     });
   });
 
   it('loads no package: the library runs without the api extra or the CLI', () => {
-    const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ENTRY)}); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('node_modules'))))`], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(ENTRY)}); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('node_modules'))))`],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(JSON.parse(run.stdout)).toEqual([]);
   });
 });

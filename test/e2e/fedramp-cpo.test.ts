@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { FEDRAMP_SCHEMA_GENERATIONS, FEDRAMP_SCHEMAS, fedrampSchemaErrors, judgedBy } from '../support/fedramp-schemas';
 import { ROOT, svc, type SvcRun } from '../support/run-svc';
 
-const RULES_VERSION = (JSON.parse(readFileSync(join(ROOT, 'src', 'domain', 'fedramp', 'data', 'cr26-rules.json'), 'utf8')) as { info: { version: string } }).info.version;
+const RULES_VERSION = (JSON.parse(readFileSync(join(ROOT, 'src', 'domain', 'fedramp', 'data', 'cr26-rules.json'), 'utf8')) as { info: { version: string } })
+  .info.version;
 const SVC_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const CPO_SCHEMA = 'fedramp-certification-package-overview-schema-2026-06-24.json';
 const NOT_FOUND =
@@ -44,7 +45,13 @@ const profile = (): Record<string, unknown> => ({
       serviceType: ['SaaS'],
       deploymentModel: 'Public Cloud',
       businessCategory: ['Data Management'],
-      trustCenter: { repositoryType: ['Trust Center'], url: 'https://trust.example.com', repositoryDescription: 'Certification data', authenticationRequired: true, accessRequestInstructions: 'Ask security@example.com.' },
+      trustCenter: {
+        repositoryType: ['Trust Center'],
+        url: 'https://trust.example.com',
+        repositoryDescription: 'Certification data',
+        authenticationRequired: true,
+        accessRequestInstructions: 'Ask security@example.com.',
+      },
     },
     contactInformation: [
       { contactType: 'Security', contactName: 'Security Team', contactEmail: 'security@example.com' },
@@ -71,11 +78,14 @@ function workDir(fedramp: Record<string, unknown> = profile()): string {
 const cpo = (cwd: string, args: string[] = [], extra: NodeJS.ProcessEnv = {}): SvcRun => svc(['fedramp', 'cpo', ...args], { cwd, env: { ...env, ...extra } });
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 /** A directory's entries; `all` keeps the writer's generation links (`.svc-current`, `.svc-gen-*`, docs/artifacts.md). */
-const listing = (dir: string, all = true) => readdirSync(dir).filter((name) => all || !name.startsWith('.svc-')).sort();
+const listing = (dir: string, all = true) =>
+  readdirSync(dir)
+    .filter((name) => all || !name.startsWith('.svc-'))
+    .sort();
 const INPUTS = ['assessor-summary.md', 'svc.config.json'];
 
 describe('svc fedramp cpo', () => {
-  it('writes cpo.json, valid against FedRAMP\'s schema, and its twin, byte-identical run to run', () => {
+  it("writes cpo.json, valid against FedRAMP's schema, and its twin, byte-identical run to run", () => {
     const dir = workDir();
     const run = cpo(dir);
     const file = join(dir, 'cpo.json');
@@ -117,7 +127,12 @@ describe('svc fedramp cpo', () => {
     const written = join(dir, 'pkg', 'overview.json');
     expect(JSON.parse(run.stdout)).toEqual({
       file: { path: 'pkg/overview.json', name: 'overview.json', sha256: `sha256:${sha256(written)}`, bytes: readFileSync(written).length },
-      twin: { path: 'pkg/overview.md', name: 'overview.md', sha256: `sha256:${sha256(join(dir, 'pkg', 'overview.md'))}`, bytes: readFileSync(join(dir, 'pkg', 'overview.md')).length },
+      twin: {
+        path: 'pkg/overview.md',
+        name: 'overview.md',
+        sha256: `sha256:${sha256(join(dir, 'pkg', 'overview.md'))}`,
+        bytes: readFileSync(join(dir, 'pkg', 'overview.md')).length,
+      },
       fedramp_id: 'FR2612345678',
       validation: { validated: true, schema: CPO_SCHEMA, judged_by: judgedBy(FEDRAMP_SCHEMAS, 'cpo') },
     });
@@ -136,13 +151,17 @@ describe('svc fedramp cpo', () => {
     const fedramp = profile();
     delete fedramp[key];
     const dir = workDir(fedramp);
-    expect(cpo(dir)).toEqual({ status: 3, stdout: '', stderr: `Error: ${join(dir, 'svc.config.json')}: fedramp.${key}: missing; svc fedramp cpo needs it: ${fix}; see docs/configuration.md\n` });
+    expect(cpo(dir)).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${join(dir, 'svc.config.json')}: fedramp.${key}: missing; svc fedramp cpo needs it: ${fix}; see docs/configuration.md\n`,
+    });
     expect(listing(dir)).toEqual(INPUTS);
   });
 
-  it('exits 3 naming the profile path when FedRAMP\'s schema rejects the CPO, and writes nothing', () => {
+  it("exits 3 naming the profile path when FedRAMP's schema rejects the CPO, and writes nothing", () => {
     const fedramp = profile();
-    ((fedramp.cpo as Record<string, Record<string, unknown>>).serviceProperties).deploymentModel = 'Moon';
+    (fedramp.cpo as Record<string, Record<string, unknown>>).serviceProperties.deploymentModel = 'Moon';
     const dir = workDir(fedramp);
     expect(cpo(dir)).toEqual({
       status: 3,
@@ -152,9 +171,9 @@ describe('svc fedramp cpo', () => {
     expect(listing(dir)).toEqual(INPUTS);
   });
 
-  it('exits 3 when the profile\'s CPO gives another FedRAMP ID than fedramp_id', () => {
+  it("exits 3 when the profile's CPO gives another FedRAMP ID than fedramp_id", () => {
     const fedramp = profile();
-    ((fedramp.cpo as Record<string, Record<string, unknown>>).serviceIdentification).fedRampPackageId = 'FR0000000001';
+    (fedramp.cpo as Record<string, Record<string, unknown>>).serviceIdentification.fedRampPackageId = 'FR0000000001';
     const dir = workDir(fedramp);
     expect(cpo(dir)).toEqual({
       status: 3,
@@ -191,7 +210,14 @@ describe('svc fedramp cpo', () => {
       ].join('\n'),
       stderr: '',
     });
-    expect(listing(join(dir, 'pkg'))).toEqual(['cpo.json', 'cpo.md', 'information-flows.json', 'information-flows.md', 'information-resources.json', 'information-resources.md']);
+    expect(listing(join(dir, 'pkg'))).toEqual([
+      'cpo.json',
+      'cpo.md',
+      'information-flows.json',
+      'information-flows.md',
+      'information-resources.json',
+      'information-resources.md',
+    ]);
     const command = 'svc substrate walk infra --out snapshot.json && svc fedramp cpo --substrate snapshot.json';
     const resources = JSON.parse(readFileSync(join(dir, 'pkg', 'information-resources.json'), 'utf8'));
     expect(resources).toEqual({
@@ -206,7 +232,12 @@ describe('svc fedramp cpo', () => {
       resources: snapshot.resources.map(({ id, kind, category, file, sha256: hash }: Record<string, string>) => ({ id, kind, category, file, sha256: hash })),
     });
     const flows = JSON.parse(readFileSync(join(dir, 'pkg', 'information-flows.json'), 'utf8'));
-    expect([flows.schema, flows.rule, flows.command, flows.resources.map((r: { kind: string }) => r.kind)]).toEqual(['svc.fedramp-information-flows/v1', 'MAS-CSO-FLO', command, ['NetworkPolicy', 'Service']]);
+    expect([flows.schema, flows.rule, flows.command, flows.resources.map((r: { kind: string }) => r.kind)]).toEqual([
+      'svc.fedramp-information-flows/v1',
+      'MAS-CSO-FLO',
+      command,
+      ['NetworkPolicy', 'Service'],
+    ]);
     expect(flows.provider_must_describe).toContain('The provider must describe each permitted flow');
     for (const twin of ['information-resources.md', 'information-flows.md']) {
       const text = readFileSync(join(dir, 'pkg', twin), 'utf8');
@@ -221,11 +252,23 @@ describe('svc fedramp cpo', () => {
   it('validates the CPO against the schemas svc carries when none are configured (no note); --schemas naming none exits 5', () => {
     const dir = workDir();
     const run = cpo(dir, [], { SVC_FEDRAMP_SCHEMAS: '' });
-    expect(run).toEqual({ status: 0, stdout: `CPO written to cpo.json (sha256:${sha256(join(dir, 'cpo.json'))})\nMarkdown twin written to cpo.md\n`, stderr: '' });
-    expect(JSON.parse(cpo(workDir(), ['--json'], { SVC_FEDRAMP_SCHEMAS: '' }).stdout).validation).toEqual({ validated: true, schema: CPO_SCHEMA, judged_by: judgedBy(FEDRAMP_SCHEMA_GENERATIONS[2], 'cpo') });
+    expect(run).toEqual({
+      status: 0,
+      stdout: `CPO written to cpo.json (sha256:${sha256(join(dir, 'cpo.json'))})\nMarkdown twin written to cpo.md\n`,
+      stderr: '',
+    });
+    expect(JSON.parse(cpo(workDir(), ['--json'], { SVC_FEDRAMP_SCHEMAS: '' }).stdout).validation).toEqual({
+      validated: true,
+      schema: CPO_SCHEMA,
+      judged_by: judgedBy(FEDRAMP_SCHEMA_GENERATIONS[2], 'cpo'),
+    });
     const other = workDir();
     const nowhere = join(tmp, 'no-schemas');
-    expect(cpo(other, ['--schemas', nowhere])).toEqual({ status: 5, stdout: '', stderr: `Error: FedRAMP schemas not found in ${nowhere}: ${NOT_FOUND.slice('FedRAMP schemas not found: '.length)}\n` });
+    expect(cpo(other, ['--schemas', nowhere])).toEqual({
+      status: 5,
+      stdout: '',
+      stderr: `Error: FedRAMP schemas not found in ${nowhere}: ${NOT_FOUND.slice('FedRAMP schemas not found: '.length)}\n`,
+    });
     expect(listing(other)).toEqual(INPUTS);
   });
 

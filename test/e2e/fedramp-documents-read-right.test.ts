@@ -52,14 +52,59 @@ beforeAll(() => {
 
   run('fedramp', 'package', '--out-dir', 'pkg', '--now', NOW);
   run('fedramp', 'sdr', 'prowler-results.json', '--out', 'sdr-prowler.json', '--now', NOW);
-  run('fedramp', 'scn', '--type', 'adaptive', '--summary', 'New MFA provider', '--finish', '2026-01-20', '--drift', 'drift.json', '--out', 'scn.json', '--now', NOW);
-  run('vuln', 'evaluate', 'accessanalyzer_enabled', '--irv', 'yes', '--lev', 'yes', '--n', '5', '--reason', 'exposed', '--by', 'ada@example.com', '--now', '2026-01-01T12:00:00Z');
+  run(
+    'fedramp',
+    'scn',
+    '--type',
+    'adaptive',
+    '--summary',
+    'New MFA provider',
+    '--finish',
+    '2026-01-20',
+    '--drift',
+    'drift.json',
+    '--out',
+    'scn.json',
+    '--now',
+    NOW,
+  );
+  run(
+    'vuln',
+    'evaluate',
+    'accessanalyzer_enabled',
+    '--irv',
+    'yes',
+    '--lev',
+    'yes',
+    '--n',
+    '5',
+    '--reason',
+    'exposed',
+    '--by',
+    'ada@example.com',
+    '--now',
+    '2026-01-01T12:00:00Z',
+  );
   run('fedramp', 'incident', '--type', 'initial', '--group', 'accessanalyzer_enabled', '--out', 'incident.json', '--now', NOW);
   run('fedramp', 'ocr', '--to', '2026-01-01', '--now', NOW, '--out', 'ocr.json');
 
-  const types: Record<string, Cr26DocumentType> = { cpo: 'cpo', sdr: 'sdr', 'ocr-sample': 'ocr', ocr: 'ocr', vdr: 'vdr', avi: 'avi', 'vulnerability-history': 'history' };
-  for (const file of readdirSync(at('pkg')).filter((f) => f.endsWith('.json') && f !== 'manifest.json' && f !== 'package.dsse.json')) documents.push({ file: join('pkg', file), type: types[file.slice(0, -5)] });
-  documents.push({ file: 'sdr-prowler.json', type: 'sdr' }, { file: 'scn.json', type: 'scn' }, { file: 'incident.json', type: 'incident' }, { file: 'ocr.json', type: 'ocr' });
+  const types: Record<string, Cr26DocumentType> = {
+    cpo: 'cpo',
+    sdr: 'sdr',
+    'ocr-sample': 'ocr',
+    ocr: 'ocr',
+    vdr: 'vdr',
+    avi: 'avi',
+    'vulnerability-history': 'history',
+  };
+  for (const file of readdirSync(at('pkg')).filter((f) => f.endsWith('.json') && f !== 'manifest.json' && f !== 'package.dsse.json'))
+    documents.push({ file: join('pkg', file), type: types[file.slice(0, -5)] });
+  documents.push(
+    { file: 'sdr-prowler.json', type: 'sdr' },
+    { file: 'scn.json', type: 'scn' },
+    { file: 'incident.json', type: 'incident' },
+    { file: 'ocr.json', type: 'ocr' },
+  );
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -82,7 +127,9 @@ describe('the CR26 documents svc writes, as FedRAMP reads them', () => {
 
   it("carry only CR26 ids: no id of svc's own catalog (KSI-AC-02), though the reports and the drift report name them", () => {
     expect(readFileSync(at('drift.json'), 'utf8')).toMatch(CATALOG_ID);
-    const leaks = documents.filter((d) => CATALOG_ID.test(readFileSync(at(d.file), 'utf8'))).map((d) => `${d.file}: ${readFileSync(at(d.file), 'utf8').match(new RegExp(`.{0,60}${CATALOG_ID.source}.{0,20}`))?.[0]}`);
+    const leaks = documents
+      .filter((d) => CATALOG_ID.test(readFileSync(at(d.file), 'utf8')))
+      .map((d) => `${d.file}: ${readFileSync(at(d.file), 'utf8').match(new RegExp(`.{0,60}${CATALOG_ID.source}.{0,20}`))?.[0]}`);
     expect(leaks).toEqual([]);
     const scn = read('scn.json');
     // KSI-AC-02, KSI-IR-06 and KSI-SC-28 as the CR26 KSIs sharing their controls (KSI-IAM-APM: ac-2; KSI-INR-RIR: ir-6; KSI-SVC-SIN: sc-28).

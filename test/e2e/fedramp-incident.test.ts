@@ -10,7 +10,10 @@ let work: string;
 const at = (name: string) => join(work, name);
 const run = (args: string[]): SvcRun => svc(['fedramp', 'incident', ...args], { cwd: work, env: { SVC_HOME: join(work, '.svc') } });
 const read = (name: string) => JSON.parse(readFileSync(at(name), 'utf8'));
-const sha256Of = (name: string) => createHash('sha256').update(readFileSync(at(name))).digest('hex');
+const sha256Of = (name: string) =>
+  createHash('sha256')
+    .update(readFileSync(at(name)))
+    .digest('hex');
 
 const { API, DB, MFA } = SAMPLE_DETECTIONS;
 const API_GROUP = trackingIdOf('CVE-2026-1000');
@@ -56,9 +59,12 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
       certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json',
       reportType: 'Initial',
       providerTrackingId: INCIDENT,
-      incidentDescription: 'CVE-2026-1000: CVE-2026-1000 found on api.example.com; a FedRAMP reportable incident under VER-TFR-IRI (internet-reachable, likely exploitable, N5)',
+      incidentDescription:
+        'CVE-2026-1000: CVE-2026-1000 found on api.example.com; a FedRAMP reportable incident under VER-TFR-IRI (internet-reachable, likely exploitable, N5)',
       timeline: { detectedAt: '2026-12-07T00:00:00Z', detectionSource: 'Trivy', evaluationCompletedAt: '2026-12-07T00:00:00Z' },
-      potentialImpact: expect.stringMatching(/^Potential Agency Impact N-rating \(PAIN\): N5\. Evaluation: N5 by policy:[0-9a-f]{12} at 2026-12-07T00:00:00Z: /),
+      potentialImpact: expect.stringMatching(
+        /^Potential Agency Impact N-rating \(PAIN\): N5\. Evaluation: N5 by policy:[0-9a-f]{12} at 2026-12-07T00:00:00Z: /,
+      ),
       recoveryPlan: 'Mitigate or remediate CVE-2026-1000 by 2026-12-07T12:00:00Z (VDR-TFR-PVR, N5).',
       affectedAgencies: ['Department of Examples'],
       relatedCveIds: ['CVE-2026-1000'],
@@ -87,7 +93,16 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
       rule: 'IEC-CSO-OIR',
       tracking_id: INCIDENT,
       group: { id: API_GROUP, finding_id: 'CVE-2026-1000' },
-      due: { at: '2026-12-07T03:10:00Z', rule: 'IEC-CSO-OIR', class: 'D', n: 5, timeframe: { unit: 'hours', num: 3, text: '3 hours' }, from: '2026-12-07T00:10:00Z', counted_from: 'last-report', late: false },
+      due: {
+        at: '2026-12-07T03:10:00Z',
+        rule: 'IEC-CSO-OIR',
+        class: 'D',
+        n: 5,
+        timeframe: { unit: 'hours', num: 3, text: '3 hours' },
+        from: '2026-12-07T00:10:00Z',
+        counted_from: 'last-report',
+        late: false,
+      },
       written_at: '2026-12-07T02:00:00Z',
       out: 'ongoing.json',
       sha256: `sha256:${sha256Of('ongoing.json')}`,
@@ -103,7 +118,10 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
       INCIDENT,
       'CVE-2026-1000 (CVE-2026-1000 found) detected by Trivy on 1 resource: api.example.com; first detected 2026-12-07T00:00:00Z, last seen 2026-12-07T00:00:00Z (1 detection).',
     ]);
-    expect(doc.timeline.milestones).toContainEqual({ occurredAt: '2026-12-07T00:10:00Z', milestoneDescription: 'Initial Incident Report recorded (IEC-CSO-IIR, journal entry 1)' });
+    expect(doc.timeline.milestones).toContainEqual({
+      occurredAt: '2026-12-07T00:10:00Z',
+      milestoneDescription: 'Initial Incident Report recorded (IEC-CSO-IIR, journal entry 1)',
+    });
   });
 
   it('refuses a final report without --resolved-at, writing nothing', () => {
@@ -117,12 +135,36 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
   });
 
   it('writes the final report from the group with resolvedAt and lessons learned, due 3 hours after resolution, and records it', () => {
-    const r = run(['--type', 'final', '--group', 'CVE-2026-1000', '--resolved-at', '2026-12-07T05:00:00Z', '--lesson', 'page the on-call for KEV entries', '--now', '2026-12-07T06:00:00Z', '--out', 'final.json']);
+    const r = run([
+      '--type',
+      'final',
+      '--group',
+      'CVE-2026-1000',
+      '--resolved-at',
+      '2026-12-07T05:00:00Z',
+      '--lesson',
+      'page the on-call for KEV entries',
+      '--now',
+      '2026-12-07T06:00:00Z',
+      '--out',
+      'final.json',
+    ]);
     expect([r.status, r.stderr]).toEqual([0, '']);
-    expect(r.stdout.split('\n').slice(2)).toEqual([`Tracking id: ${INCIDENT}`, 'Due: 2026-12-07T08:00:00Z (IEC-CSO-FIR, Class D, N5: 3 hours)', 'Recorded as journal entry 3', '']);
+    expect(r.stdout.split('\n').slice(2)).toEqual([
+      `Tracking id: ${INCIDENT}`,
+      'Due: 2026-12-07T08:00:00Z (IEC-CSO-FIR, Class D, N5: 3 hours)',
+      'Recorded as journal entry 3',
+      '',
+    ]);
     const doc = read('final.json');
     expect(fedrampSchemaErrors('incident', doc)).toEqual([]);
-    expect(doc).toMatchObject({ reportType: 'Final', providerTrackingId: INCIDENT, resolvedAt: '2026-12-07T05:00:00Z', responseAndRecoveryActivities: 'Lessons learned: page the on-call for KEV entries.', affectedAgencies: ['Department of Examples'] });
+    expect(doc).toMatchObject({
+      reportType: 'Final',
+      providerTrackingId: INCIDENT,
+      resolvedAt: '2026-12-07T05:00:00Z',
+      responseAndRecoveryActivities: 'Lessons learned: page the on-call for KEV entries.',
+      affectedAgencies: ['Department of Examples'],
+    });
     // Recorded: the incident is closed, so a further report of it is refused.
     const after = run(['--type', 'ongoing', '--tracking-id', INCIDENT, '--now', '2026-12-07T07:00:00Z']);
     expect(refused(after)).toEqual({
@@ -134,7 +176,19 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
   });
 
   it('drafts a report from flags alone without recording it: printed on stdout, what svc says of it on stderr', () => {
-    const r = run(['--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', 'N4', '--occurred-at', '2026-12-07T01:00:00Z', '--draft', '--now', '2026-12-07T02:00:00Z']);
+    const r = run([
+      '--type',
+      'initial',
+      '--summary',
+      'Credential stuffing against the admin portal',
+      '--n',
+      'N4',
+      '--occurred-at',
+      '2026-12-07T01:00:00Z',
+      '--draft',
+      '--now',
+      '2026-12-07T02:00:00Z',
+    ]);
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(fedrampSchemaErrors('incident', doc)).toEqual([]);
@@ -147,7 +201,15 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
       potentialImpact: 'Potential Agency Impact N-rating (PAIN): N4. Evaluation: Estimated by the provider (IEC-CSO-EFI).',
       affectedAgencies: ['Department of Examples'],
     });
-    expect(r.stderr).toBe([`Tracking id: ${doc.providerTrackingId}`, 'Due: 2026-12-07T01:15:00Z (IEC-CSO-IIR, Class D, N4: 15 minutes)', 'Late: written at 2026-12-07T02:00:00Z, after its due time', 'Draft: not recorded', ''].join('\n'));
+    expect(r.stderr).toBe(
+      [
+        `Tracking id: ${doc.providerTrackingId}`,
+        'Due: 2026-12-07T01:15:00Z (IEC-CSO-IIR, Class D, N4: 15 minutes)',
+        'Late: written at 2026-12-07T02:00:00Z, after its due time',
+        'Draft: not recorded',
+        '',
+      ].join('\n'),
+    );
     // Not recorded: an ongoing report of it has no initial report to follow.
     const ongoing = run(['--type', 'ongoing', '--tracking-id', doc.providerTrackingId, '--now', '2026-12-07T03:00:00Z', '--out', 'draft-ongoing.json']);
     expect(refused(ongoing, 'draft-ongoing.json')).toEqual({
@@ -159,7 +221,22 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
   });
 
   it('counts business days past US federal holidays: Class B, N1, from the Wednesday before Thanksgiving 2026 to Friday', () => {
-    const r = run(['--type', 'initial', '--summary', 'Misrouted backup', '--n', '1', '--occurred-at', '2026-11-25T15:00:00Z', '--class', 'B', '--draft', '--now', '2026-11-25T16:00:00Z', '--json']);
+    const r = run([
+      '--type',
+      'initial',
+      '--summary',
+      'Misrouted backup',
+      '--n',
+      '1',
+      '--occurred-at',
+      '2026-11-25T15:00:00Z',
+      '--class',
+      'B',
+      '--draft',
+      '--now',
+      '2026-11-25T16:00:00Z',
+      '--json',
+    ]);
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout).due).toEqual({
       at: '2026-11-27T15:00:00Z',
@@ -180,31 +257,91 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
       3,
       `${trackingIdOf('CVE-2026-2000')} (CVE-2026-2000): not a reportable incident at 2026-12-07T00:10:00Z (evaluated, N4, not internet-reachable, not likely exploitable; VER-TFR-IRI and VER-TFR-NRI do not flag it); record the evaluation that makes it one (svc vuln evaluate), or report it from flags without --group`,
     ],
-    ['an unknown group', ['--type', 'initial', '--group', 'CVE-2099-0001', '--now', '2026-12-07T00:10:00Z', '--out', 'bad.json'], 3, `CVE-2099-0001: no vulnerability group of that tracking id or finding id in run 1 of STORE; svc vuln list names them`],
-    ['an N-rating that is none', ['--type', 'initial', '--group', 'CVE-2026-1000', '--n', '6', '--out', 'bad.json'], 2, '--n 6: not an N-rating; write 1 to 5 or N1 to N5'],
+    [
+      'an unknown group',
+      ['--type', 'initial', '--group', 'CVE-2099-0001', '--now', '2026-12-07T00:10:00Z', '--out', 'bad.json'],
+      3,
+      `CVE-2099-0001: no vulnerability group of that tracking id or finding id in run 1 of STORE; svc vuln list names them`,
+    ],
+    [
+      'an N-rating that is none',
+      ['--type', 'initial', '--group', 'CVE-2026-1000', '--n', '6', '--out', 'bad.json'],
+      2,
+      '--n 6: not an N-rating; write 1 to 5 or N1 to N5',
+    ],
     [
       'flags alone without --summary',
       ['--type', 'initial', '--n', '4', '--occurred-at', '2026-12-07T01:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'],
       2,
       '--type initial without --group needs --summary, --n and --occurred-at (missing --summary; --n 5 when the PAIN is not estimated, IEC-CSO-DPR); or draft it from a flagged vulnerability group with --group',
     ],
-    ['an ongoing report naming no incident', ['--type', 'ongoing', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'], 2, "--type ongoing needs --tracking-id (the one the incident's initial report printed) or --group (the vulnerability group it was reported from)"],
+    [
+      'an ongoing report naming no incident',
+      ['--type', 'ongoing', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'],
+      2,
+      "--type ongoing needs --tracking-id (the one the incident's initial report printed) or --group (the vulnerability group it was reported from)",
+    ],
     [
       'a final report of an incident never reported',
-      ['--type', 'final', '--tracking-id', 'INC-0000000000000000', '--resolved-at', '2026-12-07T01:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'],
+      [
+        '--type',
+        'final',
+        '--tracking-id',
+        'INC-0000000000000000',
+        '--resolved-at',
+        '2026-12-07T01:00:00Z',
+        '--now',
+        '2026-12-07T02:00:00Z',
+        '--out',
+        'bad.json',
+      ],
       3,
       'INC-0000000000000000: no initial report of this incident is recorded in STORE; write --type initial first (without --draft), or pass the tracking id its initial report printed',
     ],
-    ['--resolved-at on an initial report', ['--type', 'initial', '--group', 'CVE-2026-1000', '--resolved-at', '2026-12-07T01:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'], 2, '--resolved-at is for --type final: an incident still being reported (--type initial) is not resolved'],
-    ['a start after --now', ['--type', 'initial', '--summary', 'x', '--n', '3', '--occurred-at', '2026-12-08T00:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'], 2, '--occurred-at 2026-12-08T00:00:00Z is after --now 2026-12-07T02:00:00Z; an incident report tells what has happened'],
-    ['a report type that is none', ['--type', 'weekly', '--out', 'bad.json'], 2, 'Expected --type=weekly to be one of: initial, ongoing, final\nSee more help with --help'],
+    [
+      '--resolved-at on an initial report',
+      ['--type', 'initial', '--group', 'CVE-2026-1000', '--resolved-at', '2026-12-07T01:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'],
+      2,
+      '--resolved-at is for --type final: an incident still being reported (--type initial) is not resolved',
+    ],
+    [
+      'a start after --now',
+      ['--type', 'initial', '--summary', 'x', '--n', '3', '--occurred-at', '2026-12-08T00:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'],
+      2,
+      '--occurred-at 2026-12-08T00:00:00Z is after --now 2026-12-07T02:00:00Z; an incident report tells what has happened',
+    ],
+    [
+      'a report type that is none',
+      ['--type', 'weekly', '--out', 'bad.json'],
+      2,
+      'Expected --type=weekly to be one of: initial, ongoing, final\nSee more help with --help',
+    ],
   ])('refuses %s, writing and recording nothing', (_what, args, status, message) => {
     const r = run(args as string[]);
-    expect(refused(r, 'bad.json')).toEqual({ status, stdout: '', stderr: `Error: ${(message as string).replace('STORE', join(work, '.svc', 'store'))}\n`, written: false });
+    expect(refused(r, 'bad.json')).toEqual({
+      status,
+      stdout: '',
+      stderr: `Error: ${(message as string).replace('STORE', join(work, '.svc', 'store'))}\n`,
+      written: false,
+    });
   });
 
   it('recorded exactly the three reports of the incident: a further initial from flags gets journal entry 4', () => {
-    const r = run(['--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-12-07T01:00:00Z', '--agency', 'Department of Examples', '--now', '2026-12-07T02:00:00Z', '--json']);
+    const r = run([
+      '--type',
+      'initial',
+      '--summary',
+      'Credential stuffing against the admin portal',
+      '--n',
+      '4',
+      '--occurred-at',
+      '2026-12-07T01:00:00Z',
+      '--agency',
+      'Department of Examples',
+      '--now',
+      '2026-12-07T02:00:00Z',
+      '--json',
+    ]);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect([out.recorded, out.journal_seq, out.document.affectedAgencies]).toEqual([true, 4, ['Department of Examples']]);
@@ -212,20 +349,50 @@ describe('svc fedramp incident (DESIGN §12.5, IEC-CSO-IIR/OIR/FIR)', () => {
 
   describe('--agency names an agency of fedramp.agencies, exactly', () => {
     const config = () => join(work, 'svc.config.json');
-    const flags = ['--type', 'initial', '--summary', 'Phishing of the helpdesk', '--n', '3', '--occurred-at', '2026-12-07T01:00:00Z', '--now', '2026-12-07T02:00:00Z', '--out', 'bad.json'];
+    const flags = [
+      '--type',
+      'initial',
+      '--summary',
+      'Phishing of the helpdesk',
+      '--n',
+      '3',
+      '--occurred-at',
+      '2026-12-07T01:00:00Z',
+      '--now',
+      '2026-12-07T02:00:00Z',
+      '--out',
+      'bad.json',
+    ];
     it.each([
-      ['an unknown agency', ['--agency', 'Department of Nothing'], 3, () => `--agency "Department of Nothing": not an agency of fedramp.agencies in ${config()}; write one of "Department of Examples", or add the agency there`],
+      [
+        'an unknown agency',
+        ['--agency', 'Department of Nothing'],
+        3,
+        () =>
+          `--agency "Department of Nothing": not an agency of fedramp.agencies in ${config()}; write one of "Department of Examples", or add the agency there`,
+      ],
       [
         'a wrongly cased one',
         ['--agency', 'Department of Examples', '--agency', 'department of examples'],
         3,
-        () => `--agency "department of examples": not an agency of fedramp.agencies in ${config()} (which writes it "Department of Examples": names match exactly); write one of "Department of Examples", or add the agency there`,
+        () =>
+          `--agency "department of examples": not an agency of fedramp.agencies in ${config()} (which writes it "Department of Examples": names match exactly); write one of "Department of Examples", or add the agency there`,
       ],
       ['an empty one', ['--agency', ' '], 2, () => `--agency is empty; write the name of an agency of fedramp.agencies in ${config()}`],
-      ['an empty --lesson', ['--agency', 'Department of Examples', '--lesson', ''], 2, () => '--lesson is empty; write the lesson learned, or leave the flag out'],
+      [
+        'an empty --lesson',
+        ['--agency', 'Department of Examples', '--lesson', ''],
+        2,
+        () => '--lesson is empty; write the lesson learned, or leave the flag out',
+      ],
     ])('refuses %s in one line naming the flag and the configured agencies, writing and recording nothing', (_what, extra, status, message) => {
       const entries = readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8');
-      expect(refused(run([...flags, ...(extra as string[])]), 'bad.json')).toEqual({ status, stdout: '', stderr: `Error: ${(message as () => string)()}\n`, written: false });
+      expect(refused(run([...flags, ...(extra as string[])]), 'bad.json')).toEqual({
+        status,
+        stdout: '',
+        stderr: `Error: ${(message as () => string)()}\n`,
+        written: false,
+      });
       expect(readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8')).toBe(entries);
     });
   });

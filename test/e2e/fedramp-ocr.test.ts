@@ -78,7 +78,8 @@ describe('svc fedramp ocr (CCM-OCR-AVL)', () => {
       reportPeriod: { from: '2026-08-31', to: '2026-11-30' },
       certificationDataChanges: ['KSI-IAM-APM: Implemented → Not Implemented on 2026-11-02'],
       plannedCertificationDataChanges: { planningHorizonThrough: '2027-02-28', changes: ['Move the audit log store to a second region'] },
-      acceptedVulnerabilities: '1 accepted vulnerability (N4: 1); full records in the Accepted Vulnerability Info (VER-RPT-AVI) at https://trust.example.com/fedramp/avi.json.',
+      acceptedVulnerabilities:
+        '1 accepted vulnerability (N4: 1); full records in the Accepted Vulnerability Info (VER-RPT-AVI) at https://trust.example.com/fedramp/avi.json.',
       transformativeChanges: [],
       updatedRecommendations: ['Enable phishing-resistant MFA for agency administrators'],
       activeAgencies: ['Department of Examples'],
@@ -140,7 +141,8 @@ describe('svc fedramp ocr (CCM-OCR-AVL)', () => {
   });
 
   it('judges CCM-OCR-AVL in readiness: met while the next report is not due, not met once it is overdue', () => {
-    const judged = (now: string) => (JSON.parse(run(['fedramp', 'readiness', '--now', now, '--json']).stdout).rules as { id: string }[]).find((r) => r.id === 'CCM-OCR-AVL');
+    const judged = (now: string) =>
+      (JSON.parse(run(['fedramp', 'readiness', '--now', now, '--json']).stdout).rules as { id: string }[]).find((r) => r.id === 'CCM-OCR-AVL');
     expect(judged('2027-02-28T23:00:00Z')).toMatchObject({ status: 'met' });
     expect(judged('2027-03-01T00:00:00Z')).toMatchObject({
       status: 'not_met',
@@ -155,11 +157,14 @@ describe('svc fedramp ocr (CCM-OCR-AVL)', () => {
   });
 
   it.each([
-    [['--from', '2026-12-01', '--to', '2026-11-30'], 'Error: --from 2026-12-01 is after --to 2026-11-30; give the period\'s start first\n'],
+    [['--from', '2026-12-01', '--to', '2026-11-30'], "Error: --from 2026-12-01 is after --to 2026-11-30; give the period's start first\n"],
     [['--to', '2026-11-31'], 'Error: --to 2026-11-31: not a day of the calendar; write a date such as 2026-11-21\n'],
     // A period whose next report date (three months on) or default start would leave four-digit years: not an exit 70.
     [['--to', '9999-12-31'], 'Error: --to 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)\n'],
-    [['--from', '0000-01-01', '--to', '2026-11-30'], 'Error: --from 0000-01-01: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)\n'],
+    [
+      ['--from', '0000-01-01', '--to', '2026-11-30'],
+      'Error: --from 0000-01-01: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)\n',
+    ],
     [['--from', 'yesterday'], 'Error: --from yesterday: expected a date such as 2026-11-30\n'],
   ])('refuses %j (exit 2), writing and recording nothing', (args, message) => {
     const r = run(['fedramp', 'ocr', ...args, '--out', 'refused.json', '--now', '2026-12-01T00:00:00Z']);
@@ -170,7 +175,10 @@ describe('svc fedramp ocr (CCM-OCR-AVL)', () => {
   it('refuses a profile whose package URI is no https URL (javascript:), exit 3 naming the key, where it used to fail as a bug', () => {
     const config = join(work, 'javascript.json');
     writeFileSync(config, JSON.stringify({ fedramp: { ...PROFILE, package_uri: 'javascript:alert(1)' }, fedramp_schemas: FEDRAMP_SCHEMAS }));
-    const r = svc(['fedramp', 'ocr', '--now', '2026-12-01T00:00:00Z', '--out', 'refused.json'], { cwd: work, env: { SVC_HOME: join(work, '.svc'), SVC_CONFIG: config } });
+    const r = svc(['fedramp', 'ocr', '--now', '2026-12-01T00:00:00Z', '--out', 'refused.json'], {
+      cwd: work,
+      env: { SVC_HOME: join(work, '.svc'), SVC_CONFIG: config },
+    });
     expect(r).toEqual({
       status: 3,
       stdout: '',

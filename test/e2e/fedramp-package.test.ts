@@ -11,7 +11,17 @@ const EPOCH = String(Date.parse('2026-11-20T09:00:00Z') / 1000);
 const NOW = '2026-11-25T00:00:00Z';
 const PROFILE = PACKAGE_PROFILE;
 const VULNERABILITY_FILES = ['vdr.json', 'vdr.md', 'avi.json', 'avi.md', 'vulnerability-history.json', 'vulnerability-history.md'];
-const FILES = ['cpo.json', 'cpo.md', 'manifest.json', 'ocr-sample.json', 'ocr-sample.md', 'package.dsse.json', 'sdr.json', 'sdr.md', ...VULNERABILITY_FILES].sort();
+const FILES = [
+  'cpo.json',
+  'cpo.md',
+  'manifest.json',
+  'ocr-sample.json',
+  'ocr-sample.md',
+  'package.dsse.json',
+  'sdr.json',
+  'sdr.md',
+  ...VULNERABILITY_FILES,
+].sort();
 
 let tmp: string;
 let work: string;
@@ -43,7 +53,10 @@ beforeAll(() => {
       },
     ],
   });
-  writeFileSync(join(work, 'fresh.json'), JSON.stringify(report('2026-11-24T08:00:00Z', { ksi_id: 'KSI-AC-02', status: 'WARN', observed_at: '2026-11-24T08:00:00Z' })));
+  writeFileSync(
+    join(work, 'fresh.json'),
+    JSON.stringify(report('2026-11-24T08:00:00Z', { ksi_id: 'KSI-AC-02', status: 'WARN', observed_at: '2026-11-24T08:00:00Z' })),
+  );
   writeFileSync(join(work, 'old.json'), JSON.stringify(report('2026-05-04T08:00:00Z')));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -52,7 +65,10 @@ function inWork(args: string[]): SvcRun {
   return svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache') } });
 }
 const at = (...parts: string[]) => join(work, ...parts);
-const sha256 = (...parts: string[]) => createHash('sha256').update(readFileSync(at(...parts))).digest('hex');
+const sha256 = (...parts: string[]) =>
+  createHash('sha256')
+    .update(readFileSync(at(...parts)))
+    .digest('hex');
 const read = (...parts: string[]) => JSON.parse(readFileSync(at(...parts), 'utf8'));
 
 describe('svc fedramp package', () => {
@@ -66,7 +82,11 @@ describe('svc fedramp package', () => {
     const lines = run.stdout.split('\n');
     expect(run.status).toBe(0);
     expect(lines[0]).toBe(`Package written to pkg (14 files, aggregate ${read('pkg', 'manifest.json').aggregate_hash})`);
-    expect(lines.slice(1, 14)).toEqual(['cpo.json', 'cpo.md', 'sdr.json', 'sdr.md', 'ocr-sample.json', 'ocr-sample.md', ...VULNERABILITY_FILES, 'manifest.json'].map((f) => `- ${f} sha256:${sha256('pkg', f)}`));
+    expect(lines.slice(1, 14)).toEqual(
+      ['cpo.json', 'cpo.md', 'sdr.json', 'sdr.md', 'ocr-sample.json', 'ocr-sample.md', ...VULNERABILITY_FILES, 'manifest.json'].map(
+        (f) => `- ${f} sha256:${sha256('pkg', f)}`,
+      ),
+    );
     expect(lines[14]).toMatch(/^Signed package\.dsse\.json \(ES256, key [\w-]{43}\)$/);
     expect(lines.slice(15)).toEqual([
       'SDR: 155 rules (no statement supplied 146), 46 KSIs (no evidence 36)',
@@ -115,17 +135,26 @@ describe('svc fedramp package', () => {
         overdueStatus: { isOverdue: false },
       },
     ]);
-    expect(history).toEqual({ certificationPackageOverviewUri: PROFILE.package_uri, generatedAt: NOW, activeVulnerabilities: vdr.vulnerabilities, acceptedVulnerabilities: [] });
+    expect(history).toEqual({
+      certificationPackageOverviewUri: PROFILE.package_uri,
+      generatedAt: NOW,
+      activeVulnerabilities: vdr.vulnerabilities,
+      acceptedVulnerabilities: [],
+    });
     const twin = readFileSync(at('pkg', 'vdr.md'), 'utf8').split('\n');
     expect(twin.slice(0, 3)).toEqual(['# Vulnerability Detail Report', '', '- FedRAMP ID: FR2611250001']);
-    expect(twin).toContain(`| ${vdr.vulnerabilities[0].providerTrackingId} | vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: vpc-0a1b) | 2026-11-24T08:00:00Z (Prowler) | 2026-11-24T08:00:00Z | no | no | N3 | no |  |`);
+    expect(twin).toContain(
+      `| ${vdr.vulnerabilities[0].providerTrackingId} | vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: vpc-0a1b) | 2026-11-24T08:00:00Z (Prowler) | 2026-11-24T08:00:00Z | no | no | N3 | no |  |`,
+    );
     expect(readFileSync(at('pkg', 'avi.md'), 'utf8')).toContain('\n## Accepted vulnerabilities (0)\n\nNone.\n');
   });
 
   it('hashes resource names in the vulnerability documents with --redact (VER-RPT-NID)', () => {
     expect(inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-redacted', '--redact', '--now', NOW]).status).toBe(0);
     const hashed = `resource-${createHash('sha256').update('vpc-0a1b').digest('hex').slice(0, 12)}`;
-    expect(read('pkg-redacted', 'vdr.json').vulnerabilities[0].vulnerabilityDescription).toBe(`vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: ${hashed})`);
+    expect(read('pkg-redacted', 'vdr.json').vulnerabilities[0].vulnerabilityDescription).toBe(
+      `vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: ${hashed})`,
+    );
     for (const f of VULNERABILITY_FILES) expect([f, readFileSync(at('pkg-redacted', f), 'utf8').includes('vpc-0a1b')]).toEqual([f, false]);
   });
 
@@ -133,7 +162,15 @@ describe('svc fedramp package', () => {
     const { payload } = verifyDsseEnvelope(readFileSync(at('pkg', 'package.dsse.json'), 'utf8'));
     const statement = JSON.parse(payload.toString('utf8'));
     expect(statement.subject).toEqual(FILES.filter((f) => f !== 'package.dsse.json').map((name) => ({ name, digest: { sha256: sha256('pkg', name) } })));
-    expect(statement.predicate).toMatchObject({ fedRampPackageId: 'FR2611250001', rulesVersion: '2026.10.05.01', type: '20x', class: 'B', generatedAt: NOW, initial: false, sampleOcr: true });
+    expect(statement.predicate).toMatchObject({
+      fedRampPackageId: 'FR2611250001',
+      rulesVersion: '2026.10.05.01',
+      type: '20x',
+      class: 'B',
+      generatedAt: NOW,
+      initial: false,
+      sampleOcr: true,
+    });
   });
 
   it('is byte-identical when written again, but for the signature (its payload is the same)', () => {
@@ -151,7 +188,11 @@ describe('svc fedramp package', () => {
   });
 
   it.each([
-    ['a changed document', (d: string) => writeFileSync(join(d, 'sdr.json'), readFileSync(join(d, 'sdr.json'), 'utf8').replace('Implemented', 'Implemented ')), /^Error: .*\/sdr\.json: sha256 is sha256:[0-9a-f]{64}, manifest\.json says sha256:[0-9a-f]{64}; the package was changed after it was signed\n$/],
+    [
+      'a changed document',
+      (d: string) => writeFileSync(join(d, 'sdr.json'), readFileSync(join(d, 'sdr.json'), 'utf8').replace('Implemented', 'Implemented ')),
+      /^Error: .*\/sdr\.json: sha256 is sha256:[0-9a-f]{64}, manifest\.json says sha256:[0-9a-f]{64}; the package was changed after it was signed\n$/,
+    ],
     ['a missing twin', (d: string) => rmSync(join(d, 'cpo.md')), /^Error: .*\/cpo\.md: missing; the package is incomplete\n$/],
     [
       'a manifest rewritten to match a changed file',
@@ -163,7 +204,11 @@ describe('svc fedramp package', () => {
       },
       /^Error: .*\/manifest\.json: sha256 is sha256:[0-9a-f]{64}, the signed statement says sha256:[0-9a-f]{64}; the package was changed after it was signed\n$/,
     ],
-    ['an added file', (d: string) => writeFileSync(join(d, 'extra.json'), '{}'), /^Error: .*\/extra\.json: not part of the package \(neither manifest\.json nor the signed statement names it\); the package was changed after it was signed\n$/],
+    [
+      'an added file',
+      (d: string) => writeFileSync(join(d, 'extra.json'), '{}'),
+      /^Error: .*\/extra\.json: not part of the package \(neither manifest\.json nor the signed statement names it\); the package was changed after it was signed\n$/,
+    ],
     [
       'a forged signature',
       (d: string) => {
@@ -185,25 +230,50 @@ describe('svc fedramp package', () => {
   it("records in manifest.json, for each CR26 document, the $schemaVersion and sha256 of FedRAMP's schema it was validated against", () => {
     const manifest = read('pkg', 'manifest.json');
     // The directory of fedramp_schemas: FedRAMP's first generation (2026-07-15), whose file names say 2026-06-24 as all do.
-    expect(manifest.schemas).toEqual({ definitions: { type: 'definitions', file: 'fedramp-common-definitions-schema-2026-06-24.json', $schemaVersion: '0.1.1', sha256: 'sha256:b6cffd3632ba524cc5a5e44f6c62e6fdcae7993221e558d32761f15d212117c1' } });
-    expect(manifest.files['sdr.json'].schema).toEqual({ type: 'sdr', file: 'fedramp-security-decision-record-schema-2026-06-24.json', $schemaVersion: '1.0.0', sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a' });
+    expect(manifest.schemas).toEqual({
+      definitions: {
+        type: 'definitions',
+        file: 'fedramp-common-definitions-schema-2026-06-24.json',
+        $schemaVersion: '0.1.1',
+        sha256: 'sha256:b6cffd3632ba524cc5a5e44f6c62e6fdcae7993221e558d32761f15d212117c1',
+      },
+    });
+    expect(manifest.files['sdr.json'].schema).toEqual({
+      type: 'sdr',
+      file: 'fedramp-security-decision-record-schema-2026-06-24.json',
+      $schemaVersion: '1.0.0',
+      sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a',
+    });
     expect(manifest.files['sdr.md'].schema).toBeUndefined();
   });
 
-  it("with no --schemas, environment or config: validated against the newest schemas svc carries (2026-10-08), each recorded", () => {
+  it('with no --schemas, environment or config: validated against the newest schemas svc carries (2026-10-08), each recorded', () => {
     const plain = at('carried');
     mkdirSync(plain);
     writeFileSync(join(plain, 'svc.config.json'), JSON.stringify({ fedramp: PROFILE }));
-    const inPlain = (args: string[]) => svc(args, { cwd: plain, env: { SVC_HOME: join(plain, '.svc'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache'), SVC_FEDRAMP_SCHEMAS: '' } });
+    const inPlain = (args: string[]) =>
+      svc(args, { cwd: plain, env: { SVC_HOME: join(plain, '.svc'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache'), SVC_FEDRAMP_SCHEMAS: '' } });
     expect(inPlain(['conmon', 'process', at('fresh.json')]).status).toBe(0);
     const result = inPlain(['fedramp', 'package', '--out-dir', 'pkg', '--now', NOW]);
     expect([result.status, result.stderr]).toEqual([0, expect.stringMatching(/^Warning: no signing key given .*\n$/)]);
-    expect(result.stdout).toContain("\nValidated against FedRAMP's schemas of 2026-10-08, carried by svc (manifest.json records each document's $schemaVersion and sha256)\n");
+    expect(result.stdout).toContain(
+      "\nValidated against FedRAMP's schemas of 2026-10-08, carried by svc (manifest.json records each document's $schemaVersion and sha256)\n",
+    );
     expect(result.stdout).not.toContain('not validated');
     const manifest = JSON.parse(readFileSync(join(plain, 'pkg', 'manifest.json'), 'utf8'));
-    const schema = (type: string, stem: string, version: string, hex: string) => ({ type, file: `fedramp-${stem}-schema-2026-06-24.json`, $schemaVersion: version, sha256: `sha256:${hex}` });
-    expect(manifest.schemas).toEqual({ carried: '2026-10-08', definitions: schema('definitions', 'common-definitions', '0.4.0', '62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9') });
-    const judged = Object.fromEntries(Object.entries(manifest.files as Record<string, { schema?: unknown }>).flatMap(([name, f]) => (f.schema === undefined ? [] : [[name, f.schema]])));
+    const schema = (type: string, stem: string, version: string, hex: string) => ({
+      type,
+      file: `fedramp-${stem}-schema-2026-06-24.json`,
+      $schemaVersion: version,
+      sha256: `sha256:${hex}`,
+    });
+    expect(manifest.schemas).toEqual({
+      carried: '2026-10-08',
+      definitions: schema('definitions', 'common-definitions', '0.4.0', '62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9'),
+    });
+    const judged = Object.fromEntries(
+      Object.entries(manifest.files as Record<string, { schema?: unknown }>).flatMap(([name, f]) => (f.schema === undefined ? [] : [[name, f.schema]])),
+    );
     expect(judged).toEqual({
       'avi.json': schema('avi', 'accepted-vulnerability-info', '0.1.1', '2c17ba6e21abd1951e29cf59d90e69d39468c01eb1ad69a6c690233e196f68e2'),
       'cpo.json': schema('cpo', 'certification-package-overview', '0.1.6', '23fa88449e501b7a07ca51cbcdd0169e1072ea82d927c4c13380858035b79379'),
@@ -224,7 +294,19 @@ describe('svc fedramp package', () => {
     const result = inWork(['fedramp', 'package', 'fresh.json', '--out-dir', 'pkg-substrate', '--substrate', 'snapshot.json', '--now', NOW]);
     expect(result.status).toBe(0);
     expect(Object.keys(read('pkg-substrate', 'manifest.json').files)).toEqual(
-      ['cpo.json', 'cpo.md', 'information-flows.json', 'information-flows.md', 'information-resources.json', 'information-resources.md', 'ocr-sample.json', 'ocr-sample.md', 'sdr.json', 'sdr.md', ...VULNERABILITY_FILES].sort(),
+      [
+        'cpo.json',
+        'cpo.md',
+        'information-flows.json',
+        'information-flows.md',
+        'information-resources.json',
+        'information-resources.md',
+        'ocr-sample.json',
+        'ocr-sample.md',
+        'sdr.json',
+        'sdr.md',
+        ...VULNERABILITY_FILES,
+      ].sort(),
     );
     expect(inWork(['ir', 'validate', 'pkg-substrate']).status).toBe(0);
   });
@@ -233,7 +315,8 @@ describe('svc fedramp package', () => {
 describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
   it('refuses statuses older than 7 days, naming each, and writes nothing (exit 1)', () => {
     // A store whose state is the old run alone, packaged as the store's state (no input).
-    const inOld = (args: string[]) => svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc-old'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache') } });
+    const inOld = (args: string[]) =>
+      svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc-old'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache') } });
     expect(inOld(['conmon', 'process', 'old.json']).status).toBe(0);
     const result = inOld(['fedramp', 'package', '--out-dir', 'pkg-initial-old', '--initial', '--now', NOW]);
     expect(result).toEqual({
@@ -254,7 +337,7 @@ describe('svc fedramp package --initial (FRC-APP-FCP)', () => {
     expect(existsSync(at('pkg-initial-old'))).toBe(false);
   });
 
-  it('refuses to package an input that is not the run store\'s state: its SDR would judge one report, its VDR the store (exit 2, nothing written)', () => {
+  it("refuses to package an input that is not the run store's state: its SDR would judge one report, its VDR the store (exit 2, nothing written)", () => {
     const result = inWork(['fedramp', 'package', 'old.json', '--out-dir', 'pkg-mixed', '--now', NOW]);
     expect(result).toEqual({
       status: 2,

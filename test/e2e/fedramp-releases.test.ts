@@ -49,7 +49,16 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
   const at = (...parts: string[]) => join(work(), ...parts);
   const read = (...parts: string[]) => JSON.parse(readFileSync(at(...parts), 'utf8')) as Record<string, unknown>;
   const run = (args: string[]): SvcRun =>
-    svc(args, { cwd: work(), env: { SVC_HOME: at('.svc'), SVC_FEDRAMP_RULES: rulesFile(release), SVC_FEDRAMP_SCHEMAS: schemas, SVC_CACHE_DIR: join(tmp, 'cache'), SOURCE_DATE_EPOCH: String(Date.parse(NOW) / 1000) } });
+    svc(args, {
+      cwd: work(),
+      env: {
+        SVC_HOME: at('.svc'),
+        SVC_FEDRAMP_RULES: rulesFile(release),
+        SVC_FEDRAMP_SCHEMAS: schemas,
+        SVC_CACHE_DIR: join(tmp, 'cache'),
+        SOURCE_DATE_EPOCH: String(Date.parse(NOW) / 1000),
+      },
+    });
   const ok = (args: string[]): SvcRun => {
     const r = run(args);
     if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
@@ -71,7 +80,16 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
           { ksi_id: 'KSI-CNA-RNT', status: 'FAIL', observed_at: OBSERVED, checks: [{ id: 'vpc_flow_logs_enabled', status: 'FAIL' }] },
         ],
         vulnerabilities: [
-          { id: 'VULN-0a1b2c3d4e5f60718293', source: 'Prowler', finding_id: 'vpc_flow_logs_enabled', resource: 'vpc-0a1b', title: 'VPC Flow Logs are not enabled', scanner_severity: 'medium', detected_at: OBSERVED, kind: 'configuration' },
+          {
+            id: 'VULN-0a1b2c3d4e5f60718293',
+            source: 'Prowler',
+            finding_id: 'vpc_flow_logs_enabled',
+            resource: 'vpc-0a1b',
+            title: 'VPC Flow Logs are not enabled',
+            scanner_severity: 'medium',
+            detected_at: OBSERVED,
+            kind: 'configuration',
+          },
         ],
       }),
     );
@@ -103,17 +121,35 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
       expect(r.stdout).not.toContain('Note:');
     } else {
       expect(cpo).not.toHaveProperty('advisors');
-      expect(r.stdout).toMatch(/\nNote: fedramp\.advisors is not written: fedramp-certification-package-overview-schema-2026-06-24\.json \(\$schemaVersion 0\.1\.[24]\) declares no advisors \(CPO 0\.1\.6 does\)\n/);
+      expect(r.stdout).toMatch(
+        /\nNote: fedramp\.advisors is not written: fedramp-certification-package-overview-schema-2026-06-24\.json \(\$schemaVersion 0\.1\.[24]\) declares no advisors \(CPO 0\.1\.6 does\)\n/,
+      );
     }
   });
 
   it("serves the trust center's documents, each one the generation's schemas accept", async () => {
     const api = buildApi(proxyConfig(), {
-      env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '', SVC_FEDRAMP_RULES: rulesFile(release), SVC_FEDRAMP_SCHEMAS: schemas, SVC_CACHE_DIR: join(tmp, 'cache') },
+      env: {
+        ...process.env,
+        SVC_HOME: at('.svc'),
+        SVC_STORE: '',
+        SVC_SIGNING_KEY: '',
+        SVC_CONFIG: '',
+        SVC_FEDRAMP_RULES: rulesFile(release),
+        SVC_FEDRAMP_SCHEMAS: schemas,
+        SVC_CACHE_DIR: join(tmp, 'cache'),
+      },
       cwd: work(),
       logger: capturingLogger().logger,
     });
-    const served: [string, Cr26DocumentType][] = [['public', 'cpo'], ['cpo', 'cpo'], ['sdr', 'sdr'], ['vdr', 'vdr'], ['avi', 'avi'], ['history', 'history']];
+    const served: [string, Cr26DocumentType][] = [
+      ['public', 'cpo'],
+      ['cpo', 'cpo'],
+      ['sdr', 'sdr'],
+      ['vdr', 'vdr'],
+      ['avi', 'avi'],
+      ['history', 'history'],
+    ];
     for (const [route, type] of served) {
       const res = await request(api.handler).get(`/fedramp/${route}`).set('X-Forwarded-User', 'alice@SVC.TEST').set('Accept', 'application/json');
       expect([route, res.status, fedrampSchemaErrors(type, res.body, schemas)]).toEqual([route, 200, []]);
@@ -121,10 +157,47 @@ describe.each(WALKS)('the CR26 walk with rules $release and schemas from $schema
   });
 
   it("writes an SCN and an incident report the generation's schemas accept", () => {
-    const scn = JSON.parse(ok(['fedramp', 'scn', '--now', NOW, '--type', 'adaptive', '--summary', 'Rotate the TLS certificates', '--start', '2026-12-01', '--finish', '2026-12-02', '--out', 'scn.json', '--json']).stdout) as { validated: { judged_by: unknown } };
+    const scn = JSON.parse(
+      ok([
+        'fedramp',
+        'scn',
+        '--now',
+        NOW,
+        '--type',
+        'adaptive',
+        '--summary',
+        'Rotate the TLS certificates',
+        '--start',
+        '2026-12-01',
+        '--finish',
+        '2026-12-02',
+        '--out',
+        'scn.json',
+        '--json',
+      ]).stdout,
+    ) as { validated: { judged_by: unknown } };
     expect(fedrampSchemaErrors('scn', read('scn.json'), schemas)).toEqual([]);
     expect(scn.validated.judged_by).toEqual(judgedBy(schemas, 'scn'));
-    const incident = JSON.parse(ok(['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-11-24T23:00:00Z', '--draft', '--now', NOW, '--out', 'incident.json', '--json']).stdout) as { validation: { judged_by: unknown } };
+    const incident = JSON.parse(
+      ok([
+        'fedramp',
+        'incident',
+        '--type',
+        'initial',
+        '--summary',
+        'Credential stuffing against the admin portal',
+        '--n',
+        '4',
+        '--occurred-at',
+        '2026-11-24T23:00:00Z',
+        '--draft',
+        '--now',
+        NOW,
+        '--out',
+        'incident.json',
+        '--json',
+      ]).stdout,
+    ) as { validation: { judged_by: unknown } };
     expect(fedrampSchemaErrors('incident', read('incident.json'), schemas)).toEqual([]);
     expect(incident.validation.judged_by).toEqual(judgedBy(schemas, 'incident'));
   });

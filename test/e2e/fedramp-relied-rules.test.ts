@@ -40,7 +40,11 @@ const LINES = [
 function without(document: unknown, ids: readonly string[]): unknown {
   if (Array.isArray(document)) return document.map((item) => without(item, ids));
   if (document === null || typeof document !== 'object') return document;
-  return Object.fromEntries(Object.entries(document).filter(([key]) => !ids.includes(key)).map(([key, value]) => [key, without(value, ids)]));
+  return Object.fromEntries(
+    Object.entries(document)
+      .filter(([key]) => !ids.includes(key))
+      .map(([key, value]) => [key, without(value, ids)]),
+  );
 }
 /** The ids of DROPPED that `text` names. */
 const cited = (text: string) => DROPPED.filter((id) => text.includes(id));
@@ -143,8 +147,27 @@ describe('FRC-CSO-JSN in readiness, from the data', () => {
  */
 describe('a release without the rules the documents cite', () => {
   const CITED = [
-    'CCM-OCR-NRD', 'CDS-CSO-HAD', 'CDS-CSO-PUB', 'CDS-TRC-AAI', 'CDS-TRC-ACL', 'CDS-TRC-USH', 'CDS-UTC-AAD', 'CPO-CSO-MTD', 'CPO-CSO-OSA',
-    'CCM-OCR-AVL', 'FRC-CSO-PKG', 'IEC-CSO-EFI', 'MAS-CSO-FLO', 'MAS-CSO-IIR', 'MAS-CSO-TPR', 'SDR-CSF-CTF', 'SDR-CSX-KMT', 'VER-RPT-AVI', 'VER-RPT-NID', 'VER-TFR-MHR', 'VER-TFR-MRH',
+    'CCM-OCR-NRD',
+    'CDS-CSO-HAD',
+    'CDS-CSO-PUB',
+    'CDS-TRC-AAI',
+    'CDS-TRC-ACL',
+    'CDS-TRC-USH',
+    'CDS-UTC-AAD',
+    'CPO-CSO-MTD',
+    'CPO-CSO-OSA',
+    'CCM-OCR-AVL',
+    'FRC-CSO-PKG',
+    'IEC-CSO-EFI',
+    'MAS-CSO-FLO',
+    'MAS-CSO-IIR',
+    'MAS-CSO-TPR',
+    'SDR-CSF-CTF',
+    'SDR-CSX-KMT',
+    'VER-RPT-AVI',
+    'VER-RPT-NID',
+    'VER-TFR-MHR',
+    'VER-TFR-MRH',
   ];
   const OBSERVED = '2026-11-24T08:00:00Z';
   const AT = '2026-12-01T00:00:00Z';
@@ -165,14 +188,28 @@ describe('a release without the rules the documents cite', () => {
     writeFileSync(file, JSON.stringify(without(JSON.parse(readFileSync(LATEST, 'utf8')), CITED)));
     env = { SVC_HOME: join(dir, '.svc'), SVC_FEDRAMP_RULES: file, SVC_CACHE_DIR: join(tmp, 'cache'), SOURCE_DATE_EPOCH: String(Date.parse(AT) / 1000) };
     writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: PROFILE }));
-    writeFileSync(join(dir, 'infra', 'k8s', 'app.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: deny-all\n  namespace: prod\nspec:\n  podSelector: {}\n');
+    writeFileSync(
+      join(dir, 'infra', 'k8s', 'app.yaml'),
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: deny-all\n  namespace: prod\nspec:\n  podSelector: {}\n',
+    );
     writeFileSync(
       join(dir, 'report.json'),
       JSON.stringify({
         ...REPORT,
         generated_at: OBSERVED,
         results: REPORT.results.map((r) => ({ ...r, observed_at: OBSERVED })),
-        vulnerabilities: [{ id: 'VULN-0a1b2c3d4e5f60718293', source: 'Prowler', finding_id: 'vpc_flow_logs_enabled', resource: 'vpc-0a1b', title: 'VPC Flow Logs are not enabled', scanner_severity: 'medium', detected_at: OBSERVED, kind: 'configuration' }],
+        vulnerabilities: [
+          {
+            id: 'VULN-0a1b2c3d4e5f60718293',
+            source: 'Prowler',
+            finding_id: 'vpc_flow_logs_enabled',
+            resource: 'vpc-0a1b',
+            title: 'VPC Flow Logs are not enabled',
+            scanner_severity: 'medium',
+            detected_at: OBSERVED,
+            kind: 'configuration',
+          },
+        ],
       }),
     );
     run(['conmon', 'process', 'report.json', '--now', OBSERVED]);
@@ -183,30 +220,60 @@ describe('a release without the rules the documents cite', () => {
 
   it('a package before any OCR is recorded: its sample OCR and the note say so, citing none of them', () => {
     expect(sample.stdout).toContain('\nNote: ocr-sample.json is a sample built from the run store: no OCR is recorded for this period\n');
-    expect(citedIn(sample.stdout + readFileSync(join(dir, 'pkg-sample', 'ocr-sample.json'), 'utf8') + readFileSync(join(dir, 'pkg-sample', 'ocr-sample.md'), 'utf8'))).toEqual([]);
+    expect(
+      citedIn(
+        sample.stdout + readFileSync(join(dir, 'pkg-sample', 'ocr-sample.json'), 'utf8') + readFileSync(join(dir, 'pkg-sample', 'ocr-sample.md'), 'utf8'),
+      ),
+    ).toEqual([]);
   });
 
   it('the package, its twins and the command cite none of them', () => {
     const r = run(['fedramp', 'package', '--out-dir', 'pkg', '--substrate', 'snapshot.json', '--redact', '--now', AT]);
     const files = readdirSync(join(dir, 'pkg')).filter((f) => /\.(json|md)$/.test(f));
-    expect(files).toEqual(expect.arrayContaining(['cpo.md', 'information-resources.json', 'information-flows.md', 'ocr.json', 'vdr.md', 'vulnerability-history.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['cpo.md', 'information-resources.json', 'information-flows.md', 'ocr.json', 'vdr.md', 'vulnerability-history.md']),
+    );
     expect(files.map((f) => [f, citedIn(readFileSync(join(dir, 'pkg', f), 'utf8'))]).filter(([, ids]) => ids.length > 0)).toEqual([]);
     expect(citedIn(r.stdout + r.stderr)).toEqual([]);
   });
 
   it('the monthly vulnerability report, Markdown and HTML, and an incident report cite none of them', () => {
-    for (const format of ['md', 'html']) expect([format, citedIn(run(['vuln', 'report', '--format', format, '--redact', '--now', AT]).stdout)]).toEqual([format, []]);
-    run(['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing against the admin portal', '--n', '4', '--occurred-at', '2026-11-24T23:00:00Z', '--draft', '--now', AT, '--out', 'incident.json']);
+    for (const format of ['md', 'html'])
+      expect([format, citedIn(run(['vuln', 'report', '--format', format, '--redact', '--now', AT]).stdout)]).toEqual([format, []]);
+    run([
+      'fedramp',
+      'incident',
+      '--type',
+      'initial',
+      '--summary',
+      'Credential stuffing against the admin portal',
+      '--n',
+      '4',
+      '--occurred-at',
+      '2026-11-24T23:00:00Z',
+      '--draft',
+      '--now',
+      AT,
+      '--out',
+      'incident.json',
+    ]);
     expect(citedIn(readFileSync(join(dir, 'incident.json'), 'utf8') + readFileSync(join(dir, 'incident.md'), 'utf8'))).toEqual([]);
   });
 
-  it("svc-api serves every trust center document, JSON and page, and the access report, citing none of them", async () => {
-    const api = buildApi(proxyConfig(), { env: { ...process.env, ...env, SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' }, cwd: dir, logger: capturingLogger().logger });
+  it('svc-api serves every trust center document, JSON and page, and the access report, citing none of them', async () => {
+    const api = buildApi(proxyConfig(), {
+      env: { ...process.env, ...env, SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' },
+      cwd: dir,
+      logger: capturingLogger().logger,
+    });
     const served: string[] = [];
     for (const route of ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'history', 'snapshots', 'sdr?snapshot=2026-11-30', 'access']) {
       for (const accept of ['application/json', 'text/html']) {
         if (route === 'access' && accept === 'text/html') continue;
-        const res = await request(api.handler).get(`/fedramp/${route}`).set('X-Forwarded-User', route === 'access' ? 'bob@SVC.TEST' : 'alice@SVC.TEST').set('Accept', accept);
+        const res = await request(api.handler)
+          .get(`/fedramp/${route}`)
+          .set('X-Forwarded-User', route === 'access' ? 'bob@SVC.TEST' : 'alice@SVC.TEST')
+          .set('Accept', accept);
         served.push(`${route} ${accept} ${res.status} ${citedIn(res.text).join(' ')}`.trim());
       }
     }

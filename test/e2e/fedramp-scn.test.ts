@@ -29,10 +29,20 @@ function inDir(args: string[], dir = work): SvcRun {
 const scn = (...args: string[]) => inDir(['fedramp', 'scn', '--now', NOW, ...args]);
 const at = (...parts: string[]) => join(work, ...parts);
 const read = (...parts: string[]) => JSON.parse(readFileSync(at(...parts), 'utf8'));
-const sha256 = (...parts: string[]) => createHash('sha256').update(readFileSync(at(...parts))).digest('hex');
+const sha256 = (...parts: string[]) =>
+  createHash('sha256')
+    .update(readFileSync(at(...parts)))
+    .digest('hex');
 /** RFC 8785 for what an SCN holds (strings, integers, arrays, objects): members sorted, no white space. */
 const canonical = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v !== null && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v !== null && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
 /** The journal's entries as the file store keeps them (one JSON object per line). */
 const journal = (): { seq: number; kind: string; recorded_at: string; record: Record<string, unknown> }[] =>
   existsSync(at('.svc', 'store', 'journal.ndjson'))
@@ -46,7 +56,24 @@ describe('svc fedramp scn', () => {
   describe('a transformative change with every day given', () => {
     let run: SvcRun;
     beforeAll(() => {
-      run = scn('--type', 'transformative', '--summary', 'Move the workloads to Kubernetes', '--start', '2027-01-04', '--finish', '2027-01-14', '--verified', '2027-02-09', '--out', 'scn.json', '--reason', 'Scale', '--explanation', 'A paradigm shift in workload orchestration');
+      run = scn(
+        '--type',
+        'transformative',
+        '--summary',
+        'Move the workloads to Kubernetes',
+        '--start',
+        '2027-01-04',
+        '--finish',
+        '2027-01-14',
+        '--verified',
+        '2027-02-09',
+        '--out',
+        'scn.json',
+        '--reason',
+        'Scale',
+        '--explanation',
+        'A paradigm shift in workload orchestration',
+      );
     });
 
     it('says where it wrote the SCN and its twin, every notice day counted in business days over the holidays, and the journal entry', () => {
@@ -80,13 +107,25 @@ describe('svc fedramp scn', () => {
           plannedStart: '2027-01-04',
           plannedCompletion: '2027-01-14',
           milestones: [
-            { milestoneDescription: `Notify all necessary parties: initial plans (SCN-TRF-NIP), ${days('SCN-TRF-NIP', 'before the start 2027-01-04')}`, targetDate: '2026-11-18' },
-            { milestoneDescription: `Notify all necessary parties: final plans (SCN-TRF-NFP), ${days('SCN-TRF-NFP', 'before the start 2027-01-04')}`, targetDate: '2026-12-17' },
+            {
+              milestoneDescription: `Notify all necessary parties: initial plans (SCN-TRF-NIP), ${days('SCN-TRF-NIP', 'before the start 2027-01-04')}`,
+              targetDate: '2026-11-18',
+            },
+            {
+              milestoneDescription: `Notify all necessary parties: final plans (SCN-TRF-NFP), ${days('SCN-TRF-NFP', 'before the start 2027-01-04')}`,
+              targetDate: '2026-12-17',
+            },
             { milestoneDescription: 'The change starts', targetDate: '2027-01-04' },
             { milestoneDescription: 'The change is finished', targetDate: '2027-01-14' },
-            { milestoneDescription: `Notify all necessary parties: after finishing (SCN-TRF-NAF), ${days('SCN-TRF-NAF', 'after the finish 2027-01-14')}`, targetDate: '2027-01-22' },
+            {
+              milestoneDescription: `Notify all necessary parties: after finishing (SCN-TRF-NAF), ${days('SCN-TRF-NAF', 'after the finish 2027-01-14')}`,
+              targetDate: '2027-01-22',
+            },
             { milestoneDescription: 'Verification, assessment and/or validation of the change is complete', targetDate: '2027-02-09' },
-            { milestoneDescription: `Notify all necessary parties: after verification (SCN-TRF-NAV), ${days('SCN-TRF-NAV', 'after the verification 2027-02-09')}`, targetDate: '2027-02-17' },
+            {
+              milestoneDescription: `Notify all necessary parties: after verification (SCN-TRF-NAV), ${days('SCN-TRF-NAV', 'after the verification 2027-02-09')}`,
+              targetDate: '2027-02-17',
+            },
           ],
         },
       });
@@ -109,7 +148,9 @@ describe('svc fedramp scn', () => {
         '- Reason: Scale',
         '- Planned start: 2027-01-04',
       ]);
-      expect(md).toContain(`| 2027-02-17 | Notify all necessary parties: after verification (SCN-TRF-NAV), ${days('SCN-TRF-NAV', 'after the verification 2027-02-09')} |`);
+      expect(md).toContain(
+        `| 2027-02-17 | Notify all necessary parties: after verification (SCN-TRF-NAV), ${days('SCN-TRF-NAV', 'after the verification 2027-02-09')} |`,
+      );
     });
 
     it('records the SCN in the journal with its days, notices and the document as written', () => {
@@ -136,7 +177,20 @@ describe('svc fedramp scn', () => {
 
   describe('an adaptive change with a drift report of svc ir drift-detect', () => {
     /** The CR26 KSIs whose controls meet those of the drifted catalog KSIs, KSI-AC-02 (ac-2) and KSI-SC-08 (sc-8). */
-    const CR26_KSIS = ['KSI-CNA-MAT', 'KSI-CNA-ULN', 'KSI-IAM-AAM', 'KSI-IAM-APM', 'KSI-IAM-ELP', 'KSI-IAM-JIT', 'KSI-IAM-SNU', 'KSI-IAM-SUS', 'KSI-MLA-LET', 'KSI-MLA-RVL', 'KSI-SVC-ACM', 'KSI-SVC-SIN'];
+    const CR26_KSIS = [
+      'KSI-CNA-MAT',
+      'KSI-CNA-ULN',
+      'KSI-IAM-AAM',
+      'KSI-IAM-APM',
+      'KSI-IAM-ELP',
+      'KSI-IAM-JIT',
+      'KSI-IAM-SNU',
+      'KSI-IAM-SUS',
+      'KSI-MLA-LET',
+      'KSI-MLA-RVL',
+      'KSI-SVC-ACM',
+      'KSI-SVC-SIN',
+    ];
     let run: SvcRun;
     beforeAll(() => {
       const drift = inDir(['ir', 'drift-detect', join(FIXTURES, 'sample-baseline-b.json'), join(FIXTURES, 'sample-baseline.json'), '--json']);
@@ -144,7 +198,16 @@ describe('svc fedramp scn', () => {
       writeFileSync(at('drift.json'), drift.stdout);
       run = scn(
         ...['--type', 'adaptive', '--summary', 'New MFA provider', '--finish', '2026-12-18', '--drift', 'drift.json', '--out', 'adaptive/scn.json'],
-        ...['--customer-impact', 'Users enroll their MFA devices again', '--impact-analysis', 'https://trust.example.com/sia/mfa.pdf', '--assessor', 'Example 3PAO', '--vulnerability', 'CVE-2026-0001'],
+        ...[
+          '--customer-impact',
+          'Users enroll their MFA devices again',
+          '--impact-analysis',
+          'https://trust.example.com/sia/mfa.pdf',
+          '--assessor',
+          'Example 3PAO',
+          '--vulnerability',
+          'CVE-2026-0001',
+        ],
       );
     });
 
@@ -164,7 +227,12 @@ describe('svc fedramp scn', () => {
     it('puts the CR26 KSIs and the controls in impactedControls, controls as FedRAMP writes them, and the drift in the impact analysis', () => {
       const doc = read('adaptive', 'scn.json');
       expect(fedrampSchemaErrors('scn', doc)).toEqual([]);
-      expect(doc).toMatchObject({ changeType: 'Adaptive', customerImpact: 'Users enroll their MFA devices again', assessorName: 'Example 3PAO', relatedVulnerability: 'CVE-2026-0001' });
+      expect(doc).toMatchObject({
+        changeType: 'Adaptive',
+        customerImpact: 'Users enroll their MFA devices again',
+        assessorName: 'Example 3PAO',
+        relatedVulnerability: 'CVE-2026-0001',
+      });
       expect(doc.impactedControls).toEqual([
         ...CR26_KSIS,
         ...['AC-02', 'AC-02 (01)', 'AC-02 (02)', 'AC-02 (03)', 'AC-02 (04)', 'AC-02 (05)', 'AC-02 (07)', 'AC-02 (09)', 'AC-02 (12)', 'AC-02 (13)'],
@@ -174,7 +242,12 @@ describe('svc fedramp scn', () => {
       expect(doc.impactAnalysis).toBe(
         `https://trust.example.com/sia/mfa.pdf\n\nDrift from sample-baseline-b.json to sample-baseline.json (svc ir drift-detect, drift.json): 2 changes (P1 1, P2 0, P3 1, P4 0) on ${CR26_KSIS.join(', ')}: 12 NIST SP 800-53 controls to verify (impactedControls).`,
       );
-      expect(journal()[1].record).toMatchObject({ type: 'adaptive', finish: '2026-12-18', ksis: CR26_KSIS, controls: expect.arrayContaining(['ac-2', 'ac-2.1', 'sc-8', 'sc-8.1']) });
+      expect(journal()[1].record).toMatchObject({
+        type: 'adaptive',
+        finish: '2026-12-18',
+        ksis: CR26_KSIS,
+        controls: expect.arrayContaining(['ac-2', 'ac-2.1', 'sc-8', 'sc-8.1']),
+      });
     });
   });
 
@@ -199,7 +272,9 @@ describe('svc fedramp scn', () => {
     const doc = read('substrate', 'scn.json');
     expect(fedrampSchemaErrors('scn', doc)).toEqual([]);
     expect(doc.impactedControls).toBeUndefined();
-    expect(doc.impactAnalysis).toMatch(/^Drift from tree-a to tree-b \(svc substrate drift, substrate-drift\.json\): 1 change \(P1 0, P2 1, P3 0, P4 0\) to terraform:\S+\. A substrate report names configuration resources, not KSIs or controls\.$/);
+    expect(doc.impactAnalysis).toMatch(
+      /^Drift from tree-a to tree-b \(svc substrate drift, substrate-drift\.json\): 1 change \(P1 0, P2 1, P3 0, P4 0\) to terraform:\S+\. A substrate report names configuration resources, not KSIs or controls\.$/,
+    );
   });
 
   describe('--draft', () => {
@@ -231,7 +306,16 @@ describe('svc fedramp scn', () => {
         markdown: 'json/scn.md',
         sha256: `sha256:${sha256('json', 'scn.json')}`,
         notices: [
-          { rule: 'SCN-ADP-NTF', notice: 'after finishing', due: '2027-01-05T23:59:59Z', date: '2027-01-05', timeframe: { unit: 'bizdays', num: num('SCN-ADP-NTF') }, from: 'finish', direction: 'after', on: '2026-12-18' },
+          {
+            rule: 'SCN-ADP-NTF',
+            notice: 'after finishing',
+            due: '2027-01-05T23:59:59Z',
+            date: '2027-01-05',
+            timeframe: { unit: 'bizdays', num: num('SCN-ADP-NTF') },
+            from: 'finish',
+            direction: 'after',
+            on: '2026-12-18',
+          },
         ],
         undated: [],
         passed: [],
@@ -245,23 +329,32 @@ describe('svc fedramp scn', () => {
 
   describe('svc fedramp readiness reminds of the recorded notices whose day has passed', () => {
     const readiness = (now: string) => inDir(['fedramp', 'readiness', '--now', now, '--json']);
-    const warningsOf = (run: SvcRun, id: string): string[] | undefined => (JSON.parse(run.stdout).rules as { id: string; warnings?: string[] }[]).find((r) => r.id === id)?.warnings;
+    const warningsOf = (run: SvcRun, id: string): string[] | undefined =>
+      (JSON.parse(run.stdout).rules as { id: string; warnings?: string[] }[]).find((r) => r.id === id)?.warnings;
 
     it('on the rule of each notice due before --now, naming the SCN, its journal entry and how the day was counted', () => {
       const run = readiness('2026-12-20T00:00:00Z');
       expect(run.stderr).toBe('');
-      expect(warningsOf(run, 'SCN-TRF-NIP')).toEqual([`SCN "Move the workloads to Kubernetes" (journal 1): initial plans were due by 2026-11-18 (${days('SCN-TRF-NIP', 'before the start 2027-01-04')})`]);
-      expect(warningsOf(run, 'SCN-TRF-NFP')).toEqual([`SCN "Move the workloads to Kubernetes" (journal 1): final plans were due by 2026-12-17 (${days('SCN-TRF-NFP', 'before the start 2027-01-04')})`]);
+      expect(warningsOf(run, 'SCN-TRF-NIP')).toEqual([
+        `SCN "Move the workloads to Kubernetes" (journal 1): initial plans were due by 2026-11-18 (${days('SCN-TRF-NIP', 'before the start 2027-01-04')})`,
+      ]);
+      expect(warningsOf(run, 'SCN-TRF-NFP')).toEqual([
+        `SCN "Move the workloads to Kubernetes" (journal 1): final plans were due by 2026-12-17 (${days('SCN-TRF-NFP', 'before the start 2027-01-04')})`,
+      ]);
       expect([warningsOf(run, 'SCN-TRF-NAF'), warningsOf(run, 'SCN-ADP-NTF')]).toEqual([undefined, undefined]);
       const later = readiness('2027-01-06T00:00:00Z');
-      expect(warningsOf(later, 'SCN-ADP-NTF')).toEqual([`SCN "New MFA provider" (journal 2): the notice after finishing was due by 2027-01-05 (${days('SCN-ADP-NTF', 'after the finish 2026-12-18')})`]);
+      expect(warningsOf(later, 'SCN-ADP-NTF')).toEqual([
+        `SCN "New MFA provider" (journal 2): the notice after finishing was due by 2027-01-05 (${days('SCN-ADP-NTF', 'after the finish 2026-12-18')})`,
+      ]);
     });
 
     it('in the table for people, after what the rule needs', () => {
       const run = inDir(['fedramp', 'readiness', '--now', '2026-12-20T00:00:00Z']);
       const line = run.stdout.split('\n').find((l) => l.startsWith('SCN-TRF-NIP '));
       expect(line).toMatch(/^SCN-TRF-NIP {2}MUST {8}needs a statement {2}no provider statement; to do: .*; warning: /);
-      expect(line!.split('; warning: ')[1]).toBe(`SCN "Move the workloads to Kubernetes" (journal 1): initial plans were due by 2026-11-18 (${days('SCN-TRF-NIP', 'before the start 2027-01-04')})`);
+      expect(line!.split('; warning: ')[1]).toBe(
+        `SCN "Move the workloads to Kubernetes" (journal 1): initial plans were due by 2026-11-18 (${days('SCN-TRF-NIP', 'before the start 2027-01-04')})`,
+      );
     });
   });
 
@@ -284,15 +377,35 @@ describe('svc fedramp scn', () => {
         2,
         '--type routine: routine recurring changes are not notified: providers SHOULD NOT make formal Significant Change Notifications for them (SCN-RTR-NNR); nothing written or recorded',
       );
-      refused(scn('--type', 'minor', '--summary', 'x', '--out', 'minor.json'), 2, '--type minor: not a significant change type; write adaptive or transformative (routine recurring changes are not notified, SCN-RTR-NNR)');
+      refused(
+        scn('--type', 'minor', '--summary', 'x', '--out', 'minor.json'),
+        2,
+        '--type minor: not a significant change type; write adaptive or transformative (routine recurring changes are not notified, SCN-RTR-NNR)',
+      );
     });
 
     it('a day that is not a date, not on the calendar, or out of order; exit 2', () => {
-      refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '2026-12-1', '--out', 'x.json'), 2, '--finish 2026-12-1: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21');
-      refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '2027-02-29', '--out', 'x.json'), 2, '--finish 2027-02-29: not a day of the calendar; write a date such as 2026-11-21');
+      refused(
+        scn('--type', 'adaptive', '--summary', 'x', '--finish', '2026-12-1', '--out', 'x.json'),
+        2,
+        '--finish 2026-12-1: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21',
+      );
+      refused(
+        scn('--type', 'adaptive', '--summary', 'x', '--finish', '2027-02-29', '--out', 'x.json'),
+        2,
+        '--finish 2027-02-29: not a day of the calendar; write a date such as 2026-11-21',
+      );
       // Ten business days after 9999-12-31 is no four-digit-year date: refused as a flag, never an internal error (exit 70).
-      refused(scn('--type', 'adaptive', '--summary', 'x', '--finish', '9999-12-31', '--out', 'x.json'), 2, '--finish 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)');
-      refused(scn('--type', 'transformative', '--summary', 'x', '--start', '1969-12-31', '--out', 'x.json'), 2, '--start 1969-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)');
+      refused(
+        scn('--type', 'adaptive', '--summary', 'x', '--finish', '9999-12-31', '--out', 'x.json'),
+        2,
+        '--finish 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)',
+      );
+      refused(
+        scn('--type', 'transformative', '--summary', 'x', '--start', '1969-12-31', '--out', 'x.json'),
+        2,
+        '--start 1969-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)',
+      );
       refused(
         scn('--type', 'transformative', '--summary', 'x', '--start', '2027-01-14', '--finish', '2027-01-04', '--out', 'x.json'),
         2,
@@ -312,7 +425,10 @@ describe('svc fedramp scn', () => {
         3,
         `${join(tmp, 'report.json')}: $: not a drift report: it has neither run_a and run_b (svc ir drift-detect) nor a and b (svc substrate drift); pass the --json output of svc ir drift-detect or svc substrate drift`,
       );
-      writeFileSync(join(tmp, 'broken-drift.json'), JSON.stringify({ run_a: { name: 'a.json' }, run_b: { name: 'b.json' }, findings: [{ ksi_id: 'KSI-AC-02', class: 'DRIFT-AUTHZ', severity: 'P9' }] }));
+      writeFileSync(
+        join(tmp, 'broken-drift.json'),
+        JSON.stringify({ run_a: { name: 'a.json' }, run_b: { name: 'b.json' }, findings: [{ ksi_id: 'KSI-AC-02', class: 'DRIFT-AUTHZ', severity: 'P9' }] }),
+      );
       refused(
         scn('--type', 'adaptive', '--summary', 'x', '--drift', join(tmp, 'broken-drift.json'), '--out', 'x.json'),
         3,

@@ -37,13 +37,24 @@ function inWork(args: string[], dir = work): SvcRun {
   return svc(args, { cwd: dir, env: { SVC_HOME: join(work, '.svc'), SOURCE_DATE_EPOCH: EPOCH, SVC_CACHE_DIR: join(tmp, 'cache') } });
 }
 const json = (file: string) => JSON.parse(readFileSync(join(work, file), 'utf8'));
-const sha256 = (file: string) => createHash('sha256').update(readFileSync(join(work, file))).digest('hex');
+const sha256 = (file: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(work, file)))
+    .digest('hex');
 
 type Sdr = {
   certificationPackageOverviewUri: string;
   metadata: Record<string, string>;
   fedRampRequirements: { frrID: string; frrImplementation: string[]; frrImplementationStatus?: string; frrValidation?: string[] }[];
-  keySecurityIndicators: { ksiId: string; ksiImplementationStatus?: string; ksiImplementation: string[]; ksiValidation: string[]; ksiAssessment: string[]; ksiTests: string[]; ksiEvidence: Record<string, string>[] }[];
+  keySecurityIndicators: {
+    ksiId: string;
+    ksiImplementationStatus?: string;
+    ksiImplementation: string[];
+    ksiValidation: string[];
+    ksiAssessment: string[];
+    ksiTests: string[];
+    ksiEvidence: Record<string, string>[];
+  }[];
   ksiMetrics: Record<string, { last30Days: Record<string, number>; lastYear: Record<string, number>; daily?: unknown[] }>;
   securityControls?: { controlId: string; controlImplementationStatus?: string; controlImplementationDescription: string }[];
 };
@@ -79,7 +90,11 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
 
   it('names the package and carries SDR-CSO-MTD metadata', () => {
     expect(sdr.certificationPackageOverviewUri).toBe(PROFILE.package_uri);
-    expect(sdr.metadata).toEqual({ version: expect.stringMatching(/^2026-11-25-[0-9a-f]{12}$/), lastUpdated: NOW, updateSource: 'svc fedramp sdr report.json (svc 0.5.0)' });
+    expect(sdr.metadata).toEqual({
+      version: expect.stringMatching(/^2026-11-25-[0-9a-f]{12}$/),
+      lastUpdated: NOW,
+      updateSource: 'svc fedramp sdr report.json (svc 0.5.0)',
+    });
   });
 
   it('has an entry for every applicable rule, the rules read from the data independently', () => {
@@ -88,18 +103,29 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
     expect(sdr.fedRampRequirements.map((r) => r.frrID)).toEqual(ids);
     expect(ids).toHaveLength(155);
     const none = sdr.fedRampRequirements.find((r) => r.frrID === 'AFC-CSO-INB')!;
-    expect(none).toEqual({ frrID: 'AFC-CSO-INB', frrImplementation: ['No statement supplied: the provider has not yet written how this rule is met (statements file: a "## AFC-CSO-INB" heading and the statement under it).'] });
+    expect(none).toEqual({
+      frrID: 'AFC-CSO-INB',
+      frrImplementation: [
+        'No statement supplied: the provider has not yet written how this rule is met (statements file: a "## AFC-CSO-INB" heading and the statement under it).',
+      ],
+    });
     expect(sdr.fedRampRequirements.find((r) => r.frrID === 'VDR-TFR-MVX')).toEqual({
       frrID: 'VDR-TFR-MVX',
       frrImplementationStatus: 'Not Implemented',
-      frrImplementation: ["svc measured the machine-based evidence of the run as of 2026-11-20T09:00:00Z (26 results) against VDR-TFR-MVX's cadence of 7 days: 0 of 26 fresh, the oldest observed 2026-05-04T17:15:48Z."],
+      frrImplementation: [
+        "svc measured the machine-based evidence of the run as of 2026-11-20T09:00:00Z (26 results) against VDR-TFR-MVX's cadence of 7 days: 0 of 26 fresh, the oldest observed 2026-05-04T17:15:48Z.",
+      ],
     });
   });
 
   it('has every one of the 46 KSIs with all six arrays; no assessor statement: ksiAssessment []', () => {
     expect(sdr.keySecurityIndicators.map((k) => k.ksiId)).toEqual(rulesData.ksis.map((k: { id: string }) => k.id));
     for (const k of sdr.keySecurityIndicators) {
-      expect(Object.keys(k).filter((key) => key !== 'ksiImplementationStatus').sort()).toEqual(['ksiAssessment', 'ksiEvidence', 'ksiId', 'ksiImplementation', 'ksiTests', 'ksiValidation']);
+      expect(
+        Object.keys(k)
+          .filter((key) => key !== 'ksiImplementationStatus')
+          .sort(),
+      ).toEqual(['ksiAssessment', 'ksiEvidence', 'ksiId', 'ksiImplementation', 'ksiTests', 'ksiValidation']);
       expect(k.ksiAssessment).toEqual([]);
     }
   });
@@ -110,7 +136,11 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
     const apmControls = rulesData.ksis.find((k: { id: string }) => k.id === 'KSI-IAM-APM')!.controls as string[];
     expect(apm.ksiImplementationStatus).toBe('Partially Implemented');
     expect(apm.ksiEvidence).toHaveLength(5);
-    const catalog = JSON.parse(readFileSync(join(__dirname, '..', '..', 'src', 'domain', 'catalog', 'data', 'ksi-catalog.json'), 'utf8')).ksis as { id: string; control: string; controls: string[] }[];
+    const catalog = JSON.parse(readFileSync(join(__dirname, '..', '..', 'src', 'domain', 'catalog', 'data', 'ksi-catalog.json'), 'utf8')).ksis as {
+      id: string;
+      control: string;
+      controls: string[];
+    }[];
     const contributing: string[] = [];
     for (const e of apm.ksiEvidence) {
       expect(Object.keys(e).sort()).toEqual(['evidenceDescription', 'evidenceLocation', 'evidenceType', 'lastUpdated']);
@@ -137,7 +167,11 @@ describe('svc fedramp sdr: the ScubaGear walkthrough run', () => {
 
   it('lists a KSI no result reaches without a status, and with no evidence', () => {
     const none = sdr.keySecurityIndicators.find((k) => k.ksiId === 'KSI-RPL-ABO')!;
-    expect(none).toMatchObject({ ksiImplementation: ['Generated by svc (no provider statement): no result of the run reaches this KSI yet.'], ksiTests: [], ksiEvidence: [] });
+    expect(none).toMatchObject({
+      ksiImplementation: ['Generated by svc (no provider statement): no result of the run reaches this KSI yet.'],
+      ksiTests: [],
+      ksiEvidence: [],
+    });
     expect(none.ksiImplementationStatus).toBeUndefined();
   });
 
@@ -184,7 +218,25 @@ describe('svc fedramp sdr: statements, classes and types', () => {
   const sdrIn = (d: string, ...flags: string[]) => inWork(['fedramp', 'sdr', join(work, 'report.json'), '--now', NOW, ...flags], d);
 
   it("writes the provider's statements, an earlier id resolved, Planned as Not Implemented with the word kept", () => {
-    const d = dir('statements', PROFILE, ['# Our statements', '', '## VDR-TFR-MVX', 'We scan every 3 days.', '', '### Validation', 'Alerts page the on-call.', '', '## KSI-IAM-02', 'Passkeys only.', '### Status', 'Planned', ''].join('\n'));
+    const d = dir(
+      'statements',
+      PROFILE,
+      [
+        '# Our statements',
+        '',
+        '## VDR-TFR-MVX',
+        'We scan every 3 days.',
+        '',
+        '### Validation',
+        'Alerts page the on-call.',
+        '',
+        '## KSI-IAM-02',
+        'Passkeys only.',
+        '### Status',
+        'Planned',
+        '',
+      ].join('\n'),
+    );
     expect(sdrIn(d).status).toBe(0);
     const sdr = JSON.parse(readFileSync(join(d, 'sdr.json'), 'utf8')) as Sdr;
     expect(fedrampSchemaErrors('sdr', sdr)).toEqual([]);
@@ -200,11 +252,31 @@ describe('svc fedramp sdr: statements, classes and types', () => {
   });
 
   it.each([
-    ['an unknown id', '## KSI-XYZ-ABC\ntext\n', "statements.md:1: ## KSI-XYZ-ABC: not a CR26 rule or KSI id, an earlier FedRAMP id or a Rev5 control; write the id alone, such as \"## KSI-IAM-APM\", \"## VDR-TFR-PVR\" or \"## AC-02 (01)\""],
-    ['a repeated id', '## KSI-IAM-APM\na\n\n## KSI-IAM-02\nb\n', 'statements.md:4: ## KSI-IAM-02: a second statement for KSI-IAM-APM (the first at line 1); merge them'],
-    ['an unknown section', '## KSI-IAM-APM\na\n### Evidence\nb\n', 'statements.md:3: ### Evidence: not a section of a statement; write ### Implementation, ### Validation or ### Status'],
-    ['an unknown status', '## KSI-IAM-APM\na\n### Status\nDone\n', 'statements.md:1: ## KSI-IAM-APM: ### Status "Done" is not a status; write Implemented, Partially Implemented, Not Implemented, Planned, Alternative Implementation, Not Applicable'],
-    ['an empty statement', '## KSI-IAM-APM\n\n## VDR-TFR-MVX\nx\n', 'statements.md:1: ## KSI-IAM-APM has no statement; write the implementation under the heading, or remove it'],
+    [
+      'an unknown id',
+      '## KSI-XYZ-ABC\ntext\n',
+      'statements.md:1: ## KSI-XYZ-ABC: not a CR26 rule or KSI id, an earlier FedRAMP id or a Rev5 control; write the id alone, such as "## KSI-IAM-APM", "## VDR-TFR-PVR" or "## AC-02 (01)"',
+    ],
+    [
+      'a repeated id',
+      '## KSI-IAM-APM\na\n\n## KSI-IAM-02\nb\n',
+      'statements.md:4: ## KSI-IAM-02: a second statement for KSI-IAM-APM (the first at line 1); merge them',
+    ],
+    [
+      'an unknown section',
+      '## KSI-IAM-APM\na\n### Evidence\nb\n',
+      'statements.md:3: ### Evidence: not a section of a statement; write ### Implementation, ### Validation or ### Status',
+    ],
+    [
+      'an unknown status',
+      '## KSI-IAM-APM\na\n### Status\nDone\n',
+      'statements.md:1: ## KSI-IAM-APM: ### Status "Done" is not a status; write Implemented, Partially Implemented, Not Implemented, Planned, Alternative Implementation, Not Applicable',
+    ],
+    [
+      'an empty statement',
+      '## KSI-IAM-APM\n\n## VDR-TFR-MVX\nx\n',
+      'statements.md:1: ## KSI-IAM-APM has no statement; write the implementation under the heading, or remove it',
+    ],
   ])('refuses a statements file with %s: exit 3, one line, nothing written', (_name, text, message) => {
     const d = dir(`bad-${_name.replace(/\W+/g, '-')}`, PROFILE, text);
     expect(sdrIn(d)).toEqual({ status: 3, stdout: '', stderr: `Error: ${join(d, message)}\n` });
@@ -212,7 +284,7 @@ describe('svc fedramp sdr: statements, classes and types', () => {
   });
 
   it.each([
-    ['evidence_base_uri', "svc.config.json: fedramp.evidence_base_uri: missing; svc fedramp sdr needs it: write the URI evidence links start with"],
+    ['evidence_base_uri', 'svc.config.json: fedramp.evidence_base_uri: missing; svc fedramp sdr needs it: write the URI evidence links start with'],
     ['package_uri', 'svc.config.json: fedramp.package_uri: missing; svc fedramp sdr needs it: write the URI of the Certification Package Overview'],
     ['class', 'svc.config.json: fedramp.class: missing; svc fedramp sdr needs it: write A, B, C or D, or pass --class; see docs/configuration.md'],
   ])('refuses a profile without %s before writing anything (exit 3)', (key, message) => {
@@ -244,12 +316,19 @@ describe('svc fedramp sdr: statements, classes and types', () => {
     const sdr = JSON.parse(readFileSync(join(d, 'sdr.json'), 'utf8')) as Sdr;
     expect(fedrampSchemaErrors('sdr', sdr)).toEqual([]);
     expect(sdr.keySecurityIndicators).toBeUndefined();
-    expect(sdr.securityControls!.map((c) => c.controlId)).toEqual((rulesData.rules.find((r: { id: string }) => r.id === 'FRC-CSF-BSL') as { varies_by_class: { B: { rev5_controls: string[] } } }).varies_by_class.B.rev5_controls);
+    expect(sdr.securityControls!.map((c) => c.controlId)).toEqual(
+      (rulesData.rules.find((r: { id: string }) => r.id === 'FRC-CSF-BSL') as { varies_by_class: { B: { rev5_controls: string[] } } }).varies_by_class.B
+        .rev5_controls,
+    );
     expect(sdr.securityControls![0].controlId).toBe('AC-01');
     expect(sdr.securityControls!.find((c) => c.controlId === 'AC-02')).toMatchObject({ controlImplementationStatus: expect.any(String) });
   });
 
   it('--class Z is a usage error (exit 2)', () => {
-    expect(sdrIn(dir('usage', PROFILE), '--class', 'Z')).toEqual({ status: 2, stdout: '', stderr: 'Error: --class Z: not a Certification Class; write A, B, C or D\n' });
+    expect(sdrIn(dir('usage', PROFILE), '--class', 'Z')).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'Error: --class Z: not a Certification Class; write A, B, C or D\n',
+    });
   });
 });

@@ -29,7 +29,7 @@ const judgedBy = (stem: string, dir = SCHEMAS) => {
 
 const INVALID_SDR_LINES = [
   'Schema (3 errors):',
-  "  certificationPackageOverviewUri: must be a valid uri",
+  '  certificationPackageOverviewUri: must be a valid uri',
   "  keySecurityIndicators[0]: must have required property 'ksiAssessment'",
   '  keySecurityIndicators[0].ksiEvidence[0].evidenceType: must be one of: Log, Report, Screenshot, Configuration, Policy, Procedure, Audit Record',
   'Invalid: 3 errors',
@@ -58,7 +58,11 @@ describe('svc fedramp validate', () => {
     const file = write('bad-sdr.json', invalidSdr());
     expect(run([file])).toEqual({
       status: 1,
-      stdout: [`${file}: FedRAMP Security Decision Record (sdr, from its keys), judged by ${judgedBy('security-decision-record')}`, ...INVALID_SDR_LINES, ''].join('\n'),
+      stdout: [
+        `${file}: FedRAMP Security Decision Record (sdr, from its keys), judged by ${judgedBy('security-decision-record')}`,
+        ...INVALID_SDR_LINES,
+        '',
+      ].join('\n'),
       stderr: '',
     });
   });
@@ -67,7 +71,13 @@ describe('svc fedramp validate', () => {
     const result = run([`${FIXED}/avi-minimal.json`, '--type', 'sdr']);
     expect(result).toEqual({
       status: 1,
-      stdout: [`${FIXED}/avi-minimal.json: FedRAMP Security Decision Record (sdr, --type), judged by ${judgedBy('security-decision-record')}`, 'Schema (1 error):', "  $: must have required property 'fedRampRequirements'", 'Invalid: 1 error', ''].join('\n'),
+      stdout: [
+        `${FIXED}/avi-minimal.json: FedRAMP Security Decision Record (sdr, --type), judged by ${judgedBy('security-decision-record')}`,
+        'Schema (1 error):',
+        "  $: must have required property 'fedRampRequirements'",
+        'Invalid: 1 error',
+        '',
+      ].join('\n'),
       stderr: '',
     });
     expect(run([SDR, '--type', 'cpo']).stdout).toContain("  $: must have required property 'serviceIdentification'\n");
@@ -80,7 +90,11 @@ describe('svc fedramp validate', () => {
       contactInformation: [],
       servicesOffered: [],
     });
-    expect(run([file]).stdout).toMatch(new RegExp(`^${file}: FedRAMP Assessor Information \\(assessor, from its \\$schema\\), judged by ${judgedBy('assessor-information').replace(/[$()]/g, '\\$&')}\\n`));
+    expect(run([file]).stdout).toMatch(
+      new RegExp(
+        `^${file}: FedRAMP Assessor Information \\(assessor, from its \\$schema\\), judged by ${judgedBy('assessor-information').replace(/[$()]/g, '\\$&')}\\n`,
+      ),
+    );
   });
 
   it('exits 3 when the type cannot be told, naming --type', () => {
@@ -92,16 +106,26 @@ describe('svc fedramp validate', () => {
     });
     const both = write('both.json', { ...fixture('sdr'), ...fixture('cpo') });
     expect(run([both]).status).toBe(3);
-    expect(run([both]).stderr).toMatch(/has top-level keys of more than one CR26 document: sdr \(fedRampRequirements, keySecurityIndicators\), cpo \(serviceIdentification, serviceProperties\); pass --type/);
+    expect(run([both]).stderr).toMatch(
+      /has top-level keys of more than one CR26 document: sdr \(fedRampRequirements, keySecurityIndicators\), cpo \(serviceIdentification, serviceProperties\); pass --type/,
+    );
     const marketplace = write('marketplace.json', { serviceDescription: 'x', contactInformation: [], servicesOffered: [] });
-    expect(run([marketplace]).stderr).toBe(`Error: ${marketplace}: assessor and advisor information have the same keys; pass --type assessor or --type advisor (or name the schema in "$schema")\n`);
-    expect(run([marketplace, '--type', 'advisor']).stdout.split('\n')[0]).toBe(`${marketplace}: FedRAMP Advisor Information (advisor, --type), judged by ${judgedBy('advisor-information')}`);
+    expect(run([marketplace]).stderr).toBe(
+      `Error: ${marketplace}: assessor and advisor information have the same keys; pass --type assessor or --type advisor (or name the schema in "$schema")\n`,
+    );
+    expect(run([marketplace, '--type', 'advisor']).stdout.split('\n')[0]).toBe(
+      `${marketplace}: FedRAMP Advisor Information (advisor, --type), judged by ${judgedBy('advisor-information')}`,
+    );
   });
 
   it('exits 3 for a file that is not JSON, with its line and column', () => {
     writeFileSync(at('not-json.json'), '{\n  "fedRampRequirements": [\n');
     const result = run([at('not-json.json')]);
-    expect([result.status, result.stdout, result.stderr]).toEqual([3, '', expect.stringMatching(/^Error: .*not-json\.json: invalid JSON at line 3, column \d+: .*\n$/)]);
+    expect([result.status, result.stdout, result.stderr]).toEqual([
+      3,
+      '',
+      expect.stringMatching(/^Error: .*not-json\.json: invalid JSON at line 3, column \d+: .*\n$/),
+    ]);
   });
 
   it("with no --schemas, environment or config, judges by the newest schemas svc carries (FedRAMP's of 2026-10-08)", () => {
@@ -118,7 +142,11 @@ describe('svc fedramp validate', () => {
     const message =
       'FedRAMP schemas not found: pass --schemas <dir>, set SVC_FEDRAMP_SCHEMAS, or set "fedramp_schemas" in svc.config.json to a directory holding FedRAMP\'s CR26 schemas (fedramp-*-schema-<date>.json)';
     mkdirSync(at('empty'));
-    expect(run([SDR, '--schemas', at('empty')])).toEqual({ status: 5, stdout: '', stderr: `Error: ${message.replace('found:', `found in ${at('empty')}:`)}\n` });
+    expect(run([SDR, '--schemas', at('empty')])).toEqual({
+      status: 5,
+      stdout: '',
+      stderr: `Error: ${message.replace('found:', `found in ${at('empty')}:`)}\n`,
+    });
     expect(run([SDR], { SVC_FEDRAMP_SCHEMAS: at('empty') }).stderr).toBe(`Error: ${message.replace('found:', `found in ${at('empty')}:`)}\n`);
   });
 
@@ -133,14 +161,22 @@ describe('svc fedramp validate', () => {
     const bad = write('bad-sdr.json', invalidSdr());
     // The same verdicts and problems; the first line names the schema by its sha256, which the fix changed.
     const [, ...rest] = run([bad]).stdout.split('\n');
-    for (const [file, stem] of [...['sdr', 'cpo', 'ocr', 'avi'].map((type) => `${FIXED}/${type}-minimal.json`), bad].map((f, i) => [f, ['security-decision-record', 'certification-package-overview', 'ongoing-certification-report', 'accepted-vulnerability-info', 'security-decision-record'][i]])) {
+    for (const [file, stem] of [...['sdr', 'cpo', 'ocr', 'avi'].map((type) => `${FIXED}/${type}-minimal.json`), bad].map((f, i) => [
+      f,
+      ['security-decision-record', 'certification-package-overview', 'ongoing-certification-report', 'accepted-vulnerability-info', 'security-decision-record'][
+        i
+      ],
+    ])) {
       const [original, fromFixed] = [run([file]), run([file, '--schemas', fixed])];
       expect(fromFixed.stdout.split('\n')[0]).toBe(original.stdout.split('\n')[0].replace(judgedBy(stem), judgedBy(stem, fixed)));
       expect({ ...fromFixed, stdout: fromFixed.stdout.split('\n').slice(1) }).toEqual({ ...original, stdout: original.stdout.split('\n').slice(1) });
     }
     expect(rest).toEqual([...INVALID_SDR_LINES, '']);
     writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp_schemas: 'fixed-schemas' }));
-    const viaConfig = svc(['fedramp', 'validate', join(FIXTURES, 'fedramp', 'avi-minimal.json')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_FEDRAMP_SCHEMAS: '' } });
+    const viaConfig = svc(['fedramp', 'validate', join(FIXTURES, 'fedramp', 'avi-minimal.json')], {
+      cwd: tmp,
+      env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_FEDRAMP_SCHEMAS: '' },
+    });
     expect([viaConfig.status, viaConfig.stdout.endsWith('\nValid\n')]).toEqual([0, true]);
   });
 
@@ -157,13 +193,22 @@ describe('svc fedramp validate', () => {
       schema_version: '1.0.0',
       schema_sha256: 'sha256:d598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a',
       schema_dir: SCHEMAS,
-      definitions: { schema: schemaOf('common-definitions'), schema_version: '0.1.1', schema_sha256: 'sha256:b6cffd3632ba524cc5a5e44f6c62e6fdcae7993221e558d32761f15d212117c1' },
+      definitions: {
+        schema: schemaOf('common-definitions'),
+        schema_version: '0.1.1',
+        schema_sha256: 'sha256:b6cffd3632ba524cc5a5e44f6c62e6fdcae7993221e558d32761f15d212117c1',
+      },
       valid: false,
       errors: 3,
       problems: [
         { layer: 'schema', rule: 'format', path: 'certificationPackageOverviewUri', message: 'must be a valid uri' },
         { layer: 'schema', rule: 'required', path: 'keySecurityIndicators[0]', message: "must have required property 'ksiAssessment'" },
-        { layer: 'schema', rule: 'enum', path: 'keySecurityIndicators[0].ksiEvidence[0].evidenceType', message: 'must be one of: Log, Report, Screenshot, Configuration, Policy, Procedure, Audit Record' },
+        {
+          layer: 'schema',
+          rule: 'enum',
+          path: 'keySecurityIndicators[0].ksiEvidence[0].evidenceType',
+          message: 'must be one of: Log, Report, Screenshot, Configuration, Policy, Procedure, Audit Record',
+        },
       ],
     });
   });
@@ -185,10 +230,28 @@ describe('svc fedramp validate', () => {
       schema: expect.stringMatching(/\/schemas\/fedramp\/2026-10-08\/fedramp-security-decision-record-schema-2026-06-24\.json$/),
       schema_version: '1.1.1',
       schema_sha256: 'sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86',
-      definitions: { schema: schemaOf('common-definitions'), schema_version: '0.4.0', schema_sha256: 'sha256:62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9' },
+      definitions: {
+        schema: schemaOf('common-definitions'),
+        schema_version: '0.4.0',
+        schema_sha256: 'sha256:62c59d20731cbbd3151951c6772a5cd75439f338dc4f7f1adb522dcfc7424cc9',
+      },
       schema_generation: '2026-10-08',
       valid: true,
     });
-    expect(Object.keys(out)).toEqual(['file', 'type', 'title', 'detected_by', 'schema', 'schema_version', 'schema_sha256', 'schema_dir', 'definitions', 'schema_generation', 'valid', 'errors', 'problems']);
+    expect(Object.keys(out)).toEqual([
+      'file',
+      'type',
+      'title',
+      'detected_by',
+      'schema',
+      'schema_version',
+      'schema_sha256',
+      'schema_dir',
+      'definitions',
+      'schema_generation',
+      'valid',
+      'errors',
+      'problems',
+    ]);
   });
 });

@@ -6,7 +6,9 @@ import addFormats from 'ajv-formats';
 import { ROOT, svc } from '../support/run-svc';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- exceljs's zip library, used here as a reader would
-const JSZip = require('jszip') as { loadAsync(data: Uint8Array): Promise<{ files: Record<string, unknown>; file(name: string): { async(type: 'string'): Promise<string> } | null }> };
+const JSZip = require('jszip') as {
+  loadAsync(data: Uint8Array): Promise<{ files: Record<string, unknown>; file(name: string): { async(type: 'string'): Promise<string> } | null }>;
+};
 
 const SAMPLE = 'fixtures/sample-baseline.json';
 const SAMPLE_B = 'fixtures/sample-baseline-b.json';
@@ -43,10 +45,18 @@ describe('svc generate pptx', () => {
   const home = () => ({ SVC_HOME: at('home-empty') });
 
   it('writes a five-slide briefing: title, status by area, top risks, POA&M trend, next due dates', async () => {
-    expect(svc(['generate', 'pptx', SAMPLE, '--out', at('briefing.pptx')], { env: home() })).toEqual({ stdout: `Briefing written to ${at('briefing.pptx')} (5 slides)\n`, stderr: '', status: 0 });
+    expect(svc(['generate', 'pptx', SAMPLE, '--out', at('briefing.pptx')], { env: home() })).toEqual({
+      stdout: `Briefing written to ${at('briefing.pptx')} (5 slides)\n`,
+      stderr: '',
+      status: 0,
+    });
     const read = await unzip(at('briefing.pptx'));
     const zip = await JSZip.loadAsync(readFileSync(at('briefing.pptx')));
-    expect(Object.keys(zip.files).filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n)).sort()).toEqual([1, 2, 3, 4, 5].map((n) => `ppt/slides/slide${n}.xml`));
+    expect(
+      Object.keys(zip.files)
+        .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5].map((n) => `ppt/slides/slide${n}.xml`));
     expect(texts(await read('ppt/slides/slide1.xml'))).toEqual([
       'Executive briefing: contoso.onmicrosoft.com',
       'As of 2026-11-02: 5 KSIs, 2 PASS, 1 WARN, 2 FAIL',
@@ -104,7 +114,11 @@ describe('svc generate pptx', () => {
   });
 
   it('refuses a missing input (exit 3)', () => {
-    expect(svc(['generate', 'pptx', 'nope.json', '--out', at('x.pptx')], { env: home() })).toMatchObject({ stdout: '', status: 3, stderr: expect.stringMatching(/^Error: nope\.json: .*\n$/) });
+    expect(svc(['generate', 'pptx', 'nope.json', '--out', at('x.pptx')], { env: home() })).toMatchObject({
+      stdout: '',
+      status: 3,
+      stderr: expect.stringMatching(/^Error: nope\.json: .*\n$/),
+    });
   });
 });
 
@@ -119,7 +133,8 @@ function cyclonedxValidator() {
   ajv.addFormat('iri-reference', /^\S*$/);
   ajv.addFormat('idn-email', /^\S+@\S+$/);
   const load = (file: string) => JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8'));
-  for (const file of ['spdx.SNAPSHOT.schema.json', 'jsf-0.82.SNAPSHOT.schema.json']) ajv.addSchema({ ...load(file), $id: `http://cyclonedx.org/schema/${file}` });
+  for (const file of ['spdx.SNAPSHOT.schema.json', 'jsf-0.82.SNAPSHOT.schema.json'])
+    ajv.addSchema({ ...load(file), $id: `http://cyclonedx.org/schema/${file}` });
   return ajv.compile(load('bom-1.6.SNAPSHOT.schema.json'));
 }
 
@@ -142,7 +157,12 @@ describe('svc generate sbom', () => {
     const bom = JSON.parse(readFileSync(at('svc.cdx.json'), 'utf8'));
     expect(validate(bom) ? [] : validate.errors).toEqual([]);
     expect(run.stdout).toBe(`SBOM of ${bom.components.length} components written to ${at('svc.cdx.json')}\n`);
-    expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6', serialNumber: expect.stringMatching(/^urn:uuid:[0-9a-f-]{36}$/), metadata: { timestamp: '2026-01-01T00:00:00.000Z' } });
+    expect(bom).toMatchObject({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      serialNumber: expect.stringMatching(/^urn:uuid:[0-9a-f-]{36}$/),
+      metadata: { timestamp: '2026-01-01T00:00:00.000Z' },
+    });
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
     expect(bom.metadata.component).toMatchObject({ type: 'application', name: pkg.name, version: pkg.version, purl: `pkg:npm/${pkg.name}@${pkg.version}` });
@@ -159,11 +179,19 @@ describe('svc generate sbom', () => {
       });
     }
     const direct = bom.dependencies.find((d: { ref: string }) => d.ref === bom.metadata.component['bom-ref']).dependsOn;
-    expect(direct).toEqual(expect.arrayContaining(['pkg:npm/ajv@' + lock.packages['node_modules/ajv'].version, 'pkg:npm/tsyringe@' + lock.packages['node_modules/tsyringe'].version]));
+    expect(direct).toEqual(
+      expect.arrayContaining([
+        'pkg:npm/ajv@' + lock.packages['node_modules/ajv'].version,
+        'pkg:npm/tsyringe@' + lock.packages['node_modules/tsyringe'].version,
+      ]),
+    );
     expect((bom.components as CdxComponent[]).some((c) => c.name === 'jest')).toBe(false);
     // The api extra (optional peer dependencies) ships with svc when installed: its packages and theirs are optional components.
     for (const name of ['express', 'kerberos', 'body-parser']) {
-      expect((bom.components as CdxComponent[]).find((c) => c.name === name)).toMatchObject({ version: lock.packages[`node_modules/${name}`].version, scope: 'optional' });
+      expect((bom.components as CdxComponent[]).find((c) => c.name === name)).toMatchObject({
+        version: lock.packages[`node_modules/${name}`].version,
+        scope: 'optional',
+      });
     }
     expect(direct).toContain(`pkg:npm/express@${lock.packages['node_modules/express'].version}`);
   });
@@ -202,10 +230,36 @@ describe('svc generate sbom', () => {
     it('lists the production packages only by default, each with purl, hash and license, and their graph', () => {
       const bom = generate('app.cdx.json');
       expect(validate(bom) ? [] : validate.errors).toEqual([]);
-      expect(bom.metadata.component).toEqual({ type: 'application', name: 'app', version: '1.2.3', 'bom-ref': 'pkg:npm/app@1.2.3', purl: 'pkg:npm/app@1.2.3', licenses: [{ license: { id: 'MIT' } }] });
+      expect(bom.metadata.component).toEqual({
+        type: 'application',
+        name: 'app',
+        version: '1.2.3',
+        'bom-ref': 'pkg:npm/app@1.2.3',
+        purl: 'pkg:npm/app@1.2.3',
+        licenses: [{ license: { id: 'MIT' } }],
+      });
       expect(bom.components).toEqual([
-        { type: 'library', group: '@acme', name: 'util', version: '2.0.1', 'bom-ref': 'pkg:npm/%40acme/util@2.0.1', purl: 'pkg:npm/%40acme/util@2.0.1', scope: 'required', hashes: hash('11'), licenses: [{ expression: 'Apache-2.0 OR MIT' }] },
-        { type: 'library', name: 'tiny', version: '1.0.0', 'bom-ref': 'pkg:npm/tiny@1.0.0', purl: 'pkg:npm/tiny@1.0.0', scope: 'required', hashes: hash('22'), licenses: [{ license: { id: 'ISC' } }] },
+        {
+          type: 'library',
+          group: '@acme',
+          name: 'util',
+          version: '2.0.1',
+          'bom-ref': 'pkg:npm/%40acme/util@2.0.1',
+          purl: 'pkg:npm/%40acme/util@2.0.1',
+          scope: 'required',
+          hashes: hash('11'),
+          licenses: [{ expression: 'Apache-2.0 OR MIT' }],
+        },
+        {
+          type: 'library',
+          name: 'tiny',
+          version: '1.0.0',
+          'bom-ref': 'pkg:npm/tiny@1.0.0',
+          purl: 'pkg:npm/tiny@1.0.0',
+          scope: 'required',
+          hashes: hash('22'),
+          licenses: [{ license: { id: 'ISC' } }],
+        },
       ]);
       expect(bom.dependencies).toEqual([
         { ref: 'pkg:npm/%40acme/util@2.0.1', dependsOn: ['pkg:npm/tiny@1.0.0'] },
@@ -239,8 +293,16 @@ describe('svc generate sbom', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), '{"name":"x"}');
     const lock = join(dir, 'package-lock.json');
-    expect(svc(['generate', 'sbom', dir, '--out', at('x.json')])).toEqual({ stdout: '', stderr: `Error: ${lock}: not found; run npm install in ${dir} to create it\n`, status: 3 });
+    expect(svc(['generate', 'sbom', dir, '--out', at('x.json')])).toEqual({
+      stdout: '',
+      stderr: `Error: ${lock}: not found; run npm install in ${dir} to create it\n`,
+      status: 3,
+    });
     writeFileSync(lock, '{"lockfileVersion":1,"dependencies":{}}');
-    expect(svc(['generate', 'sbom', dir, '--out', at('x.json')])).toEqual({ stdout: '', stderr: `Error: ${lock}: lockfileVersion 1 has no "packages" map; run npm install with npm 7 or later to rewrite it as version 3\n`, status: 3 });
+    expect(svc(['generate', 'sbom', dir, '--out', at('x.json')])).toEqual({
+      stdout: '',
+      stderr: `Error: ${lock}: lockfileVersion 1 has no "packages" map; run npm install with npm 7 or later to rewrite it as version 3\n`,
+      status: 3,
+    });
   });
 });

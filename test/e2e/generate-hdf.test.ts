@@ -14,7 +14,8 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const at = (...parts: string[]) => join(tmp, ...parts);
 const sha256 = (file: string) => `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
-const controls = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { profiles: { controls: { id: string; results: unknown[] }[] }[] }).profiles[0].controls;
+const controls = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { profiles: { controls: { id: string; results: unknown[] }[] }[] }).profiles[0].controls;
 
 describe('svc generate hdf', () => {
   it('writes the document and prints where, its SHA-256 and the control counts', () => {
@@ -22,7 +23,11 @@ describe('svc generate hdf', () => {
     const run = svc(['generate', 'hdf', SAMPLE, '--out', out]);
     expect(run).toEqual({ stdout: `HDF results written to ${out} (${sha256(out)})\nControls: 5 (passed 2, failed 3, unmapped 1)\n`, stderr: '', status: 0 });
     const document = JSON.parse(readFileSync(out, 'utf8'));
-    expect(document).toMatchObject({ platform: { name: 'svc', release: '0.5.0' }, version: '0.5.0', passthrough: { auxiliary_data: [{ name: 'svc', data: { input: { name: 'sample-baseline.json', sha256: SAMPLE_SHA256 } } }] } });
+    expect(document).toMatchObject({
+      platform: { name: 'svc', release: '0.5.0' },
+      version: '0.5.0',
+      passthrough: { auxiliary_data: [{ name: 'svc', data: { input: { name: 'sample-baseline.json', sha256: SAMPLE_SHA256 } } }] },
+    });
     expect(controls(out).map((c) => c.id)).toEqual(['KSI-AC-02', 'KSI-AU-02', 'KSI-CNA-01', 'KSI-IA-02', 'KSI-SC-08']);
     // Under SOURCE_DATE_EPOCH (run-svc sets it) the same input gives the same bytes.
     svc(['generate', 'hdf', SAMPLE, '--out', at('again.hdf.json')]);
@@ -51,7 +56,11 @@ describe('svc generate hdf', () => {
     expect(controls(fromBundle)).toEqual(controls(at('run.hdf.json')));
     const back = svc(['adapter', 'run', 'hdf', fromBundle]);
     expect([back.status, back.stderr]).toEqual([0, '']);
-    const report = JSON.parse(back.stdout) as { source: { tool: string; adapter: string }; results: { ksi_id: string; status: string }[]; summary: { unmapped_checks: string[] } };
+    const report = JSON.parse(back.stdout) as {
+      source: { tool: string; adapter: string };
+      results: { ksi_id: string; status: string }[];
+      summary: { unmapped_checks: string[] };
+    };
     expect(report.source).toMatchObject({ tool: 'svc', adapter: 'svc-adapter-hdf' });
     const sample = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { results: { ksi_id: string; status: string }[] };
     expect(report.results.map((r) => [r.ksi_id, r.status])).toEqual(
@@ -69,15 +78,38 @@ describe('svc generate hdf on bad input: one line naming the file, the exit code
   const left = () => readdirSync(dir()).sort();
   beforeAll(() => {
     mkdirSync(dir());
-    writeFileSync(at('bad', 'status.json'), JSON.stringify({ results: [{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-AC-03', status: 'OK' }] }));
+    writeFileSync(
+      at('bad', 'status.json'),
+      JSON.stringify({
+        results: [
+          { ksi_id: 'KSI-AC-02', status: 'PASS' },
+          { ksi_id: 'KSI-AC-03', status: 'OK' },
+        ],
+      }),
+    );
     writeFileSync(at('bad', 'cut.json'), readFileSync(SAMPLE, 'utf8').slice(0, 300));
     mkdirSync(at('bad', 'a-directory'));
   });
 
   it.each([
     ['a missing input', () => at('bad', 'nope.json'), 3, () => `Error: ${at('bad', 'nope.json')}: no such input file; check the path\n`],
-    ['a wrong status', () => at('bad', 'status.json'), 3, () => `Error: ${at('bad', 'status.json')}: results[1].status: "OK" is not a status; use exactly PASS, WARN or FAIL (upper case)\n`],
-    ['invalid JSON', () => at('bad', 'cut.json'), 3, () => expect.stringMatching(new RegExp(`^Error: ${at('bad', 'cut.json')}: invalid JSON at line \\d+, column \\d+: .*; fix the syntax there \\(a JSON validator shows the context\\)\\n$`))],
+    [
+      'a wrong status',
+      () => at('bad', 'status.json'),
+      3,
+      () => `Error: ${at('bad', 'status.json')}: results[1].status: "OK" is not a status; use exactly PASS, WARN or FAIL (upper case)\n`,
+    ],
+    [
+      'invalid JSON',
+      () => at('bad', 'cut.json'),
+      3,
+      () =>
+        expect.stringMatching(
+          new RegExp(
+            `^Error: ${at('bad', 'cut.json')}: invalid JSON at line \\d+, column \\d+: .*; fix the syntax there \\(a JSON validator shows the context\\)\\n$`,
+          ),
+        ),
+    ],
   ])('%s', (_name, input, status, stderr) => {
     const before = left();
     expect(svc(['generate', 'hdf', input(), '--out', at('bad', 'out.hdf.json')])).toEqual({ stdout: '', stderr: stderr(), status });
@@ -86,11 +118,21 @@ describe('svc generate hdf on bad input: one line naming the file, the exit code
   });
 
   it('an --out that is a directory (3), a missing --out (2), and the same under --json', () => {
-    expect(svc(['generate', 'hdf', SAMPLE, '--out', at('bad', 'a-directory')])).toEqual({ stdout: '', stderr: `Error: ${at('bad', 'a-directory')}: is a directory, expected a file path; name the file to write\n`, status: 3 });
+    expect(svc(['generate', 'hdf', SAMPLE, '--out', at('bad', 'a-directory')])).toEqual({
+      stdout: '',
+      stderr: `Error: ${at('bad', 'a-directory')}: is a directory, expected a file path; name the file to write\n`,
+      status: 3,
+    });
     expect(svc(['generate', 'hdf', SAMPLE])).toMatchObject({ stdout: '', stderr: expect.stringMatching(/^Error: .*Missing required flag out/s), status: 2 });
     const json = svc(['generate', 'hdf', at('bad', 'status.json'), '--out', at('bad', 'out.hdf.json'), '--json']);
     expect(json.status).toBe(3);
-    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'invalid-report', exit: 3, message: `${at('bad', 'status.json')}: results[1].status: "OK" is not a status; use exactly PASS, WARN or FAIL (upper case)` } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        code: 'invalid-report',
+        exit: 3,
+        message: `${at('bad', 'status.json')}: results[1].status: "OK" is not a status; use exactly PASS, WARN or FAIL (upper case)`,
+      },
+    });
     expect(existsSync(at('bad', 'out.hdf.json'))).toBe(false);
   });
 

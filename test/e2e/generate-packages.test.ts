@@ -46,7 +46,11 @@ describe('svc generate ssp | poam', () => {
   });
 
   it('writes the FedRAMP POA&M workbook that ir poam-export --format xlsx writes, byte for byte', () => {
-    expect(svc(['generate', 'poam', SAMPLE, '--out', at('poam.xlsx')])).toEqual({ stdout: `POA&M workbook written to ${at('poam.xlsx')}\n`, stderr: '', status: 0 });
+    expect(svc(['generate', 'poam', SAMPLE, '--out', at('poam.xlsx')])).toEqual({
+      stdout: `POA&M workbook written to ${at('poam.xlsx')}\n`,
+      stderr: '',
+      status: 0,
+    });
     svc(['ir', 'poam-export', SAMPLE, '--format', 'xlsx', '--out', at('poam-export.xlsx')]);
     expect(readFileSync(at('poam.xlsx')).equals(readFileSync(at('poam-export.xlsx')))).toBe(true);
   });
@@ -54,11 +58,24 @@ describe('svc generate ssp | poam', () => {
 
 describe('svc generate crm', () => {
   it('writes a CRM sheet (one row per baseline control) and a Summary sheet that exceljs reads back', async () => {
-    expect(svc(['generate', 'crm', SAMPLE, '--out', at('crm.xlsx')])).toEqual({ stdout: `Customer responsibility matrix written to ${at('crm.xlsx')}\n`, stderr: '', status: 0 });
+    expect(svc(['generate', 'crm', SAMPLE, '--out', at('crm.xlsx')])).toEqual({
+      stdout: `Customer responsibility matrix written to ${at('crm.xlsx')}\n`,
+      stderr: '',
+      status: 0,
+    });
     const workbook = await readWorkbook(at('crm.xlsx'));
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['CRM', 'Summary']);
     const crm = workbook.getWorksheet('CRM') as Worksheet;
-    expect(rowValues(crm, 1)).toEqual(['Control ID', 'Control Name', 'Responsibility', 'Provider responsibility', 'Customer responsibility', 'KSI', 'KSI status', 'Evidence (SHA-256)']);
+    expect(rowValues(crm, 1)).toEqual([
+      'Control ID',
+      'Control Name',
+      'Responsibility',
+      'Provider responsibility',
+      'Customer responsibility',
+      'KSI',
+      'KSI status',
+      'Evidence (SHA-256)',
+    ]);
     expect(crm.rowCount).toBe(1 + 323);
     const byId = new Map<string, unknown[]>();
     crm.eachRow((row, n) => n > 1 && byId.set(String(row.getCell(1).value), rowValues(crm, n)));
@@ -79,7 +96,11 @@ describe('svc generate crm', () => {
     expect(rowValues(summary, 2)).toEqual(['System', 'contoso.onmicrosoft.com']);
     const counts: unknown[][] = [];
     summary.eachRow((row, n) => ['provider', 'shared', 'customer'].includes(String(row.getCell(1).value)) && counts.push(rowValues(summary, n)));
-    expect(counts).toEqual([['provider', 36, 0], ['shared', 264, 20], ['customer', 23, 0]]);
+    expect(counts).toEqual([
+      ['provider', 36, 0],
+      ['shared', 264, 20],
+      ['customer', 23, 0],
+    ]);
   });
 
   it('prints its result under --json, and refuses a missing input (exit 3) naming the file', () => {
@@ -94,7 +115,9 @@ describe('svc generate crm', () => {
 describe('svc generate inventory', () => {
   it('writes the FedRAMP IIW of a substrate snapshot: template columns, one row per resource', async () => {
     expect(svc(['substrate', 'walk', 'fixtures/substrate/tree-a', '--out', at('snapshot.json')]).status).toBe(0);
-    const snapshot = JSON.parse(readFileSync(at('snapshot.json'), 'utf8')) as { resources: { id: string; kind: string; file: string; sha256: string; category: string }[] };
+    const snapshot = JSON.parse(readFileSync(at('snapshot.json'), 'utf8')) as {
+      resources: { id: string; kind: string; file: string; sha256: string; category: string }[];
+    };
     expect(svc(['generate', 'inventory', at('snapshot.json'), '--out', at('inventory.xlsx')])).toEqual({
       stdout: `Integrated inventory workbook written to ${at('inventory.xlsx')}\n`,
       stderr: '',
@@ -135,7 +158,15 @@ describe('svc generate docs', () => {
     const out = at('docs');
     expect(svc(['generate', 'docs', SAMPLE, '--out', out])).toEqual({ stdout: `Documentation package written to ${out}\n`, stderr: '', status: 0 });
     const files = listFiles(out);
-    expect(files.filter((f) => !f.startsWith('controls/'))).toEqual(['areas/AC.md', 'areas/AU.md', 'areas/IA.md', 'areas/SC.md', 'areas/UNMAPPED.md', 'index.md', 'poam.md']);
+    expect(files.filter((f) => !f.startsWith('controls/'))).toEqual([
+      'areas/AC.md',
+      'areas/AU.md',
+      'areas/IA.md',
+      'areas/SC.md',
+      'areas/UNMAPPED.md',
+      'index.md',
+      'poam.md',
+    ]);
     expect(files.filter((f) => f.startsWith('controls/'))).toHaveLength(20);
     expect(files).toContain('controls/ac-2.md');
     const links: string[] = [];
@@ -150,12 +181,23 @@ describe('svc generate docs', () => {
         links.push(`${file} -> ${href}`);
       }
     }
-    expect(links).toEqual(expect.arrayContaining(['index.md -> areas/AC.md', 'index.md -> controls/ac-2.md', 'index.md -> poam.md', 'areas/AC.md -> ../controls/ac-2.md', 'controls/ac-2.md -> ../areas/AC.md', 'controls/ac-2.md -> ../poam.md']));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        'index.md -> areas/AC.md',
+        'index.md -> controls/ac-2.md',
+        'index.md -> poam.md',
+        'areas/AC.md -> ../controls/ac-2.md',
+        'controls/ac-2.md -> ../areas/AC.md',
+        'controls/ac-2.md -> ../poam.md',
+      ]),
+    );
     const control = readFileSync(join(out, 'controls/ac-2.md'), 'utf8');
     expect(control).toContain('# ac-2 Account Management\n');
     expect(control).toContain('Implementation status: **planned**');
     expect(control).toContain(`| KSI-AC-02 | FAIL | 2026-11-02T14:03:40Z | ScubaGear 1.5.1 | \`${AC2_HASH}\` | [POAM-KSI-AC-02](../poam.md) |`);
-    expect(readFileSync(join(out, 'poam.md'), 'utf8')).toContain('| POAM-KSI-AC-02 | KSI-AC-02 Privileged and guest accounts are reviewed | [ac-2](controls/ac-2.md), ');
+    expect(readFileSync(join(out, 'poam.md'), 'utf8')).toContain(
+      '| POAM-KSI-AC-02 | KSI-AC-02 Privileged and guest accounts are reviewed | [ac-2](controls/ac-2.md), ',
+    );
   });
 });
 
@@ -168,7 +210,12 @@ describe('svc generate site', () => {
     expect(files.filter((f) => f.startsWith('controls/'))).toHaveLength(20);
     const sums = readFileSync(join(out, 'SHA256SUMS'), 'utf8').trimEnd().split('\n');
     expect(sums.map((line) => line.slice(66))).toEqual(files.filter((f) => f !== 'SHA256SUMS'));
-    for (const line of sums) expect(createHash('sha256').update(readFileSync(join(out, line.slice(66)))).digest('hex')).toBe(line.slice(0, 64));
+    for (const line of sums)
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(out, line.slice(66))))
+          .digest('hex'),
+      ).toBe(line.slice(0, 64));
     const evidence = readFileSync(join(out, 'evidence.html'), 'utf8');
     expect(evidence).toContain(`<code>${AC2_HASH}</code>`);
     expect(evidence).toMatch(/<code id="merkle-root">sha256:[0-9a-f]{64}<\/code>/);
@@ -193,7 +240,14 @@ describe('svc generate site', () => {
         await page.getByRole('link', { name: 'ac-2', exact: true }).first().click();
         await page.waitForURL(`${base}controls/ac-2.html`);
         expect(await page.locator('h1').innerText()).toBe('ac-2 Account Management: contoso.onmicrosoft.com');
-        expect(await page.locator('ul.graph li[data-node]').evaluateAll((items) => items.map((li) => li.getAttribute('data-node')))).toEqual(['control', 'ksi', 'policy', 'evidence', 'action', 'poam']);
+        expect(await page.locator('ul.graph li[data-node]').evaluateAll((items) => items.map((li) => li.getAttribute('data-node')))).toEqual([
+          'control',
+          'ksi',
+          'policy',
+          'evidence',
+          'action',
+          'poam',
+        ]);
         expect(await page.locator('ul.graph [data-node="evidence"] > code').first().innerText()).toBe(AC2_HASH);
         await page.screenshot({ path: at('site-control.png'), fullPage: true });
         await page.getByRole('link', { name: 'Findings' }).click();

@@ -55,7 +55,11 @@ describe('svc ir validate on something svc never wrote: exit 3, not an svc artif
     ['a file of whitespace', () => file('blank.json', ' \n\t\n'), () => 'only whitespace, not JSON'],
     ['a file that is not JSON', () => file('notes.txt', 'hello, auditor\n'), () => "not JSON (Unexpected token 'h')"],
     ['random bytes', () => file('random.bin', seededBytes(16, 512)), () => 'binary data, not JSON'],
-    ['a JSON object that is not svc\'s', () => file('package.json', '{"name":"left-pad","version":"1.3.0"}\n'), (p) => `JSON without svc's "schema" and no signature envelope (${p}.dsse.json) beside it`],
+    [
+      "a JSON object that is not svc's",
+      () => file('package.json', '{"name":"left-pad","version":"1.3.0"}\n'),
+      (p) => `JSON without svc's "schema" and no signature envelope (${p}.dsse.json) beside it`,
+    ],
     ['a JSON array', () => file('list.json', '[1,2,3]'), (p) => `JSON without svc's "schema" and no signature envelope (${p}.dsse.json) beside it`],
   ])('%s', (_what, make, why) => {
     const path = make();
@@ -73,17 +77,29 @@ describe('svc ir validate on something svc never wrote: exit 3, not an svc artif
     const web = at('web-app');
     mkdirSync(web);
     writeFileSync(join(web, 'manifest.json'), '{"name":"My PWA","start_url":"/"}');
-    expect(svc(['ir', 'validate', web])).toEqual({ status: 3, stdout: '', stderr: `Error: not an svc artifact: ${web}: its manifest.json is not svc's: no "schema": "svc.manifest/v1"; ${BUNDLE_HINT}\n` });
+    expect(svc(['ir', 'validate', web])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: not an svc artifact: ${web}: its manifest.json is not svc's: no "schema": "svc.manifest/v1"; ${BUNDLE_HINT}\n`,
+    });
     const text = at('text-manifest');
     mkdirSync(text);
     writeFileSync(join(text, 'manifest.json'), 'CACHE MANIFEST\n');
-    expect(svc(['ir', 'validate', text])).toEqual({ status: 3, stdout: '', stderr: `Error: not an svc artifact: ${text}: its manifest.json is not svc's: not JSON (Unexpected token 'C'); ${BUNDLE_HINT}\n` });
+    expect(svc(['ir', 'validate', text])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: not an svc artifact: ${text}: its manifest.json is not svc's: not JSON (Unexpected token 'C'); ${BUNDLE_HINT}\n`,
+    });
   });
 
-  it("an svc document ir validate does not check on its own: exit 3 not-validatable, naming what to pass", () => {
+  it('an svc document ir validate does not check on its own: exit 3 not-validatable, naming what to pass', () => {
     const snapshot = at('snapshot.json');
     expect(svc(['substrate', 'walk', join(FIXTURES, 'substrate', 'tree-a'), '--out', snapshot]).status).toBe(0);
-    expect(svc(['ir', 'validate', snapshot])).toEqual({ status: 3, stdout: '', stderr: `Error: ${snapshot}: an svc document (svc.substrate-snapshot/v1) that ir validate does not check; ${CHECKS}\n` });
+    expect(svc(['ir', 'validate', snapshot])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${snapshot}: an svc document (svc.substrate-snapshot/v1) that ir validate does not check; ${CHECKS}\n`,
+    });
   });
 });
 
@@ -107,7 +123,11 @@ describe("svc ir validate on svc's own artifacts, changed: still exit 4", () => 
     bytes[0] = 'x'.charCodeAt(0); // `{` becomes `x`: no longer JSON, and no longer what the manifest records
     writeFileSync(evidence, bytes);
     const recorded = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')).files['evidence-bundle.json'].sha256;
-    const expected = { status: 4, stdout: '', stderr: `Error: evidence-bundle.json: sha256 is ${sha256(bytes)}, manifest.json records ${recorded}; the bundle was changed after manifest.json was written\n` };
+    const expected = {
+      status: 4,
+      stdout: '',
+      stderr: `Error: evidence-bundle.json: sha256 is ${sha256(bytes)}, manifest.json records ${recorded}; the bundle was changed after manifest.json was written\n`,
+    };
     expect(svc(['ir', 'validate', copy])).toEqual(expected);
     expect(svc(['ir', 'validate', evidence])).toEqual(expected);
   });
@@ -115,19 +135,31 @@ describe("svc ir validate on svc's own artifacts, changed: still exit 4", () => 
   it('a bundle whose manifest.json was overwritten with something that is not JSON', () => {
     const copy = copyOf('bundle-bad-manifest');
     writeFileSync(join(copy, 'manifest.json'), 'garbage\n');
-    expect(svc(['ir', 'validate', copy])).toEqual({ status: 4, stdout: '', stderr: `Error: ${join(copy, 'manifest.json')}: no longer valid JSON (Unexpected token 'g'); it was changed after svc wrote it\n` });
+    expect(svc(['ir', 'validate', copy])).toEqual({
+      status: 4,
+      stdout: '',
+      stderr: `Error: ${join(copy, 'manifest.json')}: no longer valid JSON (Unexpected token 'g'); it was changed after svc wrote it\n`,
+    });
   });
 
   it('an unchanged file of a bundle names the bundle to pass (exit 3)', () => {
     const poam = join(bundle, 'poam.json');
-    expect(svc(['ir', 'validate', poam])).toEqual({ status: 3, stdout: '', stderr: `Error: ${poam}: one file of the auditor bundle ${bundle}, which verifies; ir validate checks a bundle as a whole: pass ${bundle}\n` });
+    expect(svc(['ir', 'validate', poam])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${poam}: one file of the auditor bundle ${bundle}, which verifies; ir validate checks a bundle as a whole: pass ${bundle}\n`,
+    });
   });
 
-  it('a signed SAR emptied after signing: its envelope beside it makes it svc\'s', () => {
+  it("a signed SAR emptied after signing: its envelope beside it makes it svc's", () => {
     const sar = at('emptied-sar.json');
     expect(svc(['ir', 'generate-sar', REPORT, '--out', sar, '--key', newKey('emptied-key')]).status).toBe(0);
     writeFileSync(sar, '');
-    expect(svc(['ir', 'validate', sar])).toEqual({ status: 4, stdout: '', stderr: `Error: ${sar}: no longer valid JSON (Unexpected end of JSON input); it was changed after svc wrote it\n` });
+    expect(svc(['ir', 'validate', sar])).toEqual({
+      status: 4,
+      stdout: '',
+      stderr: `Error: ${sar}: no longer valid JSON (Unexpected end of JSON input); it was changed after svc wrote it\n`,
+    });
   });
 });
 
@@ -146,14 +178,18 @@ describe('svc ir validate --keyid against a SAR signed by another key', () => {
     const b = keyOf('key-b');
     expect(a.keyid).not.toBe(b.keyid);
     const sar = join(at('key-a'), 'sar.json');
-    expect(svc(['ir', 'validate', sar, '--keyid', b.keyid])).toEqual({ status: 4, stdout: '', stderr: `Error: ${sar}: signed by key ${a.keyid}, not by --keyid ${b.keyid}\n` });
+    expect(svc(['ir', 'validate', sar, '--keyid', b.keyid])).toEqual({
+      status: 4,
+      stdout: '',
+      stderr: `Error: ${sar}: signed by key ${a.keyid}, not by --keyid ${b.keyid}\n`,
+    });
     expect(svc(['ir', 'validate', sar, '--keyid', a.keyid]).status).toBe(0);
   });
 });
 
 describe('no progress line before an input error: stdout empty, one Error: line', () => {
   const notJson = () => file('not-json.json', '{"results": [\n  {"ksi_id": "KSI-AC-02",, "status": "PASS"}\n]}\n');
-  const INVALID = "invalid JSON at line 2, column 26: Expected double-quoted property name; fix the syntax there (a JSON validator shows the context)";
+  const INVALID = 'invalid JSON at line 2, column 26: Expected double-quoted property name; fix the syntax there (a JSON validator shows the context)';
 
   it.each<[string, (input: string) => string[]]>([
     ['ir baseline-transform', (input) => ['ir', 'baseline-transform', input]],
@@ -168,9 +204,17 @@ describe('no progress line before an input error: stdout empty, one Error: line'
 
   it('substrate walk: a missing directory, a file given as the tree, and a tree holding invalid JSON', () => {
     const missing = at('no-tree');
-    expect(svc(['substrate', 'walk', missing])).toEqual({ status: 3, stdout: '', stderr: `Error: ${missing}: no such directory; pass the configuration directory to walk\n` });
+    expect(svc(['substrate', 'walk', missing])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${missing}: no such directory; pass the configuration directory to walk\n`,
+    });
     const invalid = notJson();
-    expect(svc(['substrate', 'walk', invalid])).toEqual({ status: 3, stdout: '', stderr: `Error: ${invalid}: is a file, expected a directory; pass the directory that holds it\n` });
+    expect(svc(['substrate', 'walk', invalid])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${invalid}: is a file, expected a directory; pass the directory that holds it\n`,
+    });
     const tree = at('tree-with-bad-json');
     mkdirSync(tree);
     writeFileSync(join(tree, 'settings.json'), readFileSync(invalid));

@@ -33,7 +33,11 @@ const at = (...parts: string[]): string => join(tmp, ...parts);
 const run = (args: string[]): SvcRun => svc(args, { env: { SVC_HOME: at('home'), SVC_CONFIG: at('svc.config.json') } });
 
 /** The error object of docs/errors.md, as svc prints it: on stdout, two-space indented, nothing on stderr. */
-const jsonError = (code: string, exit: number, message: string): SvcRun => ({ stdout: `${JSON.stringify({ error: { code, exit, message } }, null, 2)}\n`, stderr: '', status: exit });
+const jsonError = (code: string, exit: number, message: string): SvcRun => ({
+  stdout: `${JSON.stringify({ error: { code, exit, message } }, null, 2)}\n`,
+  stderr: '',
+  status: exit,
+});
 
 describe('svc ir freshness-schedule --json', () => {
   it('prints the object --format json prints, whatever --format says', () => {
@@ -43,14 +47,29 @@ describe('svc ir freshness-schedule --json', () => {
     expect(run([...args, '--format', 'ics', '--json'])).toEqual(json);
     expect([json.status, json.stderr]).toEqual([0, '']);
     const entry = (ksi_id: string, title: string, owner: string, observed_at: string, age_seconds: number, due_at: string) => ({
-      ksi_id, title, owner, frequency_days: 3, observed_at, dated_by: 'observed_at', age_seconds, due_at, state: 'stale',
+      ksi_id,
+      title,
+      owner,
+      frequency_days: 3,
+      observed_at,
+      dated_by: 'observed_at',
+      age_seconds,
+      due_at,
+      state: 'stale',
     });
     expect(JSON.parse(json.stdout)).toEqual({
       input: { name: 'sample-baseline.json', sha256: SAMPLE_SHA256 },
       now: '2026-11-21T00:00:00Z',
       entries: [
         entry('KSI-IA-02', 'Phishing-resistant MFA for all users', 'identity-team@agency.example', '2026-11-02T14:03:12Z', 1591008, '2026-11-05T14:03:12Z'),
-        entry('KSI-AC-02', 'Privileged and guest accounts are reviewed', 'identity-team@agency.example', '2026-11-02T14:03:40Z', 1590980, '2026-11-05T14:03:40Z'),
+        entry(
+          'KSI-AC-02',
+          'Privileged and guest accounts are reviewed',
+          'identity-team@agency.example',
+          '2026-11-02T14:03:40Z',
+          1590980,
+          '2026-11-05T14:03:40Z',
+        ),
         entry('KSI-AU-02', 'Unified audit log covers mailbox access', 'secops-team@agency.example', '2026-11-02T14:04:02Z', 1590958, '2026-11-05T14:04:02Z'),
         entry('KSI-SC-08', 'TLS 1.2 or newer for mail transport', 'platform-team@agency.example', '2026-11-02T14:04:30Z', 1590930, '2026-11-05T14:04:30Z'),
       ],
@@ -67,17 +86,29 @@ describe('errors under --json: the error object on stdout, the exit code unchang
   it('an unknown command of a topic, and a name from before 0.5.0', () => {
     expect(run(['ir', 'bogus', SAMPLE, '--json'])).toEqual(jsonError('usage', 2, 'No such command ir bogus; run "svc --help" for the command groups'));
     expect(run(['ir-baseline-transform', SAMPLE, '--json'])).toEqual(
-      jsonError('usage', 2, 'No such command ir-baseline-transform; commands were renamed in 0.5.0; use "svc ir baseline-transform" (group and command separated by a space)'),
+      jsonError(
+        'usage',
+        2,
+        'No such command ir-baseline-transform; commands were renamed in 0.5.0; use "svc ir baseline-transform" (group and command separated by a space)',
+      ),
     );
   });
 
   it('an unknown flag, a missing argument and a flag value outside its options', () => {
-    expect(run(['ir', 'freshness-schedule', SAMPLE, '--bogus', '--json'])).toEqual(jsonError('usage', 2, 'Nonexistent flag: --bogus\nSee more help with --help'));
+    expect(run(['ir', 'freshness-schedule', SAMPLE, '--bogus', '--json'])).toEqual(
+      jsonError('usage', 2, 'Nonexistent flag: --bogus\nSee more help with --help'),
+    );
     expect(run(['ir', 'freshness-schedule', '--json'])).toEqual(
       jsonError('usage', 2, 'Missing 1 required arg:\ninput  Normalized report, evidence-bundle.json, or auditor bundle directory\nSee more help with --help'),
     );
-    expect(run(['ir', 'freshness-schedule', SAMPLE, '--format', 'xml', '--json'])).toEqual(jsonError('usage', 2, 'Expected --format=xml to be one of: table, ics, json\nSee more help with --help'));
-    expect(run(['ir', 'freshness-schedule', SAMPLE, '--bogus'])).toMatchObject({ stdout: '', stderr: expect.stringMatching(/^Error: Nonexistent flag: --bogus\n/), status: 2 });
+    expect(run(['ir', 'freshness-schedule', SAMPLE, '--format', 'xml', '--json'])).toEqual(
+      jsonError('usage', 2, 'Expected --format=xml to be one of: table, ics, json\nSee more help with --help'),
+    );
+    expect(run(['ir', 'freshness-schedule', SAMPLE, '--bogus'])).toMatchObject({
+      stdout: '',
+      stderr: expect.stringMatching(/^Error: Nonexistent flag: --bogus\n/),
+      status: 2,
+    });
   });
 
   it('a missing input file', () => {
@@ -88,7 +119,9 @@ describe('errors under --json: the error object on stdout, the exit code unchang
 });
 
 describe('--json on every command', () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+    commands: Record<string, { flags: Record<string, { type: string; allowNo?: boolean }> }>;
+  };
   const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
 
   it('every command of oclif.manifest.json takes --json (all 57 print results)', () => {
@@ -124,12 +157,16 @@ function offences(value: unknown, path = '$', parent = ''): string[] {
 
 describe('snake_case keys and sha256:<hex> in the --json output of every command run on the fixtures', () => {
   it('finds the offences it looks for', () => {
-    expect(offences({ outDir: 1, counts: { PASS: 1, Pass: 2 }, areas: { AC: {} }, file: { sha256: 'ab'.repeat(32) }, run: { id: 'cd'.repeat(32) }, x: 'ef'.repeat(32) })).toEqual([
-      '$.outDir: key',
-      '$.counts.Pass: key',
-      '$.file.sha256: hash ' + 'ab'.repeat(32),
-      '$.x: bare hex',
-    ]);
+    expect(
+      offences({
+        outDir: 1,
+        counts: { PASS: 1, Pass: 2 },
+        areas: { AC: {} },
+        file: { sha256: 'ab'.repeat(32) },
+        run: { id: 'cd'.repeat(32) },
+        x: 'ef'.repeat(32),
+      }),
+    ).toEqual(['$.outDir: key', '$.counts.Pass: key', '$.file.sha256: hash ' + 'ab'.repeat(32), '$.x: bare hex']);
   });
 
   const commands: [string, (string | (() => string))[]][] = [
@@ -208,7 +245,12 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
   beforeAll(() => {
     writeFileSync(at('checks.json'), JSON.stringify([{ ksi_id: 'KSI-AC-02', check_id: 'okta-mfa', status: 'pass', criticality: 'must' }]));
     const scuba = join(REFERENCE, 'raw-samples', 'scubagear', 'ScubaResults_fa5589b7-d528-4f80.json');
-    writeFileSync(at('svc.orchestrator.json'), JSON.stringify({ jobs: [{ name: 'm365-daily', adapter: 'scubagear', input: scuba, schedule: '0 6 * * *', outputs: { bundle: 'out/m365', store: true } }] }));
+    writeFileSync(
+      at('svc.orchestrator.json'),
+      JSON.stringify({
+        jobs: [{ name: 'm365-daily', adapter: 'scubagear', input: scuba, schedule: '0 6 * * *', outputs: { bundle: 'out/m365', store: true } }],
+      }),
+    );
     for (const [name, args] of commands) {
       const result = run([...name.split(' '), ...args.map((a) => (typeof a === 'string' ? a : a())), '--json']);
       outputs.push({ name, status: result.status, stderr: result.stderr, json: JSON.parse(result.stdout) as Record<string, unknown> });
@@ -218,7 +260,11 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
   it.each(commands.map(([name], i) => [name, i] as const))('%s (#%i)', (name, i) => {
     const { status, stderr, json } = outputs[i];
     // Checks that found problems exit 1: stale evidence, and MUSTs not met by the one recorded run.
-    expect({ name, status: ['ir freshness', 'fedramp readiness'].includes(name) ? status === 1 : status === 0, error: json.error }).toEqual({ name, status: true, error: undefined });
+    expect({ name, status: ['ir freshness', 'fedramp readiness'].includes(name) ? status === 1 : status === 0, error: json.error }).toEqual({
+      name,
+      status: true,
+      error: undefined,
+    });
     expect(stderr).not.toMatch(RAW_CONTROL);
     // The snapshot is a document whose hashes are hex as sha256sum prints them (docs/substrate.md); its keys are checked.
     const found = offences(json).filter((o) => !(name === 'substrate walk' && / (?:hash|bare hex)/.test(o)));
@@ -229,8 +275,21 @@ describe('snake_case keys and sha256:<hex> in the --json output of every command
     const bundle = output('ir auditor-bundle');
     expect(Object.keys(bundle)).toEqual(['input', 'out_dir', 'counts', 'unmapped', 'files', 'merkle_root', 'aggregate_hash']);
     expect(bundle.out_dir).toBe(at('bundle'));
-    expect(output('ir validate')).toEqual({ kind: 'bundle', target: at('bundle'), files: 6, aggregate_hash: bundle.aggregate_hash, entries: 5, merkle_root: bundle.merkle_root });
-    expect(output('oscal validate')).toMatchObject({ model: 'system-security-plan', oscal_version: '1.1.3', schema_version: '1.1.3', schema_dir: SCHEMAS, valid: true });
+    expect(output('ir validate')).toEqual({
+      kind: 'bundle',
+      target: at('bundle'),
+      files: 6,
+      aggregate_hash: bundle.aggregate_hash,
+      entries: 5,
+      merkle_root: bundle.merkle_root,
+    });
+    expect(output('oscal validate')).toMatchObject({
+      model: 'system-security-plan',
+      oscal_version: '1.1.3',
+      schema_version: '1.1.3',
+      schema_dir: SCHEMAS,
+      valid: true,
+    });
     const diff = output('ir diff') as { run_a: unknown; hash_deltas: { from: string }[] };
     expect(diff.run_a).toEqual({ name: 'sample-baseline.json', sha256: SAMPLE_SHA256 });
     expect(diff.hash_deltas[0].from).toMatch(DIGEST);
@@ -263,7 +322,8 @@ describe('control characters in messages are written out, never sent raw', () =>
   it('an ESC and a BOM inside a quoted value', () => {
     const esc = input('esc-id.json', '[{"ksi_id":"KSI-AC-02\\u001b[2J","status":"PASS"}]');
     const bom = input('bom-id.json', Buffer.concat([Buffer.from('[{"ksi_id":"KSI-AC-02'), BOM, Buffer.from('","status":"PASS"}]')]));
-    const hint = 'is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"';
+    const hint =
+      'is not a KSI id; write KSI-<AREA>-<NN> with 2-4 upper-case letters and two digits, e.g. "KSI-AC-02", or a FedRAMP mnemonic id such as "KSI-IAM-APM"';
     expect(run(['ir', 'freshness', esc])).toEqual({ stdout: '', stderr: `Error: ${esc}: [0].ksi_id: "KSI-AC-02\\u001b[2J" ${hint}\n`, status: 3 });
     expect(run(['ir', 'freshness', bom])).toEqual({ stdout: '', stderr: `Error: ${bom}: [0].ksi_id: "KSI-AC-02U+FEFF" ${hint}\n`, status: 3 });
     expect(run(['ir', 'freshness', esc, '--json'])).toEqual(jsonError('invalid-report', 3, `${esc}: [0].ksi_id: "KSI-AC-02\\u001b[2J" ${hint}`));
@@ -273,7 +333,10 @@ describe('control characters in messages are written out, never sent raw', () =>
     const home = at('home\u001b[8m');
     const result = svc(['ir', 'generate-sar', SAMPLE, '--out', at('warned-sar.json')], { env: { SVC_HOME: home } });
     const shown = join(tmp, 'home\\u001b[8m', 'dev-signing-key.pem');
-    expect(result).toMatchObject({ status: 0, stderr: `Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${shown}, created now; use your own key for a real assessment\n` });
+    expect(result).toMatchObject({
+      status: 0,
+      stderr: `Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${shown}, created now; use your own key for a real assessment\n`,
+    });
   });
 
   it('an ESC in an unknown command name', () => {

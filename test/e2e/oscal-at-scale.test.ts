@@ -36,8 +36,18 @@ describe(`OSCAL documents of a ${RESULTS.toLocaleString('en')}-result run`, () =
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it.each([
-    ['sar', 'assessment-results', (body: any) => [body.results[0].observations.length, body.results[0].findings.length, body.results[0].risks.length, body['back-matter'].resources.length], [RESULTS, RESULTS, open, RESULTS + 2]],
-    ['poam', 'plan-of-action-and-milestones', (body: any) => [body.observations.length, body.risks.length, body['poam-items'].length, body['back-matter'].resources.length], [open, open, open, RESULTS + 2]],
+    [
+      'sar',
+      'assessment-results',
+      (body: any) => [body.results[0].observations.length, body.results[0].findings.length, body.results[0].risks.length, body['back-matter'].resources.length],
+      [RESULTS, RESULTS, open, RESULTS + 2],
+    ],
+    [
+      'poam',
+      'plan-of-action-and-milestones',
+      (body: any) => [body.observations.length, body.risks.length, body['poam-items'].length, body['back-matter'].resources.length],
+      [open, open, open, RESULTS + 2],
+    ],
   ] as const)('oscal generate --model %s: the bytes of the whole document serialized at once, and valid', (model, root, counts, expected) => {
     const out = at(`${model}.json`);
     const result = run(['oscal', 'generate', report, '--model', model, '--out', out]);
@@ -63,7 +73,11 @@ describe(`OSCAL documents of a ${RESULTS.toLocaleString('en')}-result run`, () =
     expect(sha256(canonical)).toBe(sha256(new NodeCryptoHashing().canonicalize(pretty)));
     const statement = JSON.parse(verifyDsseEnvelope(readFileSync(`${out}.dsse.json`, 'utf8')).payload.toString('utf8'));
     expect(statement.subject).toEqual([{ name: 'signed-sar.json', digest: { sha256: sha256(canonical) } }]);
-    expect(statement.predicate.document).toEqual({ uuid: pretty['assessment-results'].uuid, 'oscal-version': '1.1.3', 'last-modified': pretty['assessment-results'].metadata['last-modified'] });
+    expect(statement.predicate.document).toEqual({
+      uuid: pretty['assessment-results'].uuid,
+      'oscal-version': '1.1.3',
+      'last-modified': pretty['assessment-results'].metadata['last-modified'],
+    });
     expect(statement.predicate.evidence).toHaveLength(RESULTS + 1);
     const validated = svc(['ir', 'validate', out], { env: { ...env, SVC_OSCAL_SCHEMAS: SCHEMAS } });
     expect([validated.status, validated.stderr]).toEqual([0, '']);

@@ -34,7 +34,9 @@ describe('svc oscal validate', () => {
 
   it('prints what it judged the document by, and the verdict', () => {
     const file = join(EXAMPLES, 'ssp_ifa_ssp-example.json');
-    expect(run(['oscal', 'validate', file]).stdout).toBe(`${file}: OSCAL 1.1.2 system-security-plan, judged by the 1.1.3 schemas and the FedRAMP Rev 5 Moderate Baseline (its own)\nValid\n`);
+    expect(run(['oscal', 'validate', file]).stdout).toBe(
+      `${file}: OSCAL 1.1.2 system-security-plan, judged by the 1.1.3 schemas and the FedRAMP Rev 5 Moderate Baseline (its own)\nValid\n`,
+    );
     expect(run(['oscal', 'validate', file, '--oscal-version', '1.2.1']).stdout).toContain('judged by the 1.2.1 schemas');
   });
 
@@ -85,7 +87,10 @@ describe('svc oscal validate', () => {
       stderr: `Error: ${REPORT}: not an OSCAL document: root keys "schema_version", "generated_at", "source", "results"; expected exactly one of catalog, profile, component-definition, system-security-plan, assessment-plan, assessment-results, plan-of-action-and-milestones, mapping-collection\n`,
     });
     // With none given or configured, NIST's release schemas svc carries judge; a directory given that holds none is exit 5.
-    const carried = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--json'], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_OSCAL_SCHEMAS: '' } });
+    const carried = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--json'], {
+      cwd: tmp,
+      env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR, SVC_OSCAL_SCHEMAS: '' },
+    });
     expect([carried.status, carried.stderr]).toEqual([0, '']);
     expect(JSON.parse(carried.stdout)).toMatchObject({
       schema_version: '1.1.3',
@@ -95,13 +100,19 @@ describe('svc oscal validate', () => {
       schemas_carried: true,
       valid: true,
     });
-    const noSchemas = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--schemas', join(tmp, 'no-such-dir')], { cwd: tmp, env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR } });
+    const noSchemas = svc(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--schemas', join(tmp, 'no-such-dir')], {
+      cwd: tmp,
+      env: { SVC_CACHE_DIR: env.SVC_CACHE_DIR },
+    });
     expect(noSchemas.status).toBe(5);
     expect(noSchemas.stderr).toBe(
       `Error: OSCAL schemas not found in ${join(tmp, 'no-such-dir')}: pass --schemas <dir>, set SVC_OSCAL_SCHEMAS, or set "oscal_schemas" in svc.config.json to a directory holding NIST's release schemas (1.1.3/, 1.2.1/ with oscal_*_schema.json)\n`,
     );
     const release = run(['oscal', 'validate', join(EXAMPLES, 'ssp_ifa_ssp-example.json'), '--oscal-version', '1.3.0']);
-    expect([release.status, release.stderr]).toEqual([2, `Error: --oscal-version 1.3.0: ${SCHEMAS} has no such schema release; pick one of ${readdirSync(SCHEMAS).sort().join(', ')}\n`]);
+    expect([release.status, release.stderr]).toEqual([
+      2,
+      `Error: --oscal-version 1.3.0: ${SCHEMAS} has no such schema release; pick one of ${readdirSync(SCHEMAS).sort().join(', ')}\n`,
+    ]);
   });
 
   it('keeps the compiled validators in the cache directory for later runs', () => {
@@ -144,7 +155,14 @@ describe('svc oscal validate-ssp', () => {
     const rules = new Set(JSON.parse(result.stdout).problems.map((p: { rule: string }) => p.rule));
     // Its roles are its own, its system id is a UUID, its sensitivity level is a bare "moderate", and it covers one control.
     expect([...rules]).toEqual([
-      ...['system-owner', 'authorizing-official', 'system-poc-management', 'system-poc-technical', 'information-system-security-officer', 'authorizing-official-poc'].map((r) => `role-defined-${r}`),
+      ...[
+        'system-owner',
+        'authorizing-official',
+        'system-poc-management',
+        'system-poc-technical',
+        'information-system-security-officer',
+        'authorizing-official-poc',
+      ].map((r) => `role-defined-${r}`),
       'has-system-id',
       'has-system-name-short',
       'has-security-sensitivity-level',
@@ -155,7 +173,11 @@ describe('svc oscal validate-ssp', () => {
 
   it('refuses a document that is not an SSP, exit 3', () => {
     const file = join(EXAMPLES, 'ar_ifa_assessment-results-example.json');
-    expect(run(['oscal', 'validate-ssp', file])).toEqual({ status: 3, stdout: '', stderr: `Error: ${file}: is an OSCAL assessment-results, not a system-security-plan; validate it with svc oscal validate\n` });
+    expect(run(['oscal', 'validate-ssp', file])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${file}: is an OSCAL assessment-results, not a system-security-plan; validate it with svc oscal validate\n`,
+    });
   });
 });
 
@@ -178,11 +200,19 @@ describe('svc oscal generate', () => {
     const files = sar['assessment-results']['back-matter'].resources.filter((r: { rlinks?: { href: string }[] }) => !r.rlinks?.[0].href.includes('#'));
     const hashed = files.filter((r: { rlinks: { hashes?: unknown }[] }) => r.rlinks[0].hashes);
     expect(hashed.map((r: { rlinks: { href: string; hashes: { value: string }[] }[] }) => [r.rlinks[0].href, r.rlinks[0].hashes[0].value])).toEqual(
-      ['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'poam.json', 'ssp-narrative.md', 'manifest.json'].map((name) => [name, sha256(readFileSync(join(bundle, name)))]),
+      ['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'poam.json', 'ssp-narrative.md', 'manifest.json'].map((name) => [
+        name,
+        sha256(readFileSync(join(bundle, name))),
+      ]),
     );
     writeFileSync(join(bundle, 'poam.json'), '{}');
     const tampered = run(['oscal', 'generate', bundle, '--model', 'sar']);
-    expect([tampered.status, tampered.stderr]).toEqual([4, expect.stringMatching(/^Error: poam\.json: sha256 is sha256:[0-9a-f]{64}, manifest\.json records sha256:[0-9a-f]{64}; the bundle was changed after manifest\.json was written\n$/)]);
+    expect([tampered.status, tampered.stderr]).toEqual([
+      4,
+      expect.stringMatching(
+        /^Error: poam\.json: sha256 is sha256:[0-9a-f]{64}, manifest\.json records sha256:[0-9a-f]{64}; the bundle was changed after manifest\.json was written\n$/,
+      ),
+    ]);
   });
 
   it('refuses a POA&M when every result passed, exit 3', () => {
@@ -214,7 +244,9 @@ describe('svc ir generate-sar and svc ir validate', () => {
     const envelope = readFileSync(`${out}.dsse.json`, 'utf8');
     const verified = verifyDsseEnvelope(envelope);
     const statement = JSON.parse(verified.payload.toString('utf8'));
-    expect(result.stdout).toBe(`SAR written to ${out} (sha256:${sha256(bytes)})\nSignature written to ${out}.dsse.json (${algorithm}, key ${verified.keyid})\n`);
+    expect(result.stdout).toBe(
+      `SAR written to ${out} (sha256:${sha256(bytes)})\nSignature written to ${out}.dsse.json (${algorithm}, key ${verified.keyid})\n`,
+    );
     expect(statement).toMatchObject({
       _type: 'https://in-toto.io/Statement/v1',
       subject: [{ name: `sar-${algorithm}.json`, digest: { sha256: sha256(bytes) } }],
@@ -222,7 +254,11 @@ describe('svc ir generate-sar and svc ir validate', () => {
     });
     const sar = JSON.parse(bytes.toString('utf8'));
     expect(bytes.toString('utf8')).toBe(new PureJsHashing().canonicalize(sar));
-    expect(statement.predicate.document).toEqual({ uuid: sar['assessment-results'].uuid, 'oscal-version': '1.1.3', 'last-modified': sar['assessment-results'].metadata['last-modified'] });
+    expect(statement.predicate.document).toEqual({
+      uuid: sar['assessment-results'].uuid,
+      'oscal-version': '1.1.3',
+      'last-modified': sar['assessment-results'].metadata['last-modified'],
+    });
     expect(statement.predicate.evidence).toHaveLength(6);
     // A third party with only the public key and openssl: PAE bytes, signature, verify.
     const payload = verified.payload;
@@ -233,7 +269,16 @@ describe('svc ir generate-sar and svc ir validate', () => {
     const verify =
       algorithm === 'EdDSA'
         ? ['pkeyutl', '-verify', '-pubin', '-inkey', at('pub.pem'), '-rawin', '-in', at('pae.bin'), '-sigfile', at('sig.bin')]
-        : ['dgst', '-sha256', '-verify', at('pub.pem'), '-signature', at('sig.bin'), ...(algorithm === 'PS256' ? ['-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:32'] : []), at('pae.bin')];
+        : [
+            'dgst',
+            '-sha256',
+            '-verify',
+            at('pub.pem'),
+            '-signature',
+            at('sig.bin'),
+            ...(algorithm === 'PS256' ? ['-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:32'] : []),
+            at('pae.bin'),
+          ];
     expect(openssl(...verify).toString()).toMatch(/Verified OK|Signature Verified Successfully/);
     const check = run(['ir', 'validate', out]);
     expect([check.status, check.stderr]).toEqual([0, '']);
@@ -266,18 +311,27 @@ describe('svc ir generate-sar and svc ir validate', () => {
     const home = at('dev-home');
     const first = run(['ir', 'generate-sar', REPORT, '--out', at('dev-sar.json')], { SVC_HOME: home });
     expect(first.status).toBe(0);
-    expect(first.stderr).toBe(`Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${join(home, 'dev-signing-key.pem')}, created now; use your own key for a real assessment\n`);
+    expect(first.stderr).toBe(
+      `Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${join(home, 'dev-signing-key.pem')}, created now; use your own key for a real assessment\n`,
+    );
     expect(statSync(join(home, 'dev-signing-key.pem')).mode & 0o777).toBe(0o600);
     const second = run(['ir', 'generate-sar', REPORT, '--out', at('dev-sar-2.json')], { SVC_HOME: home });
-    expect(second.stderr).toBe(`Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${join(home, 'dev-signing-key.pem')}; use your own key for a real assessment\n`);
-    expect(verifyDsseEnvelope(readFileSync(at('dev-sar-2.json.dsse.json'), 'utf8')).keyid).toBe(verifyDsseEnvelope(readFileSync(at('dev-sar.json.dsse.json'), 'utf8')).keyid);
+    expect(second.stderr).toBe(
+      `Warning: no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${join(home, 'dev-signing-key.pem')}; use your own key for a real assessment\n`,
+    );
+    expect(verifyDsseEnvelope(readFileSync(at('dev-sar-2.json.dsse.json'), 'utf8')).keyid).toBe(
+      verifyDsseEnvelope(readFileSync(at('dev-sar.json.dsse.json'), 'utf8')).keyid,
+    );
     const fromEnv = run(['ir', 'generate-sar', REPORT, '--out', at('env-sar.json')], { SVC_HOME: home, SVC_SIGNING_KEY: keys.EdDSA });
     expect([fromEnv.status, fromEnv.stderr, fromEnv.stdout]).toEqual([0, '', expect.stringContaining('(EdDSA, key ')]);
   });
 
   it('exits 5 for a missing or unusable key, naming it but never its contents; nothing is written', () => {
     const missing = run(['ir', 'generate-sar', REPORT, '--out', at('no-key-sar.json'), '--key', at('nope.pem')]);
-    expect([missing.status, missing.stderr]).toEqual([5, `Error: ${at('nope.pem')}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key\n`]);
+    expect([missing.status, missing.stderr]).toEqual([
+      5,
+      `Error: ${at('nope.pem')}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key\n`,
+    ]);
     writeFileSync(at('pub-only.pem'), openssl('pkey', '-in', keys.ES256, '-pubout'));
     const publicOnly = run(['ir', 'generate-sar', REPORT, '--out', at('no-key-sar.json'), '--key', at('pub-only.pem')]);
     expect([publicOnly.status, publicOnly.stderr]).toEqual([5, expect.stringContaining(`${at('pub-only.pem')}: not a usable signing key (a public key)`)]);
@@ -320,7 +374,10 @@ describe('svc ir generate-sar and svc ir validate', () => {
       writeFileSync(at('keyid-sar.json'), readFileSync(out));
       writeFileSync(at('keyid-sar.json.dsse.json'), JSON.stringify(envelope));
       const result = run(['ir', 'validate', at('keyid-sar.json')]);
-      expect([result.status, result.stderr]).toEqual([4, expect.stringContaining(`keyid ${envelope.signatures[0].keyid} is not the thumbprint of the key it carries (${keyid})`)]);
+      expect([result.status, result.stderr]).toEqual([
+        4,
+        expect.stringContaining(`keyid ${envelope.signatures[0].keyid} is not the thumbprint of the key it carries (${keyid})`),
+      ]);
     });
 
     it('a reformatted copy still verifies: the signature covers the canonical form', () => {
@@ -356,25 +413,32 @@ describe('svc ir generate-sar and svc ir validate', () => {
         stderr: '',
         stdout: `Bundle ${bundle} verified\nFiles: 6 (aggregate ${manifest.aggregate_hash})\nEntries: ${manifest.counts.results} (Merkle root ${manifest.merkle_root})\n`,
       });
-      expect(run(['ir', 'validate', join(bundle, 'evidence-bundle.json')]).stdout).toBe(`Evidence bundle ${join(bundle, 'evidence-bundle.json')} verified\nEntries: ${manifest.counts.results} (Merkle root ${manifest.merkle_root})\n`);
+      expect(run(['ir', 'validate', join(bundle, 'evidence-bundle.json')]).stdout).toBe(
+        `Evidence bundle ${join(bundle, 'evidence-bundle.json')} verified\nEntries: ${manifest.counts.results} (Merkle root ${manifest.merkle_root})\n`,
+      );
     });
 
-    it.each(['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'poam.json', 'ssp-narrative.md', 'manifest.json'])('catches one flipped byte in %s and names the file', (name) => {
-      const file = join(bundle, name);
-      const original = readFileSync(file);
-      // In the manifest, flip a digit of a file's recorded hash: its other bytes (tool, time) are descriptive.
-      const where = name === 'manifest.json' ? original.indexOf('"sha256:', original.indexOf('"files"')) + 20 : Math.floor(original.length / 2);
-      try {
-        writeFileSync(file, flipped(original, where));
-        const result = run(['ir', 'validate', bundle]);
-        expect([result.status, result.stdout]).toEqual([4, '']);
-        expect(result.stderr).toMatch(/^Error: (\S+): .*; the bundle was changed after manifest\.json was written\n$/);
-        expect(['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'poam.json', 'ssp-narrative.md']).toContain(/^Error: (\S+):/.exec(result.stderr)?.[1]);
-        if (name !== 'manifest.json') expect(result.stderr).toContain(`Error: ${name}: sha256 is sha256:`);
-      } finally {
-        writeFileSync(file, original);
-      }
-    });
+    it.each(['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'poam.json', 'ssp-narrative.md', 'manifest.json'])(
+      'catches one flipped byte in %s and names the file',
+      (name) => {
+        const file = join(bundle, name);
+        const original = readFileSync(file);
+        // In the manifest, flip a digit of a file's recorded hash: its other bytes (tool, time) are descriptive.
+        const where = name === 'manifest.json' ? original.indexOf('"sha256:', original.indexOf('"files"')) + 20 : Math.floor(original.length / 2);
+        try {
+          writeFileSync(file, flipped(original, where));
+          const result = run(['ir', 'validate', bundle]);
+          expect([result.status, result.stdout]).toEqual([4, '']);
+          expect(result.stderr).toMatch(/^Error: (\S+): .*; the bundle was changed after manifest\.json was written\n$/);
+          expect(['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'poam.json', 'ssp-narrative.md']).toContain(
+            /^Error: (\S+):/.exec(result.stderr)?.[1],
+          );
+          if (name !== 'manifest.json') expect(result.stderr).toContain(`Error: ${name}: sha256 is sha256:`);
+        } finally {
+          writeFileSync(file, original);
+        }
+      },
+    );
 
     it('catches an entry changed with the manifest rewritten to match', () => {
       const copy = at('rewritten-bundle');
@@ -389,15 +453,26 @@ describe('svc ir generate-sar and svc ir validate', () => {
       manifest.aggregate_hash = `sha256:${sha256(names.map((n) => `${manifest.files[n].sha256.slice(7)}  ${n}\n`).join(''))}`;
       writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
       const result = run(['ir', 'validate', copy]);
-      expect([result.status, result.stderr]).toEqual([4, expect.stringContaining(`evidence-bundle.json: entry ${evidence.entries[0].ksi_id}: content_hash records sha256:`)]);
+      expect([result.status, result.stderr]).toEqual([
+        4,
+        expect.stringContaining(`evidence-bundle.json: entry ${evidence.entries[0].ksi_id}: content_hash records sha256:`),
+      ]);
     });
 
     it('a directory without a manifest is not an svc artifact (exit 3), a missing file is a mismatch (exit 4)', () => {
-      expect(run(['ir', 'validate', 'fixtures'])).toEqual({ status: 3, stdout: '', stderr: 'Error: not an svc artifact: fixtures: no manifest.json; pass an auditor bundle directory written by svc ir auditor-bundle\n' });
+      expect(run(['ir', 'validate', 'fixtures'])).toEqual({
+        status: 3,
+        stdout: '',
+        stderr: 'Error: not an svc artifact: fixtures: no manifest.json; pass an auditor bundle directory written by svc ir auditor-bundle\n',
+      });
       const copy = at('incomplete-bundle');
       execFileSync('cp', ['-r', bundle, copy]);
       rmSync(join(copy, 'lineage.json'));
-      expect(run(['ir', 'validate', copy])).toEqual({ status: 4, stdout: '', stderr: `Error: lineage.json: missing from ${copy}, though manifest.json lists it; the bundle is incomplete\n` });
+      expect(run(['ir', 'validate', copy])).toEqual({
+        status: 4,
+        stdout: '',
+        stderr: `Error: lineage.json: missing from ${copy}, though manifest.json lists it; the bundle is incomplete\n`,
+      });
     });
   });
 });
@@ -422,7 +497,9 @@ describe('svc ir ssp-inject', () => {
   it('updates the requirements an SSP has, and injecting again changes nothing', () => {
     const once = at('injected-minimal.json');
     const result = run(['ir', 'ssp-inject', 'fixtures/oscal/fedramp-ssp-minimal.json', REPORT, '--out', once]);
-    expect(result.stdout).toContain('Updated: 9 (ac-2, au-2, ia-2, ia-2.1, ia-2.2, ia-2.8, ia-2.12, sc-8, sc-8.1)\nAdded: 11 (ac-2.1, ac-2.2, ac-2.3, ac-2.4, ac-2.5, ac-2.7, ac-2.9, ac-2.12, ac-2.13, ia-2.5, ia-2.6)\n');
+    expect(result.stdout).toContain(
+      'Updated: 9 (ac-2, au-2, ia-2, ia-2.1, ia-2.2, ia-2.8, ia-2.12, sc-8, sc-8.1)\nAdded: 11 (ac-2.1, ac-2.2, ac-2.3, ac-2.4, ac-2.5, ac-2.7, ac-2.9, ac-2.12, ac-2.13, ia-2.5, ia-2.6)\n',
+    );
     const ssp = JSON.parse(readFileSync(once, 'utf8'))['system-security-plan'];
     const ia2 = ssp['control-implementation']['implemented-requirements'].find((r: { 'control-id': string }) => r['control-id'] === 'ia-2');
     expect(ia2.props.find((p: { name: string }) => p.name === 'implementation-status')).toEqual({

@@ -11,7 +11,11 @@ import { FIXTURES, REFERENCE, ROOT } from '../support/run-svc';
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 function npm(args: string[], cwd: string): { stdout: string; stderr: string; status: number | null } {
-  const run = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const run = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return { stdout: run.stdout, stderr: run.stderr, status: run.status };
 }
 
@@ -19,7 +23,12 @@ describe('the published package, installed from its tarball into an empty direct
   let dir: string;
   let consumer: string;
   let packed: string[];
-  const svc = (args: string[]) => spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), args, { cwd: consumer, encoding: 'utf8', env: { ...process.env, SVC_HOME: join(dir, 'home'), SOURCE_DATE_EPOCH: '1767225600' } });
+  const svc = (args: string[]) =>
+    spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), args, {
+      cwd: consumer,
+      encoding: 'utf8',
+      env: { ...process.env, SVC_HOME: join(dir, 'home'), SOURCE_DATE_EPOCH: '1767225600' },
+    });
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svc-package-'));
@@ -37,17 +46,34 @@ describe('the published package, installed from its tarball into an empty direct
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('holds the CLI, the API, the library, the manifest, the docs, the schemas it carries and the licence; no sources, tests, fixtures or scripts', () => {
-    expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'oclif.manifest.json', 'bin/run.js', 'bin/svc-api.js', 'dist/interfaces/library/public-api.js', 'dist/interfaces/library/public-api.d.ts', 'docs/api.md', 'docs/schemas.md', 'schemas/manifest.json']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'oclif.manifest.json',
+        'bin/run.js',
+        'bin/svc-api.js',
+        'dist/interfaces/library/public-api.js',
+        'dist/interfaces/library/public-api.d.ts',
+        'docs/api.md',
+        'docs/schemas.md',
+        'schemas/manifest.json',
+      ]),
+    );
     const tops = [...new Set(packed.map((p) => p.split('/')[0]))].sort();
     expect(tops).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'oclif.manifest.json', 'package.json', 'schemas']);
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.json'), 'utf8')) as { fedramp: { generations: { generation: string; files: { file: string }[] }[] }; oscal: { releases: { release: string; files: { file: string }[] }[] } };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.json'), 'utf8')) as {
+      fedramp: { generations: { generation: string; files: { file: string }[] }[] };
+      oscal: { releases: { release: string; files: { file: string }[] }[] };
+    };
     const carried = [
       ...manifest.fedramp.generations.flatMap((g) => g.files.map((f) => `schemas/fedramp/${g.generation}/${f.file}`)),
       ...manifest.oscal.releases.flatMap((r) => r.files.map((f) => `schemas/oscal/${r.release}/${f.file}`)),
       'schemas/manifest.json',
     ].sort();
     expect(packed.filter((p) => p.startsWith('schemas/'))).toEqual(carried);
-    expect(packed.filter((p) => p.endsWith('.test.js') || p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+    expect(packed.filter((p) => p.endsWith('.test.js') || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
   });
 
   it('names itself svc in --version and in --help', () => {
@@ -61,7 +87,9 @@ describe('the published package, installed from its tarball into an empty direct
   it('builds and validates an auditor bundle', () => {
     const bundle = svc(['ir', 'auditor-bundle', join(FIXTURES, 'sample-baseline.json'), '--out-dir', join(dir, 'bundle')]);
     expect(bundle.stderr).toBe('');
-    expect(bundle.stdout).toBe(`Building auditor bundle from ${join(FIXTURES, 'sample-baseline.json')} ...\nMapped 4 KSIs to controls and policies\nBundle written to ${join(dir, 'bundle')}\nEvidence: 5\nActions: 5\nPOA&M: 3\n`);
+    expect(bundle.stdout).toBe(
+      `Building auditor bundle from ${join(FIXTURES, 'sample-baseline.json')} ...\nMapped 4 KSIs to controls and policies\nBundle written to ${join(dir, 'bundle')}\nEvidence: 5\nActions: 5\nPOA&M: 3\n`,
+    );
     expect(bundle.status).toBe(0);
     expect(svc(['ir', 'validate', join(dir, 'bundle')]).status).toBe(0);
   });
@@ -74,25 +102,40 @@ describe('the published package, installed from its tarball into an empty direct
 
   it("validates with no --schemas, environment or config: the schemas it carries, FedRAMP's and NIST's", () => {
     const env = { ...process.env, SVC_HOME: join(dir, 'home'), SVC_CACHE_DIR: join(dir, 'cache'), SVC_FEDRAMP_SCHEMAS: '', SVC_OSCAL_SCHEMAS: '' };
-    const fedramp = spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), ['fedramp', 'validate', join(FIXTURES, 'fedramp', 'sdr-minimal.json')], { cwd: consumer, encoding: 'utf8', env });
+    const fedramp = spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), ['fedramp', 'validate', join(FIXTURES, 'fedramp', 'sdr-minimal.json')], {
+      cwd: consumer,
+      encoding: 'utf8',
+      env,
+    });
     expect([fedramp.status, fedramp.stderr, fedramp.stdout.split('\n')[1]]).toEqual([0, '', 'Valid']);
     expect(fedramp.stdout).toContain("($schemaVersion 1.1.1, sha256:6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86, svc's 2026-10-08 set)");
-    const oscal = spawnSync(join(consumer, 'node_modules', '.bin', 'svc'), ['oscal', 'validate', join(REFERENCE, 'oscal', 'examples', 'ssp_ifa_ssp-example.json')], { cwd: consumer, encoding: 'utf8', env });
+    const oscal = spawnSync(
+      join(consumer, 'node_modules', '.bin', 'svc'),
+      ['oscal', 'validate', join(REFERENCE, 'oscal', 'examples', 'ssp_ifa_ssp-example.json')],
+      { cwd: consumer, encoding: 'utf8', env },
+    );
     expect([oscal.status, oscal.stderr]).toEqual([0, '']);
   });
 
   it('loads as a library by its package name', () => {
-    const run = spawnSync(process.execPath, ['-e', "const svc = require('compliance-evidence-service'); process.stdout.write(typeof svc.createContainer)"], { cwd: consumer, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['-e', "const svc = require('compliance-evidence-service'); process.stdout.write(typeof svc.createContainer)"], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
     expect(run.stdout).toBe('function');
   });
 
   it('svc-api needs the api extra, and starts once the README install line added it', async () => {
     const before = spawnSync(join(consumer, 'node_modules', '.bin', 'svc-api'), [], { cwd: consumer, encoding: 'utf8' });
-    expect(before.stderr).toBe(`Error: svc-api needs the api extra, which is not installed (missing: express, swagger-ui-express, passport, passport-strategy, @azure/msal-node, pino, helmet, express-rate-limit); add it with: ${API_INSTALL_COMMAND}\n`);
+    expect(before.stderr).toBe(
+      `Error: svc-api needs the api extra, which is not installed (missing: express, swagger-ui-express, passport, passport-strategy, @azure/msal-node, pino, helmet, express-rate-limit); add it with: ${API_INSTALL_COMMAND}\n`,
+    );
     expect(before.status).toBe(5);
 
     // The README's line, run as written: it must be the same command svc-api prints.
-    const line = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').find((l) => l.startsWith("npm install 'express@"));
+    const line = readFileSync(join(ROOT, 'README.md'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith("npm install 'express@"));
     expect(line).toBe(API_INSTALL_COMMAND);
     const packages = [...line!.matchAll(/'([^']+)'/g)].map((m) => m[1]);
     const extra = npm(['install', ...packages], consumer);

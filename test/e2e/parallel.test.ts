@@ -17,7 +17,15 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Each file's SHA-256 (comparing megabytes of Buffers with toEqual takes jest minutes). */
-const files = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+const files = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 
 describe('a report read in parts on worker threads', () => {
   it('gives byte for byte the bundle a one-piece read gives', () => {
@@ -67,7 +75,11 @@ describe('a report read in parts on worker threads', () => {
     writeFileSync(input, bytes);
     const line = text.slice(0, at).split('\n').length;
     const parts = svc(['ir', 'auditor-bundle', input, '--out-dir', join(tmp, 'latin1')], { env: IN_PARTS });
-    expect(parts).toEqual({ status: 3, stdout: '', stderr: `Error: ${input}: not UTF-8 text: byte ${Buffer.byteLength(text.slice(0, at))} (line ${line}), 0xE9, is not part of a UTF-8 character; save the file as UTF-8\n` });
+    expect(parts).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: `Error: ${input}: not UTF-8 text: byte ${Buffer.byteLength(text.slice(0, at))} (line ${line}), 0xE9, is not part of a UTF-8 character; save the file as UTF-8\n`,
+    });
     expect(parts).toEqual(svc(['ir', 'auditor-bundle', input, '--out-dir', join(tmp, 'latin1')], { env: ONE_PIECE }));
   });
 

@@ -25,26 +25,49 @@ describe('svc ir baseline-transform', () => {
 
   it('prints one JSON object under --json', () => {
     const run = svc(['ir', 'baseline-transform', SAMPLE, '--json']);
-    expect(JSON.parse(run.stdout)).toEqual({ input: SAMPLE, counts: { results: 5, pass: 2, warn: 1, fail: 2, mapped: 4, unmapped: 1 }, unmapped: ['KSI-CNA-01'] });
+    expect(JSON.parse(run.stdout)).toEqual({
+      input: SAMPLE,
+      counts: { results: 5, pass: 2, warn: 1, fail: 2, mapped: 4, unmapped: 1 },
+      unmapped: ['KSI-CNA-01'],
+    });
   });
 
   it('maps the KSIs of CR26 (KSI-IAM-APM) to the controls CR26 lists, as the fedramp commands read them', () => {
     const report = join(tmp, 'cr26.json');
-    writeFileSync(report, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-IAM-APM', status: 'FAIL' }, { ksi_id: 'KSI-IAM-02', status: 'PASS' }]));
+    writeFileSync(
+      report,
+      JSON.stringify([
+        { ksi_id: 'KSI-AC-02', status: 'PASS' },
+        { ksi_id: 'KSI-IAM-APM', status: 'FAIL' },
+        { ksi_id: 'KSI-IAM-02', status: 'PASS' },
+      ]),
+    );
     expect(svc(['ir', 'baseline-transform', report])).toEqual({
       stdout: `Transforming ${report} ...\nMapped 2 KSIs to controls and policies\nTotal: 3\nPASS: 2\nWARN: 0\nFAIL: 1\nUnmapped: 1 (KSI-IAM-02)\n`,
       stderr: '',
       status: 0,
     });
-    expect(JSON.parse(svc(['ir', 'baseline-transform', report, '--json']).stdout)).toEqual({ input: report, counts: { results: 3, pass: 2, warn: 0, fail: 1, mapped: 2, unmapped: 1 }, unmapped: ['KSI-IAM-02'] });
+    expect(JSON.parse(svc(['ir', 'baseline-transform', report, '--json']).stdout)).toEqual({
+      input: report,
+      counts: { results: 3, pass: 2, warn: 0, fail: 1, mapped: 2, unmapped: 1 },
+      unmapped: ['KSI-IAM-02'],
+    });
   });
 
   it('counts agree in number: 1 KSI, 2 KSIs; 1 report into 1 entry, 2 reports into 2 entries', () => {
     const one = join(tmp, 'one.json');
     const two = join(tmp, 'two.json');
     writeFileSync(one, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }]));
-    writeFileSync(two, JSON.stringify([{ ksi_id: 'KSI-AC-02', status: 'PASS' }, { ksi_id: 'KSI-AU-02', status: 'FAIL' }]));
-    expect(svc(['ir', 'baseline-transform', one]).stdout).toBe(`Transforming ${one} ...\nMapped 1 KSI to controls and policies\nTotal: 1\nPASS: 1\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`);
+    writeFileSync(
+      two,
+      JSON.stringify([
+        { ksi_id: 'KSI-AC-02', status: 'PASS' },
+        { ksi_id: 'KSI-AU-02', status: 'FAIL' },
+      ]),
+    );
+    expect(svc(['ir', 'baseline-transform', one]).stdout).toBe(
+      `Transforming ${one} ...\nMapped 1 KSI to controls and policies\nTotal: 1\nPASS: 1\nWARN: 0\nFAIL: 0\nUnmapped: 0\n`,
+    );
     expect(svc(['ir', 'baseline-transform', two]).stdout).toContain('\nMapped 2 KSIs to controls and policies\n');
     expect(svc(['evidence', 'build', one, '--out', join(tmp, 'e1.json')]).stdout).toMatch(/^Merged 1 report into 1 entry\n/);
     expect(svc(['evidence', 'build', one, two, '--out', join(tmp, 'e2.json')]).stdout).toMatch(/^Merged 2 reports into 2 entries\n/);
@@ -61,7 +84,11 @@ describe('svc ir auditor-bundle', () => {
   it('writes the six artifacts and prints where, with Evidence, Actions and POA&M counts', () => {
     const out = join(tmp, 'bundle');
     const run = svc(['ir', 'auditor-bundle', SAMPLE, '--out-dir', out]);
-    expect(run).toEqual({ stdout: `Building auditor bundle from ${SAMPLE} ...\nMapped 4 KSIs to controls and policies\nBundle written to ${out}\nEvidence: 5\nActions: 5\nPOA&M: 3\n`, stderr: '', status: 0 });
+    expect(run).toEqual({
+      stdout: `Building auditor bundle from ${SAMPLE} ...\nMapped 4 KSIs to controls and policies\nBundle written to ${out}\nEvidence: 5\nActions: 5\nPOA&M: 3\n`,
+      stderr: '',
+      status: 0,
+    });
     expect(readdirSync(out).sort()).toEqual(SIX);
   });
 
@@ -189,8 +216,12 @@ describe('single artifacts', () => {
     const graph = JSON.parse(svc(['evidence', 'graph', out, '--control', 'ac-2']).stdout);
     expect(graph.nodes.map((n: { type: string }) => n.type)).toEqual(['control', 'ksi', 'policy', 'evidence', 'action', 'poam']);
     expect(graph.merkle_root).toBe(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).merkle_root);
-    expect(svc(['evidence', 'graph', SAMPLE, '--control', 'ac-2', '--format', 'dot']).stdout).toMatch(/^digraph evidence \{\n  rankdir=LR;\n  "control:ac-2" \[label="ac-2 Account Management", shape=box\];\n/);
-    expect(svc(['evidence', 'graph', SAMPLE, '--control', 'ac-2', '--format', 'mermaid']).stdout).toMatch(/^graph LR\n  n0\["ac-2 Account Management"\]\n  n1\(\["KSI-AC-02 FAIL"\]\)\n/);
+    expect(svc(['evidence', 'graph', SAMPLE, '--control', 'ac-2', '--format', 'dot']).stdout).toMatch(
+      /^digraph evidence \{\n  rankdir=LR;\n  "control:ac-2" \[label="ac-2 Account Management", shape=box\];\n/,
+    );
+    expect(svc(['evidence', 'graph', SAMPLE, '--control', 'ac-2', '--format', 'mermaid']).stdout).toMatch(
+      /^graph LR\n  n0\["ac-2 Account Management"\]\n  n1\(\["KSI-AC-02 FAIL"\]\)\n/,
+    );
   });
 });
 
@@ -218,13 +249,18 @@ describe('catalog commands', () => {
   });
 
   it('canon check proves the CR26 rules in use: bundled, or the official file SVC_FEDRAMP_RULES names', () => {
-    const official = svc(['canon', 'check', '--json'], { env: { SVC_FEDRAMP_RULES: '../shared/reference/fedramp/fedramp-consolidated-rules.2026.07.14.01.json' } });
+    const official = svc(['canon', 'check', '--json'], {
+      env: { SVC_FEDRAMP_RULES: '../shared/reference/fedramp/fedramp-consolidated-rules.2026.07.14.01.json' },
+    });
     expect(JSON.parse(official.stdout).cr26).toEqual({
       version: '2026.07.14.01',
       date: '2026-07-14',
       consistency: { ok: true, counts: { rules: 246, families: 17, subsets: 54, ksis: 46, themes: 10, aliases: 86, retired: 273 }, problems: [] },
     });
-    expect(svc(['canon', 'check'], { env: { SVC_FEDRAMP_RULES: 'missing.json' } })).toMatchObject({ stderr: expect.stringContaining('missing.json (SVC_FEDRAMP_RULES): no such FedRAMP rules file; check the path'), status: 3 });
+    expect(svc(['canon', 'check'], { env: { SVC_FEDRAMP_RULES: 'missing.json' } })).toMatchObject({
+      stderr: expect.stringContaining('missing.json (SVC_FEDRAMP_RULES): no such FedRAMP rules file; check the path'),
+      status: 3,
+    });
     const rules = JSON.parse(readFileSync(join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json'), 'utf8'));
     delete rules.KSI.IAM.indicators['KSI-IAM-APM'];
     writeFileSync(join(tmp, 'cr26-without-apm.json'), JSON.stringify(rules));

@@ -23,9 +23,34 @@ beforeAll(() => {
   writeFileSync(at('r/2.json'), JSON.stringify(report('2026-12-10T00:00:00Z', [API, MFA])));
   for (const args of [
     ['conmon', 'process', 'r/1.json'],
-    ['vuln', 'evaluate', 'CVE-2026-1000', '--mitigated', 'partial', '--n', 'N4', '--reason', 'WAF rule', '--by', 'ada@example.com', '--now', '2026-12-08T00:00:00Z'],
+    [
+      'vuln',
+      'evaluate',
+      'CVE-2026-1000',
+      '--mitigated',
+      'partial',
+      '--n',
+      'N4',
+      '--reason',
+      'WAF rule',
+      '--by',
+      'ada@example.com',
+      '--now',
+      '2026-12-08T00:00:00Z',
+    ],
     ['conmon', 'process', 'r/2.json'],
-    ['vuln', 'evaluate', 'iam_root_mfa_enabled', '--accept', '--reason', 'break-glass account in a vault', '--by', 'ciso@example.com', '--now', '2026-12-10T02:00:00Z'],
+    [
+      'vuln',
+      'evaluate',
+      'iam_root_mfa_enabled',
+      '--accept',
+      '--reason',
+      'break-glass account in a vault',
+      '--by',
+      'ciso@example.com',
+      '--now',
+      '2026-12-10T02:00:00Z',
+    ],
   ]) {
     const r = run(args);
     if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
@@ -34,7 +59,8 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const NOW = '2026-12-10T23:00:00Z';
-const export_ = (format: string, out: string, ...more: string[]) => run(['ir', 'poam-export', '--source', 'vulnerabilities', '--format', format, '--out', out, '--now', NOW, ...more]);
+const export_ = (format: string, out: string, ...more: string[]) =>
+  run(['ir', 'poam-export', '--source', 'vulnerabilities', '--format', format, '--out', out, '--now', NOW, ...more]);
 
 describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MAP)', () => {
   let runId: string;
@@ -42,7 +68,8 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
   it('writes one FedRAMP template row per group as CSV: open, accepted and remediated, from the latest recorded run', () => {
     const r = export_('csv', 'poam.csv');
     expect(r).toEqual({
-      stdout: 'Vulnerabilities of run 2 (as of 2026-12-10T00:00:00Z), Class D at 2026-12-10T23:00:00Z, CR26 2026.10.05.01\nPOA&M (csv) written to poam.csv\nRows: 3\nOverdue: 1\n',
+      stdout:
+        'Vulnerabilities of run 2 (as of 2026-12-10T00:00:00Z), Class D at 2026-12-10T23:00:00Z, CR26 2026.10.05.01\nPOA&M (csv) written to poam.csv\nRows: 3\nOverdue: 1\n',
       stderr: '',
       status: 0,
     });
@@ -75,7 +102,13 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
       rules: '2026.10.05.01',
       format: 'csv',
       out: 'poam-2.csv',
-      file: { name: 'poam-2.csv', sha256: `sha256:${createHash('sha256').update(readFileSync(at('poam-2.csv'))).digest('hex')}`, bytes: readFileSync(at('poam-2.csv')).length },
+      file: {
+        name: 'poam-2.csv',
+        sha256: `sha256:${createHash('sha256')
+          .update(readFileSync(at('poam-2.csv')))
+          .digest('hex')}`,
+        bytes: readFileSync(at('poam-2.csv')).length,
+      },
       rows: 3,
       overdue: 1,
     });
@@ -109,7 +142,8 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
       scheduled_completion_date: '2027-01-08',
       status: 'Closed',
       status_date: '2026-12-10',
-      weakness_description: 'A vulnerability detected by Trivy on 1 resource; scanner severity HIGH. Evaluated 2026-12-07T00:00:00Z: not internet-reachable, not likely exploitable, N4.',
+      weakness_description:
+        'A vulnerability detected by Trivy on 1 resource; scanner severity HIGH. Evaluated 2026-12-07T00:00:00Z: not internet-reachable, not likely exploitable, N4.',
       weakness_name: 'CVE-2026-2000 CVE-2026-2000 found',
       weakness_source: 'Trivy',
     });
@@ -141,7 +175,9 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
       tracking('CVE-2026-1000'),
       'RA-5',
       'CVE-2026-1000 CVE-2026-1000 found',
-      expect.stringMatching(/^A vulnerability detected by Trivy on 1 resource; .* Overdue: N4 not mitigated or remediated by 2026-12-10T00:00:00Z \(VDR-TFR-PVR\)\.$/),
+      expect.stringMatching(
+        /^A vulnerability detected by Trivy on 1 resource; .* Overdue: N4 not mitigated or remediated by 2026-12-10T00:00:00Z \(VDR-TFR-PVR\)\.$/,
+      ),
       'Trivy',
       'CVE-2026-1000',
       'api.example.com',
@@ -152,12 +188,12 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
       new Date('2026-12-10T00:00:00Z'),
     ]);
     expect(open.getRow(7).getCell(10).value).toBe('Risk accepted by decision on 2026-12-10: break-glass account in a vault.');
-    expect([closed.getRow(6).getCell(1).value, closed.getRow(6).getCell(15).value, closed.getRow(6).getCell(26).value, closed.getRow(7).getCell(1).value ?? null]).toEqual([
-      tracking('CVE-2026-2000'),
-      new Date('2026-12-10T00:00:00Z'),
-      'Closed 2026-12-10: CVE-2026-2000 passed a new assessment',
-      null,
-    ]);
+    expect([
+      closed.getRow(6).getCell(1).value,
+      closed.getRow(6).getCell(15).value,
+      closed.getRow(6).getCell(26).value,
+      closed.getRow(7).getCell(1).value ?? null,
+    ]).toEqual([tracking('CVE-2026-2000'), new Date('2026-12-10T00:00:00Z'), 'Closed 2026-12-10: CVE-2026-2000 passed a new assessment', null]);
   });
 
   it('leaves --source results as it was: the same bytes with and without the flag', () => {
@@ -170,14 +206,23 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
   });
 
   it.each([
-    [['r/1.json', '--source', 'vulnerabilities', '--format', 'csv'], "Error: --source vulnerabilities reads the run store's vulnerability register and takes no input (got r/1.json)\n"],
+    [
+      ['r/1.json', '--source', 'vulnerabilities', '--format', 'csv'],
+      "Error: --source vulnerabilities reads the run store's vulnerability register and takes no input (got r/1.json)\n",
+    ],
     [['--source', 'vulnerabilities', '--format', 'oscal'], 'Error: --format oscal: not with --source vulnerabilities; write json, csv, xlsx\n'],
     [['--format', 'csv'], 'Error: give the run: a normalized report, evidence-bundle.json or an auditor bundle directory (or --source vulnerabilities)\n'],
-    [['--source', 'results', '--format', 'csv'], 'Error: give the run: a normalized report, evidence-bundle.json or an auditor bundle directory (or --source vulnerabilities)\n'],
+    [
+      ['--source', 'results', '--format', 'csv'],
+      'Error: give the run: a normalized report, evidence-bundle.json or an auditor bundle directory (or --source vulnerabilities)\n',
+    ],
     [['r/1.json', '--format', 'csv', '--now', NOW], "Error: --now goes with --source vulnerabilities; a run's POA&M is judged at the run's date\n"],
     [['r/1.json', '--format', 'csv', '--class', 'B'], "Error: --class goes with --source vulnerabilities; a run's POA&M is judged at the run's date\n"],
     [['--source', 'vulnerabilities', '--format', 'csv', '--class', 'E'], 'Error: --class E: not a Certification Class; write A, B, C or D\n'],
-    [['--source', 'vulnerabilities', '--format', 'csv', '--now', 'yesterday'], 'Error: --now yesterday: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21\n'],
+    [
+      ['--source', 'vulnerabilities', '--format', 'csv', '--now', 'yesterday'],
+      'Error: --now yesterday: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21\n',
+    ],
   ])('refuses %j (exit 2) and writes nothing', (args, message) => {
     const r = run(['ir', 'poam-export', ...args, '--out', 'refused.out']);
     expect(r).toEqual({ stdout: '', stderr: message, status: 2 });
@@ -192,11 +237,19 @@ describe('svc ir poam-export --source vulnerabilities (DESIGN §12.4, VER-AGM-MA
       const r = run(['ir', 'poam-export', '--source', 'vulnerabilities', '--format', 'csv', '--out', 'x.csv'], bare);
       expect(r).toEqual({
         stdout: '',
-        stderr: 'Error: svc.config.json: fedramp.class: missing; svc ir poam-export --source vulnerabilities needs it: write A, B, C or D, or pass --class; see docs/configuration.md\n',
+        stderr:
+          'Error: svc.config.json: fedramp.class: missing; svc ir poam-export --source vulnerabilities needs it: write A, B, C or D, or pass --class; see docs/configuration.md\n',
         status: 3,
       });
-      const none = run(['ir', 'poam-export', '--source', 'vulnerabilities', '--format', 'json', '--out', 'x.json', '--class', 'B', '--now', '2026-12-01'], bare);
-      expect(none).toEqual({ stdout: 'No run recorded: no vulnerability groups (Class B at 2026-12-01T00:00:00Z)\nPOA&M (json) written to x.json\nRows: 0\nOverdue: 0\n', stderr: '', status: 0 });
+      const none = run(
+        ['ir', 'poam-export', '--source', 'vulnerabilities', '--format', 'json', '--out', 'x.json', '--class', 'B', '--now', '2026-12-01'],
+        bare,
+      );
+      expect(none).toEqual({
+        stdout: 'No run recorded: no vulnerability groups (Class B at 2026-12-01T00:00:00Z)\nPOA&M (json) written to x.json\nRows: 0\nOverdue: 0\n',
+        stderr: '',
+        status: 0,
+      });
       expect(readFileSync(join(bare, 'x.json'), 'utf8')).toBe('{"class":"B","now":"2026-12-01T00:00:00Z","rows":[],"schema":"svc.vulnerability-poam/v1"}');
     } finally {
       rmSync(bare, { recursive: true, force: true });

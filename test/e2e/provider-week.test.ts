@@ -30,7 +30,7 @@ interface Detections {
 
 const epoch = (time: string) => String(Date.parse(time) / 1000);
 
-describe('a provider\'s week of several scanners (issue 33)', () => {
+describe("a provider's week of several scanners (issue 33)", () => {
   let work: string;
   const at = (...parts: string[]) => join(work, ...parts);
   const reports: Record<string, Detections> = {};
@@ -58,7 +58,9 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('every sample found something, each with its own tool', () => {
-    expect(SCANNERS.map((s) => [s.name, reports[s.name].vulnerabilities.length > 0, [...new Set(reports[s.name].vulnerabilities.map((v) => v.source))]])).toEqual([
+    expect(
+      SCANNERS.map((s) => [s.name, reports[s.name].vulnerabilities.length > 0, [...new Set(reports[s.name].vulnerabilities.map((v) => v.source))]]),
+    ).toEqual([
       ['scuba', true, ['ScubaGear']],
       ['nessus', true, ['Nessus']],
       ['trivy', true, ['Trivy']],
@@ -66,7 +68,7 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     ]);
   });
 
-  it('recording the scanners one after another keeps every scanner\'s findings open: the register holds the detections of all four', () => {
+  it("recording the scanners one after another keeps every scanner's findings open: the register holds the detections of all four", () => {
     const groups = register('week');
     const expected = new Set(SCANNERS.flatMap((s) => reports[s.name].vulnerabilities.map((v) => v.finding_id)));
     expect(groups.map((g) => g.finding_id).sort()).toEqual([...expected].sort());
@@ -82,21 +84,27 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(next).toContain('\nDrift: 0 findings (P1 0, P2 0, P3 0, P4 0)\n');
   });
 
-  it('readiness judges the state, every source\'s latest run with its date', () => {
-    const readiness = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('week'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout) as {
+  it("readiness judges the state, every source's latest run with its date", () => {
+    const readiness = JSON.parse(
+      svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('week'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout,
+    ) as {
       run: { seq: number; results: number; sources: { source: string; seq: number; as_of: string }[] };
     };
     expect(readiness.run.seq).toBe(4);
     expect(readiness.run.sources.map((s) => [s.source, s.seq])).toEqual(SCANNERS.map((s, i) => [s.source, i + 1]));
     const text = svc(['fedramp', 'readiness', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('week'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout;
-    expect(text).toMatch(/^Sources: ScubaGear \(run 1, as of [^)]+\); Nessus \(2 hosts\) \(run 2, as of [^)]+\); Trivy \(run 3, as of [^)]+\); Prowler \(<account_uid>\) \(run 4, as of [^)]+\)$/m);
+    expect(text).toMatch(
+      /^Sources: ScubaGear \(run 1, as of [^)]+\); Nessus \(2 hosts\) \(run 2, as of [^)]+\); Trivy \(run 3, as of [^)]+\); Prowler \(<account_uid>\) \(run 4, as of [^)]+\)$/m,
+    );
     const direct = SCANNERS.reduce((n, s) => n + (JSON.parse(readFileSync(at(`${s.name}.json`), 'utf8')) as { results: unknown[] }).results.length, 0);
     expect(readiness.run.results).toBe(direct);
   });
 
-  it('ends in a package of the store\'s state whose VDR lists the detections of every scanner, and says what it judged', () => {
+  it("ends in a package of the store's state whose VDR lists the detections of every scanner, and says what it judged", () => {
     const r = run('week', ['fedramp', 'package', '--out-dir', 'pkg', '--now', FRIDAY]);
-    expect(r.stdout).toMatch(/^Judged: the run store's state, ScubaGear \(run 1, as of [^)]+\); Nessus \(2 hosts\) \(run 2, as of [^)]+\); Trivy \(run 3, as of [^)]+\); Prowler \(<account_uid>\) \(run 4, as of [^)]+\)$/m);
+    expect(r.stdout).toMatch(
+      /^Judged: the run store's state, ScubaGear \(run 1, as of [^)]+\); Nessus \(2 hosts\) \(run 2, as of [^)]+\); Trivy \(run 3, as of [^)]+\); Prowler \(<account_uid>\) \(run 4, as of [^)]+\)$/m,
+    );
     const vdr = JSON.parse(readFileSync(at('pkg', 'vdr.json'), 'utf8')) as { vulnerabilities: { detection: { detectionSource: string } }[] };
     expect(fedrampSchemaErrors('vdr', vdr)).toEqual([]);
     expect([...new Set(vdr.vulnerabilities.map((v) => v.detection.detectionSource))].sort()).toEqual(['Nessus', 'Prowler', 'ScubaGear', 'Trivy']);
@@ -111,7 +119,9 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     // A week after Monday's ScubaGear run, the others ran since: ScubaGear's next run was due (Class B, VDR-TFR-MVX).
     const later = '2026-11-30T12:00:00Z';
     const env = { SVC_HOME: at('week'), SOURCE_DATE_EPOCH: epoch(later) };
-    const readiness = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', later], { cwd: work, env }).stdout) as { run: { sources: { source: string; stale?: unknown }[] } };
+    const readiness = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', later], { cwd: work, env }).stdout) as {
+      run: { sources: { source: string; stale?: unknown }[] };
+    };
     expect(readiness.run.sources.map((s) => [s.source, s.stale])).toEqual([
       ['ScubaGear', { rule: 'VDR-TFR-MVX', every: '7 days', due: '2026-11-30T08:00:00Z' }],
       ['Nessus (2 hosts)', undefined],
@@ -128,7 +138,7 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(scuba.filter((g) => g.state === 'remediated')).toEqual([]);
   });
 
-  it('a source scanned again without a finding remediates that finding alone; the other scanners\' stay open', () => {
+  it("a source scanned again without a finding remediates that finding alone; the other scanners' stay open", () => {
     run('again', ['conmon', 'process', 'scuba.json', 'nessus.json', 'trivy.json', 'prowler.json']);
     const nessus = JSON.parse(readFileSync(at('nessus.json'), 'utf8')) as Detections & { generated_at: string };
     const [fixed, ...rest] = nessus.vulnerabilities;
@@ -147,7 +157,9 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(register('batch')).toEqual(direct);
     // Merged with `evidence build` (one source of its own), the detections of every scanner carried through.
     const built = run('.svc', ['evidence', 'build', ...SCANNERS.map((s) => `${s.name}.json`), '--out', 'merged.json']).stdout;
-    expect(built).toContain(`\nDetections: ${SCANNERS.reduce((n, s) => n + reports[s.name].vulnerabilities.length, 0)} (every report's vulnerabilities[], one per id)\n`);
+    expect(built).toContain(
+      `\nDetections: ${SCANNERS.reduce((n, s) => n + reports[s.name].vulnerabilities.length, 0)} (every report's vulnerabilities[], one per id)\n`,
+    );
     run('merged', ['conmon', 'process', 'merged.json']);
     expect(register('merged')).toEqual(direct);
     // Each through an auditor bundle directory.
@@ -155,7 +167,9 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     run('bundles', ['conmon', 'process', ...SCANNERS.map((s) => `bundle-${s.name}`)]);
     expect(register('bundles')).toEqual(direct);
     // Recorded on Friday, each bundle speaks for its scan's day (the report's generated_at, which the bundle carries).
-    const state = JSON.parse(svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('bundles'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout) as { run: { sources: { source: string; as_of: string }[] } };
+    const state = JSON.parse(
+      svc(['fedramp', 'readiness', '--json', '--now', FRIDAY], { cwd: work, env: { SVC_HOME: at('bundles'), SOURCE_DATE_EPOCH: epoch(FRIDAY) } }).stdout,
+    ) as { run: { sources: { source: string; as_of: string }[] } };
     expect(state.run.sources.map((s) => [s.source, s.as_of])).toEqual(SCANNERS.map((s) => [s.source, `${s.day}T08:00:00Z`]));
   });
 
@@ -185,16 +199,16 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
     expect(state.run.sources.map((s) => s.source).sort()).toEqual(['Prowler (<account_uid>)', 'Trivy']);
   });
 
-  it('says so when an svc adapter\'s report arrives without its detections', () => {
+  it("says so when an svc adapter's report arrives without its detections", () => {
     const { vulnerabilities: _dropped, ...stripped } = JSON.parse(readFileSync(at('nessus.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(at('stripped.json'), JSON.stringify(stripped));
     const r = run('stripped', ['conmon', 'process', 'stripped.json']);
     expect(r.stderr).toContain(
-      "stripped.json: its source Nessus (2 hosts) is an svc adapter's, which always writes vulnerabilities[], and it has none: something on the way dropped the detections (a bundle of svc before 0.6?); record the adapter's report itself (docs/conmon.md, \"Sources\")",
+      'stripped.json: its source Nessus (2 hosts) is an svc adapter\'s, which always writes vulnerabilities[], and it has none: something on the way dropped the detections (a bundle of svc before 0.6?); record the adapter\'s report itself (docs/conmon.md, "Sources")',
     );
   });
 
-  it('--source names one report\'s source; a bad name or several reports are refused before anything is recorded', () => {
+  it("--source names one report's source; a bad name or several reports are refused before anything is recorded", () => {
     expect(run('named', ['conmon', 'process', 'nessus.json', '--source', 'nessus-prod-hosts']).stdout).toContain('\nSource: nessus-prod-hosts\n');
     const several = svc(['conmon', 'process', 'scuba.json', 'nessus.json', '--source', 'x'], { cwd: work, env: { SVC_HOME: at('refused') } });
     expect([several.status, several.stderr.trim()]).toEqual([
@@ -202,7 +216,10 @@ describe('a provider\'s week of several scanners (issue 33)', () => {
       'Error: --source names one source, and 2 reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant',
     ]);
     const bad = svc(['conmon', 'process', 'scuba.json', '--source', ' padded'], { cwd: work, env: { SVC_HOME: at('refused') } });
-    expect([bad.status, bad.stderr.trim()]).toEqual([3, 'Error: --source " padded" is empty or has spaces around it; name the scanner and its scope, e.g. --source "nessus-prod-hosts"']);
+    expect([bad.status, bad.stderr.trim()]).toEqual([
+      3,
+      'Error: --source " padded" is empty or has spaces around it; name the scanner and its scope, e.g. --source "nessus-prod-hosts"',
+    ]);
     // Nothing recorded: the store was never made.
     expect(existsSync(at('refused', 'store'))).toBe(false);
   });

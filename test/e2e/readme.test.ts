@@ -76,13 +76,16 @@ describe("README's HTTP API section: a minimal trust center", () => {
     expect(await (await fetch(`${server!.url}/health`)).json()).toEqual({ status: 'ok', version: '0.5.0' });
   });
 
-  it("serves the trust center: the public information to anyone, the SDR of the recorded run to alice", async () => {
+  it('serves the trust center: the public information to anyone, the SDR of the recorded run to alice', async () => {
     const profile = jsonFile(api, 'svc.config.json') as { fedramp: { fedramp_id: string; package_uri: string } };
     const pub = await fetch(`${server!.url}/fedramp/public`);
     expect(pub.status).toBe(200);
     expect(pub.headers.get('content-type')).toMatch(/^application\/json/);
     const info = (await pub.json()) as { serviceIdentification: { fedRampPackageId: string }; certificationPackageOverviewUri: string };
-    expect([info.serviceIdentification.fedRampPackageId, info.certificationPackageOverviewUri]).toEqual([profile.fedramp.fedramp_id, profile.fedramp.package_uri]);
+    expect([info.serviceIdentification.fedRampPackageId, info.certificationPackageOverviewUri]).toEqual([
+      profile.fedramp.fedramp_id,
+      profile.fedramp.package_uri,
+    ]);
     const sdr = await fetch(`${server!.url}/fedramp/sdr`, { headers: { 'X-Forwarded-User': 'alice@EXAMPLE.COM' } });
     expect(sdr.status).toBe(200);
     expect(((await sdr.json()) as { fedRampRequirements: unknown[] }).fedRampRequirements.length).toBeGreaterThan(100);

@@ -16,7 +16,13 @@ import { BIN, type SvcRun } from '../support/run-svc';
 const ROOT = process.getuid?.() === 0;
 const NOBODY = 65534;
 const NOW = '2026-11-25T00:00:00Z';
-const PROFILE = { type: '20x', class: 'B', fedramp_id: 'FR2611250001', package_uri: 'https://trust.example.com/fedramp/cpo.json', agencies: [{ name: 'Department of Examples' }] };
+const PROFILE = {
+  type: '20x',
+  class: 'B',
+  fedramp_id: 'FR2611250001',
+  package_uri: 'https://trust.example.com/fedramp/cpo.json',
+  agencies: [{ name: 'Department of Examples' }],
+};
 
 let tmp: string;
 afterAll(() => {
@@ -63,7 +69,10 @@ function tree(dir: string): string[] {
 
 const COMMANDS: [string, string[]][] = [
   ['svc fedramp scn', ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'New MFA provider', '--finish', '2026-12-18', '--now', NOW]],
-  ['svc fedramp incident', ['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing', '--n', '3', '--occurred-at', '2026-11-24T09:00:00Z', '--now', NOW]],
+  [
+    'svc fedramp incident',
+    ['fedramp', 'incident', '--type', 'initial', '--summary', 'Credential stuffing', '--n', '3', '--occurred-at', '2026-11-24T09:00:00Z', '--now', NOW],
+  ],
   ['svc fedramp ocr', ['fedramp', 'ocr', '--to', '2026-11-24', '--now', NOW]],
 ];
 
@@ -72,7 +81,20 @@ describe('a run store that cannot be written: nothing written, nothing recorded'
   beforeAll(() => {
     dir = workDir('ro');
     // An SCN recorded while the store could be written: the journal exists and verifies.
-    const first = svcIn(dir, ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'First change', '--finish', '2026-12-01', '--now', NOW, '--out', 'first.json']);
+    const first = svcIn(dir, [
+      'fedramp',
+      'scn',
+      '--type',
+      'adaptive',
+      '--summary',
+      'First change',
+      '--finish',
+      '2026-12-01',
+      '--now',
+      NOW,
+      '--out',
+      'first.json',
+    ]);
     expect([first.status, first.stderr]).toEqual([0, '']);
     chmodSync(join(dir, '.svc', 'store'), 0o500);
   });
@@ -81,7 +103,11 @@ describe('a run store that cannot be written: nothing written, nothing recorded'
     const before = tree(dir);
     const entries = journal(dir);
     const run = svcIn(dir, [...args, '--out', 'out.json']);
-    expect(run).toEqual({ status: 5, stdout: '', stderr: `Error: ${join(dir, '.svc', 'store', 'store.lock')}: permission denied; check the run store lock's permissions\n` });
+    expect(run).toEqual({
+      status: 5,
+      stdout: '',
+      stderr: `Error: ${join(dir, '.svc', 'store', 'store.lock')}: permission denied; check the run store lock's permissions\n`,
+    });
     expect(tree(dir)).toEqual(before);
     expect(journal(dir)).toBe(entries);
   });
@@ -97,7 +123,9 @@ describe('a run store locked by another process: nothing written, nothing record
   let dir: string;
   beforeAll(() => {
     dir = workDir('locked');
-    expect(svcIn(dir, ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'First change', '--finish', '2026-12-01', '--now', NOW, '--out', 'first.json']).status).toBe(0);
+    expect(
+      svcIn(dir, ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'First change', '--finish', '2026-12-01', '--now', NOW, '--out', 'first.json']).status,
+    ).toBe(0);
     // Held by this (live) test process, on this host.
     writeFileSync(join(dir, '.svc', 'store', 'store.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-01T00:00:00.000Z' }));
   });
@@ -120,7 +148,9 @@ describe('an output directory that cannot be written: nothing recorded', () => {
   let dir: string;
   beforeAll(() => {
     dir = workDir('out');
-    expect(svcIn(dir, ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'First change', '--finish', '2026-12-01', '--now', NOW, '--out', 'first.json']).status).toBe(0);
+    expect(
+      svcIn(dir, ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'First change', '--finish', '2026-12-01', '--now', NOW, '--out', 'first.json']).status,
+    ).toBe(0);
     mkdirSync(join(dir, 'sealed'));
     if (ROOT) chownSync(join(dir, 'sealed'), NOBODY, NOBODY);
     chmodSync(join(dir, 'sealed'), 0o500);
@@ -129,8 +159,16 @@ describe('an output directory that cannot be written: nothing recorded', () => {
 
   it.each(COMMANDS)('%s: a read-only directory exits 5, a file where the directory should be exits 3; no entry either way', (_name, args) => {
     const entries = journal(dir);
-    expect(svcIn(dir, [...args, '--out', join('sealed', 'out.json')])).toEqual({ status: 5, stdout: '', stderr: `Error: sealed: permission denied; check the output directory's permissions\n` });
-    expect(svcIn(dir, [...args, '--out', join('a-file', 'out.json')])).toEqual({ status: 3, stdout: '', stderr: 'Error: a-file: is a file, expected a directory for the bundle; pass a directory path\n' });
+    expect(svcIn(dir, [...args, '--out', join('sealed', 'out.json')])).toEqual({
+      status: 5,
+      stdout: '',
+      stderr: `Error: sealed: permission denied; check the output directory's permissions\n`,
+    });
+    expect(svcIn(dir, [...args, '--out', join('a-file', 'out.json')])).toEqual({
+      status: 3,
+      stdout: '',
+      stderr: 'Error: a-file: is a file, expected a directory for the bundle; pass a directory path\n',
+    });
     expect(readdirSync(join(dir, 'sealed'))).toEqual([]);
     expect(journal(dir)).toBe(entries);
   });

@@ -36,8 +36,16 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function record(name: string, retention?: { keep_days: number }): { dir: string; env: NodeJS.ProcessEnv; outputs: SvcRun[] } {
   const dir = join(tmp, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: { ...PACKAGE_PROFILE, class: 'C' }, ...(retention === undefined ? {} : { conmon: { retention } }) }));
-  const env = { SVC_HOME: join(dir, '.svc'), SVC_STORE: '', SVC_FEDRAMP_RULES: join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json'), SVC_CACHE_DIR: join(tmp, 'cache') };
+  writeFileSync(
+    join(dir, 'svc.config.json'),
+    JSON.stringify({ fedramp: { ...PACKAGE_PROFILE, class: 'C' }, ...(retention === undefined ? {} : { conmon: { retention } }) }),
+  );
+  const env = {
+    SVC_HOME: join(dir, '.svc'),
+    SVC_STORE: '',
+    SVC_FEDRAMP_RULES: join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json'),
+    SVC_CACHE_DIR: join(tmp, 'cache'),
+  };
   const ok = (args: string[]) => {
     const run = svc(args, { cwd: dir, env });
     if (run.status !== 0) throw new Error(`svc ${args.join(' ')}: ${run.stderr}`);
@@ -45,7 +53,12 @@ function record(name: string, retention?: { keep_days: number }): { dir: string;
   };
   const outputs = RUNS.map(({ source, at }, i) => {
     const day = Number(at.slice(8, 10));
-    const results = ['KSI-IAM-APM', 'KSI-CNA-RNT', 'KSI-SVC-ASM'].map((ksi, k) => ({ ksi_id: ksi, status: (day + k) % 3 === 0 ? 'FAIL' : 'PASS', observed_at: at, checks: [{ id: `${source}-${k}`, status: 'PASS' }] }));
+    const results = ['KSI-IAM-APM', 'KSI-CNA-RNT', 'KSI-SVC-ASM'].map((ksi, k) => ({
+      ksi_id: ksi,
+      status: (day + k) % 3 === 0 ? 'FAIL' : 'PASS',
+      observed_at: at,
+      checks: [{ id: `${source}-${k}`, status: 'PASS' }],
+    }));
     writeFileSync(join(dir, `run-${i + 1}.json`), JSON.stringify({ schema_version: '1', generated_at: at, source: { tool: source, version: '1' }, results }));
     const run = ok(['conmon', 'process', `run-${i + 1}.json`, '--now', at]);
     if (i === 3) ok(['fedramp', 'ocr', '--to', '2026-09-21', '--now', '2026-09-21T12:00:00Z']);
@@ -71,9 +84,13 @@ describe('conmon.retention (issue 35)', () => {
       undefined,
       undefined,
       // 2026-10-11 less 31 days: run 1 (2026-09-01) is old enough; run 2 is Prowler's latest, runs 2 and 4 the OCR's.
-      expect.stringMatching(/^Pruned: 1 run as of before 2026-09-10T06:00:00Z \(conmon\.retention\.keep_days 31, journal entry 2\): \d+ documents, \d+ bytes removed; their summaries, chain links, POA&M state, events and KSI counts are kept$/),
+      expect.stringMatching(
+        /^Pruned: 1 run as of before 2026-09-10T06:00:00Z \(conmon\.retention\.keep_days 31, journal entry 2\): \d+ documents, \d+ bytes removed; their summaries, chain links, POA&M state, events and KSI counts are kept$/,
+      ),
       // 2026-10-23 less 31 days: run 3 (2026-09-11) too.
-      expect.stringMatching(/^Pruned: 1 run as of before 2026-09-22T06:00:00Z \(conmon\.retention\.keep_days 31, journal entry 3\): \d+ documents, \d+ bytes removed; /),
+      expect.stringMatching(
+        /^Pruned: 1 run as of before 2026-09-22T06:00:00Z \(conmon\.retention\.keep_days 31, journal entry 3\): \d+ documents, \d+ bytes removed; /,
+      ),
     ]);
     expect(kept.outputs.every((o) => !o.stdout.includes('Pruned: '))).toBe(true);
   });
@@ -91,9 +108,11 @@ describe('conmon.retention (issue 35)', () => {
     expect(left(4)).toContain('evidence-bundle.json');
     const entries = await store.journal('run-prune');
     expect(entries.map((e) => (e.record as { runs: { seq: number }[] }).runs.map((r) => r.seq))).toEqual([[1], [3]]);
-    await expect((async () => {
-      for await (const chunk of (await store.openDocument(1, 'evidence-bundle.json'))!.chunks) void chunk;
-    })()).rejects.toMatchObject({ code: 'run-pruned' });
+    await expect(
+      (async () => {
+        for await (const chunk of (await store.openDocument(1, 'evidence-bundle.json'))!.chunks) void chunk;
+      })(),
+    ).rejects.toMatchObject({ code: 'run-pruned' });
     expect((await store.get(1))?.summary.seq).toBe(1);
   });
 
@@ -109,10 +128,22 @@ describe('conmon.retention (issue 35)', () => {
   });
 
   it('svc-api still serves the current documents and every document of the OCR snapshot', async () => {
-    const api = buildApi(proxyConfig(), { env: { ...process.env, ...pruned.env, SVC_SIGNING_KEY: '', SVC_CONFIG: join(pruned.dir, 'svc.config.json'), SOURCE_DATE_EPOCH: String(Date.parse(NOW) / 1000) }, cwd: pruned.dir, logger: capturingLogger().logger });
+    const api = buildApi(proxyConfig(), {
+      env: {
+        ...process.env,
+        ...pruned.env,
+        SVC_SIGNING_KEY: '',
+        SVC_CONFIG: join(pruned.dir, 'svc.config.json'),
+        SOURCE_DATE_EPOCH: String(Date.parse(NOW) / 1000),
+      },
+      cwd: pruned.dir,
+      logger: capturingLogger().logger,
+    });
     const get = (path: string) => request(api.handler).get(path).set('X-Forwarded-User', 'alice@SVC.TEST').set('Accept', 'application/json');
-    for (const path of ['/auditor/manifest', '/auditor/evidence', '/fedramp/sdr', '/fedramp/metrics', '/fedramp/snapshots']) expect([path, (await get(path)).status]).toEqual([path, 200]);
-    for (const document of ['cpo', 'sdr', 'ocr', 'vdr', 'metrics']) expect([document, (await get(`/fedramp/${document}?snapshot=2026-09-21`)).status]).toEqual([document, 200]);
+    for (const path of ['/auditor/manifest', '/auditor/evidence', '/fedramp/sdr', '/fedramp/metrics', '/fedramp/snapshots'])
+      expect([path, (await get(path)).status]).toEqual([path, 200]);
+    for (const document of ['cpo', 'sdr', 'ocr', 'vdr', 'metrics'])
+      expect([document, (await get(`/fedramp/${document}?snapshot=2026-09-21`)).status]).toEqual([document, 200]);
   });
 
   it('still reports a document removed from a run no pruning names as tampering (after the others: it breaks the store)', async () => {
@@ -120,9 +151,14 @@ describe('conmon.retention (issue 35)', () => {
     const store = new FileRunStore({ dir: root });
     const second = (await store.list())[1];
     removeStoredDocument(join(root, 'documents', second.id), 'sar.json');
-    await expect((async () => {
-      for await (const chunk of (await store.openDocument(2, 'sar.json'))!.chunks) void chunk;
-    })()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`run ${second.id} is a document of run 2 that index.json lists, but its file is missing`) });
+    await expect(
+      (async () => {
+        for await (const chunk of (await store.openDocument(2, 'sar.json'))!.chunks) void chunk;
+      })(),
+    ).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`run ${second.id} is a document of run 2 that index.json lists, but its file is missing`),
+    });
   });
 
   it('refuses a keep_days under a month, naming the key', () => {
@@ -130,6 +166,9 @@ describe('conmon.retention (issue 35)', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ conmon: { retention: { keep_days: 7 } } }));
     const run = svc(['conmon', 'process', join(pruned.dir, 'run-1.json')], { cwd: dir, env: { SVC_HOME: join(dir, '.svc'), SVC_STORE: '' } });
-    expect([run.status, run.stderr.trim()]).toEqual([3, `Error: ${join(dir, 'svc.config.json')}: conmon.retention.keep_days: expected a whole number of days, at least 31, got 7; see docs/configuration.md`]);
+    expect([run.status, run.stderr.trim()]).toEqual([
+      3,
+      `Error: ${join(dir, 'svc.config.json')}: conmon.retention.keep_days: expected a whole number of days, at least 31, got 7; see docs/configuration.md`,
+    ]);
   });
 });

@@ -28,11 +28,18 @@ beforeAll(() => {
   match.vulnerability.description = POISON;
   for (const related of match.relatedVulnerabilities) related.description = POISON;
   writeFileSync(at('grype.json'), JSON.stringify(grype));
-  writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp: { type: '20x', class: 'D', package_uri: 'https://trust.example.com/fedramp/cpo.json', agencies: [{ name: 'Department of Examples' }] } }));
+  writeFileSync(
+    at('svc.config.json'),
+    JSON.stringify({
+      fedramp: { type: '20x', class: 'D', package_uri: 'https://trust.example.com/fedramp/cpo.json', agencies: [{ name: 'Department of Examples' }] },
+    }),
+  );
   expect(run(['adapter', 'run', 'grype', 'grype.json', '--out', 'report.json']).status).toBe(0);
   expect(run(['conmon', 'process', 'report.json']).status).toBe(0);
   // Flag the group as an incident (VER-TFR-IRI: internet-reachable, likely exploitable, N5) for svc fedramp incident.
-  expect(run(['vuln', 'evaluate', CVE, '--irv', 'yes', '--lev', 'yes', '--n', '5', '--reason', 'exposed', '--by', 'ada@example.com', '--now', NOW]).status).toBe(0);
+  expect(
+    run(['vuln', 'evaluate', CVE, '--irv', 'yes', '--lev', 'yes', '--n', '5', '--reason', 'exposed', '--by', 'ada@example.com', '--now', NOW]).status,
+  ).toBe(0);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -54,7 +61,10 @@ describe('a finding title with terminal escape sequences, from a real Grype repo
   });
 
   it('the JSON svc prints (--json, or a document without --out) is the same JSON, its C1 controls escaped for the terminal', () => {
-    for (const args of [['vuln', 'list', '--now', NOW, '--json'], ['vuln', 'report', '--format', 'vdr', '--now', NOW]]) {
+    for (const args of [
+      ['vuln', 'list', '--now', NOW, '--json'],
+      ['vuln', 'report', '--format', 'vdr', '--now', NOW],
+    ]) {
       const r = run(args);
       expect([r.status, r.stderr]).toEqual([0, '']);
       expect(CONTROL.test(r.stdout.replace(/\n/g, ''))).toBe(false);

@@ -72,11 +72,18 @@ describe('svc substrate walk', () => {
   });
 
   it('refuses a missing directory and a broken JSON file (exit 3, one line naming the place)', () => {
-    expect(svc(['substrate', 'walk', at('nope')])).toEqual({ stdout: '', stderr: `Error: ${at('nope')}: no such directory; pass the configuration directory to walk\n`, status: 3 });
+    expect(svc(['substrate', 'walk', at('nope')])).toEqual({
+      stdout: '',
+      stderr: `Error: ${at('nope')}: no such directory; pass the configuration directory to walk\n`,
+      status: 3,
+    });
     const broken = copyTree(at('broken'));
     writeFileSync(join(broken, 'app', 'settings.json'), '{\n  "logLevel": "info",\n}\n');
     const run = svc(['substrate', 'walk', broken]);
-    expect([run.status, run.stderr]).toEqual([3, expect.stringMatching(/^Error: .*\/broken\/app\/settings\.json: invalid JSON at line 3, column 1: .*; fix the syntax there.*\n$/)]);
+    expect([run.status, run.stderr]).toEqual([
+      3,
+      expect.stringMatching(/^Error: .*\/broken\/app\/settings\.json: invalid JSON at line 3, column 1: .*; fix the syntax there.*\n$/),
+    ]);
   });
 });
 
@@ -113,8 +120,18 @@ describe('svc substrate drift', () => {
     const run = svc(['substrate', 'drift', at('one', 'tree-a'), at('b', 'tree-b'), '--json', '--fail-on', 'P2']);
     expect(run.status).toBe(1);
     const json = JSON.parse(run.stdout);
-    expect(json.findings[0]).toEqual({ severity: 'P1', class: 'DRIFT-AUTHZ', subject: 'k8s:rbac.authorization.k8s.io/v1/RoleBinding/shop/web-reader', change: 'removed', reason: 'access resource removed (was in k8s/workloads.yaml)' });
-    expect(json.counts).toEqual({ total: 5, severity: { P1: 1, P2: 1, P3: 2, P4: 1 }, class: { 'DRIFT-IDENTITY': 0, 'DRIFT-AUTHZ': 2, 'DRIFT-SEMANTIC': 0, 'DRIFT-PROVENANCE': 1, 'DRIFT-SCHEMA': 2 } });
+    expect(json.findings[0]).toEqual({
+      severity: 'P1',
+      class: 'DRIFT-AUTHZ',
+      subject: 'k8s:rbac.authorization.k8s.io/v1/RoleBinding/shop/web-reader',
+      change: 'removed',
+      reason: 'access resource removed (was in k8s/workloads.yaml)',
+    });
+    expect(json.counts).toEqual({
+      total: 5,
+      severity: { P1: 1, P2: 1, P3: 2, P4: 1 },
+      class: { 'DRIFT-IDENTITY': 0, 'DRIFT-AUTHZ': 2, 'DRIFT-SEMANTIC': 0, 'DRIFT-PROVENANCE': 1, 'DRIFT-SCHEMA': 2 },
+    });
     expect([json.a.name, json.b.name]).toEqual(['tree-a', 'tree-b']);
   });
 
@@ -122,7 +139,8 @@ describe('svc substrate drift', () => {
     const notSnapshot = svc(['substrate', 'drift', 'fixtures/sample-baseline.json', at('one.json')]);
     expect(notSnapshot).toEqual({
       stdout: '',
-      stderr: 'Error: fixtures/sample-baseline.json: schema: expected "svc.substrate-snapshot/v1", found nothing; pass a snapshot written by svc substrate walk\n',
+      stderr:
+        'Error: fixtures/sample-baseline.json: schema: expected "svc.substrate-snapshot/v1", found nothing; pass a snapshot written by svc substrate walk\n',
       status: 3,
     });
     const missing = svc(['substrate', 'drift', at('one.json'), 'nope.json']);

@@ -53,7 +53,10 @@ describe('the command surface (DESIGN §6)', () => {
   it('holds exactly the 57 commands of DESIGN §6 in oclif.manifest.json, with only oclif help besides', () => {
     const ids = Object.keys(manifest.commands).filter((id) => id !== 'help');
     expect(DESIGN_COMMAND_IDS).toHaveLength(57);
-    expect({ missing: DESIGN_COMMAND_IDS.filter((id) => !ids.includes(id)), extra: ids.filter((id) => !DESIGN_COMMAND_IDS.includes(id)) }).toEqual({ missing: [], extra: [] });
+    expect({ missing: DESIGN_COMMAND_IDS.filter((id) => !ids.includes(id)), extra: ids.filter((id) => !DESIGN_COMMAND_IDS.includes(id)) }).toEqual({
+      missing: [],
+      extra: [],
+    });
     expect(ids).toHaveLength(57);
     expect(manifest.version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
@@ -99,7 +102,8 @@ describe('--help of the CLI, each group and each command', () => {
     const section = stdout.split('\nCOMMANDS\n')[1];
     const listed = [...section.matchAll(new RegExp(`^ {2}${topic} (\\S+)`, 'gm'))].map((m) => m[1]);
     expect(listed.sort()).toEqual([...DESIGN_COMMANDS[topic]].sort());
-    for (const command of DESIGN_COMMANDS[topic]) expect(flat(section)).toContain(flat(` ${topic} ${command} ${manifest.commands[`${topic}:${command}`].summary} `));
+    for (const command of DESIGN_COMMANDS[topic])
+      expect(flat(section)).toContain(flat(` ${topic} ${command} ${manifest.commands[`${topic}:${command}`].summary} `));
   });
 
   it.each(DESIGN_COMMAND_IDS.map((id) => [id.replace(':', ' '), id]))('svc %s --help prints its summary, usage and every example', (name, id) => {
@@ -135,7 +139,10 @@ describe('the HTTP surface (DESIGN §9)', () => {
     const { openapi } = buildApi(proxyConfig(), { logger: capturingLogger().logger });
     const routes = openApiRoutes(openapi);
     expect(DESIGN_ROUTES).toHaveLength(30);
-    expect({ missing: DESIGN_ROUTES.filter((r) => !routes.includes(r)), extra: routes.filter((r) => !DESIGN_ROUTES.includes(r)) }).toEqual({ missing: [], extra: [] });
+    expect({ missing: DESIGN_ROUTES.filter((r) => !routes.includes(r)), extra: routes.filter((r) => !DESIGN_ROUTES.includes(r)) }).toEqual({
+      missing: [],
+      extra: [],
+    });
     expect(routes).toHaveLength(30);
   });
 });

@@ -8,7 +8,8 @@ import { SAMPLE_DETECTIONS, vulnerabilityReport, writeVulnerabilityConfig } from
 let work: string;
 const R1005 = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json');
 const R0714 = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json');
-const run = (args: string[], rules?: string): SvcRun => svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc'), ...(rules === undefined ? {} : { SVC_FEDRAMP_RULES: rules }) } });
+const run = (args: string[], rules?: string): SvcRun =>
+  svc(args, { cwd: work, env: { SVC_HOME: join(work, '.svc'), ...(rules === undefined ? {} : { SVC_FEDRAMP_RULES: rules }) } });
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'svc-vuln-n0-'));
@@ -29,7 +30,25 @@ describe('svc vuln evaluate --n 0 (N0, VER-EVA-EPA)', () => {
   });
 
   it('is recorded with 2026.10.05.01: no mitigation due, no incident; the VDR says N0 in words and warns once', () => {
-    const r = run(['vuln', 'evaluate', 'CVE-2026-1000', '--n', 'N0', '--mitigated', 'partial', '--reason', 'service disabled', '--by', 'ada', '--now', '2026-12-08T00:00:00Z', '--json'], R1005);
+    const r = run(
+      [
+        'vuln',
+        'evaluate',
+        'CVE-2026-1000',
+        '--n',
+        'N0',
+        '--mitigated',
+        'partial',
+        '--reason',
+        'service disabled',
+        '--by',
+        'ada',
+        '--now',
+        '2026-12-08T00:00:00Z',
+        '--json',
+      ],
+      R1005,
+    );
     expect(r.status).toBe(0);
     const v = JSON.parse(r.stdout).vulnerability;
     expect(v).toMatchObject({ current_n: 0, incident: false, overdue: { is: false } });
@@ -41,6 +60,8 @@ describe('svc vuln evaluate --n 0 (N0, VER-EVA-EPA)', () => {
     );
     const detail = JSON.parse(vdr.stdout).vulnerabilities[0];
     expect(detail.currentRating).toBeUndefined();
-    expect(detail.potentialAgencyImpact).toMatch(/^N0: service disabled \(N0, VER-EVA-EPA 2026\.10\.05\.01, is not in the schema's N-ratings N1 to N5: no currentRating, no reduction event to N0 written\)$/);
+    expect(detail.potentialAgencyImpact).toMatch(
+      /^N0: service disabled \(N0, VER-EVA-EPA 2026\.10\.05\.01, is not in the schema's N-ratings N1 to N5: no currentRating, no reduction event to N0 written\)$/,
+    );
   });
 });

@@ -29,11 +29,15 @@ interface FrrRule extends Partial<Timeframe> {
   varies_by_class?: Record<string, Partial<Timeframe> & { statement: string; pain_timeframes?: Record<string, Partial<Record<Category, Timeframe>>> }>;
 }
 const RULES_FILE = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json');
-const RULES = JSON.parse(readFileSync(RULES_FILE, 'utf8')) as { info: { version: string }; FRR: Record<string, { data: Record<string, Record<string, Record<string, FrrRule>>> }> };
+const RULES = JSON.parse(readFileSync(RULES_FILE, 'utf8')) as {
+  info: { version: string };
+  FRR: Record<string, { data: Record<string, Record<string, Record<string, FrrRule>>> }>;
+};
 
 /** A rule of the FRR section by id, wherever its family file files it (FRR → VER|VDR → data → applies-to → kind). */
 function rule(id: string): FrrRule {
-  for (const byKind of Object.values(RULES.FRR[id.split('-')[0]].data)) for (const rules of Object.values(byKind)) if (rules[id] !== undefined) return rules[id];
+  for (const byKind of Object.values(RULES.FRR[id.split('-')[0]].data))
+    for (const rules of Object.values(byKind)) if (rules[id] !== undefined) return rules[id];
   throw new Error(`${RULES_FILE}: no rule ${id}`);
 }
 const SECOND = 1000;
@@ -41,7 +45,8 @@ const HOUR = 3_600 * SECOND;
 const DAY = 24 * HOUR;
 const UNIT_MS: Record<string, number> = { hours: HOUR, days: DAY };
 function span(t: Partial<Timeframe> | undefined, what: string): number {
-  if (t?.timeframe_type === undefined || t.timeframe_num === undefined || UNIT_MS[t.timeframe_type] === undefined) throw new Error(`${what}: no timeframe in hours or days in the rules file`);
+  if (t?.timeframe_type === undefined || t.timeframe_num === undefined || UNIT_MS[t.timeframe_type] === undefined)
+    throw new Error(`${what}: no timeframe in hours or days in the rules file`);
   return t.timeframe_num * UNIT_MS[t.timeframe_type];
 }
 /** VER-TFR-EVU: evaluate within … of detection, by class. */
@@ -71,7 +76,13 @@ interface Scanned {
   policy: { irv: boolean; lev: boolean; n: number };
 }
 /** Re-rated by a person on day 3: N4, internet-reachable, likely exploitable. */
-const RERATED_IRV_LEV: Scanned = { finding: 'CVE-2026-1001', resource: 'app.example.com', severity: 'MEDIUM', from: 0, policy: { irv: true, lev: false, n: 3 } };
+const RERATED_IRV_LEV: Scanned = {
+  finding: 'CVE-2026-1001',
+  resource: 'app.example.com',
+  severity: 'MEDIUM',
+  from: 0,
+  policy: { irv: true, lev: false, n: 3 },
+};
 /** Re-rated by a person on day 3: N3, not internet-reachable, likely exploitable. */
 const RERATED_NIRV_LEV: Scanned = { finding: 'CVE-2026-1002', resource: 'db-1', severity: 'HIGH', from: 0, policy: { irv: false, lev: false, n: 4 } };
 /** Only the policy's evaluation: N4, not likely exploitable. */
@@ -81,9 +92,22 @@ const N5_IRV_LEV: Scanned = { finding: 'CVE-2026-1004', resource: 'edge.example.
 /** In the KEV catalog (due 2026-12-17), fully mitigated on day 2. */
 const KEV_FULLY_MITIGATED: Scanned = { finding: 'CVE-2026-1005', resource: 'internal-1', severity: 'LOW', from: 0, policy: { irv: false, lev: true, n: 2 } };
 /** In the KEV catalog (due 2026-12-27), partially mitigated to N2 on day 0 at 12:00. */
-const KEV_PARTIALLY_MITIGATED: Scanned = { finding: 'CVE-2026-1006', resource: 'internal-2', severity: 'CRITICAL', from: 0, policy: { irv: false, lev: true, n: 5 } };
+const KEV_PARTIALLY_MITIGATED: Scanned = {
+  finding: 'CVE-2026-1006',
+  resource: 'internal-2',
+  severity: 'CRITICAL',
+  from: 0,
+  policy: { irv: false, lev: true, n: 5 },
+};
 /** No longer detected by the day-12 run. */
-const REMEDIATED_DAY_12: Scanned = { finding: 'CVE-2026-1007', resource: 'db-3', severity: 'CRITICAL', from: 0, goneFrom: 12, policy: { irv: false, lev: false, n: 5 } };
+const REMEDIATED_DAY_12: Scanned = {
+  finding: 'CVE-2026-1007',
+  resource: 'db-3',
+  severity: 'CRITICAL',
+  from: 0,
+  goneFrom: 12,
+  policy: { irv: false, lev: false, n: 5 },
+};
 /** First detected by the day-5 run. */
 const DETECTED_DAY_5: Scanned = { finding: 'CVE-2026-1008', resource: 'db-4', severity: 'LOW', from: 5, policy: { irv: false, lev: false, n: 2 } };
 const ESTATE = [RERATED_IRV_LEV, RERATED_NIRV_LEV, POLICY_NLEV, N5_IRV_LEV, KEV_FULLY_MITIGATED, KEV_PARTIALLY_MITIGATED, REMEDIATED_DAY_12, DETECTED_DAY_5];
@@ -162,7 +186,13 @@ const detection = (g: Scanned, d: number) => ({
 });
 function recordRun(d: number): void {
   const open = ESTATE.filter((g) => g.from <= d && (g.goneFrom === undefined || d < g.goneFrom));
-  const report = { schema_version: '1', generated_at: iso(day(d)), source: { tool: 'Trivy' }, results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }], vulnerabilities: open.map((g) => detection(g, d)) };
+  const report = {
+    schema_version: '1',
+    generated_at: iso(day(d)),
+    source: { tool: 'Trivy' },
+    results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }],
+    vulnerabilities: open.map((g) => detection(g, d)),
+  };
   writeFileSync(join(work, 'r', `day-${d}.json`), JSON.stringify(report));
   must(run(['conmon', 'process', `r/day-${d}.json`]), `conmon process day ${d}`);
 }
@@ -189,7 +219,11 @@ beforeAll(() => {
     ...EVALUATIONS.map((e) => ({
       at: e.at,
       order: 1,
-      step: () => evaluationOutputs.set(e.group.finding, must(run(['vuln', 'evaluate', e.group.finding, ...e.args, '--by', BY, '--now', iso(e.at)]), `vuln evaluate ${e.group.finding}`)),
+      step: () =>
+        evaluationOutputs.set(
+          e.group.finding,
+          must(run(['vuln', 'evaluate', e.group.finding, ...e.args, '--by', BY, '--now', iso(e.at)]), `vuln evaluate ${e.group.finding}`),
+        ),
     })),
     ...[...probes.values()].map((p) => ({ at: p.at, order: 2, step: () => (p.result = list(p)) })),
   ].sort((a, b) => a.at - b.at || a.order - b.order);
@@ -210,14 +244,21 @@ const KEV_PARTIAL_DUE = KEV[1].dueDate;
 describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Classes A–D (DESIGN §12.4, issue 24)', () => {
   it("reads its timeframes from FedRAMP's rules file, which says what DESIGN §12.4 says", () => {
     expect(RULES.info.version).toBe('2026.10.05.01');
-    expect(CLASSES.map((c) => [evuOf(c).timeframe_type, evuOf(c).timeframe_num])).toEqual([['days', 14], ['days', 7], ['days', 5], ['days', 2]]);
+    expect(CLASSES.map((c) => [evuOf(c).timeframe_type, evuOf(c).timeframe_num])).toEqual([
+      ['days', 14],
+      ['days', 7],
+      ['days', 5],
+      ['days', 2],
+    ]);
     expect(pvrOf('D', 5, 'irv_lev')).toMatchObject({ timeframe_type: 'hours', timeframe_num: 12 });
     expect(rule('VER-TFR-MAV')).toMatchObject({ timeframe_type: 'days', timeframe_num: 192 });
-    expect(rule('VER-TFR-MAV').statement).toBe('Providers MUST categorize any vulnerability that is not or will not be fully mitigated or remediated within 192 days of evaluation as an accepted vulnerability.');
+    expect(rule('VER-TFR-MAV').statement).toBe(
+      'Providers MUST categorize any vulnerability that is not or will not be fully mitigated or remediated within 192 days of evaluation as an accepted vulnerability.',
+    );
     expect(CLASSES.map((c) => pvrOf(c, 1, 'irv_lev'))).toEqual([undefined, undefined, undefined, undefined]);
   });
 
-  describe('day 0: the first run records each group with the evaluation policy\'s evaluation, which counts for VER-TFR-EVU', () => {
+  describe("day 0: the first run records each group with the evaluation policy's evaluation, which counts for VER-TFR-EVU", () => {
     for (const cls of CLASSES) {
       const atDetection = register(cls, T0);
       const afterWindow = register(cls, T0 + EVU(cls) + SECOND);
@@ -240,7 +281,9 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
         // VER-TFR-NRI: likely exploitable, not internet-reachable, N5.
         expect(group(atDetection, KEV_PARTIALLY_MITIGATED)).toMatchObject({ kev_due: KEV_PARTIAL_DUE, incident: true });
         expect(atDetection().has(DETECTED_DAY_5.finding)).toBe(false);
-        expect(group(atDetection, KEV_FULLY_MITIGATED).evaluations[0].reason).toBe('no resource matches an internet-reachable pattern; in the CISA KEV catalog (due 2026-12-17); N2 from scanner severity LOW');
+        expect(group(atDetection, KEV_FULLY_MITIGATED).evaluations[0].reason).toBe(
+          'no resource matches an internet-reachable pattern; in the CISA KEV catalog (due 2026-12-17); N2 from scanner severity LOW',
+        );
       });
 
       it(`Class ${cls}: one second after the ${inDays(EVU(cls))} VER-TFR-EVU window no group is overdue for evaluation, the policy having evaluated it`, () => {
@@ -264,25 +307,48 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
     };
     beforeAll(() => {
       home = join(work, '.svc-late');
-      const report = (d: number, detections: unknown[]) => ({ schema_version: '1', generated_at: iso(day(d)), source: { tool: 'Trivy' }, results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }], vulnerabilities: detections });
-      const grype = { ...detection(LATE, 0), id: `VULN-${createHash('sha256').update(`Grype\n${LATE.finding}\n${LATE.resource}`).digest('hex').slice(0, 20)}`, source: 'Grype' };
+      const report = (d: number, detections: unknown[]) => ({
+        schema_version: '1',
+        generated_at: iso(day(d)),
+        source: { tool: 'Trivy' },
+        results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }],
+        vulnerabilities: detections,
+      });
+      const grype = {
+        ...detection(LATE, 0),
+        id: `VULN-${createHash('sha256').update(`Grype\n${LATE.finding}\n${LATE.resource}`).digest('hex').slice(0, 20)}`,
+        source: 'Grype',
+      };
       writeFileSync(join(work, 'r', 'late-20.json'), JSON.stringify(report(20, [detection(LATE, 20)])));
       writeFileSync(join(work, 'r', 'late-21.json'), JSON.stringify(report(21, [detection(LATE, 21), grype])));
-      for (const file of ['late-20.json', 'late-21.json']) must(svc(['conmon', 'process', `r/${file}`], { cwd: work, env: { SVC_HOME: home } }), `conmon process ${file}`);
+      for (const file of ['late-20.json', 'late-21.json'])
+        must(svc(['conmon', 'process', `r/${file}`], { cwd: work, env: { SVC_HOME: home } }), `conmon process ${file}`);
     });
     for (const cls of CLASSES) {
       const due = T0 + EVU(cls);
       it(`Class ${cls}: detected ${iso(T0)}, not evaluated: due ${iso(due)}, not overdue at it, overdue one second after, evaluated (no longer overdue) from the policy's evaluation on day 20`, () => {
         const reason = `not evaluated within ${evuOf(cls).timeframe_num} ${evuOf(cls).timeframe_type} of detection (VER-TFR-EVU, due ${iso(due)})`;
-        expect(listLate(cls, due)).toMatchObject({ state: 'detected', first_detected: iso(T0), sources: ['Grype', 'Trivy'], due: { evaluation: iso(due) }, overdue: NOT_OVERDUE });
+        expect(listLate(cls, due)).toMatchObject({
+          state: 'detected',
+          first_detected: iso(T0),
+          sources: ['Grype', 'Trivy'],
+          due: { evaluation: iso(due) },
+          overdue: NOT_OVERDUE,
+        });
         expect(listLate(cls, due + SECOND)).toMatchObject({ state: 'detected', overdue: { is: true, reasons: [reason], due_at: iso(due) } });
         expect(listLate(cls, day(20) - SECOND)).toMatchObject({ state: 'detected', overdue: { is: true, reasons: [reason], due_at: iso(due) } });
-        expect(listLate(cls, day(20))).toMatchObject({ state: 'evaluated', current_n: 4, overdue: NOT_OVERDUE, due: { evaluation: iso(due) }, evaluations: [{ at: iso(day(20)), by: POLICY_BY, n: 4 }] });
+        expect(listLate(cls, day(20))).toMatchObject({
+          state: 'evaluated',
+          current_n: 4,
+          overdue: NOT_OVERDUE,
+          due: { evaluation: iso(due) },
+          evaluations: [{ at: iso(day(20)), by: POLICY_BY, n: 4 }],
+        });
       });
     }
   });
 
-  describe("VDR-TFR-PVR: overdue exactly when the cell of class × N × IRV/LEV has run from the evaluation that set the N-rating", () => {
+  describe('VDR-TFR-PVR: overdue exactly when the cell of class × N × IRV/LEV has run from the evaluation that set the N-rating', () => {
     const cases: { name: string; g: Scanned; from: number; n: number; cat: Category; by: 'person' | 'policy' }[] = [
       { name: 're-rated N4, internet-reachable and likely exploitable on day 3', g: RERATED_IRV_LEV, from: day(3), n: 4, cat: 'irv_lev', by: 'person' },
       { name: 're-rated N3, likely exploitable but not internet-reachable on day 3', g: RERATED_NIRV_LEV, from: day(3), n: 3, cat: 'nirv_lev', by: 'person' },
@@ -302,7 +368,11 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
           expect(group(late, c.g)).toMatchObject({ ...common, overdue: { is: true, reasons: [pvrReason(c.n, due)], due_at: iso(due) } });
           const reductions = group(late, c.g).reductions;
           if (c.by === 'policy') expect(reductions).toEqual([{ at: iso(T0), to: c.n, by: POLICY_BY }]);
-          else expect(reductions).toEqual([{ at: iso(T0), to: c.g.policy.n, by: POLICY_BY }, { at: iso(c.from), from: c.g.policy.n, to: c.n, by: BY }]);
+          else
+            expect(reductions).toEqual([
+              { at: iso(T0), to: c.g.policy.n, by: POLICY_BY },
+              { at: iso(c.from), from: c.g.policy.n, to: c.n, by: BY },
+            ]);
         });
       }
     }
@@ -312,7 +382,13 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
     it('Class D: the N5 internet-reachable likely exploitable group evaluated 2026-12-08T00:00:00Z is overdue after 12 hours: not at 11:59:59 nor 12:00:00, at 12:00:01 and 13:00', () => {
       const due = day(1) + PVR('D', 5, 'irv_lev');
       expect(iso(due)).toBe('2026-12-08T12:00:00Z');
-      for (const listing of [before, atTwelve]) expect(group(listing, N5_IRV_LEV)).toMatchObject({ state: 'evaluated', overdue: NOT_OVERDUE, incident: true, due: { mitigation: '2026-12-08T12:00:00Z' } });
+      for (const listing of [before, atTwelve])
+        expect(group(listing, N5_IRV_LEV)).toMatchObject({
+          state: 'evaluated',
+          overdue: NOT_OVERDUE,
+          incident: true,
+          due: { mitigation: '2026-12-08T12:00:00Z' },
+        });
       for (const listing of [after, at13]) {
         expect(group(listing, N5_IRV_LEV)).toMatchObject({
           state: 'evaluated',
@@ -330,8 +406,14 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
       it(`Class ${cls}: a partial mitigation from N5 to N2 is a reduction event and restarts the clock: due ${iso(due)}, N2 not IRV + LEV from the reduction`, () => {
         const kev = kevReason(KEV_PARTIAL_DUE);
         const common = { state: 'mitigated', current_n: 2, irv: false, lev: true, incident: false, due: { mitigation: iso(due) } };
-        expect(group(atDue, KEV_PARTIALLY_MITIGATED)).toMatchObject({ ...common, overdue: { is: true, reasons: [kev], due_at: `${KEV_PARTIAL_DUE}T23:59:59Z` } });
-        expect(group(late, KEV_PARTIALLY_MITIGATED)).toMatchObject({ ...common, overdue: { is: true, reasons: [pvrReason(2, due), kev], due_at: `${KEV_PARTIAL_DUE}T23:59:59Z` } });
+        expect(group(atDue, KEV_PARTIALLY_MITIGATED)).toMatchObject({
+          ...common,
+          overdue: { is: true, reasons: [kev], due_at: `${KEV_PARTIAL_DUE}T23:59:59Z` },
+        });
+        expect(group(late, KEV_PARTIALLY_MITIGATED)).toMatchObject({
+          ...common,
+          overdue: { is: true, reasons: [pvrReason(2, due), kev], due_at: `${KEV_PARTIAL_DUE}T23:59:59Z` },
+        });
         expect(group(late, KEV_PARTIALLY_MITIGATED).reductions).toEqual([
           { at: iso(T0), to: 5, by: POLICY_BY },
           { at: iso(from), from: 5, to: 2, by: BY },
@@ -344,7 +426,12 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
     for (const cls of CLASSES) {
       const full = kevLateFrom(KEV_FULL_DUE);
       const partial = kevLateFrom(KEV_PARTIAL_DUE);
-      const [fullBefore, fullLate, partialBefore, partialLate] = [register(cls, full - SECOND), register(cls, full), register(cls, partial - SECOND), register(cls, partial)];
+      const [fullBefore, fullLate, partialBefore, partialLate] = [
+        register(cls, full - SECOND),
+        register(cls, full),
+        register(cls, partial - SECOND),
+        register(cls, partial),
+      ];
       it(`Class ${cls}: fully mitigated on day 2, due ${KEV_FULL_DUE}: not overdue at ${iso(full - SECOND)}, overdue at ${iso(full)}`, () => {
         expect(iso(full)).toBe('2026-12-18T00:00:00Z');
         expect(group(fullBefore, KEV_FULLY_MITIGATED)).toMatchObject({ state: 'mitigated', kev_due: KEV_FULL_DUE, overdue: NOT_OVERDUE });
@@ -372,13 +459,22 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
     it(`Class D: before the day-12 run, ${REMEDIATED_DAY_12.finding} (N5, not LEV) is overdue one second after ${iso(nlev5('D'))}`, () => {
       expect(nlev5('D')).toBeLessThan(day(12));
       expect(group(dBefore, REMEDIATED_DAY_12)).toMatchObject({ state: 'evaluated', overdue: NOT_OVERDUE });
-      expect(group(dLate, REMEDIATED_DAY_12)).toMatchObject({ state: 'evaluated', overdue: { is: true, reasons: [pvrReason(5, nlev5('D'))], due_at: iso(nlev5('D')) } });
+      expect(group(dLate, REMEDIATED_DAY_12)).toMatchObject({
+        state: 'evaluated',
+        overdue: { is: true, reasons: [pvrReason(5, nlev5('D'))], due_at: iso(nlev5('D')) },
+      });
     });
     for (const cls of CLASSES) {
       const atRun = register(cls, day(12));
       const pastDue = register(cls, Math.max(day(12), nlev5(cls)) + SECOND);
       it(`Class ${cls}: from the day-12 run on, it is remediated and not overdue, also past its VDR-TFR-PVR due ${iso(nlev5(cls))}`, () => {
-        for (const listing of [atRun, pastDue]) expect(group(listing, REMEDIATED_DAY_12)).toMatchObject({ state: 'remediated', overdue: NOT_OVERDUE, incident: false, due: { mitigation: iso(nlev5(cls)) } });
+        for (const listing of [atRun, pastDue])
+          expect(group(listing, REMEDIATED_DAY_12)).toMatchObject({
+            state: 'remediated',
+            overdue: NOT_OVERDUE,
+            incident: false,
+            due: { mitigation: iso(nlev5(cls)) },
+          });
       });
     }
   });
@@ -395,9 +491,15 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
           expect(group(at192, g)).toMatchObject({ state: 'evaluated', overdue: { is: true } });
           expect(group(after192, g)).toMatchObject({ state: 'accepted', overdue: NOT_OVERDUE });
         }
-        expect(group(at192, KEV_PARTIALLY_MITIGATED)).toMatchObject({ state: 'mitigated', overdue: { is: true, reasons: [expect.stringContaining('VDR-TFR-PVR'), kevReason(KEV_PARTIAL_DUE)] } });
+        expect(group(at192, KEV_PARTIALLY_MITIGATED)).toMatchObject({
+          state: 'mitigated',
+          overdue: { is: true, reasons: [expect.stringContaining('VDR-TFR-PVR'), kevReason(KEV_PARTIAL_DUE)] },
+        });
         // Accepted, but a KEV entry stays late until no run detects it.
-        expect(group(after192, KEV_PARTIALLY_MITIGATED)).toMatchObject({ state: 'accepted', overdue: { is: true, reasons: [kevReason(KEV_PARTIAL_DUE)], due_at: `${KEV_PARTIAL_DUE}T23:59:59Z` } });
+        expect(group(after192, KEV_PARTIALLY_MITIGATED)).toMatchObject({
+          state: 'accepted',
+          overdue: { is: true, reasons: [kevReason(KEV_PARTIAL_DUE)], due_at: `${KEV_PARTIAL_DUE}T23:59:59Z` },
+        });
         // Fully mitigated on day 2: never accepted, still late on its KEV due date.
         expect(group(after192, KEV_FULLY_MITIGATED)).toMatchObject({ state: 'mitigated', overdue: { is: true, reasons: [kevReason(KEV_FULL_DUE)] } });
         expect(group(after192, REMEDIATED_DAY_12)).toMatchObject({ state: 'remediated', overdue: NOT_OVERDUE });
@@ -417,7 +519,9 @@ describe('svc vuln: a 200-day walk through recorded runs, judged at --now for Cl
 
     const avi = probe('D', day(200), 'avi');
     it('Class D, day 200: the AVI carries each VER-TFR-MAV acceptance with its rationale', () => {
-      const doc = JSON.parse(avi().stdout) as { acceptedVulnerabilities: { acceptanceRationale: string; vulnerabilityDetail: { vulnerabilityDescription: string } }[] };
+      const doc = JSON.parse(avi().stdout) as {
+        acceptedVulnerabilities: { acceptanceRationale: string; vulnerabilityDetail: { vulnerabilityDescription: string } }[];
+      };
       const rationale = new Map(doc.acceptedVulnerabilities.map((a) => [a.vulnerabilityDetail.vulnerabilityDescription.split(':')[0], a.acceptanceRationale]));
       const onDay0 = `Accepted under VER-TFR-MAV on ${iso(T0 + MAV)}: not fully mitigated or remediated within 192 days of its evaluation on 2026-12-07`;
       expect(Object.fromEntries(rationale)).toEqual({

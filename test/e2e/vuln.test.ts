@@ -53,49 +53,121 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
     expect(byFinding.get('iam_root_mfa_enabled')).toMatchObject({ kind: 'configuration', current_n: 5 });
     const human = run(['vuln', 'list', '--now', '2026-12-07T13:00:00Z']);
     expect(human.stdout.split('\n')[0]).toBe('Vulnerabilities of run 1 (as of 2026-12-07T00:00:00Z), Class D at 2026-12-07T13:00:00Z, CR26 2026.10.05.01');
-    expect(human.stdout).toMatch(/\nGroups: 3 \(detected 0, evaluated 3, mitigated 0, remediated 0, accepted 0, false positive 0\); overdue 1; reportable incidents 1\n$/);
+    expect(human.stdout).toMatch(
+      /\nGroups: 3 \(detected 0, evaluated 3, mitigated 0, remediated 0, accepted 0, false positive 0\); overdue 1; reportable incidents 1\n$/,
+    );
   });
 
   it("records a person's evaluation without overwriting the policy's, and judges with it", () => {
-    const r = run(['vuln', 'evaluate', 'CVE-2026-2000', '--irv', 'no', '--lev', 'yes', '--n', 'N5', '--reason', 'exploit published', '--by', 'ada@example.com', '--now', '2026-12-08T00:00:00Z']);
+    const r = run([
+      'vuln',
+      'evaluate',
+      'CVE-2026-2000',
+      '--irv',
+      'no',
+      '--lev',
+      'yes',
+      '--n',
+      'N5',
+      '--reason',
+      'exploit published',
+      '--by',
+      'ada@example.com',
+      '--now',
+      '2026-12-08T00:00:00Z',
+    ]);
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n').slice(0, 3)).toEqual([
       expect.stringMatching(/^Recorded evaluation \d+ of VG-[0-9a-f]{16} \(CVE-2026-2000\) by ada@example\.com at 2026-12-08T00:00:00Z$/),
       'State: evaluated, N5, not internet-reachable, likely exploitable',
       'Due: 2026-12-09T00:00:00Z',
     ]);
-    const v = (json(run(['vuln', 'list', '--now', '2026-12-08T01:00:00Z', '--json'])) as { finding_id: string; evaluations: unknown[]; incident: boolean }[]).find((x) => x.finding_id === 'CVE-2026-2000')!;
+    const v = (
+      json(run(['vuln', 'list', '--now', '2026-12-08T01:00:00Z', '--json'])) as { finding_id: string; evaluations: unknown[]; incident: boolean }[]
+    ).find((x) => x.finding_id === 'CVE-2026-2000')!;
     expect(v.evaluations).toHaveLength(2);
     expect(v.incident).toBe(true); // VER-TFR-NRI: LEV, not IRV, N5
   });
 
   it('keeps a KEV entry overdue from the day after its due date although fully mitigated', () => {
-    expect(run(['vuln', 'evaluate', 'CVE-2026-1000', '--mitigated', 'full', '--reason', 'WAF rule', '--by', 'ada', '--now', '2026-12-07T06:00:00Z']).status).toBe(0);
-    const on = (now: string) => (json(run(['vuln', 'list', '--now', now, '--json', '--status', 'overdue'])) as { finding_id: string }[]).map((x) => x.finding_id);
+    expect(
+      run(['vuln', 'evaluate', 'CVE-2026-1000', '--mitigated', 'full', '--reason', 'WAF rule', '--by', 'ada', '--now', '2026-12-07T06:00:00Z']).status,
+    ).toBe(0);
+    const on = (now: string) =>
+      (json(run(['vuln', 'list', '--now', now, '--json', '--status', 'overdue'])) as { finding_id: string }[]).map((x) => x.finding_id);
     expect(on('2026-12-20T12:00:00Z')).not.toContain('CVE-2026-1000');
     expect(on('2026-12-21T00:00:00Z')).toContain('CVE-2026-1000');
   });
 
   it('marks a group remediated when a later run no longer detects it', () => {
     expect(run(['conmon', 'process', 'r/2.json']).status).toBe(0);
-    const v = (json(run(['vuln', 'list', '--now', '2026-12-10T01:00:00Z', '--json', '--status', 'remediated'])) as { finding_id: string }[]).map((x) => x.finding_id);
+    const v = (json(run(['vuln', 'list', '--now', '2026-12-10T01:00:00Z', '--json', '--status', 'remediated'])) as { finding_id: string }[]).map(
+      (x) => x.finding_id,
+    );
     expect(v).toEqual(['CVE-2026-2000']);
   });
 
   it("writes FedRAMP's VDR and AVI, valid against FedRAMP's schemas", () => {
-    expect(run(['vuln', 'evaluate', 'iam_root_mfa_enabled', '--accept', '--reason', 'break-glass account in a vault', '--by', 'ciso', '--now', '2026-12-10T02:00:00Z']).status).toBe(0);
-    const vdr = run(['vuln', 'report', '--format', 'vdr', '--from', '2026-12-01', '--to', '2026-12-10T23:00:00Z', '--now', '2026-12-10T23:00:00Z', '--out', 'vdr.json']);
+    expect(
+      run([
+        'vuln',
+        'evaluate',
+        'iam_root_mfa_enabled',
+        '--accept',
+        '--reason',
+        'break-glass account in a vault',
+        '--by',
+        'ciso',
+        '--now',
+        '2026-12-10T02:00:00Z',
+      ]).status,
+    ).toBe(0);
+    const vdr = run([
+      'vuln',
+      'report',
+      '--format',
+      'vdr',
+      '--from',
+      '2026-12-01',
+      '--to',
+      '2026-12-10T23:00:00Z',
+      '--now',
+      '2026-12-10T23:00:00Z',
+      '--out',
+      'vdr.json',
+    ]);
     expect(vdr.stdout).toMatch(/^VDR written to vdr\.json \(sha256:[0-9a-f]{64}\): 2 vulnerabilities\n$/);
     const doc = JSON.parse(readFileSync(at('vdr.json'), 'utf8'));
     expect(fedrampSchemaErrors('vdr', doc, NEWEST)).toEqual([]);
-    expect(doc.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual(['CVE-2026-1000', 'CVE-2026-2000']);
-    expect(doc.vulnerabilities.find((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.startsWith('CVE-2026-2000'))).toMatchObject({ finalDisposition: 'Remediated', supplementaryRiskInformation: 'N-rating raised: N4 → N5 at 2026-12-08T00:00:00Z.' });
-    const avi = run(['vuln', 'report', '--format', 'avi', '--from', '2026-12-01', '--to', '2026-12-10T23:00:00Z', '--now', '2026-12-10T23:00:00Z', '--redact', '--json']);
+    expect(doc.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual([
+      'CVE-2026-1000',
+      'CVE-2026-2000',
+    ]);
+    expect(doc.vulnerabilities.find((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.startsWith('CVE-2026-2000'))).toMatchObject({
+      finalDisposition: 'Remediated',
+      supplementaryRiskInformation: 'N-rating raised: N4 → N5 at 2026-12-08T00:00:00Z.',
+    });
+    const avi = run([
+      'vuln',
+      'report',
+      '--format',
+      'avi',
+      '--from',
+      '2026-12-01',
+      '--to',
+      '2026-12-10T23:00:00Z',
+      '--now',
+      '2026-12-10T23:00:00Z',
+      '--redact',
+      '--json',
+    ]);
     const aviDoc = json(avi);
     expect(fedrampSchemaErrors('avi', aviDoc, NEWEST)).toEqual([]);
     expect(aviDoc.acceptedVulnerabilities).toHaveLength(1);
     expect(aviDoc.acceptedVulnerabilities[0].acceptanceRationale).toBe('Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault');
-    expect(aviDoc.acceptedVulnerabilities[0].vulnerabilityDetail.vulnerabilityDescription).toMatch(/^iam_root_mfa_enabled: iam_root_mfa_enabled found \(on 1 resource: resource-[0-9a-f]{12}\)$/);
+    expect(aviDoc.acceptedVulnerabilities[0].vulnerabilityDetail.vulnerabilityDescription).toMatch(
+      /^iam_root_mfa_enabled: iam_root_mfa_enabled found \(on 1 resource: resource-[0-9a-f]{12}\)$/,
+    );
   });
 
   it("writes the historical activity (VER-TFR-MRH), every group whatever the period, valid against FedRAMP's schema", () => {
@@ -105,10 +177,19 @@ describe('svc vuln: the register across recorded runs (DESIGN §12.4)', () => {
     const doc = JSON.parse(readFileSync(at('history.json'), 'utf8'));
     expect(fedrampSchemaErrors('history', doc, NEWEST)).toEqual([]);
     expect(doc.generatedAt).toBe('2026-12-10T23:00:00Z');
-    expect(doc.activeVulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual(['CVE-2026-1000', 'CVE-2026-2000']);
-    expect(doc.acceptedVulnerabilities.map((v: { acceptanceRationale: string }) => v.acceptanceRationale)).toEqual(['Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault']);
+    expect(doc.activeVulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]).sort()).toEqual([
+      'CVE-2026-1000',
+      'CVE-2026-2000',
+    ]);
+    expect(doc.acceptedVulnerabilities.map((v: { acceptanceRationale: string }) => v.acceptanceRationale)).toEqual([
+      'Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault',
+    ]);
     const refused = run(['vuln', 'report', '--format', 'history', '--from', '2026-12-01', '--now', '2026-12-10T23:00:00Z', '--out', 'history.json']);
-    expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, '', 'Error: --format history holds every vulnerability the register has, whatever the period: leave out --from and --to\n']);
+    expect([refused.status, refused.stdout, refused.stderr]).toEqual([
+      2,
+      '',
+      'Error: --format history holds every vulnerability the register has, whatever the period: leave out --from and --to\n',
+    ]);
     expect(JSON.parse(readFileSync(at('history.json'), 'utf8'))).toEqual(doc);
   });
 
@@ -196,7 +277,20 @@ None.
 
   it('writes the monthly report as one self-contained HTML page that Chromium renders without errors or requests', async () => {
     const out = at('vulnerabilities.html');
-    const r = run(['vuln', 'report', '--format', 'html', '--from', '2026-12-01', '--to', '2026-12-21T00:00:00Z', '--now', '2026-12-21T00:00:00Z', '--out', 'vulnerabilities.html']);
+    const r = run([
+      'vuln',
+      'report',
+      '--format',
+      'html',
+      '--from',
+      '2026-12-01',
+      '--to',
+      '2026-12-21T00:00:00Z',
+      '--now',
+      '2026-12-21T00:00:00Z',
+      '--out',
+      'vulnerabilities.html',
+    ]);
     expect(r.stdout).toMatch(/^Monthly report \(HTML\) written to vulnerabilities\.html \(sha256:[0-9a-f]{64}\): 3 vulnerabilities\n$/);
     await withPage(async (page) => {
       const problems: string[] = [];
@@ -209,7 +303,11 @@ None.
       expect(await page.locator('[data-tile="overdue"] b').innerText()).toBe('1');
       expect(await page.locator('[data-tile="accepted"] b').innerText()).toBe('1');
       expect(await page.locator('#vulnerabilities-table tbody tr').count()).toBe(3);
-      expect(await page.locator('#accepted-table tbody tr td').allInnerTexts()).toEqual([expect.stringMatching(/^VG-/), 'iam_root_mfa_enabled', 'Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault']);
+      expect(await page.locator('#accepted-table tbody tr td').allInnerTexts()).toEqual([
+        expect.stringMatching(/^VG-/),
+        'iam_root_mfa_enabled',
+        'Accepted by decision on 2026-12-10T02:00:00Z: break-glass account in a vault',
+      ]);
       const findings = () => page.locator('#vulnerabilities-table tbody tr td:nth-child(2)').allInnerTexts();
       expect(await findings()).toEqual(['CVE-2026-1000', 'CVE-2026-2000', 'iam_root_mfa_enabled']);
       const state = page.locator('#vulnerabilities-table thead th', { hasText: 'State' }).locator('button');
@@ -222,11 +320,27 @@ None.
   }, 60_000);
 
   it.each([
-    [['vuln', 'evaluate', 'CVE-9999-0001', '--n', '3', '--reason', 'x'], 3, /^Error: CVE-9999-0001: no vulnerability group of that tracking id or finding id in run 2 of .*; svc vuln list names them\n$/],
-    [['vuln', 'evaluate', 'CVE-2026-1000', '--reason', 'x'], 2, /^Error: svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept\n$/],
-    [['vuln', 'evaluate', 'CVE-2026-1000', '--n', '7', '--reason', 'x'], 2, /^Error: --n 7: not an N-rating; write 0 to 5 or N0 to N5 \(N0 where the CR26 release in use offers it\)\n$/],
+    [
+      ['vuln', 'evaluate', 'CVE-9999-0001', '--n', '3', '--reason', 'x'],
+      3,
+      /^Error: CVE-9999-0001: no vulnerability group of that tracking id or finding id in run 2 of .*; svc vuln list names them\n$/,
+    ],
+    [
+      ['vuln', 'evaluate', 'CVE-2026-1000', '--reason', 'x'],
+      2,
+      /^Error: svc vuln evaluate: give at least one of --irv, --lev, --n, --false-positive, --mitigated, --next-reduction-at with --next-reduction-n, --accept\n$/,
+    ],
+    [
+      ['vuln', 'evaluate', 'CVE-2026-1000', '--n', '7', '--reason', 'x'],
+      2,
+      /^Error: --n 7: not an N-rating; write 0 to 5 or N0 to N5 \(N0 where the CR26 release in use offers it\)\n$/,
+    ],
     [['vuln', 'evaluate', 'CVE-2026-1000', '--irv', 'maybe', '--reason', 'x'], 2, /^Error: --irv maybe: write yes or no\n$/],
-    [['vuln', 'evaluate', 'CVE-2026-1000', '--next-reduction-n', '2', '--reason', 'x'], 2, /^Error: --next-reduction-at and --next-reduction-n go together: give both\n$/],
+    [
+      ['vuln', 'evaluate', 'CVE-2026-1000', '--next-reduction-n', '2', '--reason', 'x'],
+      2,
+      /^Error: --next-reduction-at and --next-reduction-n go together: give both\n$/,
+    ],
   ])('refuses %j (exit %i)', (args, status, message) => {
     const r = run(args);
     expect([r.status, r.stdout]).toEqual([status, '']);
@@ -239,8 +353,14 @@ None.
     [['--accept', '--reason', 'no fix; isolated network', '--by', ''], '--by is empty; write who evaluated it, such as ada@example.com'],
     [['--accept', '--reason', 'no fix; isolated network', '--by', '  '], '--by is empty; write who evaluated it, such as ada@example.com'],
     [['--accept', '--reason', 'no fix', '--by', 'ada\u001b[2J'], '--by holds a control character (U+001B); write a name or mailbox on one line'],
-    [['--n', '3', '--reason', 'x', '--by', 'ada', '--next-reduction-at', '9999-12-31', '--next-reduction-n', '2'], '--next-reduction-at 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)'],
-    [['--n', '3', '--reason', 'x', '--by', 'ada', '--now', '1969-07-20T20:17:00Z'], '--now 1969-07-20T20:17:00Z: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)'],
+    [
+      ['--n', '3', '--reason', 'x', '--by', 'ada', '--next-reduction-at', '9999-12-31', '--next-reduction-n', '2'],
+      '--next-reduction-at 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)',
+    ],
+    [
+      ['--n', '3', '--reason', 'x', '--by', 'ada', '--now', '1969-07-20T20:17:00Z'],
+      '--now 1969-07-20T20:17:00Z: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)',
+    ],
   ])('refuses vuln evaluate %j with a usage error naming the flag (exit 2), recording nothing', (flags, message) => {
     const journal = readFileSync(join(work, '.svc', 'store', 'journal.ndjson'), 'utf8');
     expect(run(['vuln', 'evaluate', 'CVE-2026-2000', ...flags])).toEqual({ status: 2, stdout: '', stderr: `Error: ${message}\n` });
@@ -248,14 +368,20 @@ None.
   });
 
   it('takes the login name for --by when the flag is left out, and "unknown" when the environment has only a blank one', () => {
-    const r = svc(['vuln', 'evaluate', 'CVE-2026-2000', '--lev', 'yes', '--reason', 'exploit published', '--now', '2026-12-08T00:00:00Z', '--json'], { cwd: work, env: { SVC_HOME: join(work, '.svc'), USER: ' ', USERNAME: '' } });
+    const r = svc(['vuln', 'evaluate', 'CVE-2026-2000', '--lev', 'yes', '--reason', 'exploit published', '--now', '2026-12-08T00:00:00Z', '--json'], {
+      cwd: work,
+      env: { SVC_HOME: join(work, '.svc'), USER: ' ', USERNAME: '' },
+    });
     expect([r.status, r.stderr, json(r).evaluation.by]).toEqual([0, '', 'unknown']);
   });
 
   it.each([
     [['--format', 'md', '--to', '9999-12-31'], '--to 9999-12-31: outside the days svc counts in; write a date from 1970-01-01 through 2999-12-31 (UTC)'],
     [['--format', 'vdr', '--from', '2026-02-30'], '--from 2026-02-30: not a day of the calendar; write a date such as 2026-11-21'],
-    [['--format', 'vdr', '--now', '+275760-09-13T00:00:00Z'], '--now +275760-09-13T00:00:00Z: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21'],
+    [
+      ['--format', 'vdr', '--now', '+275760-09-13T00:00:00Z'],
+      '--now +275760-09-13T00:00:00Z: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21',
+    ],
   ])('refuses vuln report %j (exit 2)', (flags, message) => {
     expect(run(['vuln', 'report', ...flags])).toEqual({ status: 2, stdout: '', stderr: `Error: ${message}\n` });
   });

@@ -54,25 +54,46 @@ describe('docs/walkthrough.md', () => {
 
   it('2. builds the auditor bundle and verifies it', () => {
     expect(inWork(['ir', 'auditor-bundle', 'report.json', '--out-dir', 'bundle'])).toEqual({
-      stdout: 'Building auditor bundle from report.json ...\nMapped 26 KSIs to controls and policies\nBundle written to bundle\nEvidence: 26\nActions: 26\nPOA&M: 15\n',
+      stdout:
+        'Building auditor bundle from report.json ...\nMapped 26 KSIs to controls and policies\nBundle written to bundle\nEvidence: 26\nActions: 26\nPOA&M: 15\n',
       stderr: '',
       status: 0,
     });
-    expect(readdirSync(join(work, 'bundle')).sort()).toEqual(['evidence-bundle.json', 'governance-report.md', 'lineage.json', 'manifest.json', 'poam.json', 'ssp-narrative.md']);
+    expect(readdirSync(join(work, 'bundle')).sort()).toEqual([
+      'evidence-bundle.json',
+      'governance-report.md',
+      'lineage.json',
+      'manifest.json',
+      'poam.json',
+      'ssp-narrative.md',
+    ]);
     const validate = inWork(['ir', 'validate', 'bundle']);
-    expect(validate.stdout).toMatch(new RegExp(`^Bundle bundle verified\\nFiles: 6 \\(aggregate sha256:[0-9a-f]{64}\\)\\nEntries: 26 \\(Merkle root ${MERKLE_ROOT}\\)\\n$`));
+    expect(validate.stdout).toMatch(
+      new RegExp(`^Bundle bundle verified\\nFiles: 6 \\(aggregate sha256:[0-9a-f]{64}\\)\\nEntries: 26 \\(Merkle root ${MERKLE_ROOT}\\)\\n$`),
+    );
     expect(validate.status).toBe(0);
   });
 
   it('3-4. signs the SAR with a new EC P-256 key from openssl, and verifies it against NIST schemas; the SSP validates too', () => {
-    const openssl = spawnSync('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'assessor.pem'], { cwd: work, encoding: 'utf8' });
+    const openssl = spawnSync('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'assessor.pem'], {
+      cwd: work,
+      encoding: 'utf8',
+    });
     expect(openssl.status).toBe(0);
     const jwk = createPublicKey(readFileSync(join(work, 'assessor.pem'))).export({ format: 'jwk' });
-    keyid = createHash('sha256').update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })).digest('base64url');
+    keyid = createHash('sha256')
+      .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }))
+      .digest('base64url');
 
     const sign = inWork(['ir', 'generate-sar', 'bundle', '--out', 'sar.json', '--key', 'assessor.pem']);
-    const digest = `sha256:${createHash('sha256').update(readFileSync(join(work, 'sar.json'))).digest('hex')}`;
-    expect(sign).toEqual({ stdout: `SAR written to sar.json (${digest})\nSignature written to sar.json.dsse.json (ES256, key ${keyid})\n`, stderr: '', status: 0 });
+    const digest = `sha256:${createHash('sha256')
+      .update(readFileSync(join(work, 'sar.json')))
+      .digest('hex')}`;
+    expect(sign).toEqual({
+      stdout: `SAR written to sar.json (${digest})\nSignature written to sar.json.dsse.json (ES256, key ${keyid})\n`,
+      stderr: '',
+      status: 0,
+    });
 
     expect(inWork(['ir', 'validate', 'sar.json', '--schemas', SCHEMAS])).toEqual({
       stdout: `SAR sar.json verified\nDigest: ${digest}\nSignature: ES256 by key ${keyid} (sar.json.dsse.json)\nsar.json: OSCAL 1.1.3 assessment-results, judged by the 1.1.3 schemas\nValid\n`,
@@ -100,13 +121,24 @@ describe('docs/walkthrough.md', () => {
       ),
     );
     expect(run.status).toBe(0);
-    const kinds = readFileSync(join(work, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).kind as string);
-    expect(Object.fromEntries([...new Set(kinds)].map((k) => [k, kinds.filter((x) => x === k).length]))).toEqual({ 'run.recorded': 1, 'poam.opened': 15, 'poam.overdue': 15 });
+    const kinds = readFileSync(join(work, 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).kind as string);
+    expect(Object.fromEntries([...new Set(kinds)].map((k) => [k, kinds.filter((x) => x === k).length]))).toEqual({
+      'run.recorded': 1,
+      'poam.opened': 15,
+      'poam.overdue': 15,
+    });
   });
 
   it('6. writes the conmon and the run dashboards', () => {
     expect(inWork(['conmon', 'dashboard', '--out', 'conmon.html'])).toEqual({ stdout: 'Dashboard of 1 run written to conmon.html\n', stderr: '', status: 0 });
-    expect(inWork(['ir', 'dashboard', 'bundle', '--out', 'dashboard.html'])).toEqual({ stdout: 'Dashboard written to dashboard.html\n', stderr: '', status: 0 });
+    expect(inWork(['ir', 'dashboard', 'bundle', '--out', 'dashboard.html'])).toEqual({
+      stdout: 'Dashboard written to dashboard.html\n',
+      stderr: '',
+      status: 0,
+    });
     for (const page of ['conmon.html', 'dashboard.html']) expect(readFileSync(join(work, page), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
   });
 
@@ -149,7 +181,13 @@ describe('docs/walkthrough.md', () => {
       const sar = await get('/auditor/oscal/sar');
       const sarBytes = Buffer.from(await sar.arrayBuffer());
       const sarHex = createHash('sha256').update(sarBytes).digest('hex');
-      expect(sarEntry).toEqual({ name: 'sar.json', href: '/auditor/oscal/sar', media_type: 'application/json', sha256: `sha256:${sarHex}`, bytes: sarBytes.length });
+      expect(sarEntry).toEqual({
+        name: 'sar.json',
+        href: '/auditor/oscal/sar',
+        media_type: 'application/json',
+        sha256: `sha256:${sarHex}`,
+        bytes: sarBytes.length,
+      });
       expect(sar.headers.get('etag')).toBe(`"${sarHex}"`);
       expect(sar.headers.get('content-digest')).toBe(`sha-256=:${createHash('sha256').update(sarBytes).digest('base64')}:`);
       const envelope = await (await get('/auditor/oscal/sar?envelope=1')).text();
@@ -165,11 +203,19 @@ describe('docs/walkthrough.md', () => {
 
       const anonymous = await get('/auditor/manifest', {});
       expect(anonymous.status).toBe(401);
-      expect(await anonymous.json()).toMatchObject({ code: 'authentication-required', status: 401, detail: 'authentication required: proxy', instance: '/auditor/manifest' });
+      expect(await anonymous.json()).toMatchObject({
+        code: 'authentication-required',
+        status: 401,
+        detail: 'authentication required: proxy',
+        instance: '/auditor/manifest',
+      });
     } finally {
       if (api) expect(await api.stop()).toBe(0);
     }
-    const log = readFileSync(join(work, 'svc-api.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const log = readFileSync(join(work, 'svc-api.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(log.at(-1)).toMatchObject({ route: '/auditor/manifest', status: 401, principal: null, remote: '127.0.0.1' });
     expect(log.filter((l) => l.principal === 'alice@SVC.TEST').map((l) => `${l.status} ${l.route}`)).toEqual([
       '200 /auditor/findings',

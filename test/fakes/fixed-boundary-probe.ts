@@ -10,7 +10,9 @@ export class FixedBoundaryProbe implements BoundaryProbe {
   async probe(targets: readonly ProbeTarget[]): Promise<EndpointProbe[]> {
     this.probed.push([...targets]);
     return targets.map(({ name, url }) =>
-      this.down[name] === undefined ? { name, url, reachable: true, status: 200, latency_ms: 12 } : { name, url, reachable: false, status: null, latency_ms: null, error: this.down[name] },
+      this.down[name] === undefined
+        ? { name, url, reachable: true, status: 200, latency_ms: 12 }
+        : { name, url, reachable: false, status: null, latency_ms: null, error: this.down[name] },
     );
   }
 }

@@ -30,7 +30,13 @@ export class FixedSchemaValidator implements SchemaValidator {
 
   async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
     if (!this.versions) throw new ConfigError('fedramp-schemas-missing', 'FedRAMP schemas not found');
-    return { dir: dir ?? '/fedramp-schemas', files: { sdr: '/fedramp-schemas/sdr.json' }, definitions: [], schemas: [{ type: 'sdr', file: '/fedramp-schemas/sdr.json', schemaVersion: '1.1.1', sha256: 'a'.repeat(64) }], shapes: FIRST_SHAPES };
+    return {
+      dir: dir ?? '/fedramp-schemas',
+      files: { sdr: '/fedramp-schemas/sdr.json' },
+      definitions: [],
+      schemas: [{ type: 'sdr', file: '/fedramp-schemas/sdr.json', schemaVersion: '1.1.1', sha256: 'a'.repeat(64) }],
+      shapes: FIRST_SHAPES,
+    };
   }
 
   async validateFedramp(_set: FedrampSchemaSet, type: Cr26DocumentType): Promise<OscalProblem[]> {

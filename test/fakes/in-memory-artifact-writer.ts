@@ -18,7 +18,8 @@ export class InMemoryArtifactWriter implements ArtifactWriter {
     const sinks: MemorySink[] = [];
     return {
       open: (name) => {
-        if (staged.has(name) || sinks.some((s) => s.name === name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name for a bundle artifact`);
+        if (staged.has(name) || sinks.some((s) => s.name === name))
+          throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name for a bundle artifact`);
         const sink = new MemorySink(name, this.failWriting === name, (text) => staged.set(name, text), this.files);
         sinks.push(sink);
         return sink;
@@ -35,7 +36,8 @@ export class InMemoryArtifactWriter implements ArtifactWriter {
   }
 
   async open(path: string): Promise<ArtifactSink> {
-    if ([...this.files.keys()].some((p) => p.startsWith(`${path}/`))) throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
+    if ([...this.files.keys()].some((p) => p.startsWith(`${path}/`)))
+      throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
     return new MemorySink(path, this.failWriting === path, (text) => this.files.set(path, text), this.files);
   }
 }

@@ -68,10 +68,16 @@ export class InMemoryDirectory implements DirectoryService {
     this.calls.push(what);
     const endpoint = ENDPOINTS[what];
     if (this.unreachable) {
-      throw new UnavailableError('graph-unreachable', `${endpoint}: connect ECONNREFUSED; check graph.cloud (or graph.graph_host), the network and graph.ca_file`);
+      throw new UnavailableError(
+        'graph-unreachable',
+        `${endpoint}: connect ECONNREFUSED; check graph.cloud (or graph.graph_host), the network and graph.ca_file`,
+      );
     }
     if (NEEDS[what].some((permission) => this.denied.has(permission))) {
-      throw new ConfigError('graph-permission-missing', `${endpoint}: Microsoft Graph answered 403; grant the app the application permission ${NEEDS[what].join(' and ')} and give admin consent`);
+      throw new ConfigError(
+        'graph-permission-missing',
+        `${endpoint}: Microsoft Graph answered 403; grant the app the application permission ${NEEDS[what].join(' and ')} and give admin consent`,
+      );
     }
   }
 }

@@ -71,7 +71,8 @@ export class InMemoryReportReader implements ReportReader, PartitionedReportRead
   }
 
   async read(path: string, options: { keepText?: boolean } = {}): Promise<LoadedDocument> {
-    if (!this.files.has(path) && (await this.kind(path)) === 'directory') throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
+    if (!this.files.has(path) && (await this.kind(path)) === 'directory')
+      throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a JSON file; pass the report file itself`);
     const { text, ...file } = await this.readText(path);
     return { ...file, document: parseJson(text, path), ...(options.keepText ? { text } : {}) };
   }
@@ -80,12 +81,19 @@ export class InMemoryReportReader implements ReportReader, PartitionedReportRead
     const path = member === undefined ? dir : `${dir}/${member}`;
     const content = this.files.get(path);
     if (content === undefined) {
-      if ((await this.kind(path)) === 'directory') throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a file; pass the file itself`);
+      if ((await this.kind(path)) === 'directory')
+        throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a file; pass the file itself`);
       throw new NotFoundError('file-not-found', `${path}: no such input file; check the path`);
     }
     const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    return { name: path.split('/').pop() ?? path, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, text: options.anyBytes ? bytes.toString('utf8', bom) : utf8Text(bytes, path, bom) };
+    return {
+      name: path.split('/').pop() ?? path,
+      path,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      bytes: bytes.length,
+      text: options.anyBytes ? bytes.toString('utf8', bom) : utf8Text(bytes, path, bom),
+    };
   }
 
   async readMember(dir: string, member: string): Promise<LoadedDocument> {

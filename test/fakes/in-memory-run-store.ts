@@ -6,8 +6,29 @@ import { canonicalText, checkDecided, parseRunKey } from '../../src/domain/conmo
 import { RecordId, storedRecord } from '../../src/domain/conmon/stored-record';
 import { instantsOf, isWithin } from '../../src/domain/conmon/run-range';
 import { byName, checkDocumentSources, DocumentBytes, verifiedChunks } from '../../src/domain/conmon/stored-documents';
-import { checkJournal, checkJournalHead, checkJournalKind, checkJournalValues, EMPTY_JOURNAL, nextJournalEntry, type JournalEntry, type JournalHead } from '../../src/domain/conmon/journal';
-import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, OpenedDocument, PruneDecision, PruneOutcome, RunRange, RunStore, RunView } from '../../src/ports/run-store';
+import {
+  checkJournal,
+  checkJournalHead,
+  checkJournalKind,
+  checkJournalValues,
+  EMPTY_JOURNAL,
+  nextJournalEntry,
+  type JournalEntry,
+  type JournalHead,
+} from '../../src/domain/conmon/journal';
+import type {
+  AppendDecision,
+  AppendedRun,
+  AppendOutcome,
+  AppendRequest,
+  DocumentProducer,
+  OpenedDocument,
+  PruneDecision,
+  PruneOutcome,
+  RunRange,
+  RunStore,
+  RunView,
+} from '../../src/ports/run-store';
 import { PRUNE_KIND, prunedBy, prunedError } from '../../src/domain/conmon/retention';
 import { PureJsHashing } from './pure-js-hashing';
 import { AccessTallies, accessDay, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, type AccessEvent } from '../../src/domain/trust/access-log';
@@ -120,7 +141,13 @@ export class InMemoryRunStore implements RunStore, JournalStore, AccessStore {
         recordId.check();
         const run: DecidedRun = documents ? { ...decided, documents } : decided;
         const chained = chainLink(run, head, this.digest);
-        runs.push({ text: canonicalText(run.record), run: copy(run) as StoredRun, link: chained.link, bytes, ...(documents ? { kept: copy(keptDocuments(documents)) } : {}) });
+        runs.push({
+          text: canonicalText(run.record),
+          run: copy(run) as StoredRun,
+          link: chained.link,
+          bytes,
+          ...(documents ? { kept: copy(keptDocuments(documents)) } : {}),
+        });
         head = chained.head;
         each({ recorded: true, run: this.read(runs[seq - 1]) });
       }
@@ -190,7 +217,10 @@ export class InMemoryRunStore implements RunStore, JournalStore, AccessStore {
     const next = this.shared.queue.then(() => {
       this.verifyChain();
       const journal = this.verifiedJournal();
-      const plan = decide(this.shared.runs.map((r) => copy(r.run.summary)), journal);
+      const plan = decide(
+        this.shared.runs.map((r) => copy(r.run.summary)),
+        journal,
+      );
       if (plan === undefined) return { documents: 0, bytes: 0 };
       const entry = nextJournalEntry(journal.at(-1), PRUNE_KIND, plan as unknown as Record<string, unknown>, recordedAt, this.digest);
       this.shared.journal.push(copy(entry));
@@ -281,8 +311,14 @@ export class InMemoryRunStore implements RunStore, JournalStore, AccessStore {
 
   private read(entry: MemoryRun): StoredRun {
     const { summary, poam, events, documents } = entry.run;
-    for (const [kind, value] of [['summary', summary], ['poam', poam], ['events', events]] as const) checkRecord(entry.link, kind, value, this.location, this.digest);
-    if (documents !== undefined || entry.link.records.documents !== undefined) checkRecord(entry.link, 'documents', documents ?? null, this.location, this.digest);
+    for (const [kind, value] of [
+      ['summary', summary],
+      ['poam', poam],
+      ['events', events],
+    ] as const)
+      checkRecord(entry.link, kind, value, this.location, this.digest);
+    if (documents !== undefined || entry.link.records.documents !== undefined)
+      checkRecord(entry.link, 'documents', documents ?? null, this.location, this.digest);
     return { ...copy(entry.run), record: storedRecord(entry.text, entry.link, this.location, this.digest).record };
   }
 }

@@ -23,7 +23,10 @@ export class RecordingEventSinks implements SecurityEventSinks {
       const url = /^https?:\/\//i.test(spec) ? urlOf(spec) : undefined;
       if (!ACCEPTED.test(spec) || url === null) throw new UsageError('bad-sink', `--sink ${withoutSecrets(spec)}: not a sink; ${FORMS}`);
       if (url && (url.username || url.password || [...url.searchParams.keys()].some((key) => /token/i.test(key)))) {
-        throw new UsageError('sink-token-in-url', `--sink ${url.protocol}//${url.host}${url.pathname}: credentials in the URL; put the token in SVC_SINK_TOKEN instead (a command line shows up in ps)`);
+        throw new UsageError(
+          'sink-token-in-url',
+          `--sink ${url.protocol}//${url.host}${url.pathname}: credentials in the URL; put the token in SVC_SINK_TOKEN instead (a command line shows up in ps)`,
+        );
       }
       // Named as the real sinks name an HTTP collector: without the query, which may carry a channel or more.
       const name = url ? `${url.protocol}//${url.host}${url.pathname}` : spec;

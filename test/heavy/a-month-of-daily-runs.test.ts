@@ -13,7 +13,12 @@ import { HIDE_COUNTS, sdrFromStore } from '../support/sdr-from-store';
 import { openedText } from '../support/stored-documents';
 
 // The bench's daily series (scripts/bench/daily-runs.js): day d is day d-1 with 1% of the results changed.
-const daily = require('../../scripts/bench/daily-runs') as { generateDay(n: number, day: number, file: string): number; dateOf(day: number): string; recordedAt(day: number): string; treeBytes(dir: string): number };
+const daily = require('../../scripts/bench/daily-runs') as {
+  generateDay(n: number, day: number, file: string): number;
+  dateOf(day: number): string;
+  recordedAt(day: number): string;
+  treeBytes(dir: string): number;
+};
 
 /*
  * Issue 35, heavy tier (`npm run test:heavy`; skipped unless SVC_HEAVY=1): forty daily runs of a changing
@@ -43,7 +48,9 @@ async function tablesBytes(url: string): Promise<number> {
   await client.connect();
   try {
     await client.query('VACUUM');
-    const { rows } = await client.query("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND c.relname LIKE 'svc\\_%' AND n.nspname = 'public'");
+    const { rows } = await client.query(
+      "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND c.relname LIKE 'svc\\_%' AND n.nspname = 'public'",
+    );
     return Number(rows[0].bytes);
   } finally {
     await client.end();
@@ -63,11 +70,26 @@ async function tablesBytes(url: string): Promise<number> {
     const storeOf = (name: string, store: string, retention: boolean) => {
       const cwd = join(dir, name);
       mkdirSync(cwd);
-      writeFileSync(join(cwd, 'svc.config.json'), JSON.stringify({ fedramp: PACKAGE_PROFILE, ...(retention ? { conmon: { retention: { keep_days: KEEP_DAYS } } } : {}) }));
-      return { name, cwd, env: { SVC_HOME: join(cwd, '.svc'), SVC_STORE: store, SVC_FEDRAMP_RULES: rules, SVC_CACHE_DIR: join(dir, 'cache'), NODE_OPTIONS: '--max-old-space-size=4096' }, bytes: [] as number[] };
+      writeFileSync(
+        join(cwd, 'svc.config.json'),
+        JSON.stringify({ fedramp: PACKAGE_PROFILE, ...(retention ? { conmon: { retention: { keep_days: KEEP_DAYS } } } : {}) }),
+      );
+      return {
+        name,
+        cwd,
+        env: {
+          SVC_HOME: join(cwd, '.svc'),
+          SVC_STORE: store,
+          SVC_FEDRAMP_RULES: rules,
+          SVC_CACHE_DIR: join(dir, 'cache'),
+          NODE_OPTIONS: '--max-old-space-size=4096',
+        },
+        bytes: [] as number[],
+      };
     };
     stores.push(storeOf('file', '', true), storeOf('postgres', postgres.url, true), storeOf('file-kept', '', false));
-    const sizeOf = async (store: (typeof stores)[number]) => (store.env.SVC_STORE ? await tablesBytes(postgres.url) : daily.treeBytes(join(store.cwd, '.svc', 'store')));
+    const sizeOf = async (store: (typeof stores)[number]) =>
+      store.env.SVC_STORE ? await tablesBytes(postgres.url) : daily.treeBytes(join(store.cwd, '.svc', 'store'));
     for (let k = 1; k <= RUNS; k++) {
       const report = join(dir, `day-${dayOf(k)}.json`);
       daily.generateDay(RESULTS, dayOf(k), report);
@@ -77,7 +99,10 @@ async function tablesBytes(url: string): Promise<number> {
         if (run.status !== 0) throw new Error(`${store.name}, run ${k}: ${run.stderr}`);
         store.bytes.push((await sizeOf(store)) - before);
         if (k === OCR_AFTER) {
-          const ocr = svc(['fedramp', 'ocr', '--to', daily.dateOf(dayOf(k)), '--now', `${daily.dateOf(dayOf(k))}T12:00:00Z`], { cwd: store.cwd, env: store.env });
+          const ocr = svc(['fedramp', 'ocr', '--to', daily.dateOf(dayOf(k)), '--now', `${daily.dateOf(dayOf(k))}T12:00:00Z`], {
+            cwd: store.cwd,
+            env: store.env,
+          });
           if (ocr.status !== 0) throw new Error(`${store.name}, OCR: ${ocr.stderr}`);
         }
       }
@@ -90,7 +115,8 @@ async function tablesBytes(url: string): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (store: (typeof stores)[number]) => registerAdapters(root.createChildContainer(), { env: store.env, cwd: store.cwd }).resolve<RunStore>(RUN_STORE);
+  const open = (store: (typeof stores)[number]) =>
+    registerAdapters(root.createChildContainer(), { env: store.env, cwd: store.cwd }).resolve<RunStore>(RUN_STORE);
 
   it.each(['file', 'postgres'])('the %s store: every run reads back; pruning removed the old runs’ documents but the OCR snapshot’s', async (name) => {
     const store = open(stores.find((s) => s.name === name)!);
@@ -108,20 +134,28 @@ async function tablesBytes(url: string): Promise<number> {
         if (run.seq === OCR_AFTER) expect(JSON.parse(await reading)).toHaveProperty('assessment-results');
         else await expect(reading).rejects.toMatchObject({ code: 'run-pruned' });
         // What a pruned run keeps still reads: its KSI counts and its manifest.
-        for (const kept of ['ksi-counts.json', 'manifest.json']) expect(JSON.parse(await openedText(await store.openDocument(run.seq, kept)))).toBeInstanceOf(Object);
+        for (const kept of ['ksi-counts.json', 'manifest.json'])
+          expect(JSON.parse(await openedText(await store.openDocument(run.seq, kept)))).toBeInstanceOf(Object);
       }
-      for (const run of runs.filter((r) => Date.parse(r.as_of) >= cutoff)) expect(JSON.parse(await openedText(await store.openDocument(run.seq, 'manifest.json')))).toHaveProperty('artifacts');
+      for (const run of runs.filter((r) => Date.parse(r.as_of) >= cutoff))
+        expect(JSON.parse(await openedText(await store.openDocument(run.seq, 'manifest.json')))).toHaveProperty('artifacts');
     } finally {
       await store.close();
     }
   });
 
-  (RESULTS >= 10_000 ? it.each : it.skip.each)(['file', 'postgres', 'file-kept'])('the %s store: each run after the first adds at most 5%% of the first run’s bytes', (name) => {
-    const { bytes } = stores.find((s) => s.name === name)!;
-    expect(bytes).toHaveLength(RUNS);
-    const over = bytes.slice(1).map((added, i) => ({ run: i + 2, share: added / bytes[0] })).filter((run) => run.share > BYTES_BOUND);
-    expect(over).toEqual([]);
-  });
+  (RESULTS >= 10_000 ? it.each : it.skip.each)(['file', 'postgres', 'file-kept'])(
+    'the %s store: each run after the first adds at most 5%% of the first run’s bytes',
+    (name) => {
+      const { bytes } = stores.find((s) => s.name === name)!;
+      expect(bytes).toHaveLength(RUNS);
+      const over = bytes
+        .slice(1)
+        .map((added, i) => ({ run: i + 2, share: added / bytes[0] }))
+        .filter((run) => run.share > BYTES_BOUND);
+      expect(over).toEqual([]);
+    },
+  );
 
   it('builds the same SDR from every store, and the same as from every run’s evidence (the old way)', async () => {
     const [file, pg, kept] = stores;

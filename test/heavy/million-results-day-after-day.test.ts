@@ -63,10 +63,17 @@ function writeReport(file: string, day: number): void {
       expect(run.stdout).toContain(`\nPOA&M: ${RESULTS / 2} open `);
     }
     const config = join(dir, `api-${kind}.json`);
-    writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['alice@SVC.TEST'] } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['alice@SVC.TEST'] } }),
+    );
     const api = await startSvcApi(['--config', config], env);
     try {
-      const manifest = (await (await fetch(`${api.url}/auditor/manifest`, { headers: AUDITOR })).json()) as { run: { seq: number }; counts: Record<string, number>; artifacts: { name: string; href: string; sha256: string }[] };
+      const manifest = (await (await fetch(`${api.url}/auditor/manifest`, { headers: AUDITOR })).json()) as {
+        run: { seq: number };
+        counts: Record<string, number>;
+        artifacts: { name: string; href: string; sha256: string }[];
+      };
       expect([manifest.run.seq, manifest.counts.results, manifest.counts.fail]).toEqual([2, RESULTS, RESULTS / 2]);
       const poam = manifest.artifacts.find((a) => a.name === 'poam.json')!;
       const res = await fetch(`${api.url}${poam.href}`, { headers: AUDITOR });

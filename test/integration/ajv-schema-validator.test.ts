@@ -82,7 +82,10 @@ describe('AjvSchemaValidator', () => {
       await expect(validator.validate(set, '1.2.1', 'system-security-plan', {})).rejects.toThrow(
         `${join(flat, 'oscal_ssp_schema.json')}: not a usable JSON Schema (schema is invalid: data/type must be equal to one of the allowed values, data/type must be array, data/type must match a schema in anyOf); replace it with the file from NIST's OSCAL release`,
       );
-      await expect(validator.validate(set, '1.2.1', 'plan-of-action-and-milestones', {})).rejects.toMatchObject({ kind: 'config', code: 'oscal-schema-invalid' });
+      await expect(validator.validate(set, '1.2.1', 'plan-of-action-and-milestones', {})).rejects.toMatchObject({
+        kind: 'config',
+        code: 'oscal-schema-invalid',
+      });
     });
 
     it('names the schema file a release lacks', async () => {
@@ -105,7 +108,8 @@ describe('AjvSchemaValidator', () => {
     it('reports a missing property at the object that lacks it', async () => {
       const document = sspExample();
       delete document['system-security-plan'].metadata.title;
-      for (const version of BOTH) expect(await validate(document, version)).toEqual([problem('required', 'system-security-plan.metadata', "must have required property 'title'")]);
+      for (const version of BOTH)
+        expect(await validate(document, version)).toEqual([problem('required', 'system-security-plan.metadata', "must have required property 'title'")]);
     });
 
     it('reports a bad UUID, an unknown property and a bad token in words', async () => {
@@ -154,7 +158,11 @@ describe('AjvSchemaValidator', () => {
         problem('format', 'system-security-plan.metadata.parties[0].email-addresses[0]', 'must be a valid email'),
         problem('additionalProperties', 'system-security-plan.metadata["a/b~c"]', 'must NOT have additional property "a/b~c"'),
         problem('type', 'system-security-plan.import-profile.href', 'must be string'),
-        problem('enum', 'system-security-plan.system-characteristics.status.state', 'must be one of: operational, under-development, under-major-modification, disposition, other'),
+        problem(
+          'enum',
+          'system-security-plan.system-characteristics.status.state',
+          'must be one of: operational, under-development, under-major-modification, disposition, other',
+        ),
       ]);
     });
 
@@ -188,7 +196,9 @@ describe('AjvSchemaValidator', () => {
       expect(compiles).toEqual([SSP_121]);
       expect(again).toEqual(first);
       expect(first).toEqual([problem('pattern', 'system-security-plan.uuid', 'must be a UUID (RFC 4122 version 4 or 5)')]);
-      console.log(`ssp 1.2.1 in jest (a warm process: V8 still holds the code): compile + first validate ${compileMs.toFixed(0)} ms; cache hit + first validate ${hitMs.toFixed(0)} ms`);
+      console.log(
+        `ssp 1.2.1 in jest (a warm process: V8 still holds the code): compile + first validate ${compileMs.toFixed(0)} ms; cache hit + first validate ${hitMs.toFixed(0)} ms`,
+      );
     });
 
     it('loads a schema once for concurrent validations in one process', async () => {
@@ -204,7 +214,9 @@ describe('AjvSchemaValidator', () => {
       const good = readFileSync(join(cache, js), 'utf8');
       for (const broken of ['garbage(', good.slice(0, good.length / 2), good.replace('module.exports', 'module.export')]) {
         writeFileSync(join(cache, js), broken);
-        expect(await validate(invalid(), '1.2.1', fresh())).toEqual([problem('pattern', 'system-security-plan.uuid', 'must be a UUID (RFC 4122 version 4 or 5)')]);
+        expect(await validate(invalid(), '1.2.1', fresh())).toEqual([
+          problem('pattern', 'system-security-plan.uuid', 'must be a UUID (RFC 4122 version 4 or 5)'),
+        ]);
         expect(readFileSync(join(cache, js), 'utf8')).toBe(good);
       }
       expect(compiles).toHaveLength(4);
@@ -300,15 +312,25 @@ describe('AjvSchemaValidator', () => {
         ['advisor', '1.0.1'],
         ['definitions', '0.4.0'],
       ]);
-      expect(set.schemas[0]).toEqual({ type: 'sdr', file: join(generation('2026-10-08'), SDR_FILE), schemaVersion: '1.1.1', sha256: '6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86' });
-      expect((await validator.locateFedramp(generation('2026-07-15'))).schemas[0]).toMatchObject({ schemaVersion: '1.0.0', sha256: 'd598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a' });
+      expect(set.schemas[0]).toEqual({
+        type: 'sdr',
+        file: join(generation('2026-10-08'), SDR_FILE),
+        schemaVersion: '1.1.1',
+        sha256: '6a6d7dca1a9ae0031c06df6213bf5c5631e9b9b5fb81c050403cfd723484be86',
+      });
+      expect((await validator.locateFedramp(generation('2026-07-15'))).schemas[0]).toMatchObject({
+        schemaVersion: '1.0.0',
+        sha256: 'd598637cd4bb0f52425d7186ddc6f9463dcdda02734533623322e031d9b97b1a',
+      });
     });
 
     it('never shares a compiled validator between two generations of the same file names, nor with a file replaced in place', async () => {
       const old = await validator.locateFedramp(generation('2026-07-15'));
       const current = await validator.locateFedramp(generation('2026-10-08'));
       expect(await validator.validateFedramp(old, 'ocr', withoutIncidents())).toEqual([]);
-      expect(await validator.validateFedramp(current, 'ocr', withoutIncidents())).toEqual([problem('required', 'reportableIncidents', "must have required property 'incidents'")]);
+      expect(await validator.validateFedramp(current, 'ocr', withoutIncidents())).toEqual([
+        problem('required', 'reportableIncidents', "must have required property 'incidents'"),
+      ]);
       // One directory, its files replaced by the next generation's under the same names: the new bytes judge.
       const dir = copyOf('2026-07-15', join(tmp, 'in-place'));
       expect(await validator.validateFedramp(await validator.locateFedramp(dir), 'ocr', withoutIncidents())).toEqual([]);
@@ -342,7 +364,9 @@ describe('AjvSchemaValidator', () => {
       expect(await own.locate()).toEqual({ dir: join(CARRIED, 'oscal'), versions: ['1.1.3', '1.2.1', '1.2.2'], carried: true });
       // Given or configured wins, and is not svc's own.
       expect((await own.locateFedramp(generation('2026-07-15'))).carried).toBeUndefined();
-      expect((await new AjvSchemaValidator({ cacheDir: cache, carriedDir: CARRIED, fedrampConfiguredDir: generation('2026-09-17') }).locateFedramp()).dir).toBe(generation('2026-09-17'));
+      expect((await new AjvSchemaValidator({ cacheDir: cache, carriedDir: CARRIED, fedrampConfiguredDir: generation('2026-09-17') }).locateFedramp()).dir).toBe(
+        generation('2026-09-17'),
+      );
       await expect(own.locateFedramp(join(tmp, 'nowhere'))).rejects.toMatchObject({ code: 'fedramp-schemas-missing' });
     });
 
@@ -352,8 +376,14 @@ describe('AjvSchemaValidator', () => {
       copyFileSync(join(CARRIED, 'manifest.json'), join(carried, 'manifest.json'));
       copyOf('2026-10-08', join(carried, 'fedramp', '2026-10-08'));
       writeFileSync(join(carried, 'fedramp', '2026-10-08', OCR_FILE), `${readFileSync(join(carried, 'fedramp', '2026-10-08', OCR_FILE), 'utf8')} `);
-      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: carried }).locateFedramp()).rejects.toMatchObject({ kind: 'integrity', code: 'carried-schema-changed' });
-      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: join(tmp, 'no-such') }).locateFedramp()).rejects.toMatchObject({ kind: 'config', code: 'fedramp-schemas-missing' });
+      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: carried }).locateFedramp()).rejects.toMatchObject({
+        kind: 'integrity',
+        code: 'carried-schema-changed',
+      });
+      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: join(tmp, 'no-such') }).locateFedramp()).rejects.toMatchObject({
+        kind: 'config',
+        code: 'fedramp-schemas-missing',
+      });
     });
   });
 });

@@ -35,7 +35,7 @@ describe('the checked-in FedRAMP rev5 baselines', () => {
     expect(render(derive(REFERENCE))).toBe(checkedIn);
   });
 
-  it('pass the script\'s own --check', () => {
+  it("pass the script's own --check", () => {
     expect(() => execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-baselines.js'), REFERENCE, '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 

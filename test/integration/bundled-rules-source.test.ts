@@ -57,7 +57,13 @@ describe('BundledRulesSource (FEDRAMP_RULES_SOURCE)', () => {
     expect(rules.ksis).toHaveLength(45);
     expect(rules.rules.find((r) => r.id === 'VDR-TFR-NMV')?.timeframe).toEqual({ unit: 'months', max: 3 });
     expect(rules.aliases['KSI-IAM-02']).toBeUndefined();
-    expect(rules.retired.find((r) => r.id === 'KSI-IAM-02')).toEqual({ id: 'KSI-IAM-02', kind: 'ksi', last_release: '2026.10.05.01', reason: 'not-in-cr26', via: 'KSI-IAM-APM' });
+    expect(rules.retired.find((r) => r.id === 'KSI-IAM-02')).toEqual({
+      id: 'KSI-IAM-02',
+      kind: 'ksi',
+      last_release: '2026.10.05.01',
+      reason: 'not-in-cr26',
+      via: 'KSI-IAM-APM',
+    });
     expect(rules.source).toMatchObject({ file: 'newer.json', version: '2026.09.13.02' });
     // FRC-CLA-MFR names KSI-IAM-APM as related: the dropped KSI is found.
     expect(checkCr26Consistency(rules).problems).toContain('FRC-CLA-MFR: related KSI-IAM-APM is not a rule or KSI');
@@ -69,15 +75,22 @@ describe('BundledRulesSource (FEDRAMP_RULES_SOURCE)', () => {
     expect(() => new BundledRulesSource({ officialFile: missing }).rules()).toThrow(
       expect.objectContaining({ code: 'file-not-found', message: `${missing} (SVC_FEDRAMP_RULES): no such FedRAMP rules file; check the path` }),
     );
-    expect(() => new BundledRulesSource().official(missing)).toThrow(expect.objectContaining({ code: 'file-not-found', message: `${missing}: no such FedRAMP rules file; check the path` }));
+    expect(() => new BundledRulesSource().official(missing)).toThrow(
+      expect.objectContaining({ code: 'file-not-found', message: `${missing}: no such FedRAMP rules file; check the path` }),
+    );
     const truncated = join(dir, 'truncated.json');
     writeFileSync(truncated, '{"info": 1');
     expect(() => new BundledRulesSource({ officialFile: truncated }).rules()).toThrow(
-      expect.objectContaining({ code: 'invalid-json', message: expect.stringContaining(`${truncated} (SVC_FEDRAMP_RULES): invalid JSON at line 1, column 11: `) }),
+      expect.objectContaining({
+        code: 'invalid-json',
+        message: expect.stringContaining(`${truncated} (SVC_FEDRAMP_RULES): invalid JSON at line 1, column 11: `),
+      }),
     );
     // The 0.9.43-beta documentation file is FRMR, not consolidated rules: its families' dates are per type, without "is".
     const frmr = join(__dirname, '..', '..', '..', 'shared', 'reference', 'fedramp', 'FRMR.documentation.0.9.43-beta.json');
-    expect(() => new BundledRulesSource().official(frmr)).toThrow(expect.objectContaining({ code: 'invalid-rules-file', message: `${frmr}: FRR.ADS.info.effective.is: missing; expected a string; ${FIX}` }));
+    expect(() => new BundledRulesSource().official(frmr)).toThrow(
+      expect.objectContaining({ code: 'invalid-rules-file', message: `${frmr}: FRR.ADS.info.effective.is: missing; expected a string; ${FIX}` }),
+    );
   });
 });
 

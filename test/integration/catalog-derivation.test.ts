@@ -9,7 +9,10 @@ import crosswalkData from '../../src/domain/catalog/data/ksi-crosswalk.json';
 
 // The derivation script runs the compiled domain (npm test builds first): the same rules this suite checks.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { derive, RELEASES } = require('../../scripts/build-catalog.js') as { derive: (ref: string) => { catalog: CatalogData; crosswalk: Crosswalk }; RELEASES: string[] };
+const { derive, RELEASES } = require('../../scripts/build-catalog.js') as {
+  derive: (ref: string) => { catalog: CatalogData; crosswalk: Crosswalk };
+  RELEASES: string[];
+};
 
 const REFERENCE = join(__dirname, '..', '..', '..', 'shared', 'reference');
 const catalog = catalogData as CatalogData;
@@ -35,7 +38,11 @@ describe('the checked-in KSI catalog (DESIGN §4)', () => {
 
   it('names each KSI after its control and maps the base control with every selected enhancement', () => {
     const ac2 = catalog.ksis.find((k) => k.id === 'KSI-AC-02');
-    expect(ac2).toMatchObject({ title: 'Account Management', control: 'ac-2', controls: ['ac-2', 'ac-2.1', 'ac-2.2', 'ac-2.3', 'ac-2.4', 'ac-2.5', 'ac-2.7', 'ac-2.9', 'ac-2.12', 'ac-2.13'] });
+    expect(ac2).toMatchObject({
+      title: 'Account Management',
+      control: 'ac-2',
+      controls: ['ac-2', 'ac-2.1', 'ac-2.2', 'ac-2.3', 'ac-2.4', 'ac-2.5', 'ac-2.7', 'ac-2.9', 'ac-2.12', 'ac-2.13'],
+    });
     expect(catalog.ksis.find((k) => k.id === 'KSI-SC-07')?.title).toBe('Boundary Protection');
     expect(catalog.ksis.find((k) => k.id === 'KSI-IA-05')?.control).toBe('ia-5');
     expect(catalog.ksis.map((k) => k.id)).not.toContain('KSI-AC-01');
@@ -46,7 +53,26 @@ describe('the checked-in KSI catalog (DESIGN §4)', () => {
     for (const f of ['AC', 'IA', 'SC']) severity[f] = 'Critical';
     for (const f of ['AU', 'CM', 'CP', 'IR', 'RA', 'SI']) severity[f] = 'High';
     for (const f of ['AT', 'CA', 'MA', 'MP', 'PE', 'PL', 'PS', 'SA', 'SR']) severity[f] = 'Medium';
-    const owner: Record<string, string> = { AC: 'identity', IA: 'identity', AU: 'secops', IR: 'secops', RA: 'secops', SI: 'secops', CM: 'platform', CP: 'platform', MA: 'platform', MP: 'platform', PE: 'platform', SC: 'platform', AT: 'grc', CA: 'grc', PL: 'grc', PS: 'grc', SA: 'grc', SR: 'grc' };
+    const owner: Record<string, string> = {
+      AC: 'identity',
+      IA: 'identity',
+      AU: 'secops',
+      IR: 'secops',
+      RA: 'secops',
+      SI: 'secops',
+      CM: 'platform',
+      CP: 'platform',
+      MA: 'platform',
+      MP: 'platform',
+      PE: 'platform',
+      SC: 'platform',
+      AT: 'grc',
+      CA: 'grc',
+      PL: 'grc',
+      PS: 'grc',
+      SA: 'grc',
+      SR: 'grc',
+    };
     const fast = ['AC', 'AU', 'CM', 'IA', 'RA', 'SC', 'SI'];
     for (const ksi of catalog.ksis) {
       expect(ksi.policies).toEqual([{ id: `${ksi.family.toLowerCase()}-1`, title: 'Policy and Procedures' }]);
@@ -57,7 +83,11 @@ describe('the checked-in KSI catalog (DESIGN §4)', () => {
   });
 
   it('passes every consistency rule of svc canon check', () => {
-    expect(checkCatalogConsistency(catalog, crosswalk)).toEqual({ ok: true, counts: { ksis: 163, families: 18, baseline_controls: 323, mapped_controls: 305 }, problems: [] });
+    expect(checkCatalogConsistency(catalog, crosswalk)).toEqual({
+      ok: true,
+      counts: { ksis: 163, families: 18, baseline_controls: 323, mapped_controls: 305 },
+      problems: [],
+    });
   });
 
   it('crosswalks official FedRAMP 20x KSIs, numeric and mnemonic ids linked', () => {

@@ -43,7 +43,12 @@ describe("the checked-in CCI table (src/infrastructure/scans/data/cci-nist.json)
   });
 
   it('names its source: the list file, its version and publication date, and its sha256', () => {
-    expect(data.source).toEqual({ file: 'U_CCI_List.2023-06-07.xml', version: '2023-06-07', publishdate: '2023-06-07', sha256: createHash('sha256').update(readFileSync(LIST)).digest('hex') });
+    expect(data.source).toEqual({
+      file: 'U_CCI_List.2023-06-07.xml',
+      version: '2023-06-07',
+      publishdate: '2023-06-07',
+      sha256: createHash('sha256').update(readFileSync(LIST)).digest('hex'),
+    });
     expect(CCI_LIST_VERSION).toBe('2023-06-07');
   });
 
@@ -72,7 +77,12 @@ describe('controlsOfCcis: CCI ids to NIST SP 800-53 controls', () => {
   });
 
   it('lists a CCI with neither reference as unmapped, and one the list does not have as unknown, never dropping either', () => {
-    expect(controlsOfCcis(['CCI-001263', 'CCI-999999', 'CCI-000366', 'CCI-000366'])).toEqual({ controls: ['cm-6'], rev4: [], unmapped: ['CCI-001263'], unknown: ['CCI-999999'] });
+    expect(controlsOfCcis(['CCI-001263', 'CCI-999999', 'CCI-000366', 'CCI-000366'])).toEqual({
+      controls: ['cm-6'],
+      rev4: [],
+      unmapped: ['CCI-001263'],
+      unknown: ['CCI-999999'],
+    });
     expect(controlsOfCcis(['constructor', '__proto__', ''])).toEqual({ controls: [], rev4: [], unmapped: [], unknown: ['constructor', '__proto__', ''] });
   });
 });

@@ -20,11 +20,17 @@ const model: Cr26Rules = readCr26Rules(raw, FILE);
 /** Every rule of the raw file, walked directly: FRR.<family>.data.<type>.<subset>.<id>. */
 const rawRules = Object.entries(raw.FRR).flatMap(([family, f]: [string, any]) =>
   Object.entries(f.data).flatMap(([type, bySubset]: [string, any]) =>
-    Object.entries(bySubset).flatMap(([subset, byId]: [string, any]) => Object.entries(byId).map(([id, rule]: [string, any]) => ({ id, family, type, subset, rule }))),
+    Object.entries(bySubset).flatMap(([subset, byId]: [string, any]) =>
+      Object.entries(byId).map(([id, rule]: [string, any]) => ({ id, family, type, subset, rule })),
+    ),
   ),
 );
-const rawKsis = Object.entries(raw.KSI).flatMap(([, theme]: [string, any]) => Object.entries(theme.indicators).map(([id, ksi]: [string, any]) => ({ id, theme: theme.short_name, ksi })));
-const rawSubsets = Object.values(raw.FRR).flatMap((f: any) => [f.info.subsets, f.info['20x']?.subsets, f.info.rev5?.subsets].flatMap((s) => Object.keys(s ?? {})));
+const rawKsis = Object.entries(raw.KSI).flatMap(([, theme]: [string, any]) =>
+  Object.entries(theme.indicators).map(([id, ksi]: [string, any]) => ({ id, theme: theme.short_name, ksi })),
+);
+const rawSubsets = Object.values(raw.FRR).flatMap((f: any) =>
+  [f.info.subsets, f.info['20x']?.subsets, f.info.rev5?.subsets].flatMap((s) => Object.keys(s ?? {})),
+);
 const rule = (id: string) => model.rules.find((r) => r.id === id)!;
 
 describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', () => {
@@ -39,7 +45,9 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
     expect(model.families.flatMap((f) => f.subsets)).toHaveLength(rawSubsets.length);
     // The same counts, as read by hand with jq: 246 rules (225 all, 9 20x, 12 rev5) in 17 families and 54 subsets.
     expect([model.rules.length, model.families.length, rawSubsets.length]).toEqual([246, 17, 54]);
-    expect(['all', '20x', 'rev5'].map((t) => model.rules.filter((r) => r.type === t).length)).toEqual(['all', '20x', 'rev5'].map((t) => rawRules.filter((r) => r.type === t).length));
+    expect(['all', '20x', 'rev5'].map((t) => model.rules.filter((r) => r.type === t).length)).toEqual(
+      ['all', '20x', 'rev5'].map((t) => rawRules.filter((r) => r.type === t).length),
+    );
     expect(checkCr26Consistency(model)).toMatchObject({ ok: true, counts: { rules: 246, families: 17, subsets: 54, ksis: 46, themes: 10 } });
   });
 
@@ -50,7 +58,13 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
     for (const { id, family, type, subset, rule: r } of rawRules) {
       const read = rule(id);
       expect({ id, family: read.family, type: read.type, subset: read.subset, name: read.name, force: read.force, timeframe: read.timeframe }).toEqual({
-        id, family, type, subset, name: r.name, force: r.force, timeframe: timeframe(r),
+        id,
+        family,
+        type,
+        subset,
+        name: r.name,
+        force: r.force,
+        timeframe: timeframe(r),
       });
       expect(read.related).toEqual(r.related ?? []);
       expect(read.schema).toEqual(r.schema);
@@ -75,15 +89,26 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
     for (const { id, theme, ksi } of rawKsis) {
       const read = model.ksis.find((k) => k.id === id)!;
       expect({ id, theme: read.theme, name: read.name, controls: read.controls, classes: Object.keys(read.varies_by_class ?? {}) }).toEqual({
-        id, theme, name: ksi.name, controls: ksi.controls, classes: Object.keys(ksi.varies_by_class ?? {}).map((c) => c.toUpperCase()),
+        id,
+        theme,
+        name: ksi.name,
+        controls: ksi.controls,
+        classes: Object.keys(ksi.varies_by_class ?? {}).map((c) => c.toUpperCase()),
       });
     }
   });
 
   it('reads the facts of a few rules as FedRAMP wrote them (checked by reading the file)', () => {
     expect(rule('VDR-TFR-MVX')).toMatchObject({
-      family: 'VDR', subset: 'TFR', type: '20x', name: 'Persistent Machine Verification and Validation for 20x',
-      varies_by_class: { A: { force: 'SHOULD', timeframe: { unit: 'months', num: 1 } }, B: { force: 'MUST', timeframe: { unit: 'days', num: 7 } }, C: { force: 'MUST', timeframe: { unit: 'days', num: 3 } } },
+      family: 'VDR',
+      subset: 'TFR',
+      type: '20x',
+      name: 'Persistent Machine Verification and Validation for 20x',
+      varies_by_class: {
+        A: { force: 'SHOULD', timeframe: { unit: 'months', num: 1 } },
+        B: { force: 'MUST', timeframe: { unit: 'days', num: 7 } },
+        C: { force: 'MUST', timeframe: { unit: 'days', num: 3 } },
+      },
     });
     expect(rule('VDR-TFR-MVX').varies_by_class?.D).toBeUndefined();
     const pvr = rule('VDR-TFR-PVR');
@@ -101,13 +126,19 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
     expect(rule('IEC-CSO-IIR').varies_by_class!.D!.pain_timeframes!['3'].iir).toEqual({ unit: 'hours', num: 0.25, name: 'Initial Incident Report' });
     expect(rule('VDR-TFR-NMV')).toMatchObject({ force: 'MUST', type: 'all' });
     expect(model.ksis.find((k) => k.id === 'KSI-IAM-APM')).toEqual({
-      id: 'KSI-IAM-APM', theme: 'IAM', name: 'Adopting Passwordless Methods',
+      id: 'KSI-IAM-APM',
+      theme: 'IAM',
+      name: 'Adopting Passwordless Methods',
       controls: ['ac-3', 'ia-5.1', 'ia-5.2', 'ia-5.6', 'ia-6', 'ac-2', 'ia-2', 'ia-2.1', 'ia-2.2', 'ia-2.8', 'ia-5', 'ia-8', 'sc-23'],
     });
   });
 
   it('finds the one class whose statement defers to a pilot: SDR-CSX-KMT Class D, the 20x Phase 4 Pilot', () => {
-    const deferred = model.rules.flatMap((r) => Object.entries(r.varies_by_class ?? {}).filter(([, v]) => v.deferred_to !== undefined).map(([c, v]) => `${r.id} ${c}: ${v.deferred_to}`));
+    const deferred = model.rules.flatMap((r) =>
+      Object.entries(r.varies_by_class ?? {})
+        .filter(([, v]) => v.deferred_to !== undefined)
+        .map(([c, v]) => `${r.id} ${c}: ${v.deferred_to}`),
+    );
     expect(deferred).toEqual(['SDR-CSX-KMT D: 20x Phase 4 Pilot']);
     expect(raw.FRR.SDR.data['20x'].CSX['SDR-CSX-KMT'].varies_by_class.d.statement).toContain('specifics to be set during the 20x Phase 4 Pilot');
     expect(builtInRules().rules.find((r) => r.id === 'SDR-CSX-KMT')!.varies_by_class!.D!.deferred_to).toBe('20x Phase 4 Pilot');
@@ -116,12 +147,28 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
   it("reads the families' effective dates, per type where given, and the subsets' applicability", () => {
     const family = (id: string) => model.families.find((f) => f.id === id)!;
     expect(family('VDR').effective).toEqual({
-      all: { is: 'required', current_status: 'Mandated by CISA BOD 26-04', optional_adoption: '2026-07-04', obtain: '2026-12-07', maintain: '2026-12-07', grace: '2027-03-07', grace_until_next_assessment: false },
+      all: {
+        is: 'required',
+        current_status: 'Mandated by CISA BOD 26-04',
+        optional_adoption: '2026-07-04',
+        obtain: '2026-12-07',
+        maintain: '2026-12-07',
+        grace: '2027-03-07',
+        grace_until_next_assessment: false,
+      },
     });
-    expect(family('CCM').effective['20x']).toMatchObject({ obtain: '2026-07-04', maintain: '2027-01-01', grace: '2027-01-01', grace_until_next_assessment: true });
+    expect(family('CCM').effective['20x']).toMatchObject({
+      obtain: '2026-07-04',
+      maintain: '2027-01-01',
+      grace: '2027-01-01',
+      grace_until_next_assessment: true,
+    });
     expect(family('CDS').effective.rev5).toMatchObject({ obtain: '2027-01-01', maintain: '2027-08-01', grace: '2028-02-01' });
     expect(family('FRC').subsets.find((s) => s.id === 'CSX')).toEqual({
-      id: 'CSX', type: '20x', name: '20x-Specific Provider Responsibilities', applicability: { types: ['20x'], paths: ['program'], classes: ['B', 'C', 'D'], affects: ['Providers'] },
+      id: 'CSX',
+      type: '20x',
+      name: '20x-Specific Provider Responsibilities',
+      applicability: { types: ['20x'], paths: ['program'], classes: ['B', 'C', 'D'], affects: ['Providers'] },
     });
   });
 
@@ -143,12 +190,18 @@ describe('the checked-in CR26 data file (src/domain/fedramp/data/cr26-rules.json
     const derived = `${JSON.stringify(derive(REFERENCE), null, 2)}\n`;
     expect(derived).toBe(text);
     expect(`${JSON.stringify(derive(REFERENCE), null, 2)}\n`).toBe(derived);
-     expect(() => execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-cr26.js'), REFERENCE, '--check'], { stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-cr26.js'), REFERENCE, '--check'], { stdio: 'pipe' }),
+    ).not.toThrow();
   });
 
   it('names its source with its sha256, and reads back into the official model without statements', () => {
     const data = JSON.parse(text) as Cr26Data;
-    expect(data.source).toEqual({ file: 'fedramp-consolidated-rules.2026.10.05.01.json', version: '2026.10.05.01', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(data.source).toEqual({
+      file: 'fedramp-consolidated-rules.2026.10.05.01.json',
+      version: '2026.10.05.01',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const { statements, ...official } = model;
     expect(statements).toBeDefined();
     const bundled = builtInRules();
@@ -156,7 +209,9 @@ describe('the checked-in CR26 data file (src/domain/fedramp/data/cr26-rules.json
   });
 
   it('holds no statement sentence of FedRAMP', () => {
-    const sentences = Object.values(model.statements ?? {}).flatMap((s) => [s.text, ...Object.values(s.classes ?? {})]).filter((s): s is string => s !== undefined && s.length >= 40);
+    const sentences = Object.values(model.statements ?? {})
+      .flatMap((s) => [s.text, ...Object.values(s.classes ?? {})])
+      .filter((s): s is string => s !== undefined && s.length >= 40);
     expect(sentences.length).toBeGreaterThan(300);
     const leaked = sentences.filter((s) => text.includes(JSON.stringify(s).slice(1, -1)));
     expect(leaked).toEqual([]);

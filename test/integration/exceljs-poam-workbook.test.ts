@@ -2,7 +2,13 @@ import { ValueType, Workbook, type Worksheet } from 'exceljs';
 import type { TrackedPoamItem } from '../../src/domain/conmon/run-record';
 import type { PoamWorkbookInfo } from '../../src/ports/poam-workbook';
 import { ExceljsPoamWorkbook } from '../../src/infrastructure/renderers/xlsx/exceljs-poam-workbook';
-import { fedrampControlId, POAM_TEMPLATE_COLUMNS, poamTemplateRow, type PoamTemplateCell, type PoamTemplateColumn } from '../../src/infrastructure/renderers/xlsx/poam-template-row';
+import {
+  fedrampControlId,
+  POAM_TEMPLATE_COLUMNS,
+  poamTemplateRow,
+  type PoamTemplateCell,
+  type PoamTemplateColumn,
+} from '../../src/infrastructure/renderers/xlsx/poam-template-row';
 
 const INFO: PoamWorkbookInfo = { system: 'contoso.onmicrosoft.com', date: '2025-03-01', tool: { name: 'svc', version: '0.5.0' } };
 const RUN = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -40,7 +46,13 @@ function anItem(ksi: string, overrides: Partial<TrackedPoamItem> = {}): TrackedP
 const OPEN_ON_TIME = anItem('KSI-IAM-01', { weakness_description: TRICKY });
 const OPEN_OVERDUE = anItem('KSI-CNA-01', { overdue: true, scheduled_completion_date: '2025-02-01', status_date: '2025-02-02', risk_rating: 'Critical' });
 const OPEN_LONG = anItem('KSI-SVC-01', { weakness_description: LONG, last_status: 'WARN', risk_rating: 'Moderate', controls: [] });
-const CLOSED_FIRST = anItem('KSI-MLA-01', { status: 'Closed', completion_date: '2025-02-20', status_date: '2025-02-20', last_status: 'PASS', risk_rating: 'Low' });
+const CLOSED_FIRST = anItem('KSI-MLA-01', {
+  status: 'Closed',
+  completion_date: '2025-02-20',
+  status_date: '2025-02-20',
+  last_status: 'PASS',
+  risk_rating: 'Low',
+});
 const CLOSED_SECOND = anItem('KSI-PIY-01', { status: 'Closed', completion_date: '2025-02-27', status_date: '2025-02-27', last_status: 'PASS' });
 /** Deliberately out of poam_id order, open and closed mixed. */
 const ITEMS = [OPEN_LONG, CLOSED_SECOND, OPEN_ON_TIME, CLOSED_FIRST, OPEN_OVERDUE];
@@ -66,7 +78,12 @@ const rowText = (sheet: Worksheet, row: number) => POAM_TEMPLATE_COLUMNS.map((_,
 function expectCell(sheet: Worksheet, row: number, column: number, expected: PoamTemplateCell): void {
   const cell = sheet.getRow(row).getCell(column);
   if (typeof expected !== 'string') {
-    expect({ column, type: cell.type, value: cell.value, numFmt: cell.numFmt }).toEqual({ column, type: ValueType.Date, value: utc(expected.date), numFmt: 'yyyy-mm-dd' });
+    expect({ column, type: cell.type, value: cell.value, numFmt: cell.numFmt }).toEqual({
+      column,
+      type: ValueType.Date,
+      value: utc(expected.date),
+      numFmt: 'yyyy-mm-dd',
+    });
   } else if (expected === '') {
     expect({ column, type: cell.type }).toEqual({ column, type: ValueType.Null });
   } else {
@@ -207,7 +224,11 @@ describe('ExceljsPoamWorkbook', () => {
     expect(sheet.getCell('B4').type).toBe(ValueType.Date);
     expect(rowText(sheet, 5)).toEqual([...POAM_TEMPLATE_COLUMNS]);
     const header = sheet.getCell('A5');
-    expect({ font: header.font, fill: header.fill, wrap: header.alignment?.wrapText }).toMatchObject({ font: { bold: true }, fill: { type: 'pattern' }, wrap: true });
+    expect({ font: header.font, fill: header.fill, wrap: header.alignment?.wrapText }).toMatchObject({
+      font: { bold: true },
+      fill: { type: 'pattern' },
+      wrap: true,
+    });
   });
 
   it('freezes the rows above the data and filters the header row and the data', () => {
@@ -302,12 +323,16 @@ describe('ExceljsPoamWorkbook.csv', () => {
     expect(records.map((r) => r.split(',')[0])).toEqual(['POAM-KSI-CNA-01', 'POAM-KSI-IAM-01', 'POAM-KSI-SVC-01', 'POAM-KSI-MLA-01', 'POAM-KSI-PIY-01']);
     expect(records[3].trimEnd().endsWith(',Closed')).toBe(true);
     expect(records[3]).toContain(',2025-02-20,No,');
-    expect(records[0]).toContain(',"1. Remediation plan agreed with iam-team (due 2025-02-24)\n2. KSI-CNA-01 passes a new assessment (due 2025-04-10)",,2025-02-02,No,');
+    expect(records[0]).toContain(
+      ',"1. Remediation plan agreed with iam-team (due 2025-02-24)\n2. KSI-CNA-01 passes a new assessment (due 2025-04-10)",,2025-02-02,No,',
+    );
   });
 
   it('quotes fields with quotes, commas and newlines, and keeps formula-like text from running in Excel', () => {
     expect(csv).toContain(',"Line one\n""quoted"" & <tagged>\n=HYPERLINK(""http://evil.example"",""click"")",');
-    const formula = new ExceljsPoamWorkbook().csv([anItem('KSI-X-01', { weakness_description: '=1+2', weakness_name: '@SUM(A1)', remediation_plan: 'a "b", c' })]);
+    const formula = new ExceljsPoamWorkbook().csv([
+      anItem('KSI-X-01', { weakness_description: '=1+2', weakness_name: '@SUM(A1)', remediation_plan: 'a "b", c' }),
+    ]);
     expect(formula).toContain(",'@SUM(A1),'=1+2,");
     expect(formula).toContain(',"a ""b"", c",');
   });

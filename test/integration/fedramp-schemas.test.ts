@@ -7,7 +7,9 @@ import { withFragmentRefs } from '../../src/infrastructure/schemas/ajv-schema-va
 import { REFERENCE, ROOT } from '../support/run-svc';
 
 const DIR = join(REFERENCE, 'fedramp', 'cr26-schemas');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const read = (file: string) => JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { $id: string; properties?: Record<string, unknown> };
 
 /** An Ajv of the test's own, configured as DESIGN §12.3 says, independent of the code under test's cache. */
@@ -53,7 +55,9 @@ describe("FedRAMP's CR26 schemas (2026-06-24)", () => {
   });
 
   it("hold detection's table: each distinguishing key is declared at the top level by its type's schema and no other", () => {
-    const declared = new Map(CR26_DOCUMENT_TYPES.map((t) => [t, Object.keys(read(`fedramp-${CR26_DOCUMENTS[t].stem}-schema-2026-06-24.json`).properties ?? {})]));
+    const declared = new Map(
+      CR26_DOCUMENT_TYPES.map((t) => [t, Object.keys(read(`fedramp-${CR26_DOCUMENTS[t].stem}-schema-2026-06-24.json`).properties ?? {})]),
+    );
     for (const [type, keys] of Object.entries(CR26_DISTINGUISHING_KEYS)) {
       for (const key of keys) {
         expect({ key, by: [...declared].filter(([, props]) => props.includes(key)).map(([t]) => t) }).toEqual({ key, by: [type] });

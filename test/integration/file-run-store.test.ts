@@ -10,7 +10,15 @@ import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { runStoreContract, type JournalTamperTarget, type TamperTarget } from '../contracts/run-store.contract';
 import type { StoredRun } from '../../src/domain/conmon/run-record';
 import { bundleTextFor, recordFor, runIdOf, runIdWithBundle, storedRunFor } from '../support/stored-runs';
-import { editStoredState, openedText, readStoredDocument, readStoredState, storedDocumentFile, storedStateFile, writeStoredDocument } from '../support/stored-documents';
+import {
+  editStoredState,
+  openedText,
+  readStoredDocument,
+  readStoredState,
+  storedDocumentFile,
+  storedStateFile,
+  writeStoredDocument,
+} from '../support/stored-documents';
 import { decodeSpans, encodeSpans } from '../../src/domain/conmon/content-pieces';
 import type { RunDocumentSource } from '../../src/ports/run-store';
 
@@ -162,11 +170,21 @@ describe('FileRunStore on disk', () => {
     const br = (bytes: string | Uint8Array) => brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } });
     // Repetitive JSON, as a SAR is: compresses well. Each run's names the run itself, as a POA&M item's last_run does.
     const sarOf = (id: string, changed = -1) =>
-      JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ observation: i, description: i === changed ? `Changed on the day of run ${id}.` : `The evidence entry of KSI-${i % 50}: checked.`, last_run: id })));
+      JSON.stringify(
+        Array.from({ length: 5_000 }, (_, i) => ({
+          observation: i,
+          description: i === changed ? `Changed on the day of run ${id}.` : `The evidence entry of KSI-${i % 50}: checked.`,
+          last_run: id,
+        })),
+      );
     const appendRun = async (store: FileRunStore, n: number, changed = -1) => {
       const record = recordFor(n);
       const id = runIdOf(record);
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarOf(id, changed)] }]);
+      await store.append(
+        id,
+        (_latest, seq) => storedRunFor(id, seq, { record }),
+        () => [{ name: 'sar.json', media_type: 'application/json', chunks: [sarOf(id, changed)] }],
+      );
       return id;
     };
     const packOf = (seq: number) => join(dir, 'pieces', `${String(seq).padStart(8, '0')}.pack`);
@@ -199,7 +217,12 @@ describe('FileRunStore on disk', () => {
       expect(spans.filter((span) => span.pack === 3).reduce((sum, span) => sum + span.count, 0)).toBeLessThanOrEqual(3);
       expect(statSync(packOf(3)).size).toBeLessThan(statSync(packOf(1)).size / 10);
       const reopened = new FileRunStore({ dir });
-      for (const [seq, id, changed] of [[1, first, -1], [2, second, -1], [3, third, 2_500]] as const) expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(sarOf(id, changed));
+      for (const [seq, id, changed] of [
+        [1, first, -1],
+        [2, second, -1],
+        [3, third, 2_500],
+      ] as const)
+        expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(sarOf(id, changed));
       expect(await reopened.get(3)).toStrictEqual(await store.get(3));
     });
 
@@ -214,21 +237,38 @@ describe('FileRunStore on disk', () => {
       const flipped = Buffer.from(pack);
       flipped[Math.floor(pack.length / 2)] ^= 0xff;
       writeFileSync(packOf(1), flipped);
-      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringMatching(new RegExp(`^(${escapeRegExp(packOf(1))}: does not hold the pieces of run 1|${escapeRegExp(list)}: the document sar.json no longer matches)`)) });
+      await expect(read()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringMatching(
+          new RegExp(`^(${escapeRegExp(packOf(1))}: does not hold the pieces of run 1|${escapeRegExp(list)}: the document sar.json no longer matches)`),
+        ),
+      });
       writeFileSync(packOf(1), pack);
       const good = readFileSync(list);
       writeFileSync(list, good.subarray(0, 3));
-      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the document sar.json no longer matches`) });
+      await expect(read()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${list}: the document sar.json no longer matches`),
+      });
       writeFileSync(list, encodeSpans([{ pack: 1, first: 1, count: 1 }]));
-      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the document sar.json no longer matches`) });
+      await expect(read()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${list}: the document sar.json no longer matches`),
+      });
       writeFileSync(list, good);
       rmSync(packOf(1));
-      await expect(read()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${packOf(1)}: is the pack of run 1, which a document's piece list names, but it is missing`) });
+      await expect(read()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${packOf(1)}: is the pack of run 1, which a document's piece list names, but it is missing`),
+      });
       writeFileSync(packOf(1), pack);
       expect(await read()).toBe(sarOf(id));
       const state = join(dir, 'states', `00000001-${id}.json.pieces`);
       writeFileSync(state, 'not a piece list');
-      await expect(new FileRunStore({ dir }).get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the state of run 1 (${id}) is not the compressed state svc wrote`) });
+      await expect(new FileRunStore({ dir }).get(1)).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${state}: the state of run 1 (${id}) is not the compressed state svc wrote`),
+      });
     });
 
     it('makes a new salt when its salt is lost: the next run shares no piece, and every run still reads back', async () => {
@@ -251,7 +291,12 @@ describe('FileRunStore on disk', () => {
         writeFileSync(join(documents, 'sar.json'), readStoredDocument(documents, 'sar.json'));
         writeFileSync(join(documents, '.list.json'), brotliDecompressSync(readFileSync(join(documents, '.list.json.br'))));
         writeFileSync(join(dir, 'states', `${String(i + 1).padStart(8, '0')}-${id}.json`), JSON.stringify(readStoredState(dir, i + 1, id)));
-        for (const file of [join(documents, 'sar.json.pieces'), join(documents, '.list.json.br'), join(dir, 'states', `${String(i + 1).padStart(8, '0')}-${id}.json.pieces`)]) unlinkSync(file);
+        for (const file of [
+          join(documents, 'sar.json.pieces'),
+          join(documents, '.list.json.br'),
+          join(dir, 'states', `${String(i + 1).padStart(8, '0')}-${id}.json.pieces`),
+        ])
+          unlinkSync(file);
       }
       rmSync(join(dir, 'pieces'), { recursive: true });
       const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
@@ -264,7 +309,9 @@ describe('FileRunStore on disk', () => {
       // A plain file changed is found as before, naming the plain file.
       const plain = join(dir, 'documents', ids[1], 'sar.json');
       writeFileSync(plain, sarOf(ids[1]).replace('"observation":7,', '"observation":8,'));
-      await expect(openedText(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({ message: expect.stringContaining(`${plain}: the document sar.json no longer matches`) });
+      await expect(openedText(await before.openDocument(2, 'sar.json'))).rejects.toMatchObject({
+        message: expect.stringContaining(`${plain}: the document sar.json no longer matches`),
+      });
       writeFileSync(plain, sarOf(ids[1]));
       // A conversion cut short: run 1's compressed file written but its plain one not yet removed.
       writeFileSync(join(dir, 'documents', ids[0], 'sar.json.br'), br(sarOf(ids[0])));
@@ -273,7 +320,8 @@ describe('FileRunStore on disk', () => {
       for (const id of ids) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json', 'sar.json.br']);
       expect(readdirSync(join(dir, 'states')).sort()).toEqual([`00000001-${ids[0]}.json.br`, `00000002-${ids[1]}.json.br`, `00000003-${third}.json.pieces`]);
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).compressed_documents).toBe(true);
-      for (const [seq, id] of [ids[0], ids[1], third].entries()) expect(await openedText(await new FileRunStore({ dir }).openDocument(seq + 1, 'sar.json'))).toBe(sarOf(id));
+      for (const [seq, id] of [ids[0], ids[1], third].entries())
+        expect(await openedText(await new FileRunStore({ dir }).openDocument(seq + 1, 'sar.json'))).toBe(sarOf(id));
     });
 
     it('converts the runs svc recorded before it kept pieces into pieces shared between them, in place, resumably; a file that does not decode stays as it is', async () => {
@@ -308,13 +356,18 @@ describe('FileRunStore on disk', () => {
       expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).piece_documents).toBe(true);
       for (const id of ids.slice(0, 2)) expect(readdirSync(join(dir, 'documents', id)).sort()).toEqual(['.list.json.br', 'sar.json.pieces']);
       expect(readFileSync(broken)).toEqual(brokenBytes);
-      expect(readdirSync(join(dir, 'states')).sort()).toEqual([1, 2, 3].map((seq) => `${basename(stateFile(seq))}.pieces`).concat(`00000004-${fourth}.json.pieces`));
+      expect(readdirSync(join(dir, 'states')).sort()).toEqual(
+        [1, 2, 3].map((seq) => `${basename(stateFile(seq))}.pieces`).concat(`00000004-${fourth}.json.pieces`),
+      );
       // Converted as they were recorded: run 2 (naming itself) shares all of run 1's pieces; run 4 is written against run 3.
       expect(listOf(ids[1])!.spans.every((span) => span.pack === 1)).toBe(true);
       expect(readdirSync(join(dir, 'pieces')).sort()).toEqual(['00000001.pack', '00000002.pack', '00000003.pack', '00000004.pack', 'salt']);
       const reopened = new FileRunStore({ dir });
       for (const seq of [1, 2]) expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(sarOf(ids[seq - 1]));
-      await expect(openedText(await reopened.openDocument(3, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(broken) });
+      await expect(openedText(await reopened.openDocument(3, 'sar.json'))).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(broken),
+      });
       for (const seq of [1, 2, 3]) expect(await reopened.get(seq)).toStrictEqual(runs[seq - 1]);
       // Cut short after run 2's state list, before its document's: the next conversion leaves its document whole, as
       // it left run 3's (its pack and state list written).
@@ -372,7 +425,10 @@ describe('FileRunStore on disk', () => {
       const list = join(dir, 'documents', ids[1], '.list.json.br');
       const listed = brotliDecompressSync(readFileSync(list)).toString('utf8');
       writeFileSync(list, brotliCompressSync(listed.replace(sha(counts), sha('forged'))));
-      await expect(new FileRunStore({ dir }).openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${list}: the hash chain does not match the document list of run 2`) });
+      await expect(new FileRunStore({ dir }).openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${list}: the hash chain does not match the document list of run 2`),
+      });
       // The next run recorded keeps its own, and the chain goes on.
       writeFileSync(list, brotliCompressSync(listed));
       await appendWithDocuments(before, 3);
@@ -391,7 +447,10 @@ describe('FileRunStore on disk', () => {
     expect(readdirSync(join(dir, 'states'))).toEqual([`00000001-${first}.json.pieces`, `00000002-${second}.json.pieces`]);
     // Each run's state is pieces (its POA&M items and events, item by item): run 2's shares those of run 1 that are the same.
     expect(readdirSync(join(dir, 'pieces')).sort()).toEqual(['00000001.pack', '00000002.pack', 'salt']);
-    for (const [n, id] of [[1, first], [2, second]] as const) {
+    for (const [n, id] of [
+      [1, first],
+      [2, second],
+    ] as const) {
       const bytes = readFileSync(join(dir, 'runs', `${id}.json`));
       expect(sha(bytes)).toBe(id);
       expect(bytes.toString('utf8')).toBe(canonicalize(recordFor(n)));
@@ -402,7 +461,15 @@ describe('FileRunStore on disk', () => {
     const linkOf = (run: StoredRun, prev: string) => {
       const hash = (value: unknown) => sha(canonicalize(value)!);
       const at = (iso: string) => new Date(iso).toISOString();
-      const link = { schema: 'svc.run-link/v1', seq: run.summary.seq, id: run.summary.id, as_of: at(run.summary.as_of), recorded_at: at(run.summary.recorded_at), prev, records: { record: run.summary.id, head: hash(run.record), summary: hash(run.summary), poam: hash(run.poam), events: hash(run.events) } };
+      const link = {
+        schema: 'svc.run-link/v1',
+        seq: run.summary.seq,
+        id: run.summary.id,
+        as_of: at(run.summary.as_of),
+        recorded_at: at(run.summary.recorded_at),
+        prev,
+        records: { record: run.summary.id, head: hash(run.record), summary: hash(run.summary), poam: hash(run.poam), events: hash(run.events) },
+      };
       return { link, head: hash(link) };
     };
     const one = linkOf(storedRunFor(first, 1), '0'.repeat(64));
@@ -472,7 +539,14 @@ describe('FileRunStore on disk', () => {
 
   it('respects a lease of another host whose heartbeat is within its expiry, whatever its pid', async () => {
     mkdirSync(dir, { recursive: true });
-    const lease = JSON.stringify({ pid: deadPid(), host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z', heartbeat: new Date().toISOString(), lease_ms: 60_000, token: 'a'.repeat(32) });
+    const lease = JSON.stringify({
+      pid: deadPid(),
+      host: `not-${hostname()}`,
+      since: '2026-11-01T00:00:00.000Z',
+      heartbeat: new Date().toISOString(),
+      lease_ms: 60_000,
+      token: 'a'.repeat(32),
+    });
     writeFileSync(join(dir, 'store.lock'), lease);
     await expect(append(new FileRunStore({ dir, lockTimeoutMs: 100 }), 1)).rejects.toMatchObject({ code: 'run-store-locked' });
     expect(readFileSync(join(dir, 'store.lock'), 'utf8')).toBe(lease);
@@ -480,7 +554,14 @@ describe('FileRunStore on disk', () => {
 
   it('takes over a lease of another host whose heartbeat is older than its expiry (a killed pod)', async () => {
     mkdirSync(dir, { recursive: true });
-    const stale = { pid: 1, host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z', heartbeat: '2026-11-01T00:00:05.000Z', lease_ms: 30_000, token: 'a'.repeat(32) };
+    const stale = {
+      pid: 1,
+      host: `not-${hostname()}`,
+      since: '2026-11-01T00:00:00.000Z',
+      heartbeat: '2026-11-01T00:00:05.000Z',
+      lease_ms: 30_000,
+      token: 'a'.repeat(32),
+    };
     writeFileSync(join(dir, 'store.lock'), JSON.stringify(stale));
     const store = new FileRunStore({ dir, lockTimeoutMs: 100 });
     const id = await append(store, 1);
@@ -501,7 +582,14 @@ describe('FileRunStore on disk', () => {
     const store = new FileRunStore({ dir });
     const first = await append(store, 1);
     const index = readFileSync(join(dir, 'index.json'), 'utf8');
-    const taker = JSON.stringify({ pid: 1, host: `not-${hostname()}`, since: '2026-11-01T00:00:00.000Z', heartbeat: new Date().toISOString(), lease_ms: 30_000, token: 'b'.repeat(32) });
+    const taker = JSON.stringify({
+      pid: 1,
+      host: `not-${hostname()}`,
+      since: '2026-11-01T00:00:00.000Z',
+      heartbeat: new Date().toISOString(),
+      lease_ms: 30_000,
+      token: 'b'.repeat(32),
+    });
     const record = recordFor(2);
     const id = runIdOf(record);
     const lost = store.append(id, (_latest, seq) => {
@@ -587,13 +675,19 @@ describe('FileRunStore on disk', () => {
     writeFileSync(index, '{"schema":"svc.run-index/v1","runs":[');
     for (const attempt of [() => store.list(), () => store.latest(), () => store.get(1), () => append(store, 2)]) {
       await expect(attempt()).rejects.toBeInstanceOf(InvalidInputError);
-      await expect(attempt()).rejects.toMatchObject({ code: 'run-store-corrupt', message: expect.stringMatching(new RegExp(`^${index}: .*; the file was damaged outside svc, restore it from backup$`)) });
+      await expect(attempt()).rejects.toMatchObject({
+        code: 'run-store-corrupt',
+        message: expect.stringMatching(new RegExp(`^${index}: .*; the file was damaged outside svc, restore it from backup$`)),
+      });
     }
     expect(existsSync(join(dir, 'store.lock'))).toBe(false);
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v2', head: '0'.repeat(64), runs: [{ seq: 1, id: 'x', as_of: '2026-11-01' }] }));
     await expect(store.list()).rejects.toThrow(new RegExp(`^${index}: not a svc.run-index/v2 index; the file was damaged`));
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v2', head: '0'.repeat(64), runs: [{ summary: { seq: 2, id: 'x', as_of: '2026-11-01' } }] }));
-    await expect(store.list()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${index}: the chain link of run 1 (x) is not the link of that run`) });
+    await expect(store.list()).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`${index}: the chain link of run 1 (x) is not the link of that run`),
+    });
     writeFileSync(index, JSON.stringify({ schema: 'svc.run-index/v1', runs: [{ seq: 2, id: 'x', as_of: '2026-11-01' }] }));
     await expect(store.list()).rejects.toThrow(/not a svc.run-index\/v1 index with runs numbered 1, 2/);
   });
@@ -637,12 +731,17 @@ describe('FileRunStore on disk', () => {
    * index of summaries without a chain.
    */
   function writeLegacyStore(count: number): StoredRun[] {
-    const runs = Array.from({ length: count }, (_, i) => storedRunFor(runIdWithBundle(recordFor(i + 1), bundleTextFor(i + 1)), i + 1, { record: recordFor(i + 1) }));
+    const runs = Array.from({ length: count }, (_, i) =>
+      storedRunFor(runIdWithBundle(recordFor(i + 1), bundleTextFor(i + 1)), i + 1, { record: recordFor(i + 1) }),
+    );
     mkdirSync(join(dir, 'runs'), { recursive: true });
     mkdirSync(join(dir, 'states'), { recursive: true });
     for (const run of runs) {
       writeFileSync(join(dir, 'runs', `${run.summary.id}.json`), canonicalize({ ...run.record, bundle: JSON.parse(bundleTextFor(run.summary.seq)) })!);
-      writeFileSync(join(dir, 'states', `${String(run.summary.seq).padStart(8, '0')}-${run.summary.id}.json`), canonicalize({ summary: run.summary, poam: run.poam, events: run.events })!);
+      writeFileSync(
+        join(dir, 'states', `${String(run.summary.seq).padStart(8, '0')}-${run.summary.id}.json`),
+        canonicalize({ summary: run.summary, poam: run.poam, events: run.events })!,
+      );
     }
     writeFileSync(join(dir, 'index.json'), canonicalize({ schema: 'svc.run-index/v1', runs: runs.map((r) => r.summary) })!);
     return runs;
@@ -658,7 +757,12 @@ describe('FileRunStore on disk', () => {
     expect(await store.get(2)).toStrictEqual(runs[1]);
     // Its evidence bundle reads back as the document a later run stores it as, byte for byte.
     const opened = await store.openDocument(2, 'evidence-bundle.json');
-    expect(opened?.document).toEqual({ name: 'evidence-bundle.json', media_type: 'application/json', sha256: sha(bundleTextFor(2)), bytes: Buffer.byteLength(bundleTextFor(2)) });
+    expect(opened?.document).toEqual({
+      name: 'evidence-bundle.json',
+      media_type: 'application/json',
+      sha256: sha(bundleTextFor(2)),
+      bytes: Buffer.byteLength(bundleTextFor(2)),
+    });
     const parts: Buffer[] = [];
     for await (const chunk of opened!.chunks) parts.push(Buffer.from(chunk));
     expect(Buffer.concat(parts).toString('utf8')).toBe(bundleTextFor(2));
@@ -666,7 +770,10 @@ describe('FileRunStore on disk', () => {
     expect((await store.latest())?.summary).toMatchObject({ seq: 3, id: third });
     // The append compressed the state files 0.5.0 wrote, as it compresses every earlier run's (compressPlainFiles).
     const state = editStoredState(dir, 1, runs[0].summary.id, (edited) => (edited.poam[0].risk_rating = 'Low'));
-    await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the hash chain does not match the POA&M state of run 1`) });
+    await expect(store.get(1)).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`${state}: the hash chain does not match the POA&M state of run 1`),
+    });
     expect(existsSync(join(dir, 'store.lock'))).toBe(false);
   });
 
@@ -676,13 +783,19 @@ describe('FileRunStore on disk', () => {
     const good = readFileSync(runPath, 'utf8');
     writeFileSync(runPath, good.replace('ScubaGear', 'ScubaGeaR'));
     const store = new FileRunStore({ dir });
-    await expect(store.list()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${runPath}: run ${runs[1].summary.id} no longer matches its SHA-256`) });
+    await expect(store.list()).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`${runPath}: run ${runs[1].summary.id} no longer matches its SHA-256`),
+    });
     writeFileSync(runPath, good);
     const state = join(dir, 'states', `00000002-${runs[1].summary.id}.json`);
     const edited = JSON.parse(readFileSync(state, 'utf8'));
     edited.summary.counts.fail = 0;
     writeFileSync(state, JSON.stringify(edited));
-    await expect(store.latest()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${state}: the summary of run 2 (${runs[1].summary.id}) is not the one index.json lists`) });
+    await expect(store.latest()).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`${state}: the summary of run 2 (${runs[1].summary.id}) is not the one index.json lists`),
+    });
     expect(JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).schema).toBe('svc.run-index/v1');
   });
 
@@ -694,11 +807,17 @@ describe('FileRunStore on disk', () => {
     const edited = JSON.parse(index);
     edited.runs.splice(1, 1);
     writeFileSync(path, JSON.stringify(edited));
-    await expect(store.list()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${path}: the chain link of run 2 (${ids[2]}) is not the link of that run`) });
+    await expect(store.list()).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`${path}: the chain link of run 2 (${ids[2]}) is not the link of that run`),
+    });
     const swapped = JSON.parse(index);
     swapped.runs = [swapped.runs[1], swapped.runs[0], swapped.runs[2]];
     writeFileSync(path, JSON.stringify(swapped));
-    await expect(store.get(3)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${path}: the chain link of run 1 (${ids[1]}) is not the link of that run`) });
+    await expect(store.get(3)).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`${path}: the chain link of run 1 (${ids[1]}) is not the link of that run`),
+    });
   });
 
   describe('the journal on disk', () => {
@@ -766,13 +885,22 @@ describe('FileRunStore on disk', () => {
       const head = readFileSync(headPath(), 'utf8');
       rmSync(headPath());
       for (const attempt of [() => store.journal(), () => store.appendJournal('vulnerability-evaluation', evaluation(4), at(4))]) {
-        await expect(attempt()).rejects.toMatchObject({ code: 'run-store-tampered', message: `${headPath()}: the journal head is missing, but ${journalPath()} holds entries; the store was modified outside svc. Restore it from backup` });
+        await expect(attempt()).rejects.toMatchObject({
+          code: 'run-store-tampered',
+          message: `${headPath()}: the journal head is missing, but ${journalPath()} holds entries; the store was modified outside svc. Restore it from backup`,
+        });
       }
       writeFileSync(headPath(), head);
       writeFileSync(journalPath(), lines.replace(/\n[^\n]*\n/, '\n{"seq": 2, "kind": \n'));
-      await expect(store.journal()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${journalPath()}: journal entry 2 is not an entry svc wrote`) });
+      await expect(store.journal()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${journalPath()}: journal entry 2 is not an entry svc wrote`),
+      });
       writeFileSync(headPath(), '{"seq":3}');
-      await expect(store.journal()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`${headPath()}: the journal head is not one svc wrote`) });
+      await expect(store.journal()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(`${headPath()}: the journal head is not one svc wrote`),
+      });
       expect(existsSync(join(dir, 'store.lock'))).toBe(false);
     });
   });
@@ -781,7 +909,10 @@ describe('FileRunStore on disk', () => {
     const store = new FileRunStore({ dir });
     const id = await append(store, 1);
     rmSync(join(dir, 'runs', `${id}.json`));
-    await expect(store.get(id)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('is listed in index.json but its file is missing') });
+    await expect(store.get(id)).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining('is listed in index.json but its file is missing'),
+    });
   });
 });
 
@@ -827,12 +958,36 @@ describe('FileRunStore: the access log on disk', () => {
     const dir = join(freshRoot(), 'store');
     // svc 0.6 took principals up to 512 characters: what it logged stays readable.
     const old = `${'o'.repeat(390)}@OLD.TEST`;
-    legacyDay(dir, '2026-11-20', [event('2026-11-20T10:00:00Z'), denial('2026-11-20T11:00:00Z', old), event('2026-11-20T09:00:00Z')], '{"at":"2026-11-20T12:00:00Z","pri');
+    legacyDay(
+      dir,
+      '2026-11-20',
+      [event('2026-11-20T10:00:00Z'), denial('2026-11-20T11:00:00Z', old), event('2026-11-20T09:00:00Z')],
+      '{"at":"2026-11-20T12:00:00Z","pri',
+    );
     const [a, b] = [new FileRunStore({ dir }), new FileRunStore({ dir })];
     const [fromA, fromB] = await Promise.all([a.accessTallies('2026-11-20'), b.accessTallies('2026-11-20')]);
     const expected = [
-      { day: '2026-11-20', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 2, denied: 0, first: '2026-11-20T09:00:00Z', last: '2026-11-20T10:00:00Z' },
-      { day: '2026-11-20', principal: old, document: 'cpo', served: 0, denied: 1, first: '2026-11-20T11:00:00Z', last: '2026-11-20T11:00:00Z', denied_first: '2026-11-20T11:00:00Z', denied_last: '2026-11-20T11:00:00Z' },
+      {
+        day: '2026-11-20',
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        document: 'sdr',
+        served: 2,
+        denied: 0,
+        first: '2026-11-20T09:00:00Z',
+        last: '2026-11-20T10:00:00Z',
+      },
+      {
+        day: '2026-11-20',
+        principal: old,
+        document: 'cpo',
+        served: 0,
+        denied: 1,
+        first: '2026-11-20T11:00:00Z',
+        last: '2026-11-20T11:00:00Z',
+        denied_first: '2026-11-20T11:00:00Z',
+        denied_last: '2026-11-20T11:00:00Z',
+      },
     ];
     expect([fromA, fromB]).toEqual([expected, expected]);
     expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-11-20.ndjson', '2026-11-20.summary.json']);
@@ -842,12 +997,21 @@ describe('FileRunStore: the access log on disk', () => {
       [16, 3, 0, '2026-11-20T13:00:00Z'],
       [399, 0, 1, '2026-11-20T11:00:00Z'],
     ]);
-    expect((await a.accessLog('2026-11-20', '2026-11-20')).map((e) => e.at)).toEqual(['2026-11-20T10:00:00Z', '2026-11-20T11:00:00Z', '2026-11-20T09:00:00Z', '2026-11-20T13:00:00Z']);
+    expect((await a.accessLog('2026-11-20', '2026-11-20')).map((e) => e.at)).toEqual([
+      '2026-11-20T10:00:00Z',
+      '2026-11-20T11:00:00Z',
+      '2026-11-20T09:00:00Z',
+      '2026-11-20T13:00:00Z',
+    ]);
   });
 
   it('summarizes a day an earlier svc logged before the first append to it, and before its raw events are pruned', async () => {
     const dir = join(freshRoot(), 'store');
-    legacyDay(dir, '2026-11-25', Array.from({ length: 150 }, (_, i) => denial(`2026-11-25T10:00:${String(i % 60).padStart(2, '0')}Z`, 'carol@SVC.TEST')));
+    legacyDay(
+      dir,
+      '2026-11-25',
+      Array.from({ length: 150 }, (_, i) => denial(`2026-11-25T10:00:${String(i % 60).padStart(2, '0')}Z`, 'carol@SVC.TEST')),
+    );
     legacyDay(dir, '2026-08-01', [event('2026-08-01T10:00:00Z')]);
     const store = new FileRunStore({ dir });
     // 150 denials already logged: the bound is reached, so the new one is counted only.
@@ -856,7 +1020,12 @@ describe('FileRunStore: the access log on disk', () => {
     expect(await store.accessLog('2026-11-25', '2026-11-25')).toHaveLength(150);
     const done = await store.pruneAccess({ raw_from: '2026-11-01', summaries_from: '2026-01-01', settled_before: '2026-11-24' });
     expect(done).toEqual({ compacted: 0, summarized: 1, raw_days: 1, summary_days: 0 });
-    expect(readdirSync(join(dir, 'access')).sort()).toEqual(['2026-08-01.summary.json', '2026-11-25.ndjson', '2026-11-25.summary.json', '2026-11-25.tally.ndjson']);
+    expect(readdirSync(join(dir, 'access')).sort()).toEqual([
+      '2026-08-01.summary.json',
+      '2026-11-25.ndjson',
+      '2026-11-25.summary.json',
+      '2026-11-25.tally.ndjson',
+    ]);
     expect((await new FileRunStore({ dir }).accessTallies('2026-08-01')).map((t) => t.served)).toEqual([1]);
   });
 
@@ -872,7 +1041,14 @@ describe('FileRunStore: the access log on disk', () => {
     const cutoffs = { raw_from: '2026-11-01', summaries_from: '2026-01-01', settled_before: '2026-11-24' };
     expect(await writer.pruneAccess(cutoffs)).toEqual({ compacted: 1, summarized: 0, raw_days: 0, summary_days: 0 });
     const summary = JSON.parse(readFileSync(join(dir, 'access', '2026-11-20.summary.json'), 'utf8'));
-    expect(summary).toMatchObject({ schema: 'svc.access-summary/v1', day: '2026-11-20', absorbed: { ino: String(statSync(join(dir, 'access', '2026-11-20.tally.ndjson')).ino), bytes: statSync(join(dir, 'access', '2026-11-20.tally.ndjson')).size } });
+    expect(summary).toMatchObject({
+      schema: 'svc.access-summary/v1',
+      day: '2026-11-20',
+      absorbed: {
+        ino: String(statSync(join(dir, 'access', '2026-11-20.tally.ndjson')).ino),
+        bytes: statSync(join(dir, 'access', '2026-11-20.tally.ndjson')).size,
+      },
+    });
     expect(summary.tallies).toEqual(before);
     for (const store of [reader, writer, new FileRunStore({ dir })]) expect(await store.accessTallies('2026-11-20')).toEqual(before);
     // Nothing new: nothing to compact.
@@ -899,7 +1075,13 @@ describe('FileRunStore: the access log on disk', () => {
     await Promise.all([
       ...stores.map(async (store, s) => {
         for (let b = 0; b < 25; b += 1) {
-          await store.appendAccess(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? event(`2026-11-25T10:${String(b).padStart(2, '0')}:${String(s * 10 + i / 2).padStart(2, '0')}Z`) : denial(`2026-11-25T11:00:${String(s).padStart(2, '0')}Z`, 'carol@SVC.TEST'))));
+          await store.appendAccess(
+            Array.from({ length: 20 }, (_, i) =>
+              i % 2 === 0
+                ? event(`2026-11-25T10:${String(b).padStart(2, '0')}:${String(s * 10 + i / 2).padStart(2, '0')}Z`)
+                : denial(`2026-11-25T11:00:${String(s).padStart(2, '0')}Z`, 'carol@SVC.TEST'),
+            ),
+          );
         }
       }),
       (async () => {
@@ -935,7 +1117,11 @@ describe('FileRunStore: the access log on disk', () => {
     });
     // Logging goes on meanwhile: the events are tallied, their denials no longer kept raw.
     await store.appendAccess([event('2026-11-20T10:00:02Z'), denial('2026-11-20T10:00:03Z', 'carol@SVC.TEST')]);
-    expect((await store.accessLog('2026-11-20', '2026-11-20')).map((e) => e.at)).toEqual(['2026-11-20T10:00:00Z', '2026-11-20T10:00:01Z', '2026-11-20T10:00:02Z']);
+    expect((await store.accessLog('2026-11-20', '2026-11-20')).map((e) => e.at)).toEqual([
+      '2026-11-20T10:00:00Z',
+      '2026-11-20T10:00:01Z',
+      '2026-11-20T10:00:02Z',
+    ]);
     expect(readFileSync(tally, 'utf8').split('\n').at(-2)).toContain('"denied":1');
     const summary = join(dir, 'access', '2026-11-21.summary.json');
     writeFileSync(summary, '{"schema":"svc.access-summary/v1","day":"2026-11-21","tallies":[{"served":1}]}');

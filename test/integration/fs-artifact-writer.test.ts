@@ -80,7 +80,14 @@ describe('FsArtifactWriter on disk', () => {
     await write({ 'b.json': 'B', 'b.json.dsse.json': 'B sig', 'pages/two.md': '2' });
     await write({ 'a.json': 'A2', 'a.json.dsse.json': 'A2 sig' });
     expect(visible(dir)).toEqual(['a.json', 'a.json.dsse.json', 'b.json', 'b.json.dsse.json', 'pages']);
-    expect(['a.json', 'a.json.dsse.json', 'b.json', 'b.json.dsse.json', 'pages/one.md', 'pages/two.md'].map((f) => read(join(dir, f)))).toEqual(['A2', 'A2 sig', 'B', 'B sig', '1', '2']);
+    expect(['a.json', 'a.json.dsse.json', 'b.json', 'b.json.dsse.json', 'pages/one.md', 'pages/two.md'].map((f) => read(join(dir, f)))).toEqual([
+      'A2',
+      'A2 sig',
+      'B',
+      'B sig',
+      '1',
+      '2',
+    ]);
   });
 
   it('writes members in subdirectories (docs/areas/AC.md), into a new directory and into an existing one', async () => {
@@ -88,7 +95,11 @@ describe('FsArtifactWriter on disk', () => {
       const dir = join(root, 'docs');
       if (existing) writeFileSync(join(dir, 'old.md'), 'kept');
       const tx = await new FsArtifactWriter().begin(dir);
-      for (const [name, text] of [['index.md', '# i'], ['areas/AC.md', '# AC'], ['controls/ac-2.md', '# ac-2']]) {
+      for (const [name, text] of [
+        ['index.md', '# i'],
+        ['areas/AC.md', '# AC'],
+        ['controls/ac-2.md', '# ac-2'],
+      ]) {
         const sink = tx.open(name);
         sink.write(text);
         await sink.close();
@@ -163,7 +174,11 @@ describe('FsArtifactWriter after a crash (SIGKILL) of another writer', () => {
     const tx = await new FsArtifactWriter().begin(dir);
     expect(readdirSync(root).sort()).toEqual(['.report.md.0123456789ab.tmp', `.report.md.${alive}`, 'bundle']);
     const ours = (name: string) => new RegExp(`^\\.bundle\\.svc-tmp-[0-9a-f]{8}-${process.pid}-`).test(name);
-    expect(readdirSync(dir).filter((name) => !ours(name)).sort()).toEqual([`.bundle.${alive}`, 'a.json']);
+    expect(
+      readdirSync(dir)
+        .filter((name) => !ours(name))
+        .sort(),
+    ).toEqual([`.bundle.${alive}`, 'a.json']);
     expect(readdirSync(dir).filter(ours)).toHaveLength(1);
     await tx.abort();
     expect(readdirSync(dir).sort()).toEqual([`.bundle.${alive}`, 'a.json']);

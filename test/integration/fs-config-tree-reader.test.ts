@@ -103,13 +103,17 @@ describe('FsConfigTreeReader', () => {
     expect(await refusal(tmp)).toMatch(/^invalid-json: .*\/conf\/bad\.json: invalid JSON at line 3, column 8: Unexpected token '}'[^]*; fix the syntax there/);
     rmSync(join(tmp, 'conf', 'bad.json'));
     put('conf/bad.yaml', 'a: 1\n---\nb: [1,\n c: d: e\n');
-    expect(await refusal(tmp)).toMatch(/^invalid-yaml: .*\/conf\/bad\.yaml: invalid YAML at line 4, column 5: Block collections are not allowed within flow collections; fix the syntax there$/);
+    expect(await refusal(tmp)).toMatch(
+      /^invalid-yaml: .*\/conf\/bad\.yaml: invalid YAML at line 4, column 5: Block collections are not allowed within flow collections; fix the syntax there$/,
+    );
   });
 
   it('refuses a missing directory and a file given as the directory', async () => {
     expect(await refusal(join(tmp, 'nope'))).toBe(`tree-not-found: ${join(tmp, 'nope')}: no such directory; pass the configuration directory to walk`);
     put('f.json', '{}');
-    expect(await refusal(join(tmp, 'f.json'))).toBe(`tree-not-directory: ${join(tmp, 'f.json')}: is a file, expected a directory; pass the directory that holds it`);
+    expect(await refusal(join(tmp, 'f.json'))).toBe(
+      `tree-not-directory: ${join(tmp, 'f.json')}: is a file, expected a directory; pass the directory that holds it`,
+    );
   });
 
   it('hashes a file above the parse limit without parsing it, and says so', async () => {

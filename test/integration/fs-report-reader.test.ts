@@ -55,8 +55,16 @@ describe('parseJson', () => {
   // stays out of the one-line message (found by test/property/normalized-report.property.test.ts).
   it.each([
     ['a short text', 'x\n1', "r.json: invalid JSON at line 1, column 1: Unexpected token 'x'; fix the syntax there (a JSON validator shows the context)"],
-    ['a long text, quoted up to "..."', ':\n  "schema_version": "1",\n  "results": []\n}', "r.json: invalid JSON at line 1, column 1: Unexpected token ':'; fix the syntax there (a JSON validator shows the context)"],
-    ['a token in the middle, quoted between "..."', '{"results": [\n  {"ksi_id": "KSI-AC-02", "status": PASS}\n]}', "r.json: invalid JSON at line 2, column 37: Unexpected token 'P'; fix the syntax there (a JSON validator shows the context)"],
+    [
+      'a long text, quoted up to "..."',
+      ':\n  "schema_version": "1",\n  "results": []\n}',
+      "r.json: invalid JSON at line 1, column 1: Unexpected token ':'; fix the syntax there (a JSON validator shows the context)",
+    ],
+    [
+      'a token in the middle, quoted between "..."',
+      '{"results": [\n  {"ksi_id": "KSI-AC-02", "status": PASS}\n]}',
+      "r.json: invalid JSON at line 2, column 37: Unexpected token 'P'; fix the syntax there (a JSON validator shows the context)",
+    ],
   ])('keeps the quoted text of %s out of the message', (_what, text, message) => {
     expect(refusal(text)).toBe(message);
   });

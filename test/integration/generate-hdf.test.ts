@@ -49,16 +49,25 @@ const controlsOf = (text: string): HdfControl[] => (JSON.parse(text) as { profil
 
 describe('the HDF schema, as published', () => {
   it('accepts the three real HDF samples and refuses a broken document, so a pass means something', () => {
-    for (const file of ['red_hat_good.json', 'triple_overlay_profile_sample.json', 'minimal_hdf.json']) expect(schemaErrors(JSON.parse(readFileSync(rawSample('hdf', file), 'utf8')))).toEqual([]);
+    for (const file of ['red_hat_good.json', 'triple_overlay_profile_sample.json', 'minimal_hdf.json'])
+      expect(schemaErrors(JSON.parse(readFileSync(rawSample('hdf', file), 'utf8')))).toEqual([]);
     const broken = JSON.parse(readFileSync(rawSample('hdf', 'minimal_hdf.json'), 'utf8'));
     broken.profiles[0].controls[0].impact = 2;
     delete broken.profiles[0].controls[0].results[0].start_time;
-    expect(schemaErrors(broken)).toEqual(['/profiles/0/controls/0/impact must be <= 1', "/profiles/0/controls/0/results/0 must have required property 'start_time'"]);
+    expect(schemaErrors(broken)).toEqual([
+      '/profiles/0/controls/0/impact must be <= 1',
+      "/profiles/0/controls/0/results/0 must have required property 'start_time'",
+    ]);
   });
 });
 
 describe('svc generate hdf: the document', () => {
-  const checks = ['PASS', 'FAIL', 'WARN', 'ERROR', 'NOT_APPLICABLE', 'MANUAL', 'OMITTED', 'INCORRECT', 'odd'].map((status, i) => ({ id: `c-${i}`, status, details: `said ${status}`, ...(i % 2 ? { resource: 'host-1' } : {}) }));
+  const checks = ['PASS', 'FAIL', 'WARN', 'ERROR', 'NOT_APPLICABLE', 'MANUAL', 'OMITTED', 'INCORRECT', 'odd'].map((status, i) => ({
+    id: `c-${i}`,
+    status,
+    details: `said ${status}`,
+    ...(i % 2 ? { resource: 'host-1' } : {}),
+  }));
   const ODD = [
     { ksi_id: 'KSI-SC-07', status: 'FAIL', checks },
     { ksi_id: 'KSI-AT-02', status: 'PASS' },
@@ -69,7 +78,15 @@ describe('svc generate hdf: the document', () => {
   it('is valid against the HDF schema: the sample report, and a bare array with unmapped KSIs, long texts and every check status', async () => {
     const fromReport = await generate({ 'run.json': SAMPLE }, 'run.json');
     expect(schemaErrors(JSON.parse(fromReport.text))).toEqual([]);
-    expect(fromReport.result).toMatchObject({ input: 'run.json', out: 'out/run.hdf.json', controls: 5, passed: 2, failed: 3, unmapped: 1, file: { name: 'run.hdf.json' } });
+    expect(fromReport.result).toMatchObject({
+      input: 'run.json',
+      out: 'out/run.hdf.json',
+      controls: 5,
+      passed: 2,
+      failed: 3,
+      unmapped: 1,
+      file: { name: 'run.hdf.json' },
+    });
     const odd = await generate({ 'odd.json': ODD }, 'odd.json');
     expect(schemaErrors(JSON.parse(odd.text))).toEqual([]);
     expect(odd.result).toMatchObject({ controls: 4, passed: 2, failed: 2, unmapped: 2 });
@@ -86,7 +103,10 @@ describe('svc generate hdf: the document', () => {
     expect(document.profiles).toHaveLength(1);
     expect(document.profiles[0]).toMatchObject({ name: 'svc-ksi-catalog', version: '5.1.1+20231218-1', status: 'loaded', supports: [], attributes: [] });
     expect(document.profiles[0].groups.map((g: { id: string }) => g.id)).toEqual(['AC', 'AU', 'IA', 'SC', 'UNMAPPED']);
-    expect(document.passthrough.auxiliary_data[0]).toMatchObject({ name: 'svc', data: { input: { name: 'run.json' }, merkle_root: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } });
+    expect(document.passthrough.auxiliary_data[0]).toMatchObject({
+      name: 'svc',
+      data: { input: { name: 'run.json' }, merkle_root: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+    });
     const controls = controlsOf(text);
     expect(controls.map((c) => [c.id, c.impact, c.tags.severity, c.tags.ksi_status, c.results.map((r) => r.status)])).toEqual([
       ['KSI-AC-02', 0.9, 'critical', 'FAIL', ['failed', 'failed']],
@@ -103,12 +123,23 @@ describe('svc generate hdf: the document', () => {
       code_desc: `KSI-IA-02 is FAIL (evidence ${ia2.tags.evidence_sha256 as string})`,
       start_time: '2026-11-02T14:03:12Z',
       // The evidence as its evidence entry holds it: keys in canonical (RFC 8785) order.
-      message: 'Conditional Access does not require phishing-resistant MFA for 14 of 212 users.\nEvidence: {"policy":"Require MFA for all users","users_total":212,"users_without_mfa":14}',
+      message:
+        'Conditional Access does not require phishing-resistant MFA for 14 of 212 users.\nEvidence: {"policy":"Require MFA for all users","users_total":212,"users_without_mfa":14}',
       resource: 'ScubaGear 1.5.1',
     });
-    expect(ia2.results[1]).toEqual({ status: 'failed', code_desc: 'Check MS.AAD.3.1v1: FAIL', start_time: '2026-11-02T14:03:12Z', message: 'Phishing-resistant MFA is not enforced for all users' });
-    expect(ia2.descriptions.find((d) => d.label === 'fix')?.data).toBe('REMEDIATE within 7 days (Critical), owner identity-team@agency.example; POA&M item POAM-KSI-IA-02.');
-    expect(controls[2]).toMatchObject({ desc: "KSI-CNA-01 is not in svc's KSI catalog (FedRAMP Rev 5 Moderate Baseline): it names no NIST SP 800-53 control (Heimdall's UM-1).", tags: { nist: ['UM-1'] } });
+    expect(ia2.results[1]).toEqual({
+      status: 'failed',
+      code_desc: 'Check MS.AAD.3.1v1: FAIL',
+      start_time: '2026-11-02T14:03:12Z',
+      message: 'Phishing-resistant MFA is not enforced for all users',
+    });
+    expect(ia2.descriptions.find((d) => d.label === 'fix')?.data).toBe(
+      'REMEDIATE within 7 days (Critical), owner identity-team@agency.example; POA&M item POAM-KSI-IA-02.',
+    );
+    expect(controls[2]).toMatchObject({
+      desc: "KSI-CNA-01 is not in svc's KSI catalog (FedRAMP Rev 5 Moderate Baseline): it names no NIST SP 800-53 control (Heimdall's UM-1).",
+      tags: { nist: ['UM-1'] },
+    });
   });
 
   it('writes check statuses as HDF result statuses and bounds what it quotes', async () => {
@@ -142,7 +173,15 @@ describe('svc generate hdf: the document', () => {
       [0.7, 0.5, 0.5],
       [0.7, 0.3, 0.3],
     ]);
-    expect(['pass', 'Passed', 'FAIL', 'warn', 'error', 'N/A', ''].map(hdfResultStatus)).toEqual(['passed', 'passed', 'failed', 'failed', 'error', 'skipped', 'skipped']);
+    expect(['pass', 'Passed', 'FAIL', 'warn', 'error', 'N/A', ''].map(hdfResultStatus)).toEqual([
+      'passed',
+      'passed',
+      'failed',
+      'failed',
+      'error',
+      'skipped',
+      'skipped',
+    ]);
   });
 });
 
@@ -170,12 +209,24 @@ describe('round trip: svc adapter run hdf of svc generate hdf gives back the KSI
     const catalogIds = builtInCatalog()
       .all()
       .map((k) => k.id);
-    const agreeing: Record<string, string[]> = { PASS: ['PASS', 'NOT_APPLICABLE', 'MANUAL', 'OMITTED'], WARN: ['WARN', 'ERROR', 'PASS', 'MANUAL'], FAIL: ['FAIL', 'WARN', 'ERROR', 'PASS', 'NOT_APPLICABLE'] };
+    const agreeing: Record<string, string[]> = {
+      PASS: ['PASS', 'NOT_APPLICABLE', 'MANUAL', 'OMITTED'],
+      WARN: ['WARN', 'ERROR', 'PASS', 'MANUAL'],
+      FAIL: ['FAIL', 'WARN', 'ERROR', 'PASS', 'NOT_APPLICABLE'],
+    };
     const result = fc.record({
-      ksi_id: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...catalogIds) }, { weight: 1, arbitrary: fc.constantFrom('KSI-AC-10', 'KSI-PM-05', 'KSI-ZZ-01', 'KSI-IAM-APM', 'KSI-QQQ-07') }),
+      ksi_id: fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...catalogIds) },
+        { weight: 1, arbitrary: fc.constantFrom('KSI-AC-10', 'KSI-PM-05', 'KSI-ZZ-01', 'KSI-IAM-APM', 'KSI-QQQ-07') },
+      ),
       status: fc.constantFrom('PASS', 'WARN', 'FAIL'),
       seed: fc.array(fc.nat(), { maxLength: 4 }),
-      observed_at: fc.option(fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')), { nil: undefined }),
+      observed_at: fc.option(
+        fc
+          .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true })
+          .map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+        { nil: undefined },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(result, { minLength: 1, maxLength: 12, selector: (r) => r.ksi_id }), async (drawn) => {
@@ -190,7 +241,12 @@ describe('round trip: svc adapter run hdf of svc generate hdf gives back the KSI
         // Every KSI whose id names a NIST control comes back; the others are unmapped checks, listed by id.
         const named = (id: string) => /^KSI-[A-Z]{2}-\d{2}$/.test(id) && id !== 'KSI-ZZ-01';
         expect(statuses).toEqual(Object.fromEntries(results.filter((r) => named(r.ksi_id)).map((r) => [r.ksi_id, r.status])));
-        expect(summary.unmapped_checks).toEqual(results.filter((r) => !named(r.ksi_id)).map((r) => r.ksi_id).sort());
+        expect(summary.unmapped_checks).toEqual(
+          results
+            .filter((r) => !named(r.ksi_id))
+            .map((r) => r.ksi_id)
+            .sort(),
+        );
       }),
       { seed: 42, numRuns: 60 },
     );

@@ -64,7 +64,13 @@ const samples = VENDOR_PARSERS.flatMap(({ info: { vendor } }) =>
 );
 
 const writer = new InMemoryArtifactWriter();
-const adapter = new RunAdapter(new VendorScanReader(VENDOR_PARSERS), writer, new FixedClock(NOW), { ...TEST_SETTINGS, tool: { name: 'svc', version: packageVersion() } }, new NodeCryptoHashing());
+const adapter = new RunAdapter(
+  new VendorScanReader(VENDOR_PARSERS),
+  writer,
+  new FixedClock(NOW),
+  { ...TEST_SETTINGS, tool: { name: 'svc', version: packageVersion() } },
+  new NodeCryptoHashing(),
+);
 
 /** The report as `svc adapter run <vendor> <path> --out` writes it: RunAdapter itself, over the real parsers and hashing, at NOW. */
 async function reportOf(vendor: string, path: string): Promise<unknown> {
@@ -116,7 +122,10 @@ const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).dig
  * summary, how many results have each status, every result's KSI, status and SHA-256, and every detection's id and
  * SHA-256. Any change still fails the comparison, and the lines that differ say which KSI or detection changed.
  */
-function digestForm(report: { source?: unknown; summary?: unknown; results?: { ksi_id: string; status: string }[]; vulnerabilities?: { id: string }[] }, full: string) {
+function digestForm(
+  report: { source?: unknown; summary?: unknown; results?: { ksi_id: string; status: string }[]; vulnerabilities?: { id: string }[] },
+  full: string,
+) {
   const results = report.results ?? [];
   const statuses: Record<string, number> = {};
   for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
@@ -151,7 +160,11 @@ function firstDifference(expected: string, actual: string): string {
   const b = actual.split('\n');
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const lines = (from: string[]) => from.slice(Math.max(0, i - 2), i + 3).map((l, k) => `  ${Math.max(0, i - 2) + k + 1}: ${l}`).join('\n');
+  const lines = (from: string[]) =>
+    from
+      .slice(Math.max(0, i - 2), i + 3)
+      .map((l, k) => `  ${Math.max(0, i - 2) + k + 1}: ${l}`)
+      .join('\n');
   return `first difference at line ${i + 1} (golden has ${a.length} lines, the report ${b.length})\ngolden:\n${lines(a)}\nreport now:\n${lines(b)}`;
 }
 
@@ -172,10 +185,15 @@ describe(`golden outputs: the normalized report of every real sample of the ${VE
     const problems = [
       ...vendors
         .filter((v) => !samples.some((s) => s.vendor === v) && WITHOUT_SAMPLE[v] === undefined)
-        .map((v) => `${v}: no real sample in ${relative(ROOT, join(REFERENCE, 'raw-samples', v))}/, so no golden output; add one, or list the vendor in WITHOUT_SAMPLE with the reason`),
+        .map(
+          (v) =>
+            `${v}: no real sample in ${relative(ROOT, join(REFERENCE, 'raw-samples', v))}/, so no golden output; add one, or list the vendor in WITHOUT_SAMPLE with the reason`,
+        ),
       ...Object.keys(WITHOUT_SAMPLE)
         .filter((v) => !vendors.includes(v) || samples.some((s) => s.vendor === v))
-        .map((v) => `${v}: listed in WITHOUT_SAMPLE but ${vendors.includes(v) ? 'it has a sample now' : 'not a vendor of the registry'}; remove it from the list`),
+        .map(
+          (v) => `${v}: listed in WITHOUT_SAMPLE but ${vendors.includes(v) ? 'it has a sample now' : 'not a vendor of the registry'}; remove it from the list`,
+        ),
     ];
     expect(problems).toEqual([]);
   });
@@ -191,13 +209,19 @@ describe(`golden outputs: the normalized report of every real sample of the ${VE
     }
     if (!existsSync(golden)) throw new Error(`${relative(ROOT, golden)} is missing: run ${RERUN}`);
     const expected = readFileSync(golden, 'utf8');
-    if (expected !== text) throw new Error(`${relative(ROOT, golden)} differs from ${vendor}'s report now; ${firstDifference(expected, text)}\nIf the change is intended, run ${RERUN} and review the diff.`);
+    if (expected !== text)
+      throw new Error(
+        `${relative(ROOT, golden)} differs from ${vendor}'s report now; ${firstDifference(expected, text)}\nIf the change is intended, run ${RERUN} and review the diff.`,
+      );
   });
 
   it('holds no golden file that no sample produces', () => {
     const expected = new Set(samples.map((s) => s.golden));
     const stale = filesUnder(GOLDEN).filter((file) => !expected.has(file));
     if (UPDATE) for (const file of stale) rmSync(file);
-    else if (stale.length > 0) throw new Error(`golden files no sample produces (a sample or vendor gone or renamed): ${stale.map((file) => relative(ROOT, file)).join(', ')}; delete them, or run ${RERUN}`);
+    else if (stale.length > 0)
+      throw new Error(
+        `golden files no sample produces (a sample or vendor gone or renamed): ${stale.map((file) => relative(ROOT, file)).join(', ')}; delete them, or run ${RERUN}`,
+      );
   });
 });

@@ -6,7 +6,14 @@ import type { Browser, Page } from 'playwright-core';
 import { DRIFT_CLASSES, type DriftClass } from '../../src/domain/drift/drift-finding';
 import { SEVERITIES, severityRank, type Severity } from '../../src/domain/governance/severity';
 import type { Status } from '../../src/domain/ksi/status';
-import { SLA_BUCKETS, type GovernanceRow, type RunDashboardModel, type SlaBucket, type TrendDashboardModel, type TrendPoint } from '../../src/domain/reporting/dashboard-model';
+import {
+  SLA_BUCKETS,
+  type GovernanceRow,
+  type RunDashboardModel,
+  type SlaBucket,
+  type TrendDashboardModel,
+  type TrendPoint,
+} from '../../src/domain/reporting/dashboard-model';
 import { HtmlDashboardRenderer } from '../../src/infrastructure/renderers/html/html-dashboard-renderer';
 import { openBrowser, visitHtml } from '../support/browser';
 
@@ -94,14 +101,23 @@ function aTrendModel(size: number): TrendDashboardModel {
       id: hex(`run-${i}`),
       as_of: addDays('2024-07-01', 7 * i),
       pass_rate: pass / results,
-      areas: Object.fromEntries(areas.filter(({ area }) => area !== 'CP' || i >= 10).map(({ area }, k) => [area, Math.min(1, Math.max(0, rate + 0.1 * Math.cos(i + k)))])),
+      areas: Object.fromEntries(
+        areas.filter(({ area }) => area !== 'CP' || i >= 10).map(({ area }, k) => [area, Math.min(1, Math.max(0, rate + 0.1 * Math.cos(i + k)))]),
+      ),
       counts: { results, pass, warn, fail: results - pass - warn, mapped: results, unmapped: 0 },
       open: results - pass,
       overdue: Math.round((results - pass) / 4) + (i % 3),
       drift,
     };
   });
-  return { title: `Continuous monitoring ${HOSTILE}`, generated_at: '2025-07-01T08:00:00Z', store: 'postgres://svc@db.internal/conmon', tool: { name: 'svc', version: '0.5.0' }, areas, runs };
+  return {
+    title: `Continuous monitoring ${HOSTILE}`,
+    generated_at: '2025-07-01T08:00:00Z',
+    store: 'postgres://svc@db.internal/conmon',
+    tool: { name: 'svc', version: '0.5.0' },
+    areas,
+    runs,
+  };
 }
 
 const emptyRun = (): RunDashboardModel => ({
@@ -207,7 +223,18 @@ describe('HtmlDashboardRenderer pages in headless Chromium', () => {
       expect(await chart('poam-by-sla').locator('title').first().textContent()).toBe('POA&M items by SLA, as of 2025-06-30');
 
       expect(await page.locator('#governance-table tbody tr').count()).toBe(40);
-      expect(await page.locator('#governance-table thead th').allTextContents()).toEqual(['KSI', 'Title', 'Area', 'Status', 'Action', 'Severity', 'Owner', 'SLA (days)', 'Due', 'Controls']);
+      expect(await page.locator('#governance-table thead th').allTextContents()).toEqual([
+        'KSI',
+        'Title',
+        'Area',
+        'Status',
+        'Action',
+        'Severity',
+        'Owner',
+        'SLA (days)',
+        'Due',
+        'Controls',
+      ]);
       expect(await texts(page, 'governance-table', 1)).toEqual(model.governance.map((r) => r.ksi_id));
     });
   });
@@ -315,7 +342,9 @@ describe('HtmlDashboardRenderer pages in headless Chromium', () => {
       expect(await passRate.locator('circle').count()).toBe(1 + model.areas.length - 1);
       expect(await page.locator('svg[data-chart="poam-trend"] circle').count()).toBe(2);
       expect(await page.locator('#runs-table tbody tr').count()).toBe(1);
-      expect(await page.locator('figure', { hasText: 'Drift findings by class' }).locator('.no-data').textContent()).toBe('No data: no drift between the stored runs.');
+      expect(await page.locator('figure', { hasText: 'Drift findings by class' }).locator('.no-data').textContent()).toBe(
+        'No data: no drift between the stored runs.',
+      );
     });
   });
 

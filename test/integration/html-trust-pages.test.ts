@@ -43,10 +43,12 @@ describe('HtmlTrustPages markup', () => {
     expect(html).not.toMatch(/<[^>]*\son[a-z]+=/i);
   });
 
-  it('shows a Class C KSI\'s days under its chart, folded', () => {
+  it("shows a Class C KSI's days under its chart, folded", () => {
     const daily = [{ date: '2026-11-24', status: 'Implemented' }, { date: '2026-11-25' }];
     const summary = { days: 30, implemented: 1, noEvidence: 29, notImplemented: 0, partially: 0 };
-    const html = render('Key Security Indicator Metrics (SDR-CSX-KMT)', { ksiMetrics: { 'KSI-IAM-APM': { daily, last30Days: summary, lastYear: { ...summary, days: 2, noEvidence: 1 } } } });
+    const html = render('Key Security Indicator Metrics (SDR-CSX-KMT)', {
+      ksiMetrics: { 'KSI-IAM-APM': { daily, last30Days: summary, lastYear: { ...summary, days: 2, noEvidence: 1 } } },
+    });
     expect(html).toContain(
       '<details><summary>Each day (2)</summary><ol class="daily"><li><time datetime="2026-11-24">2026-11-24</time> Implemented</li><li><time datetime="2026-11-25">2026-11-25</time> no evidence</li></ol></details>',
     );
@@ -71,7 +73,9 @@ describe('HtmlTrustPages: the SDR and VDR pages in headless Chromium at 1280 px'
   /** What is wider than the page: the document, and each table that would need its own sideways scrolling. */
   const overflow = async (page: Page) => ({
     page: await page.locator('html').evaluate((html) => html.scrollWidth),
-    tables: await page.locator('.table-wrap').evaluateAll((wraps) => wraps.filter((wrap) => wrap.scrollWidth > wrap.clientWidth).map((wrap) => wrap.querySelector('table')?.id)),
+    tables: await page
+      .locator('.table-wrap')
+      .evaluateAll((wraps) => wraps.filter((wrap) => wrap.scrollWidth > wrap.clientWidth).map((wrap) => wrap.querySelector('table')?.id)),
     cells: await page.locator('td').evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent)),
   });
   const headers = (page: Page, table: string) => page.locator(`#${table} thead th`).allTextContents();
@@ -82,7 +86,14 @@ describe('HtmlTrustPages: the SDR and VDR pages in headless Chromium at 1280 px'
       const { page: width, tables, cells } = await overflow(page);
       expect(width).toBeLessThanOrEqual(1280);
       expect({ tables, cells }).toEqual({ tables: [], cells: [] });
-      expect(await page.locator('h2').allTextContents()).toEqual(['Summary', 'FedRAMP requirements', 'Key security indicators', 'KSI evidence', 'KSI metrics', 'Metadata']);
+      expect(await page.locator('h2').allTextContents()).toEqual([
+        'Summary',
+        'FedRAMP requirements',
+        'Key security indicators',
+        'KSI evidence',
+        'KSI metrics',
+        'Metadata',
+      ]);
 
       const rules = 's-fed-ramp-requirements-t';
       expect(await headers(page, rules)).toEqual(['Rule', 'Status', 'Statement']);
@@ -95,11 +106,18 @@ describe('HtmlTrustPages: the SDR and VDR pages in headless Chromium at 1280 px'
         'badge badge-FAIL',
       ]);
       expect(await page.locator(`#${rules} td`, { hasText: 'alert(1)' }).textContent()).toBe(HOSTILE_TEXT);
-      expect((await column(page, rules, 3))[5]).toBe(`The provider meets ${RULES[5].name} through its documented process (statements file, section ${RULES[5].id}).Validation: svc: checked on every run against ${RULES[5].id}.`);
+      expect((await column(page, rules, 3))[5]).toBe(
+        `The provider meets ${RULES[5].name} through its documented process (statements file, section ${RULES[5].id}).Validation: svc: checked on every run against ${RULES[5].id}.`,
+      );
       await page.locator(`#${rules} thead th:nth-child(2) button`).click();
       expect(await page.locator(`#${rules} thead th:nth-child(2)`).getAttribute('aria-sort')).toBe('descending');
       const sorted = await column(page, rules, 2);
-      expect(sorted).toEqual([...Array<string>(15).fill('Not Implemented'), ...Array<string>(15).fill('Partially Implemented'), ...Array<string>(15).fill('Implemented'), ...Array<string>(15).fill('')]);
+      expect(sorted).toEqual([
+        ...Array<string>(15).fill('Not Implemented'),
+        ...Array<string>(15).fill('Partially Implemented'),
+        ...Array<string>(15).fill('Implemented'),
+        ...Array<string>(15).fill(''),
+      ]);
 
       const ksis = 's-key-security-indicators-t';
       expect(await headers(page, ksis)).toEqual(['KSI', 'Status', 'Statement']);
@@ -112,14 +130,25 @@ describe('HtmlTrustPages: the SDR and VDR pages in headless Chromium at 1280 px'
       expect(await page.locator('svg').count()).toBe(KSIS.length);
       expect(await page.locator('#s-ksi-metrics svg[data-chart^="ksi-metrics-"][role="img"]').count()).toBe(KSIS.length);
       expect(await page.locator('#s-ksi-metrics figcaption').allTextContents()).toEqual(sortedKsis.map((id) => `${id} · ${RULE_NAMES.get(id)}`));
-      expect(await page.locator('#s-ksi-metrics .legend .badge').allTextContents()).toEqual(['Implemented', 'Partially implemented', 'Not implemented', 'No evidence']);
+      expect(await page.locator('#s-ksi-metrics .legend .badge').allTextContents()).toEqual([
+        'Implemented',
+        'Partially implemented',
+        'Not implemented',
+        'No evidence',
+      ]);
       const chart = (id: string) => page.locator(`svg[data-chart="ksi-metrics-${id}"]`);
       // Each bar spans the width whatever its days (30, 365): the rectangles of both bars add up to the same width.
-      const widths = await chart(sortedKsis[1]).locator('g[data-bar]').evaluateAll((bars) => bars.map((bar) => [...bar.querySelectorAll('rect')].reduce((sum, r) => sum + Number(r.getAttribute('width')), 0)));
+      const widths = await chart(sortedKsis[1])
+        .locator('g[data-bar]')
+        .evaluateAll((bars) => bars.map((bar) => [...bar.querySelectorAll('rect')].reduce((sum, r) => sum + Number(r.getAttribute('width')), 0)));
       expect(widths).toHaveLength(2);
       expect(Math.abs(widths[0] - widths[1])).toBeLessThan(0.5);
       expect(await chart(sortedKsis[1]).locator('g[data-bar] > text:last-child').allTextContents()).toEqual(['30 days', '365 days']);
-      expect(await chart(sortedKsis[1]).locator('rect[data-key]').evaluateAll((rects) => rects.map((r) => [r.getAttribute('data-key'), r.getAttribute('data-value')]))).toEqual([
+      expect(
+        await chart(sortedKsis[1])
+          .locator('rect[data-key]')
+          .evaluateAll((rects) => rects.map((r) => [r.getAttribute('data-key'), r.getAttribute('data-value')])),
+      ).toEqual([
         ['implemented', '11'],
         ['partially', '1'],
         ['not-implemented', '1'],
@@ -149,7 +178,9 @@ describe('HtmlTrustPages: the SDR and VDR pages in headless Chromium at 1280 px'
       expect(await column(page, table, 2)).toEqual(groups.map((v) => v.vulnerabilityDescription));
       expect((await column(page, table, 2))[3]).toBe(`CVE-2026-4000: ${HOSTILE_TEXT} (on 1 resource: db-1)`);
       expect((await column(page, table, 4))[0]).toBe('Detected at: 2026-11-10T08:00:00ZDetection source: Trivy');
-      expect((await column(page, table, 8))[2]).toBe('Is overdue: YesExplanation: not mitigated within 32 days of detection (VDR-TFR-PVR, Class B, N4 internet-reachable)');
+      expect((await column(page, table, 8))[2]).toBe(
+        'Is overdue: YesExplanation: not mitigated within 32 days of detection (VDR-TFR-PVR, Class B, N4 internet-reachable)',
+      );
       // The longest description (three resources) is broken across lines, not cut or scrolled.
       const longest = page.locator(`#${table} tbody tr:nth-child(3) td:nth-child(2)`);
       expect(((await longest.boundingBox())?.height ?? 0) > 100).toBe(true);

@@ -32,13 +32,24 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-ksi-counts-'));
-  env = { SVC_HOME: join(dir, '.svc'), SVC_STORE: '', SVC_CONFIG: join(dir, 'svc.config.json'), SVC_FEDRAMP_RULES: join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json'), SVC_SIGNING_KEY: '' };
+  env = {
+    SVC_HOME: join(dir, '.svc'),
+    SVC_STORE: '',
+    SVC_CONFIG: join(dir, 'svc.config.json'),
+    SVC_FEDRAMP_RULES: join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.10.05.01.json'),
+    SVC_SIGNING_KEY: '',
+  };
   writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: { ...PACKAGE_PROFILE, class: 'C' } }));
   // Two sources on alternate days, each KSI's status changing from day to day, some results of an id the catalog maps.
   for (let day = 1; day <= DAYS; day++) {
     const at = `2026-11-${String(day + 7).padStart(2, '0')}T06:00:00Z`;
     const tool = day % 2 === 0 ? 'Prowler' : 'ScubaGear';
-    const results = KSIS.map((ksi, k) => ({ ksi_id: ksi, status: (day + k) % 3 === 0 ? 'FAIL' : (day + k) % 5 === 0 ? 'WARN' : 'PASS', observed_at: at, checks: [{ id: `check-${k}`, status: 'PASS' }] }));
+    const results = KSIS.map((ksi, k) => ({
+      ksi_id: ksi,
+      status: (day + k) % 3 === 0 ? 'FAIL' : (day + k) % 5 === 0 ? 'WARN' : 'PASS',
+      observed_at: at,
+      checks: [{ id: `check-${k}`, status: 'PASS' }],
+    }));
     results.push({ ksi_id: STEADY, status: 'PASS', observed_at: at, checks: [{ id: 'steady', status: 'PASS' }] });
     // An id of svc's catalog (reaching CR26 KSIs by its controls), and a scanner's own, which reaches none.
     results.push({ ksi_id: 'KSI-IAM-01', status: day % 4 === 0 ? 'FAIL' : 'PASS', observed_at: at, checks: [{ id: 'mfa', status: 'PASS' }] });
@@ -137,9 +148,16 @@ describe('KSI metrics from the counts stored with each run (issue 35)', () => {
     const fromEvidence = await sdrOf(HIDE_COUNTS);
     expect(JSON.stringify(fromHistory.document)).toBe(JSON.stringify(fromEvidence.document));
     expect(JSON.stringify(fromCounts.document)).toBe(JSON.stringify(fromEvidence.document));
-    expect((fromHistory.document as { ksiMetrics: Record<string, { last30Days: { implemented: number; notImplemented: number } }> }).ksiMetrics['KSI-IAM-APM'].last30Days).toMatchObject({ implemented: expect.any(Number), notImplemented: expect.any(Number) });
+    expect(
+      (fromHistory.document as { ksiMetrics: Record<string, { last30Days: { implemented: number; notImplemented: number } }> }).ksiMetrics['KSI-IAM-APM']
+        .last30Days,
+    ).toMatchObject({ implemented: expect.any(Number), notImplemented: expect.any(Number) });
     // With the history: one document for every day; only the state's latest run of each source is read whole.
-    expect([fromHistory.opened.get(KSI_HISTORY_DOCUMENT), fromHistory.opened.get(KSI_COUNTS_DOCUMENT), fromHistory.opened.get(EVIDENCE_BUNDLE_DOCUMENT)]).toEqual([1, undefined, 2]);
+    expect([
+      fromHistory.opened.get(KSI_HISTORY_DOCUMENT),
+      fromHistory.opened.get(KSI_COUNTS_DOCUMENT),
+      fromHistory.opened.get(EVIDENCE_BUNDLE_DOCUMENT),
+    ]).toEqual([1, undefined, 2]);
     // With counts: every day's runs read their counts.
     expect([fromCounts.opened.get(KSI_COUNTS_DOCUMENT), fromCounts.opened.get(EVIDENCE_BUNDLE_DOCUMENT)]).toEqual([DAYS, 2]);
     // Without: every run's evidence.

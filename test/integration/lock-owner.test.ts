@@ -59,7 +59,10 @@ describe('createExclusive', () => {
 
   it('names the lock file when its directory is missing', async () => {
     const path = join(root, 'missing', 'x.lock');
-    await expect(createExclusive(path, '{}', 'test lock')).rejects.toMatchObject({ code: 'file-not-found', message: `${path}: no such test lock; check the path` });
+    await expect(createExclusive(path, '{}', 'test lock')).rejects.toMatchObject({
+      code: 'file-not-found',
+      message: `${path}: no such test lock; check the path`,
+    });
   });
 });
 
@@ -91,7 +94,9 @@ describe('acquireLock', () => {
     await release();
     writeFileSync(`${path}.break`, '1');
     utimesSync(`${path}.break`, new Date('2026-01-01'), new Date('2026-01-01'));
-    await (await acquireLock(request(path, 100)))();
+    await (
+      await acquireLock(request(path, 100))
+    )();
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -109,7 +114,15 @@ describe('acquireLease: a lock that expires unless its holder renews it', () => 
   const held = (holder: { pid: number; host: string } | undefined) => new UnavailableError('test-locked', `held by ${holder?.pid} on ${holder?.host}`);
   const request = (path: string, timeoutMs: number, leaseMs: number) => ({ path, what: 'test lock', timeoutMs, leaseMs, now: () => new Date(), held });
   const otherHost = `not-${hostname()}`;
-  const leaseOf = (heartbeat: Date, leaseMs = 30_000) => JSON.stringify({ pid: 1, host: otherHost, since: '2026-11-01T00:00:00.000Z', heartbeat: heartbeat.toISOString(), lease_ms: leaseMs, token: 'a'.repeat(32) });
+  const leaseOf = (heartbeat: Date, leaseMs = 30_000) =>
+    JSON.stringify({
+      pid: 1,
+      host: otherHost,
+      since: '2026-11-01T00:00:00.000Z',
+      heartbeat: heartbeat.toISOString(),
+      lease_ms: leaseMs,
+      token: 'a'.repeat(32),
+    });
 
   it('takes over a lease of another host whose heartbeat is older than the expiry it names', async () => {
     const path = join(mkdtempSync(join(root, 'expired-')), 'x.lock');
@@ -125,7 +138,10 @@ describe('acquireLease: a lock that expires unless its holder renews it', () => 
     const fresh = leaseOf(new Date());
     writeFileSync(path, fresh);
     const told: unknown[] = [];
-    await expect(acquireLease({ ...request(path, 1500, 30_000), waiting: (holder) => told.push(holder) })).rejects.toMatchObject({ code: 'test-locked', message: `held by 1 on ${otherHost}` });
+    await expect(acquireLease({ ...request(path, 1500, 30_000), waiting: (holder) => told.push(holder) })).rejects.toMatchObject({
+      code: 'test-locked',
+      message: `held by 1 on ${otherHost}`,
+    });
     expect(told).toEqual([expect.objectContaining({ pid: 1, host: otherHost })]);
     expect(readFileSync(path, 'utf8')).toBe(fresh);
   });
@@ -139,7 +155,7 @@ describe('acquireLease: a lock that expires unless its holder renews it', () => 
     await expect(acquireLease(request(path, 400, 100))).rejects.toMatchObject({ code: 'test-locked', message: `held by ${live.pid} on ${hostname()}` });
   });
 
-  it("keeps its lease alive by its heartbeat for longer than the expiry, so a waiting process does not take it over", async () => {
+  it('keeps its lease alive by its heartbeat for longer than the expiry, so a waiting process does not take it over', async () => {
     const path = join(mkdtempSync(join(root, 'heartbeat-')), 'x.lock');
     const holder = await acquireLease(request(path, 100, 1000));
     const first = JSON.parse(readFileSync(path, 'utf8'));

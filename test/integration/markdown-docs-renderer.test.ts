@@ -15,12 +15,20 @@ const SHA = 'ab'.repeat(32);
 /** A run whose scanner text tries to start blocks, split cells and inject HTML (security review, issue 15). */
 function hostileRun(): DocumentRun {
   const catalog = builtInCatalog();
-  const assessment = assess([aResult('KSI-IA-02', 'FAIL', { title: 'MFA\n# INJECTED-TITLE-HEADING', source: '<img src=x onerror=alert(1)>|x', observed_at: '2026-11-02T14:03:12Z' })], catalog, DEFAULT_GOVERNANCE_POLICY);
+  const assessment = assess(
+    [aResult('KSI-IA-02', 'FAIL', { title: 'MFA\n# INJECTED-TITLE-HEADING', source: '<img src=x onerror=alert(1)>|x', observed_at: '2026-11-02T14:03:12Z' })],
+    catalog,
+    DEFAULT_GOVERNANCE_POLICY,
+  );
   const hashes = entryHashes(assessment, hashing);
   return {
     tool: { name: 'svc', version: '0.5.0' },
     generatedAt: '2026-01-01T00:00:00Z',
-    context: { input: { name: '[x](javascript:alert(1)).json', sha256: SHA }, source: { tool: 'ScubaGear', tenant: '1. <b>contoso</b>' }, runAt: new Date('2026-01-01T00:00:00Z') },
+    context: {
+      input: { name: '[x](javascript:alert(1)).json', sha256: SHA },
+      source: { tool: 'ScubaGear', tenant: '1. <b>contoso</b>' },
+      runAt: new Date('2026-01-01T00:00:00Z'),
+    },
     results: assessment.items.map((item, i) => ({ item, hash: hashes[i] })),
     merkleRoot: merkleRoot(hashes, hashing),
     catalog,

@@ -10,7 +10,10 @@ describe('UUIDS', () => {
     expect(new NodeCryptoUuids().v5(DNS, 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
   });
 
-  it.each([['NodeCryptoUuids', new NodeCryptoUuids()], ['DeterministicUuids', new DeterministicUuids()]])('%s is stable, well-formed and name-sensitive', (_, uuids) => {
+  it.each([
+    ['NodeCryptoUuids', new NodeCryptoUuids()],
+    ['DeterministicUuids', new DeterministicUuids()],
+  ])('%s is stable, well-formed and name-sensitive', (_, uuids) => {
     const a = uuids.v5(DNS, 'ksi:KSI-AC-02');
     expect(a).toMatch(V5);
     expect(uuids.v5(DNS, 'ksi:KSI-AC-02')).toBe(a);
@@ -22,7 +25,10 @@ describe('UUIDS', () => {
     const uuids = new NodeCryptoUuids();
     // RFC 9562 §5.5 written out with a Hash object, for comparison.
     const reference = (namespace: string, name: string) => {
-      const bytes = createHash('sha1').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+      const bytes = createHash('sha1')
+        .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+        .update(name, 'utf8')
+        .digest();
       bytes[6] = (bytes[6] & 0x0f) | 0x50;
       bytes[8] = (bytes[8] & 0x3f) | 0x80;
       const hex = bytes.toString('hex', 0, 16);

@@ -51,14 +51,20 @@ describe('FileJobLock', () => {
       code: 'job-running',
       message: `job m365 is already running (pid ${process.pid} on ${hostname()} since 2026-11-21T06:00:00.000Z); wait for it to finish, or remove ${join(dir, 'm365.lock')} if that process is gone`,
     });
-    await (await lock.acquire('other'))();
+    await (
+      await lock.acquire('other')
+    )();
     await release();
-    await (await lock.acquire('m365'))();
+    await (
+      await lock.acquire('m365')
+    )();
   });
 
   it('takes over a lock left by a process that no longer exists on this host, not one from another host', async () => {
     writeFileSync(join(dir, 'm365.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: '2026-01-01T00:00:00Z' }));
-    await (await new FileJobLock({ dir }).acquire('m365'))();
+    await (
+      await new FileJobLock({ dir }).acquire('m365')
+    )();
     writeFileSync(join(dir, 'm365.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: 'elsewhere.example', since: '2026-01-01T00:00:00Z' }));
     await expect(new FileJobLock({ dir }).acquire('m365')).rejects.toMatchObject({ code: 'job-running' });
   });

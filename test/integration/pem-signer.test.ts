@@ -35,10 +35,28 @@ beforeAll(() => {
   openssl('pkey', '-in', at('rsa.pem'), '-traditional', '-out', at('rsa-traditional.pem'));
   const pss = ['-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048'];
   genpkey('rsa-pss.pem', ...pss);
-  genpkey('rsa-pss-restricted.pem', ...pss, '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:32');
+  genpkey(
+    'rsa-pss-restricted.pem',
+    ...pss,
+    '-pkeyopt',
+    'rsa_pss_keygen_md:sha256',
+    '-pkeyopt',
+    'rsa_pss_keygen_mgf1_md:sha256',
+    '-pkeyopt',
+    'rsa_pss_keygen_saltlen:32',
+  );
   genpkey('rsa-pss-sha512.pem', ...pss, '-pkeyopt', 'rsa_pss_keygen_md:sha512');
   genpkey('rsa-pss-mgf1-sha1.pem', ...pss, '-pkeyopt', 'rsa_pss_keygen_md:sha256');
-  genpkey('rsa-pss-salt64.pem', ...pss, '-pkeyopt', 'rsa_pss_keygen_md:sha256', '-pkeyopt', 'rsa_pss_keygen_mgf1_md:sha256', '-pkeyopt', 'rsa_pss_keygen_saltlen:64');
+  genpkey(
+    'rsa-pss-salt64.pem',
+    ...pss,
+    '-pkeyopt',
+    'rsa_pss_keygen_md:sha256',
+    '-pkeyopt',
+    'rsa_pss_keygen_mgf1_md:sha256',
+    '-pkeyopt',
+    'rsa_pss_keygen_saltlen:64',
+  );
   genpkey('p384.pem', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-384');
   genpkey('secp256k1.pem', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:secp256k1');
   genpkey('x25519.pem', '-algorithm', 'X25519');
@@ -102,7 +120,9 @@ describe('PemSigner with real keys', () => {
     expect(key.keyid).toBe(thumbprint(jwk));
     expect(key.origin).toEqual({ kind: 'file', path: at(file), created: false });
 
-    const payload = new TextEncoder().encode(JSON.stringify(inTotoStatement({ name: 'sar.json', sha256Hex: 'c'.repeat(64) }, 'https://example.com/p/v1', { n: 1 })));
+    const payload = new TextEncoder().encode(
+      JSON.stringify(inTotoStatement({ name: 'sar.json', sha256Hex: 'c'.repeat(64) }, 'https://example.com/p/v1', { n: 1 })),
+    );
     const data = pae(IN_TOTO_PAYLOAD_TYPE, payload);
     const signature = key.sign(data);
     expect(signer.verify(key.publicJwk, data, signature)).toBe(true);
@@ -114,7 +134,11 @@ describe('PemSigner with real keys', () => {
     expect(opensslVerifies(file, algorithm, data, signature)).toMatch(/Verified OK|Signature Verified Successfully/);
     expect(() => opensslVerifies(file, algorithm, tampered, signature)).toThrow();
 
-    const envelope = { payloadType: IN_TOTO_PAYLOAD_TYPE, payload: toBase64(payload), signatures: [{ keyid: key.keyid, sig: toBase64(signature), jwk: key.publicJwk }] };
+    const envelope = {
+      payloadType: IN_TOTO_PAYLOAD_TYPE,
+      payload: toBase64(payload),
+      signatures: [{ keyid: key.keyid, sig: toBase64(signature), jwk: key.publicJwk }],
+    };
     const json = JSON.stringify(envelope);
     const verified = verifyDsseEnvelope(json);
     expect(verified.payload).toEqual(Buffer.from(payload));
@@ -143,7 +167,14 @@ describe('PemSigner with real keys', () => {
     }
     expect(signature.length).toBe(256);
     expect(signer.verify(key.publicJwk, data, signature)).toBe(true);
-    expect(crypto.verify('sha256', data, { key: crypto.createPublicKey(readFileSync(at('rsa.pem'))), padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, signature.subarray(1))).toBe(true);
+    expect(
+      crypto.verify(
+        'sha256',
+        data,
+        { key: crypto.createPublicKey(readFileSync(at('rsa.pem'))), padding: crypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+        signature.subarray(1),
+      ),
+    ).toBe(true);
     expect(signer.verify(key.publicJwk, data, signature.subarray(1))).toBe(false);
     expect(signer.verify(key.publicJwk, data, Buffer.concat([Buffer.from([0]), signature]))).toBe(false);
   });
@@ -203,7 +234,9 @@ describe('PemSigner refusals', () => {
   function expectNoKeyMaterial(message: string, file: string) {
     expect(message).not.toContain('\n');
     expect(message).not.toMatch(/BEGIN|END /);
-    const body = readFileSync(at(file), 'utf8').split('\n').filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
+    const body = readFileSync(at(file), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
     for (const line of body) for (let i = 0; i + 16 <= line.length; i += 8) expect(message).not.toContain(line.slice(i, i + 16));
   }
 
@@ -239,7 +272,10 @@ describe('PemSigner refusals', () => {
   it('names a missing key file, from --key or from SVC_SIGNING_KEY', async () => {
     const missing = at('missing.pem');
     const message = `${missing}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key`;
-    for (const load of [() => new PemSigner({ svcHome: unusedHome() }).load(missing), () => new PemSigner({ envKeyPath: missing, svcHome: unusedHome() }).load()]) {
+    for (const load of [
+      () => new PemSigner({ svcHome: unusedHome() }).load(missing),
+      () => new PemSigner({ envKeyPath: missing, svcHome: unusedHome() }).load(),
+    ]) {
       expect(await refusal(load)).toMatchObject({ kind: 'config', code: 'signing-key-missing', message });
     }
   });

@@ -91,7 +91,12 @@ runStoreContract('PostgresRunStore', async () => {
           const lists = decodeNamedLists(brotliDecompressSync(row.lists))!;
           const { spans } = decodeSpans(lists.get('sar.json')!)!;
           const last = spans.at(-1)!;
-          lists.set('sar.json', encodeSpans(last.count > 1 ? [...spans.slice(0, -1), { ...last, count: last.count - 1 }] : [...spans.slice(0, -1), { ...last, first: last.first + 1 }]));
+          lists.set(
+            'sar.json',
+            encodeSpans(
+              last.count > 1 ? [...spans.slice(0, -1), { ...last, count: last.count - 1 }] : [...spans.slice(0, -1), { ...last, first: last.first + 1 }],
+            ),
+          );
           await sql(url, 'UPDATE svc_run_pieces SET lists = $2 WHERE run_id = $1', [id, brotliCompressSync(encodeNamedLists(lists))]);
           return `${store.location} (svc_run_pieces, run ${seq}, sar.json): the document sar.json no longer matches the SHA-256 its run's link in the hash chain names`;
         }
@@ -158,7 +163,10 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
 
   it('applies the migrations once, on first use, however many stores start at once', async () => {
     await Promise.all([open({ url }).list(), open({ url }).latest(), open({ url }).get(1)]);
-    const applied = await sql<{ version: number; name: string; applied_at: Date }>(url, 'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version');
+    const applied = await sql<{ version: number; name: string; applied_at: Date }>(
+      url,
+      'SELECT version, name, applied_at FROM svc_schema_migrations ORDER BY version',
+    );
     expect(applied.map(({ version, name }) => ({ version, name }))).toEqual([
       { version: 1, name: 'runs' },
       { version: 2, name: 'run-chain' },
@@ -182,7 +190,10 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     await sql(url, `INSERT INTO svc_schema_migrations (version, name, applied_at) VALUES (99, 'future', now())`);
     const refused = open({ url }).list();
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
-    await expect(refused).rejects.toMatchObject({ code: 'run-store-schema-newer', message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(10\); upgrade svc$/) });
+    await expect(refused).rejects.toMatchObject({
+      code: 'run-store-schema-newer',
+      message: expect.stringMatching(/schema is at version 99, newer than this svc knows \(10\); upgrade svc$/),
+    });
   });
 
   it('upgrades a database at migration 5 with access rows: migration 6 summarizes them, so a report of those days is what it was', async () => {
@@ -196,12 +207,28 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     // What svc 0.6 wrote: every request a row, 150 denials of one principal included, a principal of 400 characters.
     const old = `${'o'.repeat(391)}@OLD.TEST`;
     const events = [
-      ...Array.from({ length: 150 }, (_, i) => ({ at: `2026-11-20T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`, principal: 'carol@SVC.TEST', agency: null, document: 'cpo', outcome: 'denied', status: 403 })),
+      ...Array.from({ length: 150 }, (_, i) => ({
+        at: `2026-11-20T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`,
+        principal: 'carol@SVC.TEST',
+        agency: null,
+        document: 'cpo',
+        outcome: 'denied',
+        status: 403,
+      })),
       { at: '2026-11-20T09:00:00Z', principal: 'dana@examples.gov', agency: 'Department of Examples', document: 'sdr', outcome: 'served', status: 200 },
       { at: '2026-11-20T08:00:00Z', principal: old, agency: null, document: 'cpo', outcome: 'served', status: 200 },
       { at: '2026-11-21T08:00:00Z', principal: 'zoe@treasury.gov', agency: null, document: 'cpo', outcome: 'denied', status: 403 },
     ];
-    for (const e of events) await sql(url, 'INSERT INTO svc_access (day, at, principal, agency, document, outcome, status) VALUES ($1, $2, $3, $4, $5, $6, $7)', [e.at.slice(0, 10), e.at, e.principal, e.agency, e.document, e.outcome, e.status]);
+    for (const e of events)
+      await sql(url, 'INSERT INTO svc_access (day, at, principal, agency, document, outcome, status) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+        e.at.slice(0, 10),
+        e.at,
+        e.principal,
+        e.agency,
+        e.document,
+        e.outcome,
+        e.status,
+      ]);
     const store = open({ url });
     const expected = tallyAccess((await store.accessLog('2026-11-20', '2026-11-21')).filter((e) => e.at.startsWith('2026-11-20')));
     expect(await store.accessTallies('2026-11-20')).toEqual(expected);
@@ -225,15 +252,34 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
         for (let b = 0; b < 20; b += 1) {
           // Each store names the principals in its own order: the rows are still locked in key order.
           const order = s % 2 === 0 ? principals : [...principals].reverse();
-          await store.appendAccess(order.flatMap((principal, i) => [
-            { at: `2026-11-25T10:${String(b).padStart(2, '0')}:${String(s * 10 + i).padStart(2, '0')}Z`, principal, document: 'cpo', outcome: 'denied' as const, status: 403 },
-            { at: `2026-11-25T11:${String(b).padStart(2, '0')}:${String(s * 10 + i).padStart(2, '0')}Z`, principal, document: 'sdr', outcome: 'served' as const, status: 200 },
-          ]));
+          await store.appendAccess(
+            order.flatMap((principal, i) => [
+              {
+                at: `2026-11-25T10:${String(b).padStart(2, '0')}:${String(s * 10 + i).padStart(2, '0')}Z`,
+                principal,
+                document: 'cpo',
+                outcome: 'denied' as const,
+                status: 403,
+              },
+              {
+                at: `2026-11-25T11:${String(b).padStart(2, '0')}:${String(s * 10 + i).padStart(2, '0')}Z`,
+                principal,
+                document: 'sdr',
+                outcome: 'served' as const,
+                status: 200,
+              },
+            ]),
+          );
         }
       }),
     );
     const tallies = await open({ url }).accessTallies('2026-11-25');
-    expect(tallies.map((t) => [t.principal, t.document, t.served, t.denied])).toEqual(principals.flatMap((p) => [[p, 'cpo', 0, 80], [p, 'sdr', 80, 0]]));
+    expect(tallies.map((t) => [t.principal, t.document, t.served, t.denied])).toEqual(
+      principals.flatMap((p) => [
+        [p, 'cpo', 0, 80],
+        [p, 'sdr', 80, 0],
+      ]),
+    );
     expect(await open({ url }).accessLog('2026-11-25', '2026-11-25')).toHaveLength(800);
   });
 
@@ -267,22 +313,33 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     expect(await openedText(await before.openDocument(1, 'ksi-counts.json'))).toBe(counts);
     // Read through the list: a list changed outside svc is found as it is.
     await sql(url, `UPDATE svc_runs SET documents = jsonb_set(documents, '{0,sha256}', '"${'0'.repeat(64)}"') WHERE seq = 2`);
-    await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2') });
+    await expect(before.openDocument(2, 'ksi-counts.json')).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining('column documents): the hash chain does not match the document list of run 2'),
+    });
   });
 
   it("keeps a document as its piece list (in the run's svc_run_pieces row), its pieces in the run's frames shared by the next run; parts stored before (br, identity) read as before (issue 35)", async () => {
     // Each run's document names the run, as a POA&M item's last_run does: kept as a token, it is the same pieces.
-    const textOf = (id: string) => JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ observation: i, description: 'The evidence entry, checked.', last_run: id })));
+    const textOf = (id: string) =>
+      JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ observation: i, description: 'The evidence entry, checked.', last_run: id })));
     const store = open({ url });
     const ids = [1, 2].map((n) => runIdOf(recordFor(n)));
     for (const [i, id] of ids.entries()) {
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id)] }]);
+      await store.append(
+        id,
+        (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }),
+        () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id)] }],
+      );
     }
     // No part of it: its piece list is in the run's one row of lists.
     expect(await sql(url, "SELECT run_id FROM svc_run_documents WHERE name = 'sar.json'")).toEqual([]);
     const lists = await sql<{ run_id: string; lists: Buffer }>(url, 'SELECT run_id, lists FROM svc_run_pieces');
     expect(lists.map((row) => [...decodeNamedLists(brotliDecompressSync(row.lists))!.keys()])).toEqual([['sar.json'], ['sar.json']]);
-    const packs = await sql<{ pack: string; size: number }>(url, 'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack');
+    const packs = await sql<{ pack: string; size: number }>(
+      url,
+      'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack',
+    );
     expect(packs[0].size).toBeLessThan(textOf(ids[0]).length / 5);
     // Run 2 adds its state's few changed pieces, none of its document's.
     expect(packs[1].size).toBeLessThan(packs[0].size / 20);
@@ -294,18 +351,30 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       await sql(url, `DELETE FROM svc_run_documents WHERE run_id = $1 AND name = 'sar.json'`, [ids[0]]);
       for (let part = 0; part << 20 < text.length; part++) {
         const bytes = text.subarray(part << 20, (part + 1) << 20);
-        await sql(url, `INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, 'sar.json', $2, $3, $4)`, [ids[0], part, encoding === 'br' ? brotliCompressSync(bytes) : bytes, encoding]);
+        await sql(url, `INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, 'sar.json', $2, $3, $4)`, [
+          ids[0],
+          part,
+          encoding === 'br' ? brotliCompressSync(bytes) : bytes,
+          encoding,
+        ]);
       }
       expect(await openedText(await open({ url }).openDocument(1, 'sar.json'))).toBe(textOf(ids[0]));
     }
   });
 
   it('converts the runs stored before pieces (documents and state parts whole) into pieces, a run a transaction, the next run sharing them; a part that does not decode stays as it is (issue 35)', async () => {
-    const textOf = (id: string, changed = -1) => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ observation: i, description: i === changed ? 'Changed.' : 'The evidence entry, checked.', last_run: id })));
+    const textOf = (id: string, changed = -1) =>
+      JSON.stringify(
+        Array.from({ length: 20_000 }, (_, i) => ({ observation: i, description: i === changed ? 'Changed.' : 'The evidence entry, checked.', last_run: id })),
+      );
     const store = open({ url });
     const ids = [1, 2, 3].map((n) => runIdOf(recordFor(n)));
     for (const [i, id] of ids.entries()) {
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id, i === 2 ? 7_000 : -1)] }]);
+      await store.append(
+        id,
+        (_latest, seq) => storedRunFor(id, seq, { record: recordFor(i + 1) }),
+        () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(id, i === 2 ? 7_000 : -1)] }],
+      );
     }
     const runs = await Promise.all([1, 2, 3].map((seq) => store.get(seq)));
     // As svc stored them before migration 10: documents as parts (br for run 1 and 3, identity for run 2), state parts as text.
@@ -314,30 +383,51 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       await sql(url, 'DELETE FROM svc_run_pieces WHERE run_id = $1', [id]);
       for (let part = 0; part << 20 < text.length; part++) {
         const bytes = text.subarray(part << 20, (part + 1) << 20);
-        await sql(url, `INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, 'sar.json', $2, $3, $4)`, [id, part, i === 1 ? bytes : brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } }), i === 1 ? 'identity' : 'br']);
+        await sql(url, `INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, 'sar.json', $2, $3, $4)`, [
+          id,
+          part,
+          i === 1 ? bytes : brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } }),
+          i === 1 ? 'identity' : 'br',
+        ]);
       }
       for (const kind of ['poam', 'events'] as const) {
         await sql(url, 'DELETE FROM svc_run_state WHERE run_id = $1 AND kind = $2', [id, kind]);
         let part = 0;
-        for (const items of stateParts(runs[i]![kind])) await sql(url, 'INSERT INTO svc_run_state (run_id, kind, part, items) VALUES ($1, $2, $3, $4)', [id, kind, part++, items]);
+        for (const items of stateParts(runs[i]![kind]))
+          await sql(url, 'INSERT INTO svc_run_state (run_id, kind, part, items) VALUES ($1, $2, $3, $4)', [id, kind, part++, items]);
       }
     }
     await sql(url, 'DELETE FROM svc_piece_frames');
     // Run 3's first part no longer decodes: its document stays as it is, and reading it names it.
     await sql(url, `UPDATE svc_run_documents SET bytes = 'not brotli' WHERE run_id = $1 AND part = 0`, [ids[2]]);
     const fourth = runIdOf(recordFor(4));
-    await open({ url }).append(fourth, (_latest, seq) => storedRunFor(fourth, seq, { record: recordFor(4) }), () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(fourth)] }]);
+    await open({ url }).append(
+      fourth,
+      (_latest, seq) => storedRunFor(fourth, seq, { record: recordFor(4) }),
+      () => [{ name: 'sar.json', media_type: 'application/json', chunks: [textOf(fourth)] }],
+    );
     expect(await sql<{ run_id: string }>(url, 'SELECT DISTINCT run_id FROM svc_run_documents')).toEqual([{ run_id: ids[2] }]);
     expect(await sql(url, 'SELECT run_id FROM svc_run_state WHERE items IS NOT NULL')).toEqual([]);
     const lists = await sql<{ run_id: string; lists: Buffer }>(url, 'SELECT run_id, lists FROM svc_run_pieces ORDER BY run_id');
-    expect(Object.fromEntries(lists.map((row) => [row.run_id, [...decodeNamedLists(brotliDecompressSync(row.lists))!.keys()]]))).toEqual({ [ids[0]]: ['sar.json'], [ids[1]]: ['sar.json'], [ids[2]]: [], [fourth]: ['sar.json'] });
+    expect(Object.fromEntries(lists.map((row) => [row.run_id, [...decodeNamedLists(brotliDecompressSync(row.lists))!.keys()]]))).toEqual({
+      [ids[0]]: ['sar.json'],
+      [ids[1]]: ['sar.json'],
+      [ids[2]]: [],
+      [fourth]: ['sar.json'],
+    });
     // Converted as it was recorded: run 2 (naming itself) adds its state's few changed pieces, none of its document's.
-    const packs = await sql<{ pack: string; size: number }>(url, 'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack');
+    const packs = await sql<{ pack: string; size: number }>(
+      url,
+      'SELECT pack, sum(octet_length(bytes) + octet_length(keys) + octet_length(lengths))::int AS size FROM svc_piece_frames GROUP BY pack ORDER BY pack',
+    );
     expect(packs.map((p) => p.pack)).toEqual(['1', '2', '3', '4']);
     expect(packs[1].size).toBeLessThan(packs[0].size / 20);
     const reopened = open({ url });
     for (const seq of [1, 2]) expect(await openedText(await reopened.openDocument(seq, 'sar.json'))).toBe(textOf(ids[seq - 1]));
-    await expect(openedText(await reopened.openDocument(3, 'sar.json'))).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('(svc_run_documents, run 3, sar.json)') });
+    await expect(openedText(await reopened.openDocument(3, 'sar.json'))).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining('(svc_run_documents, run 3, sar.json)'),
+    });
     for (const seq of [1, 2, 3]) expect(await reopened.get(seq)).toStrictEqual(runs[seq - 1]);
     expect(await openedText(await reopened.openDocument(4, 'sar.json'))).toBe(textOf(fourth));
   });
@@ -347,7 +437,10 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     const record = recordFor(1);
     const id = runIdOf(record);
     await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record, summary: { as_of: '2026-11-02T15:03:12+01:00' } }));
-    const [row] = await sql<{ seq: string; record_text: string; record: unknown; as_of: Date; recorded_at: Date }>(url, 'SELECT seq, record_text, record, as_of, recorded_at FROM svc_runs');
+    const [row] = await sql<{ seq: string; record_text: string; record: unknown; as_of: Date; recorded_at: Date }>(
+      url,
+      'SELECT seq, record_text, record, as_of, recorded_at FROM svc_runs',
+    );
     expect(row.seq).toBe('1');
     expect(row.record_text).toBe(canonicalize(record));
     expect(createHash('sha256').update(row.record_text).digest('hex')).toBe(id);
@@ -366,7 +459,16 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       await sql(
         url,
         `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record, record_text, poam, events) VALUES ($1, $2, $3, $4, $5::jsonb, $6::text::jsonb, $6::text, $7::jsonb, $8::jsonb)`,
-        [run.summary.seq, run.summary.id, run.summary.recorded_at, run.summary.as_of, JSON.stringify(run.summary), text, JSON.stringify(run.poam), JSON.stringify(run.events)],
+        [
+          run.summary.seq,
+          run.summary.id,
+          run.summary.recorded_at,
+          run.summary.as_of,
+          JSON.stringify(run.summary),
+          text,
+          JSON.stringify(run.poam),
+          JSON.stringify(run.events),
+        ],
       );
     }
     const store = open({ url });
@@ -376,9 +478,18 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     const [last] = await sql<{ head: string }>(url, 'SELECT head FROM svc_runs WHERE seq = 2');
     expect(chain).toEqual({ seq: '2', head: last.head });
     // Migration 7 moved each run's POA&M state and events into parts, which verify as the columns did.
-    expect((await sql<{ kind: string; parts: string }>(url, `SELECT kind, count(*) AS parts FROM svc_run_state WHERE run_id = $1 GROUP BY kind ORDER BY kind`, [runs[0].summary.id])).map((r) => r.kind)).toEqual(runs[0].events.length > 0 ? ['events', 'poam'] : ['poam']);
+    expect(
+      (
+        await sql<{ kind: string; parts: string }>(url, `SELECT kind, count(*) AS parts FROM svc_run_state WHERE run_id = $1 GROUP BY kind ORDER BY kind`, [
+          runs[0].summary.id,
+        ])
+      ).map((r) => r.kind),
+    ).toEqual(runs[0].events.length > 0 ? ['events', 'poam'] : ['poam']);
     await sql(url, `UPDATE svc_run_state SET items = '{}' WHERE run_id = $1 AND kind = 'poam'`, [runs[0].summary.id]);
-    await expect(store.get(1)).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`(svc_run_state, run 1, poam): the hash chain does not match the POA&M state of run 1`) });
+    await expect(store.get(1)).rejects.toMatchObject({
+      code: 'run-store-tampered',
+      message: expect.stringContaining(`(svc_run_state, run 1, poam): the hash chain does not match the POA&M state of run 1`),
+    });
   });
 
   it('detects the as_of column changed (which a range reads) and keeps the record column what record_text says', async () => {
@@ -411,7 +522,9 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
       const short = open({ url, lockTimeoutMs: 300 });
       await expect(appendRun(short, 1)).rejects.toMatchObject({
         code: 'run-store-locked',
-        message: expect.stringMatching(new RegExp(`: the run store is locked by ${holder}; wait for it to finish, or end that session if its process is gone$`)),
+        message: expect.stringMatching(
+          new RegExp(`: the run store is locked by ${holder}; wait for it to finish, or end that session if its process is gone$`),
+        ),
       });
       const lines: string[] = [];
       const patient = open({ url, waiting: (line) => void lines.push(line) });
@@ -426,7 +539,7 @@ describe('PostgresRunStore on a PostgreSQL server', () => {
     }
   });
 
-  it('keeps a journal entry with its record as canonical text and its time as given, and appends it under the runs\' lock', async () => {
+  it("keeps a journal entry with its record as canonical text and its time as given, and appends it under the runs' lock", async () => {
     const store = open({ url });
     const record = { b: 'é 🚨', a: [1, { d: null, c: true }] };
     const entry = await store.appendJournal('vulnerability-evaluation', record, '2026-11-02T15:03:12+01:00');

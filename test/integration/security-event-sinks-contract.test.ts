@@ -107,7 +107,10 @@ async function httpCollector(status = 200): Promise<{ base: string; arrivals: Ar
         res.writeHead(status, { 'content-type': 'application/json' }).end('{"text":"Internal server error","code":8}');
         return;
       }
-      const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line !== '');
+      const lines = Buffer.concat(chunks)
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '');
       fill(lines.map((line) => (JSON.parse(line) as { event: ConmonEvent }).event));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
     });
@@ -138,7 +141,13 @@ securityEventSinksContract('SinkFactory (ndjson file, syslog over TCP and UDP, H
   };
   const collectors: Record<string, (count: number) => Promise<ConmonEvent[]>> = {
     // Appended and fsynced before the delivery resolves: what is in the file is all that arrived.
-    [specs.ndjson]: async () => (existsSync(ndjsonPath) ? readFileSync(ndjsonPath, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as ConmonEvent) : []),
+    [specs.ndjson]: async () =>
+      existsSync(ndjsonPath)
+        ? readFileSync(ndjsonPath, 'utf8')
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => JSON.parse(line) as ConmonEvent)
+        : [],
     [specs.tcp]: (count) => tcp.arrivals.until(count),
     [specs.udp]: (count) => udp.arrivals.until(count),
     [specs.http]: (count) => http.arrivals.until(count),

@@ -320,7 +320,9 @@ describe('HttpEventSink against a HEC-style collector', () => {
 
   it('tells how to fix a missing token and a wrong path, each on the first attempt', async () => {
     answers = [{ status: 401 }, { status: 404 }];
-    expect((await hec({}).deliver([anEvent()])).error).toBe(`${base}/services/collector/event: answered 401 Unauthorized; set SVC_SINK_TOKEN to the collector's token`);
+    expect((await hec({}).deliver([anEvent()])).error).toBe(
+      `${base}/services/collector/event: answered 401 Unauthorized; set SVC_SINK_TOKEN to the collector's token`,
+    );
     expect(await hec().deliver([anEvent()])).toMatchObject({
       attempts: 1,
       error: `${base}/services/collector/event: answered 404 Not Found; check the URL path (Splunk HEC: /services/collector/event)`,
@@ -341,7 +343,9 @@ describe('HttpEventSink against a HEC-style collector', () => {
     const dead = await deadPort();
     const report = await sinkFor(`http://127.0.0.1:${dead}/services/collector`, { token: TOKEN }).deliver([anEvent()]);
     expect(report).toMatchObject({ delivered: 0, attempts: FAST.attempts });
-    expect(report.error).toBe(`http://127.0.0.1:${dead}/services/collector: connect ECONNREFUSED 127.0.0.1:${dead}; check the URL and that the collector is running and reachable`);
+    expect(report.error).toBe(
+      `http://127.0.0.1:${dead}/services/collector: connect ECONNREFUSED 127.0.0.1:${dead}; check the URL and that the collector is running and reachable`,
+    );
   });
 });
 
@@ -361,14 +365,24 @@ describe('NdjsonFileSink', () => {
     expect(await sink.deliver(second)).toEqual({ sink: `ndjson:${path}`, delivered: 1, attempts: 1 });
     const text = readFileSync(path, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([...first, ...second]);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([...first, ...second]);
   });
 
   it('reports a directory in the way once, naming the sink and the fix', async () => {
     mkdirSync(join(root, 'events.ndjson'));
     const report = await sinkFor('ndjson:events.ndjson', { cwd: root }).deliver([anEvent()]);
     const path = join(root, 'events.ndjson');
-    expect(report).toEqual({ sink: `ndjson:${path}`, delivered: 0, attempts: 1, error: `ndjson:${path}: is a directory, expected a file; pass the file itself` });
+    expect(report).toEqual({
+      sink: `ndjson:${path}`,
+      delivered: 0,
+      attempts: 1,
+      error: `ndjson:${path}: is a directory, expected a file; pass the file itself`,
+    });
   });
 });
 
@@ -417,15 +431,21 @@ describe('SinkFactory', () => {
     ['https://admin:hunter2@hec.example/services/collector', 'hunter2'],
     ['https://hec.example/services/collector?token=abc123', 'abc123'],
   ])('refuses a token in the URL %s without repeating it', (spec, secret) => {
-    const message = '--sink https://hec.example/services/collector: credentials in the URL; put the token in SVC_SINK_TOKEN instead (a command line shows up in ps)';
+    const message =
+      '--sink https://hec.example/services/collector: credentials in the URL; put the token in SVC_SINK_TOKEN instead (a command line shows up in ps)';
     expect(() => factory.open([spec])).toThrow(new UsageError('sink-token-in-url', message));
     expect(message).not.toContain(secret);
   });
 
   it('refuses options that cannot work as configuration errors, before any sink is opened', () => {
-    expect(() => new SinkFactory({ facility: 24 })).toThrow(new ConfigError('bad-syslog-facility', 'syslog facility 24: expected a whole number from 0 to 23 (16 is local0)'));
-    expect(() => new SinkFactory({ retry: { baseDelayMs: -1 } })).toThrow(new ConfigError('bad-sink-retry', 'sink retry baseDelayMs -1: expected milliseconds, 0 or more'));
-    expect(() => new SinkFactory({ token: 'two words' })).toThrow(new ConfigError('bad-sink-token', 'SVC_SINK_TOKEN: contains spaces or control characters; set it to the token alone'));
+    expect(() => new SinkFactory({ facility: 24 })).toThrow(
+      new ConfigError('bad-syslog-facility', 'syslog facility 24: expected a whole number from 0 to 23 (16 is local0)'),
+    );
+    expect(() => new SinkFactory({ retry: { baseDelayMs: -1 } })).toThrow(
+      new ConfigError('bad-sink-retry', 'sink retry baseDelayMs -1: expected milliseconds, 0 or more'),
+    );
+    expect(() => new SinkFactory({ token: 'two words' })).toThrow(
+      new ConfigError('bad-sink-token', 'SVC_SINK_TOKEN: contains spaces or control characters; set it to the token alone'),
+    );
   });
-
 });

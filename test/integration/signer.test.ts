@@ -9,7 +9,11 @@ import { InMemorySigner } from '../fakes/in-memory-signer';
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-for (const [type, options] of [['ec', { namedCurve: 'P-256' }], ['ed25519', {}], ['rsa', { modulusLength: 2048 }]] as const) {
+for (const [type, options] of [
+  ['ec', { namedCurve: 'P-256' }],
+  ['ed25519', {}],
+  ['rsa', { modulusLength: 2048 }],
+] as const) {
   signerContract(`PemSigner (${type})`, async () => {
     const root = mkdtempSync(join(tmpdir(), 'svc-signer-contract-'));
     roots.push(root);

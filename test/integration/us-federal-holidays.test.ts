@@ -4,7 +4,19 @@ describe("UsFederalHolidays: OPM's federal holidays on their observed dates, fro
   const calendar = new UsFederalHolidays();
 
   it('knows the eleven holidays of 2026, Independence Day (a Saturday) observed on Friday July 3', () => {
-    const days = ['2026-01-01', '2026-01-19', '2026-02-16', '2026-05-25', '2026-06-19', '2026-07-03', '2026-09-07', '2026-10-12', '2026-11-11', '2026-11-26', '2026-12-25'];
+    const days = [
+      '2026-01-01',
+      '2026-01-19',
+      '2026-02-16',
+      '2026-05-25',
+      '2026-06-19',
+      '2026-07-03',
+      '2026-09-07',
+      '2026-10-12',
+      '2026-11-11',
+      '2026-11-26',
+      '2026-12-25',
+    ];
     for (const day of days) expect([day, calendar.isHoliday(day)]).toEqual([day, true]);
     expect(calendar.isHoliday('2026-07-04')).toBe(false);
     expect(calendar.isHoliday('2026-11-25')).toBe(false);

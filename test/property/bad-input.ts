@@ -17,7 +17,10 @@ export const jsonValue = (maxDepth = 3): fc.Arbitrary<unknown> =>
     { weight: 1, arbitrary: fc.dictionary(jsonKey, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }).map(asJson) },
     { weight: 1, arbitrary: fc.anything({ maxDepth }).map(asJson) },
     { weight: 1, arbitrary: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 20 })) },
-    { weight: 1, arbitrary: fc.constantFrom<unknown>(0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.5, '', ' ', '\n', '\u0000', 'null', '[]', '{}', true, false, null, [], {}) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<unknown>(0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.5, '', ' ', '\n', '\u0000', 'null', '[]', '{}', true, false, null, [], {}),
+    },
   );
 
 /** A value made JSON: what JSON.parse(JSON.stringify(value)) gives (undefined becomes null). */
@@ -86,7 +89,13 @@ export function mutate(document: unknown, changes: readonly Mutation[]): unknown
     } else {
       const key = last as string;
       if (change.op === 'delete') delete parent[key];
-      else if (change.op === 'insert' || change.op === 'duplicate') Object.defineProperty(parent, change.key, { value: structuredClone(change.op === 'insert' ? change.value : parent[key]), enumerable: true, writable: true, configurable: true });
+      else if (change.op === 'insert' || change.op === 'duplicate')
+        Object.defineProperty(parent, change.key, {
+          value: structuredClone(change.op === 'insert' ? change.value : parent[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else if (change.op === 'rename') {
         const value = parent[key];
         delete parent[key];
@@ -108,7 +117,9 @@ export const jsonText = (document: unknown, style: number): string => {
 export const brokenText = (valid: string): fc.Arbitrary<string | Buffer> =>
   fc.oneof(
     fc.nat({ max: valid.length }).map((n) => valid.slice(0, n)),
-    fc.tuple(fc.nat({ max: Math.max(valid.length - 1, 0) }), fc.constantFrom('{', '}', '[', ']', ',', '"', ':', '\\', '\n', 'x', '\u0000', '\u2028', "'")).map(([n, c]) => valid.slice(0, n) + c + valid.slice(n + 1)),
+    fc
+      .tuple(fc.nat({ max: Math.max(valid.length - 1, 0) }), fc.constantFrom('{', '}', '[', ']', ',', '"', ':', '\\', '\n', 'x', '\u0000', '\u2028', "'"))
+      .map(([n, c]) => valid.slice(0, n) + c + valid.slice(n + 1)),
     fc.string({ maxLength: 200 }),
     fc.string({ unit: 'binary', maxLength: 100 }),
     fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
@@ -121,7 +132,8 @@ export function untypedProblem(error: unknown, place?: string | readonly string[
   if (/[\r\n]/.test(error.message)) return `a message of several lines: ${JSON.stringify(error.message)}`;
   if (/\s{2,}at /.test(error.message)) return `a stack trace in the message: ${JSON.stringify(error.message)}`;
   const places = typeof place === 'string' ? [place] : place;
-  if (places !== undefined && !places.some((p) => error.message.includes(p))) return `a message that does not name ${places.join(' or ')}: ${JSON.stringify(error.message)}`;
+  if (places !== undefined && !places.some((p) => error.message.includes(p)))
+    return `a message that does not name ${places.join(' or ')}: ${JSON.stringify(error.message)}`;
   return undefined;
 }
 

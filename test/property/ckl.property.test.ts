@@ -56,7 +56,8 @@ const anyRule: fc.Arbitrary<GenRule> = fc.record({
 });
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const stigData = (name: string, value: string) => `<STIG_DATA><VULN_ATTRIBUTE>${name}</VULN_ATTRIBUTE><ATTRIBUTE_DATA>${escape(value)}</ATTRIBUTE_DATA></STIG_DATA>`;
+const stigData = (name: string, value: string) =>
+  `<STIG_DATA><VULN_ATTRIBUTE>${name}</VULN_ATTRIBUTE><ATTRIBUTE_DATA>${escape(value)}</ATTRIBUTE_DATA></STIG_DATA>`;
 const wordOf = (status: string, format: 'ckl' | 'cklb') => STATUS[status]?.[format] ?? status;
 
 function cklText(rules: GenRule[], host: string): string {
@@ -65,7 +66,8 @@ function cklText(rules: GenRule[], host: string): string {
       `<VULN>${stigData('Vuln_Num', r.id)}${stigData('Severity', r.severity)}${stigData('Rule_ID', `SV-${r.id}_rule`)}${stigData('Rule_Title', r.details.slice(0, 40))}${r.ccis.map((c) => stigData('CCI_REF', c)).join('')}` +
       `<STATUS>${escape(wordOf(r.status, 'ckl'))}</STATUS><FINDING_DETAILS>${escape(r.details)}</FINDING_DETAILS><COMMENTS>${escape(r.comments)}</COMMENTS><SEVERITY_OVERRIDE>${escape(r.override)}</SEVERITY_OVERRIDE><SEVERITY_JUSTIFICATION>why</SEVERITY_JUSTIFICATION></VULN>`,
   );
-  const info = '<STIG_INFO><SI_DATA><SID_NAME>title</SID_NAME><SID_DATA>Generated STIG</SID_DATA></SI_DATA><SI_DATA><SID_NAME>version</SID_NAME><SID_DATA>1</SID_DATA></SI_DATA><SI_DATA><SID_NAME>releaseinfo</SID_NAME><SID_DATA>Release: 2</SID_DATA></SI_DATA></STIG_INFO>';
+  const info =
+    '<STIG_INFO><SI_DATA><SID_NAME>title</SID_NAME><SID_DATA>Generated STIG</SID_DATA></SI_DATA><SI_DATA><SID_NAME>version</SID_NAME><SID_DATA>1</SID_DATA></SI_DATA><SI_DATA><SID_NAME>releaseinfo</SID_NAME><SID_DATA>Release: 2</SID_DATA></SI_DATA></STIG_INFO>';
   return `<?xml version="1.0" encoding="UTF-8"?>\n<CHECKLIST><ASSET><HOST_NAME>${escape(host)}</HOST_NAME></ASSET><STIGS><iSTIG>${info}${vulns.join('')}</iSTIG></STIGS></CHECKLIST>\n`;
 }
 
@@ -113,7 +115,12 @@ describe('ckl adapter on generated checklists', () => {
         rules.forEach((rule, i) => {
           const check = fromCkl.value.checks[i];
           const level = (rule.override || rule.severity).toLowerCase();
-          expect(check).toMatchObject({ id: rule.id, outcome: STATUS[rule.status].outcome, criticality: level === 'high' || level === 'cat i' ? 'must' : 'should', controls: controlsOfCcis(rule.ccis).controls });
+          expect(check).toMatchObject({
+            id: rule.id,
+            outcome: STATUS[rule.status].outcome,
+            criticality: level === 'high' || level === 'cat i' ? 'must' : 'should',
+            controls: controlsOfCcis(rule.ccis).controls,
+          });
           expect((check.details ?? '').length).toBeLessThanOrEqual(300);
         });
         expect(fromCkl.value.checks).toHaveLength(rules.length);

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { addPiece, BaseWindow, decodeSpans, encodeSpans, PIECE_MAX_BYTES, PIECE_MIN_BYTES, PieceCutter, type PieceSpan } from '../../src/domain/conmon/content-pieces';
+import {
+  addPiece,
+  BaseWindow,
+  decodeSpans,
+  encodeSpans,
+  PIECE_MAX_BYTES,
+  PIECE_MIN_BYTES,
+  PieceCutter,
+  type PieceSpan,
+} from '../../src/domain/conmon/content-pieces';
 import { PackWriter, PieceFrames, PieceKeys, type PieceFrame, restored, tokenized, writeDocumentPieces } from '../../src/infrastructure/store/piece-packs';
 import { SEED } from './bad-input';
 import { cut } from './cut';
@@ -20,18 +29,31 @@ async function all(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
 }
 
 /** JSON-like text: repeated keys and values with some random ones, as a run's documents are. */
-const jsonish = fc.array(fc.record({ id: fc.nat(5_000), text: fc.constantFrom('checked', 'FAIL', 'PASS', 'All settings match the secure baseline.'), extra: fc.string({ maxLength: 40 }) }), { maxLength: 400 }).map((items) => Buffer.from(JSON.stringify(items)));
+const jsonish = fc
+  .array(
+    fc.record({
+      id: fc.nat(5_000),
+      text: fc.constantFrom('checked', 'FAIL', 'PASS', 'All settings match the secure baseline.'),
+      extra: fc.string({ maxLength: 40 }),
+    }),
+    { maxLength: 400 },
+  )
+  .map((items) => Buffer.from(JSON.stringify(items)));
 
 describe('content-defined pieces (issue 35)', () => {
   it('cuts bytes that come in chunks exactly as it cuts them whole: pieces between the minimum and the maximum, the bytes unchanged', () => {
     fc.assert(
-      fc.property(fc.oneof(jsonish, fc.uint8Array({ maxLength: 20_000 })), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }), (bytes, at) => {
-        const whole = piecesOf([bytes]);
-        const chunked = piecesOf(cut(bytes, at));
-        expect(chunked.map((p) => Buffer.from(p).toString('hex'))).toEqual(whole.map((p) => Buffer.from(p).toString('hex')));
-        expect(Buffer.concat(whole)).toEqual(Buffer.from(bytes));
-        for (const piece of whole.slice(0, -1)) expect(piece.length >= PIECE_MIN_BYTES && piece.length <= PIECE_MAX_BYTES).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(jsonish, fc.uint8Array({ maxLength: 20_000 })),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+        (bytes, at) => {
+          const whole = piecesOf([bytes]);
+          const chunked = piecesOf(cut(bytes, at));
+          expect(chunked.map((p) => Buffer.from(p).toString('hex'))).toEqual(whole.map((p) => Buffer.from(p).toString('hex')));
+          expect(Buffer.concat(whole)).toEqual(Buffer.from(bytes));
+          for (const piece of whole.slice(0, -1)) expect(piece.length >= PIECE_MIN_BYTES && piece.length <= PIECE_MAX_BYTES).toBe(true);
+        },
+      ),
       { seed: SEED, numRuns: 150 },
     );
   });
@@ -64,8 +86,22 @@ describe('content-defined pieces (issue 35)', () => {
 
   it('joins consecutive pieces of a pack into one span, and encodes a span of the base after another pack in a few bytes', () => {
     const spans: PieceSpan[] = [];
-    for (const [pack, index] of [[1, 0], [1, 1], [1, 2], [2, 0], [1, 4], [1, 5], [2, 1]]) addPiece(spans, pack, index);
-    expect(spans).toEqual([{ pack: 1, first: 0, count: 3 }, { pack: 2, first: 0, count: 1 }, { pack: 1, first: 4, count: 2 }, { pack: 2, first: 1, count: 1 }]);
+    for (const [pack, index] of [
+      [1, 0],
+      [1, 1],
+      [1, 2],
+      [2, 0],
+      [1, 4],
+      [1, 5],
+      [2, 1],
+    ])
+      addPiece(spans, pack, index);
+    expect(spans).toEqual([
+      { pack: 1, first: 0, count: 3 },
+      { pack: 2, first: 0, count: 1 },
+      { pack: 1, first: 4, count: 2 },
+      { pack: 2, first: 1, count: 1 },
+    ]);
     // Each span after the first: its pack's difference, the gap since that pack's last span, its count: 3 bytes.
     expect(encodeSpans(spans).length).toBe(5 + 4 * 3);
   });
@@ -85,13 +121,22 @@ describe('content-defined pieces (issue 35)', () => {
 
   it('keeps a run id as a token and gives every byte back, however the bytes are chunked, zero bytes and ids across chunks included', async () => {
     const id = 'ab'.repeat(32);
-    const bytes = fc.array(fc.oneof(fc.uint8Array({ maxLength: 50 }), fc.constant(Buffer.from(id)), fc.constant(Uint8Array.of(0)), fc.constant(Uint8Array.of(0, 1))), { maxLength: 30 }).map((parts) => Buffer.concat(parts));
+    const bytes = fc
+      .array(fc.oneof(fc.uint8Array({ maxLength: 50 }), fc.constant(Buffer.from(id)), fc.constant(Uint8Array.of(0)), fc.constant(Uint8Array.of(0, 1))), {
+        maxLength: 30,
+      })
+      .map((parts) => Buffer.concat(parts));
     await fc.assert(
-      fc.asyncProperty(bytes, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), async (input, at, again) => {
-        const kept = await all(tokenized(from(cut(input, at)), id));
-        expect(kept.includes(Buffer.from(id))).toBe(false);
-        expect(await all(restored(from(cut(kept, again)), id, () => new Error('undecodable')))).toEqual(input);
-      }),
+      fc.asyncProperty(
+        bytes,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
+        async (input, at, again) => {
+          const kept = await all(tokenized(from(cut(input, at)), id));
+          expect(kept.includes(Buffer.from(id))).toBe(false);
+          expect(await all(restored(from(cut(kept, again)), id, () => new Error('undecodable')))).toEqual(input);
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
     await expect(all(restored(from([Uint8Array.of(65, 0, 2)]), id, () => new Error('undecodable')))).rejects.toThrow('undecodable');
@@ -104,8 +149,10 @@ describe('content-defined pieces (issue 35)', () => {
     const store = new PieceFrames(source, (pack) => new Error(`pack ${pack} does not hold the piece`));
     const keys = new PieceKeys(Buffer.alloc(32, 7));
     const writer = (pack: number) => new PackWriter(pack, async (frame) => void frames.set(pack, [...(frames.get(pack) ?? []), frame]));
-    const textOf = (id: string, changed: number) => Buffer.from(JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ i, text: i === changed ? 'changed' : 'the same every day', last_run: id }))));
-    const read = async (list: Uint8Array, id: string) => all(store.document(await store.documentSpans(list, () => new Error('not a list')), id, () => new Error('not tokenized')));
+    const textOf = (id: string, changed: number) =>
+      Buffer.from(JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ i, text: i === changed ? 'changed' : 'the same every day', last_run: id }))));
+    const read = async (list: Uint8Array, id: string) =>
+      all(store.document(await store.documentSpans(list, () => new Error('not a list')), id, () => new Error('not tokenized')));
 
     it('writes a document as pieces and reads it back; the next version shares all but the pieces around its change', async () => {
       const [first, second] = ['1'.repeat(64), '2'.repeat(64)];
@@ -143,18 +190,21 @@ describe('content-defined pieces (issue 35)', () => {
         addPiece(spans, 100, i);
         expected.push(piece(100, i));
         if (i % 10 === 9) {
-          const [pack, index] = [10 + ((i / 10) % 40 | 0), (i / 400) % 3 | 0];
+          const [pack, index] = [10 + (((i / 10) % 40) | 0), ((i / 400) % 3) | 0];
           addPiece(spans, pack, index);
           expected.push(piece(pack, index));
         }
       }
       const fetched = new Map<string, number>();
-      const counting = new PieceFrames(async (pack, index) => {
-        const frame = await source(pack, index);
-        const name = `${pack}/${frame?.first}`;
-        fetched.set(name, (fetched.get(name) ?? 0) + 1);
-        return frame;
-      }, (pack) => new Error(`pack ${pack} does not hold the piece`));
+      const counting = new PieceFrames(
+        async (pack, index) => {
+          const frame = await source(pack, index);
+          const name = `${pack}/${frame?.first}`;
+          fetched.set(name, (fetched.get(name) ?? 0) + 1);
+          return frame;
+        },
+        (pack) => new Error(`pack ${pack} does not hold the piece`),
+      );
       expect((await all(counting.bytes(spans))).equals(Buffer.concat(expected))).toBe(true);
       expect(fetched.size).toBe(frames.get(100)!.length + 40);
       expect([...fetched.values()].every((times) => times === 1)).toBe(true);
@@ -166,10 +216,15 @@ describe('content-defined pieces (issue 35)', () => {
 
     it('gives a document its own frames when asked (the evidence bundle, read whole from every pack of a year)', async () => {
       const w = writer(7);
-      const text = (seed: number, kib: number) => Buffer.from(Array.from({ length: kib * 16 }, (_, i) => `${seed}:${i.toString(36).padStart(60, '.')}\n`).join(''));
+      const text = (seed: number, kib: number) =>
+        Buffer.from(Array.from({ length: kib * 16 }, (_, i) => `${seed}:${i.toString(36).padStart(60, '.')}\n`).join(''));
       const id = '7'.repeat(64);
       const lists: Uint8Array[] = [];
-      for (const [seed, kib, ownFrames] of [[1, 8, false], [2, 20, true], [3, 8, false]] as const) {
+      for (const [seed, kib, ownFrames] of [
+        [1, 8, false],
+        [2, 20, true],
+        [3, 8, false],
+      ] as const) {
         lists.push(await writeDocumentPieces(from([text(seed, kib)]), id, { writer: w, frames: store, keys }, undefined, { ownFrames }));
       }
       await w.flush();

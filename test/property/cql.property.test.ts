@@ -28,7 +28,11 @@ const literal = fc.oneof(
   fc.string({ maxLength: 8 }).map((s) => `'${s.replace(/'/g, "''").replace(/\n/g, ' ')}'`),
   fc.string({ maxLength: 8 }).map((s) => `"${s.replace(/"/g, '""').replace(/\n/g, ' ')}"`),
 );
-const field = (source: CqlSource) => fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...CQL_FIELDS[source].fields.map((f) => f.name), ...Object.keys(CQL_FIELDS[source].aliases)) }, { weight: 1, arbitrary: fc.constantFrom(...FIELDS, 'nope', 'Status') });
+const field = (source: CqlSource) =>
+  fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...CQL_FIELDS[source].fields.map((f) => f.name), ...Object.keys(CQL_FIELDS[source].aliases)) },
+    { weight: 1, arbitrary: fc.constantFrom(...FIELDS, 'nope', 'Status') },
+  );
 
 /** A WHERE expression of the grammar, fields mostly of the source. */
 const expr = (source: CqlSource) =>
@@ -36,7 +40,9 @@ const expr = (source: CqlSource) =>
     expr: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       fc.tuple(field(source), fc.constantFrom(...OPERATORS), literal).map((p) => p.join(' ')),
-      fc.tuple(field(source), fc.boolean(), fc.array(literal, { minLength: 1, maxLength: 4 })).map(([f, not, vs]) => `${f}${not ? ' NOT' : ''} IN (${vs.join(', ')})`),
+      fc
+        .tuple(field(source), fc.boolean(), fc.array(literal, { minLength: 1, maxLength: 4 }))
+        .map(([f, not, vs]) => `${f}${not ? ' NOT' : ''} IN (${vs.join(', ')})`),
       fc.tuple(field(source), fc.boolean(), literal).map(([f, not, v]) => `${f}${not ? ' NOT' : ''} LIKE ${v}`),
       fc.tuple(tie('expr'), fc.constantFrom('AND', 'OR'), tie('expr')).map((p) => p.join(' ')),
       tie('expr').map((e) => `NOT ${e}`),
@@ -50,12 +56,22 @@ const validQuery = fc.constantFrom(...CQL_SOURCES).chain((source) =>
     .record({
       where: fc.option(expr(source), { nil: undefined }),
       select: fc.option(fc.array(field(source), { minLength: 1, maxLength: 4 }), { nil: undefined }),
-      order: fc.option(fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: field(source) }, { weight: 1, arbitrary: fc.constant('count') }), fc.constantFrom('', ' ASC', ' desc')), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      order: fc.option(
+        fc.array(
+          fc.tuple(fc.oneof({ weight: 4, arbitrary: field(source) }, { weight: 1, arbitrary: fc.constant('count') }), fc.constantFrom('', ' ASC', ' desc')),
+          { minLength: 1, maxLength: 3 },
+        ),
+        { nil: undefined },
+      ),
       group: fc.option(field(source), { nil: undefined, freq: 3 }),
       limit: fc.option(fc.nat({ max: 50 }), { nil: undefined }),
       order_of_clauses: fc.array(fc.nat(), { minLength: 5, maxLength: 5 }),
       blank: fc.constantFrom(' ', '  ', '\n', '\t', ' \r\n '),
-      caseOf: fc.constantFrom((s: string) => s, (s: string) => s.toLowerCase(), (s: string) => s.toUpperCase()),
+      caseOf: fc.constantFrom(
+        (s: string) => s,
+        (s: string) => s.toLowerCase(),
+        (s: string) => s.toUpperCase(),
+      ),
     })
     .map((q) => {
       const clauses = [
@@ -83,26 +99,44 @@ const tokenSoup = fc
     ),
     { maxLength: 14 },
   )
-  .chain((tokens) => fc.array(fc.constantFrom(' ', ' ', ' ', '', '\n', '\r\n', '\r', '\t', '\u00a0', '\u2028', '\f'), { minLength: tokens.length, maxLength: tokens.length }).map((gaps) => tokens.map((t, i) => gaps[i] + t).join('')));
+  .chain((tokens) =>
+    fc
+      .array(fc.constantFrom(' ', ' ', ' ', '', '\n', '\r\n', '\r', '\t', '\u00a0', '\u2028', '\f'), { minLength: tokens.length, maxLength: tokens.length })
+      .map((gaps) => tokens.map((t, i) => gaps[i] + t).join('')),
+  );
 
 /** A valid query with its text changed: a piece deleted, doubled or replaced, or a character inserted. */
-const mutatedQuery = fc.tuple(validQuery, fc.array(fc.tuple(fc.constantFrom('delete', 'double', 'replace', 'insert', 'cut'), fc.nat(), fc.oneof(fc.constantFrom(...KEYWORDS, ...OPERATORS, '(', ')', ',', "'", '"', '\n'), fc.string({ maxLength: 3 }))), { minLength: 1, maxLength: 3 })).map(([query, changes]) => {
-  let parts = query.split(/(\s+)/);
-  for (const [op, at, piece] of changes) {
-    const i = at % Math.max(parts.length, 1);
-    if (op === 'delete') parts.splice(i, 1);
-    else if (op === 'double') parts.splice(i, 0, parts[i] ?? '', ' ');
-    else if (op === 'replace') parts[i] = piece;
-    else if (op === 'insert') parts.splice(i, 0, piece);
-    else parts = parts.slice(0, i);
-  }
-  return parts.join('');
-});
+const mutatedQuery = fc
+  .tuple(
+    validQuery,
+    fc.array(
+      fc.tuple(
+        fc.constantFrom('delete', 'double', 'replace', 'insert', 'cut'),
+        fc.nat(),
+        fc.oneof(fc.constantFrom(...KEYWORDS, ...OPERATORS, '(', ')', ',', "'", '"', '\n'), fc.string({ maxLength: 3 })),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  )
+  .map(([query, changes]) => {
+    let parts = query.split(/(\s+)/);
+    for (const [op, at, piece] of changes) {
+      const i = at % Math.max(parts.length, 1);
+      if (op === 'delete') parts.splice(i, 1);
+      else if (op === 'double') parts.splice(i, 0, parts[i] ?? '', ' ');
+      else if (op === 'replace') parts[i] = piece;
+      else if (op === 'insert') parts.splice(i, 0, piece);
+      else parts = parts.slice(0, i);
+    }
+    return parts.join('');
+  });
 
 /** The first line of a CQL error and the query line and caret under it, checked against the query text. */
 function checkCqlError(error: unknown, text: string): void {
   if (!(error instanceof UsageError) || !['cql-syntax', 'cql-invalid', 'cql-runs-input'].includes(error.code)) {
-    throw new Error(`not a CQL UsageError: ${error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.stack : String(error)}`);
+    throw new Error(
+      `not a CQL UsageError: ${error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.stack : String(error)}`,
+    );
   }
   if (error.code === 'cql-runs-input') return;
   const m = /^line (\d+), column (\d+): ([^\n]+)\n {2}([^\n]*)\n {2}( *)\^$/.exec(error.message);
@@ -112,7 +146,8 @@ function checkCqlError(error: unknown, text: string): void {
   const lines = text.split(/\r\n?|\n/); // the lexer's line breaks
   if (line < 1 || line > lines.length) throw new Error(`line ${line} of a query of ${lines.length} lines: ${JSON.stringify(error.message)}`);
   if (m[4] !== lines[line - 1]) throw new Error(`quotes ${JSON.stringify(m[4])}, but line ${line} is ${JSON.stringify(lines[line - 1])}`);
-  if (column < 1 || column > lines[line - 1].length + 1) throw new Error(`column ${column} outside line ${line} (${lines[line - 1].length} characters): ${JSON.stringify(error.message)}`);
+  if (column < 1 || column > lines[line - 1].length + 1)
+    throw new Error(`column ${column} outside line ${line} (${lines[line - 1].length} characters): ${JSON.stringify(error.message)}`);
   if (m[5].length !== column - 1) throw new Error(`caret under column ${m[5].length + 1}, not ${column}`);
 }
 
@@ -138,18 +173,32 @@ describe('ChevrotainQueryParser on bad input', () => {
 
   it('parses or points at a line and column of the query, for random text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }).map((s) => `FROM results WHERE ${s}`)), (text) => {
-        parseOutcome(text);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.string({ unit: 'grapheme', maxLength: 20 }).map((s) => `FROM results WHERE ${s}`),
+        ),
+        (text) => {
+          parseOutcome(text);
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });
 
   it('parses or points at a line and column of the query, for token soups and mutated queries', () => {
     fc.assert(
-      fc.property(fc.oneof(tokenSoup, tokenSoup.map((s) => `FROM results ${s}`), mutatedQuery), (text) => {
-        parseOutcome(text);
-      }),
+      fc.property(
+        fc.oneof(
+          tokenSoup,
+          tokenSoup.map((s) => `FROM results ${s}`),
+          mutatedQuery,
+        ),
+        (text) => {
+          parseOutcome(text);
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });
@@ -157,7 +206,10 @@ describe('ChevrotainQueryParser on bad input', () => {
 
 describe('svc cql query (RunQuery) on bad input', () => {
   const report = JSON.parse(readFileSync(join(FIXTURES, 'sample-baseline.json'), 'utf8'));
-  const d = doubles({ '/runs/a.json': report, '/runs/b.json': { ...report, generated_at: '2026-11-09T06:00:00Z', results: report.results.map((r: { status: string }) => ({ ...r, status: 'PASS' })) } });
+  const d = doubles({
+    '/runs/a.json': report,
+    '/runs/b.json': { ...report, generated_at: '2026-11-09T06:00:00Z', results: report.results.map((r: { status: string }) => ({ ...r, status: 'PASS' })) },
+  });
   const store = new InMemoryRunStore();
   const runs = new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings);
   const query = new RunQuery(new ChevrotainQueryParser(), runs, store, d.catalogs, d.clock, d.settings);
@@ -169,14 +221,18 @@ describe('svc cql query (RunQuery) on bad input', () => {
 
   it('answers or gives a CQL error pointing into the query, over inputs and over the run store', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: validQuery }, { weight: 1, arbitrary: mutatedQuery }), fc.constantFrom([], [], ['/runs/a.json'], ['/runs/a.json', '/runs/b.json']), async (text, inputs) => {
-        try {
-          const answer = await query.execute({ query: text, inputs, now: NOW });
-          expect(answer.rows.every((row) => row.length === answer.columns.length)).toBe(true);
-        } catch (error) {
-          checkCqlError(error, text);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof({ weight: 3, arbitrary: validQuery }, { weight: 1, arbitrary: mutatedQuery }),
+        fc.constantFrom([], [], ['/runs/a.json'], ['/runs/a.json', '/runs/b.json']),
+        async (text, inputs) => {
+          try {
+            const answer = await query.execute({ query: text, inputs, now: NOW });
+            expect(answer.rows.every((row) => row.length === answer.columns.length)).toBe(true);
+          } catch (error) {
+            checkCqlError(error, text);
+          }
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });

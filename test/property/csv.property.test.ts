@@ -15,7 +15,11 @@ const guarded = (text: string) => {
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.array(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', '"', ',', "'", ' ', 'a', '1', '😀', '\u001b', '\u009b', '\u2028', '\u0000'), { maxLength: 12 }).map((cs) => cs.join('')),
+  fc
+    .array(fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', '"', ',', "'", ' ', 'a', '1', '😀', '\u001b', '\u009b', '\u2028', '\u0000'), {
+      maxLength: 12,
+    })
+    .map((cs) => cs.join('')),
 );
 
 describe('csvCell', () => {

@@ -21,13 +21,34 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 /** Strings shaped like ISO-8601 dates and times, weighted to the edges: years 0000-9999 and beyond, months 00-13, days 00-32, 24:00, odd zones. */
 const isoish = fc
   .tuple(
-    fc.oneof(fc.integer({ min: 0, max: 9999 }).map((y) => pad(y, 4)), fc.constantFrom('1969', '1970', '2999', '3000', '9999', '+275760', '-000001', '10000', '0000')),
+    fc.oneof(
+      fc.integer({ min: 0, max: 9999 }).map((y) => pad(y, 4)),
+      fc.constantFrom('1969', '1970', '2999', '3000', '9999', '+275760', '-000001', '10000', '0000'),
+    ),
     fc.integer({ min: 0, max: 13 }),
     fc.integer({ min: 0, max: 32 }),
-    fc.option(fc.tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.constantFrom('Z', '+14:00', '-12:00', '+23:59', '-24:00', '', '.999Z'))),
+    fc.option(
+      fc.tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.constantFrom('Z', '+14:00', '-12:00', '+23:59', '-24:00', '', '.999Z')),
+    ),
   )
   .map(([y, m, d, t]) => `${y}-${pad(m)}-${pad(d)}${t === null ? '' : `T${pad(t[0])}:${pad(t[1])}:00${t[2]}`}`);
-const dateString = fc.oneof({ weight: 4, arbitrary: isoish }, { weight: 1, arbitrary: fc.string() }, { weight: 1, arbitrary: fc.constantFrom('9999-12-31', '0000-01-01', '2027-02-29', '2026-11-31', '1969-12-31T23:59:59Z', '2999-12-31T23:59:59-05:00', ' 2026-11-30', '2026-11-30\n') });
+const dateString = fc.oneof(
+  { weight: 4, arbitrary: isoish },
+  { weight: 1, arbitrary: fc.string() },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '9999-12-31',
+      '0000-01-01',
+      '2027-02-29',
+      '2026-11-31',
+      '1969-12-31T23:59:59Z',
+      '2999-12-31T23:59:59-05:00',
+      ' 2026-11-30',
+      '2026-11-30\n',
+    ),
+  },
+);
 
 /** URL strings, weighted to what a profile must not publish. */
 const urlString = fc.oneof(
@@ -114,7 +135,13 @@ describe('the built CLI never exits 70 on a date flag or a profile URL', () => {
   function dir(urls: { package_uri?: string; evidence_base_uri?: string } = {}): string {
     const d = join(tmp, String((runs += 1)));
     mkdirSync(d);
-    const fedramp = { type: '20x', class: 'B', package_uri: 'https://trust.example.com/fedramp/cpo.json', agencies: [{ name: 'Department of Examples' }], ...urls };
+    const fedramp = {
+      type: '20x',
+      class: 'B',
+      package_uri: 'https://trust.example.com/fedramp/cpo.json',
+      agencies: [{ name: 'Department of Examples' }],
+      ...urls,
+    };
     writeFileSync(join(d, 'svc.config.json'), JSON.stringify({ fedramp, fedramp_schemas: FEDRAMP_SCHEMAS }));
     return d;
   }
@@ -126,9 +153,33 @@ describe('the built CLI never exits 70 on a date flag or a profile URL', () => {
   };
 
   const DATE_COMMANDS: [string, string, (value: string) => string[]][] = [
-    ['--finish', 'fedramp scn', (v) => ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'x', '--finish', v, '--now', '2026-11-25T00:00:00Z', '--draft', '--out', 'scn.json']],
+    [
+      '--finish',
+      'fedramp scn',
+      (v) => ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'x', '--finish', v, '--now', '2026-11-25T00:00:00Z', '--draft', '--out', 'scn.json'],
+    ],
     ['--to', 'fedramp ocr', (v) => ['fedramp', 'ocr', '--to', v, '--now', '2026-11-25T00:00:00Z', '--draft', '--out', 'ocr.json']],
-    ['--occurred-at', 'fedramp incident', (v) => ['fedramp', 'incident', '--type', 'initial', '--summary', 'x', '--n', '3', '--occurred-at', v, '--now', '2999-12-31T23:59:59Z', '--draft', '--out', 'i.json']],
+    [
+      '--occurred-at',
+      'fedramp incident',
+      (v) => [
+        'fedramp',
+        'incident',
+        '--type',
+        'initial',
+        '--summary',
+        'x',
+        '--n',
+        '3',
+        '--occurred-at',
+        v,
+        '--now',
+        '2999-12-31T23:59:59Z',
+        '--draft',
+        '--out',
+        'i.json',
+      ],
+    ],
     ['--now', 'fedramp ocr', (v) => ['fedramp', 'ocr', '--now', v, '--draft', '--out', 'ocr.json']],
     ['--to', 'vuln report', (v) => ['vuln', 'report', '--format', 'vdr', '--to', v]],
   ];
@@ -145,7 +196,10 @@ describe('the built CLI never exits 70 on a date flag or a profile URL', () => {
   });
 
   it.each([
-    ['svc fedramp scn', ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'x', '--finish', '2026-12-18', '--now', '2026-11-25T00:00:00Z', '--draft', '--out', 'scn.json']],
+    [
+      'svc fedramp scn',
+      ['fedramp', 'scn', '--type', 'adaptive', '--summary', 'x', '--finish', '2026-12-18', '--now', '2026-11-25T00:00:00Z', '--draft', '--out', 'scn.json'],
+    ],
     ['svc fedramp ocr', ['fedramp', 'ocr', '--now', '2026-11-25T00:00:00Z', '--draft', '--out', 'ocr.json']],
   ])('fedramp.package_uri and fedramp.evidence_base_uri of %s', (_name, args) => {
     fc.assert(

@@ -30,9 +30,30 @@ const CONVERTED = {
       groups: [],
       status: 'loaded',
       controls: [
-        { id: 'CVE-2024-0001', impact: 0.7, refs: [], tags: { nist: ['SI-2', 'RA-5'], cci: ['CCI-002605'] }, source_location: {}, results: [{ status: 'failed', code_desc: 'openssl', message: 'vulnerable', start_time: '2024-05-01T12:00:00Z' }] },
-        { id: 'C-2', impact: 0.5, refs: [], tags: { cci: ['CCI-000015'] }, source_location: {}, results: [{ status: 'passed', code_desc: 'ok', start_time: '2024-05-01T12:00:00Z' }] },
-        { id: 'C-3', impact: 0.5, refs: [], tags: { nist: ['UM-1'] }, source_location: {}, results: [{ status: 'error', code_desc: 'x', exception: 'boom', start_time: '2024-05-01T12:00:00Z' }] },
+        {
+          id: 'CVE-2024-0001',
+          impact: 0.7,
+          refs: [],
+          tags: { nist: ['SI-2', 'RA-5'], cci: ['CCI-002605'] },
+          source_location: {},
+          results: [{ status: 'failed', code_desc: 'openssl', message: 'vulnerable', start_time: '2024-05-01T12:00:00Z' }],
+        },
+        {
+          id: 'C-2',
+          impact: 0.5,
+          refs: [],
+          tags: { cci: ['CCI-000015'] },
+          source_location: {},
+          results: [{ status: 'passed', code_desc: 'ok', start_time: '2024-05-01T12:00:00Z' }],
+        },
+        {
+          id: 'C-3',
+          impact: 0.5,
+          refs: [],
+          tags: { nist: ['UM-1'] },
+          source_location: {},
+          results: [{ status: 'error', code_desc: 'x', exception: 'boom', start_time: '2024-05-01T12:00:00Z' }],
+        },
         {
           id: 'C-4',
           impact: 0.7,
@@ -49,7 +70,14 @@ const CONVERTED = {
           tags: { nist: ['AC-8'] },
           source_location: {},
           attestation_data: { control_id: 'C-5', explanation: 'seen', frequency: '1y', status: 'passed', updated: '2026-01-01', updated_by: 'ISSO' },
-          results: [{ status: 'passed', code_desc: 'Manually verified status provided through attestation', message: 'Attestation', start_time: '2026-01-01T00:00:00Z' }],
+          results: [
+            {
+              status: 'passed',
+              code_desc: 'Manually verified status provided through attestation',
+              message: 'Attestation',
+              start_time: '2026-01-01T00:00:00Z',
+            },
+          ],
         },
       ],
     },
@@ -68,7 +96,12 @@ function redHatSubset(): unknown {
 function svcOwn(): unknown {
   const report = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'sample-baseline.json'), 'utf8'));
   const catalog = builtInCatalog();
-  const document = new HdfResults({ tool: TEST_SETTINGS.tool, context: { input: { name: 'sample-baseline.json', sha256: 'ab'.repeat(32) }, source: report.source, runAt: new Date('2026-11-20T12:00:00Z') }, catalog, merkleRoot: 'cd'.repeat(32) });
+  const document = new HdfResults({
+    tool: TEST_SETTINGS.tool,
+    context: { input: { name: 'sample-baseline.json', sha256: 'ab'.repeat(32) }, source: report.source, runAt: new Date('2026-11-20T12:00:00Z') },
+    catalog,
+    merkleRoot: 'cd'.repeat(32),
+  });
   const items = assess(report.results, catalog, TEST_SETTINGS.governance).items;
   return JSON.parse(document.head() + items.map((item) => document.control(item, 'ef'.repeat(32))).join('') + document.tail());
 }

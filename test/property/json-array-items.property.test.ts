@@ -24,14 +24,19 @@ function split(chunks: Uint8Array[]): { items: string[]; rest: string } {
 describe('JsonArrayItems: the items of an array read from a byte stream', () => {
   it('gives each item whole, in order, and the text after the array, however the stream is cut', () => {
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 8 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }), fc.constantFrom('', ' ', '\n'), (items, at, space) => {
-        const texts = items.map((i) => JSON.stringify(i, null, space === '\n' ? 1 : undefined));
-        const document = `${PREFIX}${space}${texts.join(`${space},${space}`)}${space}],"input":{"name":"a]"},"schema":"x"}`;
-        const { items: got, rest } = split(cut(new TextEncoder().encode(document), at));
-        expect(got).toEqual(texts);
-        expect(got.map((t) => JSON.parse(t) as unknown)).toEqual(items);
-        expect(rest).toBe(',"input":{"name":"a]"},"schema":"x"}');
-      }),
+      fc.property(
+        fc.array(item, { maxLength: 8 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+        fc.constantFrom('', ' ', '\n'),
+        (items, at, space) => {
+          const texts = items.map((i) => JSON.stringify(i, null, space === '\n' ? 1 : undefined));
+          const document = `${PREFIX}${space}${texts.join(`${space},${space}`)}${space}],"input":{"name":"a]"},"schema":"x"}`;
+          const { items: got, rest } = split(cut(new TextEncoder().encode(document), at));
+          expect(got).toEqual(texts);
+          expect(got.map((t) => JSON.parse(t) as unknown)).toEqual(items);
+          expect(rest).toBe(',"input":{"name":"a]"},"schema":"x"}');
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });
@@ -52,6 +57,8 @@ describe('JsonArrayItems: the items of an array read from a byte stream', () => 
 
   it('refuses an array that never ends, and an item that is not UTF-8', () => {
     expect(() => split([new TextEncoder().encode(`${PREFIX}{"a":"b"}`)])).toThrow('byte 21: the array does not end');
-    expect(() => split([new TextEncoder().encode(`${PREFIX}{"a":"`), new Uint8Array([0xff]), new TextEncoder().encode('"}]}')])).toThrow('byte 12: an array item is not UTF-8');
+    expect(() => split([new TextEncoder().encode(`${PREFIX}{"a":"`), new Uint8Array([0xff]), new TextEncoder().encode('"}]}')])).toThrow(
+      'byte 12: an array item is not UTF-8',
+    );
   });
 });

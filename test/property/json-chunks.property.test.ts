@@ -9,10 +9,21 @@ const hashing = new NodeCryptoHashing();
 const joined = (value: unknown, form: JsonForm, chunkChars?: number) => [...jsonChunks(value, form, chunkChars)].join('');
 
 /** JSON values, with keys that sort differently by code unit than by code point or locale, and array-index keys. */
-const key = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('1', '10', '2', '', 'a', 'B', '\u20ac', '\ud83d\ude00', '\uffff', '__proto__'));
+const key = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('1', '10', '2', '', 'a', 'B', '\u20ac', '\ud83d\ude00', '\uffff', '__proto__'),
+);
 const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object')),
-  leaf: fc.oneof(fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string({ unit: 'binary' }), fc.string()),
+  leaf: fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.string({ unit: 'binary' }),
+    fc.string(),
+  ),
   array: fc.array(tie('value'), { maxLength: 6 }),
   object: fc.dictionary(key, tie('value'), { maxKeys: 6 }),
 })).value;
@@ -25,16 +36,14 @@ interface Twin {
 const twins = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object')),
   leaf: fc.oneof(fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()).map((v): Twin => ({ plain: v, lazy: v })),
-  array: fc.tuple(fc.array(tie('value') as fc.Arbitrary<Twin>, { maxLength: 6 }), fc.boolean()).map(
-    ([items, lazy]): Twin => ({
-      plain: items.map((i) => i.plain),
-      lazy: lazy
-        ? lazyArray(function* () {
-            for (const item of items) yield item.lazy;
-          })
-        : items.map((i) => i.lazy),
-    }),
-  ),
+  array: fc.tuple(fc.array(tie('value') as fc.Arbitrary<Twin>, { maxLength: 6 }), fc.boolean()).map(([items, lazy]): Twin => ({
+    plain: items.map((i) => i.plain),
+    lazy: lazy
+      ? lazyArray(function* () {
+          for (const item of items) yield item.lazy;
+        })
+      : items.map((i) => i.lazy),
+  })),
   object: fc.array(fc.tuple(key, tie('value') as fc.Arbitrary<Twin>), { maxLength: 6 }).map((members): Twin => {
     const plain: Record<string, unknown> = {};
     const lazy: Record<string, unknown> = {};
@@ -82,9 +91,13 @@ describe('jsonChunks', () => {
     );
   });
 
-  it('sortedCopy: JSON.stringify of the copy is the canonicalize package\'s text, or there is no copy (array-index and __proto__ keys only)', () => {
+  it("sortedCopy: JSON.stringify of the copy is the canonicalize package's text, or there is no copy (array-index and __proto__ keys only)", () => {
     const special = (value: unknown): boolean =>
-      typeof value === 'object' && value !== null && (Array.isArray(value) ? value.some(special) : Object.keys(value).some((k) => k === '__proto__' || /^(?:0|[1-9]\d*)$/.test(k) || special((value as Record<string, unknown>)[k])));
+      typeof value === 'object' &&
+      value !== null &&
+      (Array.isArray(value)
+        ? value.some(special)
+        : Object.keys(value).some((k) => k === '__proto__' || /^(?:0|[1-9]\d*)$/.test(k) || special((value as Record<string, unknown>)[k])));
     let copied = 0;
     fc.assert(
       fc.property(json, (value) => {
@@ -99,7 +112,18 @@ describe('jsonChunks', () => {
     );
     expect(copied).toBeGreaterThan(250);
     // What JSON.stringify would write differently from RFC 8785, or not as JSON at all, is left to the writers.
-    for (const refused of [{ a: NaN }, [Infinity], { a: undefined }, [() => 1], { a: Symbol('s') }, { a: 1n }, { when: new Date(0) }, lazyArray(() => [1]), { '10': 1, '9': 2 }, JSON.parse('{"__proto__":1}')]) {
+    for (const refused of [
+      { a: NaN },
+      [Infinity],
+      { a: undefined },
+      [() => 1],
+      { a: Symbol('s') },
+      { a: 1n },
+      { when: new Date(0) },
+      lazyArray(() => [1]),
+      { '10': 1, '9': 2 },
+      JSON.parse('{"__proto__":1}'),
+    ]) {
       expect(sortedCopy(refused)).toBeUndefined();
     }
     expect(sortedCopy([1, 2, 3], 2)).toBeUndefined();
@@ -124,7 +148,9 @@ describe('jsonChunks', () => {
   it('writes numbers as the canonicalize package does, and refuses NaN and Infinity in canonical form like Hashing.canonicalize', () => {
     const numbers = [0, -0, 1, -1, 1e21, 1e-7, 123456789012345680000, 5e-324, 1.7976931348623157e308, 0.1 + 0.2, -1.5e-10, 333333333.3333333];
     expect(jsonText(numbers, 'canonical')).toBe(canonicalizeJcs(numbers));
-    expect(jsonText(numbers, 'canonical')).toBe('[0,0,1,-1,1e+21,1e-7,123456789012345680000,5e-324,1.7976931348623157e+308,0.30000000000000004,-1.5e-10,333333333.3333333]');
+    expect(jsonText(numbers, 'canonical')).toBe(
+      '[0,0,1,-1,1e+21,1e-7,123456789012345680000,5e-324,1.7976931348623157e+308,0.30000000000000004,-1.5e-10,333333333.3333333]',
+    );
     for (const bad of [NaN, Infinity, -Infinity]) {
       for (const value of [bad, [1, bad], { a: { b: bad } }, lazyArray(() => [bad])]) {
         expect(() => jsonText(value, 'canonical')).toThrow(InvalidInputError);
@@ -178,7 +204,8 @@ describe('jsonChunks', () => {
     expect(mostLive).toBeLessThan(chunkChars / 20);
     expect(longest).toBeLessThan(chunkChars + 64);
     expect(chunks).toBeGreaterThan(n / (chunkChars / 20));
-    const expectedLength = '{"count":1000000,"items":[]}'.length + n - 1 + Array.from({ length: n }, (_, i) => `{"i":${i},"id":"item-${i}"}`.length).reduce((a, b) => a + b, 0);
+    const expectedLength =
+      '{"count":1000000,"items":[]}'.length + n - 1 + Array.from({ length: n }, (_, i) => `{"i":${i},"id":"item-${i}"}`.length).reduce((a, b) => a + b, 0);
     expect(total).toBe(expectedLength);
   });
 

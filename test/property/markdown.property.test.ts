@@ -4,13 +4,56 @@ import { printableText } from '../../src/domain/encoding/printable-text';
 import { SEED } from './bad-input';
 
 /** The text a reader sees: backslash escapes and the three entities undone. */
-const rendered = (markdown: string) => markdown.replace(/\\(.)|&(amp|lt|gt);/g, (_, escaped: string | undefined, entity: string | undefined) => escaped ?? { amp: '&', lt: '<', gt: '>' }[entity as 'amp' | 'lt' | 'gt']);
+const rendered = (markdown: string) =>
+  markdown.replace(
+    /\\(.)|&(amp|lt|gt);/g,
+    (_, escaped: string | undefined, entity: string | undefined) => escaped ?? { amp: '&', lt: '<', gt: '>' }[entity as 'amp' | 'lt' | 'gt'],
+  );
 
 /** What markdownText makes of a text, as read: its white space collapsed, its control characters written out (`\u001b`). */
 const shown = (t: string) => printableText(t.replace(/\s+/g, ' ').trim());
 
 /** Characters that are syntax somewhere in Markdown, and the white space that breaks lines or indents. */
-const SYNTAX = ['\u001b', '\u009b', '\u0007', '\u007f', '\u0085', '\u202e', '#', '>', '<', '-', '+', '*', '=', '_', '`', '~', ':', '|', '\\', '[', ']', '(', ')', '!', '&', ';', '.', '1', '9', ' ', '\t', '\n', '\r', '\r\n', '\u2028', 'a', 'é', '😀'];
+const SYNTAX = [
+  '\u001b',
+  '\u009b',
+  '\u0007',
+  '\u007f',
+  '\u0085',
+  '\u202e',
+  '#',
+  '>',
+  '<',
+  '-',
+  '+',
+  '*',
+  '=',
+  '_',
+  '`',
+  '~',
+  ':',
+  '|',
+  '\\',
+  '[',
+  ']',
+  '(',
+  ')',
+  '!',
+  '&',
+  ';',
+  '.',
+  '1',
+  '9',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\r\n',
+  '\u2028',
+  'a',
+  'é',
+  '😀',
+];
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),

@@ -17,7 +17,8 @@ const SAMPLE_TEXT = readFileSync(join(FIXTURES, 'sample-baseline.json'), 'utf8')
 const OFFICIAL = new Set(['KSI-IAM-MFA', 'KSI-CNA-RNT']);
 
 /** The checks a report gets from svc: the shape (built-in ids, or a release's official ones too). */
-const shapeOf = (document: unknown, official: boolean) => readNormalizedReport(document, FILE, official ? { acceptsId: (id) => OFFICIAL.has(id), arrayPath: 'results' } : {});
+const shapeOf = (document: unknown, official: boolean) =>
+  readNormalizedReport(document, FILE, official ? { acceptsId: (id) => OFFICIAL.has(id), arrayPath: 'results' } : {});
 
 describe('readNormalizedReport on bad input', () => {
   it('gives a report or a one-line invalid-report error naming the file, for any JSON value', () => {
@@ -50,7 +51,10 @@ describe('readNormalizedReport on bad input', () => {
         expect(outcome.ok).toBe(false);
         const first = copy.findIndex((r) => r.ksi_id === results[from].ksi_id);
         const second = copy.findIndex((r, i) => i > first && r.ksi_id === results[from].ksi_id);
-        if (!outcome.ok) expect(outcome.error.message).toBe(`${FILE}: results[${second}].ksi_id: duplicate "${results[from].ksi_id}" (first at results[${first}]); keep one result per KSI, or merge several reports with "svc evidence build"`);
+        if (!outcome.ok)
+          expect(outcome.error.message).toBe(
+            `${FILE}: results[${second}].ksi_id: duplicate "${results[from].ksi_id}" (first at results[${first}]); keep one result per KSI, or merge several reports with "svc evidence build"`,
+          );
       }),
       { seed: SEED, numRuns: 100 },
     );
@@ -110,7 +114,10 @@ describe('parseJson on any text', () => {
 describe('a mutated report or evidence bundle loaded as a run (RunLoader.load)', () => {
   it('loads or fails with a typed one-line error naming the input', async () => {
     const d = doubles({ '/in/report.json': SAMPLE });
-    await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/in/report.json'], out: '/in/evidence-bundle.json' });
+    await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({
+      inputs: ['/in/report.json'],
+      out: '/in/evidence-bundle.json',
+    });
     const bundle: unknown = JSON.parse(d.writer.files.get('/in/evidence-bundle.json') ?? '');
     const loader = new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings);
     let n = 0;

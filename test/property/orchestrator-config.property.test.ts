@@ -10,7 +10,14 @@ import { brokenText, jsonText, jsonValue, mutate, mutations, SEED, typedOutcome 
 const CONFIG = {
   $schema: './svc.orchestrator.schema.json',
   jobs: [
-    { name: 'm365-daily', adapter: 'scubagear', input: 'scans/ScubaResults.json', command: ['pwsh', '-File', 'run-scuba.ps1'], schedule: '0 6 * * *', outputs: { bundle: 'out/m365', store: true, sinks: ['ndjson:out/events.ndjson', 'https://siem.example/ingest'] } },
+    {
+      name: 'm365-daily',
+      adapter: 'scubagear',
+      input: 'scans/ScubaResults.json',
+      command: ['pwsh', '-File', 'run-scuba.ps1'],
+      schedule: '0 6 * * *',
+      outputs: { bundle: 'out/m365', store: true, sinks: ['ndjson:out/events.ndjson', 'https://siem.example/ingest'] },
+    },
     { name: 'aws-weekdays', adapter: 'prowler', input: '/scans/prowler.ocsf.json', schedule: '30 7 * * 1-5', outputs: { bundle: 'out/aws' } },
     { name: 'zap-every-15s', adapter: 'zap', input: 'zap.json', schedule: '*/15 * * * * *', outputs: { bundle: 'out/zap', store: false, sinks: [] } },
   ],
@@ -20,7 +27,33 @@ const CONFIG = {
 const cronText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('*', '?', 'L', 'W', '#', 'LW', '5L', '1#3', '0', '59', '60', '-1', '99999999999999', 'MON', 'JAN', 'mon-fri', 'SUN,SAT', 'H', '@daily', '', '*/0', '1-', '-', '/', ','),
+      fc.constantFrom(
+        '*',
+        '?',
+        'L',
+        'W',
+        '#',
+        'LW',
+        '5L',
+        '1#3',
+        '0',
+        '59',
+        '60',
+        '-1',
+        '99999999999999',
+        'MON',
+        'JAN',
+        'mon-fri',
+        'SUN,SAT',
+        'H',
+        '@daily',
+        '',
+        '*/0',
+        '1-',
+        '-',
+        '/',
+        ',',
+      ),
       fc.tuple(fc.nat({ max: 70 }), fc.constantFrom('-', '/', ','), fc.nat({ max: 70 })).map(([a, op, b]) => `${a}${op}${b}`),
       fc.string({ maxLength: 4 }),
     ),
@@ -45,7 +78,9 @@ describe('svc.orchestrator.json (FsOrchestratorConfigSource) on bad input', () =
     if (!outcome.ok) {
       expect(outcome.error.code).toBe('invalid-orchestrator-config');
       expect(outcome.error.message.startsWith(`${file}: `)).toBe(true);
-      expect(outcome.error.message.slice(file.length + 2)).toMatch(/^(not valid JSON \(.*\); see docs\/orchestrator\.md$|(\$|jobs|\S.*?): .+; see docs\/orchestrator\.md$)/);
+      expect(outcome.error.message.slice(file.length + 2)).toMatch(
+        /^(not valid JSON \(.*\); see docs\/orchestrator\.md$|(\$|jobs|\S.*?): .+; see docs\/orchestrator\.md$)/,
+      );
     }
     return outcome;
   };
@@ -78,9 +113,16 @@ describe('svc.orchestrator.json (FsOrchestratorConfigSource) on bad input', () =
 
   it('refuses random JSON and text that is not JSON, naming the file', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(jsonValue(4).map((v) => JSON.stringify(v)), jsonValue(3).map((jobs) => JSON.stringify({ jobs })), brokenText(JSON.stringify(CONFIG, null, 2))), async (content) => {
-        await load(content);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          jsonValue(4).map((v) => JSON.stringify(v)),
+          jsonValue(3).map((jobs) => JSON.stringify({ jobs })),
+          brokenText(JSON.stringify(CONFIG, null, 2)),
+        ),
+        async (content) => {
+          await load(content);
+        },
+      ),
       { seed: SEED, numRuns: 200 },
     );
   });

@@ -22,7 +22,11 @@ describe('svc adapter run oscal-ar on damaged OSCAL assessment results', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-property-oscal-ar-'));
-    samples.push({ name: 'NIST IFA example', text: readFileSync(NIST_AR, 'utf8') }, { name: 'svc generate sar', text: await svcSar() }, { name: 'Lula', text: JSON.stringify(lulaDocument(), null, 2) });
+    samples.push(
+      { name: 'NIST IFA example', text: readFileSync(NIST_AR, 'utf8') },
+      { name: 'svc generate sar', text: await svcSar() },
+      { name: 'Lula', text: JSON.stringify(lulaDocument(), null, 2) },
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +60,10 @@ describe('svc adapter run oscal-ar on damaged OSCAL assessment results', () => {
   });
 
   it('answers every other OSCAL model, damaged or not, with a typed error naming its root or its damage', async () => {
-    const others = Object.entries(OTHER_MODELS).map(([model, file]) => ({ model, document: JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> }));
+    const others = Object.entries(OTHER_MODELS).map(([model, file]) => ({
+      model,
+      document: JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>,
+    }));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...others), fc.option(mutations(2), { nil: undefined }), async ({ model, document }, changes) => {
         const outcome = await run(JSON.stringify(changes ? mutate(document, changes) : document));

@@ -31,12 +31,22 @@ const DOCUMENTS = [
   example('component-definition_example-component-definition.json'),
   example('catalog_basic-catalog.json'),
 ];
-const MODELS = ['system-security-plan', 'assessment-plan', 'assessment-results', 'plan-of-action-and-milestones', 'component-definition', 'catalog', 'profile', 'mapping-collection'];
+const MODELS = [
+  'system-security-plan',
+  'assessment-plan',
+  'assessment-results',
+  'plan-of-action-and-milestones',
+  'component-definition',
+  'catalog',
+  'profile',
+  'mapping-collection',
+];
 
 /** Findings are data: each one a rule, a one-line path and a one-line message. */
 function checkFindings(result: OscalValidation): void {
   for (const problem of result.problems) {
-    if (/[\r\n]/.test(problem.path) || /[\r\n]/.test(problem.message) || problem.rule === '') throw new Error(`a finding that is not one line: ${JSON.stringify(problem)}`);
+    if (/[\r\n]/.test(problem.path) || /[\r\n]/.test(problem.message) || problem.rule === '')
+      throw new Error(`a finding that is not one line: ${JSON.stringify(problem)}`);
   }
   expect(result.errors + result.warnings).toBe(result.problems.length);
   expect(result.valid).toBe(result.errors === 0);
@@ -63,16 +73,28 @@ describe('svc oscal validate and validate-ssp (ValidateOscal, ValidateFedrampSsp
 
   it('gives findings or a typed one-line error naming the file, for mutated NIST examples', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: DOCUMENTS.length - 1 }), mutations(3), fc.nat(), fc.constantFrom(undefined, 'low', 'high'), async (which, changes, style, level) => {
-        await validate(jsonText(mutate(DOCUMENTS[which], changes), style), level);
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: DOCUMENTS.length - 1 }),
+        mutations(3),
+        fc.nat(),
+        fc.constantFrom(undefined, 'low', 'high'),
+        async (which, changes, style, level) => {
+          await validate(jsonText(mutate(DOCUMENTS[which], changes), style), level);
+        },
+      ),
       { seed: SEED, numRuns: 150 },
     );
   });
 
   it('gives findings or a typed error for random JSON, under a model key or not, and for broken text', async () => {
-    const wrapped = fc.tuple(fc.constantFrom(...MODELS), jsonValue(3), fc.option(jsonValue(1), { nil: undefined })).map(([model, body, extra]) => ({ [model]: body, ...(extra === undefined ? {} : { $schema: extra }) }));
-    const text = fc.oneof(jsonValue(3).map((v) => JSON.stringify(v)), wrapped.map((v) => JSON.stringify(v)), brokenText(JSON.stringify(DOCUMENTS[0]).slice(0, 2000)));
+    const wrapped = fc
+      .tuple(fc.constantFrom(...MODELS), jsonValue(3), fc.option(jsonValue(1), { nil: undefined }))
+      .map(([model, body, extra]) => ({ [model]: body, ...(extra === undefined ? {} : { $schema: extra }) }));
+    const text = fc.oneof(
+      jsonValue(3).map((v) => JSON.stringify(v)),
+      wrapped.map((v) => JSON.stringify(v)),
+      brokenText(JSON.stringify(DOCUMENTS[0]).slice(0, 2000)),
+    );
     await fc.assert(
       fc.asyncProperty(text, async (content) => {
         await validate(content);
@@ -100,7 +122,12 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
   const keys = new InMemorySigner();
   // The adapter's verify: a mutated key in an envelope must meet the real checks, not the test double's.
   const signer = new PemSigner({ svcHome: '/nonexistent' });
-  const artifacts = new ValidateArtifacts(d.reader, d.hashing, signer, new AjvSchemaValidator({ configuredDir: SCHEMAS, cacheDir: join(tmpdir(), 'svc-property-oscal-unused') }));
+  const artifacts = new ValidateArtifacts(
+    d.reader,
+    d.hashing,
+    signer,
+    new AjvSchemaValidator({ configuredDir: SCHEMAS, cacheDir: join(tmpdir(), 'svc-property-oscal-unused') }),
+  );
   let sar: unknown;
   let envelope: { payloadType: string; payload: string; signatures: unknown[] };
   let statement: unknown;
@@ -114,7 +141,10 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
     sar = JSON.parse(d.writer.files.get('/out/sar.json') ?? '');
     envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') ?? '');
     statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'));
-    await new BuildAuditorBundle(d.reader, d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings).execute({ input: '/in/report.json', outDir: '/out/bundle' });
+    await new BuildAuditorBundle(d.reader, d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.clock, d.progress, d.settings).execute({
+      input: '/in/report.json',
+      outDir: '/out/bundle',
+    });
     texts = new Map([...d.writer.files].filter(([path]) => path.startsWith('/out/bundle/')).map(([path, text]) => [path.slice('/out/bundle/'.length), text]));
     bundle = new Map([...texts].map(([name, text]) => [name, name.endsWith('.json') ? JSON.parse(text) : text]));
   });
@@ -146,7 +176,11 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
       fc.asyncProperty(mutations(2), fc.oneof(fc.constant(IN_TOTO_PAYLOAD_TYPE), fc.string({ maxLength: 10 })), async (changes, payloadType) => {
         const target = `/sar/${n++}/sar.json`;
         const payload = new TextEncoder().encode(JSON.stringify(mutate(statement, changes)));
-        const signed = { payloadType, payload: toBase64(payload), signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(payloadType, payload))), jwk: key.publicJwk }] };
+        const signed = {
+          payloadType,
+          payload: toBase64(payload),
+          signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(payloadType, payload))), jwk: key.publicJwk }],
+        };
         d.reader.put(target, sar).put(`${target}.dsse.json`, signed);
         await check(target);
       }),
@@ -155,19 +189,28 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
   });
 
   it('refuses a bundle directory or evidence-bundle.json with a file changed, typed and naming the place', async () => {
-    const change = (name: string) => fc.oneof(mutations(2).map((changes) => ({ changes })), fc.constant({ drop: true }), brokenText(texts.get(name) ?? '').map((text) => ({ text })));
+    const change = (name: string) =>
+      fc.oneof(
+        mutations(2).map((changes) => ({ changes })),
+        fc.constant({ drop: true }),
+        brokenText(texts.get(name) ?? '').map((text) => ({ text })),
+      );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...bundle.keys()).chain((name) => fc.tuple(fc.constant(name), change(name))), fc.boolean(), async ([name, change], single) => {
-        const dir = `/bundles/${n++}`;
-        for (const [member, text] of texts) {
-          if (member !== name) d.reader.put(`${dir}/${member}`, text);
-          else if ('changes' in change) {
-            const mutated = mutate(bundle.get(member), change.changes);
-            d.reader.put(`${dir}/${member}`, typeof mutated === 'string' && !member.endsWith('.json') ? mutated : JSON.stringify(mutated, null, 2));
-          } else if ('text' in change) d.reader.put(`${dir}/${member}`, change.text);
-        }
-        await check(single ? `${dir}/evidence-bundle.json` : dir);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...bundle.keys()).chain((name) => fc.tuple(fc.constant(name), change(name))),
+        fc.boolean(),
+        async ([name, change], single) => {
+          const dir = `/bundles/${n++}`;
+          for (const [member, text] of texts) {
+            if (member !== name) d.reader.put(`${dir}/${member}`, text);
+            else if ('changes' in change) {
+              const mutated = mutate(bundle.get(member), change.changes);
+              d.reader.put(`${dir}/${member}`, typeof mutated === 'string' && !member.endsWith('.json') ? mutated : JSON.stringify(mutated, null, 2));
+            } else if ('text' in change) d.reader.put(`${dir}/${member}`, change.text);
+          }
+          await check(single ? `${dir}/evidence-bundle.json` : dir);
+        },
+      ),
       { seed: SEED, numRuns: 100 },
     );
   });
@@ -187,7 +230,9 @@ describe('svc ir validate (ValidateArtifacts) on bad input', () => {
           await check(target);
           return;
         }
-        d.reader.put(`${target}/sar.json`, 'sar' in change ? change.sar : written('/out/sar.json')).put(`${target}/sar.json.dsse.json`, 'envelope' in change ? change.envelope : written('/out/sar.json.dsse.json'));
+        d.reader
+          .put(`${target}/sar.json`, 'sar' in change ? change.sar : written('/out/sar.json'))
+          .put(`${target}/sar.json.dsse.json`, 'envelope' in change ? change.envelope : written('/out/sar.json.dsse.json'));
         await check(`${target}/sar.json`);
       }),
       { seed: SEED, numRuns: 150 },

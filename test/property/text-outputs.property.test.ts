@@ -22,10 +22,40 @@ import { SEED } from './bad-input';
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.array(
-    fc.constantFrom('\u001b', '\u001b[2J', '\u001b]8;;http://evil\u0007', '\u009b', '\u0085', '\u0080', '\u009f', '\u007f', '\u0000', '\u0007', '\b', '\t', '\n', '\r', '\r\n', '\u000b', '\u000c', '\u2028', '\u2029', '\u202e', '\ufeff', 'a', ' ', '|', '\\', 'é', '😀'),
-    { maxLength: 16 },
-  ).map((cs) => cs.join('')),
+  fc
+    .array(
+      fc.constantFrom(
+        '\u001b',
+        '\u001b[2J',
+        '\u001b]8;;http://evil\u0007',
+        '\u009b',
+        '\u0085',
+        '\u0080',
+        '\u009f',
+        '\u007f',
+        '\u0000',
+        '\u0007',
+        '\b',
+        '\t',
+        '\n',
+        '\r',
+        '\r\n',
+        '\u000b',
+        '\u000c',
+        '\u2028',
+        '\u2029',
+        '\u202e',
+        '\ufeff',
+        'a',
+        ' ',
+        '|',
+        '\\',
+        'é',
+        '😀',
+      ),
+      { maxLength: 16 },
+    )
+    .map((cs) => cs.join('')),
 );
 
 /** C0 but tab and LF, DEL, C1, U+2028, U+2029. */

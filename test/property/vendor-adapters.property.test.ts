@@ -41,7 +41,12 @@ const SAMPLES: Sample[] = [
   { vendor: 'kubescape', file: rawSample('kubescape', 'k3d-sample-subset-a.json'), format: 'json', trim: kubescapeSubset },
   { vendor: 'inspec', file: rawSample('inspec', 'triple_overlay_profile_sample.json'), format: 'json' },
   { vendor: 'hdf', file: rawSample('hdf', 'minimal_hdf.json'), format: 'json' },
-  { vendor: 'hdf', file: rawSample('hdf', 'red_hat_good.json'), format: 'json', trim: (d) => ({ ...d, profiles: d.profiles.map((p: { controls: unknown[] }) => ({ ...p, controls: p.controls.slice(0, 12) })) }) },
+  {
+    vendor: 'hdf',
+    file: rawSample('hdf', 'red_hat_good.json'),
+    format: 'json',
+    trim: (d) => ({ ...d, profiles: d.profiles.map((p: { controls: unknown[] }) => ({ ...p, controls: p.controls.slice(0, 12) })) }),
+  },
   { vendor: 'scoutsuite', file: rawSample('scoutsuite', 'scoutsuite_sample.js'), format: 'scoutsuite-js' },
   { vendor: 'zap', file: rawSample('zap', 'webgoat.json'), format: 'json' },
   { vendor: 'ckl', file: rawSample('ckl', 'small_ckl_overrides.ckl'), format: 'xml' },
@@ -63,13 +68,22 @@ function defenderAssessments(): unknown {
     id: `${vmss}/providers/Microsoft.Security/assessments/${key}`,
     name: key,
     type: 'Microsoft.Security/assessments',
-    properties: { resourceDetails: { source: 'Azure', id: vmss }, displayName: 'Install endpoint protection solution on virtual machine scale sets', status: { code }, ...extra },
+    properties: {
+      resourceDetails: { source: 'Azure', id: vmss },
+      displayName: 'Install endpoint protection solution on virtual machine scale sets',
+      status: { code },
+      ...extra,
+    },
   });
   return {
     value: [
       assessment('21300918-b2e3-0346-785f-c77ff57d243b', 'Healthy'),
-      assessment('1f655fb7-63ca-4980-91a3-56dbc2b715c6', 'Unhealthy', { metadata: { severity: 'High', displayName: 'MFA should be enabled on accounts with owner permissions' } }),
-      assessment('35f45c95-27cf-4e52-891f-8390d1de5828', 'NotApplicable', { status: { code: 'NotApplicable', cause: 'OffByPolicy', description: 'The resource is exempt' } }),
+      assessment('1f655fb7-63ca-4980-91a3-56dbc2b715c6', 'Unhealthy', {
+        metadata: { severity: 'High', displayName: 'MFA should be enabled on accounts with owner permissions' },
+      }),
+      assessment('35f45c95-27cf-4e52-891f-8390d1de5828', 'NotApplicable', {
+        status: { code: 'NotApplicable', cause: 'OffByPolicy', description: 'The resource is exempt' },
+      }),
     ],
   };
 }
@@ -108,7 +122,10 @@ interface XmlChange {
 const xmlChange: fc.Arbitrary<XmlChange> = fc.record({
   op: fc.constantFrom<XmlChange['op']>('text', 'text', 'attr', 'attr', 'drop', 'double', 'rename', 'cut'),
   at: fc.nat(),
-  value: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '-1', '0', '99999999999999999999', 'NaN', 'true', 'Critical', '1970-01-01', 'not a date', '&amp;', ']]>', '<', '\n')),
+  value: fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('', '-1', '0', '99999999999999999999', 'NaN', 'true', 'Critical', '1970-01-01', 'not a date', '&amp;', ']]>', '<', '\n'),
+  ),
   escape: fc.boolean(),
 });
 
@@ -188,28 +205,49 @@ describe('svc adapter run on bad scanner output (RunAdapter over every parser)',
     );
   });
 
-  it.each(SAMPLES.map((sample) => [named(sample), sample] as const))('%s: the sample cut short, with a byte changed, or random text gives a valid report or a typed error', async (_name, sample) => {
-    const start = text(sample).slice(0, 4096);
-    await fc.assert(
-      fc.asyncProperty(brokenText(start), async (content) => {
-        const outcome = await run(sample.vendor, content, extension(sample));
-        if (!outcome.ok) expect(['input-empty', 'wrong-vendor', 'invalid-json', 'invalid-xml', 'invalid-csv', 'invalid-scan', 'input-too-large', 'not-oscal', 'wrong-oscal-model']).toContain(outcome.error.code);
-      }),
-      { seed: SEED, numRuns: 40 },
-    );
-  });
+  it.each(SAMPLES.map((sample) => [named(sample), sample] as const))(
+    '%s: the sample cut short, with a byte changed, or random text gives a valid report or a typed error',
+    async (_name, sample) => {
+      const start = text(sample).slice(0, 4096);
+      await fc.assert(
+        fc.asyncProperty(brokenText(start), async (content) => {
+          const outcome = await run(sample.vendor, content, extension(sample));
+          if (!outcome.ok)
+            expect([
+              'input-empty',
+              'wrong-vendor',
+              'invalid-json',
+              'invalid-xml',
+              'invalid-csv',
+              'invalid-scan',
+              'input-too-large',
+              'not-oscal',
+              'wrong-oscal-model',
+            ]).toContain(outcome.error.code);
+        }),
+        { seed: SEED, numRuns: 40 },
+      );
+    },
+  );
 
   it("refuses another scanner's output saying which scanner it looks like, and random JSON documents with a typed error", async () => {
-    const content = fc.oneof(fc.constantFrom(...SAMPLES).map((sample) => ({ sample })), fc.dictionary(jsonKey, fc.jsonValue({ maxDepth: 2 })).map((o) => ({ json: JSON.stringify(o) })));
+    const content = fc.oneof(
+      fc.constantFrom(...SAMPLES).map((sample) => ({ sample })),
+      fc.dictionary(jsonKey, fc.jsonValue({ maxDepth: 2 })).map((o) => ({ json: JSON.stringify(o) })),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...VENDORS), content, async (vendor, given) => {
         const outcome = await run(vendor, 'sample' in given ? text(given.sample) : given.json);
         // A plain InSpec run is HDF too (docs/adapters.md): each of the pair reads the other's samples.
-        const same = new Set([vendor, 'sample' in given ? given.sample.vendor : '']).size === 1 || ['inspec', 'hdf'].every((v) => v === vendor || ('sample' in given && v === given.sample.vendor));
+        const same =
+          new Set([vendor, 'sample' in given ? given.sample.vendor : '']).size === 1 ||
+          ['inspec', 'hdf'].every((v) => v === vendor || ('sample' in given && v === given.sample.vendor));
         if ('sample' in given && !same) {
           // The hint names what `auto` would pick: hdf for a plain InSpec run.
           const hinted = given.sample.vendor === 'inspec' ? 'hdf' : given.sample.vendor;
-          expect(outcome.ok ? 'read' : outcome.error.message).toMatch(new RegExp(`: does not look like .* output; it looks like .* output: try "svc adapter run ${hinted} `));
+          expect(outcome.ok ? 'read' : outcome.error.message).toMatch(
+            new RegExp(`: does not look like .* output; it looks like .* output: try "svc adapter run ${hinted} `),
+          );
         }
       }),
       { seed: SEED, numRuns: 150 },

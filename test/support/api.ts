@@ -60,7 +60,6 @@ export function openApiChecker(document: any): (path: string, method: string, st
   };
 }
 
-
 export interface StartedApi {
   child: ChildProcess;
   url: string;
@@ -71,7 +70,11 @@ export interface StartedApi {
 
 /** Starts the built `bin/svc-api.js` as a user does and resolves with its URL from the startup line. */
 export function startSvcApi(args: string[], env: NodeJS.ProcessEnv, options: { bin?: string; cwd?: string } = {}): Promise<StartedApi> {
-  const child = spawn(process.execPath, [options.bin ?? join(ROOT, 'bin', 'svc-api.js'), ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.bin ?? join(ROOT, 'bin', 'svc-api.js'), ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   return new Promise((resolve, reject) => {

@@ -7,7 +7,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
  * Debian's Chromium, not a downloaded one. The flags turn off the background connections (updates, sync, QUIC
  * probes) that the machine's closed network refuses, which would otherwise slow or fail the launch.
  */
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches headless Chromium from CHROMIUM_PATH or /usr/bin/chromium; a missing browser fails the test, never skips it. */
 export async function openBrowser(): Promise<Browser> {

@@ -106,7 +106,13 @@ export class FakeGraph {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'https://x');
-        const recorded: RecordedRequest = { method: req.method ?? 'GET', pathname: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') };
+        const recorded: RecordedRequest = {
+          method: req.method ?? 'GET',
+          pathname: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          authorization: req.headers.authorization,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         this.requests.push(recorded);
         const answer = this.answer(recorded, url);
         res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
@@ -132,15 +138,23 @@ export class FakeGraph {
     if (queue && queue.length > 0) return queue.shift() as CannedAnswer;
     if (r.method === 'POST' && r.pathname === `/${this.options.tenantId}/oauth2/v2.0/token`) return this.tokenAnswer ?? this.token(r);
     if (!r.pathname.startsWith('/v1.0/')) return { status: 404, body: { error: { code: 'NotFound', message: 'no such endpoint' } } };
-    if (r.authorization !== `Bearer ${ISSUED_TOKEN}`) return { status: 401, body: { error: { code: 'InvalidAuthenticationToken', message: 'Access token is empty or invalid.' } } };
-    if (this.forbidden.has(r.pathname)) return { status: 403, body: { error: { code: 'Authorization_RequestDenied', message: 'Insufficient privileges to complete the operation.' } } };
+    if (r.authorization !== `Bearer ${ISSUED_TOKEN}`)
+      return { status: 401, body: { error: { code: 'InvalidAuthenticationToken', message: 'Access token is empty or invalid.' } } };
+    if (this.forbidden.has(r.pathname))
+      return { status: 403, body: { error: { code: 'Authorization_RequestDenied', message: 'Insufficient privileges to complete the operation.' } } };
     const { data } = this.options;
     const path = r.pathname.slice('/v1.0/'.length);
     if (r.method === 'PATCH') {
       const m = /^users\/([^/]+)$/.exec(path);
       const user = m ? data.users.find((u) => u.id === decodeURIComponent(m[1])) : undefined;
       if (!user) return { status: 404, body: { error: { code: 'Request_ResourceNotFound', message: `Resource '${m?.[1]}' does not exist.` } } };
-      if (this.synced.has(user.id as string)) return { status: 400, body: { error: { code: 'Request_BadRequest', message: 'Unable to update the specified properties for on-premises mastered Directory Sync objects.' } } };
+      if (this.synced.has(user.id as string))
+        return {
+          status: 400,
+          body: {
+            error: { code: 'Request_BadRequest', message: 'Unable to update the specified properties for on-premises mastered Directory Sync objects.' },
+          },
+        };
       const patch = JSON.parse(r.body) as Record<string, unknown>;
       for (const [key, value] of Object.entries(patch)) {
         user[key] = value !== null && typeof value === 'object' ? { ...(user[key] as object), ...(value as object) } : value;
@@ -165,8 +179,12 @@ export class FakeGraph {
     const size = this.options.pageSize ?? 5;
     const skip = Number(r.query.$skiptoken ?? '0');
     const select = r.query.$select?.split(',');
-    const project = (item: Record<string, unknown>) => (select ? Object.fromEntries(Object.entries(item).filter(([k]) => select.includes(k) || k === '@odata.type')) : item);
-    const body: Record<string, unknown> = { '@odata.context': `https://${this.host}/v1.0/$metadata#${r.pathname}`, value: items.slice(skip, skip + size).map(project) };
+    const project = (item: Record<string, unknown>) =>
+      select ? Object.fromEntries(Object.entries(item).filter(([k]) => select.includes(k) || k === '@odata.type')) : item;
+    const body: Record<string, unknown> = {
+      '@odata.context': `https://${this.host}/v1.0/$metadata#${r.pathname}`,
+      value: items.slice(skip, skip + size).map(project),
+    };
     if (skip + size < items.length) {
       const next = new URL(url.pathname, `https://${this.nextLinkHost ?? this.host}`);
       for (const [k, v] of Object.entries(r.query)) if (k !== '$skiptoken') next.searchParams.set(k, v);
@@ -178,16 +196,23 @@ export class FakeGraph {
 
   private token(r: RecordedRequest): CannedAnswer {
     const form = new URLSearchParams(r.body);
-    const refuse = (description: string): CannedAnswer => ({ status: 401, body: { error: 'invalid_client', error_description: description, error_codes: [7000215] } });
-    if (form.get('grant_type') !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'AADSTS70003: grant_type' } };
-    if (form.get('client_id') !== this.options.clientId) return { status: 400, body: { error: 'unauthorized_client', error_description: 'AADSTS700016: Application not found in the directory.' } };
-    if (form.get('scope') !== 'https://graph.microsoft.com/.default') return { status: 400, body: { error: 'invalid_scope', error_description: `AADSTS70011: scope ${form.get('scope')}` } };
+    const refuse = (description: string): CannedAnswer => ({
+      status: 401,
+      body: { error: 'invalid_client', error_description: description, error_codes: [7000215] },
+    });
+    if (form.get('grant_type') !== 'client_credentials')
+      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'AADSTS70003: grant_type' } };
+    if (form.get('client_id') !== this.options.clientId)
+      return { status: 400, body: { error: 'unauthorized_client', error_description: 'AADSTS700016: Application not found in the directory.' } };
+    if (form.get('scope') !== 'https://graph.microsoft.com/.default')
+      return { status: 400, body: { error: 'invalid_scope', error_description: `AADSTS70011: scope ${form.get('scope')}` } };
     const secret = form.get('client_secret');
     const assertion = form.get('client_assertion');
     if (secret !== null) {
       if (secret !== this.options.secret) return refuse('AADSTS7000215: Invalid client secret provided.');
     } else if (assertion !== null) {
-      if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !this.assertionValid(assertion)) return refuse('AADSTS700027: Client assertion failed signature validation.');
+      if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !this.assertionValid(assertion))
+        return refuse('AADSTS700027: Client assertion failed signature validation.');
     } else {
       return refuse('AADSTS7000216: client_assertion or client_secret is required.');
     }
@@ -221,7 +246,9 @@ export class FakeGraph {
 export function createAppCertificate(dir: string): { key: string; cert: string; certPem: string; sha1: string; sha256: string } {
   const key = join(dir, 'app.key');
   const cert = join(dir, 'app.crt');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=svc-graph-app'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=svc-graph-app'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const certPem = readFileSync(cert, 'utf8');
   const x509 = new X509Certificate(certPem);
   const hex = (f: string) => f.replace(/:/g, '').toLowerCase();

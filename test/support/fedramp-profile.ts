@@ -13,5 +13,9 @@ export const PACKAGE_PROFILE = {
   evidence_base_uri: 'https://trust.example.com/fedramp',
   accountable_official: { name: 'Ada Example', title: 'CISO', email: 'ciso@example.com' },
   agencies: [{ name: 'Department of Examples' }],
-  cpo: { serviceIdentification: { ...CPO.serviceIdentification, fedRampPackageId: undefined }, serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' }, contactInformation: CPO.contactInformation },
+  cpo: {
+    serviceIdentification: { ...CPO.serviceIdentification, fedRampPackageId: undefined },
+    serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' },
+    contactInformation: CPO.contactInformation,
+  },
 };

@@ -17,7 +17,9 @@ const validators = new Map<string, { ajv: Ajv2020; compiled: Map<Cr26DocumentTyp
 function fixRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(fixRefs);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.includes('#') ? v.replace(/\.json\//, '.json#/') : fixRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.includes('#') ? v.replace(/\.json\//, '.json#/') : fixRefs(v)]),
+  );
 }
 
 /**
@@ -53,5 +55,10 @@ export function fedrampSchemaErrorsByGeneration(type: Cr26DocumentType, document
 export function judgedBy(dir: string, type: Cr26DocumentType): { type: Cr26DocumentType; file: string; schema_version: string; sha256: string } {
   const file = `fedramp-${CR26_DOCUMENTS[type].stem}-schema-2026-06-24.json`;
   const bytes = readFileSync(join(dir, file));
-  return { type, file, schema_version: (JSON.parse(bytes.toString('utf8')) as { $schemaVersion: string }).$schemaVersion, sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  return {
+    type,
+    file,
+    schema_version: (JSON.parse(bytes.toString('utf8')) as { $schemaVersion: string }).$schemaVersion,
+    sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+  };
 }

@@ -34,8 +34,24 @@ export function doubles(files: Record<string, unknown> = {}) {
 }
 
 /** ProcessRun over the doubles: documents signed by an in-memory key, UUIDs deterministic. */
-export function processRunOver(d: ReturnType<typeof doubles>, runs: RunLoader, store: RunStore, sinks: SecurityEventSinks, settings: RunSettings = d.settings): ProcessRun {
+export function processRunOver(
+  d: ReturnType<typeof doubles>,
+  runs: RunLoader,
+  store: RunStore,
+  sinks: SecurityEventSinks,
+  settings: RunSettings = d.settings,
+): ProcessRun {
   const uuids = new DeterministicUuids();
   const documents = new RunDocuments(new OscalRunLoader(runs, uuids, settings), d.hashing);
-  return new ProcessRun(runs, store, sinks, d.hashing, uuids, settings, new InMemorySigner(), documents, new PolicyEvaluator(d.reader, { policy: DEFAULT_POLICY }, d.hashing, new FixedRulesSource()));
+  return new ProcessRun(
+    runs,
+    store,
+    sinks,
+    d.hashing,
+    uuids,
+    settings,
+    new InMemorySigner(),
+    documents,
+    new PolicyEvaluator(d.reader, { policy: DEFAULT_POLICY }, d.hashing, new FixedRulesSource()),
+  );
 }

@@ -39,7 +39,10 @@ function lulaResult(uuid: string, start: string, threshold: boolean, findings: {
     description: 'Assessment results for performing Validations with Lula version v0.4.5',
     start,
     props: [{ ns: LULA_NS, name: 'threshold', value: String(threshold) }],
-    'reviewed-controls': { description: 'Controls validated', 'control-selections': [{ description: 'Controls Assessed by Lula', 'include-controls': findings.map((f) => ({ 'control-id': f.control })) }] },
+    'reviewed-controls': {
+      description: 'Controls validated',
+      'control-selections': [{ description: 'Controls Assessed by Lula', 'include-controls': findings.map((f) => ({ 'control-id': f.control })) }],
+    },
     findings: findings.map((f) => ({
       uuid: `f${f.observation.slice(1)}`,
       title: `Validation Result - Component:A9D5204C-7E5B-4C43-BD49-34DF759B9F04 / Control Implementation: A584FEDC-8CEA-4B0C-9F07-85C2C4AE751A / Control:  ${f.control}`,
@@ -67,7 +70,13 @@ export function lulaDocument(): unknown {
   return {
     'assessment-results': {
       uuid: '4f2b8a3c-5d6e-4f70-8a1b-2c3d4e5f6071',
-      metadata: { title: '[System Name] Security Assessment Results (SAR)', 'last-modified': '2026-07-01T10:00:00Z', version: '0.0.1', 'oscal-version': '1.1.3', remarks: 'Assessment Results generated from Lula' },
+      metadata: {
+        title: '[System Name] Security Assessment Results (SAR)',
+        'last-modified': '2026-07-01T10:00:00Z',
+        version: '0.0.1',
+        'oscal-version': '1.1.3',
+        remarks: 'Assessment Results generated from Lula',
+      },
       results: [
         lulaResult('b1000000-0000-4000-8000-000000000002', '2026-07-01T10:00:00Z', false, [
           { control: 'ac-2', state: 'satisfied', observation: 'c2000000-0000-4000-8000-000000000001' },

@@ -34,7 +34,27 @@ function issued(dir: string, name: string): Issued {
 
 function makeCa(dir: string, name: string, cn: string): Issued {
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
-  openssl(['req', '-x509', '-new', '-key', `${name}.key`, '-sha256', '-days', '2', '-subj', `/CN=${cn}`, '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', `${name}.crt`], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      `${name}.key`,
+      '-sha256',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      'basicConstraints=critical,CA:true',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-out',
+      `${name}.crt`,
+    ],
+    dir,
+  );
   return issued(dir, name);
 }
 
@@ -42,7 +62,27 @@ function sign(dir: string, ca: Issued, name: string, cn: string, extensions: str
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
   openssl(['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`], dir);
   writeFileSync(join(dir, `${name}.ext`), extensions);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.crt`], dir);
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      ca.cert,
+      '-CAkey',
+      ca.key,
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-sha256',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.crt`,
+    ],
+    dir,
+  );
   return issued(dir, name);
 }
 
@@ -54,11 +94,51 @@ export function issueCa(dir: string, name: string, subj: string, parent?: Issued
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
   const extensions = 'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n';
   if (parent === undefined) {
-    openssl(['req', '-x509', '-new', '-key', `${name}.key`, '-sha256', '-days', '2', '-subj', subj, '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', `${name}.crt`], dir);
+    openssl(
+      [
+        'req',
+        '-x509',
+        '-new',
+        '-key',
+        `${name}.key`,
+        '-sha256',
+        '-days',
+        '2',
+        '-subj',
+        subj,
+        '-addext',
+        'basicConstraints=critical,CA:true',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+        '-out',
+        `${name}.crt`,
+      ],
+      dir,
+    );
   } else {
     openssl(['req', '-new', '-key', `${name}.key`, '-subj', subj, '-out', `${name}.csr`], dir);
     writeFileSync(join(dir, `${name}.ext`), extensions);
-    openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', parent.cert, '-CAkey', parent.key, '-CAcreateserial', '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.crt`], dir);
+    openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        parent.cert,
+        '-CAkey',
+        parent.key,
+        '-CAcreateserial',
+        '-days',
+        '2',
+        '-sha256',
+        '-extfile',
+        `${name}.ext`,
+        '-out',
+        `${name}.crt`,
+      ],
+      dir,
+    );
   }
   return issued(dir, name);
 }
@@ -68,7 +148,13 @@ export function createTestPki(dir: string): TestPki {
   mkdirSync(dir, { recursive: true });
   const ca = makeCa(dir, 'ca', 'svc test CA');
   const foreignCa = makeCa(dir, 'foreign-ca', 'svc foreign CA');
-  const server = sign(dir, ca, 'server', 'localhost', 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n');
+  const server = sign(
+    dir,
+    ca,
+    'server',
+    'localhost',
+    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n',
+  );
   return {
     dir,
     ca,
@@ -76,8 +162,16 @@ export function createTestPki(dir: string): TestPki {
     server,
     client(name, options = {}) {
       // A section keeps a comma inside a value from splitting it into two names.
-      const san = [options.email ? `email.1 = ${options.email}\n` : '', options.upn ? `otherName.1 = 1.3.6.1.4.1.311.20.2.3;UTF8:${options.upn}\n` : ''].join('');
-      return sign(dir, options.ca ?? ca, `client-${name}`, name, `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n${san ? `subjectAltName=@alt\n[alt]\n${san}` : ''}`);
+      const san = [options.email ? `email.1 = ${options.email}\n` : '', options.upn ? `otherName.1 = 1.3.6.1.4.1.311.20.2.3;UTF8:${options.upn}\n` : ''].join(
+        '',
+      );
+      return sign(
+        dir,
+        options.ca ?? ca,
+        `client-${name}`,
+        name,
+        `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n${san ? `subjectAltName=@alt\n[alt]\n${san}` : ''}`,
+      );
     },
   };
 }

@@ -24,7 +24,10 @@ export function seriesDay(n: number): string {
  * Returns the file paths in order.
  */
 export function writeRunSeries(dir: string, count = 50, ksiCount = 40): string[] {
-  const ids = (catalogData.ksis as { id: string }[]).map((k) => k.id).filter((id) => !['KSI-IA-02', 'KSI-AC-02', 'KSI-AU-03'].includes(id)).slice(0, ksiCount - 3);
+  const ids = (catalogData.ksis as { id: string }[])
+    .map((k) => k.id)
+    .filter((id) => !['KSI-IA-02', 'KSI-AC-02', 'KSI-AU-03'].includes(id))
+    .slice(0, ksiCount - 3);
   let seed = 20261121;
   const random = () => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -53,7 +56,19 @@ export function writeRunSeries(dir: string, count = 50, ksiCount = 40): string[]
       evidence: { run: n % 7 === 0 && ksi_id === 'KSI-SC-08' ? 'rotated' : 'steady', finding: s },
     }));
     const file = join(dir, `run-${String(n).padStart(2, '0')}.json`);
-    writeFileSync(file, JSON.stringify({ schema_version: '1', generated_at: `${day}T07:00:00Z`, source: { tool: 'ScubaGear', version: n < 25 ? '1.5.1' : '1.6.0', tenant: SERIES_TENANT }, results }, null, 1));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          schema_version: '1',
+          generated_at: `${day}T07:00:00Z`,
+          source: { tool: 'ScubaGear', version: n < 25 ? '1.5.1' : '1.6.0', tenant: SERIES_TENANT },
+          results,
+        },
+        null,
+        1,
+      ),
+    );
     files.push(file);
   }
   return files;

@@ -12,7 +12,13 @@ import { RUN_STORE, type RunStore, type RunView } from '../../src/ports/run-stor
  * before svc stored them: HIDE_HISTORY, and each run's KSI counts are read instead; HIDE_COUNTS, and each run's
  * evidence is read, the old way. `times` SDRs are built with the one SdrBuilder, as svc-api's trust center does.
  */
-export async function sdrFromStore(options: { env: NodeJS.ProcessEnv; cwd: string; now: string; hide?: readonly string[]; times?: number }): Promise<{ document: unknown; opened: Map<string, number> }> {
+export async function sdrFromStore(options: {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  now: string;
+  hide?: readonly string[];
+  times?: number;
+}): Promise<{ document: unknown; opened: Map<string, number> }> {
   const hidden = (name: string) => options.hide?.includes(name) === true;
   const container = registerAdapters(root.createChildContainer(), { env: options.env, cwd: options.cwd });
   const store = container.resolve<RunStore>(RUN_STORE);
@@ -32,7 +38,8 @@ export async function sdrFromStore(options: { env: NodeJS.ProcessEnv; cwd: strin
   container.register(RUN_STORE, { useValue: view });
   const builder = container.resolve(SdrBuilder);
   let built: Awaited<ReturnType<SdrBuilder['buildLatest']>>;
-  for (let n = 0; n < (options.times ?? 1); n++) built = await builder.buildLatest({ now: new Date(options.now) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
+  for (let n = 0; n < (options.times ?? 1); n++)
+    built = await builder.buildLatest({ now: new Date(options.now) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
   await store.close();
   return { document: built!?.model.document, opened };
 }

@@ -118,7 +118,7 @@ function framesOf(pack: Buffer): Frame[] {
     const first = readVarint(pack, at) as number;
     const [lengths, , bytes] = [part(), part(), part()];
     const offsets = [0];
-    for (const cursor = { offset: 0 }; cursor.offset < lengths.length; ) offsets.push(offsets[offsets.length - 1] + (readVarint(lengths, cursor) as number));
+    for (const cursor = { offset: 0 }; cursor.offset < lengths.length;) offsets.push(offsets[offsets.length - 1] + (readVarint(lengths, cursor) as number));
     let plain: Buffer | undefined;
     frames.push({ first, offsets, plain: () => (plain ??= brotliDecompressSync(bytes)) });
   }
@@ -136,4 +136,3 @@ function untokenized(bytes: Buffer, id: string): Buffer {
   parts.push(bytes.subarray(from));
   return Buffer.concat(parts);
 }
-

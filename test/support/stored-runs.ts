@@ -13,7 +13,10 @@ export function runIdOf(record: RunRecord): string {
 /** The record of the n-th ScubaGear run of a tenant: generated a day apart. */
 export function recordFor(n: number): RunRecord {
   const generatedAt = new Date(Date.UTC(2026, 10, 1 + n, 14, 3, 12)).toISOString();
-  return { schema: RUN_RECORD_SCHEMA, report: { generated_at: generatedAt, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' } } };
+  return {
+    schema: RUN_RECORD_SCHEMA,
+    report: { generated_at: generatedAt, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' } },
+  };
 }
 
 /** The canonical evidence bundle of the n-th run (MFA failing on odd runs), as a run stores it beside its record. */
@@ -97,10 +100,23 @@ function eventsFor(summary: RunSummary): ConmonEvent[] {
   const run = { id: summary.id, seq: summary.seq, input: summary.input };
   const event = (kind: ConmonEvent['kind'], subject: string): Pick<ConmonEvent, 'schema' | 'event_id' | 'kind' | 'time' | 'run'> => {
     const h = sha(`${summary.id} ${kind} ${subject}`);
-    return { schema: CONMON_EVENT_SCHEMA, event_id: `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`, kind, time: summary.as_of, run };
+    return {
+      schema: CONMON_EVENT_SCHEMA,
+      event_id: `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`,
+      kind,
+      time: summary.as_of,
+      run,
+    };
   };
   return [
-    { ...event('run.recorded', summary.id), severity: 'info', ksi_id: null, poam_id: null, summary: `Run ${summary.seq} recorded`, data: { counts: summary.counts } },
+    {
+      ...event('run.recorded', summary.id),
+      severity: 'info',
+      ksi_id: null,
+      poam_id: null,
+      summary: `Run ${summary.seq} recorded`,
+      data: { counts: summary.counts },
+    },
     {
       ...event('poam.opened', 'POAM-0001'),
       severity: 'warning',

@@ -44,7 +44,12 @@ function rootElement(xml: string): string {
 /** The real files of raw-samples/<vendor>/ (its README and .tsv tables aside); none when the vendor has no folder. */
 function rawSamplesOf(vendor: string): string[] {
   const dir = join(RAW_SAMPLES, vendor);
-  return existsSync(dir) ? readdirSync(dir).filter(isSample).sort().map((file) => join(dir, file)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter(isSample)
+        .sort()
+        .map((file) => join(dir, file))
+    : [];
 }
 
 /**
@@ -86,27 +91,48 @@ export function vendorParserContract(parser: VendorParser, registry: readonly Ve
 
     it('refuses an empty file, naming it and the file to pass instead', async () => {
       const empty = write('empty.out', '');
-      await expect(readWith(parser, empty)).rejects.toMatchObject({ kind: 'invalid-input', code: 'input-empty', message: `${empty}: the file is empty; pass the ${tool} output file itself` });
+      await expect(readWith(parser, empty)).rejects.toMatchObject({
+        kind: 'invalid-input',
+        code: 'input-empty',
+        message: `${empty}: the file is empty; pass the ${tool} output file itself`,
+      });
     });
 
     it('refuses a directory, naming it', async () => {
       const dir = path('a-folder');
       mkdirSync(dir);
       writeFileSync(join(dir, basename(samples[0].path)), readFileSync(samples[0].path));
-      await expect(readWith(parser, dir)).rejects.toMatchObject({ kind: 'invalid-input', code: 'input-is-directory', message: `${dir}: is a directory, expected a scanner's output file; pass the file itself` });
+      await expect(readWith(parser, dir)).rejects.toMatchObject({
+        kind: 'invalid-input',
+        code: 'input-is-directory',
+        message: `${dir}: is a directory, expected a scanner's output file; pass the file itself`,
+      });
     });
 
     it('refuses a path where no file is, naming it', async () => {
       const missing = path('no-such-scan.out');
-      await expect(readWith(parser, missing)).rejects.toMatchObject({ kind: 'not-found', code: 'file-not-found', message: `${missing}: no such input file; check the path` });
+      await expect(readWith(parser, missing)).rejects.toMatchObject({
+        kind: 'not-found',
+        code: 'file-not-found',
+        message: `${missing}: no such input file; check the path`,
+      });
     });
 
     it(`refuses every other vendor's real file as not ${tool} output, naming the file and the formats it reads`, async () => {
       const foreign = realFiles().filter((file) => !reads(parser, file.vendor, registry));
       // Files of every vendor of the registry whose format this parser does not read.
-      expect([...new Set(foreign.map((file) => file.vendor))].sort()).toEqual(registry.map((p) => p.info.vendor).filter((other) => !reads(parser, other, registry)).sort());
+      expect([...new Set(foreign.map((file) => file.vendor))].sort()).toEqual(
+        registry
+          .map((p) => p.info.vendor)
+          .filter((other) => !reads(parser, other, registry))
+          .sort(),
+      );
       for (const file of foreign) {
-        await expect(readWith(parser, file.path)).rejects.toMatchObject({ kind: 'invalid-input', code: 'wrong-vendor', message: `${file.path}: does not look like ${tool} output; expected ${formats}` });
+        await expect(readWith(parser, file.path)).rejects.toMatchObject({
+          kind: 'invalid-input',
+          code: 'wrong-vendor',
+          message: `${file.path}: does not look like ${tool} output; expected ${formats}`,
+        });
       }
     });
 
@@ -118,11 +144,23 @@ export function vendorParserContract(parser: VendorParser, registry: readonly Ve
         const truncated = write(`truncated-${name}`, cut);
         const line = lastLine(cut.toString('utf8'));
         const expected = {
-          json: { code: 'invalid-json', message: new RegExp(`^${literally(truncated)}: invalid JSON at line ${line}, column \\d+: .+; fix the syntax there \\(a JSON validator shows the context\\)$`) },
-          xml: { code: 'invalid-xml', message: new RegExp(`^${literally(truncated)}: invalid XML: ${line}:\\d+: .+; the file is damaged or cut short, export it again$`) },
+          json: {
+            code: 'invalid-json',
+            message: new RegExp(
+              `^${literally(truncated)}: invalid JSON at line ${line}, column \\d+: .+; fix the syntax there \\(a JSON validator shows the context\\)$`,
+            ),
+          },
+          xml: {
+            code: 'invalid-xml',
+            message: new RegExp(`^${literally(truncated)}: invalid XML: ${line}:\\d+: .+; the file is damaged or cut short, export it again$`),
+          },
           csv: { code: 'invalid-csv', message: new RegExp(`^${literally(truncated)}: invalid CSV: .+; the file is damaged or cut short, export it again$`) },
         }[sample.syntax];
-        await expect(readWith(parser, truncated)).rejects.toMatchObject({ kind: 'invalid-input', code: expected.code, message: expect.stringMatching(expected.message) });
+        await expect(readWith(parser, truncated)).rejects.toMatchObject({
+          kind: 'invalid-input',
+          code: expected.code,
+          message: expect.stringMatching(expected.message),
+        });
       });
     }
 

@@ -10,5 +10,10 @@ export interface RegisterGroup {
 
 /** The register `svc vuln list --json --now <now>` gives through `run`, each group cut to RegisterGroup. */
 export function registerAt(run: (args: string[]) => SvcRun, now: string): RegisterGroup[] {
-  return (JSON.parse(run(['vuln', 'list', '--json', '--now', now]).stdout) as RegisterGroup[]).map(({ finding_id, sources, resources, state }) => ({ finding_id, sources, resources, state }));
+  return (JSON.parse(run(['vuln', 'list', '--json', '--now', now]).stdout) as RegisterGroup[]).map(({ finding_id, sources, resources, state }) => ({
+    finding_id,
+    sources,
+    resources,
+    state,
+  }));
 }

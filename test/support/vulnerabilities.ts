@@ -17,7 +17,13 @@ export function detection(source: string, finding: string, resource: string, sev
 }
 
 /** A normalized report of one result and the detections given. */
-export const vulnerabilityReport = (generated: string, vulnerabilities: unknown[]) => ({ schema_version: '1', generated_at: generated, source: { tool: 'Trivy' }, results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }], vulnerabilities });
+export const vulnerabilityReport = (generated: string, vulnerabilities: unknown[]) => ({
+  schema_version: '1',
+  generated_at: generated,
+  source: { tool: 'Trivy' },
+  results: [{ ksi_id: 'KSI-SI-02', status: 'FAIL' }],
+  vulnerabilities,
+});
 
 /** A group's tracking id, computed here: `VG-` and 16 hex digits of the SHA-256 of its finding id. */
 export const trackingIdOf = (finding: string) => `VG-${createHash('sha256').update(finding).digest('hex').slice(0, 16)}`;
@@ -38,5 +44,8 @@ export function writeVulnerabilityConfig(dir: string): void {
       vulnerabilities: { kev_catalog: 'kev.json', policy: { internet_reachable: ['*.example.com'] } },
     }),
   );
-  writeFileSync(join(dir, 'kev.json'), JSON.stringify({ catalogVersion: '2026.12.06', vulnerabilities: [{ cveID: 'CVE-2026-1000', dueDate: '2026-12-20', vendorProject: 'Example' }] }));
+  writeFileSync(
+    join(dir, 'kev.json'),
+    JSON.stringify({ catalogVersion: '2026.12.06', vulnerabilities: [{ cveID: 'CVE-2026-1000', dueDate: '2026-12-20', vendorProject: 'Example' }] }),
+  );
 }

@@ -56,12 +56,25 @@ export class RunAdapter {
     const detected = asked === AUTO_VENDOR ? await this.scans.detect(input) : undefined;
     const vendor = detected?.vendor ?? asked;
     const { file, scan } = await this.scans.read(vendor, input);
-    const provenance = { raw_file: file.name, raw_sha256: `sha256:${file.sha256}`, adapter: `svc-adapter-${vendor}`, adapter_version: this.settings.tool.version };
+    const provenance = {
+      raw_file: file.name,
+      raw_sha256: `sha256:${file.sha256}`,
+      adapter: `svc-adapter-${vendor}`,
+      adapter_version: this.settings.tool.version,
+    };
     const generatedAt = isoSeconds(this.clock.now());
     const built = reportFromScan(scan, provenance, generatedAt);
     const { summary } = built;
     const report = { ...built.report, vulnerabilities: detectionsOf(scan, generatedAt, this.hashing) };
-    const result: RunAdapterResult = { vendor, ...(detected === undefined ? {} : { detected: { format: detected.tool } }), input, tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), summary, report };
+    const result: RunAdapterResult = {
+      vendor,
+      ...(detected === undefined ? {} : { detected: { format: detected.tool } }),
+      input,
+      tool: scan.tool,
+      ...(scan.version ? { version: scan.version } : {}),
+      summary,
+      report,
+    };
     if (out === undefined) return result;
     return { ...result, out, file: await writeAll(await this.writer.open(out), (sink) => sink.write(`${JSON.stringify(report, null, 2)}\n`)) };
   }

@@ -20,7 +20,10 @@ export class ListPoamItems {
   constructor(private readonly pages: PagedListReader) {}
 
   execute(input: ListPoamItemsInput): Promise<ListPoamItemsResult> {
-    const filter = { status: input.status === undefined ? undefined : [input.status], overdue: input.overdue === undefined ? undefined : [String(input.overdue)] };
+    const filter = {
+      status: input.status === undefined ? undefined : [input.status],
+      overdue: input.overdue === undefined ? undefined : [String(input.overdue)],
+    };
     return this.pages.read(POAM_LIST, { limit: input.limit, cursor: input.cursor, filter });
   }
 }

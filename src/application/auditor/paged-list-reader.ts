@@ -55,12 +55,21 @@ export class PagedListReader {
     const limit = pageLimit(request);
     const start = cursorPosition(request, summary.id);
     const index = await this.index(spec, summary);
-    const page = request.keys ? await this.byKeys(spec, summary, index, request, start, limit) : await this.scan(spec, summary, index, request.filter, start, limit);
+    const page = request.keys
+      ? await this.byKeys(spec, summary, index, request, start, limit)
+      : await this.scan(spec, summary, index, request.filter, start, limit);
     return { run: runRef(summary), ...page } as PagedListResult<T>;
   }
 
   /** Forward from `start`, page by page, past pages whose facets say nothing there matches. */
-  private async scan(spec: PagedListSpec, summary: RunSummary, index: PagedListIndex, filter: ListFilter, start: number, limit: number): Promise<Page<ListItem>> {
+  private async scan(
+    spec: PagedListSpec,
+    summary: RunSummary,
+    index: PagedListIndex,
+    filter: ListFilter,
+    start: number,
+    limit: number,
+  ): Promise<Page<ListItem>> {
     const keys = filterKeys(spec, filter);
     const total = facetCount(index.pages, keys);
     const items: ListItem[] = [];
@@ -81,7 +90,14 @@ export class PagedListReader {
   }
 
   /** The items with the requested keys: each key's page found by binary search on the pages' first keys. */
-  private async byKeys(spec: PagedListSpec, summary: RunSummary, index: PagedListIndex, request: PagedListRequest, start: number, limit: number): Promise<Page<ListItem>> {
+  private async byKeys(
+    spec: PagedListSpec,
+    summary: RunSummary,
+    index: PagedListIndex,
+    request: PagedListRequest,
+    start: number,
+    limit: number,
+  ): Promise<Page<ListItem>> {
     const byPage = new Map<number, Set<string>>();
     for (const key of new Set(request.keys)) {
       const p = pageHolding(index.pages, key);
@@ -98,7 +114,11 @@ export class PagedListReader {
     }
     const rest = found.filter((f) => f.position >= start);
     const items = rest.slice(0, limit);
-    return { items: items.map((f) => f.item), total: found.length, next_cursor: rest.length > limit ? cursorAt(items[items.length - 1].position + 1, summary.id) : null };
+    return {
+      items: items.map((f) => f.item),
+      total: found.length,
+      next_cursor: rest.length > limit ? cursorAt(items[items.length - 1].position + 1, summary.id) : null,
+    };
   }
 
   private async index(spec: PagedListSpec, summary: RunSummary): Promise<PagedListIndex> {
@@ -112,7 +132,8 @@ export class PagedListReader {
         `run ${summary.seq} (${summary.id.slice(0, 12)}) was recorded without its ${spec.name} pages (by an earlier svc); record a run with this svc (svc conmon process <report>) and the API serves its lists`,
       );
     }
-    if (index.schema !== PAGED_LIST_SCHEMA || index.list !== spec.name) throw new IntegrityError('run-store-tampered', `${name} of run ${summary.seq} is not a ${PAGED_LIST_SCHEMA} index of ${spec.name}`);
+    if (index.schema !== PAGED_LIST_SCHEMA || index.list !== spec.name)
+      throw new IntegrityError('run-store-tampered', `${name} of run ${summary.seq} is not a ${PAGED_LIST_SCHEMA} index of ${spec.name}`);
     // Only the current run's indexes are kept: a newer run replaces them.
     for (const key of this.indexes.keys()) if (!key.startsWith(`${summary.id}/`)) this.indexes.delete(key);
     this.indexes.set(`${summary.id}/${name}`, index);
@@ -122,7 +143,11 @@ export class PagedListReader {
   private async page(spec: PagedListSpec, summary: RunSummary, page: number): Promise<ListItem[]> {
     const name = pageDocumentName(spec, page);
     const items = await this.document<ListItem[]>(summary, name);
-    if (!Array.isArray(items)) throw new IntegrityError('run-store-tampered', `run ${summary.seq} (${summary.id.slice(0, 12)}) lists ${name} in its ${spec.name} index but has no such page`);
+    if (!Array.isArray(items))
+      throw new IntegrityError(
+        'run-store-tampered',
+        `run ${summary.seq} (${summary.id.slice(0, 12)}) lists ${name} in its ${spec.name} index but has no such page`,
+      );
     return items;
   }
 

@@ -35,6 +35,9 @@ export class ReadRunDocument {
         `run ${summary.seq} (${summary.id.slice(0, 12)}) was recorded without its documents (by svc 0.5.0); record a run with this svc (svc conmon process <report>) and the API serves its documents`,
       );
     }
-    throw new NotFoundError('no-such-document', `run ${summary.seq} (${summary.id.slice(0, 12)}) has no ${input.name}${input.name === 'poam.json' ? ': every result passed, and an OSCAL POA&M needs at least one item' : ''}`);
+    throw new NotFoundError(
+      'no-such-document',
+      `run ${summary.seq} (${summary.id.slice(0, 12)}) has no ${input.name}${input.name === 'poam.json' ? ': every result passed, and an OSCAL POA&M needs at least one item' : ''}`,
+    );
   }
 }

@@ -18,10 +18,14 @@ export class TraceControl {
 
   async execute(input: { control: string }): Promise<OpenRunDocument> {
     const control = normalizeControlId(input.control);
-    if (control === undefined) throw new UsageError('bad-control-id', `control ${JSON.stringify(input.control)}: not a control id; write it like ac-2, ac-2.1 or AC-2(1)`);
+    if (control === undefined)
+      throw new UsageError('bad-control-id', `control ${JSON.stringify(input.control)}: not a control id; write it like ac-2, ac-2.1 or AC-2(1)`);
     const catalog = this.catalogs.catalog();
     if (catalog.controlTitle(control) === undefined) {
-      throw new NotFoundError('unknown-control', `control ${control} is not in the ${catalog.data.source.baseline}; pick a control it selects (svc ksi list shows them)`);
+      throw new NotFoundError(
+        'unknown-control',
+        `control ${control} is not in the ${catalog.data.source.baseline}; pick a control it selects (svc ksi list shows them)`,
+      );
     }
     return this.documents.execute({ name: graphDocument(control) });
   }

@@ -1,5 +1,12 @@
 import { inject, injectable } from 'tsyringe';
-import { BOUNDARY_AS_OF, type BoundaryEnvironment, type BoundaryGap, boundaryEndpoints, boundaryGaps, type EndpointProbe } from '../../domain/directory/boundary-capabilities';
+import {
+  BOUNDARY_AS_OF,
+  type BoundaryEnvironment,
+  type BoundaryGap,
+  boundaryEndpoints,
+  boundaryGaps,
+  type EndpointProbe,
+} from '../../domain/directory/boundary-capabilities';
 import { InvalidInputError } from '../../domain/errors';
 import { describe } from '../../domain/encoding/json-values';
 import { BOUNDARY_PROBE, type BoundaryProbe } from '../../ports/boundary-probe';
@@ -38,11 +45,20 @@ export class ListBoundaryGaps {
     const at = input.at ?? 'query';
     const environment = readEnvironment(input.environment, `${at}.environment`);
     const required = input.required;
-    if (!Array.isArray(required) || required.length === 0) throw new InvalidInputError('invalid-boundary-request', `${at}.required: expected a non-empty list of feature ids, got ${describe(required)}; e.g. ["conditional-access", "privileged-identity-management"]`);
+    if (!Array.isArray(required) || required.length === 0)
+      throw new InvalidInputError(
+        'invalid-boundary-request',
+        `${at}.required: expected a non-empty list of feature ids, got ${describe(required)}; e.g. ["conditional-access", "privileged-identity-management"]`,
+      );
     required.forEach((id, i) => {
-      if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(id)) throw new InvalidInputError('invalid-boundary-request', `${at}.required[${i}]: expected a feature id in kebab case, got ${describe(id)}; e.g. "conditional-access"`);
+      if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(id))
+        throw new InvalidInputError(
+          'invalid-boundary-request',
+          `${at}.required[${i}]: expected a feature id in kebab case, got ${describe(id)}; e.g. "conditional-access"`,
+        );
     });
-    if (input.probe !== undefined && typeof input.probe !== 'boolean') throw new InvalidInputError('invalid-boundary-request', `${at}.probe: expected true or false, got ${describe(input.probe)}`);
+    if (input.probe !== undefined && typeof input.probe !== 'boolean')
+      throw new InvalidInputError('invalid-boundary-request', `${at}.probe: expected true or false, got ${describe(input.probe)}`);
     const endpoints = input.probe === true ? await this.prober.probe(boundaryEndpoints(environment)) : [];
     const ids = [...new Set(required as string[])];
     const gaps = boundaryGaps(environment, ids, endpoints);

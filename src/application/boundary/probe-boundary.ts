@@ -47,11 +47,19 @@ export class ProbeBoundary {
     const environment = readEnvironment(input.environment, `${input.at ?? 'body'}.environment`);
     const probedAt = this.clock.now().toISOString();
     const endpoints = await this.prober.probe(boundaryEndpoints(environment));
-    return { environment, cloud: ENVIRONMENT_CLOUD[environment], as_of: BOUNDARY_AS_OF, probed_at: probedAt, endpoints, features: featureAvailability(environment, endpoints) };
+    return {
+      environment,
+      cloud: ENVIRONMENT_CLOUD[environment],
+      as_of: BOUNDARY_AS_OF,
+      probed_at: probedAt,
+      endpoints,
+      features: featureAvailability(environment, endpoints),
+    };
   }
 }
 
 export function readEnvironment(value: unknown, at: string): BoundaryEnvironment {
-  if (!isBoundaryEnvironment(value)) throw new InvalidInputError('invalid-boundary-request', `${at}: expected one of ${BOUNDARY_ENVIRONMENTS.join(', ')}, got ${describe(value)}`);
+  if (!isBoundaryEnvironment(value))
+    throw new InvalidInputError('invalid-boundary-request', `${at}: expected one of ${BOUNDARY_ENVIRONMENTS.join(', ')}, got ${describe(value)}`);
   return value;
 }

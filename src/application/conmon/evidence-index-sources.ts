@@ -32,7 +32,11 @@ export function evidenceIndexSources(hashes: { readonly length: number; hashAt(p
   const buckets = Array.from({ length: bucketCount(header) }, (_, bucket) => ({
     name: bucketDocumentName(bucket),
     media_type: EVIDENCE_INDEX_BUCKET_TYPE,
-    chunks: { *[Symbol.iterator]() { yield built().bucketBytes(header.bucket_bits, bucket); } },
+    chunks: {
+      *[Symbol.iterator]() {
+        yield built().bucketBytes(header.bucket_bits, bucket);
+      },
+    },
   }));
   return [{ name: EVIDENCE_INDEX_DOCUMENT, media_type: 'application/json', chunks: [jsonText(header, 'canonical')] }, ...buckets];
 }

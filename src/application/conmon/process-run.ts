@@ -4,7 +4,16 @@ import { worstStatus } from '../../domain/ksi/status';
 import { runAsOf } from '../../domain/artifacts/run-context';
 import type { KsiCatalog } from '../../domain/catalog/ksi-catalog';
 import { recordStep, type EventTally } from '../../domain/conmon/record-run';
-import { checkSourceName, DETECTIONS_DOCUMENT, DETECTIONS_SCHEMA, latestOfEachSource, lostDetections, namedSource, sourceKey, stateDetections } from '../../domain/conmon/run-sources';
+import {
+  checkSourceName,
+  DETECTIONS_DOCUMENT,
+  DETECTIONS_SCHEMA,
+  latestOfEachSource,
+  lostDetections,
+  namedSource,
+  sourceKey,
+  stateDetections,
+} from '../../domain/conmon/run-sources';
 import type { DriftSide } from '../../domain/drift/drift-detection';
 import { recordFrame, RUN_RECORD_SCHEMA, type DecidedRun, type RunRecord, type RunSummary, type StoredRun } from '../../domain/conmon/run-record';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
@@ -102,7 +111,10 @@ export class ProcessRun {
     if (name !== undefined) {
       checkSourceName(name);
       if (inputs.length > 1) {
-        throw new InvalidInputError('invalid-source', `--source names one source, and ${inputs.length} reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant`);
+        throw new InvalidInputError(
+          'invalid-source',
+          `--source names one source, and ${inputs.length} reports were given; record each with its own --source, or leave it out to name each by its scanner and tenant`,
+        );
       }
     }
     if (inputs.length === 0) return [];
@@ -166,7 +178,14 @@ export class ProcessRun {
     const outcome = await this.store.prune((runs, journal) => prunePlan(runs, journal, retention, newest(runs)), last.summary.recorded_at);
     if (outcome.entry === undefined) return undefined;
     const record = outcome.entry.record as unknown as PruneRecord;
-    return { runs: record.runs.length, documents: outcome.documents, bytes: outcome.bytes, keep_days: record.keep_days, before: record.before, journal_seq: outcome.entry.seq };
+    return {
+      runs: record.runs.length,
+      documents: outcome.documents,
+      bytes: outcome.bytes,
+      keep_days: record.keep_days,
+      before: record.before,
+      journal_seq: outcome.entry.seq,
+    };
   }
 
   /**
@@ -195,8 +214,13 @@ export class ProcessRun {
       const otherParts = state.filter((s) => s !== same);
       const groupsBefore = latest === undefined ? [] : await readStoredGroups(view, latest.summary);
       if (detections.length > 0 || groupsBefore.length > 0) {
-        const carried = stateDetections(await Promise.all(otherParts.map(async (s) => ({ source: s.source, detections: await readStoredDetections(view, s) }))));
-        groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, { carried: new Set(carried.detections), unknownTools: carried.unknownTools });
+        const carried = stateDetections(
+          await Promise.all(otherParts.map(async (s) => ({ source: s.source, detections: await readStoredDetections(view, s) }))),
+        );
+        groupsAfter = nextGroups(groupsBefore, [...detections, ...carried.detections], asOf, this.hashing, evaluate, {
+          carried: new Set(carried.detections),
+          unknownTools: carried.unknownTools,
+        });
         const known = new Set(groupsBefore.map((g) => g.finding_id));
         facts.groups = {
           groups: groupsAfter.length,
@@ -217,7 +241,10 @@ export class ProcessRun {
     };
     const produce = (stored: DecidedRun) => {
       const sources = this.documents.sources(stored, run, key, history);
-      const found = detections.length === 0 ? [] : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
+      const found =
+        detections.length === 0
+          ? []
+          : [{ name: DETECTIONS_DOCUMENT, media_type: 'application/json', chunks: [jsonText({ schema: DETECTIONS_SCHEMA, detections }, 'canonical')] }];
       if (groupsAfter === undefined) return [...sources, ...found];
       const groups: VulnerabilityGroups = { schema: VULNERABILITIES_SCHEMA, as_of: asOf, groups: groupsAfter };
       return [...sources, ...found, { name: VULNERABILITIES_DOCUMENT, media_type: 'application/json', chunks: [jsonText(groups, 'canonical')] }];
@@ -234,7 +261,8 @@ export class ProcessRun {
       ...(source ? { source } : {}),
     };
     const detections = run.detections ?? [];
-    const vulnerabilities = detections.length === 0 ? undefined : { detections: detections.length, sha256: this.hashing.sha256(this.hashing.canonicalize(detections)) };
+    const vulnerabilities =
+      detections.length === 0 ? undefined : { detections: detections.length, sha256: this.hashing.sha256(this.hashing.canonicalize(detections)) };
     return { schema: RUN_RECORD_SCHEMA, ...(report ? { report } : {}), ...(vulnerabilities ? { vulnerabilities } : {}) };
   }
 

@@ -82,7 +82,9 @@ export class RunDocuments {
    * (its source and detections are in the record), as svc always stored them, so a report keeps its run id.
    */
   bundle(loaded: LoadedRun): Iterable<string> {
-    return { [Symbol.iterator]: () => evidenceBundleChunks(entriesOf(loaded.results, this.hashing), loaded.context.input, loaded.merkleRoot, loaded.bundleFacts) };
+    return {
+      [Symbol.iterator]: () => evidenceBundleChunks(entriesOf(loaded.results, this.hashing), loaded.context.input, loaded.merkleRoot, loaded.bundleFacts),
+    };
   }
 
   /** `history`: the KSI history of the run before it (stored-ksi-history.ts: historyBefore), this run's adds it. */
@@ -94,9 +96,21 @@ export class RunDocuments {
     const oscal = (before: readonly RunDocument[]) =>
       (described ??= this.oscal.describe({
         ...loaded,
-        context: { input: loaded.context.input, runAt: new Date(stored.summary.recorded_at), ...(report?.source ? { source: report.source } : {}), ...(report?.generated_at ? { generatedAt: report.generated_at } : {}) },
+        context: {
+          input: loaded.context.input,
+          runAt: new Date(stored.summary.recorded_at),
+          ...(report?.source ? { source: report.source } : {}),
+          ...(report?.generated_at ? { generatedAt: report.generated_at } : {}),
+        },
         entriesFile: EVIDENCE_BUNDLE_DOCUMENT,
-        files: [{ name: EVIDENCE_BUNDLE_DOCUMENT, sha256: digestOf(before, EVIDENCE_BUNDLE_DOCUMENT), mediaType: JSON_TYPE, description: BUNDLE_FILE_ROLES[EVIDENCE_BUNDLE_DOCUMENT] }],
+        files: [
+          {
+            name: EVIDENCE_BUNDLE_DOCUMENT,
+            sha256: digestOf(before, EVIDENCE_BUNDLE_DOCUMENT),
+            mediaType: JSON_TYPE,
+            description: BUNDLE_FILE_ROLES[EVIDENCE_BUNDLE_DOCUMENT],
+          },
+        ],
       }));
     let sarDocument: Json | undefined;
     const sar = (before: readonly RunDocument[]) => (sarDocument ??= buildSar(oscal(before)));
@@ -108,7 +122,9 @@ export class RunDocuments {
       'ssp.json': canonical(buildSsp),
       'sar.json': (before) => ({ [Symbol.iterator]: () => jsonChunks(sar(before), 'canonical') }),
       // The store has hashed sar.json by now: the envelope signs that digest.
-      'sar.json.dsse.json': (before) => ({ [Symbol.iterator]: () => sarEnvelopeChunks(oscal(before), sar(before), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key) }),
+      'sar.json.dsse.json': (before) => ({
+        [Symbol.iterator]: () => sarEnvelopeChunks(oscal(before), sar(before), { name: 'sar.json', sha256Hex: digestOf(before, 'sar.json') }, key),
+      }),
       'sap.json': canonical(buildSap),
       'poam.json': canonical(buildOscalPoam),
     };
@@ -124,8 +140,16 @@ export class RunDocuments {
       ...runPageSources(stored, loaded.results, this.hashing),
       ...evidenceIndexSources({ length: loaded.results.length, hashAt: (position) => loaded.results[position].hash }),
       { name: KSI_COUNTS_DOCUMENT, media_type: JSON_TYPE, chunks: ksiCountsChunks(counts) },
-      { name: KSI_HISTORY_DOCUMENT, media_type: JSON_TYPE, chunks: () => ksiHistoryChunks(nextKsiHistory(history, [{ run: historyRun(stored.summary), rows: counts().rows }])) },
-      { name: MANIFEST_DOCUMENT, media_type: JSON_TYPE, chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')] },
+      {
+        name: KSI_HISTORY_DOCUMENT,
+        media_type: JSON_TYPE,
+        chunks: () => ksiHistoryChunks(nextKsiHistory(history, [{ run: historyRun(stored.summary), rows: counts().rows }])),
+      },
+      {
+        name: MANIFEST_DOCUMENT,
+        media_type: JSON_TYPE,
+        chunks: (before: readonly RunDocument[]) => [jsonText(this.manifest(stored, loaded, before), 'canonical')],
+      },
     ];
   }
 
@@ -150,7 +174,14 @@ export class RunDocuments {
         }
       });
       const shown = new Set([...byControl.values()].flat());
-      return (prepared = { proofs: merkleProofs(results.map((r) => r.hash), shown, this.hashing), byControl });
+      return (prepared = {
+        proofs: merkleProofs(
+          results.map((r) => r.hash),
+          shown,
+          this.hashing,
+        ),
+        byControl,
+      });
     };
     return catalog.data.baseline_controls.map(({ id: control }) => ({
       name: graphDocument(control),
@@ -176,13 +207,15 @@ export class RunDocuments {
 
   private manifest(stored: DecidedRun, run: LoadedRun, before: readonly RunDocument[]): RunManifest {
     const { summary } = stored;
-    const artifacts = before.filter((document) => document.name in RUN_DOCUMENTS).map((document) => ({
-      name: document.name,
-      href: RUN_DOCUMENTS[document.name as ServedDocumentName].href,
-      media_type: document.media_type,
-      sha256: formatDigest(document.sha256),
-      bytes: document.bytes,
-    }));
+    const artifacts = before
+      .filter((document) => document.name in RUN_DOCUMENTS)
+      .map((document) => ({
+        name: document.name,
+        href: RUN_DOCUMENTS[document.name as ServedDocumentName].href,
+        media_type: document.media_type,
+        sha256: formatDigest(document.sha256),
+        bytes: document.bytes,
+      }));
     return {
       run: runRef(summary),
       recorded_at: summary.recorded_at,

@@ -50,7 +50,8 @@ export class RunQuery {
     let rows: CqlRow[];
     let from: string[];
     if (source === 'runs') {
-      if (inputs.length > 0) throw new UsageError('cql-runs-input', 'FROM runs reads the run store; drop --input, or query results, evidence, actions or poam of the inputs');
+      if (inputs.length > 0)
+        throw new UsageError('cql-runs-input', 'FROM runs reads the run store; drop --input, or query results, evidence, actions or poam of the inputs');
       const summaries = await this.store.list();
       rows = runRows(summaries, now);
       from = [this.store.location];
@@ -60,7 +61,11 @@ export class RunQuery {
       from = [...inputs];
     } else {
       const latest = await this.store.latest();
-      if (!latest) throw new NotFoundError('cql-no-runs', `the run store at ${this.store.location} holds no runs; pass --input <report> or record a run with svc conmon process`);
+      if (!latest)
+        throw new NotFoundError(
+          'cql-no-runs',
+          `the run store at ${this.store.location} holds no runs; pass --input <report> or record a run with svc conmon process`,
+        );
       rows = cqlRows(source, await this.stored(latest), now);
       from = [`${this.store.location} run ${latest.summary.seq}`];
     }

@@ -55,7 +55,15 @@ export class GenerateWordDocument {
     const run = await this.runs.load({ input, catalog });
     let model: WordDocumentModel;
     if (sar !== undefined) model = sarDocument(run, sar);
-    else if (kind === 'sap') model = sapDocument(run, assessFreshness(run.results.map((r) => r.item), run.context.generatedAt, run.context.runAt));
+    else if (kind === 'sap')
+      model = sapDocument(
+        run,
+        assessFreshness(
+          run.results.map((r) => r.item),
+          run.context.generatedAt,
+          run.context.runAt,
+        ),
+      );
     else model = sspDocument(run);
     const bytes = await this.documents.render(model);
     const file = await writeAll(await this.writer.open(out), (sink) => sink.writeBytes(bytes));

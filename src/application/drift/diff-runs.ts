@@ -10,7 +10,6 @@ import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 import { SCAN_READER, type ScanReader } from '../../ports/scan-reader';
 import { loadReport } from '../shared/load-report';
 
-
 export interface DiffRunsInput {
   runA: string;
   runB: string;

@@ -81,10 +81,12 @@ export class EnforcementRuntime {
     const fail = (field: string, problem: string, fix: string): never => {
       throw new InvalidInputError('invalid-enforcement-options', `EnforcementRuntime: ${field}: ${problem}; ${fix}`);
     };
-    if (!Array.isArray(options.adapters)) fail('adapters', `expected an array, got ${describe(options.adapters)}`, 'pass [] when there is none (every action then ends FAILED "no adapter")');
+    if (!Array.isArray(options.adapters))
+      fail('adapters', `expected an array, got ${describe(options.adapters)}`, 'pass [] when there is none (every action then ends FAILED "no adapter")');
     if (typeof options.timer?.sleep !== 'function') fail('timer', 'missing', 'pass a Timer, or use createEnforcementRuntime for the system timer');
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    if (!(Number.isInteger(concurrency) && concurrency >= 1)) fail('concurrency', `expected a whole number of at least 1, got ${describe(options.concurrency)}`, `pass e.g. ${DEFAULT_CONCURRENCY} or leave it out`);
+    if (!(Number.isInteger(concurrency) && concurrency >= 1))
+      fail('concurrency', `expected a whole number of at least 1, got ${describe(options.concurrency)}`, `pass e.g. ${DEFAULT_CONCURRENCY} or leave it out`);
     this.adapters = options.adapters;
     this.timer = options.timer;
     this.clock = options.clock ?? options.timer;
@@ -188,7 +190,12 @@ export class EnforcementRuntime {
     const live = () => !abort.signal.aborted;
     const work = this.enforce(policy, chosen, adapter === undefined, result, ksiId, maxAttempts, abort.signal, outcome, (phase, reason, attempt) => {
       if (live()) step(phase, reason, attempt);
-    }).catch((error: unknown): Ending => ({ to: 'FAILED', phase: EnforcementPhase.ENFORCE, reason: `enforcement failed: ${message(error)}`, attempt: outcome.attempts }));
+    }).catch((error: unknown): Ending => ({
+      to: 'FAILED',
+      phase: EnforcementPhase.ENFORCE,
+      reason: `enforcement failed: ${message(error)}`,
+      attempt: outcome.attempts,
+    }));
     const timeout = this.timer.sleep(timeoutMs, abort.signal).then((): typeof TIMED_OUT => TIMED_OUT);
     const ending = await Promise.race([work, timeout]);
     if (ending === TIMED_OUT) {
@@ -249,13 +256,28 @@ export class EnforcementRuntime {
         return { to: 'FAILED', phase: EnforcementPhase.VERIFY, reason, attempt };
       }
       if (after.ksi_id !== ksiId) {
-        return { to: 'FAILED', phase: EnforcementPhase.VERIFY, reason: `not verified: the result after attempt ${attempt} is for ${describe(after.ksi_id)}, not ${ksiId}`, attempt };
+        return {
+          to: 'FAILED',
+          phase: EnforcementPhase.VERIFY,
+          reason: `not verified: the result after attempt ${attempt} is for ${describe(after.ksi_id)}, not ${ksiId}`,
+          attempt,
+        };
       }
       if (!evaluateCondition(policy.condition, after)) {
-        return { to: 'REMEDIATED', phase: EnforcementPhase.VERIFY, reason: `verified on attempt ${attempt}: condition no longer holds for ${ksiId} (status ${after.status})`, attempt };
+        return {
+          to: 'REMEDIATED',
+          phase: EnforcementPhase.VERIFY,
+          reason: `verified on attempt ${attempt}: condition no longer holds for ${ksiId} (status ${after.status})`,
+          attempt,
+        };
       }
       if (attempt >= maxAttempts) {
-        return { to: 'FAILED', phase: EnforcementPhase.VERIFY, reason: `still violated after ${attempt} attempt(s): condition holds for ${ksiId} (status ${after.status})`, attempt };
+        return {
+          to: 'FAILED',
+          phase: EnforcementPhase.VERIFY,
+          reason: `still violated after ${attempt} attempt(s): condition holds for ${ksiId} (status ${after.status})`,
+          attempt,
+        };
       }
       step(EnforcementPhase.VERIFY, `attempt ${attempt}: condition still holds for ${ksiId} (status ${after.status}); trying again`, attempt);
       current = after;

@@ -49,7 +49,10 @@ export class BuildEvidenceBundle {
     const loaded = [];
     for (const path of inputs) loaded.push(await loadReport(this.reader, this.scans, path));
     const results = sortedById(loaded.length === 1 ? loaded[0].report.results : mergeResults(loaded.map((l) => l.report)));
-    const input = combinedInput(loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })), this.hashing);
+    const input = combinedInput(
+      loaded.map((l) => ({ name: l.file.name, sha256: l.file.sha256 })),
+      this.hashing,
+    );
     let root = '';
     const facts = mergedBundleFacts(loaded.map((l) => l.report));
     const file = await writeAll(await this.writer.open(out), (sink) => {

@@ -37,9 +37,13 @@ export class TraceEvidence {
   async execute({ input, control }: TraceEvidenceInput): Promise<EvidenceTrace> {
     const catalog = this.catalogs.catalog();
     const controlId = control === undefined ? undefined : normalizeControlId(control);
-    if (control !== undefined && controlId === undefined) throw new UsageError('bad-control-id', `--control ${control}: not a control id; write it like ac-2, ac-2.1 or AC-2(1)`);
+    if (control !== undefined && controlId === undefined)
+      throw new UsageError('bad-control-id', `--control ${control}: not a control id; write it like ac-2, ac-2.1 or AC-2(1)`);
     if (controlId !== undefined && catalog.controlTitle(controlId) === undefined) {
-      throw new NotFoundError('unknown-control', `control ${controlId} is not in the ${catalog.data.source.baseline}; pick a control it selects (svc ksi list shows them)`);
+      throw new NotFoundError(
+        'unknown-control',
+        `control ${controlId} is not in the ${catalog.data.source.baseline}; pick a control it selects (svc ksi list shows them)`,
+      );
     }
     const results = await this.results(input);
     const assessment = assess(results.list, catalog, this.settings.governance);
@@ -47,7 +51,10 @@ export class TraceEvidence {
     if (results.recorded) this.verify(results.file, hashes, results.recorded);
     const root = merkleRoot(hashes, this.hashing);
     if (results.recorded && results.recorded.root !== root) {
-      throw new IntegrityError('merkle-root-mismatch', `${results.file}: merkle_root: recorded ${formatDigest(results.recorded.root)}, the entries give ${formatDigest(root)}; the bundle was changed after it was written`);
+      throw new IntegrityError(
+        'merkle-root-mismatch',
+        `${results.file}: merkle_root: recorded ${formatDigest(results.recorded.root)}, the entries give ${formatDigest(root)}; the bundle was changed after it was written`,
+      );
     }
     return evidenceTrace({
       items: assessment.items,
@@ -60,7 +67,8 @@ export class TraceEvidence {
   }
 
   private async results(input: string): Promise<{ file: string; list: readonly KsiResult[]; recorded?: { byId: Map<string, string>; root: string } }> {
-    const loaded = (await this.reader.kind(input)) === 'directory' ? await this.reader.readMember(input, 'evidence-bundle.json') : await this.reader.read(input);
+    const loaded =
+      (await this.reader.kind(input)) === 'directory' ? await this.reader.readMember(input, 'evidence-bundle.json') : await this.reader.read(input);
     if (isPlainObject(loaded.document) && loaded.document.schema === EVIDENCE_BUNDLE_SCHEMA) {
       const bundle = readEvidenceBundle(loaded.document, loaded.path);
       const byId = new Map(bundle.results.map((r, i) => [r.ksi_id, bundle.recordedHashes[i]]));
@@ -75,7 +83,10 @@ export class TraceEvidence {
     ids.forEach((id, i) => {
       const want = recorded.byId.get(id);
       if (want !== hashes[i]) {
-        throw new IntegrityError('content-hash-mismatch', `${file}: entry ${id}: content_hash records ${formatDigest(want ?? '')}, the entry hashes to ${formatDigest(hashes[i])}; the bundle was changed after it was written`);
+        throw new IntegrityError(
+          'content-hash-mismatch',
+          `${file}: entry ${id}: content_hash records ${formatDigest(want ?? '')}, the entry hashes to ${formatDigest(hashes[i])}; the bundle was changed after it was written`,
+        );
       }
     });
   }

@@ -99,7 +99,8 @@ export class BuildCpo {
     const rules = this.rulesSource.rules();
     const tool = this.run.tool;
     const summary = profile.assessor_summary === undefined ? undefined : await this.summary(profile.assessor_summary);
-    const snapshot = input.substrate === undefined ? undefined : parseSnapshot((await this.reader.read(input.substrate)).document, input.substrate, this.hashing);
+    const snapshot =
+      input.substrate === undefined ? undefined : parseSnapshot((await this.reader.read(input.substrate)).document, input.substrate, this.hashing);
     const json = input.json ?? 'cpo.json';
     const now = input.now ?? this.clock.now();
     // CCM-OCR-NRD: the last recorded OCR's next report date; before the first, 3 months after this CPO's date.
@@ -128,14 +129,35 @@ export class BuildCpo {
       validation.notes = [`fedramp.advisors is not written: ${schema} declares no advisors (CPO 0.1.6 does)`];
     }
     const related = snapshot === undefined ? undefined : { resources: INFORMATION_RESOURCES_FILE, flows: INFORMATION_FLOWS_FILE };
-    const result: BuildCpoResult = { profile, cpo: { document, markdown: cpoMarkdown(document, { class: profile.class, summary, rules, tool, json, related }) }, validation };
+    const result: BuildCpoResult = {
+      profile,
+      cpo: { document, markdown: cpoMarkdown(document, { class: profile.class, summary, rules, tool, json, related }) },
+      validation,
+    };
     if (snapshot !== undefined && input.substrate !== undefined) {
       const snapshotFile = splitPath(input.substrate).base;
-      const derivedFrom = { snapshot, snapshotFile, fedrampId: profile.fedramp_id, packageUri: profile.package_uri, generator: input.generator ?? `${tool.name} ${command} --substrate ${snapshotFile}`, rules };
-      const twin = (name: string) => ({ service: serviceName(document), rulesVersion: rules.info.version, tool, generatedAt: document.metadata.lastUpdated, json: name });
+      const derivedFrom = {
+        snapshot,
+        snapshotFile,
+        fedrampId: profile.fedramp_id,
+        packageUri: profile.package_uri,
+        generator: input.generator ?? `${tool.name} ${command} --substrate ${snapshotFile}`,
+        rules,
+      };
+      const twin = (name: string) => ({
+        service: serviceName(document),
+        rulesVersion: rules.info.version,
+        tool,
+        generatedAt: document.metadata.lastUpdated,
+        json: name,
+      });
       const resources = informationResources(derivedFrom);
       const flows = informationFlows(derivedFrom);
-      result.resources = { name: INFORMATION_RESOURCES_FILE, document: resources, markdown: informationResourcesMarkdown(resources, twin(INFORMATION_RESOURCES_FILE)) };
+      result.resources = {
+        name: INFORMATION_RESOURCES_FILE,
+        document: resources,
+        markdown: informationResourcesMarkdown(resources, twin(INFORMATION_RESOURCES_FILE)),
+      };
       result.flows = { name: INFORMATION_FLOWS_FILE, document: flows, markdown: informationFlowsMarkdown(flows, twin(INFORMATION_FLOWS_FILE)) };
     }
     return result;
@@ -165,7 +187,10 @@ export class BuildCpo {
 function cpoSchemaError(problems: OscalProblem[], file: string, schema: string): InvalidInputError {
   const listed = problems.map((p) => `${profilePath(p.path)}: ${p.message}`).join('; ');
   const count = problems.length === 1 ? '' : ` (${problems.length} problems)`;
-  return new InvalidInputError('invalid-config', `${file}: ${listed}${count}; fix the profile so the CPO validates against FedRAMP's ${schema}; see docs/fedramp.md`);
+  return new InvalidInputError(
+    'invalid-config',
+    `${file}: ${listed}${count}; fix the profile so the CPO validates against FedRAMP's ${schema}; see docs/fedramp.md`,
+  );
 }
 
 /** A JSON path of the CPO as the profile key it comes from. */

@@ -78,7 +78,9 @@ export class CheckFedrampReadiness {
     const asOf = latest?.as_of ?? isoSeconds(scope.now);
     const vulnerabilities = vulnerabilityFacts(await this.register.judge({ class: scope.profile.class, now: scope.now }, 'svc fedramp readiness'));
     const { ocrs } = await this.journal.read();
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results, asOf }, statements, { ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
+    const judgments = judgeRules(
+      judgmentFacts(scope, picture, { results, asOf }, statements, { ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }),
+    );
     const evaluation = picture.facts.tally.evaluation();
     const readiness = judgeReadiness({
       found: scope.found,
@@ -105,7 +107,16 @@ export class CheckFedrampReadiness {
       profile: { ...profile, defaults: (['path', 'status'] as const).filter((key) => scope.profile[key] === undefined) },
       now: isoSeconds(scope.now),
       rules_version: scope.rules.info.version,
-      run: latest === undefined ? null : { seq: latest.seq, id: latest.id, as_of: latest.as_of, results, sources: (state?.runs ?? []).map((r) => readinessSource(r, scope.cadences.machine, scope.now)) },
+      run:
+        latest === undefined
+          ? null
+          : {
+              seq: latest.seq,
+              id: latest.id,
+              as_of: latest.as_of,
+              results,
+              sources: (state?.runs ?? []).map((r) => readinessSource(r, scope.cadences.machine, scope.now)),
+            },
       store: this.cr26.storeLocation,
       rules: withScnWarnings(readiness.rules, reminders),
       ksis: readiness.ksis,

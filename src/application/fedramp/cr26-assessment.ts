@@ -113,7 +113,10 @@ export class Cr26Assessment {
 
   /** The profile with `keys` (and type and class), the rules in use and what applies to it at `now`. */
   scope<K extends FedrampProfileKey>(request: ProfileRequest, keys: readonly K[], command: string): Cr26Scope<K> {
-    const profile = requireProfileKeys(profileWith(this.settings, request), ['type', 'class', ...keys] as (K | 'type' | 'class')[], command, { type: '--type', class: '--class' } as Partial<Record<K | 'type' | 'class', string>>) as Cr26Scope<K>['profile'];
+    const profile = requireProfileKeys(profileWith(this.settings, request), ['type', 'class', ...keys] as (K | 'type' | 'class')[], command, {
+      type: '--type',
+      class: '--class',
+    } as Partial<Record<K | 'type' | 'class', string>>) as Cr26Scope<K>['profile'];
     const rules = this.source.rules();
     const now = request.now ?? this.clock.now();
     const found = applicability(rules, applicabilityProfile(profile), now);
@@ -182,12 +185,19 @@ export class Cr26Assessment {
       const last = stored.at(-1)?.date;
       if (last === undefined || last < today) daily.set(k.id, [...stored, status]);
       else if (last === today) daily.set(k.id, [...stored.slice(0, -1), status]);
-      else daily.set(k.id, [...stored.filter((d) => d.date !== today), status].sort((a, b) => (a.date < b.date ? -1 : 1)));
+      else
+        daily.set(
+          k.id,
+          [...stored.filter((d) => d.date !== today), status].sort((a, b) => (a.date < b.date ? -1 : 1)),
+        );
     }
     const history = new Map([...daily].map(([id, days]) => [id, historyCheck(days, scope.profile.class, scope.rules, scope.now)]));
     const withDaily = scope.profile.class === 'C';
     // The KSI metrics are what SDR-CSX-KMT asks: a release without it asks none, and the SDR carries none.
-    const metrics = scope.profile.type === '20x' && holdsRule(scope.rules, METRICS_RULE) ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }])) : undefined;
+    const metrics =
+      scope.profile.type === '20x' && holdsRule(scope.rules, METRICS_RULE)
+        ? new Map([...daily].map(([id, days]) => [id, { ...ksiMetrics(days, scope.now), ...(withDaily ? { daily: days } : {}) }]))
+        : undefined;
     const [yearStart, yearEnd] = [dayOf(new Date(scope.now.getTime() - 364 * DAY_MS).toISOString()), dayOf(scope.now.toISOString())];
     const yearDays = new Set<string>();
     for (const days of daily.values()) for (const { date } of days) if (date >= yearStart && date <= yearEnd) yearDays.add(date);
@@ -205,7 +215,15 @@ export class Cr26Assessment {
     const runs = latestOfEachSource(await this.store.list());
     const latest = runs.at(-1);
     if (latest === undefined) return undefined;
-    return { runs, newest: newestOf(runs)!, latest, input: combinedInput(runs.map((r) => r.input), this.hashing) };
+    return {
+      runs,
+      newest: newestOf(runs)!,
+      latest,
+      input: combinedInput(
+        runs.map((r) => r.input),
+        this.hashing,
+      ),
+    };
   }
 
   /** Where the run store is, for messages. */
@@ -214,7 +232,13 @@ export class Cr26Assessment {
   }
 
   factsOf(scope: Cr26Scope<never>, catalog: KsiCatalog, generatedAt: string | undefined, reportTool: string | undefined): Cr26RunFacts {
-    return new Cr26RunFacts({ rules: scope.rules, ksis: scope.found.ksis.map((k) => k.ksi), class: scope.profile.class, catalog }, { ...scope.cadences, now: scope.now }, generatedAt, reportTool, declaredEvidence(this.scans.vendors()));
+    return new Cr26RunFacts(
+      { rules: scope.rules, ksis: scope.found.ksis.map((k) => k.ksi), class: scope.profile.class, catalog },
+      { ...scope.cadences, now: scope.now },
+      generatedAt,
+      reportTool,
+      declaredEvidence(this.scans.vendors()),
+    );
   }
 
   /**
@@ -277,7 +301,10 @@ export class Cr26Assessment {
         const tool = toolOf(summary.source);
         let index = 0;
         await eachStoredResult(store, summary, assess, ({ item: { result } }) => {
-          tally.add({ ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] }, index++);
+          tally.add(
+            { ksi_id: result.ksi_id, status: result.status, tool: tool ?? (typeof result.source === 'string' ? result.source : 'unknown'), checks: [] },
+            index++,
+          );
         });
         for (const k of ksis) {
           const t = tally.ksi(k.id)!;
@@ -300,7 +327,8 @@ export class Cr26Assessment {
     const newest = listed.reduce<RunSummary | undefined>((a, r) => (a === undefined || r.seq > a.seq ? r : a), undefined);
     const history = newest && (await storedKsiHistory(store, newest));
     if (history !== undefined && (history.from === undefined || Date.parse(history.from) <= from)) {
-      for (const [id, counts] of countsFromHistory(history, needed, ksis, router, (problem) => historyTampered(store, newest!, problem))) counted.set(id, counts);
+      for (const [id, counts] of countsFromHistory(history, needed, ksis, router, (problem) => historyTampered(store, newest!, problem)))
+        counted.set(id, counts);
       // A run recorded before svc stored counts (`uncounted` in the history) is read whole.
       for (const run of needed) if (!counted.has(run.id)) await countsOf(run, undefined);
     } else {
@@ -323,7 +351,6 @@ export class Cr26Assessment {
     }
     return daily;
   }
-
 }
 
 /** The rule whose class variants list each class's Rev5 controls (`rev5_controls_list` in the rules file). */
@@ -374,9 +401,22 @@ export function judgmentFacts(
     run,
     freshness: picture.facts.freshness,
     cadences: scope.cadences,
-    ksis: evaluation.ksis.map((k) => ({ id: k.id, methods: k.methods, ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}), ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }), history: picture.history.get(k.id) })),
+    ksis: evaluation.ksis.map((k) => ({
+      id: k.id,
+      methods: k.methods,
+      ...(k.methodsRequired ? { methodsRequired: k.methodsRequired } : {}),
+      ...(k.methodsMet === undefined ? {} : { methodsMet: k.methodsMet }),
+      history: picture.history.get(k.id),
+    })),
     ...(picture.metrics === undefined ? {} : { metricDays: picture.metricDays }),
-    ...(picture.controls === undefined ? {} : { controls: { total: picture.controls.length, withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length } }),
+    ...(picture.controls === undefined
+      ? {}
+      : {
+          controls: {
+            total: picture.controls.length,
+            withStatus: picture.controls.filter((c) => picture.facts.controls.has(c) || statements.byControl.get(c)?.status?.value).length,
+          },
+        }),
     ...(more.validatedBy === undefined ? {} : { validatedBy: more.validatedBy }),
     ...(more.vulnerabilities === undefined ? {} : { vulnerabilities: more.vulnerabilities }),
     ...(more.ocrs === undefined ? {} : { ocr: ocrFacts(more.ocrs, scope.now) }),
@@ -387,7 +427,9 @@ export function judgmentFacts(
 function ocrFacts(ocrs: readonly OcrRecord[], now: Date): NonNullable<JudgmentFacts['ocr']> {
   const today = isoSeconds(now).slice(0, 10);
   const last = ocrs.at(-1);
-  return last === undefined ? { next: nextReportDate(today), today } : { last: { ...last.period, next: last.next_report_date }, next: last.next_report_date, today };
+  return last === undefined
+    ? { next: nextReportDate(today), today }
+    : { last: { ...last.period, next: last.next_report_date }, next: last.next_report_date, today };
 }
 
 function toolOf(source: { tool?: unknown } | undefined): string | undefined {
@@ -400,5 +442,8 @@ function dayOf(iso: string): string {
 
 /** The run of `runs` with the latest as_of (of two as of the same time, the one recorded last); undefined for none. */
 function newestOf(runs: readonly RunSummary[]): RunSummary | undefined {
-  return runs.reduce<RunSummary | undefined>((newest, run) => (newest === undefined || Date.parse(run.as_of) >= Date.parse(newest.as_of) ? run : newest), undefined);
+  return runs.reduce<RunSummary | undefined>(
+    (newest, run) => (newest === undefined || Date.parse(run.as_of) >= Date.parse(newest.as_of) ? run : newest),
+    undefined,
+  );
 }

@@ -32,7 +32,12 @@ export interface WrittenTwin {
 }
 
 /** Writes a document and its twin into an open transaction, as `name` and twinName(name). */
-export async function addTwin(tx: ArtifactTransaction, name: string, document: unknown, markdown: string): Promise<{ json: WrittenFile; markdown: WrittenFile }> {
+export async function addTwin(
+  tx: ArtifactTransaction,
+  name: string,
+  document: unknown,
+  markdown: string,
+): Promise<{ json: WrittenFile; markdown: WrittenFile }> {
   const json = await writeAll(tx.open(name), (sink) => {
     for (const chunk of jsonChunks(document, 'canonical')) sink.write(chunk);
   });
@@ -64,7 +69,13 @@ export interface TwinRecording<R> {
  * record is an error naming the record, the cause and how to write the files (`recorded-not-written`, the cause's
  * kind and exit code). Without `recording` (a draft) the files are written and nothing is recorded.
  */
-export async function writeRecordedTwin<R>(writer: ArtifactWriter, out: string, document: unknown, markdown: string, recording?: TwinRecording<R>): Promise<{ written: WrittenTwin; recorded?: R }> {
+export async function writeRecordedTwin<R>(
+  writer: ArtifactWriter,
+  out: string,
+  document: unknown,
+  markdown: string,
+  recording?: TwinRecording<R>,
+): Promise<{ written: WrittenTwin; recorded?: R }> {
   const { dir, base } = splitPath(out);
   const tx = await writer.begin(dir);
   let files: Awaited<ReturnType<typeof addTwin>>;
@@ -84,7 +95,10 @@ export async function writeRecordedTwin<R>(writer: ArtifactWriter, out: string, 
     throw recordedNotWritten(out, recording.names(recorded as R), recording.again, error);
   }
   const join = (name: string) => (dir === '.' ? name : `${dir}/${name}`);
-  return { written: { json: { path: out, ...files.json }, markdown: { path: join(twinName(base)), ...files.markdown } }, ...(recording === undefined ? {} : { recorded }) };
+  return {
+    written: { json: { path: out, ...files.json }, markdown: { path: join(twinName(base)), ...files.markdown } },
+    ...(recording === undefined ? {} : { recorded }),
+  };
 }
 
 /** The files could not be put in place after the record was appended: the record stays (the journal only grows), so say which. */
@@ -92,7 +106,10 @@ function recordedNotWritten(out: string, record: string, again: string, cause: u
   const why = cause instanceof Error ? cause.message : String(cause);
   const message = `${out}: recorded as ${record}, but its files could not be put in place (${why}); neither it nor its twin was written. Fix that, then ${again}`;
   // The cause's kind decides the exit code (a permission or a lock: 5); an error svc did not expect is an environment one here.
-  if (cause instanceof AppError) return new (cause.constructor as new (code: string, message: string, options?: { cause?: unknown }) => AppError)('recorded-not-written', message, { cause });
+  if (cause instanceof AppError)
+    return new (cause.constructor as new (code: string, message: string, options?: { cause?: unknown }) => AppError)('recorded-not-written', message, {
+      cause,
+    });
   return new UnavailableError('recorded-not-written', message, { cause });
 }
 
@@ -129,7 +146,13 @@ export class FedrampShapes {
 }
 
 /** A document svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): the caller writes nothing. */
-export async function validateBuiltDocument(validator: SchemaValidator, set: FedrampSchemaSet, type: Cr26DocumentType, name: string, document: unknown): Promise<void> {
+export async function validateBuiltDocument(
+  validator: SchemaValidator,
+  set: FedrampSchemaSet,
+  type: Cr26DocumentType,
+  name: string,
+  document: unknown,
+): Promise<void> {
   const problems = (await validator.validateFedramp(set, type, document)).filter(isError);
   if (problems.length > 0) {
     throw new Error(`${name}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);
@@ -149,7 +172,9 @@ export interface JudgedBy {
 export function judgedBy(set: FedrampSchemaSet, type: Cr26DocumentType): { judged_by?: JudgedBy } {
   const schema = judgingSchema(set, type);
   if (schema === undefined) return {};
-  return { judged_by: { type, file: schema.file, ...(schema.$schemaVersion === undefined ? {} : { schema_version: schema.$schemaVersion }), sha256: schema.sha256 } };
+  return {
+    judged_by: { type, file: schema.file, ...(schema.$schemaVersion === undefined ? {} : { schema_version: schema.$schemaVersion }), sha256: schema.sha256 },
+  };
 }
 
 /**
@@ -159,7 +184,12 @@ export function judgedBy(set: FedrampSchemaSet, type: Cr26DocumentType): { judge
 export function judgingSchema(set: FedrampSchemaSet, type: Cr26DocumentType | 'definitions'): JudgingSchema | undefined {
   const found = set.schemas.find((s) => s.type === type);
   if (found === undefined) return undefined;
-  return { type: found.type, file: splitPath(found.file).base, ...(found.schemaVersion === undefined ? {} : { $schemaVersion: found.schemaVersion }), sha256: formatDigest(found.sha256) };
+  return {
+    type: found.type,
+    file: splitPath(found.file).base,
+    ...(found.schemaVersion === undefined ? {} : { $schemaVersion: found.schemaVersion }),
+    sha256: formatDigest(found.sha256),
+  };
 }
 
 /** A schema in words: `fedramp-…-schema-2026-06-24.json, $schemaVersion 1.1.1, sha256:6a6d…` (the name alone says nothing). */
@@ -174,5 +204,9 @@ export function packageSchemas(set: FedrampSchemaSet, documents: readonly { name
     const schema = d.type === undefined ? undefined : judgingSchema(set, d.type);
     return schema === undefined ? [] : [[d.name, schema] as const];
   });
-  return { ...(set.carried === undefined ? {} : { carried: set.carried }), ...(definitions === undefined ? {} : { definitions }), documents: Object.fromEntries(judged) };
+  return {
+    ...(set.carried === undefined ? {} : { carried: set.carried }),
+    ...(definitions === undefined ? {} : { definitions }),
+    documents: Object.fromEntries(judged),
+  };
 }

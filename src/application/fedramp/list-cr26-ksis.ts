@@ -39,7 +39,8 @@ export class ListCr26Ksis {
     if (area !== undefined) {
       const theme = area.trim().toUpperCase();
       const themes = rules.themes.map((t) => t.id);
-      if (!themes.includes(theme)) throw new UsageError('unknown-area', `--area ${area}: not a theme of CR26 ${rules.info.version}; use one of ${themes.join(', ')}`);
+      if (!themes.includes(theme))
+        throw new UsageError('unknown-area', `--area ${area}: not a theme of CR26 ${rules.info.version}; use one of ${themes.join(', ')}`);
       ksis = ksis.filter((k) => k.theme === theme);
     }
     if (control !== undefined) {

@@ -103,7 +103,17 @@ export class ListFedrampRules {
     const ksis =
       family !== undefined && family !== KSI_FAMILY
         ? []
-        : found.ksis.map(({ ksi, via }) => compact({ id: ksi.id, theme: ksi.theme, name: ksi.name, controls: ksi.controls, effective: { state: 'in_force' } as EffectiveState, via, statement: statementOf(rules, ksi.id, profile.class) }));
+        : found.ksis.map(({ ksi, via }) =>
+            compact({
+              id: ksi.id,
+              theme: ksi.theme,
+              name: ksi.name,
+              controls: ksi.controls,
+              effective: { state: 'in_force' } as EffectiveState,
+              via,
+              statement: statementOf(rules, ksi.id, profile.class),
+            }),
+          );
     const recommended = list(found.recommended);
     const optional = list(found.optional);
     const apart = found.apart.filter((r) => inFamily(r.family)).map((r) => ({ id: r.id, family: r.family, name: r.name, affects: r.affects }));
@@ -138,7 +148,8 @@ export class ListFedrampRules {
 function familyOf(value: string, rules: Cr26Rules): string {
   const id = value.trim().toUpperCase();
   const known = [...rules.families.map((f) => f.id), KSI_FAMILY];
-  if (!known.includes(id)) throw new UsageError('unknown-family', `--family ${value}: not a family of CR26 ${rules.info.version}; use one of ${known.join(', ')}`);
+  if (!known.includes(id))
+    throw new UsageError('unknown-family', `--family ${value}: not a family of CR26 ${rules.info.version}; use one of ${known.join(', ')}`);
   return id;
 }
 

@@ -1,5 +1,15 @@
 import { inject, injectable } from 'tsyringe';
-import { INCIDENT_KIND, OCR_KIND, SCN_KIND, type IncidentRecord, type OcrRecord, type OngoingKind, type OngoingKinds, type Recorded, type ScnRecord } from '../../domain/fedramp/ongoing-records';
+import {
+  INCIDENT_KIND,
+  OCR_KIND,
+  SCN_KIND,
+  type IncidentRecord,
+  type OcrRecord,
+  type OngoingKind,
+  type OngoingKinds,
+  type Recorded,
+  type ScnRecord,
+} from '../../domain/fedramp/ongoing-records';
 import { JOURNAL_STORE, type JournalStore } from '../../ports/journal-store';
 import type { TwinRecording } from './fedramp-documents';
 

@@ -57,7 +57,12 @@ export class SdrBuilder {
     const scope = this.cr26.scope(request, SDR_KEYS, options.command);
     const { run, facts } = await this.cr26.load(scope, { input: request.input, catalog: request.catalog });
     const picture = await this.cr26.picture(scope, run, facts);
-    return this.assemble(scope, picture, { asOf: run.context.generatedAt ?? isoSeconds(run.context.runAt), results: run.results, input: run.context.input }, options);
+    return this.assemble(
+      scope,
+      picture,
+      { asOf: run.context.generatedAt ?? isoSeconds(run.context.runAt), results: run.results, input: run.context.input },
+      options,
+    );
   }
 
   /**
@@ -79,7 +84,13 @@ export class SdrBuilder {
     const register = await this.register.judge({ class: scope.profile.class, now: scope.now }, command);
     const vulnerabilities = vulnerabilityFacts(register);
     const { ocrs } = await this.journal.read();
-    const judgments = judgeRules(judgmentFacts(scope, picture, { results: run.results, asOf: run.asOf }, statements, { ...(validatedBy === undefined ? {} : { validatedBy }), ...(vulnerabilities === undefined ? {} : { vulnerabilities }), ocrs }));
+    const judgments = judgeRules(
+      judgmentFacts(scope, picture, { results: run.results, asOf: run.asOf }, statements, {
+        ...(validatedBy === undefined ? {} : { validatedBy }),
+        ...(vulnerabilities === undefined ? {} : { vulnerabilities }),
+        ocrs,
+      }),
+    );
     const { tool } = this.settings;
     const model = buildSdr({
       profile: scope.profile,
@@ -92,7 +103,11 @@ export class SdrBuilder {
       history: picture.history,
       ...(picture.controls === undefined ? {} : { controls: picture.controls }),
       cadence: scope.cadences.machine,
-      metadata: { version: `${isoSeconds(scope.now).slice(0, 10)}-${run.input.sha256.slice(0, 12)}`, lastUpdated: isoSeconds(scope.now), updateSource: `${command} ${run.input.name} (${tool.name} ${tool.version})` },
+      metadata: {
+        version: `${isoSeconds(scope.now).slice(0, 10)}-${run.input.sha256.slice(0, 12)}`,
+        lastUpdated: isoSeconds(scope.now),
+        updateSource: `${command} ${run.input.name} (${tool.name} ${tool.version})`,
+      },
     });
     const markdown = sdrMarkdown(
       model,

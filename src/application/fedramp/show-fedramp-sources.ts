@@ -52,7 +52,15 @@ export class ShowFedrampSources {
       const judging = judgingSchema(located, s.type);
       if (judging === undefined) return [];
       const title = s.type === 'definitions' ? 'Common Definitions' : CR26_DOCUMENTS[s.type].title;
-      return [{ type: s.type, title, ...(judging.$schemaVersion === undefined ? {} : { schema_version: judging.$schemaVersion }), sha256: judging.sha256, file: judging.file }];
+      return [
+        {
+          type: s.type,
+          title,
+          ...(judging.$schemaVersion === undefined ? {} : { schema_version: judging.$schemaVersion }),
+          sha256: judging.sha256,
+          file: judging.file,
+        },
+      ];
     });
     return { rules: release, schemas: { dir: located.dir, ...(located.carried === undefined ? {} : { carried: located.carried }), schemas } };
   }

@@ -1,7 +1,13 @@
 import type { WrittenFile } from '../../domain/artifacts/manifest';
 import { AppError, IntegrityError } from '../../domain/errors';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { checkPackage, isPackageManifest, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, type PackageManifest } from '../../domain/fedramp/certification-package';
+import {
+  checkPackage,
+  isPackageManifest,
+  PACKAGE_ENVELOPE_FILE,
+  PACKAGE_MANIFEST_FILE,
+  type PackageManifest,
+} from '../../domain/fedramp/certification-package';
 import type { SignatureAlgorithm } from '../../domain/signing/jwk';
 import { verifySignedStatement } from '../shared/signed-statement';
 import { textShape } from '../../domain/artifacts/svc-artifact';
@@ -38,30 +44,53 @@ export async function verifyPackageDirectory(reader: ReportReader, hashing: Hash
   };
   const read = (name: string) =>
     reader.readText(dir, name, { anyBytes: true }).catch((error: unknown) => {
-      throw error instanceof AppError && error.kind === 'not-found' ? new IntegrityError('package-file-missing', `${base}/${name}: missing; the package is incomplete`, { cause: error }) : error;
+      throw error instanceof AppError && error.kind === 'not-found'
+        ? new IntegrityError('package-file-missing', `${base}/${name}: missing; the package is incomplete`, { cause: error })
+        : error;
     });
   const unreadable = (message: string, place?: string): never => {
     throw new IntegrityError('package-mismatch', `${place ? `${place}: ` : ''}${message}; the package was changed after it was signed`);
   };
   const envelopeText = await read(PACKAGE_ENVELOPE_FILE);
-  const signed = verifySignedStatement(envelopeText.text, `${base}/${PACKAGE_ENVELOPE_FILE}`, { hashing, signer }, (problem) => changed(`${PACKAGE_ENVELOPE_FILE}: ${problem}`), unreadable, keyid === undefined ? undefined : { keyid, target: base });
+  const signed = verifySignedStatement(
+    envelopeText.text,
+    `${base}/${PACKAGE_ENVELOPE_FILE}`,
+    { hashing, signer },
+    (problem) => changed(`${PACKAGE_ENVELOPE_FILE}: ${problem}`),
+    unreadable,
+    keyid === undefined ? undefined : { keyid, target: base },
+  );
   const { statement } = signed;
 
   const manifestText = await read(PACKAGE_MANIFEST_FILE);
   const manifestDocument = parsed(manifestText.text, `${base}/${PACKAGE_MANIFEST_FILE}`);
   if (!isPackageManifest(manifestDocument)) return changed(`${PACKAGE_MANIFEST_FILE}: not the package's manifest any more`);
   const present = new Map<string, WrittenFile>();
-  for (const name of new Set([...Object.keys(manifestDocument.files ?? {}), ...statement.subject.map((s) => s.name).filter((n) => n !== PACKAGE_MANIFEST_FILE)])) {
-    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) changed(`${PACKAGE_MANIFEST_FILE}: lists "${name}", which is no file of the package`);
+  for (const name of new Set([
+    ...Object.keys(manifestDocument.files ?? {}),
+    ...statement.subject.map((s) => s.name).filter((n) => n !== PACKAGE_MANIFEST_FILE),
+  ])) {
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.'))
+      changed(`${PACKAGE_MANIFEST_FILE}: lists "${name}", which is no file of the package`);
     const file = await read(name);
     present.set(name, { name, sha256: file.sha256, bytes: file.bytes });
   }
   // What the directory holds besides: the writer's own entries start with a dot (its staging and generations).
   for (const name of await reader.names(dir)) {
-    if (!name.startsWith('.') && name !== PACKAGE_MANIFEST_FILE && name !== PACKAGE_ENVELOPE_FILE && !present.has(name)) changed(`${name}: not part of the package (neither ${PACKAGE_MANIFEST_FILE} nor the signed statement names it)`);
+    if (!name.startsWith('.') && name !== PACKAGE_MANIFEST_FILE && name !== PACKAGE_ENVELOPE_FILE && !present.has(name))
+      changed(`${name}: not part of the package (neither ${PACKAGE_MANIFEST_FILE} nor the signed statement names it)`);
   }
   const manifestSubject = statement.subject.find((s) => s.name === PACKAGE_MANIFEST_FILE);
-  if (manifestSubject?.digest.sha256 !== manifestText.sha256) changed(`${PACKAGE_MANIFEST_FILE}: sha256 is ${formatDigest(manifestText.sha256)}, the signed statement says ${manifestSubject === undefined ? 'nothing of it' : formatDigest(manifestSubject.digest.sha256)}`);
+  if (manifestSubject?.digest.sha256 !== manifestText.sha256)
+    changed(
+      `${PACKAGE_MANIFEST_FILE}: sha256 is ${formatDigest(manifestText.sha256)}, the signed statement says ${manifestSubject === undefined ? 'nothing of it' : formatDigest(manifestSubject.digest.sha256)}`,
+    );
   checkPackage(base, manifestDocument, manifestText.sha256, present, statement, hashing);
-  return { files: present.size + 2, aggregateHash: manifestDocument.aggregate_hash, algorithm: signed.algorithm, keyid: signed.keyid, package: manifestDocument.package };
+  return {
+    files: present.size + 2,
+    aggregateHash: manifestDocument.aggregate_hash,
+    algorithm: signed.algorithm,
+    keyid: signed.keyid,
+    package: manifestDocument.package,
+  };
 }

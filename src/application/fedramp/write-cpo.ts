@@ -56,7 +56,14 @@ export class WriteCpo {
   async execute(input: WriteCpoInput): Promise<WriteCpoResult> {
     const out = input.out ?? CPO_FILE;
     const { dir, base } = splitPath(out);
-    const built = await this.build.execute({ class: input.class, type: input.type, substrate: input.substrate, schemas: input.schemas, now: input.now, json: base });
+    const built = await this.build.execute({
+      class: input.class,
+      type: input.type,
+      substrate: input.substrate,
+      schemas: input.schemas,
+      now: input.now,
+      json: base,
+    });
     const fedramp_id = built.profile.fedramp_id;
     if (built.resources === undefined || built.flows === undefined) {
       const written = await writeTwin(this.writer, out, built.cpo.document, built.cpo.markdown);

@@ -117,7 +117,12 @@ export class WriteIncidentReport {
     const scope: Scope = { cls: profile.class, now, rules: this.rules.rules(), holiday: (day) => this.calendar.isHoliday(day) };
     const drafted =
       input.type === 'initial'
-        ? await this.initial(input, scope, reports, (profile.agencies ?? []).map((a) => a.name))
+        ? await this.initial(
+            input,
+            scope,
+            reports,
+            (profile.agencies ?? []).map((a) => a.name),
+          )
         : await this.followUp(input as WriteIncidentReportInput & { type: 'ongoing' | 'final' }, scope, reports);
 
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
@@ -125,7 +130,8 @@ export class WriteIncidentReport {
     const model = incidentModel(input, drafted, profile.package_uri, scope.rules);
     const shapes = shapesOf(located);
     const document = buildIncidentReport(model, shapes.potentialImpact, shapes.ratings);
-    const validation = set === undefined ? { validated: false as const, note: (located as { note: string }).note } : await this.validate(set, document, input.out);
+    const validation =
+      set === undefined ? { validated: false as const, note: (located as { note: string }).note } : await this.validate(set, document, input.out);
 
     const entry: IncidentRecord = {
       report_type: input.type,
@@ -160,7 +166,13 @@ export class WriteIncidentReport {
         markdown,
         input.draft
           ? undefined
-          : this.journal.recording(INCIDENT_KIND, entry, at, "take the report from that entry's document (the journal holds it as recorded); running the command again without --draft would report it twice", drafted.trackingId),
+          : this.journal.recording(
+              INCIDENT_KIND,
+              entry,
+              at,
+              "take the report from that entry's document (the journal holds it as recorded); running the command again without --draft would report it twice",
+              drafted.trackingId,
+            ),
       );
       written = twin.written;
       seq = twin.recorded;
@@ -188,7 +200,12 @@ export class WriteIncidentReport {
    * An initial report: from a group VER-TFR-IRI or VER-TFR-NRI flags (due from the evaluation that flagged it: the
    * incident was identified then), or from flags (due from --occurred-at); never a second one for a tracking id.
    */
-  private async initial(input: WriteIncidentReportInput, scope: Scope, reports: Map<string, Recorded<IncidentRecord>[]>, profileAgencies: string[]): Promise<Drafted> {
+  private async initial(
+    input: WriteIncidentReportInput,
+    scope: Scope,
+    reports: Map<string, Recorded<IncidentRecord>[]>,
+    profileAgencies: string[],
+  ): Promise<Drafted> {
     const { cls, now, rules, holiday } = scope;
     let drafted: Drafted;
     if (input.group !== undefined) {
@@ -198,7 +215,12 @@ export class WriteIncidentReport {
       if (incidentFlag(judgment) === undefined) throw notFlagged(judged, register.now);
       const flaggedAt = incidentFlaggedAt(group, rules, cls, now) ?? group.first_detected;
       const facts = groupIncidentFacts(group, judgment, flaggedAt);
-      const rated: Rated = input.n !== undefined ? { n: input.n, by: 'flag' } : facts.rating.current !== undefined ? { n: facts.rating.current, by: 'group' } : { n: DEFAULT_PAIN, by: 'default' };
+      const rated: Rated =
+        input.n !== undefined
+          ? { n: input.n, by: 'flag' }
+          : facts.rating.current !== undefined
+            ? { n: facts.rating.current, by: 'group' }
+            : { n: DEFAULT_PAIN, by: 'default' };
       drafted = {
         trackingId: input.trackingId ?? groupIncidentId(group.tracking_id, this.hashing),
         judged,
@@ -228,7 +250,10 @@ export class WriteIncidentReport {
     if (closed !== undefined) throw closedIncident(drafted.trackingId, closed);
     const initial = earlier.find((e) => e.record.report_type === 'initial');
     if (initial !== undefined) {
-      throw new ConflictError('incident-reported', `${drafted.trackingId}: an initial report of this incident is recorded already (journal entry ${initial.seq} at ${initial.recorded_at}); write --type ongoing or final, or pass another --tracking-id for a new incident`);
+      throw new ConflictError(
+        'incident-reported',
+        `${drafted.trackingId}: an initial report of this incident is recorded already (journal entry ${initial.seq} at ${initial.recorded_at}); write --type ongoing or final, or pass another --tracking-id for a new incident`,
+      );
     }
     return drafted;
   }
@@ -238,7 +263,11 @@ export class WriteIncidentReport {
    * initial report came from while the register holds it) need not be flagged any more; an ongoing report is due
    * from the incident's last report, a final one from --resolved-at.
    */
-  private async followUp(input: WriteIncidentReportInput & { type: 'ongoing' | 'final' }, scope: Scope, reports: Map<string, Recorded<IncidentRecord>[]>): Promise<Drafted> {
+  private async followUp(
+    input: WriteIncidentReportInput & { type: 'ongoing' | 'final' },
+    scope: Scope,
+    reports: Map<string, Recorded<IncidentRecord>[]>,
+  ): Promise<Drafted> {
     const { cls, now, rules, holiday } = scope;
     let judged: JudgedGroup | undefined;
     if (input.group !== undefined) judged = this.register.find(await this.register.judge({ class: cls, now }, COMMAND), input.group);
@@ -246,18 +275,32 @@ export class WriteIncidentReport {
     const earlier = reports.get(trackingId) ?? [];
     const initialEntry = earlier.find((e) => e.record.report_type === 'initial');
     if (initialEntry === undefined) {
-      throw new NotFoundError('incident-not-reported', `${trackingId}: no initial report of this incident is recorded in ${this.journal.location}; write --type initial first (without --draft), or pass the tracking id its initial report printed`);
+      throw new NotFoundError(
+        'incident-not-reported',
+        `${trackingId}: no initial report of this incident is recorded in ${this.journal.location}; write --type initial first (without --draft), or pass the tracking id its initial report printed`,
+      );
     }
     const closed = earlier.find((e) => e.record.report_type === 'final');
     if (closed !== undefined) throw closedIncident(trackingId, closed);
     const initial = initialEntry.record;
     if (judged !== undefined && initial.group !== undefined && initial.group !== judged.group.tracking_id) {
-      throw new InvalidInputError('incident-group-mismatch', `--group ${input.group}: incident ${trackingId} was reported from ${initial.group}, not ${judged.group.tracking_id}; pass that group, or leave out --group`);
+      throw new InvalidInputError(
+        'incident-group-mismatch',
+        `--group ${input.group}: incident ${trackingId} was reported from ${initial.group}, not ${judged.group.tracking_id}; pass that group, or leave out --group`,
+      );
     }
     if (judged === undefined && initial.group !== undefined) {
       judged = (await this.register.judge({ class: cls, now }, COMMAND)).groups.find((g) => g.group.tracking_id === initial.group);
     }
-    const facts = judged === undefined ? undefined : groupIncidentFacts(judged.group, judged.judgment, incidentFlaggedAt(judged.group, rules, cls, now) ?? (initial.document as { timeline?: { evaluationCompletedAt?: string } }).timeline?.evaluationCompletedAt);
+    const facts =
+      judged === undefined
+        ? undefined
+        : groupIncidentFacts(
+            judged.group,
+            judged.judgment,
+            incidentFlaggedAt(judged.group, rules, cls, now) ??
+              (initial.document as { timeline?: { evaluationCompletedAt?: string } }).timeline?.evaluationCompletedAt,
+          );
     const last = earlier[earlier.length - 1];
     const rated = followUpRating(input.n, facts, judged, last);
     const occurredAt = input.occurredAt === undefined ? initial.occurred_at : isoSeconds(input.occurredAt);
@@ -265,7 +308,8 @@ export class WriteIncidentReport {
     if (input.type === 'ongoing') due = { ...incidentDue(rules, 'ongoing', cls, rated.n, last.recorded_at, holiday), basis: 'last-report' };
     else {
       const resolvedAt = isoSeconds(input.resolvedAt!);
-      if (Date.parse(resolvedAt) < Date.parse(occurredAt)) throw new UsageError('bad-time', `--resolved-at ${resolvedAt} is before the incident occurred (${occurredAt}); give the time it was resolved`);
+      if (Date.parse(resolvedAt) < Date.parse(occurredAt))
+        throw new UsageError('bad-time', `--resolved-at ${resolvedAt} is before the incident occurred (${occurredAt}); give the time it was resolved`);
       due = { ...incidentDue(rules, 'final', cls, rated.n, resolvedAt, holiday), basis: 'resolved' };
     }
     return {
@@ -294,10 +338,16 @@ export class WriteIncidentReport {
   }
 
   /** A report svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */
-  private async validate(set: FedrampSchemaSet, document: Record<string, unknown>, out: string | undefined): Promise<{ validated: true; schema: string; judged_by?: JudgedBy }> {
+  private async validate(
+    set: FedrampSchemaSet,
+    document: Record<string, unknown>,
+    out: string | undefined,
+  ): Promise<{ validated: true; schema: string; judged_by?: JudgedBy }> {
     const problems = (await this.schemas.validateFedramp(set, 'incident', document)).filter(isError);
     if (problems.length > 0) {
-      throw new Error(`${out ?? 'the incident report'}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`);
+      throw new Error(
+        `${out ?? 'the incident report'}: ${problems[0].path}: ${problems[0].message}: svc built a document FedRAMP's schema rejects, and wrote nothing`,
+      );
     }
     return { validated: true, schema: splitPath(set.files.incident ?? '').base, ...judgedBy(set, 'incident') };
   }
@@ -332,12 +382,18 @@ interface Drafted {
 }
 
 /** The newest word on the rating: --n, else the group's when an evaluation set it after the last report, else that report's. */
-function followUpRating(given: NRating | undefined, facts: GroupIncidentFacts | undefined, judged: JudgedGroup | undefined, last: Recorded<IncidentRecord>): Rated {
+function followUpRating(
+  given: NRating | undefined,
+  facts: GroupIncidentFacts | undefined,
+  judged: JudgedGroup | undefined,
+  last: Recorded<IncidentRecord>,
+): Rated {
   if (given !== undefined) return { n: given, by: 'flag' };
   const lastN = parseNRating(last.record.n);
   const setAt = judged?.judgment.reductions.at(-1)?.at;
   const current = facts?.rating.current;
-  if (current !== undefined && (lastN === undefined || (setAt !== undefined && Date.parse(setAt) > Date.parse(last.recorded_at)))) return { n: current, by: 'group' };
+  if (current !== undefined && (lastN === undefined || (setAt !== undefined && Date.parse(setAt) > Date.parse(last.recorded_at))))
+    return { n: current, by: 'group' };
   return lastN !== undefined ? { n: lastN, by: 'report' } : { n: DEFAULT_PAIN, by: 'default' };
 }
 
@@ -345,7 +401,10 @@ function followUpRating(given: NRating | undefined, facts: GroupIncidentFacts | 
 function incidentModel(input: WriteIncidentReportInput, d: Drafted, packageUri: string, rules: Pick<Cr26Rules, 'rules'>): IncidentReportModel {
   const { facts } = d;
   const resolvedAt = input.resolvedAt === undefined ? undefined : isoSeconds(input.resolvedAt);
-  const reported = d.earlier.map((e) => ({ at: e.recorded_at, what: `${incidentTitle(e.record.report_type)} recorded (${INCIDENT_RULES[e.record.report_type]}, journal entry ${e.seq})` }));
+  const reported = d.earlier.map((e) => ({
+    at: e.recorded_at,
+    what: `${incidentTitle(e.record.report_type)} recorded (${INCIDENT_RULES[e.record.report_type]}, journal entry ${e.seq})`,
+  }));
   const ratings = d.earlier.flatMap((e) => {
     const n = parseNRating(e.record.n);
     return n === undefined ? [] : [{ at: e.recorded_at, n }];
@@ -360,7 +419,11 @@ function incidentModel(input: WriteIncidentReportInput, d: Drafted, packageUri: 
       ...(input.occurredAt === undefined && facts !== undefined ? {} : { startedAt: d.occurredAt }),
       ...(facts === undefined ? {} : { detectedAt: facts.detectedAt, detectionSource: facts.detectionSource }),
       ...(facts?.evaluationCompletedAt === undefined ? {} : { evaluationCompletedAt: facts.evaluationCompletedAt }),
-      milestones: [...(facts?.milestones ?? []), ...reported, ...(resolvedAt === undefined ? [] : [{ at: resolvedAt, what: 'Incident resolved and recovery complete' }])],
+      milestones: [
+        ...(facts?.milestones ?? []),
+        ...reported,
+        ...(resolvedAt === undefined ? [] : [{ at: resolvedAt, what: 'Incident resolved and recovery complete' }]),
+      ],
     },
     rating: {
       current: d.rated.n,
@@ -381,31 +444,58 @@ function incidentModel(input: WriteIncidentReportInput, d: Drafted, packageUri: 
 function checkFlags(input: WriteIncidentReportInput, now: Date): void {
   const type = input.type;
   if (type === 'final' && input.resolvedAt === undefined) {
-    throw new UsageError('missing-flag', '--type final needs --resolved-at: a Final Incident Report says when the incident was resolved and recovery completed (IEC-CSO-FIR)');
+    throw new UsageError(
+      'missing-flag',
+      '--type final needs --resolved-at: a Final Incident Report says when the incident was resolved and recovery completed (IEC-CSO-FIR)',
+    );
   }
-  if (type !== 'final' && input.resolvedAt !== undefined) throw new UsageError('bad-flag-value', `--resolved-at is for --type final: an incident still being reported (--type ${type}) is not resolved`);
+  if (type !== 'final' && input.resolvedAt !== undefined)
+    throw new UsageError('bad-flag-value', `--resolved-at is for --type final: an incident still being reported (--type ${type}) is not resolved`);
   if (type === 'initial' && input.group === undefined) {
-    const missing = [input.summary === undefined ? '--summary' : '', input.n === undefined ? '--n' : '', input.occurredAt === undefined ? '--occurred-at' : ''].filter(Boolean);
+    const missing = [
+      input.summary === undefined ? '--summary' : '',
+      input.n === undefined ? '--n' : '',
+      input.occurredAt === undefined ? '--occurred-at' : '',
+    ].filter(Boolean);
     if (missing.length > 0) {
-      throw new UsageError('missing-flag', `--type initial without --group needs --summary, --n and --occurred-at (missing ${missing.join(', ')}; --n 5 when the PAIN is not estimated, IEC-CSO-DPR); or draft it from a flagged vulnerability group with --group`);
+      throw new UsageError(
+        'missing-flag',
+        `--type initial without --group needs --summary, --n and --occurred-at (missing ${missing.join(', ')}; --n 5 when the PAIN is not estimated, IEC-CSO-DPR); or draft it from a flagged vulnerability group with --group`,
+      );
     }
   }
   if (type !== 'initial' && input.group === undefined && input.trackingId === undefined) {
-    throw new UsageError('missing-flag', `--type ${type} needs --tracking-id (the one the incident's initial report printed) or --group (the vulnerability group it was reported from)`);
+    throw new UsageError(
+      'missing-flag',
+      `--type ${type} needs --tracking-id (the one the incident's initial report printed) or --group (the vulnerability group it was reported from)`,
+    );
   }
-  if (input.trackingId !== undefined && input.trackingId.trim() === '') throw new UsageError('bad-flag-value', '--tracking-id is empty; give the incident\'s tracking id, such as INC-1f2e3d4c5b6a7980');
+  if (input.trackingId !== undefined && input.trackingId.trim() === '')
+    throw new UsageError('bad-flag-value', "--tracking-id is empty; give the incident's tracking id, such as INC-1f2e3d4c5b6a7980");
   if (input.summary !== undefined && input.summary.trim() === '') throw new UsageError('bad-flag-value', '--summary is empty; describe the incident');
   if (input.lessons?.some((l) => l.trim() === '')) throw new UsageError('bad-flag-value', '--lesson is empty; write the lesson learned, or leave the flag out');
-  for (const [flag, value] of [['--occurred-at', input.occurredAt], ['--resolved-at', input.resolvedAt]] as const) {
-    if (value !== undefined && value.getTime() > now.getTime()) throw new UsageError('bad-time', `${flag} ${isoSeconds(value)} is after --now ${isoSeconds(now)}; an incident report tells what has happened`);
+  for (const [flag, value] of [
+    ['--occurred-at', input.occurredAt],
+    ['--resolved-at', input.resolvedAt],
+  ] as const) {
+    if (value !== undefined && value.getTime() > now.getTime())
+      throw new UsageError('bad-time', `${flag} ${isoSeconds(value)} is after --now ${isoSeconds(now)}; an incident report tells what has happened`);
   }
   if (input.occurredAt !== undefined && input.resolvedAt !== undefined && input.resolvedAt.getTime() < input.occurredAt.getTime()) {
-    throw new UsageError('bad-time', `--resolved-at ${isoSeconds(input.resolvedAt)} is before --occurred-at ${isoSeconds(input.occurredAt)}; give the time it was resolved`);
+    throw new UsageError(
+      'bad-time',
+      `--resolved-at ${isoSeconds(input.resolvedAt)} is before --occurred-at ${isoSeconds(input.occurredAt)}; give the time it was resolved`,
+    );
   }
 }
 
 /** How the rating in force was estimated (IEC-CSO-EFI), or that it was not (IEC-CSO-DPR). */
-function ratingNotes(rated: Rated, facts: GroupIncidentFacts | undefined, last: Recorded<IncidentRecord> | undefined, rules: Pick<Cr26Rules, 'rules'>): { notes?: string } {
+function ratingNotes(
+  rated: Rated,
+  facts: GroupIncidentFacts | undefined,
+  last: Recorded<IncidentRecord> | undefined,
+  rules: Pick<Cr26Rules, 'rules'>,
+): { notes?: string } {
   switch (rated.by) {
     case 'flag':
       return { notes: `${citedTitle(rules, 'Estimated by the provider', ['IEC-CSO-EFI'])}.` };
@@ -419,11 +509,21 @@ function ratingNotes(rated: Rated, facts: GroupIncidentFacts | undefined, last: 
 }
 
 function closedIncident(id: string, final: Recorded<IncidentRecord>): ConflictError {
-  return new ConflictError('incident-closed', `${id}: this incident's final report is recorded (journal entry ${final.seq} at ${final.recorded_at}); a new incident needs its own --tracking-id`);
+  return new ConflictError(
+    'incident-closed',
+    `${id}: this incident's final report is recorded (journal entry ${final.seq} at ${final.recorded_at}); a new incident needs its own --tracking-id`,
+  );
 }
 
 function notFlagged({ group, judgment }: JudgedGroup, at: string): InvalidInputError {
-  const said = [judgment.state, judgment.n === undefined ? 'no N-rating' : `N${judgment.n}`, judgment.irv === undefined ? '' : judgment.irv ? 'internet-reachable' : 'not internet-reachable', judgment.lev === undefined ? '' : judgment.lev ? 'likely exploitable' : 'not likely exploitable'].filter(Boolean).join(', ');
+  const said = [
+    judgment.state,
+    judgment.n === undefined ? 'no N-rating' : `N${judgment.n}`,
+    judgment.irv === undefined ? '' : judgment.irv ? 'internet-reachable' : 'not internet-reachable',
+    judgment.lev === undefined ? '' : judgment.lev ? 'likely exploitable' : 'not likely exploitable',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return new InvalidInputError(
     'not-an-incident',
     `${group.tracking_id} (${group.finding_id}): not a reportable incident at ${at} (${said}; VER-TFR-IRI and VER-TFR-NRI do not flag it); record the evaluation that makes it one (svc vuln evaluate), or report it from flags without --group`,

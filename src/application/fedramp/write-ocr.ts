@@ -72,7 +72,11 @@ export class WriteOcr {
     const previous = recorded.ocrs.at(-1);
     const to = input.to ?? isoSeconds(scope.now).slice(0, 10);
     const from = input.from ?? (previous === undefined ? ocrPeriodEnding(to).from : dayAfter(previous.period.to));
-    if (from > to) throw new UsageError('bad-period', `--from ${from} is after --to ${to}; give the period's start first${input.from === undefined ? ` (the last recorded OCR ended ${previous?.period.to})` : ''}`);
+    if (from > to)
+      throw new UsageError(
+        'bad-period',
+        `--from ${from} is after --to ${to}; give the period's start first${input.from === undefined ? ` (the last recorded OCR ended ${previous?.period.to})` : ''}`,
+      );
     const state = await this.cr26.state();
     // The snapshot stops at the last run recorded, whatever its as_of.
     const latest = state?.latest;
@@ -111,7 +115,12 @@ export class WriteOcr {
       markdown,
       input.draft
         ? undefined
-        : this.journal.recording(OCR_KIND, { period: { from, to }, next_report_date: next, document, snapshot }, isoSeconds(scope.now), `run ${command} --draft --from ${from} --to ${to} to write them without recording the OCR a second time`),
+        : this.journal.recording(
+            OCR_KIND,
+            { period: { from, to }, next_report_date: next, document, snapshot },
+            isoSeconds(scope.now),
+            `run ${command} --draft --from ${from} --to ${to} to write them without recording the OCR a second time`,
+          ),
     );
     const entry: WriteOcrResult['recorded'] = seq === undefined ? undefined : { seq, snapshot };
     return {
@@ -138,5 +147,10 @@ export function acceptedSummary(register: Register, packageUri: string): Accepte
   const accepted = register.groups.filter((g) => g.judgment.state === 'accepted');
   const byN: Partial<Record<NRating, number>> = {};
   for (const { judgment } of accepted) if (judgment.n !== undefined) byN[judgment.n] = (byN[judgment.n] ?? 0) + 1;
-  return { count: accepted.length, byN, aviUri: new URL('avi.json', packageUri).toString(), ...(holdsRule(register.release, 'VER-RPT-AVI') ? { aviRule: 'VER-RPT-AVI' } : {}) };
+  return {
+    count: accepted.length,
+    byN,
+    aviUri: new URL('avi.json', packageUri).toString(),
+    ...(holdsRule(register.release, 'VER-RPT-AVI') ? { aviRule: 'VER-RPT-AVI' } : {}),
+  };
 }

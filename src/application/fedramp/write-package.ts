@@ -7,7 +7,15 @@ import { isoSeconds } from '../../domain/encoding/iso-time';
 import { LazyArray } from '../../domain/encoding/json-chunks';
 import { toBase64 } from '../../domain/encoding/base64';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { packageManifest, packageStatement, PACKAGE_ENVELOPE_FILE, PACKAGE_MANIFEST_FILE, staleForInitialPackage, staleVulnerabilities, type PackageFacts } from '../../domain/fedramp/certification-package';
+import {
+  packageManifest,
+  packageStatement,
+  PACKAGE_ENVELOPE_FILE,
+  PACKAGE_MANIFEST_FILE,
+  staleForInitialPackage,
+  staleVulnerabilities,
+  type PackageFacts,
+} from '../../domain/fedramp/certification-package';
 import { CR26_DOCUMENTS, type Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import type { TwinHeader } from '../../domain/fedramp/twin';
 import { currentVulnerabilityReports, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
@@ -111,7 +119,14 @@ export class WritePackage {
     // Read once: the CPO's next OCR date (CCM-OCR-NRD) and the package's OCR both come from the recorded OCRs.
     const ongoing = await this.journal.read();
     const nextOcrDate = ongoing.ocrs.at(-1)?.next_report_date;
-    const cpo = await this.cpos.execute({ ...flags, substrate: input.substrate, schemas: input.schemas, command: 'fedramp package', json: 'cpo.json', ...(nextOcrDate === undefined ? {} : { nextOcrDate }) });
+    const cpo = await this.cpos.execute({
+      ...flags,
+      substrate: input.substrate,
+      schemas: input.schemas,
+      command: 'fedramp package',
+      json: 'cpo.json',
+      ...(nextOcrDate === undefined ? {} : { nextOcrDate }),
+    });
     const key = await this.signer.load(input.key);
     const located = await locateFedrampSchemas(this.schemas, input.schemas);
     const set = 'note' in located ? undefined : located;
@@ -121,7 +136,11 @@ export class WritePackage {
     let built: BuiltSdr;
     if (input.input === undefined) {
       const latest = await this.sdrs.buildLatest(flags, sdrOptions);
-      if (latest === undefined) throw new NotFoundError('no-run-recorded', `the run store at ${this.cr26.storeLocation} holds no runs; record the scanners' reports (svc conmon process <report>...) first, or give one report to package it alone`);
+      if (latest === undefined)
+        throw new NotFoundError(
+          'no-run-recorded',
+          `the run store at ${this.cr26.storeLocation} holds no runs; record the scanners' reports (svc conmon process <report>...) first, or give one report to package it alone`,
+        );
       built = latest;
     } else {
       built = await this.sdrs.build({ input: input.input, catalog: input.catalog, ...flags }, sdrOptions);
@@ -148,7 +167,19 @@ export class WritePackage {
     const recordedOcr = ongoing.ocrs.filter((o) => o.period.to <= today && o.next_report_date >= today).at(-1);
     const ocr =
       recordedOcr === undefined
-        ? { sample: true as const, document: sampleOcr({ packageUri: scope.profile.package_uri, to: today, daily: picture.daily, agencies: (scope.profile.agencies ?? []).map((a) => a.name), scns: ongoing.scns, incidents: ongoing.incidents, accepted: acceptedSummary(register, scope.profile.package_uri), rules: scope.rules }) }
+        ? {
+            sample: true as const,
+            document: sampleOcr({
+              packageUri: scope.profile.package_uri,
+              to: today,
+              daily: picture.daily,
+              agencies: (scope.profile.agencies ?? []).map((a) => a.name),
+              scns: ongoing.scns,
+              incidents: ongoing.incidents,
+              accepted: acceptedSummary(register, scope.profile.package_uri),
+              rules: scope.rules,
+            }),
+          }
         : { sample: false as const, document: recordedOcr.document };
     const header = {
       ...(scope.profile.fedramp_id === undefined ? {} : { fedrampId: scope.profile.fedramp_id }),
@@ -162,7 +193,12 @@ export class WritePackage {
       { name: 'sdr.json', type: 'sdr', document: built.model.document, markdown: built.markdown },
       ocr.sample
         ? { name: 'ocr-sample.json', type: 'ocr', document: ocr.document, markdown: sampleOcrMarkdown(ocr.document, { ...header, json: 'ocr-sample.json' }) }
-        : { name: 'ocr.json', type: 'ocr', document: ocr.document, markdown: ocrMarkdown(ocr.document, { ...header, title: 'Ongoing Certification Report', json: 'ocr.json' }) },
+        : {
+            name: 'ocr.json',
+            type: 'ocr',
+            document: ocr.document,
+            markdown: ocrMarkdown(ocr.document, { ...header, title: 'Ongoing Certification Report', json: 'ocr.json' }),
+          },
       ...this.vulnerabilityDocuments(register, { ...header, packageUri: scope.profile.package_uri }, input.redact === true, shapesOf(located)),
       ...(cpo.resources === undefined ? [] : [{ name: cpo.resources.name, document: cpo.resources.document, markdown: cpo.resources.markdown }]),
       ...(cpo.flows === undefined ? [] : [{ name: cpo.flows.name, document: cpo.flows.document, markdown: cpo.flows.markdown }]),
@@ -193,7 +229,11 @@ export class WritePackage {
       const manifestFile = await writeAll(tx.open(PACKAGE_MANIFEST_FILE), (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`));
       const statement = packageStatement(manifest, manifestFile.sha256);
       const payload = new TextEncoder().encode(this.hashing.canonicalize(statement));
-      const envelope: DsseEnvelope = { payloadType: IN_TOTO_PAYLOAD_TYPE, payload: toBase64(payload), signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }] };
+      const envelope: DsseEnvelope = {
+        payloadType: IN_TOTO_PAYLOAD_TYPE,
+        payload: toBase64(payload),
+        signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(pae(IN_TOTO_PAYLOAD_TYPE, payload))), jwk: key.publicJwk }],
+      };
       await writeAll(tx.open(PACKAGE_ENVELOPE_FILE), (sink) => sink.write(`${JSON.stringify(envelope, null, 2)}\n`));
       await tx.commit();
       return {
@@ -207,9 +247,15 @@ export class WritePackage {
         key: key.origin,
         sample_ocr: recordedOcr === undefined,
         ...packageNotes(cpo.validation.notes, recordedOcr === undefined, scope.rules),
-        validated: 'note' in located ? { note: `the documents were not validated: ${located.note}` } : { schemas: located.dir, ...(located.carried === undefined ? {} : { carried: located.carried }) },
+        validated:
+          'note' in located
+            ? { note: `the documents were not validated: ${located.note}` }
+            : { schemas: located.dir, ...(located.carried === undefined ? {} : { carried: located.carried }) },
         sdr: sdrSummary(built),
-        judged: input.input === undefined ? { store: this.cr26.storeLocation, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of })) } : { input: input.input, recorded: state !== undefined },
+        judged:
+          input.input === undefined
+            ? { store: this.cr26.storeLocation, sources: (state?.runs ?? []).map((r) => ({ source: sourceKey(r.source), seq: r.seq, as_of: r.as_of })) }
+            : { input: input.input, recorded: state !== undefined },
       };
     } catch (error) {
       await tx.abort();
@@ -221,14 +267,28 @@ export class WritePackage {
    * The VDR and AVI of the month before the package's time and the historical activity (DESIGN §12.6), from the
    * vulnerability register of the run store; resource names hashed with `--redact` (VER-RPT-NID).
    */
-  private vulnerabilityDocuments(register: Register, header: Omit<TwinHeader, 'title' | 'json'>, redact: boolean, offers: Cr26Shapes): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
-    const reports = currentVulnerabilityReports({ packageUri: header.packageUri, groups: register.groups, now: register.now, offers: registerOffers(register, offers), ...(redact ? { redact: resourceRedactor(this.hashing) } : {}) });
+  private vulnerabilityDocuments(
+    register: Register,
+    header: Omit<TwinHeader, 'title' | 'json'>,
+    redact: boolean,
+    offers: Cr26Shapes,
+  ): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
+    const reports = currentVulnerabilityReports({
+      packageUri: header.packageUri,
+      groups: register.groups,
+      now: register.now,
+      offers: registerOffers(register, offers),
+      ...(redact ? { redact: resourceRedactor(this.hashing) } : {}),
+    });
     const made = [
       { name: 'vdr.json', type: 'vdr' as const, document: reports.vdr },
       { name: 'avi.json', type: 'avi' as const, document: reports.avi },
       { name: 'vulnerability-history.json', type: 'history' as const, document: reports.history },
     ];
-    return made.map((d) => ({ ...d, markdown: vulnerabilityDocumentMarkdown(d.document, { ...header, title: CR26_DOCUMENTS[d.type].title, json: d.name }, register.release) }));
+    return made.map((d) => ({
+      ...d,
+      markdown: vulnerabilityDocumentMarkdown(d.document, { ...header, title: CR26_DOCUMENTS[d.type].title, json: d.name }, register.release),
+    }));
   }
 
   /** Each document validated on its first VALIDATED_ITEMS items per list (validateBuiltDocument). */
@@ -251,7 +311,6 @@ function sampled(value: unknown): unknown {
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sampled(v)]));
   return value;
 }
-
 
 /** The package's notes: the CPO's, then that the OCR is a sample (citing FRC-CSO-PKG where the release holds it). */
 function packageNotes(cpo: readonly string[] | undefined, sample: boolean, rules: Pick<Cr26Rules, 'rules'>): { notes?: string[] } {

@@ -5,7 +5,19 @@ import { UsageError } from '../../domain/errors';
 import type { Cr26Class, Cr26Rules } from '../../domain/fedramp/cr26-rules';
 import type { ScnRecord } from '../../domain/fedramp/ongoing-records';
 import { requireProfileKeys } from '../../domain/fedramp/profile';
-import { buildScn, scnChangeType, scnDates, scnMarkdown, scnNotices, type DatedScnNotice, type ScnDates, type ScnImpact, type ScnStatements, type ScnType, type UndatedScnNotice } from '../../domain/fedramp/scn';
+import {
+  buildScn,
+  scnChangeType,
+  scnDates,
+  scnMarkdown,
+  scnNotices,
+  type DatedScnNotice,
+  type ScnDates,
+  type ScnImpact,
+  type ScnStatements,
+  type ScnType,
+  type UndatedScnNotice,
+} from '../../domain/fedramp/scn';
 import { driftImpact, readDriftReport, type DriftReportKind } from '../../domain/fedramp/scn-drift';
 import { ARTIFACT_WRITER, type ArtifactWriter } from '../../ports/artifact-writer';
 import { BUSINESS_CALENDAR, type BusinessCalendar } from '../../ports/business-calendar';
@@ -104,7 +116,8 @@ export class WriteScn {
     if (summary === '') throw new UsageError('bad-flag-value', '--summary: empty; write a short description of the change');
     const statements: ScnStatements = Object.fromEntries(Object.entries(input.statements ?? {}).filter(([, v]) => v !== undefined));
     for (const [key, value] of Object.entries(statements)) {
-      if (value!.trim() === '') throw new UsageError('bad-flag-value', `${STATEMENT_FLAGS[key as keyof ScnStatements]} is empty; write it, or leave the flag out`);
+      if (value!.trim() === '')
+        throw new UsageError('bad-flag-value', `${STATEMENT_FLAGS[key as keyof ScnStatements]} is empty; write it, or leave the flag out`);
     }
     const dates = scnDates(input.dates);
     // Only --class: the SCN's --type is the change's type, not the certification type profileWith also takes.
@@ -112,7 +125,15 @@ export class WriteScn {
     const now = input.now ?? this.clock.now();
     const notices = scnNotices(rules, type, dates, (day) => this.calendar.isHoliday(day), profile.class);
     const impact = input.drift === undefined ? undefined : await this.impact(input.drift, rules);
-    const document = buildScn({ packageUri: profile.package_uri, type, summary, dates, notices, ...(impact === undefined ? {} : { impact: impact.impact }), statements });
+    const document = buildScn({
+      packageUri: profile.package_uri,
+      type,
+      summary,
+      dates,
+      notices,
+      ...(impact === undefined ? {} : { impact: impact.impact }),
+      statements,
+    });
     const out = input.out ?? `scn-${isoSeconds(now).slice(0, 10)}.json`;
     const json = splitPath(out).base;
     const located = await locateFedrampSchemas(this.schemas, input.schemas);

@@ -52,8 +52,16 @@ export function sdrSummary(built: BuiltSdr): Omit<WriteSdrResult, 'input' | 'out
     profile: { type: scope.profile.type, class: scope.profile.class },
     rules: scope.rules.info.version,
     requirements: { total: model.requirements.length, provider: source('provider'), svc: source('svc'), none: source('none') },
-    ksis: { total: model.ksis.length, implemented: status('Implemented'), partially: status('Partially Implemented'), not_implemented: status('Not Implemented'), no_evidence: status(undefined) },
+    ksis: {
+      total: model.ksis.length,
+      implemented: status('Implemented'),
+      partially: status('Partially Implemented'),
+      not_implemented: status('Not Implemented'),
+      no_evidence: status(undefined),
+    },
     evidence: model.ksis.reduce((n, k) => n + k.evidence, 0),
-    ...(model.controls === undefined ? {} : { controls: { total: model.controls.length, with_status: model.controls.filter((c) => c.status !== undefined).length } }),
+    ...(model.controls === undefined
+      ? {}
+      : { controls: { total: model.controls.length, with_status: model.controls.filter((c) => c.status !== undefined).length } }),
   };
 }

@@ -1,6 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import { formatDigest } from '../../domain/evidence/content-digest';
-import { assessFreshness, freshnessText, hasStaleEvidence, schedule as dueOrder, scheduleText, type FreshnessEntry, type FreshnessReport } from '../../domain/freshness/freshness';
+import {
+  assessFreshness,
+  freshnessText,
+  hasStaleEvidence,
+  schedule as dueOrder,
+  scheduleText,
+  type FreshnessEntry,
+  type FreshnessReport,
+} from '../../domain/freshness/freshness';
 import { scheduleCalendar } from '../../domain/freshness/ics-calendar';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';
@@ -52,7 +60,11 @@ export class CheckFreshness {
       now ?? this.clock.now(),
     );
     const scope = run.context.source?.tenant ?? run.context.input.name;
-    const due: FreshnessSchedule = { input: { name: run.context.input.name, sha256: formatDigest(run.context.input.sha256) }, now: report.now, entries: dueOrder(report) };
+    const due: FreshnessSchedule = {
+      input: { name: run.context.input.name, sha256: formatDigest(run.context.input.sha256) },
+      now: report.now,
+      entries: dueOrder(report),
+    };
     const text =
       schedule === undefined
         ? freshnessText(report, input)

@@ -12,8 +12,7 @@ export interface DispatchJobInput {
 }
 
 export type DispatchJobResult =
-  | ({ mode: 'ran' } & RunJobResult)
-  | { mode: 'queued'; job: string; queue: string; /** False: a request for this job was already waiting. */ queued: boolean };
+  ({ mode: 'ran' } & RunJobResult) | { mode: 'queued'; job: string; queue: string; /** False: a request for this job was already waiting. */ queued: boolean };
 
 /**
  * `svc orchestrator dispatch <job>`: with a shared queue (SVC_STORE=postgres://…) the request goes to it and a worker
@@ -33,7 +32,12 @@ export class DispatchJob {
     const loaded = await this.configs.load(config);
     const { name } = findJob(loaded, job);
     try {
-      return { mode: 'queued', job: name, queue: this.queue.location, queued: await this.queue.enqueue({ job: name, config: loaded.file, digest: configDigest(loaded, this.hashing) }) };
+      return {
+        mode: 'queued',
+        job: name,
+        queue: this.queue.location,
+        queued: await this.queue.enqueue({ job: name, config: loaded.file, digest: configDigest(loaded, this.hashing) }),
+      };
     } finally {
       await this.queue.close();
     }

@@ -41,7 +41,13 @@ export class ListJobs {
     const jobs = await Promise.all(
       loaded.jobs.map(async (job): Promise<ListedJob> => {
         const last = await this.history.last(job.name);
-        return { name: job.name, adapter: job.adapter, schedule: job.schedule, ...(last ? { last } : {}), next: this.cron.next(job.schedule, at).toISOString() };
+        return {
+          name: job.name,
+          adapter: job.adapter,
+          schedule: job.schedule,
+          ...(last ? { last } : {}),
+          next: this.cron.next(job.schedule, at).toISOString(),
+        };
       }),
     );
     return { config: loaded.file, jobs };

@@ -62,9 +62,17 @@ export class RunJob {
         let run: RunJobResult['run'];
         if (job.outputs.store) {
           stage = 'conmon';
-          const processed = await this.conmon.execute({ input: built.outDir, sinks: job.outputs.sinks, ...(job.source === undefined ? {} : { source: job.source }) });
+          const processed = await this.conmon.execute({
+            input: built.outDir,
+            sinks: job.outputs.sinks,
+            ...(job.source === undefined ? {} : { source: job.source }),
+          });
           const failed = processed.deliveries.find((d) => d.error !== undefined);
-          if (failed) throw new UnavailableError('sink-failed', `${failed.sink}: could not deliver the events of run ${processed.run.seq} (${failed.error}); the run is recorded in ${processed.store}`);
+          if (failed)
+            throw new UnavailableError(
+              'sink-failed',
+              `${failed.sink}: could not deliver the events of run ${processed.run.seq} (${failed.error}); the run is recorded in ${processed.store}`,
+            );
           run = { seq: processed.run.seq, recorded: processed.recorded, store: processed.store, events: processed.events };
         }
         const result: JobResult = { started, finished: this.stamp(), status: 'ok', stage, ...(run ? { run_seq: run.seq } : {}) };

@@ -42,7 +42,10 @@ export class WorkQueue {
   async execute({ config: file, maxRuns, signal, onRun }: WorkQueueInput): Promise<WorkQueueResult> {
     try {
       if (!this.queue.shared) {
-        throw new ConfigError('no-job-queue', 'schedule --worker takes jobs from the shared queue, which needs SVC_STORE=postgres://...; without it, run schedule without --worker');
+        throw new ConfigError(
+          'no-job-queue',
+          'schedule --worker takes jobs from the shared queue, which needs SVC_STORE=postgres://...; without it, run schedule without --worker',
+        );
       }
       const config = await this.configs.load(file);
       const digest = configDigest(config, this.hashing);

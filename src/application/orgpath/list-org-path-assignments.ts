@@ -29,7 +29,8 @@ export class ListOrgPathAssignments {
     const prefix = input.path_prefix;
     if (prefix !== undefined) {
       const problem = orgPathProblem(prefix);
-      if (problem !== undefined) throw new InvalidInputError('invalid-orgpath-request', `${input.at ?? 'query'}.path_prefix: ${problem}; e.g. /Contoso/Finance`);
+      if (problem !== undefined)
+        throw new InvalidInputError('invalid-orgpath-request', `${input.at ?? 'query'}.path_prefix: ${problem}; e.g. /Contoso/Finance`);
     }
     const holders = await this.directory.listPaths();
     const under = (path: string | null) => prefix === undefined || (path !== null && (path === prefix || path.startsWith(`${prefix as string}/`)));

@@ -49,7 +49,11 @@ export function* sarEnvelopeChunks(run: OscalRun, sar: Json, subject: { name: st
   signed.set(head);
   let at = head.length;
   for (const piece of jsonChunks(statement, 'canonical')) at += encoder.encodeInto(piece, signed.subarray(at)).written;
-  const envelope: DsseEnvelope = { payloadType: IN_TOTO_PAYLOAD_TYPE, payload: '*', signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(signed)), jwk: key.publicJwk }] };
+  const envelope: DsseEnvelope = {
+    payloadType: IN_TOTO_PAYLOAD_TYPE,
+    payload: '*',
+    signatures: [{ keyid: key.keyid, sig: toBase64(key.sign(signed)), jwk: key.publicJwk }],
+  };
   // The layout around the payload, as JSON.stringify writes it; '*' is no base64 character, so it marks the one place.
   const [before, after] = `${JSON.stringify(envelope, null, 2)}\n`.split('"*"');
   yield `${before}"`;
@@ -94,6 +98,15 @@ export class GenerateSar {
       throw error;
     }
     const uuid = (sar['assessment-results'] as { uuid: string }).uuid;
-    return { input: input.input, out: input.out, envelope: input.out + ENVELOPE_SUFFIX, uuid, sha256: formatDigest(sha256), algorithm: key.algorithm, keyid: key.keyid, key: key.origin };
+    return {
+      input: input.input,
+      out: input.out,
+      envelope: input.out + ENVELOPE_SUFFIX,
+      uuid,
+      sha256: formatDigest(sha256),
+      algorithm: key.algorithm,
+      keyid: key.keyid,
+      key: key.origin,
+    };
   }
 }

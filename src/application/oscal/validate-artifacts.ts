@@ -32,7 +32,16 @@ export interface ValidateArtifactsInput {
 export type ArtifactValidation =
   | { kind: 'bundle'; target: string; files: number; aggregateHash: string; entries: number; merkleRoot: string }
   | { kind: 'evidence-bundle'; target: string; entries: number; merkleRoot: string }
-  | { kind: 'fedramp-package'; target: string; files: number; aggregateHash: string; algorithm: SignatureAlgorithm; keyid: string; fedRampPackageId?: string; generatedAt: string }
+  | {
+      kind: 'fedramp-package';
+      target: string;
+      files: number;
+      aggregateHash: string;
+      algorithm: SignatureAlgorithm;
+      keyid: string;
+      fedRampPackageId?: string;
+      generatedAt: string;
+    }
   | {
       kind: 'sar';
       target: string;
@@ -66,11 +75,27 @@ export class ValidateArtifacts {
     if (kind === 'missing') throw new NotFoundError('file-not-found', `${target}: no such bundle directory or file; check the path`);
     if (kind === 'directory' && (await isPackageDirectory(this.reader, target))) {
       const p = await verifyPackageDirectory(this.reader, this.hashing, this.signer, target, input.keyid);
-      return { kind: 'fedramp-package', target, files: p.files, aggregateHash: p.aggregateHash, algorithm: p.algorithm, keyid: p.keyid, ...(p.package.fedRampPackageId === undefined ? {} : { fedRampPackageId: p.package.fedRampPackageId }), generatedAt: p.package.generatedAt };
+      return {
+        kind: 'fedramp-package',
+        target,
+        files: p.files,
+        aggregateHash: p.aggregateHash,
+        algorithm: p.algorithm,
+        keyid: p.keyid,
+        ...(p.package.fedRampPackageId === undefined ? {} : { fedRampPackageId: p.package.fedRampPackageId }),
+        generatedAt: p.package.generatedAt,
+      };
     }
     if (kind === 'directory') {
       const bundle = await verifyBundleDirectory(this.reader, this.hashing, target);
-      return { kind: 'bundle', target, files: bundle.files.length, aggregateHash: formatDigest(bundle.aggregateHash), entries: bundle.entries.ids.length, merkleRoot: formatDigest(bundle.entries.merkleRoot) };
+      return {
+        kind: 'bundle',
+        target,
+        files: bundle.files.length,
+        aggregateHash: formatDigest(bundle.aggregateHash),
+        entries: bundle.entries.ids.length,
+        merkleRoot: formatDigest(bundle.entries.merkleRoot),
+      };
     }
     const file = await this.reader.readText(target, undefined, { anyBytes: true });
     if ((await this.reader.kind(target + ENVELOPE_SUFFIX)) !== 'missing') return this.sar(input, parsed(file.text, target), file.sha256);
@@ -83,14 +108,21 @@ export class ValidateArtifacts {
     const bundle = await this.bundleHolding(target);
     if (bundle !== undefined) {
       await verifyBundleDirectory(this.reader, this.hashing, bundle);
-      throw new InvalidInputError('not-validatable', `${target}: one file of the auditor bundle ${bundle}, which verifies; ir validate checks a bundle as a whole: pass ${bundle}`);
+      throw new InvalidInputError(
+        'not-validatable',
+        `${target}: one file of the auditor bundle ${bundle}, which verifies; ir validate checks a bundle as a whole: pass ${bundle}`,
+      );
     }
     if (shape.kind !== 'json') throw notAnSvcArtifact(target, unparsedWhy(shape), VALIDATE_HINT);
     if (isPlainObject(document) && 'assessment-results' in document) {
-      throw new NotFoundError('sar-unsigned', `${target}${ENVELOPE_SUFFIX}: not found; ir validate checks a bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar (its envelope sits beside it)`);
+      throw new NotFoundError(
+        'sar-unsigned',
+        `${target}${ENVELOPE_SUFFIX}: not found; ir validate checks a bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar (its envelope sits beside it)`,
+      );
     }
     const schema = svcSchema(document);
-    if (schema !== undefined) throw new InvalidInputError('not-validatable', `${target}: an svc document (${schema}) that ir validate does not check; ${VALIDATE_HINT}`);
+    if (schema !== undefined)
+      throw new InvalidInputError('not-validatable', `${target}: an svc document (${schema}) that ir validate does not check; ${VALIDATE_HINT}`);
     throw notAnSvcArtifact(target, `JSON without svc's "schema" and no signature envelope (${target}${ENVELOPE_SUFFIX}) beside it`, VALIDATE_HINT);
   }
 
@@ -119,7 +151,14 @@ export class ValidateArtifacts {
     const unreadable = (message: string, place?: string): never => {
       throw new IntegrityError('signature-mismatch', `${place ? `${place}: ` : ''}${message}; it was changed after signing`);
     };
-    const { statement, algorithm, keyid } = verifySignedStatement(envelopeText.text, envelopeFile, { hashing: this.hashing, signer: this.signer }, changed, unreadable, input.keyid === undefined ? undefined : { keyid: input.keyid, target });
+    const { statement, algorithm, keyid } = verifySignedStatement(
+      envelopeText.text,
+      envelopeFile,
+      { hashing: this.hashing, signer: this.signer },
+      changed,
+      unreadable,
+      input.keyid === undefined ? undefined : { keyid: input.keyid, target },
+    );
     const canonical = this.hashing.canonicalize(sar);
     const sha256 = this.hashing.sha256(canonical);
     checkSarStatement(statement, sar, sha256, target);
@@ -141,4 +180,3 @@ export class ValidateArtifacts {
 }
 
 const VALIDATE_HINT = 'ir validate checks an auditor bundle directory, an evidence-bundle.json, or a SAR signed by svc ir generate-sar';
-

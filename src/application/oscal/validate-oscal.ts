@@ -64,7 +64,11 @@ export class ValidateOscal {
   }
 }
 
-export function chooseBaseline(flag: BaselineLevel | undefined, declared: BaselineLevel | undefined, fallback?: BaselineLevel): { level: BaselineLevel; chosen: 'flag' | 'document' | 'default' } | undefined {
+export function chooseBaseline(
+  flag: BaselineLevel | undefined,
+  declared: BaselineLevel | undefined,
+  fallback?: BaselineLevel,
+): { level: BaselineLevel; chosen: 'flag' | 'document' | 'default' } | undefined {
   if (flag) return { level: flag, chosen: 'flag' };
   if (declared) return { level: declared, chosen: 'document' };
   return fallback ? { level: fallback, chosen: 'default' } : undefined;
@@ -87,7 +91,10 @@ export async function validateOscalDocument(
   const set = await schemas.locate(options.schemas);
   const version = options.schemaVersion ?? schemaVersionFor(oscal.oscalVersion, set.versions);
   if (options.schemaVersion !== undefined && !set.versions.includes(options.schemaVersion)) {
-    throw new UsageError('unknown-schema-release', `--oscal-version ${options.schemaVersion}: ${set.dir} has no such schema release; pick one of ${set.versions.join(', ')}`);
+    throw new UsageError(
+      'unknown-schema-release',
+      `--oscal-version ${options.schemaVersion}: ${set.dir} has no such schema release; pick one of ${set.versions.join(', ')}`,
+    );
   }
   if (version === undefined) {
     throw new ConfigError(

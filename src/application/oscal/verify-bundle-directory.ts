@@ -1,4 +1,10 @@
-import { checkBundleFiles, checkManifestEntries, readRecordedManifest, verifyEvidenceEntries, type VerifiedEntries } from '../../domain/artifacts/bundle-verification';
+import {
+  checkBundleFiles,
+  checkManifestEntries,
+  readRecordedManifest,
+  verifyEvidenceEntries,
+  type VerifiedEntries,
+} from '../../domain/artifacts/bundle-verification';
 import { BUNDLE_FILES, MANIFEST_FILE, MANIFEST_SCHEMA, type WrittenFile } from '../../domain/artifacts/manifest';
 import { isSvcManifest, notAnSvcArtifact, textShape, unparsedWhy } from '../../domain/artifacts/svc-artifact';
 import { jsonSyntaxProblem } from '../../domain/encoding/json-syntax-problem';
@@ -31,14 +37,22 @@ export async function verifyBundleDirectory(reader: ReportReader, hashing: Hashi
   });
   const shape = textShape(manifestText.text);
   if (!(shape.kind === 'json' && isSvcManifest(shape.document)) && !(await holdsBundleFile(reader, base))) {
-    throw notAnSvcArtifact(dir, `its ${MANIFEST_FILE} is not svc's: ${shape.kind === 'json' ? `no "schema": "${MANIFEST_SCHEMA}"` : unparsedWhy(shape)}`, BUNDLE_HINT);
+    throw notAnSvcArtifact(
+      dir,
+      `its ${MANIFEST_FILE} is not svc's: ${shape.kind === 'json' ? `no "schema": "${MANIFEST_SCHEMA}"` : unparsedWhy(shape)}`,
+      BUNDLE_HINT,
+    );
   }
   const manifest = readRecordedManifest(parsed(manifestText.text, manifestFile), manifestFile);
   const found: WrittenFile[] = [];
   const texts = new Map<string, string>();
   for (const name of BUNDLE_FILES) {
     const file = await reader.readText(dir, name, { anyBytes: true }).catch((error: unknown) => {
-      throw error instanceof AppError && error.kind === 'not-found' ? new IntegrityError('bundle-file-missing', `${name}: missing from ${dir}, though ${MANIFEST_FILE} lists it; the bundle is incomplete`, { cause: error }) : error;
+      throw error instanceof AppError && error.kind === 'not-found'
+        ? new IntegrityError('bundle-file-missing', `${name}: missing from ${dir}, though ${MANIFEST_FILE} lists it; the bundle is incomplete`, {
+            cause: error,
+          })
+        : error;
     });
     found.push({ name, sha256: file.sha256, bytes: file.bytes });
     texts.set(name, file.text);
@@ -70,6 +84,10 @@ export function parsed(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new IntegrityError('not-the-written-json', `${file}: no longer valid JSON (${jsonSyntaxProblem((error as Error).message)}); it was changed after svc wrote it`, { cause: error });
+    throw new IntegrityError(
+      'not-the-written-json',
+      `${file}: no longer valid JSON (${jsonSyntaxProblem((error as Error).message)}); it was changed after svc wrote it`,
+      { cause: error },
+    );
   }
 }

@@ -71,7 +71,12 @@ export class BuildAuditorBundle {
     const parts = await readReportParts(this.parts, this.reader, this.scans, input, catalog, shape);
     try {
       const { file, report } = parts;
-      const context: RunContext = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt: this.clock.now() };
+      const context: RunContext = {
+        input: { name: file.name, sha256: file.sha256 },
+        source: report.source,
+        generatedAt: report.generated_at,
+        runAt: this.clock.now(),
+      };
       const tx = await this.writer.begin(outDir);
       try {
         const result = await this.writeArtifacts(tx, parts, context, catalog);
@@ -141,7 +146,14 @@ export class BuildAuditorBundle {
       poamRows += part.poamRows;
     }
     const merkleRoot = merkle.root();
-    sinks.evidence.write(evidenceBundleTail(context.input, merkleRoot, { generated_at: context.generatedAt, schema_version: parts.report.schema_version, source: context.source, vulnerabilities: parts.report.vulnerabilities }));
+    sinks.evidence.write(
+      evidenceBundleTail(context.input, merkleRoot, {
+        generated_at: context.generatedAt,
+        schema_version: parts.report.schema_version,
+        source: context.source,
+        vulnerabilities: parts.report.vulnerabilities,
+      }),
+    );
     sinks.poam.write(POAM_TAIL);
     sinks.lineage.write(LINEAGE_TAIL);
     const files: WrittenFile[] = [await sinks.evidence.close(), await sinks.poam.close(), await sinks.lineage.close()];
@@ -158,7 +170,15 @@ export class BuildAuditorBundle {
     files.push(await writeAll(tx.open('ssp-narrative.md'), (sink) => writeSspNarrative(sink, mapped, catalog, context.input)));
     this.progress.advance(total);
     const counts: BundleCounts = { ...tally.counts, evidence: tally.counts.results, actions: tally.counts.results, poam: poamRows };
-    const manifest = buildManifest({ tool: this.settings.tool, generatedAt: context.runAt, input: context.input, counts, merkleRoot, files, digest: this.hashing });
+    const manifest = buildManifest({
+      tool: this.settings.tool,
+      generatedAt: context.runAt,
+      input: context.input,
+      counts,
+      merkleRoot,
+      files,
+      digest: this.hashing,
+    });
     files.push(await writeAll(tx.open(MANIFEST_FILE), (sink) => sink.write(this.hashing.canonicalize(manifest))));
     return { counts, unmapped: tally.unmapped, files, merkleRoot: manifest.merkle_root, aggregateHash: manifest.aggregate_hash };
   }

@@ -24,7 +24,8 @@ export interface WriteReportInput {
   out?: string;
 }
 
-export type WriteReportResult = { input: string; report: MarkdownReport; out: string; file: WrittenFile } | { input: string; report: MarkdownReport; text: string };
+export type WriteReportResult =
+  { input: string; report: MarkdownReport; out: string; file: WrittenFile } | { input: string; report: MarkdownReport; text: string };
 
 /** One Markdown artifact of the auditor bundle on its own (`svc ir governance-report`, `svc ir ssp-report`). */
 @injectable()

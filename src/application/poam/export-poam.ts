@@ -47,21 +47,27 @@ export class ExportPoam {
   async execute({ input, format, out }: ExportPoamInput): Promise<ExportPoamResult> {
     const run = await this.runs.load({ input });
     const items = trackedItems(run);
-    const file = await writePoamFile({ writer: this.writer, workbook: this.workbook }, out, format, items, () => ({ system: systemOf(run), date: runDay(run.context), tool: run.tool }), (s) => {
-      if (format === 'oscal') {
-        for (const chunk of jsonChunks(buildOscalPoam(run), 'pretty')) s.write(chunk);
-        s.write('\n');
-      } else {
-        s.write(POAM_HEAD);
-        const rows = new PoamRows(s, run.context);
-        for (const { item } of run.results) rows.add(item);
-        s.write(POAM_TAIL);
-      }
-    });
+    const file = await writePoamFile(
+      { writer: this.writer, workbook: this.workbook },
+      out,
+      format,
+      items,
+      () => ({ system: systemOf(run), date: runDay(run.context), tool: run.tool }),
+      (s) => {
+        if (format === 'oscal') {
+          for (const chunk of jsonChunks(buildOscalPoam(run), 'pretty')) s.write(chunk);
+          s.write('\n');
+        } else {
+          s.write(POAM_HEAD);
+          const rows = new PoamRows(s, run.context);
+          for (const { item } of run.results) rows.add(item);
+          s.write(POAM_TAIL);
+        }
+      },
+    );
     return { input, format, out, file, rows: items.length, overdue: items.filter((i) => i.overdue).length };
   }
 }
-
 
 function systemOf(run: OscalRun): string {
   return run.context.source?.tenant ?? run.context.input.name;

@@ -29,7 +29,12 @@ export interface CatalogChoice {
 }
 
 /** The built-in catalog, extended with the official KSIs of a FedRAMP release when `--catalog` names one. */
-export async function chooseCatalog(reader: ReportReader, source: CatalogSource, releasePath: string | undefined, fallbackOwner: string): Promise<CatalogChoice> {
+export async function chooseCatalog(
+  reader: ReportReader,
+  source: CatalogSource,
+  releasePath: string | undefined,
+  fallbackOwner: string,
+): Promise<CatalogChoice> {
   const builtIn = source.catalog();
   if (releasePath === undefined) return { catalog: builtIn, shape: { acceptIds: [] } };
   const file = await reader.read(releasePath);

@@ -42,7 +42,14 @@ export async function readReportParts(
   return readAsReport(scans, path, () => readParts(parts, reader, scans, path, catalog, shape));
 }
 
-async function readParts(parts: PartitionedReportReader, reader: ReportReader, scans: ScanReader, path: string, catalog: KsiCatalog, shape: ReportShapeOptions & { acceptIds: string[] }): Promise<ReportParts> {
+async function readParts(
+  parts: PartitionedReportReader,
+  reader: ReportReader,
+  scans: ScanReader,
+  path: string,
+  catalog: KsiCatalog,
+  shape: ReportShapeOptions & { acceptIds: string[] },
+): Promise<ReportParts> {
   const parted = await parts.readInParts(path);
   const close = () => Promise.all(parted.remote.map((p) => p.close())).then(() => undefined);
   try {

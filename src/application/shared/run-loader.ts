@@ -110,7 +110,12 @@ export class RunLoader {
       results = recorded.results;
       hashes = bundle.entries.hashes;
       ({ context, meta, detections, facts } = bundleRun(recorded, bundle.entries.input, runAt));
-      files = bundle.files.map((f) => ({ name: f.name, sha256: f.sha256, mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json', description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.' }));
+      files = bundle.files.map((f) => ({
+        name: f.name,
+        sha256: f.sha256,
+        mediaType: f.name.endsWith('.md') ? 'text/markdown' : 'application/json',
+        description: BUNDLE_FILE_ROLES[f.name] ?? 'File of the auditor bundle.',
+      }));
       entriesFile = 'evidence-bundle.json';
     } else {
       const compact = request.compact ? await this.loadEntries(request.input, catalog, shape, runAt) : undefined;
@@ -129,12 +134,19 @@ export class RunLoader {
         const report = readNormalizedReport(file.document, file.path, shape);
         results = report.results;
         context = { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt };
-        meta = { ...(report.schema_version !== undefined ? { schema_version: report.schema_version } : {}), ...(report.source ? { source: report.source } : {}) };
+        meta = {
+          ...(report.schema_version !== undefined ? { schema_version: report.schema_version } : {}),
+          ...(report.source ? { source: report.source } : {}),
+        };
         files = [{ ...ref, description: REPORT_ROLE }];
         detections = report.vulnerabilities;
       }
     }
-    return { ...this.assessed({ results, hashes, context, meta, catalog, entriesFile, files }), ...(detections === undefined ? {} : { detections }), ...(facts === undefined ? {} : { bundleFacts: facts }) };
+    return {
+      ...this.assessed({ results, hashes, context, meta, catalog, entriesFile, files }),
+      ...(detections === undefined ? {} : { detections }),
+      ...(facts === undefined ? {} : { bundleFacts: facts }),
+    };
   }
 
   /**
@@ -147,7 +159,10 @@ export class RunLoader {
     return readAsReport(this.scans, request.input, () => this.scanRun(request, observer));
   }
 
-  private async scanRun(request: Omit<RunRequest, 'compact'>, observer: (run: ObservedRun) => (item: AssessedResult, hash: () => string) => void): Promise<ScannedRun> {
+  private async scanRun(
+    request: Omit<RunRequest, 'compact'>,
+    observer: (run: ObservedRun) => (item: AssessedResult, hash: () => string) => void,
+  ): Promise<ScannedRun> {
     const { catalog, shape } = await chooseCatalog(this.reader, this.catalogs, request.catalog, this.settings.governance.unmapped_owner);
     const runAt = this.clock.now();
     if ((await this.reader.kind(request.input)) !== 'directory') {
@@ -164,7 +179,11 @@ export class RunLoader {
             observe(item, () => serializeEvidenceEntry(item.result, item.definition, this.hashing).hash);
           }
           const file = itemized.file();
-          return { context: { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt }, results, catalog };
+          return {
+            context: { input: { name: file.name, sha256: file.sha256 }, source: report.source, generatedAt: report.generated_at, runAt },
+            results,
+            catalog,
+          };
         } catch (error) {
           if (error instanceof AppError) throw error;
           // An item that does not parse: the report is read whole below, which reports the problem properly.
@@ -213,7 +232,10 @@ export class RunLoader {
       results: entries,
       counts: tally.counts,
       unmapped: tally.unmapped,
-      merkleRoot: merkleRoot(entries.map((e) => e.hash), this.hashing),
+      merkleRoot: merkleRoot(
+        entries.map((e) => e.hash),
+        this.hashing,
+      ),
       catalog,
       entriesFile: file.name,
       files: [{ name: file.name, sha256: file.sha256, mediaType: 'application/json', description: REPORT_ROLE }],
@@ -221,7 +243,15 @@ export class RunLoader {
     };
   }
 
-  private assessed(run: { results: readonly KsiResult[]; hashes: string[] | undefined; context: RunContext; meta: RunMeta | undefined; catalog: KsiCatalog; entriesFile: string; files: EvidenceFile[] }): LoadedRun {
+  private assessed(run: {
+    results: readonly KsiResult[];
+    hashes: string[] | undefined;
+    context: RunContext;
+    meta: RunMeta | undefined;
+    catalog: KsiCatalog;
+    entriesFile: string;
+    files: EvidenceFile[];
+  }): LoadedRun {
     const assessment = assess(run.results, run.catalog, this.settings.governance);
     const contentHashes = run.hashes ?? entryHashes(assessment, this.hashing);
     return {
@@ -259,9 +289,16 @@ export const BUNDLE_FILE_ROLES: Record<string, string> = {
  * What a recorded bundle says of its run besides the results (docs/artifacts.md): its report's time, schema version,
  * source and detections, kept as the run's context and report facts, and stored with it as they were (RunDocuments).
  */
-function bundleRun(recorded: RecordedBundle, input: InputRef, runAt: Date): { context: RunContext; meta: RunMeta | undefined; detections: Detection[] | undefined; facts: BundleFacts } {
+function bundleRun(
+  recorded: RecordedBundle,
+  input: InputRef,
+  runAt: Date,
+): { context: RunContext; meta: RunMeta | undefined; detections: Detection[] | undefined; facts: BundleFacts } {
   const { generated_at, schema_version, source, vulnerabilities } = recorded;
-  const meta = schema_version === undefined && source === undefined ? undefined : { ...(schema_version === undefined ? {} : { schema_version }), ...(source === undefined ? {} : { source }) };
+  const meta =
+    schema_version === undefined && source === undefined
+      ? undefined
+      : { ...(schema_version === undefined ? {} : { schema_version }), ...(source === undefined ? {} : { source }) };
   return {
     context: { input, ...(source === undefined ? {} : { source }), ...(generated_at === undefined ? {} : { generatedAt: generated_at }), runAt },
     meta,

@@ -42,10 +42,14 @@ export function verifySignedStatement(
   const thumbprint = jwkThumbprint(jwk, (text) => deps.hashing.sha256(text));
   if (signature.keyid !== thumbprint) changed(`keyid ${signature.keyid} is not the thumbprint of the key it carries (${thumbprint})`);
   const payload = integrity(() => envelopePayload(envelope));
-  const verified = integrity(() => deps.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)), `${envelopeFile}: signatures[0].jwk`);
+  const verified = integrity(
+    () => deps.signer.verify(jwk, pae(envelope.payloadType, payload), fromBase64(signature.sig)),
+    `${envelopeFile}: signatures[0].jwk`,
+  );
   if (!verified) changed(`the ${jwk.alg} signature does not verify with key ${thumbprint}`);
   // Only a signature that verifies says who signed: then another key than the one required is that, not a change.
-  if (required !== undefined && required.keyid !== thumbprint) throw new IntegrityError('signature-key-mismatch', `${required.target}: signed by key ${thumbprint}, not by --keyid ${required.keyid}`);
+  if (required !== undefined && required.keyid !== thumbprint)
+    throw new IntegrityError('signature-key-mismatch', `${required.target}: signed by key ${thumbprint}, not by --keyid ${required.keyid}`);
   const statement = integrity(() => readInTotoStatement(parsed(new TextDecoder().decode(payload), `${envelopeFile} payload`), `${envelopeFile} payload`));
   return { statement, algorithm: jwk.alg, keyid: thumbprint };
 }

@@ -32,7 +32,11 @@ export function eachStoredResult(store: RunView, run: RunSummary, assess: Assess
 }
 
 /** Reads the run's stored bundle, checking each entry, and gives each to `visit` with its hex content hash; the count. */
-async function readStoredEntries(store: RunView, run: RunSummary, visit: (text: string, entry: Record<string, unknown>, hash: string) => void): Promise<number> {
+async function readStoredEntries(
+  store: RunView,
+  run: RunSummary,
+  visit: (text: string, entry: Record<string, unknown>, hash: string) => void,
+): Promise<number> {
   const where = `${store.location} run ${run.seq}`;
   const file = `${where} ${EVIDENCE_BUNDLE_DOCUMENT}`;
   const opened = await store.openDocument(run.id, EVIDENCE_BUNDLE_DOCUMENT);

@@ -37,7 +37,10 @@ export async function storedKsiHistory(store: RunView, run: RunSummary): Promise
 
 /** What a KSI history that is not one svc wrote, or does not match the runs it names, is. */
 export function historyTampered(store: Pick<RunView, 'location'>, run: RunSummary, problem: string): IntegrityError {
-  return new IntegrityError('run-store-tampered', `${store.location} run ${run.seq} ${KSI_HISTORY_DOCUMENT}: ${problem}; the store was modified outside svc. Restore it from backup`);
+  return new IntegrityError(
+    'run-store-tampered',
+    `${store.location} run ${run.seq} ${KSI_HISTORY_DOCUMENT}: ${problem}; the store was modified outside svc. Restore it from backup`,
+  );
 }
 
 /**
@@ -50,7 +53,10 @@ export async function historyBefore(store: RunView, latest: RunSummary | undefin
   if (kept !== undefined) return kept;
   const runs = (await store.list()).filter((r) => r.seq <= latest.seq);
   const rows = await storedCountRows(store, runs);
-  return nextKsiHistory(undefined, runs.map((r) => ({ run: historyRun(r), rows: rows.get(r.id) })));
+  return nextKsiHistory(
+    undefined,
+    runs.map((r) => ({ run: historyRun(r), rows: rows.get(r.id) })),
+  );
 }
 
 /** A KSI's counts in a run. */
@@ -63,7 +69,13 @@ export type KsiTotals = Pick<KsiCounts, 'pass' | 'fail' | 'other'>;
  * is what `tampered` says; one it names `uncounted` is not in the map. Runs of a source between which nothing changed
  * are given the same map: it is not to be changed.
  */
-export function countsFromHistory(history: KsiHistory, needed: readonly RunSummary[], ksis: readonly Pick<Cr26Ksi, 'id'>[], router: Pick<Cr26Tally, 'reach'>, tampered: (problem: string) => Error): Map<string, Map<string, KsiTotals>> {
+export function countsFromHistory(
+  history: KsiHistory,
+  needed: readonly RunSummary[],
+  ksis: readonly Pick<Cr26Ksi, 'id'>[],
+  router: Pick<Cr26Tally, 'reach'>,
+  tampered: (problem: string) => Error,
+): Map<string, Map<string, KsiTotals>> {
   const wanted = new Map(needed.map((r) => [r.id, r]));
   const named = new Set<string>();
   const counted = new Map<string, Map<string, KsiTotals>>();
@@ -72,7 +84,8 @@ export function countsFromHistory(history: KsiHistory, needed: readonly RunSumma
   for (const { entry, changes } of replayKsiHistory(history.runs)) {
     const summary = wanted.get(entry.id);
     if (summary !== undefined) {
-      if (summary.seq !== entry.seq || summary.as_of !== entry.as_of || sourceKey(summary.source) !== entry.source) throw tampered(`it names run ${entry.seq} otherwise than the store lists run ${summary.seq}`);
+      if (summary.seq !== entry.seq || summary.as_of !== entry.as_of || sourceKey(summary.source) !== entry.source)
+        throw tampered(`it names run ${entry.seq} otherwise than the store lists run ${summary.seq}`);
       named.add(entry.id);
     }
     if (changes === undefined) continue;

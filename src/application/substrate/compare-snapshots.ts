@@ -1,7 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import type { DriftCounts, DriftSeverity } from '../../domain/drift/drift-finding';
 import { parseSnapshot } from '../../domain/substrate/snapshot';
-import { compareSnapshots, countSubstrateDrift, gatesOn, substrateDriftMarkdown, type NamedSnapshot, type SubstrateDriftFinding } from '../../domain/substrate/substrate-drift';
+import {
+  compareSnapshots,
+  countSubstrateDrift,
+  gatesOn,
+  substrateDriftMarkdown,
+  type NamedSnapshot,
+  type SubstrateDriftFinding,
+} from '../../domain/substrate/substrate-drift';
 import { snapshotOf } from '../../domain/substrate/tree-snapshot';
 import { CONFIG_TREE_READER, type ConfigTreeReader } from '../../ports/config-tree-reader';
 import { HASHING, type Hashing } from '../../ports/hashing';

@@ -32,7 +32,15 @@ export class RunSurvey {
     const groups = await this.directory.listGroups();
     const roles = await this.directory.listRoles();
     const registrations = await this.directory.listMfaRegistrations();
-    return buildDirectorySurvey({ ...identity, surveyed_at: this.clock.now().toISOString(), stale_days: staleDays, users, groups, roles, mfa_registrations: registrations });
+    return buildDirectorySurvey({
+      ...identity,
+      surveyed_at: this.clock.now().toISOString(),
+      stale_days: staleDays,
+      users,
+      groups,
+      roles,
+      mfa_registrations: registrations,
+    });
   }
 }
 

@@ -36,20 +36,27 @@ export class SurveyFindings {
 
   async execute(input: SurveyFindingsInput = {}): Promise<SurveyFindingsResult> {
     const policy = readPolicy(input.policy, 'body.policy');
-    const survey = input.survey === undefined ? await this.runSurvey.execute({ stale_days: input.stale_days }) : readDirectorySurvey(input.survey, input.at ?? 'body');
+    const survey =
+      input.survey === undefined ? await this.runSurvey.execute({ stale_days: input.stale_days }) : readDirectorySurvey(input.survey, input.at ?? 'body');
     return surveyReport(survey, this.settings.tool, this.clock.now().toISOString(), policy);
   }
 }
 
 function readPolicy(value: unknown, at: string): SurveyPolicy {
   if (value === undefined) return DEFAULT_SURVEY_POLICY;
-  if (!isPlainObject(value)) throw new InvalidInputError('invalid-survey', `${at}: expected an object, got ${describe(value)}; e.g. {"max_privileged_holders": 10}`);
+  if (!isPlainObject(value))
+    throw new InvalidInputError('invalid-survey', `${at}: expected an object, got ${describe(value)}; e.g. {"max_privileged_holders": 10}`);
   const policy = { ...DEFAULT_SURVEY_POLICY };
   for (const [key, v] of Object.entries(value)) {
     if (!(key in policy)) throw new InvalidInputError('invalid-survey', `${at}.${key}: unknown setting; known: ${Object.keys(policy).join(', ')}`);
-    if (!Number.isInteger(v) || (v as number) < 0) throw new InvalidInputError('invalid-survey', `${at}.${key}: expected a whole number, 0 or more, got ${describe(v)}`);
+    if (!Number.isInteger(v) || (v as number) < 0)
+      throw new InvalidInputError('invalid-survey', `${at}.${key}: expected a whole number, 0 or more, got ${describe(v)}`);
     policy[key as keyof SurveyPolicy] = v as number;
   }
-  if (policy.global_admin_min > policy.global_admin_max) throw new InvalidInputError('invalid-survey', `${at}: global_admin_min ${policy.global_admin_min} is above global_admin_max ${policy.global_admin_max}; swap them`);
+  if (policy.global_admin_min > policy.global_admin_max)
+    throw new InvalidInputError(
+      'invalid-survey',
+      `${at}: global_admin_min ${policy.global_admin_min} is above global_admin_max ${policy.global_admin_max}; swap them`,
+    );
   return policy;
 }

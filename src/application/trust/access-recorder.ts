@@ -1,6 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import { isoSeconds } from '../../domain/encoding/iso-time';
-import { accessCutoffs, accessEventProblem, DEFAULT_ACCESS_LOG_DAYS, DEFAULT_ACCESS_SUMMARY_DAYS, type AccessEvent, type AccessRetention } from '../../domain/trust/access-log';
+import {
+  accessCutoffs,
+  accessEventProblem,
+  DEFAULT_ACCESS_LOG_DAYS,
+  DEFAULT_ACCESS_SUMMARY_DAYS,
+  type AccessEvent,
+  type AccessRetention,
+} from '../../domain/trust/access-log';
 import { ACCESS_STORE, type AccessStore, type AccessUpkeep } from '../../ports/access-store';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { HASHING, type Hashing } from '../../ports/hashing';

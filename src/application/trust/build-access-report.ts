@@ -2,7 +2,20 @@ import { inject, injectable } from 'tsyringe';
 import { addDays, isoSeconds } from '../../domain/encoding/iso-time';
 import { ConfigError, InvalidInputError } from '../../domain/errors';
 import { heldRules, holdsRule } from '../../domain/fedramp/relied-rules';
-import { ACCESS_RULES, accessDayOf, accessDays, accessRange, accessReport, DENIAL_RULE, denialRule, MAX_ACCESS_DAYS, type AccessDay, type AccessReport, type AccessScope, type DenialRule } from '../../domain/trust/access-report';
+import {
+  ACCESS_RULES,
+  accessDayOf,
+  accessDays,
+  accessRange,
+  accessReport,
+  DENIAL_RULE,
+  denialRule,
+  MAX_ACCESS_DAYS,
+  type AccessDay,
+  type AccessReport,
+  type AccessScope,
+  type DenialRule,
+} from '../../domain/trust/access-report';
 import { ACCESS_STORE, type AccessStore } from '../../ports/access-store';
 import { BUSINESS_CALENDAR, type BusinessCalendar } from '../../ports/business-calendar';
 import { CLOCK, type Clock } from '../../ports/clock';

@@ -11,7 +11,15 @@ import { TRUST_PAGES, type TrustPages } from '../../ports/trust-pages';
 import type { SnapshotBounds } from './snapshot-store';
 import { StoreState, type TrustStoreState } from './store-state';
 import { TRUST_DOCUMENT_BUILDERS } from './trust-builders';
-import { SNAPSHOTS_RULE, TRUST_DOCUMENT_INFO, trustDocumentTitle, type BuildTrustDocumentInput, type TrustDocumentName, type TrustFormat, type TrustSnapshot } from './trust-documents';
+import {
+  SNAPSHOTS_RULE,
+  TRUST_DOCUMENT_INFO,
+  trustDocumentTitle,
+  type BuildTrustDocumentInput,
+  type TrustDocumentName,
+  type TrustFormat,
+  type TrustSnapshot,
+} from './trust-documents';
 import { TrustParts } from './trust-parts';
 
 /** One representation of a document, as bytes: served as they are, with their SHA-256 as ETag and Content-Digest. */
@@ -64,7 +72,11 @@ export class BuildTrustDocument {
    */
   async snapshotBounds(periodEnd: string): Promise<SnapshotBounds> {
     const found = (await this.snapshots()).filter((s) => s.snapshot === periodEnd).at(-1);
-    if (found === undefined) throw new NotFoundError('no-such-snapshot', `no Ongoing Certification Report with the period ending ${periodEnd} is recorded, so there is no snapshot of it; GET /fedramp/snapshots lists the snapshots`);
+    if (found === undefined)
+      throw new NotFoundError(
+        'no-such-snapshot',
+        `no Ongoing Certification Report with the period ending ${periodEnd} is recorded, so there is no snapshot of it; GET /fedramp/snapshots lists the snapshots`,
+      );
     return { ...(found.runSeq === undefined ? {} : { run_seq: found.runSeq }), journal_seq: found.journalSeq };
   }
 
@@ -97,15 +109,29 @@ export class BuildTrustDocument {
     const facts: TrustPageFact[] = [
       ...(profile.fedramp_id === undefined ? [] : [{ label: 'FedRAMP ID', value: profile.fedramp_id, code: true }]),
       ...(profile.package_uri === undefined ? [] : [{ label: 'Certification Package Overview', value: profile.package_uri }]),
-      ...(input.snapshot === undefined ? [] : [{ label: 'Snapshot', value: citedTitle(rules, `as of the Ongoing Certification Report for the period ending ${input.snapshot}`, [SNAPSHOTS_RULE]) }]),
+      ...(input.snapshot === undefined
+        ? []
+        : [
+            { label: 'Snapshot', value: citedTitle(rules, `as of the Ongoing Certification Report for the period ending ${input.snapshot}`, [SNAPSHOTS_RULE]) },
+          ]),
       { label: 'As of', value: state.asOf },
-      ...(input.document === 'public' ? [] : [{ label: 'Run store', value: `${state.run === undefined ? 'no run recorded' : `run ${state.run.seq}`}, journal entry ${state.journal.seq}` }]),
+      ...(input.document === 'public'
+        ? []
+        : [{ label: 'Run store', value: `${state.run === undefined ? 'no run recorded' : `run ${state.run.seq}`}, journal entry ${state.journal.seq}` }]),
       { label: 'JSON (same data)', value: `sha256:${json.sha256}`, code: true },
     ];
     const title = trustDocumentTitle(input.document, rules);
     const { item } = TRUST_DOCUMENT_INFO[input.document];
     const names = await TRUST_DOCUMENT_BUILDERS[input.document].names?.({ parts: this.parts, state, input, rules });
-    const page = trustPage({ title, facts, document, ...(item === undefined ? {} : { item }), ...(names === undefined ? {} : { names: new Map(names) }), generatedAt: state.asOf, tool: this.settings.tool });
+    const page = trustPage({
+      title,
+      facts,
+      document,
+      ...(item === undefined ? {} : { item }),
+      ...(names === undefined ? {} : { names: new Map(names) }),
+      generatedAt: state.asOf,
+      tool: this.settings.tool,
+    });
     const body = new TextEncoder().encode(this.pages.page(page));
     return { document: input.document, format: 'html', mediaType: 'text/html; charset=utf-8', body, sha256: this.hashing.sha256(body), state };
   }

@@ -141,10 +141,17 @@ export class FindEvidence {
 
   async execute(input: FindEvidenceInput): Promise<FoundEvidence> {
     const hex = input.sha256;
-    if (!CONTENT_HASH_HEX.test(hex)) throw new InvalidInputError('bad-content-hash', `content hash ${JSON.stringify(hex.slice(0, 80))}: expected 64 lower-case hex digits, as an SDR's evidenceLocation ends`);
+    if (!CONTENT_HASH_HEX.test(hex))
+      throw new InvalidInputError(
+        'bad-content-hash',
+        `content hash ${JSON.stringify(hex.slice(0, 80))}: expected 64 lower-case hex digits, as an SDR's evidenceLocation ends`,
+      );
     const runs = await this.searched.get();
     if (runs.length === 0) {
-      throw new NotFoundError('no-run-recorded', 'no run is recorded yet, so there is no evidence entry; the provider records one with svc conmon process <report>');
+      throw new NotFoundError(
+        'no-run-recorded',
+        'no run is recorded yet, so there is no evidence entry; the provider records one with svc conmon process <report>',
+      );
     }
     const unpaged: number[] = [];
     for (const run of runs) {
@@ -154,7 +161,10 @@ export class FindEvidence {
       const body = new TextEncoder().encode(this.hashing.canonicalize(item));
       return { body, sha256: this.hashing.sha256(body), run: runRef(run.summary) };
     }
-    const without = unpaged.length === 0 ? '' : `; ${unpaged.map((seq) => `run ${seq}`).join(', ')} ${unpaged.length === 1 ? 'was' : 'were'} recorded without evidence pages (by an earlier svc)`;
+    const without =
+      unpaged.length === 0
+        ? ''
+        : `; ${unpaged.map((seq) => `run ${seq}`).join(', ')} ${unpaged.length === 1 ? 'was' : 'were'} recorded without evidence pages (by an earlier svc)`;
     throw new NotFoundError(
       'no-such-evidence',
       `no evidence entry has content hash ${hex} in ${runs.map(label).join(' or ')}: evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze${without}`,
@@ -180,7 +190,8 @@ export class FindEvidence {
     const searched = new Map<number, SearchedRun>();
     if (state.length > 0) {
       const bySeq = new Map(runs.map((summary) => [summary.seq, summary]));
-      for (const summary of state) searched.set(summary.seq, { summary, latest: true, ...(state.length > 1 ? { source: sourceKey(summary.source) } : {}), snapshots: [] });
+      for (const summary of state)
+        searched.set(summary.seq, { summary, latest: true, ...(state.length > 1 ? { source: sourceKey(summary.source) } : {}), snapshots: [] });
       for (const { record } of [...ocrs].reverse()) {
         const summary = record.snapshot.run_seq === undefined ? undefined : bySeq.get(record.snapshot.run_seq);
         if (summary === undefined) continue;
@@ -221,7 +232,11 @@ export class FindEvidence {
       const number = Math.floor(position / header.page_size);
       if (page?.number !== number) page = { number, items: await this.page(summary, number) };
       const item = page.items[position - number * header.page_size];
-      if (item === undefined) throw new IntegrityError('run-store-tampered', `${where} names position ${position}, which ${pageDocumentName(EVIDENCE_LIST, number)} does not hold; the store was modified outside svc. Restore it from backup`);
+      if (item === undefined)
+        throw new IntegrityError(
+          'run-store-tampered',
+          `${where} names position ${position}, which ${pageDocumentName(EVIDENCE_LIST, number)} does not hold; the store was modified outside svc. Restore it from backup`,
+        );
       if (parseDigest(item.content_hash) === hex) return item;
     }
     return undefined;
@@ -246,7 +261,10 @@ export class FindEvidence {
     const name = bucketDocumentName(bucket);
     const opened = await this.store.openDocument(summary.id, name);
     if (opened === undefined) {
-      throw new IntegrityError('run-store-tampered', `${this.where(summary, name)}: the run's ${EVIDENCE_INDEX_DOCUMENT} has ${2 ** header.bucket_bits} buckets but the run has no ${name}; the store was modified outside svc. Restore it from backup`);
+      throw new IntegrityError(
+        'run-store-tampered',
+        `${this.where(summary, name)}: the run's ${EVIDENCE_INDEX_DOCUMENT} has ${2 ** header.bucket_bits} buckets but the run has no ${name}; the store was modified outside svc. Restore it from backup`,
+      );
     }
     const parts: Uint8Array[] = [];
     for await (const chunk of opened.chunks) parts.push(chunk);
@@ -270,7 +288,11 @@ export class FindEvidence {
     const text = await readStoredText(this.store, summary.id, name);
     this.counts.pagesRead += 1;
     const items = text === undefined ? undefined : parseJson(text);
-    if (!Array.isArray(items)) throw new IntegrityError('run-store-tampered', `${this.where(summary, name)}: the run's ${EVIDENCE_INDEX_DOCUMENT} points into a page the run does not hold; the store was modified outside svc. Restore it from backup`);
+    if (!Array.isArray(items))
+      throw new IntegrityError(
+        'run-store-tampered',
+        `${this.where(summary, name)}: the run's ${EVIDENCE_INDEX_DOCUMENT} points into a page the run does not hold; the store was modified outside svc. Restore it from backup`,
+      );
     return items as ListItem[];
   }
 
@@ -334,7 +356,7 @@ export class FindEvidence {
 
   /** The first entry at `positions` (ascending) whose content hash is `hex`: the candidates of one page read together. */
   private async entryAt(summary: RunSummary, reader: PagedListReader, positions: readonly number[], hex: string): Promise<ListItem | undefined> {
-    for (let i = 0; i < positions.length; ) {
+    for (let i = 0; i < positions.length;) {
       const first = positions[i];
       let last = first;
       for (i += 1; i < positions.length && Math.floor(positions[i] / LIST_PAGE_SIZE) === Math.floor(first / LIST_PAGE_SIZE); i++) last = positions[i];

@@ -52,9 +52,21 @@ export const TRUST_DOCUMENT_BUILDERS: Record<TrustDocumentName, TrustDocumentBui
       const { model } = await parts.sdr(state);
       const { profile } = model.input;
       const metrics = model.document.ksiMetrics;
-      if (metrics === undefined && !holdsRule(model.input.rules, METRICS_RULE)) throw new NotFoundError('no-ksi-metrics', `CR26 ${model.input.rules.info.version} holds no ${METRICS_RULE}: the SDR carries no KSI metrics under it`);
-      if (metrics === undefined) throw new NotFoundError('no-ksi-metrics', `the offering is ${profile.type} Class ${profile.class}: KSI metrics (${METRICS_RULE}) are kept for 20x offerings only`);
-      return { certificationPackageOverviewUri: profile.package_uri, ...(profile.fedramp_id === undefined ? {} : { fedRampPackageId: profile.fedramp_id }), certificationClass: profile.class, rule: METRICS_RULE, asOf: state.asOf, ksiMetrics: metrics };
+      if (metrics === undefined && !holdsRule(model.input.rules, METRICS_RULE))
+        throw new NotFoundError('no-ksi-metrics', `CR26 ${model.input.rules.info.version} holds no ${METRICS_RULE}: the SDR carries no KSI metrics under it`);
+      if (metrics === undefined)
+        throw new NotFoundError(
+          'no-ksi-metrics',
+          `the offering is ${profile.type} Class ${profile.class}: KSI metrics (${METRICS_RULE}) are kept for 20x offerings only`,
+        );
+      return {
+        certificationPackageOverviewUri: profile.package_uri,
+        ...(profile.fedramp_id === undefined ? {} : { fedRampPackageId: profile.fedramp_id }),
+        certificationClass: profile.class,
+        rule: METRICS_RULE,
+        asOf: state.asOf,
+        ksiMetrics: metrics,
+      };
     },
     names: sdrNames,
   },
@@ -62,7 +74,11 @@ export const TRUST_DOCUMENT_BUILDERS: Record<TrustDocumentName, TrustDocumentBui
     json: async ({ parts, state, input, rules }) => {
       const records = await parts.records(state);
       const latest = records.ocrs.at(-1);
-      if (latest === undefined) throw new NotFoundError('no-ocr-recorded', 'no Ongoing Certification Report is recorded yet; the provider records one with svc fedramp ocr --to <period end>');
+      if (latest === undefined)
+        throw new NotFoundError(
+          'no-ocr-recorded',
+          'no Ongoing Certification Report is recorded yet; the provider records one with svc fedramp ocr --to <period end>',
+        );
       return ocrForAudience(latest.document, incidentAgencies(records.incidents), input.audience, withheldIncident(rules));
     },
   },
@@ -71,7 +87,8 @@ export const TRUST_DOCUMENT_BUILDERS: Record<TrustDocumentName, TrustDocumentBui
   history: vulnerabilityReport('history'),
   scn: { json: async ({ parts, state }) => (await parts.records(state)).scns.map((scn) => scn.document) },
   incidents: {
-    json: async ({ parts, state, input }) => (await parts.records(state)).incidents.filter((i) => seesIncident(input.audience, i.affected_agencies)).map((i) => i.document),
+    json: async ({ parts, state, input }) =>
+      (await parts.records(state)).incidents.filter((i) => seesIncident(input.audience, i.affected_agencies)).map((i) => i.document),
   },
   snapshots: { json: async ({ parts, state, rules }) => ({ ...citing(rules, SNAPSHOTS_RULE), snapshots: await parts.snapshots(state) }) },
 };

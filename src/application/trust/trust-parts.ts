@@ -54,8 +54,14 @@ export class TrustParts {
 
   /** The SDR of the latest run as of the state; NotFoundError `no-run-recorded` before a run is. */
   async sdr(state: TrustStoreState): Promise<BuiltSdr> {
-    const built = await this.once(state, 'sdr.built', () => this.sdrs.buildLatest({ now: new Date(state.asOf) }, { command: `svc ${TRUST_SOURCE}`, jsonName: 'sdr.json' }));
-    if (built === undefined) throw new NotFoundError('no-run-recorded', 'no run is recorded yet, so there is no Security Decision Record; the provider records one with svc conmon process <report>');
+    const built = await this.once(state, 'sdr.built', () =>
+      this.sdrs.buildLatest({ now: new Date(state.asOf) }, { command: `svc ${TRUST_SOURCE}`, jsonName: 'sdr.json' }),
+    );
+    if (built === undefined)
+      throw new NotFoundError(
+        'no-run-recorded',
+        'no run is recorded yet, so there is no Security Decision Record; the provider records one with svc conmon process <report>',
+      );
     return built;
   }
 
@@ -87,7 +93,12 @@ export class TrustParts {
     return this.once(state, 'vulnerabilities', async () => {
       const { package_uri } = requireProfileKeys(this.profile, ['class', 'package_uri'], `svc ${TRUST_SOURCE}`);
       const register = await this.judged(state);
-      return currentVulnerabilityReports({ packageUri: package_uri, groups: register.groups, now: register.now, offers: registerOffers(register, await this.shapes.of()) });
+      return currentVulnerabilityReports({
+        packageUri: package_uri,
+        groups: register.groups,
+        now: register.now,
+        offers: registerOffers(register, await this.shapes.of()),
+      });
     });
   }
 

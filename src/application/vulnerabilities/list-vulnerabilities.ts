@@ -21,14 +21,24 @@ export class ListVulnerabilities {
 
   async execute(input: { class?: Cr26Class; now?: Date; status?: VulnFilter }): Promise<ListVulnerabilitiesResult> {
     const { groups, ...register } = await this.register.judge(input, 'svc vuln list');
-    const counts = { total: groups.length, overdue: 0, incident: 0, ...Object.fromEntries(VULNERABILITY_STATES.map((s) => [s, 0])) } as ListVulnerabilitiesResult['counts'];
+    const counts = {
+      total: groups.length,
+      overdue: 0,
+      incident: 0,
+      ...Object.fromEntries(VULNERABILITY_STATES.map((s) => [s, 0])),
+    } as ListVulnerabilitiesResult['counts'];
     for (const { judgment } of groups) {
       counts[judgment.state] += 1;
       if (judgment.overdue.is) counts.overdue += 1;
       if (judgment.incident.internet || judgment.incident.other) counts.incident += 1;
     }
     const keep = (g: JudgedGroup) =>
-      input.status === undefined || (input.status === 'overdue' ? g.judgment.overdue.is : input.status === 'incident' ? g.judgment.incident.internet || g.judgment.incident.other : g.judgment.state === input.status);
+      input.status === undefined ||
+      (input.status === 'overdue'
+        ? g.judgment.overdue.is
+        : input.status === 'incident'
+          ? g.judgment.incident.internet || g.judgment.incident.other
+          : g.judgment.state === input.status);
     return { register, counts, vulnerabilities: groups.filter(keep).map(listedVulnerability) };
   }
 }

@@ -2,7 +2,16 @@ import { inject, injectable } from 'tsyringe';
 import { UsageError } from '../../domain/errors';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { FedrampShapes } from '../fedramp/fedramp-documents';
-import { aviGroups, buildAvi, buildHistory, buildVdr, reportPeriod, resourceRedactor, unwritableRatingsWarning, vdrGroups } from '../../domain/vulnerabilities/vulnerability-reports';
+import {
+  aviGroups,
+  buildAvi,
+  buildHistory,
+  buildVdr,
+  reportPeriod,
+  resourceRedactor,
+  unwritableRatingsWarning,
+  vdrGroups,
+} from '../../domain/vulnerabilities/vulnerability-reports';
 import { activityReportMarkdown, buildActivityReport, REPORT_RULES } from '../../domain/vulnerabilities/activity-report';
 import { heldRules } from '../../domain/fedramp/relied-rules';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
@@ -98,9 +107,25 @@ export class ReportVulnerabilities {
       count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
     }
     // The JSON documents follow FedRAMP's schema: say once what it could not carry as a number.
-    const inDocument = format === 'history' ? register.groups : format === 'vdr' ? vdrGroups({ ...period, groups: register.groups }) : format === 'avi' ? aviGroups({ ...period, groups: register.groups }) : [];
-    const warning = unwritableRatingsWarning(inDocument.map((g) => g.judgment), offers);
-    const shown = { format, ...(document === undefined ? {} : { document }), ...(text === undefined ? {} : { text }), count, ...(warning === undefined ? {} : { warnings: [warning] }) };
+    const inDocument =
+      format === 'history'
+        ? register.groups
+        : format === 'vdr'
+          ? vdrGroups({ ...period, groups: register.groups })
+          : format === 'avi'
+            ? aviGroups({ ...period, groups: register.groups })
+            : [];
+    const warning = unwritableRatingsWarning(
+      inDocument.map((g) => g.judgment),
+      offers,
+    );
+    const shown = {
+      format,
+      ...(document === undefined ? {} : { document }),
+      ...(text === undefined ? {} : { text }),
+      count,
+      ...(warning === undefined ? {} : { warnings: [warning] }),
+    };
     if (input.out === undefined) return shown;
     const written = await writeAll(await this.writer.open(input.out), (sink) => {
       if (text !== undefined) sink.write(text);

@@ -32,13 +32,15 @@ export function verifyEvidenceEntries(document: unknown, file: string, digest: C
   if (!isPlainObject(document) || document.schema !== EVIDENCE_BUNDLE_SCHEMA) return changed('schema', `expected "${EVIDENCE_BUNDLE_SCHEMA}"`);
   const { entries, input, merkle_root } = document;
   if (!Array.isArray(entries)) return changed('entries', `expected an array, got ${describe(entries)}`);
-  if (!isPlainObject(input) || typeof input.name !== 'string' || parseDigest(input.sha256) === undefined) return changed('input', 'expected {"name", "sha256": "sha256:<hex>"}');
+  if (!isPlainObject(input) || typeof input.name !== 'string' || parseDigest(input.sha256) === undefined)
+    return changed('input', 'expected {"name", "sha256": "sha256:<hex>"}');
   const recordedRoot = parseDigest(merkle_root) ?? changed('merkle_root', 'expected sha256:<64 hex digits>');
   const ids: string[] = [];
   const hashes: string[] = [];
   const counts: BundleCounts = { results: 0, pass: 0, warn: 0, fail: 0, mapped: 0, unmapped: 0, evidence: 0, actions: 0, poam: 0 };
   entries.forEach((entry, i) => {
-    if (!isPlainObject(entry) || typeof entry.ksi_id !== 'string' || !STATUS.has(entry.status as string)) return changed(`entries[${i}]`, 'expected an evidence entry with ksi_id and status');
+    if (!isPlainObject(entry) || typeof entry.ksi_id !== 'string' || !STATUS.has(entry.status as string))
+      return changed(`entries[${i}]`, 'expected an evidence entry with ksi_id and status');
     const recorded = parseDigest(entry.content_hash) ?? changed(`entries[${i}].content_hash`, 'expected sha256:<64 hex digits>');
     const hash = digest.sha256(digest.canonicalize(Object.fromEntries(Object.entries(entry).filter(([key]) => !UNHASHED.has(key)))));
     if (hash !== recorded) changed(`entry ${entry.ksi_id}`, `content_hash records ${formatDigest(recorded)}, the entry hashes to ${formatDigest(hash)}`);
@@ -107,17 +109,21 @@ export function readRecordedManifest(document: unknown, file: string): RecordedM
 export function checkBundleFiles(manifest: RecordedManifest, found: readonly WrittenFile[], file: string, digest: Pick<ContentDigest, 'sha256'>): void {
   for (const actual of found) {
     const recorded = manifest.files.get(actual.name);
-    if (recorded && recorded.sha256 !== actual.sha256) changedAfter(file, actual.name, `sha256 is ${formatDigest(actual.sha256)}, ${file} records ${formatDigest(recorded.sha256)}`);
+    if (recorded && recorded.sha256 !== actual.sha256)
+      changedAfter(file, actual.name, `sha256 is ${formatDigest(actual.sha256)}, ${file} records ${formatDigest(recorded.sha256)}`);
     if (recorded && recorded.bytes !== actual.bytes) changedAfter(file, actual.name, `${actual.bytes} bytes, ${file} records ${recorded.bytes}`);
   }
   const aggregate = aggregateHash(found, digest);
-  if (aggregate !== manifest.aggregateHash) changedAfter(file, `${file} aggregate_hash`, `records ${formatDigest(manifest.aggregateHash)}, the files give ${formatDigest(aggregate)}`);
+  if (aggregate !== manifest.aggregateHash)
+    changedAfter(file, `${file} aggregate_hash`, `records ${formatDigest(manifest.aggregateHash)}, the files give ${formatDigest(aggregate)}`);
 }
 
 /** Holds the manifest's Merkle root, input and counts against the verified entries. */
 export function checkManifestEntries(manifest: RecordedManifest, entries: VerifiedEntries, file: string): void {
-  if (manifest.merkleRoot !== entries.merkleRoot) changedAfter(file, `${file} merkle_root`, `records ${formatDigest(manifest.merkleRoot)}, the entries give ${formatDigest(entries.merkleRoot)}`);
-  if (manifest.input.sha256 !== entries.input.sha256 || manifest.input.name !== entries.input.name) changedAfter(file, `${file} input`, "differs from the evidence bundle's input");
+  if (manifest.merkleRoot !== entries.merkleRoot)
+    changedAfter(file, `${file} merkle_root`, `records ${formatDigest(manifest.merkleRoot)}, the entries give ${formatDigest(entries.merkleRoot)}`);
+  if (manifest.input.sha256 !== entries.input.sha256 || manifest.input.name !== entries.input.name)
+    changedAfter(file, `${file} input`, "differs from the evidence bundle's input");
   for (const [key, value] of Object.entries(entries.counts)) {
     if (manifest.counts[key] !== value) changedAfter(file, `${file} counts.${key}`, `records ${describe(manifest.counts[key])}, the entries give ${value}`);
   }

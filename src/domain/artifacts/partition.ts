@@ -76,8 +76,7 @@ export interface PartRules {
 
 /** A part's answer to `check`: whether its results are valid, and what joining it to the others needs to know. */
 export type PartCheck =
-  | { ok: true; count: number; first?: string; last?: string; sorted: boolean; statuses: StatusCounts; mapped: KsiResult[] }
-  | { ok: false; reason: string };
+  { ok: true; count: number; first?: string; last?: string; sorted: boolean; statuses: StatusCounts; mapped: KsiResult[] } | { ok: false; reason: string };
 
 /** What a part renders with: the run's policy and context, where it falls among the parts, and where its fragments go. */
 export interface PartJob {
@@ -119,7 +118,10 @@ export class PartWork {
   private catalog?: KsiCatalog;
 
   /** `results` as parsed from the part's text, or undefined with the parser's message when it does not parse. */
-  constructor(private readonly results: KsiResult[] | undefined, private readonly parseError?: string) {}
+  constructor(
+    private readonly results: KsiResult[] | undefined,
+    private readonly parseError?: string,
+  ) {}
 
   check(rules: PartRules): PartCheck {
     const results = this.results;

@@ -9,11 +9,7 @@ import { MANIFEST_SCHEMA } from './manifest';
  * tampering (docs/artifacts.md, "Recognizing svc's files").
  */
 export type TextShape =
-  | { kind: 'json'; document: unknown }
-  | { kind: 'empty' }
-  | { kind: 'blank' }
-  | { kind: 'binary' }
-  | { kind: 'not-json'; problem: string };
+  { kind: 'json'; document: unknown } | { kind: 'empty' } | { kind: 'blank' } | { kind: 'binary' } | { kind: 'not-json'; problem: string };
 
 export function textShape(text: string): TextShape {
   if (text.length === 0) return { kind: 'empty' };

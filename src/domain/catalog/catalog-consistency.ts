@@ -32,7 +32,8 @@ export function checkCatalogConsistency(data: CatalogData, crosswalk?: Crosswalk
   for (const ksi of data.ksis) {
     if (seen.has(ksi.id)) problems.push(`${ksi.id}: listed twice`);
     seen.add(ksi.id);
-    if (ksi.id !== ksiIdForControl(ksi.control)) problems.push(`${ksi.id}: id does not match its control ${ksi.control} (expected ${ksiIdForControl(ksi.control)})`);
+    if (ksi.id !== ksiIdForControl(ksi.control))
+      problems.push(`${ksi.id}: id does not match its control ${ksi.control} (expected ${ksiIdForControl(ksi.control)})`);
     if (policies.has(ksi.control)) problems.push(`${ksi.id}: ${ksi.control} is a policy control, not a KSI`);
     if (ksi.controls[0] !== ksi.control) problems.push(`${ksi.id}: controls must start with its base control ${ksi.control}`);
     for (const control of ksi.controls) {

@@ -2,7 +2,15 @@ import { InvalidInputError } from '../errors';
 import type { Severity } from '../governance/severity';
 import { isPlainObject } from '../encoding/json-values';
 import type { OfficialKsi, OfficialRelease } from './frmr-release';
-import { baseControl, ksiIdForControl, type CatalogData, type CatalogSourceInfo, type ControlRef, type FamilyDefinition, type KsiDefinition } from './ksi-catalog';
+import {
+  baseControl,
+  ksiIdForControl,
+  type CatalogData,
+  type CatalogSourceInfo,
+  type ControlRef,
+  type FamilyDefinition,
+  type KsiDefinition,
+} from './ksi-catalog';
 
 /** FAIL severity by family (DESIGN §4). */
 const SEVERITY: Record<Severity, string[]> = {
@@ -100,7 +108,11 @@ export function deriveCrosswalk(ordered: readonly ReleaseFile[]): Crosswalk {
   const entries = new Map<string, CrosswalkEntry>();
   const aliases = new Map<string, Set<string>>();
   const link = (a: string, b: string) => {
-    for (const [x, y] of [[a, b], [b, a]]) aliases.set(x, (aliases.get(x) ?? new Set()).add(y));
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ])
+      aliases.set(x, (aliases.get(x) ?? new Set()).add(y));
   };
   for (const { release } of ordered) {
     for (const ksi of release.ksis) {
@@ -144,7 +156,8 @@ function mergeEntry(previous: CrosswalkEntry | undefined, ksi: OfficialKsi, rele
 function familyDefaults(family: string, file: string): Pick<FamilyDefinition, 'severity' | 'frequency_days' | 'owner'> {
   const severity = (Object.keys(SEVERITY) as Severity[]).find((s) => SEVERITY[s].includes(family));
   const owner = Object.keys(OWNERS).find((o) => OWNERS[o].includes(family));
-  if (!severity || !owner) throw new InvalidInputError('catalog-derivation', `${file}: family ${family} has no severity or owner in the rules of docs/catalog.md`);
+  if (!severity || !owner)
+    throw new InvalidInputError('catalog-derivation', `${file}: family ${family} has no severity or owner in the rules of docs/catalog.md`);
   return { severity, frequency_days: FAST_FAMILIES.includes(family) ? 3 : 90, owner };
 }
 
@@ -156,7 +169,8 @@ interface OscalControl {
 
 function readGroups(oscal: unknown, file: string): { id: string; title: string; controls: OscalControl[] }[] {
   const catalog = isPlainObject(oscal) ? oscal.catalog : undefined;
-  if (!isPlainObject(catalog) || !Array.isArray(catalog.groups)) throw new InvalidInputError('catalog-derivation', `${file}: catalog.groups: missing; pass an OSCAL resolved-profile catalog`);
+  if (!isPlainObject(catalog) || !Array.isArray(catalog.groups))
+    throw new InvalidInputError('catalog-derivation', `${file}: catalog.groups: missing; pass an OSCAL resolved-profile catalog`);
   return catalog.groups.map((g) => ({ id: String(g.id), title: String(g.title), controls: readControls(g.controls) }));
 }
 

@@ -26,7 +26,10 @@ export interface OfficialRelease {
  */
 export function readFrmrRelease(document: unknown, file: string): OfficialRelease {
   const fail = (path: string, problem: string): never => {
-    throw new InvalidInputError('invalid-frmr', `${file}: ${path}: ${problem}; pass a FedRAMP FRMR KSI file (FRMR.KSI.*.json, FRMR.documentation.json or fedramp-consolidated-rules.json)`);
+    throw new InvalidInputError(
+      'invalid-frmr',
+      `${file}: ${path}: ${problem}; pass a FedRAMP FRMR KSI file (FRMR.KSI.*.json, FRMR.documentation.json or fedramp-consolidated-rules.json)`,
+    );
   };
   if (!isPlainObject(document)) return fail('$', 'expected a JSON object');
   const info = isPlainObject(document.info) ? document.info : {};

@@ -18,7 +18,10 @@ export function officialDefinitions(release: OfficialRelease, catalog: KsiCatalo
         const family = catalog.family(control.split('-')[0].toUpperCase());
         if (family && !families.includes(family)) families.push(family);
       }
-      const lead = families.reduce<FamilyDefinition | undefined>((best, f) => (!best || maxSeverity(best.severity, f.severity) !== best.severity ? f : best), undefined);
+      const lead = families.reduce<FamilyDefinition | undefined>(
+        (best, f) => (!best || maxSeverity(best.severity, f.severity) !== best.severity ? f : best),
+        undefined,
+      );
       const severity: Severity = lead?.severity ?? 'Medium';
       return {
         id: k.id,

@@ -133,7 +133,8 @@ export function encodeSpans(spans: readonly PieceSpan[], ofList = false): Uint8A
   const next = new Map<number, number>();
   let pack = 0;
   for (const span of spans) {
-    if (!isCount(span.pack) || !isCount(span.first) || !isCount(span.count) || span.count === 0) throw new RangeError(`not a piece span: ${JSON.stringify(span)}`);
+    if (!isCount(span.pack) || !isCount(span.first) || !isCount(span.count) || span.count === 0)
+      throw new RangeError(`not a piece span: ${JSON.stringify(span)}`);
     varint(out, zigzag(span.pack - pack));
     varint(out, zigzag(span.first - (next.get(span.pack) ?? 0)));
     varint(out, span.count);

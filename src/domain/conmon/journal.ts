@@ -42,9 +42,21 @@ export function journalHash(entry: Omit<JournalEntry, 'hash'>, digest: Pick<RunD
  * The entry that follows `last` (undefined for the first), its values checked first (InvalidInputError). Its record is
  * a copy read back from the canonical text, so what the caller holds and what is stored cannot drift apart.
  */
-export function nextJournalEntry(last: JournalEntry | undefined, kind: string, record: Record<string, unknown>, recordedAt: string, digest: Pick<RunDigest, 'sha256'>): JournalEntry {
+export function nextJournalEntry(
+  last: JournalEntry | undefined,
+  kind: string,
+  record: Record<string, unknown>,
+  recordedAt: string,
+  digest: Pick<RunDigest, 'sha256'>,
+): JournalEntry {
   checkJournalValues(kind, record, recordedAt);
-  const entry = { seq: (last?.seq ?? 0) + 1, kind, recorded_at: recordedAt, record: JSON.parse(canonicalText(record)) as Record<string, unknown>, prev: last?.hash ?? null };
+  const entry = {
+    seq: (last?.seq ?? 0) + 1,
+    kind,
+    recorded_at: recordedAt,
+    record: JSON.parse(canonicalText(record)) as Record<string, unknown>,
+    prev: last?.hash ?? null,
+  };
   return { ...entry, hash: journalHash(entry, digest) };
 }
 

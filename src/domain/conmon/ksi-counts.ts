@@ -91,5 +91,7 @@ export function ksiCountsChunks(counted: () => KsiCounted): Iterable<string> {
 export function readKsiCountsRow(value: unknown): KsiCounts | undefined {
   if (!isPlainObject(value) || typeof value.ksi_id !== 'string' || Object.keys(value).length !== 4) return undefined;
   const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-  return count(value.pass) && count(value.fail) && count(value.other) ? { ksi_id: value.ksi_id, pass: value.pass, fail: value.fail, other: value.other } : undefined;
+  return count(value.pass) && count(value.fail) && count(value.other)
+    ? { ksi_id: value.ksi_id, pass: value.pass, fail: value.fail, other: value.other }
+    : undefined;
 }

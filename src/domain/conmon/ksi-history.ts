@@ -88,7 +88,11 @@ export function nextKsiHistory(previous: KsiHistory | undefined, added: readonly
   const last = new Map<string, HistoryRun>();
   for (const run of all) {
     const seen = last.get(run.source);
-    if (Date.parse(run.as_of) < cutoff && (seen === undefined || Date.parse(run.as_of) > Date.parse(seen.as_of) || (run.as_of === seen.as_of && run.seq > seen.seq))) last.set(run.source, run);
+    if (
+      Date.parse(run.as_of) < cutoff &&
+      (seen === undefined || Date.parse(run.as_of) > Date.parse(seen.as_of) || (run.as_of === seen.as_of && run.seq > seen.seq))
+    )
+      last.set(run.source, run);
   }
   const kept = (run: HistoryRun) => Date.parse(run.as_of) >= cutoff || last.get(run.source) === run;
   // Each run kept, its changes written against the previous run kept of its source.
@@ -123,7 +127,10 @@ function rowsById(rows: readonly KsiCounts[]): Map<string, KsiCounts> {
   const byId = new Map<string, KsiCounts>();
   for (const row of rows) {
     const seen = byId.get(row.ksi_id);
-    byId.set(row.ksi_id, seen === undefined ? row : { ksi_id: row.ksi_id, pass: seen.pass + row.pass, fail: seen.fail + row.fail, other: seen.other + row.other });
+    byId.set(
+      row.ksi_id,
+      seen === undefined ? row : { ksi_id: row.ksi_id, pass: seen.pass + row.pass, fail: seen.fail + row.fail, other: seen.other + row.other },
+    );
   }
   return byId;
 }
@@ -149,7 +156,8 @@ const RUN_ID = /^[0-9a-f]{64}$/;
 export function readKsiHistory(value: unknown): KsiHistory | string {
   if (!isPlainObject(value) || value.schema !== KSI_HISTORY_SCHEMA || !Array.isArray(value.runs)) return `it is not a ${KSI_HISTORY_SCHEMA} document`;
   const { from } = value;
-  if (Object.keys(value).length !== (from === undefined ? 2 : 3) || (from !== undefined && (typeof from !== 'string' || Number.isNaN(Date.parse(from))))) return 'its fields are not the ones svc writes';
+  if (Object.keys(value).length !== (from === undefined ? 2 : 3) || (from !== undefined && (typeof from !== 'string' || Number.isNaN(Date.parse(from)))))
+    return 'its fields are not the ones svc writes';
   const runs: HistoryEntry[] = [];
   let seq = 0;
   for (const run of value.runs as unknown[]) {
@@ -164,7 +172,16 @@ export function readKsiHistory(value: unknown): KsiHistory | string {
 function readEntry(value: unknown): HistoryEntry | undefined {
   if (!isPlainObject(value)) return undefined;
   const { id, seq, as_of, source, changed, uncounted } = value;
-  if (typeof id !== 'string' || !RUN_ID.test(id) || !Number.isSafeInteger(seq) || (seq as number) < 1 || typeof as_of !== 'string' || Number.isNaN(Date.parse(as_of)) || typeof source !== 'string') return undefined;
+  if (
+    typeof id !== 'string' ||
+    !RUN_ID.test(id) ||
+    !Number.isSafeInteger(seq) ||
+    (seq as number) < 1 ||
+    typeof as_of !== 'string' ||
+    Number.isNaN(Date.parse(as_of)) ||
+    typeof source !== 'string'
+  )
+    return undefined;
   const run = { id, seq: seq as number, as_of, source };
   if (Object.keys(value).length !== 5) return undefined;
   if (uncounted === true) return run;

@@ -71,13 +71,28 @@ function reported(before: TrackedPoamItem | undefined, assessed: AssessedResult,
   const status = assessed.result.status;
   if (!needsPoam(assessed)) {
     if (before?.status !== 'Open') return before && { item: before, changes: [] };
-    const closed: TrackedPoamItem = { ...before, status: 'Closed', overdue: false, status_date: run.asOf, completion_date: run.asOf, last_status: status, last_run: run.id };
+    const closed: TrackedPoamItem = {
+      ...before,
+      status: 'Closed',
+      overdue: false,
+      status_date: run.asOf,
+      completion_date: run.asOf,
+      last_status: status,
+      last_run: run.id,
+    };
     return { item: closed, changes: [{ kind: 'closed', item: closed }] };
   }
   const open = before?.status === 'Open';
   const detected = open ? before.original_detection_date : detectionDate(assessed, run.context);
   const { status: _open, ...row } = poamRow(assessed, run.context, detected);
-  const item: TrackedPoamItem = { ...row, status: 'Open', overdue: open && before.overdue && row.scheduled_completion_date < run.asOf, status_date: open ? before.status_date : run.asOf, last_status: status, last_run: run.id };
+  const item: TrackedPoamItem = {
+    ...row,
+    status: 'Open',
+    overdue: open && before.overdue && row.scheduled_completion_date < run.asOf,
+    status_date: open ? before.status_date : run.asOf,
+    last_status: status,
+    last_run: run.id,
+  };
   if (!open) return { item, changes: [{ kind: 'opened', item, ...(before ? { reopened: true } : {}) }] };
   return { item, changes: before.risk_rating !== item.risk_rating ? [{ kind: 'risk-changed', item, previousRisk: before.risk_rating }] : [] };
 }

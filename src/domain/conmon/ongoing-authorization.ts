@@ -116,8 +116,16 @@ export function ongoingAuthorizationReport(facts: OaFacts): OaReport {
         ? {
             last: last.summary.counts,
             first: first.summary.counts,
-            pass_rate: { first: rate(first.summary.counts.pass, first.summary.counts.results), last: rate(last.summary.counts.pass, last.summary.counts.results) },
-            areas: Object.entries(last.summary.areas).map(([area, c]) => ({ area, title: facts.areaTitle(area), ...c, pass_rate: rate(c.pass, c.pass + c.warn + c.fail) })),
+            pass_rate: {
+              first: rate(first.summary.counts.pass, first.summary.counts.results),
+              last: rate(last.summary.counts.pass, last.summary.counts.results),
+            },
+            areas: Object.entries(last.summary.areas).map(([area, c]) => ({
+              area,
+              title: facts.areaTitle(area),
+              ...c,
+              pass_rate: rate(c.pass, c.pass + c.warn + c.fail),
+            })),
           }
         : null,
     changes: findings.filter((f) => STATUS.has(f.from) && STATUS.has(f.to) && f.from !== f.to),
@@ -168,21 +176,39 @@ export function ongoingAuthorizationMarkdown(report: OaReport): string {
   if (report.changes.length === 0) out.push('No KSI changed status in the period.');
   else {
     out.push('| As of | Run | KSI | From | To | Class | Severity |', '|---|---|---|---|---|---|---|');
-    for (const f of report.changes) out.push(`| ${f.as_of} | ${f.run} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.from)} | ${markdownText(f.to)} | ${f.class} | ${f.severity} |`);
+    for (const f of report.changes)
+      out.push(
+        `| ${f.as_of} | ${f.run} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.from)} | ${markdownText(f.to)} | ${f.class} | ${f.severity} |`,
+      );
   }
-  out.push('', '## POA&M', '', `Opened: ${poam.opened.length}; closed: ${poam.closed.length}; became overdue: ${poam.overdue.length}; open at the end of the period: ${poam.open_at_end} (${poam.overdue_at_end} overdue).`);
+  out.push(
+    '',
+    '## POA&M',
+    '',
+    `Opened: ${poam.opened.length}; closed: ${poam.closed.length}; became overdue: ${poam.overdue.length}; open at the end of the period: ${poam.open_at_end} (${poam.overdue_at_end} overdue).`,
+  );
   const table = (title: string, rows: OaPoamEntry[], dateLabel: string) => {
     if (rows.length === 0) return;
     out.push('', `### ${title}`, '', `| POA&M | KSI | Risk | ${dateLabel} | Detected | Due | Run |`, '|---|---|---|---|---|---|---|');
-    for (const r of rows) out.push(`| ${markdownText(r.poam_id)}${r.reopened ? ' (reopened)' : ''} | ${markdownText(r.ksi_id)} | ${markdownText(r.risk_rating)} | ${markdownText(r.date)} | ${markdownText(r.original_detection_date)} | ${markdownText(r.scheduled_completion_date)} | ${r.run} |`);
+    for (const r of rows)
+      out.push(
+        `| ${markdownText(r.poam_id)}${r.reopened ? ' (reopened)' : ''} | ${markdownText(r.ksi_id)} | ${markdownText(r.risk_rating)} | ${markdownText(r.date)} | ${markdownText(r.original_detection_date)} | ${markdownText(r.scheduled_completion_date)} | ${r.run} |`,
+      );
   };
   table('Opened', poam.opened, 'Opened');
   table('Closed', poam.closed, 'Closed');
   table('Became overdue', poam.overdue, 'As of');
-  out.push('', '## Drift findings', '', `By severity: ${DRIFT_SEVERITIES.map((s) => `${s} ${drift.severity[s]}`).join(', ')}.`, `By class: ${DRIFT_CLASSES.map((c) => `${c} ${drift.class[c]}`).join(', ')}.`);
+  out.push(
+    '',
+    '## Drift findings',
+    '',
+    `By severity: ${DRIFT_SEVERITIES.map((s) => `${s} ${drift.severity[s]}`).join(', ')}.`,
+    `By class: ${DRIFT_CLASSES.map((c) => `${c} ${drift.class[c]}`).join(', ')}.`,
+  );
   if (drift.findings.length > 0) {
     out.push('', '| As of | Run | Severity | Class | KSI | Reason |', '|---|---|---|---|---|---|');
-    for (const f of drift.findings) out.push(`| ${f.as_of} | ${f.run} | ${f.severity} | ${f.class} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.reason)} |`);
+    for (const f of drift.findings)
+      out.push(`| ${f.as_of} | ${f.run} | ${f.severity} | ${f.class} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.reason)} |`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -106,11 +106,19 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
     drift: driftCounts.class,
   };
   const event = eventMaker(summary, uuid);
-  const recorded = event('run.recorded', null, null, String(seq), 'info', `Run ${seq} recorded: ${run.counts.results} KSIs, ${run.counts.pass} PASS, ${run.counts.warn} WARN, ${run.counts.fail} FAIL`, {
-    counts: run.counts,
-    merkle_root: run.merkleRoot,
-    poam: summary.poam,
-  });
+  const recorded = event(
+    'run.recorded',
+    null,
+    null,
+    String(seq),
+    'info',
+    `Run ${seq} recorded: ${run.counts.results} KSIs, ${run.counts.pass} PASS, ${run.counts.warn} WARN, ${run.counts.fail} FAIL`,
+    {
+      counts: run.counts,
+      merkle_root: run.merkleRoot,
+      poam: summary.poam,
+    },
+  );
   /** The changes of the lifecycle in their order: those the results made, then the items that became overdue. */
   function* changes(late: boolean): Generator<ConmonEvent> {
     for (const entry of lifecycle()) for (const change of entry.changes) if ((change.kind === 'overdue') === late) yield lifecycleEvent(change, event);
@@ -134,7 +142,15 @@ export function recordStep(run: RunToRecord, previous: PreviousRun | undefined, 
   };
 }
 
-type MakeEvent = (kind: EventKind, ksiId: string | null, poamId: string | null, subject: string, severity: EventSeverity, summary: string, data: Record<string, unknown>) => ConmonEvent;
+type MakeEvent = (
+  kind: EventKind,
+  ksiId: string | null,
+  poamId: string | null,
+  subject: string,
+  severity: EventSeverity,
+  summary: string,
+  data: Record<string, unknown>,
+) => ConmonEvent;
 
 function eventMaker(summary: RunSummary, uuid: (key: string) => string): MakeEvent {
   const run = { id: summary.id, seq: summary.seq, input: summary.input };
@@ -158,23 +174,51 @@ const DRIFT_SEVERITY: Record<DriftSeverity, EventSeverity> = { P1: 'critical', P
 function lifecycleEvent(change: LifecycleChange, event: MakeEvent): ConmonEvent {
   const { item } = change;
   const at = (kind: EventKind, severity: EventSeverity, text: string, data: Record<string, unknown>) =>
-    event(kind, item.ksi_id, item.poam_id, item.poam_id, severity, `${item.poam_id} ${text}`, { status: item.last_status, risk_rating: item.risk_rating, point_of_contact: item.point_of_contact, ...data });
+    event(kind, item.ksi_id, item.poam_id, item.poam_id, severity, `${item.poam_id} ${text}`, {
+      status: item.last_status,
+      risk_rating: item.risk_rating,
+      point_of_contact: item.point_of_contact,
+      ...data,
+    });
   const dates = { original_detection_date: item.original_detection_date, scheduled_completion_date: item.scheduled_completion_date };
   switch (change.kind) {
     case 'opened':
-      return at('poam.opened', RISK_SEVERITY[item.risk_rating], `${change.reopened ? 'reopened' : 'opened'}: ${item.ksi_id} ${item.last_status} (${item.risk_rating}), due ${item.scheduled_completion_date}`, { ...dates, reopened: change.reopened === true });
+      return at(
+        'poam.opened',
+        RISK_SEVERITY[item.risk_rating],
+        `${change.reopened ? 'reopened' : 'opened'}: ${item.ksi_id} ${item.last_status} (${item.risk_rating}), due ${item.scheduled_completion_date}`,
+        { ...dates, reopened: change.reopened === true },
+      );
     case 'closed':
       return at('poam.closed', 'info', `closed: ${item.ksi_id} PASS on ${item.completion_date}`, { ...dates, completion_date: item.completion_date });
     case 'overdue':
-      return at('poam.overdue', item.risk_rating === 'Critical' ? 'critical' : 'error', `overdue: due ${item.scheduled_completion_date}, open since ${item.original_detection_date}`, dates);
+      return at(
+        'poam.overdue',
+        item.risk_rating === 'Critical' ? 'critical' : 'error',
+        `overdue: due ${item.scheduled_completion_date}, open since ${item.original_detection_date}`,
+        dates,
+      );
     case 'risk-changed':
-      return at('poam.risk-changed', RISK_SEVERITY[item.risk_rating], `risk ${change.previousRisk} -> ${item.risk_rating}, due ${item.scheduled_completion_date}`, { ...dates, previous_risk_rating: change.previousRisk });
+      return at(
+        'poam.risk-changed',
+        RISK_SEVERITY[item.risk_rating],
+        `risk ${change.previousRisk} -> ${item.risk_rating}, due ${item.scheduled_completion_date}`,
+        { ...dates, previous_risk_rating: change.previousRisk },
+      );
   }
 }
 
 function driftEvent(finding: DriftFinding, event: MakeEvent): ConmonEvent {
   const subject = `${finding.class}/${finding.ksi_id ?? finding.reason}`;
-  return event('drift.detected', finding.ksi_id, null, subject, DRIFT_SEVERITY[finding.severity], `${finding.class} ${finding.severity} ${finding.ksi_id ?? '(run)'}: ${finding.reason}`, { ...finding });
+  return event(
+    'drift.detected',
+    finding.ksi_id,
+    null,
+    subject,
+    DRIFT_SEVERITY[finding.severity],
+    `${finding.class} ${finding.severity} ${finding.ksi_id ?? '(run)'}: ${finding.reason}`,
+    { ...finding },
+  );
 }
 
 /** The entries as an array, unless there are more than `max`. */

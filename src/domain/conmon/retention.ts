@@ -18,7 +18,6 @@ import { latestOfEachSource } from './run-sources';
  */
 export const PRUNE_KIND = 'run-prune';
 
-
 /** The retention setting: `conmon.retention.keep_days` of svc.config.json. */
 export interface Retention {
   keep_days: number;
@@ -42,7 +41,8 @@ export function readRetention(value: unknown, fail: (path: string, problem: stri
   if (!isPlainObject(value)) return fail('conmon.retention', 'expected an object such as {"keep_days": 90}');
   for (const key of Object.keys(value)) if (key !== 'keep_days') fail(`conmon.retention.${key}`, 'unknown setting (known: keep_days)');
   const days = value.keep_days;
-  if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < MIN_KEEP_DAYS) return fail('conmon.retention.keep_days', `expected a whole number of days, at least ${MIN_KEEP_DAYS}, got ${JSON.stringify(days) ?? 'nothing'}`);
+  if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < MIN_KEEP_DAYS)
+    return fail('conmon.retention.keep_days', `expected a whole number of days, at least ${MIN_KEEP_DAYS}, got ${JSON.stringify(days) ?? 'nothing'}`);
   return { keep_days: days };
 }
 

@@ -37,7 +37,15 @@ export interface RunLink {
 }
 
 /** The records every run has; how each is named in messages. */
-export const RECORD_KINDS = { record: 'record', head: 'record', summary: 'summary', poam: 'POA&M state', events: 'events', documents: 'document list', kept: 'kept document list' } as const;
+export const RECORD_KINDS = {
+  record: 'record',
+  head: 'record',
+  summary: 'summary',
+  poam: 'POA&M state',
+  events: 'events',
+  documents: 'document list',
+  kept: 'kept document list',
+} as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
 
 /**
@@ -85,7 +93,10 @@ export interface StateDigests {
  * by: `digests` gives them once the text has been read to its end. A large run's lifecycle is merged again for every
  * read of it (recordStep), so hashing it for the link apart from writing it was two more walks of every result.
  */
-export function hashedState(state: Pick<DecidedRun, 'summary' | 'poam' | 'events'>, digest: RunDigest): { chunks: Iterable<string>; digests: () => StateDigests } {
+export function hashedState(
+  state: Pick<DecidedRun, 'summary' | 'poam' | 'events'>,
+  digest: RunDigest,
+): { chunks: Iterable<string>; digests: () => StateDigests } {
   let digests: StateDigests | undefined;
   function* hashing(value: unknown, into: { update(data: string): void }): Generator<string> {
     for (const piece of jsonChunks(value, 'canonical')) {
@@ -155,7 +166,10 @@ export class ChainWalk {
       throw chainTampered(this.where(expected), `the chain link of run ${expected} (${id}) is not the link of that run`);
     }
     if (link.prev !== this.head) {
-      throw chainTampered(this.where(expected), `the chain link of run ${expected} (${id}) does not follow ${expected === 1 ? 'the start of the chain' : `run ${expected - 1}`}`);
+      throw chainTampered(
+        this.where(expected),
+        `the chain link of run ${expected} (${id}) does not follow ${expected === 1 ? 'the start of the chain' : `run ${expected - 1}`}`,
+      );
     }
     this.seq = expected;
     this.head = headOf(link, this.digest);

@@ -33,6 +33,7 @@ export function checkDecided(run: DecidedRun, id: string, seq: number): void {
     throw new Error(`append(${id}): decide returned run ${run.summary.id} with seq ${run.summary.seq}, expected run ${id} with seq ${seq}`);
   }
   for (const field of ['recorded_at', 'as_of'] as const) {
-    if (Number.isNaN(Date.parse(run.summary[field]))) throw new Error(`append(${id}): summary.${field} ${JSON.stringify(run.summary[field])} is not an ISO-8601 time`);
+    if (Number.isNaN(Date.parse(run.summary[field])))
+      throw new Error(`append(${id}): summary.${field} ${JSON.stringify(run.summary[field])} is not an ISO-8601 time`);
   }
 }

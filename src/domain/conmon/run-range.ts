@@ -25,6 +25,7 @@ export function isWithin(asOf: string, { from, to }: Instants): boolean {
 function instant(value: string | undefined, bound: string): number | undefined {
   if (value === undefined) return undefined;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw new InvalidInputError('bad-run-range', `${bound} ${JSON.stringify(value)}: not an ISO-8601 time; write e.g. 2026-11-01 or 2026-11-01T00:00:00Z`);
+  if (Number.isNaN(at))
+    throw new InvalidInputError('bad-run-range', `${bound} ${JSON.stringify(value)}: not an ISO-8601 time; write e.g. 2026-11-01 or 2026-11-01T00:00:00Z`);
   return at;
 }

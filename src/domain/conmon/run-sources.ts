@@ -46,7 +46,10 @@ export function sourceNameProblem(name: string): string | undefined {
 export function checkSourceName(name: string): string {
   const problem = sourceNameProblem(name);
   if (problem === undefined) return name;
-  throw new InvalidInputError('invalid-source', `--source ${JSON.stringify(name.slice(0, 40))} ${problem}; name the scanner and its scope, e.g. --source "nessus-prod-hosts"`);
+  throw new InvalidInputError(
+    'invalid-source',
+    `--source ${JSON.stringify(name.slice(0, 40))} ${problem}; name the scanner and its scope, e.g. --source "nessus-prod-hosts"`,
+  );
 }
 
 /** The report source a run is recorded under: the report's, named `name` when `--source` gave one. */
@@ -115,7 +118,10 @@ export function readStoredDetectionsDocument(document: unknown, where: string): 
  * detections, or undefined where that run recorded detections svc did not keep (a run recorded before svc 0.6
  * stored them): the tools of such sources are `unknown`, and their groups are not remediated by their absence.
  */
-export function stateDetections(parts: readonly { source: ReportSource | undefined; detections: readonly Detection[] | undefined }[]): { detections: Detection[]; unknownTools: Set<string> } {
+export function stateDetections(parts: readonly { source: ReportSource | undefined; detections: readonly Detection[] | undefined }[]): {
+  detections: Detection[];
+  unknownTools: Set<string>;
+} {
   const detections: Detection[] = [];
   const unknownTools = new Set<string>();
   for (const part of parts) {
@@ -133,7 +139,9 @@ export function stateDetections(parts: readonly { source: ReportSource | undefin
  * share, else a source named after all of theirs (`ScubaGear (contoso) + Nessus (2 hosts)`), which records the merged
  * bundle as one source of its own. Recording each report (`svc conmon process a.json b.json`) keeps each its source.
  */
-export function mergedBundleFacts(reports: readonly { generated_at?: string; schema_version?: string; source?: ReportSource; vulnerabilities?: Detection[] }[]): BundleFacts {
+export function mergedBundleFacts(
+  reports: readonly { generated_at?: string; schema_version?: string; source?: ReportSource; vulnerabilities?: Detection[] }[],
+): BundleFacts {
   const keys = [...new Set(reports.map((r) => sourceKey(r.source)))];
   const source = keys.length === 1 ? reports[0].source : { name: keys.join(' + ') };
   const byId = new Map<string, Detection>();
@@ -144,7 +152,12 @@ export function mergedBundleFacts(reports: readonly { generated_at?: string; sch
   const oldest = times.length === reports.length && times.length > 0 ? times.reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a)) : undefined;
   const versions = [...new Set(reports.map((r) => r.schema_version))];
   const version = versions.length === 1 ? versions[0] : undefined;
-  return { ...(oldest === undefined ? {} : { generated_at: oldest }), ...(version === undefined ? {} : { schema_version: version }), ...(source === undefined ? {} : { source }), ...(found ? { vulnerabilities: [...byId.values()] } : {}) };
+  return {
+    ...(oldest === undefined ? {} : { generated_at: oldest }),
+    ...(version === undefined ? {} : { schema_version: version }),
+    ...(source === undefined ? {} : { source }),
+    ...(found ? { vulnerabilities: [...byId.values()] } : {}),
+  };
 }
 
 /**

@@ -28,7 +28,8 @@ export const DOCUMENT_CHUNK_BYTES = 1 << 20;
 export function checkDocumentSources(sources: readonly RunDocumentSource[]): void {
   const seen = new Set<string>();
   for (const { name } of sources) {
-    if (!DOCUMENT_NAME.test(name) || seen.has(name)) throw new InvalidInputError('bad-document-name', `${name}: not a fresh plain lowercase file name for a run document`);
+    if (!DOCUMENT_NAME.test(name) || seen.has(name))
+      throw new InvalidInputError('bad-document-name', `${name}: not a fresh plain lowercase file name for a run document`);
     seen.add(name);
   }
 }
@@ -72,7 +73,7 @@ export class DocumentBytes {
           if (chunk.full) yield this.passed(chunk.take());
         } while (rest.length > 0);
       } else {
-        for (let at = 0; at < piece.length; ) {
+        for (let at = 0; at < piece.length;) {
           if (chunk.empty && piece.length - at >= DOCUMENT_CHUNK_BYTES) {
             // A whole chunk of the piece: passed on as it is, not copied.
             const whole = piece.subarray(at, at + DOCUMENT_CHUNK_BYTES);
@@ -185,7 +186,12 @@ class Chunk {
  * The stored bytes of `document` as read, passed on as they come; once they are through, a digest or size other than
  * the document's (which the hash chain vouches for) is run-store-tampered naming `where` (or the file it names once read).
  */
-export async function* verifiedChunks(chunks: AsyncIterable<Uint8Array>, document: RunDocument, where: string | (() => string), digest: RunDigest): AsyncGenerator<Uint8Array> {
+export async function* verifiedChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  document: RunDocument,
+  where: string | (() => string),
+  digest: RunDigest,
+): AsyncGenerator<Uint8Array> {
   const hash = digest.sha256Hasher();
   let size = 0;
   for await (const chunk of chunks) {

@@ -15,14 +15,18 @@ const UTF8_ENCODER = new TextEncoder();
 export function storedRecord(text: string | Uint8Array, link: RunLink, where: string, digest: RunDigest): { record: RunRecord; bundle?: LegacyBundle } {
   // The stored bytes are the canonical text the link's hash was taken of: hashed as they are, any edit shows.
   const sha256 = digest.sha256(text);
-  if (link.records.head !== undefined && sha256 !== link.records.head) throw chainTampered(where, `the hash chain does not match the record of run ${link.seq} (${link.id})`);
+  if (link.records.head !== undefined && sha256 !== link.records.head)
+    throw chainTampered(where, `the hash chain does not match the record of run ${link.seq} (${link.id})`);
   if (link.records.head === undefined && sha256 !== link.id) throw tampered(where, link.id);
   const parsed = JSON.parse(typeof text === 'string' ? text : UTF8.decode(text)) as RunRecord & { bundle?: unknown };
   if (link.records.head !== undefined) return { record: parsed };
   const { bundle, ...record } = parsed;
   if (bundle === undefined) return { record };
   const bytes = UTF8_ENCODER.encode(canonicalText(bundle));
-  return { record, bundle: { document: { name: EVIDENCE_BUNDLE_DOCUMENT, media_type: 'application/json', sha256: digest.sha256(bytes), bytes: bytes.length }, bytes } };
+  return {
+    record,
+    bundle: { document: { name: EVIDENCE_BUNDLE_DOCUMENT, media_type: 'application/json', sha256: digest.sha256(bytes), bytes: bytes.length }, bytes },
+  };
 }
 
 /** The evidence bundle of a run svc 0.5.0 recorded, which kept it inside the record. */

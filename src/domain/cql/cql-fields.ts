@@ -32,7 +32,12 @@ export interface CqlFieldSet {
 const SEVERITY_RANK = { critical: 4, high: 3, medium: 2, moderate: 2, low: 1 };
 const STATUS_RANK = { fail: 3, warn: 2, pass: 1 };
 
-const f = (name: string, type: CqlFieldType, description: string, rank?: Readonly<Record<string, number>>): CqlField => ({ name, type, description, ...(rank ? { rank } : {}) });
+const f = (name: string, type: CqlFieldType, description: string, rank?: Readonly<Record<string, number>>): CqlField => ({
+  name,
+  type,
+  description,
+  ...(rank ? { rank } : {}),
+});
 
 const KSI_ID = f('ksi_id', 'string', 'KSI id as reported (KSI-IA-02, KSI-IAM-01)');
 const STATUS = f('status', 'string', 'PASS, WARN or FAIL', STATUS_RANK);
@@ -72,7 +77,18 @@ export const CQL_FIELDS: Readonly<Record<CqlSource, CqlFieldSet>> = {
     defaults: ['ksi_id', 'status', 'area', 'family', 'severity', 'owner'],
   },
   evidence: {
-    fields: [KSI_ID, f('content_hash', 'string', 'hex SHA-256 of the evidence entry'), OBSERVED_AT, AGE('observed_at (else the report time)'), SOURCE, CONTROLS, STATUS, AREA, FAMILY, INPUT],
+    fields: [
+      KSI_ID,
+      f('content_hash', 'string', 'hex SHA-256 of the evidence entry'),
+      OBSERVED_AT,
+      AGE('observed_at (else the report time)'),
+      SOURCE,
+      CONTROLS,
+      STATUS,
+      AREA,
+      FAMILY,
+      INPUT,
+    ],
     aliases: {},
     defaults: ['ksi_id', 'content_hash', 'observed_at', 'source'],
   },
@@ -113,7 +129,9 @@ export const CQL_FIELDS: Readonly<Record<CqlSource, CqlFieldSet>> = {
       f('tool', 'string', 'scanner of the report'),
       f('tenant', 'string', 'tenant the report covers'),
       f('merkle_root', 'string', 'hex Merkle root of the evidence entries'),
-      ...(['results', 'pass', 'warn', 'fail', 'mapped', 'unmapped'] as const).map((n) => f(n, 'number', `count of ${n === 'results' ? 'results' : `${n} results`}`)),
+      ...(['results', 'pass', 'warn', 'fail', 'mapped', 'unmapped'] as const).map((n) =>
+        f(n, 'number', `count of ${n === 'results' ? 'results' : `${n} results`}`),
+      ),
       f('poam_open', 'number', 'open POA&M items after the run'),
       f('poam_overdue', 'number', 'overdue POA&M items after the run'),
       f('poam_closed', 'number', 'closed POA&M items after the run'),
@@ -129,7 +147,8 @@ export function resolveField(source: CqlSource, ref: FieldRef, text: string): Cq
   const set = CQL_FIELDS[source];
   const name = ref.name.toLowerCase();
   const field = set.fields.find((x) => x.name === (set.aliases[name] ?? name));
-  if (!field) throw cqlError('cql-invalid', text, ref.at, `unknown field '${ref.name}' of ${source}; expected one of ${set.fields.map((x) => x.name).join(', ')}`);
+  if (!field)
+    throw cqlError('cql-invalid', text, ref.at, `unknown field '${ref.name}' of ${source}; expected one of ${set.fields.map((x) => x.name).join(', ')}`);
   return field;
 }
 
@@ -176,8 +195,19 @@ export function cqlRows(source: Exclude<CqlSource, 'runs'>, run: CqlRun, now: Da
     }));
   }
   return run.results.map(({ item: { result, definition, action }, hash }) => {
-    const common = { ksi_id: result.ksi_id, status: result.status, area: areaOf(result.ksi_id), family: definition?.family ?? 'UNMAPPED', controls: definition?.controls ?? [], input: run.input };
-    const seen = { observed_at: result.observed_at, age: ageInDays(result.observed_at ?? run.context.generatedAt ?? run.context.runAt.toISOString(), now), source: result.source };
+    const common = {
+      ksi_id: result.ksi_id,
+      status: result.status,
+      area: areaOf(result.ksi_id),
+      family: definition?.family ?? 'UNMAPPED',
+      controls: definition?.controls ?? [],
+      input: run.input,
+    };
+    const seen = {
+      observed_at: result.observed_at,
+      age: ageInDays(result.observed_at ?? run.context.generatedAt ?? run.context.runAt.toISOString(), now),
+      source: result.source,
+    };
     const governance = { action: action.action, severity: action.severity, owner: action.owner, sla: action.sla_days };
     if (source === 'evidence') return { ...common, ...seen, content_hash: hash };
     if (source === 'actions') return { ...common, ...governance };

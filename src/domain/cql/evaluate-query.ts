@@ -25,7 +25,8 @@ export function evaluateQuery(query: CqlQuery, rows: readonly CqlRow[], now: Dat
   if (query.groupBy) return grouped(query, field(query.groupBy), kept);
   const columns = query.select ? query.select.map((ref) => field(ref).name) : defaultColumns(query, kept);
   const keys = (query.orderBy ?? []).map((key) => ({ field: field(key.field), sign: key.direction === 'desc' ? -1 : 1 }));
-  const sorted = keys.length === 0 ? kept : [...kept].sort((a, b) => keys.reduce((c, k) => c || k.sign * compareValues(k.field, a[k.field.name], b[k.field.name]), 0));
+  const sorted =
+    keys.length === 0 ? kept : [...kept].sort((a, b) => keys.reduce((c, k) => c || k.sign * compareValues(k.field, a[k.field.name], b[k.field.name]), 0));
   return { columns, rows: sorted.slice(0, query.limit).map((row) => columns.map((c) => row[c])) };
 }
 
@@ -37,7 +38,8 @@ function defaultColumns(query: CqlQuery, rows: readonly CqlRow[]): string[] {
 
 /** Columns [field, count]; a list field counts each of its elements. ORDER BY may name the field or `count`. */
 function grouped(query: CqlQuery, by: CqlField, rows: readonly CqlRow[]): CqlTable {
-  if (query.select) throw cqlError('cql-invalid', query.text, query.select[0].at, 'SELECT cannot be combined with GROUP BY; the columns are the grouped field and count');
+  if (query.select)
+    throw cqlError('cql-invalid', query.text, query.select[0].at, 'SELECT cannot be combined with GROUP BY; the columns are the grouped field and count');
   const counts = new Map<string, { value: CqlValue; count: number }>();
   for (const row of rows) {
     const value = row[by.name];
@@ -52,12 +54,18 @@ function grouped(query: CqlQuery, by: CqlField, rows: readonly CqlRow[]): CqlTab
   const keys = (query.orderBy ?? []).map((key) => {
     const name = key.field.name.toLowerCase();
     const target = name === 'count' ? count : resolveField(query.source, key.field, query.text);
-    if (target !== count && target.name !== by.name) throw cqlError('cql-invalid', query.text, key.field.at, `ORDER BY with GROUP BY ${by.name} takes ${by.name} or count, found '${key.field.name}'`);
+    if (target !== count && target.name !== by.name)
+      throw cqlError('cql-invalid', query.text, key.field.at, `ORDER BY with GROUP BY ${by.name} takes ${by.name} or count, found '${key.field.name}'`);
     return { index: target === count ? 1 : 0, field: target, sign: key.direction === 'desc' ? -1 : 1 };
   });
   const single: CqlField = { ...by, type: by.type === 'list' ? 'string' : by.type };
   const table = [...counts.values()].map(({ value, count: n }): CqlValue[] => [value, n]);
-  table.sort((a, b) => keys.reduce((c, k) => c || k.sign * compareValues(k.index === 1 ? count : single, a[k.index], b[k.index]), 0) || (b[1] as number) - (a[1] as number) || compareValues(single, a[0], b[0]));
+  table.sort(
+    (a, b) =>
+      keys.reduce((c, k) => c || k.sign * compareValues(k.index === 1 ? count : single, a[k.index], b[k.index]), 0) ||
+      (b[1] as number) - (a[1] as number) ||
+      compareValues(single, a[0], b[0]),
+  );
   return { columns: [by.name, 'count'], rows: table.slice(0, query.limit) };
 }
 
@@ -106,7 +114,8 @@ function comparison(field: CqlField, op: Exclude<CompareOp, '!='>, literal: Lite
   const holds = (c: number) => (op === '=' ? c === 0 : op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0);
   if (field.type === 'number' || field.type === 'duration') {
     const wanted = literal.kind === 'number' ? literal.value : literal.kind === 'duration' && field.type === 'duration' ? literal.days : undefined;
-    if (wanted === undefined) throw wrongType(field, literal, field.type === 'number' ? 'expected a number' : 'expected a number of days or a duration such as 7d', text);
+    if (wanted === undefined)
+      throw wrongType(field, literal, field.type === 'number' ? 'expected a number' : 'expected a number of days or a duration such as 7d', text);
     return (value) => typeof value === 'number' && holds(value - wanted);
   }
   if (field.type === 'date') {

@@ -43,9 +43,21 @@ const ID = ['authority', 'graph'] as const;
 export const BOUNDARY_FEATURES: readonly BoundaryFeature[] = [
   { id: 'conditional-access', name: 'Conditional Access', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
   { id: 'multifactor-authentication', name: 'Multifactor authentication', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
-  { id: 'passwordless-authentication', name: 'Passwordless (Windows Hello for Business, Microsoft Authenticator, FIDO2 security keys)', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
+  {
+    id: 'passwordless-authentication',
+    name: 'Passwordless (Windows Hello for Business, Microsoft Authenticator, FIDO2 security keys)',
+    offered: ALL,
+    endpoints: ID,
+    source: 'entra-feature-availability',
+  },
   { id: 'certificate-based-authentication', name: 'Certificate-based authentication', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
-  { id: 'privileged-identity-management', name: 'Privileged Identity Management (just-in-time access)', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
+  {
+    id: 'privileged-identity-management',
+    name: 'Privileged Identity Management (just-in-time access)',
+    offered: ALL,
+    endpoints: ID,
+    source: 'entra-feature-availability',
+  },
   { id: 'access-reviews', name: 'Access certifications and reviews', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
   { id: 'entitlement-management', name: 'Entitlement management', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
   {
@@ -56,7 +68,13 @@ export const BOUNDARY_FEATURES: readonly BoundaryFeature[] = [
     source: 'entra-feature-availability',
     note: 'In Azure Government the "Microsoft Entra threat intelligence" risk detection is not available.',
   },
-  { id: 'authentication-methods-registration-report', name: 'Authentication methods registration report (advanced security and usage reports)', offered: ALL, endpoints: ID, source: 'entra-feature-availability' },
+  {
+    id: 'authentication-methods-registration-report',
+    name: 'Authentication methods registration report (advanced security and usage reports)',
+    offered: ALL,
+    endpoints: ID,
+    source: 'entra-feature-availability',
+  },
   { id: 'my-staff', name: 'Delegated user management portal (My Staff)', offered: COMMERCIAL_ONLY, endpoints: ID, source: 'entra-feature-availability' },
   {
     id: 'lifecycle-workflows',
@@ -89,7 +107,8 @@ export const BOUNDARY_FEATURES: readonly BoundaryFeature[] = [
 export const BOUNDARY_SOURCES: Readonly<Record<string, string>> = {
   'entra-feature-availability': 'https://learn.microsoft.com/entra/identity/authentication/feature-availability',
   'graph-national-clouds': 'https://learn.microsoft.com/graph/deployments',
-  'm365-gov-service-description': 'https://learn.microsoft.com/office365/servicedescriptions/office-365-platform-service-description/office-365-us-government/office-365-us-government',
+  'm365-gov-service-description':
+    'https://learn.microsoft.com/office365/servicedescriptions/office-365-platform-service-description/office-365-us-government/office-365-us-government',
   'intune-gov': 'https://learn.microsoft.com/mem/intune/fundamentals/intune-govt-service-description',
   'mdca-gov': 'https://learn.microsoft.com/defender-cloud-apps/gov-moderate-and-high',
   'copilot-gov': 'https://learn.microsoft.com/microsoft-365/copilot/gov-overview',
@@ -162,14 +181,30 @@ export function boundaryGaps(environment: BoundaryEnvironment, required: readonl
   for (const id of new Set(required)) {
     const feature = BOUNDARY_FEATURES.find((f) => f.id === id);
     if (feature === undefined) {
-      gaps.push({ feature: id, reason: 'unknown-feature', detail: `svc has no availability data for "${id}"; known: ${BOUNDARY_FEATURES.map((f) => f.id).join(', ')}` });
+      gaps.push({
+        feature: id,
+        reason: 'unknown-feature',
+        detail: `svc has no availability data for "${id}"; known: ${BOUNDARY_FEATURES.map((f) => f.id).join(', ')}`,
+      });
       continue;
     }
     const offered = feature.offered[environment];
-    if (offered === false) gaps.push({ feature: id, reason: 'not-offered', detail: `${feature.name} is not offered in ${environment} (${BOUNDARY_SOURCES[feature.source]})${feature.note ? `; ${feature.note}` : ''}` });
-    else if (offered === null) gaps.push({ feature: id, reason: 'unconfirmed', detail: `${feature.name} in ${environment}: the sources svc uses do not confirm it (${BOUNDARY_SOURCES[feature.source]})${feature.note ? `; ${feature.note}` : ''}` });
+    if (offered === false)
+      gaps.push({
+        feature: id,
+        reason: 'not-offered',
+        detail: `${feature.name} is not offered in ${environment} (${BOUNDARY_SOURCES[feature.source]})${feature.note ? `; ${feature.note}` : ''}`,
+      });
+    else if (offered === null)
+      gaps.push({
+        feature: id,
+        reason: 'unconfirmed',
+        detail: `${feature.name} in ${environment}: the sources svc uses do not confirm it (${BOUNDARY_SOURCES[feature.source]})${feature.note ? `; ${feature.note}` : ''}`,
+      });
     else if (reachability(feature, probes) === false) {
-      const down = probes.filter((p) => feature.endpoints.includes(p.name as EndpointName) && p.reachable === false).map((p) => `${p.name} ${p.url}${p.error ? ` (${p.error})` : ''}`);
+      const down = probes
+        .filter((p) => feature.endpoints.includes(p.name as EndpointName) && p.reachable === false)
+        .map((p) => `${p.name} ${p.url}${p.error ? ` (${p.error})` : ''}`);
       gaps.push({ feature: id, reason: 'unreachable', detail: `${feature.name}: the last probe could not reach ${down.join(', ')}` });
     }
   }

@@ -82,7 +82,8 @@ export interface SurveyFacts {
   mfa_registrations: MfaRegistration[];
 }
 
-const byUpn = <T extends { user_principal_name: string }>(a: T, b: T) => (a.user_principal_name < b.user_principal_name ? -1 : a.user_principal_name > b.user_principal_name ? 1 : 0);
+const byUpn = <T extends { user_principal_name: string }>(a: T, b: T) =>
+  a.user_principal_name < b.user_principal_name ? -1 : a.user_principal_name > b.user_principal_name ? 1 : 0;
 
 /**
  * Derives guests, stale accounts, privileged role holders and counts from what was read. Stale: an enabled account
@@ -98,13 +99,24 @@ export function buildDirectorySurvey(facts: SurveyFacts): DirectorySurvey {
   const mfaByUser = new Map(facts.mfa_registrations.map((r) => [r.user_id, r]));
   const usersById = new Map(facts.users.map((u) => [u.id, u]));
 
-  const guests = facts.users.filter((u) => u.user_type === 'Guest').map((u) => ({ id: u.id, user_principal_name: u.user_principal_name, account_enabled: u.account_enabled })).sort(byUpn);
+  const guests = facts.users
+    .filter((u) => u.user_type === 'Guest')
+    .map((u) => ({ id: u.id, user_principal_name: u.user_principal_name, account_enabled: u.account_enabled }))
+    .sort(byUpn);
   const stale: StaleAccount[] = [];
   for (const u of facts.users) {
     if (!u.account_enabled) continue;
     const inactive = daysSince(u.last_sign_in_at);
     const isStale = inactive !== null ? inactive >= staleDays : u.created_at === null || (daysSince(u.created_at) as number) >= staleDays;
-    if (isStale) stale.push({ id: u.id, user_principal_name: u.user_principal_name, user_type: u.user_type, last_sign_in_at: u.last_sign_in_at, created_at: u.created_at, days_inactive: inactive });
+    if (isStale)
+      stale.push({
+        id: u.id,
+        user_principal_name: u.user_principal_name,
+        user_type: u.user_type,
+        last_sign_in_at: u.last_sign_in_at,
+        created_at: u.created_at,
+        days_inactive: inactive,
+      });
   }
   stale.sort(byUpn);
 
@@ -119,10 +131,18 @@ export function buildDirectorySurvey(facts: SurveyFacts): DirectorySurvey {
       if (role.role_template_id === GLOBAL_ADMINISTRATOR_TEMPLATE_ID) globalAdmins += 1;
       let holder = holders.get(user.id);
       if (holder === undefined) {
-        holder = { user_id: user.id, user_principal_name: user.user_principal_name, user_type: user.user_type, account_enabled: user.account_enabled, roles: [], mfa_registered: mfaByUser.get(user.id)?.is_mfa_registered === true };
+        holder = {
+          user_id: user.id,
+          user_principal_name: user.user_principal_name,
+          user_type: user.user_type,
+          account_enabled: user.account_enabled,
+          roles: [],
+          mfa_registered: mfaByUser.get(user.id)?.is_mfa_registered === true,
+        };
         holders.set(user.id, holder);
       }
-      if (!holder.roles.some((r) => r.role_template_id === role.role_template_id)) holder.roles.push({ role_template_id: role.role_template_id, display_name: name });
+      if (!holder.roles.some((r) => r.role_template_id === role.role_template_id))
+        holder.roles.push({ role_template_id: role.role_template_id, display_name: name });
     }
   }
   for (const holder of holders.values()) holder.roles.sort((a, b) => (a.display_name < b.display_name ? -1 : a.display_name > b.display_name ? 1 : 0));
@@ -181,7 +201,8 @@ export function readDirectorySurvey(value: unknown, at = 'body'): DirectorySurve
   if (v.source !== 'graph' && v.source !== 'export') fail(`${at}.source`, `expected "graph" or "export", got ${describe(v.source)}`);
   let staleDays: number | undefined;
   if (v.stale_days !== undefined) {
-    if (!Number.isInteger(v.stale_days) || (v.stale_days as number) < 1) fail(`${at}.stale_days`, `expected a whole number of days, at least 1, got ${describe(v.stale_days)}`);
+    if (!Number.isInteger(v.stale_days) || (v.stale_days as number) < 1)
+      fail(`${at}.stale_days`, `expected a whole number of days, at least 1, got ${describe(v.stale_days)}`);
     staleDays = v.stale_days as number;
   }
   const users = array(v.users, `${at}.users`, fail).map((u, i) => readUser(u, `${at}.users[${i}]`, fail));
@@ -194,7 +215,17 @@ export function readDirectorySurvey(value: unknown, at = 'body'): DirectorySurve
     if (first !== undefined) fail(`${at}.users[${i}].id`, `duplicate "${u.id}" (first at ${at}.users[${first}])`);
     seen.set(u.id, i);
   });
-  return buildDirectorySurvey({ tenant_id: tenant, cloud: v.cloud as GraphCloud, surveyed_at: surveyedAt as string, source: v.source as SurveySource, stale_days: staleDays, users, groups, roles, mfa_registrations: mfa });
+  return buildDirectorySurvey({
+    tenant_id: tenant,
+    cloud: v.cloud as GraphCloud,
+    surveyed_at: surveyedAt as string,
+    source: v.source as SurveySource,
+    stale_days: staleDays,
+    users,
+    groups,
+    roles,
+    mfa_registrations: mfa,
+  });
 }
 
 function readUser(value: unknown, at: string, fail: Fail): DirectoryUser {

@@ -46,7 +46,9 @@ export function orgPathProblem(path: unknown): string | undefined {
   const bad = segments.findIndex((s) => !SEGMENT.test(s));
   if (bad !== -1) {
     const segment = segments[bad];
-    return segment === '' ? `${JSON.stringify(path)} has an empty segment` : `segment ${JSON.stringify(segment)} may only hold letters, digits, spaces, ".", "_" and "-"`;
+    return segment === ''
+      ? `${JSON.stringify(path)} has an empty segment`
+      : `segment ${JSON.stringify(segment)} may only hold letters, digits, spaces, ".", "_" and "-"`;
   }
   return undefined;
 }
@@ -93,7 +95,8 @@ export function readOrgPathRules(value: unknown, at: string, fail: (path: string
     for (const [key, v] of Object.entries(match)) {
       if (key === 'department' || key === 'office') {
         const values = Array.isArray(v) ? v : [v];
-        if (values.length === 0 || values.some((x) => typeof x !== 'string' || x.trim() === '')) fail(`${here}.match.${key}`, `expected a non-empty string or an array of them, got ${describe(v)}`);
+        if (values.length === 0 || values.some((x) => typeof x !== 'string' || x.trim() === ''))
+          fail(`${here}.match.${key}`, `expected a non-empty string or an array of them, got ${describe(v)}`);
         out[key] = v as string | string[];
       } else if (key === 'user_type') {
         if (v !== 'Member' && v !== 'Guest') fail(`${here}.match.user_type`, `expected "Member" or "Guest", got ${describe(v)}`);

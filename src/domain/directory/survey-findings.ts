@@ -50,11 +50,29 @@ const RULES: readonly KsiRule[] = [
       const members = stale('Member');
       const guests = stale('Guest');
       return [
-        check('SVC.DIR.3', members.length === 0 ? 'PASS' : 'FAIL', members.length === 0 ? `no enabled member account inactive for ${s.stale_days} days or more` : `${members.length} enabled member account(s) inactive for ${s.stale_days} days or more: ${names(members.map((a) => a.user_principal_name))}`),
-        check('SVC.DIR.4', guests.length === 0 ? 'PASS' : 'FAIL', guests.length === 0 ? `no enabled guest account inactive for ${s.stale_days} days or more` : `${guests.length} enabled guest account(s) inactive for ${s.stale_days} days or more: ${names(guests.map((a) => a.user_principal_name))}`),
+        check(
+          'SVC.DIR.3',
+          members.length === 0 ? 'PASS' : 'FAIL',
+          members.length === 0
+            ? `no enabled member account inactive for ${s.stale_days} days or more`
+            : `${members.length} enabled member account(s) inactive for ${s.stale_days} days or more: ${names(members.map((a) => a.user_principal_name))}`,
+        ),
+        check(
+          'SVC.DIR.4',
+          guests.length === 0 ? 'PASS' : 'FAIL',
+          guests.length === 0
+            ? `no enabled guest account inactive for ${s.stale_days} days or more`
+            : `${guests.length} enabled guest account(s) inactive for ${s.stale_days} days or more: ${names(guests.map((a) => a.user_principal_name))}`,
+        ),
       ];
     },
-    evidence: (s) => ({ stale_days: s.stale_days, enabled_users: s.counts.enabled_users, guests: s.counts.guests, stale_accounts: s.stale_accounts.slice(0, LISTED), stale_account_count: s.counts.stale_accounts }),
+    evidence: (s) => ({
+      stale_days: s.stale_days,
+      enabled_users: s.counts.enabled_users,
+      guests: s.counts.guests,
+      stale_accounts: s.stale_accounts.slice(0, LISTED),
+      stale_account_count: s.counts.stale_accounts,
+    }),
   },
   {
     ksi_id: 'KSI-AC-06',
@@ -66,11 +84,28 @@ const RULES: readonly KsiRule[] = [
       const guests = s.privileged_role_holders.filter((h) => h.user_type === 'Guest');
       return [
         check('SVC.DIR.6', gaStatus, `${ga} Global Administrator(s); Microsoft's guidance is ${p.global_admin_min} to ${p.global_admin_max}`),
-        check('SVC.DIR.7', holders > p.max_privileged_holders ? 'WARN' : 'PASS', `${holders} user(s) hold privileged roles (threshold ${p.max_privileged_holders})`),
-        check('SVC.DIR.8', guests.length === 0 ? 'PASS' : 'FAIL', guests.length === 0 ? 'no guest holds a privileged role' : `${guests.length} guest(s) hold privileged roles: ${names(guests.map((h) => h.user_principal_name))}`),
+        check(
+          'SVC.DIR.7',
+          holders > p.max_privileged_holders ? 'WARN' : 'PASS',
+          `${holders} user(s) hold privileged roles (threshold ${p.max_privileged_holders})`,
+        ),
+        check(
+          'SVC.DIR.8',
+          guests.length === 0 ? 'PASS' : 'FAIL',
+          guests.length === 0
+            ? 'no guest holds a privileged role'
+            : `${guests.length} guest(s) hold privileged roles: ${names(guests.map((h) => h.user_principal_name))}`,
+        ),
       ];
     },
-    evidence: (s, p) => ({ global_administrators: s.counts.global_administrators, privileged_role_holder_count: s.counts.privileged_role_holders, policy: p, privileged_role_holders: s.privileged_role_holders.slice(0, LISTED).map((h) => ({ user_principal_name: h.user_principal_name, user_type: h.user_type, roles: h.roles.map((r) => r.display_name) })) }),
+    evidence: (s, p) => ({
+      global_administrators: s.counts.global_administrators,
+      privileged_role_holder_count: s.counts.privileged_role_holders,
+      policy: p,
+      privileged_role_holders: s.privileged_role_holders
+        .slice(0, LISTED)
+        .map((h) => ({ user_principal_name: h.user_principal_name, user_type: h.user_type, roles: h.roles.map((r) => r.display_name) })),
+    }),
   },
   {
     ksi_id: 'KSI-IA-02',
@@ -79,18 +114,46 @@ const RULES: readonly KsiRule[] = [
       const missing = withoutMfa(s);
       const admins = s.privileged_role_holders.filter((h) => h.account_enabled && !h.mfa_registered);
       return [
-        check('SVC.DIR.1', missing.length === 0 ? 'PASS' : 'FAIL', missing.length === 0 ? `all ${enabledMembers(s).length} enabled member(s) are registered for MFA` : `${missing.length} of ${enabledMembers(s).length} enabled member(s) are not registered for MFA: ${names(missing)}`),
-        check('SVC.DIR.2', admins.length === 0 ? 'PASS' : 'FAIL', admins.length === 0 ? `all ${s.privileged_role_holders.filter((h) => h.account_enabled).length} enabled privileged role holder(s) are registered for MFA` : `${admins.length} privileged role holder(s) are not registered for MFA: ${names(admins.map((h) => h.user_principal_name))}`),
+        check(
+          'SVC.DIR.1',
+          missing.length === 0 ? 'PASS' : 'FAIL',
+          missing.length === 0
+            ? `all ${enabledMembers(s).length} enabled member(s) are registered for MFA`
+            : `${missing.length} of ${enabledMembers(s).length} enabled member(s) are not registered for MFA: ${names(missing)}`,
+        ),
+        check(
+          'SVC.DIR.2',
+          admins.length === 0 ? 'PASS' : 'FAIL',
+          admins.length === 0
+            ? `all ${s.privileged_role_holders.filter((h) => h.account_enabled).length} enabled privileged role holder(s) are registered for MFA`
+            : `${admins.length} privileged role holder(s) are not registered for MFA: ${names(admins.map((h) => h.user_principal_name))}`,
+        ),
       ];
     },
-    evidence: (s) => ({ enabled_members: enabledMembers(s).length, registered: s.counts.enabled_members_mfa_registered, not_registered: withoutMfa(s).slice(0, LISTED), privileged_not_registered: s.privileged_role_holders.filter((h) => h.account_enabled && !h.mfa_registered).map((h) => h.user_principal_name).slice(0, LISTED) }),
+    evidence: (s) => ({
+      enabled_members: enabledMembers(s).length,
+      registered: s.counts.enabled_members_mfa_registered,
+      not_registered: withoutMfa(s).slice(0, LISTED),
+      privileged_not_registered: s.privileged_role_holders
+        .filter((h) => h.account_enabled && !h.mfa_registered)
+        .map((h) => h.user_principal_name)
+        .slice(0, LISTED),
+    }),
   },
   {
     ksi_id: 'KSI-IA-05',
     title: 'Authenticator Management',
     checks: (s) => {
       const weak = weakOnly(s);
-      return [check('SVC.DIR.5', weak.length === 0 ? 'PASS' : 'WARN', weak.length === 0 ? 'no enabled member relies only on phone, e-mail or security-question methods' : `${weak.length} enabled member(s) registered only phone, e-mail or security-question methods: ${names(weak)}`)];
+      return [
+        check(
+          'SVC.DIR.5',
+          weak.length === 0 ? 'PASS' : 'WARN',
+          weak.length === 0
+            ? 'no enabled member relies only on phone, e-mail or security-question methods'
+            : `${weak.length} enabled member(s) registered only phone, e-mail or security-question methods: ${names(weak)}`,
+        ),
+      ];
     },
     evidence: (s) => ({ weak_methods: [...WEAK_METHODS], weak_only: weakOnly(s).slice(0, LISTED) }),
   },
@@ -99,9 +162,21 @@ const RULES: readonly KsiRule[] = [
     title: 'Identification and Authentication (Non-organizational Users)',
     checks: (s) => {
       const external = mistypedExternal(s);
-      return [check('SVC.DIR.9', external.length === 0 ? 'PASS' : 'WARN', external.length === 0 ? `all external (#EXT#) accounts are typed Guest; ${s.counts.guests} guest(s) in the directory` : `${external.length} external (#EXT#) account(s) are typed Member, not Guest: ${names(external)}`)];
+      return [
+        check(
+          'SVC.DIR.9',
+          external.length === 0 ? 'PASS' : 'WARN',
+          external.length === 0
+            ? `all external (#EXT#) accounts are typed Guest; ${s.counts.guests} guest(s) in the directory`
+            : `${external.length} external (#EXT#) account(s) are typed Member, not Guest: ${names(external)}`,
+        ),
+      ];
     },
-    evidence: (s) => ({ guests: s.counts.guests, enabled_guests: s.guests.filter((g) => g.account_enabled).length, external_typed_member: mistypedExternal(s).slice(0, LISTED) }),
+    evidence: (s) => ({
+      guests: s.counts.guests,
+      enabled_guests: s.guests.filter((g) => g.account_enabled).length,
+      external_typed_member: mistypedExternal(s).slice(0, LISTED),
+    }),
   },
 ];
 
@@ -125,8 +200,18 @@ export function surveyFindings(survey: DirectorySurvey, policy: SurveyPolicy = D
 }
 
 /** A normalized report (DESIGN §3) of the survey's findings, ready for `svc ir auditor-bundle`. */
-export function surveyReport(survey: DirectorySurvey, tool: { version: string }, generatedAt: string, policy: SurveyPolicy = DEFAULT_SURVEY_POLICY): NormalizedReport & { schema_version: '1'; generated_at: string } {
-  return { schema_version: '1', generated_at: generatedAt, source: { tool: SURVEY_SOURCE, version: tool.version, tenant: survey.tenant_id }, results: surveyFindings(survey, policy) };
+export function surveyReport(
+  survey: DirectorySurvey,
+  tool: { version: string },
+  generatedAt: string,
+  policy: SurveyPolicy = DEFAULT_SURVEY_POLICY,
+): NormalizedReport & { schema_version: '1'; generated_at: string } {
+  return {
+    schema_version: '1',
+    generated_at: generatedAt,
+    source: { tool: SURVEY_SOURCE, version: tool.version, tenant: survey.tenant_id },
+    results: surveyFindings(survey, policy),
+  };
 }
 
 function check(id: string, status: Status, details: string): Check {
@@ -143,7 +228,10 @@ function enabledMembers(s: DirectorySurvey) {
 
 function withoutMfa(s: DirectorySurvey): string[] {
   const registered = new Set(s.mfa_registrations.filter((r) => r.is_mfa_registered).map((r) => r.user_id));
-  return enabledMembers(s).filter((u) => !registered.has(u.id)).map((u) => u.user_principal_name).sort();
+  return enabledMembers(s)
+    .filter((u) => !registered.has(u.id))
+    .map((u) => u.user_principal_name)
+    .sort();
 }
 
 function weakOnly(s: DirectorySurvey): string[] {
@@ -155,5 +243,8 @@ function weakOnly(s: DirectorySurvey): string[] {
 }
 
 function mistypedExternal(s: DirectorySurvey): string[] {
-  return s.users.filter((u) => u.user_principal_name.includes('#EXT#') && u.user_type !== 'Guest').map((u) => u.user_principal_name).sort();
+  return s.users
+    .filter((u) => u.user_principal_name.includes('#EXT#') && u.user_type !== 'Guest')
+    .map((u) => u.user_principal_name)
+    .sort();
 }

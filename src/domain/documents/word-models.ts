@@ -47,11 +47,23 @@ const NONE = '-';
 
 /** The SSP as a Word document: the system, the implementation status of each control by family, governance, POA&M. */
 export function sspDocument(run: OscalRun): WordDocumentModel {
-  const statements = controlsTouched(run.results, run.catalog).map(({ control, covered }) => ({ control, covered, statement: controlStatement(run, control, covered) }));
+  const statements = controlsTouched(run.results, run.catalog).map(({ control, covered }) => ({
+    control,
+    covered,
+    statement: controlStatement(run, control, covered),
+  }));
   const count = (status: ImplementationStatus) => String(statements.filter((s) => s.statement.status === status).length);
   const blocks: WordBlock[] = [
     ...opening(run),
-    { kind: 'table', header: ['Implementation status', 'Controls'], rows: [['implemented', count('implemented')], ['partial', count('partial')], ['planned', count('planned')]] },
+    {
+      kind: 'table',
+      header: ['Implementation status', 'Controls'],
+      rows: [
+        ['implemented', count('implemented')],
+        ['partial', count('partial')],
+        ['planned', count('planned')],
+      ],
+    },
     heading(1, 'Control implementation'),
   ];
   if (statements.length === 0) blocks.push(paragraph('No result of the run maps to a control.'));
@@ -60,9 +72,20 @@ export function sspDocument(run: OscalRun): WordDocumentModel {
     blocks.push({
       kind: 'table',
       header: ['Control', 'Title', 'Implementation status', 'KSIs'],
-      rows: members.map(({ control, covered, statement }) => [control, run.catalog.controlTitle(control) ?? NONE, statement.status, covered.map((c) => c.item.result.ksi_id).join(', ')]),
+      rows: members.map(({ control, covered, statement }) => [
+        control,
+        run.catalog.controlTitle(control) ?? NONE,
+        statement.status,
+        covered.map((c) => c.item.result.ksi_id).join(', '),
+      ]),
     });
-    for (const { statement } of members) blocks.push(...statement.description.split('\n').filter((text) => text !== '').map(paragraph));
+    for (const { statement } of members)
+      blocks.push(
+        ...statement.description
+          .split('\n')
+          .filter((text) => text !== '')
+          .map(paragraph),
+      );
   }
   blocks.push(heading(1, 'Governance actions'), governanceTable(run), heading(1, 'Plan of action and milestones'), ...poamBlocks(run));
   return documentOf(run, `System Security Plan: ${systemName(run)}`, 'FedRAMP 20x system security plan', blocks);
@@ -111,7 +134,15 @@ export function sapDocument(run: OscalRun, freshness: FreshnessReport): WordDocu
     {
       kind: 'table',
       header: ['Due', 'KSI', 'Title', 'Every (days)', 'Last observed', 'Owner', 'State'],
-      rows: schedule(freshness).map((e) => [e.due_at ?? 'now', e.ksi_id, e.title, String(e.frequency_days ?? NONE), e.observed_at ?? 'unknown', e.owner, e.state]),
+      rows: schedule(freshness).map((e) => [
+        e.due_at ?? 'now',
+        e.ksi_id,
+        e.title,
+        String(e.frequency_days ?? NONE),
+        e.observed_at ?? 'unknown',
+        e.owner,
+        e.state,
+      ]),
     },
   ];
   return documentOf(run, `Security Assessment Plan: ${systemName(run)}`, 'FedRAMP 20x security assessment plan', blocks);
@@ -146,7 +177,11 @@ function method(run: OscalRun): WordBlock[] {
 /** Governance report order: descending severity, then ksi_id. */
 function governanceTable(run: OscalRun): WordBlock {
   const actions = run.results.map(({ item }) => item.action).sort(compareActions);
-  return { kind: 'table', header: ['Action', 'KSI', 'Severity', 'Owner', 'SLA (days)'], rows: actions.map((a) => [a.action, a.ksi_id, a.severity, a.owner, String(a.sla_days)]) };
+  return {
+    kind: 'table',
+    header: ['Action', 'KSI', 'Severity', 'Owner', 'SLA (days)'],
+    rows: actions.map((a) => [a.action, a.ksi_id, a.severity, a.owner, String(a.sla_days)]),
+  };
 }
 
 /** The POA&M rows of the FAIL and WARN results, or a sentence saying there are none. */

@@ -40,7 +40,14 @@ export function detectDrift(a: DriftSide, b: DriftSide): DriftFinding[] {
   while (!left.done || !right.done) {
     if (right.done || (!left.done && left.value.item.result.ksi_id < right.value.item.result.ksi_id)) {
       const { ksi_id, status } = (left.value as SideItem).item.result;
-      findings.push({ ksi_id, class: 'DRIFT-SCHEMA', severity: status === 'FAIL' ? 'P2' : 'P3', from: status, to: 'NONE', reason: `missing from the later run (was ${status})` });
+      findings.push({
+        ksi_id,
+        class: 'DRIFT-SCHEMA',
+        severity: status === 'FAIL' ? 'P2' : 'P3',
+        from: status,
+        to: 'NONE',
+        reason: `missing from the later run (was ${status})`,
+      });
       left = lefts.next();
     } else if (left.done || right.value.item.result.ksi_id < left.value.item.result.ksi_id) {
       const { ksi_id, status } = right.value.item.result;
@@ -81,15 +88,24 @@ function resultFinding(left: SideItem, right: SideItem): DriftFinding | undefine
     const controls = definition?.controls ?? [];
     const identity = controls.filter((c) => c.startsWith('ia-'));
     const authz = controls.filter((c) => c.startsWith('ac-'));
-    if (identity.length > 0) return worsened(ksi_id, 'DRIFT-IDENTITY', severity === 'Critical' ? 'P1' : 'P2', from, to, `on identity controls ${listed(identity)} (${rated})`);
-    if (authz.length > 0) return worsened(ksi_id, 'DRIFT-AUTHZ', severity === 'Critical' ? 'P1' : 'P2', from, to, `on access controls ${listed(authz)} (${rated})`);
+    if (identity.length > 0)
+      return worsened(ksi_id, 'DRIFT-IDENTITY', severity === 'Critical' ? 'P1' : 'P2', from, to, `on identity controls ${listed(identity)} (${rated})`);
+    if (authz.length > 0)
+      return worsened(ksi_id, 'DRIFT-AUTHZ', severity === 'Critical' ? 'P1' : 'P2', from, to, `on access controls ${listed(authz)} (${rated})`);
     return worsened(ksi_id, 'DRIFT-SEMANTIC', semanticSeverity(severity), from, to, `(${rated})`);
   }
   if (RANK[to] < RANK[from]) return { ksi_id, class: 'DRIFT-SEMANTIC', severity: 'P4', from, to, reason: `status improved ${from} -> ${to}` };
   const [before, after] = [left.item.result.source, right.item.result.source];
   if (before !== after) return { ksi_id, class: 'DRIFT-PROVENANCE', severity: 'P3', from, to, reason: `source changed ${quoted(before)} -> ${quoted(after)}` };
   if (left.hash !== right.hash) {
-    return { ksi_id, class: 'DRIFT-PROVENANCE', severity: 'P3', from, to, reason: `evidence changed: content hash ${left.hash.slice(0, 12)} -> ${right.hash.slice(0, 12)}` };
+    return {
+      ksi_id,
+      class: 'DRIFT-PROVENANCE',
+      severity: 'P3',
+      from,
+      to,
+      reason: `evidence changed: content hash ${left.hash.slice(0, 12)} -> ${right.hash.slice(0, 12)}`,
+    };
   }
   return undefined;
 }
@@ -110,7 +126,14 @@ function runLevelFindings(a: DriftSide, b: DriftSide, fieldsOfA: ReadonlySet<str
   const removed = [...fieldsA].filter((f) => !fieldsB.has(f));
   if (a.results.length > 0 && b.results.length > 0 && added.length + removed.length > 0) {
     const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
-    findings.push({ ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: [...fieldsA].join(','), to: [...fieldsB].join(','), reason: `result fields ${parts.join('; ')}` });
+    findings.push({
+      ksi_id: null,
+      class: 'DRIFT-SCHEMA',
+      severity: 'P3',
+      from: [...fieldsA].join(','),
+      to: [...fieldsB].join(','),
+      reason: `result fields ${parts.join('; ')}`,
+    });
   }
   return findings;
 }
@@ -119,9 +142,25 @@ function runLevelFindings(a: DriftSide, b: DriftSide, fieldsOfA: ReadonlySet<str
 function metaFindings(a: RunMeta, b: RunMeta): DriftFinding[] {
   const findings: DriftFinding[] = [];
   const [schemaA, schemaB] = [a.schema_version, b.schema_version];
-  if (schemaA !== schemaB) findings.push({ ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: schemaA ?? 'NONE', to: schemaB ?? 'NONE', reason: `schema_version changed ${quoted(schemaA)} -> ${quoted(schemaB)}` });
+  if (schemaA !== schemaB)
+    findings.push({
+      ksi_id: null,
+      class: 'DRIFT-SCHEMA',
+      severity: 'P3',
+      from: schemaA ?? 'NONE',
+      to: schemaB ?? 'NONE',
+      reason: `schema_version changed ${quoted(schemaA)} -> ${quoted(schemaB)}`,
+    });
   const [toolA, toolB] = [toolOf(a.source), toolOf(b.source)];
-  if (toolA !== toolB) findings.push({ ksi_id: null, class: 'DRIFT-PROVENANCE', severity: 'P3', from: toolA || 'NONE', to: toolB || 'NONE', reason: `source tool changed ${quoted(toolA || undefined)} -> ${quoted(toolB || undefined)}` });
+  if (toolA !== toolB)
+    findings.push({
+      ksi_id: null,
+      class: 'DRIFT-PROVENANCE',
+      severity: 'P3',
+      from: toolA || 'NONE',
+      to: toolB || 'NONE',
+      reason: `source tool changed ${quoted(toolA || undefined)} -> ${quoted(toolB || undefined)}`,
+    });
   return findings;
 }
 
@@ -174,11 +213,20 @@ export function severityTally(counts: DriftCounts): string {
 /** The Markdown table `svc ir drift-detect` prints. */
 export function driftMarkdown(findings: readonly DriftFinding[], a: InputRef, b: InputRef): string {
   const [nameA, nameB] = [markdownText(a.name), markdownText(b.name)];
-  const lines = [`# Drift findings: ${nameA} -> ${nameB}`, '', `Run A: ${nameA} (${formatDigest(a.sha256)})`, `Run B: ${nameB} (${formatDigest(b.sha256)})`, ''];
+  const lines = [
+    `# Drift findings: ${nameA} -> ${nameB}`,
+    '',
+    `Run A: ${nameA} (${formatDigest(a.sha256)})`,
+    `Run B: ${nameB} (${formatDigest(b.sha256)})`,
+    '',
+  ];
   if (findings.length === 0) lines.push('No drift: the runs report the same statuses and evidence.');
   else {
     lines.push('| Severity | Class | KSI | From | To | Reason |', '|---|---|---|---|---|---|');
-    for (const f of findings) lines.push(`| ${f.severity} | ${f.class} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.from)} | ${markdownText(f.to)} | ${markdownText(f.reason)} |`);
+    for (const f of findings)
+      lines.push(
+        `| ${f.severity} | ${f.class} | ${f.ksi_id === null ? '(run)' : markdownText(f.ksi_id)} | ${markdownText(f.from)} | ${markdownText(f.to)} | ${markdownText(f.reason)} |`,
+      );
   }
   const counts = countDrift(findings);
   lines.push('', `Findings: ${counts.total} (${severityTally(counts)})`);

@@ -51,7 +51,8 @@ export class JsonArrayItems {
     const items: string[] = [];
     if (this.base === 0 && this.at === 0) {
       if (this.pending.length < this.prefix.length) return items;
-      for (let i = 0; i < this.prefix.length; i++) if (this.pending[i] !== this.prefix[i]) throw new JsonSplitError(i, `expected the document to begin with ${new TextDecoder().decode(this.prefix)}`);
+      for (let i = 0; i < this.prefix.length; i++)
+        if (this.pending[i] !== this.prefix[i]) throw new JsonSplitError(i, `expected the document to begin with ${new TextDecoder().decode(this.prefix)}`);
       this.at = this.prefix.length;
     }
     const bytes = this.pending;
@@ -83,7 +84,11 @@ export class JsonArrayItems {
           this.start = i;
           this.depth = 1;
           i += 1;
-        } else throw new JsonSplitError(this.base + i, this.expectItem ? 'expected an object or an array as the next item' : 'expected "," or "]" after an array item');
+        } else
+          throw new JsonSplitError(
+            this.base + i,
+            this.expectItem ? 'expected an object or an array as the next item' : 'expected "," or "]" after an array item',
+          );
         continue;
       }
       if (c === QUOTE) this.inString = true;
@@ -155,4 +160,3 @@ export class JsonArrayItems {
     if (this.start !== -1) this.start = 0;
   }
 }
-

@@ -26,6 +26,8 @@ type ObjectType<S> = Flat<
 >;
 
 /** The properties named in `required` (R) as they are, the others optional. */
-type PropertiesType<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: JsonSchemaType<P[K]> } & { -readonly [K in keyof P as K extends R ? never : K]?: JsonSchemaType<P[K]> };
+type PropertiesType<P, R> = { -readonly [K in keyof P as K extends R ? K : never]: JsonSchemaType<P[K]> } & {
+  -readonly [K in keyof P as K extends R ? never : K]?: JsonSchemaType<P[K]>;
+};
 
 type Flat<T> = { [K in keyof T]: T[K] };

@@ -24,7 +24,10 @@ export function parseJson(text: string, path: string): unknown {
     const message = (error as Error).message;
     const { line, column } = lineAndColumn(text, errorOffset(text, message));
     const problem = text.trim() === '' ? 'the file is empty' : jsonSyntaxProblem(message);
-    throw new InvalidInputError('invalid-json', `${path}: invalid JSON at line ${line}, column ${column}: ${problem}; fix the syntax there (a JSON validator shows the context)`);
+    throw new InvalidInputError(
+      'invalid-json',
+      `${path}: invalid JSON at line ${line}, column ${column}: ${problem}; fix the syntax there (a JSON validator shows the context)`,
+    );
   }
 }
 

@@ -23,7 +23,10 @@ export function notUtf8(bytes: Uint8Array, path: string, start = 0): InvalidInpu
   let line = 1;
   for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) line += 1;
   const value = `0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')}`;
-  return new InvalidInputError('invalid-utf8', `${path}: not UTF-8 text: byte ${at} (line ${line}), ${value}, is not part of a UTF-8 character; save the file as UTF-8`);
+  return new InvalidInputError(
+    'invalid-utf8',
+    `${path}: not UTF-8 text: byte ${at} (line ${line}), ${value}, is not part of a UTF-8 character; save the file as UTF-8`,
+  );
 }
 
 /**
@@ -32,7 +35,7 @@ export function notUtf8(bytes: Uint8Array, path: string, start = 0): InvalidInpu
  * when there is none.
  */
 export function firstMalformed(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
     if (b < 0x80) {
       i += 1;

@@ -17,12 +17,7 @@ export interface EvidenceTest {
  * When a policy is violated, over one KSI result and its evidence. Data only (JSON), evaluated by
  * evaluateCondition: nothing in it is ever run as code.
  */
-export type EplCondition =
-  | { status_in: Status[] }
-  | { evidence: EvidenceTest }
-  | { all: EplCondition[] }
-  | { any: EplCondition[] }
-  | { not: EplCondition };
+export type EplCondition = { status_in: Status[] } | { evidence: EvidenceTest } | { all: EplCondition[] } | { any: EplCondition[] } | { not: EplCondition };
 
 export const CONDITION_KINDS = ['status_in', 'evidence', 'all', 'any', 'not'] as const;
 
@@ -49,7 +44,8 @@ export function checkCondition(value: unknown, path: string, fail: ConditionFail
   const at = `${path}.${kind}`;
   switch (kind) {
     case 'status_in': {
-      if (!Array.isArray(inner) || inner.length === 0) fail(at, `expected a non-empty array of statuses, got ${describe(inner)}`, `write e.g. ["FAIL", "WARN"]`);
+      if (!Array.isArray(inner) || inner.length === 0)
+        fail(at, `expected a non-empty array of statuses, got ${describe(inner)}`, `write e.g. ["FAIL", "WARN"]`);
       (inner as unknown[]).forEach((s, i) => {
         if (!isStatus(s)) fail(`${at}[${i}]`, `${describe(s)} is not a status`, `use exactly ${STATUSES.join(', ')} (upper case)`);
       });
@@ -60,7 +56,8 @@ export function checkCondition(value: unknown, path: string, fail: ConditionFail
       break;
     case 'all':
     case 'any': {
-      if (!Array.isArray(inner) || inner.length === 0) fail(at, `expected a non-empty array of conditions, got ${describe(inner)}`, `write e.g. {"${kind}": [{"status_in": ["FAIL"]}]}`);
+      if (!Array.isArray(inner) || inner.length === 0)
+        fail(at, `expected a non-empty array of conditions, got ${describe(inner)}`, `write e.g. {"${kind}": [{"status_in": ["FAIL"]}]}`);
       (inner as unknown[]).forEach((c, i) => checkCondition(c, `${at}[${i}]`, fail, depth + 1));
       break;
     }
@@ -74,7 +71,8 @@ export function checkCondition(value: unknown, path: string, fail: ConditionFail
 }
 
 function checkEvidenceTest(value: unknown, at: string, fail: ConditionFail): void {
-  if (!isPlainObject(value)) fail(at, `expected {"path", "op", "value"}, got ${describe(value)}`, 'write e.g. {"path": "users_without_mfa", "op": ">", "value": 0}');
+  if (!isPlainObject(value))
+    fail(at, `expected {"path", "op", "value"}, got ${describe(value)}`, 'write e.g. {"path": "users_without_mfa", "op": ">", "value": 0}');
   const test = value as Record<string, unknown>;
   for (const key of Object.keys(test)) {
     if (!TEST_FIELDS.has(key)) fail(`${at}.${key}`, 'unknown field', 'an evidence test has path, op and value');

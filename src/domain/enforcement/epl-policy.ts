@@ -70,7 +70,11 @@ export function validatePolicies(value: unknown, source: string): EPLPolicy[] {
     if (!isPlainObject(policy)) fail(at, `expected a policy object, got ${describe(policy)}`, 'write {"id", "target", "condition", "action", "mode"}');
     const p = policy as Record<string, unknown>;
     if (typeof p.id !== 'string' || !POLICY_ID.test(p.id)) {
-      fail(`${at}.id`, p.id === undefined ? 'missing' : `${describe(p.id)} is not a policy id`, 'use 1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit');
+      fail(
+        `${at}.id`,
+        p.id === undefined ? 'missing' : `${describe(p.id)} is not a policy id`,
+        'use 1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit',
+      );
     }
     const id = p.id as string;
     const first = firstIndex.get(id);
@@ -78,7 +82,8 @@ export function validatePolicies(value: unknown, source: string): EPLPolicy[] {
     firstIndex.set(id, i);
     policyId = id;
     for (const key of Object.keys(p)) if (!POLICY_FIELDS.includes(key)) fail(`${at}.${key}`, 'unknown field', `a policy has ${POLICY_FIELDS.join(', ')}`);
-    if (p.description !== undefined && typeof p.description !== 'string') fail(`${at}.description`, `expected a string, got ${describe(p.description)}`, 'write a string or leave it out');
+    if (p.description !== undefined && typeof p.description !== 'string')
+      fail(`${at}.description`, `expected a string, got ${describe(p.description)}`, 'write a string or leave it out');
     checkTarget(p.target, `${at}.target`, fail);
     if (p.condition === undefined) fail(`${at}.condition`, 'missing', 'say when the policy is violated, e.g. {"status_in": ["FAIL"]}');
     checkCondition(p.condition, `${at}.condition`, fail);
@@ -111,8 +116,10 @@ function checkAction(action: unknown, at: string, fail: Fail): void {
   if (!isPlainObject(action)) fail(at, `expected {"name", "parameters"}, got ${describe(action)}`, 'write {"name": "enable-ca-policy", "parameters": {...}}');
   const a = action as Record<string, unknown>;
   for (const key of Object.keys(a)) if (!ACTION_FIELDS.includes(key)) fail(`${at}.${key}`, 'unknown field', 'an action has name and parameters');
-  if (typeof a.name !== 'string' || a.name.trim() === '') fail(`${at}.name`, `expected a non-empty string, got ${describe(a.name)}`, 'name the action an adapter handles, e.g. "enable-ca-policy"');
-  if (a.parameters !== undefined && !isPlainObject(a.parameters)) fail(`${at}.parameters`, `expected an object, got ${describe(a.parameters)}`, 'write the parameters as an object or leave them out');
+  if (typeof a.name !== 'string' || a.name.trim() === '')
+    fail(`${at}.name`, `expected a non-empty string, got ${describe(a.name)}`, 'name the action an adapter handles, e.g. "enable-ca-policy"');
+  if (a.parameters !== undefined && !isPlainObject(a.parameters))
+    fail(`${at}.parameters`, `expected an object, got ${describe(a.parameters)}`, 'write the parameters as an object or leave them out');
 }
 
 function checkInteger(value: unknown, at: string, min: number, max: number, fail: Fail): void {

@@ -46,7 +46,8 @@ function entryMembers(result: KsiResult, definition: KsiDefinition | undefined, 
   let after = '';
   let afterHashed = '';
   for (const key of keys) {
-    const value = key === 'mapped' ? mapped.mapped : key === 'controls' ? mapped.controls : key === 'policies' ? mapped.policies : valueText(result[key], digest);
+    const value =
+      key === 'mapped' ? mapped.mapped : key === 'controls' ? mapped.controls : key === 'policies' ? mapped.policies : valueText(result[key], digest);
     if (value === undefined) continue;
     const member = keyText(key) + value;
     if (key < 'content_hash') before += `${member},`;

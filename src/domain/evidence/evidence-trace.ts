@@ -60,13 +60,20 @@ export function evidenceTrace({ items, hashes, merkleRoot, catalog, control, pro
     for (const c of control === undefined ? controls : [control]) {
       edges.push({ from: ksi, to: node({ id: `control:${c}`, type: 'control', label: `${c} ${catalog.controlTitle(c) ?? ''}`.trim() }), relation: 'maps-to' });
     }
-    for (const p of definition?.policies ?? []) edges.push({ from: ksi, to: node({ id: `policy:${p.id}`, type: 'policy', label: `${p.id} ${p.title}` }), relation: 'governed-by' });
+    for (const p of definition?.policies ?? [])
+      edges.push({ from: ksi, to: node({ id: `policy:${p.id}`, type: 'policy', label: `${p.id} ${p.title}` }), relation: 'governed-by' });
     const evidence: TraceNode = { id: `evidence:${result.ksi_id}`, type: 'evidence', label: formatDigest(hashes[i]) };
-    if (proofOf) evidence.proof = { index: positions?.[i] ?? i, merkle_root: formatDigest(merkleRoot), path: proofOf(i).map((s) => ({ side: s.side, hash: formatDigest(s.hash) })) };
+    if (proofOf)
+      evidence.proof = {
+        index: positions?.[i] ?? i,
+        merkle_root: formatDigest(merkleRoot),
+        path: proofOf(i).map((s) => ({ side: s.side, hash: formatDigest(s.hash) })),
+      };
     edges.push({ from: ksi, to: node(evidence), relation: 'evidenced-by' });
     const act = node({ id: `action:${result.ksi_id}`, type: 'action', label: `${action.action} ${action.severity} ${action.sla_days}d ${action.owner}` });
     edges.push({ from: evidence.id, to: act, relation: 'drives' });
-    if (needsPoam(item)) edges.push({ from: act, to: node({ id: `poam:${poamId(result.ksi_id)}`, type: 'poam', label: poamId(result.ksi_id) }), relation: 'tracked-as' });
+    if (needsPoam(item))
+      edges.push({ from: act, to: node({ id: `poam:${poamId(result.ksi_id)}`, type: 'poam', label: poamId(result.ksi_id) }), relation: 'tracked-as' });
   });
   return { ...(control !== undefined ? { control } : {}), merkle_root: formatDigest(merkleRoot), nodes: [...nodes.values()], edges };
 }

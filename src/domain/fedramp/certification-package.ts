@@ -17,7 +17,6 @@ export const PACKAGE_MANIFEST_FILE = 'manifest.json';
 export const PACKAGE_ENVELOPE_FILE = 'package.dsse.json';
 export const PACKAGE_PREDICATE_TYPE = 'https://github.com/svc-compliance/svc/fedramp-package/v1';
 
-
 /** What the manifest and the statement say of the package. */
 export interface PackageFacts {
   fedRampPackageId?: string;
@@ -69,7 +68,12 @@ export interface PackageManifest {
  * The manifest of a certification package: every other file's digest and size, and their aggregate hash (as an auditor
  * bundle's); with `schemas`, what each CR26 document was validated against.
  */
-export function packageManifest(facts: PackageFacts, files: readonly WrittenFile[], digest: Pick<ContentDigest, 'sha256'>, schemas?: PackageSchemas): PackageManifest {
+export function packageManifest(
+  facts: PackageFacts,
+  files: readonly WrittenFile[],
+  digest: Pick<ContentDigest, 'sha256'>,
+  schemas?: PackageSchemas,
+): PackageManifest {
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : 1));
   const judged = (name: string) => schemas?.documents[name];
   return {
@@ -77,8 +81,15 @@ export function packageManifest(facts: PackageFacts, files: readonly WrittenFile
     package: { ...facts, input: { name: facts.input.name, sha256: formatDigest(facts.input.sha256) } },
     ...(schemas === undefined
       ? {}
-      : { schemas: { ...(schemas.carried === undefined ? {} : { carried: schemas.carried }), ...(schemas.definitions === undefined ? {} : { definitions: schemas.definitions }) } }),
-    files: Object.fromEntries(sorted.map((f) => [f.name, { sha256: formatDigest(f.sha256), bytes: f.bytes, ...(judged(f.name) === undefined ? {} : { schema: judged(f.name) }) }])),
+      : {
+          schemas: {
+            ...(schemas.carried === undefined ? {} : { carried: schemas.carried }),
+            ...(schemas.definitions === undefined ? {} : { definitions: schemas.definitions }),
+          },
+        }),
+    files: Object.fromEntries(
+      sorted.map((f) => [f.name, { sha256: formatDigest(f.sha256), bytes: f.bytes, ...(judged(f.name) === undefined ? {} : { schema: judged(f.name) }) }]),
+    ),
     aggregate_hash: formatDigest(aggregateHash(files, digest)),
   };
 }
@@ -123,12 +134,16 @@ export function checkPackage(
   for (const name of present.keys()) if (!(name in manifest.files)) changed(`${name}: not listed in ${PACKAGE_MANIFEST_FILE}`);
   const aggregate = formatDigest(aggregateHash([...present.values()], digest));
   if (aggregate !== manifest.aggregate_hash) changed(`${PACKAGE_MANIFEST_FILE}: aggregate_hash is ${manifest.aggregate_hash}, the files give ${aggregate}`);
-  if (statement.predicateType !== PACKAGE_PREDICATE_TYPE) changed(`${PACKAGE_ENVELOPE_FILE}: predicateType is ${statement.predicateType}, not ${PACKAGE_PREDICATE_TYPE}`);
+  if (statement.predicateType !== PACKAGE_PREDICATE_TYPE)
+    changed(`${PACKAGE_ENVELOPE_FILE}: predicateType is ${statement.predicateType}, not ${PACKAGE_PREDICATE_TYPE}`);
   const expected = packageStatement(manifest, manifestSha256).subject.map((s) => `${s.name} ${s.digest.sha256}`);
   const signed = statement.subject.map((s) => `${s.name} ${s.digest.sha256}`).sort();
   const missing = expected.filter((s) => !signed.includes(s));
   const extra = signed.filter((s) => !expected.includes(s));
-  if (missing.length > 0 || extra.length > 0) changed(`${PACKAGE_ENVELOPE_FILE}: the signed subjects differ from the files (${[...missing.map((s) => `unsigned ${s.split(' ')[0]}`), ...extra.map((s) => `signed ${s.split(' ')[0]} differs`)].join(', ')})`);
+  if (missing.length > 0 || extra.length > 0)
+    changed(
+      `${PACKAGE_ENVELOPE_FILE}: the signed subjects differ from the files (${[...missing.map((s) => `unsigned ${s.split(' ')[0]}`), ...extra.map((s) => `signed ${s.split(' ')[0]} differs`)].join(', ')})`,
+    );
 }
 
 /**
@@ -148,9 +163,13 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
       const e = facts.evidence(index);
       if (e.date !== undefined && e.date >= day) continue;
       count += 1;
-      if (oldest === undefined || (oldest.date !== undefined && (e.date === undefined || e.date < oldest.date))) oldest = { date: e.date, text: `${e.tool} result for ${e.ksi_id}` };
+      if (oldest === undefined || (oldest.date !== undefined && (e.date === undefined || e.date < oldest.date)))
+        oldest = { date: e.date, text: `${e.tool} result for ${e.ksi_id}` };
     }
-    if (oldest !== undefined) stale.push(`${k.id}: ${count} of ${plural(k.tally.indices.length, 'contributing result')} older than ${day}, the oldest ${oldest.date === undefined ? 'undated' : `observed ${oldest.date}`} (${oldest.text})`);
+    if (oldest !== undefined)
+      stale.push(
+        `${k.id}: ${count} of ${plural(k.tally.indices.length, 'contributing result')} older than ${day}, the oldest ${oldest.date === undefined ? 'undated' : `observed ${oldest.date}`} (${oldest.text})`,
+      );
   }
   return stale;
 }
@@ -160,23 +179,38 @@ export function staleForInitialPackage(facts: Cr26RunFacts, asOf: string, now: D
  * package's, and every group still open (not remediated, not a false positive) must have been evaluated within the
  * previous `days` days; the stale ones are counted in one line, naming the longest unevaluated.
  */
-export function staleVulnerabilities(register: { now: string; run?: { seq: number; as_of: string }; groups: readonly { group: { tracking_id: string; finding_id: string; evaluations: readonly { at: string }[] }; judgment: { state: string } }[] }, days: number): string[] {
+export function staleVulnerabilities(
+  register: {
+    now: string;
+    run?: { seq: number; as_of: string };
+    groups: readonly { group: { tracking_id: string; finding_id: string; evaluations: readonly { at: string }[] }; judgment: { state: string } }[];
+  },
+  days: number,
+): string[] {
   if (register.run === undefined) return [];
   const cutoff = Date.parse(register.now) - days * DAY_MS;
   const cutoffText = isoSeconds(new Date(cutoff));
   const stale: string[] = [];
-  if (Date.parse(register.run.as_of) < cutoff) stale.push(`the vulnerability register is of run ${register.run.seq}, as of ${register.run.as_of}, before ${cutoffText}`);
+  if (Date.parse(register.run.as_of) < cutoff)
+    stale.push(`the vulnerability register is of run ${register.run.seq}, as of ${register.run.as_of}, before ${cutoffText}`);
   let oldest: { at: string; id: string; finding: string } | undefined;
   let count = 0;
   let open = 0;
   for (const { group, judgment } of register.groups) {
     if (judgment.state === 'remediated' || judgment.state === 'false-positive') continue;
     open += 1;
-    const last = group.evaluations.reduce<string | undefined>((latest, e) => (latest === undefined || Date.parse(e.at) > Date.parse(latest) ? e.at : latest), undefined);
+    const last = group.evaluations.reduce<string | undefined>(
+      (latest, e) => (latest === undefined || Date.parse(e.at) > Date.parse(latest) ? e.at : latest),
+      undefined,
+    );
     if (last !== undefined && Date.parse(last) >= cutoff) continue;
     count += 1;
-    if (oldest === undefined || last === undefined || Date.parse(last) < Date.parse(oldest.at)) oldest = { at: last ?? '', id: group.tracking_id, finding: group.finding_id };
+    if (oldest === undefined || last === undefined || Date.parse(last) < Date.parse(oldest.at))
+      oldest = { at: last ?? '', id: group.tracking_id, finding: group.finding_id };
   }
-  if (oldest !== undefined) stale.push(`vulnerabilities: ${count} of ${open} open groups last evaluated before ${cutoffText}, the oldest ${oldest.id} (${oldest.finding}) ${oldest.at === '' ? 'never evaluated' : `on ${oldest.at}`}`);
+  if (oldest !== undefined)
+    stale.push(
+      `vulnerabilities: ${count} of ${open} open groups last evaluated before ${cutoffText}, the oldest ${oldest.id} (${oldest.finding}) ${oldest.at === '' ? 'never evaluated' : `on ${oldest.at}`}`,
+    );
   return stale;
 }

@@ -62,7 +62,15 @@ export interface CpoInput {
 }
 
 /** The sections svc knows, in the schema's order; other top-level keys of the profile's object follow in its order. */
-const SECTIONS = ['serviceIdentification', 'serviceProperties', 'contactInformation', 'assessor', 'advisors', 'certifiedServices', 'thirdPartyInformationResources'] as const;
+const SECTIONS = [
+  'serviceIdentification',
+  'serviceProperties',
+  'contactInformation',
+  'assessor',
+  'advisors',
+  'certifiedServices',
+  'thirdPartyInformationResources',
+] as const;
 /** Top-level keys svc writes from other profile keys. */
 const FILLED = ['certificationPackageOverviewUri', 'metadata'] as const;
 
@@ -87,9 +95,14 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
     return isPlainObject(value) ? value : fail(key, `${describe(value)} is not an object; write the object of FedRAMP's CPO schema`);
   };
   const agree = (path: string, given: unknown, filled: string, from: string) => {
-    if (given !== undefined && given !== filled) fail(path, `${describe(given)} differs from ${JSON.stringify(filled)}, which svc writes from ${from}; remove it from fedramp.cpo (or make the two agree)`);
+    if (given !== undefined && given !== filled)
+      fail(
+        path,
+        `${describe(given)} differs from ${JSON.stringify(filled)}, which svc writes from ${from}; remove it from fedramp.cpo (or make the two agree)`,
+      );
   };
-  if (cpo.metadata !== undefined) fail('metadata', 'svc writes the metadata (CPO-CSO-MTD) from fedramp.accountable_official and the run; remove it from fedramp.cpo');
+  if (cpo.metadata !== undefined)
+    fail('metadata', 'svc writes the metadata (CPO-CSO-MTD) from fedramp.accountable_official and the run; remove it from fedramp.cpo');
   agree('certificationPackageOverviewUri', cpo.certificationPackageOverviewUri, profile.package_uri, 'fedramp.package_uri');
 
   const identification = section('serviceIdentification');
@@ -98,11 +111,13 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
   agree('serviceIdentification.certificationType', identification.certificationType, certificationType, 'the certification type (fedramp.type or --type)');
   const properties = section('serviceProperties');
   const nextOcr = properties.nextOngoingCertificationReportDate;
-  if (input.nextOcrDate !== undefined) agree('serviceProperties.nextOngoingCertificationReportDate', nextOcr, input.nextOcrDate, 'the last recorded OCR (CCM-OCR-NRD)');
+  if (input.nextOcrDate !== undefined)
+    agree('serviceProperties.nextOngoingCertificationReportDate', nextOcr, input.nextOcrDate, 'the last recorded OCR (CCM-OCR-NRD)');
 
   const document: Record<string, unknown> = {};
   for (const key of SECTIONS) {
-    if (key === 'serviceIdentification') document[key] = { fedRampPackageId: profile.fedramp_id, certificationType, ...without(identification, ['fedRampPackageId', 'certificationType']) };
+    if (key === 'serviceIdentification')
+      document[key] = { fedRampPackageId: profile.fedramp_id, certificationType, ...without(identification, ['fedRampPackageId', 'certificationType']) };
     else if (key === 'serviceProperties') {
       const next = input.nextOcrDate ?? nextOcr ?? input.firstOcrDate;
       const rest = without(properties, ['nextOngoingCertificationReportDate']);
@@ -112,7 +127,8 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
       if (input.advisors !== undefined && input.advisors.length > 0) document.advisors = input.advisors.map((name) => ({ name }));
     } else if (cpo[key] !== undefined) document[key] = cpo[key];
   }
-  for (const [key, value] of Object.entries(cpo)) if (!(SECTIONS as readonly string[]).includes(key) && !(FILLED as readonly string[]).includes(key)) document[key] = value;
+  for (const [key, value] of Object.entries(cpo))
+    if (!(SECTIONS as readonly string[]).includes(key) && !(FILLED as readonly string[]).includes(key)) document[key] = value;
   document.certificationPackageOverviewUri = profile.package_uri;
   const official = profile.accountable_official;
   const accountableOfficial = { name: official.name, title: official.title, email: official.email };
@@ -195,28 +211,70 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
     lines.push('', '| repository | type | URL | authentication required | description | access instructions |', '|---|---|---|---|---|---|');
     for (const { label, repository } of repositories) {
       const r = isPlainObject(repository) ? repository : {};
-      lines.push(row([label, cell(r.repositoryType), cell(r.url), cell(r.authenticationRequired), cell(r.repositoryDescription), cell(r.accessRequestInstructions)]));
+      lines.push(
+        row([label, cell(r.repositoryType), cell(r.url), cell(r.authenticationRequired), cell(r.repositoryDescription), cell(r.accessRequestInstructions)]),
+      );
     }
   }
 
-  lines.push('', '## Contacts', '', ...listTable(document.contactInformation, ['type', 'name', 'email', 'phone'], ['contactType', 'contactName', 'contactEmail', 'contactPhone'], 'None given (fedramp.cpo.contactInformation).'));
+  lines.push(
+    '',
+    '## Contacts',
+    '',
+    ...listTable(
+      document.contactInformation,
+      ['type', 'name', 'email', 'phone'],
+      ['contactType', 'contactName', 'contactEmail', 'contactPhone'],
+      'None given (fedramp.cpo.contactInformation).',
+    ),
+  );
 
   lines.push('', '## Independent assessor', '');
-  lines.push(...(isPlainObject(document.assessor) ? fieldTable(document.assessor, [['name', 'Name'], ['assessorID', "Assessor's FedRAMP ID"]]) : ['None named (fedramp.cpo.assessor).']));
+  lines.push(
+    ...(isPlainObject(document.assessor)
+      ? fieldTable(document.assessor, [
+          ['name', 'Name'],
+          ['assessorID', "Assessor's FedRAMP ID"],
+        ])
+      : ['None named (fedramp.cpo.assessor).']),
+  );
 
-  lines.push('', '## Certified services', '', ...listTable(document.certifiedServices, ['service', 'available', 'description'], ['serviceName', 'dateAvailable', 'serviceDescription'], 'None listed (fedramp.cpo.certifiedServices).'));
+  lines.push(
+    '',
+    '## Certified services',
+    '',
+    ...listTable(
+      document.certifiedServices,
+      ['service', 'available', 'description'],
+      ['serviceName', 'dateAvailable', 'serviceDescription'],
+      'None listed (fedramp.cpo.certifiedServices).',
+    ),
+  );
 
   lines.push('', '## Third-party information resources', '');
   const third = isPlainObject(document.thirdPartyInformationResources) ? document.thirdPartyInformationResources : {};
-  lines.push('FedRAMP certified:', '', ...listTable(third.certified, ['FedRAMP ID', 'use case'], ['fedRampCertifiedThirdPartyInformationResource', 'useCase'], 'None listed.'));
-  lines.push('', 'Not FedRAMP certified:', '', ...listTable(third.nonCertified, ['name', 'provider', 'website', 'use case'], ['name', 'provider', 'website', 'useCase'], 'None listed.'));
+  lines.push(
+    'FedRAMP certified:',
+    '',
+    ...listTable(third.certified, ['FedRAMP ID', 'use case'], ['fedRampCertifiedThirdPartyInformationResource', 'useCase'], 'None listed.'),
+  );
+  lines.push(
+    '',
+    'Not FedRAMP certified:',
+    '',
+    ...listTable(third.nonCertified, ['name', 'provider', 'website', 'use case'], ['name', 'provider', 'website', 'useCase'], 'None listed.'),
+  );
 
   const others = Object.keys(document).filter((key) => !(SECTIONS as readonly string[]).includes(key) && !(FILLED as readonly string[]).includes(key));
-  if (others.length > 0) lines.push('', '## Other fields', '', '| field | value |', '|---|---|', ...others.map((key) => row([markdownText(key), cell(document[key])])));
+  if (others.length > 0)
+    lines.push('', '## Other fields', '', '| field | value |', '|---|---|', ...others.map((key) => row([markdownText(key), cell(document[key])])));
 
   if (twin.related !== undefined) {
     lines.push('', '## Information resources and flows', '');
-    lines.push(`- ${citedTitle(twin.rules, 'Information resources', ['MAS-CSO-IIR'])}: ${markdownText(twin.related.resources)}`, `- ${citedTitle(twin.rules, 'Information flows', ['MAS-CSO-FLO'])}: ${markdownText(twin.related.flows)}`);
+    lines.push(
+      `- ${citedTitle(twin.rules, 'Information resources', ['MAS-CSO-IIR'])}: ${markdownText(twin.related.resources)}`,
+      `- ${citedTitle(twin.rules, 'Information flows', ['MAS-CSO-FLO'])}: ${markdownText(twin.related.flows)}`,
+    );
   }
 
   lines.push('', `## ${citedTitle(twin.rules, 'Metadata', ['CPO-CSO-MTD'])}`, '', '| field | value |', '|---|---|');
@@ -231,7 +289,11 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
 
   lines.push('', `## ${citedTitle(twin.rules, 'Overall summary of assessment', [OSA_RULE])}`, '');
   if (twin.summary !== undefined) {
-    lines.push(`Supplied by the assessor (${markdownText(twin.summary.name)}, sha256:${twin.summary.sha256}):`, '', ...quotedMarkdown(twin.summary.text.replace(/\s+$/, '')));
+    lines.push(
+      `Supplied by the assessor (${markdownText(twin.summary.name)}, sha256:${twin.summary.sha256}):`,
+      '',
+      ...quotedMarkdown(twin.summary.text.replace(/\s+$/, '')),
+    );
   } else {
     lines.push(noSummary(osaForce(twin.rules, twin.class), twin.class));
   }
@@ -247,7 +309,8 @@ export function osaForce(rules: Cr26Rules, cls: Cr26Class): Cr26Force | undefine
 }
 
 function noSummary(force: Cr26Force | undefined, cls: Cr26Class): string {
-  if (force === 'MUST') return `None supplied. ${OSA_RULE} requires (MUST) the assessor's overall summary in the CPO for Class ${cls}: name the assessor's file in fedramp.assessor_summary.`;
+  if (force === 'MUST')
+    return `None supplied. ${OSA_RULE} requires (MUST) the assessor's overall summary in the CPO for Class ${cls}: name the assessor's file in fedramp.assessor_summary.`;
   const said = force === undefined ? '' : ` (${OSA_RULE}: ${force} for Class ${cls})`;
   return `None supplied${said}; to include one, name the assessor's file in fedramp.assessor_summary.`;
 }

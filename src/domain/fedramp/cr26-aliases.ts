@@ -58,10 +58,16 @@ export function deriveCr26Aliases(sources: readonly AliasSource[], rules: Pick<C
   const newest = sources[sources.length - 1]?.release;
   for (const source of sources) {
     const listed = new Set([...source.ksis, ...source.rules].map((i) => i.id));
-    for (const [kind, items] of [['ksi', source.ksis], ['rule', source.rules]] as const) {
+    for (const [kind, items] of [
+      ['ksi', source.ksis],
+      ['rule', source.rules],
+    ] as const) {
       for (const item of items) known.set(item.id, { kind, last_release: source.release, retired: item.retired });
     }
-    for (const [kind, items] of [['ksi', source.ksis], ['rule', source.rules]] as const) {
+    for (const [kind, items] of [
+      ['ksi', source.ksis],
+      ['rule', source.rules],
+    ] as const) {
       for (const item of items) {
         if (item.fka === undefined || item.fka === item.id || listed.has(item.fka)) continue;
         successor.set(item.fka, item.id);

@@ -22,9 +22,19 @@ export function checkCr26Consistency(rules: Cr26Rules): Cr26Consistency {
     }
   };
   duplicates('rule or KSI', [...rules.rules.map((r) => r.id), ...rules.ksis.map((k) => k.id)]);
-  duplicates('family', rules.families.map((f) => f.id));
-  duplicates('theme', rules.themes.map((t) => t.id));
-  for (const family of rules.families) duplicates(`${family.id} subset`, family.subsets.map((s) => `${s.id} (${s.type})`));
+  duplicates(
+    'family',
+    rules.families.map((f) => f.id),
+  );
+  duplicates(
+    'theme',
+    rules.themes.map((t) => t.id),
+  );
+  for (const family of rules.families)
+    duplicates(
+      `${family.id} subset`,
+      family.subsets.map((s) => `${s.id} (${s.type})`),
+    );
   const themes = new Set(rules.themes.map((t) => t.id));
   for (const ksi of rules.ksis) if (!themes.has(ksi.theme)) problems.push(`${ksi.id}: theme ${ksi.theme} is not a theme of the file`);
   for (const theme of rules.themes) if (!rules.ksis.some((k) => k.theme === theme.id)) problems.push(`theme ${theme.id} has no KSI`);
@@ -33,7 +43,8 @@ export function checkCr26Consistency(rules: Cr26Rules): Cr26Consistency {
   for (const rule of rules.rules) {
     const family = families.get(rule.family);
     if (family === undefined) problems.push(`${rule.id}: family ${rule.family} is not a family of the file`);
-    else if (!family.subsets.some((s) => s.id === rule.subset && (s.type === rule.type || s.type === 'all'))) problems.push(`${rule.id}: subset ${rule.family}-${rule.subset} is not defined for ${rule.type}`);
+    else if (!family.subsets.some((s) => s.id === rule.subset && (s.type === rule.type || s.type === 'all')))
+      problems.push(`${rule.id}: subset ${rule.family}-${rule.subset} is not defined for ${rule.type}`);
     if (rule.force === undefined && rule.varies_by_class === undefined) problems.push(`${rule.id}: neither a force nor a per-class force`);
     for (const id of rule.related) if (!current.has(id)) problems.push(`${rule.id}: related ${id} is not a rule or KSI`);
   }

@@ -46,8 +46,26 @@ export function cr26TypeOfStem(stem: string): Cr26DocumentType | undefined {
 export const CR26_DISTINGUISHING_KEYS: Record<Exclude<Cr26DocumentType, 'avi' | 'assessor' | 'advisor'>, readonly string[]> = {
   sdr: ['fedRampRequirements', 'keySecurityIndicators', 'securityControls', 'portsAndProtocols'],
   cpo: ['serviceIdentification', 'serviceProperties', 'certifiedServices', 'thirdPartyInformationResources', 'assessor'],
-  ocr: ['certificationDataChanges', 'plannedCertificationDataChanges', 'transformativeChanges', 'updatedRecommendations', 'activeAgencies', 'reportableIncidents'],
-  scn: ['changeType', 'changeDescription', 'changeTypeExplanation', 'assessorName', 'relatedVulnerability', 'reason', 'customerImpact', 'planAndTimeline', 'impactedControls', 'impactAnalysis'],
+  ocr: [
+    'certificationDataChanges',
+    'plannedCertificationDataChanges',
+    'transformativeChanges',
+    'updatedRecommendations',
+    'activeAgencies',
+    'reportableIncidents',
+  ],
+  scn: [
+    'changeType',
+    'changeDescription',
+    'changeTypeExplanation',
+    'assessorName',
+    'relatedVulnerability',
+    'reason',
+    'customerImpact',
+    'planAndTimeline',
+    'impactedControls',
+    'impactAnalysis',
+  ],
   vdr: ['vulnerabilities'],
   history: ['activeVulnerabilities', 'generatedAt'],
   incident: [
@@ -83,7 +101,10 @@ const SCHEMA_URI = /(?:^|\/)fedramp-([a-z-]+)-schema-\d{4}-\d{2}-\d{2}\.json(?:#
  */
 export function detectCr26Type(document: unknown, file: string, flag?: Cr26DocumentType): Cr26Detection {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    throw new InvalidInputError('not-cr26', `${file}: expected a CR26 document (a JSON object), got ${document === null ? 'null' : Array.isArray(document) ? 'an array' : typeof document}`);
+    throw new InvalidInputError(
+      'not-cr26',
+      `${file}: expected a CR26 document (a JSON object), got ${document === null ? 'null' : Array.isArray(document) ? 'an array' : typeof document}`,
+    );
   }
   if (flag !== undefined) return { type: flag, by: 'flag' };
   const record = document as Record<string, unknown>;
@@ -98,10 +119,20 @@ export function detectCr26Type(document: unknown, file: string, flag?: Cr26Docum
   const pass = `pass --type ${CR26_DOCUMENT_TYPES.join('|')}`;
   if (found.length === 1 && marketplace.length === 0) return { type: found[0].type, by: 'keys' };
   if (found.length > 1 || (found.length === 1 && marketplace.length > 0)) {
-    const parts = [...found.map((c) => `${c.type} (${c.keys.join(', ')})`), ...(marketplace.length > 0 ? [`assessor/advisor (${marketplace.join(', ')})`] : [])];
+    const parts = [
+      ...found.map((c) => `${c.type} (${c.keys.join(', ')})`),
+      ...(marketplace.length > 0 ? [`assessor/advisor (${marketplace.join(', ')})`] : []),
+    ];
     throw new InvalidInputError('cr26-type-ambiguous', `${file}: has top-level keys of more than one CR26 document: ${parts.join(', ')}; ${pass}`);
   }
-  if (marketplace.length > 0) throw new InvalidInputError('cr26-type-ambiguous', `${file}: assessor and advisor information have the same keys; pass --type assessor or --type advisor (or name the schema in "$schema")`);
+  if (marketplace.length > 0)
+    throw new InvalidInputError(
+      'cr26-type-ambiguous',
+      `${file}: assessor and advisor information have the same keys; pass --type assessor or --type advisor (or name the schema in "$schema")`,
+    );
   if (keys.has('acceptedVulnerabilities')) return { type: 'avi', by: 'keys' };
-  throw new InvalidInputError('cr26-type-unknown', `${file}: cannot tell which CR26 document this is (no "$schema" naming a FedRAMP schema, none of the top-level keys that identify one); ${pass}`);
+  throw new InvalidInputError(
+    'cr26-type-unknown',
+    `${file}: cannot tell which CR26 document this is (no "$schema" naming a FedRAMP schema, none of the top-level keys that identify one); ${pass}`,
+  );
 }

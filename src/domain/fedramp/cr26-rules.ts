@@ -333,7 +333,8 @@ function readFamily(id: string, value: Record<string, unknown>, at: string, fail
     if (type === undefined) return fail(typeAt, `unknown rule type "${typeKey}"; expected ${CR26_RULE_TYPES.join(', ')}`);
     for (const [subsetId, byId] of Object.entries(object(bySubset, typeAt, fail))) {
       const subsetAt = `${typeAt}.${subsetId}`;
-      if (!subsets.some((s) => s.id === subsetId && (s.type === type || s.type === 'all'))) fail(subsetAt, `subset ${subsetId} is not defined in ${at}.info.subsets${type === 'all' ? '' : ` or ${at}.info.${type}.subsets`}`);
+      if (!subsets.some((s) => s.id === subsetId && (s.type === type || s.type === 'all')))
+        fail(subsetAt, `subset ${subsetId} is not defined in ${at}.info.subsets${type === 'all' ? '' : ` or ${at}.info.${type}.subsets`}`);
       for (const [ruleId, rule] of Object.entries(object(byId, subsetAt, fail))) {
         const ruleAt = `${subsetAt}.${ruleId}`;
         if (!ID.test(ruleId)) fail(ruleAt, 'not a rule id (like VDR-TFR-PVR)');
@@ -357,7 +358,8 @@ function readEffective(value: unknown, at: string, fail: Fail): Cr26Effective {
   const dates = effective.date === undefined ? {} : object(effective.date, `${at}.date`, fail);
   const grace = dates.grace === undefined ? {} : object(dates.grace, `${at}.date.grace`, fail);
   const optionalDate = (v: unknown, p: string) => (v === undefined ? undefined : date(v, p, fail));
-  if (grace.until_next_assessment !== undefined && typeof grace.until_next_assessment !== 'boolean') fail(`${at}.date.grace.until_next_assessment`, 'expected true or false');
+  if (grace.until_next_assessment !== undefined && typeof grace.until_next_assessment !== 'boolean')
+    fail(`${at}.date.grace.until_next_assessment`, 'expected true or false');
   return compact({
     is: string(effective.is, `${at}.is`, fail),
     current_status: optionalString(effective.current_status, `${at}.current_status`, fail),
@@ -425,10 +427,20 @@ function readRule(id: string, family: string, subset: string, type: Cr26RuleType
     notification: rule.notification === undefined ? undefined : notifications(rule.notification, `${at}.notification`, fail),
     bullet_labels: rule.following_information_bullets === undefined ? undefined : bulletLabels(rule.following_information_bullets),
   });
-  return compact({ rule: read, retired: rule.retired === true, statement: statement.text === undefined && statement.classes === undefined ? undefined : statement });
+  return compact({
+    rule: read,
+    retired: rule.retired === true,
+    statement: statement.text === undefined && statement.classes === undefined ? undefined : statement,
+  });
 }
 
-function readKsi(id: string, theme: string, item: Record<string, unknown>, at: string, fail: Fail): { ksi: Cr26Ksi; retired: boolean; statement?: Cr26Statement } {
+function readKsi(
+  id: string,
+  theme: string,
+  item: Record<string, unknown>,
+  at: string,
+  fail: Fail,
+): { ksi: Cr26Ksi; retired: boolean; statement?: Cr26Statement } {
   const statement: Cr26Statement = {};
   if (item.statement !== undefined) statement.text = string(item.statement, `${at}.statement`, fail);
   const controls: string[] = [];
@@ -445,10 +457,19 @@ function readKsi(id: string, theme: string, item: Record<string, unknown>, at: s
       const cls = classOf(key, classAt, fail);
       const variant = object(value, classAt, fail);
       if (variant.statement !== undefined) (statement.classes ??= {})[cls] = string(variant.statement, `${classAt}.statement`, fail);
-      classes[cls] = compact({ force: variant.force === undefined ? undefined : force(variant.force, `${classAt}.force`, fail), timeframe: timeframe(variant, classAt, fail) });
+      classes[cls] = compact({
+        force: variant.force === undefined ? undefined : force(variant.force, `${classAt}.force`, fail),
+        timeframe: timeframe(variant, classAt, fail),
+      });
     }
   }
-  const ksi: Cr26Ksi = compact({ id, theme, name: string(item.name, `${at}.name`, fail), controls, varies_by_class: classes === undefined ? undefined : sortedRecord(classes) });
+  const ksi: Cr26Ksi = compact({
+    id,
+    theme,
+    name: string(item.name, `${at}.name`, fail),
+    controls,
+    varies_by_class: classes === undefined ? undefined : sortedRecord(classes),
+  });
   return compact({ ksi, retired: item.retired === true, statement: statement.text === undefined && statement.classes === undefined ? undefined : statement });
 }
 
@@ -467,7 +488,11 @@ function timeframe(holder: Record<string, unknown>, at: string, fail: Fail): Cr2
   const { timeframe_type: type, timeframe_num: num, timeframe_num_min: min, timeframe_num_max: max } = holder;
   if (type === undefined && num === undefined && min === undefined && max === undefined) return undefined;
   const unit = CR26_TIME_UNITS.find((u) => u === type);
-  if (unit === undefined) return fail(`${at}.timeframe_type`, `${type === undefined ? 'missing' : `unknown unit ${JSON.stringify(type)}`}; expected one of ${CR26_TIME_UNITS.join(', ')}`);
+  if (unit === undefined)
+    return fail(
+      `${at}.timeframe_type`,
+      `${type === undefined ? 'missing' : `unknown unit ${JSON.stringify(type)}`}; expected one of ${CR26_TIME_UNITS.join(', ')}`,
+    );
   const number = (v: unknown, name: string) => {
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return fail(`${at}.${name}`, `expected a number of at least 0, found ${JSON.stringify(v)}`);
@@ -475,7 +500,8 @@ function timeframe(holder: Record<string, unknown>, at: string, fail: Fail): Cr2
   };
   const read = compact({ unit, num: number(num, 'timeframe_num'), min: number(min, 'timeframe_num_min'), max: number(max, 'timeframe_num_max') });
   if (read.num === undefined && read.min === undefined && read.max === undefined) fail(`${at}.timeframe_num`, `missing: ${unit} with no number`);
-  if (read.min !== undefined && read.max !== undefined && read.min > read.max) fail(`${at}.timeframe_num_min`, `${read.min} is more than timeframe_num_max ${read.max}`);
+  if (read.min !== undefined && read.max !== undefined && read.min > read.max)
+    fail(`${at}.timeframe_num_min`, `${read.min} is more than timeframe_num_max ${read.max}`);
   return read;
 }
 
@@ -507,7 +533,12 @@ function notifications(value: unknown, at: string, fail: Fail): Cr26Notification
   if (!Array.isArray(value)) return fail(at, 'expected a list of {party, method, target}');
   return value.map((entry, i) => {
     const o = object(entry, `${at}[${i}]`, fail);
-    return compact({ party: string(o.party, `${at}[${i}].party`, fail), method: string(o.method, `${at}[${i}].method`, fail), target: string(o.target, `${at}[${i}].target`, fail), name: o.name === undefined ? undefined : string(o.name, `${at}[${i}].name`, fail) }) as Cr26Notification;
+    return compact({
+      party: string(o.party, `${at}[${i}].party`, fail),
+      method: string(o.method, `${at}[${i}].method`, fail),
+      target: string(o.target, `${at}[${i}].target`, fail),
+      name: o.name === undefined ? undefined : string(o.name, `${at}[${i}].name`, fail),
+    }) as Cr26Notification;
   });
 }
 
@@ -551,7 +582,8 @@ function optionalString(value: unknown, at: string, fail: Fail): string | undefi
 }
 
 function strings(value: unknown, at: string, fail: Fail): string[] {
-  if (!Array.isArray(value)) return fail(at, value === undefined ? 'missing; expected an array of strings' : `expected an array of strings, found ${kindOf(value)}`);
+  if (!Array.isArray(value))
+    return fail(at, value === undefined ? 'missing; expected an array of strings' : `expected an array of strings, found ${kindOf(value)}`);
   return value.map((v, i) => string(v, `${at}[${i}]`, fail));
 }
 

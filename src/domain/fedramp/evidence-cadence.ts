@@ -34,7 +34,10 @@ export function evidenceCadence(rules: Pick<Cr26Rules, 'rules' | 'info'>, type: 
   const id = kind === 'machine' ? MACHINE_CADENCE_RULES[type] : NON_MACHINE_CADENCE_RULE;
   const rule = rules.rules.find((r) => r.id === id);
   const none = (what: string): never => {
-    throw new InvalidInputError('no-cadence', `CR26 ${rules.info.version}: ${what}, so svc cannot judge ${kind === 'machine' ? 'machine-based' : 'non-machine'} evidence for ${type} Class ${cls}; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)`);
+    throw new InvalidInputError(
+      'no-cadence',
+      `CR26 ${rules.info.version}: ${what}, so svc cannot judge ${kind === 'machine' ? 'machine-based' : 'non-machine'} evidence for ${type} Class ${cls}; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)`,
+    );
   };
   if (rule === undefined) return none(`no rule ${id}`);
   if (rule.varies_by_class !== undefined) {
@@ -98,7 +101,7 @@ export function addCadence(ms: number, every: { unit: Cr26TimeUnit; num: number 
     case 'bizdays': {
       const step = every.num < 0 ? -DAY : DAY;
       let t = ms;
-      for (let left = Math.abs(every.num); left > 0; ) {
+      for (let left = Math.abs(every.num); left > 0;) {
         t += step;
         if (isBusinessDay(t, holiday)) left -= 1;
       }

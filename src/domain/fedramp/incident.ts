@@ -63,7 +63,14 @@ export function incidentTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, type
  * When a report is due: its timeframe counted from `from` (hours as fixed lengths; business days skipping weekends
  * and, given `holiday`, US federal holidays, keeping the time of day).
  */
-export function incidentDue(rules: Pick<Cr26Rules, 'rules' | 'info'>, type: IncidentReportType, cls: Cr26Class, n: NRating, from: string, holiday?: HolidayTest): IncidentDue {
+export function incidentDue(
+  rules: Pick<Cr26Rules, 'rules' | 'info'>,
+  type: IncidentReportType,
+  cls: Cr26Class,
+  n: NRating,
+  from: string,
+  holiday?: HolidayTest,
+): IncidentDue {
   const t = incidentTimeframe(rules, type, cls, n);
   return { ...t, from, at: isoSeconds(new Date(addCadence(Date.parse(from), t.timeframe, holiday))) };
 }
@@ -84,7 +91,14 @@ const CVE = /^CVE-\d{4}-\d{4,}$/i;
 
 /** Only the CVE ids among `ids` (`relatedCveIds` holds nothing else), upper-cased, each once, in order. */
 export function cveIds(ids: readonly string[]): string[] {
-  return [...new Set(ids.map((id) => id.trim()).filter((id) => CVE.test(id)).map((id) => id.toUpperCase()))];
+  return [
+    ...new Set(
+      ids
+        .map((id) => id.trim())
+        .filter((id) => CVE.test(id))
+        .map((id) => id.toUpperCase()),
+    ),
+  ];
 }
 
 /**
@@ -174,7 +188,11 @@ export interface GroupIncidentFacts {
  * activity from its detections; the recovery plan from the mitigation due time (VDR-TFR-PVR) and the projected next
  * reduction; response and recovery from recorded mitigations and remediation.
  */
-export function groupIncidentFacts(group: VulnerabilityGroup & Pick<StoredGroup, 'detections'>, judgment: GroupJudgment, flaggedAt?: string): GroupIncidentFacts {
+export function groupIncidentFacts(
+  group: VulnerabilityGroup & Pick<StoredGroup, 'detections'>,
+  judgment: GroupJudgment,
+  flaggedAt?: string,
+): GroupIncidentFacts {
   const on = group.resources.join(', ');
   const flag = incidentFlag(judgment);
   const why = flag === undefined ? '' : `; a FedRAMP reportable incident under ${flag} (${flagWords(judgment)})`;
@@ -190,7 +208,8 @@ export function groupIncidentFacts(group: VulnerabilityGroup & Pick<StoredGroup,
   if (judgment.next_reduction !== undefined) plan.push(`projected reduction to N${judgment.next_reduction.n} by ${judgment.next_reduction.at}`);
 
   const done: string[] = [];
-  for (const e of group.evaluations) if (e.mitigated !== undefined) done.push(`${e.at}: ${e.mitigated === 'full' ? 'fully' : 'partially'} mitigated (${e.by}): ${e.reason}`);
+  for (const e of group.evaluations)
+    if (e.mitigated !== undefined) done.push(`${e.at}: ${e.mitigated === 'full' ? 'fully' : 'partially'} mitigated (${e.by}): ${e.reason}`);
   if (judgment.remediated_at !== undefined) done.push(`${judgment.remediated_at}: remediated, no longer detected`);
 
   const setter = [...group.evaluations].reverse().find((e) => e.n !== undefined && e.n === judgment.n);
@@ -238,7 +257,9 @@ export function buildIncidentReport(m: IncidentReportModel, form: PotentialImpac
     ...(milestones.length === 0 ? {} : { milestones }),
   };
   const cves = cveIds(m.relatedCveIds);
-  const response = [m.responseAndRecovery, m.lessons.length === 0 ? undefined : `Lessons learned: ${m.lessons.join('; ')}.`].filter((s): s is string => s !== undefined);
+  const response = [m.responseAndRecovery, m.lessons.length === 0 ? undefined : `Lessons learned: ${m.lessons.join('; ')}.`].filter(
+    (s): s is string => s !== undefined,
+  );
   return {
     certificationPackageOverviewUri: m.packageUri,
     reportType: SCHEMA_TYPES[m.type],
@@ -273,7 +294,9 @@ function ratingObject(r: IncidentRating, ratings: readonly NRating[]): Record<st
     ...(r.notes === undefined ? [] : [sentence(r.notes)]),
     ...(unwritable.length === 0
       ? []
-      : [`Rated ${ratingRange(unwritable)} ${unwritable.includes(r.current) ? 'now' : 'before'} (VER-EVA-EPA): the schema's N-ratings are ${ratingRange(ratings)}, so ${ratingRange(unwritable)} is not in historicalRating or currentRating.`]),
+      : [
+          `Rated ${ratingRange(unwritable)} ${unwritable.includes(r.current) ? 'now' : 'before'} (VER-EVA-EPA): the schema's N-ratings are ${ratingRange(ratings)}, so ${ratingRange(unwritable)} is not in historicalRating or currentRating.`,
+        ]),
   ];
   return {
     historicalRating: history.filter((n) => ratings.includes(n)),
@@ -306,7 +329,9 @@ export function incidentMarkdown(m: IncidentReportModel, due: IncidentDue, heade
     `| Report type | ${SCHEMA_TYPES[m.type]} (${INCIDENT_RULES[m.type]}) |`,
     `| Provider tracking id | ${cell(m.trackingId)} |`,
     `| Due | ${due.at} (${dueBasis(due)}, from ${due.from}) |`,
-    `| Potential Agency Impact N-rating | ${ratingHistory(m.rating).map((n) => `N${n}`).join(' → ')} |`,
+    `| Potential Agency Impact N-rating | ${ratingHistory(m.rating)
+      .map((n) => `N${n}`)
+      .join(' → ')} |`,
     ...(m.timeline.startedAt === undefined ? [] : [`| Started | ${m.timeline.startedAt} |`]),
     ...(m.resolvedAt === undefined ? [] : [`| Resolved | ${m.resolvedAt} |`]),
     '',
@@ -341,7 +366,10 @@ export function incidentMarkdown(m: IncidentReportModel, due: IncidentDue, heade
 }
 
 function sortedMilestones(milestones: readonly IncidentMilestone[]): IncidentMilestone[] {
-  return milestones.map((x, i) => ({ x, i })).sort((a, b) => Date.parse(a.x.at) - Date.parse(b.x.at) || a.i - b.i).map(({ x }) => x);
+  return milestones
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => Date.parse(a.x.at) - Date.parse(b.x.at) || a.i - b.i)
+    .map(({ x }) => x);
 }
 
 function flagWords(j: GroupJudgment): string {
@@ -359,5 +387,8 @@ function sentence(text: string): string {
 }
 
 function noTimeframe(rules: Pick<Cr26Rules, 'info'>, what: string, type: IncidentReportType): InvalidInputError {
-  return new InvalidInputError('no-timeframe', `CR26 ${rules.info.version}: ${what}, so svc cannot time the ${type} incident report; use a release that gives it (SVC_FEDRAMP_RULES)`);
+  return new InvalidInputError(
+    'no-timeframe',
+    `CR26 ${rules.info.version}: ${what}, so svc cannot time the ${type} incident report; use a release that gives it (SVC_FEDRAMP_RULES)`,
+  );
 }

@@ -92,20 +92,23 @@ export interface DerivedTwinInput {
 export function informationResources(input: InformationResourcesInput): InformationResourcesDocument {
   const { snapshot } = input;
   const resources = snapshot.resources.map((r) => ({ id: r.id, kind: r.kind, category: r.category, file: r.file, sha256: r.sha256 }));
-  const counts = { total: resources.length, ...(Object.fromEntries(RESOURCE_CATEGORIES.map((c) => [c, resources.filter((r) => r.category === c).length])) as Record<ResourceCategory, number>) };
+  const counts = {
+    total: resources.length,
+    ...(Object.fromEntries(RESOURCE_CATEGORIES.map((c) => [c, resources.filter((r) => r.category === c).length])) as Record<ResourceCategory, number>),
+  };
   return {
     schema: INFORMATION_RESOURCES_SCHEMA,
     ...head(
       input,
       'MAS-CSO-IIR',
       `svc substrate walk read every file of the configuration tree "${snapshot.root}" (Terraform state, Kubernetes manifests, ` +
-      'Microsoft 365 settings exports, other JSON and YAML) and recorded each configuration object it found as a resource: its id, ' +
-      'its kind, the file it sits in, the SHA-256 of its content (RFC 8785 canonical JSON, so key order does not matter) and a ' +
-      'category (identity, access, network, data, other) told from its kind. This file lists every one of the snapshot\'s ' +
-      `${resources.length} resources, in id order, none left out, and names the snapshot by its Merkle root, so anyone can walk the ` +
-      'same tree and compare. svc does not judge which resources handle federal customer data: all are listed. Resources the ' +
-      'tree does not describe (services configured elsewhere, third-party information resources) are not in it; the provider ' +
-      `adds them (third-party ones in the CPO's thirdPartyInformationResources${holdsRule(input.rules, 'MAS-CSO-TPR') ? ', MAS-CSO-TPR' : ''}).`,
+        'Microsoft 365 settings exports, other JSON and YAML) and recorded each configuration object it found as a resource: its id, ' +
+        'its kind, the file it sits in, the SHA-256 of its content (RFC 8785 canonical JSON, so key order does not matter) and a ' +
+        "category (identity, access, network, data, other) told from its kind. This file lists every one of the snapshot's " +
+        `${resources.length} resources, in id order, none left out, and names the snapshot by its Merkle root, so anyone can walk the ` +
+        'same tree and compare. svc does not judge which resources handle federal customer data: all are listed. Resources the ' +
+        'tree does not describe (services configured elsewhere, third-party information resources) are not in it; the provider ' +
+        `adds them (third-party ones in the CPO's thirdPartyInformationResources${holdsRule(input.rules, 'MAS-CSO-TPR') ? ', MAS-CSO-TPR' : ''}).`,
     ),
     counts,
     resources,
@@ -122,9 +125,9 @@ export function informationFlows(input: InformationResourcesInput): InformationF
       input,
       'MAS-CSO-FLO',
       `The resources of the substrate snapshot of "${snapshot.root}" that svc substrate walk sorted into the network category: ` +
-      'security groups, firewall rules, network policies, subnets, routes, load balancers, gateways, ingress and service ' +
-      'definitions, DNS and mail routing, told from each resource\'s kind. They are the configuration that permits or denies ' +
-      `connections between the offering's components: ${resources.length} of the snapshot's ${snapshot.resources.length} resources, in id order.`,
+        'security groups, firewall rules, network policies, subnets, routes, load balancers, gateways, ingress and service ' +
+        "definitions, DNS and mail routing, told from each resource's kind. They are the configuration that permits or denies " +
+        `connections between the offering's components: ${resources.length} of the snapshot's ${snapshot.resources.length} resources, in id order.`,
     ),
     provider_must_describe:
       'svc reads configuration, not traffic: it lists the resources that govern information flows, not the flows. The provider ' +
@@ -149,7 +152,8 @@ export function informationResourcesMarkdown(document: InformationResourcesDocum
   if (document.resources.length === 0) lines.push('The snapshot holds no resources.');
   else {
     lines.push('| id | kind | category | file | sha256 |', '|---|---|---|---|---|');
-    for (const r of document.resources) lines.push(`| ${markdownText(r.id)} | ${markdownText(r.kind)} | ${r.category} | ${markdownText(r.file)} | ${r.sha256} |`);
+    for (const r of document.resources)
+      lines.push(`| ${markdownText(r.id)} | ${markdownText(r.kind)} | ${r.category} | ${markdownText(r.file)} | ${r.sha256} |`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -180,7 +184,13 @@ function head<R extends string>(input: InformationResourcesInput, rule: R, deriv
     certificationPackageOverviewUri: input.packageUri,
     fedRampPackageId: input.fedrampId,
     ...citing(input.rules, rule),
-    snapshot: { schema: snapshot.schema, root: snapshot.root, merkle_root: snapshot.merkle_root, files: snapshot.files.length, resources: snapshot.resources.length },
+    snapshot: {
+      schema: snapshot.schema,
+      root: snapshot.root,
+      merkle_root: snapshot.merkle_root,
+      files: snapshot.files.length,
+      resources: snapshot.resources.length,
+    },
     derivation,
     command: `svc substrate walk ${shellWord(snapshot.root)} --out ${shellWord(input.snapshotFile)} && ${input.generator}`,
   };
@@ -188,7 +198,16 @@ function head<R extends string>(input: InformationResourcesInput, rule: R, deriv
 
 function header(title: string, document: DerivedDocument, twin: DerivedTwinInput): string[] {
   return [
-    ...twinHeader({ title, service: twin.service, fedrampId: document.fedRampPackageId, packageUri: document.certificationPackageOverviewUri, rulesVersion: twin.rulesVersion, tool: twin.tool, generatedAt: twin.generatedAt, json: twin.json }),
+    ...twinHeader({
+      title,
+      service: twin.service,
+      fedrampId: document.fedRampPackageId,
+      packageUri: document.certificationPackageOverviewUri,
+      rulesVersion: twin.rulesVersion,
+      tool: twin.tool,
+      generatedAt: twin.generatedAt,
+      json: twin.json,
+    }),
     `${document.rule === undefined ? '' : `Rule: ${document.rule}. `}Snapshot: ${markdownText(document.snapshot.root)}, Merkle root ${document.snapshot.merkle_root} (${plural(document.snapshot.files, 'file')}, ${plural(document.snapshot.resources, 'resource')}).`,
     '',
   ];

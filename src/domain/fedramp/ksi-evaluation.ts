@@ -111,7 +111,11 @@ export function controlsIntersect(a: Iterable<string>, b: Iterable<string>): boo
 
 /** `Implemented` when every status is PASS, `Not Implemented` when every one is FAIL, else `Partially Implemented`; none: undefined. */
 export function ksiStatusOf(statuses: readonly Status[]): Cr26KsiStatus | undefined {
-  return tallyStatus({ pass: statuses.filter((s) => s === 'PASS').length, fail: statuses.filter((s) => s === 'FAIL').length, other: statuses.filter((s) => s !== 'PASS' && s !== 'FAIL').length });
+  return tallyStatus({
+    pass: statuses.filter((s) => s === 'PASS').length,
+    fail: statuses.filter((s) => s === 'FAIL').length,
+    other: statuses.filter((s) => s !== 'PASS' && s !== 'FAIL').length,
+  });
 }
 
 /**
@@ -280,7 +284,11 @@ export class Cr26Tally {
     const resolved = this.cr26Ksis.has(id) ? id : Object.prototype.hasOwnProperty.call(rules.aliases, id) ? rules.aliases[id] : undefined;
     if (resolved !== undefined && this.cr26Ksis.has(resolved)) {
       if (this.byKsi.has(resolved)) return { ids: [resolved], via: resolved === id ? 'id' : 'alias', name: resolved };
-      return { id, kind: 'not-applicable', reason: `${resolved === id ? id : `${id} (now ${resolved})`} does not apply to the profile's class ${this.input.class}` };
+      return {
+        id,
+        kind: 'not-applicable',
+        reason: `${resolved === id ? id : `${id} (now ${resolved})`} does not apply to the profile's class ${this.input.class}`,
+      };
     }
     const gone = this.retired.get(id);
     if (gone !== undefined) return { id, kind: 'retired', reason: describeRetired(gone, rules.info.version) };
@@ -324,7 +332,13 @@ export function evaluateCr26Ksis(input: EvaluationInput): Cr26Evaluation {
         return { ksi_id: r.ksi_id, status: r.status, tool: r.tool, checks: [...r.checks], via: t.via[n] };
       });
       const { methods, methodsRequired, methodsMet, status, id } = k;
-      return { id, ...(status === undefined ? {} : { status }), contributing, methods, ...(methodsRequired === undefined ? {} : { methodsRequired, methodsMet }) };
+      return {
+        id,
+        ...(status === undefined ? {} : { status }),
+        contributing,
+        methods,
+        ...(methodsRequired === undefined ? {} : { methodsRequired, methodsMet }),
+      };
     }),
   };
 }
@@ -463,4 +477,3 @@ export function monthsBefore(date: string, months: number): string {
   const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
 }
-

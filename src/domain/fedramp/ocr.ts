@@ -58,11 +58,22 @@ export function buildOcr(input: OcrInput): OcrDocument {
   const adaptive = input.scns.filter((s) => s.type === 'adaptive' && inPeriod(s.finish)).map((s) => `Adaptive change finished ${s.finish}: ${s.summary}`);
   const planned = input.scns
     .filter((s) => [s.start, s.finish].some((day) => day !== undefined && day > to && day <= horizon))
-    .map((s) => `${s.type === 'transformative' ? 'Transformative' : 'Adaptive'} change${s.start === undefined ? '' : ` starting ${s.start}`}${s.finish === undefined ? '' : `${s.start === undefined ? '' : ','} finishing ${s.finish}`}: ${s.summary}`);
+    .map(
+      (s) =>
+        `${s.type === 'transformative' ? 'Transformative' : 'Adaptive'} change${s.start === undefined ? '' : ` starting ${s.start}`}${s.finish === undefined ? '' : `${s.start === undefined ? '' : ','} finishing ${s.finish}`}: ${s.summary}`,
+    );
   const transformative = input.scns
-    .filter((s) => s.type === 'transformative' && (s.start === undefined && s.finish === undefined ? inPeriod(s.recorded_at?.slice(0, 10)) : (s.start ?? from) <= to && (s.finish ?? to) >= from))
+    .filter(
+      (s) =>
+        s.type === 'transformative' &&
+        (s.start === undefined && s.finish === undefined ? inPeriod(s.recorded_at?.slice(0, 10)) : (s.start ?? from) <= to && (s.finish ?? to) >= from),
+    )
     .map((s) => {
-      const dates = [s.start === undefined ? '' : `start ${s.start}`, s.finish === undefined ? '' : `finish ${s.finish}`, s.verified === undefined ? '' : `verified ${s.verified}`].filter(Boolean);
+      const dates = [
+        s.start === undefined ? '' : `start ${s.start}`,
+        s.finish === undefined ? '' : `finish ${s.finish}`,
+        s.verified === undefined ? '' : `verified ${s.verified}`,
+      ].filter(Boolean);
       return `${s.summary} (${dates.length > 0 ? dates.join(', ') : `recorded ${s.recorded_at?.slice(0, 10)}, no dates given`})`;
     });
   return {
@@ -99,7 +110,12 @@ export function incidentSummaries(records: readonly IncidentRecord[], from: stri
     // In the period: it occurred in it, or it occurred before and was not resolved before the period began.
     if (occurred > to || (occurred < from && resolved !== undefined && resolved.slice(0, 10) < from)) continue;
     const lessons = [...new Set(reports.flatMap((r) => r.lessons_learned))];
-    out.push({ summary: `${first.tracking_id}: ${reports.at(-1)!.summary}`, occurredAt: first.occurred_at, ...(resolved === undefined ? {} : { resolvedAt: resolved }), incidentLessonsLearned: lessons });
+    out.push({
+      summary: `${first.tracking_id}: ${reports.at(-1)!.summary}`,
+      occurredAt: first.occurred_at,
+      ...(resolved === undefined ? {} : { resolvedAt: resolved }),
+      incidentLessonsLearned: lessons,
+    });
   }
   return out.sort((a, b) => (a.occurredAt < b.occurredAt ? -1 : a.occurredAt > b.occurredAt ? 1 : 0));
 }

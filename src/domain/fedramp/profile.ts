@@ -157,7 +157,11 @@ export function parseFedrampType(value: string): FedrampType | undefined {
  * Reads the `fedramp` section of svc.config.json. `fail(path, problem)` reports a wrong value (path `fedramp.class`),
  * the problem ending with the fix; `resolvePath` resolves a file path against the config file's directory.
  */
-export function readFedrampProfile(value: unknown, fail: (path: string, problem: string) => never, resolvePath: (path: string) => string = (p) => p): FedrampProfile {
+export function readFedrampProfile(
+  value: unknown,
+  fail: (path: string, problem: string) => never,
+  resolvePath: (path: string) => string = (p) => p,
+): FedrampProfile {
   if (!isPlainObject(value)) return fail('fedramp', `expected an object, got ${describe(value)}`);
   const at = (key: string) => `fedramp.${key}`;
   const wrong = (key: FedrampProfileKey, v: unknown, what: string): never => fail(at(key), `${describe(v)} is not ${what}; ${WRITE[key]}`);
@@ -207,7 +211,11 @@ export function readFedrampProfile(value: unknown, fail: (path: string, problem:
       case 'planned_changes':
       case 'recommendations':
       case 'advisors':
-        profile[key] = Array.isArray(v) ? v.map((item, i) => (typeof item === 'string' && item.trim() !== '' ? item : fail(`${at(key)}[${i}]`, `${describe(item)} is not text; ${WRITE[key]}`))) : wrong(key, v, 'a list');
+        profile[key] = Array.isArray(v)
+          ? v.map((item, i) =>
+              typeof item === 'string' && item.trim() !== '' ? item : fail(`${at(key)}[${i}]`, `${describe(item)} is not text; ${WRITE[key]}`),
+            )
+          : wrong(key, v, 'a list');
         break;
       default:
         fail(at(key), `unknown key; the profile's keys are ${FEDRAMP_PROFILE_KEYS.join(', ')}`);
@@ -229,18 +237,24 @@ export function requireProfileKeys<K extends FedrampProfileKey>(
   for (const key of keys) {
     if (configured.profile[key] !== undefined) continue;
     const flag = flags[key] === undefined ? '' : `, or pass ${flags[key]}`;
-    throw new InvalidInputError('invalid-config', `${configured.file}: fedramp.${key}: missing; ${command} needs it: ${WRITE[key]}${flag}; see docs/configuration.md`);
+    throw new InvalidInputError(
+      'invalid-config',
+      `${configured.file}: fedramp.${key}: missing; ${command} needs it: ${WRITE[key]}${flag}; see docs/configuration.md`,
+    );
   }
   return configured.profile as FedrampProfile & Required<Pick<FedrampProfile, K>>;
 }
 
 function official(value: unknown, fail: (path: string, problem: string) => never): AccountableOfficial {
   if (!isPlainObject(value)) return fail('fedramp.accountable_official', `${describe(value)} is not an object; ${WRITE.accountable_official}`);
-  for (const key of Object.keys(value)) if (!['name', 'title', 'email'].includes(key)) fail(`fedramp.accountable_official.${key}`, 'unknown key; write name, title and email');
+  for (const key of Object.keys(value))
+    if (!['name', 'title', 'email'].includes(key)) fail(`fedramp.accountable_official.${key}`, 'unknown key; write name, title and email');
   const field = (key: 'name' | 'title' | 'email') => {
     const v = value[key];
-    if (typeof v !== 'string' || v.trim() === '') return fail(`fedramp.accountable_official.${key}`, `${v === undefined ? 'missing' : `${describe(v)} is not text`}; write the official's ${key}`);
-    if (key === 'email' && !MAILBOX.test(v)) return fail('fedramp.accountable_official.email', `${describe(v)} is not a mailbox; write an address such as "ciso@example.com"`);
+    if (typeof v !== 'string' || v.trim() === '')
+      return fail(`fedramp.accountable_official.${key}`, `${v === undefined ? 'missing' : `${describe(v)} is not text`}; write the official's ${key}`);
+    if (key === 'email' && !MAILBOX.test(v))
+      return fail('fedramp.accountable_official.email', `${describe(v)} is not a mailbox; write an address such as "ciso@example.com"`);
     return v;
   };
   return { name: field('name'), title: field('title'), email: field('email') };
@@ -251,12 +265,15 @@ function agencies(value: unknown, fail: (path: string, problem: string) => never
   return value.map((item, i) => {
     const at = `fedramp.agencies[${i}]`;
     if (!isPlainObject(item)) return fail(at, `${describe(item)} is not an object; write {"name", "realms", "issuers", "domains"}`);
-    for (const key of Object.keys(item)) if (!['name', 'realms', 'issuers', 'domains'].includes(key)) fail(`${at}.${key}`, 'unknown key; write name, realms, issuers and domains');
-    if (typeof item.name !== 'string' || item.name.trim() === '') fail(`${at}.name`, `${item.name === undefined ? 'missing' : `${describe(item.name)} is not text`}; write the agency's name`);
+    for (const key of Object.keys(item))
+      if (!['name', 'realms', 'issuers', 'domains'].includes(key)) fail(`${at}.${key}`, 'unknown key; write name, realms, issuers and domains');
+    if (typeof item.name !== 'string' || item.name.trim() === '')
+      fail(`${at}.name`, `${item.name === undefined ? 'missing' : `${describe(item.name)} is not text`}; write the agency's name`);
     const list = (key: 'realms' | 'issuers' | 'domains') => {
       const v = item[key];
       if (v === undefined) return [];
-      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s.trim() === '')) return fail(`${at}.${key}`, `${describe(v)} is not a list of text; write the agency's ${key} as a list of strings`);
+      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s.trim() === ''))
+        return fail(`${at}.${key}`, `${describe(v)} is not a list of text; write the agency's ${key} as a list of strings`);
       return v as string[];
     };
     return { name: item.name as string, realms: list('realms'), issuers: list('issuers'), domains: list('domains') };
@@ -279,7 +296,10 @@ export function configuredAgencies(configured: ConfiguredFedrampProfile, given: 
     if (name.trim() === '') throw new UsageError('bad-flag-value', `${flag} is empty; write the name of an agency of fedramp.agencies in ${configured.file}`);
     if (names.includes(name)) continue;
     if (names.length === 0) {
-      throw new InvalidInputError('unknown-agency', `${flag} ${JSON.stringify(name)}: ${configured.file}: fedramp.agencies names no agency; add the agency there ({"name": ${JSON.stringify(name)}}), then name it`);
+      throw new InvalidInputError(
+        'unknown-agency',
+        `${flag} ${JSON.stringify(name)}: ${configured.file}: fedramp.agencies names no agency; add the agency there ({"name": ${JSON.stringify(name)}}), then name it`,
+      );
     }
     const cased = names.find((n) => n.toLowerCase() === name.toLowerCase());
     throw new InvalidInputError(

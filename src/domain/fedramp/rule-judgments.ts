@@ -61,9 +61,18 @@ export interface VulnerabilityFacts {
 
 /** The VER and VDR timeframes svc judges from the register, each with what it is about. */
 export const VULNERABILITY_TIMEFRAME_RULES = {
-  'VER-TFR-EVU': { due: 'evaluated within the class\'s window from detection', todo: 'evaluate them (svc vuln list --status overdue lists them; svc vuln evaluate records an evaluation)' },
-  'VDR-TFR-PVR': { due: 'mitigated or remediated within VDR-TFR-PVR\'s timeframe for their N-rating', todo: 'mitigate or remediate them, and record it (svc vuln evaluate --mitigated), or accept them with a rationale (--accept)' },
-  'VDR-TFR-KEV': { due: 'remediated by the due date the CISA KEV catalog gives', todo: 'remediate them: a KEV entry stays overdue, even mitigated, until a run no longer detects it' },
+  'VER-TFR-EVU': {
+    due: "evaluated within the class's window from detection",
+    todo: 'evaluate them (svc vuln list --status overdue lists them; svc vuln evaluate records an evaluation)',
+  },
+  'VDR-TFR-PVR': {
+    due: "mitigated or remediated within VDR-TFR-PVR's timeframe for their N-rating",
+    todo: 'mitigate or remediate them, and record it (svc vuln evaluate --mitigated), or accept them with a rationale (--accept)',
+  },
+  'VDR-TFR-KEV': {
+    due: 'remediated by the due date the CISA KEV catalog gives',
+    todo: 'remediate them: a KEV entry stays overdue, even mitigated, until a run no longer detects it',
+  },
 } as const;
 export type VulnerabilityTimeframeRule = keyof typeof VULNERABILITY_TIMEFRAME_RULES;
 
@@ -127,7 +136,12 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       met: short.length === 0,
       status: short.length === 0 ? 'Implemented' : short.length === f.ksis.length ? 'Not Implemented' : 'Partially Implemented',
       statement: `svc counted the automated validation methods (distinct tool and check pairs) of each KSI in the ${run}: ${f.ksis.length - short.length} of ${f.ksis.length} KSIs have at least ${required}.`,
-      ...(short.length === 0 ? {} : { why: `${plural(short.length, 'KSI')} ${short.length === 1 ? 'has' : 'have'} fewer than ${plural(required, 'automated method')}: ${short.map((k) => `${k.id} (${k.methods})`).join(', ')}`, todo: 'add automated checks from more tools or checks for those KSIs' }),
+      ...(short.length === 0
+        ? {}
+        : {
+            why: `${plural(short.length, 'KSI')} ${short.length === 1 ? 'has' : 'have'} fewer than ${plural(required, 'automated method')}: ${short.map((k) => `${k.id} (${k.methods})`).join(', ')}`,
+            todo: 'add automated checks from more tools or checks for those KSIs',
+          }),
     });
   }
 
@@ -142,7 +156,10 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       statement: `svc keeps every run in its tamper-evident run store; ${histories.length - short.length} of ${histories.length} KSIs have a recorded history since ${from} or earlier (${months} months).`,
       ...(short.length === 0
         ? {}
-        : { why: `${plural(short.length, 'KSI')} ${short.length === 1 ? 'has' : 'have'} less than ${plural(months, 'month')} of recorded history: ${short.map((k) => `${k.id} (${k.history!.since === undefined ? 'none' : `since ${k.history!.since}`})`).join(', ')}`, todo: 'record a run every day with svc conmon process; the history grows with each' }),
+        : {
+            why: `${plural(short.length, 'KSI')} ${short.length === 1 ? 'has' : 'have'} less than ${plural(months, 'month')} of recorded history: ${short.map((k) => `${k.id} (${k.history!.since === undefined ? 'none' : `since ${k.history!.since}`})`).join(', ')}`,
+            todo: 'record a run every day with svc conmon process; the history grows with each',
+          }),
     });
   }
 
@@ -163,13 +180,21 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
       met: missing === 0,
       status: missing === 0 ? 'Implemented' : f.controls.withStatus === 0 ? 'Not Implemented' : 'Partially Implemented',
       statement: `The SDR lists the ${f.controls.total} controls of the class's list; ${f.controls.withStatus} have a status from the run's results.`,
-      ...(missing === 0 ? {} : { why: `${plural(missing, 'control')} ${missing === 1 ? 'has' : 'have'} no result and no provider statement`, todo: 'add results for them, or a statement with ### Status per control' }),
+      ...(missing === 0
+        ? {}
+        : {
+            why: `${plural(missing, 'control')} ${missing === 1 ? 'has' : 'have'} no result and no provider statement`,
+            todo: 'add results for them, or a statement with ### Status per control',
+          }),
     });
   }
 
   if (f.vulnerabilities !== undefined) {
     const v = f.vulnerabilities;
-    for (const [rule, about] of Object.entries(VULNERABILITY_TIMEFRAME_RULES) as [VulnerabilityTimeframeRule, (typeof VULNERABILITY_TIMEFRAME_RULES)[VulnerabilityTimeframeRule]][]) {
+    for (const [rule, about] of Object.entries(VULNERABILITY_TIMEFRAME_RULES) as [
+      VulnerabilityTimeframeRule,
+      (typeof VULNERABILITY_TIMEFRAME_RULES)[VulnerabilityTimeframeRule],
+    ][]) {
       const late = v.late[rule];
       const listed = late.slice(0, LISTED).join(', ') + (late.length > LISTED ? ` and ${late.length - LISTED} more` : '');
       put({
@@ -177,7 +202,9 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
         met: late.length === 0,
         status: late.length === 0 ? 'Implemented' : late.length >= v.open ? 'Not Implemented' : 'Partially Implemented',
         statement: `svc tracks every detected vulnerability across runs and judges it by ${rule} for Class ${f.class} from the rules data: in run ${v.run.seq} (as of ${v.run.as_of}), ${v.open} ${v.open === 1 ? 'group is' : 'groups are'} open and ${late.length} late.`,
-        ...(late.length === 0 ? {} : { why: `${late.length} ${late.length === 1 ? 'vulnerability was' : 'vulnerabilities were'} not ${about.due}: ${listed}`, todo: about.todo }),
+        ...(late.length === 0
+          ? {}
+          : { why: `${late.length} ${late.length === 1 ? 'vulnerability was' : 'vulnerabilities were'} not ${about.due}: ${listed}`, todo: about.todo }),
       });
     }
   }
@@ -197,7 +224,12 @@ export function judgeRules(f: JudgmentFacts): Map<string, RuleJudgment> {
         met: !late,
         status: late ? 'Partially Implemented' : 'Implemented',
         statement: `svc writes and records the Ongoing Certification Report every 3 months from the run store (svc fedramp ocr): the last covers ${last.from} to ${last.to}, and the next is due ${last.next}.`,
-        ...(late ? { why: `the OCR due ${last.next} is overdue: the last recorded covers ${last.from} to ${last.to}`, todo: 'write and record the OCR of the period since (svc fedramp ocr)' } : {}),
+        ...(late
+          ? {
+              why: `the OCR due ${last.next} is overdue: the last recorded covers ${last.from} to ${last.to}`,
+              todo: 'write and record the OCR of the period since (svc fedramp ocr)',
+            }
+          : {}),
       });
     }
   }
@@ -217,6 +249,11 @@ function cadenceJudgment(rule: string, what: string, c: FreshnessCounts, cadence
     met: late === 0,
     status: late === 0 ? 'Implemented' : c.fresh === 0 ? 'Not Implemented' : 'Partially Implemented',
     statement: `svc measured the ${what} evidence of the ${run} against ${rule}'s cadence of ${every}: ${c.fresh} of ${c.total} fresh${c.oldest === undefined ? '' : `, the oldest observed ${c.oldest}`}.`,
-    ...(late === 0 ? {} : { why: `${plural(c.stale, `${what} result`)} ${c.stale === 1 ? 'is' : 'are'} older than ${every}${c.undated > 0 ? ` and ${c.undated} ${c.undated === 1 ? 'carries' : 'carry'} no time` : ''}`, todo: 'run the scans again and record the run (svc ir freshness --class lists them)' }),
+    ...(late === 0
+      ? {}
+      : {
+          why: `${plural(c.stale, `${what} result`)} ${c.stale === 1 ? 'is' : 'are'} older than ${every}${c.undated > 0 ? ` and ${c.undated} ${c.undated === 1 ? 'carries' : 'carry'} no time` : ''}`,
+          todo: 'run the scans again and record the run (svc ir freshness --class lists them)',
+        }),
   };
 }

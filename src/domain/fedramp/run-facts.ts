@@ -232,7 +232,10 @@ export class Cr26RunFacts {
  * The freshness of some of a run's results (a KSI's contributing results: its tally's indices), by kind, as
  * `freshness` counts the whole run's; `oldest` is the day (YYYY-MM-DD) of the oldest dated one.
  */
-export function freshnessOf(facts: Pick<Cr26RunFacts, 'age' | 'evidence'>, indices: Iterable<number>): { machine: FreshnessCounts; nonMachine: FreshnessCounts } {
+export function freshnessOf(
+  facts: Pick<Cr26RunFacts, 'age' | 'evidence'>,
+  indices: Iterable<number>,
+): { machine: FreshnessCounts; nonMachine: FreshnessCounts } {
   const out = { machine: counts(), nonMachine: counts() };
   for (const index of indices) {
     const e = facts.evidence(index);

@@ -82,7 +82,11 @@ const LISTED = 20;
  * with the impact analysis's paragraph, which counts the ids that lead to no CR26 KSI. A substrate report names
  * configuration resources, not KSIs: the paragraph names the resources and the lists stay empty.
  */
-export function driftImpact(report: DriftReport, rules: Pick<Cr26Rules, 'ksis' | 'aliases'>, catalog: { get(id: string): Pick<KsiDefinition, 'controls'> | undefined }): ScnImpact {
+export function driftImpact(
+  report: DriftReport,
+  rules: Pick<Cr26Rules, 'ksis' | 'aliases'>,
+  catalog: { get(id: string): Pick<KsiDefinition, 'controls'> | undefined },
+): ScnImpact {
   const cr26 = new Map(rules.ksis.map((k) => [k.id, k.controls]));
   const targets = rules.ksis.map((k) => ({ id: k.id, controls: matchControls(k.controls) }));
   const ksis = new Set<string>();
@@ -116,7 +120,8 @@ export function driftImpact(report: DriftReport, rules: Pick<Cr26Rules, 'ksis' |
     analysis = `${head}${subjects.length === 0 ? '' : ` to ${named}`}. A substrate report names configuration resources, not KSIs or controls.`;
   } else {
     const sorted = [...ksis].sort();
-    const others = unnamed.size === 0 ? '' : `; ${unnamed.size} ${unnamed.size === 1 ? 'KSI id of the report leads' : 'KSI ids of the report lead'} to no CR26 KSI`;
+    const others =
+      unnamed.size === 0 ? '' : `; ${unnamed.size} ${unnamed.size === 1 ? 'KSI id of the report leads' : 'KSI ids of the report lead'} to no CR26 KSI`;
     analysis = `${head}${sorted.length === 0 ? '' : ` on ${sorted.join(', ')}`}${controls.size === 0 ? '' : `: ${controls.size} NIST SP 800-53 ${controls.size === 1 ? 'control' : 'controls'} to verify (impactedControls)`}${others}.`;
   }
   return { ksis: [...ksis].sort(), controls: [...controls].sort(compareControls), analysis };

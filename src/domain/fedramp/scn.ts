@@ -80,10 +80,16 @@ export function scnChangeType(value: string, rules: Pick<Cr26Rules, 'rules'>): S
   if (type !== undefined) return type;
   if (given === 'routine' || given === 'routine-recurring') {
     const force = rules.rules.find((r) => r.id === ROUTINE_RULE)?.force;
-    const why = force === undefined ? `routine recurring changes are not notified (${ROUTINE_RULE})` : `routine recurring changes are not notified: providers ${force} make formal Significant Change Notifications for them (${ROUTINE_RULE})`;
+    const why =
+      force === undefined
+        ? `routine recurring changes are not notified (${ROUTINE_RULE})`
+        : `routine recurring changes are not notified: providers ${force} make formal Significant Change Notifications for them (${ROUTINE_RULE})`;
     throw new UsageError('routine-change', `--type ${value}: ${why}; nothing written or recorded`);
   }
-  throw new UsageError('bad-flag-value', `--type ${value}: not a significant change type; write adaptive or transformative (routine recurring changes are not notified, ${ROUTINE_RULE})`);
+  throw new UsageError(
+    'bad-flag-value',
+    `--type ${value}: not a significant change type; write adaptive or transformative (routine recurring changes are not notified, ${ROUTINE_RULE})`,
+  );
 }
 
 /**
@@ -103,7 +109,10 @@ export function scnDates(given: ScnDates): ScnDates {
   const order = (later: ScnAnchor, earlier: ScnAnchor, what: string) => {
     const [a, b] = [dates[later], dates[earlier]];
     if (a !== undefined && b !== undefined && a < b) {
-      throw new UsageError('bad-period', `${SCN_ANCHORS[later].flag} ${a} is before ${SCN_ANCHORS[earlier].flag} ${b}; give ${what}, on or after ${SCN_ANCHORS[earlier].words}`);
+      throw new UsageError(
+        'bad-period',
+        `${SCN_ANCHORS[later].flag} ${a} is before ${SCN_ANCHORS[earlier].flag} ${b}; give ${what}, on or after ${SCN_ANCHORS[earlier].words}`,
+      );
     }
   };
   order('finish', 'start', 'the day the change finishes');
@@ -118,17 +127,31 @@ export function scnDates(given: ScnDates): ScnDates {
  * after the finish): a notice sent by then meets the rule whatever the range means. Throws InvalidInputError naming
  * the rule when the data lacks it or its timeframe.
  */
-export function scnTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, notice: Pick<ScnNoticeRule, 'rule' | 'direction'>, cls?: Cr26Class): { unit: Cr26TimeUnit; num: number } {
+export function scnTimeframe(
+  rules: Pick<Cr26Rules, 'rules' | 'info'>,
+  notice: Pick<ScnNoticeRule, 'rule' | 'direction'>,
+  cls?: Cr26Class,
+): { unit: Cr26TimeUnit; num: number } {
   const found = timeframeOf(rules, notice, cls);
   if ('unit' in found) return found;
   if (found.problem === 'no-class') {
-    throw new InvalidInputError('invalid-config', `${notice.rule} gives its timeframe per Certification Class: give --class or write fedramp.class (A, B, C or D) in svc.config.json`);
+    throw new InvalidInputError(
+      'invalid-config',
+      `${notice.rule} gives its timeframe per Certification Class: give --class or write fedramp.class (A, B, C or D) in svc.config.json`,
+    );
   }
-  throw new InvalidInputError('no-timeframe', `CR26 ${rules.info.version}: ${found.problem}, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)`);
+  throw new InvalidInputError(
+    'no-timeframe',
+    `CR26 ${rules.info.version}: ${found.problem}, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)`,
+  );
 }
 
 /** scnTimeframe's reading, with what is missing as data: `no-class`, or what the rules data lacks. */
-function timeframeOf(rules: Pick<Cr26Rules, 'rules'>, notice: Pick<ScnNoticeRule, 'rule' | 'direction'>, cls?: Cr26Class): { unit: Cr26TimeUnit; num: number } | { problem: string } {
+function timeframeOf(
+  rules: Pick<Cr26Rules, 'rules'>,
+  notice: Pick<ScnNoticeRule, 'rule' | 'direction'>,
+  cls?: Cr26Class,
+): { unit: Cr26TimeUnit; num: number } | { problem: string } {
   const id = notice.rule;
   const rule = rules.rules.find((r) => r.id === id);
   if (rule === undefined) return { problem: `no rule ${id}` };
@@ -149,7 +172,13 @@ function timeframeOf(rules: Pick<Cr26Rules, 'rules'>, notice: Pick<ScnNoticeRule
  * skip weekends and, by `holiday`, US federal holidays on their observed dates; "before the start" counts backwards),
  * in the order of SCN_NOTICES; the notices whose day was not given are listed apart with the flag that would date them.
  */
-export function scnNotices(rules: Pick<Cr26Rules, 'rules' | 'info'>, type: ScnType, dates: ScnDates, holiday: HolidayTest, cls?: Cr26Class): { dated: DatedScnNotice[]; undated: UndatedScnNotice[] } {
+export function scnNotices(
+  rules: Pick<Cr26Rules, 'rules' | 'info'>,
+  type: ScnType,
+  dates: ScnDates,
+  holiday: HolidayTest,
+  cls?: Cr26Class,
+): { dated: DatedScnNotice[]; undated: UndatedScnNotice[] } {
   const dated: DatedScnNotice[] = [];
   const undated: UndatedScnNotice[] = [];
   for (const spec of SCN_NOTICES[type]) {
@@ -220,7 +249,9 @@ export function buildScn(input: ScnInput): Record<string, unknown> {
       milestoneDescription: `Notify all necessary parties: ${n.notice} (${n.rule}), ${noticeCounting(n)}`,
       targetDate: n.date,
     })),
-    ...(['start', 'finish', 'verified'] as const).flatMap((a) => (dates[a] === undefined ? [] : [{ milestoneDescription: ANCHOR_MILESTONES[a], targetDate: dates[a]! }])),
+    ...(['start', 'finish', 'verified'] as const).flatMap((a) =>
+      dates[a] === undefined ? [] : [{ milestoneDescription: ANCHOR_MILESTONES[a], targetDate: dates[a]! }],
+    ),
   ].sort((a, b) => (a.targetDate < b.targetDate ? -1 : a.targetDate > b.targetDate ? 1 : 0));
   const impacted = input.impact === undefined ? [] : [...input.impact.ksis, ...input.impact.controls.map(fedrampControlId)];
   const analysis = [s.impactAnalysis, input.impact?.analysis].filter((t): t is string => t !== undefined && t.trim() !== '');
@@ -268,7 +299,12 @@ function planSummary(input: ScnInput, impacted: readonly string[]): string {
 /** The SCN's Markdown twin, from the document written (SCN-CSO-HRM: human-readable and JSON from one model). */
 export function scnMarkdown(scn: Record<string, unknown>, header: TwinHeader): string {
   const text = (key: string) => (typeof scn[key] === 'string' ? (scn[key] as string) : undefined);
-  const plan = scn.planAndTimeline as { summary: string; plannedStart?: string; plannedCompletion?: string; milestones?: { milestoneDescription: string; targetDate?: string }[] };
+  const plan = scn.planAndTimeline as {
+    summary: string;
+    plannedStart?: string;
+    plannedCompletion?: string;
+    milestones?: { milestoneDescription: string; targetDate?: string }[];
+  };
   const facts: [string, string | undefined][] = [
     ['Change type', text('changeType')],
     ['Description', text('changeDescription')],
@@ -293,7 +329,12 @@ export function scnMarkdown(scn: Record<string, unknown>, header: TwinHeader): s
     '',
     ...(plan.milestones === undefined
       ? []
-      : ['| Target date | Milestone |', '|---|---|', ...plan.milestones.map((m) => `| ${m.targetDate ?? '-'} | ${markdownText(m.milestoneDescription)} |`), '']),
+      : [
+          '| Target date | Milestone |',
+          '|---|---|',
+          ...plan.milestones.map((m) => `| ${m.targetDate ?? '-'} | ${markdownText(m.milestoneDescription)} |`),
+          '',
+        ]),
     '## Impacted KSIs and controls',
     '',
     impacted.length === 0 ? 'None named (no drift report given).' : impacted.map(markdownText).join(', '),
@@ -329,7 +370,10 @@ export function scnWarnings(recorded: readonly RecordedScn[], rules: Pick<Cr26Ru
       let counting = '';
       if (spec !== undefined && on !== undefined) {
         const timeframe = timeframeOf(rules, spec, cls);
-        counting = 'unit' in timeframe ? ` (${noticeCounting({ timeframe, direction: spec.direction, from: spec.from, on })})` : ` (${spec.direction} ${SCN_ANCHORS[spec.from].words} ${on})`;
+        counting =
+          'unit' in timeframe
+            ? ` (${noticeCounting({ timeframe, direction: spec.direction, from: spec.from, on })})`
+            : ` (${spec.direction} ${SCN_ANCHORS[spec.from].words} ${on})`;
       }
       const due = DUE_WORDS[notice.notice] ?? `the notice ${notice.notice} was due`;
       const line = `SCN ${JSON.stringify(record.summary)} (journal ${seq}): ${due} by ${notice.due.slice(0, 10)}${counting}`;

@@ -11,7 +11,16 @@ import { citedTitle, reliedRule } from './relied-rules';
 
 /** The rule that asks the SDR to carry the KSI metrics. */
 const METRICS_RULE = reliedRule('SDR-CSX-KMT');
-import { DAILY_KSI_STATUS_SCHEMA, KSI_METRICS_SCHEMA, tallyStatus, testsOf, type Cr26KsiStatus, type HistoryCheck, type KsiTally, type MetricSummary } from './ksi-evaluation';
+import {
+  DAILY_KSI_STATUS_SCHEMA,
+  KSI_METRICS_SCHEMA,
+  tallyStatus,
+  testsOf,
+  type Cr26KsiStatus,
+  type HistoryCheck,
+  type KsiTally,
+  type MetricSummary,
+} from './ksi-evaluation';
 import type { FedrampType } from './profile';
 import type { RuleJudgment } from './rule-judgments';
 import type { Cr26RunFacts, ControlCounts } from './run-facts';
@@ -306,7 +315,11 @@ function securityControls(list: readonly string[], counts: ReadonlyMap<string, C
 export const TWIN_ROWS = 20;
 
 /** The SDR's Markdown twin, from the same model. */
-export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, run: { asOf: string; results: number; input: { name: string; sha256: string } }): string {
+export function sdrMarkdown(
+  model: SdrModel,
+  header: Omit<TwinHeader, 'title'>,
+  run: { asOf: string; results: number; input: { name: string; sha256: string } },
+): string {
   const { input, requirements, ksis } = model;
   const { found } = input;
   const count = (s: StatementSource) => requirements.filter((r) => r.source === s).length;
@@ -319,9 +332,13 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
     `- Run: as of ${run.asOf}, ${run.results} results, from ${markdownText(run.input.name)} (sha256:${run.input.sha256})`,
     `- FedRAMP rules: ${requirements.length} applicable; ${count('provider')} with the provider's statement, ${count('svc')} with svc's, ${count('none')} with no statement supplied`,
     ...(input.profile.type === '20x'
-      ? [`- KSIs: ${ksis.length} applicable; ${ksiCount('Implemented')} Implemented, ${ksiCount('Partially Implemented')} Partially Implemented, ${ksiCount('Not Implemented')} Not Implemented, ${ksiCount(undefined)} without evidence`]
+      ? [
+          `- KSIs: ${ksis.length} applicable; ${ksiCount('Implemented')} Implemented, ${ksiCount('Partially Implemented')} Partially Implemented, ${ksiCount('Not Implemented')} Not Implemented, ${ksiCount(undefined)} without evidence`,
+        ]
       : []),
-    ...(model.controls === undefined ? [] : [`- Rev5 controls: ${model.controls.length}; ${model.controls.filter((c) => c.status !== undefined).length} with a status`]),
+    ...(model.controls === undefined
+      ? []
+      : [`- Rev5 controls: ${model.controls.length}; ${model.controls.filter((c) => c.status !== undefined).length} with a status`]),
     '',
     '## FedRAMP rules',
     '',
@@ -345,7 +362,16 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
       lines.push(`### ${k.id}: ${markdownText(k.name)}`, '');
       lines.push(`- Status: ${k.status ?? 'no evidence'}`);
       lines.push(`- Automated methods: ${k.methods}${k.methodsRequired === undefined ? '' : ` (${METHODS_RULE}: at least ${k.methodsRequired})`}`);
-      lines.push(`- Tests: ${k.tests.length === 0 ? 'none' : shown(k.tests.map((t) => `\`${printableText(t.replace(/\s+/g, ' ').trim()).replace(/`/g, "'")}\``), k.tests.length)}`);
+      lines.push(
+        `- Tests: ${
+          k.tests.length === 0
+            ? 'none'
+            : shown(
+                k.tests.map((t) => `\`${printableText(t.replace(/\s+/g, ' ').trim()).replace(/`/g, "'")}\``),
+                k.tests.length,
+              )
+        }`,
+      );
       lines.push(`- Evidence entries: ${k.evidence}`, '');
       lines.push('Implementation:', '', ...d.ksiImplementation.flatMap((p) => [...quotedMarkdown(p), '']));
       lines.push('Validation:', '', ...d.ksiValidation.flatMap((p) => [...quotedMarkdown(p), '']));
@@ -365,7 +391,8 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
     lines.push(`## KSI metrics (${METRICS_RULE})`, '', 'Days by status: implemented / partially / not implemented / no evidence.', '');
     lines.push('| KSI | Last 30 days | Last year (days) |', '|---|---|---|');
     const cell = (m: MetricSummary) => `${m.implemented} / ${m.partially} / ${m.notImplemented} / ${m.noEvidence}`;
-    for (const [id, m] of [...input.metrics].sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`| ${id} | ${cell(m.last30Days)} | ${cell(m.lastYear)} (${m.lastYear.days}) |`);
+    for (const [id, m] of [...input.metrics].sort(([a], [b]) => (a < b ? -1 : 1)))
+      lines.push(`| ${id} | ${cell(m.last30Days)} | ${cell(m.lastYear)} (${m.lastYear.days}) |`);
     lines.push('');
   }
   if (model.controls !== undefined) {
@@ -373,7 +400,10 @@ export function sdrMarkdown(model: SdrModel, header: Omit<TwinHeader, 'title'>, 
     for (const c of model.controls) lines.push(`| ${c.id} | ${c.status ?? ''} | ${SOURCE_WORDS[c.source]} |`);
     lines.push('');
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 const SOURCE_WORDS: Record<StatementSource, string> = { provider: "provider's", svc: "svc's", none: 'none supplied' };

@@ -88,7 +88,8 @@ export function readProviderStatements(text: string, file: string, rules: Cr26Ru
       if (s.status !== undefined) fail(s.line, `## ${s.written ?? s.id}: a second ### Status; keep one`);
       const word = body.replace(/\s+/g, ' ').replace(/\.$/, '');
       const value = STATEMENT_STATUSES[word.toLowerCase()];
-      if (value === undefined) fail(s.line, `## ${s.written ?? s.id}: ### Status "${word}" is not a status; write ${Object.keys(STATEMENT_STATUSES).map(title).join(', ')}`);
+      if (value === undefined)
+        fail(s.line, `## ${s.written ?? s.id}: ### Status "${word}" is not a status; write ${Object.keys(STATEMENT_STATUSES).map(title).join(', ')}`);
       s.status = { value: value as SdrStatus | null, written: word };
     } else {
       s[s.section].push(body);
@@ -115,8 +116,12 @@ export function readProviderStatements(text: string, file: string, rules: Cr26Ru
       const written = heading[2].trim();
       const id = statementId(written, rules, known);
       if (id === undefined) {
-        if (retired.has(written)) fail(number, `## ${written}: retired in CR26 ${rules.info.version}; remove the statement or move it to the rule that replaced it`);
-        fail(number, `## ${written}: not a CR26 rule or KSI id, an earlier FedRAMP id or a Rev5 control; write the id alone, such as "## KSI-IAM-APM", "## VDR-TFR-PVR" or "## AC-02 (01)"`);
+        if (retired.has(written))
+          fail(number, `## ${written}: retired in CR26 ${rules.info.version}; remove the statement or move it to the rule that replaced it`);
+        fail(
+          number,
+          `## ${written}: not a CR26 rule or KSI id, an earlier FedRAMP id or a Rev5 control; write the id alone, such as "## KSI-IAM-APM", "## VDR-TFR-PVR" or "## AC-02 (01)"`,
+        );
       }
       const seen = statements.byId.get(id!) ?? statements.byControl.get(normalizeControlId(id!) ?? '');
       if (seen !== undefined) fail(number, `## ${written}: a second statement for ${id} (the first at line ${seen.line}); merge them`);
@@ -125,7 +130,8 @@ export function readProviderStatements(text: string, file: string, rules: Cr26Ru
     }
     if (heading && heading[1].length > 2 && current !== undefined && heading[1].length === 3) {
       const name = heading[2].trim().toLowerCase() as (typeof SECTIONS)[number];
-      if (!SECTIONS.includes(name)) fail(number, `### ${heading[2].trim()}: not a section of a statement; write ### Implementation, ### Validation or ### Status`);
+      if (!SECTIONS.includes(name))
+        fail(number, `### ${heading[2].trim()}: not a section of a statement; write ### Implementation, ### Validation or ### Status`);
       flush(current);
       current.section = name;
       return;

@@ -86,10 +86,19 @@ export function assessCr26Freshness(
   });
   const notes = [profile.machine, profile.nonMachine]
     .filter((c) => c.from_class !== undefined)
-    .map((c) => `${c.rule} gives no Class ${profile.class} value in CR26 ${profile.version}; svc uses Class ${c.from_class}'s (every ${cadenceText(c.every)}, ${c.force})`);
+    .map(
+      (c) =>
+        `${c.rule} gives no Class ${profile.class} value in CR26 ${profile.version}; svc uses Class ${c.from_class}'s (every ${cadenceText(c.every)}, ${c.force})`,
+    );
   return {
     now: utc(now.getTime()),
-    cr26: { version: profile.version, type: profile.type, class: profile.class, cadences: { machine: profile.machine, non_machine: profile.nonMachine }, notes },
+    cr26: {
+      version: profile.version,
+      type: profile.type,
+      class: profile.class,
+      cadences: { machine: profile.machine, non_machine: profile.nonMachine },
+      notes,
+    },
     entries,
     counts,
   };
@@ -114,7 +123,8 @@ const KIND_LABEL: Record<EvidenceKind, string> = { machine: 'Machine-based evide
  */
 export function cr26FreshnessText(report: Cr26FreshnessReport, input: string): string {
   const { counts, entries, cr26 } = report;
-  const cadenceLine = (c: EvidenceCadence) => `${KIND_LABEL[c.kind]}: every ${cadenceText(c.every)} (${c.rule}, ${c.force}${c.prose ? ', stated in its text' : ''})`;
+  const cadenceLine = (c: EvidenceCadence) =>
+    `${KIND_LABEL[c.kind]}: every ${cadenceText(c.every)} (${c.rule}, ${c.force}${c.prose ? ', stated in its text' : ''})`;
   const line = (label: string, state: Cr26FreshnessState) => {
     const late = entries.filter((e) => e.state === state);
     return `${label}: ${late.length}${late.length > 0 && state !== 'fresh' ? ` (${late.map(marked).join(', ')})` : ''}`;

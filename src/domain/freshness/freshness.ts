@@ -86,18 +86,36 @@ export function freshnessText(report: FreshnessReport, input: string): string {
     const list = ids(entries, state);
     return `${label}: ${list.length}${list.length > 0 && state !== 'fresh' ? ` (${list.join(', ')})` : ''}`;
   };
-  const lines = [`Checking freshness of ${markdownText(input)} at ${report.now}`, `KSIs: ${counts.total}`, line('Fresh', 'fresh'), line('Stale', 'stale'), line('Undated', 'undated'), line('Unmapped', 'unmapped')];
+  const lines = [
+    `Checking freshness of ${markdownText(input)} at ${report.now}`,
+    `KSIs: ${counts.total}`,
+    line('Fresh', 'fresh'),
+    line('Stale', 'stale'),
+    line('Undated', 'undated'),
+    line('Unmapped', 'unmapped'),
+  ];
   const late = entries.filter((e) => e.state === 'stale' || e.state === 'undated');
   if (late.length > 0) {
     lines.push('', '| KSI | Observed | Age (days) | Every (days) | Due | Owner |', '|---|---|---|---|---|---|');
-    for (const e of late) lines.push(`| ${markdownText(e.ksi_id)} | ${e.observed_at ?? 'unknown'} | ${e.age_seconds === null ? '-' : days(e.age_seconds)} | ${e.frequency_days} | ${e.due_at ?? 'now'} | ${markdownText(e.owner)} |`);
+    for (const e of late)
+      lines.push(
+        `| ${markdownText(e.ksi_id)} | ${e.observed_at ?? 'unknown'} | ${e.age_seconds === null ? '-' : days(e.age_seconds)} | ${e.frequency_days} | ${e.due_at ?? 'now'} | ${markdownText(e.owner)} |`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }
 
 /** The table `svc ir freshness-schedule` prints. */
 export function scheduleText(report: FreshnessReport, input: string): string {
-  const lines = [`Evidence schedule of ${markdownText(input)} at ${report.now}`, '', '| Due | KSI | Title | Every (days) | Last observed | Owner | State |', '|---|---|---|---|---|---|---|'];
-  for (const e of schedule(report)) lines.push(`| ${e.due_at ?? 'now'} | ${markdownText(e.ksi_id)} | ${markdownText(e.title)} | ${e.frequency_days} | ${e.observed_at ?? 'unknown'} | ${markdownText(e.owner)} | ${e.state} |`);
+  const lines = [
+    `Evidence schedule of ${markdownText(input)} at ${report.now}`,
+    '',
+    '| Due | KSI | Title | Every (days) | Last observed | Owner | State |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const e of schedule(report))
+    lines.push(
+      `| ${e.due_at ?? 'now'} | ${markdownText(e.ksi_id)} | ${markdownText(e.title)} | ${e.frequency_days} | ${e.observed_at ?? 'unknown'} | ${markdownText(e.owner)} | ${e.state} |`,
+    );
   return `${lines.join('\n')}\n`;
 }

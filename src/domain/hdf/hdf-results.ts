@@ -160,7 +160,11 @@ export class HdfResults {
     const { tool, context, catalog, merkleRoot } = this.run;
     // Families in id order, KSIs outside the catalog last.
     const ids = [...this.groups.keys()].sort((a, b) => Number(a === 'UNMAPPED') - Number(b === 'UNMAPPED') || (a < b ? -1 : a > b ? 1 : 0));
-    const groups = ids.map((id) => ({ id, title: id === 'UNMAPPED' ? 'KSIs outside the catalog' : (catalog.family(id)?.title ?? id), controls: this.groups.get(id) }));
+    const groups = ids.map((id) => ({
+      id,
+      title: id === 'UNMAPPED' ? 'KSIs outside the catalog' : (catalog.family(id)?.title ?? id),
+      controls: this.groups.get(id),
+    }));
     const duration = this.latest >= this.earliest ? (this.latest - this.earliest) / 1000 : 0;
     const statistics = { duration, controls: { passed: { total: this.counts.passed }, failed: { total: this.counts.failed }, skipped: { total: 0 } } };
     const passthrough = {
@@ -216,7 +220,14 @@ export class HdfResults {
       desc,
       descriptions: [
         { label: 'default', data: desc },
-        ...(action.action === 'REMEDIATE' ? [{ label: 'fix', data: `${action.action} within ${action.sla_days} days (${action.severity}), owner ${action.owner}; POA&M item ${poamId(result.ksi_id)}.` }] : []),
+        ...(action.action === 'REMEDIATE'
+          ? [
+              {
+                label: 'fix',
+                data: `${action.action} within ${action.sla_days} days (${action.severity}), owner ${action.owner}; POA&M item ${poamId(result.ksi_id)}.`,
+              },
+            ]
+          : []),
       ],
       impact: hdfImpact(result.status, weight),
       refs: [],
@@ -241,13 +252,21 @@ function checkResult(check: Check, start: string): HdfResult {
   const resource = typeof check.resource === 'string' && check.resource !== '' ? check.resource : undefined;
   const details = typeof check.details === 'string' && check.details !== '' ? clip(check.details, MAX_MESSAGE) : undefined;
   const said = status === 'skipped' ? { skip_message: details ? `${check.status}: ${details}` : check.status } : details ? { message: details } : {};
-  return { status, code_desc: `Check ${check.id}${resource ? ` on ${resource}` : ''}: ${check.status}`, start_time: start, ...said, ...(resource ? { resource } : {}) };
+  return {
+    status,
+    code_desc: `Check ${check.id}${resource ? ` on ${resource}` : ''}: ${check.status}`,
+    start_time: start,
+    ...said,
+    ...(resource ? { resource } : {}),
+  };
 }
 
 /** The result's details and a quotation of its evidence payload, bounded. */
 function messageOf(details: string | undefined, evidence: Record<string, unknown> | undefined): { message?: string } {
   const quoted = evidence === undefined ? undefined : clip(JSON.stringify(evidence), MAX_EVIDENCE);
-  const parts = [details === undefined ? undefined : clip(details, MAX_MESSAGE), quoted === undefined ? undefined : `Evidence: ${quoted}`].filter((p): p is string => p !== undefined && p !== '');
+  const parts = [details === undefined ? undefined : clip(details, MAX_MESSAGE), quoted === undefined ? undefined : `Evidence: ${quoted}`].filter(
+    (p): p is string => p !== undefined && p !== '',
+  );
   return parts.length > 0 ? { message: parts.join('\n') } : {};
 }
 

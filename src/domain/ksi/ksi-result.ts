@@ -94,7 +94,11 @@ export function readReportHeader(document: unknown, file: string, options: Repor
   const fail = failIn(file);
   if (Array.isArray(document)) return { report: { results: document as KsiResult[] }, checker: new ResultChecker(file, options.arrayPath ?? '', options) };
   if (!isPlainObject(document)) {
-    return fail('$', `expected an array of KSI results or an object with "results", got ${describe(document)}`, 'see docs/report-format.md for the report shape');
+    return fail(
+      '$',
+      `expected an array of KSI results or an object with "results", got ${describe(document)}`,
+      'see docs/report-format.md for the report shape',
+    );
   }
   const { results, schema_version, generated_at, source, vulnerabilities } = document;
   if (results === undefined) fail('results', 'missing', 'a report object needs "results": [ ... ] (docs/report-format.md)');
@@ -149,7 +153,11 @@ export class ResultChecker {
       this.seen = new Set(ids);
     }
     if (this.seen?.has(ksiId)) {
-      fail(at('.ksi_id'), `duplicate "${ksiId}" (first at ${prefix}[${ids.indexOf(ksiId)}])`, 'keep one result per KSI, or merge several reports with "svc evidence build"');
+      fail(
+        at('.ksi_id'),
+        `duplicate "${ksiId}" (first at ${prefix}[${ids.indexOf(ksiId)}])`,
+        'keep one result per KSI, or merge several reports with "svc evidence build"',
+      );
     }
     this.seen?.add(ksiId);
     ids.push(ksiId);
@@ -175,7 +183,8 @@ const COMPUTED = [...COMPUTED_FIELDS];
 function checkOptionalFields(r: Record<string, unknown>, at: (suffix?: string) => string, fail: Fail): void {
   for (const field of TEXT_FIELDS) {
     const value = r[field];
-    if (value !== undefined && typeof value !== 'string') fail(at(`.${field}`), `expected a string, got ${describe(value)}`, `write "${field}" as a string or leave it out`);
+    if (value !== undefined && typeof value !== 'string')
+      fail(at(`.${field}`), `expected a string, got ${describe(value)}`, `write "${field}" as a string or leave it out`);
   }
   const observed = r.observed_at;
   if (observed !== undefined && !(typeof observed === 'string' && isIsoTime(observed))) {
@@ -183,10 +192,15 @@ function checkOptionalFields(r: Record<string, unknown>, at: (suffix?: string) =
   }
   const kind = r.evidence_kind;
   if (kind !== undefined && !EVIDENCE_KINDS.includes(kind as EvidenceKind)) {
-    fail(at('.evidence_kind'), `${describe(kind)} is not an evidence kind`, 'write "machine" or "non-machine" (policies, procedures, training records), or leave it out for machine-based evidence');
+    fail(
+      at('.evidence_kind'),
+      `${describe(kind)} is not an evidence kind`,
+      'write "machine" or "non-machine" (policies, procedures, training records), or leave it out for machine-based evidence',
+    );
   }
   const evidence = r.evidence;
-  if (evidence !== undefined && !isPlainObject(evidence)) fail(at('.evidence'), `expected an object, got ${describe(evidence)}`, 'wrap the raw evidence in an object');
+  if (evidence !== undefined && !isPlainObject(evidence))
+    fail(at('.evidence'), `expected an object, got ${describe(evidence)}`, 'wrap the raw evidence in an object');
   const checks = r.checks;
   if (checks !== undefined) {
     if (!Array.isArray(checks)) fail(at('.checks'), `expected an array, got ${describe(checks)}`, 'write "checks": [{"id": ..., "status": ...}]');
@@ -195,9 +209,12 @@ function checkOptionalFields(r: Record<string, unknown>, at: (suffix?: string) =
       const cat = at(`.checks[${j}]`);
       if (!isPlainObject(check)) fail(cat, `expected an object, got ${describe(check)}`, 'write {"id": ..., "status": ...}');
       const c = check as Record<string, unknown>;
-      if (typeof c.id !== 'string' || c.id === '') fail(`${cat}.id`, `expected a non-empty string, got ${describe(c.id)}`, 'name the check, e.g. "MS.AAD.1.1v1"');
-      if (typeof c.status !== 'string' || c.status === '') fail(`${cat}.status`, `expected a non-empty string, got ${describe(c.status)}`, 'give the check its outcome, e.g. "PASS"');
-      if (c.details !== undefined && typeof c.details !== 'string') fail(`${cat}.details`, `expected a string, got ${describe(c.details)}`, 'write details as a string or leave them out');
+      if (typeof c.id !== 'string' || c.id === '')
+        fail(`${cat}.id`, `expected a non-empty string, got ${describe(c.id)}`, 'name the check, e.g. "MS.AAD.1.1v1"');
+      if (typeof c.status !== 'string' || c.status === '')
+        fail(`${cat}.status`, `expected a non-empty string, got ${describe(c.status)}`, 'give the check its outcome, e.g. "PASS"');
+      if (c.details !== undefined && typeof c.details !== 'string')
+        fail(`${cat}.details`, `expected a string, got ${describe(c.details)}`, 'write details as a string or leave them out');
     }
   }
   for (const field of COMPUTED) {
@@ -209,7 +226,7 @@ function checkSource(source: unknown, fail: Fail): void {
   if (!isPlainObject(source)) fail('source', `expected an object, got ${describe(source)}`, 'write "source": {"tool": ..., "version": ...}');
   const s = source as Record<string, unknown>;
   for (const field of ['tool', 'version', 'tenant']) {
-    if (s[field] !== undefined && typeof s[field] !== 'string') fail(`source.${field}`, `expected a string, got ${describe(s[field])}`, `write "${field}" as a string`);
+    if (s[field] !== undefined && typeof s[field] !== 'string')
+      fail(`source.${field}`, `expected a string, got ${describe(s[field])}`, `write "${field}" as a string`);
   }
 }
-

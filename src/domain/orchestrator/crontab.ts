@@ -29,6 +29,9 @@ export function shellQuote(word: string): string {
 function checkCronValue(job: Job, field: string, value: string, fix: string): void {
   checkEmittedValue(job, field, value, fix);
   if (value.includes('\\%')) {
-    throw new InvalidInputError('schedule-unsafe-value', `job ${jobLabel(job)}: ${field} ${visibleText(value)} has a backslash before %, which cron cannot write (it would take the backslash as escaping the %); ${fix}`);
+    throw new InvalidInputError(
+      'schedule-unsafe-value',
+      `job ${jobLabel(job)}: ${field} ${visibleText(value)} has a backslash before %, which cron cannot write (it would take the backslash as escaping the %); ${fix}`,
+    );
   }
 }

@@ -72,7 +72,10 @@ export function readOrchestratorConfig(document: unknown, file: string, dir: str
   const control = controlCharacterIn(file);
   if (control !== undefined) {
     // Checked first and named escaped: the path goes into every emitted schedule and heads every message below.
-    throw new InvalidInputError('invalid-orchestrator-config', `${visibleText(file)}: the config path holds the control character ${control}, which would break the lines of an emitted schedule; move or rename the config to a path without control characters; see docs/orchestrator.md`);
+    throw new InvalidInputError(
+      'invalid-orchestrator-config',
+      `${visibleText(file)}: the config path holds the control character ${control}, which would break the lines of an emitted schedule; move or rename the config to a path without control characters; see docs/orchestrator.md`,
+    );
   }
   if (!isPlainObject(document)) return fail('$', `expected an object with "jobs", got ${describe(document)}`);
   for (const key of Object.keys(document)) if (key !== 'jobs' && key !== '$schema') fail(member('', key), 'unknown setting (known: jobs, $schema)');
@@ -99,7 +102,11 @@ function readJob(value: unknown, at: string, checks: OrchestratorConfigChecks, f
   const program = command === undefined ? undefined : readCommand(command, `${at}.command`, fail);
   if (typeof schedule !== 'string') return fail(`${at}.schedule`, `expected a cron expression such as "0 6 * * *", got ${describe(schedule)}`);
   const control = controlCharacterIn(schedule);
-  if (control !== undefined) fail(`${at}.schedule`, `${describe(schedule)} holds the control character ${control}, which would break an emitted schedule; separate the cron fields with spaces`);
+  if (control !== undefined)
+    fail(
+      `${at}.schedule`,
+      `${describe(schedule)} holds the control character ${control}, which would break an emitted schedule; separate the cron fields with spaces`,
+    );
   const problem = checks.validateCron(schedule);
   if (problem !== undefined) fail(`${at}.schedule`, `${describe(schedule)} ${problem}`);
   const named = source === undefined ? undefined : readSource(source, `${at}.source`, fail);

@@ -32,10 +32,14 @@ export function checkQueuedJob(row: unknown, config: OrchestratorConfig, digest:
     return refuse(`the queued request ${describe(row)} does not name a job, a config and its digest; dispatch the job again with this version of svc`);
   }
   if (fields.config !== config.file) {
-    return refuse(`it was dispatched from the config ${printable(fields.config)}, and this worker runs only the jobs of ${printable(config.file)}; run a worker with --config ${printable(fields.config)} for that config`);
+    return refuse(
+      `it was dispatched from the config ${printable(fields.config)}, and this worker runs only the jobs of ${printable(config.file)}; run a worker with --config ${printable(fields.config)} for that config`,
+    );
   }
   if (fields.digest !== digest) {
-    return refuse(`${printable(config.file)} is not the config it was dispatched with (digest ${printable(fields.digest).slice(0, 12)}, this worker's ${digest.slice(0, 12)}); restart the worker so it reads the config as it is now, then dispatch again`);
+    return refuse(
+      `${printable(config.file)} is not the config it was dispatched with (digest ${printable(fields.digest).slice(0, 12)}, this worker's ${digest.slice(0, 12)}); restart the worker so it reads the config as it is now, then dispatch again`,
+    );
   }
   return { ok: true, request: { job: fields.job, config: fields.config, digest: fields.digest } };
 }

@@ -39,7 +39,10 @@ export function dispatchArgs(svc: readonly string[], job: Job, configFile: strin
 export function checkEmittedValue(job: Job, field: string, value: string, fix: string): void {
   const control = controlCharacterIn(value);
   if (control !== undefined) {
-    throw new InvalidInputError('schedule-unsafe-value', `job ${jobLabel(job)}: ${field} ${visibleText(value)} holds the control character ${control}, which would break the emitted schedule; ${fix}`);
+    throw new InvalidInputError(
+      'schedule-unsafe-value',
+      `job ${jobLabel(job)}: ${field} ${visibleText(value)} holds the control character ${control}, which would break the emitted schedule; ${fix}`,
+    );
   }
 }
 

@@ -53,17 +53,30 @@ function triggers(job: Job, f: CronFields): string[] {
   const hours = numbers(f.hour, 0, 23);
   const everyDay = f.dayOfMonth === '*' && f.month === '*';
   if (minutes && hours && everyDay) {
-    const days = f.dayOfWeek === '*' ? undefined : numbers(f.dayOfWeek.toLowerCase().replace(/[a-z]{3}/g, (d) => String(DAY_ABBREVIATIONS.indexOf(d))), 0, 7);
+    const days =
+      f.dayOfWeek === '*'
+        ? undefined
+        : numbers(
+            f.dayOfWeek.toLowerCase().replace(/[a-z]{3}/g, (d) => String(DAY_ABBREVIATIONS.indexOf(d))),
+            0,
+            7,
+          );
     if (f.dayOfWeek === '*' || days) {
       const times = hours.flatMap((h) => minutes.map((m) => `${pad(h)}:${pad(m)}`));
       if (times.length > MAX_TRIGGERS) refuse(job, `it fires at ${times.length} times a day, more than the ${MAX_TRIGGERS} triggers a task may have`);
       const schedule = days
-        ? `<ScheduleByWeek><WeeksInterval>1</WeeksInterval><DaysOfWeek>${[...new Set(days.map((d) => d % 7))].sort().map((d) => `<${DAY_NAMES[d]} />`).join('')}</DaysOfWeek></ScheduleByWeek>`
+        ? `<ScheduleByWeek><WeeksInterval>1</WeeksInterval><DaysOfWeek>${[...new Set(days.map((d) => d % 7))]
+            .sort()
+            .map((d) => `<${DAY_NAMES[d]} />`)
+            .join('')}</DaysOfWeek></ScheduleByWeek>`
         : '<ScheduleByDay><DaysInterval>1</DaysInterval></ScheduleByDay>';
-      return times.map((time) => `<CalendarTrigger><StartBoundary>${START_DAY}T${time}:00Z</StartBoundary><Enabled>true</Enabled>${schedule}</CalendarTrigger>`);
+      return times.map(
+        (time) => `<CalendarTrigger><StartBoundary>${START_DAY}T${time}:00Z</StartBoundary><Enabled>true</Enabled>${schedule}</CalendarTrigger>`,
+      );
     }
   }
-  const every = (field: string, unit: number) => (field === '*' ? 1 : /^\*\/\d+$/.test(field) && unit % Number(field.slice(2)) === 0 ? Number(field.slice(2)) : undefined);
+  const every = (field: string, unit: number) =>
+    field === '*' ? 1 : /^\*\/\d+$/.test(field) && unit % Number(field.slice(2)) === 0 ? Number(field.slice(2)) : undefined;
   if (everyDay && f.dayOfWeek === '*') {
     const perMinutes = every(f.minute, 60);
     if (perMinutes !== undefined && f.hour === '*') return [repeating('00:00', `PT${perMinutes}M`)];

@@ -43,7 +43,9 @@ export function observation(run: OscalRun, entry: HashedResult): Json {
     methods: ['TEST'],
     origins: originsOf(run, item),
     subjects: [{ 'subject-uuid': thisSystemUuid(run), type: 'component' }],
-    'relevant-evidence': [{ href: `#${evidenceResourceUuid(run, entry)}`, description: `Evidence entry of ${result.ksi_id}, content hash ${formatDigest(hash)}.` }],
+    'relevant-evidence': [
+      { href: `#${evidenceResourceUuid(run, entry)}`, description: `Evidence entry of ${result.ksi_id}, content hash ${formatDigest(hash)}.` },
+    ],
     collected: collectedAt(run, entry),
   };
 }

@@ -1,4 +1,17 @@
-import { backMatter, companionResource, line, metadata, reviewedControls, runKey, subjectKey, systemName, thisSystemUuid, toolComponents, type Json, type OscalRun } from './oscal-run';
+import {
+  backMatter,
+  companionResource,
+  line,
+  metadata,
+  reviewedControls,
+  runKey,
+  subjectKey,
+  systemName,
+  thisSystemUuid,
+  toolComponents,
+  type Json,
+  type OscalRun,
+} from './oscal-run';
 import { plural } from '../encoding/plural';
 
 /** The plan's one activity, as the SAP states it and the Word plan and report describe it. */
@@ -6,7 +19,8 @@ export const AUTOMATED_EVALUATION = {
   title: 'Automated KSI evaluation',
   /** NIST SP 800-53A assessment method. */
   method: 'TEST',
-  description: (system: string) => `Run the assessment tools against ${system}, normalize their results into Key Security Indicator results, and hash each result as evidence.`,
+  description: (system: string) =>
+    `Run the assessment tools against ${system}, normalize their results into Key Security Indicator results, and hash each result as evidence.`,
 } as const;
 
 /**
@@ -16,7 +30,13 @@ export const AUTOMATED_EVALUATION = {
  */
 export function buildSap(run: OscalRun): Json {
   const system = systemName(run);
-  const ssp = companionResource(run, 'system-security-plan', line(`System Security Plan: ${system}`), 'system-security-plan.json', 'application/oscal.ssp+json');
+  const ssp = companionResource(
+    run,
+    'system-security-plan',
+    line(`System Security Plan: ${system}`),
+    'system-security-plan.json',
+    'application/oscal.ssp+json',
+  );
   const activity = run.uuid(subjectKey(run, 'activity:automated-ksi-evaluation'));
   const subjects = [{ type: 'component', 'include-subjects': [{ 'subject-uuid': thisSystemUuid(run), type: 'component' }] }];
   return {

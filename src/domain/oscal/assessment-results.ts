@@ -1,7 +1,19 @@
 import { lazyArray } from '../encoding/json-chunks';
 import { formatDigest } from '../evidence/content-digest';
 import { collectedAt, finding, hasOpenResults, observation, openResults, risk } from './assessment-findings';
-import { backMatter, companionResource, line, metadata, reviewedControls, runKey, SVC_OSCAL_NS, systemName, toolComponents, type Json, type OscalRun } from './oscal-run';
+import {
+  backMatter,
+  companionResource,
+  line,
+  metadata,
+  reviewedControls,
+  runKey,
+  SVC_OSCAL_NS,
+  systemName,
+  toolComponents,
+  type Json,
+  type OscalRun,
+} from './oscal-run';
 
 /**
  * An OSCAL Assessment Results document (the SAR) of the run: one result holding an observation and a finding

@@ -31,12 +31,18 @@ export interface OscalDocument {
 /** Recognises an OSCAL document by its one root key (a `$schema` key may stand beside it). */
 export function readOscalDocument(document: unknown, file: string): OscalDocument {
   if (!isPlainObject(document)) {
-    throw new InvalidInputError('not-oscal', `${file}: expected an OSCAL document (a JSON object with one root key such as "system-security-plan"), got ${describe(document)}`);
+    throw new InvalidInputError(
+      'not-oscal',
+      `${file}: expected an OSCAL document (a JSON object with one root key such as "system-security-plan"), got ${describe(document)}`,
+    );
   }
   const keys = Object.keys(document).filter((k) => k !== '$schema');
   const model = keys.find(isOscalModel);
   if (model === undefined || keys.length !== 1) {
-    throw new InvalidInputError('not-oscal', `${file}: not an OSCAL document: root keys ${keys.length === 0 ? '(none)' : keys.map((k) => JSON.stringify(k)).join(', ')}; expected exactly one of ${OSCAL_MODELS.join(', ')}`);
+    throw new InvalidInputError(
+      'not-oscal',
+      `${file}: not an OSCAL document: root keys ${keys.length === 0 ? '(none)' : keys.map((k) => JSON.stringify(k)).join(', ')}; expected exactly one of ${OSCAL_MODELS.join(', ')}`,
+    );
   }
   const body = document[model];
   if (!isPlainObject(body)) throw new InvalidInputError('not-oscal', `${file}: ${model}: expected an object, got ${describe(body)}`);
@@ -47,7 +53,11 @@ export function readOscalDocument(document: unknown, file: string): OscalDocumen
 
 /** The document, when it is of `model`; else an input error saying what it is and `fix`. */
 export function expectModel(oscal: OscalDocument, model: OscalModel, file: string, fix: string): OscalDocument {
-  if (oscal.model !== model) throw new InvalidInputError(model === 'system-security-plan' ? 'not-an-ssp' : 'wrong-oscal-model', `${file}: is an OSCAL ${oscal.model}, not a ${model}; ${fix}`);
+  if (oscal.model !== model)
+    throw new InvalidInputError(
+      model === 'system-security-plan' ? 'not-an-ssp' : 'wrong-oscal-model',
+      `${file}: is an OSCAL ${oscal.model}, not a ${model}; ${fix}`,
+    );
   return oscal;
 }
 

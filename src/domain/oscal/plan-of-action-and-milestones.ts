@@ -2,7 +2,19 @@ import type { HashedResult } from '../assessment/assessment';
 import { lazyArray } from '../encoding/json-chunks';
 import { InvalidInputError } from '../errors';
 import { hasOpenResults, observation, observationUuid, openResults, poamRowOf, risk, riskUuid } from './assessment-findings';
-import { backMatter, companionResource, line, metadata, originsOf, runKey, subjectKey, systemName, toolComponents, type Json, type OscalRun } from './oscal-run';
+import {
+  backMatter,
+  companionResource,
+  line,
+  metadata,
+  originsOf,
+  runKey,
+  subjectKey,
+  systemName,
+  toolComponents,
+  type Json,
+  type OscalRun,
+} from './oscal-run';
 
 /** FedRAMP's namespace, for the POAM-ID prop its POA&M template keys rows by. */
 const FEDRAMP_NS = 'https://fedramp.gov/ns/oscal';
@@ -14,10 +26,19 @@ const FEDRAMP_NS = 'https://fedramp.gov/ns/oscal';
  */
 export function buildOscalPoam(run: OscalRun): Json {
   if (!hasOpenResults(run)) {
-    throw new InvalidInputError('empty-poam', `${run.context.input.name}: every result is PASS, so there is no POA&M item to write; an OSCAL POA&M needs at least one`);
+    throw new InvalidInputError(
+      'empty-poam',
+      `${run.context.input.name}: every result is PASS, so there is no POA&M item to write; an OSCAL POA&M needs at least one`,
+    );
   }
   const system = systemName(run);
-  const ssp = companionResource(run, 'system-security-plan', line(`System Security Plan: ${system}`), 'system-security-plan.json', 'application/oscal.ssp+json');
+  const ssp = companionResource(
+    run,
+    'system-security-plan',
+    line(`System Security Plan: ${system}`),
+    'system-security-plan.json',
+    'application/oscal.ssp+json',
+  );
   return {
     'plan-of-action-and-milestones': {
       uuid: run.uuid(runKey(run, 'plan-of-action-and-milestones')),

@@ -55,7 +55,12 @@ export function checkReferences(document: unknown, options: ReferenceCheckOption
   for (const { key, value, segments } of index.references) {
     const fragment = key === 'href' ? UUID_FRAGMENT.exec(value) : null;
     if (fragment) {
-      if (!anyUuid.has(fragment[1].toLowerCase())) add('uuid-link-resolves', segments, `link ${value} names no object of this document; point it at the uuid of a back-matter resource or other object here`);
+      if (!anyUuid.has(fragment[1].toLowerCase()))
+        add(
+          'uuid-link-resolves',
+          segments,
+          `link ${value} names no object of this document; point it at the uuid of a back-matter resource or other object here`,
+        );
       continue;
     }
     const reference = key === 'component-uuid' ? (options.model === 'system-security-plan' ? COMPONENT : undefined) : REFERENCES[key];
@@ -64,12 +69,18 @@ export function checkReferences(document: unknown, options: ReferenceCheckOption
     }
   }
   for (const { value, segments } of index.roleReferences) {
-    if (!index.roles.has(value)) add('role-reference-resolves', segments, `role-id "${value}" is not defined in metadata.roles; add {"id": "${value}", "title": ...} there`);
+    if (!index.roles.has(value))
+      add('role-reference-resolves', segments, `role-id "${value}" is not defined in metadata.roles; add {"id": "${value}", "title": ...} there`);
   }
   if (options.baseline) {
     const selected = new Set(options.baseline.controls);
     for (const { value, segments } of index.controlIds) {
-      if (!selected.has(value.trim().toLowerCase())) add('control-in-baseline', segments, `control ${value} is not in the ${options.baseline.title}; use a control the baseline selects or check --baseline`);
+      if (!selected.has(value.trim().toLowerCase()))
+        add(
+          'control-in-baseline',
+          segments,
+          `control ${value} is not in the ${options.baseline.title}; use a control the baseline selects or check --baseline`,
+        );
     }
   }
   return problems;

@@ -35,22 +35,61 @@ export function sspInjection(document: Record<string, unknown>, run: OscalRun): 
     const statement = controlStatement(run, control, covered);
     const ours = byComponent(statement, component, run.uuid(`ssp-inject:by-component:${control}`));
     const links = evidenceLinks(covered, resourceUuid);
-    const index = requirements?.findIndex((r) => isPlainObject(r) && typeof r['control-id'] === 'string' && r['control-id'].trim().toLowerCase() === control) ?? -1;
+    const index =
+      requirements?.findIndex((r) => isPlainObject(r) && typeof r['control-id'] === 'string' && r['control-id'].trim().toLowerCase() === control) ?? -1;
     if (index < 0) {
-      fresh.push({ uuid: run.uuid(`ssp-inject:implemented-requirement:${control}`), 'control-id': control, props: [statement.prop], links, 'by-components': [ours] });
+      fresh.push({
+        uuid: run.uuid(`ssp-inject:implemented-requirement:${control}`),
+        'control-id': control,
+        props: [statement.prop],
+        links,
+        'by-components': [ours],
+      });
       continue;
     }
     updated.push(control);
     const at = [ROOT, 'control-implementation', 'implemented-requirements', index];
     const requirement = (requirements as Record<string, unknown>[])[index];
-    upsert(edits, requirement, at, 'props', [statement.prop], (p) => p.name === 'implementation-status', (p) => ({ ...p, ...statement.prop, ...(statement.remarks ? {} : { remarks: undefined }) }));
-    for (const link of links) upsert(edits, requirement, at, 'links', [link], (l) => l.href === link.href, () => link);
-    upsert(edits, requirement, at, 'by-components', [ours], (b) => b.uuid === ours.uuid, () => ours);
+    upsert(
+      edits,
+      requirement,
+      at,
+      'props',
+      [statement.prop],
+      (p) => p.name === 'implementation-status',
+      (p) => ({ ...p, ...statement.prop, ...(statement.remarks ? {} : { remarks: undefined }) }),
+    );
+    for (const link of links)
+      upsert(
+        edits,
+        requirement,
+        at,
+        'links',
+        [link],
+        (l) => l.href === link.href,
+        () => link,
+      );
+    upsert(
+      edits,
+      requirement,
+      at,
+      'by-components',
+      [ours],
+      (b) => b.uuid === ours.uuid,
+      () => ours,
+    );
   }
   if (fresh.length > 0) {
-    if (requirements) fresh.forEach((r, i) => edits.push({ path: [ROOT, 'control-implementation', 'implemented-requirements', requirements.length + i], value: r, insert: true }));
+    if (requirements)
+      fresh.forEach((r, i) =>
+        edits.push({ path: [ROOT, 'control-implementation', 'implemented-requirements', requirements.length + i], value: r, insert: true }),
+      );
     else if (implementation) edits.push({ path: [ROOT, 'control-implementation', 'implemented-requirements'], value: fresh });
-    else edits.push({ path: [ROOT, 'control-implementation'], value: { description: `Controls evidenced by ${run.context.input.name}.`, 'implemented-requirements': fresh } });
+    else
+      edits.push({
+        path: [ROOT, 'control-implementation'],
+        value: { description: `Controls evidenced by ${run.context.input.name}.`, 'implemented-requirements': fresh },
+      });
   }
   const cited = run.results.filter(({ item }) => (item.definition?.controls.length ?? 0) > 0);
   const resources = cited.map((entry) => evidenceEntryResource(run, entry, resourceUuid(entry), 'inline'));
@@ -58,7 +97,16 @@ export function sspInjection(document: Record<string, unknown>, run: OscalRun): 
   if (!backMatter) {
     if (resources.length > 0) edits.push({ path: [ROOT, 'back-matter'], value: { resources } });
   } else {
-    for (const resource of resources) upsert(edits, backMatter, [ROOT, 'back-matter'], 'resources', [resource], (r) => r.uuid === resource.uuid, () => resource);
+    for (const resource of resources)
+      upsert(
+        edits,
+        backMatter,
+        [ROOT, 'back-matter'],
+        'resources',
+        [resource],
+        (r) => r.uuid === resource.uuid,
+        () => resource,
+      );
   }
   if (edits.length > 0) edits.push({ path: [ROOT, 'metadata', 'last-modified'], value: run.generatedAt });
   return { edits, updated, added: fresh.map((r) => r['control-id'] as string) };
@@ -71,10 +119,20 @@ function thisSystemComponent(ssp: Record<string, unknown>, run: OscalRun, edits:
   const own = components?.find((c): c is Record<string, unknown> => isPlainObject(c) && c.type === 'this-system' && typeof c.uuid === 'string');
   if (own) return own.uuid as string;
   const uuid = run.uuid('ssp-inject:component:this-system');
-  const component = { uuid, type: 'this-system', title: line(systemName(run)), description: `The whole of ${systemName(run)}.`, status: { state: 'operational' } };
+  const component = {
+    uuid,
+    type: 'this-system',
+    title: line(systemName(run)),
+    description: `The whole of ${systemName(run)}.`,
+    status: { state: 'operational' },
+  };
   if (components) edits.push({ path: [ROOT, 'system-implementation', 'components', components.length], value: component, insert: true });
   else if (implementation) edits.push({ path: [ROOT, 'system-implementation', 'components'], value: [component] });
-  else edits.push({ path: [ROOT, 'system-implementation'], value: { users: [{ uuid: run.uuid('ssp-inject:user'), title: 'Control owner' }], components: [component] } });
+  else
+    edits.push({
+      path: [ROOT, 'system-implementation'],
+      value: { users: [{ uuid: run.uuid('ssp-inject:user'), title: 'Control owner' }], components: [component] },
+    });
   return uuid;
 }
 

@@ -110,7 +110,11 @@ export function controlStatement(run: OscalRun, control: string, covered: readon
     status,
     ...(remarks ? { remarks } : {}),
     prop: { name: 'implementation-status', value: status, ...(remarks ? { remarks } : {}) },
-    description: [`${title ? `${control} ${title}` : control}: covered by ${plural(covered.length, 'KSI')}.`, '', ...covered.map(({ item, hash }) => narrativeLine(item, hash))].join('\n'),
+    description: [
+      `${title ? `${control} ${title}` : control}: covered by ${plural(covered.length, 'KSI')}.`,
+      '',
+      ...covered.map(({ item, hash }) => narrativeLine(item, hash)),
+    ].join('\n'),
   };
 }
 
@@ -133,5 +137,10 @@ export function evidenceLinks(covered: readonly HashedResult[], resourceUuid: (e
 function statusRemarks(status: ImplementationStatus, covered: readonly HashedResult[]): string | undefined {
   if (status === 'implemented') return undefined;
   const open = covered.filter(({ item }) => item.result.status !== 'PASS');
-  return open.map(({ item }) => `${item.result.ksi_id} is ${item.result.status}: ${item.action.action} within ${item.action.sla_days} days as ${poamId(item.result.ksi_id)}.`).join(' ');
+  return open
+    .map(
+      ({ item }) =>
+        `${item.result.ksi_id} is ${item.result.status}: ${item.action.action} within ${item.action.sla_days} days as ${poamId(item.result.ksi_id)}.`,
+    )
+    .join(' ');
 }

@@ -45,8 +45,16 @@ export function cursorPosition(request: PageRequest, scope: string): number {
   if (request.cursor === undefined) return 0;
   const tag = scope.slice(0, 16);
   const match = CURSOR.exec(request.cursor);
-  if (!match) throw new InvalidInputError('bad-cursor', `cursor ${JSON.stringify(request.cursor.slice(0, 40))}: not a cursor this API gave; drop it to start from the first page`);
-  if (match[2] !== tag) throw new ConflictError('stale-cursor', `cursor ${request.cursor}: it pages over run ${match[2]}…, the current run is ${tag}…; drop it to start again from the first page`);
+  if (!match)
+    throw new InvalidInputError(
+      'bad-cursor',
+      `cursor ${JSON.stringify(request.cursor.slice(0, 40))}: not a cursor this API gave; drop it to start from the first page`,
+    );
+  if (match[2] !== tag)
+    throw new ConflictError(
+      'stale-cursor',
+      `cursor ${request.cursor}: it pages over run ${match[2]}…, the current run is ${tag}…; drop it to start again from the first page`,
+    );
   return Number(match[1]);
 }
 

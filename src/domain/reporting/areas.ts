@@ -20,5 +20,9 @@ export function areaCounts(items: Iterable<AssessedResult>): AreaCounts {
     const status = item.result.status;
     counts[status === 'PASS' ? 'pass' : status === 'WARN' ? 'warn' : 'fail'] += 1;
   }
-  return Object.fromEntries(Object.keys(areas).sort().map((k) => [k, areas[k]]));
+  return Object.fromEntries(
+    Object.keys(areas)
+      .sort()
+      .map((k) => [k, areas[k]]),
+  );
 }

@@ -60,7 +60,11 @@ export interface ScanProvenance {
  * (the control's base control gives the KSI: `ia-2.1` → KSI-IA-02), and each KSI takes the status its checks
  * give it. Every check is counted in the summary, whatever its outcome, and keeps its id in the KSI's checks.
  */
-export function reportFromScan(scan: VendorScan, provenance: ScanProvenance, generatedAt: string): { report: NormalizedReport & { summary: ScanSummary }; summary: ScanSummary } {
+export function reportFromScan(
+  scan: VendorScan,
+  provenance: ScanProvenance,
+  generatedAt: string,
+): { report: NormalizedReport & { summary: ScanSummary }; summary: ScanSummary } {
   const byKsi = new Map<string, KsiCheck[]>();
   const outcomes = Object.fromEntries(CHECK_OUTCOMES.map((o) => [o, 0])) as Record<CheckOutcome, number>;
   const unmapped: string[] = [];
@@ -86,11 +90,24 @@ export function reportFromScan(scan: VendorScan, provenance: ScanProvenance, gen
   }
   const statuses: Record<Status, number> = { PASS: 0, WARN: 0, FAIL: 0 };
   for (const r of results) statuses[r.status] += 1;
-  const summary: ScanSummary = { checks: scan.checks.length, outcomes, ksis: results.length, statuses, unmapped_checks: [...new Set(unmapped)].sort(), not_assessed: notAssessed };
+  const summary: ScanSummary = {
+    checks: scan.checks.length,
+    outcomes,
+    ksis: results.length,
+    statuses,
+    unmapped_checks: [...new Set(unmapped)].sort(),
+    not_assessed: notAssessed,
+  };
   const report = {
     schema_version: '1',
     generated_at: generatedAt,
-    source: { tool: scan.tool, ...(scan.version ? { version: scan.version } : {}), ...(scan.tenant ? { tenant: scan.tenant } : {}), mapping: scan.mapping, ...provenance },
+    source: {
+      tool: scan.tool,
+      ...(scan.version ? { version: scan.version } : {}),
+      ...(scan.tenant ? { tenant: scan.tenant } : {}),
+      mapping: scan.mapping,
+      ...provenance,
+    },
     results,
     summary,
   };
@@ -121,7 +138,8 @@ export function ksiResult(ksiId: string, status: Status, checks: readonly KsiChe
   const count = (o: CheckOutcome) => checks.filter((c) => c.outcome === o).length;
   const failed = checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
   const parts = [`${count('pass')} of ${checks.length} checks passed`];
-  if (failed.length > 0) parts.push(`${failed.length} failed or errored (${[...new Set(failed.map((c) => c.id))].slice(0, 10).join(', ')}${failed.length > 10 ? ', ...' : ''})`);
+  if (failed.length > 0)
+    parts.push(`${failed.length} failed or errored (${[...new Set(failed.map((c) => c.id))].slice(0, 10).join(', ')}${failed.length > 10 ? ', ...' : ''})`);
   const notAssessed = checks.length - count('pass') - failed.length;
   if (notAssessed > 0) parts.push(`${notAssessed} not assessed`);
   const sorted = [...checks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -131,7 +149,12 @@ export function ksiResult(ksiId: string, status: Status, checks: readonly KsiChe
     details: `${parts.join('; ')}.`,
     ...(observedAt ? { observed_at: observedAt } : {}),
     ...(source ? { source } : {}),
-    checks: sorted.map((c): Check => ({ id: c.id, status: checkStatus(c), ...(c.resource ? { resource: c.resource } : {}), ...(c.details ? { details: c.details } : {}) })),
+    checks: sorted.map((c): Check => ({
+      id: c.id,
+      status: checkStatus(c),
+      ...(c.resource ? { resource: c.resource } : {}),
+      ...(c.details ? { details: c.details } : {}),
+    })),
   };
 }
 

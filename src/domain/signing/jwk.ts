@@ -19,7 +19,10 @@ const MIN_RSA_BITS = 2048;
  */
 export function readPublicJwk(value: unknown, file: string, path: string): PublicJwk {
   const fail = (member: string, problem: string): never => {
-    throw new InvalidInputError('invalid-public-jwk', `${file}: ${path}${member}: ${problem}; give a public JWK for ES256 (EC P-256), EdDSA (Ed25519) or PS256 (RSA, 2048 bits or more)`);
+    throw new InvalidInputError(
+      'invalid-public-jwk',
+      `${file}: ${path}${member}: ${problem}; give a public JWK for ES256 (EC P-256), EdDSA (Ed25519) or PS256 (RSA, 2048 bits or more)`,
+    );
   };
   if (!isPlainObject(value)) return fail('', `expected a JWK object, got ${describe(value)}`);
   if ('d' in value) return fail('.d', 'holds private key material; give the public key only');

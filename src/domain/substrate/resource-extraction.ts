@@ -38,7 +38,14 @@ export function topLevelKeys(documents: readonly unknown[]): string[] | undefine
  * where it sits in the file; values are hashed, never copied (a Secret's data, a state's sensitive attributes).
  */
 export function extractResources(file: ParsedFile, digest: Digest): SnapshotResource[] {
-  const found = file.format === 'terraform-state' ? terraformResources(file.documents[0]) : file.format === 'kubernetes' ? kubernetesResources(file.documents) : file.format === 'm365-settings' ? m365Resources(file.documents[0]) : [];
+  const found =
+    file.format === 'terraform-state'
+      ? terraformResources(file.documents[0])
+      : file.format === 'kubernetes'
+        ? kubernetesResources(file.documents)
+        : file.format === 'm365-settings'
+          ? m365Resources(file.documents[0])
+          : [];
   return found.map(({ id, kind, category, content }) => ({ id, kind, file: file.path, sha256: digest.sha256(digest.canonicalize(content)), category }));
 }
 
@@ -83,7 +90,12 @@ function terraformResources(state: unknown): Found[] {
       if (!isObject(instance)) continue;
       const key = instance.index_key;
       const index = typeof key === 'number' ? `[${key}]` : typeof key === 'string' ? `[${JSON.stringify(key)}]` : '';
-      found.push({ id: `terraform:${address}${index}`, kind: resource.type, category: terraformCategory(resource.type), content: instance.attributes ?? instance.attributes_flat ?? null });
+      found.push({
+        id: `terraform:${address}${index}`,
+        kind: resource.type,
+        category: terraformCategory(resource.type),
+        content: instance.attributes ?? instance.attributes_flat ?? null,
+      });
     }
   }
   return found;
@@ -118,7 +130,12 @@ function kubernetesResources(documents: readonly unknown[]): Found[] {
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : '-';
     const { status: _status, ...authored } = doc;
     const content = { ...authored, metadata: Object.fromEntries(Object.entries(metadata).filter(([k]) => !SERVER_METADATA.includes(k))) };
-    found.push({ id: `k8s:${doc.apiVersion}/${doc.kind}/${namespace}/${metadata.name}`, kind: doc.kind as string, category: kubernetesCategory(doc.kind as string), content });
+    found.push({
+      id: `k8s:${doc.apiVersion}/${doc.kind}/${namespace}/${metadata.name}`,
+      kind: doc.kind as string,
+      category: kubernetesCategory(doc.kind as string),
+      content,
+    });
   }
   return found;
 }
@@ -133,23 +150,93 @@ export function kubernetesCategory(kind: string): ResourceCategory {
 }
 
 function isKubernetesObject(doc: unknown): doc is JsonObject {
-  return isObject(doc) && typeof doc.apiVersion === 'string' && typeof doc.kind === 'string' && isObject(doc.metadata) && typeof doc.metadata.name === 'string' && doc.metadata.name !== '';
+  return (
+    isObject(doc) &&
+    typeof doc.apiVersion === 'string' &&
+    typeof doc.kind === 'string' &&
+    isObject(doc.metadata) &&
+    typeof doc.metadata.name === 'string' &&
+    doc.metadata.name !== ''
+  );
 }
 
 // ScubaGear's ProviderSettingsExport.json: one object, one key per settings section, products one after another.
 
 /** Sections of ScubaGear 1.x's export by product; a section it adds later takes the product of the next `<product>_successful_commands` key. */
 const M365_SECTIONS: Record<string, readonly string[]> = {
-  aad: ['tenant_details', 'conditional_access_policies', 'cap_table_data', 'authorization_policies', 'privileged_users', 'privileged_service_principals', 'privileged_roles', 'service_plans', 'directory_settings', 'authentication_method', 'domain_settings', 'license_information', 'license_state', 'total_user_count', 'risky_applications', 'risky_third_party_service_principals', 'risky_delegated_permission_classifications', 'legacy_exchange_service_principal', 'dedicated_exchange_hybrid_applications'],
-  defender: ['protection_policy_rules', 'atp_policy_rules', 'dlp_compliance_policies', 'dlp_compliance_rules', 'anti_phish_policies', 'protection_alerts', 'admin_audit_log_config', 'atp_policy_for_o365', 'defender_license', 'defender_dlp_license'],
-  exo: ['remote_domains', 'accepted_domains', 'spf_records', 'dkim_config', 'dkim_records', 'dmarc_records', 'transport_config', 'sharing_policy', 'transport_rule', 'conn_filter', 'org_config', 'inbound_connectors', 'outbound_connectors', 'intra_org_connectors', 'org_relationships'],
+  aad: [
+    'tenant_details',
+    'conditional_access_policies',
+    'cap_table_data',
+    'authorization_policies',
+    'privileged_users',
+    'privileged_service_principals',
+    'privileged_roles',
+    'service_plans',
+    'directory_settings',
+    'authentication_method',
+    'domain_settings',
+    'license_information',
+    'license_state',
+    'total_user_count',
+    'risky_applications',
+    'risky_third_party_service_principals',
+    'risky_delegated_permission_classifications',
+    'legacy_exchange_service_principal',
+    'dedicated_exchange_hybrid_applications',
+  ],
+  defender: [
+    'protection_policy_rules',
+    'atp_policy_rules',
+    'dlp_compliance_policies',
+    'dlp_compliance_rules',
+    'anti_phish_policies',
+    'protection_alerts',
+    'admin_audit_log_config',
+    'atp_policy_for_o365',
+    'defender_license',
+    'defender_dlp_license',
+  ],
+  exo: [
+    'remote_domains',
+    'accepted_domains',
+    'spf_records',
+    'dkim_config',
+    'dkim_records',
+    'dmarc_records',
+    'transport_config',
+    'sharing_policy',
+    'transport_rule',
+    'conn_filter',
+    'org_config',
+    'inbound_connectors',
+    'outbound_connectors',
+    'intra_org_connectors',
+    'org_relationships',
+  ],
   powerplatform: ['tenant_id', 'environment_creation', 'dlp_policies', 'tenant_isolation', 'environment_list'],
   sharepoint: ['SPO_tenant', 'OneDrive_PnP_Flag'],
-  teams: ['teams_tenant_info', 'meeting_policies', 'federation_configuration', 'client_configuration', 'app_policies', 'broadcast_policies', 'tenant_app_settings'],
+  teams: [
+    'teams_tenant_info',
+    'meeting_policies',
+    'federation_configuration',
+    'client_configuration',
+    'app_policies',
+    'broadcast_policies',
+    'tenant_app_settings',
+  ],
 };
 const PRODUCT_OF = new Map(Object.entries(M365_SECTIONS).flatMap(([product, sections]) => sections.map((s) => [s, product] as const)));
 /** `securitysuite_` is how ScubaGear names Defender's command lists. */
-const MARKER_PRODUCT: Record<string, string> = { aad: 'aad', securitysuite: 'defender', defender: 'defender', exo: 'exo', powerplatform: 'powerplatform', sharepoint: 'sharepoint', teams: 'teams' };
+const MARKER_PRODUCT: Record<string, string> = {
+  aad: 'aad',
+  securitysuite: 'defender',
+  defender: 'defender',
+  exo: 'exo',
+  powerplatform: 'powerplatform',
+  sharepoint: 'sharepoint',
+  teams: 'teams',
+};
 /** Facts about the export run, not tenant settings: they change every run and are not resources. */
 const RUN_FACTS = /^(baseline_version|module_version|date|timestamp_zulu|report_uuid|scuba_config)$|_(un)?successful_commands$/;
 const COMMANDS = /^(.+)_successful_commands$/;

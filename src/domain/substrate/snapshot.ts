@@ -121,7 +121,8 @@ export function parseSnapshot(document: unknown, name: string, digest: Digest): 
     return {
       path: stringAt(f.path, `${at}.path`, fail),
       sha256: hexAt(f.sha256, `${at}.sha256`, fail),
-      bytes: Number.isSafeInteger(f.bytes) && (f.bytes as number) >= 0 ? (f.bytes as number) : fail(`${at}.bytes`, `expected a byte count, found ${shown(f.bytes)}`),
+      bytes:
+        Number.isSafeInteger(f.bytes) && (f.bytes as number) >= 0 ? (f.bytes as number) : fail(`${at}.bytes`, `expected a byte count, found ${shown(f.bytes)}`),
       format: oneOf(f.format, FILE_FORMATS, `${at}.format`, fail),
       ...(keys === undefined ? {} : { top_level_keys: keys as string[] }),
     };
@@ -141,12 +142,25 @@ export function parseSnapshot(document: unknown, name: string, digest: Digest): 
     const s = objectAt(item, `skipped[${i}]`, fail);
     return { path: stringAt(s.path, `skipped[${i}].path`, fail), reason: stringAt(s.reason, `skipped[${i}].reason`, fail) };
   });
-  ascending(files.map((f) => f.path), 'files', 'path', fail);
-  ascending(resources.map((r) => r.id), 'resources', 'id', fail);
+  ascending(
+    files.map((f) => f.path),
+    'files',
+    'path',
+    fail,
+  );
+  ascending(
+    resources.map((r) => r.id),
+    'resources',
+    'id',
+    fail,
+  );
   const merkle = hexAt(doc.merkle_root, 'merkle_root', fail);
   const snapshot = buildSnapshot({ root: doc.root as string, files, resources, skipped }, digest);
   if (snapshot.merkle_root !== merkle) {
-    throw new IntegrityError('snapshot-root-mismatch', `${name}: merkle_root ${merkle} is not the root of its files (${snapshot.merkle_root}); the snapshot was altered: walk the tree again`);
+    throw new IntegrityError(
+      'snapshot-root-mismatch',
+      `${name}: merkle_root ${merkle} is not the root of its files (${snapshot.merkle_root}); the snapshot was altered: walk the tree again`,
+    );
   }
   return snapshot;
 }
@@ -154,7 +168,9 @@ export function parseSnapshot(document: unknown, name: string, digest: Digest): 
 type Fail = (path: string, problem: string) => never;
 
 function objectAt(value: unknown, path: string, fail: Fail): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : fail(path, `expected an object, found ${shown(value)}`);
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : fail(path, `expected an object, found ${shown(value)}`);
 }
 
 function arrayAt(value: unknown, path: string, fail: Fail): unknown[] {
@@ -174,7 +190,8 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], path: st
 }
 
 function ascending(keys: readonly string[], array: string, field: string, fail: Fail): void {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1] >= keys[i]) fail(`${array}[${i}].${field}`, `not after ${JSON.stringify(keys[i - 1])} (entries are unique and sorted)`);
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i - 1] >= keys[i]) fail(`${array}[${i}].${field}`, `not after ${JSON.stringify(keys[i - 1])} (entries are unique and sorted)`);
 }
 
 function shown(value: unknown): string {

@@ -55,9 +55,15 @@ function resourceFinding(id: string, before: SnapshotResource | undefined, after
   if (!before) return { ...classify([after.category], 'added'), subject: id, change: 'added', reason: `${after.category} resource added in ${after.file}` };
   if (before.sha256 !== after.sha256) {
     const moved = before.file === after.file ? '' : ` (moved from ${before.file} to ${after.file})`;
-    return { ...classify([before.category, after.category], 'changed'), subject: id, change: 'changed', reason: `${after.category} resource changed: content hash ${short(before.sha256)} -> ${short(after.sha256)}${moved}` };
+    return {
+      ...classify([before.category, after.category], 'changed'),
+      subject: id,
+      change: 'changed',
+      reason: `${after.category} resource changed: content hash ${short(before.sha256)} -> ${short(after.sha256)}${moved}`,
+    };
   }
-  if (before.file !== after.file) return { severity: 'P4', class: 'DRIFT-PROVENANCE', subject: id, change: 'moved', reason: `moved from ${before.file} to ${after.file}, content unchanged` };
+  if (before.file !== after.file)
+    return { severity: 'P4', class: 'DRIFT-PROVENANCE', subject: id, change: 'moved', reason: `moved from ${before.file} to ${after.file}, content unchanged` };
   return undefined;
 }
 
@@ -69,7 +75,14 @@ function classify(categories: readonly ResourceCategory[], change: SubstrateChan
   return { class: 'DRIFT-SEMANTIC', severity: 'P3' };
 }
 
-function fileFinding(path: string, before: SnapshotFile | undefined, after: SnapshotFile | undefined, explained: boolean, a: Snapshot, b: Snapshot): SubstrateDriftFinding | undefined {
+function fileFinding(
+  path: string,
+  before: SnapshotFile | undefined,
+  after: SnapshotFile | undefined,
+  explained: boolean,
+  a: Snapshot,
+  b: Snapshot,
+): SubstrateDriftFinding | undefined {
   const subject = `file:${path}`;
   if (!after || !before) {
     const [file, side, change] = after ? [after, b, 'added' as const] : [before as SnapshotFile, a, 'removed' as const];
@@ -80,7 +93,13 @@ function fileFinding(path: string, before: SnapshotFile | undefined, after: Snap
   const structure = structureChanges(before, after);
   if (structure.length > 0) return { severity: 'P3', class: 'DRIFT-SCHEMA', subject, change: 'changed', reason: structure.join('; ') };
   if (explained) return undefined;
-  return { severity: 'P4', class: 'DRIFT-PROVENANCE', subject, change: 'changed', reason: `content changed (sha256 ${short(before.sha256)} -> ${short(after.sha256)}) but no resource in it did` };
+  return {
+    severity: 'P4',
+    class: 'DRIFT-PROVENANCE',
+    subject,
+    change: 'changed',
+    reason: `content changed (sha256 ${short(before.sha256)} -> ${short(after.sha256)}) but no resource in it did`,
+  };
 }
 
 function structureChanges(before: SnapshotFile, after: SnapshotFile): string[] {
@@ -119,7 +138,13 @@ export function gatesOn(findings: readonly SubstrateDriftFinding[], threshold: D
 /** The Markdown `svc substrate drift` prints: the two snapshots, the findings table, the counts. */
 export function substrateDriftMarkdown(findings: readonly SubstrateDriftFinding[], a: NamedSnapshot, b: NamedSnapshot): string {
   const [nameA, nameB] = [markdownText(a.name), markdownText(b.name)];
-  const lines = [`# Substrate drift: ${nameA} -> ${nameB}`, '', `Snapshot A: ${nameA} (${a.snapshot.counts.files} files, merkle root ${a.snapshot.merkle_root})`, `Snapshot B: ${nameB} (${b.snapshot.counts.files} files, merkle root ${b.snapshot.merkle_root})`, ''];
+  const lines = [
+    `# Substrate drift: ${nameA} -> ${nameB}`,
+    '',
+    `Snapshot A: ${nameA} (${a.snapshot.counts.files} files, merkle root ${a.snapshot.merkle_root})`,
+    `Snapshot B: ${nameB} (${b.snapshot.counts.files} files, merkle root ${b.snapshot.merkle_root})`,
+    '',
+  ];
   if (findings.length === 0) lines.push('No drift: the snapshots hold the same files and resources.');
   else {
     lines.push('| Severity | Class | Subject | Change | Reason |', '|---|---|---|---|---|');
@@ -132,4 +157,3 @@ export function substrateDriftMarkdown(findings: readonly SubstrateDriftFinding[
 function short(hex: string): string {
   return hex.slice(0, 12);
 }
-

@@ -32,6 +32,8 @@ export function snapshotOf(walk: TreeWalk, digest: ContentDigest): Snapshot {
     const keys = documents === undefined ? undefined : topLevelKeys(documents);
     return { path, sha256, bytes, format, ...(keys === undefined ? {} : { top_level_keys: keys }) };
   });
-  const resources = disambiguate(walk.files.flatMap((f) => (f.documents === undefined ? [] : extractResources({ path: f.path, format: f.format, documents: f.documents }, digest))));
+  const resources = disambiguate(
+    walk.files.flatMap((f) => (f.documents === undefined ? [] : extractResources({ path: f.path, format: f.format, documents: f.documents }, digest))),
+  );
   return buildSnapshot({ root: walk.root, files, resources, skipped: walk.skipped }, digest);
 }

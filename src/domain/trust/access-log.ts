@@ -93,7 +93,11 @@ export interface AccessCutoffs {
 
 /** The days kept of raw events and of summaries on `today` (YYYY-MM-DD), and the first unsettled day (yesterday). */
 export function accessCutoffs(today: string, retention: AccessRetention): AccessCutoffs {
-  return { raw_from: addDays(today, -(retention.log_days - 1)), summaries_from: addDays(today, -(retention.summary_days - 1)), settled_before: addDays(today, -1) };
+  return {
+    raw_from: addDays(today, -(retention.log_days - 1)),
+    summaries_from: addDays(today, -(retention.summary_days - 1)),
+    settled_before: addDays(today, -1),
+  };
 }
 
 /** The day an access falls on, which the stores file it under. */
@@ -191,7 +195,9 @@ export function isAccessTally(value: unknown): value is AccessTally {
     time(first) &&
     time(last) &&
     (first as string) <= (last as string) &&
-    (denied === 0 ? denied_first === undefined && denied_last === undefined : time(denied_first) && time(denied_last) && (denied_first as string) <= (denied_last as string)) &&
+    (denied === 0
+      ? denied_first === undefined && denied_last === undefined
+      : time(denied_first) && time(denied_last) && (denied_first as string) <= (denied_last as string)) &&
     Object.keys(value).every((key) => TALLY_KEYS.has(key))
   );
 }
@@ -319,7 +325,17 @@ export function mergeSummaries(tallies: readonly AccessTally[]): (AccessSummary 
     }
     key = k;
     const { day, principal, agency, document, served, denied, first, last: end, federal } = t;
-    merged.push({ day, principal, ...(agency === undefined ? {} : { agency }), ...(federal === true ? { federal } : {}), document, served, denied, first, last: end });
+    merged.push({
+      day,
+      principal,
+      ...(agency === undefined ? {} : { agency }),
+      ...(federal === true ? { federal } : {}),
+      document,
+      served,
+      denied,
+      first,
+      last: end,
+    });
   }
   return merged;
 }

@@ -39,17 +39,27 @@ export interface AccessRange {
 export function accessRange(query: { from?: string; to?: string }, today: string): AccessRange {
   for (const key of ['from', 'to'] as const) {
     const value = query[key];
-    if (value !== undefined && !(value.length === 10 && isIsoTime(value))) throw new InvalidInputError('invalid-range', `${key} ${JSON.stringify(value.slice(0, 40))} is not a day of the calendar; write YYYY-MM-DD, e.g. ${today}`);
+    if (value !== undefined && !(value.length === 10 && isIsoTime(value)))
+      throw new InvalidInputError(
+        'invalid-range',
+        `${key} ${JSON.stringify(value.slice(0, 40))} is not a day of the calendar; write YYYY-MM-DD, e.g. ${today}`,
+      );
   }
   const to = query.to ?? today;
   const from = query.from ?? monthsBefore(to, DEFAULT_ACCESS_MONTHS);
   if (from > to) {
-    throw new InvalidInputError('invalid-range', `from ${from} is after to ${to}${query.to === undefined ? ` (today, the default)` : ''}; give a from on or before ${to}`);
+    throw new InvalidInputError(
+      'invalid-range',
+      `from ${from} is after to ${to}${query.to === undefined ? ` (today, the default)` : ''}; give a from on or before ${to}`,
+    );
   }
   const days = dayNumber(to) - dayNumber(from) + 1;
   if (days > MAX_ACCESS_DAYS) {
     const earliest = addDays(to, -(MAX_ACCESS_DAYS - 1));
-    throw new InvalidInputError('invalid-range', `from ${from} to ${to} is ${days} days; ask for at most ${MAX_ACCESS_DAYS} days at a time (from ${earliest} or later for this to), and for older days in further requests`);
+    throw new InvalidInputError(
+      'invalid-range',
+      `from ${from} to ${to} is ${days} days; ask for at most ${MAX_ACCESS_DAYS} days at a time (from ${earliest} or later for this to), and for older days in further requests`,
+    );
   }
   return { from, to };
 }
@@ -131,9 +141,9 @@ export function summarizeAccessDay(events: readonly AccessEvent[]): AccessDay {
  */
 export function accessDayOf(tallies: readonly AccessTally[]): AccessDay {
   const agencyDenials = tallies.filter((t) => t.denied > 0 && (t.agency !== undefined || t.federal === true || isFederalPrincipal(t.principal)));
-  const denials = mergeSummaries(
-    agencyDenials.map((t) => ({ ...t, served: 0, first: t.denied_first ?? t.first, last: t.denied_last ?? t.last })),
-  ).map(({ federal: _federal, ...denial }) => denial);
+  const denials = mergeSummaries(agencyDenials.map((t) => ({ ...t, served: 0, first: t.denied_first ?? t.first, last: t.denied_last ?? t.last }))).map(
+    ({ federal: _federal, ...denial }) => denial,
+  );
   return { summaries: mergeSummaries(tallies), denials };
 }
 
@@ -178,13 +188,17 @@ export type NotificationChannel = Cr26Notification;
  */
 export function denialRule(rules: Pick<Cr26Rules, 'rules' | 'info'>, cls?: Cr26Class): DenialRule {
   const fail = (problem: string): never => {
-    throw new InvalidInputError('no-timeframe', `CR26 ${rules.info.version}: ${problem}, so svc cannot date when FedRAMP must be told of a denied agency request; use a release that gives it (SVC_FEDRAMP_RULES)`);
+    throw new InvalidInputError(
+      'no-timeframe',
+      `CR26 ${rules.info.version}: ${problem}, so svc cannot date when FedRAMP must be told of a denied agency request; use a release that gives it (SVC_FEDRAMP_RULES)`,
+    );
   };
   const rule = rules.rules.find((r) => r.id === DENIAL_RULE);
   if (rule === undefined) return fail(`no rule ${DENIAL_RULE}`);
   const t = rule.timeframe ?? (cls === undefined ? undefined : rule.varies_by_class?.[cls]?.timeframe);
   const num = t?.num ?? t?.min ?? t?.max;
-  if (t === undefined || num === undefined) return fail(`${DENIAL_RULE} gives no timeframe${rule.varies_by_class !== undefined ? ` for Class ${cls ?? '(none configured)'}` : ''}`);
+  if (t === undefined || num === undefined)
+    return fail(`${DENIAL_RULE} gives no timeframe${rule.varies_by_class !== undefined ? ` for Class ${cls ?? '(none configured)'}` : ''}`);
   const channel = notificationChannel(rule);
   return { rule: rule.id, timeframe: { unit: t.unit, num }, ...(channel === undefined ? {} : { channel }) };
 }
@@ -290,10 +304,20 @@ export function accessReport(input: AccessReportInput): AccessReport {
     for (const { federal, ...s } of day.summaries) {
       if (!inAccessScope(scope, s)) continue;
       summaries.push(s);
-      const basis: AgencyBasis | undefined = s.agency !== undefined ? 'recognized' : isNamed(s.principal) ? 'named' : federal === true || isFederalPrincipal(s.principal) ? 'federal' : undefined;
+      const basis: AgencyBasis | undefined =
+        s.agency !== undefined ? 'recognized' : isNamed(s.principal) ? 'named' : federal === true || isFederalPrincipal(s.principal) ? 'federal' : undefined;
       if (basis === undefined) continue;
       const key = JSON.stringify([s.principal, s.agency ?? '']);
-      const seen = observed.get(key) ?? { principal: s.principal, ...(s.agency === undefined ? {} : { agency: s.agency }), basis, first: s.first, last: s.last, documents: [], served: 0, denied: 0 };
+      const seen = observed.get(key) ?? {
+        principal: s.principal,
+        ...(s.agency === undefined ? {} : { agency: s.agency }),
+        basis,
+        first: s.first,
+        last: s.last,
+        documents: [],
+        served: 0,
+        denied: 0,
+      };
       observed.set(key, seen);
       if (s.first < seen.first) seen.first = s.first;
       if (s.last > seen.last) seen.last = s.last;
@@ -304,7 +328,16 @@ export function accessReport(input: AccessReportInput): AccessReport {
     for (const d of day.denials) {
       if (!inAccessScope(scope, d)) continue;
       const { day: on, first, last, denied, principal, agency, document } = d;
-      denials.push({ day: on, at: first, last, count: denied, principal, ...(agency === undefined ? {} : { agency }), document, ...(input.denial === undefined ? {} : { notify_fedramp_by: notifyFedrampBy(on, input.denial.timeframe, input.holiday) }) });
+      denials.push({
+        day: on,
+        at: first,
+        last,
+        count: denied,
+        principal,
+        ...(agency === undefined ? {} : { agency }),
+        document,
+        ...(input.denial === undefined ? {} : { notify_fedramp_by: notifyFedrampBy(on, input.denial.timeframe, input.holiday) }),
+      });
     }
   }
   const agencies = input.agencies.filter((a) => scope === 'all' || ('agency' in scope && a.name === scope.agency));
@@ -315,9 +348,13 @@ export function accessReport(input: AccessReportInput): AccessReport {
     rules: [...input.rules],
     summaries,
     inventory: {
-      agencies: agencies.map((a) => ({ name: a.name, realms: [...a.realms], issuers: [...a.issuers], domains: [...a.domains] })).sort((a, b) => compare(a.name, b.name)),
+      agencies: agencies
+        .map((a) => ({ name: a.name, realms: [...a.realms], issuers: [...a.issuers], domains: [...a.domains] }))
+        .sort((a, b) => compare(a.name, b.name)),
       named: named.sort(compare),
-      observed: [...observed.values()].map((o) => ({ ...o, documents: o.documents.sort(compare) })).sort((a, b) => compare(a.principal, b.principal) || compare(a.agency ?? '', b.agency ?? '')),
+      observed: [...observed.values()]
+        .map((o) => ({ ...o, documents: o.documents.sort(compare) }))
+        .sort((a, b) => compare(a.principal, b.principal) || compare(a.agency ?? '', b.agency ?? '')),
     },
     denials,
     ...(input.denial === undefined ? {} : { notify_fedramp: { rule: input.denial.rule, within: input.denial.timeframe, ...input.denial.channel } }),

@@ -56,19 +56,25 @@ export function agencyPatterns(agencies: readonly FedrampAgency[], file: string,
   };
   const claim = (table: Map<string, { agency: string; at: string }>, key: string, agency: string, at: string, value: string) => {
     const earlier = table.get(key);
-    if (earlier !== undefined && earlier.agency !== agency) fail(at, `${JSON.stringify(value)} is also ${earlier.at}; a realm, issuer or domain recognizes one agency: keep it under one`);
+    if (earlier !== undefined && earlier.agency !== agency)
+      fail(at, `${JSON.stringify(value)} is also ${earlier.at}; a realm, issuer or domain recognizes one agency: keep it under one`);
     table.set(key, { agency, at });
   };
   agencies.forEach((agency, i) => {
     const base = `fedramp.agencies[${i}]`;
     agency.realms.forEach((realm, j) => {
       const at = `${base}.realms[${j}]`;
-      if (!REALM.test(realm)) fail(at, `${describe(realm)} is not a Kerberos realm; write the realm as the agency's principals end, e.g. "AGENCY.GOV" for alice@AGENCY.GOV`);
+      if (!REALM.test(realm))
+        fail(at, `${describe(realm)} is not a Kerberos realm; write the realm as the agency's principals end, e.g. "AGENCY.GOV" for alice@AGENCY.GOV`);
       claim(realms, asciiLower(realm.normalize('NFC')), agency.name, at, realm);
     });
     agency.domains.forEach((domain, j) => {
       const at = `${base}.domains[${j}]`;
-      if (!DOMAIN.test(domain)) fail(at, `${describe(domain)} is not a domain; write the DNS domain of user@agency.gov or the NetBIOS domain of AGENCY\\user, e.g. "agency.gov" or "AGENCY"`);
+      if (!DOMAIN.test(domain))
+        fail(
+          at,
+          `${describe(domain)} is not a domain; write the DNS domain of user@agency.gov or the NetBIOS domain of AGENCY\\user, e.g. "agency.gov" or "AGENCY"`,
+        );
       claim(domains, asciiLower(domain), agency.name, at, domain);
     });
     agency.issuers.forEach((issuer, j) => {
@@ -82,7 +88,10 @@ export function agencyPatterns(agencies: readonly FedrampAgency[], file: string,
       claim(issuers, issuerKey(reference), agency.name, at, issuer);
       const resolved = trusted === undefined ? [] : resolveIssuer(reference, trusted.authorities);
       if (trusted !== undefined && resolved.length === 0) {
-        fail(at, `${JSON.stringify(issuer)} is the subject of no CA certificate in ${trusted.file} (auth.mtls.ca), and a name recognizes only a CA the API trusts, written exactly as its certificate has it; add the agency's CA certificate to that bundle, or name the CA by ${ISSUER_FORMS.split(', or its exact subject')[0]}`);
+        fail(
+          at,
+          `${JSON.stringify(issuer)} is the subject of no CA certificate in ${trusted.file} (auth.mtls.ca), and a name recognizes only a CA the API trusts, written exactly as its certificate has it; add the agency's CA certificate to that bundle, or name the CA by ${ISSUER_FORMS.split(', or its exact subject')[0]}`,
+        );
       }
       for (const r of resolved) {
         claim(issuers, issuerKey(r), agency.name, at, issuer);

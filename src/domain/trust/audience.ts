@@ -68,7 +68,12 @@ export type OcrForReader = Omit<OcrDocument, 'reportableIncidents'> & { reportab
  * incident by the `<tracking id>: ` its summary starts with (ocr.ts writes it so); an entry tied to no recorded
  * incident is withheld too. The OCR is returned unchanged when it holds no incident entry.
  */
-export function ocrForAudience(ocr: OcrDocument, agencies: ReadonlyMap<string, readonly string[]>, audience: IncidentAudience | undefined, withheld = WITHHELD_INCIDENT): OcrForReader {
+export function ocrForAudience(
+  ocr: OcrDocument,
+  agencies: ReadonlyMap<string, readonly string[]>,
+  audience: IncidentAudience | undefined,
+  withheld = WITHHELD_INCIDENT,
+): OcrForReader {
   if (audience !== undefined && 'all' in audience) return ocr;
   // The OCR is read back from the journal as recorded: what its incidents hold is checked, not assumed.
   const reportable: { incidents?: unknown } | undefined = ocr.reportableIncidents;

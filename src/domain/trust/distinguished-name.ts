@@ -43,7 +43,11 @@ export const ATTRIBUTE_NAMES = SHORT_NAMES.map(([name]) => name);
 
 /** The RFC 4514 string of a name: short names where known, values escaped (`,`, `+`, `"`, `\`, `<`, `>`, `;`, leading `#` or space, trailing space, controls). */
 export function formatName(name: DistinguishedName): string {
-  return name.map((rdn) => rdn.map((a) => `${NAME_BY_OID.get(a.oid) ?? a.oid}=${a.value.startsWith('#') && isHexValue(a.value) ? a.value : escapeValue(a.value)}`).join('+')).join(',');
+  return name
+    .map((rdn) =>
+      rdn.map((a) => `${NAME_BY_OID.get(a.oid) ?? a.oid}=${a.value.startsWith('#') && isHexValue(a.value) ? a.value : escapeValue(a.value)}`).join('+'),
+    )
+    .join(',');
 }
 
 function isHexValue(value: string): boolean {

@@ -84,8 +84,10 @@ export class EvidenceIndexBuilder {
 
   /** Adds the entry at `position` (a list position, 0 … 2³² − 1) whose content hash is `hex`. */
   add(hex: string, position: number): void {
-    if (!CONTENT_HASH_HEX.test(hex)) throw new InvalidInputError('bad-content-hash', `content hash ${JSON.stringify(hex.slice(0, 80))}: expected 64 lower-case hex digits`);
-    if (!Number.isInteger(position) || position < 0 || position > MAX_POSITION) throw new InvalidInputError('bad-evidence-position', `evidence position ${position}: expected an integer from 0 to ${MAX_POSITION}`);
+    if (!CONTENT_HASH_HEX.test(hex))
+      throw new InvalidInputError('bad-content-hash', `content hash ${JSON.stringify(hex.slice(0, 80))}: expected 64 lower-case hex digits`);
+    if (!Number.isInteger(position) || position < 0 || position > MAX_POSITION)
+      throw new InvalidInputError('bad-evidence-position', `evidence position ${position}: expected an integer from 0 to ${MAX_POSITION}`);
     if (2 * this.count === this.pairs.length) {
       const grown = new Uint32Array(this.pairs.length * 2);
       grown.set(this.pairs);
@@ -182,7 +184,11 @@ export function checkEvidenceIndexHeader(value: unknown, what: string): Evidence
     count(header.page_size, MAX_POSITION) &&
     (header.page_size as number) > 0 &&
     count(header.bucket_bits, MAX_BUCKET_BITS);
-  if (!valid) throw new IntegrityError('run-store-tampered', `${what} is not a ${EVIDENCE_INDEX_SCHEMA} index of the evidence list; the store was modified outside svc, or by a newer svc. Restore it from backup, or serve it with that svc`);
+  if (!valid)
+    throw new IntegrityError(
+      'run-store-tampered',
+      `${what} is not a ${EVIDENCE_INDEX_SCHEMA} index of the evidence list; the store was modified outside svc, or by a newer svc. Restore it from backup, or serve it with that svc`,
+    );
   return header as EvidenceIndexHeader;
 }
 
@@ -193,7 +199,8 @@ export function checkEvidenceIndexHeader(value: unknown, what: string): Evidence
  * bucket, or a position past `entries`.
  */
 export function positionsInBucket(bytes: Uint8Array, hex: string, bucket: { bucket: number; bits: number; entries: number; what: string }): number[] {
-  const bad = (problem: string) => new IntegrityError('run-store-tampered', `${bucket.what} ${problem}; the store was modified outside svc. Restore it from backup`);
+  const bad = (problem: string) =>
+    new IntegrityError('run-store-tampered', `${bucket.what} ${problem}; the store was modified outside svc. Restore it from backup`);
   if (bytes.length % ENTRY_BYTES !== 0) throw bad(`is ${bytes.length} bytes, not a whole number of ${ENTRY_BYTES}-byte entries`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = bytes.length / ENTRY_BYTES;

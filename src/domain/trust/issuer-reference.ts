@@ -18,7 +18,8 @@ export interface CertificateAuthority {
  * certificates of the CA bundle the API trusts (auth.mtls.ca) whose subject is exactly that name (resolveIssuer), so
  * a CA that copies another's name, in any case, spacing or order, is never taken for it.
  */
-export type IssuerReference = { kind: 'fingerprint'; fingerprint256: string } | { kind: 'spki'; spki256: string } | { kind: 'name'; name: DistinguishedName; text: string };
+export type IssuerReference =
+  { kind: 'fingerprint'; fingerprint256: string } | { kind: 'spki'; spki256: string } | { kind: 'name'; name: DistinguishedName; text: string };
 
 const FINGERPRINT = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
 const SPKI = /^sha256\/\/([A-Za-z0-9+/]{43}=)$/;
@@ -33,7 +34,10 @@ export const ISSUER_FORMS =
  */
 export function parseIssuerReference(text: string): IssuerReference {
   const trimmed = text.trim();
-  const hex = trimmed.replace(/^sha256 fingerprint=/i, '').replace(/:/g, '').toUpperCase();
+  const hex = trimmed
+    .replace(/^sha256 fingerprint=/i, '')
+    .replace(/:/g, '')
+    .toUpperCase();
   if (/^[0-9A-F]{64}$/.test(hex)) return { kind: 'fingerprint', fingerprint256: (hex.match(/../g) as string[]).join(':') };
   const spki = SPKI.exec(trimmed);
   if (spki) return { kind: 'spki', spki256: spki[1] };

@@ -38,8 +38,15 @@ const PUBLIC_CONTACTS = ['security', 'sales'];
  * CPO's metadata (the accountable official). One key of svc's own, `trustCenter`, adds what the CPO has no field for:
  * the certification class, the documents this trust center serves and to whom, and how to get access.
  */
-export function publicInformation(cpo: CpoDocument, certificationClass: Cr26Class, listing: TrustCenterListing, rules: Pick<Cr26Rules, 'rules'>): Record<string, unknown> {
-  const contacts = Array.isArray(cpo.contactInformation) ? cpo.contactInformation.filter((c) => isPlainObject(c) && typeof c.contactType === 'string' && PUBLIC_CONTACTS.includes(c.contactType.toLowerCase())) : [];
+export function publicInformation(
+  cpo: CpoDocument,
+  certificationClass: Cr26Class,
+  listing: TrustCenterListing,
+  rules: Pick<Cr26Rules, 'rules'>,
+): Record<string, unknown> {
+  const contacts = Array.isArray(cpo.contactInformation)
+    ? cpo.contactInformation.filter((c) => isPlainObject(c) && typeof c.contactType === 'string' && PUBLIC_CONTACTS.includes(c.contactType.toLowerCase()))
+    : [];
   const trustCenter = isPlainObject(cpo.serviceProperties.trustCenter) ? cpo.serviceProperties.trustCenter : undefined;
   const given = typeof trustCenter?.accessRequestInstructions === 'string' ? trustCenter.accessRequestInstructions : undefined;
   return {
@@ -65,8 +72,8 @@ function accessInstructions(listing: TrustCenterListing, rules: Pick<Cr26Rules, 
   const methods = listing.authentication.length === 0 ? 'the method the provider configures' : listing.authentication.join(', or ');
   return [
     `${citedTitle(rules, 'Federal agencies get access without a request per user', ['CDS-TRC-USH'])}: the provider registers an agency by its Kerberos realm, the issuer of its users\' client certificates, or its directory domain, and every user and system of the agency is admitted as an agency reader as soon as it authenticates.`,
-    'An agency not registered yet asks the provider\'s Security contact to add it.',
+    "An agency not registered yet asks the provider's Security contact to add it.",
     `Authenticate with ${methods}.`,
-    'Each document answers as JSON (Accept: application/json, valid against FedRAMP\'s schema where one exists) or as a page (Accept: text/html), both built from the same data.',
+    "Each document answers as JSON (Accept: application/json, valid against FedRAMP's schema where one exists) or as a page (Accept: text/html), both built from the same data.",
   ].join(' ');
 }

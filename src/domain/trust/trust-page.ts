@@ -99,12 +99,15 @@ export function trustPage(input: TrustPageInput): TrustPage {
         const top = split && labels.length === 0;
         const decision = top ? DECISIONS[key] : undefined;
         const metrics = top && key === METRICS_KEY ? ksiMetrics(v, names) : undefined;
-        if (decision !== undefined && isDecisionList(v, decision)) later.push(() => sections.push(...decisionTables(v, decision, { key, heading: label[0] }, (part) => id([...at, part]), names)));
+        if (decision !== undefined && isDecisionList(v, decision))
+          later.push(() => sections.push(...decisionTables(v, decision, { key, heading: label[0] }, (part) => id([...at, part]), names)));
         else if (metrics !== undefined) later.push(() => sections.push({ kind: 'metrics', id: id([...at, key]), heading: label[0], ksis: metrics }));
         else if (isPlainObject(v) && top) later.push(() => layOut(v, fieldLabel(key), [...at, key], false));
         else if (isPlainObject(v)) walk(v, label, [...at, key]);
-        else if (Array.isArray(v) && v.some((item) => isPlainObject(item))) later.push(() => sections.push(table(v, prefix + label.join(' › '), id([...at, key]))));
-        else if (Array.isArray(v) && top) later.push(() => sections.push({ kind: 'list', id: id([...at, key]), heading: label.join(' › '), items: v.map(text), empty: 'none listed' }));
+        else if (Array.isArray(v) && v.some((item) => isPlainObject(item)))
+          later.push(() => sections.push(table(v, prefix + label.join(' › '), id([...at, key]))));
+        else if (Array.isArray(v) && top)
+          later.push(() => sections.push({ kind: 'list', id: id([...at, key]), heading: label.join(' › '), items: v.map(text), empty: 'none listed' }));
         else fields.push({ label: label.join(' › '), value: Array.isArray(v) ? (v.length === 0 ? '(none)' : v.map(text).join('; ')) : text(v) });
       }
     };
@@ -115,8 +118,13 @@ export function trustPage(input: TrustPageInput): TrustPage {
 
   if (Array.isArray(input.document)) {
     const item = input.item ?? 'Item';
-    if (input.document.length === 0) sections.push({ kind: 'list', id: id([`${item}s`]), heading: `${item}s`, items: [], empty: `no ${item.toLowerCase()} is recorded` });
-    input.document.forEach((entry, i) => (isPlainObject(entry) ? layOut(entry, `${item} ${i + 1}`, [`${item}-${i + 1}`], false) : sections.push({ kind: 'list', id: id([`${item}-${i + 1}`]), heading: `${item} ${i + 1}`, items: [text(entry)], empty: '' })));
+    if (input.document.length === 0)
+      sections.push({ kind: 'list', id: id([`${item}s`]), heading: `${item}s`, items: [], empty: `no ${item.toLowerCase()} is recorded` });
+    input.document.forEach((entry, i) =>
+      isPlainObject(entry)
+        ? layOut(entry, `${item} ${i + 1}`, [`${item}-${i + 1}`], false)
+        : sections.push({ kind: 'list', id: id([`${item}-${i + 1}`]), heading: `${item} ${i + 1}`, items: [text(entry)], empty: '' }),
+    );
   } else if (isPlainObject(input.document)) {
     layOut(input.document, 'Summary', [], true);
   }
@@ -175,7 +183,13 @@ interface DecisionFields<F extends string = string> {
 type SdrDecisionLists = { [L in 'fedRampRequirements' | 'keySecurityIndicators' | 'securityControls']: NonNullable<SdrDocument[L]>[number] };
 
 const SDR_DECISIONS: { readonly [L in keyof SdrDecisionLists]: DecisionFields<keyof SdrDecisionLists[L] & string> } = {
-  fedRampRequirements: { noun: 'Rule', id: 'frrID', status: 'frrImplementationStatus', statement: 'frrImplementation', labelled: [['frrValidation', 'Validation']] },
+  fedRampRequirements: {
+    noun: 'Rule',
+    id: 'frrID',
+    status: 'frrImplementationStatus',
+    statement: 'frrImplementation',
+    labelled: [['frrValidation', 'Validation']],
+  },
   keySecurityIndicators: {
     noun: 'KSI',
     id: 'ksiId',
@@ -225,14 +239,25 @@ function decisionTables(
     return [
       name === undefined ? { id: entry } : { id: entry, name },
       text(item[fields.status]),
-      { paragraphs: [...paragraphs(item[fields.statement]).map((p) => ({ text: markdownPlain(p) })), ...labelled, ...(tests.length === 0 ? [] : [{ label: 'Tests', text: tests.join('; ') }])] },
+      {
+        paragraphs: [
+          ...paragraphs(item[fields.statement]).map((p) => ({ text: markdownPlain(p) })),
+          ...labelled,
+          ...(tests.length === 0 ? [] : [{ label: 'Tests', text: tests.join('; ') }]),
+        ],
+      },
       ...rest.rows[i],
     ];
   });
   const sections: TrustSection[] = [{ kind: 'table', id: id(list.key), heading: list.heading, columns, rows, empty: 'none listed' }];
   if (fields.evidence !== undefined) {
     const key = fields.evidence;
-    const entries = items.flatMap((item) => (Array.isArray(item[key]) ? item[key] : []).map((e: unknown) => ({ [fields.noun.toLowerCase()]: item[fields.id], ...(isPlainObject(e) ? e : { value: e }) })));
+    const entries = items.flatMap((item) =>
+      (Array.isArray(item[key]) ? item[key] : []).map((e: unknown) => ({
+        [fields.noun.toLowerCase()]: item[fields.id],
+        ...(isPlainObject(e) ? e : { value: e }),
+      })),
+    );
     sections.push(table(entries, fieldLabel(key), id(key)));
   }
   return sections;
@@ -294,7 +319,16 @@ function leaves(node: Record<string, unknown>, labels: string[] = [], out = new 
 
 function cell(value: unknown): string | number {
   if (typeof value === 'number') return value;
-  if (Array.isArray(value)) return value.map((v) => (isPlainObject(v) ? Object.entries(v).map(([k, x]) => `${fieldLabel(k)}: ${text(x)}`).join(', ') : text(v))).join('; ');
+  if (Array.isArray(value))
+    return value
+      .map((v) =>
+        isPlainObject(v)
+          ? Object.entries(v)
+              .map(([k, x]) => `${fieldLabel(k)}: ${text(x)}`)
+              .join(', ')
+          : text(v),
+      )
+      .join('; ');
   return text(value);
 }
 

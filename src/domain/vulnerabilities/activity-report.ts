@@ -87,7 +87,8 @@ export interface ActivityReportInput extends Omit<VulnerabilityActivityReport, '
 export const REPORT_RULES = ['VER-TFR-MHR', 'VER-RPT-NID'] as const;
 
 /** ` (id)` where the report cites `id`, else nothing. */
-export const reportCitation = (r: Pick<VulnerabilityActivityReport, 'cites'>, id: (typeof REPORT_RULES)[number]): string => (r.cites.includes(id) ? ` (${id})` : '');
+export const reportCitation = (r: Pick<VulnerabilityActivityReport, 'cites'>, id: (typeof REPORT_RULES)[number]): string =>
+  r.cites.includes(id) ? ` (${id})` : '';
 
 export const ACTIVITY_REPORT_TITLE = 'Vulnerability Detection and Response Activity';
 
@@ -110,9 +111,11 @@ export function buildActivityReport(input: ActivityReportInput): VulnerabilityAc
     for (const e of group.evaluations) if (during(e.at)) event(e.at, 'evaluations', evaluationWords(e));
     const { reductions, raises } = nRatingChanges(judgment);
     for (const r of reductions) if (during(r.at)) event(r.at, 'reductions', `N-rating reduced from N${r.from} to N${r.to}`);
-    for (const r of raises) if (during(r.at)) events.push({ at: r.at, id: group.tracking_id, finding_id: group.finding_id, what: `N-rating raised from N${r.from} to N${r.to}` });
+    for (const r of raises)
+      if (during(r.at)) events.push({ at: r.at, id: group.tracking_id, finding_id: group.finding_id, what: `N-rating raised from N${r.from} to N${r.to}` });
     const { accepted, remediated_at: remediated } = judgment;
-    if (accepted !== undefined && during(accepted.at)) event(accepted.at, 'accepted', accepted.by === 'decision' ? 'accepted by decision' : 'accepted under VER-TFR-MAV');
+    if (accepted !== undefined && during(accepted.at))
+      event(accepted.at, 'accepted', accepted.by === 'decision' ? 'accepted by decision' : 'accepted under VER-TFR-MAV');
     if (remediated !== undefined && during(remediated)) event(remediated, 'remediated', 'remediated: no longer detected');
   }
   events.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -208,7 +211,10 @@ export function activityReportMarkdown(r: VulnerabilityActivityReport): string {
   if (overdue.length === 0) lines.push('None.', '');
   else {
     lines.push('| ID | Finding | N | IRV | LEV | Why |', '| --- | --- | --- | --- | --- | --- |');
-    for (const row of overdue) lines.push(`| ${row.id} | ${markdownText(row.finding_id)} | ${nCell(row.n)} | ${yesNo(row.irv)} | ${yesNo(row.lev)} | ${markdownText(row.overdue.join('; '))} |`);
+    for (const row of overdue)
+      lines.push(
+        `| ${row.id} | ${markdownText(row.finding_id)} | ${nCell(row.n)} | ${yesNo(row.irv)} | ${yesNo(row.lev)} | ${markdownText(row.overdue.join('; '))} |`,
+      );
     lines.push('');
   }
   const incidents = r.rows.filter((row) => row.incident !== undefined);
@@ -216,13 +222,17 @@ export function activityReportMarkdown(r: VulnerabilityActivityReport): string {
   if (incidents.length === 0) lines.push('None.', '');
   else {
     lines.push('| ID | Finding | Rule | N | Resources |', '| --- | --- | --- | --- | --- |');
-    for (const row of incidents) lines.push(`| ${row.id} | ${markdownText(row.finding_id)} | ${row.incident} | ${nCell(row.n)} | ${markdownText(row.resources.join(', '))} |`);
+    for (const row of incidents)
+      lines.push(`| ${row.id} | ${markdownText(row.finding_id)} | ${row.incident} | ${nCell(row.n)} | ${markdownText(row.resources.join(', '))} |`);
     lines.push('');
   }
   lines.push('## Vulnerabilities', '');
   if (r.rows.length === 0) lines.push('None detected during the period.', '');
   else {
-    lines.push('| ID | Finding | Title | State | N | IRV | LEV | Detected | Evaluated | Due | KEV due | Resources |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '| ID | Finding | Title | State | N | IRV | LEV | Detected | Evaluated | Due | KEV due | Resources |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
     for (const row of r.rows) {
       lines.push(
         `| ${row.id} | ${markdownText(findingWords(row))} | ${markdownText(row.title)} | ${row.state} | ${nCell(row.n)} | ${yesNo(row.irv)} | ${yesNo(row.lev)} | ${row.detected} | ${row.evaluated ?? ''} | ${row.due ?? ''} | ${row.kev_due ?? ''} | ${markdownText(row.resources.join(', '))} |`,

@@ -59,25 +59,42 @@ export function readDetections(value: unknown, file: string): Detection[] {
   const seen = new Map<string, number>();
   value.forEach((item, i) => {
     const at = `vulnerabilities[${i}]`;
-    if (!isPlainObject(item)) fail(at, `expected an object, got ${describe(item)}`, 'write {"id", "source", "finding_id", "resource", "title", "scanner_severity", "detected_at"}');
+    if (!isPlainObject(item))
+      fail(at, `expected an object, got ${describe(item)}`, 'write {"id", "source", "finding_id", "resource", "title", "scanner_severity", "detected_at"}');
     const d = item as Record<string, unknown>;
     for (const field of TEXT) {
       const v = d[field];
-      if (typeof v !== 'string' || v.trim() === '') fail(`${at}.${field}`, v === undefined ? 'missing' : `expected a non-empty string, got ${describe(v)}`, `every detection needs "${field}" (docs/artifacts.md)`);
+      if (typeof v !== 'string' || v.trim() === '')
+        fail(
+          `${at}.${field}`,
+          v === undefined ? 'missing' : `expected a non-empty string, got ${describe(v)}`,
+          `every detection needs "${field}" (docs/artifacts.md)`,
+        );
     }
     const id = d.id as string;
     const first = seen.get(id);
     if (first !== undefined) fail(`${at}.id`, `duplicate "${id}" (first at vulnerabilities[${first}])`, 'give each detection its own id');
     seen.set(id, i);
     if (!(typeof d.detected_at === 'string' && isIsoTime(d.detected_at))) {
-      fail(`${at}.detected_at`, d.detected_at === undefined ? 'missing' : `${describe(d.detected_at)} is not an ISO-8601 time`, 'write e.g. "2026-11-01T08:00:00Z"');
+      fail(
+        `${at}.detected_at`,
+        d.detected_at === undefined ? 'missing' : `${describe(d.detected_at)} is not an ISO-8601 time`,
+        'write e.g. "2026-11-01T08:00:00Z"',
+      );
     }
-    if (d.cvss !== undefined && !(typeof d.cvss === 'number' && d.cvss >= 0 && d.cvss <= 10)) fail(`${at}.cvss`, `${describe(d.cvss)} is not a CVSS score`, 'write a number from 0 to 10, or leave it out');
-    if (d.fix_available !== undefined && typeof d.fix_available !== 'boolean') fail(`${at}.fix_available`, `expected true or false, got ${describe(d.fix_available)}`, 'write true or false, or leave it out');
+    if (d.cvss !== undefined && !(typeof d.cvss === 'number' && d.cvss >= 0 && d.cvss <= 10))
+      fail(`${at}.cvss`, `${describe(d.cvss)} is not a CVSS score`, 'write a number from 0 to 10, or leave it out');
+    if (d.fix_available !== undefined && typeof d.fix_available !== 'boolean')
+      fail(`${at}.fix_available`, `expected true or false, got ${describe(d.fix_available)}`, 'write true or false, or leave it out');
     if (d.aliases !== undefined && !(Array.isArray(d.aliases) && d.aliases.every((a) => typeof a === 'string' && a.trim() !== ''))) {
-      fail(`${at}.aliases`, `${describe(d.aliases)} is not a list of ids`, 'write the other ids of the finding, such as ["GHSA-p6mc-m468-83gw"], or leave it out');
+      fail(
+        `${at}.aliases`,
+        `${describe(d.aliases)} is not a list of ids`,
+        'write the other ids of the finding, such as ["GHSA-p6mc-m468-83gw"], or leave it out',
+      );
     }
-    if (d.kind !== undefined && !DETECTION_KINDS.includes(d.kind as DetectionKind)) fail(`${at}.kind`, `${describe(d.kind)} is not a kind of detection`, 'write "vulnerability" or "configuration", or leave it out');
+    if (d.kind !== undefined && !DETECTION_KINDS.includes(d.kind as DetectionKind))
+      fail(`${at}.kind`, `${describe(d.kind)} is not a kind of detection`, 'write "vulnerability" or "configuration", or leave it out');
     for (const key of Object.keys(d)) if (!KNOWN.has(key)) fail(`${at}.${key}`, 'unknown field', `a detection holds ${[...KNOWN].join(', ')}`);
   });
   return value as Detection[];

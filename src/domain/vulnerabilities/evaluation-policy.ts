@@ -71,7 +71,13 @@ export function policyEvaluation(group: NewGroup, policy: EvaluationPolicy, by: 
 
 /** A pattern with `*` wildcards against the whole text, case-insensitively. */
 export function globMatch(pattern: string, text: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
   return re.test(text);
 }
 
@@ -85,15 +91,17 @@ export function readEvaluationPolicy(value: unknown, fail: (path: string, proble
   for (const [key, v] of Object.entries(value)) {
     const at = `vulnerabilities.policy.${key}`;
     if (key === 'internet_reachable') {
-      if (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || p.trim() === '')) fail(at, `${describe(v)} is not a list of patterns; write resource patterns such as "*.example.com" or "arn:aws:elasticloadbalancing:*"`);
+      if (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || p.trim() === ''))
+        fail(at, `${describe(v)} is not a list of patterns; write resource patterns such as "*.example.com" or "arn:aws:elasticloadbalancing:*"`);
       policy.internet_reachable = v as string[];
     } else if (key === 'n_by_severity') {
       if (!isPlainObject(v)) fail(at, `${describe(v)} is not an object; write {"critical": 5, "high": 4, ...}`);
-      for (const [severity, n] of Object.entries(v as Record<string, unknown>)) policy.n_by_severity[severity.toLowerCase()] = rating(n, `${at}.${severity}`, fail);
+      for (const [severity, n] of Object.entries(v as Record<string, unknown>))
+        policy.n_by_severity[severity.toLowerCase()] = rating(n, `${at}.${severity}`, fail);
     } else if (key === 'default_n') {
       policy.default_n = rating(v, at, fail);
     } else {
-      fail(at, 'unknown key; the policy\'s keys are internet_reachable, n_by_severity, default_n');
+      fail(at, "unknown key; the policy's keys are internet_reachable, n_by_severity, default_n");
     }
   }
   return policy;
@@ -106,17 +114,22 @@ export interface VulnerabilitySettings {
 }
 
 /** Reads the `vulnerabilities` section; `resolvePath` resolves the catalog's path against the config file's directory. */
-export function readVulnerabilitySettings(value: unknown, fail: (path: string, problem: string) => never, resolvePath: (path: string) => string = (p) => p): VulnerabilitySettings {
+export function readVulnerabilitySettings(
+  value: unknown,
+  fail: (path: string, problem: string) => never,
+  resolvePath: (path: string) => string = (p) => p,
+): VulnerabilitySettings {
   if (!isPlainObject(value)) return fail('vulnerabilities', `expected an object, got ${describe(value)}`);
   const settings: VulnerabilitySettings = { policy: DEFAULT_POLICY };
   for (const [key, v] of Object.entries(value)) {
     if (key === 'kev_catalog') {
-      if (typeof v !== 'string' || v.trim() === '') fail('vulnerabilities.kev_catalog', `${describe(v)} is not a file path; write the path of CISA's known_exploited_vulnerabilities.json`);
+      if (typeof v !== 'string' || v.trim() === '')
+        fail('vulnerabilities.kev_catalog', `${describe(v)} is not a file path; write the path of CISA's known_exploited_vulnerabilities.json`);
       settings.kev_catalog = resolvePath(v as string);
     } else if (key === 'policy') {
       settings.policy = readEvaluationPolicy(v, fail);
     } else {
-      fail(`vulnerabilities.${key}`, 'unknown key; the section\'s keys are kev_catalog and policy');
+      fail(`vulnerabilities.${key}`, "unknown key; the section's keys are kev_catalog and policy");
     }
   }
   return settings;
@@ -133,7 +146,9 @@ export function parseNRating(value: unknown, lowest: 0 | 1 = 1): NRating | undef
 }
 
 function rating(value: unknown, at: string, fail: (path: string, problem: string) => never): NRating {
-  return parseNRating(value, 0) ?? fail(at, `${describe(value)} is not an N-rating; write 0 to 5 (or "N0" to "N5"; N0 where the CR26 release in use offers it)`);
+  return (
+    parseNRating(value, 0) ?? fail(at, `${describe(value)} is not an N-rating; write 0 to 5 (or "N0" to "N5"; N0 where the CR26 release in use offers it)`)
+  );
 }
 
 /** Every N-rating the policy gives, with the config path that gives it (to check against the release in use). */
@@ -162,7 +177,8 @@ export function readKevCatalog(document: unknown, file: string): { version?: str
     if (!isPlainObject(item)) fail(at, `expected an object, got ${describe(item)}`);
     const { cveID, dueDate } = item as Record<string, unknown>;
     if (typeof cveID !== 'string' || !/^CVE-\d{4}-\d{4,}$/.test(cveID)) fail(`${at}.cveID`, `${describe(cveID)} is not a CVE id`);
-    if (typeof dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(dueDate) || Number.isNaN(Date.parse(`${dueDate}T00:00:00Z`))) fail(`${at}.dueDate`, `${describe(dueDate)} is not a date`);
+    if (typeof dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(dueDate) || Number.isNaN(Date.parse(`${dueDate}T00:00:00Z`)))
+      fail(`${at}.dueDate`, `${describe(dueDate)} is not a date`);
     entries.set(cveID as string, { cveID: cveID as string, dueDate: dueDate as string });
   });
   return { ...(typeof document.catalogVersion === 'string' ? { version: document.catalogVersion } : {}), entries };

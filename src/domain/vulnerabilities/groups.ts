@@ -85,7 +85,8 @@ export function nextGroups(
     const first = found.reduce((a, d) => (Date.parse(d.detected_at) < Date.parse(a) ? d.detected_at : a), found[0].detected_at);
     const resources = sorted(found.map((d) => d.resource));
     const severities = sorted(found.map((d) => d.scanner_severity));
-    const policy = seen?.policy ?? (seen === undefined ? evaluate?.({ finding_id: finding, resources, severities, first_detected: first, recorded: asOf }) : undefined);
+    const policy =
+      seen?.policy ?? (seen === undefined ? evaluate?.({ finding_id: finding, resources, severities, first_detected: first, recorded: asOf }) : undefined);
     const aliases = sorted([...(seen?.aliases ?? []), ...found.flatMap((d) => d.aliases ?? [])]).filter((a) => a !== finding);
     groups.push({
       finding_id: finding,
@@ -113,13 +114,23 @@ export function nextGroups(
 /** Reads a stored vulnerabilities.json; anything else than what svc wrote is IntegrityError `run-store-tampered`. */
 export function readVulnerabilityGroups(document: unknown, where: string): VulnerabilityGroups {
   const bad = (problem: string): never => {
-    throw new IntegrityError('run-store-tampered', `${where}: ${VULNERABILITIES_DOCUMENT}: ${problem}; the store was modified outside svc. Restore it from backup`);
+    throw new IntegrityError(
+      'run-store-tampered',
+      `${where}: ${VULNERABILITIES_DOCUMENT}: ${problem}; the store was modified outside svc. Restore it from backup`,
+    );
   };
   if (!isPlainObject(document) || document.schema !== VULNERABILITIES_SCHEMA) return bad(`not svc's (${describe(document)})`);
   if (typeof document.as_of !== 'string' || !isIsoTime(document.as_of)) bad('as_of is not a time');
   if (!Array.isArray(document.groups)) return bad('groups is not a list');
   document.groups.forEach((g, i) => {
-    if (!isPlainObject(g) || typeof g.finding_id !== 'string' || typeof g.tracking_id !== 'string' || typeof g.first_detected !== 'string' || typeof g.last_seen !== 'string') bad(`groups[${i}] is not a group`);
+    if (
+      !isPlainObject(g) ||
+      typeof g.finding_id !== 'string' ||
+      typeof g.tracking_id !== 'string' ||
+      typeof g.first_detected !== 'string' ||
+      typeof g.last_seen !== 'string'
+    )
+      bad(`groups[${i}] is not a group`);
   });
   return document as unknown as VulnerabilityGroups;
 }

@@ -167,7 +167,11 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
   else if (evaluatedAt !== undefined && !falsePositive) {
     const { at, mav } = acceptanceAt(rules, evaluatedAt);
     if (t > at && (closedAt === undefined || Date.parse(closedAt) > at)) {
-      accepted = { at: isoSeconds(new Date(at)), by: 'VER-TFR-MAV', rationale: `not fully mitigated or remediated within ${mav.num} ${mav.unit} of its evaluation on ${evaluatedAt.slice(0, 10)}` };
+      accepted = {
+        at: isoSeconds(new Date(at)),
+        by: 'VER-TFR-MAV',
+        rationale: `not fully mitigated or remediated within ${mav.num} ${mav.unit} of its evaluation on ${evaluatedAt.slice(0, 10)}`,
+      };
     }
   }
   /** Still to be handled: not closed, not a false positive, not accepted. */
@@ -187,7 +191,12 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     // Due by the end of the catalog's dueDate, overdue from the next day; even a fully mitigated or accepted KEV
     // entry is late until a run no longer detects it.
     const at = endOfDay(kev.dueDate);
-    kevDue = { rule: LIFECYCLE_RULES.kev, at, force: forceOf(rules, LIFECYCLE_RULES.kev, cls), overdue: !falsePositive && remediated === undefined && t > Date.parse(at) };
+    kevDue = {
+      rule: LIFECYCLE_RULES.kev,
+      at,
+      force: forceOf(rules, LIFECYCLE_RULES.kev, cls),
+      overdue: !falsePositive && remediated === undefined && t > Date.parse(at),
+    };
   }
 
   const state: VulnerabilityState = falsePositive
@@ -210,13 +219,21 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     internet: open && irv === true && lev === true && n !== undefined && above !== undefined && n > above,
     other: open && irv === false && lev === true && n !== undefined && five !== undefined && n >= five,
   };
-  const incidentForce = incident.internet ? forceOf(rules, LIFECYCLE_RULES.internetIncident, cls) : incident.other ? forceOf(rules, LIFECYCLE_RULES.otherIncident, cls) : undefined;
+  const incidentForce = incident.internet
+    ? forceOf(rules, LIFECYCLE_RULES.internetIncident, cls)
+    : incident.other
+      ? forceOf(rules, LIFECYCLE_RULES.otherIncident, cls)
+      : undefined;
 
   const reasons: string[] = [];
-  if (evaluationDue.overdue) reasons.push(`not evaluated within ${evu.timeframe.num} ${evu.timeframe.unit} of detection (${LIFECYCLE_RULES.evaluate}, due ${evaluationDue.at})`);
+  if (evaluationDue.overdue)
+    reasons.push(`not evaluated within ${evu.timeframe.num} ${evu.timeframe.unit} of detection (${LIFECYCLE_RULES.evaluate}, due ${evaluationDue.at})`);
   if (mitigation?.overdue) reasons.push(`N${n} not mitigated or remediated by ${mitigation.at} (${LIFECYCLE_RULES.mitigate})`);
   if (kevDue?.overdue) reasons.push(`KEV due ${kev!.dueDate} and still detected (${LIFECYCLE_RULES.kev})`);
-  const dues = [evaluationDue, mitigation, kevDue].filter((d): d is Due => d?.overdue === true).map((d) => d.at).sort();
+  const dues = [evaluationDue, mitigation, kevDue]
+    .filter((d): d is Due => d?.overdue === true)
+    .map((d) => d.at)
+    .sort();
 
   return {
     finding_id: group.finding_id,
@@ -232,7 +249,11 @@ export function judgeGroup(group: GroupHistory, rules: Pick<Cr26Rules, 'rules' |
     incident: { ...incident, ...(incidentForce === undefined ? {} : { force: incidentForce }) },
     ...(accepted === undefined ? {} : { accepted }),
     ...(remediated === undefined ? {} : { remediated_at: remediated }),
-    ...(fullyMitigatedAt !== undefined ? { mitigation: { extent: 'full' as const, at: fullyMitigatedAt } } : partial ? { mitigation: { extent: 'partial' as const } } : {}),
+    ...(fullyMitigatedAt !== undefined
+      ? { mitigation: { extent: 'full' as const, at: fullyMitigatedAt } }
+      : partial
+        ? { mitigation: { extent: 'partial' as const } }
+        : {}),
   };
 }
 
@@ -268,13 +289,21 @@ export function nextJudgmentChange(j: GroupJudgment, rules: Pick<Cr26Rules, 'rul
   const handled = j.state === 'accepted' || j.mitigation?.extent === 'full';
   const times = [
     ...(j.due.kev?.overdue === false ? after(j.due.kev.at) : []),
-    ...(handled ? [] : j.evaluated_at === undefined ? after(j.due.evaluation.at) : [...after(j.due.mitigation?.overdue === false ? j.due.mitigation.at : undefined), acceptanceAt(rules, j.evaluated_at).at + 1000]),
+    ...(handled
+      ? []
+      : j.evaluated_at === undefined
+        ? after(j.due.evaluation.at)
+        : [...after(j.due.mitigation?.overdue === false ? j.due.mitigation.at : undefined), acceptanceAt(rules, j.evaluated_at).at + 1000]),
   ].filter((t) => t > now.getTime());
   return times.length === 0 ? undefined : Math.min(...times);
 }
 
 /** `VER-TFR-EVU`'s force and timeframe for the class. */
-function classTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, id: string, cls: Cr26Class): { force: Cr26Force; timeframe: { unit: Cr26Timeframe['unit']; num: number } } {
+function classTimeframe(
+  rules: Pick<Cr26Rules, 'rules' | 'info'>,
+  id: string,
+  cls: Cr26Class,
+): { force: Cr26Force; timeframe: { unit: Cr26Timeframe['unit']; num: number } } {
   const variant = ruleOf(rules, id).varies_by_class?.[cls];
   const num = variant?.timeframe?.num ?? variant?.timeframe?.max;
   if (variant === undefined || variant.timeframe === undefined || num === undefined) throw missing(rules, `${id} gives no timeframe for Class ${cls}`);
@@ -290,7 +319,12 @@ function ruleTimeframe(rules: Pick<Cr26Rules, 'rules' | 'info'>, id: string): { 
 }
 
 /** VDR-TFR-PVR's cell for the class, N-rating and category; undefined where the table has none (N1, N0). */
-export function painCell(rules: Pick<Cr26Rules, 'rules' | 'info'>, cls: Cr26Class, n: NRating, category: 'irv_lev' | 'nirv_lev' | 'nlev'): { force: Cr26Force; timeframe: { unit: Cr26Timeframe['unit']; num: number } } | undefined {
+export function painCell(
+  rules: Pick<Cr26Rules, 'rules' | 'info'>,
+  cls: Cr26Class,
+  n: NRating,
+  category: 'irv_lev' | 'nirv_lev' | 'nlev',
+): { force: Cr26Force; timeframe: { unit: Cr26Timeframe['unit']; num: number } } | undefined {
   const variant = ruleOf(rules, LIFECYCLE_RULES.mitigate).varies_by_class?.[cls];
   if (variant?.pain_timeframes === undefined) throw missing(rules, `${LIFECYCLE_RULES.mitigate} gives no table for Class ${cls}`);
   const timeframe = painTimeframe(variant.pain_timeframes, n, category);
@@ -309,7 +343,10 @@ function ruleOf(rules: Pick<Cr26Rules, 'rules' | 'info'>, id: string) {
 }
 
 function missing(rules: Pick<Cr26Rules, 'info'>, what: string): InvalidInputError {
-  return new InvalidInputError('no-timeframe', `CR26 ${rules.info.version}: ${what}, so svc cannot judge vulnerabilities; use a release that gives it (SVC_FEDRAMP_RULES)`);
+  return new InvalidInputError(
+    'no-timeframe',
+    `CR26 ${rules.info.version}: ${what}, so svc cannot judge vulnerabilities; use a release that gives it (SVC_FEDRAMP_RULES)`,
+  );
 }
 
 function earliest(a: string | undefined, b: string | undefined): string | undefined {

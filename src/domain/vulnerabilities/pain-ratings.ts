@@ -32,7 +32,9 @@ export function painRatings(rules: Pick<Cr26Rules, 'rules' | 'info'>): PainRatin
   const release = `CR26 ${rules.info.version}`;
   const rule = rules.rules.find((r) => r.id === PAIN_RULE);
   if (rule === undefined) return { ratings: [...FALLBACK_RATINGS], release, fallback: `has no rule ${PAIN_RULE}` };
-  const ratings = [...new Set((rule.bullet_labels ?? []).flatMap((label) => (/^N[0-5]$/i.test(label) ? [Number(label.slice(1)) as NRating] : [])))].sort((a, b) => a - b);
+  const ratings = [...new Set((rule.bullet_labels ?? []).flatMap((label) => (/^N[0-5]$/i.test(label) ? [Number(label.slice(1)) as NRating] : [])))].sort(
+    (a, b) => a - b,
+  );
   if (ratings.length === 0) return { ratings: [...FALLBACK_RATINGS], release, fallback: `${PAIN_RULE}'s bullets name no N-rating (**N<k>**)` };
   return { ratings, release };
 }
@@ -51,6 +53,12 @@ export function ratingRange(ratings: readonly NRating[]): string {
 export function requireOffered(n: NRating, offered: PainRatings, what: string): NRating {
   if (offered.ratings.includes(n)) return n;
   const closest = offered.ratings.reduce((best, r) => (Math.abs(r - n) < Math.abs(best - n) ? r : best));
-  const source = offered.fallback === undefined ? `rates ${ratingRange(offered.ratings)} (${PAIN_RULE})` : `${offered.fallback}, so svc rates ${ratingRange(offered.ratings)}`;
-  throw new InvalidInputError('rating-not-offered', `${what} ${n}: ${offered.release} ${source}; use ${what} ${closest}, or a release that offers N${n} (SVC_FEDRAMP_RULES)`);
+  const source =
+    offered.fallback === undefined
+      ? `rates ${ratingRange(offered.ratings)} (${PAIN_RULE})`
+      : `${offered.fallback}, so svc rates ${ratingRange(offered.ratings)}`;
+  throw new InvalidInputError(
+    'rating-not-offered',
+    `${what} ${n}: ${offered.release} ${source}; use ${what} ${closest}, or a release that offers N${n} (SVC_FEDRAMP_RULES)`,
+  );
 }

@@ -70,9 +70,13 @@ export function vulnerabilityPoamItem({ group, judgment, kev }: JudgedVulnerabil
   const scheduled =
     judgment.evaluated_at === undefined
       ? earliest(due.evaluation.at, due.kev?.at)
-      : ((fullyMitigated === undefined ? earliest(due.mitigation?.at, due.kev?.at) : due.kev?.at) ?? due.mitigation?.at ?? acceptanceDue(context.rules, judgment.evaluated_at));
+      : ((fullyMitigated === undefined ? earliest(due.mitigation?.at, due.kev?.at) : due.kev?.at) ??
+        due.mitigation?.at ??
+        acceptanceDue(context.rules, judgment.evaluated_at));
   const detected = isoDate(group.first_detected);
-  const lastChange = [group.first_detected, ...evaluations.map((e) => e.at), ...(judgment.accepted === undefined ? [] : [judgment.accepted.at])].reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  const lastChange = [group.first_detected, ...evaluations.map((e) => e.at), ...(judgment.accepted === undefined ? [] : [judgment.accepted.at])].reduce(
+    (a, b) => (Date.parse(b) > Date.parse(a) ? b : a),
+  );
   const person = evaluations.filter((e) => !e.by.startsWith('policy:')).at(-1);
   const item: TrackedPoamItem = {
     asset_identifier: group.resources.join(', '),
@@ -111,7 +115,8 @@ function description(group: VulnerabilityGroup & StoredGroup, j: GroupJudgment, 
   if (reductions.length > 0) parts.push(changeWords('N-rating reductions', reductions));
   if (raises.length > 0) parts.push(changeWords('N-rating raised', raises));
   if (kev !== undefined) parts.push(`In the CISA KEV catalog, due ${kev.dueDate}.`);
-  if (j.incident.internet || j.incident.other) parts.push(`A FedRAMP reportable incident (${j.incident.internet ? LIFECYCLE_RULES.internetIncident : LIFECYCLE_RULES.otherIncident}).`);
+  if (j.incident.internet || j.incident.other)
+    parts.push(`A FedRAMP reportable incident (${j.incident.internet ? LIFECYCLE_RULES.internetIncident : LIFECYCLE_RULES.otherIncident}).`);
   if (j.overdue.is) parts.push(`Overdue: ${j.overdue.reasons.join('; ')}.`);
   return parts.join(' ');
 }
@@ -150,7 +155,10 @@ function remediationPlan(j: GroupJudgment, evaluations: readonly Evaluation[], k
 /** The due dates of the group, in time order. */
 function milestones(j: GroupJudgment, kev: KevEntry | undefined): Milestone[] {
   const list: { at: string; description: string }[] = [
-    { at: j.due.evaluation.at, description: `Evaluation: internet reachability, likely exploitability, N-rating (${LIFECYCLE_RULES.evaluate})${j.evaluated_at === undefined ? '' : `, done ${isoDate(j.evaluated_at)}`}` },
+    {
+      at: j.due.evaluation.at,
+      description: `Evaluation: internet reachability, likely exploitability, N-rating (${LIFECYCLE_RULES.evaluate})${j.evaluated_at === undefined ? '' : `, done ${isoDate(j.evaluated_at)}`}`,
+    },
   ];
   if (j.due.mitigation !== undefined) list.push({ at: j.due.mitigation.at, description: `N${j.n} mitigated or remediated (${LIFECYCLE_RULES.mitigate})` });
   if (j.next_reduction !== undefined) list.push({ at: j.next_reduction.at, description: `Projected reduction to N${j.next_reduction.n}` });
@@ -169,7 +177,10 @@ function acceptanceDue(rules: Pick<Cr26Rules, 'rules' | 'info'>, evaluatedAt: st
   const t = rules.rules.find((r) => r.id === LIFECYCLE_RULES.accept)?.timeframe;
   const num = t?.num ?? t?.max;
   if (t === undefined || num === undefined) {
-    throw new InvalidInputError('no-timeframe', `CR26 ${rules.info.version}: ${LIFECYCLE_RULES.accept} gives no timeframe, so svc cannot date the POA&M item of an N1 vulnerability; use a release that gives it (SVC_FEDRAMP_RULES)`);
+    throw new InvalidInputError(
+      'no-timeframe',
+      `CR26 ${rules.info.version}: ${LIFECYCLE_RULES.accept} gives no timeframe, so svc cannot date the POA&M item of an N1 vulnerability; use a release that gives it (SVC_FEDRAMP_RULES)`,
+    );
   }
   return new Date(addCadence(Date.parse(evaluatedAt), { unit: t.unit, num })).toISOString();
 }

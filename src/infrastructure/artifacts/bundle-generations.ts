@@ -116,7 +116,13 @@ async function removeOldGenerations(target: string, keep: string): Promise<void>
     if (name.startsWith(GENERATION_PREFIX) && name !== keep) {
       await rm(path, { recursive: true, force: true });
     } else if (!name.startsWith('.') && (await lstat(path)).isSymbolicLink() && (await readlink(path)).startsWith(`${CURRENT}/`)) {
-      if (!(await stat(path).then(() => true, () => false))) await rm(path, { force: true });
+      if (
+        !(await stat(path).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await rm(path, { force: true });
     }
   }
   await syncDir(target);

@@ -101,7 +101,8 @@ export class FsArtifactWriter implements ArtifactWriter {
 
   async open(path: string): Promise<ArtifactSink> {
     const target = resolve(path);
-    if ((await kindOf(target, path)) === 'directory') throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
+    if ((await kindOf(target, path)) === 'directory')
+      throw new InvalidInputError('out-is-directory', `${path}: is a directory, expected a file path; name the file to write`);
     const created = await makeParents(dirname(target), path);
     await this.sweep(dirname(target));
     const temp = join(dirname(target), `.${basename(target)}.${tempTag()}`);
@@ -184,7 +185,7 @@ class FileSink implements ArtifactSink {
     this.guard(() => {
       const fd = openSync(fragment.path, 'r');
       try {
-        for (let left = fragment.bytes; left > 0; ) {
+        for (let left = fragment.bytes; left > 0;) {
           this.ring.write(this.file, (slot) => {
             const read = readSync(fd, slot, 0, Math.min(slot.length, left), null);
             if (read === 0) throw Object.assign(new Error(`${fragment.path} is shorter than ${fragment.bytes} bytes`), { code: 'EIO' });
@@ -247,7 +248,8 @@ class FsBundleTransaction implements ArtifactTransaction {
   ) {}
 
   open(name: string): ArtifactSink {
-    if (!SAFE_MEMBER.test(name) || this.names.includes(name)) throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name (or dir/name) for a bundle artifact`);
+    if (!SAFE_MEMBER.test(name) || this.names.includes(name))
+      throw new InvalidInputError('bad-artifact-name', `${name}: not a fresh plain file name (or dir/name) for a bundle artifact`);
     if (name.includes('/')) mkdirSync(dirname(join(this.staging, name)), { recursive: true });
     const sink = new FileSink(this.ring, join(this.staging, name), name, join(this.shown, name));
     this.names.push(name);
@@ -313,7 +315,10 @@ function commitLock(dir: string, shown: string, timeoutMs: number): Promise<() =
     now: () => new Date(),
     held: (holder) => {
       const by = holder ? `by process ${holder.pid} on ${holder.host} since ${holder.since}` : 'by a process that did not say who it is';
-      return new UnavailableError('out-dir-locked', `${path}: the output directory is locked ${by} while it moves a bundle in; wait for it to finish, or remove the lock file if that process is gone`);
+      return new UnavailableError(
+        'out-dir-locked',
+        `${path}: the output directory is locked ${by} while it moves a bundle in; wait for it to finish, or remove the lock file if that process is gone`,
+      );
     },
   });
 }
@@ -394,4 +399,3 @@ async function removeCreated(created: readonly string[]): Promise<void> {
     if ((await readdir(d).catch(() => ['?'])).length === 0) await rmdir(d).catch(() => undefined);
   }
 }
-

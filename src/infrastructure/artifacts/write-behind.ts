@@ -65,7 +65,9 @@ export class WriteBehind {
     const at = index * FIELDS;
     while (Atomics.load(this.meta, at) === State.filled) Atomics.wait(this.meta, at, State.filled);
     this.throwIfFailed();
-    const [sha256, bytes] = Buffer.from(this.data, index * SLOT_BYTES, this.meta[at + 3]).toString('utf8').split(' ');
+    const [sha256, bytes] = Buffer.from(this.data, index * SLOT_BYTES, this.meta[at + 3])
+      .toString('utf8')
+      .split(' ');
     Atomics.store(this.meta, at, State.free);
     return { sha256, bytes: Number(bytes) };
   }
@@ -144,7 +146,7 @@ function writeBehindWorker(): void {
         else if (kind === op.data) {
           const file = files.get(id);
           file.hash.update(slot.subarray(0, length));
-          for (let off = 0; off < length; ) off += fs.writeSync(file.fd, slot, off, length - off);
+          for (let off = 0; off < length;) off += fs.writeSync(file.fd, slot, off, length - off);
           file.bytes += length;
         } else if (kind === op.close) {
           const file = files.get(id);

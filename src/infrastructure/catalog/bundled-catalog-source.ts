@@ -14,9 +14,7 @@ export class BundledCatalogSource implements CatalogSource {
   private cached?: KsiCatalog;
   private baselines?: BaselineData;
 
-  constructor(
-    private readonly overrides: { file?: string; owners: Record<string, string>; ksis: Record<string, KsiOverride> } = { owners: {}, ksis: {} },
-  ) {}
+  constructor(private readonly overrides: { file?: string; owners: Record<string, string>; ksis: Record<string, KsiOverride> } = { owners: {}, ksis: {} }) {}
 
   catalog(): KsiCatalog {
     if (!this.cached) {
@@ -44,8 +42,10 @@ export class BundledCatalogSource implements CatalogSource {
     const fail = (path: string, problem: string) => {
       throw new InvalidInputError('invalid-config', `${this.overrides.file ?? 'svc.config.json'}: ${path}: ${problem}; see docs/configuration.md`);
     };
-    for (const family of Object.keys(this.overrides.owners)) if (!data.families.some((f) => f.id === family)) fail(`owners.${family}`, 'not a family of the catalog');
-    for (const id of Object.keys(this.overrides.ksis)) if (!data.ksis.some((k) => k.id === id)) fail(`ksis.${id}`, 'not a KSI of the built-in catalog (svc ksi list shows them)');
+    for (const family of Object.keys(this.overrides.owners))
+      if (!data.families.some((f) => f.id === family)) fail(`owners.${family}`, 'not a family of the catalog');
+    for (const id of Object.keys(this.overrides.ksis))
+      if (!data.ksis.some((k) => k.id === id)) fail(`ksis.${id}`, 'not a KSI of the built-in catalog (svc ksi list shows them)');
   }
 
   private applyOverrides(ksi: KsiDefinition): KsiDefinition {

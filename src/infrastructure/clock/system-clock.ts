@@ -12,7 +12,10 @@ export class SystemClock implements Clock {
     const epoch = this.sourceDateEpoch;
     if (epoch === undefined || epoch === '') return new Date();
     if (!/^\d{1,12}$/.test(epoch)) {
-      throw new ConfigError('bad-source-date-epoch', `SOURCE_DATE_EPOCH=${epoch.slice(0, 40)} is not a count of seconds since 1970; set it to e.g. $(git log -1 --format=%ct) or unset it`);
+      throw new ConfigError(
+        'bad-source-date-epoch',
+        `SOURCE_DATE_EPOCH=${epoch.slice(0, 40)} is not a count of seconds since 1970; set it to e.g. $(git log -1 --format=%ct) or unset it`,
+      );
     }
     return new Date(Number(epoch) * 1000);
   }

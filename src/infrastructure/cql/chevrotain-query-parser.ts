@@ -1,5 +1,17 @@
 import { createToken, EmbeddedActionsParser, EOF, Lexer, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
-import { cqlError, endOf, isCqlSource, CQL_SOURCES, type CompareOp, type CqlQuery, type Expr, type FieldRef, type Literal, type OrderKey, type SourcePosition } from '../../domain/cql/cql-query';
+import {
+  cqlError,
+  endOf,
+  isCqlSource,
+  CQL_SOURCES,
+  type CompareOp,
+  type CqlQuery,
+  type Expr,
+  type FieldRef,
+  type Literal,
+  type OrderKey,
+  type SourcePosition,
+} from '../../domain/cql/cql-query';
 import type { QueryParser } from '../../ports/query-parser';
 
 const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_%][\w.@%-]*/ });
@@ -38,7 +50,12 @@ const KEYWORDS = [From, Where, Select, Order, Group, By, Asc, Desc, Limit, Count
 const TOKENS = [Blank, ...KEYWORDS, DateLit, DurationLit, NumberLit, StringLit, Identifier, Ne, Le, Ge, Lt, Gt, Eq, LParen, RParen, Comma];
 const VALUE_TOKENS = new Set<TokenType>([StringLit, NumberLit, DurationLit, DateLit]);
 const OPERATORS = new Set<TokenType>([Eq, Ne, Lt, Le, Gt, Ge, In, Like]);
-const PUNCTUATION = new Map<TokenType, string>([[LParen, "'('"], [RParen, "')'"], [Comma, "','"], [EOF, 'end of query']]);
+const PUNCTUATION = new Map<TokenType, string>([
+  [LParen, "'('"],
+  [RParen, "')'"],
+  [Comma, "','"],
+  [EOF, 'end of query'],
+]);
 const CLAUSES = 'a clause (WHERE, SELECT, ORDER BY, GROUP BY, LIMIT) or end of query';
 
 /** The expected tokens in plain words: `a value`, `a field name`, `a comparison operator (…)`, `')'`, `BY`. */
@@ -62,8 +79,16 @@ function found(token: IToken): string {
 const MESSAGES: IParserErrorMessageProvider = {
   buildMismatchTokenMessage: ({ expected, actual, ruleName }) => `expected ${expectation([expected], ruleName)}, found ${found(actual)}`,
   buildNotAllInputParsedMessage: ({ firstRedundant }) => `expected ${CLAUSES}, found ${found(firstRedundant)}`,
-  buildNoViableAltMessage: ({ expectedPathsPerAlt, actual, ruleName }) => `expected ${expectation(expectedPathsPerAlt.flat().map((path) => path[0]), ruleName)}, found ${found(actual[0])}`,
-  buildEarlyExitMessage: ({ expectedIterationPaths, actual, ruleName }) => `expected ${expectation(expectedIterationPaths.map((path) => path[0]), ruleName)}, found ${found(actual[0])}`,
+  buildNoViableAltMessage: ({ expectedPathsPerAlt, actual, ruleName }) =>
+    `expected ${expectation(
+      expectedPathsPerAlt.flat().map((path) => path[0]),
+      ruleName,
+    )}, found ${found(actual[0])}`,
+  buildEarlyExitMessage: ({ expectedIterationPaths, actual, ruleName }) =>
+    `expected ${expectation(
+      expectedIterationPaths.map((path) => path[0]),
+      ruleName,
+    )}, found ${found(actual[0])}`,
 };
 
 type Clause =
@@ -243,7 +268,10 @@ export class ChevrotainQueryParser implements QueryParser {
     const bad = lexed.errors[0];
     if (bad) {
       const char = text.slice(bad.offset, bad.offset + 1);
-      const problem = char === "'" || char === '"' ? `expected a closing ${char} to end the string, found end of line` : `expected a field name, value, operator or keyword, found '${text.slice(bad.offset, bad.offset + bad.length)}'`;
+      const problem =
+        char === "'" || char === '"'
+          ? `expected a closing ${char} to end the string, found end of line`
+          : `expected a field name, value, operator or keyword, found '${text.slice(bad.offset, bad.offset + bad.length)}'`;
       throw cqlError('cql-syntax', text, { line: bad.line ?? 1, column: bad.column ?? 1 }, problem);
     }
     grammar.input = lexed.tokens;

@@ -18,6 +18,9 @@ export class ExportFileOrgPathDirectory implements OrgPathDirectory {
   }
 
   async writePath(): Promise<void> {
-    throw new ConfigError('export-read-only', `${this.file}: the directory is a Graph export file (graph.export), which svc does not change; run without apply for a dry run, or remove graph.export to write through Microsoft Graph`);
+    throw new ConfigError(
+      'export-read-only',
+      `${this.file}: the directory is a Graph export file (graph.export), which svc does not change; run without apply for a dry run, or remove graph.export to write through Microsoft Graph`,
+    );
   }
 }

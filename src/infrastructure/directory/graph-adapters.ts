@@ -27,7 +27,10 @@ export interface GraphAdapterOptions {
 export function createGraphClient(settings: GraphSettings, options: GraphAdapterOptions = {}): GraphClient {
   const { tenantId, clientId, credential } = settings;
   if (tenantId === undefined || clientId === undefined || credential === undefined) {
-    throw new ConfigError('graph-not-configured', 'graph: tenant_id, client_id and a client secret or certificate are needed to call Microsoft Graph; set them, or set graph.export to work from an export file (docs/graph.md)');
+    throw new ConfigError(
+      'graph-not-configured',
+      'graph: tenant_id, client_id and a client secret or certificate are needed to call Microsoft Graph; set them, or set graph.export to work from an export file (docs/graph.md)',
+    );
   }
   const hosts = GRAPH_CLOUDS[settings.cloud];
   const transport = new HttpsTransport({ caFile: settings.caFile, timeoutMs: settings.timeoutMs });
@@ -78,13 +81,19 @@ function resolveCredential(credential: GraphCredential, env: NodeJS.ProcessEnv, 
   if (credential.kind === 'secret') {
     const secret = env[credential.secretEnv];
     if (secret === undefined || secret === '') {
-      throw new ConfigError('graph-secret-missing', `graph.client_secret_env: the environment variable ${credential.secretEnv} is not set; set it to the client secret of app ${clientId}`);
+      throw new ConfigError(
+        'graph-secret-missing',
+        `graph.client_secret_env: the environment variable ${credential.secretEnv} is not set; set it to the client secret of app ${clientId}`,
+      );
     }
     return { secret };
   }
   const privateKey = readPem(credential.privateKey, 'graph.certificate.private_key', 'private key');
   if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(privateKey)) {
-    throw new ConfigError('graph-key-unusable', `${credential.privateKey}: not an unencrypted PEM private key (graph.certificate.private_key); give the RSA key of the app's certificate in PEM form`);
+    throw new ConfigError(
+      'graph-key-unusable',
+      `${credential.privateKey}: not an unencrypted PEM private key (graph.certificate.private_key); give the RSA key of the app's certificate in PEM form`,
+    );
   }
   if (credential.certificate !== undefined) {
     const pem = readPem(credential.certificate, 'graph.certificate.certificate', 'certificate');
@@ -92,7 +101,11 @@ function resolveCredential(credential: GraphCredential, env: NodeJS.ProcessEnv, 
     try {
       certificate = new X509Certificate(pem);
     } catch (error) {
-      throw new ConfigError('graph-key-unusable', `${credential.certificate}: not a PEM certificate (graph.certificate.certificate); give the certificate uploaded to the app registration`, { cause: error });
+      throw new ConfigError(
+        'graph-key-unusable',
+        `${credential.certificate}: not a PEM certificate (graph.certificate.certificate); give the certificate uploaded to the app registration`,
+        { cause: error },
+      );
     }
     const thumbprintSha256 = certificate.fingerprint256.replace(/:/g, '').toLowerCase();
     return { privateKey, thumbprintSha256, x5c: pem };

@@ -52,7 +52,11 @@ export class GraphClient {
     while (url !== undefined) {
       const page = await this.call('GET', url, permissions);
       const value = isObject(page) ? page.value : undefined;
-      if (!Array.isArray(value)) throw new IntegrityError('graph-unexpected-answer', `${describeEndpoint('GET', url)}: the answer has no "value" array; check graph.graph_host points at Microsoft Graph`);
+      if (!Array.isArray(value))
+        throw new IntegrityError(
+          'graph-unexpected-answer',
+          `${describeEndpoint('GET', url)}: the answer has no "value" array; check graph.graph_host points at Microsoft Graph`,
+        );
       for (const item of value) if (isObject(item)) items.push(item);
       const next = isObject(page) ? page['@odata.nextLink'] : undefined;
       url = typeof next === 'string' ? this.sameHost(next, url) : undefined;
@@ -73,7 +77,10 @@ export class GraphClient {
       throw new IntegrityError('graph-foreign-next-link', `${describeEndpoint('GET', from)}: the @odata.nextLink is not a URL; refusing to follow it`);
     }
     if (url.protocol !== 'https:' || url.host !== this.base.host) {
-      throw new IntegrityError('graph-foreign-next-link', `${describeEndpoint('GET', from)}: the @odata.nextLink points at ${url.protocol}//${url.host}, not ${this.base.host}; refusing to send the token there`);
+      throw new IntegrityError(
+        'graph-foreign-next-link',
+        `${describeEndpoint('GET', from)}: the @odata.nextLink points at ${url.protocol}//${url.host}, not ${this.base.host}; refusing to send the token there`,
+      );
     }
     return url;
   }
@@ -90,7 +97,11 @@ export class GraphClient {
       try {
         answer = await this.options.transport.send({ method, url: url.href, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       } catch (error) {
-        throw new UnavailableError('graph-unreachable', `${endpoint}: ${networkReason(error)}; check graph.cloud (or graph.graph_host), the network and graph.ca_file`, { cause: error });
+        throw new UnavailableError(
+          'graph-unreachable',
+          `${endpoint}: ${networkReason(error)}; check graph.cloud (or graph.graph_host), the network and graph.ca_file`,
+          { cause: error },
+        );
       }
       const { status } = answer;
       if (status === 429 || status === 503) {
@@ -116,10 +127,18 @@ export class GraphClient {
     const because = said ? ` (${said})` : '';
     if (status === 401 || status === 403) {
       const app = this.options.clientId ? `app ${this.options.clientId}` : 'the app';
-      return new ConfigError('graph-permission-missing', `${endpoint}: Microsoft Graph answered ${status}${because}; grant ${app} the application permission ${permissions.join(' and ')} and give admin consent`);
+      return new ConfigError(
+        'graph-permission-missing',
+        `${endpoint}: Microsoft Graph answered ${status}${because}; grant ${app} the application permission ${permissions.join(' and ')} and give admin consent`,
+      );
     }
-    if (status === 404) return new NotFoundError('graph-not-found', `${endpoint}: Microsoft Graph answered 404${because}; the object does not exist in the tenant`);
-    if (status === 400) return new ConfigError('graph-bad-request', `${endpoint}: Microsoft Graph answered 400${because}; check the graph settings (e.g. graph.orgpath_attribute names a user property)`);
+    if (status === 404)
+      return new NotFoundError('graph-not-found', `${endpoint}: Microsoft Graph answered 404${because}; the object does not exist in the tenant`);
+    if (status === 400)
+      return new ConfigError(
+        'graph-bad-request',
+        `${endpoint}: Microsoft Graph answered 400${because}; check the graph settings (e.g. graph.orgpath_attribute names a user property)`,
+      );
     return new UnavailableError('graph-error', `${endpoint}: Microsoft Graph answered ${status}${because}; try again later`);
   }
 }
@@ -134,7 +153,9 @@ function parseBody(answer: HttpAnswer, endpoint: string): unknown {
   try {
     return JSON.parse(answer.body);
   } catch (error) {
-    throw new IntegrityError('graph-unexpected-answer', `${endpoint}: the answer is not JSON; check graph.graph_host points at Microsoft Graph`, { cause: error });
+    throw new IntegrityError('graph-unexpected-answer', `${endpoint}: the answer is not JSON; check graph.graph_host points at Microsoft Graph`, {
+      cause: error,
+    });
   }
 }
 

@@ -3,7 +3,18 @@ import type { GraphCloud } from '../../domain/directory/graph-cloud';
 import { IntegrityError } from '../../domain/errors';
 import type { DirectoryIdentity, DirectoryService } from '../../ports/directory-service';
 import type { GraphClient } from './graph-client';
-import { GROUP_SELECT, type MappingFail, memberIds, REGISTRATION_SELECT, ROLE_SELECT, toDirectoryGroup, toDirectoryRole, toDirectoryUser, toMfaRegistration, USER_SELECT } from './graph-mapping';
+import {
+  GROUP_SELECT,
+  type MappingFail,
+  memberIds,
+  REGISTRATION_SELECT,
+  ROLE_SELECT,
+  toDirectoryGroup,
+  toDirectoryRole,
+  toDirectoryUser,
+  toMfaRegistration,
+  USER_SELECT,
+} from './graph-mapping';
 
 /** Application permissions each read needs (Microsoft Graph permissions reference, least privileged that work). */
 export const PERMISSIONS = {
@@ -48,7 +59,11 @@ export class GraphDirectoryService implements DirectoryService {
   }
 
   async listMfaRegistrations(): Promise<MfaRegistration[]> {
-    const rows = await this.graph.list('reports/authenticationMethods/userRegistrationDetails', { select: REGISTRATION_SELECT, top: 999 }, PERMISSIONS.registrations);
+    const rows = await this.graph.list(
+      'reports/authenticationMethods/userRegistrationDetails',
+      { select: REGISTRATION_SELECT, top: 999 },
+      PERMISSIONS.registrations,
+    );
     return rows.map((r, i) => toMfaRegistration(r, `userRegistrationDetails[${i}]`, unexpected('GET /reports/authenticationMethods/userRegistrationDetails')));
   }
 }

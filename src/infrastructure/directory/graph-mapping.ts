@@ -6,7 +6,17 @@ import { describe } from '../../domain/encoding/json-values';
 export type MappingFail = (path: string, problem: string) => never;
 
 /** The user properties the survey reads ($select of GET /users). signInActivity needs AuditLog.Read.All. */
-export const USER_SELECT = ['id', 'userPrincipalName', 'displayName', 'userType', 'accountEnabled', 'department', 'officeLocation', 'createdDateTime', 'signInActivity'] as const;
+export const USER_SELECT = [
+  'id',
+  'userPrincipalName',
+  'displayName',
+  'userType',
+  'accountEnabled',
+  'department',
+  'officeLocation',
+  'createdDateTime',
+  'signInActivity',
+] as const;
 export const GROUP_SELECT = ['id', 'displayName', 'securityEnabled', 'mailEnabled', 'groupTypes', 'isAssignableToRole'] as const;
 export const ROLE_SELECT = ['id', 'displayName', 'roleTemplateId'] as const;
 export const REGISTRATION_SELECT = ['id', 'userPrincipalName', 'isMfaRegistered', 'isMfaCapable', 'methodsRegistered'] as const;
@@ -40,7 +50,12 @@ export function toDirectoryGroup(g: Record<string, unknown>, at: string, fail: M
 }
 
 export function toDirectoryRole(r: Record<string, unknown>, memberIds: string[], at: string, fail: MappingFail): DirectoryRole {
-  return { id: text(r.id, `${at}.id`, fail), display_name: text(r.displayName, `${at}.displayName`, fail), role_template_id: text(r.roleTemplateId, `${at}.roleTemplateId`, fail), member_ids: memberIds };
+  return {
+    id: text(r.id, `${at}.id`, fail),
+    display_name: text(r.displayName, `${at}.displayName`, fail),
+    role_template_id: text(r.roleTemplateId, `${at}.roleTemplateId`, fail),
+    member_ids: memberIds,
+  };
 }
 
 export function memberIds(members: unknown, at: string, fail: MappingFail): string[] {

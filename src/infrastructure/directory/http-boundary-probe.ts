@@ -19,7 +19,12 @@ export class HttpBoundaryProbe implements BoundaryProbe {
       targets.map(async ({ name, url }) => {
         const started = now();
         try {
-          const answer = await this.transport.send({ method: 'GET', url, headers: { accept: 'application/json' }, timeoutMs: this.options.timeoutMs ?? 10_000 });
+          const answer = await this.transport.send({
+            method: 'GET',
+            url,
+            headers: { accept: 'application/json' },
+            timeoutMs: this.options.timeoutMs ?? 10_000,
+          });
           return { name, url, reachable: true, status: answer.status, latency_ms: Math.round(now() - started) };
         } catch (error) {
           return { name, url, reachable: false, status: null, latency_ms: null, error: networkReason(error) };

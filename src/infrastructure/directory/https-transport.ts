@@ -38,9 +38,14 @@ export class HttpsTransport {
       try {
         pem = readFileSync(options.caFile, 'utf8');
       } catch (error) {
-        throw new ConfigError('graph-ca-unreadable', `${options.caFile}: cannot read the CA certificate file (graph.ca_file); fix the path or its permissions`, { cause: error });
+        throw new ConfigError(
+          'graph-ca-unreadable',
+          `${options.caFile}: cannot read the CA certificate file (graph.ca_file); fix the path or its permissions`,
+          { cause: error },
+        );
       }
-      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('graph-ca-unreadable', `${options.caFile}: not a PEM certificate file (graph.ca_file); give the CA certificate in PEM form`);
+      if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+        throw new ConfigError('graph-ca-unreadable', `${options.caFile}: not a PEM certificate file (graph.ca_file); give the CA certificate in PEM form`);
       ca = [...rootCertificates, pem];
     }
     this.agent = new Agent({ keepAlive: false, ...(ca ? { ca } : {}) });
@@ -63,7 +68,8 @@ export class HttpsTransport {
         });
         res.on('end', () => {
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
           resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
         });
         res.on('error', reject);

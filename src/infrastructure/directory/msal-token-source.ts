@@ -76,7 +76,10 @@ export class MsalTokenSource implements TokenSource {
     // MSAL resolves with an empty token when the endpoint answers 404 {} (shared/recipes/NOTES.md).
     if (!result || typeof result.accessToken !== 'string' || result.accessToken === '') {
       const status = this.network.lastStatus === undefined ? '' : ` (HTTP ${this.network.lastStatus})`;
-      throw new ConfigError('graph-token-empty', `${this.tokenEndpoint}: answered without an access token${status}; check graph.tenant_id and graph.cloud (or graph.authority_host)`);
+      throw new ConfigError(
+        'graph-token-empty',
+        `${this.tokenEndpoint}: answered without an access token${status}; check graph.tenant_id and graph.cloud (or graph.authority_host)`,
+      );
     }
     return result.accessToken;
   }
@@ -84,12 +87,21 @@ export class MsalTokenSource implements TokenSource {
   private translate(error: unknown): Error {
     const { lastFailure, lastStatus } = this.network;
     if (lastFailure !== undefined) {
-      return new UnavailableError('graph-token-unreachable', `${this.tokenEndpoint}: ${networkReason(lastFailure)}; check graph.cloud (or graph.authority_host), the network and graph.ca_file`, { cause: error });
+      return new UnavailableError(
+        'graph-token-unreachable',
+        `${this.tokenEndpoint}: ${networkReason(lastFailure)}; check graph.cloud (or graph.authority_host), the network and graph.ca_file`,
+        { cause: error },
+      );
     }
     if (lastStatus !== undefined && (lastStatus === 429 || lastStatus >= 500)) {
-      return new UnavailableError('graph-token-unavailable', `${this.tokenEndpoint}: the token endpoint answered HTTP ${lastStatus}; try again later`, { cause: error });
+      return new UnavailableError('graph-token-unavailable', `${this.tokenEndpoint}: the token endpoint answered HTTP ${lastStatus}; try again later`, {
+        cause: error,
+      });
     }
-    const code = typeof error === 'object' && error !== null && typeof (error as { errorCode?: unknown }).errorCode === 'string' ? (error as { errorCode: string }).errorCode : 'unknown_error';
+    const code =
+      typeof error === 'object' && error !== null && typeof (error as { errorCode?: unknown }).errorCode === 'string'
+        ? (error as { errorCode: string }).errorCode
+        : 'unknown_error';
     return new ConfigError(
       'graph-credentials-rejected',
       `${this.tokenEndpoint}: the token endpoint refused the client credentials of app ${this.options.clientId} (${code}); check graph.tenant_id, graph.client_id and the client secret or certificate`,
@@ -103,6 +115,10 @@ function loadMsal(): { ConfidentialClientApplication: new (config: unknown) => M
     return require('@azure/msal-node') as { ConfidentialClientApplication: new (config: unknown) => MsalApp };
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new ConfigError('api-extra-missing', '@azure/msal-node is not installed, and the directory routes need it to sign in to Microsoft Graph; install it with: npm install @azure/msal-node', { cause: error });
+    throw new ConfigError(
+      'api-extra-missing',
+      '@azure/msal-node is not installed, and the directory routes need it to sign in to Microsoft Graph; install it with: npm install @azure/msal-node',
+      { cause: error },
+    );
   }
 }

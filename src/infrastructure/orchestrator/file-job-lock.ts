@@ -36,7 +36,6 @@ export class FileJobLock implements JobLock {
   }
 }
 
-
 async function readText(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
@@ -44,4 +43,3 @@ async function readText(path: string): Promise<string | undefined> {
     return undefined;
   }
 }
-

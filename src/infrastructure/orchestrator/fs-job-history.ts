@@ -21,7 +21,8 @@ export class FsJobHistory implements JobHistory {
     }
     try {
       const result = JSON.parse(text) as JobResult;
-      if (['ok', 'failed'].includes(result.status) && (JOB_STAGES as readonly string[]).includes(result.stage) && typeof result.finished === 'string') return result;
+      if (['ok', 'failed'].includes(result.status) && (JOB_STAGES as readonly string[]).includes(result.stage) && typeof result.finished === 'string')
+        return result;
     } catch {
       // reported below
     }

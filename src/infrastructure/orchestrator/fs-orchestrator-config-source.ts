@@ -25,7 +25,10 @@ export class FsOrchestratorConfigSource implements OrchestratorConfigSource {
       text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        const how = file === undefined ? `create ${ORCHESTRATOR_CONFIG_FILE} here (see docs/orchestrator.md) or name one with --config <file>` : 'check the --config path';
+        const how =
+          file === undefined
+            ? `create ${ORCHESTRATOR_CONFIG_FILE} here (see docs/orchestrator.md) or name one with --config <file>`
+            : 'check the --config path';
         throw new NotFoundError('orchestrator-config-missing', `${path}: no orchestrator config; ${how}`);
       }
       throw translateFsError(error, path, 'orchestrator config');
@@ -34,7 +37,10 @@ export class FsOrchestratorConfigSource implements OrchestratorConfigSource {
     try {
       document = JSON.parse(text);
     } catch (error) {
-      throw new InvalidInputError('invalid-orchestrator-config', `${path}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); see docs/orchestrator.md`);
+      throw new InvalidInputError(
+        'invalid-orchestrator-config',
+        `${path}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); see docs/orchestrator.md`,
+      );
     }
     const dir = dirname(path);
     return readOrchestratorConfig(document, path, dir, {
@@ -44,4 +50,3 @@ export class FsOrchestratorConfigSource implements OrchestratorConfigSource {
     });
   }
 }
-

@@ -73,9 +73,11 @@ export class PgBossJobQueue implements JobQueue {
       await this.guard(() => boss.start());
       if (!(await this.guard(() => boss.getQueue(DISPATCH_QUEUE)))) {
         // Two processes may create it at once: the loser's error is harmless when the queue now exists.
-        await boss.createQueue(DISPATCH_QUEUE, { name: DISPATCH_QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: EXPIRE_SECONDS }).catch(async (error: unknown) => {
-          if (!(await boss.getQueue(DISPATCH_QUEUE))) throw error;
-        });
+        await boss
+          .createQueue(DISPATCH_QUEUE, { name: DISPATCH_QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: EXPIRE_SECONDS })
+          .catch(async (error: unknown) => {
+            if (!(await boss.getQueue(DISPATCH_QUEUE))) throw error;
+          });
       }
       return boss;
     })();
@@ -86,7 +88,9 @@ export class PgBossJobQueue implements JobQueue {
     try {
       return await call();
     } catch (error) {
-      throw new UnavailableError('job-queue-unavailable', `${this.location}: ${(error as Error).message}; check SVC_STORE and that the database is up`, { cause: error });
+      throw new UnavailableError('job-queue-unavailable', `${this.location}: ${(error as Error).message}; check SVC_STORE and that the database is up`, {
+        cause: error,
+      });
     }
   }
 }

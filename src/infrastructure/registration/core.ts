@@ -25,20 +25,50 @@ import { lazy, type RegistrationContext } from './lazy';
 
 /** The settings from svc.config.json, the catalog and the rules, time, hashing, signing and schemas: what every command may reach. */
 export function registerCore(container: DependencyContainer, { env, cwd, config, svcHome }: RegistrationContext): void {
-  container.register(RUN_SETTINGS, { useValue: { tool: toolIdentity(), governance: config.governance, conmon: { sinks: config.sinks, ...(config.retention === undefined ? {} : { retention: config.retention }) } } });
+  container.register(RUN_SETTINGS, {
+    useValue: {
+      tool: toolIdentity(),
+      governance: config.governance,
+      conmon: { sinks: config.sinks, ...(config.retention === undefined ? {} : { retention: config.retention }) },
+    },
+  });
   container.register(CATALOG_SOURCE, { useValue: new BundledCatalogSource({ file: config.file, owners: config.owners, ksis: config.ksis }) });
   container.register(FEDRAMP_PROFILE, { useValue: { file: config.file ?? 'svc.config.json', profile: config.fedramp ?? {} } });
   container.register(VULNERABILITY_SETTINGS, { useValue: config.vulnerabilities ?? { policy: DEFAULT_POLICY } });
-  lazy(container, FEDRAMP_RULES_SOURCE, () => require('../fedramp/bundled-rules-source') as typeof import('../fedramp/bundled-rules-source'), (m) => new m.BundledRulesSource({ officialFile: env.SVC_FEDRAMP_RULES ? resolve(cwd, env.SVC_FEDRAMP_RULES) : undefined }));
+  lazy(
+    container,
+    FEDRAMP_RULES_SOURCE,
+    () => require('../fedramp/bundled-rules-source') as typeof import('../fedramp/bundled-rules-source'),
+    (m) => new m.BundledRulesSource({ officialFile: env.SVC_FEDRAMP_RULES ? resolve(cwd, env.SVC_FEDRAMP_RULES) : undefined }),
+  );
   container.register(CLOCK, { useValue: new SystemClock(env.SOURCE_DATE_EPOCH) });
-  lazy(container, PROGRESS, () => require('../progress/tty-progress') as typeof import('../progress/tty-progress'), (m) => new m.TtyProgress());
-  lazy(container, HASHING, () => require('../hashing/node-crypto-hashing') as typeof import('../hashing/node-crypto-hashing'), (m) => new m.NodeCryptoHashing(), { perContainer: true });
+  lazy(
+    container,
+    PROGRESS,
+    () => require('../progress/tty-progress') as typeof import('../progress/tty-progress'),
+    (m) => new m.TtyProgress(),
+  );
+  lazy(
+    container,
+    HASHING,
+    () => require('../hashing/node-crypto-hashing') as typeof import('../hashing/node-crypto-hashing'),
+    (m) => new m.NodeCryptoHashing(),
+    { perContainer: true },
+  );
   container.register(UUIDS, { useValue: new NodeCryptoUuids() });
-  lazy(container, SIGNER, () => require('../signing/pem-signer') as typeof import('../signing/pem-signer'), (m) => new m.PemSigner({ envKeyPath: env.SVC_SIGNING_KEY, svcHome }));
+  lazy(
+    container,
+    SIGNER,
+    () => require('../signing/pem-signer') as typeof import('../signing/pem-signer'),
+    (m) => new m.PemSigner({ envKeyPath: env.SVC_SIGNING_KEY, svcHome }),
+  );
   lazy(
     container,
     SCHEMA_VALIDATOR,
-    () => ({ ...(require('../schemas/ajv-schema-validator') as typeof import('../schemas/ajv-schema-validator')), ...(require('../schemas/carried-schemas') as typeof import('../schemas/carried-schemas')) }),
+    () => ({
+      ...(require('../schemas/ajv-schema-validator') as typeof import('../schemas/ajv-schema-validator')),
+      ...(require('../schemas/carried-schemas') as typeof import('../schemas/carried-schemas')),
+    }),
     ({ AjvSchemaValidator, defaultFedrampCacheDir, defaultOscalCacheDir, CARRIED_SCHEMAS_DIR }) =>
       new AjvSchemaValidator({
         configuredDir: env.SVC_OSCAL_SCHEMAS ? resolve(cwd, env.SVC_OSCAL_SCHEMAS) : config.oscalSchemas,
@@ -49,7 +79,22 @@ export function registerCore(container: DependencyContainer, { env, cwd, config,
         carriedDir: CARRIED_SCHEMAS_DIR,
       }),
   );
-  lazy(container, BUSINESS_CALENDAR, () => require('../calendar/us-federal-holidays') as typeof import('../calendar/us-federal-holidays'), (m) => new m.UsFederalHolidays());
-  lazy(container, JSON_PATCHER, () => require('../json-patcher/jsonc-json-patcher') as typeof import('../json-patcher/jsonc-json-patcher'), (m) => new m.JsoncJsonPatcher());
-  lazy(container, QUERY_PARSER, () => require('../cql/chevrotain-query-parser') as typeof import('../cql/chevrotain-query-parser'), (m) => new m.ChevrotainQueryParser());
+  lazy(
+    container,
+    BUSINESS_CALENDAR,
+    () => require('../calendar/us-federal-holidays') as typeof import('../calendar/us-federal-holidays'),
+    (m) => new m.UsFederalHolidays(),
+  );
+  lazy(
+    container,
+    JSON_PATCHER,
+    () => require('../json-patcher/jsonc-json-patcher') as typeof import('../json-patcher/jsonc-json-patcher'),
+    (m) => new m.JsoncJsonPatcher(),
+  );
+  lazy(
+    container,
+    QUERY_PARSER,
+    () => require('../cql/chevrotain-query-parser') as typeof import('../cql/chevrotain-query-parser'),
+    (m) => new m.ChevrotainQueryParser(),
+  );
 }

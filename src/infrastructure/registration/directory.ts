@@ -15,11 +15,16 @@ export function registerDirectory(container: DependencyContainer, { env }: Regis
   const graph = () => require('../directory/graph-adapters') as typeof import('../directory/graph-adapters');
   const settings = (c: DependencyContainer) => {
     if (!c.isRegistered(GRAPH_SETTINGS, true)) {
-      throw new ConfigError('graph-not-configured', 'the API config has no "graph" section; add one with the tenant, app and credential, or with "export" for offline mode (docs/graph.md)');
+      throw new ConfigError(
+        'graph-not-configured',
+        'the API config has no "graph" section; add one with the tenant, app and credential, or with "export" for offline mode (docs/graph.md)',
+      );
     }
     return c.resolve(GRAPH_SETTINGS);
   };
   lazy(container, DIRECTORY_SERVICE, graph, (m, c) => m.createDirectoryService(settings(c), { env }), { refuses: true });
   lazy(container, ORG_PATH_DIRECTORY, graph, (m, c) => m.createOrgPathDirectory(settings(c), { env }), { refuses: true });
-  lazy(container, BOUNDARY_PROBE, graph, (m, c) => m.createBoundaryProbe(c.isRegistered(GRAPH_SETTINGS, true) ? c.resolve(GRAPH_SETTINGS) : undefined), { refuses: true });
+  lazy(container, BOUNDARY_PROBE, graph, (m, c) => m.createBoundaryProbe(c.isRegistered(GRAPH_SETTINGS, true) ? c.resolve(GRAPH_SETTINGS) : undefined), {
+    refuses: true,
+  });
 }

@@ -20,14 +20,64 @@ import { lazy } from './lazy';
  * 300 ms: only poam-export, generate poam and generate crm|inventory pay for it).
  */
 export function registerDocuments(container: DependencyContainer): void {
-  lazy(container, HTML_RENDERER, () => require('../renderers/html/html-dashboard-renderer') as typeof import('../renderers/html/html-dashboard-renderer'), (m) => new m.HtmlDashboardRenderer());
-  lazy(container, TRUST_PAGES, () => require('../renderers/html/html-trust-pages') as typeof import('../renderers/html/html-trust-pages'), (m) => new m.HtmlTrustPages());
-  lazy(container, POAM_WORKBOOK, () => require('../renderers/xlsx/exceljs-poam-workbook') as typeof import('../renderers/xlsx/exceljs-poam-workbook'), (m) => new m.ExceljsPoamWorkbook());
-  lazy(container, CONFIG_TREE_READER, () => require('../substrate/fs-config-tree-reader') as typeof import('../substrate/fs-config-tree-reader'), (m) => new m.FsConfigTreeReader());
-  lazy(container, WORD_DOCUMENTS, () => require('../renderers/docx/docx-word-documents') as typeof import('../renderers/docx/docx-word-documents'), (m) => new m.DocxWordDocuments());
-  lazy(container, PRESENTATIONS, () => require('../renderers/pptx/pptxgenjs-presentations') as typeof import('../renderers/pptx/pptxgenjs-presentations'), (m) => new m.PptxgenjsPresentations());
-  lazy(container, SBOM_GENERATOR, () => require('../sbom/cyclonedx-sbom-generator') as typeof import('../sbom/cyclonedx-sbom-generator'), (m, c) => new m.CyclonedxSbomGenerator({ root: resolve(__dirname, '..', '..', '..'), uuids: c.resolve(UUIDS) }));
-  lazy(container, WORKBOOKS, () => require('../renderers/xlsx/exceljs-workbooks') as typeof import('../renderers/xlsx/exceljs-workbooks'), (m) => new m.ExceljsWorkbooks());
-  lazy(container, MARKDOWN_DOCS, () => require('../renderers/markdown/markdown-docs-renderer') as typeof import('../renderers/markdown/markdown-docs-renderer'), (m) => new m.MarkdownDocsRenderer());
-  lazy(container, HTML_SITE, () => require('../renderers/html/html-site-renderer') as typeof import('../renderers/html/html-site-renderer'), (m) => new m.HtmlSiteRenderer());
+  lazy(
+    container,
+    HTML_RENDERER,
+    () => require('../renderers/html/html-dashboard-renderer') as typeof import('../renderers/html/html-dashboard-renderer'),
+    (m) => new m.HtmlDashboardRenderer(),
+  );
+  lazy(
+    container,
+    TRUST_PAGES,
+    () => require('../renderers/html/html-trust-pages') as typeof import('../renderers/html/html-trust-pages'),
+    (m) => new m.HtmlTrustPages(),
+  );
+  lazy(
+    container,
+    POAM_WORKBOOK,
+    () => require('../renderers/xlsx/exceljs-poam-workbook') as typeof import('../renderers/xlsx/exceljs-poam-workbook'),
+    (m) => new m.ExceljsPoamWorkbook(),
+  );
+  lazy(
+    container,
+    CONFIG_TREE_READER,
+    () => require('../substrate/fs-config-tree-reader') as typeof import('../substrate/fs-config-tree-reader'),
+    (m) => new m.FsConfigTreeReader(),
+  );
+  lazy(
+    container,
+    WORD_DOCUMENTS,
+    () => require('../renderers/docx/docx-word-documents') as typeof import('../renderers/docx/docx-word-documents'),
+    (m) => new m.DocxWordDocuments(),
+  );
+  lazy(
+    container,
+    PRESENTATIONS,
+    () => require('../renderers/pptx/pptxgenjs-presentations') as typeof import('../renderers/pptx/pptxgenjs-presentations'),
+    (m) => new m.PptxgenjsPresentations(),
+  );
+  lazy(
+    container,
+    SBOM_GENERATOR,
+    () => require('../sbom/cyclonedx-sbom-generator') as typeof import('../sbom/cyclonedx-sbom-generator'),
+    (m, c) => new m.CyclonedxSbomGenerator({ root: resolve(__dirname, '..', '..', '..'), uuids: c.resolve(UUIDS) }),
+  );
+  lazy(
+    container,
+    WORKBOOKS,
+    () => require('../renderers/xlsx/exceljs-workbooks') as typeof import('../renderers/xlsx/exceljs-workbooks'),
+    (m) => new m.ExceljsWorkbooks(),
+  );
+  lazy(
+    container,
+    MARKDOWN_DOCS,
+    () => require('../renderers/markdown/markdown-docs-renderer') as typeof import('../renderers/markdown/markdown-docs-renderer'),
+    (m) => new m.MarkdownDocsRenderer(),
+  );
+  lazy(
+    container,
+    HTML_SITE,
+    () => require('../renderers/html/html-site-renderer') as typeof import('../renderers/html/html-site-renderer'),
+    (m) => new m.HtmlSiteRenderer(),
+  );
 }

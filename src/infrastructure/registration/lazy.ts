@@ -41,7 +41,12 @@ export function orRefusal<T extends object>(make: () => T): () => T {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return new Proxy({} as T, {
-        get: (_target, key) => (key === 'then' ? undefined : () => { throw error; }),
+        get: (_target, key) =>
+          key === 'then'
+            ? undefined
+            : () => {
+                throw error;
+              },
       });
     }
   };

@@ -11,12 +11,26 @@ import { lazy, type RegistrationContext } from './lazy';
 /** The run store (file or PostgreSQL, SVC_STORE), its journal and access log, and the SIEM sinks conmon sends events to. */
 export function registerRuns(container: DependencyContainer, { env, cwd, svcHome }: RegistrationContext): void {
   // openRunStore requires the store's module (and pg) itself: SVC_STORE decides which.
-  lazy(container, RUN_STORE, () => undefined, () => openRunStore(env, svcHome, cwd), { refuses: true });
+  lazy(
+    container,
+    RUN_STORE,
+    () => undefined,
+    () => openRunStore(env, svcHome, cwd),
+    { refuses: true },
+  );
   // The journal and the access log are the run store's own (a test's RUN_STORE included), each reached apart from the
   // runs (ports/journal-store.ts, ports/access-store.ts).
   container.register(JOURNAL_STORE, { useFactory: (c) => sideOf<JournalStore>(c.resolve(RUN_STORE), ['appendJournal', 'journal'], 'journal') });
-  container.register(ACCESS_STORE, { useFactory: (c) => sideOf<AccessStore>(c.resolve(RUN_STORE), ['appendAccess', 'accessLog', 'accessTallies', 'pruneAccess'], 'access log') });
-  lazy(container, SECURITY_EVENT_SINKS, () => require('../sinks/sink-factory') as typeof import('../sinks/sink-factory'), (m) => new m.SinkFactory({ token: env.SVC_SINK_TOKEN, cwd, retry: retryFromEnv(env) }), { refuses: true });
+  container.register(ACCESS_STORE, {
+    useFactory: (c) => sideOf<AccessStore>(c.resolve(RUN_STORE), ['appendAccess', 'accessLog', 'accessTallies', 'pruneAccess'], 'access log'),
+  });
+  lazy(
+    container,
+    SECURITY_EVENT_SINKS,
+    () => require('../sinks/sink-factory') as typeof import('../sinks/sink-factory'),
+    (m) => new m.SinkFactory({ token: env.SVC_SINK_TOKEN, cwd, retry: retryFromEnv(env) }),
+    { refuses: true },
+  );
 }
 
 /**
@@ -30,7 +44,10 @@ function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string): Run
     return new PostgresRunStore({ url: spec, lockTimeoutMs: wholeMs(env, 'SVC_STORE_LOCK_WAIT_MS'), waiting: (line) => process.stderr.write(`${line}\n`) });
   }
   if (spec !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
-    throw new ConfigError('bad-store', `SVC_STORE: ${spec.replace(/\/\/[^@/]*@/, '//***@')} is not a run store; use postgres://user@host/db, or a directory for the file store`);
+    throw new ConfigError(
+      'bad-store',
+      `SVC_STORE: ${spec.replace(/\/\/[^@/]*@/, '//***@')} is not a run store; use postgres://user@host/db, or a directory for the file store`,
+    );
   }
   const { FileRunStore } = require('../store/file-run-store') as typeof import('../store/file-run-store');
   return new FileRunStore({
@@ -47,7 +64,8 @@ function openRunStore(env: NodeJS.ProcessEnv, svcHome: string, cwd: string): Run
  */
 function sideOf<T>(store: RunStore, methods: readonly string[], what: string): T {
   const missing = methods.filter((m) => typeof (store as unknown as Record<string, unknown>)[m] !== 'function');
-  if (missing.length > 0) throw new Error(`the run store at ${store.location} keeps no ${what} (${missing.join(', ')}): resolve it from the container that holds the store itself`);
+  if (missing.length > 0)
+    throw new Error(`the run store at ${store.location} keeps no ${what} (${missing.join(', ')}): resolve it from the container that holds the store itself`);
   return store as unknown as T;
 }
 
@@ -55,14 +73,18 @@ function sideOf<T>(store: RunStore, methods: readonly string[], what: string): T
 function wholeMs(env: NodeJS.ProcessEnv, name: 'SVC_STORE_LOCK_WAIT_MS' | 'SVC_STORE_LEASE_MS'): number | undefined {
   const value = env[name];
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError('bad-store-timing', `${name}=${value}: expected a whole number of milliseconds, at least 1`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new ConfigError('bad-store-timing', `${name}=${value}: expected a whole number of milliseconds, at least 1`);
   return Number(value);
 }
 
 /** SVC_SINK_RETRIES / SVC_SINK_BACKOFF_MS tune sink retries (tests shorten them; operators may lengthen them). */
 function retryFromEnv(env: NodeJS.ProcessEnv): { attempts?: number; baseDelayMs?: number } {
   const retry: { attempts?: number; baseDelayMs?: number } = {};
-  const settings = [['SVC_SINK_RETRIES', 'attempts', 1], ['SVC_SINK_BACKOFF_MS', 'baseDelayMs', 0]] as const;
+  const settings = [
+    ['SVC_SINK_RETRIES', 'attempts', 1],
+    ['SVC_SINK_BACKOFF_MS', 'baseDelayMs', 0],
+  ] as const;
   for (const [name, key, min] of settings) {
     const value = env[name];
     if (value === undefined) continue;

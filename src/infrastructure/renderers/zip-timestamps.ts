@@ -10,7 +10,8 @@ export function stampZipEntries(zip: Uint8Array, day: Date): void {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   const dosDate = ((day.getUTCFullYear() - 1980) << 9) | ((day.getUTCMonth() + 1) << 5) | day.getUTCDate();
   const end = zip.byteLength - 22;
-  if (end < 0 || view.getUint32(end, true) !== END_OF_CENTRAL_DIRECTORY) throw new Error('stampZipEntries: the zip writer left an archive comment or an unexpected layout; the entry dates cannot be pinned');
+  if (end < 0 || view.getUint32(end, true) !== END_OF_CENTRAL_DIRECTORY)
+    throw new Error('stampZipEntries: the zip writer left an archive comment or an unexpected layout; the entry dates cannot be pinned');
   let entry = view.getUint32(end + 16, true);
   for (let left = view.getUint16(end + 10, true); left > 0; left -= 1) {
     const local = view.getUint32(entry + 42, true);

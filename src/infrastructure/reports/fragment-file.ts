@@ -34,7 +34,7 @@ export class FragmentFile implements FragmentSink {
   }
 
   private emit(bytes: Buffer): void {
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+    for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at);
     this.bytes += bytes.length;
   }
 }

@@ -63,7 +63,7 @@ export class FsReportReader implements ReportReader {
     let tail: Buffer;
     const first = await opening();
     try {
-      for (let at = 0; start === undefined && at < size && head.length < MAX_HEAD_BYTES; ) {
+      for (let at = 0; start === undefined && at < size && head.length < MAX_HEAD_BYTES;) {
         const chunk = await readAt(first, at, ITEM_CHUNK_BYTES);
         if (chunk.length === 0) break;
         head = Buffer.concat([head, chunk]);
@@ -83,7 +83,13 @@ export class FsReportReader implements ReportReader {
     const bracket = lastByte(tail, brace);
     const bare = head[skipSpace(head, bomLength(head))] === OPEN_ARRAY;
     // The array must end the document: `]` last for a bare array, `]` then `}` for a report object.
-    const end = bare ? (tail[brace] === CLOSE_ARRAY ? tailAt + brace : -1) : tail[brace] === CLOSE_OBJECT && tail[bracket] === CLOSE_ARRAY ? tailAt + bracket : -1;
+    const end = bare
+      ? tail[brace] === CLOSE_ARRAY
+        ? tailAt + brace
+        : -1
+      : tail[brace] === CLOSE_OBJECT && tail[bracket] === CLOSE_ARRAY
+        ? tailAt + bracket
+        : -1;
     if (end <= open_) return undefined;
     let header: unknown = [];
     try {
@@ -100,7 +106,7 @@ export class FsReportReader implements ReportReader {
       const handle = await opening();
       try {
         const splitter = new JsonArrayItems('[');
-        for (let at = open_; at <= end; ) {
+        for (let at = open_; at <= end;) {
           const chunk = await readAt(handle, at, Math.min(ITEM_CHUNK_BYTES, end + 1 - at)).catch((error: unknown) => {
             throw translateFsError(error, path, 'input file');
           });
@@ -165,7 +171,11 @@ export function loaded(path: string, bytes: Buffer, size: number): LoadedDocumen
 export async function inputSize(path: string, what: 'json' | 'text' = 'json'): Promise<number> {
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected ${what === 'json' ? 'a JSON file; pass the report file itself' : 'a file; pass the file itself'}`);
+    if (info.isDirectory())
+      throw new InvalidInputError(
+        'input-is-directory',
+        `${path}: is a directory, expected ${what === 'json' ? 'a JSON file; pass the report file itself' : 'a file; pass the file itself'}`,
+      );
     if (info.size > MAX_JSON_BYTES) {
       throw new InvalidInputError(
         'input-too-large',

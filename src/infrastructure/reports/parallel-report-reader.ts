@@ -32,7 +32,10 @@ export class ParallelReportReader implements PartitionedReportReader {
   private readonly splitMinBytes: number;
   private readonly threads: number;
 
-  constructor(private readonly reader: ReportReader, options: PartitionOptions = {}) {
+  constructor(
+    private readonly reader: ReportReader,
+    options: PartitionOptions = {},
+  ) {
     this.splitMinBytes = options.splitMinBytes ?? 32 * 2 ** 20;
     this.threads = Math.min(2, options.threads ?? availableParallelism());
   }
@@ -44,7 +47,7 @@ export class ParallelReportReader implements PartitionedReportReader {
     try {
       const handle = await open(path, 'r');
       try {
-        for (let at = 0; at < size; ) {
+        for (let at = 0; at < size;) {
           const { bytesRead } = await handle.read(bytes, at, size - at, at);
           if (bytesRead === 0) break; // the file shrank while being read: the parts will not parse, and it is read whole
           at += bytesRead;
@@ -63,9 +66,18 @@ export class ParallelReportReader implements PartitionedReportReader {
     const [cut] = layout.cuts;
     // Each part is decoded as one JSON array, brackets included, so JSON.parse gets one flat string and no
     // copy of it: the comma at the cut becomes the worker's `[` and, once it has decoded, this part's `]`.
-    const sha256 = createHash('sha256').update(bytes.subarray(0, cut)).update(',').update(bytes.subarray(cut + 1)).digest('hex');
+    const sha256 = createHash('sha256')
+      .update(bytes.subarray(0, cut))
+      .update(',')
+      .update(bytes.subarray(cut + 1))
+      .digest('hex');
     bytes[cut] = 0x5b;
-    const part = new WorkerPart(PART_WORKER, { shared: bytes.buffer as SharedArrayBuffer, from: cut, to: layout.end + 1, id: `part-${randomBytes(4).toString('hex')}` });
+    const part = new WorkerPart(PART_WORKER, {
+      shared: bytes.buffer as SharedArrayBuffer,
+      from: cut,
+      to: layout.end + 1,
+      id: `part-${randomBytes(4).toString('hex')}`,
+    });
     await part.decoded;
     bytes[cut] = 0x5d;
     const localText = bytes.toString('utf8', layout.start - 1, cut + 1);

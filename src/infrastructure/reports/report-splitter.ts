@@ -90,7 +90,8 @@ function cutPoints(bytes: Buffer, start: number, end: number, parts: number): nu
   const cuts: number[] = [];
   for (let k = 1; k < parts; k++) {
     let at = bytes.indexOf(COMMA, Math.max(start + Math.floor(((end - start) * k) / parts), (cuts.at(-1) ?? start) + 1));
-    while (at !== -1 && at < end && !(bytes[lastByte(bytes, at)] === CLOSE_OBJECT && bytes[skipSpace(bytes, at + 1)] === OPEN_OBJECT)) at = bytes.indexOf(COMMA, at + 1);
+    while (at !== -1 && at < end && !(bytes[lastByte(bytes, at)] === CLOSE_OBJECT && bytes[skipSpace(bytes, at + 1)] === OPEN_OBJECT))
+      at = bytes.indexOf(COMMA, at + 1);
     if (at === -1 || at >= end) break;
     cuts.push(at);
   }

@@ -20,7 +20,14 @@ export class WorkerPart implements RemotePart {
       this.pending = undefined;
       if (message.ok) pending?.resolve(message.value);
       // The worker's failures are file-system ones (it writes fragments next to the bundle): name them so.
-      else pending?.reject(translateFsError(Object.assign(new Error(message.error?.message), { code: message.error?.code }), 'the bundle\'s staging directory', 'temporary file') as Error);
+      else
+        pending?.reject(
+          translateFsError(
+            Object.assign(new Error(message.error?.message), { code: message.error?.code }),
+            "the bundle's staging directory",
+            'temporary file',
+          ) as Error,
+        );
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`part worker exited with code ${code}`)));

@@ -81,7 +81,9 @@ export class CyclonedxSbomGenerator implements SbomGenerator {
     const version = stringField(project.version) ?? root.version;
     const subject = packageComponent(Enums.ComponentType.Application, name, version, npmPurl(name, version));
     addLicense(subject, project.license ?? root.license);
-    const dependents: [string, LockedPackage, Models.Component][] = [['', { ...root, devDependencies: includeDev ? root.devDependencies : undefined }, subject]];
+    const dependents: [string, LockedPackage, Models.Component][] = [
+      ['', { ...root, devDependencies: includeDev ? root.devDependencies : undefined }, subject],
+    ];
     for (const [path, component] of byPath) dependents.push([path, packages[path], component]);
     for (const [path, entry, component] of dependents) {
       const names = [entry.dependencies, entry.devDependencies, entry.optionalDependencies, entry.peerDependencies].flatMap((deps) => Object.keys(deps ?? {}));
@@ -116,7 +118,8 @@ function peerClosure(packages: Record<string, LockedPackage>): Set<string> {
     if (path === undefined || seen.has(path)) continue;
     seen.add(path);
     const entry = packages[path];
-    for (const deps of [entry.dependencies, entry.optionalDependencies, entry.peerDependencies]) for (const dep of Object.keys(deps ?? {})) queue.push([path, dep]);
+    for (const deps of [entry.dependencies, entry.optionalDependencies, entry.peerDependencies])
+      for (const dep of Object.keys(deps ?? {})) queue.push([path, dep]);
   }
   return seen;
 }
@@ -167,7 +170,7 @@ async function installedLicense(file: string): Promise<unknown> {
 
 /** Where npm finds `name` from the package at `path`: its own node_modules, then each enclosing one, up to the root's. */
 function resolveInstalled(packages: Packages, path: string, name: string): string | undefined {
-  for (let base = path; ; ) {
+  for (let base = path; ;) {
     const candidate = `${base === '' ? '' : `${base}/`}${NODE_MODULES}${name}`;
     if (packages[candidate] !== undefined) return candidate;
     if (base === '') return undefined;
@@ -179,7 +182,10 @@ function resolveInstalled(packages: Packages, path: string, name: string): strin
 function lockedPackages(lock: Record<string, unknown>, file: string): Packages {
   const { lockfileVersion, packages } = lock;
   if ((lockfileVersion !== 2 && lockfileVersion !== 3) || typeof packages !== 'object' || packages === null) {
-    throw new InvalidInputError('bad-lockfile', `${file}: lockfileVersion ${String(lockfileVersion)} has no "packages" map; run npm install with npm 7 or later to rewrite it as version 3`);
+    throw new InvalidInputError(
+      'bad-lockfile',
+      `${file}: lockfileVersion ${String(lockfileVersion)} has no "packages" map; run npm install with npm 7 or later to rewrite it as version 3`,
+    );
   }
   return packages as Packages;
 }
@@ -202,9 +208,12 @@ function parseJson(text: string, file: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new InvalidInputError('bad-lockfile', `${file}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); run npm install to rewrite it`, { cause: error });
+    throw new InvalidInputError('bad-lockfile', `${file}: not valid JSON (${jsonSyntaxProblem((error as Error).message)}); run npm install to rewrite it`, {
+      cause: error,
+    });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('bad-lockfile', `${file}: expected a JSON object; run npm install to rewrite it`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidInputError('bad-lockfile', `${file}: expected a JSON object; run npm install to rewrite it`);
   return value as Record<string, unknown>;
 }
 

@@ -57,7 +57,10 @@ export class RawInput {
 
   async text(): Promise<string> {
     if (this.size > MAX_TEXT_BYTES) {
-      throw new InvalidInputError('input-too-large', `${this.path}: ${this.size} bytes is more than this format can be read in one piece (512 MiB); split the scan into smaller runs`);
+      throw new InvalidInputError(
+        'input-too-large',
+        `${this.path}: ${this.size} bytes is more than this format can be read in one piece (512 MiB); split the scan into smaller runs`,
+      );
     }
     let bytes: Buffer;
     try {
@@ -107,7 +110,9 @@ export class RawInput {
     }
     if (failure) {
       const message = failure.message.split('\n')[0];
-      throw new InvalidInputError('invalid-xml', `${this.path}: invalid XML: ${message}; the file is damaged or cut short, export it again`, { cause: failure });
+      throw new InvalidInputError('invalid-xml', `${this.path}: invalid XML: ${message}; the file is damaged or cut short, export it again`, {
+        cause: failure,
+      });
     }
     this.digest = hash.digest('hex');
   }

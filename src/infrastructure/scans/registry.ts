@@ -19,4 +19,23 @@ import { trivy } from './vendors/trivy';
 import { zap } from './vendors/zap';
 
 /** Every scanner svc reads, in the order `svc adapter run --list` shows them. */
-export const VENDOR_PARSERS: readonly VendorParser[] = [scubagear, prowler, awsSecurityhub, azurePolicy, defender, sarif, trivy, openscap, nessus, kubescape, inspec, scoutsuite, zap, ckl, oscalAr, grype, checkov, hdf];
+export const VENDOR_PARSERS: readonly VendorParser[] = [
+  scubagear,
+  prowler,
+  awsSecurityhub,
+  azurePolicy,
+  defender,
+  sarif,
+  trivy,
+  openscap,
+  nessus,
+  kubescape,
+  inspec,
+  scoutsuite,
+  zap,
+  ckl,
+  oscalAr,
+  grype,
+  checkov,
+  hdf,
+];

@@ -26,11 +26,16 @@ export interface VendorParser {
  * the file may hold line breaks and other control characters: they are escaped, so the message stays one line.
  */
 export function shapeError(input: RawInput, tool: string, path: string, problem: string): InvalidInputError {
-  return new InvalidInputError('invalid-scan', `${input.path}: ${oneLine(path)}: ${oneLine(problem)}; this is not ${tool} output as svc knows it (docs/adapters.md)`);
+  return new InvalidInputError(
+    'invalid-scan',
+    `${input.path}: ${oneLine(path)}: ${oneLine(problem)}; this is not ${tool} output as svc knows it (docs/adapters.md)`,
+  );
 }
 
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c < ' ' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c < ' ' ? JSON.stringify(c).slice(1, -1) : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

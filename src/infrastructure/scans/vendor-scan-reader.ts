@@ -15,7 +15,11 @@ export class VendorScanReader implements ScanReader {
 
   async read(vendor: string, path: string): Promise<ReadScan> {
     const parser = this.parsers.find((p) => p.info.vendor === vendor);
-    if (!parser) throw new InvalidInputError('unknown-vendor', `unknown vendor "${vendor}"; use one of ${this.parsers.map((p) => p.info.vendor).join(', ')} (svc adapter run --list)`);
+    if (!parser)
+      throw new InvalidInputError(
+        'unknown-vendor',
+        `unknown vendor "${vendor}"; use one of ${this.parsers.map((p) => p.info.vendor).join(', ')} (svc adapter run --list)`,
+      );
     const input = new RawInput(path, await sizeOf(path));
     if (input.size === 0) throw new InvalidInputError('input-empty', `${path}: the file is empty; pass the ${parser.info.tool} output file itself`);
     const head = await input.head();
@@ -37,8 +41,15 @@ export class VendorScanReader implements ScanReader {
     const general = widest(matches);
     if (general !== undefined) return general.info;
     const vendors = this.parsers.map((p) => p.info.vendor).join(', ');
-    if (matches.length === 0) throw new InvalidInputError('vendor-not-detected', `${path}: looks like the output of none of the ${this.parsers.length} scanners svc reads (${vendors}); name the vendor (svc adapter run <vendor> ${path}), or check that this is the scanner's JSON or XML output file`);
-    throw new InvalidInputError('vendor-ambiguous', `${path}: looks like the output of ${matches.map((p) => `${p.info.tool} (${p.info.vendor})`).join(' and of ')}; name the one it is: ${matches.map((p) => `svc adapter run ${p.info.vendor} ${path}`).join(' or ')}`);
+    if (matches.length === 0)
+      throw new InvalidInputError(
+        'vendor-not-detected',
+        `${path}: looks like the output of none of the ${this.parsers.length} scanners svc reads (${vendors}); name the vendor (svc adapter run <vendor> ${path}), or check that this is the scanner's JSON or XML output file`,
+      );
+    throw new InvalidInputError(
+      'vendor-ambiguous',
+      `${path}: looks like the output of ${matches.map((p) => `${p.info.tool} (${p.info.vendor})`).join(' and of ')}; name the one it is: ${matches.map((p) => `svc adapter run ${p.info.vendor} ${path}`).join(' or ')}`,
+    );
   }
 }
 
@@ -50,7 +61,8 @@ function widest(matches: readonly VendorParser[]): VendorParser | undefined {
 async function sizeOf(path: string): Promise<number> {
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a scanner's output file; pass the file itself`);
+    if (info.isDirectory())
+      throw new InvalidInputError('input-is-directory', `${path}: is a directory, expected a scanner's output file; pass the file itself`);
     return info.size;
   } catch (error) {
     throw translateFsError(error, path, 'input file');

@@ -18,7 +18,11 @@ export interface AtomicWriteOptions {
  * leftover is known for what it is and swept, then renames it over `path`: a reader sees the old file or the new one,
  * never part of one. On failure the temporary file is removed and the error passes on as it came.
  */
-export async function writeFileAtomically(path: string, data: string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomically(
+  path: string,
+  data: string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const { mode = 0o600, durable = true } = options;
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${tempTag()}`);
@@ -33,7 +37,11 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
 }
 
 /** A new file (refused if `path` exists) of `chunks`, each written whole, fsynced when durable. */
-export async function writeNewFile(path: string, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeNewFile(
+  path: string,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const handle = await open(path, 'wx', options.mode ?? 0o600);
   try {
     // writeFile writes the whole chunk from the current position (write() may write part of one).

@@ -103,7 +103,9 @@ function requireFor(module: CjsModule, internals: ModuleInternals): NodeJS.Requi
 
 function expectString(request: unknown): string {
   if (typeof request !== 'string') {
-    throw Object.assign(new TypeError(`The "request" argument must be of type string. Received ${request === null ? 'null' : typeof request}`), { code: 'ERR_INVALID_ARG_TYPE' });
+    throw Object.assign(new TypeError(`The "request" argument must be of type string. Received ${request === null ? 'null' : typeof request}`), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
   }
   return request;
 }

@@ -197,9 +197,12 @@ function holdLease(path: string, what: string, owner: LockOwner, leaseMs: number
       await rm(temp, { force: true }).catch(() => undefined);
     }
   };
-  const timer = setInterval(() => {
-    renewing = renewing.then(renew);
-  }, Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
+  const timer = setInterval(
+    () => {
+      renewing = renewing.then(renew);
+    },
+    Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)),
+  );
   timer.unref();
   const stop = () => {
     stopped = true;

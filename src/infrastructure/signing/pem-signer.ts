@@ -61,7 +61,8 @@ export class PemSigner implements Signer {
 
 async function readKeyFile(path: string): Promise<Buffer> {
   const pem = await readIfPresent(path);
-  if (pem === undefined) throw new ConfigError('signing-key-missing', `${path}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key`);
+  if (pem === undefined)
+    throw new ConfigError('signing-key-missing', `${path}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key`);
   return pem;
 }
 
@@ -119,7 +120,11 @@ function privateKeyOf(pem: Buffer, path: string): { key: crypto.KeyObject; algor
   try {
     key = crypto.createPrivateKey({ key: pem, format: 'pem' });
   } catch (error) {
-    const found = /-----BEGIN [A-Z ]*PUBLIC KEY-----/.test(text) ? 'a public key' : /-----BEGIN CERTIFICATE-----/.test(text) ? 'a certificate' : 'no PEM private key found';
+    const found = /-----BEGIN [A-Z ]*PUBLIC KEY-----/.test(text)
+      ? 'a public key'
+      : /-----BEGIN CERTIFICATE-----/.test(text)
+        ? 'a certificate'
+        : 'no PEM private key found';
     return unusable(found, error);
   }
   const details = key.asymmetricKeyDetails ?? {};
@@ -197,7 +202,8 @@ function publicKeyOf(jwk: PublicJwk): crypto.KeyObject {
   }
   const details = key.asymmetricKeyDetails ?? {};
   if (key.asymmetricKeyType !== expected) return bad(`a ${key.asymmetricKeyType} key does not fit the algorithm`);
-  if (expected === 'ec' && details.namedCurve !== 'prime256v1') return bad(`EC curve ${CURVE_NAMES[details.namedCurve ?? ''] ?? details.namedCurve} does not fit ES256`);
+  if (expected === 'ec' && details.namedCurve !== 'prime256v1')
+    return bad(`EC curve ${CURVE_NAMES[details.namedCurve ?? ''] ?? details.namedCurve} does not fit ES256`);
   if (expected === 'rsa' && (details.modulusLength ?? 0) < MIN_RSA_BITS) return bad(`RSA of ${details.modulusLength} bits`);
   return key;
 }

@@ -33,9 +33,11 @@ export class SendError extends Error {
 /** The defaults with the configured overrides, checked: a policy that never tries or waits a negative time is a config mistake. */
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...overrides };
-  if (!Number.isInteger(policy.attempts) || policy.attempts < 1) throw new ConfigError('bad-sink-retry', `sink retry attempts ${policy.attempts}: expected a whole number of at least 1`);
+  if (!Number.isInteger(policy.attempts) || policy.attempts < 1)
+    throw new ConfigError('bad-sink-retry', `sink retry attempts ${policy.attempts}: expected a whole number of at least 1`);
   for (const key of ['baseDelayMs', 'maxDelayMs'] as const) {
-    if (!Number.isFinite(policy[key]) || policy[key] < 0) throw new ConfigError('bad-sink-retry', `sink retry ${key} ${policy[key]}: expected milliseconds, 0 or more`);
+    if (!Number.isFinite(policy[key]) || policy[key] < 0)
+      throw new ConfigError('bad-sink-retry', `sink retry ${key} ${policy[key]}: expected milliseconds, 0 or more`);
   }
   return policy;
 }

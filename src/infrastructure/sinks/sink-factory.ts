@@ -31,7 +31,8 @@ export class SinkFactory implements SecurityEventSinks {
     syslogFacility(options.facility);
     // An empty SVC_SINK_TOKEN= counts as unset, and the newline of a token read from a file is not part of it.
     const token = options.token?.trim() || undefined;
-    if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError('bad-sink-token', 'SVC_SINK_TOKEN: contains spaces or control characters; set it to the token alone');
+    if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
+      throw new ConfigError('bad-sink-token', 'SVC_SINK_TOKEN: contains spaces or control characters; set it to the token alone');
     this.token = token;
   }
 
@@ -75,7 +76,10 @@ export class SinkFactory implements SecurityEventSinks {
     const tokenParameter = [...url.searchParams.keys()].some((key) => /token/i.test(key));
     if (url.username || url.password || tokenParameter) {
       // The message names the URL without the secret: usage errors are printed and logged.
-      throw new UsageError('sink-token-in-url', `--sink ${shown}: credentials in the URL; put the token in SVC_SINK_TOKEN instead (a command line shows up in ps)`);
+      throw new UsageError(
+        'sink-token-in-url',
+        `--sink ${shown}: credentials in the URL; put the token in SVC_SINK_TOKEN instead (a command line shows up in ps)`,
+      );
     }
     return new HttpEventSink({ url, retry: this.retry, token: this.token, hostname: this.options.hostname });
   }

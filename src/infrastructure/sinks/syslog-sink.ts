@@ -62,7 +62,10 @@ export class SyslogSink implements SecurityEventSink {
 
   private message(event: ConmonEvent, msg: string): Buffer {
     const pri = this.facility * 8 + SYSLOG_SEVERITY[event.severity];
-    return Buffer.from(`<${pri}>1 ${timestamp(event.time)} ${this.hostname} ${APP_NAME} ${process.pid} ${headerField(event.kind, 32)} ${structuredData(event)} ${msg}`, 'utf8');
+    return Buffer.from(
+      `<${pri}>1 ${timestamp(event.time)} ${this.hostname} ${APP_NAME} ${process.pid} ${headerField(event.kind, 32)} ${structuredData(event)} ${msg}`,
+      'utf8',
+    );
   }
 
   private datagram(event: ConmonEvent): Buffer {
@@ -104,7 +107,10 @@ export class SyslogSink implements SecurityEventSink {
       const broken = new Promise<never>((_, reject) => open.once('error', reject));
       broken.catch(() => undefined);
       for (const datagram of datagrams) {
-        await Promise.race([new Promise<void>((resolve, reject) => open.send(datagram, port, address, (error) => (error ? reject(error) : resolve()))), broken]);
+        await Promise.race([
+          new Promise<void>((resolve, reject) => open.send(datagram, port, address, (error) => (error ? reject(error) : resolve()))),
+          broken,
+        ]);
       }
     } catch (error) {
       throw this.failure(error, 'UDP');
@@ -114,7 +120,9 @@ export class SyslogSink implements SecurityEventSink {
   }
 
   private failure(error: unknown, transport: string): SendError {
-    return new SendError(`${this.name}: ${messageOf(error)}; check the host and port and that a syslog collector listens there over ${transport}`, { cause: error });
+    return new SendError(`${this.name}: ${messageOf(error)}; check the host and port and that a syslog collector listens there over ${transport}`, {
+      cause: error,
+    });
   }
 }
 

@@ -42,7 +42,8 @@ const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTL
 export async function* compressed(chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   const first: Uint8Array[] = [];
   let size = 0;
-  const iterator = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>;
+  const iterator = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as
+    AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>;
   for (;;) {
     const next = await iterator.next();
     if (next.done) {

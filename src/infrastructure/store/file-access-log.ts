@@ -124,7 +124,10 @@ export class FileAccessLog {
   }
 
   async events(from: string, to: string): Promise<AccessEvent[]> {
-    const days = (await this.names()).map((n) => RAW_FILE.exec(n)?.[1]).filter((d): d is string => d !== undefined && d >= from && d <= to).sort();
+    const days = (await this.names())
+      .map((n) => RAW_FILE.exec(n)?.[1])
+      .filter((d): d is string => d !== undefined && d >= from && d <= to)
+      .sort();
     const events: AccessEvent[] = [];
     for (const day of days) {
       const path = this.rawPath(day);
@@ -147,7 +150,11 @@ export class FileAccessLog {
     const done: AccessUpkeep = { compacted: 0, summarized: 0, raw_days: 0, summary_days: 0 };
     const files = new Map<string, Set<'raw' | 'tally' | 'summary'>>();
     for (const name of await this.names()) {
-      for (const [kind, pattern] of [['raw', RAW_FILE], ['tally', TALLY_FILE], ['summary', SUMMARY_FILE]] as const) {
+      for (const [kind, pattern] of [
+        ['raw', RAW_FILE],
+        ['tally', TALLY_FILE],
+        ['summary', SUMMARY_FILE],
+      ] as const) {
         const day = pattern.exec(name)?.[1];
         if (day !== undefined) files.set(day, (files.get(day) ?? new Set()).add(kind));
       }
@@ -216,7 +223,14 @@ export class FileAccessLog {
       }
       const summary = summaryId === '' ? undefined : await this.readSummary(day);
       const base = summary?.tallies ?? [];
-      cursor = { summaryId, base, ...(summary?.absorbed === undefined ? {} : { absorbed: summary.absorbed }), offset: 0, lines: 0, tallies: new AccessTallies(base) };
+      cursor = {
+        summaryId,
+        base,
+        ...(summary?.absorbed === undefined ? {} : { absorbed: summary.absorbed }),
+        offset: 0,
+        lines: 0,
+        tallies: new AccessTallies(base),
+      };
     }
     this.cursors.delete(day);
     this.cursors.set(day, cursor);
@@ -302,7 +316,10 @@ export class FileAccessLog {
       summary.schema === ACCESS_SUMMARY_SCHEMA &&
       summary.day === day &&
       (summary.absorbed === undefined ||
-        (isPlainObject(summary.absorbed) && typeof summary.absorbed.ino === 'string' && Number.isSafeInteger(summary.absorbed.bytes) && (summary.absorbed.bytes as number) >= 0)) &&
+        (isPlainObject(summary.absorbed) &&
+          typeof summary.absorbed.ino === 'string' &&
+          Number.isSafeInteger(summary.absorbed.bytes) &&
+          (summary.absorbed.bytes as number) >= 0)) &&
       Array.isArray(summary.tallies) &&
       summary.tallies.every((t) => isAccessTally(t) && t.day === day);
     if (!valid) throw chainTampered(path, `not a ${ACCESS_SUMMARY_SCHEMA} summary of ${day}`);
@@ -346,13 +363,22 @@ export class FileAccessLog {
  * `add`; returns where the whole lines end and how many lines (counting `lines` before) that makes. A torn line (an
  * array begun and never ended: a crash mid-write) is skipped; any other line that is not tallies of `day` was edited.
  */
-async function readTallyLines(handle: FileHandle, path: string, day: string, from: number, to: number, lines: number, add: (t: AccessTally) => void): Promise<{ offset: number; lines: number }> {
+async function readTallyLines(
+  handle: FileHandle,
+  path: string,
+  day: string,
+  from: number,
+  to: number,
+  lines: number,
+  add: (t: AccessTally) => void,
+): Promise<{ offset: number; lines: number }> {
   let n = lines;
   const offset = await eachLineOf(handle, from, to, (line) => {
     n += 1;
     if (line === '' || (line.startsWith('[') && !line.endsWith(']'))) return;
     const tallies = parseOrUndefined(line);
-    if (!Array.isArray(tallies) || !tallies.every((t) => isAccessTally(t) && t.day === day)) throw chainTampered(`${path}:${n}`, `not a line of access tallies of ${day}`);
+    if (!Array.isArray(tallies) || !tallies.every((t) => isAccessTally(t) && t.day === day))
+      throw chainTampered(`${path}:${n}`, `not a line of access tallies of ${day}`);
     for (const t of tallies as AccessTally[]) add(t);
   });
   return { offset, lines: n };

@@ -51,7 +51,14 @@ export class PackFileWriter {
     const header: number[] = [];
     varint(header, frame.first);
     varint(header, frame.lengths.length);
-    const record = [Buffer.from(header), frame.lengths, Buffer.from(lengthOf(frame.keys.length)), frame.keys, Buffer.from(lengthOf(frame.bytes.length)), frame.bytes];
+    const record = [
+      Buffer.from(header),
+      frame.lengths,
+      Buffer.from(lengthOf(frame.keys.length)),
+      frame.keys,
+      Buffer.from(lengthOf(frame.bytes.length)),
+      frame.bytes,
+    ];
     const bytes = Buffer.concat(record);
     await this.handle.writeFile(bytes);
     this.table.push({ first: frame.first, length: bytes.length });
@@ -137,7 +144,8 @@ export class PackFileReader {
     try {
       fd = openSync(path, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.undecodable(path, `is the pack of run ${seq}, which a document's piece list names, but it is missing`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw this.undecodable(path, `is the pack of run ${seq}, which a document's piece list names, but it is missing`);
       throw error;
     }
     try {

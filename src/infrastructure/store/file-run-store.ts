@@ -3,12 +3,33 @@ import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
+import {
+  EVIDENCE_BUNDLE_DOCUMENT,
+  type DecidedRun,
+  type RunDocument,
+  type RunSummary,
+  type StoredRun,
+  type TrackedPoamItem,
+} from '../../domain/conmon/run-record';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray } from '../../domain/conmon/stored-state';
 import { JsonArrayItems, JsonSplitError } from '../../domain/encoding/json-array-items';
 import { InvalidInputError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import type {
+  AppendDecision,
+  AppendedRun,
+  AppendOutcome,
+  AppendRequest,
+  DocumentProducer,
+  JournalEntry,
+  OpenedDocument,
+  PruneDecision,
+  PruneOutcome,
+  RunDocumentSource,
+  RunRange,
+  RunStore,
+  RunView,
+} from '../../ports/run-store';
 import { PRUNE_KIND, prunedBy, prunedError, type PruneRecord } from '../../domain/conmon/retention';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
 import type { JournalStore } from '../../ports/journal-store';
@@ -18,7 +39,18 @@ import { translateFsError } from '../shared/fs-errors';
 import { acquireLease, DEFAULT_LOCK_WAIT_MS, isStaleTemp, tempTag, type Lease, type LockOwner } from '../shared/lock-owner';
 import { canonicalText, checkDecided, parseRunKey, tampered } from '../../domain/conmon/run-id';
 import { collectGarbage, noteStreamed } from '../shared/collect-garbage';
-import { collect, compressed, compressedFile, CorruptCompression, decompressed, decompressedWhole, documentOfFile, once, piecesFile, WHOLE_COMPRESSED_BYTES } from './compressed-documents';
+import {
+  collect,
+  compressed,
+  compressedFile,
+  CorruptCompression,
+  decompressed,
+  decompressedWhole,
+  documentOfFile,
+  once,
+  piecesFile,
+  WHOLE_COMPRESSED_BYTES,
+} from './compressed-documents';
 import { PackFileReader, PackFileWriter, packSeq } from './file-packs';
 import { type DocumentBase, PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { RecordId, storedRecord, type LegacyBundle } from '../../domain/conmon/stored-record';
@@ -153,7 +185,9 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
   }
 
   private pieceFrames(): PieceFrames {
-    return new PieceFrames(this.packs.frame, (pack) => chainTampered(this.packs.path(pack), `does not hold the pieces of run ${pack} that a document's piece list names`));
+    return new PieceFrames(this.packs.frame, (pack) =>
+      chainTampered(this.packs.path(pack), `does not hold the pieces of run ${pack} that a document's piece list names`),
+    );
   }
 
   append(id: string, decide: AppendDecision, produce?: DocumentProducer): Promise<AppendOutcome> {
@@ -211,7 +245,13 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
   }
 
   /** appendJournal's work, under `lease`, after `journal` (the committed journal, as readJournal read it). */
-  private async appendJournalHeld(lease: Lease, journal: Awaited<ReturnType<FileRunStore['readJournal']>>, kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+  private async appendJournalHeld(
+    lease: Lease,
+    journal: Awaited<ReturnType<FileRunStore['readJournal']>>,
+    kind: string,
+    record: Record<string, unknown>,
+    recordedAt: string,
+  ): Promise<JournalEntry> {
     const { entries, committedBytes, headWritten } = journal;
     const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
     if (!headWritten) await this.writeAtomic(this.journalHeadPath, canonicalText(EMPTY_JOURNAL));
@@ -387,10 +427,13 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
         return found && this.openEntryDocument(found, name);
       },
       // Their files opened at once: a small one is read whole as it is opened.
-      openDocuments: async (keys, name) => Promise.all(keys.map(async (key) => {
-        const found = entry(key);
-        return found && this.openEntryDocument(found, name);
-      })),
+      openDocuments: async (keys, name) =>
+        Promise.all(
+          keys.map(async (key) => {
+            const found = entry(key);
+            return found && this.openEntryDocument(found, name);
+          }),
+        ),
     };
   }
 
@@ -417,7 +460,9 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
       return yield* stored.chunks;
     }
     const pruning = prunedBy((await this.readJournal()).entries, id, name);
-    throw pruning ? prunedError(this.location, entry.summary, name, pruning) : tampered(path, id, `is a document of run ${seq} that index.json lists, but its file is missing`);
+    throw pruning
+      ? prunedError(this.location, entry.summary, name, pruning)
+      : tampered(path, id, `is a document of run ${seq} that index.json lists, but its file is missing`);
   }
 
   /**
@@ -428,7 +473,11 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
    * removes the old one, so a plain file gone while it is looked for is looked for compressed again, and a compressed
    * one, as pieces. Bytes that do not decode are what `undecodable` says of their file.
    */
-  private async storedBytes(path: string, id: string | undefined, undecodable: (file: string) => Error): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
+  private async storedBytes(
+    path: string,
+    id: string | undefined,
+    undecodable: (file: string) => Error,
+  ): Promise<{ path: string; chunks: AsyncGenerator<Uint8Array> } | undefined> {
     const listFile = piecesFile(path);
     const pieces = async () => {
       if (id === undefined) return undefined;
@@ -439,7 +488,11 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
     };
     const found = await pieces();
     if (found !== undefined) return found;
-    for (const [file, packed] of [[compressedFile(path), true], [path, false], [compressedFile(path), true]] as const) {
+    for (const [file, packed] of [
+      [compressedFile(path), true],
+      [path, false],
+      [compressedFile(path), true],
+    ] as const) {
       // Small, as most of a run's files are: read and decompressed at once (a stream costs more than the bytes).
       const whole = smallFileSync(file);
       if (whole === undefined) continue;
@@ -715,7 +768,8 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
       for await (const chunk of stored.chunks) feed(chunk);
       if (array !== poam) throw new JsonSplitError(0, 'no POA&M state');
       const tail = parseJson(`{${splitter.rest().slice(1)}`, statePath);
-      if (!isObject(tail) || Object.keys(tail).length !== 1 || !isObject(tail.summary) || tail.summary.id !== link.id) throw corrupt(statePath, `not the state of run ${link.id}`);
+      if (!isObject(tail) || Object.keys(tail).length !== 1 || !isObject(tail.summary) || tail.summary.id !== link.id)
+        throw corrupt(statePath, `not the state of run ${link.id}`);
       return { summary: tail.summary as unknown as RunSummary, events: events.end(), poam: poam.end() };
     } catch (error) {
       if (!(error instanceof JsonSplitError)) throw error;
@@ -752,7 +806,10 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
   private async upgrade(): Promise<RunIndex> {
     const legacy = parseJson((await this.readText(this.indexPath)) ?? '', this.indexPath) as { runs?: unknown };
     const summaries = legacy.runs;
-    if (!Array.isArray(summaries) || !summaries.every((s: unknown, i: number) => isObject(s) && s.seq === i + 1 && typeof s.id === 'string' && typeof s.as_of === 'string')) {
+    if (
+      !Array.isArray(summaries) ||
+      !summaries.every((s: unknown, i: number) => isObject(s) && s.seq === i + 1 && typeof s.id === 'string' && typeof s.as_of === 'string')
+    ) {
       throw corrupt(this.indexPath, `not a ${LEGACY_INDEX_SCHEMA} index with runs numbered 1, 2, …`);
     }
     const runs: IndexEntry[] = [];
@@ -764,7 +821,8 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
       if (digest.sha256(bytes) !== summary.id) throw tampered(runPath, summary.id);
       const statePath = this.statePath(summary.seq, summary.id);
       const state = await this.readWholeState(statePath, summary.id);
-      if (hashOf(state.summary, digest) !== hashOf(summary, digest)) throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
+      if (hashOf(state.summary, digest) !== hashOf(summary, digest))
+        throw chainTampered(statePath, `the summary of run ${summary.seq} (${summary.id}) is not the one index.json lists`);
       const chained = chainLink(state, head, digest);
       runs.push({ summary, link: chained.link });
       head = chained.head;
@@ -785,7 +843,13 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
    * the same document of run `base` (the source's last run) where they are the same, the others added to the run's
    * pack through `pieces.writer`.
    */
-  private async writeDocuments(id: string, sources: RunDocumentSource[], recordId: RecordId, pieces: RunPieces, base: RunSummary | undefined): Promise<RunDocument[]> {
+  private async writeDocuments(
+    id: string,
+    sources: RunDocumentSource[],
+    recordId: RecordId,
+    pieces: RunPieces,
+    base: RunSummary | undefined,
+  ): Promise<RunDocument[]> {
     checkDocumentSources(sources);
     const parent = join(this.location, 'documents');
     const temp = join(parent, `.${id}.${tempTag()}`);
@@ -801,7 +865,9 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
           await writeNewFile(join(temp, compressedFile(source.name)), compressed(chunks));
         } else {
           const shared = base && (await this.pieceList(join(this.documentsPath(base.id), source.name)));
-          await writeNewFile(join(temp, piecesFile(source.name)), [await writeDocumentPieces(chunks, id, pieces, shared, { ownFrames: source.name === EVIDENCE_BUNDLE_DOCUMENT })]);
+          await writeNewFile(join(temp, piecesFile(source.name)), [
+            await writeDocumentPieces(chunks, id, pieces, shared, { ownFrames: source.name === EVIDENCE_BUNDLE_DOCUMENT }),
+          ]);
         }
         documents.push(bytes.document());
       }
@@ -955,17 +1021,21 @@ export class FileRunStore implements RunStore, JournalStore, AccessStore {
     for (const [k, { summary }] of index.runs.entries()) {
       const dir = this.documentsPath(summary.id);
       const files = await readdir(dir).catch(() => [] as string[]);
-      const whole = files.filter((file) => !file.startsWith('.') && file === compressedFile(documentOfFile(file)) && !KEPT_DOCUMENTS.includes(documentOfFile(file))).map((file) => join(dir, documentOfFile(file)));
+      const whole = files
+        .filter((file) => !file.startsWith('.') && file === compressedFile(documentOfFile(file)) && !KEPT_DOCUMENTS.includes(documentOfFile(file)))
+        .map((file) => join(dir, documentOfFile(file)));
       const state = this.statePath(summary.seq, summary.id);
       if (await this.exists(compressedFile(state))) whole.push(state);
       if (whole.length === 0) continue;
       const packPath = this.packs.path(summary.seq);
       if (await this.exists(packPath)) {
-        if ((await this.exists(piecesFile(state))) || files.some((file) => file !== documentOfFile(file) && file === piecesFile(documentOfFile(file)))) continue;
+        if ((await this.exists(piecesFile(state))) || files.some((file) => file !== documentOfFile(file) && file === piecesFile(documentOfFile(file))))
+          continue;
         await rm(packPath);
       }
       const base = baseRun(index.runs.slice(0, k), summary)?.summary;
-      const baseOf = (path: string) => base && this.pieceList(path === state ? this.statePath(base.seq, base.id) : join(this.documentsPath(base.id), basename(path)));
+      const baseOf = (path: string) =>
+        base && this.pieceList(path === state ? this.statePath(base.seq, base.id) : join(this.documentsPath(base.id), basename(path)));
       const { pack, pieces } = await this.packFor(summary.seq, keys);
       const lists: [string, Uint8Array][] = [];
       try {

@@ -1,5 +1,16 @@
 import { hash } from 'node:crypto';
-import { addPiece, BaseWindow, decodeSpans, encodeSpans, type KeptPiece, PIECE_MAX_BYTES, PieceCutter, type PieceSpan, readVarint, varint } from '../../domain/conmon/content-pieces';
+import {
+  addPiece,
+  BaseWindow,
+  decodeSpans,
+  encodeSpans,
+  type KeptPiece,
+  PIECE_MAX_BYTES,
+  PieceCutter,
+  type PieceSpan,
+  readVarint,
+  varint,
+} from '../../domain/conmon/content-pieces';
 import { collect, compressedPart, decompressedPart, once } from './compressed-documents';
 
 /**
@@ -193,7 +204,7 @@ export class PieceFrames {
   /** The runs of pieces of one frame that `spans` lists, in order, each frame read as it is reached. */
   private async *runs(spans: readonly PieceSpan[]): AsyncGenerator<{ frame: ReadFrame; from: number; to: number }> {
     for (const { pack, first, count } of spans) {
-      for (let index = first; index < first + count; ) {
+      for (let index = first; index < first + count;) {
         const frame = await this.frame(pack, index);
         const to = Math.min(first + count, frame.first + frame.count);
         yield { frame, from: index, to };
@@ -305,11 +316,13 @@ export class PackWriter {
     this.lengths = [];
     this.size = 0;
     // Written in order, each once it is compressed; a failure is kept and thrown by pace or flush (never unhandled).
-    this.written = this.written.then(async () => {
-      if (this.failed === undefined) await this.sink({ first, lengths, keys, bytes: await compressing });
-    }).catch((error: unknown) => {
-      this.failed ??= { error };
-    });
+    this.written = this.written
+      .then(async () => {
+        if (this.failed === undefined) await this.sink({ first, lengths, keys, bytes: await compressing });
+      })
+      .catch((error: unknown) => {
+        this.failed ??= { error };
+      });
     compressing.catch(() => undefined);
     this.sealed.push(this.written);
   }
@@ -339,7 +352,13 @@ const DIRECT_LIST_BYTES = 1024;
  * Writes a document of run `id` as pieces (writePieces) against `base`, and returns its piece list as the store keeps
  * it: the list itself, or, when long, the list of its own pieces (written against the base's list's).
  */
-export async function writeDocumentPieces(chunks: AsyncIterable<Uint8Array>, id: string, pieces: RunPieces, base?: DocumentBase, options?: { ownFrames?: boolean }): Promise<Uint8Array> {
+export async function writeDocumentPieces(
+  chunks: AsyncIterable<Uint8Array>,
+  id: string,
+  pieces: RunPieces,
+  base?: DocumentBase,
+  options?: { ownFrames?: boolean },
+): Promise<Uint8Array> {
   // A document read whole by what reads a year of runs (the evidence bundle) has frames of its own in every pack: on
   // day 366 it is read from 366 packs, and a frame shared with the documents after it made each pack decompress 256 KiB
   // for its 20 KB (80 ms of Brotli at 2,000 results). It stores no more: days 2-4 at 10,000 results, 0.2-3.6% less.
@@ -365,7 +384,12 @@ const RECENT_PIECES = 4096;
  * (an earlier version's pieces, in order) has is named where it is, any other is added to the run's pack. Returns
  * the pieces' spans. Only reading the base's keys and pacing the pack wait; a piece itself is decided at once.
  */
-async function writePieces(chunks: AsyncIterable<Uint8Array>, id: string | undefined, { writer, frames, keys }: RunPieces, base?: readonly PieceSpan[]): Promise<PieceSpan[]> {
+async function writePieces(
+  chunks: AsyncIterable<Uint8Array>,
+  id: string | undefined,
+  { writer, frames, keys }: RunPieces,
+  base?: readonly PieceSpan[],
+): Promise<PieceSpan[]> {
   const spans: PieceSpan[] = [];
   let count = 0;
   const window = new BaseWindow<Keyed>();

@@ -228,7 +228,10 @@ async function insertStateParts(sql: Sql, id: string, state: { poam: Iterable<Tr
 async function splitRunStates(sql: Sql): Promise<void> {
   let seq = 0;
   for (;;) {
-    const [row] = await sql<{ seq: string; id: string; poam: TrackedPoamItem[]; events: ConmonEvent[] }>('SELECT seq, id, poam, events FROM svc_runs WHERE seq > $1 ORDER BY seq LIMIT 1', [seq]);
+    const [row] = await sql<{ seq: string; id: string; poam: TrackedPoamItem[]; events: ConmonEvent[] }>(
+      'SELECT seq, id, poam, events FROM svc_runs WHERE seq > $1 ORDER BY seq LIMIT 1',
+      [seq],
+    );
     if (row === undefined) return;
     await insertStateParts(sql, row.id, row);
     seq = Number(row.seq);
@@ -276,7 +279,10 @@ export async function migrate(sql: Sql, location: string): Promise<void> {
   const known = Math.max(...MIGRATIONS.map((m) => m.version));
   const newest = Math.max(0, ...applied);
   if (newest > known) {
-    throw new ConfigError('run-store-schema-newer', `${location}: the run store's schema is at version ${newest}, newer than this svc knows (${known}); upgrade svc`);
+    throw new ConfigError(
+      'run-store-schema-newer',
+      `${location}: the run store's schema is at version ${newest}, newer than this svc knows (${known}); upgrade svc`,
+    );
   }
   for (const migration of MIGRATIONS.filter((m) => !applied.has(m.version))) {
     await sql(migration.sql);

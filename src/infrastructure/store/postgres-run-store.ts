@@ -3,9 +3,30 @@ import { appendEvery, appendOne } from '../../domain/conmon/append-each';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray, stateParts } from '../../domain/conmon/stored-state';
-import { EVIDENCE_BUNDLE_DOCUMENT, type DecidedRun, type RunDocument, type RunSummary, type StoredRun, type TrackedPoamItem } from '../../domain/conmon/run-record';
+import {
+  EVIDENCE_BUNDLE_DOCUMENT,
+  type DecidedRun,
+  type RunDocument,
+  type RunSummary,
+  type StoredRun,
+  type TrackedPoamItem,
+} from '../../domain/conmon/run-record';
 import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
-import type { AppendDecision, AppendedRun, AppendOutcome, AppendRequest, DocumentProducer, JournalEntry, OpenedDocument, PruneDecision, PruneOutcome, RunDocumentSource, RunRange, RunStore, RunView } from '../../ports/run-store';
+import type {
+  AppendDecision,
+  AppendedRun,
+  AppendOutcome,
+  AppendRequest,
+  DocumentProducer,
+  JournalEntry,
+  OpenedDocument,
+  PruneDecision,
+  PruneOutcome,
+  RunDocumentSource,
+  RunRange,
+  RunStore,
+  RunView,
+} from '../../ports/run-store';
 import { PRUNE_KIND, prunedBy, prunedError } from '../../domain/conmon/retention';
 import { AccessTallies, accessDay, isAccessTally, isStoredAccessEvent, rawAccessEvents, splitAccessBatch, tallyAccess } from '../../domain/trust/access-log';
 import type { AccessCutoffs, AccessStore, AccessTally, AccessUpkeep } from '../../ports/access-store';
@@ -118,7 +139,8 @@ const CHAIN_HEAD = `
 const ACCESS_ROWS = 1000;
 
 /** A batch's tallies added to the summaries: counts summed, the earliest first and the latest last kept (LEAST and GREATEST skip NULLs). */
-const UPSERT_TALLIES = 'INSERT INTO svc_access_summary AS s (day, principal, agency, federal, document, served, denied, first, last, denied_first, denied_last)';
+const UPSERT_TALLIES =
+  'INSERT INTO svc_access_summary AS s (day, principal, agency, federal, document, served, denied, first, last, denied_first, denied_last)';
 const ON_TALLY_CONFLICT = `ON CONFLICT (day, principal, agency, document, federal) DO UPDATE SET
   served = s.served + EXCLUDED.served, denied = s.denied + EXCLUDED.denied,
   first = LEAST(s.first, EXCLUDED.first), last = GREATEST(s.last, EXCLUDED.last),
@@ -243,7 +265,17 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
           `INSERT INTO svc_runs (seq, id, recorded_at, as_of, summary, record_text, link, head, documents, kept)
            VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb, $10::jsonb)`,
           // JSON text throughout: pg would send a JavaScript array as a PostgreSQL array literal.
-          [seq, id, link.recorded_at, link.as_of, JSON.stringify(summary), canonicalText(run.record), canonicalText(link), chained.head, ...(documents ? [JSON.stringify(documents), JSON.stringify(keptDocuments(documents))] : [null, null])],
+          [
+            seq,
+            id,
+            link.recorded_at,
+            link.as_of,
+            JSON.stringify(summary),
+            canonicalText(run.record),
+            canonicalText(link),
+            chained.head,
+            ...(documents ? [JSON.stringify(documents), JSON.stringify(keptDocuments(documents))] : [null, null]),
+          ],
         );
         await insertState(sql, id, { poam: run.poam, events: run.events }, pieces, base);
         await writer.flush();
@@ -281,7 +313,15 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     const lists = new Map<string, Uint8Array>();
     for (const { name } of (this.documentsOf(run) ?? []).filter((d) => !KEPT_DOCUMENTS.includes(d.name))) {
       try {
-        lists.set(name, await writeDocumentPieces(documentParts(sql, run.id, name, () => new CorruptCompression(name)), run.id, pieces, await frames.baseOf(shared?.get(name))));
+        lists.set(
+          name,
+          await writeDocumentPieces(
+            documentParts(sql, run.id, name, () => new CorruptCompression(name)),
+            run.id,
+            pieces,
+            await frames.baseOf(shared?.get(name)),
+          ),
+        );
       } catch (error) {
         if (!(error instanceof CorruptCompression)) throw error;
       }
@@ -289,8 +329,18 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     }
     await sql('INSERT INTO svc_run_pieces (run_id, lists) VALUES ($1, $2)', [run.id, await compressedPart(encodeNamedLists(lists))]);
     await sql('DELETE FROM svc_run_documents WHERE run_id = $1 AND name = ANY($2::text[])', [run.id, [...lists.keys()]]);
-    for (const { kind, part, items } of await sql<{ kind: string; part: number; items: string }>('SELECT kind, part, items FROM svc_run_state WHERE run_id = $1 AND items IS NOT NULL ORDER BY kind, part', [run.id])) {
-      const [before] = base === undefined ? [] : await sql<{ pieces: Buffer }>('SELECT pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3 AND pieces IS NOT NULL', [base, kind, part]);
+    for (const { kind, part, items } of await sql<{ kind: string; part: number; items: string }>(
+      'SELECT kind, part, items FROM svc_run_state WHERE run_id = $1 AND items IS NOT NULL ORDER BY kind, part',
+      [run.id],
+    )) {
+      const [before] =
+        base === undefined
+          ? []
+          : await sql<{ pieces: Buffer }>('SELECT pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3 AND pieces IS NOT NULL', [
+              base,
+              kind,
+              part,
+            ]);
       const list = await writeDocumentPieces(once(Buffer.from(items, 'utf8')), run.id, pieces, await frames.baseOf(before?.pieces));
       await sql('UPDATE svc_run_state SET items = NULL, pieces = $4 WHERE run_id = $1 AND kind = $2 AND part = $3', [run.id, kind, part, bytea(list)]);
       await writer.pace();
@@ -370,14 +420,19 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
         const listing = rows.filter((r) => Array.isArray(r.kept) && r.kept.some((d) => d.name === name)).map((r) => r.id);
         const parts = new Map<string, PartRow[]>(listing.map((id) => [id, []]));
         if (listing.length > 0) {
-          for (const part of await query<PartRow & { run_id: string }>('SELECT run_id, bytes, encoding FROM svc_run_documents WHERE run_id = ANY($1) AND name = $2 ORDER BY run_id, part', [listing, name])) {
+          for (const part of await query<PartRow & { run_id: string }>(
+            'SELECT run_id, bytes, encoding FROM svc_run_documents WHERE run_id = ANY($1) AND name = $2 ORDER BY run_id, part',
+            [listing, name],
+          )) {
             parts.get(part.run_id)?.push(part);
           }
         }
-        return Promise.all(ids.map(async (id) => {
-          const found = byId.get(id);
-          return found && this.opened(found, name, query, reader, parts.get(id));
-        }));
+        return Promise.all(
+          ids.map(async (id) => {
+            const found = byId.get(id);
+            return found && this.opened(found, name, query, reader, parts.get(id));
+          }),
+        );
       },
     };
   }
@@ -387,13 +442,21 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
    * in one query (or those openDocuments read for many runs, `keptParts`), another's one query each as they are read; each checked against the
    * listed digest as it goes (verifiedChunks). A run svc 0.5.0 recorded gives its evidence bundle from its record.
    */
-  private async opened(found: DocumentRow, name: string, query: Sql, reader: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>, keptParts?: PartRow[]): Promise<OpenedDocument | undefined> {
+  private async opened(
+    found: DocumentRow,
+    name: string,
+    query: Sql,
+    reader: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>,
+    keptParts?: PartRow[],
+  ): Promise<OpenedDocument | undefined> {
     const kept = KEPT_DOCUMENTS.includes(name) && this.linkOf(found).records.kept !== undefined;
     const document = (kept ? this.keptOf(found) : this.documentsOf(found))?.find((d) => d.name === name);
     if (!document) {
       if (name !== EVIDENCE_BUNDLE_DOCUMENT) return undefined;
       // The evidence bundle of a run svc 0.5.0 recorded, from its record; none for a later run stored without one.
-      const [legacy] = await reader((sql) => sql<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('SELECT seq, id, link, head, record_text FROM svc_runs WHERE id = $1', [found.id]));
+      const [legacy] = await reader((sql) =>
+        sql<Pick<RunRow, 'seq' | 'id' | 'link' | 'head' | 'record_text'>>('SELECT seq, id, link, head, record_text FROM svc_runs WHERE id = $1', [found.id]),
+      );
       const bundle = legacy && storedRecord(legacy.record_text, this.linkOf(legacy), this.where(legacy.seq, 'record_text'), digest).bundle;
       return bundle && { document: bundle.document, chunks: once(bundle.bytes) };
     }
@@ -412,7 +475,8 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     const parts = async function* (): AsyncGenerator<Uint8Array> {
       if (kept) {
         // A kept document is small (a row per KSI id, a digest per document): its parts in one query.
-        const rows = keptParts ?? (await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]));
+        const rows =
+          keptParts ?? (await query<PartRow>('SELECT bytes, encoding FROM svc_run_documents WHERE run_id = $1 AND name = $2 ORDER BY part', [found.id, name]));
         yield* rows.map((row) => partBytes(row, changed));
         return;
       }
@@ -445,7 +509,13 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   }
 
   /** Inserts the entry after `entries` (the verified journal) and moves the head, in the caller's transaction. */
-  private async insertJournalEntry(sql: Sql, entries: readonly JournalEntry[], kind: string, record: Record<string, unknown>, recordedAt: string): Promise<JournalEntry> {
+  private async insertJournalEntry(
+    sql: Sql,
+    entries: readonly JournalEntry[],
+    kind: string,
+    record: Record<string, unknown>,
+    recordedAt: string,
+  ): Promise<JournalEntry> {
     const entry = nextJournalEntry(entries.at(-1), kind, record, recordedAt, digest);
     await sql('INSERT INTO svc_journal (seq, kind, recorded_at, record_text, prev, hash) VALUES ($1, $2, $3, $4, $5, $6)', [
       entry.seq,
@@ -498,7 +568,14 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   private async verifiedJournal(sql: Sql): Promise<JournalEntry[]> {
     const rows = await sql<JournalRow>('SELECT seq, kind, recorded_at, record_text, prev, hash FROM svc_journal ORDER BY seq');
     const heads = await sql<{ seq: string; hash: string | null }>('SELECT seq, hash FROM svc_journal_chain');
-    const read = rows.map((row) => ({ seq: Number(row.seq), kind: row.kind, recorded_at: row.recorded_at, record: parseOrUndefined(row.record_text), prev: row.prev, hash: row.hash }));
+    const read = rows.map((row) => ({
+      seq: Number(row.seq),
+      kind: row.kind,
+      recorded_at: row.recorded_at,
+      record: parseOrUndefined(row.record_text),
+      prev: row.prev,
+      hash: row.hash,
+    }));
     const entries = checkJournal(read, (seq) => `${this.location} (svc_journal, seq ${seq})`, digest);
     checkJournalHead(entries, heads.length === 1 ? { seq: Number(heads[0].seq), hash: heads[0].hash } : undefined, `${this.location} (svc_journal_chain)`);
     return entries;
@@ -516,7 +593,8 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
       await this.ready();
       await this.transaction(async (sql) => {
         const asking = new Map<string, Set<string>>();
-        for (const e of valid) if (e.outcome === 'denied') (asking.get(accessDay(e)) ?? asking.set(accessDay(e), new Set()).get(accessDay(e))!).add(e.principal);
+        for (const e of valid)
+          if (e.outcome === 'denied') (asking.get(accessDay(e)) ?? asking.set(accessDay(e), new Set()).get(accessDay(e))!).add(e.principal);
         const before = new Map<string, number>();
         for (const [day, principals] of asking) {
           const rows = await sql<{ principal: string; denied: string }>(
@@ -528,7 +606,9 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
         const kept = rawAccessEvents(valid, (day, principal) => before.get(JSON.stringify([day, principal])) ?? 0);
         for (let i = 0; i < kept.length; i += ACCESS_ROWS) {
           const values: unknown[] = [];
-          const rows = kept.slice(i, i + ACCESS_ROWS).map((e) => placeholders(values, [accessDay(e), e.at, e.principal, e.agency ?? null, e.federal === true, e.document, e.outcome, e.status]));
+          const rows = kept
+            .slice(i, i + ACCESS_ROWS)
+            .map((e) => placeholders(values, [accessDay(e), e.at, e.principal, e.agency ?? null, e.federal === true, e.document, e.outcome, e.status]));
           await sql(`INSERT INTO svc_access (day, at, principal, agency, federal, document, outcome, status) VALUES ${rows.join(', ')}`, values);
         }
         const tallies = tallyAccess(valid);
@@ -536,7 +616,21 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
           const values: unknown[] = [];
           const rows = tallies
             .slice(i, i + ACCESS_ROWS)
-            .map((t) => placeholders(values, [t.day, t.principal, t.agency ?? '', t.federal === true, t.document, t.served, t.denied, t.first, t.last, t.denied_first ?? null, t.denied_last ?? null]));
+            .map((t) =>
+              placeholders(values, [
+                t.day,
+                t.principal,
+                t.agency ?? '',
+                t.federal === true,
+                t.document,
+                t.served,
+                t.denied,
+                t.first,
+                t.last,
+                t.denied_first ?? null,
+                t.denied_last ?? null,
+              ]),
+            );
           await sql(`${UPSERT_TALLIES} VALUES ${rows.join(', ')} ${ON_TALLY_CONFLICT}`, values);
         }
       });
@@ -553,7 +647,15 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
       ),
     );
     return rows.map((r, i) => {
-      const event = { at: r.at, principal: r.principal, ...(r.agency === null ? {} : { agency: r.agency }), ...(r.federal ? { federal: true } : {}), document: r.document, outcome: r.outcome, status: r.status };
+      const event = {
+        at: r.at,
+        principal: r.principal,
+        ...(r.agency === null ? {} : { agency: r.agency }),
+        ...(r.federal ? { federal: true } : {}),
+        document: r.document,
+        outcome: r.outcome,
+        status: r.status,
+      };
       if (!isStoredAccessEvent(event)) throw chainTampered(`${this.location} (svc_access, row ${i + 1} of ${from} to ${to})`, 'not an access event');
       return event;
     });
@@ -564,7 +666,10 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     await this.ready();
     const rows = await this.transaction(
       (sql) =>
-        sql<TallyRow>('SELECT principal, agency, federal, document, served, denied, first, last, denied_first, denied_last FROM svc_access_summary WHERE day = $1', [day]),
+        sql<TallyRow>(
+          'SELECT principal, agency, federal, document, served, denied, first, last, denied_first, denied_last FROM svc_access_summary WHERE day = $1',
+          [day],
+        ),
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     );
     const tallies = new AccessTallies();
@@ -601,7 +706,9 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     ] as const) {
       if (this.closed) return done;
       await this.ready();
-      const days = await this.transaction((sql) => sql<{ day: string }>(`SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS day FROM ${table} WHERE day < $1 ORDER BY 1`, [before]));
+      const days = await this.transaction((sql) =>
+        sql<{ day: string }>(`SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS day FROM ${table} WHERE day < $1 ORDER BY 1`, [before]),
+      );
       for (const { day } of days) {
         if (this.closed) return done;
         await this.transaction((sql) => sql(`DELETE FROM ${table} WHERE day = $1`, [day]));
@@ -636,13 +743,26 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     if (locked) return;
     await sql(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.lockTimeoutMs))}`);
     const waiting = this.waiting;
-    const tell = waiting && setTimeout(() => void this.lockHolder().then((holder) => waiting(`Waiting for the run store lock held by ${holder} ...`), () => undefined), TELL_AFTER_MS);
+    const tell =
+      waiting &&
+      setTimeout(
+        () =>
+          void this.lockHolder().then(
+            (holder) => waiting(`Waiting for the run store lock held by ${holder} ...`),
+            () => undefined,
+          ),
+        TELL_AFTER_MS,
+      );
     try {
       await sql(`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
     } catch (error) {
       if ((error as { code?: unknown }).code !== '55P03') throw error;
       const holder = await this.lockHolder().catch(() => 'another session');
-      throw new UnavailableError('run-store-locked', `${this.location}: the run store is locked by ${holder}; wait for it to finish, or end that session if its process is gone`, { cause: error });
+      throw new UnavailableError(
+        'run-store-locked',
+        `${this.location}: the run store is locked by ${holder}; wait for it to finish, or end that session if its process is gone`,
+        { cause: error },
+      );
     } finally {
       clearTimeout(tell);
     }
@@ -676,7 +796,8 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
       [broken] = await sql<{ seq: string; id: string; problem: 'hash' | 'prev' | 'key' | 'time' }>(BROKEN_LINK, [GENESIS]);
     } catch (error) {
       // A link edited into something that is not JSON, or a time into something that is not a time.
-      if (/^22/.test(String((error as { code?: unknown }).code))) throw chainTampered(`${this.location} (svc_runs, column link)`, 'a chain link is not one svc wrote');
+      if (/^22/.test(String((error as { code?: unknown }).code)))
+        throw chainTampered(`${this.location} (svc_runs, column link)`, 'a chain link is not one svc wrote');
       throw error;
     }
     if (broken) {
@@ -725,7 +846,8 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     const run = `run ${row.seq} (${row.id})`;
     if (digest.sha256(row.link) !== row.head) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} does not hash to its head`);
     const link = JSON.parse(row.link) as unknown;
-    if (!isLink(link) || String(link.seq) !== row.seq || link.id !== row.id) throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} is not the link of that run`);
+    if (!isLink(link) || String(link.seq) !== row.seq || link.id !== row.id)
+      throw chainTampered(this.where(row.seq, 'link'), `the chain link of ${run} is not the link of that run`);
     return link;
   }
 
@@ -741,7 +863,10 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
       const frames = this.framesFor(sql);
       const changed = () => chainTampered(where, `the ${kind} of run ${row.seq} (${row.id}) are not the pieces svc wrote`);
       for (let part = 0; ; part += 1) {
-        const [found] = await sql<{ items: string | null; pieces: Buffer | null }>('SELECT items, pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3', [row.id, kind, part]);
+        const [found] = await sql<{ items: string | null; pieces: Buffer | null }>(
+          'SELECT items, pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND part = $3',
+          [row.id, kind, part],
+        );
         if (found === undefined) return array.end();
         if (found.items !== null) array.part(found.items);
         else array.part(await textOf(frames.document(await frames.documentSpans(found.pieces ?? Buffer.alloc(0), changed), row.id, changed)));
@@ -769,7 +894,14 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
    * parts (a year of runs reads it: one query each), any other as its piece list, its pieces shared with the same
    * document of run `base` (the source's last run) where they are the same, the others added to the run's pack.
    */
-  private async writeDocuments(sql: Sql, id: string, sources: RunDocumentSource[], recordId: RecordId, pieces: RunPieces, base: string | undefined): Promise<RunDocument[]> {
+  private async writeDocuments(
+    sql: Sql,
+    id: string,
+    sources: RunDocumentSource[],
+    recordId: RecordId,
+    pieces: RunPieces,
+    base: string | undefined,
+  ): Promise<RunDocument[]> {
     checkDocumentSources(sources);
     // The base's lists: undefined for none, or lists svc did not write (the run is then written without sharing).
     const shared = base === undefined ? undefined : await listsOf(sql, base, '').catch(() => undefined);
@@ -781,11 +913,21 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
       if (KEPT_DOCUMENTS.includes(source.name)) {
         let part = 0;
         for await (const chunk of chunks) {
-          await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, $3, $4, 'br')`, [id, source.name, part, await compressedPart(chunk)]);
+          await sql(`INSERT INTO svc_run_documents (run_id, name, part, bytes, encoding) VALUES ($1, $2, $3, $4, 'br')`, [
+            id,
+            source.name,
+            part,
+            await compressedPart(chunk),
+          ]);
           part += 1;
         }
       } else {
-        lists.set(source.name, await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(shared?.get(source.name)), { ownFrames: source.name === EVIDENCE_BUNDLE_DOCUMENT }));
+        lists.set(
+          source.name,
+          await writeDocumentPieces(chunks, id, pieces, await pieces.frames.baseOf(shared?.get(source.name)), {
+            ownFrames: source.name === EVIDENCE_BUNDLE_DOCUMENT,
+          }),
+        );
       }
       documents.push(bytes.document());
     }
@@ -796,8 +938,15 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   /** The frames of svc_piece_frames as `sql` sees them (the committed ones, or an append's own too). */
   private piecesOf(sql: Sql): PieceFrames {
     return new PieceFrames(
-      async (pack, index) => (await sql<{ first: number; lengths: Buffer; keys: Buffer; bytes: Buffer }>('SELECT first, lengths, keys, bytes FROM svc_piece_frames WHERE pack = $1 AND first <= $2 ORDER BY first DESC LIMIT 1', [pack, index]))[0],
-      (pack) => chainTampered(`${this.location} (svc_piece_frames, pack ${pack})`, `does not hold the pieces of run ${pack} that a document's piece list names`),
+      async (pack, index) =>
+        (
+          await sql<{ first: number; lengths: Buffer; keys: Buffer; bytes: Buffer }>(
+            'SELECT first, lengths, keys, bytes FROM svc_piece_frames WHERE pack = $1 AND first <= $2 ORDER BY first DESC LIMIT 1',
+            [pack, index],
+          )
+        )[0],
+      (pack) =>
+        chainTampered(`${this.location} (svc_piece_frames, pack ${pack})`, `does not hold the pieces of run ${pack} that a document's piece list names`),
     );
   }
 
@@ -931,7 +1080,15 @@ const SUMMARIES_CHECKED = 4096;
 
 /** The pack `seq` of an append or a conversion: its frames inserted into svc_piece_frames in the transaction of `sql`. */
 function packWriter(sql: Sql, seq: number): PackWriter {
-  return new PackWriter(seq, (frame) => sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [seq, frame.first, bytea(frame.lengths), bytea(frame.keys), bytea(frame.bytes)]).then(() => undefined));
+  return new PackWriter(seq, (frame) =>
+    sql('INSERT INTO svc_piece_frames (pack, first, lengths, keys, bytes) VALUES ($1, $2, $3, $4, $5)', [
+      seq,
+      frame.first,
+      bytea(frame.lengths),
+      bytea(frame.keys),
+      bytea(frame.bytes),
+    ]).then(() => undefined),
+  );
 }
 
 /**
@@ -998,10 +1155,21 @@ async function listsOf(sql: Sql, id: string, where: string): Promise<Map<string,
 }
 
 /** Inserts a run's POA&M state and events as parts (stateParts), each as its piece list against the base run's same part. */
-async function insertState(sql: Sql, id: string, state: { poam: Iterable<TrackedPoamItem>; events: Iterable<ConmonEvent> }, pieces: RunPieces, base: string | undefined): Promise<void> {
+async function insertState(
+  sql: Sql,
+  id: string,
+  state: { poam: Iterable<TrackedPoamItem>; events: Iterable<ConmonEvent> },
+  pieces: RunPieces,
+  base: string | undefined,
+): Promise<void> {
   for (const kind of ['poam', 'events'] as const) {
     const lists = new Map<number, Buffer>();
-    if (base !== undefined) for (const row of await sql<{ part: number; pieces: Buffer }>('SELECT part, pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND pieces IS NOT NULL', [base, kind])) lists.set(row.part, row.pieces);
+    if (base !== undefined)
+      for (const row of await sql<{ part: number; pieces: Buffer }>(
+        'SELECT part, pieces FROM svc_run_state WHERE run_id = $1 AND kind = $2 AND pieces IS NOT NULL',
+        [base, kind],
+      ))
+        lists.set(row.part, row.pieces);
     let part = 0;
     for (const items of stateParts(state[kind])) {
       const list = await writeDocumentPieces(once(Buffer.from(items, 'utf8')), id, pieces, await pieces.frames.baseOf(lists.get(part)));

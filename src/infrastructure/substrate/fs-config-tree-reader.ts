@@ -47,7 +47,8 @@ export class FsConfigTreeReader implements ConfigTreeReader {
     try {
       kind = await stat(top);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError('tree-not-found', `${dir}: no such directory; pass the configuration directory to walk`, { cause: error });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new NotFoundError('tree-not-found', `${dir}: no such directory; pass the configuration directory to walk`, { cause: error });
       throw translateFsError(error, dir, 'directory');
     }
     if (!kind.isDirectory()) throw new InvalidInputError('tree-not-directory', `${dir}: is a file, expected a directory; pass the directory that holds it`);

@@ -81,7 +81,9 @@ export abstract class BaseCommand extends Command {
     const exit = error instanceof AppError ? exitCodeFor(error) : error instanceof Errors.CLIError ? (error.oclif?.exit ?? EXIT.usage) : EXIT.internal;
     process.exitCode = exit;
     // Messages quote file contents and command-line words: control bytes in them are written out, never sent to the terminal.
-    const message = printableText(exit === EXIT.internal ? `internal error: ${error.message}; rerun with --verbose for the stack trace and report it` : error.message);
+    const message = printableText(
+      exit === EXIT.internal ? `internal error: ${error.message}; rerun with --verbose for the stack trace and report it` : error.message,
+    );
     if (this.jsonEnabled()) {
       this.logJson({ error: { code: error instanceof AppError ? error.code : exit === EXIT.usage ? 'usage' : 'internal', exit, message } });
       // A flag or argument oclif refused was reported just now; under NODE_ENV=development or test oclif would add a
@@ -91,7 +93,8 @@ export abstract class BaseCommand extends Command {
     }
     process.stderr.write(`Error: ${message}\n`);
     if (this.argv.includes('--verbose')) {
-      for (let e: unknown = error; e instanceof Error; e = e.cause) process.stderr.write(printableText(`${e === error ? '' : 'Caused by: '}${e.stack ?? e.message}\n`));
+      for (let e: unknown = error; e instanceof Error; e = e.cause)
+        process.stderr.write(printableText(`${e === error ? '' : 'Caused by: '}${e.stack ?? e.message}\n`));
     }
     throw new Errors.ExitError(exit);
   }

@@ -12,13 +12,25 @@ export function cellText(value: CqlValue): string {
 /** Aligned columns under a header and a rule, then `(<n> rows)`; trailing blanks are trimmed. */
 export function cqlTable(columns: readonly string[], rows: readonly (readonly CqlValue[])[]): string {
   const footer = `(${plural(rows.length, 'row')})`;
-  return [...textTable(columns, rows.map((row) => row.map(cellText))), footer].join('\n') + '\n';
+  return (
+    [
+      ...textTable(
+        columns,
+        rows.map((row) => row.map(cellText)),
+      ),
+      footer,
+    ].join('\n') + '\n'
+  );
 }
 
 /** The lines of a plain-text table: aligned columns under a header and a rule of dashes; trailing blanks trimmed. */
 export function textTable(columns: readonly string[], cells: readonly (readonly string[])[]): string[] {
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
-  const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
 }
 

@@ -13,8 +13,10 @@ export const profileFlags = {
 
 /** The parsed values of profileFlags; a value that is none is a usage error (exit 2). */
 export function parseProfileFlags(flags: { class?: string; type?: string; now?: string }): { class?: Cr26Class; type?: FedrampType; now?: Date } {
-  const cls = flags.class === undefined ? undefined : (parseCr26Class(flags.class) ?? refuse(`--class ${flags.class}: not a Certification Class; write A, B, C or D`));
-  const type = flags.type === undefined ? undefined : (parseFedrampType(flags.type) ?? refuse(`--type ${flags.type}: not a certification type; write 20x or rev5`));
+  const cls =
+    flags.class === undefined ? undefined : (parseCr26Class(flags.class) ?? refuse(`--class ${flags.class}: not a Certification Class; write A, B, C or D`));
+  const type =
+    flags.type === undefined ? undefined : (parseFedrampType(flags.type) ?? refuse(`--type ${flags.type}: not a certification type; write 20x or rev5`));
   const now = parseNow(flags.now);
   return { ...(cls === undefined ? {} : { class: cls }), ...(type === undefined ? {} : { type }), ...(now === undefined ? {} : { now }) };
 }

@@ -20,10 +20,15 @@ export function renderRules(r: ListFedrampRulesResult): string[] {
   const marked = (text: string, key: 'path' | 'status') => (p.defaults.includes(key) ? `${text} (default)` : text);
   const scope = r.family === undefined ? '' : `, family ${r.family}`;
   const lines = [
-    `CR26 ${r.release.version}, ${p.type} Class ${p.class}, ${marked(`${p.path} path`, 'path')}, ${marked(p.status, 'status')}, as of ${shownTime(r.now)}${scope}: ${plural(r.counts.rules, 'rule')} and ${plural(r.counts.ksis, 'KSI')} apply`,  ...(r.missing_rules ?? []).map((m) => missingRuleLine(r.release.version, m)),
+    `CR26 ${r.release.version}, ${p.type} Class ${p.class}, ${marked(`${p.path} path`, 'path')}, ${marked(p.status, 'status')}, as of ${shownTime(r.now)}${scope}: ${plural(r.counts.rules, 'rule')} and ${plural(r.counts.ksis, 'KSI')} apply`,
+    ...(r.missing_rules ?? []).map((m) => missingRuleLine(r.release.version, m)),
   ];
   const c = r.counts;
-  const rulesHeading = [`${c.in_force} in force`, ...(c.later > 0 ? [`${c.later} required from a later date`] : []), ...(c.not_yet_defined > 0 ? [`${c.not_yet_defined} not yet defined for class ${p.class}`] : [])];
+  const rulesHeading = [
+    `${c.in_force} in force`,
+    ...(c.later > 0 ? [`${c.later} required from a later date`] : []),
+    ...(c.not_yet_defined > 0 ? [`${c.not_yet_defined} not yet defined for class ${p.class}`] : []),
+  ];
   if (r.rules.length > 0) lines.push('', `Rules: ${rulesHeading.join(', ')}`, ...ruleTable(r.rules));
   if (r.ksis.length > 0) {
     lines.push('', `KSIs: ${r.ksis.length}, in force for ${p.type}${r.ksis[0].via === 'type' ? '' : ` (named by ${r.ksis[0].via})`}`);
@@ -48,8 +53,16 @@ export function renderSources(r: FedrampSources): string[] {
   const lines = [`Rules: ${rules.title === undefined ? 'CR26' : rules.title} ${rules.version} of ${rules.date}${from}`];
   if ('note' in r.schemas) return [...lines, `Schemas: none: ${r.schemas.note}`];
   const s = r.schemas;
-  lines.push(s.carried === undefined ? `Schemas: FedRAMP's CR26 schemas in ${s.dir}` : `Schemas: FedRAMP's CR26 schemas of ${s.carried}, carried by svc (${s.dir})`);
-  return [...lines, ...textTable(['Type', 'Document', '$schemaVersion', 'SHA-256', 'File'], s.schemas.map((x) => [x.type, x.title, x.schema_version ?? '-', x.sha256, x.file]))];
+  lines.push(
+    s.carried === undefined ? `Schemas: FedRAMP's CR26 schemas in ${s.dir}` : `Schemas: FedRAMP's CR26 schemas of ${s.carried}, carried by svc (${s.dir})`,
+  );
+  return [
+    ...lines,
+    ...textTable(
+      ['Type', 'Document', '$schemaVersion', 'SHA-256', 'File'],
+      s.schemas.map((x) => [x.type, x.title, x.schema_version ?? '-', x.sha256, x.file]),
+    ),
+  ];
 }
 
 function ruleTable(rules: ListedRule[]): string[] {
@@ -77,7 +90,11 @@ const FOLD = 25;
 /** `fedramp validate` for people: what it was judged by, the schema problems one per line, the verdict (as `oscal validate`). */
 export function fedrampValidationText(v: FedrampValidation): string[] {
   const s = v.judgedBy.schema;
-  const identity = [...(s.$schemaVersion === undefined ? [] : [`$schemaVersion ${s.$schemaVersion}`]), s.sha256, ...(v.carried === undefined ? [] : [`svc's ${v.carried} set`])].join(', ');
+  const identity = [
+    ...(s.$schemaVersion === undefined ? [] : [`$schemaVersion ${s.$schemaVersion}`]),
+    s.sha256,
+    ...(v.carried === undefined ? [] : [`svc's ${v.carried} set`]),
+  ].join(', ');
   const lines = [`${v.file}: FedRAMP ${v.title} (${v.type}, ${DETECTED[v.detectedBy]}), judged by ${basename(v.schema)} (${identity})`];
   if (v.problems.length > 0) {
     lines.push(`Schema (${plural(v.errors, 'error')}):`);
@@ -104,7 +121,10 @@ export type FedrampValidationJson = Omit<FedrampValidation, 'detectedBy' | 'sche
 
 /** `fedramp validate --json`: snake_case keys (docs/cli.md); the schema identified by its $schemaVersion and sha256. */
 export function fedrampValidationJson({ file, type, title, detectedBy, schema, schemaDir, judgedBy, carried, ...v }: FedrampValidation): FedrampValidationJson {
-  const identity = (s: JudgingSchema): SchemaJson => ({ ...(s.$schemaVersion === undefined ? {} : { schema_version: s.$schemaVersion }), schema_sha256: s.sha256 });
+  const identity = (s: JudgingSchema): SchemaJson => ({
+    ...(s.$schemaVersion === undefined ? {} : { schema_version: s.$schemaVersion }),
+    schema_sha256: s.sha256,
+  });
   return {
     file,
     type,
@@ -137,7 +157,12 @@ export function renderCr26Ksis(r: ListCr26KsisResult): string[] {
   return lines;
 }
 
-const READINESS_WORDS: Record<ReadinessStatus, string> = { met: 'met', not_met: 'not met', needs_statement: 'needs a statement', not_yet_required: 'not yet required' };
+const READINESS_WORDS: Record<ReadinessStatus, string> = {
+  met: 'met',
+  not_met: 'not met',
+  needs_statement: 'needs a statement',
+  not_yet_required: 'not yet required',
+};
 
 /**
  * `fedramp readiness` for people: the profile and the run judged, one table row per rule and KSI (why and what to
@@ -147,8 +172,12 @@ export function renderReadiness(r: CheckFedrampReadinessResult): string[] {
   const p = r.profile;
   const lines = [
     `Readiness of ${p.type} Class ${p.class} (${p.path}, ${p.status}) at ${r.now}, CR26 ${r.rules_version}`,
-    r.run === null ? `Run: none recorded in ${r.store}` : `Run: ${r.run.seq} ${r.run.id.slice(0, 12)} as of ${r.run.as_of} (${plural(r.run.results, 'result')})`,
-    ...(r.run !== null && (r.run.sources.length > 1 || r.run.sources.some((s) => s.stale !== undefined)) ? [`Sources: ${r.run.sources.map(sourceText).join('; ')}`] : []),
+    r.run === null
+      ? `Run: none recorded in ${r.store}`
+      : `Run: ${r.run.seq} ${r.run.id.slice(0, 12)} as of ${r.run.as_of} (${plural(r.run.results, 'result')})`,
+    ...(r.run !== null && (r.run.sources.length > 1 || r.run.sources.some((s) => s.stale !== undefined))
+      ? [`Sources: ${r.run.sources.map(sourceText).join('; ')}`]
+      : []),
     ...(r.missing_rules ?? []).map((m) => missingRuleLine(r.rules_version, m)),
     '',
     ...textTable(
@@ -183,7 +212,11 @@ function sourceText(s: ReadinessSource): string {
 
 /** The table's last column: why and what to do, then the warnings. */
 function readinessNote(item: ReadinessItem): string {
-  return [...(item.why === undefined ? [] : [item.why]), ...(item.todo === undefined ? [] : [`to do: ${item.todo}`]), ...(item.warnings ?? []).map((w) => `warning: ${w}`)].join('; ');
+  return [
+    ...(item.why === undefined ? [] : [item.why]),
+    ...(item.todo === undefined ? [] : [`to do: ${item.todo}`]),
+    ...(item.warnings ?? []).map((w) => `warning: ${w}`),
+  ].join('; ');
 }
 
 function countsText(c: ReadinessCounts): string {

@@ -17,7 +17,8 @@ export const outFileFlag = (summary: string, required = false) =>
 export const runInputArg = Args.string({ required: true, description: 'Normalized report, evidence-bundle.json, or auditor bundle directory' });
 
 export const schemasFlag = Flags.string({
-  summary: "Directory of NIST's OSCAL release schemas (1.1.3/, 1.2.1/); else SVC_OSCAL_SCHEMAS or oscal_schemas in svc.config.json, else NIST's release schemas svc carries (docs/schemas.md).",
+  summary:
+    "Directory of NIST's OSCAL release schemas (1.1.3/, 1.2.1/); else SVC_OSCAL_SCHEMAS or oscal_schemas in svc.config.json, else NIST's release schemas svc carries (docs/schemas.md).",
   helpValue: '<dir>',
 });
 
@@ -42,7 +43,8 @@ export function parseNow(value: string | undefined, flag = '--now'): Date | unde
   if (value === undefined) return undefined;
   const match = TIME.exec(value);
   const time = match === null ? NaN : Date.parse(value);
-  if (Number.isNaN(time)) throw new UsageError('bad-time', `${flag} ${value}: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21`);
+  if (Number.isNaN(time))
+    throw new UsageError('bad-time', `${flag} ${value}: expected an ISO-8601 time such as 2026-11-21T09:00:00Z or a date such as 2026-11-21`);
   if (!isCalendarDay(match![1])) throw notOnCalendar(flag, value);
   if (!withinSupportedDays(time)) throw outsideDays(flag, value);
   return new Date(time);

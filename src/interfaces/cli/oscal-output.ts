@@ -9,7 +9,9 @@ const FOLD = 25;
 
 /** `oscal validate` / `validate-ssp` for people: what was judged by what, problems grouped by layer, a verdict. */
 export function validationText(v: OscalValidation): string {
-  const baseline = v.baseline ? ` and the ${v.baseline.title}${v.baseline.chosen === 'document' ? ' (its own)' : v.baseline.chosen === 'default' ? ' (default; --baseline picks another)' : ''}` : '';
+  const baseline = v.baseline
+    ? ` and the ${v.baseline.title}${v.baseline.chosen === 'document' ? ' (its own)' : v.baseline.chosen === 'default' ? ' (default; --baseline picks another)' : ''}`
+    : '';
   const lines = [`${v.file}: OSCAL ${v.oscalVersion ?? '(no oscal-version)'} ${v.model}, judged by the ${v.schemaVersion} schemas${baseline}`];
   for (const layer of Object.keys(LAYERS) as ProblemLayer[]) {
     const problems = v.problems.filter((p) => p.layer === layer);
@@ -35,10 +37,17 @@ function tally(problems: readonly OscalProblem[]): string {
 
 /** `ir validate` for people. */
 export function artifactValidationText(v: ArtifactValidation): string {
-  if (v.kind === 'bundle') return [`Bundle ${v.target} verified`, `Files: ${v.files} (aggregate ${v.aggregateHash})`, `Entries: ${v.entries} (Merkle root ${v.merkleRoot})`].join('\n');
+  if (v.kind === 'bundle')
+    return [`Bundle ${v.target} verified`, `Files: ${v.files} (aggregate ${v.aggregateHash})`, `Entries: ${v.entries} (Merkle root ${v.merkleRoot})`].join(
+      '\n',
+    );
   if (v.kind === 'evidence-bundle') return [`Evidence bundle ${v.target} verified`, `Entries: ${v.entries} (Merkle root ${v.merkleRoot})`].join('\n');
   if (v.kind === 'fedramp-package') {
-    return [`FedRAMP certification package ${v.target} verified${v.fedRampPackageId === undefined ? '' : ` (${v.fedRampPackageId}, ${v.generatedAt})`}`, `Files: ${v.files} (aggregate ${v.aggregateHash})`, `Signature: ${v.algorithm} by key ${v.keyid}`].join('\n');
+    return [
+      `FedRAMP certification package ${v.target} verified${v.fedRampPackageId === undefined ? '' : ` (${v.fedRampPackageId}, ${v.generatedAt})`}`,
+      `Files: ${v.files} (aggregate ${v.aggregateHash})`,
+      `Signature: ${v.algorithm} by key ${v.keyid}`,
+    ].join('\n');
   }
   const oscal = 'skipped' in v.oscal ? `OSCAL: schema validation skipped: ${v.oscal.skipped}` : validationText(v.oscal);
   return [
@@ -76,12 +85,22 @@ export function validationJson({ file, model, oscalVersion, schemaVersion, schem
 export type ArtifactValidationJson =
   | { kind: 'bundle'; target: string; files: number; aggregate_hash: string; entries: number; merkle_root: string }
   | { kind: 'evidence-bundle'; target: string; entries: number; merkle_root: string }
-  | { kind: 'fedramp-package'; target: string; files: number; aggregate_hash: string; algorithm: string; keyid: string; fedramp_id?: string; generated_at: string }
+  | {
+      kind: 'fedramp-package';
+      target: string;
+      files: number;
+      aggregate_hash: string;
+      algorithm: string;
+      keyid: string;
+      fedramp_id?: string;
+      generated_at: string;
+    }
   | (Omit<Extract<ArtifactValidation, { kind: 'sar' }>, 'oscal'> & { oscal: OscalValidationJson | { skipped: string } });
 
 /** `ir validate --json`: snake_case keys (docs/cli.md). */
 export function artifactValidationJson(v: ArtifactValidation): ArtifactValidationJson {
-  if (v.kind === 'bundle') return { kind: v.kind, target: v.target, files: v.files, aggregate_hash: v.aggregateHash, entries: v.entries, merkle_root: v.merkleRoot };
+  if (v.kind === 'bundle')
+    return { kind: v.kind, target: v.target, files: v.files, aggregate_hash: v.aggregateHash, entries: v.entries, merkle_root: v.merkleRoot };
   if (v.kind === 'evidence-bundle') return { kind: v.kind, target: v.target, entries: v.entries, merkle_root: v.merkleRoot };
   if (v.kind === 'fedramp-package') {
     const { aggregateHash, fedRampPackageId, generatedAt, ...rest } = v;

@@ -11,7 +11,9 @@ export function adapterRunText(result: RunAdapterResult): string {
     `PASS: ${summary.statuses.PASS}`,
     `WARN: ${summary.statuses.WARN}`,
     `FAIL: ${summary.statuses.FAIL}`,
-    `Checks: ${Object.entries(summary.outcomes).map(([o, n]) => `${o} ${n}`).join(', ')}`,
+    `Checks: ${Object.entries(summary.outcomes)
+      .map(([o, n]) => `${o} ${n}`)
+      .join(', ')}`,
     `Unmapped checks: ${summary.unmapped_checks.length}${summary.unmapped_checks.length > 0 ? ` (${listed(summary.unmapped_checks)})` : ''}`,
     `Not assessed: ${summary.not_assessed.length}${summary.not_assessed.length > 0 ? ` (${listed(summary.not_assessed)})` : ''}`,
     `Report written to ${result.out}`,

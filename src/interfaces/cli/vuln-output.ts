@@ -13,7 +13,9 @@ export function renderVulnerabilities(r: ListVulnerabilitiesResult): string[] {
     v.irv === undefined ? '' : v.irv ? 'yes' : 'no',
     v.lev === undefined ? '' : v.lev ? 'yes' : 'no',
     v.next_due ?? '',
-    [v.overdue.is ? `overdue: ${v.overdue.reasons.join('; ')}` : '', v.incident ? 'reportable incident' : '', v.kev_due ? `KEV due ${v.kev_due}` : ''].filter(Boolean).join('; '),
+    [v.overdue.is ? `overdue: ${v.overdue.reasons.join('; ')}` : '', v.incident ? 'reportable incident' : '', v.kev_due ? `KEV due ${v.kev_due}` : '']
+      .filter(Boolean)
+      .join('; '),
   ]);
   return [
     head,
@@ -25,5 +27,7 @@ export function renderVulnerabilities(r: ListVulnerabilitiesResult): string[] {
 
 /** Which register a command judged: the run, the class, the time and the rules. */
 export function registerLine(register: { run?: { seq: number; as_of: string }; class: string; now: string; rules: string }): string {
-  return register.run === undefined ? `No run recorded: no vulnerability groups (Class ${register.class} at ${register.now})` : `Vulnerabilities of run ${register.run.seq} (as of ${register.run.as_of}), Class ${register.class} at ${register.now}, CR26 ${register.rules}`;
+  return register.run === undefined
+    ? `No run recorded: no vulnerability groups (Class ${register.class} at ${register.now})`
+    : `Vulnerabilities of run ${register.run.seq} (as of ${register.run.as_of}), Class ${register.class} at ${register.now}, CR26 ${register.rules}`;
 }

@@ -124,13 +124,24 @@ function authorize(route: RouteSpec, roles: readonly Role[], deps: AppDependenci
     contextOf(req).principal = principal;
     if (!principal) {
       const challenges = deps.authenticator.challenges;
-      const detail = deps.authenticator.methods.length === 0 ? 'authentication required, and no method is configured; set auth in the API config (docs/api.md)' : `authentication required: ${deps.authenticator.methods.join(', ')}`;
+      const detail =
+        deps.authenticator.methods.length === 0
+          ? 'authentication required, and no method is configured; set auth in the API config (docs/api.md)'
+          : `authentication required: ${deps.authenticator.methods.join(', ')}`;
       return next(new HttpProblem(401, 'authentication-required', detail, challenges.length ? { 'WWW-Authenticate': challenges.join(', ') } : {}));
     }
     if (!holdsRole(principal, roles, deps.roles)) {
       logged?.record(accessEvent(principal, accessDocument(route), 403));
-      const agency = roles.includes('agency') ? ", or recognizes the principal's agency by its realm, certificate issuer or domain (fedramp.agencies in svc.config.json)" : '';
-      return next(new HttpProblem(403, 'role-required', `${principal.name} does not hold the ${roles.join(' or ')} role; an administrator grants it under roles in the API config${agency}`));
+      const agency = roles.includes('agency')
+        ? ", or recognizes the principal's agency by its realm, certificate issuer or domain (fedramp.agencies in svc.config.json)"
+        : '';
+      return next(
+        new HttpProblem(
+          403,
+          'role-required',
+          `${principal.name} does not hold the ${roles.join(' or ')} role; an administrator grants it under roles in the API config${agency}`,
+        ),
+      );
     }
     next();
   };
@@ -203,14 +214,25 @@ function bodyParserProblem(error: unknown, req: Request): HttpProblem | undefine
   const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
   // zlib's own error (Z_DATA_ERROR, a brotli ERR__ERROR_FORMAT_…), which body-parser passes on with status 400 and no type.
   if (e?.status === 400 && e.type === undefined && typeof e.code === 'string' && encoding !== 'identity') {
-    return new HttpProblem(400, 'invalid-content-encoding', `the request body is not valid ${encoding} data, as its Content-Encoding says; send the body compressed with it, or without Content-Encoding`);
+    return new HttpProblem(
+      400,
+      'invalid-content-encoding',
+      `the request body is not valid ${encoding} data, as its Content-Encoding says; send the body compressed with it, or without Content-Encoding`,
+    );
   }
   if (e?.type === 'encoding.unsupported' && e.encoding !== undefined) {
-    return new HttpProblem(415, 'unsupported-content-encoding', `Content-Encoding ${JSON.stringify(e.encoding.slice(0, 64))} is not supported; send the body uncompressed, or with gzip, deflate or br`);
+    return new HttpProblem(
+      415,
+      'unsupported-content-encoding',
+      `Content-Encoding ${JSON.stringify(e.encoding.slice(0, 64))} is not supported; send the body uncompressed, or with gzip, deflate or br`,
+    );
   }
-  if (e?.type === 'entity.too.large') return new HttpProblem(413, 'body-too-large', `the request body is larger than ${e.limit} bytes (limits.body_bytes); send less`);
-  if (e?.type === 'entity.parse.failed') return new HttpProblem(400, 'invalid-json', `the request body is not valid JSON (${jsonSyntaxProblem(e.message ?? '')}); send a JSON object`);
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpProblem(415, 'unsupported-encoding', `${e.message}; send UTF-8 JSON`);
+  if (e?.type === 'entity.too.large')
+    return new HttpProblem(413, 'body-too-large', `the request body is larger than ${e.limit} bytes (limits.body_bytes); send less`);
+  if (e?.type === 'entity.parse.failed')
+    return new HttpProblem(400, 'invalid-json', `the request body is not valid JSON (${jsonSyntaxProblem(e.message ?? '')}); send a JSON object`);
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+    return new HttpProblem(415, 'unsupported-encoding', `${e.message}; send UTF-8 JSON`);
   if (e?.type === 'request.aborted') return new HttpProblem(400, 'request-aborted', 'the client closed the connection before the body arrived');
   return undefined;
 }

@@ -19,7 +19,11 @@ export type ContainerOverrides = (container: DependencyContainer) => void;
  * The API's composition root: the CLI's production adapters (the store from the config's `store`, else SVC_STORE),
  * one CurrentRun, one AccessRecorder and the snapshots' documents for the process, then any test overrides.
  */
-export function buildApiContainer(config: ApiConfig, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}, overrides?: ContainerOverrides): DependencyContainer {
+export function buildApiContainer(
+  config: ApiConfig,
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  overrides?: ContainerOverrides,
+): DependencyContainer {
   const env = { ...(options.env ?? process.env), ...(config.store !== undefined ? { SVC_STORE: config.store } : {}) };
   const container = registerAdapters(root.createChildContainer(), { env, cwd: options.cwd });
   container.register(CurrentRun, { useClass: CurrentRun }, { lifecycle: Lifecycle.ContainerScoped });
@@ -29,7 +33,13 @@ export function buildApiContainer(config: ApiConfig, options: { env?: NodeJS.Pro
   // The `?snapshot=` documents: built once per representation, bounded (SNAPSHOT_LIMITS: a test's overrides may set it),
   // each snapshot's by a BuildTrustDocument of its own container, over the store as it stood then.
   container.register(SnapshotDocuments, {
-    useFactory: instanceCachingFactory((c) => new SnapshotDocuments((bounds) => snapshotContainer(c, bounds).resolve(BuildTrustDocument), c.isRegistered(SNAPSHOT_LIMITS, true) ? c.resolve(SNAPSHOT_LIMITS) : {})),
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new SnapshotDocuments(
+          (bounds) => snapshotContainer(c, bounds).resolve(BuildTrustDocument),
+          c.isRegistered(SNAPSHOT_LIMITS, true) ? c.resolve(SNAPSHOT_LIMITS) : {},
+        ),
+    ),
   });
   overrides?.(container);
   return container;

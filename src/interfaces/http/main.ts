@@ -30,7 +30,12 @@ export interface MainIo {
 export async function main(argv: string[], io: MainIo): Promise<number | undefined> {
   let args: { host?: string; port?: string; config?: string; help?: boolean; version?: boolean };
   try {
-    args = parseArgs({ args: argv, options: { host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
+    args = parseArgs({
+      args: argv,
+      options: { host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (error) {
     io.stderr(`Error: ${(error as Error).message.split('\n')[0]}; see svc-api --help`);
     return EXIT.usage;
@@ -60,14 +65,19 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
     // Loaded only now: these modules require express, passport and pino.
     const { loadApiConfig } = require('./config/api-config') as typeof import('./config/api-config');
     const { startApi } = require('./server') as typeof import('./server');
-    const config = loadApiConfig(args.config, io.env, io.cwd, { ...(args.host !== undefined ? { host: args.host } : {}), ...(args.port !== undefined ? { port: Number(args.port) } : {}) });
+    const config = loadApiConfig(args.config, io.env, io.cwd, {
+      ...(args.host !== undefined ? { host: args.host } : {}),
+      ...(args.port !== undefined ? { port: Number(args.port) } : {}),
+    });
     const api = await startApi(config, { env: io.env, cwd: io.cwd });
     // Before the listening line: whoever reads it may stop the server at once.
     const stop = () => void api.close().then(() => process.exit(EXIT.ok));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     const methods = [config.auth.negotiate && 'negotiate', config.auth.mtls && 'mtls', config.auth.proxy && 'proxy'].filter(Boolean);
-    io.stderr(`svc-api listening on ${api.url} (auth: ${methods.join(', ') || 'none configured'}; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)`);
+    io.stderr(
+      `svc-api listening on ${api.url} (auth: ${methods.join(', ') || 'none configured'}; OpenAPI at ${api.url}/openapi.json, docs at ${api.url}/docs)`,
+    );
     for (const warning of api.warnings) io.stderr(`Warning: ${warning}`);
     return undefined;
   } catch (error) {
@@ -77,7 +87,9 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
       return EXIT.environment;
     }
     const exit = exitCodeFor(error);
-    io.stderr(exit === EXIT.internal ? `Error: internal error: ${(error as Error).message}; rerun with NODE_DEBUG or report it` : `Error: ${(error as Error).message}`);
+    io.stderr(
+      exit === EXIT.internal ? `Error: internal error: ${(error as Error).message}; rerun with NODE_DEBUG or report it` : `Error: ${(error as Error).message}`,
+    );
     return exit;
   }
 }

@@ -84,7 +84,10 @@ export function buildApi(config: ApiConfig, options: ApiOptions = {}) {
   const routes = apiRoutes(container, config, version, replay, logger);
   const authenticator = createAuthenticator(config.auth, {
     onRefused: (r) => logger.warn({ auth: r.method, code: r.code, reason: r.reason }, 'credential refused'),
-    recognize: agencyRecognition(container.resolve(FEDRAMP_PROFILE), config.auth.mtls && { file: config.auth.mtls.ca, authorities: readTrustedAuthorities(config.auth.mtls.ca) }),
+    recognize: agencyRecognition(
+      container.resolve(FEDRAMP_PROFILE),
+      config.auth.mtls && { file: config.auth.mtls.ca, authorities: readTrustedAuthorities(config.auth.mtls.ca) },
+    ),
   });
   const openapi = buildOpenApi(routes, version);
   const access = container.resolve(AccessRecorder);

@@ -14,7 +14,14 @@ export { EnforcementState, ENFORCEMENT_STATES, LEGAL_TRANSITIONS, isLegalTransit
 export { EnforcementPhase, ENFORCEMENT_PHASES } from '../../domain/enforcement/enforcement-phase';
 export { transition } from '../../domain/enforcement/enforcement-transition';
 export { IllegalTransitionError } from '../../domain/enforcement/illegal-transition-error';
-export { validatePolicies, EPL_MODES, DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS_LIMIT, TIMEOUT_MS_LIMIT } from '../../domain/enforcement/epl-policy';
+export {
+  validatePolicies,
+  EPL_MODES,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_TIMEOUT_MS,
+  MAX_ATTEMPTS_LIMIT,
+  TIMEOUT_MS_LIMIT,
+} from '../../domain/enforcement/epl-policy';
 export type { EPLPolicy, EnforcementAction, EplMode } from '../../domain/enforcement/epl-policy';
 export { evaluateCondition, EVIDENCE_OPERATORS, MAX_CONDITION_DEPTH } from '../../domain/enforcement/epl-condition';
 export type { EplCondition, EvidenceTest, EvidenceOperator } from '../../domain/enforcement/epl-condition';

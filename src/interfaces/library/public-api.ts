@@ -56,5 +56,15 @@ export type { DriftFinding, DriftClass, DriftSeverity } from '../../domain/drift
 export { merkleRoot, inclusionProof, rootFromProof } from '../../domain/evidence/merkle';
 export { normalizeControlId } from '../../domain/catalog/ksi-catalog';
 export { evaluateCr26Ksis } from '../../domain/fedramp/ksi-evaluation';
-export { AppError, InvalidInputError, NotFoundError, ConflictError, IntegrityError, PermissionError, UnavailableError, ConfigError, UsageError } from '../../domain/errors';
+export {
+  AppError,
+  InvalidInputError,
+  NotFoundError,
+  ConflictError,
+  IntegrityError,
+  PermissionError,
+  UnavailableError,
+  ConfigError,
+  UsageError,
+} from '../../domain/errors';
 export type { ErrorKind } from '../../domain/errors';

@@ -15,7 +15,14 @@ export function traceDot(trace: EvidenceTrace): string {
 export function traceMermaid(trace: EvidenceTrace): string {
   const ids = new Map(trace.nodes.map((n, i) => [n.id, `n${i}`]));
   const label = (s: string) => `"${s.replace(/"/g, '#quot;')}"`;
-  const open: Record<NodeType, [string, string]> = { control: ['[', ']'], ksi: ['([', '])'], evidence: ['[/', '/]'], action: ['{', '}'], poam: ['[[', ']]'], policy: ['>', ']'] };
+  const open: Record<NodeType, [string, string]> = {
+    control: ['[', ']'],
+    ksi: ['([', '])'],
+    evidence: ['[/', '/]'],
+    action: ['{', '}'],
+    poam: ['[[', ']]'],
+    policy: ['>', ']'],
+  };
   const lines = ['graph LR'];
   for (const n of trace.nodes) lines.push(`  ${ids.get(n.id)}${open[n.type][0]}${label(n.label)}${open[n.type][1]}`);
   for (const e of trace.edges) lines.push(`  ${ids.get(e.from)} -->|${e.relation}| ${ids.get(e.to)}`);

@@ -53,22 +53,50 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
   });
 
   it('GET /health/ready is 503 problem+json naming the check that failed (its detail for an operator only)', async () => {
-    const broken = buildApi(proxyConfig({ signing_key: '/nonexistent/key.pem' }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
+    const broken = buildApi(proxyConfig({ signing_key: '/nonexistent/key.pem' }), {
+      env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' },
+      logger: capturingLogger().logger,
+    });
     const res = await request(broken.handler).get('/health/ready');
     expect(res.status).toBe(503);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.headers['retry-after']).toBe('10');
-    expect(res.body).toMatchObject({ type: 'urn:svc:problem:not-ready', code: 'not-ready', status: 503, title: 'Service Unavailable', instance: '/health/ready', detail: 'not ready: signer (the server log has the details)' });
+    expect(res.body).toMatchObject({
+      type: 'urn:svc:problem:not-ready',
+      code: 'not-ready',
+      status: 503,
+      title: 'Service Unavailable',
+      instance: '/health/ready',
+      detail: 'not ready: signer (the server log has the details)',
+    });
     const operator = await request(broken.handler).get('/health/ready').set(OPERATOR);
     expect(operator.body.detail).toMatch(/^not ready: signer: .*\/nonexistent\/key\.pem/);
   });
 
-  describe.each(['/auditor/evidence', '/auditor/findings', '/auditor/poam', '/auditor/manifest', '/auditor/oscal/sar', '/auditor/oscal/ssp', '/auditor/oscal/poam', '/auditor/oscal/sap', '/auditor/graph/ac-2'])('%s', (path) => {
+  describe.each([
+    '/auditor/evidence',
+    '/auditor/findings',
+    '/auditor/poam',
+    '/auditor/manifest',
+    '/auditor/oscal/sar',
+    '/auditor/oscal/ssp',
+    '/auditor/oscal/poam',
+    '/auditor/oscal/sap',
+    '/auditor/graph/ac-2',
+  ])('%s', (path) => {
     it('is 401 problem+json without credentials', async () => {
       const res = await request(api.handler).get(path);
       expect(res.status).toBe(401);
       expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(res.body).toEqual({ type: 'urn:svc:problem:authentication-required', code: 'authentication-required', title: 'Unauthorized', status: 401, detail: 'authentication required: proxy', instance: path.split('?')[0], request_id: res.headers['x-request-id'] });
+      expect(res.body).toEqual({
+        type: 'urn:svc:problem:authentication-required',
+        code: 'authentication-required',
+        title: 'Unauthorized',
+        status: 401,
+        detail: 'authentication required: proxy',
+        instance: path.split('?')[0],
+        request_id: res.headers['x-request-id'],
+      });
     });
 
     it('is 403 for a principal without the auditor role', async () => {
@@ -114,7 +142,11 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     ['/auditor/evidence?status=MAYBE', 'invalid-request', 'query parameter status.0 must be one of PASS, WARN, FAIL; see /openapi.json for this route'],
     ['/auditor/evidence?sort=ksi', 'invalid-request', 'query parameter sort is not a known field; see /openapi.json for this route'],
     ['/auditor/evidence?cursor=xyz', 'bad-cursor', 'cursor "xyz": not a cursor this API gave; drop it to start from the first page'],
-    ['/auditor/graph/not-a-control!', 'invalid-request', 'path parameter control_id must match pattern "^[A-Za-z]{2}-\\d{1,2}(?:\\.\\d{1,2}|\\(\\d{1,2}\\))?$"; see /openapi.json for this route'],
+    [
+      '/auditor/graph/not-a-control!',
+      'invalid-request',
+      'path parameter control_id must match pattern "^[A-Za-z]{2}-\\d{1,2}(?:\\.\\d{1,2}|\\(\\d{1,2}\\))?$"; see /openapi.json for this route',
+    ],
     // Found by test/property/http-bodies.property.test.ts: the router's URIError was a 500, and a name with a line
     // break made the detail two lines.
     ['/auditor/graph/%zz', 'invalid-request', 'a path parameter is not valid percent-encoding; write % as %25 and escape each other byte as %XX'],
@@ -135,7 +167,11 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
 
   it('GET /auditor/findings lists the FAIL and WARN results with their actions', async () => {
     const res = await get('/auditor/findings');
-    expect(res.body.items.map((f: { ksi_id: string; status: string }) => `${f.ksi_id} ${f.status}`)).toEqual(['KSI-AC-02 FAIL', 'KSI-AU-02 WARN', 'KSI-IA-02 FAIL']);
+    expect(res.body.items.map((f: { ksi_id: string; status: string }) => `${f.ksi_id} ${f.status}`)).toEqual([
+      'KSI-AC-02 FAIL',
+      'KSI-AU-02 WARN',
+      'KSI-IA-02 FAIL',
+    ]);
     const mfa = res.body.items.find((f: { ksi_id: string }) => f.ksi_id === 'KSI-IA-02');
     expect(mfa.action).toMatchObject({ action: 'REMEDIATE', ksi_id: 'KSI-IA-02' });
     expect(mfa.poam_id).toMatch(/^POAM-/);
@@ -144,7 +180,9 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
 
   it('GET /auditor/poam lists the tracked items and filters by status', async () => {
     const res = await get('/auditor/poam');
-    expect(res.body.items.map((p: { ksi_id: string; status: string }) => `${p.ksi_id} ${p.status}`)).toEqual(expect.arrayContaining(['KSI-IA-02 Open', 'KSI-AC-02 Open']));
+    expect(res.body.items.map((p: { ksi_id: string; status: string }) => `${p.ksi_id} ${p.status}`)).toEqual(
+      expect.arrayContaining(['KSI-IA-02 Open', 'KSI-AC-02 Open']),
+    );
     expect(res.body.total).toBe(3);
     expect((await get('/auditor/poam?status=Closed')).body.total).toBe(0);
     expect((await get('/auditor/poam?overdue=false')).body.total).toBe(3);
@@ -191,14 +229,30 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
 
   it('serves the documents stored with the run byte for byte: none is built per request', async () => {
     const [id] = readdirSync(join(home.home, 'store', 'documents'));
-    for (const [path, file] of [['/auditor/manifest', 'manifest.json'], ['/auditor/oscal/ssp', 'ssp.json'], ['/auditor/oscal/sar', 'sar.json'], ['/auditor/oscal/sar?envelope=1', 'sar.json.dsse.json'], ['/auditor/oscal/sap', 'sap.json'], ['/auditor/oscal/poam', 'poam.json']]) {
+    for (const [path, file] of [
+      ['/auditor/manifest', 'manifest.json'],
+      ['/auditor/oscal/ssp', 'ssp.json'],
+      ['/auditor/oscal/sar', 'sar.json'],
+      ['/auditor/oscal/sar?envelope=1', 'sar.json.dsse.json'],
+      ['/auditor/oscal/sap', 'sap.json'],
+      ['/auditor/oscal/poam', 'poam.json'],
+    ]) {
       const stored = readStoredDocument(join(home.home, 'store', 'documents', id), file);
-      const res = await request(api.handler).get(path).set(AUDITOR).buffer(true).parse((r, done) => {
-        const parts: Buffer[] = [];
-        r.on('data', (d: Buffer) => parts.push(d));
-        r.on('end', () => done(null, Buffer.concat(parts)));
+      const res = await request(api.handler)
+        .get(path)
+        .set(AUDITOR)
+        .buffer(true)
+        .parse((r, done) => {
+          const parts: Buffer[] = [];
+          r.on('data', (d: Buffer) => parts.push(d));
+          r.on('end', () => done(null, Buffer.concat(parts)));
+        });
+      expect({ path, status: res.status, same: Buffer.compare(res.body as Buffer, stored) === 0, length: res.headers['content-length'] }).toEqual({
+        path,
+        status: 200,
+        same: true,
+        length: String(stored.length),
       });
-      expect({ path, status: res.status, same: Buffer.compare(res.body as Buffer, stored) === 0, length: res.headers['content-length'] }).toEqual({ path, status: 200, same: true, length: String(stored.length) });
       expect(res.headers.etag).toBe(`"${createHash('sha256').update(stored).digest('hex')}"`);
     }
   });
@@ -229,7 +283,8 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
     const second = await get(path);
     expect(second.status).toBe(200);
     expect(second.text).toBe(first.text);
-    const strip = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'x-request-id', 'connection', 'keep-alive'].includes(k)));
+    const strip = (h: Record<string, string>) =>
+      Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'x-request-id', 'connection', 'keep-alive'].includes(k)));
     expect(strip(second.headers)).toEqual(strip(first.headers));
     expect((await get(path, OPERATOR)).status).toBe(403);
     expect((await request(api.handler).get(path)).status).toBe(401);
@@ -242,14 +297,21 @@ describe('svc-api auditor and health routes over a recorded run (supertest, trus
   });
 
   it('more requests than limits.requests_per_minute from one address are 429 with Retry-After', async () => {
-    const limited = buildApi(proxyConfig({ limits: { requests_per_minute: 3 } }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
+    const limited = buildApi(proxyConfig({ limits: { requests_per_minute: 3 } }), {
+      env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' },
+      logger: capturingLogger().logger,
+    });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await request(limited.handler).get('/health')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     const res = await request(limited.handler).get('/health');
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.body).toMatchObject({ code: 'rate-limited', status: 429, detail: 'more than 3 requests in a minute from this client; retry after the Retry-After seconds' });
+    expect(res.body).toMatchObject({
+      code: 'rate-limited',
+      status: 429,
+      detail: 'more than 3 requests in a minute from this client; retry after the Retry-After seconds',
+    });
   });
 
   it('logs each request with the principal and the route, never a credential', async () => {
@@ -266,7 +328,10 @@ describe('svc-api over runs whose documents are missing or changed', () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-api-documents-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const apiOver = (home: string, logger = capturingLogger()) => ({ api: buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: home, SVC_STORE: '', SVC_SIGNING_KEY: '' }, cwd: home, logger: logger.logger }), log: logger });
+  const apiOver = (home: string, logger = capturingLogger()) => ({
+    api: buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: home, SVC_STORE: '', SVC_SIGNING_KEY: '' }, cwd: home, logger: logger.logger }),
+    log: logger,
+  });
 
   it('a run recorded without documents (by svc 0.5.0) is 404 no-run-documents, saying how to get them', async () => {
     const home = join(dir, 'old');
@@ -278,20 +343,29 @@ describe('svc-api over runs whose documents are missing or changed', () => {
     for (const path of ['/auditor/manifest', '/auditor/oscal/sar']) {
       const res = await request(api.handler).get(path).set(AUDITOR);
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ code: 'no-run-documents', detail: `run 1 (${id.slice(0, 12)}) was recorded without its documents (by svc 0.5.0); record a run with this svc (svc conmon process <report>) and the API serves its documents` });
+      expect(res.body).toMatchObject({
+        code: 'no-run-documents',
+        detail: `run 1 (${id.slice(0, 12)}) was recorded without its documents (by svc 0.5.0); record a run with this svc (svc conmon process <report>) and the API serves its documents`,
+      });
     }
   });
 
-  it('a stored document changed behind svc\'s back is cut off mid-response and logged as run-store-tampered', async () => {
+  it("a stored document changed behind svc's back is cut off mid-response and logged as run-store-tampered", async () => {
     const { home, cleanup } = homeWithRecordedRun();
     try {
       const [id] = readdirSync(join(home, 'store', 'documents'));
       const documents = join(home, 'store', 'documents', id);
       const file = storedDocumentFile(documents, 'ssp.json');
-      writeStoredDocument(documents, 'ssp.json', readStoredDocument(documents, 'ssp.json').toString('utf8').replace('"system-security-plan"', '"system-security-plan" '));
+      writeStoredDocument(
+        documents,
+        'ssp.json',
+        readStoredDocument(documents, 'ssp.json').toString('utf8').replace('"system-security-plan"', '"system-security-plan" '),
+      );
       const { api, log } = apiOver(home);
       await expect(request(api.handler).get('/auditor/oscal/ssp').set(AUDITOR)).rejects.toThrow();
-      expect(log.lines.find((line) => line.msg === 'stored document failed while it was sent')).toMatchObject({ err: { code: 'run-store-tampered', message: expect.stringContaining(`${file}: the document ssp.json no longer matches`) } });
+      expect(log.lines.find((line) => line.msg === 'stored document failed while it was sent')).toMatchObject({
+        err: { code: 'run-store-tampered', message: expect.stringContaining(`${file}: the document ssp.json no longer matches`) },
+      });
     } finally {
       cleanup();
     }

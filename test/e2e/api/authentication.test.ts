@@ -26,7 +26,15 @@ describe('svc-api authentication end to end (the built binary)', () => {
     beforeAll(async () => {
       kdc = await startKdc();
       const config = join(dir, 'negotiate.json');
-      writeFileSync(config, JSON.stringify({ port: 0, auth: { negotiate: { spn: kdc.spn, keytab: kdc.keytab } }, roles: { auditor: [kdc.users.alice] }, log: { file: join(dir, 'negotiate.log') } }));
+      writeFileSync(
+        config,
+        JSON.stringify({
+          port: 0,
+          auth: { negotiate: { spn: kdc.spn, keytab: kdc.keytab } },
+          roles: { auditor: [kdc.users.alice] },
+          log: { file: join(dir, 'negotiate.log') },
+        }),
+      );
       api = await startSvcApi(['--config', config], { SVC_HOME: home.home, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR });
       url = api.url.replace('127.0.0.1', 'localhost');
     });
@@ -36,7 +44,11 @@ describe('svc-api authentication end to end (the built binary)', () => {
     });
 
     it('curl --negotiate gets the findings as alice, with the mutual-auth token', async () => {
-      const res = await curl(['--negotiate', '-u', ':', `${url}/auditor/findings?status=FAIL`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('alice') });
+      const res = await curl(['--negotiate', '-u', ':', `${url}/auditor/findings?status=FAIL`], {
+        ...process.env,
+        KRB5_CONFIG: kdc.env.KRB5_CONFIG,
+        KRB5CCNAME: kdc.ccacheFor('alice'),
+      });
       expect(res.status).toBe(200);
       expect(res.headers['www-authenticate']).toMatch(/^Negotiate [A-Za-z0-9+/=]+$/);
       expect((res.body as { items: { ksi_id: string }[] }).items.map((f: { ksi_id: string }) => f.ksi_id)).toEqual(['KSI-AC-02', 'KSI-IA-02']);
@@ -46,13 +58,19 @@ describe('svc-api authentication end to end (the built binary)', () => {
       const res = await curl([`${url}/auditor/evidence`]);
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Negotiate');
-      expect((res.body as Record<string, any>)).toMatchObject({ code: 'authentication-required', detail: 'authentication required: negotiate' });
+      expect(res.body as Record<string, any>).toMatchObject({ code: 'authentication-required', detail: 'authentication required: negotiate' });
     });
 
     it('bob has a ticket but not the auditor role: 403', async () => {
-      const res = await curl(['--negotiate', '-u', ':', `${url}/auditor/evidence`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('bob') });
+      const res = await curl(['--negotiate', '-u', ':', `${url}/auditor/evidence`], {
+        ...process.env,
+        KRB5_CONFIG: kdc.env.KRB5_CONFIG,
+        KRB5CCNAME: kdc.ccacheFor('bob'),
+      });
       expect(res.status).toBe(403);
-      expect((res.body as Record<string, any>).detail).toBe('bob@SVC.TEST does not hold the auditor role; an administrator grants it under roles in the API config');
+      expect((res.body as Record<string, any>).detail).toBe(
+        'bob@SVC.TEST does not hold the auditor role; an administrator grants it under roles in the API config',
+      );
     });
 
     it('a forged token is 401, and the access log names principals, never tokens', async () => {
@@ -61,8 +79,13 @@ describe('svc-api authentication end to end (the built binary)', () => {
       expect(res.headers['www-authenticate']).toBe('Negotiate');
       expect((res.body as Record<string, any>).code).toBe('negotiate-failed');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const lines = log().trim().split('\n').map((l) => JSON.parse(l));
-      expect(lines.filter((l) => l.msg === 'request' && l.status === 200).map((l) => [l.principal, l.auth, l.route])).toEqual([['alice@SVC.TEST', 'negotiate', '/auditor/findings']]);
+      const lines = log()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.filter((l) => l.msg === 'request' && l.status === 200).map((l) => [l.principal, l.auth, l.route])).toEqual([
+        ['alice@SVC.TEST', 'negotiate', '/auditor/findings'],
+      ]);
       expect(log()).not.toContain('YIIBHgYGKwYBBQUCoIIBEjCCAQ6gDTALBgkqhkiG9xIBAgI=');
     });
   });
@@ -74,7 +97,15 @@ describe('svc-api authentication end to end (the built binary)', () => {
     beforeAll(async () => {
       pki = createTestPki(join(dir, 'pki'));
       const config = join(dir, 'mtls.json');
-      writeFileSync(config, JSON.stringify({ port: 0, auth: { mtls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key } }, roles: { auditor: [certificateGrant('alice@SVC.TEST', pki.ca)] }, log: { file: join(dir, 'mtls.log') } }));
+      writeFileSync(
+        config,
+        JSON.stringify({
+          port: 0,
+          auth: { mtls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key } },
+          roles: { auditor: [certificateGrant('alice@SVC.TEST', pki.ca)] },
+          log: { file: join(dir, 'mtls.log') },
+        }),
+      );
       api = await startSvcApi(['--config', config], { SVC_HOME: home.home });
       url = api.url.replace('127.0.0.1', 'localhost');
     });
@@ -88,7 +119,7 @@ describe('svc-api authentication end to end (the built binary)', () => {
       expect((res.body as Record<string, any>).total).toBe(5);
     });
 
-    it('no certificate: /health is open, /auditor is 401; a foreign CA\'s certificate is 401', async () => {
+    it("no certificate: /health is open, /auditor is 401; a foreign CA's certificate is 401", async () => {
       expect((await curl(['--cacert', pki.ca.cert, `${url}/health`])).status).toBe(200);
       expect((await curl(['--cacert', pki.ca.cert, `${url}/auditor/evidence`])).status).toBe(401);
       const mallory = pki.client('mallory', { upn: 'alice@SVC.TEST', ca: pki.foreignCa });

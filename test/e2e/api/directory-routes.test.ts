@@ -124,7 +124,10 @@ describe('svc-api directory routes (survey, orgpath, boundary)', () => {
     const broken = await request(api.handler).post('/survey/run').set(OPERATOR).set('Content-Type', 'application/json').send('{"stale_days": ');
     expect(broken.status).toBe(400);
     expect(broken.body.code).toBe('invalid-json');
-    const small = buildApi(proxyConfig({ ...DIRECTORY, limits: { body_bytes: 64 } }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' }, logger: capturingLogger().logger });
+    const small = buildApi(proxyConfig({ ...DIRECTORY, limits: { body_bytes: 64 } }), {
+      env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '' },
+      logger: capturingLogger().logger,
+    });
     const big = await request(small.handler).post('/orgpath/assign').set(OPERATOR).send({ rules: RULES });
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ code: 'body-too-large', detail: 'the request body is larger than 64 bytes (limits.body_bytes); send less' });
@@ -137,7 +140,9 @@ describe('svc-api directory routes (survey, orgpath, boundary)', () => {
     expect(res.body.code).toBe('graph-not-configured');
     const gaps = await request(bare.handler).get('/boundary/gaps').set(OPERATOR);
     expect(gaps.status).toBe(400);
-    expect(gaps.body.detail).toBe('name the required features (?required=conditional-access,privileged-identity-management) or set boundary.required in the API config');
+    expect(gaps.body.detail).toBe(
+      'name the required features (?required=conditional-access,privileged-identity-management) or set boundary.required in the API config',
+    );
   });
 
   describe('against Microsoft Graph (a local HTTPS token endpoint and Graph on loopback)', () => {
@@ -147,8 +152,19 @@ describe('svc-api directory routes (survey, orgpath, boundary)', () => {
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'svc-api-graph-'));
       fake = await new FakeGraph({ dir, tenantId: TENANT, clientId: CLIENT, secret: SECRET, data: loadGraphExport() }).start();
-      const graph = { cloud: 'Public', tenant_id: TENANT, client_id: CLIENT, client_secret_env: 'SVC_GRAPH_SECRET', authority_host: fake.host, graph_host: fake.host, ca_file: fake.pki.ca.cert };
-      live = buildApi(proxyConfig({ ...DIRECTORY, graph }), { env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '', SVC_GRAPH_SECRET: SECRET }, logger: capturingLogger().logger });
+      const graph = {
+        cloud: 'Public',
+        tenant_id: TENANT,
+        client_id: CLIENT,
+        client_secret_env: 'SVC_GRAPH_SECRET',
+        authority_host: fake.host,
+        graph_host: fake.host,
+        ca_file: fake.pki.ca.cert,
+      };
+      live = buildApi(proxyConfig({ ...DIRECTORY, graph }), {
+        env: { ...process.env, SVC_HOME: home.home, SVC_STORE: '', SVC_GRAPH_SECRET: SECRET },
+        logger: capturingLogger().logger,
+      });
     });
     afterAll(async () => {
       await fake.close();

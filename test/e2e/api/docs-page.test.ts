@@ -23,7 +23,7 @@ describe('/docs: Swagger UI over /openapi.json in a real headless Chromium', () 
     home.cleanup();
   });
 
-  it('renders every operation, under helmet\'s CSP, with no console error and no request off the server', async () => {
+  it("renders every operation, under helmet's CSP, with no console error and no request off the server", async () => {
     const problems: string[] = [];
     await withPage(async (page) => {
       page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));

@@ -38,12 +38,17 @@ describe('svc-api under load, with slow and oversized clients (the built binary 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['/auditor/evidence', '/auditor/findings?status=FAIL', '/auditor/oscal/sar', '/fedramp/sdr'])('GET %s for 3 s at 10 connections: no error, no non-2xx; p50 and p99 recorded', async (path) => {
-    const result = await autocannon({ url: `${api.url}${path}`, connections: 10, duration: 3, headers: ALICE });
-    process.stdout.write(`load ${path}: ${Math.round(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.total} requests\n`);
-    expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }).toEqual({ errors: 0, timeouts: 0, non2xx: 0 });
-    expect(result.requests.total).toBeGreaterThan(100);
-  });
+  it.each(['/auditor/evidence', '/auditor/findings?status=FAIL', '/auditor/oscal/sar', '/fedramp/sdr'])(
+    'GET %s for 3 s at 10 connections: no error, no non-2xx; p50 and p99 recorded',
+    async (path) => {
+      const result = await autocannon({ url: `${api.url}${path}`, connections: 10, duration: 3, headers: ALICE });
+      process.stdout.write(
+        `load ${path}: ${Math.round(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.total} requests\n`,
+      );
+      expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }).toEqual({ errors: 0, timeouts: 0, non2xx: 0 });
+      expect(result.requests.total).toBeGreaterThan(100);
+    },
+  );
 
   it('GET /fedramp/sdr: the same bytes on every request while 10 connections load it for 3 s', async () => {
     const first = await fetch(`${api.url}/fedramp/sdr`, { headers: ALICE });

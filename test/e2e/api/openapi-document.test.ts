@@ -6,7 +6,9 @@ import { DESIGN_ROUTES, openApiRoutes } from '../../support/design-surface';
 
 describe('the OpenAPI 3.1 document', () => {
   const { openapi } = buildApi(proxyConfig(), { logger: capturingLogger().logger });
-  const operations = Object.entries(openapi.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Record<string, any> })));
+  const operations = Object.entries(openapi.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Record<string, any> })),
+  );
 
   it('has exactly the routes of DESIGN §9 (30), each tagged with its module', () => {
     expect(openApiRoutes(openapi).sort()).toEqual([...DESIGN_ROUTES].sort());
@@ -34,11 +36,12 @@ describe('the OpenAPI 3.1 document', () => {
     const collect = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(collect);
       else if (node && typeof node === 'object') {
-        for (const [key, value] of Object.entries(node)) (key === 'schema' ? schemas.push(value) : collect(value));
+        for (const [key, value] of Object.entries(node)) key === 'schema' ? schemas.push(value) : collect(value);
       }
     };
     collect(openapi.paths);
     expect(schemas.length).toBeGreaterThan(40);
-    for (const schema of schemas) expect(() => ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/')))).not.toThrow();
+    for (const schema of schemas)
+      expect(() => ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/')))).not.toThrow();
   });
 });

@@ -54,7 +54,9 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
         content_hash: formatDigest(hash),
       }));
     before = {
-      entries: (JSON.parse(readStoredDocument(join(home, 'store', 'documents', stored.summary.id), 'evidence-bundle.json').toString('utf8')) as { entries: Item[] }).entries,
+      entries: (
+        JSON.parse(readStoredDocument(join(home, 'store', 'documents', stored.summary.id), 'evidence-bundle.json').toString('utf8')) as { entries: Item[] }
+      ).entries,
       statuses: loaded.results.map((r) => r.item.result.status),
       findings: JSON.parse(JSON.stringify(findings)),
       poam: stored.poam as unknown as Item[],
@@ -68,7 +70,9 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
     const out: Listed[] = [];
     let cursor: string | null = null;
     do {
-      const res: request.Response = await request(api.handler).get(`${path}${path.includes('?') ? '&' : '?'}limit=1000${cursor ? `&cursor=${cursor}` : ''}`).set(AUDITOR);
+      const res: request.Response = await request(api.handler)
+        .get(`${path}${path.includes('?') ? '&' : '?'}limit=1000${cursor ? `&cursor=${cursor}` : ''}`)
+        .set(AUDITOR);
       expect(res.status).toBe(200);
       out.push(res.body as Listed);
       cursor = (res.body as Listed).next_cursor;
@@ -84,9 +88,14 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
     const poamPages = Math.ceil(before.poam.length / 1000);
     expect(names.sort()).toEqual(
       [
-        'evidence.000000.json', 'evidence.000001.json', 'evidence.000002.json', 'evidence.index.json',
-        ...Array.from({ length: findingPages }, (_, n) => `findings.00000${n}.json`), 'findings.index.json',
-        ...Array.from({ length: poamPages }, (_, n) => `poam.00000${n}.json`), 'poam.index.json',
+        'evidence.000000.json',
+        'evidence.000001.json',
+        'evidence.000002.json',
+        'evidence.index.json',
+        ...Array.from({ length: findingPages }, (_, n) => `findings.00000${n}.json`),
+        'findings.index.json',
+        ...Array.from({ length: poamPages }, (_, n) => `poam.00000${n}.json`),
+        'poam.index.json',
       ].sort(),
     );
   });
@@ -120,7 +129,9 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
     let cursor: string | null = null;
     const cursors: (string | null)[] = [];
     do {
-      const res: request.Response = await request(api.handler).get(`${query}&limit=3${cursor ? `&cursor=${cursor}` : ''}`).set(AUDITOR);
+      const res: request.Response = await request(api.handler)
+        .get(`${query}&limit=3${cursor ? `&cursor=${cursor}` : ''}`)
+        .set(AUDITOR);
       expect(res.body.total).toBe(8);
       seen.push(...res.body.items);
       cursor = res.body.next_cursor;
@@ -132,27 +143,37 @@ describe('svc-api list routes over a run of 2,500 results, from its stored pages
     expect((await request(api.handler).get(`${query}&status=FAIL`).set(AUDITOR)).body.items).toEqual(failing);
   });
 
-  it.each([[''], ['?status=FAIL'], ['?status=WARN'], ['?severity=High'], ['?severity=Critical,Low'], ['?status=FAIL&severity=High,Medium']])('GET /auditor/findings%s gives what the whole run gave', async (filter) => {
-    const params = new URLSearchParams(filter.slice(1));
-    const statuses = params.get('status')?.split(',');
-    const severities = params.get('severity')?.split(',');
-    const expected = before.findings.filter((f) => (!statuses || statuses.includes(f.status as string)) && (!severities || severities.includes((f.action as { severity: string }).severity)));
-    expect(expected.length).toBeGreaterThan(0);
-    const listed = await pages(`/auditor/findings${filter}`);
-    expect(listed.every((l) => l.total === expected.length)).toBe(true);
-    expect(listed.at(-1)!.next_cursor).toBeNull();
-    expect(listed.slice(0, -1).every((l) => l.items.length === 1000)).toBe(true);
-    expect(items(listed)).toEqual(expected);
-  });
+  it.each([[''], ['?status=FAIL'], ['?status=WARN'], ['?severity=High'], ['?severity=Critical,Low'], ['?status=FAIL&severity=High,Medium']])(
+    'GET /auditor/findings%s gives what the whole run gave',
+    async (filter) => {
+      const params = new URLSearchParams(filter.slice(1));
+      const statuses = params.get('status')?.split(',');
+      const severities = params.get('severity')?.split(',');
+      const expected = before.findings.filter(
+        (f) => (!statuses || statuses.includes(f.status as string)) && (!severities || severities.includes((f.action as { severity: string }).severity)),
+      );
+      expect(expected.length).toBeGreaterThan(0);
+      const listed = await pages(`/auditor/findings${filter}`);
+      expect(listed.every((l) => l.total === expected.length)).toBe(true);
+      expect(listed.at(-1)!.next_cursor).toBeNull();
+      expect(listed.slice(0, -1).every((l) => l.items.length === 1000)).toBe(true);
+      expect(items(listed)).toEqual(expected);
+    },
+  );
 
-  it.each([[''], ['?status=Open'], ['?status=Closed'], ['?overdue=false'], ['?status=Open&overdue=true']])('GET /auditor/poam%s gives what the whole run gave', async (filter) => {
-    const params = new URLSearchParams(filter.slice(1));
-    const expected = before.poam.filter((p) => (!params.has('status') || p.status === params.get('status')) && (!params.has('overdue') || String(p.overdue) === params.get('overdue')));
-    const listed = await pages(`/auditor/poam${filter}`);
-    expect(listed.every((l) => l.total === expected.length)).toBe(true);
-    expect(listed.at(-1)!.next_cursor).toBeNull();
-    expect(items(listed)).toEqual(expected);
-  });
+  it.each([[''], ['?status=Open'], ['?status=Closed'], ['?overdue=false'], ['?status=Open&overdue=true']])(
+    'GET /auditor/poam%s gives what the whole run gave',
+    async (filter) => {
+      const params = new URLSearchParams(filter.slice(1));
+      const expected = before.poam.filter(
+        (p) => (!params.has('status') || p.status === params.get('status')) && (!params.has('overdue') || String(p.overdue) === params.get('overdue')),
+      );
+      const listed = await pages(`/auditor/poam${filter}`);
+      expect(listed.every((l) => l.total === expected.length)).toBe(true);
+      expect(listed.at(-1)!.next_cursor).toBeNull();
+      expect(items(listed)).toEqual(expected);
+    },
+  );
 
   it('the POA&M list of this run is long enough to page', () => {
     expect(before.poam.length).toBeGreaterThan(1000);

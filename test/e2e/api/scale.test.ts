@@ -67,7 +67,13 @@ describe(`svc-api serving a recorded ${RESULTS.toLocaleString('en-US')}-result r
     const probe = (async () => {
       while (probing) {
         probes.sent += 1;
-        if ((await fetch(`${api.url}/health`).then((r) => r.status, () => 0)) === 200) probes.ok += 1;
+        if (
+          (await fetch(`${api.url}/health`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 200
+        )
+          probes.ok += 1;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
@@ -95,7 +101,12 @@ describe(`svc-api serving a recorded ${RESULTS.toLocaleString('en-US')}-result r
       expect(manifest.counts.results).toBe(RESULTS);
       for (const artifact of manifest.artifacts as { href: string; sha256: string; bytes: number }[]) {
         const served = await document(artifact.href);
-        expect({ href: artifact.href, sha256: served.sha256, bytes: served.bytes, etag: served.etag }).toEqual({ href: artifact.href, sha256: artifact.sha256, bytes: artifact.bytes, etag: `"${artifact.sha256.slice(7)}"` });
+        expect({ href: artifact.href, sha256: served.sha256, bytes: served.bytes, etag: served.etag }).toEqual({
+          href: artifact.href,
+          sha256: artifact.sha256,
+          bytes: artifact.bytes,
+          etag: `"${artifact.sha256.slice(7)}"`,
+        });
       }
       const evidence = await json('/auditor/evidence?limit=1000');
       expect([evidence.items.length, evidence.total]).toEqual([1000, RESULTS]);
@@ -124,6 +135,8 @@ describe(`svc-api serving a recorded ${RESULTS.toLocaleString('en-US')}-result r
     expect(probes.ok).toBe(probes.sent);
     expect(api.child.exitCode).toBeNull();
     const peak = peakRssKb(api.child.pid as number);
-    process.stdout.write(`svc-api at ${RESULTS} results: conmon process ${recorded.conmon}; ${Object.keys(statuses).length} routes answered; /health ${probes.ok}/${probes.sent}; svc-api peak RSS ${peak === undefined ? 'n/a' : `${Math.round(peak / 1024)} MiB`}\n`);
+    process.stdout.write(
+      `svc-api at ${RESULTS} results: conmon process ${recorded.conmon}; ${Object.keys(statuses).length} routes answered; /health ${probes.ok}/${probes.sent}; svc-api peak RSS ${peak === undefined ? 'n/a' : `${Math.round(peak / 1024)} MiB`}\n`,
+    );
   }, 900_000);
 });

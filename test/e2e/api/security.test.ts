@@ -79,11 +79,18 @@ describe('svc-api without authentication listens on loopback only', () => {
   });
 
   it('allows any address once a method is configured', () => {
-    expect(() => refuseOpenBind({ host: '0.0.0.0', auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [] } } })).not.toThrow();
+    expect(() =>
+      refuseOpenBind({ host: '0.0.0.0', auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [] } } }),
+    ).not.toThrow();
   });
 
   it('svc-api --host 0.0.0.0 without auth exits 5 with one line, before listening', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), '--host', '0.0.0.0', '--port', '0'], { cwd: dir, env: env(), encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), '--host', '0.0.0.0', '--port', '0'], {
+      cwd: dir,
+      env: env(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.stderr).toBe(`Error: ${REFUSED('0.0.0.0')}\n`);
     expect(run.status).toBe(5);
   });
@@ -121,7 +128,10 @@ describe('GET /health/ready tells anyone only ready or not; details go to the lo
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       status: 'ready',
-      checks: { store: { ok: true, detail: `${join(home.home, 'store')}: 1 run` }, signer: { ok: true, detail: expect.stringMatching(/^ES256 key [A-Za-z0-9_-]{43} \(development\)$/) } },
+      checks: {
+        store: { ok: true, detail: `${join(home.home, 'store')}: 1 run` },
+        signer: { ok: true, detail: expect.stringMatching(/^ES256 key [A-Za-z0-9_-]{43} \(development\)$/) },
+      },
     });
   });
 
@@ -147,7 +157,9 @@ describe('GET /health/ready tells anyone only ready or not; details go to the lo
     ]);
     expect(lines[0].checks).toEqual({ signer: { ok: false, detail: expect.stringContaining(join(dir, 'nonexistent', 'key.pem')) } });
     const operator = await call('127.0.0.1', port, '/health/ready', { headers: BOB });
-    expect((operator.body as { detail: string }).detail).toMatch(new RegExp(`^not ready: signer: ${join(dir, 'nonexistent', 'key.pem').replace(/[.]/g, '\\.')}`));
+    expect((operator.body as { detail: string }).detail).toMatch(
+      new RegExp(`^not ready: signer: ${join(dir, 'nonexistent', 'key.pem').replace(/[.]/g, '\\.')}`),
+    );
   });
 
   it('is documented as open, with optional credentials and a 401', () => {
@@ -177,20 +189,35 @@ describe('the rate limit counts the authenticated principal, else the peer, neve
   it('limits rotating junk values through the trusted proxy as the proxy address', async () => {
     const port = await limited();
     const junk = ['alice, bob', 'x\ty', 'a'.repeat(300), 'one@two@three', 'CONTOSO\\a\\b', 'jos\xe9'];
-    expect(await statuses(port, junk.map((user) => ({ headers: { 'x-forwarded-user': user } })))).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(
+      await statuses(
+        port,
+        junk.map((user) => ({ headers: { 'x-forwarded-user': user } })),
+      ),
+    ).toEqual([200, 200, 200, 429, 429, 429]);
   });
 
   it('limits case variants of one user through the trusted proxy as that one user, apart from others', async () => {
     const port = await limited();
     const variants = ['alice@SVC.TEST', 'ALICE@SVC.TEST', 'Alice@Svc.Test', 'alice@svc.test', 'aLiCe@sVc.TeSt'];
-    expect(await statuses(port, variants.map((user) => ({ headers: { 'x-forwarded-user': user } })))).toEqual([200, 200, 200, 429, 429]);
+    expect(
+      await statuses(
+        port,
+        variants.map((user) => ({ headers: { 'x-forwarded-user': user } })),
+      ),
+    ).toEqual([200, 200, 200, 429, 429]);
     expect(await statuses(port, [{ headers: BOB }, {}])).toEqual([200, 200]);
   });
 
   it('limits rotating user names from a peer that is not the proxy as that peer', async () => {
     const port = await limited();
     const names = ['alice', 'bob', 'carol', 'dave', 'ALICE'];
-    expect(await statuses(port, names.map((user) => ({ headers: { 'x-forwarded-user': user }, localAddress: '127.0.0.2' })))).toEqual([200, 200, 200, 429, 429]);
+    expect(
+      await statuses(
+        port,
+        names.map((user) => ({ headers: { 'x-forwarded-user': user }, localAddress: '127.0.0.2' })),
+      ),
+    ).toEqual([200, 200, 200, 429, 429]);
     expect(await statuses(port, [{ localAddress: '127.0.0.2' }, { localAddress: '127.0.0.3' }])).toEqual([429, 200]);
   });
 });
@@ -203,7 +230,8 @@ describe('a request body whose Content-Encoding it does not match is a 400, an u
     const api = buildApi(proxyConfig({ graph: { export: join(FIXTURES, 'graph-export.json') } }), { env: env(), cwd: home.home, logger: log.logger });
     port = await serve(api);
   });
-  const post = (encoding: string, body: Buffer) => send(port, 'POST', '/survey/run', { ...BOB, 'content-type': 'application/json', 'content-encoding': encoding }, body);
+  const post = (encoding: string, body: Buffer) =>
+    send(port, 'POST', '/survey/run', { ...BOB, 'content-type': 'application/json', 'content-encoding': encoding }, body);
   /** The log lines of one request: exactly its access line, no error line, no stack. */
   const logged = (reply: Reply) => {
     const lines = log.lines.filter((l) => l.req_id === reply.headers['x-request-id']);
@@ -267,7 +295,11 @@ describe('with Negotiate configured, every 401 carries WWW-Authenticate: Negotia
     const config = readApiConfig(
       {
         port: 0,
-        auth: { negotiate: { spn: 'HTTP@localhost' }, mtls, proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ fingerprint256: fingerprintOf(proxyCert) }] } },
+        auth: {
+          negotiate: { spn: 'HTTP@localhost' },
+          mtls,
+          proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ fingerprint256: fingerprintOf(proxyCert) }] },
+        },
         roles: { auditor: ['alice@SVC.TEST', certificateGrant('alice@SVC.TEST', pki.ca)], operator: ['bob@SVC.TEST'] },
       },
       'api.json',
@@ -283,11 +315,26 @@ describe('with Negotiate configured, every 401 carries WWW-Authenticate: Negotia
     ['no credential', '/auditor/evidence', () => ({ tls: tls() }), 'authentication-required'],
     ['a Basic credential', '/auditor/evidence', () => ({ tls: tls(), headers: { authorization: 'Basic YWxpY2U6cGFzcw==' } }), 'authentication-required'],
     ['a malformed Negotiate header', '/auditor/evidence', () => ({ tls: tls(), headers: { authorization: 'Negotiate !!!' } }), 'negotiate-malformed'],
-    ['an NTLM token', '/auditor/evidence', () => ({ tls: tls(), headers: { authorization: 'Negotiate TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAGAbEdAAAADw==' } }), 'negotiate-ntlm-refused'],
+    [
+      'an NTLM token',
+      '/auditor/evidence',
+      () => ({ tls: tls(), headers: { authorization: 'Negotiate TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAGAbEdAAAADw==' } }),
+      'negotiate-ntlm-refused',
+    ],
     ['the proxy header from an untrusted peer', '/auditor/evidence', () => ({ tls: tls(), headers: ALICE, localAddress: '127.0.0.2' }), 'untrusted-proxy'],
     ['the proxy header with a user certificate', '/auditor/evidence', () => ({ tls: tls(alice), headers: ALICE }), 'untrusted-proxy'],
-    ['an invalid proxy identity', '/auditor/evidence', () => ({ tls: tls(proxyCert), headers: { 'x-forwarded-user': 'alice, bob' } }), 'invalid-proxy-identity'],
-    ['a client certificate of a foreign CA', '/auditor/evidence', () => ({ tls: tls(pki.client('mallory', { upn: 'alice@SVC.TEST', ca: pki.foreignCa })) }), 'client-certificate-refused'],
+    [
+      'an invalid proxy identity',
+      '/auditor/evidence',
+      () => ({ tls: tls(proxyCert), headers: { 'x-forwarded-user': 'alice, bob' } }),
+      'invalid-proxy-identity',
+    ],
+    [
+      'a client certificate of a foreign CA',
+      '/auditor/evidence',
+      () => ({ tls: tls(pki.client('mallory', { upn: 'alice@SVC.TEST', ca: pki.foreignCa })) }),
+      'client-certificate-refused',
+    ],
     ['a refused credential on the open readiness route', '/health/ready', () => ({ tls: tls(), headers: ALICE, localAddress: '127.0.0.2' }), 'untrusted-proxy'],
   ])('%s (%s)', async (_what, path, options, code) => {
     const reply = await get(path, options());
@@ -301,7 +348,12 @@ describe('with Negotiate configured, every 401 carries WWW-Authenticate: Negotia
     expect((await get(path, { tls: tls(alice) })).status).toBe(200);
     expect((await get(path, { tls: tls(alice) })).status).toBe(200);
     expect((await get(path, { tls: tls(proxyCert), headers: ALICE })).status).toBe(200);
-    for (const options of [{ tls: tls() }, { tls: tls(alice), headers: ALICE }, { tls: tls(), headers: ALICE, localAddress: '127.0.0.2' }, { tls: tls(proxyCert), headers: { 'x-forwarded-user': 'x\ty' } }]) {
+    for (const options of [
+      { tls: tls() },
+      { tls: tls(alice), headers: ALICE },
+      { tls: tls(), headers: ALICE, localAddress: '127.0.0.2' },
+      { tls: tls(proxyCert), headers: { 'x-forwarded-user': 'x\ty' } },
+    ]) {
       const reply = await get(path, options);
       expect([reply.status, reply.headers['www-authenticate']]).toEqual([401, 'Negotiate']);
     }

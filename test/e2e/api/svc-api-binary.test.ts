@@ -9,10 +9,25 @@ import { FIXTURES, ROOT, svc } from '../../support/run-svc';
 import { TRUST_PROFILE } from '../../support/trust-center';
 
 const API_BIN = join(ROOT, 'bin', 'svc-api.js');
-const EXTRA = new Set(['express', 'swagger-ui-express', 'passport', 'passport-strategy', 'kerberos', '@azure/msal-node', 'pino', 'helmet', 'express-rate-limit']);
+const EXTRA = new Set([
+  'express',
+  'swagger-ui-express',
+  'passport',
+  'passport-strategy',
+  'kerberos',
+  '@azure/msal-node',
+  'pino',
+  'helmet',
+  'express-rate-limit',
+]);
 
 function runApi(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; bin?: string } = {}) {
-  return spawnSync(process.execPath, [options.bin ?? API_BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: 20_000 });
+  return spawnSync(process.execPath, [options.bin ?? API_BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
 }
 
 describe('svc-api, the second binary', () => {
@@ -29,7 +44,14 @@ describe('svc-api, the second binary', () => {
 
   it('serves the routes on a real listening server and stops on SIGTERM', async () => {
     const config = join(dir, 'api.json');
-    writeFileSync(config, JSON.stringify({ auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['alice@SVC.TEST'] }, log: { file: join(dir, 'access.log') } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+        roles: { auditor: ['alice@SVC.TEST'] },
+        log: { file: join(dir, 'access.log') },
+      }),
+    );
     const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home });
     try {
       expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -69,20 +91,49 @@ describe('svc-api, the second binary', () => {
     );
     const api = await startSvcApi(['--config', config, '--port', '0'], { SVC_HOME: home.home, SVC_CONFIG: profile });
     try {
-      const sdr = (await (await fetch(`${api.url}/fedramp/sdr`, { headers: { 'X-Forwarded-User': 'alice@SVC.TEST' } })).json()) as { keySecurityIndicators: { ksiEvidence: { evidenceLocation: string }[] }[] };
+      const sdr = (await (await fetch(`${api.url}/fedramp/sdr`, { headers: { 'X-Forwarded-User': 'alice@SVC.TEST' } })).json()) as {
+        keySecurityIndicators: { ksiEvidence: { evidenceLocation: string }[] }[];
+      };
       const evidence = sdr.keySecurityIndicators.flatMap((k) => k.ksiEvidence)[0].evidenceLocation.replace(TRUST_PROFILE.evidence_base_uri, '/fedramp');
       const routes: [string, string][] = [
-        ['GET', '/health'], ['GET', '/health/ready'], ['GET', '/auditor/evidence'], ['GET', '/auditor/findings'], ['GET', '/auditor/poam'],
-        ['GET', '/auditor/manifest'], ['GET', '/auditor/oscal/sar'], ['GET', '/auditor/oscal/ssp'], ['GET', '/auditor/oscal/poam'], ['GET', '/auditor/oscal/sap'],
-        ['GET', '/auditor/graph/ac-2'], ['POST', '/survey/run'], ['POST', '/survey/findings'], ['POST', '/orgpath/assign'], ['GET', '/orgpath/assignments'],
-        ['POST', '/boundary/run'], ['GET', '/boundary/gaps'],
-        ['GET', '/fedramp/public'], ['GET', '/fedramp/cpo'], ['GET', '/fedramp/sdr'], ['GET', '/fedramp/ocr'], ['GET', '/fedramp/vdr'], ['GET', '/fedramp/avi'],
-        ['GET', '/fedramp/history'], ['GET', '/fedramp/scn'], ['GET', '/fedramp/metrics'], ['GET', '/fedramp/incidents'], ['GET', '/fedramp/snapshots'],
-        ['GET', '/fedramp/access'], ['GET', evidence],
+        ['GET', '/health'],
+        ['GET', '/health/ready'],
+        ['GET', '/auditor/evidence'],
+        ['GET', '/auditor/findings'],
+        ['GET', '/auditor/poam'],
+        ['GET', '/auditor/manifest'],
+        ['GET', '/auditor/oscal/sar'],
+        ['GET', '/auditor/oscal/ssp'],
+        ['GET', '/auditor/oscal/poam'],
+        ['GET', '/auditor/oscal/sap'],
+        ['GET', '/auditor/graph/ac-2'],
+        ['POST', '/survey/run'],
+        ['POST', '/survey/findings'],
+        ['POST', '/orgpath/assign'],
+        ['GET', '/orgpath/assignments'],
+        ['POST', '/boundary/run'],
+        ['GET', '/boundary/gaps'],
+        ['GET', '/fedramp/public'],
+        ['GET', '/fedramp/cpo'],
+        ['GET', '/fedramp/sdr'],
+        ['GET', '/fedramp/ocr'],
+        ['GET', '/fedramp/vdr'],
+        ['GET', '/fedramp/avi'],
+        ['GET', '/fedramp/history'],
+        ['GET', '/fedramp/scn'],
+        ['GET', '/fedramp/metrics'],
+        ['GET', '/fedramp/incidents'],
+        ['GET', '/fedramp/snapshots'],
+        ['GET', '/fedramp/access'],
+        ['GET', evidence],
       ];
       const statuses: string[] = [];
       for (const [method, path] of routes) {
-        const res = await fetch(`${api.url}${path}`, { method, headers: { 'X-Forwarded-User': 'alice@SVC.TEST', ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        const res = await fetch(`${api.url}${path}`, {
+          method,
+          headers: { 'X-Forwarded-User': 'alice@SVC.TEST', ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
         statuses.push(`${method} ${path} ${res.status}`);
       }
       expect(statuses).toEqual(routes.map(([method, path]) => `${method} ${path} 200`));
@@ -117,7 +168,9 @@ describe('svc-api, the second binary', () => {
     const config = join(dir, 'key.json');
     writeFileSync(config, JSON.stringify({ port: 0, signing_key: 'missing.pem' }));
     const run = runApi(['--config', config], { env: { SVC_HOME: home.home } });
-    expect(run.stderr).toBe(`Error: ${join(dir, 'missing.pem')}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key\n`);
+    expect(run.stderr).toBe(
+      `Error: ${join(dir, 'missing.pem')}: no such key file; pass --key <pem>, set SVC_SIGNING_KEY, or omit both to use the development key\n`,
+    );
     expect(run.status).toBe(5);
   });
 
@@ -127,7 +180,9 @@ describe('svc-api, the second binary', () => {
     try {
       const port = (blocker.address() as { port: number }).port;
       const run = runApi(['--port', String(port)], { env: { SVC_HOME: home.home } });
-      expect(run.stderr).toBe(`Error: cannot listen (EADDRINUSE): listen EADDRINUSE: address already in use 127.0.0.1:${port}; pick another --host or --port\n`);
+      expect(run.stderr).toBe(
+        `Error: cannot listen (EADDRINUSE): listen EADDRINUSE: address already in use 127.0.0.1:${port}; pick another --host or --port\n`,
+      );
       expect(run.status).toBe(5);
     } finally {
       blocker.close();
@@ -152,7 +207,8 @@ describe('svc-api, the second binary', () => {
       for (const name of readdirSync(join(ROOT, 'node_modules'))) {
         if (name.startsWith('@')) {
           mkdirSync(join(modules, name), { recursive: true });
-          for (const sub of readdirSync(join(ROOT, 'node_modules', name))) if (!EXTRA.has(`${name}/${sub}`)) symlinkSync(join(ROOT, 'node_modules', name, sub), join(modules, name, sub));
+          for (const sub of readdirSync(join(ROOT, 'node_modules', name)))
+            if (!EXTRA.has(`${name}/${sub}`)) symlinkSync(join(ROOT, 'node_modules', name, sub), join(modules, name, sub));
         } else if (!EXTRA.has(name)) {
           symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
         }
@@ -161,15 +217,25 @@ describe('svc-api, the second binary', () => {
 
     it('svc-api exits 5 naming the one command that adds it', () => {
       const run = runApi([], { bin: join(install, 'bin', 'svc-api.js'), cwd: install });
-      expect(run.stderr).toBe(`Error: svc-api needs the api extra, which is not installed (missing: express, swagger-ui-express, passport, passport-strategy, @azure/msal-node, pino, helmet, express-rate-limit); add it with: ${API_INSTALL_COMMAND}\n`);
+      expect(run.stderr).toBe(
+        `Error: svc-api needs the api extra, which is not installed (missing: express, swagger-ui-express, passport, passport-strategy, @azure/msal-node, pino, helmet, express-rate-limit); add it with: ${API_INSTALL_COMMAND}\n`,
+      );
       expect(run.status).toBe(5);
     });
 
     it('the CLI runs without it', () => {
-      const bundle = spawnSync(process.execPath, [join(install, 'bin', 'run.js'), 'ir', 'auditor-bundle', join(FIXTURES, 'sample-baseline.json'), '--out-dir', join(dir, 'bundle')], { cwd: install, encoding: 'utf8', env: { ...process.env, SVC_HOME: join(dir, 'home') } });
+      const bundle = spawnSync(
+        process.execPath,
+        [join(install, 'bin', 'run.js'), 'ir', 'auditor-bundle', join(FIXTURES, 'sample-baseline.json'), '--out-dir', join(dir, 'bundle')],
+        { cwd: install, encoding: 'utf8', env: { ...process.env, SVC_HOME: join(dir, 'home') } },
+      );
       expect(bundle.stderr).toBe('');
       expect(bundle.status).toBe(0);
-      const conmon = spawnSync(process.execPath, [join(install, 'bin', 'run.js'), 'conmon', 'process', join(FIXTURES, 'sample-baseline.json')], { cwd: install, encoding: 'utf8', env: { ...process.env, SVC_HOME: join(dir, 'home') } });
+      const conmon = spawnSync(process.execPath, [join(install, 'bin', 'run.js'), 'conmon', 'process', join(FIXTURES, 'sample-baseline.json')], {
+        cwd: install,
+        encoding: 'utf8',
+        env: { ...process.env, SVC_HOME: join(dir, 'home') },
+      });
       expect(conmon.status).toBe(0);
     });
   });

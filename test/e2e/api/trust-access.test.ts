@@ -31,8 +31,19 @@ const NOBODY = { 'X-Forwarded-User': 'carol@SVC.TEST' };
 /** Wednesday 2027-01-20, 15:00 UTC: the requests of these tests are logged then. */
 const NOW = new Date('2027-01-20T15:00:00Z');
 
-const served = (at: string, principal: string, document: string, agency?: string): AccessEvent => ({ at, principal, ...(agency ? { agency } : {}), document, outcome: 'served', status: 200 });
-const denied = (at: string, principal: string, document: string, agency?: string): AccessEvent => ({ ...served(at, principal, document, agency), outcome: 'denied', status: 403 });
+const served = (at: string, principal: string, document: string, agency?: string): AccessEvent => ({
+  at,
+  principal,
+  ...(agency ? { agency } : {}),
+  document,
+  outcome: 'served',
+  status: 200,
+});
+const denied = (at: string, principal: string, document: string, agency?: string): AccessEvent => ({
+  ...served(at, principal, document, agency),
+  outcome: 'denied',
+  status: 403,
+});
 
 /** The log of earlier days, written to the store as the recorder writes it. */
 const EARLIER: AccessEvent[] = [
@@ -96,11 +107,32 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
     expect(res.headers['content-digest']).toBe(`sha-256=:${sha256(res.text).toString('base64')}:`);
     const body = res.body;
     expect(res.text).toBe(JSON.stringify(body)); // canonical: no spaces, keys in order
-    expect(body).toMatchObject({ from: '2026-07-20', to: '2027-01-20', scope: 'all', rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI', 'CDS-UTC-AAD'], notify_fedramp: { rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 } } });
+    expect(body).toMatchObject({
+      from: '2026-07-20',
+      to: '2027-01-20',
+      scope: 'all',
+      rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI', 'CDS-UTC-AAD'],
+      notify_fedramp: { rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 } },
+    });
     // How to tell FedRAMP, as the rules data names it: the form of the rule's notification entry.
-    expect(body.notify_fedramp).toEqual({ rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 }, party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/hc/en-us/requests/new?ticket_form_id=51829826617243', name: '[CSP] Agency Access Denial' });
+    expect(body.notify_fedramp).toEqual({
+      rule: 'CDS-UTC-AAD',
+      within: { unit: 'bizdays', num: 5 },
+      party: 'FedRAMP',
+      method: 'form',
+      target: 'https://help.fedramp.gov/hc/en-us/requests/new?ticket_form_id=51829826617243',
+      name: '[CSP] Agency Access Denial',
+    });
     // 2026-07-19 is before the six months; everything from 2026-07-20 on, today's requests (flushed at once) included.
-    expect(body.summaries.map((s: { day: string; principal: string; document: string; served: number; denied: number }) => [s.day, s.principal, s.document, s.served, s.denied])).toEqual([
+    expect(
+      body.summaries.map((s: { day: string; principal: string; document: string; served: number; denied: number }) => [
+        s.day,
+        s.principal,
+        s.document,
+        s.served,
+        s.denied,
+      ]),
+    ).toEqual([
       ['2026-07-20', 'dana@examples.gov', 'sdr', 1, 0],
       ['2027-01-12', 'alice@SVC.TEST', 'cpo', 1, 0],
       ['2027-01-12', 'carol@SVC.TEST', 'avi', 0, 1],
@@ -111,23 +143,83 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
       ['2027-01-20', 'dana@examples.gov', 'scn', 1, 0],
       ['2027-01-20', 'zoe@treasury.gov', 'cpo', 0, 1],
     ]);
-    expect(body.summaries[0]).toEqual({ day: '2026-07-20', principal: 'dana@examples.gov', agency: 'Department of Examples', document: 'sdr', served: 1, denied: 0, first: '2026-07-20T10:00:00Z', last: '2026-07-20T10:00:00Z' });
+    expect(body.summaries[0]).toEqual({
+      day: '2026-07-20',
+      principal: 'dana@examples.gov',
+      agency: 'Department of Examples',
+      document: 'sdr',
+      served: 1,
+      denied: 0,
+      first: '2026-07-20T10:00:00Z',
+      last: '2026-07-20T10:00:00Z',
+    });
     expect(body.inventory).toEqual({
       agencies: [SAMPLES, EXAMPLES],
       named: ['frank@partner.gov'],
       observed: [
-        { principal: 'dana@examples.gov', agency: 'Department of Examples', basis: 'recognized', first: '2026-07-20T10:00:00Z', last: '2027-01-20T15:00:00Z', documents: ['scn', 'sdr'], served: 2, denied: 0 },
-        { principal: 'frank@partner.gov', basis: 'named', first: '2027-01-12T10:00:00Z', last: '2027-01-12T10:00:00Z', documents: ['avi'], served: 1, denied: 0 },
-        { principal: 'sam@samples.gov', agency: 'Agency of Samples', basis: 'recognized', first: '2027-01-12T09:00:00Z', last: '2027-01-13T09:30:00Z', documents: ['vdr'], served: 1, denied: 1 },
+        {
+          principal: 'dana@examples.gov',
+          agency: 'Department of Examples',
+          basis: 'recognized',
+          first: '2026-07-20T10:00:00Z',
+          last: '2027-01-20T15:00:00Z',
+          documents: ['scn', 'sdr'],
+          served: 2,
+          denied: 0,
+        },
+        {
+          principal: 'frank@partner.gov',
+          basis: 'named',
+          first: '2027-01-12T10:00:00Z',
+          last: '2027-01-12T10:00:00Z',
+          documents: ['avi'],
+          served: 1,
+          denied: 0,
+        },
+        {
+          principal: 'sam@samples.gov',
+          agency: 'Agency of Samples',
+          basis: 'recognized',
+          first: '2027-01-12T09:00:00Z',
+          last: '2027-01-13T09:30:00Z',
+          documents: ['vdr'],
+          served: 1,
+          denied: 1,
+        },
         { principal: 'zoe@treasury.gov', basis: 'federal', first: '2027-01-15T16:00:00Z', last: '2027-01-20T15:00:00Z', documents: [], served: 0, denied: 2 },
       ],
     });
     expect(body.denials).toEqual([
       // Wednesday: Thursday, Friday, (MLK Day), Tuesday, Wednesday, Thursday.
-      { day: '2027-01-13', at: '2027-01-13T09:30:00Z', last: '2027-01-13T09:30:00Z', count: 1, principal: 'sam@samples.gov', agency: 'Agency of Samples', document: 'incidents', notify_fedramp_by: '2027-01-21T23:59:59Z' },
+      {
+        day: '2027-01-13',
+        at: '2027-01-13T09:30:00Z',
+        last: '2027-01-13T09:30:00Z',
+        count: 1,
+        principal: 'sam@samples.gov',
+        agency: 'Agency of Samples',
+        document: 'incidents',
+        notify_fedramp_by: '2027-01-21T23:59:59Z',
+      },
       // The Friday before a Monday holiday: Tuesday is the first business day after it.
-      { day: '2027-01-15', at: '2027-01-15T16:00:00Z', last: '2027-01-15T16:00:00Z', count: 1, principal: 'zoe@treasury.gov', document: 'cpo', notify_fedramp_by: '2027-01-25T23:59:59Z' },
-      { day: '2027-01-20', at: '2027-01-20T15:00:00Z', last: '2027-01-20T15:00:00Z', count: 1, principal: 'zoe@treasury.gov', document: 'cpo', notify_fedramp_by: '2027-01-27T23:59:59Z' },
+      {
+        day: '2027-01-15',
+        at: '2027-01-15T16:00:00Z',
+        last: '2027-01-15T16:00:00Z',
+        count: 1,
+        principal: 'zoe@treasury.gov',
+        document: 'cpo',
+        notify_fedramp_by: '2027-01-25T23:59:59Z',
+      },
+      {
+        day: '2027-01-20',
+        at: '2027-01-20T15:00:00Z',
+        last: '2027-01-20T15:00:00Z',
+        count: 1,
+        principal: 'zoe@treasury.gov',
+        document: 'cpo',
+        notify_fedramp_by: '2027-01-27T23:59:59Z',
+      },
     ]);
   });
 
@@ -135,7 +227,8 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
     const before = (await report(AUDITOR)).body;
     expect(before.scope).toBe('all');
     const after = (await report(AUDITOR)).body;
-    const own = (b: { summaries: { day: string; principal: string; document: string; served: number }[] }) => b.summaries.find((s) => s.day === '2027-01-20' && s.principal === 'alice@SVC.TEST' && s.document === 'access')?.served ?? 0;
+    const own = (b: { summaries: { day: string; principal: string; document: string; served: number }[] }) =>
+      b.summaries.find((s) => s.day === '2027-01-20' && s.principal === 'alice@SVC.TEST' && s.document === 'access')?.served ?? 0;
     expect(own(after)).toBe(own(before) + 1);
   });
 
@@ -143,11 +236,19 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
     const refused = await get('/fedramp/access', ZOE);
     expect([refused.status, refused.body.code]).toEqual([403, 'role-required']);
     const { denials } = (await report(OPERATOR)).body;
-    expect(denials).toContainEqual({ day: '2027-01-20', at: '2027-01-20T15:00:00Z', last: '2027-01-20T15:00:00Z', count: 1, principal: 'zoe@treasury.gov', document: 'access', notify_fedramp_by: '2027-01-27T23:59:59Z' });
+    expect(denials).toContainEqual({
+      day: '2027-01-20',
+      at: '2027-01-20T15:00:00Z',
+      last: '2027-01-20T15:00:00Z',
+      count: 1,
+      principal: 'zoe@treasury.gov',
+      document: 'access',
+      notify_fedramp_by: '2027-01-27T23:59:59Z',
+    });
     expect(denials.map((d: { principal: string }) => d.principal)).not.toContain('carol@SVC.TEST');
   });
 
-  it('an agency\'s user sees only its agency: its summaries, its denials, its own entry and principals in the inventory', async () => {
+  it("an agency's user sees only its agency: its summaries, its denials, its own entry and principals in the inventory", async () => {
     const { body, text } = await report(SAM);
     expect(body.scope).toEqual({ agency: 'Agency of Samples' });
     expect(body.summaries.length).toBeGreaterThan(0);
@@ -160,31 +261,62 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
       agencies: [SAMPLES],
       named: [],
       // This request is logged once answered: the next one sees it.
-      observed: [{ principal: 'sam@samples.gov', agency: 'Agency of Samples', basis: 'recognized', first: '2027-01-12T09:00:00Z', last: '2027-01-13T09:30:00Z', documents: ['vdr'], served: 1, denied: 1 }],
+      observed: [
+        {
+          principal: 'sam@samples.gov',
+          agency: 'Agency of Samples',
+          basis: 'recognized',
+          first: '2027-01-12T09:00:00Z',
+          last: '2027-01-13T09:30:00Z',
+          documents: ['vdr'],
+          served: 1,
+          denied: 1,
+        },
+      ],
     });
     expect(body.denials).toEqual([
-      { day: '2027-01-13', at: '2027-01-13T09:30:00Z', last: '2027-01-13T09:30:00Z', count: 1, principal: 'sam@samples.gov', agency: 'Agency of Samples', document: 'incidents', notify_fedramp_by: '2027-01-21T23:59:59Z' },
+      {
+        day: '2027-01-13',
+        at: '2027-01-13T09:30:00Z',
+        last: '2027-01-13T09:30:00Z',
+        count: 1,
+        principal: 'sam@samples.gov',
+        agency: 'Agency of Samples',
+        document: 'incidents',
+        notify_fedramp_by: '2027-01-21T23:59:59Z',
+      },
     ]);
-    for (const other of ['Department of Examples', 'examples.gov', 'EXAMPLES', 'treasury', 'frank', 'alice', 'carol', 'bob']) expect([other, text.includes(other)]).toEqual([other, false]);
+    for (const other of ['Department of Examples', 'examples.gov', 'EXAMPLES', 'treasury', 'frank', 'alice', 'carol', 'bob'])
+      expect([other, text.includes(other)]).toEqual([other, false]);
     expect((await report(SAM)).body.inventory.observed[0]).toMatchObject({ last: '2027-01-20T15:00:00Z', documents: ['access', 'vdr'], served: 2 });
 
     const dana = await report(DANA);
     expect(dana.body.scope).toEqual({ agency: 'Department of Examples' });
     expect(dana.body.inventory.agencies).toEqual([EXAMPLES]);
     expect(dana.body.denials).toEqual([]);
-    for (const other of ['Agency of Samples', 'samples.gov', 'treasury', 'frank', 'alice', 'carol', 'bob']) expect([other, dana.text.includes(other)]).toEqual([other, false]);
+    for (const other of ['Agency of Samples', 'samples.gov', 'treasury', 'frank', 'alice', 'carol', 'bob'])
+      expect([other, dana.text.includes(other)]).toEqual([other, false]);
   });
 
   it('a principal named under roles.agency sees only its own rows', async () => {
     const { body, text } = await report(FRANK);
     expect(body.scope).toEqual({ principal: 'frank@partner.gov' });
     expect(body.summaries.every((s: { principal: string; agency?: string }) => s.principal === 'frank@partner.gov' && s.agency === undefined)).toBe(true);
-    expect(body.summaries[0]).toEqual({ day: '2027-01-12', principal: 'frank@partner.gov', document: 'avi', served: 1, denied: 0, first: '2027-01-12T10:00:00Z', last: '2027-01-12T10:00:00Z' });
+    expect(body.summaries[0]).toEqual({
+      day: '2027-01-12',
+      principal: 'frank@partner.gov',
+      document: 'avi',
+      served: 1,
+      denied: 0,
+      first: '2027-01-12T10:00:00Z',
+      last: '2027-01-12T10:00:00Z',
+    });
     expect(body.inventory.agencies).toEqual([]);
     expect(body.inventory.named).toEqual(['frank@partner.gov']);
     expect(body.inventory.observed.map((o: { principal: string }) => o.principal)).toEqual(['frank@partner.gov']);
     expect(body.denials).toEqual([]);
-    for (const other of ['Agency of Samples', 'Department of Examples', 'treasury', 'sam@', 'dana', 'alice', 'carol']) expect([other, text.includes(other)]).toEqual([other, false]);
+    for (const other of ['Agency of Samples', 'Department of Examples', 'treasury', 'sam@', 'dana', 'alice', 'carol'])
+      expect([other, text.includes(other)]).toEqual([other, false]);
   });
 
   it('a range: the days asked for, the same bytes while they do not change, 304 on If-None-Match', async () => {
@@ -208,7 +340,11 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
   it.each([
     ['?from=2027-02-01&to=2027-01-20', 'invalid-range', 'from 2027-02-01 is after to 2027-01-20; give a from on or before 2027-01-20'],
     ['?from=2027-02-01', 'invalid-range', 'from 2027-02-01 is after to 2027-01-20 (today, the default); give a from on or before 2027-01-20'],
-    ['?from=2025-12-16', 'invalid-range', 'from 2025-12-16 to 2027-01-20 is 401 days; ask for at most 400 days at a time (from 2025-12-17 or later for this to), and for older days in further requests'],
+    [
+      '?from=2025-12-16',
+      'invalid-range',
+      'from 2025-12-16 to 2027-01-20 is 401 days; ask for at most 400 days at a time (from 2025-12-17 or later for this to), and for older days in further requests',
+    ],
     ['?from=2026-02-30', 'invalid-request', 'query parameter from must match format "date"; see /openapi.json for this route'],
     ['?to=yesterday', 'invalid-request', 'query parameter to must match format "date"; see /openapi.json for this route'],
     ['?since=2027-01-01', 'invalid-request', 'query parameter since is not a known field; see /openapi.json for this route'],
@@ -250,7 +386,7 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
     }
   });
 
-  it('a rules release without CDS-UTC-AAD\'s timeframe is the server\'s configuration: 500 no-timeframe naming the rule, after the range is checked', async () => {
+  it("a rules release without CDS-UTC-AAD's timeframe is the server's configuration: 500 no-timeframe naming the rule, after the range is checked", async () => {
     const rules = builtInRules();
     delete rules.rules.find((r) => r.id === 'CDS-UTC-AAD')!.timeframe;
     const other = buildApi(proxyConfig(), {
@@ -264,7 +400,10 @@ describe('svc-api trust center: GET /fedramp/access (CDS-TRC-ACL, CDS-TRC-AAI, C
     });
     const res = await request(other.handler).get('/fedramp/access').set(OPERATOR);
     expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ code: 'no-timeframe', detail: `CR26 ${rules.info.version}: CDS-UTC-AAD gives no timeframe, so svc cannot date when FedRAMP must be told of a denied agency request; use a release that gives it (SVC_FEDRAMP_RULES)` });
+    expect(res.body).toMatchObject({
+      code: 'no-timeframe',
+      detail: `CR26 ${rules.info.version}: CDS-UTC-AAD gives no timeframe, so svc cannot date when FedRAMP must be told of a denied agency request; use a release that gives it (SVC_FEDRAMP_RULES)`,
+    });
     expect((await request(other.handler).get('/fedramp/access?from=2027-02-01').set(OPERATOR)).status).toBe(400);
     await other.access.flush();
   });
@@ -287,12 +426,20 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
   let dir: string;
   let api: StartedApi;
   const accessDir = () => join(home.home, 'store', 'access');
-  const logLines = () => readFileSync(join(dir, 'api.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const logLines = () =>
+    readFileSync(join(dir, 'api.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   const call = (path: string, user: string) => fetch(`${api.url}${path}`, { headers: { 'x-forwarded-user': Buffer.from(user, 'utf8').toString('latin1') } });
   const accessReport = async (query: string) => {
     const res = await call(`/fedramp/access${query}`, 'bob@SVC.TEST');
     expect(res.status).toBe(200);
-    return (await res.json()) as { summaries: { day: string; principal: string; document: string; served: number; denied: number }[]; inventory: { observed: Record<string, unknown>[] }; denials: Record<string, unknown>[] };
+    return (await res.json()) as {
+      summaries: { day: string; principal: string; document: string; served: number; denied: number }[];
+      inventory: { observed: Record<string, unknown>[] };
+      denials: Record<string, unknown>[];
+    };
   };
   /** Waits until `done` holds: the API writes its access log in the background. */
   const eventually = async (done: () => boolean) => {
@@ -326,7 +473,12 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
       }),
     );
     writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: TRUST_PROFILE }));
-    api = await startSvcApi(['--config', config], { SVC_HOME: home.home, SVC_CONFIG: join(dir, 'svc.config.json'), SOURCE_DATE_EPOCH: String(NOW.getTime() / 1000), SVC_STORE: '' });
+    api = await startSvcApi(['--config', config], {
+      SVC_HOME: home.home,
+      SVC_CONFIG: join(dir, 'svc.config.json'),
+      SOURCE_DATE_EPOCH: String(NOW.getTime() / 1000),
+      SVC_STORE: '',
+    });
   });
   afterAll(async () => {
     await api?.stop();
@@ -336,12 +488,22 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
 
   it('a retention shorter than six months of summaries, or raw events kept longer than their summaries, stops the start: exit 3, one line naming the key and the fix', () => {
     for (const [limits, line] of [
-      [{ access_summary_days: 180 }, 'limits.access_summary_days: expected at least 187 days (the six months CDS-TRC-ACL asks summaries of access be kept), got 180; write e.g. 400'],
-      [{ access_log_days: 500 }, 'limits.access_log_days: expected 2 days (today and yesterday, still written to) to limits.access_summary_days (400), got 500; write e.g. 90'],
+      [
+        { access_summary_days: 180 },
+        'limits.access_summary_days: expected at least 187 days (the six months CDS-TRC-ACL asks summaries of access be kept), got 180; write e.g. 400',
+      ],
+      [
+        { access_log_days: 500 },
+        'limits.access_log_days: expected 2 days (today and yesterday, still written to) to limits.access_summary_days (400), got 500; write e.g. 90',
+      ],
     ] as const) {
       const config = join(dir, 'short.json');
       writeFileSync(config, JSON.stringify({ port: 0, limits }));
-      const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), '--config', config], { env: { ...process.env, SVC_HOME: home.home }, encoding: 'utf8', timeout: 20_000 });
+      const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'svc-api.js'), '--config', config], {
+        env: { ...process.env, SVC_HOME: home.home },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect([run.status, run.stderr]).toEqual([3, `Error: ${config}: ${line}\n`]);
     }
   });
@@ -349,7 +511,9 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
   it("a principal the log refuses is refused alone: another user's 16 requests beside it are all logged, and its name is in no store file and no refusal line", async () => {
     // KELVIN SIGN: a letter the proxy header takes, but not in NFC, which the name rule (principalNameProblem) requires.
     const hostile = 'fran\u212Ak@partner.gov';
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? call('/fedramp/cpo', hostile) : call('/fedramp/cpo', 'alice@SVC.TEST'))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? call('/fedramp/cpo', hostile) : call('/fedramp/cpo', 'alice@SVC.TEST'))),
+    );
     // 403 (no role) while authentication takes the name; 401 once it refuses it as the log does.
     expect(answers.map((a, i) => (i % 5 === 4 ? [401, 403].includes(a.status) : a.status === 200))).toEqual(Array.from({ length: 20 }, () => true));
     const today = (await accessReport('?from=2027-01-20&to=2027-01-20')).summaries;
@@ -358,7 +522,8 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
     // five seconds. It may start another between the listing and the reading (CI once listed a temporary file and
     // found it renamed; on a loaded machine one was beside them for five seconds): the files are read as listed, less
     // temporary ones (a summary's next version), less any gone by the time it is read.
-    for (let i = 0; i < 100 && readdirSync(accessDir()).some((name) => name.includes('.svc-tmp-')); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && readdirSync(accessDir()).some((name) => name.includes('.svc-tmp-')); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const readIfThere = (name: string): string => {
       try {
         return readFileSync(join(accessDir(), name), 'utf8');
@@ -367,7 +532,10 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
         throw error;
       }
     };
-    const stored = readdirSync(accessDir()).filter((name) => !name.includes('.svc-tmp-')).map(readIfThere).join('');
+    const stored = readdirSync(accessDir())
+      .filter((name) => !name.includes('.svc-tmp-'))
+      .map(readIfThere)
+      .join('');
     expect([stored.includes('\u212A'), stored.includes('fran'), stored.includes('\\u212a')]).toEqual([false, false, false]);
     // Refused where it arrived: by the log (here, where authentication takes the name), or by authentication itself
     // once it holds names to principalNameProblem too; either way a warn line without the name.
@@ -376,15 +544,22 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
     expect(JSON.stringify(refusals)).not.toMatch(/fran|\u212A|\\u212a/i);
     const sha = createHash('sha256').update(hostile).digest('hex');
     for (const { level, reason, principal_length, principal_sha256 } of refusals.filter((l) => l.msg === 'access event refused')) {
-      expect({ level, reason, principal_length, principal_sha256 }).toEqual({ level: 40, reason: 'principal is not a name: it is not in Unicode normalization form C (NFC)', principal_length: 18, principal_sha256: sha });
+      expect({ level, reason, principal_length, principal_sha256 }).toEqual({
+        level: 40,
+        reason: 'principal is not a name: it is not in Unicode normalization form C (NFC)',
+        principal_length: 18,
+        principal_sha256: sha,
+      });
     }
   });
 
-  it("a client refused 300 times in a day: the summaries count all 300, the raw log keeps its first 100", async () => {
+  it('a client refused 300 times in a day: the summaries count all 300, the raw log keeps its first 100', async () => {
     for (let i = 0; i < 300; i += 1) expect((await call('/fedramp/sdr', 'carol@SVC.TEST')).status).toBe(403);
     const { summaries } = await accessReport('?from=2027-01-20&to=2027-01-20');
     expect(summaries.filter((s) => s.principal === 'carol@SVC.TEST').map((s) => [s.document, s.served, s.denied])).toEqual([['sdr', 0, 300]]);
-    const raw = readFileSync(join(accessDir(), '2027-01-20.ndjson'), 'utf8').split('\n').filter((l) => l.includes('"carol@SVC.TEST"'));
+    const raw = readFileSync(join(accessDir(), '2027-01-20.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"carol@SVC.TEST"'));
     expect(raw).toHaveLength(100);
     // Three batches at most: a line of tallies each, not a line per request.
     expect(readFileSync(join(accessDir(), '2027-01-20.tally.ndjson'), 'utf8').split('\n').filter(Boolean).length).toBeLessThan(20);
@@ -395,7 +570,11 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
     await accessReport('?from=2027-01-20&to=2027-01-20');
     // The upkeep runs in the API process after its first write: raw events before 2026-12-22 go, summaries stay.
     await eventually(() => !readdirSync(accessDir()).some((n) => n.startsWith('2026-11-02.n') || n.startsWith('2026-12-01.n') || n.startsWith('2026-12-01.t')));
-    expect(readdirSync(accessDir()).filter((n) => n < '2027').sort()).toEqual(['2026-11-02.summary.json', '2026-12-01.summary.json']);
+    expect(
+      readdirSync(accessDir())
+        .filter((n) => n < '2027')
+        .sort(),
+    ).toEqual(['2026-11-02.summary.json', '2026-12-01.summary.json']);
     expect(logLines().find((l) => l.msg === 'access log upkeep')).toMatchObject({ level: 30, access_upkeep: { summarized: 1, raw_days: 2, summary_days: 0 } });
     const body = await accessReport('?from=2026-11-01&to=2026-12-31');
     expect(body.summaries.map((s) => [s.day, s.principal, s.document, s.served, s.denied])).toEqual([
@@ -405,12 +584,37 @@ describe('svc-api, the built binary on loopback: the access log holds up (CDS-TR
     ]);
     expect(body.inventory.observed).toEqual([
       { principal: CAC, basis: 'federal', first: '2026-12-01T09:00:00Z', last: '2026-12-01T09:30:00Z', documents: [], served: 0, denied: 2 },
-      { principal: 'dana@examples.gov', agency: 'Department of Examples', basis: 'recognized', first: '2026-12-01T10:00:00Z', last: '2026-12-01T10:00:00Z', documents: ['cpo'], served: 1, denied: 0 },
+      {
+        principal: 'dana@examples.gov',
+        agency: 'Department of Examples',
+        basis: 'recognized',
+        first: '2026-12-01T10:00:00Z',
+        last: '2026-12-01T10:00:00Z',
+        documents: ['cpo'],
+        served: 1,
+        denied: 0,
+      },
       { principal: 'zoe@treasury.gov', basis: 'federal', first: '2026-11-02T10:00:00Z', last: '2026-11-02T10:00:02Z', documents: [], served: 0, denied: 3 },
     ]);
     expect(body.denials).toEqual([
-      { day: '2026-11-02', at: '2026-11-02T10:00:00Z', last: '2026-11-02T10:00:02Z', count: 3, principal: 'zoe@treasury.gov', document: 'cpo', notify_fedramp_by: '2026-11-09T23:59:59Z' },
-      { day: '2026-12-01', at: '2026-12-01T09:00:00Z', last: '2026-12-01T09:30:00Z', count: 2, principal: CAC, document: 'sdr', notify_fedramp_by: '2026-12-08T23:59:59Z' },
+      {
+        day: '2026-11-02',
+        at: '2026-11-02T10:00:00Z',
+        last: '2026-11-02T10:00:02Z',
+        count: 3,
+        principal: 'zoe@treasury.gov',
+        document: 'cpo',
+        notify_fedramp_by: '2026-11-09T23:59:59Z',
+      },
+      {
+        day: '2026-12-01',
+        at: '2026-12-01T09:00:00Z',
+        last: '2026-12-01T09:30:00Z',
+        count: 2,
+        principal: CAC,
+        document: 'sdr',
+        notify_fedramp_by: '2026-12-08T23:59:59Z',
+      },
     ]);
   });
 });

@@ -26,7 +26,24 @@ const PROTECTED = ['cpo', 'vdr', 'avi', 'history', 'scn'] as const;
 function agencyCa(dir: string): Issued {
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   run(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'agency-ca.key']);
-  run(['req', '-x509', '-new', '-key', 'agency-ca.key', '-sha256', '-days', '2', '-subj', AGENCY_CA_SUBJECT, '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'agency-ca.crt']);
+  run([
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    'agency-ca.key',
+    '-sha256',
+    '-days',
+    '2',
+    '-subj',
+    AGENCY_CA_SUBJECT,
+    '-addext',
+    'basicConstraints=critical,CA:true',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-out',
+    'agency-ca.crt',
+  ]);
   const cert = join(dir, 'agency-ca.crt');
   const key = join(dir, 'agency-ca.key');
   return { cert, key, certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') };
@@ -44,7 +61,7 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  describe('Kerberos through Negotiate against a real MIT KDC: the realm SVC.TEST is the Department of Examples\'', () => {
+  describe("Kerberos through Negotiate against a real MIT KDC: the realm SVC.TEST is the Department of Examples'", () => {
     let kdc: Kdc;
     let api: StartedApi;
     let url: string;
@@ -55,7 +72,11 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       const config = at('negotiate.json');
       // Nobody is named under roles: the realm alone admits alice and bob to the trust center.
       writeFileSync(config, JSON.stringify({ port: 0, auth: { negotiate: { spn: kdc.spn, keytab: kdc.keytab } }, log: { file: at('negotiate.log') } }));
-      api = await startSvcApi(['--config', config], { SVC_HOME: at('.svc'), KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR }, { cwd: work });
+      api = await startSvcApi(
+        ['--config', config],
+        { SVC_HOME: at('.svc'), KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR },
+        { cwd: work },
+      );
       url = api.url.replace('127.0.0.1', 'localhost');
     });
     afterAll(async () => {
@@ -71,13 +92,25 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       }
       expect((await negotiate('bob', '/fedramp/vdr')).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const lines = readFileSync(at('negotiate.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.status === 200);
-      expect(lines.map((l) => [l.principal, l.auth, l.agency, l.route]).at(-1)).toEqual(['bob@SVC.TEST', 'negotiate', 'Department of Examples', '/fedramp/vdr']);
+      const lines = readFileSync(at('negotiate.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.msg === 'request' && l.status === 200);
+      expect(lines.map((l) => [l.principal, l.auth, l.agency, l.route]).at(-1)).toEqual([
+        'bob@SVC.TEST',
+        'negotiate',
+        'Department of Examples',
+        '/fedramp/vdr',
+      ]);
     });
 
-    it('the agency role is not the auditor\'s: /auditor/* stays 403; without a ticket the trust center is 401 and /fedramp/public 200', async () => {
+    it("the agency role is not the auditor's: /auditor/* stays 403; without a ticket the trust center is 401 and /fedramp/public 200", async () => {
       const auditor = await negotiate('alice', '/auditor/evidence');
-      expect([auditor.status, (auditor.body as { detail: string }).detail]).toEqual([403, 'alice@SVC.TEST does not hold the auditor role; an administrator grants it under roles in the API config']);
+      expect([auditor.status, (auditor.body as { detail: string }).detail]).toEqual([
+        403,
+        'alice@SVC.TEST does not hold the auditor role; an administrator grants it under roles in the API config',
+      ]);
       const anonymous = await curl([`${url}/fedramp/cpo`]);
       expect([anonymous.status, anonymous.headers['www-authenticate']]).toEqual([401, 'Negotiate']);
       const open = await curl([`${url}/fedramp/public`]);
@@ -86,7 +119,7 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
     });
   });
 
-  describe('mutual TLS: a certificate issued by the agency\'s CA makes its holder the agency\'s, and nothing else', () => {
+  describe("mutual TLS: a certificate issued by the agency's CA makes its holder the agency's, and nothing else", () => {
     let pki: TestPki;
     let agency: Issued;
     let samplesCa: Issued;
@@ -94,7 +127,9 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
     let close: () => Promise<void>;
     let log: ReturnType<typeof capturingLogger>;
     let mtlsDir: string;
-    const tls = (client?: Issued, chain: Issued[] = []): CallOptions => ({ tls: { ca: pki.ca.certPem, ...(client ? { key: client.keyPem, cert: client.certPem + chain.map((c) => c.certPem).join('') } : {}) } });
+    const tls = (client?: Issued, chain: Issued[] = []): CallOptions => ({
+      tls: { ca: pki.ca.certPem, ...(client ? { key: client.keyPem, cert: client.certPem + chain.map((c) => c.certPem).join('') } : {}) },
+    });
     const get = (path: string, options: CallOptions) => call('127.0.0.1', port, path, options);
     /** The agency the request log says the last request to `path` was recognized as (null: none). */
     const recognizedAs = async (path: string) => {
@@ -115,7 +150,10 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       const mtls = { ca: at('pki', 'clients.pem'), cert: pki.server.cert, key: pki.server.key };
       // A careless grant too: every certificate of the Agency of Samples' CA as an auditor. An agency's CA still mints
       // only that agency's principals.
-      const roles = { auditor: [certificateGrant('alice@SVC.TEST', pki.ca), certificateGrant('*', samplesCa)], operator: [certificateGrant('bob@SVC.TEST', pki.ca)] };
+      const roles = {
+        auditor: [certificateGrant('alice@SVC.TEST', pki.ca), certificateGrant('*', samplesCa)],
+        operator: [certificateGrant('bob@SVC.TEST', pki.ca)],
+      };
       const config = readApiConfig({ port: 0, auth: { mtls }, roles }, 'api.json', work);
       log = capturingLogger();
       const api = buildApi(config, { env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_CONFIG: '' }, cwd: mtlsDir, logger: log.logger });
@@ -123,22 +161,45 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
     });
     afterAll(() => close());
 
-    it('the principal carries the certificate\'s issuer and subject as RFC 4514 strings, most specific RDN first, and the CAs of its verified chain', async () => {
+    it("the principal carries the certificate's issuer and subject as RFC 4514 strings, most specific RDN first, and the CAs of its verified chain", async () => {
       const config = readApiConfig({ port: 0, auth: { mtls: { ca: at('pki', 'clients.pem'), cert: pki.server.cert, key: pki.server.key } } }, 'api.json', work);
       const trusted = { file: config.auth.mtls!.ca, authorities: readTrustedAuthorities(config.auth.mtls!.ca) };
-      const authenticator = createAuthenticator(config.auth, { recognize: agencyRecognition({ file: at('svc.config.json'), profile: readFedrampProfile(TRUST_PROFILE, (path, problem) => { throw new Error(`${path}: ${problem}`); }) }, trusted) });
+      const authenticator = createAuthenticator(config.auth, {
+        recognize: agencyRecognition(
+          {
+            file: at('svc.config.json'),
+            profile: readFedrampProfile(TRUST_PROFILE, (path, problem) => {
+              throw new Error(`${path}: ${problem}`);
+            }),
+          },
+          trusted,
+        ),
+      });
       const server = await listen(createHttpsServer(tlsServerOptions(config.auth.mtls!), authTestApp(authenticator)));
       try {
         const erin = pki.client('erin', { upn: 'erin@examples.gov', ca: agency });
         const eve = pki.client('eve', { upn: 'eve@SVC.TEST' });
-        expect((await call('127.0.0.1', server.port, '/whoami', tls(erin))).body).toEqual({ name: 'erin@examples.gov', method: 'mtls', issuer: AGENCY_ISSUER, subject: 'CN=erin', authorities: [AGENCY_ISSUER], agency: 'Department of Examples' });
-        expect((await call('127.0.0.1', server.port, '/whoami', tls(eve))).body).toEqual({ name: 'eve@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=eve', authorities: ['CN=svc test CA'] });
+        expect((await call('127.0.0.1', server.port, '/whoami', tls(erin))).body).toEqual({
+          name: 'erin@examples.gov',
+          method: 'mtls',
+          issuer: AGENCY_ISSUER,
+          subject: 'CN=erin',
+          authorities: [AGENCY_ISSUER],
+          agency: 'Department of Examples',
+        });
+        expect((await call('127.0.0.1', server.port, '/whoami', tls(eve))).body).toEqual({
+          name: 'eve@SVC.TEST',
+          method: 'mtls',
+          issuer: 'CN=svc test CA',
+          subject: 'CN=eve',
+          authorities: ['CN=svc test CA'],
+        });
       } finally {
         await server.close();
       }
     });
 
-    it('every trust-center route: 200 for the agency\'s certificate and the auditor, 403 for a certificate of no role and for the operator, 401 for none', async () => {
+    it("every trust-center route: 200 for the agency's certificate and the auditor, 403 for a certificate of no role and for the operator, 401 for none", async () => {
       const erin = pki.client('erin', { upn: 'erin@examples.gov', ca: agency });
       const alice = pki.client('alice', { upn: 'alice@SVC.TEST' });
       const eve = pki.client('eve', { upn: 'eve@SVC.TEST' });
@@ -156,7 +217,7 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       expect([line.principal, line.auth, line.agency]).toEqual(['erin@examples.gov', 'mtls', 'Department of Examples']);
     });
 
-    it('an agency\'s CA cannot mint the auditor or the operator: its certificates with their UPNs are that agency\'s principals, 403 on /auditor and the operator\'s routes', async () => {
+    it("an agency's CA cannot mint the auditor or the operator: its certificates with their UPNs are that agency's principals, 403 on /auditor and the operator's routes", async () => {
       const fakeAlice = pki.client('alice-from-examples', { upn: 'alice@SVC.TEST', ca: agency });
       const fakeBob = pki.client('bob-from-samples', { upn: 'bob@SVC.TEST', ca: samplesCa });
       const anySamples = pki.client('sam', { upn: 'sam@samples.gov', ca: samplesCa });
@@ -177,12 +238,15 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       ['its subject in upper case', AGENCY_CA_SUBJECT.toUpperCase()],
       ['its RDNs in the other order', `/${AGENCY_CA_SUBJECT.split('/').filter(Boolean).reverse().join('/')}`],
       ['its common name with two spaces', AGENCY_CA_SUBJECT.replace('Examples Issuing CA', 'Examples  Issuing CA')],
-    ])('a sub-CA the Agency of Samples\' CA minted with the Department of Examples\' CA\'s name (%s) issues the Agency of Samples\' principals, never the Department\'s', async (_how, subj) => {
-      const impostor = issueCa(pki.dir, `impostor-${subj.length}-${subj.charCodeAt(5)}`, subj, samplesCa);
-      const mallory = pki.client(`mallory-${impostor.cert.length}`, { upn: 'mallory@examples.gov', ca: impostor });
-      expect((await get('/fedramp/cpo', tls(mallory, [impostor]))).status).toBe(200);
-      expect(await recognizedAs('/fedramp/cpo')).toBe('Agency of Samples');
-    });
+    ])(
+      "a sub-CA the Agency of Samples' CA minted with the Department of Examples' CA's name (%s) issues the Agency of Samples' principals, never the Department's",
+      async (_how, subj) => {
+        const impostor = issueCa(pki.dir, `impostor-${subj.length}-${subj.charCodeAt(5)}`, subj, samplesCa);
+        const mallory = pki.client(`mallory-${impostor.cert.length}`, { upn: 'mallory@examples.gov', ca: impostor });
+        expect((await get('/fedramp/cpo', tls(mallory, [impostor]))).status).toBe(200);
+        expect(await recognizedAs('/fedramp/cpo')).toBe('Agency of Samples');
+      },
+    );
 
     it('a certificate whose chain the client pads with a CA certificate that did not sign it is refused: only links that verify count', async () => {
       const erin = pki.client('erin-chain', { upn: 'erin@examples.gov', ca: agency });
@@ -198,19 +262,41 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp: { ...TRUST_PROFILE, agencies } }));
       return dir;
     };
-    const build = (dir: string) => () => buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_CONFIG: '' }, cwd: dir, logger: capturingLogger().logger });
+    const build = (dir: string) => () =>
+      buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_CONFIG: '' }, cwd: dir, logger: capturingLogger().logger });
 
     it.each([
       [
         [{ name: 'A', issuers: ['CN=Agency CA;O=A'] }],
         `fedramp.agencies[0].issuers[0]: "CN=Agency CA;O=A" is not an issuer (unescaped ; in a value; write \\; at character 13); write ${ISSUER_FORMS}`,
       ],
-      [[{ name: 'A', issuers: ['XX=Agency CA'] }], 'fedramp.agencies[0].issuers[0]: "XX=Agency CA" is not an issuer (unknown attribute type XX (known: CN, L, ST, O, OU, C, STREET, DC, UID, serialNumber, SN, GN, title, organizationIdentifier, emailAddress, or a dotted OID) at character 3)'],
+      [
+        [{ name: 'A', issuers: ['XX=Agency CA'] }],
+        'fedramp.agencies[0].issuers[0]: "XX=Agency CA" is not an issuer (unknown attribute type XX (known: CN, L, ST, O, OU, C, STREET, DC, UID, serialNumber, SN, GN, title, organizationIdentifier, emailAddress, or a dotted OID) at character 3)',
+      ],
       [[{ name: 'A', issuers: ['AB:CD:EF'] }], 'fedramp.agencies[0].issuers[0]: "AB:CD:EF" is not an issuer (a fingerprint is the 32 hex pairs of a SHA-256)'],
-      [[{ name: 'A', realms: ['AGENCY GOV'] }], 'fedramp.agencies[0].realms[0]: "AGENCY GOV" is not a Kerberos realm; write the realm as the agency\'s principals end, e.g. "AGENCY.GOV" for alice@AGENCY.GOV'],
-      [[{ name: 'A', domains: ['agency.gov/'] }], 'fedramp.agencies[0].domains[0]: "agency.gov/" is not a domain; write the DNS domain of user@agency.gov or the NetBIOS domain of AGENCY\\user, e.g. "agency.gov" or "AGENCY"'],
-      [[{ name: 'A', realms: ['AGENCY.GOV'] }, { name: 'B', realms: ['agency.gov'] }], 'fedramp.agencies[1].realms[0]: "agency.gov" is also fedramp.agencies[0].realms[0]; a realm, issuer or domain recognizes one agency: keep it under one'],
-      [[{ name: 'A', issuers: ['CN=CA,O=A'] }, { name: 'B', issuers: ['CN = CA, O = A'] }], 'fedramp.agencies[1].issuers[0]: "CN = CA, O = A" is also fedramp.agencies[0].issuers[0]; a realm, issuer or domain recognizes one agency: keep it under one'],
+      [
+        [{ name: 'A', realms: ['AGENCY GOV'] }],
+        'fedramp.agencies[0].realms[0]: "AGENCY GOV" is not a Kerberos realm; write the realm as the agency\'s principals end, e.g. "AGENCY.GOV" for alice@AGENCY.GOV',
+      ],
+      [
+        [{ name: 'A', domains: ['agency.gov/'] }],
+        'fedramp.agencies[0].domains[0]: "agency.gov/" is not a domain; write the DNS domain of user@agency.gov or the NetBIOS domain of AGENCY\\user, e.g. "agency.gov" or "AGENCY"',
+      ],
+      [
+        [
+          { name: 'A', realms: ['AGENCY.GOV'] },
+          { name: 'B', realms: ['agency.gov'] },
+        ],
+        'fedramp.agencies[1].realms[0]: "agency.gov" is also fedramp.agencies[0].realms[0]; a realm, issuer or domain recognizes one agency: keep it under one',
+      ],
+      [
+        [
+          { name: 'A', issuers: ['CN=CA,O=A'] },
+          { name: 'B', issuers: ['CN = CA, O = A'] },
+        ],
+        'fedramp.agencies[1].issuers[0]: "CN = CA, O = A" is also fedramp.agencies[0].issuers[0]; a realm, issuer or domain recognizes one agency: keep it under one',
+      ],
     ])('a wrong agency pattern stops the start with one line naming svc.config.json and the key (%#)', (agencies, message) => {
       const dir = profileWith(agencies);
       expect(build(dir)).toThrow(`${join(dir, 'svc.config.json')}: ${message}`);
@@ -237,7 +323,11 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
     });
 
     it('roles.agency names principals too; an unknown role names the three', () => {
-      expect(readApiConfig({ roles: { agency: ['frank@partner.gov'] } }, 'api.json', work).roles).toEqual({ auditor: [], operator: [], agency: [{ name: 'frank@partner.gov', methods: ['negotiate', 'proxy'] }] });
+      expect(readApiConfig({ roles: { agency: ['frank@partner.gov'] } }, 'api.json', work).roles).toEqual({
+        auditor: [],
+        operator: [],
+        agency: [{ name: 'frank@partner.gov', methods: ['negotiate', 'proxy'] }],
+      });
       expect(() => readApiConfig({ roles: { admin: [] } }, 'api.json', work)).toThrow('api.json: roles.admin: unknown role; use auditor, operator or agency');
     });
 
@@ -248,13 +338,21 @@ describe('svc-api trust center: agency principals by Kerberos realm, certificate
       const api = buildApi(proxyConfig(), { env: { ...process.env, SVC_HOME: at('.svc'), SVC_STORE: '', SVC_CONFIG: '' }, cwd: dir, logger: log.logger });
       const open = await request(api.handler).get('/fedramp/public');
       expect(open.status).toBe(500);
-      expect(open.body).toMatchObject({ code: 'trust-center-not-configured', detail: "the trust center cannot build its public information from the offering's profile yet; the server log names what is missing" });
-      expect(log.lines.find((l) => l.msg === 'trust center not configured')).toMatchObject({ err: { code: 'invalid-config', message: expect.stringContaining(`${join(dir, 'svc.config.json')}: fedramp.fedramp_id: missing;`) } });
+      expect(open.body).toMatchObject({
+        code: 'trust-center-not-configured',
+        detail: "the trust center cannot build its public information from the offering's profile yet; the server log names what is missing",
+      });
+      expect(log.lines.find((l) => l.msg === 'trust center not configured')).toMatchObject({
+        err: { code: 'invalid-config', message: expect.stringContaining(`${join(dir, 'svc.config.json')}: fedramp.fedramp_id: missing;`) },
+      });
       const cpo = await request(api.handler).get('/fedramp/cpo').set('X-Forwarded-User', 'alice@SVC.TEST');
       expect([cpo.status, cpo.body.code]).toEqual([500, 'invalid-config']);
       // The auditor reads where the file is as [server]; the log keeps the path.
       expect(cpo.body.detail).toMatch(/^\[server\]\/svc\.config\.json: fedramp\.fedramp_id: missing; svc trust center \(svc-api\) needs it: /);
-      expect(log.lines.find((l) => l.msg === 'problem detail sent without server paths')).toMatchObject({ code: 'invalid-config', detail: expect.stringMatching(new RegExp(`^${join(dir, 'svc.config.json').replace(/[.]/g, '\\.')}: fedramp`)) });
+      expect(log.lines.find((l) => l.msg === 'problem detail sent without server paths')).toMatchObject({
+        code: 'invalid-config',
+        detail: expect.stringMatching(new RegExp(`^${join(dir, 'svc.config.json').replace(/[.]/g, '\\.')}: fedramp`)),
+      });
     });
   });
 });

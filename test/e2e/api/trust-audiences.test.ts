@@ -45,7 +45,13 @@ const INCIDENTS = [
   { marker: 'DELTA-5E8', summary: 'Tests uploads misrouted', agencies: ['Bureau of Tests'], at: '2026-12-02T10:00:00Z' },
 ];
 const MARKERS = INCIDENTS.map((i) => i.marker);
-const AGENCY_OF: Record<Audience, string | undefined> = { auditor: undefined, examples: 'Department of Examples', samples: 'Agency of Samples', tests: 'Bureau of Tests', named: undefined };
+const AGENCY_OF: Record<Audience, string | undefined> = {
+  auditor: undefined,
+  examples: 'Department of Examples',
+  samples: 'Agency of Samples',
+  tests: 'Bureau of Tests',
+  named: undefined,
+};
 
 /** The markers an audience may read: an auditor every incident, an agency those that list it, anyone else none. */
 function allowed(audience: Audience): string[] {
@@ -84,7 +90,7 @@ function permutations<T>(items: readonly T[]): T[][] {
   return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
-describe('svc-api trust center: no response carries another audience\'s data (every route, every representation, every order)', () => {
+describe("svc-api trust center: no response carries another audience's data (every route, every representation, every order)", () => {
   let work: string;
   const at = (...parts: string[]) => join(work, ...parts);
   let config: unknown;
@@ -124,14 +130,33 @@ describe('svc-api trust center: no response carries another audience\'s data (ev
     run(['conmon', 'process', 'november.json']);
     const record = (incident: (typeof INCIDENTS)[number]) =>
       run([
-        'fedramp', 'incident', '--type', 'initial', '--summary', `${incident.marker} ${incident.summary}`, '--n', '3', '--occurred-at', incident.at,
-        ...incident.agencies.flatMap((a) => ['--agency', a]), '--lesson', `${incident.marker} lesson: review the runbook`, '--now', incident.at, '--out', `${incident.marker}.json`,
+        'fedramp',
+        'incident',
+        '--type',
+        'initial',
+        '--summary',
+        `${incident.marker} ${incident.summary}`,
+        '--n',
+        '3',
+        '--occurred-at',
+        incident.at,
+        ...incident.agencies.flatMap((a) => ['--agency', a]),
+        '--lesson',
+        `${incident.marker} lesson: review the runbook`,
+        '--now',
+        incident.at,
+        '--out',
+        `${incident.marker}.json`,
       ]);
     INCIDENTS.slice(0, 3).forEach(record);
     run(['fedramp', 'ocr', '--to', '2026-11-30', '--now', '2026-12-01T00:00:00Z', '--out', 'ocr.json']);
     record(INCIDENTS[3]);
     config = readApiConfig(
-      { port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: [AUDIENCES.auditor], agency: [AUDIENCES.named] } },
+      {
+        port: 0,
+        auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } },
+        roles: { auditor: [AUDIENCES.auditor], agency: [AUDIENCES.named] },
+      },
       'api.json',
       work,
     );
@@ -159,16 +184,19 @@ describe('svc-api trust center: no response carries another audience\'s data (ev
           const { text, status } = baseline.get(key(audience, path, accept))!;
           expect([audience, path, accept, status]).toEqual([audience, path, accept, 200]);
           const seen = MARKERS.filter((m) => text.includes(m));
-          const expected = !/\/fedramp\/(ocr|incidents)/.test(path) ? [] : allowed(audience).filter((m) => !(snapshot || path.startsWith('/fedramp/ocr')) || m !== 'DELTA-5E8');
+          const expected = !/\/fedramp\/(ocr|incidents)/.test(path)
+            ? []
+            : allowed(audience).filter((m) => !(snapshot || path.startsWith('/fedramp/ocr')) || m !== 'DELTA-5E8');
           expect([audience, path, accept, seen]).toEqual([audience, path, accept, expected]);
         }
       }
     }
   });
 
-  it('an OCR read by an agency keeps one entry per incident, valid against FedRAMP\'s schema, withholding what the incidents that do not list it say', () => {
+  it("an OCR read by an agency keeps one entry per incident, valid against FedRAMP's schema, withholding what the incidents that do not list it say", () => {
     const ocr = (audience: Audience) => JSON.parse(baseline.get(key(audience, '/fedramp/ocr', 'application/json'))!.text);
-    const entries = (audience: Audience) => ocr(audience).reportableIncidents.incidents as { summary: string; occurredAt?: string; incidentLessonsLearned?: string[] }[];
+    const entries = (audience: Audience) =>
+      ocr(audience).reportableIncidents.incidents as { summary: string; occurredAt?: string; incidentLessonsLearned?: string[] }[];
     expect(entries('auditor').map((e) => e.summary.split(': ')[1].split(' ')[0])).toEqual(['ALPHA-7F3', 'BRAVO-9C1', 'CHARLIE-2D4']);
     for (const audience of ['examples', 'samples', 'tests', 'named'] as Audience[]) {
       expect(fedrampSchemaErrors('ocr', ocr(audience))).toEqual([]);
@@ -177,7 +205,11 @@ describe('svc-api trust center: no response carries another audience\'s data (ev
       list.forEach((entry, i) => {
         const incident = INCIDENTS[i];
         if (allowed(audience).includes(incident.marker)) expect(entry).toEqual(entries('auditor')[i]);
-        else expect(entry).toEqual({ summary: 'A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor (CCM-OCR-AVL).' });
+        else
+          expect(entry).toEqual({
+            summary:
+              'A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor (CCM-OCR-AVL).',
+          });
       });
       const { reportableIncidents, ...rest } = ocr(audience);
       const { reportableIncidents: _all, ...auditorRest } = ocr('auditor');
@@ -189,35 +221,39 @@ describe('svc-api trust center: no response carries another audience\'s data (ev
   // Every order of the audiences on the routes whose content depends on the audience (the incidents and the OCR, now
   // and as snapshots); on every route, the orders that put each audience first and last (rotations, and reversed).
   const audiences = Object.keys(AUDIENCES) as Audience[];
-  const rotations = audiences.flatMap((_, i) => [[...audiences.slice(i), ...audiences.slice(0, i)], [...audiences.slice(i), ...audiences.slice(0, i)].reverse()]);
+  const rotations = audiences.flatMap((_, i) => [
+    [...audiences.slice(i), ...audiences.slice(0, i)],
+    [...audiences.slice(i), ...audiences.slice(0, i)].reverse(),
+  ]);
   const cases = [
-    ...permutations(audiences).map((order) => [`${order.join(' → ')}, the incidents and the OCR`, order, PATHS.filter((p) => /\/fedramp\/(ocr|incidents)/.test(p))]),
+    ...permutations(audiences).map((order) => [
+      `${order.join(' → ')}, the incidents and the OCR`,
+      order,
+      PATHS.filter((p) => /\/fedramp\/(ocr|incidents)/.test(p)),
+    ]),
     ...rotations.map((order) => [`${order.join(' → ')}, every route`, order, PATHS]),
   ] as [string, Audience[], string[]][];
-  it.each(cases)(
-    'in the order %s: each audience gets its own bytes, ETag and 304',
-    async (_name, order, paths) => {
-      const fresh = await server();
-      try {
-        for (const path of paths) {
-          for (const accept of ACCEPTS) {
-            for (const audience of order as Audience[]) {
-              const res = await get(fresh.port, path, { 'x-forwarded-user': AUDIENCES[audience], accept });
-              const own = baseline.get(key(audience, path, accept))!;
-              if (res.text !== own.text) throw new Error(`${audience} ${accept} ${path} (order ${(order as string[]).join(', ')}): not its own bytes`);
-              expect(res.headers.etag).toBe(own.etag);
-            }
-            // Revalidating with another audience's ETag is a 304 only where the bytes are the same.
-            const [first, second] = order as Audience[];
-            const theirs = baseline.get(key(first, path, accept))!;
-            const mine = baseline.get(key(second, path, accept))!;
-            const revalidated = await get(fresh.port, path, { 'x-forwarded-user': AUDIENCES[second], accept, 'if-none-match': theirs.etag! });
-            expect([path, accept, revalidated.status]).toEqual([path, accept, theirs.etag === mine.etag ? 304 : 200]);
+  it.each(cases)('in the order %s: each audience gets its own bytes, ETag and 304', async (_name, order, paths) => {
+    const fresh = await server();
+    try {
+      for (const path of paths) {
+        for (const accept of ACCEPTS) {
+          for (const audience of order as Audience[]) {
+            const res = await get(fresh.port, path, { 'x-forwarded-user': AUDIENCES[audience], accept });
+            const own = baseline.get(key(audience, path, accept))!;
+            if (res.text !== own.text) throw new Error(`${audience} ${accept} ${path} (order ${(order as string[]).join(', ')}): not its own bytes`);
+            expect(res.headers.etag).toBe(own.etag);
           }
+          // Revalidating with another audience's ETag is a 304 only where the bytes are the same.
+          const [first, second] = order as Audience[];
+          const theirs = baseline.get(key(first, path, accept))!;
+          const mine = baseline.get(key(second, path, accept))!;
+          const revalidated = await get(fresh.port, path, { 'x-forwarded-user': AUDIENCES[second], accept, 'if-none-match': theirs.etag! });
+          expect([path, accept, revalidated.status]).toEqual([path, accept, theirs.etag === mine.etag ? 304 : 200]);
         }
-      } finally {
-        await fresh.close();
       }
-    },
-  );
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -120,7 +120,16 @@ function trustCenter(prefix: string) {
   const log = capturingLogger();
   let api: Awaited<ReturnType<typeof startApi>> | undefined;
   const start = async (overrides: (c: import('tsyringe').DependencyContainer) => void = () => undefined) => {
-    const config = readApiConfig({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '::1'] } }, roles: { auditor: ['alice@SVC.TEST'] }, limits: { requests_per_minute: 1_000_000 } }, 'test-api.json', work);
+    const config = readApiConfig(
+      {
+        port: 0,
+        auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '::1'] } },
+        roles: { auditor: ['alice@SVC.TEST'] },
+        limits: { requests_per_minute: 1_000_000 },
+      },
+      'test-api.json',
+      work,
+    );
     api = await startApi(config, {
       env,
       cwd: work,
@@ -136,9 +145,18 @@ function trustCenter(prefix: string) {
     const res = await fetch(`${api!.url}${path}`, { headers });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
-  const idOf = (seq: number) => (JSON.parse(readFileSync(at('.svc', 'store', 'index.json'), 'utf8')) as { runs: { summary: { id: string } }[] }).runs[seq - 1].summary.id;
-  const documentsOf = (seq: number) => (JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), '.list.json').toString('utf8')) as { name: string; media_type: string; bytes: number }[]);
-  const pageOf = (seq: number, page = 0) => JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), `evidence.${String(page).padStart(6, '0')}.json`).toString('utf8')) as { content_hash: string }[];
+  const idOf = (seq: number) =>
+    (JSON.parse(readFileSync(at('.svc', 'store', 'index.json'), 'utf8')) as { runs: { summary: { id: string } }[] }).runs[seq - 1].summary.id;
+  const documentsOf = (seq: number) =>
+    JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), '.list.json').toString('utf8')) as {
+      name: string;
+      media_type: string;
+      bytes: number;
+    }[];
+  const pageOf = (seq: number, page = 0) =>
+    JSON.parse(readStoredDocument(at('.svc', 'store', 'documents', idOf(seq)), `evidence.${String(page).padStart(6, '0')}.json`).toString('utf8')) as {
+      content_hash: string;
+    }[];
   const hexOf = (entry: { content_hash: string }) => entry.content_hash.slice('sha256:'.length);
   /** Records runs as svc did before the evidence index (in this process, through the built ProcessRun). */
   const recordBeforeIndex = async (n: number, day: string) => {
@@ -196,11 +214,22 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256} reads the index e
     ]);
     // 8 bytes an entry: the first 4 bytes of the content hash and the position in the evidence list.
     expect(index[0].bytes).toBe(8 * 2600);
-    expect(JSON.parse(readStoredDocument(tc.at('.svc', 'store', 'documents', tc.idOf(1)), 'evidence-index.json').toString('utf8'))).toEqual({ bucket_bits: 0, entries: 2600, list: 'evidence', page_size: 1000, schema: 'svc.evidence-index/v1' });
-    expect(tc.documentsOf(2).filter((d) => d.name.startsWith('evidence-index')).map((d) => d.name)).toEqual(['evidence-index.0000.bin', 'evidence-index.json']);
+    expect(JSON.parse(readStoredDocument(tc.at('.svc', 'store', 'documents', tc.idOf(1)), 'evidence-index.json').toString('utf8'))).toEqual({
+      bucket_bits: 0,
+      entries: 2600,
+      list: 'evidence',
+      page_size: 1000,
+      schema: 'svc.evidence-index/v1',
+    });
+    expect(
+      tc
+        .documentsOf(2)
+        .filter((d) => d.name.startsWith('evidence-index'))
+        .map((d) => d.name),
+    ).toEqual(['evidence-index.0000.bin', 'evidence-index.json']);
   });
 
-  it('a lookup reads each run\'s index header once, then one bucket per run searched and the page its entry is on: no pass over the pages, nothing built', async () => {
+  it("a lookup reads each run's index header once, then one bucket per run searched and the page its entry is on: no pass over the pages, nothing built", async () => {
     const pages = [0, 1, 2].map((p) => tc.pageOf(1, p));
     // Results 1, 51, 101, … carry run 1's own evidence: found in run 1 alone, searched last of the 20.
     const spread = [1, 951, 1001, 1051, 1951, 2001, 2551];
@@ -224,7 +253,9 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256} reads the index e
       const hex = require('node:crypto').createHash('sha256').update(`miss ${round}`).digest('hex') as string;
       const res = await tc.get(`/fedramp/evidence/${hex}`);
       expect([res.status, JSON.parse(res.text).code]).toEqual([404, 'no-such-evidence']);
-      expect(JSON.parse(res.text).detail).toContain(`in run ${RUNS} (the latest, and the OCR snapshot of ${dayOf(RUNS)}) or run ${RUNS - 1} (the OCR snapshot of ${dayOf(RUNS - 1)})`);
+      expect(JSON.parse(res.text).detail).toContain(
+        `in run ${RUNS} (the latest, and the OCR snapshot of ${dayOf(RUNS)}) or run ${RUNS - 1} (the OCR snapshot of ${dayOf(RUNS - 1)})`,
+      );
       expect(tc.store.take()).toEqual([]);
     }
     // An entry only the oldest frozen run holds: found after the others' buckets, reading its one page.
@@ -275,7 +306,12 @@ function trustCenterOver(tc: TrustCenter) {
   return {
     async start() {
       const config = readApiConfig({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '::1'] } } }, 'test-api.json', tc.work);
-      api = await startApi(config, { env: { ...process.env, SVC_HOME: tc.at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' }, cwd: tc.work, logger: capturingLogger().logger, overrides: (c) => c.register(RUN_STORE, { useValue: store }) });
+      api = await startApi(config, {
+        env: { ...process.env, SVC_HOME: tc.at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' },
+        cwd: tc.work,
+        logger: capturingLogger().logger,
+        overrides: (c) => c.register(RUN_STORE, { useValue: store }),
+      });
     },
     async get(path: string) {
       const res = await fetch(`${api!.url}${path}`, { headers: AGENCY });
@@ -300,7 +336,9 @@ describe('svc-api trust center: runs recorded before the stored index still reso
     expect([1, 2, 3].map((n) => tc.documentsOf(n).some((d) => d.name.startsWith('evidence-index')))).toEqual([false, false, false]);
     expect(tc.documentsOf(4).some((d) => d.name === 'evidence-index.json')).toBe(true);
     const own = (n: number) => tc.pageOf(n)[n % 50];
-    const answers = await Promise.all([1, 2, 3, 4].flatMap((n) => [tc.get(`/fedramp/evidence/${tc.hexOf(own(n))}`), tc.get(`/fedramp/evidence/${'2'.repeat(64)}`)]));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].flatMap((n) => [tc.get(`/fedramp/evidence/${tc.hexOf(own(n))}`), tc.get(`/fedramp/evidence/${'2'.repeat(64)}`)]),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 404, 200, 404, 200, 404, 200, 404]);
     expect([1, 2, 3, 4].map((_n, i) => JSON.parse(answers[2 * i].text).content_hash)).toEqual([1, 2, 3, 4].map((n) => own(n).content_hash));
     const logged = () => built(tc).map((l) => [(l.run as { seq: number }).seq, l.entries, l.level]);
@@ -323,7 +361,8 @@ describe('svc-api trust center: runs recorded before the stored index still reso
 describe('svc-api trust center: ?snapshot= does bounded work (the built svc-api on a real socket)', () => {
   const SNAPSHOTS = 6;
   let tc: TrustCenter;
-  const sdr = (n: number, format: 'json' | 'html' = 'json') => tc.get(`/fedramp/sdr?snapshot=${dayOf(n)}`, format === 'html' ? { ...AUDITOR, Accept: 'text/html' } : AUDITOR);
+  const sdr = (n: number, format: 'json' | 'html' = 'json') =>
+    tc.get(`/fedramp/sdr?snapshot=${dayOf(n)}`, format === 'html' ? { ...AUDITOR, Accept: 'text/html' } : AUDITOR);
 
   beforeAll(() => {
     tc = trustCenter('svc-trust-snapshots-');
@@ -409,7 +448,11 @@ function trustCenterOverWithLimits(tc: TrustCenter, limits: Record<string, numbe
   return {
     store,
     async start() {
-      const config = readApiConfig({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '::1'] } }, roles: { auditor: ['alice@SVC.TEST'] } }, 'test-api.json', tc.work);
+      const config = readApiConfig(
+        { port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1', '::1'] } }, roles: { auditor: ['alice@SVC.TEST'] } },
+        'test-api.json',
+        tc.work,
+      );
       api = await startApi(config, {
         env: { ...process.env, SVC_HOME: tc.at('.svc'), SVC_STORE: '', SVC_SIGNING_KEY: '', SVC_CONFIG: '' },
         cwd: tc.work,

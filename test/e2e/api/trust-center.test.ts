@@ -73,7 +73,18 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     writeFileSync(at('november.json'), JSON.stringify(report('2026-11-02', 'FAIL', ['iam_root_mfa_enabled', 'iam_password_policy_strong'])));
     run(['conmon', 'process', 'october.json']);
     run(['conmon', 'process', 'november.json']);
-    run(['vuln', 'evaluate', 'iam_root_mfa_enabled', '--accept', '--reason', 'break-glass account in a vault', '--by', 'ciso', '--now', '2026-11-03T00:00:00Z']);
+    run([
+      'vuln',
+      'evaluate',
+      'iam_root_mfa_enabled',
+      '--accept',
+      '--reason',
+      'break-glass account in a vault',
+      '--by',
+      'ciso',
+      '--now',
+      '2026-11-03T00:00:00Z',
+    ]);
     log = capturingLogger();
     const config = proxyConfig({ roles: { auditor: ['alice@SVC.TEST'], operator: ['bob@SVC.TEST'], agency: ['frank@partner.gov'] } });
     api = buildApi(config, {
@@ -87,7 +98,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   describe('before any OCR is recorded', () => {
-    it('GET /fedramp/public needs no credentials: the CPO cut to CDS-CSO-PUB, valid against FedRAMP\'s CPO schema', async () => {
+    it("GET /fedramp/public needs no credentials: the CPO cut to CDS-CSO-PUB, valid against FedRAMP's CPO schema", async () => {
       const res = await request(api.handler).get('/fedramp/public');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/json');
@@ -95,9 +106,18 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect(fedrampSchemaErrors('cpo', res.body)).toEqual([]);
       expect(conforms('/fedramp/public', 'get', 200, res.body)).toEqual([]);
       expect(res.body.serviceIdentification).toEqual({ ...FIXTURE_IDENTIFICATION, fedRampPackageId: 'FR2611250001', certificationType: '20x' });
-      expect(res.body.serviceProperties).toEqual({ serviceType: ['SaaS'], deploymentModel: 'Public Cloud', trustCenter: TRUST_CENTER, nextOngoingCertificationReportDate: '2027-02-03' });
+      expect(res.body.serviceProperties).toEqual({
+        serviceType: ['SaaS'],
+        deploymentModel: 'Public Cloud',
+        trustCenter: TRUST_CENTER,
+        nextOngoingCertificationReportDate: '2027-02-03',
+      });
       expect(res.body.contactInformation.map((c: { contactType: string }) => c.contactType)).toEqual(['Security', 'Sales']);
-      expect(res.body).toMatchObject({ assessor: PROFILE.cpo.assessor, certifiedServices: PROFILE.cpo.certifiedServices, certificationPackageOverviewUri: PROFILE.package_uri });
+      expect(res.body).toMatchObject({
+        assessor: PROFILE.cpo.assessor,
+        certifiedServices: PROFILE.cpo.certifiedServices,
+        certificationPackageOverviewUri: PROFILE.package_uri,
+      });
       expect(res.body).not.toHaveProperty('metadata');
       expect(res.body.trustCenter).toEqual({
         rule: 'CDS-CSO-PUB',
@@ -119,7 +139,9 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
           { path: '/fedramp/evidence/{sha256}', title: "The Security Decision Record's Evidence", access: ['agency', 'auditor'] },
         ],
         authentication: ["the provider's sign-in proxy (Windows authentication)"],
-        accessInstructions: expect.stringMatching(/^Federal agencies get access without a request per user \(CDS-TRC-USH\): .* Authenticate with the provider's sign-in proxy \(Windows authentication\)\. /),
+        accessInstructions: expect.stringMatching(
+          /^Federal agencies get access without a request per user \(CDS-TRC-USH\): .* Authenticate with the provider's sign-in proxy \(Windows authentication\)\. /,
+        ),
       });
     });
 
@@ -139,7 +161,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect(JSON.stringify(res.body)).not.toMatch(/stack|\.ts:\d/);
     });
 
-    it('the CPO, VDR, AVI and history are what the CLI builds from the same store, and valid against FedRAMP\'s schemas', async () => {
+    it("the CPO, VDR, AVI and history are what the CLI builds from the same store, and valid against FedRAMP's schemas", async () => {
       const cpo = await get('/fedramp/cpo', AGENCY_UPN);
       expect(cpo.status).toBe(200);
       expect(fedrampSchemaErrors('cpo', cpo.body)).toEqual([]);
@@ -152,7 +174,9 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
         run(['vuln', 'report', '--format', type, '--now', '2026-11-03T00:00:00Z', '--out', `${type}.json`]);
         expect(res.text).toBe(readFileSync(at(`${type}.json`), 'utf8'));
       }
-      expect((await get('/fedramp/vdr')).body.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0])).toEqual(['iam_password_policy_strong']);
+      expect(
+        (await get('/fedramp/vdr')).body.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.split(':')[0]),
+      ).toEqual(['iam_password_policy_strong']);
       expect((await get('/fedramp/avi')).body.acceptedVulnerabilities).toHaveLength(1);
       expect((await get('/fedramp/scn')).body).toEqual([]);
     });
@@ -208,15 +232,18 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect((await get(`/fedramp/${name}`, OPERATOR)).status).toBe(403);
     });
 
-    it.each(['cpo', 'sdr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'snapshots'])('/fedramp/%s: 200 for the auditor, an agency user by UPN domain and by NetBIOS domain, and a named agency principal', async (name) => {
-      const bodies = [];
-      for (const who of [AUDITOR, AGENCY_UPN, AGENCY_NETBIOS, { 'X-Forwarded-User': 'frank@partner.gov' }, { 'X-Forwarded-User': 'sam@SAMPLES.GOV' }]) {
-        const res = await get(`/fedramp/${name}`, who);
-        expect([who['X-Forwarded-User'], res.status]).toEqual([who['X-Forwarded-User'], 200]);
-        bodies.push(res.text);
-      }
-      expect(new Set(bodies).size).toBe(1);
-    });
+    it.each(['cpo', 'sdr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'snapshots'])(
+      '/fedramp/%s: 200 for the auditor, an agency user by UPN domain and by NetBIOS domain, and a named agency principal',
+      async (name) => {
+        const bodies = [];
+        for (const who of [AUDITOR, AGENCY_UPN, AGENCY_NETBIOS, { 'X-Forwarded-User': 'frank@partner.gov' }, { 'X-Forwarded-User': 'sam@SAMPLES.GOV' }]) {
+          const res = await get(`/fedramp/${name}`, who);
+          expect([who['X-Forwarded-User'], res.status]).toEqual([who['X-Forwarded-User'], 200]);
+          bodies.push(res.text);
+        }
+        expect(new Set(bodies).size).toBe(1);
+      },
+    );
 
     it('logs the agency a principal was recognized as', async () => {
       await get('/fedramp/cpo', AGENCY_NETBIOS);
@@ -255,29 +282,37 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
   });
 
   describe('representations', () => {
-    it.each(['public', 'cpo', 'sdr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents', 'snapshots'])('/fedramp/%s: ETag and Content-Digest of the bytes, 304 on If-None-Match, the same bytes twice', async (name) => {
-      const first = await get(`/fedramp/${name}`);
-      expect(first.status).toBe(200);
-      expect(first.headers.etag).toBe(etagOf(first.text));
-      expect(first.headers['content-digest']).toBe(digestOf(first.text));
-      expect(first.headers.vary).toBe('Accept');
-      const second = await get(`/fedramp/${name}`);
-      expect(second.text).toBe(first.text);
-      expect(second.headers.etag).toBe(first.headers.etag);
-      const again = await get(`/fedramp/${name}`).set('If-None-Match', first.headers.etag);
-      expect([again.status, again.text]).toEqual([304, '']);
-      const html = await get(`/fedramp/${name}`).set('Accept', 'text/html');
-      expect(html.status).toBe(200);
-      expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(html.headers.etag).toBe(etagOf(html.text));
-      expect(html.headers['content-digest']).toBe(digestOf(html.text));
-      expect(html.headers.etag).not.toBe(first.headers.etag);
-      expect(html.text).toContain(`sha256:${sha256(first.text).toString('hex')}`);
-      expect((await get(`/fedramp/${name}`).set('Accept', 'text/html')).text).toBe(html.text);
-      expect((await get(`/fedramp/${name}`).set('Accept', 'text/html').set('If-None-Match', html.headers.etag)).status).toBe(304);
-      const head = await request(api.handler).head(`/fedramp/${name}`).set(AUDITOR);
-      expect([head.status, head.headers.etag, head.headers['content-length'], head.text]).toEqual([200, first.headers.etag, String(Buffer.byteLength(first.text)), undefined]);
-    });
+    it.each(['public', 'cpo', 'sdr', 'vdr', 'avi', 'history', 'scn', 'metrics', 'incidents', 'snapshots'])(
+      '/fedramp/%s: ETag and Content-Digest of the bytes, 304 on If-None-Match, the same bytes twice',
+      async (name) => {
+        const first = await get(`/fedramp/${name}`);
+        expect(first.status).toBe(200);
+        expect(first.headers.etag).toBe(etagOf(first.text));
+        expect(first.headers['content-digest']).toBe(digestOf(first.text));
+        expect(first.headers.vary).toBe('Accept');
+        const second = await get(`/fedramp/${name}`);
+        expect(second.text).toBe(first.text);
+        expect(second.headers.etag).toBe(first.headers.etag);
+        const again = await get(`/fedramp/${name}`).set('If-None-Match', first.headers.etag);
+        expect([again.status, again.text]).toEqual([304, '']);
+        const html = await get(`/fedramp/${name}`).set('Accept', 'text/html');
+        expect(html.status).toBe(200);
+        expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(html.headers.etag).toBe(etagOf(html.text));
+        expect(html.headers['content-digest']).toBe(digestOf(html.text));
+        expect(html.headers.etag).not.toBe(first.headers.etag);
+        expect(html.text).toContain(`sha256:${sha256(first.text).toString('hex')}`);
+        expect((await get(`/fedramp/${name}`).set('Accept', 'text/html')).text).toBe(html.text);
+        expect((await get(`/fedramp/${name}`).set('Accept', 'text/html').set('If-None-Match', html.headers.etag)).status).toBe(304);
+        const head = await request(api.handler).head(`/fedramp/${name}`).set(AUDITOR);
+        expect([head.status, head.headers.etag, head.headers['content-length'], head.text]).toEqual([
+          200,
+          first.headers.etag,
+          String(Buffer.byteLength(first.text)),
+          undefined,
+        ]);
+      },
+    );
 
     it('builds each representation once per store state, not per request', async () => {
       const all = async () => {
@@ -287,7 +322,11 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
         }
       };
       await all();
-      const spies = [jest.spyOn(VulnerabilityRegister.prototype, 'judge'), jest.spyOn(BuildCpo.prototype, 'execute'), jest.spyOn(HtmlTrustPages.prototype, 'page')];
+      const spies = [
+        jest.spyOn(VulnerabilityRegister.prototype, 'judge'),
+        jest.spyOn(BuildCpo.prototype, 'execute'),
+        jest.spyOn(HtmlTrustPages.prototype, 'page'),
+      ];
       try {
         for (let i = 0; i < 5; i++) await all();
         expect(spies.map((s) => s.mock.calls.length)).toEqual([0, 0, 0]);
@@ -302,7 +341,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       expect(res.body).toMatchObject({ code: 'not-acceptable', detail: 'Accept "application/xml": this route answers application/json or text/html' });
     });
 
-    it('an HTML page escapes what the profile says and allows its own script by hash under helmet\'s CSP', async () => {
+    it("an HTML page escapes what the profile says and allows its own script by hash under helmet's CSP", async () => {
       const res = await get('/fedramp/public').set('Accept', 'text/html');
       const policy = res.headers['content-security-policy'];
       const script = /<script>([\s\S]*?)<\/script>/.exec(res.text)![1];
@@ -321,7 +360,8 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     let before: Record<string, { json: string; html: string }>;
     const snapshot = async () => {
       const out: Record<string, { json: string; html: string }> = {};
-      for (const name of ['public', ...DOCUMENTS]) out[name] = { json: (await get(`/fedramp/${name}`)).text, html: (await get(`/fedramp/${name}`).set('Accept', 'text/html')).text };
+      for (const name of ['public', ...DOCUMENTS])
+        out[name] = { json: (await get(`/fedramp/${name}`)).text, html: (await get(`/fedramp/${name}`).set('Accept', 'text/html')).text };
       return out;
     };
 
@@ -382,8 +422,19 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
       }
     });
 
-    it('an SCN recorded (svc fedramp scn) joins the list, each valid against FedRAMP\'s SCN schema', async () => {
-      run(['fedramp', 'scn', '--type', 'adaptive', '--summary', 'Move the audit log store to a second region', '--finish', '2026-12-04', '--now', '2026-12-02T00:00:00Z']);
+    it("an SCN recorded (svc fedramp scn) joins the list, each valid against FedRAMP's SCN schema", async () => {
+      run([
+        'fedramp',
+        'scn',
+        '--type',
+        'adaptive',
+        '--summary',
+        'Move the audit log store to a second region',
+        '--finish',
+        '2026-12-04',
+        '--now',
+        '2026-12-02T00:00:00Z',
+      ]);
       await afterRecheck();
       const scn = await get('/fedramp/scn', AGENCY_NETBIOS);
       expect(scn.status).toBe(200);
@@ -397,7 +448,10 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     });
 
     it('a new run (svc conmon process) gives new bytes where it changes the data, and new pages', async () => {
-      writeFileSync(at('december.json'), JSON.stringify(report('2026-12-03', 'FAIL', ['iam_root_mfa_enabled', 'iam_password_policy_strong', 'iam_no_root_access_key'])));
+      writeFileSync(
+        at('december.json'),
+        JSON.stringify(report('2026-12-03', 'FAIL', ['iam_root_mfa_enabled', 'iam_password_policy_strong', 'iam_no_root_access_key'])),
+      );
       run(['conmon', 'process', 'december.json']);
       await afterRecheck();
       const after = await snapshot();
@@ -415,7 +469,24 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
 
   describe('incident reports (IEC) to auditors and the agencies each lists as affected', () => {
     const incident = (summary: string, agency: string, at: string) =>
-      run(['fedramp', 'incident', '--type', 'initial', '--summary', summary, '--n', '4', '--occurred-at', at, '--agency', agency, '--now', at, '--out', `${summary.split(' ')[0]}.json`]);
+      run([
+        'fedramp',
+        'incident',
+        '--type',
+        'initial',
+        '--summary',
+        summary,
+        '--n',
+        '4',
+        '--occurred-at',
+        at,
+        '--agency',
+        agency,
+        '--now',
+        at,
+        '--out',
+        `${summary.split(' ')[0]}.json`,
+      ]);
 
     beforeAll(async () => {
       incident('Examples case exports exposed', 'Department of Examples', '2026-12-04T10:00:00Z');
@@ -454,7 +525,9 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
   describe('when a stored due time passes, with nothing written', () => {
     it('the documents are built again once, as of the second after it; the snapshot does not move', async () => {
       const vdr = await get('/fedramp/vdr');
-      const group = vdr.body.vulnerabilities.find((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription.startsWith('iam_password_policy_strong'));
+      const group = vdr.body.vulnerabilities.find((v: { vulnerabilityDescription: string }) =>
+        v.vulnerabilityDescription.startsWith('iam_password_policy_strong'),
+      );
       expect(group).toBeDefined();
       // The N4 group detected on 2026-11-02 is to be mitigated by 2027-01-05T08:00:00Z (VDR-TFR-PVR, Class B).
       clock.jump('2027-01-05T07:59:00Z');
@@ -487,7 +560,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
     });
     afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-    it('every page renders under the API\'s CSP at 1280 px: no console error, no CSP violation, no request off the server, the sorting script runs, nothing wider than the page', async () => {
+    it("every page renders under the API's CSP at 1280 px: no console error, no CSP violation, no request off the server, the sorting script runs, nothing wider than the page", async () => {
       const browser = await openBrowser();
       try {
         for (const name of ['public', ...DOCUMENTS]) {
@@ -495,7 +568,10 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
           const context = await browser.newContext({ extraHTTPHeaders: name === 'public' ? {} : AUDITOR, viewport: { width: 1280, height: 900 } });
           const page = await context.newPage();
           // Runs before the page's own script, outside its CSP (Playwright injects it), and records every violation.
-          await page.addInitScript({ content: "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));" });
+          await page.addInitScript({
+            content:
+              "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+          });
           page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
           page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
           page.on('request', (r) => r.url() !== `${base}/fedramp/${name}` && !r.url().startsWith('data:') && problems.push(`request: ${r.url()}`));
@@ -527,18 +603,28 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
         await page.goto(`${base}/fedramp/sdr`);
         const headers = (table: string) => page.locator(`#${table} thead th`).allTextContents();
         expect(await headers('s-fed-ramp-requirements-t')).toEqual(['Rule', 'Status', 'Statement']);
-        expect(await page.locator('#s-fed-ramp-requirements-t tbody td:first-child code').allTextContents()).toEqual(sdr.fedRampRequirements.map((r: { frrID: string }) => r.frrID));
+        expect(await page.locator('#s-fed-ramp-requirements-t tbody td:first-child code').allTextContents()).toEqual(
+          sdr.fedRampRequirements.map((r: { frrID: string }) => r.frrID),
+        );
         expect(await headers('s-key-security-indicators-t')).toEqual(['KSI', 'Status', 'Statement']);
         const ksis = sdr.keySecurityIndicators.map((k: { ksiId: string }) => k.ksiId);
         expect(await page.locator('#s-key-security-indicators-t tbody td:first-child code').allTextContents()).toEqual(ksis);
-        expect(await page.locator('#s-key-security-indicators-t tbody tr', { hasText: 'KSI-IAM-APM' }).locator('td:first-child').innerText()).toBe('KSI-IAM-APM\nAdopting Passwordless Methods');
+        expect(await page.locator('#s-key-security-indicators-t tbody tr', { hasText: 'KSI-IAM-APM' }).locator('td:first-child').innerText()).toBe(
+          'KSI-IAM-APM\nAdopting Passwordless Methods',
+        );
         expect(Object.keys(sdr.ksiMetrics)).toEqual([...ksis].sort());
         expect(await page.locator('svg').count()).toBe(ksis.length);
-        expect(await page.locator('#s-ksi-metrics svg[data-chart]').evaluateAll((charts) => charts.map((c) => c.getAttribute('data-chart')))).toEqual([...ksis].sort().map((id) => `ksi-metrics-${id}`));
+        expect(await page.locator('#s-ksi-metrics svg[data-chart]').evaluateAll((charts) => charts.map((c) => c.getAttribute('data-chart')))).toEqual(
+          [...ksis].sort().map((id) => `ksi-metrics-${id}`),
+        );
         await page.goto(`${base}/fedramp/vdr`);
         expect((await headers('s-vulnerabilities-t')).slice(0, 2)).toEqual(['Provider tracking ID', 'Vulnerability description']);
-        expect(await page.locator('#s-vulnerabilities-t tbody td:first-child code').allTextContents()).toEqual(vdr.vulnerabilities.map((v: { providerTrackingId: string }) => v.providerTrackingId));
-        expect(await page.locator('#s-vulnerabilities-t tbody td:nth-child(2)').allTextContents()).toEqual(vdr.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription));
+        expect(await page.locator('#s-vulnerabilities-t tbody td:first-child code').allTextContents()).toEqual(
+          vdr.vulnerabilities.map((v: { providerTrackingId: string }) => v.providerTrackingId),
+        );
+        expect(await page.locator('#s-vulnerabilities-t tbody td:nth-child(2)').allTextContents()).toEqual(
+          vdr.vulnerabilities.map((v: { vulnerabilityDescription: string }) => v.vulnerabilityDescription),
+        );
         await context.close();
       } finally {
         await browser.close();

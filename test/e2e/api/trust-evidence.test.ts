@@ -40,7 +40,7 @@ class ReadNotingStore extends FileRunStore {
 
 const { generate } = require('../../../scripts/bench/generate-report.js') as { generate: (n: number, file: string) => number };
 
-describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evidence links (supertest, trusted proxy on loopback)', () => {
+describe("svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR's evidence links (supertest, trusted proxy on loopback)", () => {
   let work: string;
   let api: ReturnType<typeof buildApi>;
   let store: ReadNotingStore;
@@ -56,7 +56,9 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
   const sdrLinks = async (): Promise<string[]> => {
     const sdr = await get('/fedramp/sdr');
     expect(sdr.status).toBe(200);
-    const links = (sdr.body.keySecurityIndicators as { ksiEvidence: { evidenceLocation: string }[] }[]).flatMap((k) => k.ksiEvidence.map((e) => e.evidenceLocation));
+    const links = (sdr.body.keySecurityIndicators as { ksiEvidence: { evidenceLocation: string }[] }[]).flatMap((k) =>
+      k.ksiEvidence.map((e) => e.evidenceLocation),
+    );
     expect(links.length).toBeGreaterThan(0);
     expect(links.every((l) => l.startsWith(BASE))).toBe(true);
     return links;
@@ -94,11 +96,17 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
     writeFileSync(at('october.json'), JSON.stringify(report('2026-10-01', 'PASS', [])));
     writeFileSync(at('november.json'), JSON.stringify(report('2026-11-02', 'FAIL', ['iam_root_mfa_enabled'])));
     const december = report('2026-12-02', 'PASS', []);
-    writeFileSync(at('december.json'), JSON.stringify({ ...december, results: [{ ...december.results[0], checks: [{ id: 'iam_root_hardware_mfa_enabled', status: 'PASS' }] }] }));
+    writeFileSync(
+      at('december.json'),
+      JSON.stringify({ ...december, results: [{ ...december.results[0], checks: [{ id: 'iam_root_hardware_mfa_enabled', status: 'PASS' }] }] }),
+    );
     // The benchmarks' generator: every catalog KSI, then ids no KSI has (in the SDR only the first have links).
     generate(2 * LIST_PAGE_SIZE + 600, at('large.json'));
     // The same source as the months before (docs/conmon.md, "Sources"): the large run replaces December's.
-    writeFileSync(at('large.json'), JSON.stringify({ ...JSON.parse(readFileSync(at('large.json'), 'utf8')), generated_at: '2026-12-15T00:00:00Z', source: december.source }));
+    writeFileSync(
+      at('large.json'),
+      JSON.stringify({ ...JSON.parse(readFileSync(at('large.json'), 'utf8')), generated_at: '2026-12-15T00:00:00Z', source: december.source }),
+    );
     store = new ReadNotingStore({ dir: at('.svc', 'store') });
     const config = proxyConfig({ roles: { auditor: ['alice@SVC.TEST'], operator: ['bob@SVC.TEST'] } });
     api = buildApi(config, {
@@ -142,7 +150,11 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
     // The auditor reads the same entry, and HEAD gives the headers alone.
     expect((await get(pathOf(links.october[0]), AUDITOR)).status).toBe(200);
     const head = await request(api.handler).head(pathOf(links.october[0])).set(AGENCY);
-    expect([head.status, head.headers['content-length'], head.text]).toEqual([200, String(Buffer.byteLength(canonicalize(entries.get(hexOf(links.october[0]))) as string)), undefined]);
+    expect([head.status, head.headers['content-length'], head.text]).toEqual([
+      200,
+      String(Buffer.byteLength(canonicalize(entries.get(hexOf(links.october[0]))) as string)),
+      undefined,
+    ]);
   });
 
   it('an entry only a run that is neither the latest nor frozen by an OCR holds is 404 no-such-evidence', async () => {
@@ -166,7 +178,7 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
     expect(JSON.stringify(res.body)).not.toMatch(/stack|\.ts:\d/);
   });
 
-  it('after svc fedramp ocr freezes run 2 and a newer run is processed, run 2\'s evidence still resolves, byte for byte', async () => {
+  it("after svc fedramp ocr freezes run 2 and a newer run is processed, run 2's evidence still resolves, byte for byte", async () => {
     const before = await Promise.all(links.november.map((link) => get(pathOf(link))));
     run(['fedramp', 'ocr', '--to', '2026-11-30', '--now', '2026-12-01T00:00:00Z']);
     run(['conmon', 'process', 'december.json']);
@@ -218,14 +230,14 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
       expect(evidenceOpened(again)).toEqual([0, 1, 2].flatMap(() => spread.map((i) => page(Math.floor(i / LIST_PAGE_SIZE)))));
     });
 
-    it('resolves entries on every page, and every evidence link of the run\'s SDR', async () => {
+    it("resolves entries on every page, and every evidence link of the run's SDR", async () => {
       for (let i = 0; i < entries.length; i += 37) await resolves(`${BASE}${hashOf(entries[i])}`, entries[i]);
       const byHash = new Map(entries.map((e) => [hashOf(e), e]));
       const links = await sdrLinks();
       for (const link of links) await resolves(link, byHash.get(hexOf(link))!);
     });
 
-    it('the OCR snapshot\'s run still resolves; the run before, neither latest nor frozen, no longer does', async () => {
+    it("the OCR snapshot's run still resolves; the run before, neither latest nor frozen, no longer does", async () => {
       for (const link of links.november) expect((await get(pathOf(link))).status).toBe(200);
       const res = await get(pathOf(links.december[0]));
       expect([res.status, res.body.code]).toEqual([404, 'no-such-evidence']);
@@ -244,7 +256,10 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
       const res = await get(`/fedramp/evidence/${encodeURIComponent(hash)}`);
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(res.body).toMatchObject({ code: 'invalid-request', detail: 'path parameter sha256 must match pattern "^[0-9a-f]{64}$"; see /openapi.json for this route' });
+      expect(res.body).toMatchObject({
+        code: 'invalid-request',
+        detail: 'path parameter sha256 must match pattern "^[0-9a-f]{64}$"; see /openapi.json for this route',
+      });
     });
 
     it('401 without credentials, 403 without a role and for operator', async () => {
@@ -263,7 +278,9 @@ describe('svc-api trust center: GET /fedramp/evidence/{sha256}, the SDR\'s evide
       const op = api.openapi.paths['/fedramp/evidence/{sha256}'].get as { responses: Record<string, unknown>; parameters: unknown[] };
       expect(op).toMatchObject({ operationId: 'getFedrampEvidence', tags: ['trust'] });
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '401', '403', '404']));
-      expect(op.parameters).toEqual([expect.objectContaining({ name: 'sha256', in: 'path', required: true, schema: expect.objectContaining({ pattern: '^[0-9a-f]{64}$' }) })]);
+      expect(op.parameters).toEqual([
+        expect.objectContaining({ name: 'sha256', in: 'path', required: true, schema: expect.objectContaining({ pattern: '^[0-9a-f]{64}$' }) }),
+      ]);
     });
   });
 });

@@ -33,7 +33,10 @@ describe('svc-api trust center security (the built binary)', () => {
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'svc-trust-security-'));
     // SVC.TEST is the provider's realm here: the agencies are recognized by their domains only.
-    const agencies = [{ name: 'Department of Examples', domains: ['examples.gov'] }, { name: 'Agency of Samples', domains: ['samples.gov'] }];
+    const agencies = [
+      { name: 'Department of Examples', domains: ['examples.gov'] },
+      { name: 'Agency of Samples', domains: ['samples.gov'] },
+    ];
     writeFileSync(at('svc.config.json'), JSON.stringify({ fedramp: { ...TRUST_PROFILE, agencies }, fedramp_schemas: FEDRAMP_SCHEMAS }));
     writeFileSync(at('november.json'), JSON.stringify(prowlerReport('2026-11-02', 'FAIL', ['iam_password_policy_strong'])));
     const r = svc(['conmon', 'process', 'november.json'], { cwd: work, env: { SVC_HOME: at('.svc') } });
@@ -47,14 +50,27 @@ describe('svc-api trust center security (the built binary)', () => {
     let url: string;
     const LONG = `l${'o'.repeat(596)}ng`;
     let longCache: string;
-    const negotiate = (ccache: string, path: string) => curl(['--negotiate', '-u', ':', `${url}${path}`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: ccache });
+    const negotiate = (ccache: string, path: string) =>
+      curl(['--negotiate', '-u', ':', `${url}${path}`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: ccache });
 
     beforeAll(async () => {
       kdc = await startKdc();
       longCache = await kdc.addUser(LONG);
       const config = at('negotiate.json');
-      writeFileSync(config, JSON.stringify({ port: 0, auth: { negotiate: { spn: kdc.spn, keytab: kdc.keytab } }, roles: { auditor: ['alice@SVC.TEST'] }, log: { file: at('negotiate.log') } }));
-      api = await startSvcApi(['--config', config], { SVC_HOME: at('.svc'), KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR }, { cwd: work });
+      writeFileSync(
+        config,
+        JSON.stringify({
+          port: 0,
+          auth: { negotiate: { spn: kdc.spn, keytab: kdc.keytab } },
+          roles: { auditor: ['alice@SVC.TEST'] },
+          log: { file: at('negotiate.log') },
+        }),
+      );
+      api = await startSvcApi(
+        ['--config', config],
+        { SVC_HOME: at('.svc'), KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR },
+        { cwd: work },
+      );
       url = api.url.replace('127.0.0.1', 'localhost');
     }, 60_000);
     afterAll(async () => {
@@ -68,7 +84,8 @@ describe('svc-api trust center security (the built binary)', () => {
       expect(statuses).toEqual(Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? 401 : 200)));
       expect(answers[4].body).toMatchObject({
         code: 'invalid-principal-name',
-        detail: 'the Kerberos principal name is not a usable user name (it is 608 characters long, more than 256); ask the Kerberos administrator for a principal svc-api can name',
+        detail:
+          'the Kerberos principal name is not a usable user name (it is 608 characters long, more than 256); ask the Kerberos administrator for a principal svc-api can name',
       });
       const access = await negotiate(kdc.ccacheFor('alice'), '/fedramp/access');
       expect(access.status).toBe(200);
@@ -87,11 +104,15 @@ describe('svc-api trust center security (the built binary)', () => {
       // A token of bob's from the kerberos module's client side, in a process of its own (jest's process.env is not the
       // C library's environment).
       const tokenOfBob = () =>
-        execFileSync(process.execPath, ['-e', "require('kerberos').initializeClient(process.argv[1]).then((c) => c.step('')).then((t) => process.stdout.write(t))", kdc.spn], {
-          cwd: ROOT,
-          env: { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('bob') },
-          encoding: 'utf8',
-        });
+        execFileSync(
+          process.execPath,
+          ['-e', "require('kerberos').initializeClient(process.argv[1]).then((c) => c.step('')).then((t) => process.stdout.write(t))", kdc.spn],
+          {
+            cwd: ROOT,
+            env: { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('bob') },
+            encoding: 'utf8',
+          },
+        );
       for (let i = 0; i < 3; i++) {
         const token = tokenOfBob();
         await new Promise<void>((resolve, reject) => {
@@ -117,7 +138,10 @@ describe('svc-api trust center security (the built binary)', () => {
     let otherOrigin: string;
     beforeAll(async () => {
       const config = at('proxy.json');
-      writeFileSync(config, JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['alice@SVC.TEST'] } }));
+      writeFileSync(
+        config,
+        JSON.stringify({ port: 0, auth: { proxy: { header: 'x-forwarded-user', addresses: ['127.0.0.1'] } }, roles: { auditor: ['alice@SVC.TEST'] } }),
+      );
       api = await startSvcApi(['--config', config], { SVC_HOME: at('.svc') }, { cwd: work });
       // A web application of another origin, as FedRAMP's schema validator or an agency's GRC tool is.
       other = createServer((_req, res) => {
@@ -142,11 +166,28 @@ describe('svc-api trust center security (the built binary)', () => {
         type: res.headers['content-type'],
         nosniff: res.headers['x-content-type-options'],
         corp: res.headers['cross-origin-resource-policy'],
-      }).toEqual({ origin: '*', credentials: undefined, expose: 'ETag, Content-Digest, Content-Length, X-Request-Id', type: 'application/json', nosniff: 'nosniff', corp: 'cross-origin' });
+      }).toEqual({
+        origin: '*',
+        credentials: undefined,
+        expose: 'ETag, Content-Digest, Content-Length, X-Request-Id',
+        type: 'application/json',
+        nosniff: 'nosniff',
+        corp: 'cross-origin',
+      });
     });
 
     it('OPTIONS /fedramp/public is the preflight: 204 with the methods and headers allowed, no credentials', async () => {
-      const res = await curl(['-X', 'OPTIONS', '-H', `Origin: ${otherOrigin}`, '-H', 'Access-Control-Request-Method: GET', '-H', 'Access-Control-Request-Headers: if-none-match', `${api.url}/fedramp/public`]);
+      const res = await curl([
+        '-X',
+        'OPTIONS',
+        '-H',
+        `Origin: ${otherOrigin}`,
+        '-H',
+        'Access-Control-Request-Method: GET',
+        '-H',
+        'Access-Control-Request-Headers: if-none-match',
+        `${api.url}/fedramp/public`,
+      ]);
       expect(res.status).toBe(204);
       expect(res.headers).toMatchObject({
         'access-control-allow-origin': '*',
@@ -157,17 +198,28 @@ describe('svc-api trust center security (the built binary)', () => {
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     });
 
-    it.each(['cpo', 'sdr', 'ocr', 'incidents', 'access', 'snapshots', `evidence/${'a'.repeat(64)}`])('/fedramp/%s sends no CORS header, to a preflight (405) or a read, with or without credentials', async (name) => {
-      const preflight = await curl(['-X', 'OPTIONS', '-H', `Origin: ${otherOrigin}`, '-H', 'Access-Control-Request-Method: GET', `${api.url}/fedramp/${name}`]);
-      expect(preflight.status).toBe(405);
-      const anonymous = await curl(['-H', `Origin: ${otherOrigin}`, `${api.url}/fedramp/${name}`]);
-      const auditor = await curl(['-H', `Origin: ${otherOrigin}`, '-H', 'X-Forwarded-User: alice@SVC.TEST', `${api.url}/fedramp/${name}`]);
-      for (const res of [preflight, anonymous, auditor]) {
-        expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
-        expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
-      }
-      expect(anonymous.status).toBe(401);
-    });
+    it.each(['cpo', 'sdr', 'ocr', 'incidents', 'access', 'snapshots', `evidence/${'a'.repeat(64)}`])(
+      '/fedramp/%s sends no CORS header, to a preflight (405) or a read, with or without credentials',
+      async (name) => {
+        const preflight = await curl([
+          '-X',
+          'OPTIONS',
+          '-H',
+          `Origin: ${otherOrigin}`,
+          '-H',
+          'Access-Control-Request-Method: GET',
+          `${api.url}/fedramp/${name}`,
+        ]);
+        expect(preflight.status).toBe(405);
+        const anonymous = await curl(['-H', `Origin: ${otherOrigin}`, `${api.url}/fedramp/${name}`]);
+        const auditor = await curl(['-H', `Origin: ${otherOrigin}`, '-H', 'X-Forwarded-User: alice@SVC.TEST', `${api.url}/fedramp/${name}`]);
+        for (const res of [preflight, anonymous, auditor]) {
+          expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+          expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+        }
+        expect(anonymous.status).toBe(401);
+      },
+    );
 
     it('a page of another origin in headless Chromium reads the public JSON with fetch, and cannot read a protected route', async () => {
       const browser = await openBrowser();
@@ -178,7 +230,11 @@ describe('svc-api trust center security (the built binary)', () => {
           const read = async (path: string) => {
             try {
               const res = await fetch(`${base}${path}`, { headers: { 'If-None-Match': '"x"' } });
-              return { status: res.status, etag: res.headers.get('ETag') !== null, fedRampPackageId: ((await res.json()) as { serviceIdentification?: { fedRampPackageId?: string } }).serviceIdentification?.fedRampPackageId };
+              return {
+                status: res.status,
+                etag: res.headers.get('ETag') !== null,
+                fedRampPackageId: ((await res.json()) as { serviceIdentification?: { fedRampPackageId?: string } }).serviceIdentification?.fedRampPackageId,
+              };
             } catch (error) {
               return { error: (error as Error).name };
             }

@@ -7,7 +7,7 @@ const reader = new VendorScanReader(VENDOR_PARSERS);
 const { path } = scratchFolder('svc-auto-');
 
 /** Which parser claims each real file is format-detection.test.ts's; this is what `auto` does with the answer. */
-describe('svc adapter run auto: the vendor from the file\'s content (DESIGN §13)', () => {
+describe("svc adapter run auto: the vendor from the file's content (DESIGN §13)", () => {
   it('gives the one vendor whose format the file has', async () => {
     expect((await reader.detect(rawSample('trivy', 'misconfigurations_and_secrets.json'))).vendor).toBe('trivy');
     expect((await reader.detect(rawSample('nessus', 'sample-basic-network-scan-2hosts.nessus'))).vendor).toBe('nessus');

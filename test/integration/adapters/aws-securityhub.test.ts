@@ -57,7 +57,12 @@ describe('AWS Security Hub adapter on the real ASFF sample', () => {
   it('keeps the tool, the account and the latest UpdatedAt', async () => {
     const scan = await readWith(awsSecurityhub, SAMPLE);
     const latest = raw.map((f) => f.UpdatedAt as string).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
-    expect(scan).toMatchObject({ vendor: 'aws-securityhub', tool: 'AWS Security Hub', tenant: raw[0].AwsAccountId, observed_at: new Date(latest).toISOString() });
+    expect(scan).toMatchObject({
+      vendor: 'aws-securityhub',
+      tool: 'AWS Security Hub',
+      tenant: raw[0].AwsAccountId,
+      observed_at: new Date(latest).toISOString(),
+    });
     expect(scan.version).toBeUndefined();
   });
 
@@ -79,14 +84,22 @@ describe('AWS Security Hub adapter on the real ASFF sample', () => {
     const { report, summary } = reportFromScan(await readWith(awsSecurityhub, SAMPLE), PROVENANCE, '2026-11-21T00:00:00Z');
     expect(summary.statuses).toEqual({ PASS: 4, WARN: 0, FAIL: 0 });
     expect(report.results.map((r) => r.ksi_id)).toEqual(['KSI-AC-02', 'KSI-AC-06', 'KSI-IA-02', 'KSI-IA-05']);
-    expect(report.results[2]).toMatchObject({ status: 'PASS', source: 'AWS Security Hub', checks: [{ id: 'IAM.5', status: 'PASS', resource: 'AWS::::Account:012345678912' }] });
+    expect(report.results[2]).toMatchObject({
+      status: 'PASS',
+      source: 'AWS Security Hub',
+      checks: [{ id: 'IAM.5', status: 'PASS', resource: 'AWS::::Account:012345678912' }],
+    });
     expect(summary.unmapped_checks).toEqual([]);
     expect(summary.not_assessed).toEqual([]);
   });
 });
 
 describe('AWS Security Hub adapter on other findings and wrappers', () => {
-  const related = { Status: 'FAILED', SecurityControlId: 'IAM.6', RelatedRequirements: ['NIST.800-53.r5 AC-2(1)', 'NIST.800-53.r5 CM-6 b', 'PCI DSS v3.2.1/8.3.1'] };
+  const related = {
+    Status: 'FAILED',
+    SecurityControlId: 'IAM.6',
+    RelatedRequirements: ['NIST.800-53.r5 AC-2(1)', 'NIST.800-53.r5 CM-6 b', 'PCI DSS v3.2.1/8.3.1'],
+  };
   const findings = [
     control({ Compliance: related, Severity: { Label: 'HIGH' } }),
     control({ Compliance: { Status: 'WARNING' } }),
@@ -123,7 +136,13 @@ describe('AWS Security Hub adapter on other findings and wrappers', () => {
   });
 
   it('shows an account whose findings are all archived or resolved as PASS', async () => {
-    const scan = await readWith(awsSecurityhub, write('clean.json', [{ ...GUARDDUTY, RecordState: 'ARCHIVED' }, { ...INSPECTOR, Workflow: { Status: 'RESOLVED' } }]));
+    const scan = await readWith(
+      awsSecurityhub,
+      write('clean.json', [
+        { ...GUARDDUTY, RecordState: 'ARCHIVED' },
+        { ...INSPECTOR, Workflow: { Status: 'RESOLVED' } },
+      ]),
+    );
     expect(outcomes(scan.checks)).toEqual({ omitted: 2, pass: 1 });
     const { summary } = reportFromScan(scan, PROVENANCE, '2026-11-21T00:00:00Z');
     expect(summary.statuses).toEqual({ PASS: 3, WARN: 0, FAIL: 0 });
@@ -167,7 +186,17 @@ describe('AWS Security Hub adapter: detections (DESIGN §12.4)', () => {
   const findings = [
     control({ Compliance: { Status: 'FAILED', SecurityControlId: 'IAM.6' }, Severity: { Label: 'HIGH' } }),
     GUARDDUTY,
-    inspector('CVE-2023-0001', { Cvss: [{ Version: '2.0', BaseScore: 7.2 }, { Version: '3.1', BaseScore: 7.8, Source: 'NVD' }], FixAvailable: 'YES' }, { FirstObservedAt: '2024-01-10T08:00:00.000Z', CreatedAt: '2024-01-11T08:00:00.000Z' }),
+    inspector(
+      'CVE-2023-0001',
+      {
+        Cvss: [
+          { Version: '2.0', BaseScore: 7.2 },
+          { Version: '3.1', BaseScore: 7.8, Source: 'NVD' },
+        ],
+        FixAvailable: 'YES',
+      },
+      { FirstObservedAt: '2024-01-10T08:00:00.000Z', CreatedAt: '2024-01-11T08:00:00.000Z' },
+    ),
     inspector('CVE-2023-0002', { Cvss: [{ Version: '2.0', BaseScore: 5 }], FixAvailable: 'PARTIAL' }, { CreatedAt: '2024-01-12T08:00:00.000Z' }),
     inspector('CVE-2023-0003', { FixAvailable: 'NO' }, {}),
     control({ Compliance: { Status: 'PASSED', SecurityControlId: 'IAM.7' } }),
@@ -210,7 +239,8 @@ describe('AWS Security Hub adapter on bad input', () => {
       message: `${unwrapped}: Findings: missing; expected {"Findings": [...]}, {"findings": [...]} or an array of ASFF findings; this is not AWS Security Hub output as svc knows it (docs/adapters.md)`,
     });
     const status = write('status.json', { Findings: [raw[0], control({ Compliance: { Status: 'UNKNOWN' } })] });
-    await expect(readWith(awsSecurityhub, status)).rejects.toMatchObject({ message: expect.stringContaining(`${status}: Findings[1].Compliance.Status: "UNKNOWN" is not a compliance status`) });
+    await expect(readWith(awsSecurityhub, status)).rejects.toMatchObject({
+      message: expect.stringContaining(`${status}: Findings[1].Compliance.Status: "UNKNOWN" is not a compliance status`),
+    });
   });
-
 });

@@ -30,7 +30,12 @@ describe('Azure Policy adapter on the documented queryResults example', () => {
   it('keeps the tool, the subscription and the latest evaluation timestamp', async () => {
     const scan = await readWith(azurePolicy, SAMPLE);
     const latest = raw.map((r) => r.timestamp as string).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
-    expect(scan).toMatchObject({ vendor: 'azure-policy', tool: 'Azure Policy', tenant: raw[0].subscriptionId, observed_at: new Date(latest).toISOString().replace('.000Z', 'Z') });
+    expect(scan).toMatchObject({
+      vendor: 'azure-policy',
+      tool: 'Azure Policy',
+      tenant: raw[0].subscriptionId,
+      observed_at: new Date(latest).toISOString().replace('.000Z', 'Z'),
+    });
     expect(scan.version).toBeUndefined();
   });
 
@@ -59,7 +64,9 @@ describe('Azure Policy adapter on the documented queryResults example', () => {
 });
 
 describe('Azure Policy adapter on the other forms', () => {
-  const nist = state({ policyDefinitionGroupNames: ['NIST_SP_800-53_R5_AC-2(1)', 'FedRAMP_Moderate_R4_AC-2', 'FedRAMP_High_R4_CM-6 b', 'Azure_Security_Benchmark_v3.0_PA-1'] });
+  const nist = state({
+    policyDefinitionGroupNames: ['NIST_SP_800-53_R5_AC-2(1)', 'FedRAMP_Moderate_R4_AC-2', 'FedRAMP_High_R4_CM-6 b', 'Azure_Security_Benchmark_v3.0_PA-1'],
+  });
 
   it('reads the REST body, maps NIST/FedRAMP groups to controls and makes those policies musts', async () => {
     const scan = await readWith(azurePolicy, write('rest.json', { '@odata.count': 1, value: [nist] }));
@@ -146,10 +153,11 @@ describe('Azure Policy adapter on bad input', () => {
       message: `${single}: value: missing; expected policy states as {"value": [...]}, an array, or Resource Graph rows; this is not Azure Policy output as svc knows it (docs/adapters.md)`,
     });
     const bogus = write('bogus.json', { value: [raw[0], state({ complianceState: 'Compliantish' })] });
-    await expect(readWith(azurePolicy, bogus)).rejects.toMatchObject({ message: expect.stringContaining(`${bogus}: value[1].complianceState: "Compliantish" is not a compliance state`) });
+    await expect(readWith(azurePolicy, bogus)).rejects.toMatchObject({
+      message: expect.stringContaining(`${bogus}: value[1].complianceState: "Compliantish" is not a compliance state`),
+    });
     const { complianceState: _state, isCompliant: _flag, ...neither } = raw[0];
     const missing = write('missing.json', [raw[0], neither]);
     await expect(readWith(azurePolicy, missing)).rejects.toMatchObject({ message: expect.stringContaining(`${missing}: [1].complianceState: missing`) });
   });
-
 });

@@ -45,7 +45,9 @@ describe('CKL adapter on the real RHEL 7 checklist (red_hat_good.ckl, written by
     expect(scan).toMatchObject({ vendor: 'ckl', tool: 'DISA STIG Viewer', detections: 'configuration' });
     expect(scan.version).toBeUndefined();
     expect(scan.tenant).toBeUndefined();
-    expect(scan.mapping).toBe("CCI references through DISA's CCI list 2023-06-07 to NIST SP 800-53 Rev. 5, else the CCI's Rev. 4 reference (data/cci-nist.json); none: unmapped");
+    expect(scan.mapping).toBe(
+      "CCI references through DISA's CCI list 2023-06-07 to NIST SP 800-53 Rev. 5, else the CCI's Rev. 4 reference (data/cci-nist.json); none: unmapped",
+    );
   });
 
   it('keeps the rule, the STIG and the finding details of each VULN, and maps its CCI to its Rev. 5 control', async () => {
@@ -56,7 +58,8 @@ describe('CKL adapter on the real RHEL 7 checklist (red_hat_good.ckl, written by
       outcome: 'pass',
       criticality: 'should',
       controls: ['cm-3.5'],
-      title: 'The Red Hat Enterprise Linux operating system must be configured so that a file integrity tool verifies the baseline operating system configuration at least weekly.',
+      title:
+        'The Red Hat Enterprise Linux operating system must be configured so that a file integrity tool verifies the baseline operating system configuration at least weekly.',
       severity: 'medium',
       details:
         'SV-86597r2_rule (RHEL-07-020030), Red Hat Enterprise Linux 7 Security Technical Implementation Guide - v2r6; finding details: passed :: TEST System Package aide is expected to be installed -------------------------------- passed :: TEST File /etc/cron.daily/aide is expected to exist',
@@ -67,7 +70,12 @@ describe('CKL adapter on the real RHEL 7 checklist (red_hat_good.ckl, written by
     const scan = await readWith(ckl, RED_HAT);
     // V-71903: CCI-000192, which has a Revision 4 reference (IA-5 (1) (a)) and no Revision 5 one.
     const check = scan.checks.find((c) => c.id === 'V-71903');
-    expect(check).toMatchObject({ controls: ['ia-5.1'], details: expect.stringContaining('(RHEL-07-010120), Red Hat Enterprise Linux 7 Security Technical Implementation Guide - v2r6; Rev. 4 reference only: CCI-000192; finding details: ') });
+    expect(check).toMatchObject({
+      controls: ['ia-5.1'],
+      details: expect.stringContaining(
+        '(RHEL-07-010120), Red Hat Enterprise Linux 7 Security Technical Implementation Guide - v2r6; Rev. 4 reference only: CCI-000192; finding details: ',
+      ),
+    });
     // The 37 VULNs that name one of the 18 such CCIs (counted with a script over the file and the CCI list).
     expect(scan.checks.filter((c) => (c.details ?? '').includes('Rev. 4 reference only'))).toHaveLength(37);
   });
@@ -115,7 +123,9 @@ describe('CKL adapter on the checklist with severity overrides (small_ckl_overri
     const stig = 'SV-257779r925324_rule (RHEL-09-211020), Red Hat Enterprise Linux 9 Security Technical Implementation Guide V1R3';
     expect(scan.checks[2].details).toBe(`${stig}; severity high overrides medium: Example high justification`);
     expect(scan.checks[0].details).toContain('; severity medium overrides high: Testing both N/A and overidden');
-    expect(scan.checks[3].details).toBe('SV-257780r939261_rule (RHEL-09-211025), Red Hat Enterprise Linux 9 Security Technical Implementation Guide V1R3; Rev. 4 reference only: CCI-001233');
+    expect(scan.checks[3].details).toBe(
+      'SV-257780r939261_rule (RHEL-09-211025), Red Hat Enterprise Linux 9 Security Technical Implementation Guide V1R3; Rev. 4 reference only: CCI-001233',
+    );
   });
 
   it('fails the KSI of the Open CAT I override, warns the others, and leaves the not-reviewed ones not assessed', async () => {
@@ -144,7 +154,15 @@ describe('CKL adapter on the checklist with severity overrides (small_ckl_overri
 
   it('names the checked host from ASSET/HOST_NAME, else HOST_FQDN', async () => {
     const raw = readFileSync(OVERRIDES, 'utf8');
-    const named = await readWith(ckl, write('host.ckl', raw.replace('<HOST_NAME></HOST_NAME>', '<HOST_NAME>rhel9-web-01</HOST_NAME>').replace('<HOST_FQDN></HOST_FQDN>', '<HOST_FQDN>rhel9-web-01.example.gov</HOST_FQDN>')));
+    const named = await readWith(
+      ckl,
+      write(
+        'host.ckl',
+        raw
+          .replace('<HOST_NAME></HOST_NAME>', '<HOST_NAME>rhel9-web-01</HOST_NAME>')
+          .replace('<HOST_FQDN></HOST_FQDN>', '<HOST_FQDN>rhel9-web-01.example.gov</HOST_FQDN>'),
+      ),
+    );
     expect(named.tenant).toBe('rhel9-web-01');
     expect(named.checks.every((c) => c.resource === 'rhel9-web-01')).toBe(true);
     const fqdn = await readWith(ckl, write('fqdn.ckl', raw.replace('<HOST_FQDN></HOST_FQDN>', '<HOST_FQDN>rhel9-web-01.example.gov</HOST_FQDN>')));
@@ -166,7 +184,10 @@ describe('CKL adapter on a CKLB (STIG Viewer 3 JSON) checklist', () => {
   it('takes the host from target_data, and finding details and comments from each rule', async () => {
     const copy = structuredClone(cklb);
     copy.target_data.host_name = 'rhel9-web-01';
-    Object.assign(copy.stigs[0].rules[1], { finding_details: 'dnf history shows no update since 2023-03-05', comments: 'ticket CHG-1234 schedules the update' });
+    Object.assign(copy.stigs[0].rules[1], {
+      finding_details: 'dnf history shows no update since 2023-03-05',
+      comments: 'ticket CHG-1234 schedules the update',
+    });
     const scan = await readWith(ckl, write('host.cklb', copy));
     expect(scan.tenant).toBe('rhel9-web-01');
     expect(scan.checks[1]).toMatchObject({
@@ -187,7 +208,19 @@ describe('CKL adapter on a CKLB (STIG Viewer 3 JSON) checklist', () => {
 
   it('reads CAT names, the CKL status spellings, an unknown severity, a CCI missing from the list and a rule without CCIs', async () => {
     const rule = (over: object) => ({ ...cklb.stigs[0].rules[4], overrides: {}, ...over });
-    const copy = { ...cklb, stigs: [{ ...cklb.stigs[0], rules: [rule({ severity: 'CAT I', status: 'Open' }), rule({ severity: 'unknown', status: 'NotAFinding', ccis: ['CCI-999999'] }), rule({ severity: 'cat iii', status: 'Not_Reviewed', ccis: [] })] }] };
+    const copy = {
+      ...cklb,
+      stigs: [
+        {
+          ...cklb.stigs[0],
+          rules: [
+            rule({ severity: 'CAT I', status: 'Open' }),
+            rule({ severity: 'unknown', status: 'NotAFinding', ccis: ['CCI-999999'] }),
+            rule({ severity: 'cat iii', status: 'Not_Reviewed', ccis: [] }),
+          ],
+        },
+      ],
+    };
     const scan = await readWith(ckl, write('words.cklb', copy));
     expect(scan.checks.map((c) => [c.outcome, c.criticality, c.severity, c.controls])).toEqual([
       ['fail', 'must', 'CAT I', ['cm-6']],
@@ -203,7 +236,17 @@ describe('CKL adapter: telling checklists from other scanners', () => {
   const SAMPLES = join(REFERENCE, 'raw-samples');
   const heads = readdirSync(SAMPLES, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(SAMPLES, d.name)).filter((f) => !/\.(md|tsv)$/.test(f)).map((f) => ({ name: `${d.name}/${f}`, head: readFileSync(join(SAMPLES, d.name, f)).subarray(0, 64 * 1024).toString('utf8').replace(/^\uFEFF/, '') })));
+    .flatMap((d) =>
+      readdirSync(join(SAMPLES, d.name))
+        .filter((f) => !/\.(md|tsv)$/.test(f))
+        .map((f) => ({
+          name: `${d.name}/${f}`,
+          head: readFileSync(join(SAMPLES, d.name, f))
+            .subarray(0, 64 * 1024)
+            .toString('utf8')
+            .replace(/^\uFEFF/, ''),
+        })),
+    );
 
   it('takes both CKL samples and the CKLB, and no other scanner sample', () => {
     expect(heads.filter((h) => ckl.looksLike(h.head)).map((h) => h.name)).toEqual(['ckl/red_hat_good.ckl', 'ckl/small_ckl_overrides.ckl']);
@@ -212,7 +255,9 @@ describe('CKL adapter: telling checklists from other scanners', () => {
 
   it('is the only parser of the registry that takes them', () => {
     for (const file of [RED_HAT, OVERRIDES, CKLB]) {
-      const head = readFileSync(file).subarray(0, 64 * 1024).toString('utf8');
+      const head = readFileSync(file)
+        .subarray(0, 64 * 1024)
+        .toString('utf8');
       expect(VENDOR_PARSERS.filter((p) => p.looksLike(head)).map((p) => p.info.vendor)).toEqual(['ckl']);
     }
   });
@@ -234,16 +279,24 @@ describe('CKL adapter on bad input', () => {
 
   it('refuses a severity that is not a STIG severity, and a VULN without Vuln_Num or STATUS', async () => {
     const severity = write('severity.ckl', raw.replace('<SEVERITY_OVERRIDE>low</SEVERITY_OVERRIDE>', '<SEVERITY_OVERRIDE>critical</SEVERITY_OVERRIDE>'));
-    await expect(readWith(ckl, severity)).rejects.toMatchObject({ message: `${severity}: STIGS/iSTIG[1]/VULN[2]/SEVERITY_OVERRIDE: "critical" is not a STIG severity (high, medium, low or CAT I, CAT II, CAT III)${suffix}` });
+    await expect(readWith(ckl, severity)).rejects.toMatchObject({
+      message: `${severity}: STIGS/iSTIG[1]/VULN[2]/SEVERITY_OVERRIDE: "critical" is not a STIG severity (high, medium, low or CAT I, CAT II, CAT III)${suffix}`,
+    });
     const id = write('id.ckl', raw.replace('<VULN_ATTRIBUTE>Vuln_Num</VULN_ATTRIBUTE>', '<VULN_ATTRIBUTE>Vuln_Number</VULN_ATTRIBUTE>'));
-    await expect(readWith(ckl, id)).rejects.toMatchObject({ message: `${id}: STIGS/iSTIG[1]/VULN[1]/STIG_DATA[Vuln_Num]: missing; every rule names its group id (V-…)${suffix}` });
+    await expect(readWith(ckl, id)).rejects.toMatchObject({
+      message: `${id}: STIGS/iSTIG[1]/VULN[1]/STIG_DATA[Vuln_Num]: missing; every rule names its group id (V-…)${suffix}`,
+    });
     const status = write('no-status.ckl', raw.replace('<STATUS>Not_Applicable</STATUS>', ''));
-    await expect(readWith(ckl, status)).rejects.toMatchObject({ message: `${status}: STIGS/iSTIG[1]/VULN[1]/STATUS: missing for V-257777; set the status in STIG Viewer${suffix}` });
+    await expect(readWith(ckl, status)).rejects.toMatchObject({
+      message: `${status}: STIGS/iSTIG[1]/VULN[1]/STATUS: missing for V-257777; set the status in STIG Viewer${suffix}`,
+    });
   });
 
   it('refuses a checklist without a STIG', async () => {
     const empty = write('empty.ckl', '<?xml version="1.0"?><CHECKLIST><ASSET><HOST_NAME>h</HOST_NAME></ASSET><STIGS></STIGS></CHECKLIST>');
-    await expect(readWith(ckl, empty)).rejects.toMatchObject({ message: `${empty}: STIGS/iSTIG: missing; the checklist has no STIG: add one in STIG Viewer and save the checklist again${suffix}` });
+    await expect(readWith(ckl, empty)).rejects.toMatchObject({
+      message: `${empty}: STIGS/iSTIG: missing; the checklist has no STIG: add one in STIG Viewer and save the checklist again${suffix}`,
+    });
   });
 
   it('refuses CKLB of the wrong shape, naming the place', async () => {
@@ -253,10 +306,19 @@ describe('CKL adapter on bad input', () => {
     const ccis = write('ccis.cklb', { ...cklb, stigs: [{ ...cklb.stigs[0], rules: [{ ...cklb.stigs[0].rules[0], ccis: 'CCI-000366' }] }] });
     await expect(readWith(ckl, ccis)).rejects.toMatchObject({ message: `${ccis}: stigs[0].rules[0].ccis: expected a list of CCI ids${suffix}` });
     const status = write('status.cklb', { ...cklb, stigs: [{ ...cklb.stigs[0], rules: [{ ...cklb.stigs[0].rules[0], status: 'pass' }] }] });
-    await expect(readWith(ckl, status)).rejects.toMatchObject({ message: expect.stringContaining(`${status}: stigs[0].rules[0].status: "pass" is not a checklist status`) });
-    const many = write('many.cklb', { ...cklb, stigs: [{ ...cklb.stigs[0], rules: [{ ...cklb.stigs[0].rules[0], ccis: Array.from({ length: 65 }, (_, i) => `CCI-${String(i).padStart(6, '0')}`) }] }] });
-    await expect(readWith(ckl, many)).rejects.toMatchObject({ message: `${many}: stigs[0].rules[0].ccis: more than 64 CCI references; a STIG rule has a few${suffix}` });
+    await expect(readWith(ckl, status)).rejects.toMatchObject({
+      message: expect.stringContaining(`${status}: stigs[0].rules[0].status: "pass" is not a checklist status`),
+    });
+    const many = write('many.cklb', {
+      ...cklb,
+      stigs: [{ ...cklb.stigs[0], rules: [{ ...cklb.stigs[0].rules[0], ccis: Array.from({ length: 65 }, (_, i) => `CCI-${String(i).padStart(6, '0')}`) }] }],
+    });
+    await expect(readWith(ckl, many)).rejects.toMatchObject({
+      message: `${many}: stigs[0].rules[0].ccis: more than 64 CCI references; a STIG rule has a few${suffix}`,
+    });
     const none = write('none.cklb', { ...cklb, stigs: [] });
-    await expect(readWith(ckl, none)).rejects.toMatchObject({ message: `${none}: stigs: empty; the checklist has no STIG: add one in STIG Viewer and save the checklist again${suffix}` });
+    await expect(readWith(ckl, none)).rejects.toMatchObject({
+      message: `${none}: stigs: empty; the checklist has no STIG: add one in STIG Viewer and save the checklist again${suffix}`,
+    });
   });
 });

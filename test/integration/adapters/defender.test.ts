@@ -52,7 +52,12 @@ describe('Defender adapter on the real recommendations CSV export', () => {
   it('keeps the tool, the subscription and the export time', async () => {
     const scan = await readWith(defender, SAMPLE);
     expect(new Set(rows.map((r) => r.exportedTimestamp)).size).toBe(1);
-    expect(scan).toMatchObject({ vendor: 'defender', tool: 'Microsoft Defender for Cloud', tenant: rows[0].subscriptionId, observed_at: rows[0].exportedTimestamp });
+    expect(scan).toMatchObject({
+      vendor: 'defender',
+      tool: 'Microsoft Defender for Cloud',
+      tenant: rows[0].subscriptionId,
+      observed_at: rows[0].exportedTimestamp,
+    });
     expect(scan.version).toBeUndefined();
   });
 
@@ -90,7 +95,10 @@ describe('Defender adapter on the real recommendations CSV export', () => {
 describe('Defender adapter on assessment JSON', () => {
   const notApplicable = {
     ...ASSESSMENT,
-    properties: { ...ASSESSMENT.properties, status: { code: 'NotApplicable', cause: 'OffByPolicy', description: 'The effective policy for the assessment was evaluated to off' } },
+    properties: {
+      ...ASSESSMENT.properties,
+      status: { code: 'NotApplicable', cause: 'OffByPolicy', description: 'The effective policy for the assessment was evaluated to off' },
+    },
   };
 
   it("reads the REST API's documented example wrapper and the REST body", async () => {
@@ -116,14 +124,19 @@ describe('Defender adapter on assessment JSON', () => {
   it('reads Resource Graph rows, bare or under data, with the severity of the expanded metadata', async () => {
     for (const document of [[GRAPH_ROW], { count: 1, data: [GRAPH_ROW] }]) {
       const scan = await readWith(defender, write('graph.json', document));
-      expect(scan.checks).toEqual([expect.objectContaining({ outcome: 'fail', criticality: 'must', severity: 'High', resource: GRAPH_ROW.properties.resourceDetails.Id })]);
+      expect(scan.checks).toEqual([
+        expect.objectContaining({ outcome: 'fail', criticality: 'must', severity: 'High', resource: GRAPH_ROW.properties.resourceDetails.Id }),
+      ]);
       const { report } = reportFromScan(scan, PROVENANCE, '2026-11-21T00:00:00Z');
       expect(report.results).toEqual([expect.objectContaining({ ksi_id: 'KSI-SI-03', status: 'FAIL' })]);
     }
   });
 
   it('keeps a failed recommendation without severity as a should-check', async () => {
-    const unhealthy = { ...ASSESSMENT, properties: { ...ASSESSMENT.properties, displayName: 'MFA should be enabled on accounts with owner permissions', status: { code: 'Unhealthy' } } };
+    const unhealthy = {
+      ...ASSESSMENT,
+      properties: { ...ASSESSMENT.properties, displayName: 'MFA should be enabled on accounts with owner permissions', status: { code: 'Unhealthy' } },
+    };
     const scan = await readWith(defender, write('no-severity.json', [unhealthy]));
     expect(scan.checks[0]).toMatchObject({ outcome: 'fail', criticality: 'should', controls: ['ia-2', 'ac-2', 'ac-6'] });
     expect(scan.checks[0].severity).toBeUndefined();
@@ -144,7 +157,8 @@ describe('Defender adapter: detections (DESIGN §12.4)', () => {
       id: expect.stringMatching(ID),
       source: 'Microsoft Defender for Cloud',
       finding_id: 'f67fb4ed-d481-44d7-91e5-efadf504f74a',
-      resource: '/subscriptions/9cfbad7a-7369-42e4-bcce-7677c5b3a44b/resourcegroups/my_resource_group/providers/microsoft.network/virtualnetworks/my_virtual_network',
+      resource:
+        '/subscriptions/9cfbad7a-7369-42e4-bcce-7677c5b3a44b/resourcegroups/my_resource_group/providers/microsoft.network/virtualnetworks/my_virtual_network',
       title: 'Virtual networks should be protected by Azure Firewall',
       scanner_severity: 'Low',
       detected_at: '2021-09-28T15:07:10.398Z', // statusChangeDate 2021-09-28T15:07:10.3988407Z, to the millisecond; not exportedTimestamp
@@ -163,7 +177,13 @@ describe('Defender adapter: detections (DESIGN §12.4)', () => {
   });
 
   it("takes an assessment's status.statusChangeDate, never its firstEvaluationDate", async () => {
-    const changed = { ...GRAPH_ROW, properties: { ...GRAPH_ROW.properties, status: { code: 'Unhealthy', firstEvaluationDate: '2026-01-01T00:00:00Z', statusChangeDate: '2026-03-01T12:00:00Z' } } };
+    const changed = {
+      ...GRAPH_ROW,
+      properties: {
+        ...GRAPH_ROW.properties,
+        status: { code: 'Unhealthy', firstEvaluationDate: '2026-01-01T00:00:00Z', statusChangeDate: '2026-03-01T12:00:00Z' },
+      },
+    };
     expect((await detect(write('changed.json', [changed])))[0].detected_at).toBe('2026-03-01T12:00:00Z');
     // The first evaluation may have been healthy; with no status change date and no export time, the run's time stands.
     expect((await detect(write('first.json', [GRAPH_ROW])))[0].detected_at).toBe(NOW);
@@ -186,7 +206,8 @@ describe('Defender adapter on bad input', () => {
       message: `${state}: line 3.state: "Fine" is not an assessment status (Healthy, Unhealthy, NotApplicable); this is not Microsoft Defender for Cloud output as svc knows it (docs/adapters.md)`,
     });
     const noStatus = write('no-status.json', { value: [ASSESSMENT, { ...ASSESSMENT, properties: { displayName: 'x' } }] });
-    await expect(readWith(defender, noStatus)).rejects.toMatchObject({ message: expect.stringContaining(`${noStatus}: value[1].properties.status.code: missing`) });
+    await expect(readWith(defender, noStatus)).rejects.toMatchObject({
+      message: expect.stringContaining(`${noStatus}: value[1].properties.status.code: missing`),
+    });
   });
-
 });

@@ -14,7 +14,14 @@ const VENDORS = SOURCES.map((s) => s.vendor).sort();
 const files = SOURCES.flatMap(({ vendor, dir }) =>
   readdirSync(dir)
     .filter((file) => (vendor === 'oscal-ar' ? file.endsWith('.json') : !/\.(md|tsv)$/.test(file)))
-    .map((file) => ({ vendor, file, head: readFileSync(join(dir, file)).subarray(0, 64 * 1024).toString('utf8').replace(/^\uFEFF/, '') })),
+    .map((file) => ({
+      vendor,
+      file,
+      head: readFileSync(join(dir, file))
+        .subarray(0, 64 * 1024)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    })),
 );
 describe(`telling the ${VENDOR_PARSERS.length} formats apart from the first 64 KiB`, () => {
   it('has a parser for every vendor folder of the shared samples, and a folder (or examples) for every parser', () => {
@@ -30,7 +37,8 @@ describe(`telling the ${VENDOR_PARSERS.length} formats apart from the first 64 K
 
   it('auto picks the format that holds the others: a plain InSpec run is read as HDF; a SAF conversion only hdf claims', async () => {
     const reader = new VendorScanReader(VENDOR_PARSERS);
-    for (const f of files.filter((x) => x.vendor === 'inspec' || x.vendor === 'hdf')) expect((await reader.detect(join(SAMPLES, f.vendor, f.file))).vendor).toBe('hdf');
+    for (const f of files.filter((x) => x.vendor === 'inspec' || x.vendor === 'hdf'))
+      expect((await reader.detect(join(SAMPLES, f.vendor, f.file))).vendor).toBe('hdf');
     const saf = '{"platform": {"name": "Heimdall Tools", "release": "2.6.22"}, "version": "2.6.22", "profiles": [{"name": "Anchore - Grype", "controls": []}]}';
     expect(VENDOR_PARSERS.filter((p) => p.looksLike(saf)).map((p) => p.info.vendor)).toEqual(['hdf']);
   });

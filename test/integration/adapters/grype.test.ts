@@ -57,14 +57,23 @@ describe('Grype adapter on the real image sample (golang:1.12-alpine, Grype 0.79
       title: expect.stringMatching(/^libfetch before 2021-07-26, as used in apk-tools, xbps, and other products, .*…$/),
       severity: 'Critical',
       resource: 'golang:1.12-alpine: apk-tools@2.10.4-r3 (/lib/apk/db/installed)',
-      details: 'apk-tools@2.10.4-r3 (apk): fixed in 2.10.7-r0; CVSS 9.1 CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:H; match: exact-indirect-match; https://www.cve.org/CVERecord?id=CVE-2021-36159',
+      details:
+        'apk-tools@2.10.4-r3 (apk): fixed in 2.10.7-r0; CVSS 9.1 CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:H; match: exact-indirect-match; https://www.cve.org/CVERecord?id=CVE-2021-36159',
       weakness: { cvss: 9.1, fix_available: true }, // NVD's v3.1 score from relatedVulnerabilities; fix.state "fixed"
     });
     const unfixed = scan.checks.find((c) => c.id === 'CVE-2018-25032');
     expect(unfixed).toMatchObject({ severity: 'High', resource: 'golang:1.12-alpine: zlib@1.2.11-r3 (/lib/apk/db/installed)', weakness: { cvss: 7.5 } });
     expect(unfixed?.details).toContain('no fixed version (unknown); CVSS 7.5 ');
     expect(unfixed?.weakness?.fix_available).toBeUndefined(); // fix.state "unknown" says nothing
-    expect(scan.checks[89]).toEqual({ id: 'scan:golang:1.12-alpine', outcome: 'pass', criticality: 'should', controls: ['ra-5', 'si-2'], title: 'Target scanned', resource: 'golang:1.12-alpine', details: '89 matches' });
+    expect(scan.checks[89]).toEqual({
+      id: 'scan:golang:1.12-alpine',
+      outcome: 'pass',
+      criticality: 'should',
+      controls: ['ra-5', 'si-2'],
+      title: 'Target scanned',
+      resource: 'golang:1.12-alpine',
+      details: '89 matches',
+    });
   });
 
   it('fails the vulnerability-scanning and flaw-remediation KSIs, and leaves nothing unmapped', async () => {
@@ -128,10 +137,21 @@ describe('Grype adapter on the other forms Grype writes', () => {
     matchDetails: [{ type: 'exact-direct-match', matcher: 'javascript-matcher' }],
     artifact: { id: 'a1', name: 'lodash', version: '4.17.15', type: 'npm', locations: [{ path: '/app/package-lock.json' }] },
   });
-  const nvd = (id: string, score: number) => ({ id, namespace: 'nvd:cpe', severity: 'High', cvss: [{ source: 'nvd@nist.gov', type: 'Primary', version: '3.1', vector: 'CVSS:3.1/AV:N', metrics: { baseScore: score } }] });
+  const nvd = (id: string, score: number) => ({
+    id,
+    namespace: 'nvd:cpe',
+    severity: 'High',
+    cvss: [{ source: 'nvd@nist.gov', type: 'Primary', version: '3.1', vector: 'CVSS:3.1/AV:N', metrics: { baseScore: score } }],
+  });
   const report = {
     matches: [
-      { ...match('GHSA-p6mc-m468-83gw', 'High', { fix: { versions: ['4.17.19'], state: 'fixed' }, cvss: [{ source: 'ghsa', version: '3.1', metrics: { baseScore: 7.4 } }] }), relatedVulnerabilities: [nvd('CVE-2020-8203', 7.4)] },
+      {
+        ...match('GHSA-p6mc-m468-83gw', 'High', {
+          fix: { versions: ['4.17.19'], state: 'fixed' },
+          cvss: [{ source: 'ghsa', version: '3.1', metrics: { baseScore: 7.4 } }],
+        }),
+        relatedVulnerabilities: [nvd('CVE-2020-8203', 7.4)],
+      },
       match('CVE-2024-0001', 'Negligible', { fix: { versions: [], state: 'wont-fix' } }),
       match('CVE-2024-0002', 'Medium', { cvss: [{ source: 'nvd@nist.gov', version: '2.0', metrics: { baseScore: 5 } }] }),
       match('GHSA-aaaa-bbbb-cccc', 'Low', { fix: { versions: [], state: 'unknown' } }),
@@ -166,10 +186,23 @@ describe('Grype adapter on the other forms Grype writes', () => {
       ['GHSA-aaaa-bbbb-cccc', undefined, undefined, undefined], // no related CVE: grouped as itself; state unknown
     ]);
     expect(readDetections(JSON.parse(JSON.stringify(detections)), 'x')).toEqual(detections);
-    const trivyReport = { SchemaVersion: 2, ArtifactName: '/app', Results: [{ Target: 'package-lock.json', Vulnerabilities: [{ VulnerabilityID: 'CVE-2020-8203', PkgName: 'lodash', InstalledVersion: '4.17.15', Severity: 'HIGH' }] }] };
+    const trivyReport = {
+      SchemaVersion: 2,
+      ArtifactName: '/app',
+      Results: [
+        {
+          Target: 'package-lock.json',
+          Vulnerabilities: [{ VulnerabilityID: 'CVE-2020-8203', PkgName: 'lodash', InstalledVersion: '4.17.15', Severity: 'HIGH' }],
+        },
+      ],
+    };
     const fromTrivy = detectionsOf(await readWith(trivy, write('trivy.json', trivyReport)), NOW, new PureJsHashing());
     const groups = nextGroups([], [...detections, ...fromTrivy], NOW, new PureJsHashing());
-    expect(groups.find((g) => g.finding_id === 'CVE-2020-8203')).toMatchObject({ sources: ['Grype', 'Trivy'], detections: 2, aliases: ['GHSA-p6mc-m468-83gw'] }); // VER-EVA-GRV
+    expect(groups.find((g) => g.finding_id === 'CVE-2020-8203')).toMatchObject({
+      sources: ['Grype', 'Trivy'],
+      detections: 2,
+      aliases: ['GHSA-p6mc-m468-83gw'],
+    }); // VER-EVA-GRV
     // The advisory's id stays with the group once seen: a later run that reports the CVE alone keeps it.
     const later = nextGroups(groups, fromTrivy, '2026-11-22T00:00:00Z', new PureJsHashing());
     expect(later.find((g) => g.finding_id === 'CVE-2020-8203')?.aliases).toEqual(['GHSA-p6mc-m468-83gw']);
@@ -177,7 +210,12 @@ describe('Grype adapter on the other forms Grype writes', () => {
   });
 
   it('shows a scan that matched nothing as PASS on the vulnerability KSIs', async () => {
-    const clean = { matches: [], source: { type: 'image', target: { userInput: 'alpine:3.20' } }, distro: { name: 'alpine', version: '3.20.3' }, descriptor: { name: 'grype', version: '0.86.1' } };
+    const clean = {
+      matches: [],
+      source: { type: 'image', target: { userInput: 'alpine:3.20' } },
+      distro: { name: 'alpine', version: '3.20.3' },
+      descriptor: { name: 'grype', version: '0.86.1' },
+    };
     const scan = await readWith(grype, write('clean.json', clean));
     expect(scan.checks).toEqual([expect.objectContaining({ id: 'scan:alpine:3.20', outcome: 'pass', resource: 'alpine:3.20', details: '0 matches' })]);
     expect(scan.observed_at).toBeUndefined();

@@ -25,7 +25,14 @@ describe('HDF adapter on red_hat_good.json (RHEL 7 STIG, one profile, 247 contro
     expect(scan.checks).toHaveLength(247);
     // 612 passed and 37 skipped results; 33 controls have only skipped ones: 24 at impact 0, 9 applicable.
     expect(outcomes(scan.checks)).toEqual({ pass: 214, manual: 9, 'not-applicable': 24 });
-    expect(scan).toMatchObject({ vendor: 'hdf', tool: 'Chef InSpec', version: '4.18.104', tenant: 'redhat 7.8', observed_at: '2020-04-20T16:11:10Z', detections: 'configuration' });
+    expect(scan).toMatchObject({
+      vendor: 'hdf',
+      tool: 'Chef InSpec',
+      version: '4.18.104',
+      tenant: 'redhat 7.8',
+      observed_at: '2020-04-20T16:11:10Z',
+      detections: 'configuration',
+    });
   });
 
   it('reads tags.nist in HDF form, CM-3 (5) → cm-3.5, with the revision marker dropped', async () => {
@@ -77,7 +84,12 @@ describe('HDF adapter on triple_overlay_profile_sample.json (three overlay profi
 describe('HDF adapter on minimal_hdf.json', () => {
   it('reads its one failed control (impact 0.7, no tags) as a must-check on cm-6, with code_desc and message as evidence', async () => {
     const scan = await readWith(hdf, MINIMAL);
-    expect(scan).toMatchObject({ tool: 'Chef InSpec', version: '5.18.14', tenant: 'af9cc1ad-9583-5403-8a69-79a34daa9792', observed_at: '2022-09-28T01:58:28Z' });
+    expect(scan).toMatchObject({
+      tool: 'Chef InSpec',
+      version: '5.18.14',
+      tenant: 'af9cc1ad-9583-5403-8a69-79a34daa9792',
+      observed_at: '2022-09-28T01:58:28Z',
+    });
     expect(scan.checks).toEqual([
       {
         id: 'test',
@@ -92,13 +104,24 @@ describe('HDF adapter on minimal_hdf.json', () => {
     ]);
     const { report } = reportFromScan(scan, PROVENANCE, NOW);
     expect(report.results.map((r) => [r.ksi_id, r.status, r.source])).toEqual([['KSI-CM-06', 'FAIL', 'Chef InSpec 5.18.14']]);
-    expect(detectionsOf(scan, NOW, new PureJsHashing())).toEqual([expect.objectContaining({ finding_id: 'test', kind: 'configuration', detected_at: '2022-09-28T01:58:28Z' })]);
+    expect(detectionsOf(scan, NOW, new PureJsHashing())).toEqual([
+      expect.objectContaining({ finding_id: 'test', kind: 'configuration', detected_at: '2022-09-28T01:58:28Z' }),
+    ]);
   });
 });
 
 describe('HDF beyond InSpec: SAF conversions, CCIs, UM-1, waivers, attestations', () => {
   const result = (status: string, extra: object = {}) => ({ status, code_desc: `test ${status}`, start_time: '2024-05-01T12:00:00Z', ...extra });
-  const control = (id: string, impact: number, tags: object, results: object[], extra: object = {}) => ({ id, title: `Control ${id}`, impact, refs: [], tags, source_location: {}, results, ...extra });
+  const control = (id: string, impact: number, tags: object, results: object[], extra: object = {}) => ({
+    id,
+    title: `Control ${id}`,
+    impact,
+    refs: [],
+    tags,
+    source_location: {},
+    results,
+    ...extra,
+  });
   const converted = (controls: object[], extra: object = {}) => ({
     platform: { name: 'Heimdall Tools', release: '2.10.8', target_id: 'registry.example/app:1.4' },
     version: '2.10.8',
@@ -109,7 +132,10 @@ describe('HDF beyond InSpec: SAF conversions, CCIs, UM-1, waivers, attestations'
   });
 
   it('names the converted scanner (profile name and version) and its target, not the converter', async () => {
-    const path = write('grype-hdf.json', converted([control('CVE-2024-0001', 0.7, { nist: ['SI-2', 'RA-5'] }, [result('failed', { message: 'openssl 3.0.1 is vulnerable' })])]));
+    const path = write(
+      'grype-hdf.json',
+      converted([control('CVE-2024-0001', 0.7, { nist: ['SI-2', 'RA-5'] }, [result('failed', { message: 'openssl 3.0.1 is vulnerable' })])]),
+    );
     const scan = await readWith(hdf, path);
     expect(scan).toMatchObject({ vendor: 'hdf', tool: 'Anchore - Grype', version: '0.74.0', tenant: 'registry.example/app:1.4' });
     expect(scan.checks[0]).toMatchObject({ outcome: 'fail', controls: ['si-2', 'ra-5'], details: 'openssl 3.0.1 is vulnerable (test failed)' });
@@ -119,12 +145,15 @@ describe('HDF beyond InSpec: SAF conversions, CCIs, UM-1, waivers, attestations'
     expect(await readWith(hdf, write('unnamed.json', unnamed))).toMatchObject({ tool: 'Grype', version: '0.74.0' });
   });
 
-  it('maps tags.cci through DISA\'s CCI list when tags.nist names no control, and UM-1 to no control at all', async () => {
-    const path = write('cci.json', converted([
-      control('CCI-ONLY', 0.7, { cci: ['CCI-000015'] }, [result('failed')]),
-      control('UNMAPPED', 0.7, { nist: ['UM-1'], cci: ['CCI-000015'] }, [result('failed')]),
-      control('NONE', 0.5, {}, [result('passed')]),
-    ]));
+  it("maps tags.cci through DISA's CCI list when tags.nist names no control, and UM-1 to no control at all", async () => {
+    const path = write(
+      'cci.json',
+      converted([
+        control('CCI-ONLY', 0.7, { cci: ['CCI-000015'] }, [result('failed')]),
+        control('UNMAPPED', 0.7, { nist: ['UM-1'], cci: ['CCI-000015'] }, [result('failed')]),
+        control('NONE', 0.5, {}, [result('passed')]),
+      ]),
+    );
     const scan = await readWith(hdf, path);
     expect(scan.checks.map((c) => [c.id, c.controls])).toEqual([
       ['CCI-ONLY', ['ac-2.1']],
@@ -140,14 +169,29 @@ describe('HDF beyond InSpec: SAF conversions, CCIs, UM-1, waivers, attestations'
   });
 
   it('reads a control skipped under a waiver as omitted, says so, and keeps a waived control that ran as it ran', async () => {
-    const waiver = (skipped: boolean) => ({ waiver_data: { justification: 'Accepted risk AR-12', expiration_date: '2026-12-31', run: !skipped, skipped_due_to_waiver: skipped, message: '' } });
-    const path = write('waivers.json', converted([
-      control('W-SKIPPED', 0.7, { nist: ['AC-2'] }, [result('skipped', { skip_message: 'Skipped control due to waiver condition: Accepted risk AR-12' })], waiver(true)),
-      control('W-RAN', 0.7, { nist: ['AC-3'] }, [result('failed', { message: 'world-writable' })], waiver(false)),
-    ]));
+    const waiver = (skipped: boolean) => ({
+      waiver_data: { justification: 'Accepted risk AR-12', expiration_date: '2026-12-31', run: !skipped, skipped_due_to_waiver: skipped, message: '' },
+    });
+    const path = write(
+      'waivers.json',
+      converted([
+        control(
+          'W-SKIPPED',
+          0.7,
+          { nist: ['AC-2'] },
+          [result('skipped', { skip_message: 'Skipped control due to waiver condition: Accepted risk AR-12' })],
+          waiver(true),
+        ),
+        control('W-RAN', 0.7, { nist: ['AC-3'] }, [result('failed', { message: 'world-writable' })], waiver(false)),
+      ]),
+    );
     const scan = await readWith(hdf, path);
     expect(scan.checks.map((c) => [c.id, c.outcome, c.details])).toEqual([
-      ['W-SKIPPED', 'omitted', 'Skipped under a waiver: Accepted risk AR-12 (expires 2026-12-31). Skipped control due to waiver condition: Accepted risk AR-12 (test skipped)'],
+      [
+        'W-SKIPPED',
+        'omitted',
+        'Skipped under a waiver: Accepted risk AR-12 (expires 2026-12-31). Skipped control due to waiver condition: Accepted risk AR-12 (test skipped)',
+      ],
       ['W-RAN', 'fail', 'Waiver: Accepted risk AR-12 (expires 2026-12-31). world-writable (test failed)'],
     ]);
     const { report, summary } = reportFromScan(scan, PROVENANCE, NOW);
@@ -156,33 +200,68 @@ describe('HDF beyond InSpec: SAF conversions, CCIs, UM-1, waivers, attestations'
   });
 
   it('counts an attestation result (saf attest apply) like any result, with its statement as the evidence', async () => {
-    const attestation = { control_id: 'A-1', explanation: 'Banner verified by hand', frequency: '1y', status: 'passed', updated: '2026-05-01', updated_by: 'ISSO' };
-    const attested = result('passed', { code_desc: 'Manually verified status provided through attestation', message: 'Attestation: Status: passed Explanation: Banner verified by hand' });
-    const path = write('attested.json', converted([control('A-1', 0.5, { nist: ['AC-8'] }, [result('skipped', { skip_message: 'manual review' }), attested], { attestation_data: attestation })]));
+    const attestation = {
+      control_id: 'A-1',
+      explanation: 'Banner verified by hand',
+      frequency: '1y',
+      status: 'passed',
+      updated: '2026-05-01',
+      updated_by: 'ISSO',
+    };
+    const attested = result('passed', {
+      code_desc: 'Manually verified status provided through attestation',
+      message: 'Attestation: Status: passed Explanation: Banner verified by hand',
+    });
+    const path = write(
+      'attested.json',
+      converted([control('A-1', 0.5, { nist: ['AC-8'] }, [result('skipped', { skip_message: 'manual review' }), attested], { attestation_data: attestation })]),
+    );
     const [check] = (await readWith(hdf, path)).checks;
-    expect(check).toMatchObject({ id: 'A-1', outcome: 'pass', details: 'Attestation: Status: passed Explanation: Banner verified by hand (Manually verified status provided through attestation)' });
+    expect(check).toMatchObject({
+      id: 'A-1',
+      outcome: 'pass',
+      details: 'Attestation: Status: passed Explanation: Banner verified by hand (Manually verified status provided through attestation)',
+    });
   });
 });
 
 describe('telling HDF from InSpec output', () => {
-  const head = (path: string) => readFileSync(path).subarray(0, 64 * 1024).toString('utf8');
+  const head = (path: string) =>
+    readFileSync(path)
+      .subarray(0, 64 * 1024)
+      .toString('utf8');
   const takers = (text: string) => VENDOR_PARSERS.filter((p) => p.looksLike(text)).map((p) => p.info.vendor);
 
-  it('an InSpec run is HDF as well: both vendors take the three samples (the overlay sample is the inspec folder\'s file, byte for byte)', () => {
+  it("an InSpec run is HDF as well: both vendors take the three samples (the overlay sample is the inspec folder's file, byte for byte)", () => {
     expect(readFileSync(OVERLAY).equals(readFileSync(rawSample('inspec', 'triple_overlay_profile_sample.json')))).toBe(true);
     for (const path of [RED_HAT, OVERLAY, MINIMAL]) expect(takers(head(path))).toEqual(['inspec', 'hdf']);
   });
 
   it('HDF that InSpec did not write (a SAF conversion, svc generate hdf, a passthrough) is hdf alone', () => {
-    const saf = JSON.stringify({ platform: { name: 'Heimdall Tools', release: '2.10.8' }, version: '2.10.8', profiles: [{ name: 'Checkov Scan', controls: [] }] });
+    const saf = JSON.stringify({
+      platform: { name: 'Heimdall Tools', release: '2.10.8' },
+      version: '2.10.8',
+      profiles: [{ name: 'Checkov Scan', controls: [] }],
+    });
     const svcOwn = JSON.stringify({ platform: { name: 'svc', release: '0.5.0', target_id: 'contoso' }, profiles: [{ name: 'svc-ksi-catalog', controls: [] }] });
-    const passthroughFirst = `{"passthrough": {"auxiliary_data": [{"name": "Gosec", "data": "${'x'.repeat(70_000)}"}]}, "platform": {}, "profiles": []}`.slice(0, 64 * 1024);
+    const passthroughFirst = `{"passthrough": {"auxiliary_data": [{"name": "Gosec", "data": "${'x'.repeat(70_000)}"}]}, "platform": {}, "profiles": []}`.slice(
+      0,
+      64 * 1024,
+    );
     for (const text of [saf, svcOwn, passthroughFirst]) expect(takers(text)).toEqual(['hdf']);
   });
 
   it('`svc adapter run inspec` on a SAF conversion points at hdf', async () => {
-    const path = write('saf.json', { platform: { name: 'Heimdall Tools', release: '2.10.8' }, version: '2.10.8', statistics: {}, profiles: [{ name: 'Checkov Scan', controls: [] }] });
-    await expect(new VendorScanReader(VENDOR_PARSERS).read('inspec', path)).rejects.toMatchObject({ kind: 'invalid-input', message: `${path}: does not look like Chef InSpec output; it looks like Heimdall Data Format (HDF) output: try "svc adapter run hdf ${path}"` });
+    const path = write('saf.json', {
+      platform: { name: 'Heimdall Tools', release: '2.10.8' },
+      version: '2.10.8',
+      statistics: {},
+      profiles: [{ name: 'Checkov Scan', controls: [] }],
+    });
+    await expect(new VendorScanReader(VENDOR_PARSERS).read('inspec', path)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: `${path}: does not look like Chef InSpec output; it looks like Heimdall Data Format (HDF) output: try "svc adapter run hdf ${path}"`,
+    });
   });
 });
 
@@ -191,9 +270,14 @@ describe('HDF adapter on bad input', () => {
   it('names the place and the format for a control without an id, a result without a status, and results that are not a list', async () => {
     const doc = (controls: unknown[]) => ({ platform: { name: 'x', release: '1' }, profiles: [{ name: 'p', controls }] });
     const noId = write('no-id.json', doc([{ title: 'no id', results: [] }]));
-    await expect(readWith(hdf, noId)).rejects.toMatchObject({ kind: 'invalid-input', message: `${noId}: profiles[0].controls[0].id: missing; this is not HDF output as svc knows it (docs/adapters.md)` });
+    await expect(readWith(hdf, noId)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: `${noId}: profiles[0].controls[0].id: missing; this is not HDF output as svc knows it (docs/adapters.md)`,
+    });
     const noStatus = write('no-status.json', doc([{ id: 'C', results: [{ code_desc: 'x', start_time: '2024-01-01T00:00:00Z', status: null }] }]));
-    await expect(readWith(hdf, noStatus)).rejects.toMatchObject({ message: `${noStatus}: profiles[0].controls[0].results[0].status: missing; this is not HDF output as svc knows it (docs/adapters.md)` });
+    await expect(readWith(hdf, noStatus)).rejects.toMatchObject({
+      message: `${noStatus}: profiles[0].controls[0].results[0].status: missing; this is not HDF output as svc knows it (docs/adapters.md)`,
+    });
     const notList = write('not-list.json', doc([{ id: 'C', results: { status: 'passed' } }]));
     await expect(readWith(hdf, notList)).rejects.toMatchObject({ message: expect.stringContaining('profiles[0].controls[0].results: expected a list') });
   });

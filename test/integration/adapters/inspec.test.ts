@@ -18,7 +18,11 @@ interface RawControl {
 const { write } = scratchFolder('svc-inspec-');
 
 describe('InSpec adapter on the real three-layer overlay sample', () => {
-  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { version: string; platform: { name: string; release: string }; profiles: { controls: RawControl[] }[] };
+  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+    version: string;
+    platform: { name: string; release: string };
+    profiles: { controls: RawControl[] }[];
+  };
   const entries = raw.profiles.flatMap((p) => p.controls);
   const rows = entries.flatMap((c) => c.results ?? []);
   const rowCounts = rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
@@ -67,7 +71,13 @@ describe('InSpec adapter on the real three-layer overlay sample', () => {
 });
 
 describe('InSpec adapter on overlays and statuses', () => {
-  const control = (id: string, impact: number, nist: unknown, results?: object[]) => ({ id, title: `Control ${id}`, impact, tags: { nist }, ...(results ? { results } : {}) });
+  const control = (id: string, impact: number, nist: unknown, results?: object[]) => ({
+    id,
+    title: `Control ${id}`,
+    impact,
+    tags: { nist },
+    ...(results ? { results } : {}),
+  });
   const result = (status: string, extra: object = {}) => ({ status, code_desc: `check ${status}`, start_time: '2024-03-01T10:00:00+01:00', ...extra });
 
   it("uses an overlay's impact with its base's results, and reads error, skipped-only and untagged controls", async () => {
@@ -136,8 +146,13 @@ describe('InSpec adapter on bad input', () => {
   // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('refuses a control without an id, and an unknown result status, with the shape error', async () => {
     const noId = write('no-id.json', { platform: { name: 'x' }, profiles: [{ name: 'p', controls: [{ title: 'no id', results: [] }] }] });
-    await expect(readWith(inspec, noId)).rejects.toMatchObject({ kind: 'invalid-input', message: `${noId}: profiles[0].controls[0].id: missing; this is not Chef InSpec output as svc knows it (docs/adapters.md)` });
+    await expect(readWith(inspec, noId)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: `${noId}: profiles[0].controls[0].id: missing; this is not Chef InSpec output as svc knows it (docs/adapters.md)`,
+    });
     const badStatus = write('bad-status.json', { platform: { name: 'x' }, profiles: [{ name: 'p', controls: [{ id: 'C', results: [{ status: 'ok' }] }] }] });
-    await expect(readWith(inspec, badStatus)).rejects.toMatchObject({ message: expect.stringContaining('profiles[0].controls[0].results[0].status: "ok" is not an InSpec result status') });
+    await expect(readWith(inspec, badStatus)).rejects.toMatchObject({
+      message: expect.stringContaining('profiles[0].controls[0].results[0].status: "ok" is not an InSpec result status'),
+    });
   });
 });

@@ -18,7 +18,10 @@ describe('Kubescape adapter on the real k3d sample', () => {
     controlID: string;
     status: { status: string; subStatus?: string };
   }
-  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { results: { resourceID: string; controls: RawControl[] }[]; summaryDetails: { controls: Record<string, { scoreFactor: number }> } };
+  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+    results: { resourceID: string; controls: RawControl[] }[];
+    summaryDetails: { controls: Record<string, { scoreFactor: number }> };
+  };
   const evaluations = raw.results.flatMap((r) => r.controls);
   const count = (status: string, subStatus?: string) => evaluations.filter((c) => c.status.status === status && c.status.subStatus === subStatus).length;
 
@@ -27,7 +30,12 @@ describe('Kubescape adapter on the real k3d sample', () => {
     // The sample README: 141 passed, 15 failed, 4 skipped control results.
     expect(scan.checks).toHaveLength(141 + 15 + 4);
     expect(count('passed') + count('passed', 'w/exceptions')).toBe(141);
-    expect(outcomes(scan.checks)).toEqual({ pass: count('passed'), omitted: count('passed', 'w/exceptions'), fail: 15, 'not-applicable': count('skipped', 'configuration') });
+    expect(outcomes(scan.checks)).toEqual({
+      pass: count('passed'),
+      omitted: count('passed', 'w/exceptions'),
+      fail: 15,
+      'not-applicable': count('skipped', 'configuration'),
+    });
     expect(count('skipped', 'configuration')).toBe(4);
   });
 
@@ -52,7 +60,9 @@ describe('Kubescape adapter on the real k3d sample', () => {
     expect(on('C-0030')).toMatchObject({ outcome: 'fail', criticality: 'should', severity: 'Medium', controls: ['sc-7'], title: 'Ingress and Egress blocked' });
     expect(on('C-0012')).toMatchObject({ outcome: 'fail', criticality: 'must', severity: 'High', controls: ['ia-5', 'sc-28'] });
     expect(on('C-0055')).toMatchObject({ outcome: 'fail', controls: ['ac-6', 'cm-7'] }); // no id entry: sub-category Node escape
-    expect(on('C-0055')?.details).toMatch(/^failed rules: linux-hardening; fix spec\.template\.spec\.containers\[0\]\.securityContext\.seccompProfile=YOUR_VALUE/);
+    expect(on('C-0055')?.details).toMatch(
+      /^failed rules: linux-hardening; fix spec\.template\.spec\.containers\[0\]\.securityContext\.seccompProfile=YOUR_VALUE/,
+    );
     expect(on('C-0087', '/v1//Node/k3d-k3dlocal-server-0')).toMatchObject({ outcome: 'pass', controls: ['ra-5', 'si-2'] });
     expect(on('C-0078')).toMatchObject({ outcome: 'not-applicable', controls: ['cm-7.5'], details: 'Control configurations are empty' });
   });
@@ -82,9 +92,20 @@ describe('Kubescape adapter on the other statuses', () => {
       {
         resourceID: 'apps/v1/default/Deployment/web',
         controls: [
-          { controlID: 'C-0057', name: 'Privileged container', status: { status: 'failed' }, rules: [{ name: 'rule-privileged-container', status: 'failed', paths: [{ failedPath: 'spec.template.spec.containers[0].securityContext.privileged' }] }] },
+          {
+            controlID: 'C-0057',
+            name: 'Privileged container',
+            status: { status: 'failed' },
+            rules: [
+              { name: 'rule-privileged-container', status: 'failed', paths: [{ failedPath: 'spec.template.spec.containers[0].securityContext.privileged' }] },
+            ],
+          },
           { controlID: 'C-0067', status: { status: 'skipped', subStatus: 'manual review', info: 'check the audit policy by hand' } },
-          { controlID: 'C-9001', status: { status: 'passed', subStatus: 'w/exceptions' }, rules: [{ name: 'r', status: 'passed', exception: [{ name: 'allow-web' }] }] },
+          {
+            controlID: 'C-9001',
+            status: { status: 'passed', subStatus: 'w/exceptions' },
+            rules: [{ name: 'r', status: 'passed', exception: [{ name: 'allow-web' }] }],
+          },
           { controlID: 'C-9002', status: { status: 'failed' } },
           { controlID: 'C-9999', status: { status: 'failed' } },
         ],
@@ -143,7 +164,10 @@ describe('Kubescape adapter: detections (DESIGN §12.4)', () => {
 describe('Kubescape adapter on bad input', () => {
   // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('names the place of a report of the wrong shape', async () => {
-    const path = write('shape.json', { summaryDetails: { controls: { 'C-0001': { controlID: 'C-0001' } } }, results: [{ resourceID: 'r', controls: [{ controlID: 'C-0001', status: { status: 'maybe' } }] }] });
+    const path = write('shape.json', {
+      summaryDetails: { controls: { 'C-0001': { controlID: 'C-0001' } } },
+      results: [{ resourceID: 'r', controls: [{ controlID: 'C-0001', status: { status: 'maybe' } }] }],
+    });
     await expect(readWith(kubescape, path)).rejects.toMatchObject({
       kind: 'invalid-input',
       code: 'invalid-scan',

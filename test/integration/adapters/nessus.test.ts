@@ -23,7 +23,11 @@ describe('Nessus adapter on the real basic network scan sample (2 hosts)', () =>
     expect(hosts).toHaveLength(2);
     const scan = await readWith(nessus, SAMPLE);
     expect(scan.checks).toHaveLength(severities.length + hosts.length);
-    expect(outcomes(scan.checks)).toEqual({ 'not-applicable': severities.filter((s) => s === 0).length, fail: severities.filter((s) => s > 0).length, pass: hosts.length });
+    expect(outcomes(scan.checks)).toEqual({
+      'not-applicable': severities.filter((s) => s === 0).length,
+      fail: severities.filter((s) => s > 0).length,
+      pass: hosts.length,
+    });
     expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'must')).toHaveLength(severities.filter((s) => s >= 3).length);
     expect(scan.checks.filter((c) => c.id.startsWith('scan:')).map((c) => c.resource)).toEqual(hosts);
   });
@@ -39,11 +43,28 @@ describe('Nessus adapter on the real basic network scan sample (2 hosts)', () =>
   it('maps findings to RA-5 and SI-2, plus the controls their kind is about', async () => {
     const scan = await readWith(nessus, SAMPLE);
     const byId = (id: string) => scan.checks.find((c) => c.id === id);
-    expect(byId('33850')).toMatchObject({ outcome: 'fail', criticality: 'must', severity: 'Critical', resource: '10.0.0.1', controls: ['ra-5', 'si-2', 'sa-22'], title: 'Unix Operating System Unsupported Version Detection' });
-    expect(byId('104743')).toMatchObject({ outcome: 'fail', criticality: 'should', severity: 'Medium', resource: '10.0.0.1:443', controls: ['ra-5', 'si-2', 'sc-8', 'sc-13'] });
+    expect(byId('33850')).toMatchObject({
+      outcome: 'fail',
+      criticality: 'must',
+      severity: 'Critical',
+      resource: '10.0.0.1',
+      controls: ['ra-5', 'si-2', 'sa-22'],
+      title: 'Unix Operating System Unsupported Version Detection',
+    });
+    expect(byId('104743')).toMatchObject({
+      outcome: 'fail',
+      criticality: 'should',
+      severity: 'Medium',
+      resource: '10.0.0.1:443',
+      controls: ['ra-5', 'si-2', 'sc-8', 'sc-13'],
+    });
     expect(byId('153953')).toMatchObject({ outcome: 'fail', severity: 'Low', resource: '10.0.0.1:22', controls: ['ra-5', 'si-2', 'sc-8', 'sc-13'] });
     expect(byId('19506')).toMatchObject({ outcome: 'not-applicable', severity: 'Info' });
-    expect(byId('scan:10.0.0.2')).toMatchObject({ outcome: 'pass', controls: ['ra-5', 'si-2'], details: expect.stringContaining('policy "Basic Network Scan"') });
+    expect(byId('scan:10.0.0.2')).toMatchObject({
+      outcome: 'pass',
+      controls: ['ra-5', 'si-2'],
+      details: expect.stringContaining('policy "Basic Network Scan"'),
+    });
     expect(scan.checks.every((c) => (c.details ?? '').length <= 300)).toBe(true);
   });
 
@@ -99,7 +120,11 @@ describe('Nessus adapter on a compliance audit', () => {
       ['web-01.example.gov:443', 'not-applicable', 'should', ['ra-5', 'si-2', 'sc-8', 'sc-13']],
       ['web-01.example.gov', 'pass', 'should', ['ra-5', 'si-2']],
     ]);
-    expect(scan.checks[1]).toMatchObject({ id: '21157', title: '5.3.1 Ensure password creation requirements are configured', details: expect.stringMatching(/^5\.3\.1 Ensure password creation requirements are configured \(actual: v+…$/) });
+    expect(scan.checks[1]).toMatchObject({
+      id: '21157',
+      title: '5.3.1 Ensure password creation requirements are configured',
+      details: expect.stringMatching(/^5\.3\.1 Ensure password creation requirements are configured \(actual: v+…$/),
+    });
     expect(scan.checks.every((c) => (c.details ?? '').length <= 300)).toBe(true);
     const { report, summary } = reportFromScan(scan, PROVENANCE, NOW);
     expect(report.results.find((r) => r.ksi_id === 'KSI-AC-02')?.status).toBe('PASS');
@@ -110,7 +135,9 @@ describe('Nessus adapter on a compliance audit', () => {
 
   it('refuses a compliance result Nessus does not write', async () => {
     const path = write('bad-result.nessus', audit.replace('WARNING', 'MAYBE'));
-    await expect(readWith(nessus, path)).rejects.toMatchObject({ message: expect.stringContaining(`${path}: ReportHost[@name="db-01.example.gov"]/ReportItem[3]/cm:compliance-result: "MAYBE" is not a compliance result`) });
+    await expect(readWith(nessus, path)).rejects.toMatchObject({
+      message: expect.stringContaining(`${path}: ReportHost[@name="db-01.example.gov"]/ReportItem[3]/cm:compliance-result: "MAYBE" is not a compliance result`),
+    });
   });
 });
 
@@ -154,13 +181,16 @@ describe('Nessus adapter: detections (DESIGN §12.4)', () => {
   it('reads "n/a" as no fix, a patch date as a fix, and audit items as configuration detections', async () => {
     const finding = (pluginId: string, port: string, fields: string) =>
       `<ReportItem port="${port}" svc_name="www" protocol="tcp" severity="2" pluginID="${pluginId}" pluginName="Plugin ${pluginId}" pluginFamily="General">${fields}</ReportItem>`;
-    const path = write('weakness.nessus', `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report name="r">
+    const path = write(
+      'weakness.nessus',
+      `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report name="r">
       <ReportHost name="h1"><HostProperties><tag name="HOST_START">Tue Nov 14 22:13:20 2023</tag></HostProperties>
         ${finding('1', '80', '<solution>n/a</solution><cvss_base_score>5.0</cvss_base_score>')}
         ${finding('2', '81', '<solution>n/a</solution><patch_publication_date>2023/01/10</patch_publication_date><cvss3_base_score>not a score</cvss3_base_score><cvss_base_score>4.3</cvss_base_score>')}
         ${finding('3', '82', '<cvss3_base_score>12.0</cvss3_base_score>')}
         <ReportItem port="0" severity="3" pluginID="21157" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance"><cm:compliance-check-name>5.3.1 Ensure password creation requirements are configured</cm:compliance-check-name><cm:compliance-result>FAILED</cm:compliance-result><solution>Set minlen to 14</solution></ReportItem>
-      </ReportHost></Report></NessusClientData_v2>`);
+      </ReportHost></Report></NessusClientData_v2>`,
+    );
     const detections = await detect(path);
     expect(detections.map((d) => [d.finding_id, d.resource, d.cvss, d.fix_available, d.kind, d.detected_at])).toEqual([
       ['1', 'h1:80', 5, false, undefined, '2023-11-14T22:13:20Z'], // HOST_START, read as UTC, when there is no epoch
@@ -173,13 +203,22 @@ describe('Nessus adapter: detections (DESIGN §12.4)', () => {
   it('tells the failed audit items of a host apart by their check id (else their name), though Nessus numbers them all 21157', async () => {
     const item = (name: string, checkId = '') =>
       `<ReportItem port="0" severity="3" pluginID="21157" pluginName="Unix Compliance Checks" pluginFamily="Policy Compliance">${checkId ? `<cm:compliance-check-id>${checkId}</cm:compliance-check-id>` : ''}<cm:compliance-check-name>${name}</cm:compliance-check-name><cm:compliance-result>FAILED</cm:compliance-result></ReportItem>`;
-    const path = write('audit-detections.nessus', `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report name="r">
+    const path = write(
+      'audit-detections.nessus',
+      `<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm"><Report name="r">
       <ReportHost name="db-01"><HostProperties><tag name="HOST_START_TIMESTAMP">1700000000</tag></HostProperties>${item('5.3.1 Password rules', '0fa4c3b2d1e5f6a7')}${item('6.1.1 File permissions')}</ReportHost>
-      </Report></NessusClientData_v2>`);
+      </Report></NessusClientData_v2>`,
+    );
     const scan = await readWith(nessus, path);
     expect(scan.checks.filter((c) => c.outcome === 'fail')).toHaveLength(2);
     expect(detectionsOf(scan, NOW, new PureJsHashing())).toEqual([
-      expect.objectContaining({ finding_id: '0fa4c3b2d1e5f6a7', resource: 'db-01', title: '5.3.1 Password rules', kind: 'configuration', detected_at: '2023-11-14T22:13:20Z' }),
+      expect.objectContaining({
+        finding_id: '0fa4c3b2d1e5f6a7',
+        resource: 'db-01',
+        title: '5.3.1 Password rules',
+        kind: 'configuration',
+        detected_at: '2023-11-14T22:13:20Z',
+      }),
       expect.objectContaining({ finding_id: '21157:6.1.1 File permissions', resource: 'db-01', title: '6.1.1 File permissions', kind: 'configuration' }),
     ]);
   });
@@ -188,13 +227,21 @@ describe('Nessus adapter: detections (DESIGN §12.4)', () => {
 describe('Nessus adapter on bad input', () => {
   // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('refuses a ReportItem without a pluginID, or with a severity outside 0-4, with the shape error', async () => {
-    const noPlugin = write('no-plugin.nessus', '<NessusClientData_v2><Report><ReportHost name="h"><ReportItem severity="2" port="0"/></ReportHost></Report></NessusClientData_v2>');
+    const noPlugin = write(
+      'no-plugin.nessus',
+      '<NessusClientData_v2><Report><ReportHost name="h"><ReportItem severity="2" port="0"/></ReportHost></Report></NessusClientData_v2>',
+    );
     await expect(readWith(nessus, noPlugin)).rejects.toMatchObject({
       kind: 'invalid-input',
       message: `${noPlugin}: ReportHost[@name="h"]/ReportItem[1]/@pluginID: missing; this is not Nessus output as svc knows it (docs/adapters.md)`,
     });
-    const badSeverity = write('bad-severity.nessus', '<NessusClientData_v2><Report><ReportHost name="h"><ReportItem severity="High" pluginID="1"/></ReportHost></Report></NessusClientData_v2>');
-    await expect(readWith(nessus, badSeverity)).rejects.toMatchObject({ message: expect.stringContaining('ReportItem[1]/@severity: "High" is not a Nessus severity (0-4)') });
+    const badSeverity = write(
+      'bad-severity.nessus',
+      '<NessusClientData_v2><Report><ReportHost name="h"><ReportItem severity="High" pluginID="1"/></ReportHost></Report></NessusClientData_v2>',
+    );
+    await expect(readWith(nessus, badSeverity)).rejects.toMatchObject({
+      message: expect.stringContaining('ReportItem[1]/@severity: "High" is not a Nessus severity (0-4)'),
+    });
   });
 });
 
@@ -205,7 +252,10 @@ describe('Nessus adapter on a large export', () => {
     const path = scratchPath('large.nessus');
     const fd = openSync(path, 'w');
     try {
-      writeSync(fd, '<?xml version="1.0"?>\n<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm">\n<Policy><policyName>Large</policyName></Policy>\n<Report name="large">\n');
+      writeSync(
+        fd,
+        '<?xml version="1.0"?>\n<NessusClientData_v2 xmlns:cm="http://www.nessus.org/cm">\n<Policy><policyName>Large</policyName></Policy>\n<Report name="large">\n',
+      );
       for (let h = 0; h < HOSTS; h += 1) {
         const items: string[] = [];
         for (let i = 0; i < ITEMS; i += 1) {
@@ -215,7 +265,10 @@ describe('Nessus adapter on a large export', () => {
               `<description>${text}</description><synopsis>${text.slice(0, 900)}</synopsis><plugin_output>${text}</plugin_output></ReportItem>\n`,
           );
         }
-        writeSync(fd, `<ReportHost name="10.1.${Math.floor(h / 250)}.${h % 250}"><HostProperties><tag name="HOST_START_TIMESTAMP">${1700000000 + h}</tag></HostProperties>\n${items.join('')}</ReportHost>\n`);
+        writeSync(
+          fd,
+          `<ReportHost name="10.1.${Math.floor(h / 250)}.${h % 250}"><HostProperties><tag name="HOST_START_TIMESTAMP">${1700000000 + h}</tag></HostProperties>\n${items.join('')}</ReportHost>\n`,
+        );
       }
       writeSync(fd, '</Report>\n</NessusClientData_v2>\n');
     } finally {

@@ -45,7 +45,9 @@ describe('OpenSCAP adapter on the real XCCDF 1.1 results sample', () => {
     const { report, summary } = reportFromScan(await readWith(openscap, SAMPLE), PROVENANCE, NOW);
     expect(summary.statuses).toEqual({ PASS: 0, WARN: 2, FAIL: 0 });
     expect(report.results.find((r) => r.ksi_id === 'KSI-CM-06')).toMatchObject({ status: 'WARN', observed_at: '2012-10-24T10:10:50Z', source: 'OpenSCAP' });
-    expect(report.results.find((r) => r.ksi_id === 'KSI-CM-07')?.checks).toEqual([{ id: 'usgcb-rhel5desktop-rule-2.2.3.1.i', status: 'WARN', resource: 'localhost.localdomain', details: 'CCE-4130-1' }]);
+    expect(report.results.find((r) => r.ksi_id === 'KSI-CM-07')?.checks).toEqual([
+      { id: 'usgcb-rhel5desktop-rule-2.2.3.1.i', status: 'WARN', resource: 'localhost.localdomain', details: 'CCE-4130-1' },
+    ]);
   });
 });
 
@@ -82,7 +84,8 @@ ${ruleResults}
 `;
 }
 
-const ruleResult = (idref: string, result: string, severity: string) => `      <rule-result idref="${idref}" severity="${severity}"><result>${result}</result><message severity="info">${'x'.repeat(1000)}</message></rule-result>`;
+const ruleResult = (idref: string, result: string, severity: string) =>
+  `      <rule-result idref="${idref}" severity="${severity}"><result>${result}</result><message severity="info">${'x'.repeat(1000)}</message></rule-result>`;
 
 describe('OpenSCAP adapter on SCAP Security Guide results with NIST references (XCCDF 1.2 in ARF)', () => {
   const TMOUT = 'xccdf_org.ssgproject.content_rule_accounts_tmout';
@@ -90,7 +93,10 @@ describe('OpenSCAP adapter on SCAP Security Guide results with NIST references (
   const NONE = 'xccdf_org.ssgproject.content_rule_no_refs';
 
   it("takes each Rule's 800-53 references as the controls of its results, enhancements kept, statement letters dropped", async () => {
-    const scan = await readWith(openscap, write('ssg-arf.xml', arf([ruleResult(TMOUT, 'pass', 'medium'), ruleResult(EMPTY, 'fail', 'high'), ruleResult(NONE, 'notselected', 'low')].join('\n'))));
+    const scan = await readWith(
+      openscap,
+      write('ssg-arf.xml', arf([ruleResult(TMOUT, 'pass', 'medium'), ruleResult(EMPTY, 'fail', 'high'), ruleResult(NONE, 'notselected', 'low')].join('\n'))),
+    );
     expect(scan).toMatchObject({ tool: 'OpenSCAP', version: '1.3.10', tenant: 'web-01.example.gov', observed_at: '2024-05-02T06:00:00Z' });
     expect(scan.checks.map((c) => [c.id, c.outcome, c.criticality, c.controls])).toEqual([
       [TMOUT, 'pass', 'should', ['ac-12', 'sc-10', 'ac-2.5', 'cm-6']],
@@ -107,12 +113,25 @@ describe('OpenSCAP adapter on SCAP Security Guide results with NIST references (
   it('reads every XCCDF result word: fixed passes, error errs, the rest are not applicable', async () => {
     const words = ['pass', 'fixed', 'fail', 'error', 'unknown', 'notapplicable', 'notchecked', 'notselected', 'informational'];
     const scan = await readWith(openscap, write('words.xml', arf(words.map((w) => ruleResult(TMOUT, w, 'medium')).join('\n'))));
-    expect(scan.checks.map((c) => c.outcome)).toEqual(['pass', 'pass', 'fail', 'error', 'not-applicable', 'not-applicable', 'not-applicable', 'not-applicable', 'not-applicable']);
+    expect(scan.checks.map((c) => c.outcome)).toEqual([
+      'pass',
+      'pass',
+      'fail',
+      'error',
+      'not-applicable',
+      'not-applicable',
+      'not-applicable',
+      'not-applicable',
+      'not-applicable',
+    ]);
   });
 
   it('refuses a result word XCCDF does not have, naming the place', async () => {
     const path = write('bad-word.xml', arf(ruleResult(TMOUT, 'passed', 'medium')));
-    await expect(readWith(openscap, path)).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining(`${path}: TestResult/rule-result[1]/result: "passed" is not an XCCDF result`) });
+    await expect(readWith(openscap, path)).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: expect.stringContaining(`${path}: TestResult/rule-result[1]/result: "passed" is not an XCCDF result`),
+    });
   });
 });
 
@@ -144,7 +163,10 @@ describe('OpenSCAP adapter: detections (DESIGN §12.4)', () => {
 describe('OpenSCAP adapter on bad input', () => {
   // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('refuses a benchmark without a TestResult with the shape error', async () => {
-    const path = write('benchmark.xml', '<Benchmark xmlns="http://checklists.nist.gov/xccdf/1.2" id="b"><Rule id="r" severity="high"><title>t</title></Rule></Benchmark>');
+    const path = write(
+      'benchmark.xml',
+      '<Benchmark xmlns="http://checklists.nist.gov/xccdf/1.2" id="b"><Rule id="r" severity="high"><title>t</title></Rule></Benchmark>',
+    );
     await expect(readWith(openscap, path)).rejects.toMatchObject({
       kind: 'invalid-input',
       message: `${path}: TestResult: missing; this is a benchmark without results, run it with "oscap xccdf eval --results <file>"; this is not OpenSCAP output as svc knows it (docs/adapters.md)`,

@@ -20,7 +20,16 @@ const aDocument = (parts: Record<string, unknown>, metadata: Record<string, unkn
     uuid: '0d5d3c2b-1a09-4f87-8e6d-5c4b3a291807',
     metadata: { title: 'Quarterly assessment', 'last-modified': '2026-03-01T00:00:00Z', version: '1', 'oscal-version': '1.1.3', ...metadata },
     'import-ap': { href: '#x' },
-    results: [{ uuid: 'a0000000-0000-4000-8000-000000000001', title: 'Q1', description: 'Q1 results', start: '2026-03-01T09:00:00Z', 'reviewed-controls': { 'control-selections': [{ 'include-all': {} }] }, ...parts }],
+    results: [
+      {
+        uuid: 'a0000000-0000-4000-8000-000000000001',
+        title: 'Q1',
+        description: 'Q1 results',
+        start: '2026-03-01T09:00:00Z',
+        'reviewed-controls': { 'control-selections': [{ 'include-all': {} }] },
+        ...parts,
+      },
+    ],
   },
 });
 const aFinding = (targetId: string, state: string, extra: Record<string, unknown> = {}) => ({
@@ -31,7 +40,7 @@ const aFinding = (targetId: string, state: string, extra: Record<string, unknown
   ...extra,
 });
 
-describe('OSCAL assessment-results adapter on NIST\'s example (IFA GoodRead, June 2023)', () => {
+describe("OSCAL assessment-results adapter on NIST's example (IFA GoodRead, June 2023)", () => {
   const raw = JSON.parse(readFileSync(NIST_AR, 'utf8'))['assessment-results'];
   const result = raw.results[0];
 
@@ -59,7 +68,8 @@ describe('OSCAL assessment-results adapter on NIST\'s example (IFA GoodRead, Jun
           controls: ['ac-6.1'],
           title: "GoodRead AwesomeCloud Account's System Engineer Role Permits High Risk Actions",
           resource: 'component 551b9706-d6a4-4d25-8207-f2ccec548b89',
-          details: 'not-satisfied; Test AwesomeCloud IAM Roles for least privilege design and implementation. [TEST; component 551b9706-d6a4-4d25-8207-f2ccec548b89; collected 2023-06-02T12:31:20Z]',
+          details:
+            'not-satisfied; Test AwesomeCloud IAM Roles for least privilege design and implementation. [TEST; component 551b9706-d6a4-4d25-8207-f2ccec548b89; collected 2023-06-02T12:31:20Z]',
         },
       ],
     });
@@ -102,7 +112,14 @@ describe('OSCAL assessment-results adapter on what svc generate sar writes', () 
       ['KSI-SC-08', 'PASS'],
       ['KSI-CNA-01', 'PASS'],
     ]);
-    expect(scan).toMatchObject({ vendor: 'oscal-ar', tool: 'svc', version: '0.5.0', observed_at: '2026-11-20T12:00:00Z', mapping: MAPPING, detections: 'configuration' });
+    expect(scan).toMatchObject({
+      vendor: 'oscal-ar',
+      tool: 'svc',
+      version: '0.5.0',
+      observed_at: '2026-11-20T12:00:00Z',
+      mapping: MAPPING,
+      detections: 'configuration',
+    });
     expect(scan.checks).toHaveLength(5);
     expect(outcomes(scan.checks)).toEqual({ fail: 3, pass: 2 });
     // svc's risks say impact high for a FAIL of a Critical or High KSI, moderate for a WARN (one severity lower).
@@ -123,7 +140,9 @@ describe('OSCAL assessment-results adapter on what svc generate sar writes', () 
   it('keeps the observation svc wrote as the evidence: its description, method, subject, evidence link and time', async () => {
     const path = write('sar-evidence.json', await svcSar());
     const check = (await readWith(oscalAr, path)).checks.find((c) => c.id === 'ac-2_obj');
-    expect(check?.details).toMatch(/^not-satisfied \(fail\); KSI-AC-02 reported FAIL: Three guest accounts have not signed in for more than 90 days and are still enabled\. Checks: MS\.AAD\.8\.1v1 FAIL\. \[TEST; component [0-9a-f-]{36}; #[0-9a-f-]{36}; collected 2026-11-02T14:03:40Z\]$/);
+    expect(check?.details).toMatch(
+      /^not-satisfied \(fail\); KSI-AC-02 reported FAIL: Three guest accounts have not signed in for more than 90 days and are still enabled\. Checks: MS\.AAD\.8\.1v1 FAIL\. \[TEST; component [0-9a-f-]{36}; #[0-9a-f-]{36}; collected 2026-11-02T14:03:40Z\]$/,
+    );
     expect(check?.resource).toMatch(/^component [0-9a-f-]{36}$/);
   });
 });
@@ -134,14 +153,21 @@ describe('OSCAL assessment-results adapter on Lula output', () => {
     const scan = await readWith(oscalAr, path);
     // Two results (July, then June): ac-2 in both (July's satisfied supersedes June's not-satisfied), au-2 in July,
     // ID-1 in June only. 4 findings, 1 superseded: 3 checks. 4 observations, each related to its finding.
-    expect(scan).toMatchObject({ tool: 'Lula', version: '0.4.5', observed_at: '2026-07-01T10:00:00Z', mapping: `${MAPPING}; 1 finding superseded by a newer result on the same target` });
+    expect(scan).toMatchObject({
+      tool: 'Lula',
+      version: '0.4.5',
+      observed_at: '2026-07-01T10:00:00Z',
+      mapping: `${MAPPING}; 1 finding superseded by a newer result on the same target`,
+    });
     expect(scan.checks.map((c) => [c.id, c.outcome, c.criticality, c.controls])).toEqual([
       ['ac-2', 'pass', 'should', ['ac-2']],
       // Lula writes no risks: a not-satisfied finding without one warns.
       ['au-2', 'fail', 'should', ['au-2']],
       ['ID-1', 'fail', 'should', []],
     ]);
-    expect(scan.checks[1].details).toBe('not-satisfied; [TEST]: au-2 - a7377430-2328-4dc4-a9e2-b3f31dc1dff9 [TEST; file:///tmp/lula/resources.json; collected 2026-07-01T10:00:00Z]');
+    expect(scan.checks[1].details).toBe(
+      'not-satisfied; [TEST]: au-2 - a7377430-2328-4dc4-a9e2-b3f31dc1dff9 [TEST; file:///tmp/lula/resources.json; collected 2026-07-01T10:00:00Z]',
+    );
     const { report, summary } = reportFromScan(scan, PROVENANCE, NOW);
     expect(report.results.map((r) => [r.ksi_id, r.status])).toEqual([
       ['KSI-AC-02', 'PASS'],
@@ -181,12 +207,21 @@ describe('OSCAL assessment-results adapter: targets, risks and tools', () => {
       ['ac-2_objective', []],
     ]);
     // No observation anywhere: no subject, and the state is the whole evidence.
-    expect(scan.checks[0]).toEqual({ id: 'ac-2_smt.a', outcome: 'pass', criticality: 'should', controls: ['ac-2'], title: 'Finding on ac-2_smt.a', details: 'satisfied' });
+    expect(scan.checks[0]).toEqual({
+      id: 'ac-2_smt.a',
+      outcome: 'pass',
+      criticality: 'should',
+      controls: ['ac-2'],
+      title: 'Finding on ac-2_smt.a',
+      details: 'satisfied',
+    });
   });
 
   it('weighs a not-satisfied finding by its risks: a high facet or an open status is a must, a closed or low risk a should', async () => {
     const risk = (uuid: string, extra: Record<string, unknown>) => ({ uuid, title: 'r', description: 'r', statement: 'r', ...extra });
-    const facets = (...pairs: [string, string][]) => ({ characterizations: [{ origin: { actors: [] }, facets: pairs.map(([name, value]) => ({ name, system: 'https://fedramp.gov', value })) }] });
+    const facets = (...pairs: [string, string][]) => ({
+      characterizations: [{ origin: { actors: [] }, facets: pairs.map(([name, value]) => ({ name, system: 'https://fedramp.gov', value })) }],
+    });
     const related = (...uuids: string[]) => ({ 'related-risks': uuids.map((u) => ({ 'risk-uuid': u })) });
     const path = write(
       'risks.json',
@@ -242,23 +277,39 @@ describe('OSCAL assessment-results adapter: targets, risks and tools', () => {
     const path = write(
       'evidence.json',
       aDocument({
-        observations: [observation('o-1', 'Password policy\n  allows 8 characters.'), observation('o-2', 'x'.repeat(400)), observation('o-3', 'unrelated'), observation('o-4', 'unrelated too')],
+        observations: [
+          observation('o-1', 'Password policy\n  allows 8 characters.'),
+          observation('o-2', 'x'.repeat(400)),
+          observation('o-3', 'unrelated'),
+          observation('o-4', 'unrelated too'),
+        ],
         findings: [
-          aFinding('ia-5', 'not-satisfied', { target: { type: 'objective-id', 'target-id': 'ia-5_obj', status: { state: 'not-satisfied', reason: 'weak' } }, 'related-observations': [{ 'observation-uuid': 'o-1' }, { 'observation-uuid': 'o-2' }] }),
+          aFinding('ia-5', 'not-satisfied', {
+            target: { type: 'objective-id', 'target-id': 'ia-5_obj', status: { state: 'not-satisfied', reason: 'weak' } },
+            'related-observations': [{ 'observation-uuid': 'o-1' }, { 'observation-uuid': 'o-2' }],
+          }),
         ],
       }),
     );
     const scan = await readWith(oscalAr, path);
     expect(scan.mapping).toBe(`${MAPPING}; 2 of 4 observations related to no finding (not checks)`);
     expect(scan.checks[0]).toMatchObject({ id: 'ia-5_obj', resource: 'web-01' });
-    expect(scan.checks[0].details).toMatch(/^not-satisfied \(weak\); Password policy allows 8 characters\. \[EXAMINE, INTERVIEW; web-01; https:\/\/evidence\.example\/1; collected 2026-03-01T04:00:00Z\]; x{100,}…$/);
+    expect(scan.checks[0].details).toMatch(
+      /^not-satisfied \(weak\); Password policy allows 8 characters\. \[EXAMINE, INTERVIEW; web-01; https:\/\/evidence\.example\/1; collected 2026-03-01T04:00:00Z\]; x{100,}…$/,
+    );
     expect(scan.checks[0].details).toHaveLength(300);
   });
 
   it('names the tool from a tool prop, else the assessor party, else the title', async () => {
-    const tool = async (metadata: Record<string, unknown>) => (await readWith(oscalAr, write('tool.json', aDocument({ findings: [aFinding('ac-2', 'satisfied')] }, metadata)))).tool;
+    const tool = async (metadata: Record<string, unknown>) =>
+      (await readWith(oscalAr, write('tool.json', aDocument({ findings: [aFinding('ac-2', 'satisfied')] }, metadata)))).tool;
     expect(await tool({ props: [{ name: 'tool', value: 'compliance-trestle 3.4.0' }] })).toBe('compliance-trestle');
-    expect(await tool({ parties: [{ uuid: 'p-1', type: 'organization', name: 'Third-Party Assessor Inc.' }], 'responsible-parties': [{ 'role-id': 'assessor', 'party-uuids': ['p-1'] }] })).toBe('Third-Party Assessor Inc.');
+    expect(
+      await tool({
+        parties: [{ uuid: 'p-1', type: 'organization', name: 'Third-Party Assessor Inc.' }],
+        'responsible-parties': [{ 'role-id': 'assessor', 'party-uuids': ['p-1'] }],
+      }),
+    ).toBe('Third-Party Assessor Inc.');
     expect(await tool({})).toBe('Quarterly assessment');
   });
 });
@@ -273,26 +324,51 @@ describe('OSCAL assessment-results adapter on bad input', () => {
       message: `${ssp}: is an OSCAL system-security-plan, not a assessment-results; check an SSP with "svc oscal validate-ssp ${ssp}"; svc adapter run oscal-ar reads OSCAL assessment results`,
     });
     for (const [model, file] of Object.entries(OTHER_MODELS).filter(([m]) => m !== 'system-security-plan')) {
-      await expect(readWith(oscalAr, file)).rejects.toMatchObject({ code: 'wrong-oscal-model', message: `${file}: is an OSCAL ${model}, not a assessment-results; check it with "svc oscal validate ${file}"; svc adapter run oscal-ar reads OSCAL assessment results` });
+      await expect(readWith(oscalAr, file)).rejects.toMatchObject({
+        code: 'wrong-oscal-model',
+        message: `${file}: is an OSCAL ${model}, not a assessment-results; check it with "svc oscal validate ${file}"; svc adapter run oscal-ar reads OSCAL assessment results`,
+      });
     }
   });
 
   it('refuses JSON with two OSCAL roots as not OSCAL', async () => {
     const twoRoots = write('two-roots.json', { 'assessment-results': {}, catalog: {} });
-    await expect(readWith(oscalAr, twoRoots)).rejects.toMatchObject({ code: 'not-oscal', message: `${twoRoots}: not an OSCAL document: root keys "assessment-results", "catalog"; expected exactly one of catalog, profile, component-definition, system-security-plan, assessment-plan, assessment-results, plan-of-action-and-milestones, mapping-collection` });
+    await expect(readWith(oscalAr, twoRoots)).rejects.toMatchObject({
+      code: 'not-oscal',
+      message: `${twoRoots}: not an OSCAL document: root keys "assessment-results", "catalog"; expected exactly one of catalog, profile, component-definition, system-security-plan, assessment-plan, assessment-results, plan-of-action-and-milestones, mapping-collection`,
+    });
   });
 
   it('names the place of a missing results list, target, unknown state and broken link', async () => {
-    const shape = (path: string, place: string, problem: string) => `${path}: ${place}: ${problem}; this is not OSCAL assessment results output as svc knows it (docs/adapters.md)`;
+    const shape = (path: string, place: string, problem: string) =>
+      `${path}: ${place}: ${problem}; this is not OSCAL assessment results output as svc knows it (docs/adapters.md)`;
     const noResults = write('no-results.json', { 'assessment-results': { uuid: 'u', metadata: {} } });
-    await expect(readWith(oscalAr, noResults)).rejects.toMatchObject({ code: 'invalid-scan', message: shape(noResults, 'assessment-results.results', 'missing; an assessment-results document lists its results[], each with its findings[]') });
+    await expect(readWith(oscalAr, noResults)).rejects.toMatchObject({
+      code: 'invalid-scan',
+      message: shape(noResults, 'assessment-results.results', 'missing; an assessment-results document lists its results[], each with its findings[]'),
+    });
     const noTarget = write('no-target.json', aDocument({ findings: [{ uuid: 'f', title: 't', description: 'd' }] }));
-    await expect(readWith(oscalAr, noTarget)).rejects.toMatchObject({ message: shape(noTarget, 'assessment-results.results[0].findings[0].target', 'missing; a finding names its target (type, target-id, status)') });
+    await expect(readWith(oscalAr, noTarget)).rejects.toMatchObject({
+      message: shape(noTarget, 'assessment-results.results[0].findings[0].target', 'missing; a finding names its target (type, target-id, status)'),
+    });
     const badState = write('bad-state.json', aDocument({ findings: [aFinding('ac-2', 'other-than-satisfied')] }));
-    await expect(readWith(oscalAr, badState)).rejects.toMatchObject({ message: shape(badState, 'assessment-results.results[0].findings[0].target.status.state', '"other-than-satisfied" is not an OSCAL target state; write satisfied or not-satisfied') });
-    const broken = write('broken-link.json', aDocument({ findings: [aFinding('ac-2', 'satisfied', { 'related-observations': [{ 'observation-uuid': 'nowhere' }] })] }));
+    await expect(readWith(oscalAr, badState)).rejects.toMatchObject({
+      message: shape(
+        badState,
+        'assessment-results.results[0].findings[0].target.status.state',
+        '"other-than-satisfied" is not an OSCAL target state; write satisfied or not-satisfied',
+      ),
+    });
+    const broken = write(
+      'broken-link.json',
+      aDocument({ findings: [aFinding('ac-2', 'satisfied', { 'related-observations': [{ 'observation-uuid': 'nowhere' }] })] }),
+    );
     await expect(readWith(oscalAr, broken)).rejects.toMatchObject({
-      message: shape(broken, 'assessment-results.results[0].findings[0].related-observations[0].observation-uuid', `"nowhere" is no observation of the document; "svc oscal validate ${broken}" lists every broken link`),
+      message: shape(
+        broken,
+        'assessment-results.results[0].findings[0].related-observations[0].observation-uuid',
+        `"nowhere" is no observation of the document; "svc oscal validate ${broken}" lists every broken link`,
+      ),
     });
   });
 });

@@ -56,7 +56,11 @@ describe('Prowler adapter on the real OCSF sample', () => {
       title: 'Check if IAM Access Analyzer is enabled',
       resource: '<resource_uid>',
     });
-    expect(scan.checks.find((c) => c.id === 'account_maintain_current_contact_details')).toMatchObject({ outcome: 'manual', controls: ['ir-6'], resource: 'arn:aws:iam::<account_uid>:root' });
+    expect(scan.checks.find((c) => c.id === 'account_maintain_current_contact_details')).toMatchObject({
+      outcome: 'manual',
+      controls: ['ir-6'],
+      resource: 'arn:aws:iam::<account_uid>:root',
+    });
     expect(scan.checks.every((c) => (c.details ?? '').length <= 300)).toBe(true);
   });
 
@@ -86,9 +90,17 @@ describe("Prowler adapter on the tool's own NIST references and statuses", () =>
   };
 
   it('takes controls from NIST 800-53 / FedRAMP requirement ids and ignores other frameworks', async () => {
-    const path = write('nist.ocsf.json', JSON.stringify([finding({ severity: 'High', status_code: 'FAIL', unmapped: { compliance } }, { event_code: 'iam_root_mfa_enabled' })]));
+    const path = write(
+      'nist.ocsf.json',
+      JSON.stringify([finding({ severity: 'High', status_code: 'FAIL', unmapped: { compliance } }, { event_code: 'iam_root_mfa_enabled' })]),
+    );
     const scan = await readWith(prowler, path);
-    expect(scan.checks[0]).toMatchObject({ id: 'iam_root_mfa_enabled', outcome: 'fail', criticality: 'must', controls: ['ac-2.1', 'ac-2.3', 'ac-2', 'ac-2.12', 'si-4'] });
+    expect(scan.checks[0]).toMatchObject({
+      id: 'iam_root_mfa_enabled',
+      outcome: 'fail',
+      criticality: 'must',
+      controls: ['ac-2.1', 'ac-2.3', 'ac-2', 'ac-2.12', 'si-4'],
+    });
     const { report } = reportFromScan(scan, PROVENANCE, '2026-11-21T00:00:00Z');
     expect(report.results.map((r) => [r.ksi_id, r.status])).toEqual([
       ['KSI-AC-02', 'FAIL'],
@@ -132,7 +144,11 @@ describe('Prowler adapter: detections (DESIGN §12.4)', () => {
       detected_at: '2025-02-14T13:27:03Z',
       kind: 'configuration',
     });
-    expect(detections[1]).toMatchObject({ finding_id: 'account_maintain_different_contact_details_to_security_billing_and_operations', resource: 'arn:aws:iam::<account_uid>:root', scanner_severity: 'Medium' });
+    expect(detections[1]).toMatchObject({
+      finding_id: 'account_maintain_different_contact_details_to_security_billing_and_operations',
+      resource: 'arn:aws:iam::<account_uid>:root',
+      scanner_severity: 'Medium',
+    });
     const ids = detections.map((d) => d.id);
     expect(ids.every((id) => ID.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
@@ -141,8 +157,15 @@ describe('Prowler adapter: detections (DESIGN §12.4)', () => {
   });
 
   it("takes OCSF's finding_info.first_seen_time, in seconds or milliseconds, and never created_time", async () => {
-    const seen = (firstSeen: number | undefined) => finding({ finding_info: { ...raw[0].finding_info, ...(firstSeen === undefined ? {} : { first_seen_time: firstSeen }), created_time: 1739539623 } });
-    const detections = await detect(write('first-seen.json', [seen(1700000000), { ...seen(1700000000000), resources: [{ uid: 'other' }] }, { ...seen(undefined), resources: [{ uid: 'third' }] }]));
+    const seen = (firstSeen: number | undefined) =>
+      finding({ finding_info: { ...raw[0].finding_info, ...(firstSeen === undefined ? {} : { first_seen_time: firstSeen }), created_time: 1739539623 } });
+    const detections = await detect(
+      write('first-seen.json', [
+        seen(1700000000),
+        { ...seen(1700000000000), resources: [{ uid: 'other' }] },
+        { ...seen(undefined), resources: [{ uid: 'third' }] },
+      ]),
+    );
     expect(detections.map((d) => d.detected_at)).toEqual(['2023-11-14T22:13:20Z', '2023-11-14T22:13:20Z', '2025-02-14T13:27:03Z']);
   });
 });
@@ -158,5 +181,4 @@ describe('Prowler adapter on bad input', () => {
     const noId = write('no-id.ocsf.json', JSON.stringify([finding({}), finding({}, { event_code: undefined })]));
     await expect(readWith(prowler, noId)).rejects.toMatchObject({ message: expect.stringContaining(`${noId}: [1].metadata.event_code: missing`) });
   });
-
 });

@@ -14,7 +14,9 @@ const { write } = scratchFolder('svc-sarif-');
 const statusOf = (report: { results: { ksi_id: string; status: string }[] }, ksi: string) => report.results.find((r) => r.ksi_id === ksi)?.status;
 
 describe('SARIF adapter on the real Checkov sample', () => {
-  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { runs: { tool?: unknown; results: { level?: string; kind?: string; suppressions?: unknown[] }[] }[] };
+  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+    runs: { tool?: unknown; results: { level?: string; kind?: string; suppressions?: unknown[] }[] }[];
+  };
   const results = raw.runs.flatMap((r) => r.results);
 
   it('reads every result as a failed check, plus one scan check per run', async () => {
@@ -37,7 +39,13 @@ describe('SARIF adapter on the real Checkov sample', () => {
 
   it('keeps rule id, file and line, and gives results without a CWE the code-scanning controls', async () => {
     const scan = await readWith(sarif, SAMPLE);
-    expect(scan.checks.find((c) => c.resource === 'v3/example1.yaml:10')).toMatchObject({ id: 'CKV_OPENAPI_3', outcome: 'fail', criticality: 'must', severity: 'error', controls: ['sa-11', 'si-10'] });
+    expect(scan.checks.find((c) => c.resource === 'v3/example1.yaml:10')).toMatchObject({
+      id: 'CKV_OPENAPI_3',
+      outcome: 'fail',
+      criticality: 'must',
+      severity: 'error',
+      controls: ['sa-11', 'si-10'],
+    });
     expect(scan.checks.find((c) => c.id === 'scan:runs[0]')).toMatchObject({ outcome: 'pass', controls: ['sa-11', 'si-10'], details: '12 results' });
   });
 
@@ -51,7 +59,11 @@ describe('SARIF adapter on the real Checkov sample', () => {
 
 describe('SARIF adapter on the other forms SARIF takes', () => {
   const rules = [
-    { id: 'js/xss', shortDescription: { text: 'Cross-site scripting' }, properties: { tags: ['security', 'external/cwe/cwe-079'], 'security-severity': '6.1' } },
+    {
+      id: 'js/xss',
+      shortDescription: { text: 'Cross-site scripting' },
+      properties: { tags: ['security', 'external/cwe/cwe-079'], 'security-severity': '6.1' },
+    },
     { id: 'js/hardcoded-credentials', properties: { tags: ['CWE-798: Use of Hard-coded Credentials'], 'security-severity': '9.8' } },
     { id: 'js/unused-variable', defaultConfiguration: { level: 'note' } },
   ];
@@ -63,8 +75,18 @@ describe('SARIF adapter on the other forms SARIF takes', () => {
         invocations: [{ executionSuccessful: true, endTimeUtc: '2024-05-01T10:00:00.000Z' }],
         versionControlProvenance: [{ repositoryUri: 'https://github.com/example/app' }],
         results: [
-          { ruleIndex: 0, level: 'warning', message: { text: 'XSS from user input' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.js' }, region: { startLine: 12 } } }] },
-          { ruleId: 'js/hardcoded-credentials', level: 'warning', message: { text: 'Hard-coded password' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/db.js' }, region: { startLine: 3 } } }] },
+          {
+            ruleIndex: 0,
+            level: 'warning',
+            message: { text: 'XSS from user input' },
+            locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.js' }, region: { startLine: 12 } } }],
+          },
+          {
+            ruleId: 'js/hardcoded-credentials',
+            level: 'warning',
+            message: { text: 'Hard-coded password' },
+            locations: [{ physicalLocation: { artifactLocation: { uri: 'src/db.js' }, region: { startLine: 3 } } }],
+          },
           { rule: { id: 'js/unused-variable' }, message: { text: 'Unused variable x' } },
           { ruleId: 'js/xss', kind: 'pass', level: 'none', message: { text: 'checked' } },
           { ruleId: 'js/xss', message: { text: 'suppressed in source' }, suppressions: [{ kind: 'inSource' }] },
@@ -96,7 +118,13 @@ describe('SARIF adapter on the other forms SARIF takes', () => {
 
   it('maps CWE tags through the CWE table, always with sa-11', async () => {
     const scan = await readWith(sarif, write('codeql.sarif', codeql));
-    expect(scan.checks[0]).toMatchObject({ controls: ['sa-11', 'si-10'], title: 'Cross-site scripting', resource: 'src/app.js:12', details: 'XSS from user input', severity: 'warning (security-severity 6.1)' });
+    expect(scan.checks[0]).toMatchObject({
+      controls: ['sa-11', 'si-10'],
+      title: 'Cross-site scripting',
+      resource: 'src/app.js:12',
+      details: 'XSS from user input',
+      severity: 'warning (security-severity 6.1)',
+    });
     expect(scan.checks[1].controls).toEqual(['sa-11', 'ia-5']);
     expect(scan.checks[2].controls).toEqual(['sa-11', 'si-10']);
     const { report } = reportFromScan(scan, PROVENANCE, NOW);
@@ -117,7 +145,11 @@ describe('SARIF adapter on the other forms SARIF takes', () => {
     const failed = {
       version: '2.1.0',
       runs: [
-        { tool: { driver: { name: 'CodeQL' } }, invocations: [{ executionSuccessful: false, toolExecutionNotifications: [{ message: { text: 'database is empty' } }] }], results: [] },
+        {
+          tool: { driver: { name: 'CodeQL' } },
+          invocations: [{ executionSuccessful: false, toolExecutionNotifications: [{ message: { text: 'database is empty' } }] }],
+          results: [],
+        },
         { tool: { driver: { name: 'CodeQL' } } },
       ],
     };
@@ -201,6 +233,8 @@ describe('SARIF adapter on bad input', () => {
     const noRule = write('norule.sarif', { version: '2.1.0', runs: [{ results: [{ message: { text: 'x' } }] }] });
     await expect(readWith(sarif, noRule)).rejects.toMatchObject({ message: expect.stringContaining('runs[0].results[0].ruleId: missing') });
     const badLevel = write('level.sarif', { version: '2.1.0', runs: [{ results: [{ ruleId: 'r', level: 'fatal' }] }] });
-    await expect(readWith(sarif, badLevel)).rejects.toMatchObject({ message: expect.stringContaining('runs[0].results[0].level: "fatal" is not a SARIF level') });
+    await expect(readWith(sarif, badLevel)).rejects.toMatchObject({
+      message: expect.stringContaining('runs[0].results[0].level: "fatal" is not a SARIF level'),
+    });
   });
 });

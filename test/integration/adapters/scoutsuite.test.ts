@@ -38,7 +38,9 @@ describe('ScoutSuite adapter on the real AWS sample', () => {
       'not-applicable': findings.filter((f) => f.checked_items === 0).length,
     };
     expect(outcomes(scan.checks)).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
-    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'must')).toHaveLength(findings.filter((f) => f.flagged_items > 0 && f.level === 'danger').length);
+    expect(scan.checks.filter((c) => c.outcome === 'fail' && c.criticality === 'must')).toHaveLength(
+      findings.filter((f) => f.flagged_items > 0 && f.level === 'danger').length,
+    );
   });
 
   it('keeps the account, ScoutSuite version and run time', async () => {
@@ -58,7 +60,11 @@ describe('ScoutSuite adapter on the real AWS sample', () => {
       resource: 'cloudtrail',
       title: 'CloudTrail Service Not Configured',
     });
-    expect(scan.checks.find((c) => c.id === 'cloudtrail-no-data-logging')).toMatchObject({ outcome: 'not-applicable', criticality: 'should', severity: 'warning' });
+    expect(scan.checks.find((c) => c.id === 'cloudtrail-no-data-logging')).toMatchObject({
+      outcome: 'not-applicable',
+      criticality: 'should',
+      severity: 'warning',
+    });
     expect(scan.checks.every((c) => (c.details ?? '').length <= 300)).toBe(true);
   });
 
@@ -66,12 +72,23 @@ describe('ScoutSuite adapter on the real AWS sample', () => {
     const { report, summary } = reportFromScan(await readWith(scoutsuite, SAMPLE), PROVENANCE, NOW);
     expect(summary.statuses).toEqual({ PASS: 0, WARN: 0, FAIL: 3 });
     expect(report.results.find((r) => r.ksi_id === 'KSI-AU-12')).toMatchObject({ status: 'FAIL', source: 'ScoutSuite 5.10.2' });
-    expect(report.results.find((r) => r.ksi_id === 'KSI-AU-02')?.checks?.filter((c) => c.status === 'FAIL').map((c) => c.id)).toEqual(['cloudtrail-not-configured']);
+    expect(
+      report.results
+        .find((r) => r.ksi_id === 'KSI-AU-02')
+        ?.checks?.filter((c) => c.status === 'FAIL')
+        .map((c) => c.id),
+    ).toEqual(['cloudtrail-not-configured']);
   });
 });
 
 describe('ScoutSuite adapter on several services', () => {
-  const finding = (level: string, checked: number, flagged: number) => ({ description: `${level} ${checked}/${flagged}`, level, checked_items: checked, flagged_items: flagged, items: Array.from({ length: flagged }, (_, i) => `iam.users.${i}.${'x'.repeat(80)}`) });
+  const finding = (level: string, checked: number, flagged: number) => ({
+    description: `${level} ${checked}/${flagged}`,
+    level,
+    checked_items: checked,
+    flagged_items: flagged,
+    items: Array.from({ length: flagged }, (_, i) => `iam.users.${i}.${'x'.repeat(80)}`),
+  });
 
   it('maps findings by service, warning → should, unknown services to the default, and plain JSON too', async () => {
     const document = {
@@ -134,11 +151,17 @@ describe('ScoutSuite adapter on bad input', () => {
   // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('counts the lines of the scoutsuite_results prefix in the position of a syntax error', async () => {
     const path = write('syntax.js', 'scoutsuite_results =\n{ "account_id": "1",\n  "services": {,\n} }');
-    await expect(readWith(scoutsuite, path)).rejects.toMatchObject({ code: 'invalid-json', message: expect.stringContaining(`${path}: invalid JSON at line 3, column 16`) });
+    await expect(readWith(scoutsuite, path)).rejects.toMatchObject({
+      code: 'invalid-json',
+      message: expect.stringContaining(`${path}: invalid JSON at line 3, column 16`),
+    });
   });
 
   it('refuses a finding without item counts with the shape error', async () => {
-    const path = write('no-counts.js', 'scoutsuite_results = {"provider_code": "aws", "last_run": {}, "services": {"iam": {"findings": {"iam-x": {"level": "danger"}}}}}');
+    const path = write(
+      'no-counts.js',
+      'scoutsuite_results = {"provider_code": "aws", "last_run": {}, "services": {"iam": {"findings": {"iam-x": {"level": "danger"}}}}}',
+    );
     await expect(readWith(scoutsuite, path)).rejects.toMatchObject({
       kind: 'invalid-input',
       message: `${path}: services.iam.findings.iam-x.checked_items: expected a number; this is not ScoutSuite output as svc knows it (docs/adapters.md)`,

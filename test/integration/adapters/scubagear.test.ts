@@ -27,9 +27,20 @@ describe('ScubaGear adapter on the real ScubaResults sample', () => {
 
   it('keeps the tool, version, tenant and time, and maps every policy to NIST controls', async () => {
     const scan = await readWith(scubagear, RESULTS);
-    expect(scan).toMatchObject({ vendor: 'scubagear', tool: 'ScubaGear', version: '1.8.0', tenant: 'tqhjy.onmicrosoft.com', observed_at: '2026-05-04T17:15:48.307Z' });
+    expect(scan).toMatchObject({
+      vendor: 'scubagear',
+      tool: 'ScubaGear',
+      version: '1.8.0',
+      tenant: 'tqhjy.onmicrosoft.com',
+      observed_at: '2026-05-04T17:15:48.307Z',
+    });
     expect(scan.checks.filter((c) => c.controls.length === 0)).toEqual([]);
-    expect(scan.checks.find((c) => c.id === 'MS.AAD.1.1v1')).toMatchObject({ outcome: 'pass', criticality: 'must', controls: ['cm-7'], title: 'Legacy authentication SHALL be blocked.' });
+    expect(scan.checks.find((c) => c.id === 'MS.AAD.1.1v1')).toMatchObject({
+      outcome: 'pass',
+      criticality: 'must',
+      controls: ['cm-7'],
+      title: 'Legacy authentication SHALL be blocked.',
+    });
   });
 
   it('gives each KSI the status its checks give it: a failed Shall fails, a failed Should warns', async () => {

@@ -19,8 +19,14 @@ interface Row {
 }
 
 describe('Trivy adapter on the real filesystem-scan sample', () => {
-  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as { Results: { Target: string; Vulnerabilities?: Row[]; Misconfigurations?: Row[]; Secrets?: Row[] }[] };
-  const findings = raw.Results.flatMap((r) => [...(r.Vulnerabilities ?? []), ...(r.Misconfigurations ?? []).filter((m) => m.Status === 'FAIL'), ...(r.Secrets ?? [])]);
+  const raw = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+    Results: { Target: string; Vulnerabilities?: Row[]; Misconfigurations?: Row[]; Secrets?: Row[] }[];
+  };
+  const findings = raw.Results.flatMap((r) => [
+    ...(r.Vulnerabilities ?? []),
+    ...(r.Misconfigurations ?? []).filter((m) => m.Status === 'FAIL'),
+    ...(r.Secrets ?? []),
+  ]);
   const targets = new Set(raw.Results.map((r) => r.Target));
 
   it('reads every vulnerability, failed misconfiguration and secret as a failed check, plus one scan check per target', async () => {
@@ -42,12 +48,22 @@ describe('Trivy adapter on the real filesystem-scan sample', () => {
 
   it('maps vulnerabilities, misconfigurations and secrets to their controls', async () => {
     const scan = await readWith(trivy, SAMPLE);
-    expect(scan.checks.find((c) => c.id === 'CVE-2021-33503')).toMatchObject({ outcome: 'fail', criticality: 'must', severity: 'HIGH', controls: ['ra-5', 'si-2'], resource: 'requirements.txt: urllib3 1.26.3' });
+    expect(scan.checks.find((c) => c.id === 'CVE-2021-33503')).toMatchObject({
+      outcome: 'fail',
+      criticality: 'must',
+      severity: 'HIGH',
+      controls: ['ra-5', 'si-2'],
+      resource: 'requirements.txt: urllib3 1.26.3',
+    });
     expect(scan.checks.find((c) => c.id === 'DS002')).toMatchObject({ criticality: 'must', controls: ['cm-6', 'cm-7', 'ac-6'], resource: 'Dockerfile' });
     const secret = scan.checks.find((c) => c.id === 'github-pat' && c.resource === 'Dockerfile:24');
     expect(secret).toMatchObject({ severity: 'CRITICAL', controls: ['ia-5', 'sc-28'] });
     expect(secret?.details).not.toContain('GITHUB_PAT');
-    expect(scan.checks.find((c) => c.id === 'scan:Dockerfile')).toMatchObject({ outcome: 'pass', resource: 'Dockerfile', controls: ['cm-6', 'cm-7', 'ia-5', 'sc-28'] });
+    expect(scan.checks.find((c) => c.id === 'scan:Dockerfile')).toMatchObject({
+      outcome: 'pass',
+      resource: 'Dockerfile',
+      controls: ['cm-6', 'cm-7', 'ia-5', 'sc-28'],
+    });
   });
 
   it('fails the KSIs of the high and critical findings', async () => {
@@ -81,11 +97,21 @@ describe('Trivy adapter on the other forms Trivy writes', () => {
         Class: 'config',
         Misconfigurations: [
           { ID: 'AVD-AWS-0086', Title: 'S3 bucket does not have encryption enabled', Severity: 'HIGH', Status: 'PASS' },
-          { ID: 'AVD-AWS-0107', Title: 'Security group rule allows ingress from public internet', Severity: 'CRITICAL', Status: 'FAIL', CauseMetadata: { StartLine: 14 } },
+          {
+            ID: 'AVD-AWS-0107',
+            Title: 'Security group rule allows ingress from public internet',
+            Severity: 'CRITICAL',
+            Status: 'FAIL',
+            CauseMetadata: { StartLine: 14 },
+          },
           { ID: 'AVD-AWS-0089', Title: 'Bucket has logging disabled', Severity: 'MEDIUM', Status: 'EXCEPTION' },
         ],
       },
-      { Target: 'app/.env', Class: 'secret', Secrets: [{ RuleID: 'aws-secret-access-key', Category: 'AWS', Severity: 'CRITICAL', StartLine: 2, Match: 'AWS_SECRET_ACCESS_KEY=****' }] },
+      {
+        Target: 'app/.env',
+        Class: 'secret',
+        Secrets: [{ RuleID: 'aws-secret-access-key', Category: 'AWS', Severity: 'CRITICAL', StartLine: 2, Match: 'AWS_SECRET_ACCESS_KEY=****' }],
+      },
       { Target: 'app/package-lock.json', Class: 'license', Licenses: [{ Name: 'AGPL-3.0', Severity: 'HIGH', Category: 'forbidden', PkgName: 'some-lib' }] },
     ],
   };
@@ -155,7 +181,16 @@ describe('Trivy adapter: detections (DESIGN §12.4)', () => {
       detected_at: NOW, // this Trivy wrote no CreatedAt, and PublishedDate is no detection time
     });
     expect(detections[1]).toMatchObject({ finding_id: 'CVE-2021-28363', cvss: 6.5, fix_available: true });
-    expect(detections[2]).toEqual({ id: expect.stringMatching(ID), source: 'Trivy', finding_id: 'DS002', resource: 'Dockerfile', title: "Image user should not be 'root'", scanner_severity: 'HIGH', detected_at: NOW, kind: 'configuration' });
+    expect(detections[2]).toEqual({
+      id: expect.stringMatching(ID),
+      source: 'Trivy',
+      finding_id: 'DS002',
+      resource: 'Dockerfile',
+      title: "Image user should not be 'root'",
+      scanner_severity: 'HIGH',
+      detected_at: NOW,
+      kind: 'configuration',
+    });
     expect(detections.slice(3).map((d) => [d.finding_id, d.resource, d.cvss, d.fix_available])).toEqual([
       ['github-pat', 'Dockerfile:24', undefined, undefined],
       ['github-pat', 'secret.txt:1', undefined, undefined],
@@ -186,8 +221,19 @@ describe('Trivy adapter: detections (DESIGN §12.4)', () => {
         SchemaVersion: 2,
         ArtifactName: 'app:1',
         Results: [
-          { Target: 'app:1 (alpine 3.19.1)', Class: 'os-pkgs', Vulnerabilities: [{ VulnerabilityID: 'CVE-2024-0002', PkgName: 'busybox', InstalledVersion: '1.36.1-r15', Severity: 'UNKNOWN' }] },
-          { Target: 'main.tf', Class: 'config', Misconfigurations: [{ ID: 'AVD-X-1', Title: 'x', Severity: 'UNKNOWN', Status: 'FAIL' }, { ID: 'AVD-X-2', Title: 'y', Severity: 'UNKNOWN', Status: 'PASS' }] },
+          {
+            Target: 'app:1 (alpine 3.19.1)',
+            Class: 'os-pkgs',
+            Vulnerabilities: [{ VulnerabilityID: 'CVE-2024-0002', PkgName: 'busybox', InstalledVersion: '1.36.1-r15', Severity: 'UNKNOWN' }],
+          },
+          {
+            Target: 'main.tf',
+            Class: 'config',
+            Misconfigurations: [
+              { ID: 'AVD-X-1', Title: 'x', Severity: 'UNKNOWN', Status: 'FAIL' },
+              { ID: 'AVD-X-2', Title: 'y', Severity: 'UNKNOWN', Status: 'PASS' },
+            ],
+          },
         ],
       }),
     );
@@ -198,7 +244,13 @@ describe('Trivy adapter: detections (DESIGN §12.4)', () => {
   });
 
   it('reads a fix from the Status Trivy 0.44+ writes, else from FixedVersion, and the CVSS v3 score by source', async () => {
-    const row = (id: string, more: Record<string, unknown>) => ({ VulnerabilityID: id, PkgName: 'openssl', InstalledVersion: '3.1.4-r0', Severity: 'HIGH', ...more });
+    const row = (id: string, more: Record<string, unknown>) => ({
+      VulnerabilityID: id,
+      PkgName: 'openssl',
+      InstalledVersion: '3.1.4-r0',
+      Severity: 'HIGH',
+      ...more,
+    });
     const path = write('status.json', {
       SchemaVersion: 2,
       ArtifactName: 'app:1',
@@ -241,8 +293,14 @@ describe('Trivy adapter on bad input', () => {
   });
 
   it('refuses a misconfiguration status it does not know and a finding without its id', async () => {
-    const status = write('status.json', { SchemaVersion: 2, ArtifactName: '.', Results: [{ Target: 'a', Misconfigurations: [{ ID: 'DS001', Severity: 'LOW', Status: 'MAYBE' }] }] });
-    await expect(readWith(trivy, status)).rejects.toMatchObject({ message: expect.stringContaining('Results[0].Misconfigurations[0].Status: "MAYBE" is not a Trivy status') });
+    const status = write('status.json', {
+      SchemaVersion: 2,
+      ArtifactName: '.',
+      Results: [{ Target: 'a', Misconfigurations: [{ ID: 'DS001', Severity: 'LOW', Status: 'MAYBE' }] }],
+    });
+    await expect(readWith(trivy, status)).rejects.toMatchObject({
+      message: expect.stringContaining('Results[0].Misconfigurations[0].Status: "MAYBE" is not a Trivy status'),
+    });
     const noId = write('noid.json', { SchemaVersion: 2, ArtifactName: '.', Results: [{ Target: 'a', Vulnerabilities: [{ Severity: 'LOW' }] }] });
     await expect(readWith(trivy, noId)).rejects.toMatchObject({ message: expect.stringContaining('Results[0].Vulnerabilities[0].VulnerabilityID: missing') });
   });

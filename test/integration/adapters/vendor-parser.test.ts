@@ -31,21 +31,43 @@ describe('clip', () => {
 describe('entry', () => {
   it("finds only a table's own entries, whatever word a file supplies", () => {
     const table = { pass: 1 };
-    expect([entry(table, 'pass'), entry(table, 'constructor'), entry(table, '__proto__'), entry(table, 'toString')]).toEqual([1, undefined, undefined, undefined]);
+    expect([entry(table, 'pass'), entry(table, 'constructor'), entry(table, '__proto__'), entry(table, 'toString')]).toEqual([
+      1,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('keeps a tool word such as "constructor" a shape error, not a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-proto-'));
     const path = join(dir, 'ScubaResults.json');
-    writeFileSync(path, JSON.stringify({ MetaData: { Tool: 'ScubaGear' }, Results: { AAD: [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'constructor', Criticality: 'Shall' }] }] } }));
-    await expect(readWith(scubagear, path)).rejects.toMatchObject({ code: 'invalid-scan', message: expect.stringContaining('Results.AAD[0].Controls[0].Result: "constructor" is not a ScubaGear result') });
+    writeFileSync(
+      path,
+      JSON.stringify({
+        MetaData: { Tool: 'ScubaGear' },
+        Results: { AAD: [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'constructor', Criticality: 'Shall' }] }] },
+      }),
+    );
+    await expect(readWith(scubagear, path)).rejects.toMatchObject({
+      code: 'invalid-scan',
+      message: expect.stringContaining('Results.AAD[0].Controls[0].Result: "constructor" is not a ScubaGear result'),
+    });
     rmSync(dir, { recursive: true, force: true });
   });
 });
 
 describe('asText', () => {
-  it("is String() of a scalar and the JSON of an object or array, even one with its own toString", () => {
-    expect([asText('a'), asText(7), asText(true), asText(null), asText(undefined), asText([1, 'b']), asText({ toString: 1, valueOf: 1 })]).toEqual(['a', '7', 'true', 'null', 'undefined', '[1,"b"]', '{"toString":1,"valueOf":1}']);
+  it('is String() of a scalar and the JSON of an object or array, even one with its own toString', () => {
+    expect([asText('a'), asText(7), asText(true), asText(null), asText(undefined), asText([1, 'b']), asText({ toString: 1, valueOf: 1 })]).toEqual([
+      'a',
+      '7',
+      'true',
+      'null',
+      'undefined',
+      '[1,"b"]',
+      '{"toString":1,"valueOf":1}',
+    ]);
   });
 });
 
@@ -54,7 +76,13 @@ describe('shapeError', () => {
   it('escapes line breaks and control characters quoted from the file, so the message is one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-shape-'));
     const path = join(dir, 'ScubaResults.json');
-    writeFileSync(path, JSON.stringify({ MetaData: { Tool: 'ScubaGear' }, Results: { 'AAD\nEXO': [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'Pass\r\n\u2028\u0007', Criticality: 'Shall' }] }] } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        MetaData: { Tool: 'ScubaGear' },
+        Results: { 'AAD\nEXO': [{ Controls: [{ 'Control ID': 'MS.AAD.1.1v1', Result: 'Pass\r\n\u2028\u0007', Criticality: 'Shall' }] }] },
+      }),
+    );
     await expect(readWith(scubagear, path)).rejects.toMatchObject({
       code: 'invalid-scan',
       message: `${path}: Results.AAD\\nEXO[0].Controls[0].Result: "Pass\\r\\n\\u2028\\u0007" is not a ScubaGear result (Pass, Fail, Warning, N/A, Omitted, Error, Incorrect result); this is not ScubaGear output as svc knows it (docs/adapters.md)`,
@@ -95,7 +123,11 @@ describe('RawInput.xml', () => {
   it('reports truncated XML with its place, and lets a shape error from the visitor out unchanged', async () => {
     const cut = join(dir, 'cut.xml');
     writeFileSync(cut, '<r><i>1</i><i>');
-    await expect(new RawInput(cut, 14).xml({})).rejects.toMatchObject({ kind: 'invalid-input', code: 'invalid-xml', message: expect.stringMatching(/cut\.xml: invalid XML: .*; the file is damaged or cut short, export it again$/) });
+    await expect(new RawInput(cut, 14).xml({})).rejects.toMatchObject({
+      kind: 'invalid-input',
+      code: 'invalid-xml',
+      message: expect.stringMatching(/cut\.xml: invalid XML: .*; the file is damaged or cut short, export it again$/),
+    });
     const good = join(dir, 'good.xml');
     writeFileSync(good, '<r><bad/></r>');
     const input = new RawInput(good, 13);
@@ -104,6 +136,9 @@ describe('RawInput.xml', () => {
         if (tag.local === 'bad') throw shapeError(input, 'Tool', 'r.bad', 'not expected');
       },
     };
-    await expect(input.xml(visitor)).rejects.toMatchObject({ code: 'invalid-scan', message: `${good}: r.bad: not expected; this is not Tool output as svc knows it (docs/adapters.md)` });
+    await expect(input.xml(visitor)).rejects.toMatchObject({
+      code: 'invalid-scan',
+      message: `${good}: r.bad: not expected; this is not Tool output as svc knows it (docs/adapters.md)`,
+    });
   });
 });

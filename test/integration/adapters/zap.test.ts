@@ -41,8 +41,14 @@ describe('ZAP adapter on the real WebGoat sample', () => {
     expect(alert('SQL Injection')).toMatchObject({ id: '40018', outcome: 'fail', criticality: 'must', severity: 'High (Medium)', controls: ['si-10', 'ra-5'] });
     expect(alert('Absence of Anti-CSRF Tokens')).toMatchObject({ criticality: 'should', controls: ['sc-23', 'ra-5'] });
     expect(alert('Charset Mismatch (Header Versus Meta Content-Type Charset)')).toMatchObject({ outcome: 'not-applicable', controls: ['cm-6', 'ra-5'] });
-    expect(scan.checks.find((c) => c.id === 'scan:http://code.jquery.com')).toMatchObject({ outcome: 'pass', resource: 'http://code.jquery.com', controls: ['ra-5', 'si-10'] });
-    expect(scan.checks.find((c) => c.resource === 'http://code.jquery.com' && c.id === '10021')?.details).toBe('1 instance; first: GET http://code.jquery.com/ui/1.9.1/themes/base/jquery-ui.css');
+    expect(scan.checks.find((c) => c.id === 'scan:http://code.jquery.com')).toMatchObject({
+      outcome: 'pass',
+      resource: 'http://code.jquery.com',
+      controls: ['ra-5', 'si-10'],
+    });
+    expect(scan.checks.find((c) => c.resource === 'http://code.jquery.com' && c.id === '10021')?.details).toBe(
+      '1 instance; first: GET http://code.jquery.com/ui/1.9.1/themes/base/jquery-ui.css',
+    );
     expect(Math.max(...scan.checks.map((c) => c.details?.length ?? 0))).toBeLessThanOrEqual(300);
   });
 
@@ -64,7 +70,16 @@ describe('ZAP adapter on the other forms ZAP writes', () => {
       {
         '@name': 'https://app.example',
         alerts: [
-          { pluginid: '10035', alertRef: '10035-1', alert: 'Strict-Transport-Security Header Not Set', riskcode: '1', confidence: '3', cweid: '-1', count: '3', instances: [{ uri: 'https://app.example/', method: 'GET', evidence: '<html>'.repeat(200) }] },
+          {
+            pluginid: '10035',
+            alertRef: '10035-1',
+            alert: 'Strict-Transport-Security Header Not Set',
+            riskcode: '1',
+            confidence: '3',
+            cweid: '-1',
+            count: '3',
+            instances: [{ uri: 'https://app.example/', method: 'GET', evidence: '<html>'.repeat(200) }],
+          },
           { pluginid: 40012, alert: 'Cross Site Scripting (Reflected)', riskcode: 3, confidence: '0', cweid: '79', instances: [] },
           { pluginid: '99999', alert: 'Something odd', riskcode: '2', confidence: '2', cweid: '12345' },
         ],
@@ -90,7 +105,10 @@ describe('ZAP adapter on the other forms ZAP writes', () => {
     const { report: r } = reportFromScan(await readWith(zap, write('report.json', report)), PROVENANCE, NOW);
     expect(statusOf(r, 'KSI-RA-05')).toBe('WARN');
     expect(statusOf(r, 'KSI-SC-08')).toBe('WARN');
-    const clean = await readWith(zap, write('clean.json', { '@version': '2.14.0', '@generated': 'Tue, 7 May 2024 09:15:00', site: [{ '@name': 'https://clean.example', alerts: [] }] }));
+    const clean = await readWith(
+      zap,
+      write('clean.json', { '@version': '2.14.0', '@generated': 'Tue, 7 May 2024 09:15:00', site: [{ '@name': 'https://clean.example', alerts: [] }] }),
+    );
     const { report: c } = reportFromScan(clean, PROVENANCE, NOW);
     expect(c.results.map((x) => [x.ksi_id, x.status])).toEqual([
       ['KSI-RA-05', 'PASS'],
@@ -99,7 +117,10 @@ describe('ZAP adapter on the other forms ZAP writes', () => {
   });
 
   it('takes a single site written as an object', async () => {
-    const scan = await readWith(zap, write('one.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: { '@name': 'http://one.example', alerts: [] } }));
+    const scan = await readWith(
+      zap,
+      write('one.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: { '@name': 'http://one.example', alerts: [] } }),
+    );
     expect(scan.checks.map((c) => c.id)).toEqual(['scan:http://one.example']);
   });
 });
@@ -138,7 +159,11 @@ describe('ZAP adapter: detections (DESIGN §12.4)', () => {
 describe('ZAP adapter on bad input', () => {
   // What every parser refuses alike (an empty file, a folder, a file cut short, another vendor's file, …): vendor-parser-contract.test.ts.
   it('names the place of a report of the wrong shape', async () => {
-    const path = write('shape.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: [{ '@name': 'http://x', alerts: [{ pluginid: '1', riskcode: '7' }] }] });
+    const path = write('shape.json', {
+      '@version': '2.7.0',
+      '@generated': 'Thu, 6 Dec 2018 10:53:11',
+      site: [{ '@name': 'http://x', alerts: [{ pluginid: '1', riskcode: '7' }] }],
+    });
     await expect(readWith(zap, path)).rejects.toMatchObject({
       kind: 'invalid-input',
       code: 'invalid-scan',
@@ -150,10 +175,27 @@ describe('ZAP adapter on bad input', () => {
   // test/property/vendor-adapters.property.test.ts).
   it('reads alert fields that are objects with their own toString as no value, not a crash', async () => {
     const odd = { toString: 1, valueOf: 1 };
-    const path = write('odd.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: [{ '@name': 'http://x', alerts: [{ pluginid: '10021', alert: 'X', riskcode: '1', confidence: odd, cweid: odd, count: odd }] }] });
+    const path = write('odd.json', {
+      '@version': '2.7.0',
+      '@generated': 'Thu, 6 Dec 2018 10:53:11',
+      site: [{ '@name': 'http://x', alerts: [{ pluginid: '10021', alert: 'X', riskcode: '1', confidence: odd, cweid: odd, count: odd }] }],
+    });
     const scan = await readWith(zap, path);
-    expect(scan.checks[0]).toEqual({ id: '10021', outcome: 'fail', criticality: 'should', controls: ['si-10', 'ra-5'], title: 'X', severity: 'Low', resource: 'http://x', details: '0 instances' });
-    const risk = write('odd-risk.json', { '@version': '2.7.0', '@generated': 'Thu, 6 Dec 2018 10:53:11', site: [{ '@name': 'http://x', alerts: [{ pluginid: '1', riskcode: odd }] }] });
+    expect(scan.checks[0]).toEqual({
+      id: '10021',
+      outcome: 'fail',
+      criticality: 'should',
+      controls: ['si-10', 'ra-5'],
+      title: 'X',
+      severity: 'Low',
+      resource: 'http://x',
+      details: '0 instances',
+    });
+    const risk = write('odd-risk.json', {
+      '@version': '2.7.0',
+      '@generated': 'Thu, 6 Dec 2018 10:53:11',
+      site: [{ '@name': 'http://x', alerts: [{ pluginid: '1', riskcode: odd }] }],
+    });
     await expect(readWith(zap, risk)).rejects.toMatchObject({
       code: 'invalid-scan',
       message: `${risk}: site[0].alerts[0].riskcode: {"toString":1,"valueOf":1} is not a ZAP risk code (0, 1, 2, 3); this is not OWASP ZAP output as svc knows it (docs/adapters.md)`,

@@ -19,7 +19,14 @@ let files = 0;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-directory-contract-'));
   // Pages of 3, so every list of the contract's directory but the smallest spans pages.
-  fake = await new FakeGraph({ dir: join(dir, 'pki'), tenantId: CONTRACT_TENANT, clientId: CLIENT, secret: SECRET, data: graphDataOf(CONTOSO), pageSize: 3 }).start();
+  fake = await new FakeGraph({
+    dir: join(dir, 'pki'),
+    tenantId: CONTRACT_TENANT,
+    clientId: CLIENT,
+    secret: SECRET,
+    data: graphDataOf(CONTOSO),
+    pageSize: 3,
+  }).start();
 });
 
 afterAll(async () => {

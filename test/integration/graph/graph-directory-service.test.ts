@@ -20,7 +20,14 @@ let sleeps: number[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-graph-'));
   app = createAppCertificate(dir);
-  fake = await new FakeGraph({ dir: join(dir, 'pki'), tenantId: TENANT, clientId: CLIENT, secret: SECRET, certificatePem: app.certPem, data: loadGraphExport() }).start();
+  fake = await new FakeGraph({
+    dir: join(dir, 'pki'),
+    tenantId: TENANT,
+    clientId: CLIENT,
+    secret: SECRET,
+    certificatePem: app.certPem,
+    data: loadGraphExport(),
+  }).start();
 });
 
 afterAll(async () => {
@@ -51,7 +58,12 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
     const service = createDirectoryService(settings(), options);
     const read = await readAll(service);
     const exported = new ExportFileDirectoryService(EXPORT);
-    expect(read).toEqual({ users: await exported.listUsers(), groups: await exported.listGroups(), roles: await exported.listRoles(), mfa: await exported.listMfaRegistrations() });
+    expect(read).toEqual({
+      users: await exported.listUsers(),
+      groups: await exported.listGroups(),
+      roles: await exported.listRoles(),
+      mfa: await exported.listMfaRegistrations(),
+    });
     expect(read.users).toHaveLength(12);
     expect(await service.identity()).toEqual({ tenant_id: TENANT, cloud: 'Public', source: 'graph' });
 
@@ -59,14 +71,22 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
     const graph = fake.graphRequests;
     // users: 3 pages of 5; groups: 1; directoryRoles: 2 pages, then 6 member lists; registrations: 3 pages.
     expect(graph.map((r) => `${r.pathname}${r.query.$skiptoken ? `#${r.query.$skiptoken}` : ''}`)).toEqual([
-      '/v1.0/users', '/v1.0/users#5', '/v1.0/users#10',
+      '/v1.0/users',
+      '/v1.0/users#5',
+      '/v1.0/users#10',
       '/v1.0/groups',
-      '/v1.0/directoryRoles', '/v1.0/directoryRoles#5',
+      '/v1.0/directoryRoles',
+      '/v1.0/directoryRoles#5',
       ...[1, 2, 3, 4, 5, 6].map((n) => `/v1.0/directoryRoles/b1a0e7c2-1111-4a4a-8a8a-00000000000${n}/members`),
-      '/v1.0/reports/authenticationMethods/userRegistrationDetails', '/v1.0/reports/authenticationMethods/userRegistrationDetails#5', '/v1.0/reports/authenticationMethods/userRegistrationDetails#10',
+      '/v1.0/reports/authenticationMethods/userRegistrationDetails',
+      '/v1.0/reports/authenticationMethods/userRegistrationDetails#5',
+      '/v1.0/reports/authenticationMethods/userRegistrationDetails#10',
     ]);
     expect(graph.every((r) => r.authorization === `Bearer ${ISSUED_TOKEN}`)).toBe(true);
-    expect(graph[0].query).toEqual({ $select: 'id,userPrincipalName,displayName,userType,accountEnabled,department,officeLocation,createdDateTime,signInActivity', $top: '500' });
+    expect(graph[0].query).toEqual({
+      $select: 'id,userPrincipalName,displayName,userType,accountEnabled,department,officeLocation,createdDateTime,signInActivity',
+      $top: '500',
+    });
     expect(graph[3].query).toEqual({ $select: 'id,displayName,securityEnabled,mailEnabled,groupTypes,isAssignableToRole', $top: '999' });
     expect(graph[6].query).toEqual({ $select: 'id', $top: '999' });
     expect(graph[12].query).toEqual({ $select: 'id,userPrincipalName,isMfaRegistered,isMfaCapable,methodsRegistered', $top: '999' });
@@ -76,7 +96,12 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
     await createDirectoryService(settings(), options).listGroups();
     const form = new URLSearchParams(fake.tokenRequests[0].body);
     expect(fake.tokenRequests[0].pathname).toBe(`/${TENANT}/oauth2/v2.0/token`);
-    expect([form.get('grant_type'), form.get('client_id'), form.get('scope'), form.get('client_secret')]).toEqual(['client_credentials', CLIENT, 'https://graph.microsoft.com/.default', SECRET]);
+    expect([form.get('grant_type'), form.get('client_id'), form.get('scope'), form.get('client_secret')]).toEqual([
+      'client_credentials',
+      CLIENT,
+      'https://graph.microsoft.com/.default',
+      SECRET,
+    ]);
   });
 
   it('keeps the token in MSAL cache: a second client call makes no token request', async () => {
@@ -100,7 +125,9 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
   it('signs with RS256 when given the SHA-1 thumbprint shown in the Entra portal', async () => {
     const service = createDirectoryService(settings({ credential: { kind: 'certificate', privateKey: app.key, thumbprint: app.sha1.toUpperCase() } }), options);
     expect(await service.listGroups()).toHaveLength(4);
-    const header = JSON.parse(Buffer.from((new URLSearchParams(fake.tokenRequests[0].body).get('client_assertion') as string).split('.')[0], 'base64url').toString('utf8'));
+    const header = JSON.parse(
+      Buffer.from((new URLSearchParams(fake.tokenRequests[0].body).get('client_assertion') as string).split('.')[0], 'base64url').toString('utf8'),
+    );
     expect(header.alg).toBe('RS256');
   });
 
@@ -123,24 +150,37 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
   });
 
   it('gives up after the attempts of the budget with UnavailableError naming the endpoint', async () => {
-    fake.canned.set('/v1.0/users', [1, 2, 3].map(() => ({ status: 429, headers: { 'retry-after': '1' } })));
-    const error = await createDirectoryService(settings(), options).listUsers().catch((e: unknown) => e);
+    fake.canned.set(
+      '/v1.0/users',
+      [1, 2, 3].map(() => ({ status: 429, headers: { 'retry-after': '1' } })),
+    );
+    const error = await createDirectoryService(settings(), options)
+      .listUsers()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).code).toBe('graph-throttled');
-    expect((error as Error).message).toBe(`GET https://${fake.host}/v1.0/users: Microsoft Graph answered 429 Too Many Requests 3 time(s), waited 2 s; try again later or raise graph.retry (attempts 3, max_wait_seconds 10)`);
+    expect((error as Error).message).toBe(
+      `GET https://${fake.host}/v1.0/users: Microsoft Graph answered 429 Too Many Requests 3 time(s), waited 2 s; try again later or raise graph.retry (attempts 3, max_wait_seconds 10)`,
+    );
     expect(sleeps).toEqual([1000, 1000]);
   });
 
   it('gives up before waiting beyond the total wait of the budget', async () => {
     fake.canned.set('/v1.0/groups', [{ status: 503, headers: { 'retry-after': '30' } }]);
-    const error = await createDirectoryService(settings(), options).listGroups().catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`GET https://${fake.host}/v1.0/groups: Microsoft Graph answered 503 Service Unavailable 1 time(s), waited 0 s; try again later or raise graph.retry (attempts 3, max_wait_seconds 10)`);
+    const error = await createDirectoryService(settings(), options)
+      .listGroups()
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `GET https://${fake.host}/v1.0/groups: Microsoft Graph answered 503 Service Unavailable 1 time(s), waited 0 s; try again later or raise graph.retry (attempts 3, max_wait_seconds 10)`,
+    );
     expect(sleeps).toEqual([]);
   });
 
   it('turns a 403 from missing admin consent into ConfigError naming the application permission', async () => {
     fake.forbidden.add('/v1.0/reports/authenticationMethods/userRegistrationDetails');
-    const error = await createDirectoryService(settings(), options).listMfaRegistrations().catch((e: unknown) => e);
+    const error = await createDirectoryService(settings(), options)
+      .listMfaRegistrations()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).code).toBe('graph-permission-missing');
     expect((error as Error).message).toBe(
@@ -150,14 +190,20 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
 
   it('refuses a nextLink to another host, so the token never leaves Graph', async () => {
     fake.nextLinkHost = 'graph.evil.example';
-    const error = await createDirectoryService(settings(), options).listUsers().catch((e: unknown) => e);
+    const error = await createDirectoryService(settings(), options)
+      .listUsers()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IntegrityError);
-    expect((error as Error).message).toBe(`GET https://${fake.host}/v1.0/users: the @odata.nextLink points at https://graph.evil.example, not ${fake.host}; refusing to send the token there`);
+    expect((error as Error).message).toBe(
+      `GET https://${fake.host}/v1.0/users: the @odata.nextLink points at https://graph.evil.example, not ${fake.host}; refusing to send the token there`,
+    );
     expect(fake.graphRequests).toHaveLength(1);
   });
 
   it('refuses a wrong client secret with ConfigError, without echoing the secret', async () => {
-    const error = await createDirectoryService(settings(), { ...options, env: { SVC_GRAPH_SECRET: 'wrong-secret' } }).listGroups().catch((e: unknown) => e);
+    const error = await createDirectoryService(settings(), { ...options, env: { SVC_GRAPH_SECRET: 'wrong-secret' } })
+      .listGroups()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(
       `https://${fake.host}/${TENANT}/oauth2/v2.0/token: the token endpoint refused the client credentials of app ${CLIENT} (invalid_client); check graph.tenant_id, graph.client_id and the client secret or certificate`,
@@ -167,27 +213,42 @@ describe('GraphDirectoryService against a local token endpoint and Graph', () =>
 
   it('treats a token endpoint answering 404 {} as a configuration error, not an empty token', async () => {
     fake.tokenAnswer = { status: 404, body: {} };
-    const error = await createDirectoryService(settings(), options).listGroups().catch((e: unknown) => e);
+    const error = await createDirectoryService(settings(), options)
+      .listGroups()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(`https://${fake.host}/${TENANT}/oauth2/v2.0/token: answered without an access token (HTTP 404); check graph.tenant_id and graph.cloud (or graph.authority_host)`);
+    expect((error as Error).message).toBe(
+      `https://${fake.host}/${TENANT}/oauth2/v2.0/token: answered without an access token (HTTP 404); check graph.tenant_id and graph.cloud (or graph.authority_host)`,
+    );
     expect(fake.graphRequests).toHaveLength(0);
   });
 
   it('reports an unreachable token endpoint as UnavailableError', async () => {
-    const error = await createDirectoryService(settings({ authorityHost: '127.0.0.1:1' }), options).listGroups().catch((e: unknown) => e);
+    const error = await createDirectoryService(settings({ authorityHost: '127.0.0.1:1' }), options)
+      .listGroups()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
-    expect((error as Error).message).toBe(`https://127.0.0.1:1/${TENANT}/oauth2/v2.0/token: connect ECONNREFUSED 127.0.0.1:1; check graph.cloud (or graph.authority_host), the network and graph.ca_file`);
+    expect((error as Error).message).toBe(
+      `https://127.0.0.1:1/${TENANT}/oauth2/v2.0/token: connect ECONNREFUSED 127.0.0.1:1; check graph.cloud (or graph.authority_host), the network and graph.ca_file`,
+    );
   });
 
   it('does not trust the local CA unless graph.ca_file names it', async () => {
-    const error = await createDirectoryService(settings({ caFile: undefined }), options).listGroups().catch((e: unknown) => e);
+    const error = await createDirectoryService(settings({ caFile: undefined }), options)
+      .listGroups()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect((error as UnavailableError).code).toBe('graph-token-unreachable');
     expect((error as Error).message).toContain('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   });
 
   it('refuses to start without the secret in the environment', () => {
-    expect(() => createDirectoryService(settings(), { env: {} })).toThrow(new ConfigError('graph-secret-missing', `graph.client_secret_env: the environment variable SVC_GRAPH_SECRET is not set; set it to the client secret of app ${CLIENT}`));
+    expect(() => createDirectoryService(settings(), { env: {} })).toThrow(
+      new ConfigError(
+        'graph-secret-missing',
+        `graph.client_secret_env: the environment variable SVC_GRAPH_SECRET is not set; set it to the client secret of app ${CLIENT}`,
+      ),
+    );
   });
 
   it('names an unreadable private key file', () => {
@@ -214,8 +275,12 @@ describe('GraphOrgPathDirectory', () => {
   });
 
   it('reports an unknown user as NotFoundError', async () => {
-    const error = await createOrgPathDirectory(settings(), options).writePath('no-such-user', '/Contoso').catch((e: unknown) => e);
+    const error = await createOrgPathDirectory(settings(), options)
+      .writePath('no-such-user', '/Contoso')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
-    expect((error as Error).message).toBe(`PATCH https://${fake.host}/v1.0/users/no-such-user: Microsoft Graph answered 404 (Request_ResourceNotFound: Resource 'no-such-user' does not exist.); the object does not exist in the tenant`);
+    expect((error as Error).message).toBe(
+      `PATCH https://${fake.host}/v1.0/users/no-such-user: Microsoft Graph answered 404 (Request_ResourceNotFound: Resource 'no-such-user' does not exist.); the object does not exist in the tenant`,
+    );
   });
 });

@@ -23,7 +23,8 @@ describe('@azure/msal-node is an optional dependency', () => {
         name: 'ConfigError',
         kind: 'config',
         code: 'api-extra-missing',
-        message: '@azure/msal-node is not installed, and the directory routes need it to sign in to Microsoft Graph; install it with: npm install @azure/msal-node',
+        message:
+          '@azure/msal-node is not installed, and the directory routes need it to sign in to Microsoft Graph; install it with: npm install @azure/msal-node',
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -38,20 +38,38 @@ describe('registerAdapters: the directory ports', () => {
   });
 
   it('binds the Graph adapters otherwise, without calling anything yet', () => {
-    const c = root({ ...base, tenantId: 'contoso.onmicrosoft.us', clientId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' } }, { SVC_GRAPH_SECRET: 's' });
+    const c = root(
+      {
+        ...base,
+        tenantId: 'contoso.onmicrosoft.us',
+        clientId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+        credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' },
+      },
+      { SVC_GRAPH_SECRET: 's' },
+    );
     expect(c.resolve(DIRECTORY_SERVICE)).toBeInstanceOf(GraphDirectoryService);
     expect(c.resolve(BOUNDARY_PROBE)).toBeInstanceOf(HttpBoundaryProbe);
   });
 
   it('keeps configuration errors as ConfigError (exit 5, HTTP 500), not internal errors', async () => {
-    const missingSecret = root({ ...base, tenantId: 'contoso.onmicrosoft.us', clientId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' } });
+    const missingSecret = root({
+      ...base,
+      tenantId: 'contoso.onmicrosoft.us',
+      clientId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      credential: { kind: 'secret', secretEnv: 'SVC_GRAPH_SECRET' },
+    });
     const error = await (async () => missingSecret.resolve(DIRECTORY_SERVICE).listUsers())().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as AppError).code).toBe('graph-secret-missing');
 
     const unconfigured = root();
     const refusal = await (async () => unconfigured.resolve(ORG_PATH_DIRECTORY).listPaths())().catch((e: unknown) => e);
-    expect(refusal).toEqual(new ConfigError('graph-not-configured', 'the API config has no "graph" section; add one with the tenant, app and credential, or with "export" for offline mode (docs/graph.md)'));
+    expect(refusal).toEqual(
+      new ConfigError(
+        'graph-not-configured',
+        'the API config has no "graph" section; add one with the tenant, app and credential, or with "export" for offline mode (docs/graph.md)',
+      ),
+    );
     expect(unconfigured.resolve(BOUNDARY_PROBE)).toBeInstanceOf(HttpBoundaryProbe);
   });
 });

@@ -58,7 +58,9 @@ describe('parseAuthConfig accepts', () => {
   });
 
   it('proxy addresses in any spelling, stored once each in the form sockets report', () => {
-    expect(parse({ proxy: { header: 'x-ms-client-principal-name', addresses: ['::ffff:127.0.0.1', '0:0:0:0:0:0:0:1', '127.0.0.1', '::FFFF:7f00:2'] } })).toEqual({
+    expect(
+      parse({ proxy: { header: 'x-ms-client-principal-name', addresses: ['::ffff:127.0.0.1', '0:0:0:0:0:0:0:1', '127.0.0.1', '::FFFF:7f00:2'] } }),
+    ).toEqual({
       proxy: { header: 'x-ms-client-principal-name', addresses: ['127.0.0.1', '::1', '127.0.0.2'], certificates: [] },
     });
   });
@@ -66,11 +68,7 @@ describe('parseAuthConfig accepts', () => {
   it("proxy certificates by fingerprint in openssl's spellings", () => {
     const hex = 'ab'.repeat(32);
     const colons = 'AB:'.repeat(31) + 'AB';
-    const certificates = [
-      { fingerprint256: colons.toLowerCase() },
-      { fingerprint256: hex },
-      { fingerprint256: `sha256 Fingerprint=${colons}` },
-    ];
+    const certificates = [{ fingerprint256: colons.toLowerCase() }, { fingerprint256: hex }, { fingerprint256: `sha256 Fingerprint=${colons}` }];
     expect(parse({ mtls: MTLS, proxy: { header: 'x-forwarded-user', addresses: ['10.1.2.3'], certificates } }).proxy?.certificates).toEqual([
       { fingerprint256: colons },
       { fingerprint256: colons },
@@ -81,8 +79,16 @@ describe('parseAuthConfig accepts', () => {
 
 describe('parseAuthConfig refuses', () => {
   it.each([
-    ['a string', 'negotiate', 'auth: expected an object, got "negotiate"; write {"negotiate": {...}, "mtls": {...}, "proxy": {...}} with the methods to turn on'],
-    ['an array', ['negotiate'], 'auth: expected an object, got an array; write {"negotiate": {...}, "mtls": {...}, "proxy": {...}} with the methods to turn on'],
+    [
+      'a string',
+      'negotiate',
+      'auth: expected an object, got "negotiate"; write {"negotiate": {...}, "mtls": {...}, "proxy": {...}} with the methods to turn on',
+    ],
+    [
+      'an array',
+      ['negotiate'],
+      'auth: expected an object, got an array; write {"negotiate": {...}, "mtls": {...}, "proxy": {...}} with the methods to turn on',
+    ],
     ['null', null, 'auth: expected an object, got null; write {"negotiate": {...}, "mtls": {...}, "proxy": {...}} with the methods to turn on'],
     ['an unknown method', { kerberos: {} }, 'auth.kerberos: unknown setting (known: negotiate, mtls, proxy); remove it or fix its spelling'],
   ])('auth as %s', (_what, auth, message) => {
@@ -90,10 +96,15 @@ describe('parseAuthConfig refuses', () => {
   });
 
   describe('negotiate', () => {
-    const spnProblem = (got: string) => `auth.negotiate.spn: expected a service name such as "HTTP@svc.contoso.com", got ${got}; write the service and the host name clients use, joined by @`;
+    const spnProblem = (got: string) =>
+      `auth.negotiate.spn: expected a service name such as "HTTP@svc.contoso.com", got ${got}; write the service and the host name clients use, joined by @`;
     it.each([
       ['not an object', true, 'auth.negotiate: expected an object, got boolean true; write {"spn": "HTTP@<host name clients use>", "keytab": "<keytab path>"}'],
-      ['an unknown setting', { spn: 'HTTP@localhost', realm: 'SVC.TEST' }, 'auth.negotiate.realm: unknown setting (known: spn, keytab); remove it or fix its spelling'],
+      [
+        'an unknown setting',
+        { spn: 'HTTP@localhost', realm: 'SVC.TEST' },
+        'auth.negotiate.realm: unknown setting (known: spn, keytab); remove it or fix its spelling',
+      ],
       ['no spn', {}, spnProblem('nothing')],
       ['an spn that is a number', { spn: 80 }, spnProblem('number 80')],
       ['an spn without a service', { spn: 'localhost' }, spnProblem('"localhost"')],
@@ -103,7 +114,11 @@ describe('parseAuthConfig refuses', () => {
         { spn: 'HTTP/svc.contoso.com@CONTOSO.COM' },
         'auth.negotiate.spn: "HTTP/svc.contoso.com@CONTOSO.COM" is a Kerberos principal name, not a GSS service name; write it as "HTTP@svc.contoso.com"',
       ],
-      ['a principal name without realm', { spn: 'HTTP/localhost' }, 'auth.negotiate.spn: "HTTP/localhost" is a Kerberos principal name, not a GSS service name; write it as "HTTP@localhost"'],
+      [
+        'a principal name without realm',
+        { spn: 'HTTP/localhost' },
+        'auth.negotiate.spn: "HTTP/localhost" is a Kerberos principal name, not a GSS service name; write it as "HTTP@localhost"',
+      ],
     ])('%s', (_what, negotiate, message) => {
       expect(refusal({ negotiate })).toBe(message);
     });
@@ -121,7 +136,9 @@ describe('parseAuthConfig refuses', () => {
     });
 
     it('a keytab that is a directory', () => {
-      expect(refusal({ negotiate: { spn: 'HTTP@localhost', keytab: 'tls' } })).toBe(`auth.negotiate.keytab: ${join(dir, 'tls')} is not a file; name the keytab holding the service key itself`);
+      expect(refusal({ negotiate: { spn: 'HTTP@localhost', keytab: 'tls' } })).toBe(
+        `auth.negotiate.keytab: ${join(dir, 'tls')} is not a file; name the keytab holding the service key itself`,
+      );
     });
 
     // root reads any file, so the check can only be seen as another user.
@@ -129,13 +146,19 @@ describe('parseAuthConfig refuses', () => {
       const keytab = join(dir, 'locked.keytab');
       writeFileSync(keytab, 'x');
       chmodSync(keytab, 0o000);
-      expect(refusal({ negotiate: { spn: 'HTTP@localhost', keytab } })).toBe(`auth.negotiate.keytab: ${keytab} is not readable; let the user running svc-api read it`);
+      expect(refusal({ negotiate: { spn: 'HTTP@localhost', keytab } })).toBe(
+        `auth.negotiate.keytab: ${keytab} is not readable; let the user running svc-api read it`,
+      );
     });
   });
 
   describe('mtls', () => {
     it.each([
-      ['not an object', 'tls', 'auth.mtls: expected an object, got "tls"; write {"ca": "<client CA bundle>", "cert": "<server certificate>", "key": "<server key>"} (PEM files)'],
+      [
+        'not an object',
+        'tls',
+        'auth.mtls: expected an object, got "tls"; write {"ca": "<client CA bundle>", "cert": "<server certificate>", "key": "<server key>"} (PEM files)',
+      ],
       ['an unknown setting', { ...MTLS, crl: 'crl.pem' }, 'auth.mtls.crl: unknown setting (known: ca, cert, key); remove it or fix its spelling'],
     ])('%s', (_what, mtls, message) => {
       expect(refusal({ mtls })).toBe(message);
@@ -147,9 +170,15 @@ describe('parseAuthConfig refuses', () => {
       ['key', 'the server private key PEM file'],
     ])('a missing or wrong %s', (name, what) => {
       const { [name as keyof typeof MTLS]: _dropped, ...rest } = MTLS;
-      expect(refusal({ mtls: rest })).toBe(`auth.mtls.${name}: expected the path of ${what}, got nothing; give that path (a relative path is resolved against ${dir})`);
-      expect(refusal({ mtls: { ...MTLS, [name]: ['a.pem'] } })).toBe(`auth.mtls.${name}: expected the path of ${what}, got an array; give that path (a relative path is resolved against ${dir})`);
-      expect(refusal({ mtls: { ...MTLS, [name]: 'tls/nope.pem' } })).toBe(`auth.mtls.${name}: ${join(dir, 'tls/nope.pem')} does not exist; fix the path (a relative path is resolved against ${dir})`);
+      expect(refusal({ mtls: rest })).toBe(
+        `auth.mtls.${name}: expected the path of ${what}, got nothing; give that path (a relative path is resolved against ${dir})`,
+      );
+      expect(refusal({ mtls: { ...MTLS, [name]: ['a.pem'] } })).toBe(
+        `auth.mtls.${name}: expected the path of ${what}, got an array; give that path (a relative path is resolved against ${dir})`,
+      );
+      expect(refusal({ mtls: { ...MTLS, [name]: 'tls/nope.pem' } })).toBe(
+        `auth.mtls.${name}: ${join(dir, 'tls/nope.pem')} does not exist; fix the path (a relative path is resolved against ${dir})`,
+      );
       expect(refusal({ mtls: { ...MTLS, [name]: 'tls' } })).toBe(`auth.mtls.${name}: ${join(dir, 'tls')} is not a file; name ${what} itself`);
     });
   });
@@ -157,12 +186,17 @@ describe('parseAuthConfig refuses', () => {
   describe('proxy', () => {
     const ANOTHER_HOST =
       'auth.proxy.addresses[1]: "10.1.2.3" is not a loopback address, and a proxy on another host is trusted only by its own client certificate over mutual TLS; configure auth.mtls, give the proxy a client certificate and list it in auth.proxy.certificates (docs/iis.md), or run the proxy on this host';
-    const headerProblem = (got: string) => `auth.proxy.header: expected a header name such as "x-forwarded-user", got ${got}; name the header the proxy puts the user name in`;
+    const headerProblem = (got: string) =>
+      `auth.proxy.header: expected a header name such as "x-forwarded-user", got ${got}; name the header the proxy puts the user name in`;
     const addressProblem = (i: number, got: string) =>
       `auth.proxy.addresses[${i}]: expected an IP address such as "127.0.0.1" or "::1", got ${got}; list each address the proxy connects from (ranges, host names and zone ids are not accepted)`;
     it.each([
       ['not an object', [], 'auth.proxy: expected an object, got an array; write {"header": "x-forwarded-user", "addresses": ["127.0.0.1"]}'],
-      ['an unknown setting', { header: 'x-forwarded-user', addresses: ['127.0.0.1'], trust: true }, 'auth.proxy.trust: unknown setting (known: header, addresses, certificates); remove it or fix its spelling'],
+      [
+        'an unknown setting',
+        { header: 'x-forwarded-user', addresses: ['127.0.0.1'], trust: true },
+        'auth.proxy.trust: unknown setting (known: header, addresses, certificates); remove it or fix its spelling',
+      ],
       ['no header', { addresses: ['127.0.0.1'] }, headerProblem('nothing')],
       ['a header with a space', { header: 'X Forwarded User', addresses: ['127.0.0.1'] }, headerProblem('"X Forwarded User"')],
       ['a header with a colon', { header: 'x-user:', addresses: ['127.0.0.1'] }, headerProblem('"x-user:"')],
@@ -211,11 +245,7 @@ describe('parseAuthConfig refuses', () => {
         { header: 'x-forwarded-user', addresses: ['::1', '0::0'] },
         'auth.proxy.addresses[1]: "0::0" is the unspecified address, which no proxy connects from; give the proxy\'s own address',
       ],
-      [
-        'another host without mutual TLS',
-        { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'] },
-        ANOTHER_HOST,
-      ],
+      ['another host without mutual TLS', { header: 'x-forwarded-user', addresses: ['127.0.0.1', '10.1.2.3'] }, ANOTHER_HOST],
       [
         'proxy certificates without mutual TLS',
         { header: 'x-forwarded-user', addresses: ['127.0.0.1'], certificates: [{ fingerprint256: 'AB'.repeat(32) }] },
@@ -231,11 +261,36 @@ describe('parseAuthConfig refuses', () => {
       'auth.proxy.certificates[0].subject: a subject names no certificate: every CA the API trusts, an agency\'s included, can issue one with the proxy\'s subject; name the proxy\'s certificate by its SHA-256 fingerprint, {"fingerprint256": "…"} (openssl x509 -in proxy.crt -noout -fingerprint -sha256)';
     it.each([
       ['another host over mutual TLS without proxy certificates', ['10.1.2.3'], undefined, ANOTHER_HOST.replace('[1]', '[0]')],
-      ['certificates that are not an array', ['127.0.0.1'], { subject: 'CN=iis-proxy' }, `auth.proxy.certificates: expected a non-empty array of certificates, got an object; write ${CERTIFICATES}, or leave it out`],
-      ['an empty certificate list', ['127.0.0.1'], [], `auth.proxy.certificates: expected a non-empty array of certificates, got an empty array; write ${CERTIFICATES}, or leave it out`],
-      ['an entry with two keys', ['127.0.0.1'], [{ subject: 'CN=a', fingerprint256: 'AB' }], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"}, got the keys subject, fingerprint256; write ${CERTIFICATES}`],
-      ['an entry that is a string', ['127.0.0.1'], ['CN=iis-proxy'], `auth.proxy.certificates[0]: expected {"fingerprint256": "…"}, got "CN=iis-proxy"; write ${CERTIFICATES}`],
-      ['a short fingerprint', ['127.0.0.1'], [{ fingerprint256: 'AB:CD:EF' }], `auth.proxy.certificates[0].fingerprint256: expected a SHA-256 fingerprint (32 hex pairs joined by colons), got "AB:CD:EF"; ${FINGERPRINT_FIX}`],
+      [
+        'certificates that are not an array',
+        ['127.0.0.1'],
+        { subject: 'CN=iis-proxy' },
+        `auth.proxy.certificates: expected a non-empty array of certificates, got an object; write ${CERTIFICATES}, or leave it out`,
+      ],
+      [
+        'an empty certificate list',
+        ['127.0.0.1'],
+        [],
+        `auth.proxy.certificates: expected a non-empty array of certificates, got an empty array; write ${CERTIFICATES}, or leave it out`,
+      ],
+      [
+        'an entry with two keys',
+        ['127.0.0.1'],
+        [{ subject: 'CN=a', fingerprint256: 'AB' }],
+        `auth.proxy.certificates[0]: expected {"fingerprint256": "…"}, got the keys subject, fingerprint256; write ${CERTIFICATES}`,
+      ],
+      [
+        'an entry that is a string',
+        ['127.0.0.1'],
+        ['CN=iis-proxy'],
+        `auth.proxy.certificates[0]: expected {"fingerprint256": "…"}, got "CN=iis-proxy"; write ${CERTIFICATES}`,
+      ],
+      [
+        'a short fingerprint',
+        ['127.0.0.1'],
+        [{ fingerprint256: 'AB:CD:EF' }],
+        `auth.proxy.certificates[0].fingerprint256: expected a SHA-256 fingerprint (32 hex pairs joined by colons), got "AB:CD:EF"; ${FINGERPRINT_FIX}`,
+      ],
       ['the proxy by its subject, which any trusted CA can write', ['127.0.0.1'], [{ subject: 'CN=iis-proxy,O=Contoso' }], SUBJECT],
     ])('%s', (_what, addresses, certificates, message) => {
       expect(refusal({ mtls: MTLS, proxy: { header: 'x-forwarded-user', addresses, ...(certificates !== undefined ? { certificates } : {}) } })).toBe(message);

@@ -58,15 +58,33 @@ describe('mutual TLS client certificates', () => {
   });
 
   it('names a certificate with only an e-mail by its e-mail', async () => {
-    expect((await whoami(clients.erin)).body).toEqual({ name: 'erin@svc.test', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=erin', authorities: ['CN=svc test CA'] });
+    expect((await whoami(clients.erin)).body).toEqual({
+      name: 'erin@svc.test',
+      method: 'mtls',
+      issuer: 'CN=svc test CA',
+      subject: 'CN=erin',
+      authorities: ['CN=svc test CA'],
+    });
   });
 
   it('names a certificate with neither by its subject CN', async () => {
-    expect((await whoami(clients.carol)).body).toEqual({ name: 'carol', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=carol', authorities: ['CN=svc test CA'] });
+    expect((await whoami(clients.carol)).body).toEqual({
+      name: 'carol',
+      method: 'mtls',
+      issuer: 'CN=svc test CA',
+      subject: 'CN=carol',
+      authorities: ['CN=svc test CA'],
+    });
   });
 
   it('reads the UPN from the certificate itself, so a UPN that looks like two names stays one', async () => {
-    expect((await whoami(clients.eve)).body).toEqual({ name: 'eve, othername:UPN:admin@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=eve', authorities: ['CN=svc test CA'] });
+    expect((await whoami(clients.eve)).body).toEqual({
+      name: 'eve, othername:UPN:admin@SVC.TEST',
+      method: 'mtls',
+      issuer: 'CN=svc test CA',
+      subject: 'CN=eve',
+      authorities: ['CN=svc test CA'],
+    });
   });
 
   it('leaves the principal unset without a client certificate: the route answers 401 with no challenge', async () => {
@@ -151,19 +169,37 @@ describe('tlsServerOptions', () => {
     const missing = join(dir, 'missing.key');
     const error = failure({ ...files(), key: missing });
     expect(error).toBeInstanceOf(ConfigError);
-    expect([error.code, error.message]).toEqual(['api-tls-unreadable', `${missing}: cannot read the file (ENOENT); fix auth.mtls.key in the API config or the file's permissions`]);
+    expect([error.code, error.message]).toEqual([
+      'api-tls-unreadable',
+      `${missing}: cannot read the file (ENOENT); fix auth.mtls.key in the API config or the file's permissions`,
+    ]);
   });
 
   it.each([
-    ['key', 'a certificate as the key', () => ({ key: pki.server.cert }), (f: { key: string }) => `${f.key}: not an unencrypted PEM private key; fix the file or auth.mtls.key in the API config`],
-    ['cert', 'a key as the certificate', () => ({ cert: pki.server.key }), (f: { cert: string }) => `${f.cert}: not a PEM certificate; fix the file or auth.mtls.cert in the API config`],
+    [
+      'key',
+      'a certificate as the key',
+      () => ({ key: pki.server.cert }),
+      (f: { key: string }) => `${f.key}: not an unencrypted PEM private key; fix the file or auth.mtls.key in the API config`,
+    ],
+    [
+      'cert',
+      'a key as the certificate',
+      () => ({ cert: pki.server.key }),
+      (f: { cert: string }) => `${f.cert}: not a PEM certificate; fix the file or auth.mtls.cert in the API config`,
+    ],
     [
       'key',
       'the key of another certificate',
       () => ({ key: pki.ca.key }),
       (f: { key: string; cert: string }) => `${f.key}: not the private key of the certificate in ${f.cert}; fix the file or auth.mtls.key in the API config`,
     ],
-    ['ca', 'a key as the CA bundle', () => ({ ca: pki.ca.key }), (f: { ca: string }) => `${f.ca}: holds no PEM certificate; fix the file or auth.mtls.ca in the API config`],
+    [
+      'ca',
+      'a key as the CA bundle',
+      () => ({ ca: pki.ca.key }),
+      (f: { ca: string }) => `${f.ca}: holds no PEM certificate; fix the file or auth.mtls.ca in the API config`,
+    ],
     [
       'ca',
       'a damaged CA certificate',

@@ -33,7 +33,12 @@ beforeAll(async () => {
   kdc = await startKdc();
   // The kerberos library reads these when it is called. The strategy sets KRB5_KTNAME from the config, but under
   // jest that write reaches only the test's copy of process.env, so the test sets it where the library reads it.
-  restoreEnv = setNativeEnv({ KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR, KRB5CCNAME: kdc.ccacheFor('alice'), KRB5_KTNAME: kdc.env.KRB5_KTNAME });
+  restoreEnv = setNativeEnv({
+    KRB5_CONFIG: kdc.env.KRB5_CONFIG,
+    KRB5RCACHEDIR: kdc.env.KRB5RCACHEDIR,
+    KRB5CCNAME: kdc.ccacheFor('alice'),
+    KRB5_KTNAME: kdc.env.KRB5_KTNAME,
+  });
   const authenticator = createAuthenticator({ negotiate: { spn: kdc.spn, keytab: kdc.keytab } }, { onRefused: (refusal) => refusals.push(refusal) });
   ({ port, close } = await listen(createServer(authTestApp(authenticator))));
 });
@@ -71,7 +76,11 @@ describe('Negotiate (SPNEGO, RFC 4559) against a real MIT KDC', () => {
   });
 
   it('authenticates curl --negotiate as alice and answers a mutual-authentication token', async () => {
-    const reply = await curl(['--negotiate', '-u', ':', `http://localhost:${port}/whoami`], { ...process.env, KRB5_CONFIG: kdc.env.KRB5_CONFIG, KRB5CCNAME: kdc.ccacheFor('alice') });
+    const reply = await curl(['--negotiate', '-u', ':', `http://localhost:${port}/whoami`], {
+      ...process.env,
+      KRB5_CONFIG: kdc.env.KRB5_CONFIG,
+      KRB5CCNAME: kdc.ccacheFor('alice'),
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ name: 'alice@SVC.TEST', method: 'negotiate' });
     expect(reply.headers['www-authenticate']).toMatch(/^Negotiate [A-Za-z0-9+/]{20,}={0,2}$/);
@@ -118,16 +127,24 @@ describe('Negotiate (SPNEGO, RFC 4559) against a real MIT KDC', () => {
     expect(reply.body).toEqual({
       status: 401,
       code: 'negotiate-ntlm-refused',
-      detail: 'the Negotiate token is NTLM, which svc-api does not accept; use Kerberos: get a ticket (kinit, or a domain logon) and use the host name of the service principal in the URL',
+      detail:
+        'the Negotiate token is NTLM, which svc-api does not accept; use Kerberos: get a ticket (kinit, or a domain logon) and use the host name of the service principal in the URL',
     });
   });
 
-  it.each(['Negotiate', 'Negotiate ', 'Negotiate abc def', 'Negotiate !!!', 'Negotiate\tYII='])('refuses the malformed header %j with 401 negotiate-malformed', async (authorization) => {
-    const reply = await whoami(authorization);
-    expect(reply.status).toBe(401);
-    expect(reply.headers['www-authenticate']).toBe('Negotiate');
-    expect(reply.body).toEqual({ status: 401, code: 'negotiate-malformed', detail: 'the Authorization header is not "Negotiate <base64 token>" (RFC 4559); let the HTTP client build it' });
-  });
+  it.each(['Negotiate', 'Negotiate ', 'Negotiate abc def', 'Negotiate !!!', 'Negotiate\tYII='])(
+    'refuses the malformed header %j with 401 negotiate-malformed',
+    async (authorization) => {
+      const reply = await whoami(authorization);
+      expect(reply.status).toBe(401);
+      expect(reply.headers['www-authenticate']).toBe('Negotiate');
+      expect(reply.body).toEqual({
+        status: 401,
+        code: 'negotiate-malformed',
+        detail: 'the Authorization header is not "Negotiate <base64 token>" (RFC 4559); let the HTTP client build it',
+      });
+    },
+  );
 
   it('answers 500 negotiate-unavailable, without the keytab path, when the acceptor has no key', async () => {
     const restore = setNativeEnv({ KRB5_KTNAME: `FILE:${kdc.dir}/missing.keytab` });
@@ -138,7 +155,8 @@ describe('Negotiate (SPNEGO, RFC 4559) against a real MIT KDC', () => {
       expect(reply.body).toEqual({
         status: 500,
         code: 'negotiate-unavailable',
-        detail: 'cannot create the Kerberos acceptor for HTTP@localhost; check that auth.negotiate.keytab (or KRB5_KTNAME) holds a key of its service principal',
+        detail:
+          'cannot create the Kerberos acceptor for HTTP@localhost; check that auth.negotiate.keytab (or KRB5_KTNAME) holds a key of its service principal',
       });
     } finally {
       restore();

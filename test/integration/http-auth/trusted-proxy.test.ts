@@ -33,7 +33,12 @@ const refusals: AuthRefusal[] = [];
  * An app whose authenticator trusts `addresses` (plus mTLS when `tls`, and the proxy `certificates`), listening on
  * `host`; `peerAs` makes every connection's peer address that one, as a proxy on another host would have.
  */
-async function proxyServer(addresses: string[], host = '127.0.0.1', tls = false, options: { certificates?: unknown[]; peerAs?: string; ca?: string } = {}): Promise<number> {
+async function proxyServer(
+  addresses: string[],
+  host = '127.0.0.1',
+  tls = false,
+  options: { certificates?: unknown[]; peerAs?: string; ca?: string } = {},
+): Promise<number> {
   let ca = pki.ca.cert;
   if (options.ca !== undefined) {
     ca = join(dir, `clients-${servers.length}.pem`);
@@ -160,10 +165,16 @@ describe('trusted proxy over mutual TLS', () => {
     it("refuses a certificate with the proxy's very subject from another CA the API trusts (an agency's) with 401 untrusted-proxy", async () => {
       // The API trusts the agency's CA for its users' certificates; the agency mints one named CN=iis-proxy.
       const impostor = pki.client('iis-proxy', { ca: pki.foreignCa });
-      const trusting = await proxyServer(['127.0.0.1'], '127.0.0.1', true, { certificates: [{ fingerprint256: fingerprint }], ca: pki.ca.certPem + pki.foreignCa.certPem });
+      const trusting = await proxyServer(['127.0.0.1'], '127.0.0.1', true, {
+        certificates: [{ fingerprint256: fingerprint }],
+        ca: pki.ca.certPem + pki.foreignCa.certPem,
+      });
       const reply = await call('127.0.0.1', trusting, '/whoami', asUser('CONTOSO\\admin', { tls: tls(impostor) }));
       expect(reply).toMatchObject({ status: 401, body: notTheProxy('127.0.0.1') });
-      expect((await call('127.0.0.1', trusting, '/whoami', asUser('CONTOSO\\bob', { tls: tls(proxyCert) }))).body).toEqual({ name: 'CONTOSO\\bob', method: 'proxy' });
+      expect((await call('127.0.0.1', trusting, '/whoami', asUser('CONTOSO\\bob', { tls: tls(proxyCert) }))).body).toEqual({
+        name: 'CONTOSO\\bob',
+        method: 'proxy',
+      });
     });
 
     it("accepts the header from the proxy's certificate, as the header's user", async () => {
@@ -178,7 +189,13 @@ describe('trusted proxy over mutual TLS', () => {
     });
 
     it("authenticates the user's certificate itself when the header is absent", async () => {
-      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({ name: 'alice@SVC.TEST', method: 'mtls', issuer: 'CN=svc test CA', subject: 'CN=alice', authorities: ['CN=svc test CA'] });
+      expect((await call('127.0.0.1', port, '/whoami', { tls: tls(alice) })).body).toEqual({
+        name: 'alice@SVC.TEST',
+        method: 'mtls',
+        issuer: 'CN=svc test CA',
+        subject: 'CN=alice',
+        authorities: ['CN=svc test CA'],
+      });
     });
   });
 

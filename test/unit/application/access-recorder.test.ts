@@ -24,7 +24,10 @@ describe('AccessRecorder (CDS-TRC-ACL)', () => {
   });
 
   it('reports a failed write and drops its batch, never failing the request', async () => {
-    const failing = { appendAccess: async () => Promise.reject(new Error('disk full')), pruneAccess: async () => ({ compacted: 0, summarized: 0, raw_days: 0, summary_days: 0 }) } as unknown as AccessStore;
+    const failing = {
+      appendAccess: async () => Promise.reject(new Error('disk full')),
+      pruneAccess: async () => ({ compacted: 0, summarized: 0, raw_days: 0, summary_days: 0 }),
+    } as unknown as AccessStore;
     const recorder = new AccessRecorder(failing, new FixedClock(new Date('2026-11-25T10:00:00Z')), hashing);
     const reported: [string, number][] = [];
     recorder.onError = (error, events) => reported.push([(error as Error).message, events]);
@@ -53,17 +56,27 @@ describe('AccessRecorder (CDS-TRC-ACL)', () => {
     recorder.record({ ...request, document: '../../etc/passwd' });
     await recorder.flush();
     expect(errors).toEqual([]);
-    expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual(Array.from({ length: 16 }, () => ({ at: '2026-11-25T10:00:00Z', ...request, principal: 'bob@AGENCY.GOV' })));
+    expect(await store.accessLog('2026-11-25', '2026-11-25')).toEqual(
+      Array.from({ length: 16 }, () => ({ at: '2026-11-25T10:00:00Z', ...request, principal: 'bob@AGENCY.GOV' })),
+    );
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
     expect(refused).toEqual([
-      ...Array.from({ length: 4 }, () => ({ reason: 'principal is not a name: it is 600 characters long, more than 256', principal_length: 600, principal_sha256: sha(kerberos) })),
-      { reason: 'principal is not a name: it holds U+202E, a control, format or line-separator character', principal_length: 25, principal_sha256: sha(override) },
+      ...Array.from({ length: 4 }, () => ({
+        reason: 'principal is not a name: it is 600 characters long, more than 256',
+        principal_length: 600,
+        principal_sha256: sha(kerberos),
+      })),
+      {
+        reason: 'principal is not a name: it holds U+202E, a control, format or line-separator character',
+        principal_length: 25,
+        principal_sha256: sha(override),
+      },
       { reason: 'document is not a document name', principal_length: 16, principal_sha256: sha('alice@AGENCY.GOV') },
     ]);
     expect(JSON.stringify(refused)).not.toMatch(/kkkk|mallory|\u202E/);
   });
 
-  it('keeps the log within its retention: an upkeep after the first flush and then at most once an hour, for the clock\'s today', async () => {
+  it("keeps the log within its retention: an upkeep after the first flush and then at most once an hour, for the clock's today", async () => {
     const store = new InMemoryRunStore();
     const clock = new FixedClock(new Date('2026-11-25T10:00:00Z'));
     const recorder = new AccessRecorder(store, clock, hashing);

@@ -65,7 +65,10 @@ describe('BuildAuditorBundle', () => {
   });
 
   it('maps official FedRAMP ids when a release is given', async () => {
-    const release = { info: { version: 'r1' }, KSI: { IAM: { short_name: 'IAM', indicators: { 'KSI-IAM-MFA': { name: 'MFA', statement: 's', controls: ['ia-2', 'ac-2'] } } } } };
+    const release = {
+      info: { version: 'r1' },
+      KSI: { IAM: { short_name: 'IAM', indicators: { 'KSI-IAM-MFA': { name: 'MFA', statement: 's', controls: ['ia-2', 'ac-2'] } } } },
+    };
     const { useCase } = setup({ '/in/official.json': [aResult('KSI-IAM-MFA', 'FAIL')], '/in/frmr.json': release });
     const result = await useCase.execute({ input: '/in/official.json', outDir: '/out', officialCatalog: '/in/frmr.json' });
     expect(result.counts).toMatchObject({ mapped: 1, unmapped: 0, poam: 1 });
@@ -79,8 +82,11 @@ describe('BuildAuditorBundle', () => {
 });
 
 describe('BuildAuditorBundle on a report read in parts', () => {
-  const sorted = Array.from({ length: 40 }, (_, i) => aResult(i % 7 === 0 ? `KSI-AC-${String(2 + i).padStart(2, '0')}` : `KSI-ZZ-${String(i).padStart(2, '0')}`, (['PASS', 'WARN', 'FAIL'] as const)[i % 3], { details: `d${i}` }))
-    .sort((a, b) => (a.ksi_id < b.ksi_id ? -1 : 1));
+  const sorted = Array.from({ length: 40 }, (_, i) =>
+    aResult(i % 7 === 0 ? `KSI-AC-${String(2 + i).padStart(2, '0')}` : `KSI-ZZ-${String(i).padStart(2, '0')}`, (['PASS', 'WARN', 'FAIL'] as const)[i % 3], {
+      details: `d${i}`,
+    }),
+  ).sort((a, b) => (a.ksi_id < b.ksi_id ? -1 : 1));
 
   async function bundle(parts: number, results: unknown[]) {
     const { d, useCase } = setup({ '/in/r.json': { generated_at: '2026-11-02T14:05:00Z', results } });
@@ -104,7 +110,9 @@ describe('BuildAuditorBundle on a report read in parts', () => {
     const shuffled = [...sorted.slice(20), ...sorted.slice(0, 20)];
     const split = await bundle(2, shuffled);
     expect(split.files).toEqual((await bundle(1, shuffled)).files);
-    expect(JSON.parse(split.files.get('/out/evidence-bundle.json') ?? '').entries.map((e: { ksi_id: string }) => e.ksi_id)).toEqual(sorted.map((r) => r.ksi_id));
+    expect(JSON.parse(split.files.get('/out/evidence-bundle.json') ?? '').entries.map((e: { ksi_id: string }) => e.ksi_id)).toEqual(
+      sorted.map((r) => r.ksi_id),
+    );
   });
 
   it('reports the first error of a later part exactly as a one-piece read does', async () => {

@@ -55,7 +55,7 @@ describe('BuildSlots: a few builds at a time, a bounded queue, one build per key
     expect(await slots.run('a', async () => 43)).toBe(43);
   });
 
-  it('passes a build\'s failure to every asker, frees its slot, and tries the key again next time', async () => {
+  it("passes a build's failure to every asker, frees its slot, and tries the key again next time", async () => {
     const slots = new BuildSlots({ running: 1, waiting: 4 }, 'x');
     const g = gate('never');
     const failing = [slots.run('a', g.build('a')), slots.run('a', g.build('a'))];
@@ -66,43 +66,52 @@ describe('BuildSlots: a few builds at a time, a bounded queue, one build per key
     expect(await next).toBe('b built');
     expect(await slots.run('a', async () => 'a built')).toBe('a built');
     // A build that throws before its first await is a failed build too.
-    await expect(slots.run('c', () => { throw new Error('at once'); })).rejects.toThrow('at once');
+    await expect(
+      slots.run('c', () => {
+        throw new Error('at once');
+      }),
+    ).rejects.toThrow('at once');
     expect(slots.load).toEqual({ running: 0, waiting: 0 });
   });
 
   it('never runs more than `running` at once nor refuses while there is room, whatever the order of arrivals and ends (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 4 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.boolean()), { minLength: 1, maxLength: 25 }), async (running, waiting, steps) => {
-        const slots = new BuildSlots({ running, waiting }, 'x');
-        let now = 0;
-        let peak = 0;
-        const ends: (() => void)[] = [];
-        const pending: Promise<unknown>[] = [];
-        for (const [key, endOne] of steps) {
-          const room = slots.load.running < running || slots.load.waiting < waiting;
-          try {
-            pending.push(
-              slots.run(String(key), () => {
-                now += 1;
-                peak = Math.max(peak, now);
-                return new Promise<void>((resolve) => ends.push(resolve)).finally(() => (now -= 1));
-              }),
-            );
-          } catch (error) {
-            // Refused only when full (a key under way is shared, never refused).
-            expect([room, (error as { code: string }).code]).toEqual([false, 'busy']);
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.boolean()), { minLength: 1, maxLength: 25 }),
+        async (running, waiting, steps) => {
+          const slots = new BuildSlots({ running, waiting }, 'x');
+          let now = 0;
+          let peak = 0;
+          const ends: (() => void)[] = [];
+          const pending: Promise<unknown>[] = [];
+          for (const [key, endOne] of steps) {
+            const room = slots.load.running < running || slots.load.waiting < waiting;
+            try {
+              pending.push(
+                slots.run(String(key), () => {
+                  now += 1;
+                  peak = Math.max(peak, now);
+                  return new Promise<void>((resolve) => ends.push(resolve)).finally(() => (now -= 1));
+                }),
+              );
+            } catch (error) {
+              // Refused only when full (a key under way is shared, never refused).
+              expect([room, (error as { code: string }).code]).toEqual([false, 'busy']);
+            }
+            if (endOne && ends.length > 0) ends.shift()!();
+            await turns();
           }
-          if (endOne && ends.length > 0) ends.shift()!();
-          await turns();
-        }
-        while (ends.length > 0 || slots.load.running + slots.load.waiting > 0) {
-          ends.shift()?.();
-          await turns();
-        }
-        await Promise.all(pending);
-        expect(peak).toBeLessThanOrEqual(running);
-        expect(slots.counts.peakRunning).toBeLessThanOrEqual(running);
-      }),
+          while (ends.length > 0 || slots.load.running + slots.load.waiting > 0) {
+            ends.shift()?.();
+            await turns();
+          }
+          await Promise.all(pending);
+          expect(peak).toBeLessThanOrEqual(running);
+          expect(slots.counts.peakRunning).toBeLessThanOrEqual(running);
+        },
+      ),
       { seed: 42, numRuns: 60 },
     );
   });

@@ -12,7 +12,12 @@ import { RecordingEventSinks } from '../../fakes/recording-event-sinks';
 import { aResult, TEST_SETTINGS } from '../../support/builders';
 import { doubles, processRunOver } from '../../support/harness';
 
-const report = (day: string, results: KsiResult[]) => ({ schema_version: '1', generated_at: `${day}T06:00:00Z`, source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' }, results });
+const report = (day: string, results: KsiResult[]) => ({
+  schema_version: '1',
+  generated_at: `${day}T06:00:00Z`,
+  source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' },
+  results,
+});
 const files = {
   '/runs/1.json': report('2026-11-01', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS')]),
   '/runs/2.json': report('2026-11-04', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'WARN')]),
@@ -37,7 +42,13 @@ describe('ProcessRun', () => {
   it('records runs in order and moves the lifecycle on, sending one event per change to every sink', async () => {
     const { process, sinks, store } = setup();
     const first = await process.execute({ input: '/runs/1.json', sinks: ['ndjson:a'] });
-    expect(first).toMatchObject({ store: 'memory', recorded: true, events: 2, drift: { P1: 0, P2: 0, P3: 0, P4: 0 }, deliveries: [{ sink: 'ndjson:a', delivered: 2, attempts: 1 }] });
+    expect(first).toMatchObject({
+      store: 'memory',
+      recorded: true,
+      events: 2,
+      drift: { P1: 0, P2: 0, P3: 0, P4: 0 },
+      deliveries: [{ sink: 'ndjson:a', delivered: 2, attempts: 1 }],
+    });
     expect(first.run).toMatchObject({ seq: 1, as_of: '2026-11-01T06:00:00Z', poam: { open: 1, opened: 1, overdue: 0 } });
     await process.execute({ input: '/runs/2.json', sinks: ['ndjson:a'] });
     const third = await process.execute({ input: '/runs/3.json', sinks: ['ndjson:a'] });
@@ -52,7 +63,10 @@ describe('ProcessRun', () => {
       '3 poam.closed KSI-IA-02',
       '3 drift.detected KSI-IA-02',
     ]);
-    expect((await store.latest())?.poam.map((i) => `${i.poam_id} ${i.status} ${i.original_detection_date}`)).toEqual(['POAM-KSI-AU-02 Open 2026-11-04', 'POAM-KSI-IA-02 Closed 2026-11-01']);
+    expect((await store.latest())?.poam.map((i) => `${i.poam_id} ${i.status} ${i.original_detection_date}`)).toEqual([
+      'POAM-KSI-AU-02 Open 2026-11-04',
+      'POAM-KSI-IA-02 Closed 2026-11-01',
+    ]);
   });
 
   it('records a run once: the same input again records nothing and sends its stored events again', async () => {
@@ -91,7 +105,7 @@ describe('ProcessRun', () => {
     expect([result.source, result.drift]).toEqual(['(unnamed)', { P1: 0, P2: 0, P3: 0, P4: 0 }]);
   });
 
-  it('one scanner\'s PASS does not close the POA&M item of a KSI another scanner still reports failing; the last failing source\'s PASS does', async () => {
+  it("one scanner's PASS does not close the POA&M item of a KSI another scanner still reports failing; the last failing source's PASS does", async () => {
     const { process } = setup();
     const item = (r: { run: { poam: { open: number; closed_now: number } } }) => [r.run.poam.open, r.run.poam.closed_now];
     // [open, closed now] after each run.

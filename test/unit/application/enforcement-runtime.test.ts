@@ -39,12 +39,18 @@ class ScriptedAdapter implements EnforcementAdapter {
   }
 }
 
-const result = (ksi: string, status: Status, evidence?: Record<string, unknown>): KsiResult => (evidence ? { ksi_id: ksi, status, evidence } : { ksi_id: ksi, status });
+const result = (ksi: string, status: Status, evidence?: Record<string, unknown>): KsiResult =>
+  evidence ? { ksi_id: ksi, status, evidence } : { ksi_id: ksi, status };
 
 const policy = (overrides: Partial<EPLPolicy> = {}): EPLPolicy => anEplPolicy(overrides) as EPLPolicy;
 
 /** An adapter that fixes what it is given: the result after is PASS. */
-const fixer = (name = 'entra-ca', actions = ['enable-ca-policy']) => new ScriptedAdapter(name, actions, (c) => ({ changed: true, after: { ...c.result, status: 'PASS' }, detail: `enabled "${String(c.action.parameters?.policy)}"` }));
+const fixer = (name = 'entra-ca', actions = ['enable-ca-policy']) =>
+  new ScriptedAdapter(name, actions, (c) => ({
+    changed: true,
+    after: { ...c.result, status: 'PASS' },
+    detail: `enabled "${String(c.action.parameters?.policy)}"`,
+  }));
 
 function runtime(adapters: EnforcementAdapter[], options: Partial<EnforcementRuntimeOptions> = {}) {
   const timer = new FakeTimer();
@@ -70,11 +76,26 @@ describe('EnforcementRuntime', () => {
         changed: false,
         audit: [
           { policy_id: 'mfa-admins', event: 'enter', phase: 'load', from: null, to: 'EVALUATING', at: AT, reason: 'loaded from policies' },
-          { policy_id: 'mfa-admins', event: 'transition', phase: 'evaluate', from: 'EVALUATING', to: 'COMPLIANT', at: AT, reason: 'condition does not hold for KSI-IA-02 (status PASS)' },
+          {
+            policy_id: 'mfa-admins',
+            event: 'transition',
+            phase: 'evaluate',
+            from: 'EVALUATING',
+            to: 'COMPLIANT',
+            at: AT,
+            reason: 'condition does not hold for KSI-IA-02 (status PASS)',
+          },
         ],
       },
     ]);
-    expect(report.summary).toEqual({ total: 1, counts: { EVALUATING: 0, COMPLIANT: 1, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 0, FAILED: 0 }, dry_run: 0, attempts: 0, started_at: AT, finished_at: AT });
+    expect(report.summary).toEqual({
+      total: 1,
+      counts: { EVALUATING: 0, COMPLIANT: 1, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 0, FAILED: 0 },
+      dry_run: 0,
+      attempts: 0,
+      started_at: AT,
+      finished_at: AT,
+    });
   });
 
   it('enforces a violated policy and verifies it REMEDIATED, with the exact audit trail', async () => {
@@ -84,11 +105,53 @@ describe('EnforcementRuntime', () => {
     const at = (s: number) => `2026-11-20T12:00:0${s}.000Z`;
     const expected: EnforcementAuditRecord[] = [
       { policy_id: 'mfa-admins', event: 'enter', phase: 'load', from: null, to: 'EVALUATING', at: at(1), reason: 'loaded from ca.json' },
-      { policy_id: 'mfa-admins', event: 'transition', phase: 'evaluate', from: 'EVALUATING', to: 'VIOLATED', at: at(2), reason: 'condition holds for KSI-IA-02 (status FAIL)' },
-      { policy_id: 'mfa-admins', event: 'step', phase: 'plan', from: 'VIOLATED', to: 'VIOLATED', at: at(3), reason: 'action "enable-ca-policy" goes to adapter "entra-ca" (at most 1 attempt(s), timeout 5000 ms)' },
-      { policy_id: 'mfa-admins', event: 'transition', phase: 'enforce', from: 'VIOLATED', to: 'ENFORCING', at: at(4), reason: 'enforcement starts with adapter "entra-ca"' },
-      { policy_id: 'mfa-admins', event: 'step', phase: 'enforce', from: 'ENFORCING', to: 'ENFORCING', at: at(5), reason: 'attempt 1: adapter "entra-ca" changed something: enabled "Require MFA for admins"', attempt: 1 },
-      { policy_id: 'mfa-admins', event: 'transition', phase: 'verify', from: 'ENFORCING', to: 'REMEDIATED', at: at(6), reason: 'verified on attempt 1: condition no longer holds for KSI-IA-02 (status PASS)', attempt: 1 },
+      {
+        policy_id: 'mfa-admins',
+        event: 'transition',
+        phase: 'evaluate',
+        from: 'EVALUATING',
+        to: 'VIOLATED',
+        at: at(2),
+        reason: 'condition holds for KSI-IA-02 (status FAIL)',
+      },
+      {
+        policy_id: 'mfa-admins',
+        event: 'step',
+        phase: 'plan',
+        from: 'VIOLATED',
+        to: 'VIOLATED',
+        at: at(3),
+        reason: 'action "enable-ca-policy" goes to adapter "entra-ca" (at most 1 attempt(s), timeout 5000 ms)',
+      },
+      {
+        policy_id: 'mfa-admins',
+        event: 'transition',
+        phase: 'enforce',
+        from: 'VIOLATED',
+        to: 'ENFORCING',
+        at: at(4),
+        reason: 'enforcement starts with adapter "entra-ca"',
+      },
+      {
+        policy_id: 'mfa-admins',
+        event: 'step',
+        phase: 'enforce',
+        from: 'ENFORCING',
+        to: 'ENFORCING',
+        at: at(5),
+        reason: 'attempt 1: adapter "entra-ca" changed something: enabled "Require MFA for admins"',
+        attempt: 1,
+      },
+      {
+        policy_id: 'mfa-admins',
+        event: 'transition',
+        phase: 'verify',
+        from: 'ENFORCING',
+        to: 'REMEDIATED',
+        at: at(6),
+        reason: 'verified on attempt 1: condition no longer holds for KSI-IA-02 (status PASS)',
+        attempt: 1,
+      },
     ];
     expect(report.outcomes[0]).toEqual({
       policy_id: 'mfa-admins',
@@ -103,7 +166,14 @@ describe('EnforcementRuntime', () => {
       audit: expected,
     });
     expect(report.audit).toEqual(expected);
-    expect(report.summary).toEqual({ total: 1, counts: { EVALUATING: 0, COMPLIANT: 0, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 1, FAILED: 0 }, dry_run: 0, attempts: 1, started_at: at(0), finished_at: at(7) });
+    expect(report.summary).toEqual({
+      total: 1,
+      counts: { EVALUATING: 0, COMPLIANT: 0, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 1, FAILED: 0 },
+      dry_run: 0,
+      attempts: 1,
+      started_at: at(0),
+      finished_at: at(7),
+    });
     expect(adapter.calls).toHaveLength(1);
     const [call] = adapter.calls;
     expect([call.attempt, call.action, call.result, call.signal.aborted]).toEqual([1, policy().action, result('KSI-IA-02', 'FAIL'), true]);
@@ -115,7 +185,12 @@ describe('EnforcementRuntime', () => {
     const stubborn = new ScriptedAdapter('stubborn', ['enable-ca-policy'], (c) => ({ changed: true, after: { ...c.result, evidence: { round: ++n } } }));
     const report = await runtime([stubborn]).runtime.run({ policies: [policy({ max_attempts: 3 })], results: [result('KSI-IA-02', 'FAIL')] });
     const [outcome] = report.outcomes;
-    expect([outcome.state, outcome.reason, outcome.attempts, outcome.changed]).toEqual(['FAILED', 'still violated after 3 attempt(s): condition holds for KSI-IA-02 (status FAIL)', 3, true]);
+    expect([outcome.state, outcome.reason, outcome.attempts, outcome.changed]).toEqual([
+      'FAILED',
+      'still violated after 3 attempt(s): condition holds for KSI-IA-02 (status FAIL)',
+      3,
+      true,
+    ]);
     expect(stubborn.calls.map((c) => [c.attempt, c.result.evidence])).toEqual([
       [1, undefined],
       [2, { round: 1 }],
@@ -133,14 +208,24 @@ describe('EnforcementRuntime', () => {
   });
 
   it('ends REMEDIATED on a later attempt when verification then passes', async () => {
-    const slow = new ScriptedAdapter('slow', ['enable-ca-policy'], (c) => ({ changed: c.attempt === 2, after: { ...c.result, status: c.attempt === 2 ? 'PASS' : 'FAIL' } }));
+    const slow = new ScriptedAdapter('slow', ['enable-ca-policy'], (c) => ({
+      changed: c.attempt === 2,
+      after: { ...c.result, status: c.attempt === 2 ? 'PASS' : 'FAIL' },
+    }));
     const [outcome] = (await runtime([slow]).runtime.run({ policies: [policy({ max_attempts: 5 })], results: [result('KSI-IA-02', 'FAIL')] })).outcomes;
-    expect([outcome.state, outcome.reason, outcome.attempts]).toEqual(['REMEDIATED', 'verified on attempt 2: condition no longer holds for KSI-IA-02 (status PASS)', 2]);
+    expect([outcome.state, outcome.reason, outcome.attempts]).toEqual([
+      'REMEDIATED',
+      'verified on attempt 2: condition no longer holds for KSI-IA-02 (status PASS)',
+      2,
+    ]);
   });
 
   it('stops a dry run at the plan: VIOLATED, adapter never called', async () => {
     const adapter = fixer();
-    const report = await runtime([adapter]).runtime.run({ policies: [policy({ mode: 'dry-run' }), policy({ id: 'other', mode: 'dry-run', action: { name: 'disable-legacy-auth' } })], results: [result('KSI-IA-02', 'FAIL')] });
+    const report = await runtime([adapter]).runtime.run({
+      policies: [policy({ mode: 'dry-run' }), policy({ id: 'other', mode: 'dry-run', action: { name: 'disable-legacy-auth' } })],
+      results: [result('KSI-IA-02', 'FAIL')],
+    });
     expect(adapter.calls).toEqual([]);
     expect(report.outcomes.map((o) => [o.state, o.reason, o.adapter, o.attempts])).toEqual([
       ['VIOLATED', 'dry run: would run action "enable-ca-policy" with adapter "entra-ca"', 'entra-ca', 0],
@@ -158,14 +243,23 @@ describe('EnforcementRuntime', () => {
   it('falls back to the no-op adapter when none handles the action: nothing changes, FAILED "no adapter"', async () => {
     const other = fixer('other', ['something-else']);
     // Even when a re-read says PASS, a policy no adapter enforced is never REMEDIATED.
-    const report = await runtime([other], { resultAfter: async () => result('KSI-IA-02', 'PASS') }).runtime.run({ policies: [policy()], results: [result('KSI-IA-02', 'FAIL')] });
+    const report = await runtime([other], { resultAfter: async () => result('KSI-IA-02', 'PASS') }).runtime.run({
+      policies: [policy()],
+      results: [result('KSI-IA-02', 'FAIL')],
+    });
     const [outcome] = report.outcomes;
     expect(other.calls).toEqual([]);
     expect([outcome.state, outcome.reason, outcome.adapter, outcome.attempts, outcome.changed]).toEqual(['FAILED', 'no adapter', 'no-op', 1, false]);
     expect(outcome.audit.slice(2).map((r) => [r.event, r.phase, r.from, r.to, r.reason])).toEqual([
       ['step', 'plan', 'VIOLATED', 'VIOLATED', 'no adapter handles action "enable-ca-policy"; the no-op adapter stands in'],
       ['transition', 'enforce', 'VIOLATED', 'ENFORCING', 'enforcement starts with adapter "no-op"'],
-      ['step', 'enforce', 'ENFORCING', 'ENFORCING', 'attempt 1: adapter "no-op" changed nothing: no adapter handles action "enable-ca-policy"; nothing was changed'],
+      [
+        'step',
+        'enforce',
+        'ENFORCING',
+        'ENFORCING',
+        'attempt 1: adapter "no-op" changed nothing: no adapter handles action "enable-ca-policy"; nothing was changed',
+      ],
       ['transition', 'enforce', 'ENFORCING', 'FAILED', 'no adapter'],
     ]);
   });
@@ -198,7 +292,10 @@ describe('EnforcementRuntime', () => {
       });
     });
     const { timer, runtime: run } = runtime([hanging, fixer('fast', ['fast'])]);
-    const running = run.run({ policies: [policy({ timeout_ms: 5000, max_attempts: 2 }), policy({ id: 'quick', action: { name: 'fast' } })], results: [result('KSI-IA-02', 'FAIL')] });
+    const running = run.run({
+      policies: [policy({ timeout_ms: 5000, max_attempts: 2 }), policy({ id: 'quick', action: { name: 'fast' } })],
+      results: [result('KSI-IA-02', 'FAIL')],
+    });
     await started;
     expect(timer.requested).toEqual([5000, 30000]);
     timer.advance(4999);
@@ -210,7 +307,16 @@ describe('EnforcementRuntime', () => {
     expect([outcome.state, outcome.reason, outcome.attempts]).toEqual(['FAILED', 'timed out after 5000 ms', 1]);
     expect(hanging.calls[0].signal.aborted).toBe(true);
     expect((hanging.calls[0].signal.reason as Error).message).toBe('timed out after 5000 ms');
-    expect(outcome.audit.at(-1)).toEqual({ policy_id: 'mfa-admins', event: 'transition', phase: 'enforce', from: 'ENFORCING', to: 'FAILED', at: '2026-11-20T12:00:00.000Z', reason: 'timed out after 5000 ms', attempt: 1 });
+    expect(outcome.audit.at(-1)).toEqual({
+      policy_id: 'mfa-admins',
+      event: 'transition',
+      phase: 'enforce',
+      from: 'ENFORCING',
+      to: 'FAILED',
+      at: '2026-11-20T12:00:00.000Z',
+      reason: 'timed out after 5000 ms',
+      attempt: 1,
+    });
     expect(quick.state).toBe('REMEDIATED');
     const records = outcome.audit.length;
     finish({ changed: true, after: result('KSI-IA-02', 'PASS') });
@@ -249,7 +355,10 @@ describe('EnforcementRuntime', () => {
         condition: { any: [{ status_in: ['FAIL'] }, { evidence: { path: 'drift', op: '>', value: 1 } }] },
       });
     });
-    const adapter = new ScriptedAdapter('fixer', ['enable-ca-policy'], (c) => ({ changed: true, after: { ...c.result, status: 'PASS', evidence: { drift: 0 } } }));
+    const adapter = new ScriptedAdapter('fixer', ['enable-ca-policy'], (c) => ({
+      changed: true,
+      after: { ...c.result, status: 'PASS', evidence: { drift: 0 } },
+    }));
     const report = await runtime([adapter], { concurrency: 16 }).runtime.run({ policies, results });
 
     // Count the expected outcomes the slow, obvious way.
@@ -274,19 +383,33 @@ describe('EnforcementRuntime', () => {
   });
 
   it('leaves a policy without a result for its KSI in EVALUATING, counted as not evaluated', async () => {
-    const report = await runtime([fixer()]).runtime.run({ policies: [policy({ target: 'KSI-SC-07' }), policy({ id: 'ctl', target: 'sc-7.3' })], results: [result('KSI-IA-02', 'FAIL')] });
+    const report = await runtime([fixer()]).runtime.run({
+      policies: [policy({ target: 'KSI-SC-07' }), policy({ id: 'ctl', target: 'sc-7.3' })],
+      results: [result('KSI-IA-02', 'FAIL')],
+    });
     expect(report.outcomes.map((o) => [o.ksi_id, o.state, o.reason, o.audit.length])).toEqual([
       ['KSI-SC-07', 'EVALUATING', 'not evaluated: no result for KSI-SC-07', 2],
       ['KSI-SC-07', 'EVALUATING', 'not evaluated: no result for KSI-SC-07 (control sc-7.3)', 2],
     ]);
-    expect(report.outcomes[0].audit[1]).toEqual({ policy_id: 'mfa-admins', event: 'step', phase: 'evaluate', from: 'EVALUATING', to: 'EVALUATING', at: AT, reason: 'not evaluated: no result for KSI-SC-07' });
+    expect(report.outcomes[0].audit[1]).toEqual({
+      policy_id: 'mfa-admins',
+      event: 'step',
+      phase: 'evaluate',
+      from: 'EVALUATING',
+      to: 'EVALUATING',
+      at: AT,
+      reason: 'not evaluated: no result for KSI-SC-07',
+    });
     expect(report.summary.counts.EVALUATING).toBe(2);
   });
 
   it('finds the KSI of a control target by the catalog rule, or through controlToKsi', async () => {
     const results = [result('KSI-AC-02', 'FAIL'), result('KSI-IAM-01', 'FAIL')];
     const byRule = await runtime([]).runtime.run({ policies: [policy({ target: 'ac-2.4', mode: 'dry-run' })], results });
-    expect([byRule.outcomes[0].ksi_id, byRule.outcomes[0].reason]).toEqual(['KSI-AC-02', 'dry run: no adapter handles action "enable-ca-policy"; an enforce run would end FAILED']);
+    expect([byRule.outcomes[0].ksi_id, byRule.outcomes[0].reason]).toEqual([
+      'KSI-AC-02',
+      'dry run: no adapter handles action "enable-ca-policy"; an enforce run would end FAILED',
+    ]);
     expect(byRule.outcomes[0].audit[1].reason).toBe('condition holds for KSI-AC-02 (control ac-2.4) (status FAIL)');
     const mapped = await runtime([], { controlToKsi: (c) => (c === 'ia-2' ? 'KSI-IAM-01' : undefined) }).runtime.run({
       policies: [policy({ target: 'ia-2', mode: 'dry-run' }), policy({ id: 'x', target: 'zz-9' })],
@@ -324,7 +447,11 @@ describe('EnforcementRuntime', () => {
       ['KSI-IA-02', 'wrong', 1, false],
     ]);
     const without = await runtime([silent]).runtime.run({ policies: [policy()], results: [result('KSI-IA-02', 'FAIL')] });
-    expect([without.outcomes[0].state, without.outcomes[0].reason, without.outcomes[0].changed]).toEqual(['FAILED', 'not verified: adapter "silent" reported no result after attempt 1 and no resultAfter hook is set', true]);
+    expect([without.outcomes[0].state, without.outcomes[0].reason, without.outcomes[0].changed]).toEqual([
+      'FAILED',
+      'not verified: adapter "silent" reported no result after attempt 1 and no resultAfter hook is set',
+      true,
+    ]);
   });
 
   it('gives the action to the first adapter that handles it, skipping one whose canHandle throws', async () => {
@@ -339,12 +466,17 @@ describe('EnforcementRuntime', () => {
     const second = fixer('second');
     const report = await runtime([throwing, first, second]).runtime.run({ policies: [policy()], results: [result('KSI-IA-02', 'FAIL')] });
     expect([report.outcomes[0].adapter, first.calls.length, second.calls.length]).toEqual(['first', 1, 0]);
-    expect(report.outcomes[0].audit[2].reason).toBe('action "enable-ca-policy" goes to adapter "first" (at most 1 attempt(s), timeout 30000 ms) (adapter "flaky" threw in canHandle: not configured)');
+    expect(report.outcomes[0].audit[2].reason).toBe(
+      'action "enable-ca-policy" goes to adapter "first" (at most 1 attempt(s), timeout 30000 ms) (adapter "flaky" threw in canHandle: not configured)',
+    );
   });
 
   it('streams every record to onAudit in the order of the trail', async () => {
     const seen: EnforcementAuditRecord[] = [];
-    const report = await runtime([fixer()], { onAudit: (r) => seen.push(r) }).runtime.run({ policies: [policy(), policy({ id: 'b', mode: 'dry-run' })], results: [result('KSI-IA-02', 'FAIL')] });
+    const report = await runtime([fixer()], { onAudit: (r) => seen.push(r) }).runtime.run({
+      policies: [policy(), policy({ id: 'b', mode: 'dry-run' })],
+      results: [result('KSI-IA-02', 'FAIL')],
+    });
     expect(seen).toEqual(report.audit);
     expect(seen).toHaveLength(6 + 3);
     expect(seen.slice(0, 2).map((r) => [r.policy_id, r.event])).toEqual([
@@ -357,7 +489,10 @@ describe('EnforcementRuntime', () => {
     const adapter = fixer();
     const { runtime: run } = runtime([adapter]);
     await expect(run.run({ policies: [policy({ mode: 'force' as never })], results: [], source: 'ca.json' })).rejects.toThrow(
-      new InvalidInputError('invalid-epl-policy', 'ca.json: policies[0].mode: expected "enforce" or "dry-run", got "force" (policy "mfa-admins"); write "enforce", or "dry-run" to plan without changing anything'),
+      new InvalidInputError(
+        'invalid-epl-policy',
+        'ca.json: policies[0].mode: expected "enforce" or "dry-run", got "force" (policy "mfa-admins"); write "enforce", or "dry-run" to plan without changing anything',
+      ),
     );
     await expect(run.run({ policies: [policy()], results: [result('KSI-IA-02', 'FAIL'), result('KSI-IA-02', 'PASS')] })).rejects.toThrow(
       'results: results[1].ksi_id: duplicate "KSI-IA-02" (first at results[0]); keep one result per KSI, or merge several reports with "svc evidence build"',
@@ -367,16 +502,37 @@ describe('EnforcementRuntime', () => {
 
   it('runs an empty batch', async () => {
     const report = await runtime([]).runtime.run({ policies: [], results: [] });
-    expect(report).toEqual({ outcomes: [], audit: [], summary: { total: 0, counts: { EVALUATING: 0, COMPLIANT: 0, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 0, FAILED: 0 }, dry_run: 0, attempts: 0, started_at: AT, finished_at: AT } });
+    expect(report).toEqual({
+      outcomes: [],
+      audit: [],
+      summary: {
+        total: 0,
+        counts: { EVALUATING: 0, COMPLIANT: 0, VIOLATED: 0, ENFORCING: 0, REMEDIATED: 0, FAILED: 0 },
+        dry_run: 0,
+        attempts: 0,
+        started_at: AT,
+        finished_at: AT,
+      },
+    });
   });
 
   it.each<[string, Partial<EnforcementRuntimeOptions>, string]>([
     ['concurrency 0', { concurrency: 0 }, 'EnforcementRuntime: concurrency: expected a whole number of at least 1, got number 0; pass e.g. 8 or leave it out'],
-    ['concurrency 2.5', { concurrency: 2.5 }, 'EnforcementRuntime: concurrency: expected a whole number of at least 1, got number 2.5; pass e.g. 8 or leave it out'],
-    ['adapters not an array', { adapters: undefined as never }, 'EnforcementRuntime: adapters: expected an array, got nothing; pass [] when there is none (every action then ends FAILED "no adapter")'],
+    [
+      'concurrency 2.5',
+      { concurrency: 2.5 },
+      'EnforcementRuntime: concurrency: expected a whole number of at least 1, got number 2.5; pass e.g. 8 or leave it out',
+    ],
+    [
+      'adapters not an array',
+      { adapters: undefined as never },
+      'EnforcementRuntime: adapters: expected an array, got nothing; pass [] when there is none (every action then ends FAILED "no adapter")',
+    ],
     ['no timer', { timer: undefined as never }, 'EnforcementRuntime: timer: missing; pass a Timer, or use createEnforcementRuntime for the system timer'],
   ])('refuses options with %s', (_name, options, message) => {
-    expect(() => new EnforcementRuntime({ adapters: [], timer: new FakeTimer(), ...options })).toThrow(new InvalidInputError('invalid-enforcement-options', message));
+    expect(() => new EnforcementRuntime({ adapters: [], timer: new FakeTimer(), ...options })).toThrow(
+      new InvalidInputError('invalid-enforcement-options', message),
+    );
   });
 
   it('uses the timer as its clock when no clock is given', async () => {

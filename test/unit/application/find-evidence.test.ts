@@ -4,7 +4,15 @@ import { evidenceIndexSources } from '../../../src/application/conmon/evidence-i
 import { EVIDENCE_BUCKET_BYTES, FindEvidence } from '../../../src/application/trust/find-evidence';
 import { jsonText } from '../../../src/domain/encoding/json-chunks';
 import { OCR_KIND } from '../../../src/domain/fedramp/ongoing-records';
-import { EVIDENCE_LIST, indexDocumentName, LIST_PAGE_SIZE, pageDocumentName, pagedListIndex, pageEntry, type ListItem } from '../../../src/domain/paging/paged-list';
+import {
+  EVIDENCE_LIST,
+  indexDocumentName,
+  LIST_PAGE_SIZE,
+  pageDocumentName,
+  pagedListIndex,
+  pageEntry,
+  type ListItem,
+} from '../../../src/domain/paging/paged-list';
 import { bucketDocumentName, bucketOf, EVIDENCE_INDEX_DOCUMENT } from '../../../src/domain/trust/evidence-index';
 import type { RunDocumentSource } from '../../../src/ports/run-store';
 import { FixedClock } from '../../fakes/fixed-clock';
@@ -43,7 +51,10 @@ const entry = (ksi: number, hash: string, observedAt = '2026-11-02T08:00:00Z'): 
 function evidencePages(entries: readonly ListItem[]): RunDocumentSource[] {
   const pages: ListItem[][] = [];
   for (let i = 0; i < entries.length; i += LIST_PAGE_SIZE) pages.push(entries.slice(i, i + LIST_PAGE_SIZE));
-  const index = pagedListIndex(EVIDENCE_LIST, pages.map((items) => pageEntry(EVIDENCE_LIST, items)));
+  const index = pagedListIndex(
+    EVIDENCE_LIST,
+    pages.map((items) => pageEntry(EVIDENCE_LIST, items)),
+  );
   return [
     ...pages.map((items, n) => ({ name: pageDocumentName(EVIDENCE_LIST, n), media_type: 'application/json', chunks: [jsonText(items, 'canonical')] })),
     { name: indexDocumentName(EVIDENCE_LIST), media_type: 'application/json', chunks: [jsonText(index, 'canonical')] },
@@ -51,14 +62,20 @@ function evidencePages(entries: readonly ListItem[]): RunDocumentSource[] {
 }
 
 /** The stored index `svc conmon process` writes beside the pages (evidenceIndexSources). */
-const indexOf = (entries: readonly ListItem[]): RunDocumentSource[] => evidenceIndexSources({ length: entries.length, hashAt: (i) => (entries[i].content_hash as string).slice('sha256:'.length) });
+const indexOf = (entries: readonly ListItem[]): RunDocumentSource[] =>
+  evidenceIndexSources({ length: entries.length, hashAt: (i) => (entries[i].content_hash as string).slice('sha256:'.length) });
 
 /**
  * Records run `n` with these entries, as svc records a run now: its evidence pages and their stored index. `legacy`:
  * the pages alone, as an svc before the stored index recorded them; no documents at all for `undefined` entries (svc
  * 0.5.0).
  */
-async function record(store: InMemoryRunStore, n: number, entries: readonly ListItem[] | undefined, options: { legacy?: boolean; sources?: (entries: readonly ListItem[]) => RunDocumentSource[] } = {}): Promise<void> {
+async function record(
+  store: InMemoryRunStore,
+  n: number,
+  entries: readonly ListItem[] | undefined,
+  options: { legacy?: boolean; sources?: (entries: readonly ListItem[]) => RunDocumentSource[] } = {},
+): Promise<void> {
   const rec = recordFor(n);
   const id = runIdOf(rec);
   const sources = options.sources ?? ((e: readonly ListItem[]) => [...evidencePages(e), ...(options.legacy ? [] : indexOf(e))]);
@@ -67,7 +84,11 @@ async function record(store: InMemoryRunStore, n: number, entries: readonly List
 
 /** `fedramp ocr`'s journal entry freezing run `runSeq` for the period ending `to`. */
 async function recordOcr(store: InMemoryRunStore, to: string, runSeq: number): Promise<void> {
-  await store.appendJournal(OCR_KIND, { period: { from: '2026-09-01', to }, next_report_date: '2027-03-01', document: {}, snapshot: { run_seq: runSeq, journal_seq: 0 } }, `${to}T12:00:00Z`);
+  await store.appendJournal(
+    OCR_KIND,
+    { period: { from: '2026-09-01', to }, next_report_date: '2027-03-01', document: {}, snapshot: { run_seq: runSeq, journal_seq: 0 } },
+    `${to}T12:00:00Z`,
+  );
 }
 
 /** A FindEvidence over `store`; `bucketBytes` 0 keeps no bucket, so every lookup's reads show. */
@@ -83,7 +104,7 @@ const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 const entriesOf = (tag: string, count: number) => Array.from({ length: count }, (_, i) => entry(i, sha(`${tag} ${i}`)));
 
 describe('FindEvidence: one evidence entry by its content hash, through the index each run carries', () => {
-  it('finds entries on every page of a run through its stored index: the header once, then one bucket and the entry\'s page a lookup, never a pass', async () => {
+  it("finds entries on every page of a run through its stored index: the header once, then one bucket and the entry's page a lookup, never a pass", async () => {
     const store = new ReadNotingStore();
     const entries = entriesOf('big', 9 * LIST_PAGE_SIZE + 500);
     await record(store, 1, entries);
@@ -104,7 +125,7 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
     expect(new Set([0, 1, 999, 1000, 4999, 9000, 9499].map(bucket)).size).toBeGreaterThan(1);
   });
 
-  it('tells entries that share the hash prefix apart by the full hash, reading each candidate\'s page; a prefix no entry has reads the bucket alone', async () => {
+  it("tells entries that share the hash prefix apart by the full hash, reading each candidate's page; a prefix no entry has reads the bucket alone", async () => {
     const store = new ReadNotingStore();
     const entries = entriesOf('collide', 2 * LIST_PAGE_SIZE + 10);
     const prefix = 'abcdef01';
@@ -155,24 +176,37 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
       message: `no evidence entry has content hash ${hashOf(only('run 2'))} in run 4 (the latest) or run 3 (the OCR snapshot of 2026-11-30) or run 1 (the OCR snapshot of 2026-08-31): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze`,
     });
     // One bucket of each run searched; no page (no candidate), no header again.
-    expect(store.opened.splice(0)).toEqual([`${(await store.list())[3].id}/evidence-index.0000.bin`, `${(await store.list())[2].id}/evidence-index.0000.bin`, `${(await store.list())[0].id}/evidence-index.0000.bin`]);
+    expect(store.opened.splice(0)).toEqual([
+      `${(await store.list())[3].id}/evidence-index.0000.bin`,
+      `${(await store.list())[2].id}/evidence-index.0000.bin`,
+      `${(await store.list())[0].id}/evidence-index.0000.bin`,
+    ]);
   });
 
-  it('searches the latest run of every source (the store\'s state), newest first: another scanner\'s run does not hide a source\'s evidence', async () => {
+  it("searches the latest run of every source (the store's state), newest first: another scanner's run does not hide a source's evidence", async () => {
     const store = new ReadNotingStore();
     const only = (tag: string) => entry(1, sha(tag));
     const recordAs = async (n: number, tool: string, entries: ListItem[]) => {
       const base = recordFor(n);
       const rec = { ...base, report: { ...base.report, source: { tool } } };
       const id = runIdOf(rec);
-      await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record: rec }), () => [...evidencePages(entries), ...indexOf(entries)]);
+      await store.append(
+        id,
+        (_latest, seq) => storedRunFor(id, seq, { record: rec }),
+        () => [...evidencePages(entries), ...indexOf(entries)],
+      );
     };
     await recordAs(1, 'Nessus', [only('nessus monday')]);
     await recordAs(2, 'ScubaGear', [only('scuba')]);
     await recordAs(3, 'Nessus', [only('nessus tuesday')]);
     await recordAs(4, 'Trivy', [only('trivy')]);
     const { find } = finder(store);
-    for (const [tag, seq] of [['scuba', 2], ['nessus tuesday', 3], ['trivy', 4]] as const) expect((await find.execute({ sha256: hashOf(only(tag)) })).run.seq).toBe(seq);
+    for (const [tag, seq] of [
+      ['scuba', 2],
+      ['nessus tuesday', 3],
+      ['trivy', 4],
+    ] as const)
+      expect((await find.execute({ sha256: hashOf(only(tag)) })).run.seq).toBe(seq);
     await expect(find.execute({ sha256: hashOf(only('nessus monday')) })).rejects.toMatchObject({
       code: 'no-such-evidence',
       message: `no evidence entry has content hash ${hashOf(only('nessus monday'))} in run 4 (the latest of Trivy) or run 3 (the latest of Nessus) or run 2 (the latest of ScubaGear): evidence links resolve to the evidence of the latest run of every source and of the runs that recorded OCRs froze`,
@@ -210,7 +244,14 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
     const { find } = finder(store, clock, 1600);
     expect(find.bucketBytes).toBe(1600);
     await expect(find.execute({ sha256: sha('nowhere 1') })).rejects.toMatchObject({ code: 'no-such-evidence' });
-    expect(store.take()).toEqual([EVIDENCE_INDEX_DOCUMENT, 'evidence-index.0000.bin', EVIDENCE_INDEX_DOCUMENT, 'evidence-index.0000.bin', EVIDENCE_INDEX_DOCUMENT, 'evidence-index.0000.bin']);
+    expect(store.take()).toEqual([
+      EVIDENCE_INDEX_DOCUMENT,
+      'evidence-index.0000.bin',
+      EVIDENCE_INDEX_DOCUMENT,
+      'evidence-index.0000.bin',
+      EVIDENCE_INDEX_DOCUMENT,
+      'evidence-index.0000.bin',
+    ]);
     expect(find.kept).toEqual({ headers: 3, built: 0, buckets: 2, bucketBytes: 1600 });
     // Runs 3, 2, 1 searched in that order: run 3's bucket was dropped for run 1's, then run 2's for run 3's, ….
     await expect(find.execute({ sha256: sha('nowhere 2') })).rejects.toMatchObject({ code: 'no-such-evidence' });
@@ -231,7 +272,9 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
     expect(find.kept).toEqual({ headers: 4, built: 0, buckets: 4, bucketBytes: 3200 });
     await record(store, 5, entriesOf('run 5', 10));
     clock.time = new Date(clock.time.getTime() + 1000);
-    await expect(find.execute({ sha256: sha('nowhere 5') })).rejects.toMatchObject({ message: expect.stringContaining('in run 5 (the latest) or run 3 (the OCR snapshot of 2026-03-28)') });
+    await expect(find.execute({ sha256: sha('nowhere 5') })).rejects.toMatchObject({
+      message: expect.stringContaining('in run 5 (the latest) or run 3 (the OCR snapshot of 2026-03-28)'),
+    });
     expect(find.kept).toEqual({ headers: 4, built: 0, buckets: 4, bucketBytes: 2480 });
   });
 
@@ -273,12 +316,15 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
     const store = new ReadNotingStore();
     await record(store, 1, [], { sources: (e) => indexOf(e) });
     const { find } = finder(store);
-    await expect(find.execute({ sha256: sha('x') })).rejects.toMatchObject({ code: 'no-such-evidence', message: expect.stringContaining('in run 1 (the latest):') });
+    await expect(find.execute({ sha256: sha('x') })).rejects.toMatchObject({
+      code: 'no-such-evidence',
+      message: expect.stringContaining('in run 1 (the latest):'),
+    });
     expect(store.take()).toEqual([EVIDENCE_INDEX_DOCUMENT]);
   });
 
   describe('runs recorded before svc stored the index (their evidence pages alone)', () => {
-    it('builds such a run\'s index once, from one pass over its pages, shared by concurrent lookups, and says so once', async () => {
+    it("builds such a run's index once, from one pass over its pages, shared by concurrent lookups, and says so once", async () => {
       const store = new ReadNotingStore();
       const entries = entriesOf('legacy', 2 * LIST_PAGE_SIZE + 500);
       await record(store, 1, entries, { legacy: true });
@@ -311,7 +357,10 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
       // Run 3, recorded now, is the latest: run 2 is no longer searched, run 1 (frozen) still is.
       await record(store, 3, entriesOf('new 3', 10));
       clock.time = new Date(clock.time.getTime() + 1000);
-      for (let i = 0; i < 5; i++) await expect(find.execute({ sha256: sha(`nowhere ${i}`) })).rejects.toMatchObject({ message: expect.stringContaining('in run 3 (the latest) or run 1 (the OCR snapshot of 2026-08-31):') });
+      for (let i = 0; i < 5; i++)
+        await expect(find.execute({ sha256: sha(`nowhere ${i}`) })).rejects.toMatchObject({
+          message: expect.stringContaining('in run 3 (the latest) or run 1 (the OCR snapshot of 2026-08-31):'),
+        });
       expect((await find.execute({ sha256: sha('old 1 3') })).run.seq).toBe(1);
       expect([find.counts.built, find.kept]).toMatchObject([2, { headers: 2, built: 1 }]);
     });
@@ -371,28 +420,64 @@ describe('FindEvidence: one evidence entry by its content hash, through the inde
           changed[3] ^= 1;
           bytes.set(name, changed);
         });
-        await expect(find.execute({ sha256: hashOf(entries[7]) })).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(`the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`) });
+        await expect(find.execute({ sha256: hashOf(entries[7]) })).rejects.toMatchObject({
+          code: 'run-store-tampered',
+          message: expect.stringContaining(`the document ${name} no longer matches the SHA-256 its run's link in the hash chain names`),
+        });
       }
     });
 
     const rewritten = (name: string, bytes: (original: Buffer) => Uint8Array | string) => (e: readonly ListItem[]) =>
-      [...evidencePages(e), ...indexOf(e)].map((source) => (source.name === name ? { ...source, chunks: [bytes(Buffer.concat([...(source.chunks as Iterable<Uint8Array | string>)].map((c) => Buffer.from(c))))] } : source));
+      [...evidencePages(e), ...indexOf(e)].map((source) =>
+        source.name === name
+          ? { ...source, chunks: [bytes(Buffer.concat([...(source.chunks as Iterable<Uint8Array | string>)].map((c) => Buffer.from(c))))] }
+          : source,
+      );
 
     it.each([
-      ['a header of another schema', EVIDENCE_INDEX_DOCUMENT, () => JSON.stringify({ schema: 'svc.evidence-index/v9', list: 'evidence', entries: 50, page_size: 1000, bucket_bits: 0 }), `memory run 1 ${EVIDENCE_INDEX_DOCUMENT} is not a svc.evidence-index/v1 index of the evidence list; the store was modified outside svc, or by a newer svc. Restore it from backup, or serve it with that svc`],
+      [
+        'a header of another schema',
+        EVIDENCE_INDEX_DOCUMENT,
+        () => JSON.stringify({ schema: 'svc.evidence-index/v9', list: 'evidence', entries: 50, page_size: 1000, bucket_bits: 0 }),
+        `memory run 1 ${EVIDENCE_INDEX_DOCUMENT} is not a svc.evidence-index/v1 index of the evidence list; the store was modified outside svc, or by a newer svc. Restore it from backup, or serve it with that svc`,
+      ],
       ['a header that is not JSON', EVIDENCE_INDEX_DOCUMENT, () => '{', `memory run 1 ${EVIDENCE_INDEX_DOCUMENT} is not a svc.evidence-index/v1 index`],
-      ['a bucket cut mid-entry', 'evidence-index.0000.bin', (b: Buffer) => b.subarray(0, 13), 'memory run 1 evidence-index.0000.bin is 13 bytes, not a whole number of 8-byte entries; the store was modified outside svc. Restore it from backup'],
-      ['a bucket out of order', 'evidence-index.0000.bin', (b: Buffer) => Buffer.concat([b.subarray(8, 16), b.subarray(0, 8), b.subarray(16)]), 'memory run 1 evidence-index.0000.bin is not in order'],
-      ['a position past the list', 'evidence-index.0000.bin', (b: Buffer) => Buffer.concat([b.subarray(0, 4), Buffer.from([0, 0, 0, 99])]), 'memory run 1 evidence-index.0000.bin names position 99, past the 50 entries of the list'],
+      [
+        'a bucket cut mid-entry',
+        'evidence-index.0000.bin',
+        (b: Buffer) => b.subarray(0, 13),
+        'memory run 1 evidence-index.0000.bin is 13 bytes, not a whole number of 8-byte entries; the store was modified outside svc. Restore it from backup',
+      ],
+      [
+        'a bucket out of order',
+        'evidence-index.0000.bin',
+        (b: Buffer) => Buffer.concat([b.subarray(8, 16), b.subarray(0, 8), b.subarray(16)]),
+        'memory run 1 evidence-index.0000.bin is not in order',
+      ],
+      [
+        'a position past the list',
+        'evidence-index.0000.bin',
+        (b: Buffer) => Buffer.concat([b.subarray(0, 4), Buffer.from([0, 0, 0, 99])]),
+        'memory run 1 evidence-index.0000.bin names position 99, past the 50 entries of the list',
+      ],
     ])('%s is run-store-tampered, naming the document', async (_what, name, bytes, message) => {
       const find = await stored(() => undefined, rewritten(name, bytes as (b: Buffer) => Uint8Array | string));
-      await expect(find.execute({ sha256: hashOf(entries[7]) })).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining(message) });
+      await expect(find.execute({ sha256: hashOf(entries[7]) })).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining(message),
+      });
     });
 
     it('a position that points past the page it names is run-store-tampered', async () => {
       const target = hashOf(entries[7]);
-      const find = await stored(() => undefined, (e) => [...evidencePages(e.slice(0, 5)), ...indexOf(e)]);
-      await expect(find.execute({ sha256: target })).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringContaining('memory run 1 evidence-index.0000.bin names position 7, which evidence.000000.json does not hold') });
+      const find = await stored(
+        () => undefined,
+        (e) => [...evidencePages(e.slice(0, 5)), ...indexOf(e)],
+      );
+      await expect(find.execute({ sha256: target })).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringContaining('memory run 1 evidence-index.0000.bin names position 7, which evidence.000000.json does not hold'),
+      });
     });
   });
 

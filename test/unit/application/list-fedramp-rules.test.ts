@@ -4,10 +4,14 @@ import { FixedClock } from '../../fakes/fixed-clock';
 import { FixedRulesSource } from '../../fakes/fixed-rules-source';
 
 const useCase = (profile: FedrampProfile, official: Record<string, unknown> = {}) =>
-  new ListFedrampRules(new FixedRulesSource(undefined, official), { file: '/etc/svc/svc.config.json', profile }, new FixedClock(new Date('2026-11-20T12:00:00Z')));
+  new ListFedrampRules(
+    new FixedRulesSource(undefined, official),
+    { file: '/etc/svc/svc.config.json', profile },
+    new FixedClock(new Date('2026-11-20T12:00:00Z')),
+  );
 
 describe('ListFedrampRules (svc fedramp rules)', () => {
-  it('reads type and class from the profile, defaults path and status, and judges at the clock\'s time', async () => {
+  it("reads type and class from the profile, defaults path and status, and judges at the clock's time", async () => {
     const result = await useCase({ type: '20x', class: 'B' }).execute({ family: 'vdr' });
     expect(result.profile).toEqual({ type: '20x', class: 'B', path: 'program', status: 'applying', defaults: ['path', 'status'] });
     expect(result.now).toBe('2026-11-20T12:00:00Z');
@@ -17,7 +21,11 @@ describe('ListFedrampRules (svc fedramp rules)', () => {
   });
 
   it('lets --type and --class override the profile, and keeps its path, status and next assessment', async () => {
-    const result = await useCase({ type: 'rev5', class: 'D', path: 'agency', status: 'certified', next_assessment: '2027-05-15' }).execute({ type: '20x', class: 'A', now: new Date('2027-02-01T00:00:00Z') });
+    const result = await useCase({ type: 'rev5', class: 'D', path: 'agency', status: 'certified', next_assessment: '2027-05-15' }).execute({
+      type: '20x',
+      class: 'A',
+      now: new Date('2027-02-01T00:00:00Z'),
+    });
     expect(result.profile).toEqual({ type: '20x', class: 'A', path: 'agency', status: 'certified', next_assessment: '2027-05-15', defaults: [] });
     // FRC-CLA-MFR is for the program path: on the agency path Class A names nothing more.
     expect([result.counts.ksis, result.counts.recommended, result.counts.optional]).toEqual([0, 0, 0]);
@@ -28,7 +36,9 @@ describe('ListFedrampRules (svc fedramp rules)', () => {
       code: 'invalid-config',
       message: '/etc/svc/svc.config.json: fedramp.type: missing; svc fedramp rules needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md',
     });
-    await expect(useCase({}).execute({ type: '20x' })).rejects.toMatchObject({ message: expect.stringContaining('fedramp.class: missing; svc fedramp rules needs it: write A, B, C or D, or pass --class') });
+    await expect(useCase({}).execute({ type: '20x' })).rejects.toMatchObject({
+      message: expect.stringContaining('fedramp.class: missing; svc fedramp rules needs it: write A, B, C or D, or pass --class'),
+    });
   });
 
   it('refuses a family the release does not have (usage), and reads --rules-file through the rules source', async () => {

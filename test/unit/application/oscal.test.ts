@@ -17,7 +17,14 @@ import { doubles } from '../../support/harness';
 const SSP = {
   'system-security-plan': {
     uuid: '11111111-2222-4333-8444-555555555555',
-    metadata: { title: 'S', 'last-modified': '2026-01-01T00:00:00Z', version: '1', 'oscal-version': '1.2.0', roles: [{ id: 'owner', title: 'O' }], 'responsible-parties': [{ 'role-id': 'auditor', 'party-uuids': [] }] },
+    metadata: {
+      title: 'S',
+      'last-modified': '2026-01-01T00:00:00Z',
+      version: '1',
+      'oscal-version': '1.2.0',
+      roles: [{ id: 'owner', title: 'O' }],
+      'responsible-parties': [{ 'role-id': 'auditor', 'party-uuids': [] }],
+    },
   },
 };
 const SCHEMA_PROBLEM = { layer: 'schema' as const, rule: 'required', path: 'system-security-plan', message: "must have required property 'import-profile'" };
@@ -36,7 +43,7 @@ describe('ValidateOscal', () => {
   it('says which schema release is missing when the document needs one the directory lacks', async () => {
     const d = doubles({ '/ssp.json': SSP });
     await expect(new ValidateOscal(d.reader, new FixedSchemaValidator(['1.1.3']), d.catalogs).execute({ file: '/ssp.json' })).rejects.toThrow(
-      '/ssp.json: declares OSCAL 1.2.0, and /schemas holds no schema release of that line (it has 1.1.3); add NIST\'s release schemas for it there, or judge it by one of those with --oscal-version',
+      "/ssp.json: declares OSCAL 1.2.0, and /schemas holds no schema release of that line (it has 1.1.3); add NIST's release schemas for it there, or judge it by one of those with --oscal-version",
     );
   });
 });
@@ -72,11 +79,26 @@ describe('GenerateSar and ValidateArtifacts', () => {
     expect(statement.subject).toEqual([{ name: 'sar.json', digest: { sha256: d.hashing.sha256(sar) } }]);
     expect(result).toMatchObject({ out: '/out/sar.json', envelope: '/out/sar.json.dsse.json', algorithm: 'EdDSA', sha256: `sha256:${d.hashing.sha256(sar)}` });
     d.reader.put('/out/sar.json', sar).put('/out/sar.json.dsse.json', envelope);
-    await expect(validate.execute({ target: '/out/sar.json' })).resolves.toMatchObject({ kind: 'sar', canonical: true, keyid: result.keyid, oscal: { valid: true } });
+    await expect(validate.execute({ target: '/out/sar.json' })).resolves.toMatchObject({
+      kind: 'sar',
+      canonical: true,
+      keyid: result.keyid,
+      oscal: { valid: true },
+    });
   });
 
   it('writes the envelope of a large run in pieces: the same 2-space JSON, a payload of several base64 slices, every entry named', async () => {
-    const d = doubles({ '/big.json': { results: Array.from({ length: 9000 }, (_, i) => ({ ksi_id: `KSI-ZZZ-${String(i % 100).padStart(2, '0')}`.replace('ZZZ', `Z${String.fromCharCode(65 + Math.floor(i / 100) % 26)}${String.fromCharCode(65 + Math.floor(i / 2600))}`), status: 'PASS' })) } });
+    const d = doubles({
+      '/big.json': {
+        results: Array.from({ length: 9000 }, (_, i) => ({
+          ksi_id: `KSI-ZZZ-${String(i % 100).padStart(2, '0')}`.replace(
+            'ZZZ',
+            `Z${String.fromCharCode(65 + (Math.floor(i / 100) % 26))}${String.fromCharCode(65 + Math.floor(i / 2600))}`,
+          ),
+          status: 'PASS',
+        })),
+      },
+    });
     const runs = new OscalRunLoader(new RunLoader(d.reader, d.scans, d.catalogs, d.hashing, d.clock, d.settings), new DeterministicUuids(), d.settings);
     await new GenerateSar(runs, new InMemorySigner(), d.writer).execute({ input: '/big.json', out: '/out/sar.json' });
     const envelope = d.writer.files.get('/out/sar.json.dsse.json') as string;
@@ -114,7 +136,8 @@ describe('GenerateSar and ValidateArtifacts', () => {
     const validate = new ValidateArtifacts(d.reader, d.hashing, new PemSigner({ svcHome: '/nonexistent' }), new FixedSchemaValidator());
     await expect(validate.execute({ target: '/out/sar.json' })).rejects.toMatchObject({
       code: 'signature-mismatch',
-      message: '/out/sar.json.dsse.json: signatures[0].jwk: public JWK (alg "ES256"): cannot be turned into a key; give an ES256 (EC P-256), EdDSA (Ed25519) or PS256 (RSA, 2048 bits or more) public key; it was changed after signing',
+      message:
+        '/out/sar.json.dsse.json: signatures[0].jwk: public JWK (alg "ES256"): cannot be turned into a key; give an ES256 (EC P-256), EdDSA (Ed25519) or PS256 (RSA, 2048 bits or more) public key; it was changed after signing',
     });
   });
 
@@ -126,7 +149,9 @@ describe('GenerateSar and ValidateArtifacts', () => {
     d.reader.put('/out/sar.json', JSON.stringify(sar)).put('/out/sar.json.dsse.json', d.writer.files.get('/out/sar.json.dsse.json') as string);
     const error = await validate.execute({ target: '/out/sar.json' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IntegrityError);
-    expect((error as Error).message).toMatch(/^\/out\/sar\.json: its canonical form has sha256 sha256:[0-9a-f]{64}, the signature covers sha256:[0-9a-f]{64}; the SAR was changed after it was signed$/);
+    expect((error as Error).message).toMatch(
+      /^\/out\/sar\.json: its canonical form has sha256 sha256:[0-9a-f]{64}, the signature covers sha256:[0-9a-f]{64}; the SAR was changed after it was signed$/,
+    );
   });
 
   it('names the signing key when it is not --keyid, but only for a signature that verifies', async () => {
@@ -134,7 +159,10 @@ describe('GenerateSar and ValidateArtifacts', () => {
     const { keyid } = await generate.execute({ input: '/r.json', out: '/out/sar.json' });
     const envelope = JSON.parse(d.writer.files.get('/out/sar.json.dsse.json') as string);
     d.reader.put('/out/sar.json', d.writer.files.get('/out/sar.json') as string).put('/out/sar.json.dsse.json', envelope);
-    await expect(validate.execute({ target: '/out/sar.json', keyid: 'other-key' })).rejects.toMatchObject({ code: 'signature-key-mismatch', message: `/out/sar.json: signed by key ${keyid}, not by --keyid other-key` });
+    await expect(validate.execute({ target: '/out/sar.json', keyid: 'other-key' })).rejects.toMatchObject({
+      code: 'signature-key-mismatch',
+      message: `/out/sar.json: signed by key ${keyid}, not by --keyid other-key`,
+    });
     const sig = Buffer.from(envelope.signatures[0].sig, 'base64');
     sig[0] ^= 1;
     d.reader.put('/out/sar.json.dsse.json', { ...envelope, signatures: [{ ...envelope.signatures[0], sig: sig.toString('base64') }] });
@@ -147,9 +175,22 @@ describe('GenerateSar and ValidateArtifacts', () => {
   it('tells input svc never wrote from a changed artifact of its own', async () => {
     const { d, generate, validate } = setup();
     await generate.execute({ input: '/r.json', out: '/out/sar.json' });
-    d.reader.put('/in/empty.json', '').put('/in/other.json', { name: 'x' }).put('/out/sar.json', '').put('/out/sar.json.dsse.json', d.writer.files.get('/out/sar.json.dsse.json') as string);
-    await expect(validate.execute({ target: '/in/empty.json' })).rejects.toMatchObject({ kind: 'invalid-input', code: 'not-an-svc-artifact', message: expect.stringMatching(/^not an svc artifact: \/in\/empty\.json: empty file; /) });
-    await expect(validate.execute({ target: '/in/other.json' })).rejects.toMatchObject({ code: 'not-an-svc-artifact', message: expect.stringMatching(/^not an svc artifact: \/in\/other\.json: JSON without svc's "schema" and no signature envelope \(\/in\/other\.json\.dsse\.json\) beside it; /) });
+    d.reader
+      .put('/in/empty.json', '')
+      .put('/in/other.json', { name: 'x' })
+      .put('/out/sar.json', '')
+      .put('/out/sar.json.dsse.json', d.writer.files.get('/out/sar.json.dsse.json') as string);
+    await expect(validate.execute({ target: '/in/empty.json' })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      code: 'not-an-svc-artifact',
+      message: expect.stringMatching(/^not an svc artifact: \/in\/empty\.json: empty file; /),
+    });
+    await expect(validate.execute({ target: '/in/other.json' })).rejects.toMatchObject({
+      code: 'not-an-svc-artifact',
+      message: expect.stringMatching(
+        /^not an svc artifact: \/in\/other\.json: JSON without svc's "schema" and no signature envelope \(\/in\/other\.json\.dsse\.json\) beside it; /,
+      ),
+    });
     await expect(validate.execute({ target: '/out/sar.json' })).rejects.toMatchObject({ kind: 'integrity', code: 'not-the-written-json' });
   });
 });

@@ -24,7 +24,13 @@ const ksis = (page: { items: Record<string, unknown>[] }) => page.items.map((i) 
 /** Evidence pages of two entries (the index says so), as the reader finds them in a store. */
 function pagesOfTwo(): RunDocumentSource[] {
   const pages = [ENTRIES.slice(0, 2), ENTRIES.slice(2, 4), ENTRIES.slice(4)];
-  const index = { ...pagedListIndex(EVIDENCE_LIST, pages.map((items) => pageEntry(EVIDENCE_LIST, items))), page_size: 2 };
+  const index = {
+    ...pagedListIndex(
+      EVIDENCE_LIST,
+      pages.map((items) => pageEntry(EVIDENCE_LIST, items)),
+    ),
+    page_size: 2,
+  };
   return [
     ...pages.map((items, n) => ({ name: `evidence.00000${n}.json`, media_type: 'application/json', chunks: [jsonText(items, 'canonical')] })),
     { name: 'evidence.index.json', media_type: 'application/json', chunks: [jsonText(index, 'canonical')] },

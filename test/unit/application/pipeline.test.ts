@@ -31,7 +31,10 @@ describe('TransformBaseline', () => {
       message: '/scan.json: this is Trivy output, not a normalized report; run "svc adapter run auto /scan.json --out report.json" first and pass report.json',
       cause: expect.objectContaining({ code: 'invalid-report' }),
     });
-    await expect(transform.execute({ input: '/bad.json' })).rejects.toMatchObject({ code: 'invalid-report', message: '/bad.json: results: missing; a report object needs "results": [ ... ] (docs/report-format.md)' });
+    await expect(transform.execute({ input: '/bad.json' })).rejects.toMatchObject({
+      code: 'invalid-report',
+      message: '/bad.json: results: missing; a report object needs "results": [ ... ] (docs/report-format.md)',
+    });
   });
 });
 
@@ -49,24 +52,39 @@ describe('DiffRuns', () => {
 describe('BuildEvidenceBundle', () => {
   it('writes one report as a bundle', async () => {
     const d = doubles({ '/a.json': sampleResults() });
-    const result = await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json'], out: '/out/e.json' });
+    const result = await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({
+      inputs: ['/a.json'],
+      out: '/out/e.json',
+    });
     const bundle = JSON.parse(d.writer.files.get('/out/e.json') ?? '');
     expect(result).toMatchObject({ entries: 5, merkleRoot: bundle.merkle_root });
     expect(bundle.input.name).toBe('a.json');
   });
 
   it('merges several reports, the worst status winning, and records both inputs', async () => {
-    const d = doubles({ '/a.json': [aResult('KSI-AC-02', 'PASS'), aResult('KSI-AU-02', 'PASS')], '/b.json': [aResult('KSI-AC-02', 'WARN'), aResult('KSI-SC-08', 'FAIL')] });
-    const result = await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' });
+    const d = doubles({
+      '/a.json': [aResult('KSI-AC-02', 'PASS'), aResult('KSI-AU-02', 'PASS')],
+      '/b.json': [aResult('KSI-AC-02', 'WARN'), aResult('KSI-SC-08', 'FAIL')],
+    });
+    const result = await new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({
+      inputs: ['/a.json', '/b.json'],
+      out: '/e.json',
+    });
     const bundle = JSON.parse(d.writer.files.get('/e.json') ?? '');
     expect(result.entries).toBe(3);
-    expect(bundle.entries.map((e: { ksi_id: string; status: string }) => `${e.ksi_id} ${e.status}`)).toEqual(['KSI-AC-02 WARN', 'KSI-AU-02 PASS', 'KSI-SC-08 FAIL']);
+    expect(bundle.entries.map((e: { ksi_id: string; status: string }) => `${e.ksi_id} ${e.status}`)).toEqual([
+      'KSI-AC-02 WARN',
+      'KSI-AU-02 PASS',
+      'KSI-SC-08 FAIL',
+    ]);
     expect(bundle.input.name).toBe('a.json + b.json');
   });
 
   it('writes nothing when one of the reports is bad', async () => {
     const d = doubles({ '/a.json': [aResult('KSI-AC-02')], '/b.json': '{' });
-    await expect(new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' })).rejects.toThrow(/\/b\.json: invalid JSON at line 1/);
+    await expect(
+      new BuildEvidenceBundle(d.reader, d.scans, d.catalogs, d.writer, d.hashing, d.settings).execute({ inputs: ['/a.json', '/b.json'], out: '/e.json' }),
+    ).rejects.toThrow(/\/b\.json: invalid JSON at line 1/);
     expect(d.writer.files.size).toBe(0);
   });
 });
@@ -90,24 +108,42 @@ describe('TraceEvidence', () => {
   it('traces one control to its KSI, evidence (with an inclusion proof), action and POA&M item', async () => {
     const graph = await useCase.execute({ input: '/a.json', control: 'AC-2(1)' });
     expect(graph.control).toBe('ac-2.1');
-    expect(graph.nodes.map((n) => n.id)).toEqual(['control:ac-2.1', 'ksi:KSI-AC-02', 'policy:ac-1', 'evidence:KSI-AC-02', 'action:KSI-AC-02', 'poam:POAM-KSI-AC-02']);
+    expect(graph.nodes.map((n) => n.id)).toEqual([
+      'control:ac-2.1',
+      'ksi:KSI-AC-02',
+      'policy:ac-1',
+      'evidence:KSI-AC-02',
+      'action:KSI-AC-02',
+      'poam:POAM-KSI-AC-02',
+    ]);
     expect(graph.nodes.find((n) => n.type === 'evidence')?.proof).toMatchObject({ index: 0, merkle_root: graph.merkle_root });
     expect(graph.edges).toContainEqual({ from: 'ksi:KSI-AC-02', to: 'control:ac-2.1', relation: 'maps-to' });
   });
 
   it('refuses a malformed control id and one outside the baseline', async () => {
     await expect(useCase.execute({ input: '/a.json', control: 'ac two' })).rejects.toMatchObject({ kind: 'usage' });
-    await expect(useCase.execute({ input: '/a.json', control: 'pm-3' })).rejects.toMatchObject({ kind: 'not-found', message: expect.stringContaining('control pm-3 is not in the FedRAMP Rev 5 Moderate Baseline') });
+    await expect(useCase.execute({ input: '/a.json', control: 'pm-3' })).rejects.toMatchObject({
+      kind: 'not-found',
+      message: expect.stringContaining('control pm-3 is not in the FedRAMP Rev 5 Moderate Baseline'),
+    });
   });
 
   it('reads a bundle back and refuses one whose entries were changed', async () => {
     const bundle = doubles({ '/a.json': sampleResults() });
-    await new BuildEvidenceBundle(bundle.reader, bundle.scans, bundle.catalogs, bundle.writer, bundle.hashing, bundle.settings).execute({ inputs: ['/a.json'], out: '/b/evidence-bundle.json' });
+    await new BuildEvidenceBundle(bundle.reader, bundle.scans, bundle.catalogs, bundle.writer, bundle.hashing, bundle.settings).execute({
+      inputs: ['/a.json'],
+      out: '/b/evidence-bundle.json',
+    });
     const text = bundle.writer.files.get('/b/evidence-bundle.json') ?? '';
     const reader = doubles({ '/b/evidence-bundle.json': text, '/t/evidence-bundle.json': text.replace('"status":"FAIL"', '"status":"PASS"') });
     const trace = new TraceEvidence(reader.reader, reader.catalogs, reader.hashing, reader.settings);
     expect((await trace.execute({ input: '/b' })).nodes.filter((n) => n.type === 'ksi')).toHaveLength(5);
-    await expect(trace.execute({ input: '/t' })).rejects.toMatchObject({ kind: 'integrity', message: expect.stringMatching(/entry KSI-AC-02: content_hash records sha256:[0-9a-f]{64}, the entry hashes to sha256:[0-9a-f]{64}; the bundle was changed after it was written/) });
+    await expect(trace.execute({ input: '/t' })).rejects.toMatchObject({
+      kind: 'integrity',
+      message: expect.stringMatching(
+        /entry KSI-AC-02: content_hash records sha256:[0-9a-f]{64}, the entry hashes to sha256:[0-9a-f]{64}; the bundle was changed after it was written/,
+      ),
+    });
   });
 });
 
@@ -117,26 +153,53 @@ describe('ListKsis', () => {
 
   it('lists all 163, one family, or the KSI covering a control', async () => {
     expect((await useCase.execute({})).ksis).toHaveLength(163);
-    expect((await useCase.execute({ area: 'ia' })).ksis.map((k) => k.id)).toEqual(['KSI-IA-02', 'KSI-IA-03', 'KSI-IA-04', 'KSI-IA-05', 'KSI-IA-06', 'KSI-IA-07', 'KSI-IA-08', 'KSI-IA-11', 'KSI-IA-12']);
+    expect((await useCase.execute({ area: 'ia' })).ksis.map((k) => k.id)).toEqual([
+      'KSI-IA-02',
+      'KSI-IA-03',
+      'KSI-IA-04',
+      'KSI-IA-05',
+      'KSI-IA-06',
+      'KSI-IA-07',
+      'KSI-IA-08',
+      'KSI-IA-11',
+      'KSI-IA-12',
+    ]);
     expect((await useCase.execute({ control: 'IA-2(1)' })).ksis.map((k) => k.id)).toEqual(['KSI-IA-02']);
     expect((await useCase.execute({ area: 'AC', control: 'ia-2' })).ksis).toEqual([]);
   });
 
   it('refuses an unknown area and a malformed control', async () => {
-    await expect(useCase.execute({ area: 'XX' })).rejects.toMatchObject({ kind: 'usage', message: expect.stringContaining('--area XX: not a family of the catalog; use one of AC, AT, AU') });
-    await expect(useCase.execute({ control: 'two' })).rejects.toMatchObject({ kind: 'usage', message: '--control two: not a control id; write it like ac-2, ac-2.1 or AC-2(1)' });
+    await expect(useCase.execute({ area: 'XX' })).rejects.toMatchObject({
+      kind: 'usage',
+      message: expect.stringContaining('--area XX: not a family of the catalog; use one of AC, AT, AU'),
+    });
+    await expect(useCase.execute({ control: 'two' })).rejects.toMatchObject({
+      kind: 'usage',
+      message: '--control two: not a control id; write it like ac-2, ac-2.1 or AC-2(1)',
+    });
   });
 });
 
 describe('CheckCanon', () => {
   it('proves the catalog consistent and compares a release', async () => {
-    const release = { info: { version: 'next' }, KSI: { IAM: { short_name: 'IAM', indicators: { 'KSI-IAM-NEW': { name: 'New', statement: 's', controls: ['ac-2', 'pm-9'] } } } } };
+    const release = {
+      info: { version: 'next' },
+      KSI: { IAM: { short_name: 'IAM', indicators: { 'KSI-IAM-NEW': { name: 'New', statement: 's', controls: ['ac-2', 'pm-9'] } } } },
+    };
     const d = doubles({ '/frmr.json': release });
     const result = await new CheckCanon(d.catalogs, d.reader, new FixedRulesSource()).execute({ release: '/frmr.json' });
     expect(result.consistency.ok).toBe(true);
-    expect(result.cr26).toMatchObject({ version: '2026.10.05.01', date: '2026-10-05', consistency: { ok: true, counts: { ksis: 46, themes: 10, rules: 246, families: 17 }, problems: [] } });
+    expect(result.cr26).toMatchObject({
+      version: '2026.10.05.01',
+      date: '2026-10-05',
+      consistency: { ok: true, counts: { ksis: 46, themes: 10, rules: 246, families: 17 }, problems: [] },
+    });
     expect(result.catalog).toMatchObject({ ksis: 163, families: 18 });
-    expect(result.release).toMatchObject({ release: 'next', added: ['KSI-IAM-NEW'], coverage: [{ id: 'KSI-IAM-NEW', coverage: 'partial', covered: 1, total: 2, missing: ['pm-9'] }] });
+    expect(result.release).toMatchObject({
+      release: 'next',
+      added: ['KSI-IAM-NEW'],
+      coverage: [{ id: 'KSI-IAM-NEW', coverage: 'partial', covered: 1, total: 2, missing: ['pm-9'] }],
+    });
     expect(result.release?.removed).toHaveLength(46);
   });
 

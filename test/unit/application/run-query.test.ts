@@ -7,7 +7,12 @@ import { RecordingEventSinks } from '../../fakes/recording-event-sinks';
 import { aResult, TEST_SETTINGS } from '../../support/builders';
 import { doubles, processRunOver } from '../../support/harness';
 
-const report = (day: string, results: KsiResult[]) => ({ schema_version: '1', generated_at: `${day}T06:00:00Z`, source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' }, results });
+const report = (day: string, results: KsiResult[]) => ({
+  schema_version: '1',
+  generated_at: `${day}T06:00:00Z`,
+  source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' },
+  results,
+});
 const files = {
   '/runs/1.json': report('2026-11-01', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS', { observed_at: '2026-11-18T00:00:00Z' })]),
   '/runs/2.json': report('2026-11-04', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN')]),
@@ -26,7 +31,11 @@ function setup() {
 describe('RunQuery', () => {
   it('answers over the inputs, their rows concatenated in input order with an input field', async () => {
     const { query } = setup();
-    const result = await query.execute({ query: 'FROM results WHERE status != PASS SELECT input, ksi_id, status, age', inputs: ['/runs/1.json', '/runs/2.json'], now: NOW });
+    const result = await query.execute({
+      query: 'FROM results WHERE status != PASS SELECT input, ksi_id, status, age',
+      inputs: ['/runs/1.json', '/runs/2.json'],
+      now: NOW,
+    });
     expect(result).toEqual({
       source: 'results',
       from: ['/runs/1.json', '/runs/2.json'],
@@ -53,10 +62,24 @@ describe('RunQuery', () => {
     await process.execute({ input: '/runs/1.json' });
     await process.execute({ input: '/runs/2.json' });
     const latest = await query.execute({ query: 'FROM results ORDER BY status DESC SELECT ksi_id, status', now: NOW });
-    expect(latest).toEqual({ source: 'results', from: ['memory run 2'], columns: ['ksi_id', 'status'], rows: [['KSI-AU-02', 'WARN'], ['KSI-IA-02', 'PASS']] });
+    expect(latest).toEqual({
+      source: 'results',
+      from: ['memory run 2'],
+      columns: ['ksi_id', 'status'],
+      rows: [
+        ['KSI-AU-02', 'WARN'],
+        ['KSI-IA-02', 'PASS'],
+      ],
+    });
     const poam = await query.execute({ query: 'FROM poam SELECT poam_id, status, completion_date', now: NOW });
-    expect(poam.rows).toEqual([['POAM-KSI-AU-02', 'Open', undefined], ['POAM-KSI-IA-02', 'Closed', '2026-11-04']]);
-    const runs = await query.execute({ query: 'FROM runs WHERE fail > 0 OR warn > 0 ORDER BY seq DESC SELECT seq, as_of, fail, warn, poam_open, poam_closed', now: NOW });
+    expect(poam.rows).toEqual([
+      ['POAM-KSI-AU-02', 'Open', undefined],
+      ['POAM-KSI-IA-02', 'Closed', '2026-11-04'],
+    ]);
+    const runs = await query.execute({
+      query: 'FROM runs WHERE fail > 0 OR warn > 0 ORDER BY seq DESC SELECT seq, as_of, fail, warn, poam_open, poam_closed',
+      now: NOW,
+    });
     expect(runs).toEqual({
       source: 'runs',
       from: ['memory'],

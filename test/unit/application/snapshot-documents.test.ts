@@ -5,7 +5,12 @@ import type { SnapshotBounds } from '../../../src/application/trust/snapshot-sto
 import { ConfigError, NotFoundError } from '../../../src/domain/errors';
 
 const LISTING = { documents: [], authentication: [] };
-const input = (document: BuildTrustDocumentInput['document'], format: BuildTrustDocumentInput['format'] = 'json', snapshot = '2026-11-30', audience?: BuildTrustDocumentInput['audience']): BuildTrustDocumentInput => ({
+const input = (
+  document: BuildTrustDocumentInput['document'],
+  format: BuildTrustDocumentInput['format'] = 'json',
+  snapshot = '2026-11-30',
+  audience?: BuildTrustDocumentInput['audience'],
+): BuildTrustDocumentInput => ({
   document,
   format,
   listing: LISTING,
@@ -40,8 +45,18 @@ class FakeBuilders {
           this.built.push(`${name} ${i.document}.${i.format}${i.audience ? ` ${JSON.stringify(i.audience)}` : ''}`);
           const failure = this.fail?.(i);
           if (failure !== undefined) throw failure;
-          const text = `${bounds.run_seq}:${bounds.journal_seq} ${i.snapshot} ${i.document}.${i.format} ${JSON.stringify(i.audience ?? {})}`.padEnd(this.size, '.');
-          return { document: i.document, format: i.format, mediaType: 'application/json', body: new TextEncoder().encode(text), sha256: 'x', state: { journal: { seq: bounds.journal_seq }, asOf: '2026-11-30T00:00:00Z', written: '2026-11-30T00:00:00Z', key: 'k' } };
+          const text = `${bounds.run_seq}:${bounds.journal_seq} ${i.snapshot} ${i.document}.${i.format} ${JSON.stringify(i.audience ?? {})}`.padEnd(
+            this.size,
+            '.',
+          );
+          return {
+            document: i.document,
+            format: i.format,
+            mediaType: 'application/json',
+            body: new TextEncoder().encode(text),
+            sha256: 'x',
+            state: { journal: { seq: bounds.journal_seq }, asOf: '2026-11-30T00:00:00Z', written: '2026-11-30T00:00:00Z', key: 'k' },
+          };
         } finally {
           this.running -= 1;
         }
@@ -100,7 +115,13 @@ describe('SnapshotDocuments (?snapshot=): built once, kept byte-bounded, a few b
       '2:5 2026-11-30 incidents.json {"agency":"Department of Examples"}',
       '2:5 2026-11-30 incidents.json {}',
     ]);
-    expect(fake.built.map((b) => b.replace(/#\d+/, ''))).toEqual(['2:5 sdr.json', '3:7 sdr.json', '2:5 incidents.json {"all":true}', '2:5 incidents.json {"agency":"Department of Examples"}', '2:5 incidents.json {}']);
+    expect(fake.built.map((b) => b.replace(/#\d+/, ''))).toEqual([
+      '2:5 sdr.json',
+      '3:7 sdr.json',
+      '2:5 incidents.json {"all":true}',
+      '2:5 incidents.json {"agency":"Department of Examples"}',
+      '2:5 incidents.json {}',
+    ]);
   });
 
   it('builds at most `builds` at once, queues `waiting` more, and refuses past them with busy; a build shared is never refused', async () => {
@@ -109,7 +130,11 @@ describe('SnapshotDocuments (?snapshot=): built once, kept byte-bounded, a few b
     fake.gated = true;
     const accepted = [1, 2, 3, 4, 5].map((n) => docs.execute(at(n, n), input('sdr')));
     const shared = docs.execute(at(5, 5), input('sdr'));
-    await expect(docs.execute(at(6, 6), input('sdr'))).rejects.toMatchObject({ kind: 'unavailable', code: 'busy', message: 'the server is building documents of OCR snapshots (2 at a time, 3 more waiting, the most it queues); retry after the Retry-After seconds' });
+    await expect(docs.execute(at(6, 6), input('sdr'))).rejects.toMatchObject({
+      kind: 'unavailable',
+      code: 'busy',
+      message: 'the server is building documents of OCR snapshots (2 at a time, 3 more waiting, the most it queues); retry after the Retry-After seconds',
+    });
     await turns();
     expect([fake.running, fake.opened]).toEqual([2, ['1:1#1', '2:2#2']]);
     fake.release();
@@ -141,10 +166,15 @@ describe('SnapshotDocuments (?snapshot=): built once, kept byte-bounded, a few b
     expect(docs.bytes).toBeLessThanOrEqual(5000);
   });
 
-  it('keeps a snapshot\'s NotFoundError like an answer; any other failure is passed on and tried again', async () => {
+  it("keeps a snapshot's NotFoundError like an answer; any other failure is passed on and tried again", async () => {
     const fake = new FakeBuilders();
     const docs = new SnapshotDocuments(fake.open);
-    fake.fail = (i) => (i.document === 'metrics' ? new NotFoundError('no-ksi-metrics', 'the offering is rev5 Class B: KSI metrics (SDR-CSX-KMT) are kept for 20x offerings only') : i.document === 'cpo' ? new ConfigError('invalid-config', 'svc.config.json: fedramp.cpo is missing') : undefined);
+    fake.fail = (i) =>
+      i.document === 'metrics'
+        ? new NotFoundError('no-ksi-metrics', 'the offering is rev5 Class B: KSI metrics (SDR-CSX-KMT) are kept for 20x offerings only')
+        : i.document === 'cpo'
+          ? new ConfigError('invalid-config', 'svc.config.json: fedramp.cpo is missing')
+          : undefined;
     for (let i = 0; i < 3; i++) await expect(docs.execute(at(2, 5), input('metrics'))).rejects.toMatchObject({ code: 'no-ksi-metrics' });
     for (let i = 0; i < 3; i++) await expect(docs.execute(at(2, 5), input('cpo'))).rejects.toMatchObject({ code: 'invalid-config' });
     expect(fake.built.filter((b) => b.includes('metrics'))).toHaveLength(1);

@@ -7,11 +7,14 @@ import type { RunView } from '../../../src/ports/run-store';
 import { oneDocumentView } from '../../support/one-document-view';
 
 /** A store holding one run's `ksi-counts.json` as `text`, given in chunks of `chunk` bytes; or none. */
-const storeWith = (text: string | undefined, chunk = 1 << 16, failing?: Error): RunView => oneDocumentView('ksi-counts.json', text, { chunk, ...(failing ? { failing } : {}) });
+const storeWith = (text: string | undefined, chunk = 1 << 16, failing?: Error): RunView =>
+  oneDocumentView('ksi-counts.json', text, { chunk, ...(failing ? { failing } : {}) });
 
 const RUN = { seq: 3, id: 'a'.repeat(64) } as RunSummary;
-const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ fail: i % 2, ksi_id: `KSI-AC-${String(i % 100).padStart(2, '0')}`, other: 0, pass: i % 3 }));
-const documentOf = (rows: unknown[], tail = '"schema":"svc.ksi-counts/v1","unmapped":4') => `{"ksis":[${rows.map((r) => JSON.stringify(r)).join(',')}],${tail}}`;
+const rowsOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ fail: i % 2, ksi_id: `KSI-AC-${String(i % 100).padStart(2, '0')}`, other: 0, pass: i % 3 }));
+const documentOf = (rows: unknown[], tail = '"schema":"svc.ksi-counts/v1","unmapped":4') =>
+  `{"ksis":[${rows.map((r) => JSON.stringify(r)).join(',')}],${tail}}`;
 
 async function read(store: RunView): Promise<{ found: boolean; rows: KsiCounts[] }> {
   const rows: KsiCounts[] = [];
@@ -41,7 +44,10 @@ describe('eachKsiCountOf', () => {
     for (const text of bad) {
       const reading = read(storeWith(text));
       await expect(reading).rejects.toBeInstanceOf(IntegrityError);
-      await expect(reading).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringMatching(/^\/srv\/store run 3 ksi-counts\.json: .*; the store was modified outside svc\. Restore it from backup$/) });
+      await expect(reading).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringMatching(/^\/srv\/store run 3 ksi-counts\.json: .*; the store was modified outside svc\. Restore it from backup$/),
+      });
     }
   });
 

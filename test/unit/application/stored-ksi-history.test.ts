@@ -17,7 +17,13 @@ const RUNS = [summary(1, 1, 'a'), summary(2, 1, 'b'), summary(3, 2, 'a'), summar
 const HISTORY: KsiHistory = nextKsiHistory(undefined, [
   { run: { id: RUNS[0].id, seq: 1, as_of: RUNS[0].as_of, source: 'a' }, rows: [{ ksi_id: 'KSI-A', pass: 2, fail: 1, other: 0 }] },
   { run: { id: RUNS[1].id, seq: 2, as_of: RUNS[1].as_of, source: 'b' }, rows: [{ ksi_id: 'KSI-B', pass: 0, fail: 0, other: 5 }] },
-  { run: { id: RUNS[2].id, seq: 3, as_of: RUNS[2].as_of, source: 'a' }, rows: [{ ksi_id: 'KSI-A', pass: 3, fail: 0, other: 0 }, { ksi_id: 'KSI-C', pass: 0, fail: 4, other: 0 }] },
+  {
+    run: { id: RUNS[2].id, seq: 3, as_of: RUNS[2].as_of, source: 'a' },
+    rows: [
+      { ksi_id: 'KSI-A', pass: 3, fail: 0, other: 0 },
+      { ksi_id: 'KSI-C', pass: 0, fail: 4, other: 0 },
+    ],
+  },
   { run: { id: RUNS[3].id, seq: 4, as_of: RUNS[3].as_of, source: 'a' }, rows: undefined },
 ]);
 const text = (history: KsiHistory) => [...ksiHistoryChunks(history)].join('');
@@ -41,7 +47,10 @@ describe('storedKsiHistory', () => {
     ] as const) {
       const reading = storedKsiHistory(storeWith(document), run);
       await expect(reading).rejects.toBeInstanceOf(IntegrityError);
-      await expect(reading).rejects.toMatchObject({ code: 'run-store-tampered', message: `/srv/store run ${run.seq} ksi-history.json: ${problem}; the store was modified outside svc. Restore it from backup` });
+      await expect(reading).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: `/srv/store run ${run.seq} ksi-history.json: ${problem}; the store was modified outside svc. Restore it from backup`,
+      });
     }
   });
 
@@ -66,7 +75,9 @@ describe('countsFromHistory', () => {
   it('refuses a history that names a needed run otherwise than the store lists it, or not at all', () => {
     const moved = { ...RUNS[2], as_of: '2026-03-09T06:00:00.000Z' };
     expect(() => countsFromHistory(HISTORY, [moved], KSIS, ROUTER, tampered)).toThrow('it names run 3 otherwise than the store lists run 3');
-    expect(() => countsFromHistory(HISTORY, [{ ...RUNS[2], source: { tool: 'b' } }], KSIS, ROUTER, tampered)).toThrow('it names run 3 otherwise than the store lists run 3');
+    expect(() => countsFromHistory(HISTORY, [{ ...RUNS[2], source: { tool: 'b' } }], KSIS, ROUTER, tampered)).toThrow(
+      'it names run 3 otherwise than the store lists run 3',
+    );
     expect(() => countsFromHistory(HISTORY, [summary(5, 4, 'a')], KSIS, ROUTER, tampered)).toThrow('it does not name run 5');
   });
 });

@@ -76,13 +76,17 @@ describe('SnapshotStore: the run store as it stood at an OCR', () => {
     expect(view.location).toBe(store.location);
   });
 
-  it('gives a document\'s bytes in pieces of at most 64 KiB, a turn of the event loop between two, and still catches a changed byte', async () => {
+  it("gives a document's bytes in pieces of at most 64 KiB, a turn of the event loop between two, and still catches a changed byte", async () => {
     const store = new InMemoryRunStore();
     const record = recordFor(1);
     const id = runIdOf(record);
     const bytes = Buffer.alloc(3 * 1024 * 1024 + 100, 'x');
     bytes.write('the first line', 0);
-    await store.append(id, (_latest, seq) => storedRunFor(id, seq, { record }), () => [{ name: 'big.json', media_type: 'application/json', chunks: [bytes] }]);
+    await store.append(
+      id,
+      (_latest, seq) => storedRunFor(id, seq, { record }),
+      () => [{ name: 'big.json', media_type: 'application/json', chunks: [bytes] }],
+    );
     const view = new SnapshotStore(store, { run_seq: 1, journal_seq: 0 }, store);
     const opened = (await view.openDocument(1, 'big.json'))!;
     expect(opened.document).toMatchObject({ name: 'big.json', bytes: bytes.length });
@@ -103,9 +107,11 @@ describe('SnapshotStore: the run store as it stood at an OCR', () => {
     expect(turns).toBeGreaterThanOrEqual(48);
     store.shared.runs[0].bytes.set('big.json', Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from('y')]));
     const changed = (await view.openDocument(1, 'big.json'))!;
-    await expect((async () => {
-      for await (const _piece of changed.chunks);
-    })()).rejects.toMatchObject({ code: 'run-store-tampered' });
+    await expect(
+      (async () => {
+        for await (const _piece of changed.chunks);
+      })(),
+    ).rejects.toMatchObject({ code: 'run-store-tampered' });
   });
 
   it('holds no run when none was recorded at the OCR, and refuses writes', async () => {

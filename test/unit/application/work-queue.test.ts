@@ -11,7 +11,16 @@ const hashing = new PureJsHashing();
 const configAt = (file: string, command = ['pwsh', '-File', 'scan.ps1']): OrchestratorConfig => ({
   file,
   dir: file.replace(/\/[^/]*$/, ''),
-  jobs: [{ name: 'm365', adapter: 'scubagear', input: '/scans/ScubaResults.json', command, schedule: '0 6 * * *', outputs: { bundle: '/out/m365', store: false, sinks: [] } }],
+  jobs: [
+    {
+      name: 'm365',
+      adapter: 'scubagear',
+      input: '/scans/ScubaResults.json',
+      command,
+      schedule: '0 6 * * *',
+      outputs: { bundle: '/out/m365', store: false, sinks: [] },
+    },
+  ],
 });
 const MINE = configAt('/etc/svc/svc.orchestrator.json');
 
@@ -19,7 +28,9 @@ const MINE = configAt('/etc/svc/svc.orchestrator.json');
 function worker(queue: InMemoryJobQueue) {
   const ran: RunJobInput[] = [];
   const reported: JobOutcome[] = [];
-  const runJob = { execute: async (input: RunJobInput) => (ran.push(input), { job: input.job, bundle: '/out/m365', result: { status: 'ok' } }) } as unknown as RunJob;
+  const runJob = {
+    execute: async (input: RunJobInput) => (ran.push(input), { job: input.job, bundle: '/out/m365', result: { status: 'ok' } }),
+  } as unknown as RunJob;
   const work = new WorkQueue(queue, { load: async (file?: string) => (file === undefined || file === MINE.file ? MINE : configAt(file)) }, hashing, runJob);
   const execute = () => work.execute({ signal: new AbortController().signal, onRun: (run) => reported.push(run) });
   return { execute, ran, reported };
@@ -76,7 +87,8 @@ describe('WorkQueue (svc orchestrator schedule --worker)', () => {
       {
         job: '"m365\\nFAKE"',
         ok: false,
-        error: 'job "m365\\nFAKE": refused: it was dispatched from the config "/x\\n2026-01-01T00:00:00Z m365: ok", and this worker runs only the jobs of /etc/svc/svc.orchestrator.json; run a worker with --config "/x\\n2026-01-01T00:00:00Z m365: ok" for that config',
+        error:
+          'job "m365\\nFAKE": refused: it was dispatched from the config "/x\\n2026-01-01T00:00:00Z m365: ok", and this worker runs only the jobs of /etc/svc/svc.orchestrator.json; run a worker with --config "/x\\n2026-01-01T00:00:00Z m365: ok" for that config',
       },
     ]);
   });

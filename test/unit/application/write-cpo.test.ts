@@ -37,7 +37,14 @@ const full = (): FedrampProfile => ({
   package_uri: 'https://trust.example.com/fedramp/cpo.json',
   accountable_official: { name: 'Ada Lovelace', title: 'CISO', email: 'ciso@example.com' },
   cpo: {
-    serviceIdentification: { providerName: 'Example Cloud, Inc.', serviceName: 'Example Platform', serviceAcronym: 'EXP', serviceDescription: 'Cases.', website: 'https://example.com', logo: 'https://example.com/logo.png' },
+    serviceIdentification: {
+      providerName: 'Example Cloud, Inc.',
+      serviceName: 'Example Platform',
+      serviceAcronym: 'EXP',
+      serviceDescription: 'Cases.',
+      website: 'https://example.com',
+      logo: 'https://example.com/logo.png',
+    },
     serviceProperties: { serviceType: ['SaaS'], deploymentModel: 'Public Cloud' },
     contactInformation: [{ contactType: 'Security' }, { contactType: 'Sales' }],
   },
@@ -59,7 +66,16 @@ const snapshot = buildSnapshot(
 function setup(profile: FedrampProfile = full(), validator: FixedSchemaValidator = new CpoSchemaValidator()) {
   const reader = new InMemoryReportReader({ '/work/summary.md': '# Summary\n\nAll met.\n', 'snap/snapshot.json': snapshot });
   const writer = new InMemoryArtifactWriter();
-  const build = new BuildCpo({ file: FILE, profile }, new FixedRulesSource(), TEST_SETTINGS, new FixedClock(), reader, validator, hashing, new OngoingJournal(new InMemoryRunStore()));
+  const build = new BuildCpo(
+    { file: FILE, profile },
+    new FixedRulesSource(),
+    TEST_SETTINGS,
+    new FixedClock(),
+    reader,
+    validator,
+    hashing,
+    new OngoingJournal(new InMemoryRunStore()),
+  );
   return { writer, validator, build, write: new WriteCpo(build, writer) };
 }
 
@@ -80,13 +96,19 @@ describe('WriteCpo (svc fedramp cpo)', () => {
     expect(cpo.metadata.updateSource).toBe('svc 0.5.0 fedramp cpo');
   });
 
-  it.each(['type', 'class', 'fedramp_id', 'package_uri', 'cpo', 'accountable_official'] as const)('names a missing fedramp.%s before reading or writing anything', async (key) => {
-    const profile = full();
-    delete profile[key];
-    const { write, writer, validator } = setup(profile);
-    await expect(write.execute({})).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(new RegExp(`^${FILE}: fedramp\\.${key}: missing; svc fedramp cpo needs it: `)) });
-    expect([writer.files.size, validator.validated.length]).toEqual([0, 0]);
-  });
+  it.each(['type', 'class', 'fedramp_id', 'package_uri', 'cpo', 'accountable_official'] as const)(
+    'names a missing fedramp.%s before reading or writing anything',
+    async (key) => {
+      const profile = full();
+      delete profile[key];
+      const { write, writer, validator } = setup(profile);
+      await expect(write.execute({})).rejects.toMatchObject({
+        code: 'invalid-config',
+        message: expect.stringMatching(new RegExp(`^${FILE}: fedramp\\.${key}: missing; svc fedramp cpo needs it: `)),
+      });
+      expect([writer.files.size, validator.validated.length]).toEqual([0, 0]);
+    },
+  );
 
   it('takes type and class from the flags', async () => {
     const profile = full();
@@ -99,7 +121,13 @@ describe('WriteCpo (svc fedramp cpo)', () => {
 
   it('reports schema problems as one error naming the profile paths, and writes nothing', async () => {
     const problem = (path: string, message: string) => ({ layer: 'schema' as const, rule: 'enum', path, message });
-    const { write, writer } = setup(full(), new CpoSchemaValidator([problem('serviceProperties.deploymentModel', 'must be one of: Public Cloud'), problem('$', "must have required property 'contactInformation'")]));
+    const { write, writer } = setup(
+      full(),
+      new CpoSchemaValidator([
+        problem('serviceProperties.deploymentModel', 'must be one of: Public Cloud'),
+        problem('$', "must have required property 'contactInformation'"),
+      ]),
+    );
     await expect(write.execute({})).rejects.toMatchObject({
       kind: 'invalid-input',
       code: 'invalid-config',
@@ -139,16 +167,23 @@ describe('WriteCpo (svc fedramp cpo)', () => {
   it('with a snapshot, writes the information resources and flows and their twins beside the CPO in one transaction', async () => {
     const { write, writer } = setup();
     const result = await write.execute({ out: 'pkg/cpo.json', substrate: 'snap/snapshot.json' });
-    expect([...writer.files.keys()].sort()).toEqual(['pkg/cpo.json', 'pkg/cpo.md', 'pkg/information-flows.json', 'pkg/information-flows.md', 'pkg/information-resources.json', 'pkg/information-resources.md']);
-    expect([result.file.path, result.twin.path, result.resources?.file.path, result.resources?.twin.path, result.resources?.count, result.flows?.file.path, result.flows?.count]).toEqual([
+    expect([...writer.files.keys()].sort()).toEqual([
       'pkg/cpo.json',
       'pkg/cpo.md',
+      'pkg/information-flows.json',
+      'pkg/information-flows.md',
       'pkg/information-resources.json',
       'pkg/information-resources.md',
-      2,
-      'pkg/information-flows.json',
-      1,
     ]);
+    expect([
+      result.file.path,
+      result.twin.path,
+      result.resources?.file.path,
+      result.resources?.twin.path,
+      result.resources?.count,
+      result.flows?.file.path,
+      result.flows?.count,
+    ]).toEqual(['pkg/cpo.json', 'pkg/cpo.md', 'pkg/information-resources.json', 'pkg/information-resources.md', 2, 'pkg/information-flows.json', 1]);
     const resources = JSON.parse(writer.files.get('pkg/information-resources.json') ?? '');
     expect(resources.command).toBe('svc substrate walk infra --out snapshot.json && svc fedramp cpo --substrate snapshot.json');
     expect(writer.files.get('pkg/cpo.md')).toContain('- Information resources (MAS-CSO-IIR): information-resources.json\n');
@@ -164,7 +199,16 @@ describe('WriteCpo (svc fedramp cpo)', () => {
   it('refuses a snapshot that is not one, before writing', async () => {
     const { build } = setup();
     const reader = new InMemoryReportReader({ 'bad.json': { schema: 'svc.substrate-snapshot/v1' } });
-    const other = new BuildCpo({ file: FILE, profile: full() }, new FixedRulesSource(), TEST_SETTINGS, new FixedClock(), reader, new CpoSchemaValidator(), hashing, new OngoingJournal(new InMemoryRunStore()));
+    const other = new BuildCpo(
+      { file: FILE, profile: full() },
+      new FixedRulesSource(),
+      TEST_SETTINGS,
+      new FixedClock(),
+      reader,
+      new CpoSchemaValidator(),
+      hashing,
+      new OngoingJournal(new InMemoryRunStore()),
+    );
     await expect(other.execute({ substrate: 'bad.json' })).rejects.toMatchObject({ code: 'invalid-snapshot' });
     expect((await build.execute({ command: 'fedramp package' })).cpo.document.metadata.updateSource).toBe('svc 0.5.0 fedramp package');
   });

@@ -50,7 +50,12 @@ describe('writeRecordedTwin', () => {
     const writer = new FailingCommitWriter();
     const log: string[] = [];
     const r = await writeRecordedTwin(writer, 'out/scn.json', { a: 1 }, '# SCN\n', recording(log));
-    expect([r.recorded, log, [...writer.inner.files.keys()].sort(), r.written.markdown.path]).toEqual([7, ['recorded'], ['out/scn.json', 'out/scn.md'], 'out/scn.md']);
+    expect([r.recorded, log, [...writer.inner.files.keys()].sort(), r.written.markdown.path]).toEqual([
+      7,
+      ['recorded'],
+      ['out/scn.json', 'out/scn.md'],
+      'out/scn.md',
+    ]);
   });
 
   it("names the record when the files cannot follow it, keeping the cause's kind, or exit 5 for a cause svc did not expect", async () => {
@@ -60,10 +65,13 @@ describe('writeRecordedTwin', () => {
     await expect(refused).rejects.toBeInstanceOf(PermissionError);
     await expect(refused).rejects.toMatchObject({
       code: 'recorded-not-written',
-      message: 'out/scn.json: recorded as journal entry 7 of /store, but its files could not be put in place (out: permission denied); neither it nor its twin was written. Fix that, then run it with --draft',
+      message:
+        'out/scn.json: recorded as journal entry 7 of /store, but its files could not be put in place (out: permission denied); neither it nor its twin was written. Fix that, then run it with --draft',
     });
     writer.failure = new Error('EIO');
-    await expect(writeRecordedTwin(writer, 'out/scn.json', {}, '', recording([]))).rejects.toEqual(expect.objectContaining({ name: 'UnavailableError', code: 'recorded-not-written' }));
+    await expect(writeRecordedTwin(writer, 'out/scn.json', {}, '', recording([]))).rejects.toEqual(
+      expect.objectContaining({ name: 'UnavailableError', code: 'recorded-not-written' }),
+    );
     expect([...writer.inner.files.keys()]).toEqual([]);
   });
 

@@ -17,7 +17,12 @@ import { aResult, sampleResults } from '../../support/builders';
 
 const digest = new PureJsHashing();
 const catalog = builtInCatalog();
-const context: RunContext = { input: { name: 'sample.json', sha256: 'ab'.repeat(32) }, source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' }, generatedAt: '2026-11-02T14:05:00Z', runAt: new Date('2026-11-20T00:00:00Z') };
+const context: RunContext = {
+  input: { name: 'sample.json', sha256: 'ab'.repeat(32) },
+  source: { tool: 'ScubaGear', version: '1.5.1', tenant: 'contoso.example' },
+  generatedAt: '2026-11-02T14:05:00Z',
+  runAt: new Date('2026-11-20T00:00:00Z'),
+};
 const { items, counts, unmapped } = assess(sampleResults(), catalog, DEFAULT_GOVERNANCE_POLICY);
 const hashed = items.filter((i) => i.definition).map((item) => ({ item, hash: evidenceHash(item.result, item.definition, digest) }));
 
@@ -71,7 +76,9 @@ describe('evidence-bundle.json', () => {
     expect(recorded.results).toEqual(items.map((i) => i.result));
     expect(recorded.recordedHashes).toEqual(hashes);
     expect(recorded.merkleRoot).toBe(root);
-    expect(() => readEvidenceBundle({ ...bundle, schema: 'x' }, 'b.json')).toThrow('b.json: schema: expected "svc.evidence-bundle/v1"; pass an evidence-bundle.json written by svc');
+    expect(() => readEvidenceBundle({ ...bundle, schema: 'x' }, 'b.json')).toThrow(
+      'b.json: schema: expected "svc.evidence-bundle/v1"; pass an evidence-bundle.json written by svc',
+    );
     expect(() => readEvidenceBundle({ ...bundle, merkle_root: 'md5:1' }, 'b.json')).toThrow('b.json: merkle_root: expected sha256:<64 hex digits>');
   });
 });
@@ -132,8 +139,17 @@ describe('poam.json', () => {
     const au = items.find((i) => i.result.ksi_id === 'KSI-AU-02');
     if (!au) throw new Error('sample changed');
     const bare = { ...au, result: { ksi_id: 'KSI-AU-02', status: 'WARN' as const } };
-    expect(poamRow(bare, context)).toMatchObject({ original_detection_date: '2026-11-02', scheduled_completion_date: '2026-12-02', risk_rating: 'Moderate', weakness_name: 'KSI-AU-02 Event Logging' });
-    expect(poamRow(bare, { ...context, generatedAt: undefined, source: undefined })).toMatchObject({ original_detection_date: '2026-11-20', asset_identifier: 'sample.json', weakness_source: 'sample.json' });
+    expect(poamRow(bare, context)).toMatchObject({
+      original_detection_date: '2026-11-02',
+      scheduled_completion_date: '2026-12-02',
+      risk_rating: 'Moderate',
+      weakness_name: 'KSI-AU-02 Event Logging',
+    });
+    expect(poamRow(bare, { ...context, generatedAt: undefined, source: undefined })).toMatchObject({
+      original_detection_date: '2026-11-20',
+      asset_identifier: 'sample.json',
+      weakness_source: 'sample.json',
+    });
   });
 });
 
@@ -156,7 +172,13 @@ describe('lineage.json', () => {
       policies: ['ac-1'],
       status: 'FAIL',
     });
-    expect(doc.ksis[2]).toMatchObject({ ksi_id: 'KSI-CNA-01', controls: [], policies: [], poam_id: null, action: { action: 'MONITOR', owner: 'compliance-team@agency.example' } });
+    expect(doc.ksis[2]).toMatchObject({
+      ksi_id: 'KSI-CNA-01',
+      controls: [],
+      policies: [],
+      poam_id: null,
+      action: { action: 'MONITOR', owner: 'compliance-team@agency.example' },
+    });
     expect(doc.controls['ac-2.1']).toEqual({ ksis: ['KSI-AC-02'], evidence: [`sha256:${ac?.hash}`], actions: ['REMEDIATE KSI-AC-02 Critical 7d'] });
     expect(Object.keys(doc.controls)).toHaveLength(20);
   });
@@ -202,7 +224,9 @@ describe('ssp-narrative.md', () => {
     expect(sections).toHaveLength(20);
     expect(text).toContain('Controls: 20 (implemented: 2, partial: 1, planned: 17)');
     const sc = hashed.find((h) => h.item.result.ksi_id === 'KSI-SC-08');
-    expect(text).toContain(`## sc-8 Transmission Confidentiality and Integrity\n\nImplementation status: implemented\n\n- KSI-SC-08 (Transmission Confidentiality and Integrity): PASS, evidence sha256:${sc?.hash}.\n`);
+    expect(text).toContain(
+      `## sc-8 Transmission Confidentiality and Integrity\n\nImplementation status: implemented\n\n- KSI-SC-08 (Transmission Confidentiality and Integrity): PASS, evidence sha256:${sc?.hash}.\n`,
+    );
     expect(text).toContain('- KSI-AU-02 (Event Logging): WARN (assessed at 2026-11-02T14:04:02Z), evidence sha256:');
   });
 });
@@ -214,7 +238,20 @@ describe('manifest.json', () => {
       { name: 'evidence-bundle.json', sha256: '11'.repeat(32), bytes: 1 },
     ];
     expect(aggregateHash(files, digest)).toBe(digest.sha256(`${'11'.repeat(32)}  evidence-bundle.json\n${'22'.repeat(32)}  poam.json\n`));
-    const manifest = buildManifest({ tool: { name: 'svc', version: '0.5.0' }, generatedAt: new Date('2026-01-01T00:00:00.123Z'), input: context.input, counts: { ...counts, evidence: 5, actions: 5, poam: 3 }, merkleRoot: 'cd'.repeat(32), files, digest });
-    expect(manifest).toMatchObject({ schema: 'svc.manifest/v1', generated_at: '2026-01-01T00:00:00Z', merkle_root: `sha256:${'cd'.repeat(32)}`, files: { 'poam.json': { sha256: `sha256:${'22'.repeat(32)}`, bytes: 2 } } });
+    const manifest = buildManifest({
+      tool: { name: 'svc', version: '0.5.0' },
+      generatedAt: new Date('2026-01-01T00:00:00.123Z'),
+      input: context.input,
+      counts: { ...counts, evidence: 5, actions: 5, poam: 3 },
+      merkleRoot: 'cd'.repeat(32),
+      files,
+      digest,
+    });
+    expect(manifest).toMatchObject({
+      schema: 'svc.manifest/v1',
+      generated_at: '2026-01-01T00:00:00Z',
+      merkle_root: `sha256:${'cd'.repeat(32)}`,
+      files: { 'poam.json': { sha256: `sha256:${'22'.repeat(32)}`, bytes: 2 } },
+    });
   });
 });

@@ -34,13 +34,21 @@ const dashboard = runDashboardModel({
   asOf: '2026-11-20',
 });
 const freshness = assessFreshness(assessment.items, context.generatedAt, runAt);
-const summary = (seq: number, as_of: string, open: number, overdue: number) => ({ seq, as_of, poam: { open, overdue, closed: 0, opened: 0, closed_now: 0 } }) as RunSummary;
+const summary = (seq: number, as_of: string, open: number, overdue: number) =>
+  ({ seq, as_of, poam: { open, overdue, closed: 0, opened: 0, closed_now: 0 } }) as RunSummary;
 
 describe('briefingModel', () => {
   const model = briefingModel({ dashboard, system: 'contoso.example', summaries: [], freshness });
 
   it("takes the run's facts and status by area from the dashboard model", () => {
-    expect(model).toMatchObject({ title: 'Executive briefing: contoso.example', system: 'contoso.example', generated_at: '2026-11-21T12:00:00Z', as_of: '2026-11-20', input: context.input, tool: { name: 'svc', version: '9.9.9' } });
+    expect(model).toMatchObject({
+      title: 'Executive briefing: contoso.example',
+      system: 'contoso.example',
+      generated_at: '2026-11-21T12:00:00Z',
+      as_of: '2026-11-20',
+      input: context.input,
+      tool: { name: 'svc', version: '9.9.9' },
+    });
     expect(model.counts).toEqual({ results: 8, pass: 1, warn: 2, fail: 5, mapped: 7, unmapped: 1 });
     expect(model.areas).toBe(dashboard.areas);
   });
@@ -64,8 +72,19 @@ describe('briefingModel', () => {
   });
 
   it("plots the store's runs, oldest first, when it has any", () => {
-    const stored = briefingModel({ dashboard, system: 'x', summaries: [summary(1, '2026-10-01T00:00:00Z', 4, 0), summary(2, '2026-11-01T09:30:00Z', 6, 2)], freshness });
-    expect(stored.poam_trend).toEqual({ source: 'store', points: [{ as_of: '2026-10-01', open: 4, overdue: 0 }, { as_of: '2026-11-01', open: 6, overdue: 2 }] });
+    const stored = briefingModel({
+      dashboard,
+      system: 'x',
+      summaries: [summary(1, '2026-10-01T00:00:00Z', 4, 0), summary(2, '2026-11-01T09:30:00Z', 6, 2)],
+      freshness,
+    });
+    expect(stored.poam_trend).toEqual({
+      source: 'store',
+      points: [
+        { as_of: '2026-10-01', open: 4, overdue: 0 },
+        { as_of: '2026-11-01', open: 6, overdue: 2 },
+      ],
+    });
   });
 
   it('lists the first five entries of the freshness schedule, in due order, leaving the unmapped KSI out', () => {

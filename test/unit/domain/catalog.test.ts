@@ -1,6 +1,13 @@
 import { checkCatalogConsistency } from '../../../src/domain/catalog/catalog-consistency';
 import { readFrmrRelease } from '../../../src/domain/catalog/frmr-release';
-import { baseControl, controlFromReference, controlsFromReferences, ksiIdForControl, normalizeControlId, type CatalogData } from '../../../src/domain/catalog/ksi-catalog';
+import {
+  baseControl,
+  controlFromReference,
+  controlsFromReferences,
+  ksiIdForControl,
+  normalizeControlId,
+  type CatalogData,
+} from '../../../src/domain/catalog/ksi-catalog';
 import { officialDefinitions } from '../../../src/domain/catalog/official-definitions';
 import { builtInCatalog } from '../../fakes/fixed-catalog-source';
 
@@ -53,12 +60,22 @@ describe('checkCatalogConsistency', () => {
   });
 
   it('reports a KSI listed twice and a control mapped twice', () => {
-    expect(broken((d) => d.ksis.push(d.ksis[0]))).toEqual(expect.arrayContaining(['KSI-AC-02: listed twice', 'KSI-AC-02: control ac-2 is already mapped to KSI-AC-02', 'catalog holds 164 KSIs, expected 163']));
+    expect(broken((d) => d.ksis.push(d.ksis[0]))).toEqual(
+      expect.arrayContaining(['KSI-AC-02: listed twice', 'KSI-AC-02: control ac-2 is already mapped to KSI-AC-02', 'catalog holds 164 KSIs, expected 163']),
+    );
   });
 
   it('reports a wrong id, a foreign control, a missing policy and bad values', () => {
     const problems = broken((d) => {
-      d.ksis[0] = { ...d.ksis[0], id: 'KSI-AC-2', policies: [], severity: 'Urgent' as never, frequency_days: 0, owner: 'nobody', controls: ['ac-2', 'ac-3', 'pm-3'] };
+      d.ksis[0] = {
+        ...d.ksis[0],
+        id: 'KSI-AC-2',
+        policies: [],
+        severity: 'Urgent' as never,
+        frequency_days: 0,
+        owner: 'nobody',
+        controls: ['ac-2', 'ac-3', 'pm-3'],
+      };
     });
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -81,15 +98,44 @@ describe('checkCatalogConsistency', () => {
 describe('readFrmrRelease', () => {
   it('reads the 25.05-25.11 layout (requirements[] with control objects)', () => {
     const release = readFrmrRelease(
-      { info: { current_release: '25.11A DRAFT' }, KSI: { IAM: { id: 'KSI-IAM', requirements: [{ id: 'KSI-IAM-01', name: 'Phishing-Resistant MFA (MFA)', statement: 'Enforce MFA.', controls: [{ control_id: 'ia-2.1' }, { control_id: 'IA-2(2)' }] }] } } },
+      {
+        info: { current_release: '25.11A DRAFT' },
+        KSI: {
+          IAM: {
+            id: 'KSI-IAM',
+            requirements: [
+              {
+                id: 'KSI-IAM-01',
+                name: 'Phishing-Resistant MFA (MFA)',
+                statement: 'Enforce MFA.',
+                controls: [{ control_id: 'ia-2.1' }, { control_id: 'IA-2(2)' }],
+              },
+            ],
+          },
+        },
+      },
       'f.json',
     );
-    expect(release).toEqual({ id: '25.11A', ksis: [{ id: 'KSI-IAM-01', theme: 'IAM', name: 'Phishing-Resistant MFA', statement: 'Enforce MFA.', controls: ['ia-2.1', 'ia-2.2'], retired: false }] });
+    expect(release).toEqual({
+      id: '25.11A',
+      ksis: [{ id: 'KSI-IAM-01', theme: 'IAM', name: 'Phishing-Resistant MFA', statement: 'Enforce MFA.', controls: ['ia-2.1', 'ia-2.2'], retired: false }],
+    });
   });
 
   it('reads the 0.9.x / consolidated layout (indicators{} keyed by id, fka links, retired flags)', () => {
     const release = readFrmrRelease(
-      { info: { version: '0.9.43-beta', last_updated: '2026-04-08' }, KSI: { IAM: { short_name: 'IAM', indicators: { 'KSI-IAM-MFA': { fka: 'KSI-IAM-01', name: 'MFA', statement: 's', controls: ['ac-2'] }, 'KSI-IAM-OLD': { name: 'x', statement: 'y', retired: true } } } } },
+      {
+        info: { version: '0.9.43-beta', last_updated: '2026-04-08' },
+        KSI: {
+          IAM: {
+            short_name: 'IAM',
+            indicators: {
+              'KSI-IAM-MFA': { fka: 'KSI-IAM-01', name: 'MFA', statement: 's', controls: ['ac-2'] },
+              'KSI-IAM-OLD': { name: 'x', statement: 'y', retired: true },
+            },
+          },
+        },
+      },
       'f.json',
     );
     expect(release.id).toBe('0.9.43-beta');
@@ -105,7 +151,11 @@ describe('readFrmrRelease', () => {
     ['no KSI section', { info: {} }, 'f.json: KSI: missing KSI section'],
     ['a theme without indicators', { KSI: { IAM: { id: 'KSI-IAM' } } }, 'f.json: KSI.IAM: has neither "indicators" nor "requirements"'],
     ['a malformed id', { KSI: { IAM: { indicators: [{ id: 'IAM-1' }] } } }, 'f.json: KSI.IAM.indicators[0].id: missing or malformed KSI id'],
-    ['an unreadable control', { KSI: { IAM: { indicators: [{ id: 'KSI-IAM-01', controls: ['ac two'] }] } } }, 'f.json: KSI.IAM.indicators[0].controls: unreadable control "ac two"'],
+    [
+      'an unreadable control',
+      { KSI: { IAM: { indicators: [{ id: 'KSI-IAM-01', controls: ['ac two'] }] } } },
+      'f.json: KSI.IAM.indicators[0].controls: unreadable control "ac two"',
+    ],
   ])('refuses %s', (_what, doc, message) => expect(() => readFrmrRelease(doc, 'f.json')).toThrow(message));
 });
 
@@ -113,7 +163,11 @@ describe('officialDefinitions', () => {
   const catalog = builtInCatalog();
 
   it('maps an official KSI to its controls, the family policies, and the most severe family', () => {
-    const [mfa] = officialDefinitions({ id: 'r', ksis: [{ id: 'KSI-IAM-MFA', theme: 'IAM', name: 'MFA', statement: '', controls: ['au-2', 'ia-2', 'ac-2'], retired: false }] }, catalog, 'c@x.example');
+    const [mfa] = officialDefinitions(
+      { id: 'r', ksis: [{ id: 'KSI-IAM-MFA', theme: 'IAM', name: 'MFA', statement: '', controls: ['au-2', 'ia-2', 'ac-2'], retired: false }] },
+      catalog,
+      'c@x.example',
+    );
     expect(mfa).toEqual({
       id: 'KSI-IAM-MFA',
       title: 'MFA',

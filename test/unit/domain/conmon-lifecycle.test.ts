@@ -15,7 +15,12 @@ const catalog = builtInCatalog();
 const digest = new PureJsHashing();
 
 function context(day: string): RunContext {
-  return { input: { name: `run-${day}.json`, sha256: digest.sha256(day) }, generatedAt: `${day}T06:00:00Z`, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.example' }, runAt: new Date(`${day}T06:00:00Z`) };
+  return {
+    input: { name: `run-${day}.json`, sha256: digest.sha256(day) },
+    generatedAt: `${day}T06:00:00Z`,
+    source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.example' },
+    runAt: new Date(`${day}T06:00:00Z`),
+  };
 }
 
 function step(previous: readonly TrackedPoamItem[], day: string, results: KsiResult[]): LifecycleStep {
@@ -31,7 +36,17 @@ describe('advanceLifecycle: the POA&M lifecycle rules', () => {
 
   it('opens an item for each new FAIL and WARN, detected on the run day, due after the SLA of its severity', () => {
     expect(kinds(first)).toEqual(['opened KSI-AU-02', 'opened KSI-IA-02']);
-    expect(item(first, 'KSI-IA-02')).toMatchObject({ poam_id: 'POAM-KSI-IA-02', status: 'Open', overdue: false, risk_rating: 'Critical', original_detection_date: '2026-11-01', scheduled_completion_date: '2026-11-08', status_date: '2026-11-01', last_status: 'FAIL', last_run: 'run-2026-11-01' });
+    expect(item(first, 'KSI-IA-02')).toMatchObject({
+      poam_id: 'POAM-KSI-IA-02',
+      status: 'Open',
+      overdue: false,
+      risk_rating: 'Critical',
+      original_detection_date: '2026-11-01',
+      scheduled_completion_date: '2026-11-08',
+      status_date: '2026-11-01',
+      last_status: 'FAIL',
+      last_run: 'run-2026-11-01',
+    });
     expect(item(first, 'KSI-AU-02')).toMatchObject({ risk_rating: 'Moderate', scheduled_completion_date: '2026-12-01' });
     expect(first.items).toHaveLength(2);
   });
@@ -42,15 +57,33 @@ describe('advanceLifecycle: the POA&M lifecycle rules', () => {
   });
 
   it('keeps a persisting item open with its original detection date, and emits nothing for it', () => {
-    const second = step(first.items, '2026-11-04', [aResult('KSI-IA-02', 'FAIL', { details: 'still no MFA' }), aResult('KSI-AU-02', 'WARN'), aResult('KSI-SC-08', 'PASS')]);
+    const second = step(first.items, '2026-11-04', [
+      aResult('KSI-IA-02', 'FAIL', { details: 'still no MFA' }),
+      aResult('KSI-AU-02', 'WARN'),
+      aResult('KSI-SC-08', 'PASS'),
+    ]);
     expect(second.changes).toEqual([]);
-    expect(item(second, 'KSI-IA-02')).toMatchObject({ status: 'Open', original_detection_date: '2026-11-01', scheduled_completion_date: '2026-11-08', status_date: '2026-11-01', weakness_description: 'still no MFA', last_run: 'run-2026-11-04' });
+    expect(item(second, 'KSI-IA-02')).toMatchObject({
+      status: 'Open',
+      original_detection_date: '2026-11-01',
+      scheduled_completion_date: '2026-11-08',
+      status_date: '2026-11-01',
+      weakness_description: 'still no MFA',
+      last_run: 'run-2026-11-04',
+    });
   });
 
   it('closes an item when its KSI passes, on the run day', () => {
     const second = step(first.items, '2026-11-06', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN')]);
     expect(kinds(second)).toEqual(['closed KSI-IA-02']);
-    expect(item(second, 'KSI-IA-02')).toMatchObject({ status: 'Closed', completion_date: '2026-11-06', status_date: '2026-11-06', overdue: false, last_status: 'PASS', original_detection_date: '2026-11-01' });
+    expect(item(second, 'KSI-IA-02')).toMatchObject({
+      status: 'Closed',
+      completion_date: '2026-11-06',
+      status_date: '2026-11-06',
+      overdue: false,
+      last_status: 'PASS',
+      original_detection_date: '2026-11-01',
+    });
     expect(countLifecycle(second.items)).toEqual({ open: 1, overdue: 0, closed: 1 });
   });
 
@@ -75,7 +108,12 @@ describe('advanceLifecycle: the POA&M lifecycle rules', () => {
     const closed = step(first.items, '2026-11-03', [aResult('KSI-IA-02', 'PASS')]);
     const again = step(closed.items, '2026-11-20', [aResult('KSI-IA-02', 'WARN')]);
     expect(again.changes).toEqual([expect.objectContaining({ kind: 'opened', reopened: true })]);
-    expect(item(again, 'KSI-IA-02')).toMatchObject({ status: 'Open', original_detection_date: '2026-11-20', risk_rating: 'High', scheduled_completion_date: '2026-12-04' });
+    expect(item(again, 'KSI-IA-02')).toMatchObject({
+      status: 'Open',
+      original_detection_date: '2026-11-20',
+      risk_rating: 'High',
+      scheduled_completion_date: '2026-12-04',
+    });
     expect(item(again, 'KSI-IA-02').completion_date).toBeUndefined();
   });
 
@@ -115,12 +153,26 @@ function stored<T extends DecidedRun>(run: T): T & StoredRun {
 }
 
 describe('recordStep: summary, lifecycle, drift and one event per change', () => {
-  const first = stored(recordStep(toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]), undefined, 1, uuid));
+  const first = stored(
+    recordStep(toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]), undefined, 1, uuid),
+  );
   const secondRun = toRecord('2026-11-04', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS'), aResult('KSI-ZZ-01', 'PASS')]);
-  const second = stored(recordStep(secondRun, { poam: first.poam, side: toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side }, 2, uuid));
+  const second = stored(
+    recordStep(
+      secondRun,
+      { poam: first.poam, side: toRecord('2026-11-01', [aResult('KSI-IA-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-ZZ-01', 'PASS')]).side },
+      2,
+      uuid,
+    ),
+  );
 
   it('summarises the run: counts, areas, POA&M and drift', () => {
-    expect(first.summary).toMatchObject({ seq: 1, as_of: '2026-11-01T06:00:00Z', recorded_at: '2026-11-01T07:00:00Z', areas: { AU: { pass: 0, warn: 1, fail: 0 }, IA: { pass: 1, warn: 0, fail: 0 }, UNMAPPED: { pass: 1, warn: 0, fail: 0 } } });
+    expect(first.summary).toMatchObject({
+      seq: 1,
+      as_of: '2026-11-01T06:00:00Z',
+      recorded_at: '2026-11-01T07:00:00Z',
+      areas: { AU: { pass: 0, warn: 1, fail: 0 }, IA: { pass: 1, warn: 0, fail: 0 }, UNMAPPED: { pass: 1, warn: 0, fail: 0 } },
+    });
     expect(first.summary.poam).toEqual({ open: 1, overdue: 0, closed: 0, opened: 1, closed_now: 0 });
     expect(second.summary.poam).toEqual({ open: 1, overdue: 0, closed: 1, opened: 1, closed_now: 1 });
     expect(second.summary.drift).toEqual({ 'DRIFT-IDENTITY': 1, 'DRIFT-AUTHZ': 0, 'DRIFT-SEMANTIC': 1, 'DRIFT-PROVENANCE': 0, 'DRIFT-SCHEMA': 0 });
@@ -145,9 +197,18 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
       ksi_id: 'KSI-IA-02',
       poam_id: 'POAM-KSI-IA-02',
       summary: 'POAM-KSI-IA-02 opened: KSI-IA-02 FAIL (Critical), due 2026-11-11',
-      data: { status: 'FAIL', risk_rating: 'Critical', point_of_contact: 'identity-team@agency.example', original_detection_date: '2026-11-04', scheduled_completion_date: '2026-11-11', reopened: false },
+      data: {
+        status: 'FAIL',
+        risk_rating: 'Critical',
+        point_of_contact: 'identity-team@agency.example',
+        original_detection_date: '2026-11-04',
+        scheduled_completion_date: '2026-11-11',
+        reopened: false,
+      },
     });
-    expect(second.events[3].summary).toBe('DRIFT-IDENTITY P1 KSI-IA-02: status worsened PASS -> FAIL on identity controls ia-2, ia-2.1, ia-2.2, ia-2.5 and 3 more (FAIL severity Critical)');
+    expect(second.events[3].summary).toBe(
+      'DRIFT-IDENTITY P1 KSI-IA-02: status worsened PASS -> FAIL on identity controls ia-2, ia-2.1, ia-2.2, ia-2.5 and 3 more (FAIL severity Critical)',
+    );
     expect(new Set(second.events.map((e) => e.event_id)).size).toBe(second.events.length);
   });
 
@@ -155,7 +216,12 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
     expect(first.tally).toEqual({ events: 2, drift: { P1: 0, P2: 0, P3: 0, P4: 0 } });
     expect(second.tally).toEqual({ events: 5, drift: { P1: 1, P2: 0, P3: 0, P4: 1 } });
     // Two weeks on: KSI-IA-02's item (due 2026-11-11) became overdue while it still fails, and nothing drifted.
-    const late = recordStep(toRecord('2026-11-18', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS'), aResult('KSI-ZZ-01', 'PASS')]), { poam: second.poam, side: secondRun.side }, 3, uuid);
+    const late = recordStep(
+      toRecord('2026-11-18', [aResult('KSI-IA-02', 'FAIL'), aResult('KSI-AU-02', 'PASS'), aResult('KSI-ZZ-01', 'PASS')]),
+      { poam: second.poam, side: secondRun.side },
+      3,
+      uuid,
+    );
     const events = [...late.events];
     expect(events.map((e) => e.kind)).toEqual(['run.recorded', 'poam.overdue']);
     expect(late.tally).toEqual({ events: events.length, drift: { P1: 0, P2: 0, P3: 0, P4: 0 } });
@@ -173,7 +239,11 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
     expect(stored(recordStep(secondRun, { poam: small.state, side }, 2, uuid))).toEqual(second);
     expect(small.reads()).toBe(1);
     // 20,001 items of KSIs this run does not report, after its own in poam_id order: kept as they were, aged.
-    const others = Array.from({ length: 20_001 }, (_, i) => ({ ...first.poam[0], ksi_id: `KSI-ZZZ-${String(i).padStart(5, '0')}`, poam_id: `POAM-KSI-ZZZ-${String(i).padStart(5, '0')}` }));
+    const others = Array.from({ length: 20_001 }, (_, i) => ({
+      ...first.poam[0],
+      ksi_id: `KSI-ZZZ-${String(i).padStart(5, '0')}`,
+      poam_id: `POAM-KSI-ZZZ-${String(i).padStart(5, '0')}`,
+    }));
     const large = counted([...first.poam, ...others]);
     const run = recordStep(secondRun, { poam: large.state, side }, 2, uuid);
     const [poam, events] = [[...run.poam], [...run.events]];
@@ -187,12 +257,27 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
 
   it('builds the Ongoing Authorization Report of a period from stored runs', () => {
     const runs: StoredRun[] = [first, second];
-    const report = ongoingAuthorizationReport({ from: '2026-11-01T00:00:00.000Z', to: '2026-11-30T23:59:59.999Z', generatedAt: '2026-12-01T00:00:00Z', tool: { name: 'svc', version: '0.5.0' }, store: '/tmp/store', runs, areaTitle: (a) => `Area ${a}` });
-    expect(report.runs).toEqual({ count: 2, first: { seq: 1, id: first.summary.id, as_of: '2026-11-01T06:00:00Z' }, last: { seq: 2, id: second.summary.id, as_of: '2026-11-04T06:00:00Z' } });
+    const report = ongoingAuthorizationReport({
+      from: '2026-11-01T00:00:00.000Z',
+      to: '2026-11-30T23:59:59.999Z',
+      generatedAt: '2026-12-01T00:00:00Z',
+      tool: { name: 'svc', version: '0.5.0' },
+      store: '/tmp/store',
+      runs,
+      areaTitle: (a) => `Area ${a}`,
+    });
+    expect(report.runs).toEqual({
+      count: 2,
+      first: { seq: 1, id: first.summary.id, as_of: '2026-11-01T06:00:00Z' },
+      last: { seq: 2, id: second.summary.id, as_of: '2026-11-04T06:00:00Z' },
+    });
     expect(report.system).toBe('contoso.example');
     expect(report.ksi_status?.pass_rate).toEqual({ first: 0.6667, last: 0.6667 });
     expect(report.changes.map((c) => `${c.ksi_id} ${c.from}->${c.to} ${c.severity}`)).toEqual(['KSI-IA-02 PASS->FAIL P1', 'KSI-AU-02 WARN->PASS P4']);
-    expect(report.poam.opened.map((p) => `${p.poam_id} ${p.date} run ${p.run}`)).toEqual(['POAM-KSI-AU-02 2026-11-01 run 1', 'POAM-KSI-IA-02 2026-11-04 run 2']);
+    expect(report.poam.opened.map((p) => `${p.poam_id} ${p.date} run ${p.run}`)).toEqual([
+      'POAM-KSI-AU-02 2026-11-01 run 1',
+      'POAM-KSI-IA-02 2026-11-04 run 2',
+    ]);
     expect(report.poam.closed.map((p) => `${p.poam_id} ${p.date}`)).toEqual(['POAM-KSI-AU-02 2026-11-04']);
     expect(report.poam).toMatchObject({ open_at_end: 1, overdue_at_end: 0, overdue: [] });
     const text = ongoingAuthorizationMarkdown(report);
@@ -201,7 +286,9 @@ describe('recordStep: summary, lifecycle, drift and one event per change', () =>
     expect(text).toContain('| 2026-11-04T06:00:00Z | 2 | KSI-IA-02 | PASS | FAIL | DRIFT-IDENTITY | P1 |\n');
     expect(text).toContain('Opened: 2; closed: 1; became overdue: 0; open at the end of the period: 1 (0 overdue).\n');
     expect(text).toContain('By severity: P1 1, P2 0, P3 0, P4 1.\n');
-    const empty = ongoingAuthorizationMarkdown(ongoingAuthorizationReport({ from: 'a', to: 'b', generatedAt: 'c', tool: { name: 'svc', version: '0.5.0' }, store: 's', runs: [], areaTitle: (a) => a }));
+    const empty = ongoingAuthorizationMarkdown(
+      ongoingAuthorizationReport({ from: 'a', to: 'b', generatedAt: 'c', tool: { name: 'svc', version: '0.5.0' }, store: 's', runs: [], areaTitle: (a) => a }),
+    );
     expect(empty).toContain('No runs were recorded in the period: there is no evidence of continuous monitoring to report.\n');
   });
 });

@@ -102,17 +102,36 @@ describe('evaluateQuery', () => {
   });
 
   it('counts per value with GROUP BY … COUNT, count descending then value, a list field per element', () => {
-    expect(evaluateQuery(parser.parse('FROM results GROUP BY status COUNT'), ROWS, NOW)).toEqual({ columns: ['status', 'count'], rows: [['PASS', 2], ['FAIL', 2], ['WARN', 1]] });
-    expect(evaluateQuery(parser.parse('FROM results WHERE status != PASS GROUP BY controls COUNT LIMIT 2'), ROWS, NOW).rows).toEqual([['ia-2', 2], ['ac-2', 1]]);
-    expect(evaluateQuery(parser.parse('FROM results GROUP BY severity COUNT ORDER BY severity DESC'), ROWS, NOW).rows).toEqual([['Critical', 1], ['High', 1], ['Medium', 1], ['Low', 2]]);
+    expect(evaluateQuery(parser.parse('FROM results GROUP BY status COUNT'), ROWS, NOW)).toEqual({
+      columns: ['status', 'count'],
+      rows: [
+        ['PASS', 2],
+        ['FAIL', 2],
+        ['WARN', 1],
+      ],
+    });
+    expect(evaluateQuery(parser.parse('FROM results WHERE status != PASS GROUP BY controls COUNT LIMIT 2'), ROWS, NOW).rows).toEqual([
+      ['ia-2', 2],
+      ['ac-2', 1],
+    ]);
+    expect(evaluateQuery(parser.parse('FROM results GROUP BY severity COUNT ORDER BY severity DESC'), ROWS, NOW).rows).toEqual([
+      ['Critical', 1],
+      ['High', 1],
+      ['Medium', 1],
+      ['Low', 2],
+    ]);
   });
 
   it('names an unknown field, its position and the valid fields; refuses values of the wrong type', () => {
     expect(messageOf(() => ids('FROM actions WHERE team = x'))).toBe(
       "cql-invalid: line 1, column 20: unknown field 'team' of actions; expected one of ksi_id, action, severity, owner, sla, status, area, family, controls, input\n  FROM actions WHERE team = x\n                     ^",
     );
-    expect(messageOf(() => ids('FROM results WHERE sla > High'))).toBe("cql-invalid: line 1, column 26: sla is a duration field: expected a number of days or a duration such as 7d, found 'High'\n  FROM results WHERE sla > High\n                           ^");
-    expect(messageOf(() => ids('FROM results WHERE observed_at > soon'))).toBe("cql-invalid: line 1, column 34: observed_at is a date field: expected a date such as 2026-11-01 or a duration such as 7d, found 'soon'\n  FROM results WHERE observed_at > soon\n                                   ^");
+    expect(messageOf(() => ids('FROM results WHERE sla > High'))).toBe(
+      "cql-invalid: line 1, column 26: sla is a duration field: expected a number of days or a duration such as 7d, found 'High'\n  FROM results WHERE sla > High\n                           ^",
+    );
+    expect(messageOf(() => ids('FROM results WHERE observed_at > soon'))).toBe(
+      "cql-invalid: line 1, column 34: observed_at is a date field: expected a date such as 2026-11-01 or a duration such as 7d, found 'soon'\n  FROM results WHERE observed_at > soon\n                                   ^",
+    );
     expect(messageOf(() => ids('FROM results SELECT nope', []))).toMatch(/^cql-invalid: line 1, column 21: unknown field 'nope' of results/);
   });
 });
@@ -125,8 +144,37 @@ describe('CQL rows', () => {
   });
 
   it('marks open POA&M items past their due date overdue at now', () => {
-    const item = { poam_id: 'POAM-KSI-IA-02', ksi_id: 'KSI-IA-02', controls: [], weakness_name: '', weakness_description: '', weakness_source: '', asset_identifier: '', point_of_contact: 'x', original_detection_date: '2026-11-01', scheduled_completion_date: '2026-11-08', risk_rating: 'High' as const, remediation_plan: '', milestones: [] };
-    const rows = cqlRows('poam', { input: 'a.json', context: { input: { name: 'a.json', sha256: '' }, runAt: NOW }, results: [], poam: [{ ...item, status: 'Open' }, { ...item, status: 'Closed', completion_date: '2026-11-05' }] }, NOW);
-    expect(rows.map((r) => [r.status, r.overdue, r.age, r.area, r.family])).toEqual([['Open', 'true', 19, 'IA', 'UNMAPPED'], ['Closed', 'false', 19, 'IA', 'UNMAPPED']]);
+    const item = {
+      poam_id: 'POAM-KSI-IA-02',
+      ksi_id: 'KSI-IA-02',
+      controls: [],
+      weakness_name: '',
+      weakness_description: '',
+      weakness_source: '',
+      asset_identifier: '',
+      point_of_contact: 'x',
+      original_detection_date: '2026-11-01',
+      scheduled_completion_date: '2026-11-08',
+      risk_rating: 'High' as const,
+      remediation_plan: '',
+      milestones: [],
+    };
+    const rows = cqlRows(
+      'poam',
+      {
+        input: 'a.json',
+        context: { input: { name: 'a.json', sha256: '' }, runAt: NOW },
+        results: [],
+        poam: [
+          { ...item, status: 'Open' },
+          { ...item, status: 'Closed', completion_date: '2026-11-05' },
+        ],
+      },
+      NOW,
+    );
+    expect(rows.map((r) => [r.status, r.overdue, r.age, r.area, r.family])).toEqual([
+      ['Open', 'true', 19, 'IA', 'UNMAPPED'],
+      ['Closed', 'false', 19, 'IA', 'UNMAPPED'],
+    ]);
   });
 });

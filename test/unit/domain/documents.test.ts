@@ -21,7 +21,11 @@ function aRun(): DocumentRun {
   return {
     tool: { name: 'svc', version: '0.5.0' },
     generatedAt: '2026-01-01T00:00:00Z',
-    context: { input: { name: 'sample.json', sha256: INPUT_SHA }, source: { tool: 'ScubaGear', tenant: 'contoso.onmicrosoft.com' }, runAt: new Date('2026-01-01T00:00:00Z') },
+    context: {
+      input: { name: 'sample.json', sha256: INPUT_SHA },
+      source: { tool: 'ScubaGear', tenant: 'contoso.onmicrosoft.com' },
+      runAt: new Date('2026-01-01T00:00:00Z'),
+    },
     results: assessment.items.map((item, i) => ({ item, hash: hashes[i] })),
     merkleRoot: merkleRoot(hashes, hashing),
     catalog,
@@ -54,7 +58,11 @@ describe('buildCrm', () => {
       evidence: [{ ksi: 'KSI-AC-02', status: 'FAIL', hash: `sha256:${ac2Hash}` }],
     });
     expect(crm.rows.find((r) => r.control === 'pe-3')).toMatchObject({ responsibility: 'provider', evidence: [] });
-    expect({ system: crm.system, date: crm.date, merkleRoot: crm.merkleRoot }).toEqual({ system: 'contoso.onmicrosoft.com', date: '2026-01-01', merkleRoot: `sha256:${run.merkleRoot}` });
+    expect({ system: crm.system, date: crm.date, merkleRoot: crm.merkleRoot }).toEqual({
+      system: 'contoso.onmicrosoft.com',
+      date: '2026-01-01',
+      merkleRoot: `sha256:${run.merkleRoot}`,
+    });
     expect(crm.summary.map((s) => s.responsibility)).toEqual(['provider', 'shared', 'customer']);
     expect(crm.summary.reduce((sum, s) => sum + s.controls, 0)).toBe(crm.rows.length);
     expect(crm.summary.find((s) => s.responsibility === 'provider')?.evidenced).toBe(0);
@@ -104,8 +112,11 @@ describe('buildDocumentationPackage', () => {
   });
 
   it('writes SHA256SUMS lines in path order, as sha256sum --check reads them', () => {
-    expect(sha256sums([{ path: 'index.html', sha256: 'b'.repeat(64) }, { path: 'controls/ac-2.html', sha256: 'a'.repeat(64) }])).toBe(
-      `${'a'.repeat(64)}  controls/ac-2.html\n${'b'.repeat(64)}  index.html\n`,
-    );
+    expect(
+      sha256sums([
+        { path: 'index.html', sha256: 'b'.repeat(64) },
+        { path: 'controls/ac-2.html', sha256: 'a'.repeat(64) },
+      ]),
+    ).toBe(`${'a'.repeat(64)}  controls/ac-2.html\n${'b'.repeat(64)}  index.html\n`);
   });
 });

@@ -13,7 +13,9 @@ const builtIn = builtInCatalog();
 /** KSI-IA-05 and KSI-AC-03 lowered to High, KSI-SC-08 to Medium: the non-Critical rows of the table. */
 const catalog = new KsiCatalog({
   ...builtIn.data,
-  ksis: builtIn.data.ksis.map((k) => (k.id === 'KSI-IA-05' || k.id === 'KSI-AC-03' ? { ...k, severity: 'High' as const } : k.id === 'KSI-SC-08' ? { ...k, severity: 'Medium' as const } : k)),
+  ksis: builtIn.data.ksis.map((k) =>
+    k.id === 'KSI-IA-05' || k.id === 'KSI-AC-03' ? { ...k, severity: 'High' as const } : k.id === 'KSI-SC-08' ? { ...k, severity: 'Medium' as const } : k,
+  ),
 });
 
 function side(results: KsiResult[], meta: RunMeta = {}): DriftSide {
@@ -66,7 +68,9 @@ describe('detectDrift: DESIGN §5 drift table, one row at a time', () => {
   });
 
   it('says why: the controls and the FAIL severity of a worsened KSI', () => {
-    expect(one(aResult('KSI-IA-02', 'PASS'), aResult('KSI-IA-02', 'FAIL'))[0].reason).toBe('status worsened PASS -> FAIL on identity controls ia-2, ia-2.1, ia-2.2, ia-2.5 and 3 more (FAIL severity Critical)');
+    expect(one(aResult('KSI-IA-02', 'PASS'), aResult('KSI-IA-02', 'FAIL'))[0].reason).toBe(
+      'status worsened PASS -> FAIL on identity controls ia-2, ia-2.1, ia-2.2, ia-2.5 and 3 more (FAIL severity Critical)',
+    );
     expect(one(aResult('KSI-ZZ-01', 'WARN'), aResult('KSI-ZZ-01', 'FAIL'))[0].reason).toBe('status worsened WARN -> FAIL (unmapped KSI)');
   });
 
@@ -75,11 +79,15 @@ describe('detectDrift: DESIGN §5 drift table, one row at a time', () => {
     expect(evidence).toEqual([expect.objectContaining({ class: 'DRIFT-PROVENANCE', severity: 'P3', from: 'PASS', to: 'PASS' })]);
     expect(evidence[0].reason).toMatch(/^evidence changed: content hash [0-9a-f]{12} -> [0-9a-f]{12}$/);
     const source = one(aResult('KSI-SC-08', 'FAIL', { source: 'ScubaGear' }), aResult('KSI-SC-08', 'FAIL', { source: 'Prowler' }));
-    expect(source).toEqual([{ ksi_id: 'KSI-SC-08', class: 'DRIFT-PROVENANCE', severity: 'P3', from: 'FAIL', to: 'FAIL', reason: 'source changed "ScubaGear" -> "Prowler"' }]);
+    expect(source).toEqual([
+      { ksi_id: 'KSI-SC-08', class: 'DRIFT-PROVENANCE', severity: 'P3', from: 'FAIL', to: 'FAIL', reason: 'source changed "ScubaGear" -> "Prowler"' },
+    ]);
   });
 
   it('finds nothing when only observed_at changed (what was observed, not when)', () => {
-    expect(one(aResult('KSI-SC-08', 'PASS', { observed_at: '2026-11-01T00:00:00Z' }), aResult('KSI-SC-08', 'PASS', { observed_at: '2026-11-04T00:00:00Z' }))).toEqual([]);
+    expect(
+      one(aResult('KSI-SC-08', 'PASS', { observed_at: '2026-11-01T00:00:00Z' }), aResult('KSI-SC-08', 'PASS', { observed_at: '2026-11-04T00:00:00Z' })),
+    ).toEqual([]);
   });
 
   it('classifies a KSI in one run only as DRIFT-SCHEMA: P2 when a FAIL disappears, else P3', () => {
@@ -96,9 +104,23 @@ describe('detectDrift: DESIGN §5 drift table, one row at a time', () => {
     const b = side([aResult('KSI-AU-02', 'PASS', { title: 'x', checks: [] })], { schema_version: '2', source: { tool: 'ScubaGear', version: '1.6.0' } });
     const findings = detectDrift(a, b).filter((f) => f.ksi_id === null);
     expect(findings).toEqual([
-      { ksi_id: null, class: 'DRIFT-PROVENANCE', severity: 'P3', from: 'ScubaGear 1.5.0', to: 'ScubaGear 1.6.0', reason: 'source tool changed "ScubaGear 1.5.0" -> "ScubaGear 1.6.0"' },
+      {
+        ksi_id: null,
+        class: 'DRIFT-PROVENANCE',
+        severity: 'P3',
+        from: 'ScubaGear 1.5.0',
+        to: 'ScubaGear 1.6.0',
+        reason: 'source tool changed "ScubaGear 1.5.0" -> "ScubaGear 1.6.0"',
+      },
       { ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: '1', to: '2', reason: 'schema_version changed "1" -> "2"' },
-      { ksi_id: null, class: 'DRIFT-SCHEMA', severity: 'P3', from: 'ksi_id,status,title', to: 'checks,ksi_id,status,title', reason: 'result fields added checks' },
+      {
+        ksi_id: null,
+        class: 'DRIFT-SCHEMA',
+        severity: 'P3',
+        from: 'ksi_id,status,title',
+        to: 'checks,ksi_id,status,title',
+        reason: 'result fields added checks',
+      },
     ]);
   });
 
@@ -134,6 +156,8 @@ describe('detectDrift: DESIGN §5 drift table, one row at a time', () => {
         '',
       ].join('\n'),
     );
-    expect(driftMarkdown([], { name: 'a', sha256: '0'.repeat(64) }, { name: 'b', sha256: '0'.repeat(64) })).toContain('No drift: the runs report the same statuses and evidence.\n\nFindings: 0 (P1 0, P2 0, P3 0, P4 0)\n');
+    expect(driftMarkdown([], { name: 'a', sha256: '0'.repeat(64) }, { name: 'b', sha256: '0'.repeat(64) })).toContain(
+      'No drift: the runs report the same statuses and evidence.\n\nFindings: 0 (P1 0, P2 0, P3 0, P4 0)\n',
+    );
   });
 });

@@ -11,7 +11,15 @@ const digest = new PureJsHashing();
 const catalog = builtInCatalog();
 
 describe('evidence entries (DESIGN §5 hashing)', () => {
-  const result: KsiResult = { ksi_id: 'KSI-AC-02', status: 'FAIL', title: 'Guests', observed_at: '2026-11-02T14:03:40Z', checks: [{ id: 'MS.AAD.8.1v1', status: 'FAIL' }], evidence: { z: 1, a: [true, null] }, vendor_ref: 'X-1' };
+  const result: KsiResult = {
+    ksi_id: 'KSI-AC-02',
+    status: 'FAIL',
+    title: 'Guests',
+    observed_at: '2026-11-02T14:03:40Z',
+    checks: [{ id: 'MS.AAD.8.1v1', status: 'FAIL' }],
+    evidence: { z: 1, a: [true, null] },
+    vendor_ref: 'X-1',
+  };
 
   it('writes the entry in RFC 8785 form: mapped fields added, unknown fields kept, content_hash in its place', () => {
     const { text, hash } = serializeEvidenceEntry(result, catalog.get('KSI-AC-02'), digest);
@@ -31,7 +39,14 @@ describe('evidence entries (DESIGN §5 hashing)', () => {
 
   it('marks an unmapped result as such', () => {
     const entry = JSON.parse(serializeEvidenceEntry({ ksi_id: 'KSI-ZZ-01', status: 'PASS' }, undefined, digest).text);
-    expect(entry).toEqual({ ksi_id: 'KSI-ZZ-01', status: 'PASS', mapped: false, controls: [], policies: [], content_hash: `sha256:${digest.sha256('{"controls":[],"ksi_id":"KSI-ZZ-01","mapped":false,"policies":[],"status":"PASS"}')}` });
+    expect(entry).toEqual({
+      ksi_id: 'KSI-ZZ-01',
+      status: 'PASS',
+      mapped: false,
+      controls: [],
+      policies: [],
+      content_hash: `sha256:${digest.sha256('{"controls":[],"ksi_id":"KSI-ZZ-01","mapped":false,"policies":[],"status":"PASS"}')}`,
+    });
   });
 
   it('is canonical for any result shape, keys in any order', () => {
@@ -57,7 +72,11 @@ describe('evidence entries (DESIGN §5 hashing)', () => {
 
 describe('EntryStore (a run kept as its evidence entries)', () => {
   const policy = DEFAULT_GOVERNANCE_POLICY;
-  const results: KsiResult[] = Array.from({ length: 40 }, (_, i) => ({ ksi_id: `KSI-AC-${String(i).padStart(2, '0')}`, status: i % 3 === 0 ? 'FAIL' : 'PASS', evidence: { n: i } }));
+  const results: KsiResult[] = Array.from({ length: 40 }, (_, i) => ({
+    ksi_id: `KSI-AC-${String(i).padStart(2, '0')}`,
+    status: i % 3 === 0 ? 'FAIL' : 'PASS',
+    evidence: { n: i },
+  }));
 
   it('reads each result back as it was reported, made from its entry once for reads in a row, and again once others took its place', () => {
     const assess = assessor(catalog, policy);

@@ -12,7 +12,14 @@ import { FixedCatalogSource } from '../../fakes/fixed-catalog-source';
 type Json = any;
 
 const BASELINE: BaselineControls = { level: 'moderate', title: 'Test Moderate Baseline', controls: ['ac-1', 'ac-2', 'ac-2.1'] };
-const REQUIRED_ROLES = ['system-owner', 'authorizing-official', 'system-poc-management', 'system-poc-technical', 'information-system-security-officer', 'authorizing-official-poc'];
+const REQUIRED_ROLES = [
+  'system-owner',
+  'authorizing-official',
+  'system-poc-management',
+  'system-poc-technical',
+  'information-system-security-officer',
+  'authorizing-official-poc',
+];
 const ORG = '0b5a3d8e-7f61-4c2a-9d1e-3a4b5c6d7e8f';
 const THIS_SYSTEM = '5d0c3b2a-1e4f-4a6b-8c7d-9e0f1a2b3c4d';
 const person = (i: number) => `7e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5${i}`;
@@ -40,7 +47,10 @@ function anSsp(mutate: (ssp: Json) => void = () => undefined): Json {
       version: '1.0',
       'oscal-version': '1.1.2',
       roles: REQUIRED_ROLES.map((id) => ({ id, title: id })),
-      parties: [{ uuid: ORG, type: 'organization', name: 'Example Cloud Services' }, ...REQUIRED_ROLES.map((_, i) => ({ uuid: person(i), type: 'person', name: `Person ${i}` }))],
+      parties: [
+        { uuid: ORG, type: 'organization', name: 'Example Cloud Services' },
+        ...REQUIRED_ROLES.map((_, i) => ({ uuid: person(i), type: 'person', name: `Person ${i}` })),
+      ],
       'responsible-parties': REQUIRED_ROLES.map((id, i) => ({ 'role-id': id, 'party-uuids': [person(i)] })),
     },
     'system-characteristics': {
@@ -61,11 +71,13 @@ function anSsp(mutate: (ssp: Json) => void = () => undefined): Json {
   return { [SSP]: ssp };
 }
 
-const problems = (doc: unknown, baseline: BaselineControls = BASELINE) => checkFedrampSsp(doc, baseline).map(({ rule, path, message }) => ({ rule, path, message }));
+const problems = (doc: unknown, baseline: BaselineControls = BASELINE) =>
+  checkFedrampSsp(doc, baseline).map(({ rule, path, message }) => ({ rule, path, message }));
 const withoutRole = (id: string) => (ssp: Json) => {
   ssp.metadata.roles = ssp.metadata.roles.filter((r: Json) => r.id !== id);
 };
-const requirementOf = (ssp: Json, controlId: string): Json => ssp['control-implementation']['implemented-requirements'].find((r: Json) => r['control-id'] === controlId);
+const requirementOf = (ssp: Json, controlId: string): Json =>
+  ssp['control-implementation']['implemented-requirements'].find((r: Json) => r['control-id'] === controlId);
 const statusOf = (ssp: Json, controlId: string): Json => requirementOf(ssp, controlId).props[0];
 
 type Row = [rule: string, what: string, mutate: (ssp: Json) => void, expected: { path: string; message: string }[]];
@@ -76,19 +88,35 @@ const ONE_PER_RULE: Row[] = [
     'has-system-id',
     'only a UUID system id',
     (ssp) => (ssp['system-characteristics']['system-ids'] = [{ 'identifier-type': 'https://ietf.org/rfc/rfc4122', id: ORG }]),
-    [{ path: `${SSP}.system-characteristics.system-ids`, message: 'no system id with identifier-type "https://fedramp.gov"; add {"identifier-type": "https://fedramp.gov", "id": "F00000000"} (the FedRAMP application number) to system-characteristics.system-ids' }],
+    [
+      {
+        path: `${SSP}.system-characteristics.system-ids`,
+        message:
+          'no system id with identifier-type "https://fedramp.gov"; add {"identifier-type": "https://fedramp.gov", "id": "F00000000"} (the FedRAMP application number) to system-characteristics.system-ids',
+      },
+    ],
   ],
   [
     'has-system-name-short',
     'no short name',
     (ssp) => delete ssp['system-characteristics']['system-name-short'],
-    [{ path: `${SSP}.system-characteristics.system-name-short`, message: `system-name-short is missing; set it to the system's short name or acronym, e.g. "system-name-short": "CES"` }],
+    [
+      {
+        path: `${SSP}.system-characteristics.system-name-short`,
+        message: `system-name-short is missing; set it to the system's short name or acronym, e.g. "system-name-short": "CES"`,
+      },
+    ],
   ],
   [
     'has-security-sensitivity-level',
     'a bare level',
     (ssp) => (ssp['system-characteristics']['security-sensitivity-level'] = 'moderate'),
-    [{ path: `${SSP}.system-characteristics.security-sensitivity-level`, message: 'security-sensitivity-level is "moderate"; set it to one of fips-199-low, fips-199-moderate, fips-199-high' }],
+    [
+      {
+        path: `${SSP}.system-characteristics.security-sensitivity-level`,
+        message: 'security-sensitivity-level is "moderate"; set it to one of fips-199-low, fips-199-moderate, fips-199-high',
+      },
+    ],
   ],
   [
     'has-security-impact-level',
@@ -99,15 +127,29 @@ const ONE_PER_RULE: Row[] = [
       delete impact['security-objective-availability'];
     },
     [
-      { path: `${SSP}.system-characteristics.security-impact-level.security-objective-integrity`, message: 'security-objective-integrity is "medium"; set security-impact-level.security-objective-integrity to one of fips-199-low, fips-199-moderate, fips-199-high' },
-      { path: `${SSP}.system-characteristics.security-impact-level.security-objective-availability`, message: 'security-objective-availability is missing; set security-impact-level.security-objective-availability to one of fips-199-low, fips-199-moderate, fips-199-high' },
+      {
+        path: `${SSP}.system-characteristics.security-impact-level.security-objective-integrity`,
+        message:
+          'security-objective-integrity is "medium"; set security-impact-level.security-objective-integrity to one of fips-199-low, fips-199-moderate, fips-199-high',
+      },
+      {
+        path: `${SSP}.system-characteristics.security-impact-level.security-objective-availability`,
+        message:
+          'security-objective-availability is missing; set security-impact-level.security-objective-availability to one of fips-199-low, fips-199-moderate, fips-199-high',
+      },
     ],
   ],
   [
     'has-authorization-boundary',
     'a blank boundary description',
     (ssp) => (ssp['system-characteristics']['authorization-boundary'].description = '  '),
-    [{ path: `${SSP}.system-characteristics.authorization-boundary.description`, message: 'authorization-boundary.description is "  "; describe what the authorization boundary includes (diagrams go in authorization-boundary.diagrams)' }],
+    [
+      {
+        path: `${SSP}.system-characteristics.authorization-boundary.description`,
+        message:
+          'authorization-boundary.description is "  "; describe what the authorization boundary includes (diagrams go in authorization-boundary.diagrams)',
+      },
+    ],
   ],
   ...(
     [
@@ -128,49 +170,92 @@ const ONE_PER_RULE: Row[] = [
     'role-has-responsible-party',
     'a required role nobody holds',
     (ssp) => (ssp.metadata['responsible-parties'] = ssp.metadata['responsible-parties'].filter((rp: Json) => rp['role-id'] !== 'system-poc-technical')),
-    [{ path: RPS, message: 'role "system-poc-technical" has no responsible party; add {"role-id": "system-poc-technical", "party-uuids": ["<uuid of a metadata.parties entry>"]} to metadata.responsible-parties' }],
+    [
+      {
+        path: RPS,
+        message:
+          'role "system-poc-technical" has no responsible party; add {"role-id": "system-poc-technical", "party-uuids": ["<uuid of a metadata.parties entry>"]} to metadata.responsible-parties',
+      },
+    ],
   ],
   [
     'responsible-party-resolves',
     'a party-uuid no party has',
     (ssp) => ssp.metadata['responsible-parties'][3]['party-uuids'].push('00000000-0000-4000-8000-000000000000'),
-    [{ path: `${RPS}[3].party-uuids[1]`, message: 'party-uuid "00000000-0000-4000-8000-000000000000" is not the uuid of any metadata.parties entry; add that party or correct the uuid' }],
+    [
+      {
+        path: `${RPS}[3].party-uuids[1]`,
+        message: 'party-uuid "00000000-0000-4000-8000-000000000000" is not the uuid of any metadata.parties entry; add that party or correct the uuid',
+      },
+    ],
   ],
   [
     'responsible-party-is-person',
     'an organization as ISSO',
     (ssp) => (ssp.metadata['responsible-parties'][4]['party-uuids'] = [ORG]),
-    [{ path: `${RPS}[4].party-uuids[0]`, message: `party "Example Cloud Services" ("${ORG}") holds role "information-system-security-officer" but is of type "organization"; FedRAMP requires a named individual: list a party of type "person" here` }],
+    [
+      {
+        path: `${RPS}[4].party-uuids[0]`,
+        message: `party "Example Cloud Services" ("${ORG}") holds role "information-system-security-officer" but is of type "organization"; FedRAMP requires a named individual: list a party of type "person" here`,
+      },
+    ],
   ],
   [
     'implementation-status-defined',
     'a requirement without status',
     (ssp) => delete requirementOf(ssp, 'ac-2').props,
-    [{ path: `${REQS}[1]`, message: 'ac-2 states no implementation status; add the prop {"name": "implementation-status", "value": "implemented"} (or partial, planned, alternative, not-applicable, with remarks)' }],
+    [
+      {
+        path: `${REQS}[1]`,
+        message:
+          'ac-2 states no implementation status; add the prop {"name": "implementation-status", "value": "implemented"} (or partial, planned, alternative, not-applicable, with remarks)',
+      },
+    ],
   ],
   [
     'implementation-status-allowed',
     'a status FedRAMP does not know',
     (ssp) => (statusOf(ssp, 'ac-2').value = 'done'),
-    [{ path: `${REQS}[1].props[0].value`, message: 'ac-2: implementation status "done" is not one of implemented, partial, planned, alternative, not-applicable; use one of those' }],
+    [
+      {
+        path: `${REQS}[1].props[0].value`,
+        message: 'ac-2: implementation status "done" is not one of implemented, partial, planned, alternative, not-applicable; use one of those',
+      },
+    ],
   ],
   [
     'implementation-status-has-remarks',
     'a planned control without remarks',
     (ssp) => (statusOf(ssp, 'ac-2.1').value = 'planned'),
-    [{ path: `${REQS}[2].props[0].remarks`, message: `ac-2.1 is "planned" but has no remarks; say why and what is planned in the prop's "remarks" or the implemented-requirement's "remarks"` }],
+    [
+      {
+        path: `${REQS}[2].props[0].remarks`,
+        message: `ac-2.1 is "planned" but has no remarks; say why and what is planned in the prop's "remarks" or the implemented-requirement's "remarks"`,
+      },
+    ],
   ],
   [
     'baseline-control-implemented',
     'a baseline control left out',
     (ssp) => ssp['control-implementation']['implemented-requirements'].pop(),
-    [{ path: REQS, message: 'no implemented-requirement for ac-2.1 of Test Moderate Baseline; add {"uuid": "<new uuid>", "control-id": "ac-2.1"} with its implementation status' }],
+    [
+      {
+        path: REQS,
+        message:
+          'no implemented-requirement for ac-2.1 of Test Moderate Baseline; add {"uuid": "<new uuid>", "control-id": "ac-2.1"} with its implementation status',
+      },
+    ],
   ],
   [
     'no-extraneous-control',
     'a control outside the baseline',
     (ssp) => ssp['control-implementation']['implemented-requirements'].push(requirement('ac-3', 3)),
-    [{ path: `${REQS}[3].control-id`, message: 'control "ac-3" is not in Test Moderate Baseline; remove this implemented-requirement or check the SSP against a baseline that selects it' }],
+    [
+      {
+        path: `${REQS}[3].control-id`,
+        message: 'control "ac-3" is not in Test Moderate Baseline; remove this implemented-requirement or check the SSP against a baseline that selects it',
+      },
+    ],
   ],
   [
     'implemented-requirement-unique',
@@ -186,7 +271,12 @@ const MORE_FORMS: Row[] = [
     'role-has-responsible-party',
     'an entry for a required role that names nobody',
     (ssp) => (ssp.metadata['responsible-parties'][0]['party-uuids'] = []),
-    [{ path: `${RPS}[0].party-uuids`, message: 'role "system-owner" names no party: party-uuids is an array; list the uuid of the metadata.parties entry that holds it' }],
+    [
+      {
+        path: `${RPS}[0].party-uuids`,
+        message: 'role "system-owner" names no party: party-uuids is an array; list the uuid of the metadata.parties entry that holds it',
+      },
+    ],
   ],
   [
     'implementation-status-defined',
@@ -197,25 +287,46 @@ const MORE_FORMS: Row[] = [
       req['by-components'][0]['implementation-status'] = { state: 'implemented' };
       req['by-components'].push({ 'component-uuid': ORG, uuid: '2b1a0f9e-8d7c-4b6a-9f4e-3d2c1b0a9f8e', description: 'Inherited.' });
     },
-    [{ path: `${REQS}[0].by-components[1].implementation-status`, message: 'by-components[1] of ac-1 states no implementation status while the others do; add "implementation-status": {"state": "implemented"} (or partial, planned, alternative, not-applicable, with remarks)' }],
+    [
+      {
+        path: `${REQS}[0].by-components[1].implementation-status`,
+        message:
+          'by-components[1] of ac-1 states no implementation status while the others do; add "implementation-status": {"state": "implemented"} (or partial, planned, alternative, not-applicable, with remarks)',
+      },
+    ],
   ],
   [
     'implementation-status-allowed',
     'a by-component state FedRAMP does not know',
     (ssp) => (requirementOf(ssp, 'ac-1')['by-components'][0]['implementation-status'] = { state: 'unknown' }),
-    [{ path: `${REQS}[0].by-components[0].implementation-status.state`, message: 'ac-1: implementation status "unknown" is not one of implemented, partial, planned, alternative, not-applicable; use one of those' }],
+    [
+      {
+        path: `${REQS}[0].by-components[0].implementation-status.state`,
+        message: 'ac-1: implementation status "unknown" is not one of implemented, partial, planned, alternative, not-applicable; use one of those',
+      },
+    ],
   ],
   [
     'implementation-status-has-remarks',
     'a partial by-component without remarks',
     (ssp) => (requirementOf(ssp, 'ac-1')['by-components'][0]['implementation-status'] = { state: 'partial', remarks: '' }),
-    [{ path: `${REQS}[0].by-components[0].implementation-status.remarks`, message: `ac-1 is "partial" but has no remarks; say why and what is planned in implementation-status.remarks or the implemented-requirement's "remarks"` }],
+    [
+      {
+        path: `${REQS}[0].by-components[0].implementation-status.remarks`,
+        message: `ac-1 is "partial" but has no remarks; say why and what is planned in implementation-status.remarks or the implemented-requirement's "remarks"`,
+      },
+    ],
   ],
   [
     'no-extraneous-control',
     'an enhancement of a baseline control that the baseline leaves out',
     (ssp) => ssp['control-implementation']['implemented-requirements'].push(requirement('ac-2.2', 3)),
-    [{ path: `${REQS}[3].control-id`, message: 'control "ac-2.2" is not in Test Moderate Baseline; remove this implemented-requirement or check the SSP against a baseline that selects it' }],
+    [
+      {
+        path: `${REQS}[3].control-id`,
+        message: 'control "ac-2.2" is not in Test Moderate Baseline; remove this implemented-requirement or check the SSP against a baseline that selects it',
+      },
+    ],
   ],
 ];
 
@@ -242,7 +353,10 @@ describe('checkFedrampSsp', () => {
   it.each<[string, (ssp: Json) => void]>([
     ['the older http://fedramp.gov registry value', (ssp) => (ssp['system-characteristics']['system-ids'][0]['identifier-type'] = 'http://fedramp.gov')],
     ['control ids in upper case with blanks', (ssp) => (requirementOf(ssp, 'ac-2.1')['control-id'] = ' AC-2.1 ')],
-    ['a planned status explained on the implemented-requirement', (ssp) => ((statusOf(ssp, 'ac-2').value = 'planned'), (requirementOf(ssp, 'ac-2').remarks = 'Due next quarter.'))],
+    [
+      'a planned status explained on the implemented-requirement',
+      (ssp) => ((statusOf(ssp, 'ac-2').value = 'planned'), (requirementOf(ssp, 'ac-2').remarks = 'Due next quarter.')),
+    ],
     ['a partial status explained on the prop', (ssp) => Object.assign(statusOf(ssp, 'ac-2'), { value: 'partial', remarks: 'MFA for admins only.' })],
     ['a status prop without a namespace', (ssp) => delete statusOf(ssp, 'ac-1').ns],
     [
@@ -253,7 +367,10 @@ describe('checkFedrampSsp', () => {
         req['by-components'][0]['implementation-status'] = { state: 'not-applicable', remarks: 'No such accounts.' };
       },
     ],
-    ['a second holder of a required role who is an organization, for a role that may be one', (ssp) => ssp.metadata['responsible-parties'][1]['party-uuids'].push(ORG)],
+    [
+      'a second holder of a required role who is an organization, for a role that may be one',
+      (ssp) => ssp.metadata['responsible-parties'][1]['party-uuids'].push(ORG),
+    ],
   ])('accepts %s', (_what, mutate) => {
     expect(problems(anSsp(mutate))).toEqual([]);
   });
@@ -290,13 +407,21 @@ describe('checkFedrampSsp', () => {
   it.each<[string, (ssp: Json) => void]>([
     ['no metadata', (ssp) => delete ssp.metadata],
     ['roles that are not an array', (ssp) => (ssp.metadata.roles = 'system-owner')],
-    ['junk entries everywhere', (ssp) => {
-      ssp.metadata.roles = [null, 5, { id: 7 }];
-      ssp.metadata.parties = { uuid: ORG };
-      ssp.metadata['responsible-parties'] = [null, { 'role-id': 'system-owner', 'party-uuids': 'x' }, { 'role-id': 5, 'party-uuids': [null, 3, {}] }];
-      ssp['system-characteristics'] = [];
-      ssp['control-implementation']['implemented-requirements'] = [null, 5, { 'control-id': 5, props: 'x', 'by-components': [null, { 'implementation-status': 'x' }] }, { 'control-id': 'ac-1', props: [null, { name: 'implementation-status' }] }];
-    }],
+    [
+      'junk entries everywhere',
+      (ssp) => {
+        ssp.metadata.roles = [null, 5, { id: 7 }];
+        ssp.metadata.parties = { uuid: ORG };
+        ssp.metadata['responsible-parties'] = [null, { 'role-id': 'system-owner', 'party-uuids': 'x' }, { 'role-id': 5, 'party-uuids': [null, 3, {}] }];
+        ssp['system-characteristics'] = [];
+        ssp['control-implementation']['implemented-requirements'] = [
+          null,
+          5,
+          { 'control-id': 5, props: 'x', 'by-components': [null, { 'implementation-status': 'x' }] },
+          { 'control-id': 'ac-1', props: [null, { name: 'implementation-status' }] },
+        ];
+      },
+    ],
     ['no control-implementation', (ssp) => delete ssp['control-implementation']],
   ])('does not throw on %s', (_what, mutate) => {
     const found = checkFedrampSsp(anSsp(mutate), BASELINE);
@@ -308,8 +433,14 @@ describe('checkFedrampSsp', () => {
     const parts = ['metadata', 'system-characteristics', 'control-implementation', 'import-profile'];
     fc.assert(
       fc.property(fc.constantFrom(...parts), fc.jsonValue(), fc.anything(), (part, json, anything) => {
-        checkFedrampSsp(anSsp((ssp) => (ssp[part] = json)), BASELINE);
-        checkFedrampSsp(anSsp((ssp) => (ssp[part] = anything)), BASELINE);
+        checkFedrampSsp(
+          anSsp((ssp) => (ssp[part] = json)),
+          BASELINE,
+        );
+        checkFedrampSsp(
+          anSsp((ssp) => (ssp[part] = anything)),
+          BASELINE,
+        );
         checkFedrampSsp({ [SSP]: anything }, BASELINE);
         baselineOfSsp({ [SSP]: anything });
         return true;
@@ -373,7 +504,9 @@ describe('fixtures/oscal/fedramp-ssp-minimal.json', () => {
   it.each(['1.1.3', '1.2.1'])('is valid against the OSCAL %s SSP schema', (version) => {
     const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: true });
     addFormats(ajv);
-    const schema: unknown = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'oscal', 'schemas', version, 'oscal_ssp_schema.json'), 'utf8'));
+    const schema: unknown = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'oscal', 'schemas', version, 'oscal_ssp_schema.json'), 'utf8'),
+    );
     const validate = ajv.compile(schema as object);
     expect(validate(fixture)).toBe(true);
     expect(validate.errors ?? []).toEqual([]);

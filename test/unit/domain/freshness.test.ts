@@ -24,7 +24,13 @@ describe('assessFreshness', () => {
   const byId = Object.fromEntries(report.entries.map((e) => [e.ksi_id, e]));
 
   it("compares each result's age with its KSI's validation frequency, strictly", () => {
-    expect(byId['KSI-AC-02']).toMatchObject({ state: 'fresh', frequency_days: 3, age_seconds: 172_800, due_at: '2026-11-22T12:00:00Z', dated_by: 'observed_at' });
+    expect(byId['KSI-AC-02']).toMatchObject({
+      state: 'fresh',
+      frequency_days: 3,
+      age_seconds: 172_800,
+      due_at: '2026-11-22T12:00:00Z',
+      dated_by: 'observed_at',
+    });
     expect(byId['KSI-AU-02']).toMatchObject({ state: 'stale', age_seconds: 259_201, due_at: '2026-11-21T11:59:59Z' });
     expect(byId['KSI-AT-02']).toMatchObject({ state: 'fresh', frequency_days: 90, due_at: '2026-11-30T00:00:00Z' });
     expect(byId['KSI-ZZ-01']).toMatchObject({ state: 'unmapped', frequency_days: null, due_at: null });
@@ -74,7 +80,12 @@ describe('assessFreshness', () => {
 
 describe('scheduleCalendar (RFC 5545)', () => {
   // KSI-AC-09, -10 and -13 are not in the catalog (ac-9, ac-10, ac-13 are outside the Moderate baseline): left out.
-  const many = Array.from({ length: 12 }, (_, i) => aResult(`KSI-AC-${String(i + 2).padStart(2, '0')}`, 'PASS', { observed_at: '2026-11-19T08:00:00Z', title: i === 0 ? 'Accounts; groups, and "roles" → é' : undefined }));
+  const many = Array.from({ length: 12 }, (_, i) =>
+    aResult(`KSI-AC-${String(i + 2).padStart(2, '0')}`, 'PASS', {
+      observed_at: '2026-11-19T08:00:00Z',
+      title: i === 0 ? 'Accounts; groups, and "roles" → é' : undefined,
+    }),
+  );
   const report = assessFreshness(items([...many, aResult('KSI-AT-02', 'PASS', { observed_at: '2026-09-01T00:00:00Z' })]), undefined, now);
   const text = scheduleCalendar(report, { scope: 'contoso.example', scopeKey: '0123456789abcdef', tool: { name: 'svc', version: '0.5.0' } });
 
@@ -94,7 +105,9 @@ describe('scheduleCalendar (RFC 5545)', () => {
       ['2026-11-30-0123456789abcdef@svc', '2026-11-30', true, '2026-12-01'],
     ]);
     expect(events[0].summary).toBe('FedRAMP evidence due: 9 KSIs (KSI-AC-02, KSI-AC-03, KSI-AC-04, …)');
-    expect(events[0].description).toContain('KSI-AC-02 Accounts; groups, and "roles" → é: every 3 days, last observed 2026-11-19T08:00:00Z, owner identity-team@agency.example\n');
+    expect(events[0].description).toContain(
+      'KSI-AC-02 Accounts; groups, and "roles" → é: every 3 days, last observed 2026-11-19T08:00:00Z, owner identity-team@agency.example\n',
+    );
     expect(events[0].description.split('\n')).toHaveLength(11);
     const alarm = calendar.getAllSubcomponents('vevent')[0].getFirstSubcomponent('valarm');
     expect(alarm?.getFirstPropertyValue('trigger')?.toString()).toBe('-P1D');

@@ -8,7 +8,8 @@ const where = (seq: number) => `journal (line ${seq})`;
 
 function journalOf(count: number): JournalEntry[] {
   const entries: JournalEntry[] = [];
-  for (let n = 1; n <= count; n++) entries.push(nextJournalEntry(entries.at(-1), 'vulnerability-evaluation', { group: `CVE-2026-${n}` }, `2026-11-0${n}T00:00:00Z`, digest));
+  for (let n = 1; n <= count; n++)
+    entries.push(nextJournalEntry(entries.at(-1), 'vulnerability-evaluation', { group: `CVE-2026-${n}` }, `2026-11-0${n}T00:00:00Z`, digest));
   return entries;
 }
 
@@ -17,7 +18,10 @@ const tampered = (message: string) => ({ code: 'run-store-tampered', message: `$
 describe('the journal chain', () => {
   it('hashes the canonical JSON of seq, kind, recorded_at, record and prev', () => {
     const [first, second] = journalOf(2);
-    const expected = (e: JournalEntry) => createHash('sha256').update(canonicalize({ seq: e.seq, kind: e.kind, recorded_at: e.recorded_at, record: e.record, prev: e.prev })!).digest('hex');
+    const expected = (e: JournalEntry) =>
+      createHash('sha256')
+        .update(canonicalize({ seq: e.seq, kind: e.kind, recorded_at: e.recorded_at, record: e.record, prev: e.prev })!)
+        .digest('hex');
     expect([first.prev, first.hash, second.prev, second.hash]).toEqual([null, expected(first), first.hash, expected(second)]);
     expect(journalHash({ ...first, record: { group: 'CVE-2026-9' } }, digest)).not.toBe(first.hash);
   });
@@ -30,17 +34,33 @@ describe('the journal chain', () => {
   });
 
   it.each([
-    ['a record changed', (e: JournalEntry[]) => [e[0], { ...e[1], record: { group: 'CVE-2026-9' } }, e[2]], 'journal (line 2): journal entry 2 does not match its hash'],
+    [
+      'a record changed',
+      (e: JournalEntry[]) => [e[0], { ...e[1], record: { group: 'CVE-2026-9' } }, e[2]],
+      'journal (line 2): journal entry 2 does not match its hash',
+    ],
     ['an entry removed', (e: JournalEntry[]) => [e[0], e[2]], 'journal (line 2): journal entry 2 is missing or out of place (entry 3 is in its place)'],
-    ['two entries swapped', (e: JournalEntry[]) => [e[0], e[2], e[1]], 'journal (line 2): journal entry 2 is missing or out of place (entry 3 is in its place)'],
-    ['an entry rehashed after its record changed', (e: JournalEntry[]) => {
-      const changed = { ...e[1], record: { group: 'CVE-2026-9' } };
-      return [e[0], { ...changed, hash: journalHash(changed, digest) }, e[2]];
-    }, 'journal (line 3): journal entry 3 does not follow entry 2'],
-    ['a first entry naming a prev', (e: JournalEntry[]) => {
-      const moved = { ...e[0], prev: e[2].hash };
-      return [{ ...moved, hash: journalHash(moved, digest) }];
-    }, 'journal (line 1): journal entry 1 does not start the journal'],
+    [
+      'two entries swapped',
+      (e: JournalEntry[]) => [e[0], e[2], e[1]],
+      'journal (line 2): journal entry 2 is missing or out of place (entry 3 is in its place)',
+    ],
+    [
+      'an entry rehashed after its record changed',
+      (e: JournalEntry[]) => {
+        const changed = { ...e[1], record: { group: 'CVE-2026-9' } };
+        return [e[0], { ...changed, hash: journalHash(changed, digest) }, e[2]];
+      },
+      'journal (line 3): journal entry 3 does not follow entry 2',
+    ],
+    [
+      'a first entry naming a prev',
+      (e: JournalEntry[]) => {
+        const moved = { ...e[0], prev: e[2].hash };
+        return [{ ...moved, hash: journalHash(moved, digest) }];
+      },
+      'journal (line 1): journal entry 1 does not start the journal',
+    ],
     ['a line that is not an entry', (e: JournalEntry[]) => [e[0], undefined], 'journal (line 2): journal entry 2 is not an entry svc wrote'],
   ])('names the first bad entry: %s', (_what, change, message) => {
     expect(() => checkJournal(change(journalOf(3)), where, digest)).toThrow(expect.objectContaining(tampered(message)));
@@ -51,8 +71,12 @@ describe('the journal chain', () => {
     expect(() => checkJournalHead(entries.slice(0, 2), { seq: 3, hash: entries[2].hash }, 'head')).toThrow(
       expect.objectContaining(tampered('head: journal entry 3 is missing (the journal head names entry 3 as the latest)')),
     );
-    expect(() => checkJournalHead(entries, { seq: 2, hash: entries[1].hash }, 'head')).toThrow(expect.objectContaining(tampered('head: journal entry 3 is not in the journal head (it ends at entry 2)')));
-    expect(() => checkJournalHead(entries, { seq: 3, hash: entries[1].hash }, 'head')).toThrow(expect.objectContaining(tampered('head: journal entry 3 is not the latest entry the journal head names')));
+    expect(() => checkJournalHead(entries, { seq: 2, hash: entries[1].hash }, 'head')).toThrow(
+      expect.objectContaining(tampered('head: journal entry 3 is not in the journal head (it ends at entry 2)')),
+    );
+    expect(() => checkJournalHead(entries, { seq: 3, hash: entries[1].hash }, 'head')).toThrow(
+      expect.objectContaining(tampered('head: journal entry 3 is not the latest entry the journal head names')),
+    );
     expect(() => checkJournalHead(entries, { seq: 3 }, 'head')).toThrow(expect.objectContaining(tampered('head: the journal head is not one svc wrote')));
   });
 

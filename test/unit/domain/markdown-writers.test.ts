@@ -25,7 +25,11 @@ const SHA = '0'.repeat(64);
 
 describe('Markdown writers on hostile text', () => {
   it('ir drift-detect: names, from, to and reason', () => {
-    const text = driftMarkdown([{ ksi_id: null, class: 'DRIFT-PROVENANCE', severity: 'P3', from: HEADING, to: HTML, reason: CELL }], { name: NAME, sha256: SHA }, { name: 'b.json', sha256: SHA });
+    const text = driftMarkdown(
+      [{ ksi_id: null, class: 'DRIFT-PROVENANCE', severity: 'P3', from: HEADING, to: HTML, reason: CELL }],
+      { name: NAME, sha256: SHA },
+      { name: 'b.json', sha256: SHA },
+    );
     expect(text.split('\n').slice(0, 8)).toEqual([
       '# Drift findings: run # A.json -> b.json',
       '',
@@ -50,7 +54,9 @@ describe('Markdown writers on hostile text', () => {
 
   it('governance-report.md: the input name, and the owner of an action (catalog text)', () => {
     expect(governanceReportHead({ name: NAME, sha256: SHA }, { total: 0, remediate: 0 }).split('\n')[2]).toBe(`Input: run # A.json (sha256:${SHA})`);
-    expect(formatGovernanceLine({ action: 'REMEDIATE', ksi_id: 'KSI-IA-02', severity: 'High', owner: `team|x${HEADING}`, sla_days: 14 })).toBe('- REMEDIATE | KSI-IA-02 | sev=High | owner=team\\|x # INJECTED-TITLE-HEADING | SLA=14d');
+    expect(formatGovernanceLine({ action: 'REMEDIATE', ksi_id: 'KSI-IA-02', severity: 'High', owner: `team|x${HEADING}`, sla_days: 14 })).toBe(
+      '- REMEDIATE | KSI-IA-02 | sev=High | owner=team\\|x # INJECTED-TITLE-HEADING | SLA=14d',
+    );
   });
 
   it('ssp-narrative.md: the title and source a scanner reports', () => {
@@ -70,7 +76,16 @@ describe('Markdown writers on hostile text', () => {
   it('conmon export-oa: system, store, area titles, changes and drift reasons', () => {
     const zero = { P1: 0, P2: 0, P3: 0, P4: 0 };
     const counts = { results: 1, pass: 1, warn: 0, fail: 0, mapped: 1, unmapped: 0 };
-    const finding = { run: 2, as_of: '2026-11-02T00:00:00Z', ksi_id: 'KSI-IA-02', class: 'DRIFT-IDENTITY' as const, severity: 'P1' as const, from: 'PASS', to: 'FAIL', reason: `${CELL}${HEADING}` };
+    const finding = {
+      run: 2,
+      as_of: '2026-11-02T00:00:00Z',
+      ksi_id: 'KSI-IA-02',
+      class: 'DRIFT-IDENTITY' as const,
+      severity: 'P1' as const,
+      from: 'PASS',
+      to: 'FAIL',
+      reason: `${CELL}${HEADING}`,
+    };
     const report = {
       schema: 'svc.oa-report/v1',
       period: { from: '2026-11-01', to: '2026-11-30' },
@@ -79,32 +94,56 @@ describe('Markdown writers on hostile text', () => {
       store: `/srv/store${HEADING}`,
       system: HTML,
       runs: { count: 1, first: null, last: null },
-      ksi_status: { last: counts, first: counts, pass_rate: { first: 1, last: 1 }, areas: [{ area: 'IA', title: `- ${CELL}`, pass: 1, warn: 0, fail: 0, pass_rate: 1 }] },
+      ksi_status: {
+        last: counts,
+        first: counts,
+        pass_rate: { first: 1, last: 1 },
+        areas: [{ area: 'IA', title: `- ${CELL}`, pass: 1, warn: 0, fail: 0, pass_rate: 1 }],
+      },
       changes: [{ ...finding, from: '1. PASS', to: '>FAIL' }],
       poam: { opened: [], closed: [], overdue: [], open_at_end: 0, overdue_at_end: 0 },
       drift: { severity: zero, class: { 'DRIFT-IDENTITY': 1 }, findings: [finding] },
     } as unknown as OaReport;
     const lines = ongoingAuthorizationMarkdown(report).split('\n');
-    expect(lines.filter((line) => line.startsWith('System: ') || line.startsWith('Store: ') || line.startsWith('| IA ') || line.includes('KSI-IA-02'))).toEqual([
-      'System: &lt;img src=x onerror=alert(1)>',
-      'Store: /srv/store # INJECTED-TITLE-HEADING',
-      '| IA | \\- a b\\|c | 1 | 0 | 0 | 100.0 % |',
-      '| 2026-11-02T00:00:00Z | 2 | KSI-IA-02 | 1\\. PASS | &gt;FAIL | DRIFT-IDENTITY | P1 |',
-      '| 2026-11-02T00:00:00Z | 2 | P1 | DRIFT-IDENTITY | KSI-IA-02 | a b\\|c # INJECTED-TITLE-HEADING |',
-    ]);
+    expect(lines.filter((line) => line.startsWith('System: ') || line.startsWith('Store: ') || line.startsWith('| IA ') || line.includes('KSI-IA-02'))).toEqual(
+      [
+        'System: &lt;img src=x onerror=alert(1)>',
+        'Store: /srv/store # INJECTED-TITLE-HEADING',
+        '| IA | \\- a b\\|c | 1 | 0 | 0 | 100.0 % |',
+        '| 2026-11-02T00:00:00Z | 2 | KSI-IA-02 | 1\\. PASS | &gt;FAIL | DRIFT-IDENTITY | P1 |',
+        '| 2026-11-02T00:00:00Z | 2 | P1 | DRIFT-IDENTITY | KSI-IA-02 | a b\\|c # INJECTED-TITLE-HEADING |',
+      ],
+    );
   });
 
   it('ir freshness and freshness-schedule: the input, titles and owners', () => {
     const report: FreshnessReport = {
       now: '2026-11-20T00:00:00Z',
-      entries: [{ ksi_id: 'KSI-IA-02', title: `MFA${HEADING}`, owner: `${HTML}|x`, frequency_days: 7, observed_at: null, dated_by: null, age_seconds: null, due_at: null, state: 'undated' }],
+      entries: [
+        {
+          ksi_id: 'KSI-IA-02',
+          title: `MFA${HEADING}`,
+          owner: `${HTML}|x`,
+          frequency_days: 7,
+          observed_at: null,
+          dated_by: null,
+          age_seconds: null,
+          due_at: null,
+          state: 'undated',
+        },
+      ],
       counts: { total: 1, fresh: 0, stale: 0, undated: 1, unmapped: 0 },
     };
-    expect(freshnessText(report, NAME).split('\n').filter((line) => line.startsWith('Checking') || line.startsWith('| KSI-'))).toEqual([
-      'Checking freshness of run # A.json at 2026-11-20T00:00:00Z',
-      '| KSI-IA-02 | unknown | - | 7 | now | &lt;img src=x onerror=alert(1)>\\|x |',
-    ]);
-    expect(scheduleText(report, HEADING).split('\n').filter((line) => line.startsWith('Evidence') || line.includes('KSI-'))).toEqual([
+    expect(
+      freshnessText(report, NAME)
+        .split('\n')
+        .filter((line) => line.startsWith('Checking') || line.startsWith('| KSI-')),
+    ).toEqual(['Checking freshness of run # A.json at 2026-11-20T00:00:00Z', '| KSI-IA-02 | unknown | - | 7 | now | &lt;img src=x onerror=alert(1)>\\|x |']);
+    expect(
+      scheduleText(report, HEADING)
+        .split('\n')
+        .filter((line) => line.startsWith('Evidence') || line.includes('KSI-')),
+    ).toEqual([
       'Evidence schedule of \\# INJECTED-TITLE-HEADING at 2026-11-20T00:00:00Z',
       '| now | KSI-IA-02 | MFA # INJECTED-TITLE-HEADING | 7 | unknown | &lt;img src=x onerror=alert(1)>\\|x | undated |',
     ]);
@@ -112,7 +151,11 @@ describe('Markdown writers on hostile text', () => {
 
   it('substrate drift: the snapshot names, subjects and reasons', () => {
     const snapshot = buildSnapshot({ root: 'a', files: [], resources: [], skipped: [] }, new PureJsHashing());
-    const text = substrateDriftMarkdown([{ severity: 'P4', class: 'DRIFT-PROVENANCE', subject: HTML, change: 'moved', reason: CELL }], { name: HEADING, snapshot }, { name: 'b', snapshot });
+    const text = substrateDriftMarkdown(
+      [{ severity: 'P4', class: 'DRIFT-PROVENANCE', subject: HTML, change: 'moved', reason: CELL }],
+      { name: HEADING, snapshot },
+      { name: 'b', snapshot },
+    );
     expect(text.split('\n').filter((line) => line.startsWith('# ') || line.startsWith('| P4'))).toEqual([
       '# Substrate drift: \\# INJECTED-TITLE-HEADING -> b',
       '| P4 | DRIFT-PROVENANCE | &lt;img src=x onerror=alert(1)> | moved | a b\\|c |',

@@ -10,7 +10,12 @@ const fail = (path: string, problem: string): never => {
 
 describe('orgPathProblem', () => {
   it('accepts paths of letters, digits, spaces, dots, underscores and hyphens', () => {
-    expect(['/Contoso', '/Contoso/Finance/Payroll', '/Contoso Ltd/R&D'.replace('&', 'and'), '/a.b_c-d/1 2'].map(orgPathProblem)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(['/Contoso', '/Contoso/Finance/Payroll', '/Contoso Ltd/R&D'.replace('&', 'and'), '/a.b_c-d/1 2'].map(orgPathProblem)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it.each([

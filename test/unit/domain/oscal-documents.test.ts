@@ -12,11 +12,14 @@ import { aResult, sampleResults } from '../../support/builders';
 import { anOscalRun, INPUT_SHA } from '../../support/oscal-runs';
 import { schemaErrors, SCHEMA_VERSIONS } from '../../support/oscal-schemas';
 
-
 /** The shared OscalRun of a report with no generated_at, whose entries are read from a bundle. */
 function aRun(results: KsiResult[] = sampleResults(), overrides: Partial<OscalRun> = {}): OscalRun {
   return anOscalRun(results, {
-    context: { input: { name: 'sample.json', sha256: INPUT_SHA }, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' }, runAt: new Date('2026-01-01T00:00:00Z') },
+    context: {
+      input: { name: 'sample.json', sha256: INPUT_SHA },
+      source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'contoso.onmicrosoft.com' },
+      runAt: new Date('2026-01-01T00:00:00Z'),
+    },
     entriesFile: 'evidence-bundle.json',
     ...overrides,
   });
@@ -78,10 +81,9 @@ describe('generated OSCAL documents', () => {
     const resources = body(buildSar(run))['back-matter'].resources as Record<string, any>[];
     const evidence = resources.find((r) => `#${r.uuid}` === result.observations[3]['relevant-evidence'][0].href);
     expect(evidence?.rlinks[0].hashes[0].value).toBe(run.results[3].hash);
-    expect(result.observations[3].origins[0].actors.map((a: any) => result['local-definitions'].components.find((c: any) => c.uuid === a['actor-uuid']).title)).toEqual([
-      'ScubaGear',
-      'svc 0.5.0',
-    ]);
+    expect(
+      result.observations[3].origins[0].actors.map((a: any) => result['local-definitions'].components.find((c: any) => c.uuid === a['actor-uuid']).title),
+    ).toEqual(['ScubaGear', 'svc 0.5.0']);
     expect(result.observations[3].collected).toBe('2026-11-02T14:03:12Z');
   });
 
@@ -90,7 +92,10 @@ describe('generated OSCAL documents', () => {
     const ia2 = requirements.find((r) => r['control-id'] === 'ia-2');
     const sc8 = requirements.find((r) => r['control-id'] === 'sc-8');
     expect(ia2!.props).toEqual([{ name: 'implementation-status', value: 'planned', remarks: 'KSI-IA-02 is FAIL: REMEDIATE within 7 days as POAM-KSI-IA-02.' }]);
-    expect(ia2!['by-components'][0]['implementation-status']).toEqual({ state: 'planned', remarks: 'KSI-IA-02 is FAIL: REMEDIATE within 7 days as POAM-KSI-IA-02.' });
+    expect(ia2!['by-components'][0]['implementation-status']).toEqual({
+      state: 'planned',
+      remarks: 'KSI-IA-02 is FAIL: REMEDIATE within 7 days as POAM-KSI-IA-02.',
+    });
     expect(sc8!.props).toEqual([{ name: 'implementation-status', value: 'implemented' }]);
     expect(requirements.every((r) => r['control-id'] !== 'ia-1')).toBe(true);
   });
@@ -98,7 +103,9 @@ describe('generated OSCAL documents', () => {
   it('POA&M: an item per FAIL or WARN keyed by its POAM-ID; none to write is an input error', () => {
     const items = body(buildOscalPoam(aRun()))['poam-items'] as Record<string, any>[];
     expect(items.map((i) => i.props[0].value)).toEqual(['POAM-KSI-AC-02', 'POAM-KSI-AU-02', 'POAM-KSI-IA-02']);
-    expect(() => buildOscalPoam(aRun([aResult('KSI-AC-02')]))).toThrow('sample.json: every result is PASS, so there is no POA&M item to write; an OSCAL POA&M needs at least one');
+    expect(() => buildOscalPoam(aRun([aResult('KSI-AC-02')]))).toThrow(
+      'sample.json: every result is PASS, so there is no POA&M item to write; an OSCAL POA&M needs at least one',
+    );
   });
 
   it('SAP: one recurring task per validation frequency', () => {
@@ -107,7 +114,6 @@ describe('generated OSCAL documents', () => {
       ['Re-validate 4 KSIs every 3 days', 'KSI-AC-02, KSI-AU-02, KSI-IA-02, KSI-SC-08', { 'at-frequency': { period: 3, unit: 'days' } }],
     ]);
   });
-
 
   it("gives each document a uuid of its own input, and what it is about a uuid per subject: the next day's run differs only where evidence changed", () => {
     const uuids = (document: Json): string[] => JSON.stringify(document).match(/[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g) ?? [];
@@ -125,7 +131,9 @@ describe('generated OSCAL documents', () => {
       const changed = [
         doc.uuid,
         ...(doc.results ?? []).flatMap((r: any) => [r.uuid, ...r.observations.filter((o: any) => o.props[0].value === 'KSI-SC-08').map((o: any) => o.uuid)]),
-        ...doc['back-matter'].resources.filter((r: any) => r.props === undefined || r.props.some((p: any) => p.value === 'KSI-SC-08') || r.title === 'sample.json').map((r: any) => r.uuid),
+        ...doc['back-matter'].resources
+          .filter((r: any) => r.props === undefined || r.props.some((p: any) => p.value === 'KSI-SC-08') || r.title === 'sample.json')
+          .map((r: any) => r.uuid),
       ];
       expect(gone.sort()).toEqual([...new Set(changed)].sort());
     }
@@ -140,11 +148,18 @@ describe('generated OSCAL documents', () => {
     expect(JSON.stringify(sar(today)['back-matter']).includes(today.merkleRoot)).toBe(false);
     // Another system's observations, findings, risks and resources share none of it (parties and tools are named alike).
     const elsewhere = aRun(undefined, {
-      context: { ...today.context, input: { name: 'fabrikam.json', sha256: 'ef'.repeat(32) }, source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'fabrikam.onmicrosoft.com' } },
+      context: {
+        ...today.context,
+        input: { name: 'fabrikam.json', sha256: 'ef'.repeat(32) },
+        source: { tool: 'ScubaGear', version: '1.5.0', tenant: 'fabrikam.onmicrosoft.com' },
+      },
     });
     const about = (run: OscalRun) => {
       const { results, 'back-matter': back } = sar(run);
-      return ['observations', 'findings', 'risks'].flatMap((list) => results[0][list]).concat(back.resources).map((item: any) => item.uuid as string);
+      return ['observations', 'findings', 'risks']
+        .flatMap((list) => results[0][list])
+        .concat(back.resources)
+        .map((item: any) => item.uuid as string);
     };
     expect(about(elsewhere).filter((u) => about(today).includes(u))).toEqual([]);
     expect(about(elsewhere)).toHaveLength(about(today).length);

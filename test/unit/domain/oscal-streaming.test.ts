@@ -38,14 +38,38 @@ function generated(n: number): KsiResult[] {
  * again when what the documents are about got per-subject uuids and the Merkle root moved to metadata (issue 35).
  */
 const BEFORE_STREAMING: Record<string, { pretty: string; canonical: string }> = {
-  'sample ssp': { pretty: '2985af9d5019de806dcb6016a6f679d4e505826db80fe8725508b163f2aa19b3', canonical: '6774eb216c87ff8e56cfdba388a7025ee761267f18707f657cd8497810ac702b' },
-  'sample sar': { pretty: '0d8fd010d4a1dce54a0af20cc23af36c4a02ad203cb4f5ce843660ce5e8c490b', canonical: '60b706f441608e700af576de6622945f3a2498f10103d8e06792abc1f63521ca' },
-  'sample sap': { pretty: '564b6993b2aa44a7fafa02f1b259e11c2a5507bab0a1f260a26067365a32ff8c', canonical: 'cbb438a8ff258e99a4f1544b18d7b9b5d5b00178883f0472ee74e04af9e7c0c6' },
-  'sample poam': { pretty: 'f3ac7dccd582b6d2f3a382e67062af585e328144f42e6c3319ade6b6f447d828', canonical: '41be12595eddd60c3fd7759e028fb2207ec0f0a0eae7046497945b5255ea150d' },
-  'generated-2000 ssp': { pretty: '3d1540c07b28f9f26ea8af52789176f1abb7c54b8f59e3b1fad594b0b4d7b22d', canonical: 'bda8e48be448359c1af146685c0d98dbc49cda664a6f2a4c215f55e4a39eb3ea' },
-  'generated-2000 sar': { pretty: 'ff9d30af432db7475a674b7e32f0e7e621e5a178cedafa7208b82102bb2bfa4c', canonical: '2433e82f2c78fc0e64676bc6df1a646784dd461dc989ac1f4d96eb180ee5e3ed' },
-  'generated-2000 sap': { pretty: '564d140cd1948ca278ef2ba7db3b484ceb96bfe7a1abfdba3f457fee804f1e66', canonical: '5cd28564e593abeb51ff14a81fc7ab6b38b898d47414aa36ed7ffbabb04eff34' },
-  'generated-2000 poam': { pretty: '421d71ac6ef80d7cc35cba71196ad53838bc05007a3827dff28976a34b723a9a', canonical: '8dfb6d3e463e14a6bb5ed3fb04ab7879f3871140d2ebe09f16ecc7219e8ec9d7' },
+  'sample ssp': {
+    pretty: '2985af9d5019de806dcb6016a6f679d4e505826db80fe8725508b163f2aa19b3',
+    canonical: '6774eb216c87ff8e56cfdba388a7025ee761267f18707f657cd8497810ac702b',
+  },
+  'sample sar': {
+    pretty: '0d8fd010d4a1dce54a0af20cc23af36c4a02ad203cb4f5ce843660ce5e8c490b',
+    canonical: '60b706f441608e700af576de6622945f3a2498f10103d8e06792abc1f63521ca',
+  },
+  'sample sap': {
+    pretty: '564b6993b2aa44a7fafa02f1b259e11c2a5507bab0a1f260a26067365a32ff8c',
+    canonical: 'cbb438a8ff258e99a4f1544b18d7b9b5d5b00178883f0472ee74e04af9e7c0c6',
+  },
+  'sample poam': {
+    pretty: 'f3ac7dccd582b6d2f3a382e67062af585e328144f42e6c3319ade6b6f447d828',
+    canonical: '41be12595eddd60c3fd7759e028fb2207ec0f0a0eae7046497945b5255ea150d',
+  },
+  'generated-2000 ssp': {
+    pretty: '3d1540c07b28f9f26ea8af52789176f1abb7c54b8f59e3b1fad594b0b4d7b22d',
+    canonical: 'bda8e48be448359c1af146685c0d98dbc49cda664a6f2a4c215f55e4a39eb3ea',
+  },
+  'generated-2000 sar': {
+    pretty: 'ff9d30af432db7475a674b7e32f0e7e621e5a178cedafa7208b82102bb2bfa4c',
+    canonical: '2433e82f2c78fc0e64676bc6df1a646784dd461dc989ac1f4d96eb180ee5e3ed',
+  },
+  'generated-2000 sap': {
+    pretty: '564d140cd1948ca278ef2ba7db3b484ceb96bfe7a1abfdba3f457fee804f1e66',
+    canonical: '5cd28564e593abeb51ff14a81fc7ab6b38b898d47414aa36ed7ffbabb04eff34',
+  },
+  'generated-2000 poam': {
+    pretty: '421d71ac6ef80d7cc35cba71196ad53838bc05007a3827dff28976a34b723a9a',
+    canonical: '8dfb6d3e463e14a6bb5ed3fb04ab7879f3871140d2ebe09f16ecc7219e8ec9d7',
+  },
 };
 
 describe('OSCAL documents written as chunks', () => {
@@ -81,7 +105,10 @@ describe('OSCAL documents written as chunks', () => {
       } else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) arrays(v, `${path}.${k}`, found);
       return found;
     };
-    const lazy = (document: Json) => arrays(document, '$', []).filter(([, n]) => n === -1).map(([p]) => p);
+    const lazy = (document: Json) =>
+      arrays(document, '$', [])
+        .filter(([, n]) => n === -1)
+        .map(([p]) => p);
     // The SSP's implemented requirements are one per control the catalog's KSIs touch: bounded by the catalog, not the run.
     const largest = (document: Json) => Math.max(...arrays(document, '$', []).map(([, n]) => n));
     expect(lazy(buildSar(run))).toEqual([

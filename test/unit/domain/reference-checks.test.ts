@@ -88,7 +88,8 @@ describe('OSCAL reference checks (second layer)', () => {
         layer: 'references',
         rule: 'uuid-link-resolves',
         path: 'assessment-results.import-ap.href',
-        message: 'link #11111111-2222-4333-8444-000000000000 names no object of this document; point it at the uuid of a back-matter resource or other object here',
+        message:
+          'link #11111111-2222-4333-8444-000000000000 names no object of this document; point it at the uuid of a back-matter resource or other object here',
       },
     ]);
   });
@@ -119,7 +120,8 @@ describe('OSCAL reference checks (second layer)', () => {
         layer: 'references',
         rule: 'component-reference-resolves',
         path: 'system-security-plan.control-implementation.implemented-requirements[0].by-components[0].component-uuid',
-        message: 'component-uuid aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee is not the uuid of any of system-implementation.components; add it there or fix the reference',
+        message:
+          'component-uuid aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee is not the uuid of any of system-implementation.components; add it there or fix the reference',
       },
       {
         layer: 'references',
@@ -145,7 +147,10 @@ describe('OSCAL reference checks (second layer)', () => {
     ]);
   });
 
-  it.each([null, 5, [], { 'system-security-plan': 'x' }, { 'system-security-plan': { metadata: [1, { uuid: 7 }] } }])('never throws on odd shapes (%p)', (document) => {
-    expect(checkReferences(document, { model: 'system-security-plan' })).toEqual([]);
-  });
+  it.each([null, 5, [], { 'system-security-plan': 'x' }, { 'system-security-plan': { metadata: [1, { uuid: 7 }] } }])(
+    'never throws on odd shapes (%p)',
+    (document) => {
+      expect(checkReferences(document, { model: 'system-security-plan' })).toEqual([]);
+    },
+  );
 });

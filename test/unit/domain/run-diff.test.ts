@@ -13,8 +13,20 @@ const hashOf = (r: KsiResult) => evidenceHash(r, catalog.get(r.ksi_id), digest);
 const side = (results: KsiResult[]) => sortedById(results);
 
 describe('diffRuns', () => {
-  const a = side([aResult('KSI-AC-02', 'FAIL'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-IA-02', 'FAIL'), aResult('KSI-SC-08', 'PASS', { evidence: { v: 1 } }), aResult('KSI-ZZ-01', 'FAIL')]);
-  const b = side([aResult('KSI-AC-02', 'PASS'), aResult('KSI-AU-02', 'WARN'), aResult('KSI-CM-02', 'PASS'), aResult('KSI-IA-02', 'FAIL'), aResult('KSI-SC-08', 'PASS', { evidence: { v: 2 } })]);
+  const a = side([
+    aResult('KSI-AC-02', 'FAIL'),
+    aResult('KSI-AU-02', 'WARN'),
+    aResult('KSI-IA-02', 'FAIL'),
+    aResult('KSI-SC-08', 'PASS', { evidence: { v: 1 } }),
+    aResult('KSI-ZZ-01', 'FAIL'),
+  ]);
+  const b = side([
+    aResult('KSI-AC-02', 'PASS'),
+    aResult('KSI-AU-02', 'WARN'),
+    aResult('KSI-CM-02', 'PASS'),
+    aResult('KSI-IA-02', 'FAIL'),
+    aResult('KSI-SC-08', 'PASS', { evidence: { v: 2 } }),
+  ]);
   const diff = diffRuns(a, b, hashOf);
 
   it('lists status transitions, with NONE for a KSI in only one run, in ksi_id order', () => {
@@ -53,7 +65,12 @@ describe('diffRuns', () => {
 describe('sameEvidence', () => {
   it('holds exactly when the content hashes are equal', () => {
     const value = fc.jsonValue({ maxDepth: 2 });
-    const result = fc.record({ status: fc.constantFrom('PASS', 'FAIL' as const), details: fc.option(fc.string(), { nil: undefined }), evidence: fc.option(fc.dictionary(fc.constantFrom('a', 'b', 'c'), value, { maxKeys: 3 }), { nil: undefined }), observed_at: fc.constantFrom(undefined, '2026-01-01', '2026-01-02') });
+    const result = fc.record({
+      status: fc.constantFrom('PASS', 'FAIL' as const),
+      details: fc.option(fc.string(), { nil: undefined }),
+      evidence: fc.option(fc.dictionary(fc.constantFrom('a', 'b', 'c'), value, { maxKeys: 3 }), { nil: undefined }),
+      observed_at: fc.constantFrom(undefined, '2026-01-01', '2026-01-02'),
+    });
     fc.assert(
       fc.property(result, result, (x, y) => {
         const clean = (r: object) => JSON.parse(JSON.stringify({ ksi_id: 'KSI-AC-02', ...r }));
@@ -66,7 +83,13 @@ describe('sameEvidence', () => {
   });
 
   it('ignores key order and observed_at, and sees a missing field', () => {
-    expect(sameEvidence(aResult('KSI-AC-02', 'PASS', { evidence: { a: 1, b: [1, { c: 2 }] }, observed_at: '2026-01-01' }), { evidence: { b: [1, { c: 2 }], a: 1 }, status: 'PASS', ksi_id: 'KSI-AC-02' })).toBe(true);
+    expect(
+      sameEvidence(aResult('KSI-AC-02', 'PASS', { evidence: { a: 1, b: [1, { c: 2 }] }, observed_at: '2026-01-01' }), {
+        evidence: { b: [1, { c: 2 }], a: 1 },
+        status: 'PASS',
+        ksi_id: 'KSI-AC-02',
+      }),
+    ).toBe(true);
     expect(sameEvidence(aResult('KSI-AC-02', 'PASS', { details: 'x' }), aResult('KSI-AC-02', 'PASS'))).toBe(false);
     expect(sameEvidence(aResult('KSI-AC-02', 'PASS', { evidence: { a: [1] } }), aResult('KSI-AC-02', 'PASS', { evidence: { a: { 0: 1 } } }))).toBe(false);
   });

@@ -56,7 +56,11 @@ describe('reportFromScan', () => {
       { id: 'R1', status: 'FAIL', details: 'bad' },
       { id: 'R2', status: 'PASS' },
     ]);
-    expect(report.results[0]).toMatchObject({ observed_at: '2026-11-01T10:00:00Z', source: 'Demo 2.0', details: '1 of 2 checks passed; 1 failed or errored (R1).' });
+    expect(report.results[0]).toMatchObject({
+      observed_at: '2026-11-01T10:00:00Z',
+      source: 'Demo 2.0',
+      details: '1 of 2 checks passed; 1 failed or errored (R1).',
+    });
   });
 
   it('counts every check, lists the unmapped ones and the KSIs nothing assessed', () => {
@@ -71,7 +75,16 @@ describe('reportFromScan', () => {
   });
 
   it('writes a normalized report with its provenance that the transform accepts', () => {
-    expect(report.source).toEqual({ tool: 'Demo', version: '2.0', tenant: 'acme', mapping: 'test table', raw_file: 'scan.json', raw_sha256: 'sha256:ab', adapter: 'svc-adapter-demo', adapter_version: '0.5.0' });
+    expect(report.source).toEqual({
+      tool: 'Demo',
+      version: '2.0',
+      tenant: 'acme',
+      mapping: 'test table',
+      raw_file: 'scan.json',
+      raw_sha256: 'sha256:ab',
+      adapter: 'svc-adapter-demo',
+      adapter_version: '0.5.0',
+    });
     expect(readNormalizedReport(JSON.parse(JSON.stringify(report)), 'r.json').results).toHaveLength(4);
   });
 
@@ -106,8 +119,16 @@ describe('evaluateCheckRows (svc ksi evaluate)', () => {
   it.each<[string, unknown, string]>([
     ['not a list', {}, 'c.json: $: expected an array of check rows, got an object'],
     ['a bad KSI id', [{ ksi_id: 'AC-2', check_id: 'a', status: 'pass', criticality: 'must' }], 'c.json: [0].ksi_id: "AC-2" is not a KSI id'],
-    ['a bad status', [{ ksi_id: 'KSI-AC-02', check_id: 'a', status: 'PASS', criticality: 'must' }], 'c.json: [0].status: "PASS" is not a check status; use pass, fail, error or manual'],
-    ['a bad criticality', [{ ksi_id: 'KSI-AC-02', check_id: 'a', status: 'pass', criticality: 'shall' }], 'c.json: [0].criticality: "shall" is not a criticality; use must or should'],
+    [
+      'a bad status',
+      [{ ksi_id: 'KSI-AC-02', check_id: 'a', status: 'PASS', criticality: 'must' }],
+      'c.json: [0].status: "PASS" is not a check status; use pass, fail, error or manual',
+    ],
+    [
+      'a bad criticality',
+      [{ ksi_id: 'KSI-AC-02', check_id: 'a', status: 'pass', criticality: 'shall' }],
+      'c.json: [0].criticality: "shall" is not a criticality; use must or should',
+    ],
     ['no check id', [{ ksi_id: 'KSI-AC-02', status: 'pass', criticality: 'must' }], 'c.json: [0].check_id: expected a non-empty string, got nothing'],
   ])('refuses %s', (_what, doc, message) => expect(() => evaluateCheckRows(doc, 'c.json')).toThrow(message));
 });
@@ -115,8 +136,22 @@ describe('evaluateCheckRows (svc ksi evaluate)', () => {
 describe('detectionsOf', () => {
   const hashing = new PureJsHashing();
   const GENERATED = '2026-11-20T00:00:00Z';
-  const check = (id: string, more: Partial<ScanCheck> = {}): ScanCheck => ({ id, outcome: 'fail', criticality: 'must', controls: [], resource: 'host-1', ...more });
-  const scanOf = (checks: ScanCheck[], more: Partial<VendorScan> = {}): VendorScan => ({ vendor: 'demo', tool: 'Demo', mapping: 'test table', detections: 'vulnerability', checks, ...more });
+  const check = (id: string, more: Partial<ScanCheck> = {}): ScanCheck => ({
+    id,
+    outcome: 'fail',
+    criticality: 'must',
+    controls: [],
+    resource: 'host-1',
+    ...more,
+  });
+  const scanOf = (checks: ScanCheck[], more: Partial<VendorScan> = {}): VendorScan => ({
+    vendor: 'demo',
+    tool: 'Demo',
+    mapping: 'test table',
+    detections: 'vulnerability',
+    checks,
+    ...more,
+  });
   const detect = (checks: ScanCheck[], more: Partial<VendorScan> = {}) => detectionsOf(scanOf(checks, more), GENERATED, hashing);
 
   it('makes a detection of each failed check only, in the order of the scan', () => {
@@ -126,7 +161,9 @@ describe('detectionsOf', () => {
   });
 
   it('writes a detection field by field, with an id from source, finding and resource', () => {
-    const [detection] = detect([check('CVE-2024-3094', { title: 'xz backdoor', severity: 'CRITICAL', resource: 'app: xz-libs', weakness: { cvss: 10, fix_available: true } })]);
+    const [detection] = detect([
+      check('CVE-2024-3094', { title: 'xz backdoor', severity: 'CRITICAL', resource: 'app: xz-libs', weakness: { cvss: 10, fix_available: true } }),
+    ]);
     expect(detection).toEqual({
       id: `VULN-${hashing.sha256('Demo\nCVE-2024-3094\napp: xz-libs').slice(0, 20)}`,
       source: 'Demo',
@@ -142,7 +179,7 @@ describe('detectionsOf', () => {
     expect(readDetections(detect([check('a'), check('b', { weakness: { kind: 'configuration', cvss: 0, fix_available: false } })]), 'x')).toHaveLength(2);
   });
 
-  it("keeps a CVSS score of 0 and a fix_available of false, and leaves out what the scanner did not say", () => {
+  it('keeps a CVSS score of 0 and a fix_available of false, and leaves out what the scanner did not say', () => {
     const [said, unsaid] = detect([check('a', { weakness: { cvss: 0, fix_available: false } }), check('b')]);
     expect(said).toMatchObject({ cvss: 0, fix_available: false });
     expect(Object.keys(unsaid).sort()).toEqual(['detected_at', 'finding_id', 'id', 'resource', 'scanner_severity', 'source', 'title']);
@@ -156,13 +193,22 @@ describe('detectionsOf', () => {
 
   it('finds the resource in the check, else the tenant, else names the scan; empty text falls back', () => {
     const checks = [check('a'), check('b', { resource: undefined }), check('c', { resource: '' }), check('d', { resource: '  ' })];
-    expect(detect(checks, { tenant: 'acme.onmicrosoft.com' }).map((d) => d.resource)).toEqual(['host-1', 'acme.onmicrosoft.com', 'acme.onmicrosoft.com', 'acme.onmicrosoft.com']);
+    expect(detect(checks, { tenant: 'acme.onmicrosoft.com' }).map((d) => d.resource)).toEqual([
+      'host-1',
+      'acme.onmicrosoft.com',
+      'acme.onmicrosoft.com',
+      'acme.onmicrosoft.com',
+    ]);
     expect(detect(checks).map((d) => d.resource)).toEqual(['host-1', 'Demo scan', 'Demo scan', 'Demo scan']);
     expect(detect(checks, { tenant: ' ' }).map((d) => d.resource)).toEqual(['host-1', 'Demo scan', 'Demo scan', 'Demo scan']);
   });
 
   it('titles a check without a title by its id, and rates it by its criticality when it has no severity', () => {
-    const detections = detect([check('a', { title: '', severity: ' ' }), check('b', { criticality: 'should' }), check('c', { title: 'Named', severity: 'High' })]);
+    const detections = detect([
+      check('a', { title: '', severity: ' ' }),
+      check('b', { criticality: 'should' }),
+      check('c', { title: 'Named', severity: 'High' }),
+    ]);
     expect(detections.map((d) => [d.title, d.scanner_severity])).toEqual([
       ['a', 'must'],
       ['b', 'should'],
@@ -171,7 +217,16 @@ describe('detectionsOf', () => {
   });
 
   it('keeps the first of two failed checks with the same finding on the same resource', () => {
-    const detections = detect([check('a', { title: 'first' }), check('a', { title: 'second' }), check('a', { resource: 'host-2' }), check('b', { resource: undefined }), check('b', { resource: '' })], { tenant: 'acme' });
+    const detections = detect(
+      [
+        check('a', { title: 'first' }),
+        check('a', { title: 'second' }),
+        check('a', { resource: 'host-2' }),
+        check('b', { resource: undefined }),
+        check('b', { resource: '' }),
+      ],
+      { tenant: 'acme' },
+    );
     expect(detections.map((d) => [d.finding_id, d.resource, d.title])).toEqual([
       ['a', 'host-1', 'first'],
       ['a', 'host-2', 'a'],
@@ -182,7 +237,11 @@ describe('detectionsOf', () => {
 
   it("dates a detection by the check's own time, else the scan's, else the report's; a time that is not ISO-8601 does not count", () => {
     const checks = [check('a', { weakness: { detected_at: '2026-10-01T08:00:00Z' } }), check('b'), check('c', { weakness: { detected_at: 'last week' } })];
-    expect(detect(checks, { observed_at: '2026-11-01T10:00:00Z' }).map((d) => d.detected_at)).toEqual(['2026-10-01T08:00:00Z', '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z']);
+    expect(detect(checks, { observed_at: '2026-11-01T10:00:00Z' }).map((d) => d.detected_at)).toEqual([
+      '2026-10-01T08:00:00Z',
+      '2026-11-01T10:00:00Z',
+      '2026-11-01T10:00:00Z',
+    ]);
     expect(detect(checks).map((d) => d.detected_at)).toEqual(['2026-10-01T08:00:00Z', GENERATED, GENERATED]);
     expect(detect(checks, { observed_at: 'Tuesday' }).map((d) => d.detected_at)).toEqual(['2026-10-01T08:00:00Z', GENERATED, GENERATED]);
   });

@@ -57,7 +57,9 @@ describe('base64', () => {
     expect(hexToBytes('00ff10Ab')).toEqual(Uint8Array.from([0, 255, 16, 171]));
     expect(hexToBytes('')).toEqual(new Uint8Array(0));
     expect(() => hexToBytes('abc')).toThrow(expect.objectContaining({ code: 'bad-hex', message: 'hex text: odd length; give an even number of hex digits' }));
-    expect(() => hexToBytes('zz')).toThrow(expect.objectContaining({ code: 'bad-hex', message: 'hex text: not only hex digits; give an even number of hex digits' }));
+    expect(() => hexToBytes('zz')).toThrow(
+      expect.objectContaining({ code: 'bad-hex', message: 'hex text: not only hex digits; give an even number of hex digits' }),
+    );
   });
 });
 
@@ -105,7 +107,17 @@ describe('readDsseEnvelope', () => {
     ['no signatures', (d) => ({ ...d, signatures: [] }), 'signatures: expected a non-empty array'],
     ['a signature that is not an object', (d) => ({ ...d, signatures: ['MEUCIQ=='] }), 'signatures[0]: expected an object, got "MEUCIQ=="'],
     ['a keyid that is not a string', (d) => ({ ...d, signatures: [{ keyid: 7, sig: 'AAAA' }] }), 'signatures[0].keyid: expected a string'],
-    ['a sig that is not base64', (d) => ({ ...d, signatures: [{ keyid: 'k', sig: 'AAAA' }, { keyid: 'k', sig: 'not base64' }] }), 'signatures[1].sig: expected base64 text'],
+    [
+      'a sig that is not base64',
+      (d) => ({
+        ...d,
+        signatures: [
+          { keyid: 'k', sig: 'AAAA' },
+          { keyid: 'k', sig: 'not base64' },
+        ],
+      }),
+      'signatures[1].sig: expected base64 text',
+    ],
     ['an empty sig', (d) => ({ ...d, signatures: [{ keyid: 'k', sig: '' }] }), 'signatures[0].sig: expected base64 text'],
   ];
   it.each(cases)('refuses %s', (_, change, problem) => {
@@ -143,15 +155,35 @@ describe('in-toto Statement v1', () => {
 
   const cases: [string, (d: Record<string, unknown>) => unknown, string][] = [
     ['not an object', () => 'x', '$: expected a JSON object, got "x"'],
-    ['another _type', (d) => ({ ...d, _type: 'https://in-toto.io/Statement/v0.1' }), `_type: expected "${IN_TOTO_STATEMENT_TYPE}", got "https://in-toto.io/Statement/v0.1"`],
+    [
+      'another _type',
+      (d) => ({ ...d, _type: 'https://in-toto.io/Statement/v0.1' }),
+      `_type: expected "${IN_TOTO_STATEMENT_TYPE}", got "https://in-toto.io/Statement/v0.1"`,
+    ],
     ['no subject', (d) => ({ ...d, subject: [] }), 'subject: expected a non-empty array'],
     ['a subject that is not an object', (d) => ({ ...d, subject: [null] }), 'subject[0]: expected an object, got null'],
     ['a subject without a name', (d) => ({ ...d, subject: [{ digest: { sha256: SHA } }] }), 'subject[0].name: expected a string'],
     ['a subject without a digest', (d) => ({ ...d, subject: [{ name: 'a' }] }), 'subject[0].digest: expected an object of algorithm: hex digest'],
-    ['a digest without sha256', (d) => ({ ...d, subject: [{ name: 'a', digest: { sha512: 'b' } }] }), 'subject[0].digest.sha256: expected 64 lower-case hex digits'],
-    ['an upper-case sha256', (d) => ({ ...d, subject: [{ name: 'a', digest: { sha256: SHA.toUpperCase() } }] }), 'subject[0].digest.sha256: expected 64 lower-case hex digits'],
-    ['a short sha256', (d) => ({ ...d, subject: [{ name: 'a', digest: { sha256: 'a'.repeat(63) } }] }), 'subject[0].digest.sha256: expected 64 lower-case hex digits'],
-    ['a digest value that is not a string', (d) => ({ ...d, subject: [{ name: 'a', digest: { sha256: SHA, md5: 5 } }] }), 'subject[0].digest.md5: expected a string'],
+    [
+      'a digest without sha256',
+      (d) => ({ ...d, subject: [{ name: 'a', digest: { sha512: 'b' } }] }),
+      'subject[0].digest.sha256: expected 64 lower-case hex digits',
+    ],
+    [
+      'an upper-case sha256',
+      (d) => ({ ...d, subject: [{ name: 'a', digest: { sha256: SHA.toUpperCase() } }] }),
+      'subject[0].digest.sha256: expected 64 lower-case hex digits',
+    ],
+    [
+      'a short sha256',
+      (d) => ({ ...d, subject: [{ name: 'a', digest: { sha256: 'a'.repeat(63) } }] }),
+      'subject[0].digest.sha256: expected 64 lower-case hex digits',
+    ],
+    [
+      'a digest value that is not a string',
+      (d) => ({ ...d, subject: [{ name: 'a', digest: { sha256: SHA, md5: 5 } }] }),
+      'subject[0].digest.md5: expected a string',
+    ],
     ['an empty predicateType', (d) => ({ ...d, predicateType: '' }), 'predicateType: expected a non-empty string'],
     ['a predicate that is not an object', (d) => ({ ...d, predicate: [] }), 'predicate: expected an object, got an array'],
   ];
@@ -187,7 +219,9 @@ describe('public JWK', () => {
     ['a missing member', { kty: 'RSA', e: 'AQAB' }, '$.n: expected base64url text without padding'],
     ['an RSA modulus under 2048 bits', { kty: 'RSA', n: RSA_N.slice(0, 171), e: 'AQAB' }, '$.n: RSA modulus of 1024 bits is too short'],
   ])('refuses %s', (_, value, problem) => {
-    expect(() => readPublicJwk(value, FILE, '$')).toThrow(expect.objectContaining({ kind: 'invalid-input', code: 'invalid-public-jwk', message: `${FILE}: ${problem}; ${FIX}` }));
+    expect(() => readPublicJwk(value, FILE, '$')).toThrow(
+      expect.objectContaining({ kind: 'invalid-input', code: 'invalid-public-jwk', message: `${FILE}: ${problem}; ${FIX}` }),
+    );
   });
 
   it('gives the RFC 7638 §3.1 thumbprint of its example RSA key', () => {

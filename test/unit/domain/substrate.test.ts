@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { InvalidInputError } from '../../../src/domain/errors';
-import { disambiguate, extractResources, kubernetesCategory, m365Category, structuredFormat, terraformCategory, topLevelKeys } from '../../../src/domain/substrate/resource-extraction';
+import {
+  disambiguate,
+  extractResources,
+  kubernetesCategory,
+  m365Category,
+  structuredFormat,
+  terraformCategory,
+  topLevelKeys,
+} from '../../../src/domain/substrate/resource-extraction';
 import { buildSnapshot, parseSnapshot, type Snapshot, type SnapshotFile, type SnapshotResource } from '../../../src/domain/substrate/snapshot';
 import { compareSnapshots, countSubstrateDrift, gatesOn, substrateDriftMarkdown } from '../../../src/domain/substrate/substrate-drift';
 import { snapshotOf, type TreeFile } from '../../../src/domain/substrate/tree-snapshot';
@@ -15,8 +23,22 @@ const STATE = {
   terraform_version: '1.9.5',
   resources: [
     { mode: 'managed', type: 'aws_iam_role', name: 'admin', instances: [{ attributes: { name: 'admin', max_session_duration: 3600 }, private: 'xyz' }] },
-    { mode: 'managed', type: 'aws_s3_bucket', name: 'logs', instances: [{ index_key: 0, attributes: { bucket: 'l0' } }, { index_key: 1, attributes: { bucket: 'l1' } }] },
-    { module: 'module.net', mode: 'managed', type: 'azurerm_role_assignment', name: 'ops', instances: [{ index_key: 'reader', attributes: { role: 'Reader' } }] },
+    {
+      mode: 'managed',
+      type: 'aws_s3_bucket',
+      name: 'logs',
+      instances: [
+        { index_key: 0, attributes: { bucket: 'l0' } },
+        { index_key: 1, attributes: { bucket: 'l1' } },
+      ],
+    },
+    {
+      module: 'module.net',
+      mode: 'managed',
+      type: 'azurerm_role_assignment',
+      name: 'ops',
+      instances: [{ index_key: 'reader', attributes: { role: 'Reader' } }],
+    },
     { mode: 'data', type: 'aws_caller_identity', name: 'me', instances: [{ attributes: { account_id: '1' } }] },
   ],
 };
@@ -25,36 +47,98 @@ describe('resource extraction', () => {
   it('names Terraform instances by their address and hashes their attributes only', () => {
     const resources = extractResources({ path: 'tf/main.tfstate', format: 'terraform-state', documents: [STATE] }, digest);
     expect(resources).toEqual([
-      { id: 'terraform:aws_iam_role.admin', kind: 'aws_iam_role', file: 'tf/main.tfstate', sha256: hashOf({ name: 'admin', max_session_duration: 3600 }), category: 'access' },
+      {
+        id: 'terraform:aws_iam_role.admin',
+        kind: 'aws_iam_role',
+        file: 'tf/main.tfstate',
+        sha256: hashOf({ name: 'admin', max_session_duration: 3600 }),
+        category: 'access',
+      },
       { id: 'terraform:aws_s3_bucket.logs[0]', kind: 'aws_s3_bucket', file: 'tf/main.tfstate', sha256: hashOf({ bucket: 'l0' }), category: 'data' },
       { id: 'terraform:aws_s3_bucket.logs[1]', kind: 'aws_s3_bucket', file: 'tf/main.tfstate', sha256: hashOf({ bucket: 'l1' }), category: 'data' },
-      { id: 'terraform:module.net.azurerm_role_assignment.ops["reader"]', kind: 'azurerm_role_assignment', file: 'tf/main.tfstate', sha256: hashOf({ role: 'Reader' }), category: 'access' },
-      { id: 'terraform:data.aws_caller_identity.me', kind: 'aws_caller_identity', file: 'tf/main.tfstate', sha256: hashOf({ account_id: '1' }), category: 'identity' },
+      {
+        id: 'terraform:module.net.azurerm_role_assignment.ops["reader"]',
+        kind: 'azurerm_role_assignment',
+        file: 'tf/main.tfstate',
+        sha256: hashOf({ role: 'Reader' }),
+        category: 'access',
+      },
+      {
+        id: 'terraform:data.aws_caller_identity.me',
+        kind: 'aws_caller_identity',
+        file: 'tf/main.tfstate',
+        sha256: hashOf({ account_id: '1' }),
+        category: 'identity',
+      },
     ]);
     expect(extractResources({ path: 's.tfstate', format: 'terraform-state', documents: [{ ...STATE, version: 3 }] }, digest)).toEqual([]);
   });
 
   it('hashes content canonically: key order does not change a resource hash', () => {
-    const reordered = { ...STATE, resources: [{ instances: [{ attributes: { max_session_duration: 3600, name: 'admin' } }], name: 'admin', type: 'aws_iam_role', mode: 'managed' }] };
+    const reordered = {
+      ...STATE,
+      resources: [{ instances: [{ attributes: { max_session_duration: 3600, name: 'admin' } }], name: 'admin', type: 'aws_iam_role', mode: 'managed' }],
+    };
     const [first] = extractResources({ path: 'a', format: 'terraform-state', documents: [STATE] }, digest);
     const [second] = extractResources({ path: 'a', format: 'terraform-state', documents: [reordered] }, digest);
     expect(second.sha256).toBe(first.sha256);
   });
 
   it('categorises Terraform types: grants before identities, then networks and stores', () => {
-    const types = ['aws_iam_role', 'aws_iam_policy', 'aws_iam_user_policy', 'google_project_iam_member', 'azurerm_role_definition', 'aws_iam_user', 'azuread_user', 'azuread_group', 'google_service_account', 'aws_iam_group',
-      'aws_security_group', 'azurerm_virtual_network', 'google_compute_firewall', 'aws_s3_bucket', 'aws_db_instance', 'aws_kms_key', 'azurerm_key_vault', 'aws_instance'];
+    const types = [
+      'aws_iam_role',
+      'aws_iam_policy',
+      'aws_iam_user_policy',
+      'google_project_iam_member',
+      'azurerm_role_definition',
+      'aws_iam_user',
+      'azuread_user',
+      'azuread_group',
+      'google_service_account',
+      'aws_iam_group',
+      'aws_security_group',
+      'azurerm_virtual_network',
+      'google_compute_firewall',
+      'aws_s3_bucket',
+      'aws_db_instance',
+      'aws_kms_key',
+      'azurerm_key_vault',
+      'aws_instance',
+    ];
     expect(Object.fromEntries(types.map((t) => [t, terraformCategory(t)]))).toEqual({
-      aws_iam_role: 'access', aws_iam_policy: 'access', aws_iam_user_policy: 'access', google_project_iam_member: 'access', azurerm_role_definition: 'access',
-      aws_iam_user: 'identity', azuread_user: 'identity', azuread_group: 'identity', google_service_account: 'identity', aws_iam_group: 'access',
-      aws_security_group: 'network', azurerm_virtual_network: 'network', google_compute_firewall: 'network',
-      aws_s3_bucket: 'data', aws_db_instance: 'data', aws_kms_key: 'data', azurerm_key_vault: 'data', aws_instance: 'other',
+      aws_iam_role: 'access',
+      aws_iam_policy: 'access',
+      aws_iam_user_policy: 'access',
+      google_project_iam_member: 'access',
+      azurerm_role_definition: 'access',
+      aws_iam_user: 'identity',
+      azuread_user: 'identity',
+      azuread_group: 'identity',
+      google_service_account: 'identity',
+      aws_iam_group: 'access',
+      aws_security_group: 'network',
+      azurerm_virtual_network: 'network',
+      google_compute_firewall: 'network',
+      aws_s3_bucket: 'data',
+      aws_db_instance: 'data',
+      aws_kms_key: 'data',
+      azurerm_key_vault: 'data',
+      aws_instance: 'other',
     });
   });
 
   it('names Kubernetes objects by apiVersion, kind, namespace and name, leaving status and server fields out of the hash', () => {
-    const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'ops', namespace: 'prod' }, roleRef: { kind: 'ClusterRole', name: 'admin' } };
-    const live = { ...binding, metadata: { ...binding.metadata, resourceVersion: '9', uid: 'u', creationTimestamp: 't', managedFields: [] }, status: { ok: true } };
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'ops', namespace: 'prod' },
+      roleRef: { kind: 'ClusterRole', name: 'admin' },
+    };
+    const live = {
+      ...binding,
+      metadata: { ...binding.metadata, resourceVersion: '9', uid: 'u', creationTimestamp: 't', managedFields: [] },
+      status: { ok: true },
+    };
     const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'admin' }, rules: [] };
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'prod' }, data: { password: 'c2VjcmV0' } };
     const resources = extractResources({ path: 'k.yaml', format: 'kubernetes', documents: [binding, null, { kind: 'NotAnObject' }, role, secret] }, digest);
@@ -66,7 +150,12 @@ describe('resource extraction', () => {
     expect(JSON.stringify(resources)).not.toContain('c2VjcmV0');
     const [fromLive] = extractResources({ path: 'k.yaml', format: 'kubernetes', documents: [live] }, digest);
     expect(fromLive.sha256).toBe(resources[0].sha256);
-    expect(['ServiceAccount', 'NetworkPolicy', 'PersistentVolumeClaim', 'Deployment'].map(kubernetesCategory)).toEqual(['identity', 'network', 'data', 'other']);
+    expect(['ServiceAccount', 'NetworkPolicy', 'PersistentVolumeClaim', 'Deployment'].map(kubernetesCategory)).toEqual([
+      'identity',
+      'network',
+      'data',
+      'other',
+    ]);
   });
 
   it('makes one resource per M365 settings section, leaving out the facts of the export run', () => {
@@ -88,7 +177,9 @@ describe('resource extraction', () => {
       'm365:exo/spf_records m365-exo-settings network',
       'm365:tenant/trailing_section m365-tenant-settings other',
     ]);
-    expect(['privileged_roles', 'privileged_users', 'authentication_method', 'dkim_records', 'dlp_compliance_policies', 'meeting_policies'].map(m365Category)).toEqual(['access', 'identity', 'identity', 'network', 'data', 'other']);
+    expect(
+      ['privileged_roles', 'privileged_users', 'authentication_method', 'dkim_records', 'dlp_compliance_policies', 'meeting_policies'].map(m365Category),
+    ).toEqual(['access', 'identity', 'identity', 'network', 'data', 'other']);
   });
 
   it('detects formats from the name and the content', () => {
@@ -110,7 +201,13 @@ describe('resource extraction', () => {
   });
 });
 
-const file = (path: string, content: string, extra: Partial<SnapshotFile> = {}): SnapshotFile => ({ path, sha256: sha(content), bytes: content.length, format: 'text', ...extra });
+const file = (path: string, content: string, extra: Partial<SnapshotFile> = {}): SnapshotFile => ({
+  path,
+  sha256: sha(content),
+  bytes: content.length,
+  format: 'text',
+  ...extra,
+});
 
 describe('snapshots', () => {
   it('sorts by code units and roots an RFC 6962 tree over sha256("<path>\\0<hex>") leaves', () => {
@@ -123,7 +220,9 @@ describe('snapshots', () => {
     const expected = h(Buffer.from([1]), h(Buffer.from([1]), h(Buffer.from([0]), l0), h(Buffer.from([0]), l1)), h(Buffer.from([0]), l2)).toString('hex');
     expect(snapshot.merkle_root).toBe(expected);
     expect(snapshot.counts).toEqual({ files: 3, bytes: 3, resources: 0, categories: { identity: 0, access: 0, network: 0, data: 0, other: 0 }, skipped: 1 });
-    expect(buildSnapshot({ root: 'tree', files: [...files].reverse(), resources: [], skipped: [{ path: 'link', reason: 'broken symbolic link' }] }, digest)).toEqual(snapshot);
+    expect(
+      buildSnapshot({ root: 'tree', files: [...files].reverse(), resources: [], skipped: [{ path: 'link', reason: 'broken symbolic link' }] }, digest),
+    ).toEqual(snapshot);
     expect(buildSnapshot({ root: 'empty', files: [], resources: [], skipped: [] }, digest).merkle_root).toBe(sha(''));
   });
 
@@ -142,12 +241,18 @@ describe('snapshots', () => {
       }
       return 'accepted';
     };
-    expect(refused([])).toBe('InvalidInputError invalid-snapshot: a.json: $: expected an object, found an array; pass a snapshot written by svc substrate walk');
-    expect(refused({ ...roundTrip, schema: 'other' })).toBe('InvalidInputError invalid-snapshot: a.json: schema: expected "svc.substrate-snapshot/v1", found "other"; pass a snapshot written by svc substrate walk');
+    expect(refused([])).toBe(
+      'InvalidInputError invalid-snapshot: a.json: $: expected an object, found an array; pass a snapshot written by svc substrate walk',
+    );
+    expect(refused({ ...roundTrip, schema: 'other' })).toBe(
+      'InvalidInputError invalid-snapshot: a.json: schema: expected "svc.substrate-snapshot/v1", found "other"; pass a snapshot written by svc substrate walk',
+    );
     expect(refused({ ...roundTrip, resources: [{ ...roundTrip.resources[0], category: 'secret' }] })).toBe(
       'InvalidInputError invalid-snapshot: a.json: resources[0].category: expected one of identity, access, network, data, other, found "secret"; pass a snapshot written by svc substrate walk',
     );
-    expect(refused({ ...roundTrip, resources: [roundTrip.resources[1], roundTrip.resources[0]] })).toMatch(/^InvalidInputError invalid-snapshot: a\.json: resources\[1\]\.id: not after "terraform:aws_s3_bucket\.logs\[0\]"/);
+    expect(refused({ ...roundTrip, resources: [roundTrip.resources[1], roundTrip.resources[0]] })).toMatch(
+      /^InvalidInputError invalid-snapshot: a\.json: resources\[1\]\.id: not after "terraform:aws_s3_bucket\.logs\[0\]"/,
+    );
     expect(refused({ ...roundTrip, files: [{ ...roundTrip.files[0], sha256: sha('t') }] })).toBe(
       `IntegrityError snapshot-root-mismatch: a.json: merkle_root ${snapshot.merkle_root} is not the root of its files (${buildSnapshot({ root: 'tree', files: [{ ...snapshot.files[0], sha256: sha('t') }], resources: [], skipped: [] }, digest).merkle_root}); the snapshot was altered: walk the tree again`,
     );
@@ -155,12 +260,30 @@ describe('snapshots', () => {
 });
 
 describe('substrate drift', () => {
-  const res = (id: string, category: SnapshotResource['category'], content: string, path = 'f.json'): SnapshotResource => ({ id, kind: 'k', file: path, sha256: sha(content), category });
+  const res = (id: string, category: SnapshotResource['category'], content: string, path = 'f.json'): SnapshotResource => ({
+    id,
+    kind: 'k',
+    file: path,
+    sha256: sha(content),
+    category,
+  });
   const before = buildSnapshot(
     {
       root: 'a',
-      files: [file('f.json', '1', { format: 'json', top_level_keys: ['x'] }), file('g.json', '1', { format: 'json', top_level_keys: ['y'] }), file('notes.txt', '1'), file('old.txt', 'o'), file('same.txt', 's')],
-      resources: [res('id:user', 'identity', 'u'), res('id:role', 'access', 'r'), res('id:gone', 'access', 'g'), res('id:vpc', 'network', 'v'), res('id:moved', 'other', 'm', 'g.json')],
+      files: [
+        file('f.json', '1', { format: 'json', top_level_keys: ['x'] }),
+        file('g.json', '1', { format: 'json', top_level_keys: ['y'] }),
+        file('notes.txt', '1'),
+        file('old.txt', 'o'),
+        file('same.txt', 's'),
+      ],
+      resources: [
+        res('id:user', 'identity', 'u'),
+        res('id:role', 'access', 'r'),
+        res('id:gone', 'access', 'g'),
+        res('id:vpc', 'network', 'v'),
+        res('id:moved', 'other', 'm', 'g.json'),
+      ],
       skipped: [],
     },
     digest,
@@ -168,8 +291,20 @@ describe('substrate drift', () => {
   const after = buildSnapshot(
     {
       root: 'b',
-      files: [file('f.json', '2', { format: 'json', top_level_keys: ['x'] }), file('g.json', '2', { format: 'yaml', top_level_keys: ['y', 'z'] }), file('notes.txt', '2'), file('new.txt', 'n'), file('same.txt', 's')],
-      resources: [res('id:user', 'identity', 'u2'), res('id:role', 'access', 'r2'), res('id:vpc', 'network', 'v2'), res('id:new', 'identity', 'n'), res('id:moved', 'other', 'm', 'f.json')],
+      files: [
+        file('f.json', '2', { format: 'json', top_level_keys: ['x'] }),
+        file('g.json', '2', { format: 'yaml', top_level_keys: ['y', 'z'] }),
+        file('notes.txt', '2'),
+        file('new.txt', 'n'),
+        file('same.txt', 's'),
+      ],
+      resources: [
+        res('id:user', 'identity', 'u2'),
+        res('id:role', 'access', 'r2'),
+        res('id:vpc', 'network', 'v2'),
+        res('id:new', 'identity', 'n'),
+        res('id:moved', 'other', 'm', 'f.json'),
+      ],
       skipped: [],
     },
     digest,
@@ -189,7 +324,11 @@ describe('substrate drift', () => {
       `P4 DRIFT-PROVENANCE file:notes.txt changed: content changed (sha256 ${sha('1').slice(0, 12)} -> ${sha('2').slice(0, 12)}) but no resource in it did`,
       'P4 DRIFT-PROVENANCE id:moved moved: moved from g.json to f.json, content unchanged',
     ]);
-    expect(countSubstrateDrift(findings)).toEqual({ total: 10, severity: { P1: 1, P2: 3, P3: 4, P4: 2 }, class: { 'DRIFT-IDENTITY': 2, 'DRIFT-AUTHZ': 2, 'DRIFT-SEMANTIC': 1, 'DRIFT-PROVENANCE': 2, 'DRIFT-SCHEMA': 3 } });
+    expect(countSubstrateDrift(findings)).toEqual({
+      total: 10,
+      severity: { P1: 1, P2: 3, P3: 4, P4: 2 },
+      class: { 'DRIFT-IDENTITY': 2, 'DRIFT-AUTHZ': 2, 'DRIFT-SEMANTIC': 1, 'DRIFT-PROVENANCE': 2, 'DRIFT-SCHEMA': 3 },
+    });
     expect([gatesOn(findings, 'P1'), gatesOn(findings.slice(1), 'P1'), gatesOn(findings, undefined)]).toEqual([true, false, false]);
     expect(compareSnapshots(before, before)).toEqual([]);
   });
@@ -211,6 +350,8 @@ describe('substrate drift', () => {
         '',
       ].join('\n'),
     );
-    expect(substrateDriftMarkdown([], { name: 'a', snapshot: before }, { name: 'a', snapshot: before })).toContain('\nNo drift: the snapshots hold the same files and resources.\n\nFindings: 0 (P1 0, P2 0, P3 0, P4 0)\n');
+    expect(substrateDriftMarkdown([], { name: 'a', snapshot: before }, { name: 'a', snapshot: before })).toContain(
+      '\nNo drift: the snapshots hold the same files and resources.\n\nFindings: 0 (P1 0, P2 0, P3 0, P4 0)\n',
+    );
   });
 });

@@ -3,7 +3,11 @@ import { assessFreshness } from '../../../src/domain/freshness/freshness';
 import { aResult } from '../../support/builders';
 import { anOscalRun } from '../../support/oscal-runs';
 
-const run = anOscalRun([aResult('KSI-IA-02', 'FAIL', { title: 'MFA', observed_at: '2025-12-30T10:00:00Z' }), aResult('KSI-SC-08', 'PASS'), aResult('KSI-ZZ-99', 'WARN')]);
+const run = anOscalRun([
+  aResult('KSI-IA-02', 'FAIL', { title: 'MFA', observed_at: '2025-12-30T10:00:00Z' }),
+  aResult('KSI-SC-08', 'PASS'),
+  aResult('KSI-ZZ-99', 'WARN'),
+]);
 const SIGNATURE = { file: 'out/sar.sar.json', envelope: 'out/sar.sar.json.dsse.json', sha256: `sha256:${'cd'.repeat(32)}`, algorithm: 'ES256', keyid: 'KID' };
 const SCOPE: WordBlock[] = [
   { kind: 'heading', level: 1, text: 'Scope' },
@@ -17,13 +21,30 @@ const POAM: WordBlock = {
   kind: 'table',
   header: ['POA&M ID', 'Weakness', 'Risk rating', 'Point of contact', 'Scheduled completion', 'Remediation plan'],
   rows: [
-    ['POAM-KSI-IA-02', 'KSI-IA-02 MFA', 'Critical', 'identity-team@agency.example', '2026-01-06', 'REMEDIATE within 7 days (Critical): correct the finding and re-run the assessment.'],
-    ['POAM-KSI-ZZ-99', 'KSI-ZZ-99 Unmapped KSI', 'Low', 'compliance-team@agency.example', '2026-03-01', 'MONITOR within 60 days (Low): correct the finding and re-run the assessment.'],
+    [
+      'POAM-KSI-IA-02',
+      'KSI-IA-02 MFA',
+      'Critical',
+      'identity-team@agency.example',
+      '2026-01-06',
+      'REMEDIATE within 7 days (Critical): correct the finding and re-run the assessment.',
+    ],
+    [
+      'POAM-KSI-ZZ-99',
+      'KSI-ZZ-99 Unmapped KSI',
+      'Low',
+      'compliance-team@agency.example',
+      '2026-03-01',
+      'MONITOR within 60 days (Low): correct the finding and re-run the assessment.',
+    ],
   ],
 };
 const METHOD: WordBlock[] = [
   { kind: 'heading', level: 1, text: 'Method' },
-  { kind: 'paragraph', text: 'Automated KSI evaluation (TEST): Run the assessment tools against contoso.onmicrosoft.com, normalize their results into Key Security Indicator results, and hash each result as evidence.' },
+  {
+    kind: 'paragraph',
+    text: 'Automated KSI evaluation (TEST): Run the assessment tools against contoso.onmicrosoft.com, normalize their results into Key Security Indicator results, and hash each result as evidence.',
+  },
   {
     kind: 'table',
     header: ['Tool', 'Role'],
@@ -45,12 +66,31 @@ describe('sspDocument', () => {
       subject: 'FedRAMP 20x system security plan',
       creator: 'svc 0.5.0',
       created: '2026-01-01T00:00:00Z',
-      blocks: [{ kind: 'toc', title: 'Contents' }, ...SCOPE, { kind: 'table', header: ['Implementation status', 'Controls'], rows: [['implemented', '2'], ['partial', '0'], ['planned', '7']] }],
+      blocks: [
+        { kind: 'toc', title: 'Contents' },
+        ...SCOPE,
+        {
+          kind: 'table',
+          header: ['Implementation status', 'Controls'],
+          rows: [
+            ['implemented', '2'],
+            ['partial', '0'],
+            ['planned', '7'],
+          ],
+        },
+      ],
     });
   });
 
   it('has one Heading 2 per control family, in catalog order, and governance and POA&M sections', () => {
-    expect(headings(model)).toEqual(['H1 Scope', 'H1 Control implementation', 'H2 IA Identification and Authentication', 'H2 SC System and Communications Protection', 'H1 Governance actions', 'H1 Plan of action and milestones']);
+    expect(headings(model)).toEqual([
+      'H1 Scope',
+      'H1 Control implementation',
+      'H2 IA Identification and Authentication',
+      'H2 SC System and Communications Protection',
+      'H1 Governance actions',
+      'H1 Plan of action and milestones',
+    ]);
     expect(model.blocks.slice(-3)).toEqual([
       {
         kind: 'table',
@@ -129,7 +169,14 @@ describe('sarDocument', () => {
 
 describe('sapDocument', () => {
   it('gives scope, the KSIs with their controls, the method with its tasks, and the schedule in due order', () => {
-    const model = sapDocument(run, assessFreshness(run.results.map((r) => r.item), run.context.generatedAt, run.context.runAt));
+    const model = sapDocument(
+      run,
+      assessFreshness(
+        run.results.map((r) => r.item),
+        run.context.generatedAt,
+        run.context.runAt,
+      ),
+    );
     expect(model.title).toBe('Security Assessment Plan: contoso.onmicrosoft.com');
     expect(model.blocks).toEqual([
       { kind: 'toc', title: 'Contents' },
@@ -153,7 +200,15 @@ describe('sapDocument', () => {
         header: ['Due', 'KSI', 'Title', 'Every (days)', 'Last observed', 'Owner', 'State'],
         rows: [
           ['2026-01-02T10:00:00Z', 'KSI-IA-02', 'MFA', '3', '2025-12-30T10:00:00Z', 'identity-team@agency.example', 'fresh'],
-          ['2026-01-03T12:00:00Z', 'KSI-SC-08', 'Transmission Confidentiality and Integrity', '3', '2025-12-31T12:00:00Z', 'platform-team@agency.example', 'fresh'],
+          [
+            '2026-01-03T12:00:00Z',
+            'KSI-SC-08',
+            'Transmission Confidentiality and Integrity',
+            '3',
+            '2025-12-31T12:00:00Z',
+            'platform-team@agency.example',
+            'fresh',
+          ],
         ],
       },
     ]);

@@ -16,7 +16,8 @@ describe('error mapping (DESIGN §8, STYLE §8)', () => {
 });
 
 describe('BaseCommand.catch', () => {
-  const command = (argv: string[], json = false) => Object.assign(Object.create(BaseCommand.prototype), { argv, jsonEnabled: () => json, logJson: (x: unknown) => logged.push(x) });
+  const command = (argv: string[], json = false) =>
+    Object.assign(Object.create(BaseCommand.prototype), { argv, jsonEnabled: () => json, logJson: (x: unknown) => logged.push(x) });
   let written: string[];
   let logged: unknown[];
   beforeEach(() => {
@@ -66,7 +67,12 @@ describe('BaseCommand.catch', () => {
 describe('BaseCommand output', () => {
   let out: string[];
   let err: string[];
-  const command = (json = false) => Object.assign(Object.create(BaseCommand.prototype), { argv: [], jsonEnabled: () => json, config: {} }) as BaseCommand & { log(m: string): void; logToStderr(m: string): void; logJson(j: unknown): void };
+  const command = (json = false) =>
+    Object.assign(Object.create(BaseCommand.prototype), { argv: [], jsonEnabled: () => json, config: {} }) as BaseCommand & {
+      log(m: string): void;
+      logToStderr(m: string): void;
+      logJson(j: unknown): void;
+    };
   beforeEach(() => {
     out = [];
     err = [];

@@ -27,6 +27,8 @@ describe('renderReadiness: the Sources line', () => {
 
   it('names a stale source even when it is the only one: the rule, its cadence and when its next run was due', () => {
     const stale = { ...scuba, stale: { rule: 'VDR-TFR-MVX', every: '7 days', due: '2026-11-30T08:00:00Z' } };
-    expect(renderReadiness(readiness([stale]))[2]).toBe('Sources: ScubaGear (run 1, as of 2026-11-23T08:00:00Z, stale: VDR-TFR-MVX asks every 7 days, due 2026-11-30T08:00:00Z)');
+    expect(renderReadiness(readiness([stale]))[2]).toBe(
+      'Sources: ScubaGear (run 1, as of 2026-11-23T08:00:00Z, stale: VDR-TFR-MVX asks every 7 days, due 2026-11-30T08:00:00Z)',
+    );
   });
 });

@@ -1,4 +1,19 @@
-import { AlignmentType, Document, Footer, HeadingLevel, Packer, PageNumber, Paragraph, Table, TableCell, TableOfContents, TableRow, TextRun, WidthType, type FileChild } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  Footer,
+  HeadingLevel,
+  Packer,
+  PageNumber,
+  Paragraph,
+  Table,
+  TableCell,
+  TableOfContents,
+  TableRow,
+  TextRun,
+  WidthType,
+  type FileChild,
+} from 'docx';
 import type { WordBlock, WordDocumentModel } from '../../../domain/documents/word-models';
 import type { WordDocuments } from '../../../ports/word-documents';
 import { stampZipEntries } from '../zip-timestamps';
@@ -20,7 +35,14 @@ export class DocxWordDocuments implements WordDocuments {
       sections: [
         {
           footers: {
-            default: new Footer({ children: [new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun({ children: ['Page ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES] })] })] }),
+            default: new Footer({
+              children: [
+                new Paragraph({
+                  alignment: AlignmentType.CENTER,
+                  children: [new TextRun({ children: ['Page ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES] })],
+                }),
+              ],
+            }),
           },
           children: [new Paragraph({ heading: HeadingLevel.TITLE, text: model.title }), ...model.blocks.map(toWord)],
         },

@@ -5,7 +5,20 @@ import { STATUSES, type Status } from '../../../domain/ksi/status';
 import type { GovernanceRow, RunDashboardModel, SlaBucket, TrendDashboardModel, TrendPoint } from '../../../domain/reporting/dashboard-model';
 import type { HtmlRenderer } from '../../../ports/html-renderer';
 import type { VulnerabilityActivityReport } from '../../../domain/vulnerabilities/activity-report';
-import { escapeHtml, figure, formatPercent, formatCount, renderPage, section, sortableTable, STATUS_COLOURS, statusBadge, tiles, type Cell, type Column } from './html-page';
+import {
+  escapeHtml,
+  figure,
+  formatPercent,
+  formatCount,
+  renderPage,
+  section,
+  sortableTable,
+  STATUS_COLOURS,
+  statusBadge,
+  tiles,
+  type Cell,
+  type Column,
+} from './html-page';
 import { vulnerabilityActivityPage } from './html-vulnerability-report';
 import { barChart, lineChart, stackedBarChart, stackedColumnChart, type Mark, type Series } from './svg-charts';
 
@@ -73,7 +86,13 @@ export class HtmlDashboardRenderer implements HtmlRenderer {
         'Governance actions by severity',
         barChart(
           { id: 'actions-by-severity', title: 'Governance actions by severity', empty: 'the run has no governance actions.' },
-          model.severities.map((s) => ({ key: s.severity, label: s.severity, value: s.remediate + s.monitor, colour: SEVERITY_COLOURS[s.severity], note: `${s.remediate} remediate, ${s.monitor} monitor` })),
+          model.severities.map((s) => ({
+            key: s.severity,
+            label: s.severity,
+            value: s.remediate + s.monitor,
+            colour: SEVERITY_COLOURS[s.severity],
+            note: `${s.remediate} remediate, ${s.monitor} monitor`,
+          })),
         ),
       ),
       figure(
@@ -102,7 +121,11 @@ export class HtmlDashboardRenderer implements HtmlRenderer {
         { label: 'Merkle root', value: model.merkle_root, code: true },
         { label: 'As of', value: model.as_of },
       ],
-      main: [section('summary', 'Summary', summary), section('charts', 'Charts', `<div class="charts">\n${charts.join('\n')}\n</div>`), section('governance', 'Governance', table)].join('\n'),
+      main: [
+        section('summary', 'Summary', summary),
+        section('charts', 'Charts', `<div class="charts">\n${charts.join('\n')}\n</div>`),
+        section('governance', 'Governance', table),
+      ].join('\n'),
     });
   }
 
@@ -135,7 +158,10 @@ export class HtmlDashboardRenderer implements HtmlRenderer {
         }),
         true,
       ),
-      figure('Open and overdue POA&M items', lineChart({ id: 'poam-trend', title: 'Open and overdue POA&M items over runs', empty: noRuns }, x, poam, { label: 'POA&M items', format: formatCount })),
+      figure(
+        'Open and overdue POA&M items',
+        lineChart({ id: 'poam-trend', title: 'Open and overdue POA&M items over runs', empty: noRuns }, x, poam, { label: 'POA&M items', format: formatCount }),
+      ),
       figure(
         'Drift findings by class',
         stackedColumnChart(

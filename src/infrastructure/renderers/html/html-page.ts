@@ -64,7 +64,10 @@ export interface TableInput {
 export function sortableTable(table: TableInput): string {
   if (table.rows.length === 0) return noData(table.empty);
   const head = table.columns
-    .map((c) => `<th scope="col" data-kind="${c.kind}"${c.descendingFirst ? ' data-first="descending"' : ''}${cellClass(c)}><button type="button">${escapeHtml(c.label)}</button></th>`)
+    .map(
+      (c) =>
+        `<th scope="col" data-kind="${c.kind}"${c.descendingFirst ? ' data-first="descending"' : ''}${cellClass(c)}><button type="button">${escapeHtml(c.label)}</button></th>`,
+    )
     .join('');
   const body = table.rows.map((row) => `<tr>${row.map((cell, i) => tableCell(cell, cellClass(table.columns[i]))).join('')}</tr>`).join('\n');
   const filter = table.filter
@@ -114,7 +117,9 @@ export interface Tile {
 
 /** Big-number summary tiles. */
 export function tiles(list: readonly Tile[]): string {
-  const items = list.map((t) => `<li class="tile${t.status ? ` tile-${t.status}` : ''}" data-tile="${t.key}"><b>${formatCount(t.value)}</b>${escapeHtml(t.label)}</li>`);
+  const items = list.map(
+    (t) => `<li class="tile${t.status ? ` tile-${t.status}` : ''}" data-tile="${t.key}"><b>${formatCount(t.value)}</b>${escapeHtml(t.label)}</li>`,
+  );
   return `<ul class="tiles">${items.join('')}</ul>`;
 }
 
@@ -148,7 +153,9 @@ export interface PageInput {
  */
 export function renderPage(page: PageInput): string {
   const tool = `${page.tool.name} ${page.tool.version}`;
-  const facts = page.facts.map((f) => `<dt>${escapeHtml(f.label)}</dt><dd>${f.code ? `<code>${escapeHtml(f.value)}</code>` : escapeHtml(f.value)}</dd>`).join('');
+  const facts = page.facts
+    .map((f) => `<dt>${escapeHtml(f.label)}</dt><dd>${f.code ? `<code>${escapeHtml(f.value)}</code>` : escapeHtml(f.value)}</dd>`)
+    .join('');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -34,12 +34,24 @@ export class HtmlSiteRenderer implements HtmlSite {
   }
 
   hashes(model: DocumentationPackage, files: readonly { path: string; sha256: string }[]): PackageFile {
-    const rows: Cell[][] = files.map((f) => [{ html: `<a href="${escapeHtml(f.path)}">${escapeHtml(f.path)}</a>`, sort: f.path }, { html: `<code>${f.sha256}</code>`, sort: f.sha256 }]);
+    const rows: Cell[][] = files.map((f) => [
+      { html: `<a href="${escapeHtml(f.path)}">${escapeHtml(f.path)}</a>`, sort: f.path },
+      { html: `<code>${f.sha256}</code>`, sort: f.sha256 },
+    ]);
     const main = section(
       'hashes',
       'SHA-256 of every page',
       `<p>The SHA-256 of each file of this site (this page's own is in <code>SHA256SUMS</code>, which <code>sha256sum --check SHA256SUMS</code> verifies).</p>\n` +
-        sortableTable({ id: 'hash-table', labelledBy: 'hashes-h', columns: [{ label: 'File', kind: 'text', nowrap: true }, { label: 'SHA-256', kind: 'text' }], rows, empty: 'the site has no pages.' }),
+        sortableTable({
+          id: 'hash-table',
+          labelledBy: 'hashes-h',
+          columns: [
+            { label: 'File', kind: 'text', nowrap: true },
+            { label: 'SHA-256', kind: 'text' },
+          ],
+          rows,
+          empty: 'the site has no pages.',
+        }),
     );
     return { path: 'hashes.html', text: sitePage(model, 'Hashes', main, '') };
   }
@@ -87,19 +99,44 @@ function indexPage(model: DocumentationPackage): string {
   const controls = sortableTable({
     id: 'control-table',
     labelledBy: 'controls-h',
-    columns: [{ label: 'Control', kind: 'text', nowrap: true }, { label: 'Title', kind: 'text' }, { label: 'Implementation status', kind: 'text' }, { label: 'KSIs', kind: 'text' }],
-    rows: model.controls.map((c) => [{ html: `<a href="${controlHref(c.id, '')}">${escapeHtml(c.id)}</a>`, sort: c.id }, c.title, c.status, c.ksis.map((k) => k.id).join(', ')]),
+    columns: [
+      { label: 'Control', kind: 'text', nowrap: true },
+      { label: 'Title', kind: 'text' },
+      { label: 'Implementation status', kind: 'text' },
+      { label: 'KSIs', kind: 'text' },
+    ],
+    rows: model.controls.map((c) => [
+      { html: `<a href="${controlHref(c.id, '')}">${escapeHtml(c.id)}</a>`, sort: c.id },
+      c.title,
+      c.status,
+      c.ksis.map((k) => k.id).join(', '),
+    ]),
     empty: 'no result maps to a control.',
     filter: true,
   });
   const areas = sortableTable({
     id: 'area-table',
     labelledBy: 'areas-h',
-    columns: [{ label: 'Area', kind: 'text', nowrap: true }, { label: 'Title', kind: 'text' }, { label: 'KSIs', kind: 'num' }, { label: 'Controls', kind: 'text' }],
-    rows: model.areas.map((a) => [a.id, a.title, a.ksis.length, { html: a.controls.map((c) => `<a href="${controlHref(c, '')}">${escapeHtml(c)}</a>`).join(', '), sort: a.controls.length }]),
+    columns: [
+      { label: 'Area', kind: 'text', nowrap: true },
+      { label: 'Title', kind: 'text' },
+      { label: 'KSIs', kind: 'num' },
+      { label: 'Controls', kind: 'text' },
+    ],
+    rows: model.areas.map((a) => [
+      a.id,
+      a.title,
+      a.ksis.length,
+      { html: a.controls.map((c) => `<a href="${controlHref(c, '')}">${escapeHtml(c)}</a>`).join(', '), sort: a.controls.length },
+    ]),
     empty: 'the run has no results.',
   });
-  return sitePage(model, 'Auditor portal', [section('summary', 'Summary', summary), section('areas', 'Areas', areas), section('controls', 'Controls', controls)].join('\n'), '');
+  return sitePage(
+    model,
+    'Auditor portal',
+    [section('summary', 'Summary', summary), section('areas', 'Areas', areas), section('controls', 'Controls', controls)].join('\n'),
+    '',
+  );
 }
 
 function evidencePage(model: DocumentationPackage): string {
@@ -107,14 +144,25 @@ function evidencePage(model: DocumentationPackage): string {
     id: 'evidence-table',
     labelledBy: 'entries-h',
     columns: [...KSI_COLUMNS, { label: 'Observed', kind: 'date' }, { label: 'Source', kind: 'text' }, { label: 'Content hash', kind: 'text' }],
-    rows: model.ksis.map((k) => [k.id, k.title, statusCell(k.status), k.observedAt ?? '', k.source ?? '', { html: `<code>${escapeHtml(k.hash)}</code>`, sort: k.hash }]),
+    rows: model.ksis.map((k) => [
+      k.id,
+      k.title,
+      statusCell(k.status),
+      k.observedAt ?? '',
+      k.source ?? '',
+      { html: `<code>${escapeHtml(k.hash)}</code>`, sort: k.hash },
+    ]),
     empty: 'the run has no evidence entries.',
     filter: true,
   });
   const files = sortableTable({
     id: 'file-table',
     labelledBy: 'files-h',
-    columns: [{ label: 'File', kind: 'text', nowrap: true }, { label: 'Role', kind: 'text' }, { label: 'SHA-256', kind: 'text' }],
+    columns: [
+      { label: 'File', kind: 'text', nowrap: true },
+      { label: 'Role', kind: 'text' },
+      { label: 'SHA-256', kind: 'text' },
+    ],
     rows: model.files.map((f) => [f.name, f.description, { html: `<code>sha256:${escapeHtml(f.sha256)}</code>`, sort: f.sha256 }]),
     empty: 'the run names no evidence files.',
   });
@@ -127,7 +175,14 @@ function findingsPage(model: DocumentationPackage): string {
   const table = sortableTable({
     id: 'finding-table',
     labelledBy: 'findings-h',
-    columns: [...KSI_COLUMNS, { label: 'Details', kind: 'text' }, { label: 'Action', kind: 'text' }, { label: 'Owner', kind: 'text' }, { label: 'SLA (days)', kind: 'num' }, { label: 'Controls', kind: 'text' }],
+    columns: [
+      ...KSI_COLUMNS,
+      { label: 'Details', kind: 'text' },
+      { label: 'Action', kind: 'text' },
+      { label: 'Owner', kind: 'text' },
+      { label: 'SLA (days)', kind: 'num' },
+      { label: 'Controls', kind: 'text' },
+    ],
     rows: findings.map((k) => [
       k.id,
       k.title,
@@ -157,7 +212,15 @@ function poamPage(model: DocumentationPackage): string {
       { label: 'Point of contact', kind: 'text' },
       { label: 'Remediation plan', kind: 'text' },
     ],
-    rows: model.poam.map((r) => [r.poam_id, r.weakness_name, r.risk_rating, r.original_detection_date, r.scheduled_completion_date, r.point_of_contact, r.remediation_plan]),
+    rows: model.poam.map((r) => [
+      r.poam_id,
+      r.weakness_name,
+      r.risk_rating,
+      r.original_detection_date,
+      r.scheduled_completion_date,
+      r.point_of_contact,
+      r.remediation_plan,
+    ]),
     empty: 'no open POA&M items: every KSI passed.',
     filter: true,
   });
@@ -167,7 +230,12 @@ function poamPage(model: DocumentationPackage): string {
 function controlPage(control: ControlFacts, model: DocumentationPackage): string {
   const narrative = `<p>Implementation status: <strong>${escapeHtml(control.status)}</strong></p>\n<ul>${control.narrative.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>`;
   const graph = `<p>KSIs → evidence → governance actions → POA&amp;M items, as <code>svc evidence graph --control ${escapeHtml(control.id)}</code> traces them.</p>\n${traceList(control.trace)}`;
-  return sitePage(model, `${control.id}${control.title ? ` ${control.title}` : ''}`, [section('narrative', 'Narrative', narrative), section('graph', 'Evidence graph', graph)].join('\n'), '../');
+  return sitePage(
+    model,
+    `${control.id}${control.title ? ` ${control.title}` : ''}`,
+    [section('narrative', 'Narrative', narrative), section('graph', 'Evidence graph', graph)].join('\n'),
+    '../',
+  );
 }
 
 /** The control's evidence trace as nested lists: the control, the KSIs that map to it, then what hangs off each. */
@@ -179,9 +247,13 @@ function traceList(trace: EvidenceTrace): string {
       : trace.edges.filter((e) => e.from === node.id && e.relation !== 'maps-to').map((e) => byId.get(e.to) as TraceNode);
   const item = (node: TraceNode): string => {
     const below = children(node);
-    const label = node.status === undefined ? escapeHtml(node.label) : `${escapeHtml(node.label.replace(/ (PASS|WARN|FAIL)$/, ''))} ${statusBadge(node.status)}`;
+    const label =
+      node.status === undefined ? escapeHtml(node.label) : `${escapeHtml(node.label.replace(/ (PASS|WARN|FAIL)$/, ''))} ${statusBadge(node.status)}`;
     const text = node.type === 'evidence' ? `<code>${label}</code>` : label;
     return `<li data-node="${node.type}"><span class="node-type">${node.type}</span> ${text}${below.length === 0 ? '' : `<ul>${below.map(item).join('')}</ul>`}</li>`;
   };
-  return `<ul class="graph">${trace.nodes.filter((n) => n.type === 'control').map(item).join('')}</ul>`;
+  return `<ul class="graph">${trace.nodes
+    .filter((n) => n.type === 'control')
+    .map(item)
+    .join('')}</ul>`;
 }

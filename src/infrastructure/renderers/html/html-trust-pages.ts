@@ -15,7 +15,13 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}\S*)$/;
 @injectable()
 export class HtmlTrustPages implements TrustPages {
   page(model: TrustPage): string {
-    return renderPage({ title: model.title, facts: model.facts, tool: model.tool, generatedAt: model.generatedAt, main: model.sections.map(sectionHtml).join('\n') });
+    return renderPage({
+      title: model.title,
+      facts: model.facts,
+      tool: model.tool,
+      generatedAt: model.generatedAt,
+      main: model.sections.map(sectionHtml).join('\n'),
+    });
   }
 }
 
@@ -61,7 +67,11 @@ function tableCell(cell: TrustCell, c: TrustColumn): Cell {
     if (status !== undefined) return { html: `<span class="badge badge-${status.colours}">${escapeHtml(cell)}</span>`, sort: status.rank };
     return c.kind === 'date' || LINK.test(cell) ? { html: value(cell), sort: cell } : cell;
   }
-  if ('id' in cell) return { html: `<code class="id">${escapeHtml(cell.id)}</code>${cell.name === undefined ? '' : `<span class="name">${escapeHtml(cell.name)}</span>`}`, sort: cell.id };
+  if ('id' in cell)
+    return {
+      html: `<code class="id">${escapeHtml(cell.id)}</code>${cell.name === undefined ? '' : `<span class="name">${escapeHtml(cell.name)}</span>`}`,
+      sort: cell.id,
+    };
   const html = cell.paragraphs.map((p) => `<p>${p.label === undefined ? '' : `<b>${escapeHtml(p.label)}:</b> `}${value(p.text)}</p>`).join('');
   return { html, sort: cell.paragraphs[0]?.text ?? '' };
 }
@@ -79,11 +89,21 @@ function metricsHtml(ksis: readonly TrustKsiMetrics[]): string {
   if (ksis.length === 0) return noData('no KSI has metrics');
   const legend = `<ul class="legend"><li>Days by status, over the last 30 days and the last year (from the first day recorded):</li>${METRIC_SEGMENTS.map((m) => `<li><span class="badge badge-${m.badge}">${escapeHtml(m.label)}</span></li>`).join('')}</ul>`;
   const charts = ksis.map((k) => {
-    const bar = (key: 'last30Days' | 'lastYear', label: string) => ({ key, label, values: METRIC_SEGMENTS.map((m) => k[key][m.field]), after: `${k[key].days} ${k[key].days === 1 ? 'day' : 'days'}` });
-    const chart = stackedBarChart({ id: `ksi-metrics-${k.id}`, title: `${k.id}: days by status`, empty: 'no day is counted', width: 360 }, METRIC_SEGMENTS, [bar('last30Days', 'Last 30 days'), bar('lastYear', 'Last year')], {
-      legend: false,
-      full: true,
+    const bar = (key: 'last30Days' | 'lastYear', label: string) => ({
+      key,
+      label,
+      values: METRIC_SEGMENTS.map((m) => k[key][m.field]),
+      after: `${k[key].days} ${k[key].days === 1 ? 'day' : 'days'}`,
     });
+    const chart = stackedBarChart(
+      { id: `ksi-metrics-${k.id}`, title: `${k.id}: days by status`, empty: 'no day is counted', width: 360 },
+      METRIC_SEGMENTS,
+      [bar('last30Days', 'Last 30 days'), bar('lastYear', 'Last year')],
+      {
+        legend: false,
+        full: true,
+      },
+    );
     return figure(k.name === undefined ? k.id : `${k.id} · ${k.name}`, k.daily === undefined ? chart : `${chart}\n${dailyHtml(k.daily)}`);
   });
   return `${legend}\n<div class="charts ksi-metrics">\n${charts.join('\n')}\n</div>`;

@@ -104,7 +104,12 @@ export function barChart(frame: ChartFrame, bars: readonly Bar[]): string {
   const rows = horizontalRows(
     widthOf(frame),
     0,
-    bars.map((bar) => ({ key: bar.key, label: bar.label, after: after(bar), parts: [{ key: bar.key, value: bar.value, colour: bar.colour, tip: `${bar.label}: ${after(bar)}` }] })),
+    bars.map((bar) => ({
+      key: bar.key,
+      label: bar.label,
+      after: after(bar),
+      parts: [{ key: bar.key, value: bar.value, colour: bar.colour, tip: `${bar.label}: ${after(bar)}` }],
+    })),
   );
   return svg(frame, rows.height, bars.map((bar) => `${bar.label}: ${after(bar)}`).join('; '), rows.markup);
 }
@@ -183,7 +188,10 @@ function horizontalRows(width: number, top: number, rows: readonly Row[], full =
       if (part.value === 0) return '';
       const width = part.value * scale;
       const label = formatCount(part.value);
-      const inside = width >= textWidth(label) + 6 ? `<text x="${num(x + width / 2)}" y="${baseline}" text-anchor="middle" fill="${inkFor(part.colour)}" stroke="none">${label}</text>` : '';
+      const inside =
+        width >= textWidth(label) + 6
+          ? `<text x="${num(x + width / 2)}" y="${baseline}" text-anchor="middle" fill="${inkFor(part.colour)}" stroke="none">${label}</text>`
+          : '';
       const rect = `<rect data-key="${escapeHtml(part.key)}" data-value="${part.value}" x="${num(x)}" y="${y}" width="${num(width)}" height="${ROW_HEIGHT}" fill="${part.colour}"><title>${escapeHtml(part.tip)}</title></rect>${inside}`;
       x += width;
       return rect;
@@ -219,7 +227,8 @@ function plotArea(width: number, x: XAxis, scale: { max: number; ticks: readonly
   const xAt = (i: number) => left + band * (i + 0.5);
   const yAt = (v: number) => bottom - (PLOT_HEIGHT * v) / (scale.max || 1);
   const grid = scale.ticks.map(
-    (t) => `<line x1="${left}" x2="${right}" y1="${num(yAt(t))}" y2="${num(yAt(t))}"/><text x="${left - 6}" y="${num(yAt(t) + FONT_PX / 3)}" text-anchor="end" stroke="none">${escapeHtml(y.format(t))}</text>`,
+    (t) =>
+      `<line x1="${left}" x2="${right}" y1="${num(yAt(t))}" y2="${num(yAt(t))}"/><text x="${left - 6}" y="${num(yAt(t) + FONT_PX / 3)}" text-anchor="end" stroke="none">${escapeHtml(y.format(t))}</text>`,
   );
   const step = Math.ceil(x.values.length / Math.max(1, Math.floor(plotWidth / (Math.max(...x.values.map(textWidth)) + 16))));
   const labels = x.values
@@ -253,7 +262,7 @@ function legend(marks: readonly Mark[], sample: 'swatch' | 'line', chartWidth: n
     const swatch =
       sample === 'line'
         ? `<line x1="${x}" x2="${x + 18}" y1="${y + 7}" y2="${y + 7}" stroke="${mark.colour}" stroke-width="${mark.width ?? 2}"${mark.dash ? ` stroke-dasharray="${mark.dash}"` : ''}/>`
-      : `<rect x="${x}" y="${y}" width="14" height="14" fill="${mark.colour}" stroke="${OUTLINE}" stroke-width="0.5"/>`;
+        : `<rect x="${x}" y="${y}" width="14" height="14" fill="${mark.colour}" stroke="${OUTLINE}" stroke-width="0.5"/>`;
     const item = `${swatch}<text x="${x + 22}" y="${y + 11}">${escapeHtml(mark.label)}</text>`;
     x += width;
     return item;

@@ -41,11 +41,21 @@ function index(model: DocumentationPackage): string {
     )}`,
     `## Areas\n\n${table(
       ['Area', 'Title', 'KSIs', 'PASS', 'WARN', 'FAIL'],
-      model.areas.map((a) => [link(markdownText(a.id), `areas/${fileName(a.id)}.md`), markdownText(a.title), a.ksis.length, ...(['PASS', 'WARN', 'FAIL'] as const).map((s) => a.ksis.filter((k) => k.status === s).length)]),
+      model.areas.map((a) => [
+        link(markdownText(a.id), `areas/${fileName(a.id)}.md`),
+        markdownText(a.title),
+        a.ksis.length,
+        ...(['PASS', 'WARN', 'FAIL'] as const).map((s) => a.ksis.filter((k) => k.status === s).length),
+      ]),
     )}`,
     `## Controls\n\n${table(
       ['Control', 'Title', 'Implementation status', 'KSIs'],
-      model.controls.map((c) => [link(markdownText(c.id), `controls/${fileName(c.id)}.md`), markdownText(c.title), c.status, markdownText(c.ksis.map((k) => k.id).join(', '))]),
+      model.controls.map((c) => [
+        link(markdownText(c.id), `controls/${fileName(c.id)}.md`),
+        markdownText(c.title),
+        c.status,
+        markdownText(c.ksis.map((k) => k.id).join(', ')),
+      ]),
     )}`,
     `## POA&M\n\n${link(`${counts.poam} open POA&M items`, 'poam.md')}.`,
   ]);
@@ -56,7 +66,14 @@ function areaPage(area: AreaFacts, model: DocumentationPackage): string {
     `Back to ${link('the index', '../index.md')}. System: ${markdownText(model.system)}.`,
     `## KSIs\n\n${table(
       ['KSI', 'Title', 'Status', 'Action', 'Owner', 'Evidence (SHA-256)'],
-      area.ksis.map((k) => [markdownText(k.id), markdownText(k.title), k.status, `${k.action.action} ${k.action.severity} ${k.action.sla_days}d`, markdownText(k.action.owner), code(k.hash)]),
+      area.ksis.map((k) => [
+        markdownText(k.id),
+        markdownText(k.title),
+        k.status,
+        `${k.action.action} ${k.action.severity} ${k.action.sla_days}d`,
+        markdownText(k.action.owner),
+        code(k.hash),
+      ]),
     )}`,
     `## Controls\n\n${area.controls.length === 0 ? 'No KSI of this area maps to a control.' : area.controls.map((c) => `- ${link(markdownText(c), `../controls/${fileName(c)}.md`)}`).join('\n')}`,
   ]);
@@ -72,7 +89,14 @@ function controlPage(control: ControlFacts): string {
 }
 
 function ksiEvidenceRow(k: KsiFacts): (string | number)[] {
-  return [markdownText(k.id), k.status, markdownText(k.observedAt ?? ''), markdownText(k.source ?? ''), code(k.hash), k.poam === undefined ? '' : link(markdownText(k.poam), '../poam.md')];
+  return [
+    markdownText(k.id),
+    k.status,
+    markdownText(k.observedAt ?? ''),
+    markdownText(k.source ?? ''),
+    code(k.hash),
+    k.poam === undefined ? '' : link(markdownText(k.poam), '../poam.md'),
+  ];
 }
 
 function poamPage(model: DocumentationPackage): string {

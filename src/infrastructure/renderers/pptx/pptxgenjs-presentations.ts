@@ -75,7 +75,17 @@ function areaSlide(pptx: PptxGenJS, slide: Slide, model: BriefingModel): void {
       { name: 'WARN', labels, values: model.areas.map((a) => a.warn) },
       { name: 'FAIL', labels, values: model.areas.map((a) => a.fail) },
     ],
-    { ...BODY, barDir: 'col', barGrouping: 'stacked', chartColors: Object.values(STATUS_COLORS), showLegend: true, legendPos: 'b', valAxisMajorUnit: 1, catAxisTitle: 'Area', showCatAxisTitle: true },
+    {
+      ...BODY,
+      barDir: 'col',
+      barGrouping: 'stacked',
+      chartColors: Object.values(STATUS_COLORS),
+      showLegend: true,
+      legendPos: 'b',
+      valAxisMajorUnit: 1,
+      catAxisTitle: 'Area',
+      showCatAxisTitle: true,
+    },
   );
   slide.addNotes(model.areas.map((a) => `${a.area} ${a.title}: ${a.pass} PASS, ${a.warn} WARN, ${a.fail} FAIL`).join('\n'));
 }
@@ -101,7 +111,11 @@ function trendSlide(pptx: PptxGenJS, slide: Slide, model: BriefingModel): void {
     ],
     { ...BODY, chartColors: TREND_COLORS, showLegend: true, legendPos: 'b', lineDataSymbol: 'circle', lineDataSymbolSize: 8, valAxisMinVal: 0 },
   );
-  slide.addNotes(source === 'store' ? `Open and overdue POA&M items at each of the ${points.length} recorded runs.` : 'No runs are recorded (svc conmon process): this run alone.');
+  slide.addNotes(
+    source === 'store'
+      ? `Open and overdue POA&M items at each of the ${points.length} recorded runs.`
+      : 'No runs are recorded (svc conmon process): this run alone.',
+  );
 }
 
 function dueSlide(slide: Slide, model: BriefingModel): void {

@@ -4,7 +4,16 @@ import { INVENTORY_COLUMNS, type InventoryModel } from '../../../domain/document
 import type { Workbooks } from '../../../ports/workbooks';
 import { stampZipEntries } from '../zip-timestamps';
 
-export const CRM_COLUMNS = ['Control ID', 'Control Name', 'Responsibility', 'Provider responsibility', 'Customer responsibility', 'KSI', 'KSI status', 'Evidence (SHA-256)'] as const;
+export const CRM_COLUMNS = [
+  'Control ID',
+  'Control Name',
+  'Responsibility',
+  'Provider responsibility',
+  'Customer responsibility',
+  'KSI',
+  'KSI status',
+  'Evidence (SHA-256)',
+] as const;
 
 const HEADER_FILL: Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFD9E1F2' } };
 const CRM_WIDTHS = [12, 40, 14, 50, 50, 14, 10, 76];
@@ -18,7 +27,8 @@ export class ExceljsWorkbooks implements Workbooks {
     const sheet = table(workbook, 'CRM', CRM_COLUMNS, CRM_WIDTHS);
     for (const row of model.rows) {
       // A control with several KSIs lists them one per line, in the same order in the three KSI columns; none leaves them blank.
-      const lines = (pick: (e: CrmModel['rows'][number]['evidence'][number]) => string) => (row.evidence.length === 0 ? null : row.evidence.map(pick).join('\n'));
+      const lines = (pick: (e: CrmModel['rows'][number]['evidence'][number]) => string) =>
+        row.evidence.length === 0 ? null : row.evidence.map(pick).join('\n');
       sheet.addRow([row.control, row.title, row.responsibility, row.provider, row.customer, lines((e) => e.ksi), lines((e) => e.status), lines((e) => e.hash)]);
     }
     finishTable(sheet, model.rows.length, CRM_COLUMNS.length);
@@ -38,7 +48,12 @@ export class ExceljsWorkbooks implements Workbooks {
 
   async inventory(model: InventoryModel): Promise<Uint8Array> {
     const workbook = newWorkbook(model.tool, model.date);
-    const sheet = table(workbook, 'Inventory', INVENTORY_COLUMNS, INVENTORY_COLUMNS.map(() => INVENTORY_WIDTH));
+    const sheet = table(
+      workbook,
+      'Inventory',
+      INVENTORY_COLUMNS,
+      INVENTORY_COLUMNS.map(() => INVENTORY_WIDTH),
+    );
     for (const row of model.rows) sheet.addRow(INVENTORY_COLUMNS.map((column) => row[column] ?? null));
     finishTable(sheet, model.rows.length, INVENTORY_COLUMNS.length);
     summary(workbook, model.date, [

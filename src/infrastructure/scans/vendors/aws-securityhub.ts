@@ -60,7 +60,8 @@ export const awsSecurityhub: VendorParser = {
     let latest: string | undefined;
     findings.forEach((finding, i) => {
       const at = `${path}[${i}]`;
-      if (!isPlainObject(finding) || typeof finding.GeneratorId !== 'string') throw shapeError(input, TOOL, `${at}.GeneratorId`, 'missing; every ASFF finding has one');
+      if (!isPlainObject(finding) || typeof finding.GeneratorId !== 'string')
+        throw shapeError(input, TOOL, `${at}.GeneratorId`, 'missing; every ASFF finding has one');
       const account = accountOf(finding);
       if (account) accounts.add(account);
       const updated = isoTime(finding.UpdatedAt);
@@ -115,9 +116,12 @@ function findingsOf(input: RawInput, document: unknown): { findings: unknown[]; 
 function controlCheck(input: RawInput, finding: Finding, compliance: Record<string, unknown>, at: string): ScanCheck {
   const status = asText(compliance.Status);
   const evaluated = entry(COMPLIANCE, status);
-  if (!evaluated) throw shapeError(input, TOOL, `${at}.Compliance.Status`, `"${status.slice(0, 40)}" is not a compliance status (PASSED, FAILED, WARNING, NOT_AVAILABLE)`);
+  if (!evaluated)
+    throw shapeError(input, TOOL, `${at}.Compliance.Status`, `"${status.slice(0, 40)}" is not a compliance status (PASSED, FAILED, WARNING, NOT_AVAILABLE)`);
   const fields = isPlainObject(finding.ProductFields) ? finding.ProductFields : {};
-  const id = [compliance.SecurityControlId, fields.ControlId, fields.RuleId, finding.GeneratorId].find((x): x is string => typeof x === 'string' && x !== '') as string;
+  const id = [compliance.SecurityControlId, fields.ControlId, fields.RuleId, finding.GeneratorId].find(
+    (x): x is string => typeof x === 'string' && x !== '',
+  ) as string;
   const severity = severityOf(finding);
   // Security Hub labels every PASSED control finding INFORMATIONAL, so only a failure is dropped for it.
   const outcome = suppressed(finding) ? 'omitted' : evaluated === 'fail' && severity === 'INFORMATIONAL' ? 'not-applicable' : evaluated;
@@ -147,12 +151,17 @@ function findingCheck(finding: Finding): ScanCheck {
   const first = isPlainObject(vulnerabilities[0]) ? vulnerabilities[0] : {};
   const cvss = cvssOf(first.Cvss);
   const fix = typeof first.FixAvailable === 'string' ? entry(FIX_AVAILABLE, first.FixAvailable) : undefined;
-  return { ...found, weakness: { ...found.weakness, kind: 'vulnerability', ...(cvss === undefined ? {} : { cvss }), ...(fix === undefined ? {} : { fix_available: fix }) } };
+  return {
+    ...found,
+    weakness: { ...found.weakness, kind: 'vulnerability', ...(cvss === undefined ? {} : { cvss }), ...(fix === undefined ? {} : { fix_available: fix }) },
+  };
 }
 
 /** The base score of `Vulnerabilities[].Cvss[]`: the first CVSS 3.x entry's, else the first entry's (v2 or v4). */
 function cvssOf(cvss: unknown): number | undefined {
-  const scores = (Array.isArray(cvss) ? cvss : []).filter(isPlainObject).filter((c) => typeof c.BaseScore === 'number' && c.BaseScore >= 0 && c.BaseScore <= 10);
+  const scores = (Array.isArray(cvss) ? cvss : [])
+    .filter(isPlainObject)
+    .filter((c) => typeof c.BaseScore === 'number' && c.BaseScore >= 0 && c.BaseScore <= 10);
   const chosen = scores.find((c) => /^3(\.|$)/.test(asText(c.Version ?? ''))) ?? scores[0];
   return chosen === undefined ? undefined : (chosen.BaseScore as number);
 }
@@ -186,7 +195,10 @@ function suppressed(finding: Finding): boolean {
 function severityOf(finding: Finding): string | undefined {
   const severity = isPlainObject(finding.Severity) ? finding.Severity : {};
   if (typeof severity.Label === 'string') return severity.Label;
-  const provider = isPlainObject(finding.FindingProviderFields) && isPlainObject(finding.FindingProviderFields.Severity) ? finding.FindingProviderFields.Severity.Label : undefined;
+  const provider =
+    isPlainObject(finding.FindingProviderFields) && isPlainObject(finding.FindingProviderFields.Severity)
+      ? finding.FindingProviderFields.Severity.Label
+      : undefined;
   if (typeof provider === 'string') return provider;
   const normalized = severity.Normalized;
   return typeof normalized === 'number' ? NORMALIZED.find(([floor]) => normalized >= floor)?.[1] : undefined;
@@ -215,4 +227,3 @@ function productOf(finding: Finding): string {
   const arn = typeof finding.ProductArn === 'string' ? finding.ProductArn : '';
   return arn.slice(arn.lastIndexOf('/') + 1).toLowerCase() || 'unknown';
 }
-

@@ -87,7 +87,10 @@ function statesOf(input: RawInput, document: unknown): { rows: unknown[]; path: 
 
 function stateCheck(input: RawInput, state: Record<string, unknown>, at: string): ScanCheck {
   const definition = typeof state.policyDefinitionId === 'string' ? state.policyDefinitionId : '';
-  const id = typeof state.policyDefinitionName === 'string' && state.policyDefinitionName !== '' ? state.policyDefinitionName : definition.slice(definition.lastIndexOf('/') + 1);
+  const id =
+    typeof state.policyDefinitionName === 'string' && state.policyDefinitionName !== ''
+      ? state.policyDefinitionName
+      : definition.slice(definition.lastIndexOf('/') + 1);
   if (id === '') throw shapeError(input, TOOL, `${at}.policyDefinitionId`, 'missing');
   const outcome = outcomeOf(input, state, at);
   const controls = groupControls(state.policyDefinitionGroupNames);
@@ -113,7 +116,13 @@ function stateCheck(input: RawInput, state: Record<string, unknown>, at: string)
 function outcomeOf(input: RawInput, state: Record<string, unknown>, at: string): CheckOutcome {
   if (typeof state.complianceState === 'string') {
     const outcome = entry(STATES, state.complianceState);
-    if (!outcome) throw shapeError(input, TOOL, `${at}.complianceState`, `"${state.complianceState.slice(0, 40)}" is not a compliance state (${Object.keys(STATES).join(', ')})`);
+    if (!outcome)
+      throw shapeError(
+        input,
+        TOOL,
+        `${at}.complianceState`,
+        `"${state.complianceState.slice(0, 40)}" is not a compliance state (${Object.keys(STATES).join(', ')})`,
+      );
     return outcome;
   }
   if (typeof state.isCompliant === 'boolean') return state.isCompliant ? 'pass' : 'fail';

@@ -52,10 +52,19 @@ const SEVERITIES = new Map<string, Criticality>([
  * The `code_block` of a check (the resource's source, secrets included) is never kept.
  */
 export const checkov: VendorParser = {
-  info: { vendor: 'checkov', tool: TOOL, formats: 'Checkov JSON (-o json), one framework or a list of them', mapping: 'svc Checkov policy-area table (data/checkov-nist.json) and misconfiguration keywords (data/trivy-nist.json)', evidence: 'Configuration', detections: 'configuration' },
+  info: {
+    vendor: 'checkov',
+    tool: TOOL,
+    formats: 'Checkov JSON (-o json), one framework or a list of them',
+    mapping: 'svc Checkov policy-area table (data/checkov-nist.json) and misconfiguration keywords (data/trivy-nist.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
+  },
 
   // A run that found nothing to scan prints only its summary: {"passed": 0, ..., "resource_count": 0, "checkov_version": ...}.
-  looksLike: (head) => (/"check_type"\s*:\s*"/.test(head) && /"(?:results|passed_checks|failed_checks|skipped_checks)"\s*:/.test(head)) || (/"checkov_version"\s*:\s*"/.test(head) && /"resource_count"\s*:/.test(head)),
+  looksLike: (head) =>
+    (/"check_type"\s*:\s*"/.test(head) && /"(?:results|passed_checks|failed_checks|skipped_checks)"\s*:/.test(head)) ||
+    (/"checkov_version"\s*:\s*"/.test(head) && /"resource_count"\s*:/.test(head)),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
@@ -70,8 +79,10 @@ export const checkov: VendorParser = {
       version ??= text(obj(report.summary).checkov_version) ?? text(report.checkov_version);
       if (report.results === undefined && typeof report.checkov_version === 'string') return; // nothing was scanned
       const results = report.results;
-      if (!isPlainObject(results)) throw shapeError(input, TOOL, path, `${results === undefined ? 'missing' : 'expected an object of result lists'}; a Checkov JSON report is ${SHAPE}`);
-      for (const [list, outcome] of LISTS) rows(input, results, list, path).forEach((row, j) => checks.push(rowCheck(input, row, `${path}.${list}[${j}]`, outcome)));
+      if (!isPlainObject(results))
+        throw shapeError(input, TOOL, path, `${results === undefined ? 'missing' : 'expected an object of result lists'}; a Checkov JSON report is ${SHAPE}`);
+      for (const [list, outcome] of LISTS)
+        rows(input, results, list, path).forEach((row, j) => checks.push(rowCheck(input, row, `${path}.${list}[${j}]`, outcome)));
       rows(input, results, 'parsing_errors', path).forEach((file, j) => checks.push(parsingError(input, file, `${path}.parsing_errors[${j}]`)));
     });
     return {
@@ -156,7 +167,11 @@ function areaOf(row: Json): Area | undefined {
 /** The folders of a guideline URL's path, most specific first (`aws-iam-policies`, `aws-policies`, ...); the page itself is left out, its name is free text. */
 function guidelineFolders(guideline: unknown): string[] {
   if (typeof guideline !== 'string') return [];
-  const segments = guideline.replace(/[?#].*$/, '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split('/').filter(Boolean);
+  const segments = guideline
+    .replace(/[?#].*$/, '')
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
+    .split('/')
+    .filter(Boolean);
   return segments.slice(0, -1).reverse();
 }
 
@@ -171,4 +186,3 @@ function rows(input: RawInput, results: Json, list: string, path: string): unkno
   if (!Array.isArray(value)) throw shapeError(input, TOOL, `${path}.${list}`, `expected a list, got ${clip(asText(value), 40)}`);
   return value;
 }
-

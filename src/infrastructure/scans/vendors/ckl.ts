@@ -63,7 +63,8 @@ export const ckl: VendorParser = {
     detections: 'configuration',
   },
 
-  looksLike: (head) => /<CHECKLIST[\s>]/.test(head) || (/^\s*\{/.test(head) && /"stigs"\s*:\s*\[/.test(head) && /"(rules|stig_id|cklb_version|target_data)"\s*:/.test(head)),
+  looksLike: (head) =>
+    /<CHECKLIST[\s>]/.test(head) || (/^\s*\{/.test(head) && /"stigs"\s*:\s*\[/.test(head) && /"(rules|stig_id|cklb_version|target_data)"\s*:/.test(head)),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const head = await input.head(1024);
@@ -89,7 +90,14 @@ const KEPT: Record<string, Record<string, number>> = {
   VULN: { STATUS: 40, FINDING_DETAILS: 4 * MAX_DETAILS, COMMENTS: 4 * MAX_DETAILS, SEVERITY_OVERRIDE: 40, SEVERITY_JUSTIFICATION: MAX_DETAILS },
 };
 const KEPT_STIG_INFO: Record<string, number> = { title: MAX_TITLE, version: 40, releaseinfo: 100 };
-const KEPT_ATTRIBUTES: Record<string, number> = { Vuln_Num: 100, Rule_ID: MAX_TITLE, Rule_Ver: MAX_TITLE, Rule_Title: 4 * MAX_TITLE, Severity: 40, CCI_REF: 40 };
+const KEPT_ATTRIBUTES: Record<string, number> = {
+  Vuln_Num: 100,
+  Rule_ID: MAX_TITLE,
+  Rule_Ver: MAX_TITLE,
+  Rule_Title: 4 * MAX_TITLE,
+  Severity: 40,
+  CCI_REF: 40,
+};
 
 /** A CKL, streamed: ASSET (the host) comes first, then each iSTIG's STIG_INFO, then its VULNs, each made a check as it closes. */
 async function readCkl(input: RawInput): Promise<{ host?: string; checks: ScanCheck[] }> {
@@ -119,7 +127,13 @@ async function readCkl(input: RawInput): Promise<{ host?: string; checks: ScanCh
       if (parent !== 'iSTIG') throw shapeError(input, TOOL, 'VULN', 'outside STIGS/iSTIG');
       vulns += 1;
       const place = `STIGS/iSTIG[${stigs}]/VULN[${vulns}]`;
-      const fields = { id: 'STIG_DATA[Vuln_Num]', status: 'STATUS', severity: 'STIG_DATA[Severity]', override: 'SEVERITY_OVERRIDE', ccis: 'STIG_DATA[CCI_REF]' };
+      const fields = {
+        id: 'STIG_DATA[Vuln_Num]',
+        status: 'STATUS',
+        severity: 'STIG_DATA[Severity]',
+        override: 'SEVERITY_OVERRIDE',
+        ccis: 'STIG_DATA[CCI_REF]',
+      };
       vuln = { at: (field) => `${place}/${fields[field]}`, ccis: [] };
     } else if (tag.local === 'SID_DATA' && parent === 'SI_DATA') keep(entry(KEPT_STIG_INFO, sidName));
     else if (tag.local === 'ATTRIBUTE_DATA' && parent === 'STIG_DATA') keep(vuln ? entry(KEPT_ATTRIBUTES, attribute) : undefined);
@@ -185,14 +199,20 @@ function addCci(input: RawInput, rule: Rule, cci: string): void {
 /** A CKLB (STIG Viewer 3 JSON): target_data, then stigs[] each with its rules[]. */
 async function readCklb(input: RawInput): Promise<{ host?: string; checks: ScanCheck[] }> {
   const document = await input.json();
-  if (!isPlainObject(document) || !Array.isArray(document.stigs)) throw shapeError(input, TOOL, 'stigs', 'missing; a CKLB checklist has title, target_data and stigs[] with their rules[]');
+  if (!isPlainObject(document) || !Array.isArray(document.stigs))
+    throw shapeError(input, TOOL, 'stigs', 'missing; a CKLB checklist has title, target_data and stigs[] with their rules[]');
   const target = isPlainObject(document.target_data) ? document.target_data : {};
   const host = hostOf(optionalText(target.host_name, MAX_TITLE), optionalText(target.fqdn, MAX_TITLE), optionalText(target.ip_address, MAX_TITLE));
-  if (document.stigs.length === 0) throw shapeError(input, TOOL, 'stigs', 'empty; the checklist has no STIG: add one in STIG Viewer and save the checklist again');
+  if (document.stigs.length === 0)
+    throw shapeError(input, TOOL, 'stigs', 'empty; the checklist has no STIG: add one in STIG Viewer and save the checklist again');
   const checks: ScanCheck[] = [];
   document.stigs.forEach((stig, s) => {
     if (!isPlainObject(stig) || !Array.isArray(stig.rules)) throw shapeError(input, TOOL, `stigs[${s}].rules`, 'expected a list of rules');
-    const label = stigLabel(optionalText(stig.stig_name, MAX_TITLE) ?? optionalText(stig.display_name, MAX_TITLE), optionalText(stig.version, 40), optionalText(stig.release_info, 100));
+    const label = stigLabel(
+      optionalText(stig.stig_name, MAX_TITLE) ?? optionalText(stig.display_name, MAX_TITLE),
+      optionalText(stig.version, 40),
+      optionalText(stig.release_info, 100),
+    );
     stig.rules.forEach((rule, r) => checks.push(ruleCheck(input, cklbRule(input, rule, `stigs[${s}].rules[${r}]`), label, host)));
   });
   return { host, checks };
@@ -204,7 +224,11 @@ function cklbRule(input: RawInput, rule: unknown, place: string): Rule {
   if (!isPlainObject(rule)) throw shapeError(input, TOOL, place, 'expected a rule object');
   const overrides = isPlainObject(rule.overrides) ? rule.overrides : {};
   // STIG Viewer 3 writes {"severity": {"severity": "low", "reason": "…"}}; a bare string is read too.
-  const override = isPlainObject(overrides.severity) ? overrides.severity : overrides.severity === undefined || overrides.severity === null ? {} : { severity: overrides.severity };
+  const override = isPlainObject(overrides.severity)
+    ? overrides.severity
+    : overrides.severity === undefined || overrides.severity === null
+      ? {}
+      : { severity: overrides.severity };
   if (rule.ccis !== undefined && rule.ccis !== null && !Array.isArray(rule.ccis)) throw shapeError(input, TOOL, at('ccis'), 'expected a list of CCI ids');
   const read: Rule = {
     at,
@@ -250,7 +274,13 @@ function ruleCheck(input: RawInput, rule: Rule, stig: string, host: string | und
   if (!rule.id) throw shapeError(input, TOOL, rule.at('id'), 'missing; every rule names its group id (V-…)');
   if (rule.status === undefined) throw shapeError(input, TOOL, rule.at('status'), `missing for ${rule.id}; set the status in STIG Viewer`);
   const outcome = entry(STATUSES, rule.status.toLowerCase().replace(/[^a-z]/g, ''));
-  if (!outcome) throw shapeError(input, TOOL, rule.at('status'), `"${rule.status.slice(0, 40)}" is not a checklist status (NotAFinding, Open, Not_Applicable, Not_Reviewed; in CKLB not_a_finding, open, not_applicable, not_reviewed)`);
+  if (!outcome)
+    throw shapeError(
+      input,
+      TOOL,
+      rule.at('status'),
+      `"${rule.status.slice(0, 40)}" is not a checklist status (NotAFinding, Open, Not_Applicable, Not_Reviewed; in CKLB not_a_finding, open, not_applicable, not_reviewed)`,
+    );
   const written = levelOf(input, rule.severity, rule.at('severity'));
   const override = levelOf(input, rule.override, rule.at('override'));
   const level = override ?? written;
@@ -298,11 +328,13 @@ function sharedDetails(fixed: string[], free: string[]): string {
   const texts = free.filter(Boolean);
   let room = MAX_DETAILS - head.length;
   const clipped = new Map<string, string>();
-  [...texts].sort((a, b) => a.length - b.length).forEach((t, i, all) => {
-    const share = Math.max(Math.floor(room / (all.length - i)) - 2, 20);
-    const c = clip(t, share);
-    clipped.set(t, c);
-    room -= c.length + 2;
-  });
+  [...texts]
+    .sort((a, b) => a.length - b.length)
+    .forEach((t, i, all) => {
+      const share = Math.max(Math.floor(room / (all.length - i)) - 2, 20);
+      const c = clip(t, share);
+      clipped.set(t, c);
+      room -= c.length + 2;
+    });
   return clip([head, ...texts.map((t) => clipped.get(t) ?? '')].join('; '), MAX_DETAILS);
 }

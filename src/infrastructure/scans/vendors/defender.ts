@@ -78,7 +78,9 @@ function fromCsv(input: RawInput, text: string): { recommendations: Recommendati
     records = parseCsv(text, { bom: true, skip_empty_lines: true, info: true }) as { record: string[]; info: { lines: number } }[];
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    throw new InvalidInputError('invalid-csv', `${input.path}: invalid CSV: ${error.message}; the file is damaged or cut short, export it again`, { cause: error });
+    throw new InvalidInputError('invalid-csv', `${input.path}: invalid CSV: ${error.message}; the file is damaged or cut short, export it again`, {
+      cause: error,
+    });
   }
   const header = records[0]?.record ?? [];
   if (!header.includes('recommendationName') || !header.includes('state')) {
@@ -118,14 +120,17 @@ function fromJson(input: RawInput, document: unknown): { recommendations: Recomm
     const at = where(i);
     const properties = isPlainObject(row) && isPlainObject(row.properties) ? row.properties : undefined;
     const status = properties && isPlainObject(properties.status) ? properties.status : undefined;
-    if (!isPlainObject(row) || !properties || !status || typeof status.code !== 'string') throw shapeError(input, TOOL, `${at}.properties.status.code`, 'missing; an assessment has properties.status.code');
+    if (!isPlainObject(row) || !properties || !status || typeof status.code !== 'string')
+      throw shapeError(input, TOOL, `${at}.properties.status.code`, 'missing; an assessment has properties.status.code');
     const rowId = typeof row.id === 'string' ? row.id : '';
     const id = typeof row.name === 'string' && row.name !== '' ? row.name : rowId.slice(rowId.lastIndexOf('/') + 1);
     if (!id) throw shapeError(input, TOOL, `${at}.name`, 'missing (the assessment key)');
     const metadata = isPlainObject(properties.metadata) ? properties.metadata : {};
     const details = isPlainObject(properties.resourceDetails) ? properties.resourceDetails : {};
     // Resource Graph writes `Id`, the REST API `id`; without either, the assessment id names its resource.
-    const resource = [details.Id, details.id, details.ResourceId, rowId.replace(/\/providers\/Microsoft\.Security\/assessments\/[^/]+$/i, '')].find((x): x is string => typeof x === 'string' && x !== '');
+    const resource = [details.Id, details.id, details.ResourceId, rowId.replace(/\/providers\/Microsoft\.Security\/assessments\/[^/]+$/i, '')].find(
+      (x): x is string => typeof x === 'string' && x !== '',
+    );
     const title = [properties.displayName, metadata.displayName].find((x): x is string => typeof x === 'string' && x !== '');
     return {
       id,
@@ -175,7 +180,8 @@ function recommendationCheck(r: Recommendation): ScanCheck {
 }
 
 function checkState(input: RawInput, state: string, at: string): string {
-  if (!entry(STATES, normalizedState(state))) throw shapeError(input, TOOL, at, `"${state.slice(0, 40)}" is not an assessment status (Healthy, Unhealthy, NotApplicable)`);
+  if (!entry(STATES, normalizedState(state)))
+    throw shapeError(input, TOOL, at, `"${state.slice(0, 40)}" is not an assessment status (Healthy, Unhealthy, NotApplicable)`);
   return state;
 }
 
@@ -210,4 +216,3 @@ function nameControls(name: string): string[] {
   const controls = new Set(KEYWORDS.filter(({ pattern }) => pattern.test(name)).flatMap(({ controls }) => controls));
   return controls.size > 0 ? [...controls] : table.default;
 }
-

@@ -34,20 +34,38 @@ const CVE = /^CVE-\d{4}-\d+$/i;
  * no NIST references: every match evidences the controls of Trivy's vulnerability class (`data/trivy-nist.json`).
  */
 export const grype: VendorParser = {
-  info: { vendor: 'grype', tool: TOOL, formats: 'Grype JSON (-o json)', mapping: 'svc Trivy class table, vulnerability class (data/trivy-nist.json)', evidence: 'Report', detections: 'vulnerability' },
+  info: {
+    vendor: 'grype',
+    tool: TOOL,
+    formats: 'Grype JSON (-o json)',
+    mapping: 'svc Trivy class table, vulnerability class (data/trivy-nist.json)',
+    evidence: 'Report',
+    detections: 'vulnerability',
+  },
 
   // The descriptor comes last: a report with matches is known by their fields, an empty one by its descriptor.
-  looksLike: (head) => /^\s*\{\s*"matches"\s*:\s*\[/.test(head) && (/"matchDetails"\s*:/.test(head) || /"relatedVulnerabilities"\s*:/.test(head) || /"descriptor"\s*:\s*\{\s*"name"\s*:\s*"grype"/.test(head)),
+  looksLike: (head) =>
+    /^\s*\{\s*"matches"\s*:\s*\[/.test(head) &&
+    (/"matchDetails"\s*:/.test(head) || /"relatedVulnerabilities"\s*:/.test(head) || /"descriptor"\s*:\s*\{\s*"name"\s*:\s*"grype"/.test(head)),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
-    if (!isPlainObject(document) || !Array.isArray(document.matches)) throw shapeError(input, TOOL, 'matches', 'missing; a Grype JSON report is {"matches": [...], "source": ..., "descriptor": {"name": "grype", ...}}');
+    if (!isPlainObject(document) || !Array.isArray(document.matches))
+      throw shapeError(input, TOOL, 'matches', 'missing; a Grype JSON report is {"matches": [...], "source": ..., "descriptor": {"name": "grype", ...}}');
     const target = targetOf(document.source);
     const checks = document.matches.map((match, i) => matchCheck(input, match, target, `matches[${i}]`, 'fail'));
     const ignored = document.ignoredMatches ?? [];
     if (!Array.isArray(ignored)) throw shapeError(input, TOOL, 'ignoredMatches', 'expected a list of matches');
     ignored.forEach((match, i) => checks.push(matchCheck(input, match, target, `ignoredMatches[${i}]`, 'omitted')));
-    checks.push({ id: `scan:${target ?? 'grype'}`, outcome: 'pass', criticality: 'should', controls: CONTROLS, title: 'Target scanned', ...(target ? { resource: target } : {}), details: `${document.matches.length} matches` });
+    checks.push({
+      id: `scan:${target ?? 'grype'}`,
+      outcome: 'pass',
+      criticality: 'should',
+      controls: CONTROLS,
+      title: 'Target scanned',
+      ...(target ? { resource: target } : {}),
+      details: `${document.matches.length} matches`,
+    });
     const descriptor = obj(document.descriptor);
     const observedAt = isoTime(descriptor.timestamp);
     return {
@@ -64,9 +82,11 @@ export const grype: VendorParser = {
 function matchCheck(input: RawInput, match: unknown, target: string | undefined, path: string, listed: 'fail' | 'omitted'): ScanCheck {
   if (!isPlainObject(match)) throw shapeError(input, TOOL, path, 'expected a match object');
   const vulnerability = match.vulnerability;
-  if (!isPlainObject(vulnerability) || typeof vulnerability.id !== 'string' || vulnerability.id.trim() === '') throw shapeError(input, TOOL, `${path}.vulnerability.id`, 'missing');
+  if (!isPlainObject(vulnerability) || typeof vulnerability.id !== 'string' || vulnerability.id.trim() === '')
+    throw shapeError(input, TOOL, `${path}.vulnerability.id`, 'missing');
   const artifact = match.artifact;
-  if (!isPlainObject(artifact) || typeof artifact.name !== 'string' || artifact.name.trim() === '') throw shapeError(input, TOOL, `${path}.artifact.name`, 'missing');
+  if (!isPlainObject(artifact) || typeof artifact.name !== 'string' || artifact.name.trim() === '')
+    throw shapeError(input, TOOL, `${path}.artifact.name`, 'missing');
   const id = vulnerability.id.trim();
   const related = list(match.relatedVulnerabilities).map(obj);
   const label = text(vulnerability.severity);
@@ -117,11 +137,13 @@ function matchCheck(input: RawInput, match: unknown, target: string | undefined,
  * never taken, as with Trivy.
  */
 function cvssOf(records: readonly Json[]): { score: number; vector?: string } | undefined {
-  const scores = records.flatMap((r) => list(r.cvss).map(obj)).flatMap((c) => {
-    const score = obj(c.metrics).baseScore;
-    if (!/^3(\.\d+)?$/.test(asText(c.version ?? '')) || typeof score !== 'number' || !(score >= 0 && score <= 10)) return [];
-    return [{ nvd: /nvd/i.test(asText(c.source ?? '')), score, vector: text(c.vector) }];
-  });
+  const scores = records
+    .flatMap((r) => list(r.cvss).map(obj))
+    .flatMap((c) => {
+      const score = obj(c.metrics).baseScore;
+      if (!/^3(\.\d+)?$/.test(asText(c.version ?? '')) || typeof score !== 'number' || !(score >= 0 && score <= 10)) return [];
+      return [{ nvd: /nvd/i.test(asText(c.source ?? '')), score, vector: text(c.vector) }];
+    });
   const best = scores.find((s) => s.nvd) ?? scores[0];
   return best && { score: best.score, ...(best.vector ? { vector: best.vector } : {}) };
 }
@@ -139,7 +161,16 @@ function findingOf(id: string, related: readonly Json[]): string {
 /** The ignore rules Grype applied to an ignored match, as "reason" or the rule's fields. */
 function ignoreRules(match: Json): string {
   const rules = list(match.appliedIgnoreRules).map(obj);
-  const said = rules.map((r) => text(r.reason) ?? Object.entries(r).filter(([, v]) => typeof v === 'string' && v !== '').map(([k, v]) => `${k}=${asText(v)}`).join(' ')).filter(Boolean);
+  const said = rules
+    .map(
+      (r) =>
+        text(r.reason) ??
+        Object.entries(r)
+          .filter(([, v]) => typeof v === 'string' && v !== '')
+          .map(([k, v]) => `${k}=${asText(v)}`)
+          .join(' '),
+    )
+    .filter(Boolean);
   return said.length > 0 ? `rule: ${said.slice(0, 3).join(', ')}` : 'an ignore rule';
 }
 
@@ -150,4 +181,3 @@ function targetOf(source: unknown): string | undefined {
   const t = obj(target);
   return text(t.userInput) ?? text(t.name) ?? text(t.path);
 }
-

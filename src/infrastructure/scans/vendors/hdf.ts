@@ -52,7 +52,11 @@ function producer(document: Record<string, unknown>, outermost: Record<string, u
   const version = text(document.version);
   if (platform.name === SAF_CONVERTER) {
     const scanned = text(outermost?.version);
-    return { tool: text(outermost?.name) ?? auxiliaryName(document.passthrough) ?? SAF_CONVERTER, ...(scanned ? { version: scanned } : {}), ...(target ? { tenant: target } : {}) };
+    return {
+      tool: text(outermost?.name) ?? auxiliaryName(document.passthrough) ?? SAF_CONVERTER,
+      ...(scanned ? { version: scanned } : {}),
+      ...(target ? { tenant: target } : {}),
+    };
   }
   if (platform.name === SVC) return { tool: SVC, ...(version ? { version } : {}), ...(target ? { tenant: target } : {}) };
   return { tool: 'Chef InSpec', ...(version ? { version } : {}), tenant: inspecTarget(document) };

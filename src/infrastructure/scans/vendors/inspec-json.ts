@@ -84,7 +84,8 @@ export function looksLikeNonInspecHdf(head: string): boolean {
 export async function readInspecJson(input: RawInput, reading: InspecJsonReading): Promise<ParsedScan> {
   const fail = (path: string, problem: string) => shapeError(input, reading.format, path, problem);
   const document = await input.json();
-  if (!isPlainObject(document) || !Array.isArray(document.profiles)) throw fail('profiles', 'missing; InSpec JSON and HDF documents have platform, profiles[] and statistics');
+  if (!isPlainObject(document) || !Array.isArray(document.profiles))
+    throw fail('profiles', 'missing; InSpec JSON and HDF documents have platform, profiles[] and statistics');
   const profiles = document.profiles.map((profile, p) => {
     if (!isPlainObject(profile) || !Array.isArray(profile.controls)) throw fail(`profiles[${p}].controls`, 'expected a list of controls');
     return profile;
@@ -130,12 +131,15 @@ export async function readInspecJson(input: RawInput, reading: InspecJsonReading
 /** The tenant InSpec names: the platform's target id, else its name and release. */
 export function inspecTarget(document: Json): string | undefined {
   const platform = isPlainObject(document.platform) ? document.platform : {};
-  return [platform.target_id, [platform.name, platform.release].filter((x) => typeof x === 'string').join(' ')].find((x): x is string => typeof x === 'string' && x !== '');
+  return [platform.target_id, [platform.name, platform.release].filter((x) => typeof x === 'string').join(' ')].find(
+    (x): x is string => typeof x === 'string' && x !== '',
+  );
 }
 
 function resultOf(result: unknown, at: string, fail: (path: string, problem: string) => Error): { status: string; words?: string; start?: string } {
   if (!isPlainObject(result) || typeof result.status !== 'string') throw fail(`${at}.status`, 'missing');
-  if (entry(RANK, result.status) === undefined) throw fail(`${at}.status`, `"${result.status.slice(0, 40)}" is not an InSpec result status (passed, failed, skipped, error)`);
+  if (entry(RANK, result.status) === undefined)
+    throw fail(`${at}.status`, `"${result.status.slice(0, 40)}" is not an InSpec result status (passed, failed, skipped, error)`);
   // What the result says (its message, skip or exception), then what it tested (code_desc): "expected 14 got 90 (…)".
   const said = text(result.message) ?? text(result.skip_message) ?? text(result.exception);
   const tested = text(result.code_desc);
@@ -181,8 +185,12 @@ function detailsOf(control: Control, waived: boolean): string | undefined {
   const parts: string[] = [];
   const justification = text(control.waiver?.justification);
   const expires = text(control.waiver?.expiration_date);
-  if (waived || justification) parts.push(`${waived ? 'Skipped under a waiver' : 'Waiver'}${justification ? `: ${justification}` : ''}${expires ? ` (expires ${expires})` : ''}`);
-  if (control.texts.length > 0) parts.push(control.count > control.texts.length ? `${control.texts.join('; ')}; and ${control.count - control.texts.length} more` : control.texts.join('; '));
+  if (waived || justification)
+    parts.push(`${waived ? 'Skipped under a waiver' : 'Waiver'}${justification ? `: ${justification}` : ''}${expires ? ` (expires ${expires})` : ''}`);
+  if (control.texts.length > 0)
+    parts.push(
+      control.count > control.texts.length ? `${control.texts.join('; ')}; and ${control.count - control.texts.length} more` : control.texts.join('; '),
+    );
   return parts.length > 0 ? clip(parts.join('. '), MAX_DETAILS) : undefined;
 }
 

@@ -16,7 +16,14 @@ const READING: InspecJsonReading = {
  * (a SAF CLI conversion, svc's own) is left to the `hdf` vendor, which names its real producer.
  */
 export const inspec: VendorParser = {
-  info: { vendor: 'inspec', tool: TOOL, formats: 'InSpec JSON reporter output (inspec exec --reporter json)', mapping: READING.mapping, evidence: 'Configuration', detections: 'configuration' },
+  info: {
+    vendor: 'inspec',
+    tool: TOOL,
+    formats: 'InSpec JSON reporter output (inspec exec --reporter json)',
+    mapping: READING.mapping,
+    evidence: 'Configuration',
+    detections: 'configuration',
+  },
   looksLike: (head) => looksLikeInspecJson(head) && !looksLikeNonInspecHdf(head),
   parse: (input) => readInspecJson(input, READING),
 };

@@ -33,13 +33,21 @@ const SUB_STATUSES = new Map<unknown, CheckOutcome>([
  * ids and categories (`data/kubescape-nist.json`); severity from the control's `scoreFactor`.
  */
 export const kubescape: VendorParser = {
-  info: { vendor: 'kubescape', tool: TOOL, formats: 'Kubescape JSON (--format json, v2)', mapping: 'svc Kubescape control table (data/kubescape-nist.json)', evidence: 'Configuration', detections: 'configuration' },
+  info: {
+    vendor: 'kubescape',
+    tool: TOOL,
+    formats: 'Kubescape JSON (--format json, v2)',
+    mapping: 'svc Kubescape control table (data/kubescape-nist.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
+  },
 
   looksLike: (head) => /"summaryDetails"\s*:/.test(head) && /"controlID"\s*:\s*"C-\d+"/.test(head),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
-    if (!isPlainObject(document) || !Array.isArray(document.results)) throw shapeError(input, TOOL, 'results', 'missing; a Kubescape JSON report has summaryDetails, resources and results');
+    if (!isPlainObject(document) || !Array.isArray(document.results))
+      throw shapeError(input, TOOL, 'results', 'missing; a Kubescape JSON report has summaryDetails, resources and results');
     const summary = obj(obj(document.summaryDetails).controls);
     const checks: ScanCheck[] = [];
     document.results.forEach((result, i) => {
@@ -107,13 +115,20 @@ function detailsOf(control: Json, status: Json, outcome: CheckOutcome): string |
   const rules = Array.isArray(control.rules) ? control.rules.filter(isPlainObject) : [];
   if (outcome === 'fail') {
     const failed = rules.filter((r) => r.status === 'failed');
-    const paths = failed.flatMap((r) => (Array.isArray(r.paths) ? r.paths : [])).flatMap((p) => {
-      const at = obj(p);
-      const fix = obj(at.fixPath);
-      const where = fix.path ?? at.failedPath ?? at.deletePath ?? at.reviewPath;
-      return typeof where === 'string' ? [typeof fix.value === 'string' ? `${where}=${fix.value}` : where] : [];
-    });
-    return [`failed rules: ${failed.map((r) => asText(r.name)).join(', ') || 'none named'}`, paths.length > 0 && `fix ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}`].filter(Boolean).join('; ');
+    const paths = failed
+      .flatMap((r) => (Array.isArray(r.paths) ? r.paths : []))
+      .flatMap((p) => {
+        const at = obj(p);
+        const fix = obj(at.fixPath);
+        const where = fix.path ?? at.failedPath ?? at.deletePath ?? at.reviewPath;
+        return typeof where === 'string' ? [typeof fix.value === 'string' ? `${where}=${fix.value}` : where] : [];
+      });
+    return [
+      `failed rules: ${failed.map((r) => asText(r.name)).join(', ') || 'none named'}`,
+      paths.length > 0 && `fix ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
   }
   if (outcome === 'omitted') {
     const names = [...new Set(rules.flatMap((r) => (Array.isArray(r.exception) ? r.exception : [])).map((e) => asText(obj(e).name)))];
@@ -121,4 +136,3 @@ function detailsOf(control: Json, status: Json, outcome: CheckOutcome): string |
   }
   return typeof status.info === 'string' ? status.info : undefined;
 }
-

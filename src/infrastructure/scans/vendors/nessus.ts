@@ -111,7 +111,14 @@ export const nessus: VendorParser = {
           if (!pluginId) throw shapeError(input, TOOL, `${at}/@pluginID`, 'missing');
           const severity = attr('severity') ?? '';
           if (!/^[0-4]$/.test(severity)) throw shapeError(input, TOOL, `${at}/@severity`, `"${severity.slice(0, 20)}" is not a Nessus severity (0-4)`);
-          item = { pluginId: clip(pluginId, MAX_TITLE), name: clip(attr('pluginName') ?? '', MAX_TITLE), family: attr('pluginFamily') ?? '', severity: Number(severity), port: attr('port') ?? '0', text: {} };
+          item = {
+            pluginId: clip(pluginId, MAX_TITLE),
+            name: clip(attr('pluginName') ?? '', MAX_TITLE),
+            family: attr('pluginFamily') ?? '',
+            severity: Number(severity),
+            port: attr('port') ?? '0',
+            text: {},
+          };
           break;
         }
         default:
@@ -136,8 +143,7 @@ export const nessus: VendorParser = {
         else if (what === 'plugin_output') {
           const found = /Nessus version\s*:\s*([\d.]+)/.exec(value)?.[1];
           if (found) version = clip(found, MAX_TITLE);
-        }
-        else if (item) item.text[what] = value;
+        } else if (item) item.text[what] = value;
       }
       const local = stack.pop();
       if (local === 'ReportItem' && item && host) {
@@ -178,7 +184,13 @@ function itemCheck(input: RawInput, item: Item, host: Host): ScanCheck {
   if (result !== undefined) {
     host.compliance += 1;
     const outcome = entry(COMPLIANCE_RESULTS, result.trim().toUpperCase());
-    if (!outcome) throw shapeError(input, TOOL, `ReportHost[@name="${host.name}"]/ReportItem[${host.items}]/cm:compliance-result`, `"${result.slice(0, 40)}" is not a compliance result (PASSED, FAILED, WARNING, ERROR)`);
+    if (!outcome)
+      throw shapeError(
+        input,
+        TOOL,
+        `ReportHost[@name="${host.name}"]/ReportItem[${host.items}]/cm:compliance-result`,
+        `"${result.slice(0, 40)}" is not a compliance result (PASSED, FAILED, WARNING, ERROR)`,
+      );
     const name = clip(item.text['compliance-check-name'] ?? '') || item.name;
     const actual = clip(item.text['compliance-actual-value'] ?? '');
     const controls = complianceControls(item.text['compliance-reference'] ?? '');
@@ -235,7 +247,15 @@ function score(text: string | undefined): number | undefined {
 /** The passing check that says a host was scanned: the finding-only format's "nothing found" row. */
 function scanCheck(host: Host, policy: string | undefined): ScanCheck {
   const summary = `${host.items} items reported, ${host.findings} findings${policy ? `; policy "${policy}"` : ''}`;
-  return { id: `scan:${host.name}`, outcome: 'pass', criticality: 'should', controls: [...table.vulnerability], title: 'Host scanned', resource: host.name, details: clip(summary, MAX_DETAILS) };
+  return {
+    id: `scan:${host.name}`,
+    outcome: 'pass',
+    criticality: 'should',
+    controls: [...table.vulnerability],
+    title: 'Host scanned',
+    resource: host.name,
+    details: clip(summary, MAX_DETAILS),
+  };
 }
 
 function vulnerabilityControls(item: Item): string[] {
@@ -255,6 +275,3 @@ function complianceControls(reference: string): string[] {
   }
   return [...new Set(controls)];
 }
-
-
-

@@ -60,7 +60,9 @@ export const openscap: VendorParser = {
     detections: 'configuration',
   },
 
-  looksLike: (head) => (head.includes('checklists.nist.gov/xccdf/') && /<(?:[\w.-]+:)?(?:Benchmark|TestResult)[\s>]/.test(head)) || /<(?:[\w.-]+:)?asset-report-collection[\s>]/.test(head),
+  looksLike: (head) =>
+    (head.includes('checklists.nist.gov/xccdf/') && /<(?:[\w.-]+:)?(?:Benchmark|TestResult)[\s>]/.test(head)) ||
+    /<(?:[\w.-]+:)?asset-report-collection[\s>]/.test(head),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const rules = new Map<string, Rule>();
@@ -80,7 +82,8 @@ export const openscap: VendorParser = {
 
     const open = (tag: SaxesTagNS) => {
       // XCCDF results, a benchmark with them, or an ARF report that wraps them: nothing else, whatever it holds.
-      if (stack.length === 0 && !ROOTS.includes(tag.local)) throw shapeError(input, TOOL, tag.name, `the root element should be ${ROOTS.slice(0, -1).join(', ')} or ${ROOTS.at(-1)}`);
+      if (stack.length === 0 && !ROOTS.includes(tag.local))
+        throw shapeError(input, TOOL, tag.name, `the root element should be ${ROOTS.slice(0, -1).join(', ')} or ${ROOTS.at(-1)}`);
       stack.push(tag.local);
       const parent = stack[stack.length - 2];
       const attr = (name: string) => tag.attributes[name]?.value;
@@ -159,7 +162,8 @@ export const openscap: VendorParser = {
     };
 
     await input.xml({ open, text, close });
-    if (testResults === 0) throw shapeError(input, TOOL, 'TestResult', 'missing; this is a benchmark without results, run it with "oscap xccdf eval --results <file>"');
+    if (testResults === 0)
+      throw shapeError(input, TOOL, 'TestResult', 'missing; this is a benchmark without results, run it with "oscap xccdf eval --results <file>"');
     return {
       vendor: 'openscap',
       tool: TOOL,
@@ -175,7 +179,13 @@ export const openscap: VendorParser = {
 function ruleCheck(input: RawInput, r: RuleResult, rule: Rule | undefined, target: string | undefined, place: string): ScanCheck {
   if (r.result === undefined) throw shapeError(input, TOOL, `${place}/result`, `missing for rule ${r.idref}`);
   const outcome = entry(RESULTS, r.result);
-  if (!outcome) throw shapeError(input, TOOL, `${place}/result`, `"${r.result.slice(0, 40)}" is not an XCCDF result (pass, fail, error, unknown, notapplicable, notchecked, notselected, informational, fixed)`);
+  if (!outcome)
+    throw shapeError(
+      input,
+      TOOL,
+      `${place}/result`,
+      `"${r.result.slice(0, 40)}" is not an XCCDF result (pass, fail, error, unknown, notapplicable, notchecked, notselected, informational, fixed)`,
+    );
   const severity = r.severity || rule?.severity;
   const details = [r.message, r.idents.join(', ')].filter(Boolean).join('; ');
   return {
@@ -204,6 +214,3 @@ function xccdfTime(value: string | undefined): string | undefined {
   if (!value) return undefined;
   return isoTime(/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value) ? `${value}Z` : value);
 }
-
-
-

@@ -41,7 +41,9 @@ const FAMILIES = new Set(['ac', 'at', 'au', 'ca', 'cm', 'cp', 'ia', 'ir', 'ma', 
 const PART_SUFFIX = /_(?:obj|smt)(?:[._-].*)?$/i;
 
 /** The one root key of an OSCAL JSON document (a `$schema` member may come first), for any model. */
-const OSCAL_ROOT = new RegExp(`^\\s*\\{\\s*(?:"\\$schema"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"\\s*,\\s*)?"(?:${Object.keys(OSCAL_SCHEMA_FILES).join('|')})"\\s*:\\s*\\{`);
+const OSCAL_ROOT = new RegExp(
+  `^\\s*\\{\\s*(?:"\\$schema"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"\\s*,\\s*)?"(?:${Object.keys(OSCAL_SCHEMA_FILES).join('|')})"\\s*:\\s*\\{`,
+);
 
 /**
  * OSCAL assessment results (`assessment-results`, OSCAL 1.0 to 1.2), as Lula, compliance-trestle, FedRAMP assessors'
@@ -66,7 +68,12 @@ export const oscalAr: VendorParser = {
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const oscal = readOscalDocument(await input.json(), input.path);
-    expectModel(oscal, ROOT, input.path, `${oscal.model === 'system-security-plan' ? 'check an SSP with "svc oscal validate-ssp' : 'check it with "svc oscal validate'} ${input.path}"; svc adapter run oscal-ar reads OSCAL assessment results`);
+    expectModel(
+      oscal,
+      ROOT,
+      input.path,
+      `${oscal.model === 'system-security-plan' ? 'check an SSP with "svc oscal validate-ssp' : 'check it with "svc oscal validate'} ${input.path}"; svc adapter run oscal-ar reads OSCAL assessment results`,
+    );
     const document = readDocument(input, oscal.body);
     const observations = byUuid(document.results.flatMap((r) => r.observations));
     const risks = byUuid(document.results.flatMap((r) => r.risks));
@@ -135,7 +142,9 @@ function readDocument(input: RawInput, body: Json): { results: Result[]; newest:
       risks: identified(input, result.risks, `${here}.risks`),
     };
     const target = props(result).find((p) => p.name === 'target')?.value ?? '';
-    read.findings = listAt(input, result.findings, `${here}.findings`).map((finding, j) => readFinding(input, finding, `${here}.findings[${j}]`, target, read.time));
+    read.findings = listAt(input, result.findings, `${here}.findings`).map((finding, j) =>
+      readFinding(input, finding, `${here}.findings[${j}]`, target, read.time),
+    );
     for (const f of read.findings) newest.set(f.key, Math.max(newest.get(f.key) ?? -Infinity, f.time));
     return read;
   });
@@ -147,10 +156,21 @@ function readFinding(input: RawInput, finding: unknown, at: string, resultTarget
   const target = finding.target;
   if (!isPlainObject(target)) throw shapeError(input, TOOL, `${at}.target`, 'missing; a finding names its target (type, target-id, status)');
   const targetId = target['target-id'];
-  if (typeof targetId !== 'string' || targetId.trim() === '') throw shapeError(input, TOOL, `${at}.target.target-id`, 'missing; write the control, objective or statement id the finding is about (ac-2, ac-2_obj, ac-2_smt.a)');
+  if (typeof targetId !== 'string' || targetId.trim() === '')
+    throw shapeError(
+      input,
+      TOOL,
+      `${at}.target.target-id`,
+      'missing; write the control, objective or statement id the finding is about (ac-2, ac-2_obj, ac-2_smt.a)',
+    );
   const state = isPlainObject(target.status) ? target.status.state : undefined;
   if (typeof state !== 'string' || !entry(STATES, state)) {
-    throw shapeError(input, TOOL, `${at}.target.status.state`, `${state === undefined ? 'missing' : `${JSON.stringify(state).slice(0, 40)} is not an OSCAL target state`}; write satisfied or not-satisfied`);
+    throw shapeError(
+      input,
+      TOOL,
+      `${at}.target.status.state`,
+      `${state === undefined ? 'missing' : `${JSON.stringify(state).slice(0, 40)} is not an OSCAL target state`}; write satisfied or not-satisfied`,
+    );
   }
   const observationsAt = `${at}.related-observations`;
   const risksAt = `${at}.related-risks`;
@@ -225,9 +245,15 @@ function evidence(head: string, observations: Json[]): string {
   for (const o of observations) {
     if (out.length > MAX_DETAILS) break;
     const facts = [
-      list(o.methods).filter((m): m is string => typeof m === 'string').join(', '),
+      list(o.methods)
+        .filter((m): m is string => typeof m === 'string')
+        .join(', '),
       list(o.subjects).map(obj).map(subjectText).filter(Boolean).slice(0, 3).join(', '),
-      list(o['relevant-evidence']).map((e) => text(obj(e).href)).filter(Boolean).slice(0, 3).join(', '),
+      list(o['relevant-evidence'])
+        .map((e) => text(obj(e).href))
+        .filter(Boolean)
+        .slice(0, 3)
+        .join(', '),
       isoTime(o.collected) ? `collected ${isoTime(o.collected) as string}` : '',
     ].filter((f) => f !== '');
     const said = clip(text(o.description) ?? text(o.title) ?? 'observation', MAX_DETAILS);
@@ -238,7 +264,10 @@ function evidence(head: string, observations: Json[]): string {
 
 /** The first subject an observation names: its title, else its type and uuid. */
 function subjectOf(observation: Json): string | undefined {
-  return list(observation.subjects).map(obj).map(subjectText).find((s) => s !== '');
+  return list(observation.subjects)
+    .map(obj)
+    .map(subjectText)
+    .find((s) => s !== '');
 }
 
 function subjectText(subject: Json): string {
@@ -261,9 +290,13 @@ function toolOf(body: Json, results: Result[]): { tool: string; version?: string
     const version = said.map((t) => /\blula version\s+v?(\d+(?:\.\d+)+\S*)/i.exec(t)?.[1]).find(Boolean);
     return { tool: 'Lula', ...(version ? { version } : {}) };
   }
-  const assessor = list(metadata['responsible-parties']).map(obj).find((r) => r['role-id'] === 'assessor');
+  const assessor = list(metadata['responsible-parties'])
+    .map(obj)
+    .find((r) => r['role-id'] === 'assessor');
   const partyUuid = list(assessor?.['party-uuids'])[0];
-  const party = list(metadata.parties).map(obj).find((p) => partyUuid !== undefined && p.uuid === partyUuid);
+  const party = list(metadata.parties)
+    .map(obj)
+    .find((p) => partyUuid !== undefined && p.uuid === partyUuid);
   const name = text(party?.name) ?? text(metadata.title);
   return { tool: name ? clip(name, 80) : TOOL };
 }
@@ -271,7 +304,8 @@ function toolOf(body: Json, results: Result[]): { tool: string; version?: string
 /** The objects of an optional list, each with its uuid (what findings relate to). */
 function identified(input: RawInput, value: unknown, at: string): { uuid: string; body: Json }[] {
   return listAt(input, value, at).map((item, i) => {
-    if (!isPlainObject(item) || typeof item.uuid !== 'string' || item.uuid === '') throw shapeError(input, TOOL, `${at}[${i}].uuid`, 'missing; findings relate to it by uuid');
+    if (!isPlainObject(item) || typeof item.uuid !== 'string' || item.uuid === '')
+      throw shapeError(input, TOOL, `${at}[${i}].uuid`, 'missing; findings relate to it by uuid');
     return { uuid: item.uuid, body: item };
   });
 }
@@ -287,7 +321,8 @@ function references(input: RawInput, value: unknown, at: string, key: string): s
 
 function resolve(input: RawInput, table: Map<string, Json>, uuid: string, at: string, what: string): Json {
   const found = table.get(uuid);
-  if (!found) throw shapeError(input, TOOL, at, `"${uuid.slice(0, 40)}" is no ${what} of the document; "svc oscal validate ${input.path}" lists every broken link`);
+  if (!found)
+    throw shapeError(input, TOOL, at, `"${uuid.slice(0, 40)}" is no ${what} of the document; "svc oscal validate ${input.path}" lists every broken link`);
   return found;
 }
 
@@ -309,4 +344,3 @@ function props(owner: Json): { name: string; value: string }[] {
     .map(obj)
     .filter((p): p is { name: string; value: string } => typeof p.name === 'string' && text(p.value) !== undefined);
 }
-

@@ -145,4 +145,3 @@ function field(object: Record<string, unknown>, ...path: string[]): unknown {
   for (const key of path) value = isPlainObject(value) ? value[key] : undefined;
   return value;
 }
-

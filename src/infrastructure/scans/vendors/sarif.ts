@@ -26,13 +26,21 @@ const KINDS = new Map<unknown, CheckOutcome>([
  * references: CWE tags of the rule go through svc's CWE table (`data/cwe-nist.json`).
  */
 export const sarif: VendorParser = {
-  info: { vendor: 'sarif', tool: TOOL, formats: 'SARIF 2.1.0 JSON (.sarif)', mapping: 'svc CWE table (data/cwe-nist.json), else sa-11 and si-10', evidence: 'Report', detections: 'vulnerability' },
+  info: {
+    vendor: 'sarif',
+    tool: TOOL,
+    formats: 'SARIF 2.1.0 JSON (.sarif)',
+    mapping: 'svc CWE table (data/cwe-nist.json), else sa-11 and si-10',
+    evidence: 'Report',
+    detections: 'vulnerability',
+  },
 
   looksLike: (head) => /"runs"\s*:\s*\[/.test(head) && (/"version"\s*:\s*"2\.1\.0"/.test(head) || /sarif/i.test(head) || /"driver"\s*:\s*\{/.test(head)),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
-    if (!isPlainObject(document) || !Array.isArray(document.runs)) throw shapeError(input, TOOL, 'runs', 'missing; a SARIF log is {"version": "2.1.0", "runs": [...]}');
+    if (!isPlainObject(document) || !Array.isArray(document.runs))
+      throw shapeError(input, TOOL, 'runs', 'missing; a SARIF log is {"version": "2.1.0", "runs": [...]}');
     const checks: ScanCheck[] = [];
     const scanned = new Map<string, ScanCheck>();
     const drivers: Json[] = [];
@@ -43,7 +51,8 @@ export const sarif: VendorParser = {
       if (typeof driver.name === 'string') drivers.push(driver);
       observedAt ??= runTime(run);
       const results = Array.isArray(run.results) ? run.results : undefined;
-      if (results === undefined && run.results !== undefined && run.results !== null) throw shapeError(input, TOOL, `runs[${i}].results`, 'expected a list of results');
+      if (results === undefined && run.results !== undefined && run.results !== null)
+        throw shapeError(input, TOOL, `runs[${i}].results`, 'expected a list of results');
       results?.forEach((result, j) => checks.push(resultCheck(input, run, result, `runs[${i}].results[${j}]`)));
       addScanCheck(scanned, run, i, results?.length);
     });
@@ -66,9 +75,16 @@ function resultCheck(input: RawInput, run: Json, result: unknown, path: string):
   const id = [result.ruleId, obj(result.rule).id, rule.id].find((x) => typeof x === 'string' && x !== '');
   if (typeof id !== 'string') throw shapeError(input, TOOL, `${path}.ruleId`, 'missing (and no rule or ruleIndex names the rule)');
   const level = result.level ?? obj(rule.defaultConfiguration).level ?? 'warning';
-  if (typeof level !== 'string' || !LEVELS.includes(level)) throw shapeError(input, TOOL, `${path}.level`, `${JSON.stringify(level)} is not a SARIF level (error, warning, note, none)`);
+  if (typeof level !== 'string' || !LEVELS.includes(level))
+    throw shapeError(input, TOOL, `${path}.level`, `${JSON.stringify(level)} is not a SARIF level (error, warning, note, none)`);
   const kind = KINDS.get(result.kind ?? 'fail');
-  if (!kind) throw shapeError(input, TOOL, `${path}.kind`, `${JSON.stringify(result.kind)} is not a SARIF kind (fail, pass, open, review, notApplicable, informational)`);
+  if (!kind)
+    throw shapeError(
+      input,
+      TOOL,
+      `${path}.kind`,
+      `${JSON.stringify(result.kind)} is not a SARIF kind (fail, pass, open, review, notApplicable, informational)`,
+    );
   const score = securitySeverity(rule, result);
   const message = text(obj(result.message).text);
   const title = text(obj(rule.shortDescription).text) ?? (typeof rule.name === 'string' ? rule.name : undefined) ?? message;
@@ -160,10 +176,22 @@ function addScanCheck(scanned: Map<string, ScanCheck>, run: Json, i: number, res
   const failed = list(run.invocations).find((v) => obj(v).executionSuccessful === false);
   const notice = failed ? text(obj(obj(list(obj(failed).toolExecutionNotifications)[0]).message).text) : undefined;
   const outcome: CheckOutcome = failed || results === undefined ? 'error' : 'pass';
-  const details = failed ? `the run did not complete${notice ? `: ${notice}` : ''}` : results === undefined ? 'the run has no results list: the tool did not compute results' : `${results} results`;
+  const details = failed
+    ? `the run did not complete${notice ? `: ${notice}` : ''}`
+    : results === undefined
+      ? 'the run has no results list: the tool did not compute results'
+      : `${results} results`;
   const previous = scanned.get(id);
   if (previous && previous.outcome === 'error') return;
-  scanned.set(id, { id, outcome, criticality: 'should', controls: SCAN_CONTROLS, title: 'Code scan completed', ...(target ? { resource: target } : {}), details: clip(details, 300) });
+  scanned.set(id, {
+    id,
+    outcome,
+    criticality: 'should',
+    controls: SCAN_CONTROLS,
+    title: 'Code scan completed',
+    ...(target ? { resource: target } : {}),
+    details: clip(details, 300),
+  });
 }
 
 /** When the run ended (or started), from its first invocation. */
@@ -171,4 +199,3 @@ function runTime(run: Json): string | undefined {
   const invocation = obj(list(run.invocations)[0]);
   return isoTime(invocation.endTimeUtc) ?? isoTime(invocation.startTimeUtc);
 }
-

@@ -16,20 +16,29 @@ const MAX_TITLE = 200;
  * ScoutSuite gives CIS references only, so controls come from svc's table by service.
  */
 export const scoutsuite: VendorParser = {
-  info: { vendor: 'scoutsuite', tool: TOOL, formats: 'scoutsuite_results_*.js (or the same object as .json)', mapping: 'svc service table (data/scoutsuite-services.json)', evidence: 'Configuration', detections: 'configuration' },
+  info: {
+    vendor: 'scoutsuite',
+    tool: TOOL,
+    formats: 'scoutsuite_results_*.js (or the same object as .json)',
+    mapping: 'svc service table (data/scoutsuite-services.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
+  },
 
   looksLike: (head) => /^\s*scoutsuite_results\s*=/.test(head) || (/^\s*\{/.test(head) && /"provider_code"\s*:/.test(head) && /"last_run"\s*:/.test(head)),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = parseJson(jsonPart(await input.text()), input.path);
-    if (!isPlainObject(document) || !isPlainObject(document.services)) throw shapeError(input, TOOL, 'services', 'missing; a ScoutSuite report has account_id, last_run and services');
+    if (!isPlainObject(document) || !isPlainObject(document.services))
+      throw shapeError(input, TOOL, 'services', 'missing; a ScoutSuite report has account_id, last_run and services');
     const checks: ScanCheck[] = [];
     for (const [service, body] of Object.entries(document.services)) {
       const findings = isPlainObject(body) ? body.findings : undefined;
       if (findings === undefined) continue; // a service ScoutSuite listed but did not assess
       if (!isPlainObject(findings)) throw shapeError(input, TOOL, `services.${service}.findings`, 'expected an object of findings by rule id');
       for (const [id, finding] of Object.entries(findings)) {
-        if (id.trim() === '') throw shapeError(input, TOOL, `services.${service}.findings`, 'a finding with an empty rule id; every finding is keyed by its rule id');
+        if (id.trim() === '')
+          throw shapeError(input, TOOL, `services.${service}.findings`, 'a finding with an empty rule id; every finding is keyed by its rule id');
         checks.push(findingCheck(input, service, id, finding));
       }
     }
@@ -78,4 +87,3 @@ function findingCheck(input: RawInput, service: string, id: string, finding: unk
     details: clip(details, MAX_DETAILS),
   };
 }
-

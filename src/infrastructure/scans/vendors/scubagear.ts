@@ -25,15 +25,24 @@ const RESULTS = new Map<string, CheckOutcome>([
  * Mapping" lines, in `data/scubagear-nist.json`.
  */
 export const scubagear: VendorParser = {
-  info: { vendor: 'scubagear', tool: TOOL, formats: 'ScubaResults_*.json or TestResults.json', mapping: 'CISA baseline mapping (data/scubagear-nist.json)', evidence: 'Configuration', detections: 'configuration' },
+  info: {
+    vendor: 'scubagear',
+    tool: TOOL,
+    formats: 'ScubaResults_*.json or TestResults.json',
+    mapping: 'CISA baseline mapping (data/scubagear-nist.json)',
+    evidence: 'Configuration',
+    detections: 'configuration',
+  },
 
-  looksLike: (head) => (/"Tool"\s*:\s*"ScubaGear"/.test(head) && head.includes('"MetaData"')) || (/"PolicyId"\s*:\s*"MS\./.test(head) && head.includes('"RequirementMet"')),
+  looksLike: (head) =>
+    (/"Tool"\s*:\s*"ScubaGear"/.test(head) && head.includes('"MetaData"')) || (/"PolicyId"\s*:\s*"MS\./.test(head) && head.includes('"RequirementMet"')),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     const mapping = scubagear.info.mapping;
     if (Array.isArray(document)) return { vendor: 'scubagear', tool: TOOL, mapping, checks: document.map((row, i) => testResult(input, row, i)) };
-    if (!isPlainObject(document) || !isPlainObject(document.Results)) throw shapeError(input, TOOL, 'Results', 'missing; a ScubaResults file has MetaData, Summary and Results');
+    if (!isPlainObject(document) || !isPlainObject(document.Results))
+      throw shapeError(input, TOOL, 'Results', 'missing; a ScubaResults file has MetaData, Summary and Results');
     const meta = isPlainObject(document.MetaData) ? document.MetaData : {};
     const checks: ScanCheck[] = [];
     for (const [product, groups] of Object.entries(document.Results)) {
@@ -63,7 +72,13 @@ function resultRow(input: RawInput, row: unknown, path: string): ScanCheck {
   const id = row['Control ID'];
   const result = asText(row.Result);
   const outcome = RESULTS.get(result);
-  if (!outcome) throw shapeError(input, TOOL, `${path}.Result`, `"${result.slice(0, 40)}" is not a ScubaGear result (Pass, Fail, Warning, N/A, Omitted, Error, Incorrect result)`);
+  if (!outcome)
+    throw shapeError(
+      input,
+      TOOL,
+      `${path}.Result`,
+      `"${result.slice(0, 40)}" is not a ScubaGear result (Pass, Fail, Warning, N/A, Omitted, Error, Incorrect result)`,
+    );
   return check(id, outcome, asText(row.Criticality ?? ''), typeof row.Details === 'string' ? row.Details : undefined);
 }
 

@@ -58,13 +58,21 @@ const READERS = [
  * findings only). Trivy has no NIST references: controls come from svc's class table (`data/trivy-nist.json`).
  */
 export const trivy: VendorParser = {
-  info: { vendor: 'trivy', tool: TOOL, formats: 'Trivy JSON (--format json, SchemaVersion 2)', mapping: 'svc Trivy class table (data/trivy-nist.json)', evidence: 'Report', detections: 'vulnerability' },
+  info: {
+    vendor: 'trivy',
+    tool: TOOL,
+    formats: 'Trivy JSON (--format json, SchemaVersion 2)',
+    mapping: 'svc Trivy class table (data/trivy-nist.json)',
+    evidence: 'Report',
+    detections: 'vulnerability',
+  },
 
   looksLike: (head) => /"SchemaVersion"\s*:\s*\d+\s*,/.test(head) && /"ArtifactName"\s*:/.test(head),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
-    if (!isPlainObject(document) || typeof document.SchemaVersion !== 'number') throw shapeError(input, TOOL, 'SchemaVersion', 'missing; a Trivy JSON report is {"SchemaVersion": 2, "ArtifactName": ..., "Results": [...]}');
+    if (!isPlainObject(document) || typeof document.SchemaVersion !== 'number')
+      throw shapeError(input, TOOL, 'SchemaVersion', 'missing; a Trivy JSON report is {"SchemaVersion": 2, "ArtifactName": ..., "Results": [...]}');
     const results = document.Results ?? [];
     if (!Array.isArray(results)) throw shapeError(input, TOOL, 'Results', 'expected a list of results');
     const checks: ScanCheck[] = [];
@@ -103,7 +111,15 @@ export const trivy: VendorParser = {
  */
 function scanCheck(target: string, kinds: Set<Kind>): ScanCheck {
   const controls = [...new Set([...(kinds.size > 0 ? kinds : (['vulnerability'] as Kind[]))].flatMap((k) => CLASSES[k]))];
-  return { id: `scan:${target}`, outcome: 'pass', criticality: 'should', controls, title: 'Target scanned', resource: target, details: `scanned for ${[...kinds].join(', ') || 'vulnerabilities'}` };
+  return {
+    id: `scan:${target}`,
+    outcome: 'pass',
+    criticality: 'should',
+    controls,
+    title: 'Target scanned',
+    resource: target,
+    details: `scanned for ${[...kinds].join(', ') || 'vulnerabilities'}`,
+  };
 }
 
 function vulnerability(input: RawInput, target: string, row: Json, path: string): ScanCheck {
@@ -135,8 +151,6 @@ function aliasesOf(row: Json, id: string): { aliases?: string[] } {
   return ids.length === 0 ? {} : { aliases: [...new Set(ids)] };
 }
 
-
-
 /**
  * Whether a patch exists: by `Status` when Trivy wrote one, else by `FixedVersion`. Trivy leaves an empty FixedVersion
  * out of its JSON, and `--ignore-unfixed` drops exactly those rows, so without a Status no fixed version means no fix.
@@ -158,7 +172,13 @@ function cvssOf(row: Json): number | undefined {
     const v3 = typeof source === 'string' && Object.prototype.hasOwnProperty.call(sources, source) ? obj(sources[source]).V3Score : undefined;
     return typeof v3 === 'number' && v3 >= 0 && v3 <= 10 ? v3 : undefined;
   };
-  return score('nvd') ?? score(row.SeveritySource) ?? Object.keys(sources).map(score).find((s) => s !== undefined);
+  return (
+    score('nvd') ??
+    score(row.SeveritySource) ??
+    Object.keys(sources)
+      .map(score)
+      .find((s) => s !== undefined)
+  );
 }
 
 function misconfiguration(input: RawInput, target: string, row: Json, path: string): ScanCheck {
@@ -214,7 +234,14 @@ function license(input: RawInput, target: string, row: Json, path: string): Scan
  * CRITICAL/HIGH fail as musts, MEDIUM/LOW as shoulds; an UNKNOWN-severity finding decides nothing for its KSI, but is
  * a detection all the same (`detected`): CR26 rates it by PAIN, not by the scanner's severity, which stays as evidence.
  */
-function finding(id: string, outcome: CheckOutcome, severity: unknown, controls: string[], rest: { title: string; resource: string; details: string }, weakness: Readonly<ScanWeakness> = {}): ScanCheck {
+function finding(
+  id: string,
+  outcome: CheckOutcome,
+  severity: unknown,
+  controls: string[],
+  rest: { title: string; resource: string; details: string },
+  weakness: Readonly<ScanWeakness> = {},
+): ScanCheck {
   const label = typeof severity === 'string' ? severity : undefined;
   const criticality = SEVERITIES.get(label?.toUpperCase());
   const unrated = outcome === 'fail' && !criticality;
@@ -248,4 +275,3 @@ function required(input: RawInput, row: Json, field: string, path: string): stri
   if (typeof value !== 'string' || value === '') throw shapeError(input, TOOL, `${path}.${field}`, 'missing');
   return value;
 }
-

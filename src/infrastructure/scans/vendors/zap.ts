@@ -27,14 +27,22 @@ const RISKS = new Map<string, { label: string; criticality?: Criticality }>([
  * through svc's CWE table (`data/cwe-nist.json`), and every alert also evidences RA-5.
  */
 export const zap: VendorParser = {
-  info: { vendor: 'zap', tool: TOOL, formats: 'ZAP traditional JSON report (-J, traditional-json)', mapping: 'svc CWE table (data/cwe-nist.json), else si-10 (sc-8 for TLS alerts); ra-5 for every alert', evidence: 'Report', detections: 'vulnerability' },
+  info: {
+    vendor: 'zap',
+    tool: TOOL,
+    formats: 'ZAP traditional JSON report (-J, traditional-json)',
+    mapping: 'svc CWE table (data/cwe-nist.json), else si-10 (sc-8 for TLS alerts); ra-5 for every alert',
+    evidence: 'Report',
+    detections: 'vulnerability',
+  },
 
   looksLike: (head) => /"@generated"\s*:/.test(head) && /"site"\s*:/.test(head),
 
   async parse(input: RawInput): Promise<ParsedScan> {
     const document = await input.json();
     const sites = isPlainObject(document) && isPlainObject(document.site) ? [document.site] : isPlainObject(document) ? document.site : undefined;
-    if (!isPlainObject(document) || !Array.isArray(sites)) throw shapeError(input, TOOL, 'site', 'missing; a ZAP JSON report is {"@version": ..., "@generated": ..., "site": [...]}');
+    if (!isPlainObject(document) || !Array.isArray(sites))
+      throw shapeError(input, TOOL, 'site', 'missing; a ZAP JSON report is {"@version": ..., "@generated": ..., "site": [...]}');
     const checks: ScanCheck[] = [];
     sites.forEach((site, i) => {
       if (!isPlainObject(site) || typeof site['@name'] !== 'string') throw shapeError(input, TOOL, `site[${i}]["@name"]`, 'missing');
@@ -43,7 +51,15 @@ export const zap: VendorParser = {
       if (!Array.isArray(alerts)) throw shapeError(input, TOOL, `site[${i}].alerts`, 'expected a list of alerts');
       alerts.forEach((alert, j) => checks.push(alertCheck(input, name, alert, `site[${i}].alerts[${j}]`)));
       // ZAP lists alerts only: the site's own pass lets a clean site show as PASS, and any alert outranks it.
-      checks.push({ id: `scan:${name}`, outcome: 'pass', criticality: 'should', controls: SCAN_CONTROLS, title: 'Site scanned', resource: name, details: `${plural(alerts.length, 'alert')}` });
+      checks.push({
+        id: `scan:${name}`,
+        outcome: 'pass',
+        criticality: 'should',
+        controls: SCAN_CONTROLS,
+        title: 'Site scanned',
+        resource: name,
+        details: `${plural(alerts.length, 'alert')}`,
+      });
     });
     const version = document['@version'];
     const observedAt = generatedAt(document['@generated']);
@@ -99,4 +115,3 @@ function generatedAt(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   return isoTime(/(z|gmt|utc|[+-]\d{2}:?\d{2})$/i.test(value.trim()) ? value : `${value.trim()} UTC`);
 }
-

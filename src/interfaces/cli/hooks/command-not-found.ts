@@ -50,7 +50,13 @@ const hook: Hook.CommandNotFound = async function (options) {
 /** The command (or, for one mistyped word, the group) nearest the words typed. */
 function nearestCommand(config: { commandIDs: string[]; topics: { name: string }[] }, words: readonly string[], topic: boolean): string | undefined {
   const spaced = config.commandIDs.map((id) => id.replaceAll(':', ' '));
-  const two = words.length > 1 ? nearestName(words.slice(0, 2).join(' '), spaced.filter((id) => id.includes(' '))) : undefined;
+  const two =
+    words.length > 1
+      ? nearestName(
+          words.slice(0, 2).join(' '),
+          spaced.filter((id) => id.includes(' ')),
+        )
+      : undefined;
   if (two !== undefined || topic) return two;
   return nearestName(words[0], [...config.topics.map((t) => t.name), ...spaced.filter((id) => !id.includes(' '))]);
 }

@@ -49,11 +49,13 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
   };
   const section = (path: string, v: unknown, known: readonly string[], example: string): Record<string, unknown> => {
     if (!isPlainObject(v)) return fail(path, `expected an object, got ${describe(v)}`, `write ${example}`);
-    for (const key of Object.keys(v)) if (!known.includes(key)) fail(`${path}.${key}`, `unknown setting (known: ${known.join(', ')})`, 'remove it or fix its spelling');
+    for (const key of Object.keys(v))
+      if (!known.includes(key)) fail(`${path}.${key}`, `unknown setting (known: ${known.join(', ')})`, 'remove it or fix its spelling');
     return v;
   };
   const readableFile = (path: string, v: unknown, what: string): string => {
-    if (typeof v !== 'string' || v.trim() === '') return fail(path, `expected the path of ${what}, got ${describe(v)}`, `give that path (a relative path is resolved against ${baseDir})`);
+    if (typeof v !== 'string' || v.trim() === '')
+      return fail(path, `expected the path of ${what}, got ${describe(v)}`, `give that path (a relative path is resolved against ${baseDir})`);
     const absolute = resolve(baseDir, v);
     let isFile: boolean;
     try {
@@ -78,17 +80,30 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
     const negotiate = section('auth.negotiate', auth.negotiate, ['spn', 'keytab'], '{"spn": "HTTP@<host name clients use>", "keytab": "<keytab path>"}');
     const spn = negotiate.spn;
     if (typeof spn === 'string' && /^[^@/]+\/[^@]+(@.*)?$/.test(spn)) {
-      fail('auth.negotiate.spn', `${describe(spn)} is a Kerberos principal name, not a GSS service name`, `write it as ${JSON.stringify(spn.replace(/@.*$/, '').replace('/', '@'))}`);
+      fail(
+        'auth.negotiate.spn',
+        `${describe(spn)} is a Kerberos principal name, not a GSS service name`,
+        `write it as ${JSON.stringify(spn.replace(/@.*$/, '').replace('/', '@'))}`,
+      );
     }
     if (typeof spn !== 'string' || !SERVICE_NAME.test(spn)) {
-      fail('auth.negotiate.spn', `expected a service name such as "HTTP@svc.contoso.com", got ${describe(spn)}`, 'write the service and the host name clients use, joined by @');
+      fail(
+        'auth.negotiate.spn',
+        `expected a service name such as "HTTP@svc.contoso.com", got ${describe(spn)}`,
+        'write the service and the host name clients use, joined by @',
+      );
     }
     config.negotiate = { spn: spn as string };
     if (negotiate.keytab !== undefined) config.negotiate.keytab = readableFile('auth.negotiate.keytab', negotiate.keytab, 'the keytab holding the service key');
   }
 
   if (auth.mtls !== undefined) {
-    const mtls = section('auth.mtls', auth.mtls, ['ca', 'cert', 'key'], '{"ca": "<client CA bundle>", "cert": "<server certificate>", "key": "<server key>"} (PEM files)');
+    const mtls = section(
+      'auth.mtls',
+      auth.mtls,
+      ['ca', 'cert', 'key'],
+      '{"ca": "<client CA bundle>", "cert": "<server certificate>", "key": "<server key>"} (PEM files)',
+    );
     config.mtls = {
       ca: readableFile('auth.mtls.ca', mtls.ca, MTLS_FILES.ca),
       cert: readableFile('auth.mtls.cert', mtls.cert, MTLS_FILES.cert),
@@ -100,23 +115,36 @@ export function parseAuthConfig(value: unknown, file: string, baseDir: string): 
     const proxy = section('auth.proxy', auth.proxy, ['header', 'addresses', 'certificates'], '{"header": "x-forwarded-user", "addresses": ["127.0.0.1"]}');
     const header = proxy.header;
     if (typeof header !== 'string' || !TOKEN.test(header)) {
-      fail('auth.proxy.header', `expected a header name such as "x-forwarded-user", got ${describe(header)}`, 'name the header the proxy puts the user name in');
+      fail(
+        'auth.proxy.header',
+        `expected a header name such as "x-forwarded-user", got ${describe(header)}`,
+        'name the header the proxy puts the user name in',
+      );
     }
     const name = (header as string).toLowerCase();
     const why = NOT_A_USER_HEADER[name];
     if (why) fail('auth.proxy.header', `${describe(name)} ${why}`, 'name the header the proxy puts the user name in, such as "x-forwarded-user"');
     const addresses = proxy.addresses;
     if (!Array.isArray(addresses) || addresses.length === 0) {
-      return fail('auth.proxy.addresses', `expected a non-empty array of IP addresses, got ${Array.isArray(addresses) ? 'an empty array' : describe(addresses)}`, 'list the addresses the proxy connects from, such as ["127.0.0.1", "::1"]');
+      return fail(
+        'auth.proxy.addresses',
+        `expected a non-empty array of IP addresses, got ${Array.isArray(addresses) ? 'an empty array' : describe(addresses)}`,
+        'list the addresses the proxy connects from, such as ["127.0.0.1", "::1"]',
+      );
     }
     const certificates = readProxyCertificates(proxy.certificates, auth.mtls !== undefined, fail);
     const normalized = addresses.map((address: unknown, i) => {
       const path = `auth.proxy.addresses[${i}]`;
       if (typeof address !== 'string' || isIP(address) === 0 || address.includes('%')) {
-        return fail(path, `expected an IP address such as "127.0.0.1" or "::1", got ${describe(address)}`, 'list each address the proxy connects from (ranges, host names and zone ids are not accepted)');
+        return fail(
+          path,
+          `expected an IP address such as "127.0.0.1" or "::1", got ${describe(address)}`,
+          'list each address the proxy connects from (ranges, host names and zone ids are not accepted)',
+        );
       }
       const peer = normalizeAddress(address);
-      if (peer === '0.0.0.0' || peer === '::') fail(path, `${describe(address)} is the unspecified address, which no proxy connects from`, "give the proxy's own address");
+      if (peer === '0.0.0.0' || peer === '::')
+        fail(path, `${describe(address)} is the unspecified address, which no proxy connects from`, "give the proxy's own address");
       if (!isLoopbackAddress(peer) && (auth.mtls === undefined || certificates.length === 0)) {
         fail(
           path,
@@ -138,23 +166,50 @@ function readProxyCertificates(value: unknown, mtls: boolean, fail: Fail): Proxy
   const example = '[{"fingerprint256": "AB:CD:…"}]';
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.length === 0) {
-    return fail('auth.proxy.certificates', `expected a non-empty array of certificates, got ${Array.isArray(value) ? 'an empty array' : describe(value)}`, `write ${example}, or leave it out`);
+    return fail(
+      'auth.proxy.certificates',
+      `expected a non-empty array of certificates, got ${Array.isArray(value) ? 'an empty array' : describe(value)}`,
+      `write ${example}, or leave it out`,
+    );
   }
-  if (!mtls) fail('auth.proxy.certificates', 'a proxy certificate can only be checked over mutual TLS, and auth.mtls is not configured', 'configure auth.mtls, or leave auth.proxy.certificates out');
+  if (!mtls)
+    fail(
+      'auth.proxy.certificates',
+      'a proxy certificate can only be checked over mutual TLS, and auth.mtls is not configured',
+      'configure auth.mtls, or leave auth.proxy.certificates out',
+    );
   return value.map((entry: unknown, i): ProxyCertificate => {
     const path = `auth.proxy.certificates[${i}]`;
     const keys = isPlainObject(entry) ? Object.keys(entry) : [];
     if (isPlainObject(entry) && keys.length === 1 && keys[0] === 'subject') {
-      fail(`${path}.subject`, "a subject names no certificate: every CA the API trusts, an agency's included, can issue one with the proxy's subject", 'name the proxy\'s certificate by its SHA-256 fingerprint, {"fingerprint256": "…"} (openssl x509 -in proxy.crt -noout -fingerprint -sha256)');
+      fail(
+        `${path}.subject`,
+        "a subject names no certificate: every CA the API trusts, an agency's included, can issue one with the proxy's subject",
+        'name the proxy\'s certificate by its SHA-256 fingerprint, {"fingerprint256": "…"} (openssl x509 -in proxy.crt -noout -fingerprint -sha256)',
+      );
     }
     if (!isPlainObject(entry) || keys.length !== 1 || keys[0] !== 'fingerprint256') {
-      return fail(path, `expected {"fingerprint256": "…"}, got ${isPlainObject(entry) ? `the keys ${keys.join(', ') || '(none)'}` : describe(entry)}`, `write ${example}`);
+      return fail(
+        path,
+        `expected {"fingerprint256": "…"}, got ${isPlainObject(entry) ? `the keys ${keys.join(', ') || '(none)'}` : describe(entry)}`,
+        `write ${example}`,
+      );
     }
     const given = entry.fingerprint256;
-    const hex = typeof given === 'string' ? given.trim().replace(/^sha256 fingerprint=/i, '').toUpperCase() : '';
+    const hex =
+      typeof given === 'string'
+        ? given
+            .trim()
+            .replace(/^sha256 fingerprint=/i, '')
+            .toUpperCase()
+        : '';
     const fingerprint = /^[0-9A-F]{64}$/.test(hex) ? (hex.match(/../g) as string[]).join(':') : hex;
     if (!FINGERPRINT.test(fingerprint)) {
-      fail(`${path}.fingerprint256`, `expected a SHA-256 fingerprint (32 hex pairs joined by colons), got ${describe(given)}`, 'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256');
+      fail(
+        `${path}.fingerprint256`,
+        `expected a SHA-256 fingerprint (32 hex pairs joined by colons), got ${describe(given)}`,
+        'print it with openssl x509 -in proxy.crt -noout -fingerprint -sha256',
+      );
     }
     return { fingerprint256: fingerprint };
   });

@@ -75,7 +75,13 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
       const { name } = principal;
       const problem = principalNameProblem(name);
       if (problem !== undefined) {
-        return next(refuse('negotiate', 'invalid-principal-name', `the Kerberos principal name is not a usable user name (${problem}); ask the Kerberos administrator for a principal svc-api can name`));
+        return next(
+          refuse(
+            'negotiate',
+            'invalid-principal-name',
+            `the Kerberos principal name is not a usable user name (${problem}); ask the Kerberos administrator for a principal svc-api can name`,
+          ),
+        );
       }
       const mutualToken = (info as NegotiateSuccess | undefined)?.mutualToken;
       if (mutualToken) res.setHeader('WWW-Authenticate', `Negotiate ${mutualToken}`);

@@ -43,7 +43,11 @@ function readBundle(file: string): CertificateAuthority[] {
   try {
     text = readFileSync(file, 'latin1');
   } catch (error) {
-    throw new ConfigError('api-tls-unreadable', `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}); fix auth.mtls.ca in the API config or the file's permissions`, { cause: error });
+    throw new ConfigError(
+      'api-tls-unreadable',
+      `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}); fix auth.mtls.ca in the API config or the file's permissions`,
+      { cause: error },
+    );
   }
   return (text.match(PEM_CERTIFICATE) ?? []).map((pem, i) => {
     try {

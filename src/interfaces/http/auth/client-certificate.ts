@@ -30,7 +30,8 @@ export function clientCertificatePrincipal(req: IncomingMessage, anchors: Readon
     return refuse('the subject alternative names of the client certificate do not parse; have the CA issue a well-formed certificate');
   }
   const cn = certificate.subject?.CN as string | string[] | undefined;
-  if (Array.isArray(cn) && names.upn === undefined && names.email === undefined) refuse('the client certificate names more than one CN and no UPN or e-mail; have the CA put the user in the SAN');
+  if (Array.isArray(cn) && names.upn === undefined && names.email === undefined)
+    refuse('the client certificate names more than one CN and no UPN or e-mail; have the CA put the user in the SAN');
   const [kind, given] =
     names.upn !== undefined ? ['UPN', names.upn] : names.email !== undefined ? ['e-mail', names.email] : ['CN', typeof cn === 'string' ? cn : undefined];
   if (given === undefined) return refuse('the client certificate names no user (no SAN UPN or e-mail, no subject CN); have the CA put the user in the SAN');
@@ -38,7 +39,10 @@ export function clientCertificatePrincipal(req: IncomingMessage, anchors: Readon
   const problem = principalNameProblem(name);
   if (problem !== undefined) return refuse(`the ${kind} of the client certificate is not a usable user name (${problem}); have the CA fix it`);
   const authorities = verifiedAuthorities(socket, anchors);
-  if (authorities === undefined) return refuse('the chain of the client certificate does not lead, link by link, to a CA in auth.mtls.ca; present the certificate with the intermediate CAs its issuer gave');
+  if (authorities === undefined)
+    return refuse(
+      'the chain of the client certificate does not lead, link by link, to a CA in auth.mtls.ca; present the certificate with the intermediate CAs its issuer gave',
+    );
   const issuer = certificateName(certificate.raw, 'issuer');
   const subject = certificateName(certificate.raw, 'subject');
   return { name, method: 'mtls', ...(issuer === undefined ? {} : { issuer }), ...(subject === undefined ? {} : { subject }), authorities };

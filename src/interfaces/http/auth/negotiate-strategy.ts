@@ -67,11 +67,16 @@ export class NegotiateStrategy extends Strategy {
     const fail = (failure: NegotiateFailure): void => this.fail(failure, 401);
     if (!NEGOTIATE.test(header)) return fail({ code: 'negotiate-required', detail: 'this request needs Kerberos; send Authorization: Negotiate <token>' });
     const token = TOKEN.exec(header)?.[1];
-    if (!token) return fail({ code: 'negotiate-malformed', detail: 'the Authorization header is not "Negotiate <base64 token>" (RFC 4559); let the HTTP client build it' });
+    if (!token)
+      return fail({
+        code: 'negotiate-malformed',
+        detail: 'the Authorization header is not "Negotiate <base64 token>" (RFC 4559); let the HTTP client build it',
+      });
     if (token.startsWith(NTLM)) {
       return fail({
         code: 'negotiate-ntlm-refused',
-        detail: 'the Negotiate token is NTLM, which svc-api does not accept; use Kerberos: get a ticket (kinit, or a domain logon) and use the host name of the service principal in the URL',
+        detail:
+          'the Negotiate token is NTLM, which svc-api does not accept; use Kerberos: get a ticket (kinit, or a domain logon) and use the host name of the service principal in the URL',
       });
     }
     this.accept(token).then(
@@ -98,10 +103,18 @@ export class NegotiateStrategy extends Strategy {
     try {
       await server.step(token);
     } catch (error) {
-      return { code: 'negotiate-failed', detail: 'the Kerberos token was not accepted; get a fresh ticket for the service and retry', reason: (error as Error).message };
+      return {
+        code: 'negotiate-failed',
+        detail: 'the Kerberos token was not accepted; get a fresh ticket for the service and retry',
+        reason: (error as Error).message,
+      };
     }
     if (!server.contextComplete || !server.username) {
-      return { code: 'negotiate-failed', detail: 'the Negotiate exchange needs another round trip, which svc-api does not support; use Kerberos, which completes in one', reason: 'GSS context not complete after one step' };
+      return {
+        code: 'negotiate-failed',
+        detail: 'the Negotiate exchange needs another round trip, which svc-api does not support; use Kerberos, which completes in one',
+        reason: 'GSS context not complete after one step',
+      };
     }
     return { principal: { name: server.username, method: 'negotiate' }, info: server.response ? { mutualToken: server.response } : {} };
   }
@@ -115,8 +128,14 @@ export function requireKerberos(moduleId = 'kerberos'): KerberosAcceptorModule {
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if (code === 'MODULE_NOT_FOUND' && message.includes(`'${moduleId}'`)) {
-      throw new ConfigError('api-extra-missing', `the kerberos module is not installed, and auth.negotiate needs it; ${KERBEROS_INSTALL_COMMAND}`, { cause: error });
+      throw new ConfigError('api-extra-missing', `the kerberos module is not installed, and auth.negotiate needs it; ${KERBEROS_INSTALL_COMMAND}`, {
+        cause: error,
+      });
     }
-    throw new ConfigError('kerberos-unloadable', `the kerberos module does not load (${message.split('\n')[0]}); install the GSS-API library (Debian: libgssapi-krb5-2) or rebuild the module (npm rebuild kerberos)`, { cause: error });
+    throw new ConfigError(
+      'kerberos-unloadable',
+      `the kerberos module does not load (${message.split('\n')[0]}); install the GSS-API library (Debian: libgssapi-krb5-2) or rebuild the module (npm rebuild kerberos)`,
+      { cause: error },
+    );
   }
 }

@@ -24,7 +24,8 @@ export interface RoleGrant {
 export const DIRECTORY_METHODS: readonly AuthMethod[] = ['negotiate', 'proxy'];
 
 const METHODS: readonly AuthMethod[] = ['negotiate', 'proxy', 'mtls'];
-const EXAMPLE = '{ "auditor": ["alice@SVC.TEST"], "operator": ["CONTOSO\\\\bob"], "agency": [{"name": "carol@agency.gov", "method": "mtls", "issuer": "AB:CD:…"}] }';
+const EXAMPLE =
+  '{ "auditor": ["alice@SVC.TEST"], "operator": ["CONTOSO\\\\bob"], "agency": [{"name": "carol@agency.gov", "method": "mtls", "issuer": "AB:CD:…"}] }';
 
 type Fail = (path: string, problem: string, fix: string) => never;
 
@@ -70,7 +71,11 @@ export function readRoleGrants(value: unknown, auth: AuthConfig, fail: Fail): Re
       if (typeof grant === 'string') {
         const name = grantName(grant, path, fail);
         if (certificatesOnly) {
-          fail(path, `${describe(grant)} is a Kerberos or proxy user name, and the only method configured is mutual TLS, whose certificates a plain name never grants a role to`, `grant a certificate's holder as {"name": ${JSON.stringify(grant)}, "method": "mtls", "issuer": "<the issuing CA's SHA-256 fingerprint>"}`);
+          fail(
+            path,
+            `${describe(grant)} is a Kerberos or proxy user name, and the only method configured is mutual TLS, whose certificates a plain name never grants a role to`,
+            `grant a certificate's holder as {"name": ${JSON.stringify(grant)}, "method": "mtls", "issuer": "<the issuing CA's SHA-256 fingerprint>"}`,
+          );
         }
         return { name, methods: DIRECTORY_METHODS };
       }
@@ -84,25 +89,30 @@ function grantName(value: unknown, path: string, fail: Fail): string {
   if (typeof value !== 'string') return fail(path, `expected a principal name, got ${describe(value)}`, 'write e.g. "alice@SVC.TEST", "CONTOSO\\\\bob" or "*"');
   const name = value;
   const problem = name === '*' ? undefined : principalNameProblem(name);
-  if (problem !== undefined) fail(path, `${describe(value)} is not a principal name (${problem})`, 'write the name as the method produces it, e.g. "alice@SVC.TEST"');
+  if (problem !== undefined)
+    fail(path, `${describe(value)} is not a principal name (${problem})`, 'write the name as the method produces it, e.g. "alice@SVC.TEST"');
   return name;
 }
 
 function readGrantObject(grant: unknown, path: string, auth: AuthConfig, fail: Fail): RoleGrant {
   const example = '{"name": "alice@contoso.com", "method": "mtls", "issuer": "AB:CD:…"}';
   if (!isPlainObject(grant)) return fail(path, `expected a principal name or ${example}, got ${describe(grant)}`, `write "alice@SVC.TEST" or ${example}`);
-  for (const key of Object.keys(grant)) if (!['name', 'method', 'issuer'].includes(key)) fail(`${path}.${key}`, 'unknown setting (known: name, method, issuer)', 'remove it or fix its spelling');
+  for (const key of Object.keys(grant))
+    if (!['name', 'method', 'issuer'].includes(key)) fail(`${path}.${key}`, 'unknown setting (known: name, method, issuer)', 'remove it or fix its spelling');
   const name = grantName(grant.name, `${path}.name`, fail);
   const method = grant.method;
   if (typeof method !== 'string' || !(METHODS as readonly string[]).includes(method)) {
     return fail(`${path}.method`, `expected "negotiate", "proxy" or "mtls", got ${describe(method)}`, 'name how the principal authenticates');
   }
-  if (auth[method as AuthMethod] === undefined) fail(`${path}.method`, `"${method}" is not configured under auth`, `configure auth.${method}, or grant by a method that is`);
+  if (auth[method as AuthMethod] === undefined)
+    fail(`${path}.method`, `"${method}" is not configured under auth`, `configure auth.${method}, or grant by a method that is`);
   if (method !== 'mtls') {
-    if (grant.issuer !== undefined) fail(`${path}.issuer`, `an issuer binds a certificate, and the method is "${method}"`, 'leave issuer out, or make the method "mtls"');
+    if (grant.issuer !== undefined)
+      fail(`${path}.issuer`, `an issuer binds a certificate, and the method is "${method}"`, 'leave issuer out, or make the method "mtls"');
     return { name, methods: [method as AuthMethod] };
   }
-  if (typeof grant.issuer !== 'string') return fail(`${path}.issuer`, `expected the CA the certificate must chain to, got ${describe(grant.issuer)}`, `write ${ISSUER_FORMS}`);
+  if (typeof grant.issuer !== 'string')
+    return fail(`${path}.issuer`, `expected the CA the certificate must chain to, got ${describe(grant.issuer)}`, `write ${ISSUER_FORMS}`);
   let reference: IssuerReference;
   try {
     reference = parseIssuerReference(grant.issuer);
@@ -112,7 +122,11 @@ function readGrantObject(grant: unknown, path: string, auth: AuthConfig, fail: F
   const bundle = auth.mtls!.ca;
   const issuers = resolveIssuer(reference, readTrustedAuthorities(bundle));
   if (issuers.length === 0) {
-    fail(`${path}.issuer`, `${JSON.stringify(grant.issuer)} is the subject of no CA certificate in ${bundle} (auth.mtls.ca), written exactly as the certificate has it`, 'add the CA certificate to that bundle, or name the CA by its SHA-256 fingerprint');
+    fail(
+      `${path}.issuer`,
+      `${JSON.stringify(grant.issuer)} is the subject of no CA certificate in ${bundle} (auth.mtls.ca), written exactly as the certificate has it`,
+      'add the CA certificate to that bundle, or name the CA by its SHA-256 fingerprint',
+    );
   }
   return { name, methods: ['mtls'], issuers };
 }

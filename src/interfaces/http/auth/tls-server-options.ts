@@ -47,6 +47,8 @@ function read(file: string, setting: string): Buffer {
     return readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new ConfigError('api-tls-unreadable', `${file}: cannot read the file (${code}); fix ${setting} in the API config or the file's permissions`, { cause: error });
+    throw new ConfigError('api-tls-unreadable', `${file}: cannot read the file (${code}); fix ${setting} in the API config or the file's permissions`, {
+      cause: error,
+    });
   }
 }

@@ -34,7 +34,8 @@ export function trustedProxyPrincipal(req: IncomingMessage, proxy: NonNullable<A
   const certificate = req.socket instanceof TLSSocket ? req.socket.getPeerCertificate() : undefined;
   if (certificate?.raw) {
     if (!(req.socket as TLSSocket).authorized) untrusted('presented a client certificate that did not verify');
-    if (!proxy.certificates.some((c) => certificate.fingerprint256?.toUpperCase() === c.fingerprint256)) untrusted('presented a client certificate that is not one of auth.proxy.certificates');
+    if (!proxy.certificates.some((c) => certificate.fingerprint256?.toUpperCase() === c.fingerprint256))
+      untrusted('presented a client certificate that is not one of auth.proxy.certificates');
   } else if (!isLoopbackAddress(peer)) {
     untrusted('connected without a client certificate');
   }

@@ -3,7 +3,16 @@
  * compliance-evidence-service, so `npm install compliance-evidence-service` gives the CLI alone and this one command
  * adds the API (docs/api.md).
  */
-export const API_PACKAGES = ['express@^5.3.0', 'swagger-ui-express@^5.0.1', 'passport@^0.7.0', 'passport-strategy@^1.0.0', '@azure/msal-node@^7.2.1', 'pino@^10.4.0', 'helmet@^8.3.0', 'express-rate-limit@^8.7.4'] as const;
+export const API_PACKAGES = [
+  'express@^5.3.0',
+  'swagger-ui-express@^5.0.1',
+  'passport@^0.7.0',
+  'passport-strategy@^1.0.0',
+  '@azure/msal-node@^7.2.1',
+  'pino@^10.4.0',
+  'helmet@^8.3.0',
+  'express-rate-limit@^8.7.4',
+] as const;
 
 export const API_INSTALL_COMMAND = `npm install ${API_PACKAGES.map((p) => `'${p}'`).join(' ')}`;
 

@@ -95,7 +95,18 @@ export function createFrontDoor(deps: FrontDoorDependencies): (req: IncomingMess
     const { totalHits, resetTime } = await store.increment(rateKey(req, principal));
     if (totalHits > deps.limits.requests_per_minute) {
       const retry = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-      sendProblem(req, res, new HttpProblem(429, 'rate-limited', `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`, { 'Retry-After': String(retry) }), deps.logger, deps.problems);
+      sendProblem(
+        req,
+        res,
+        new HttpProblem(
+          429,
+          'rate-limited',
+          `more than ${deps.limits.requests_per_minute} requests in a minute from this client; retry after the Retry-After seconds`,
+          { 'Retry-After': String(retry) },
+        ),
+        deps.logger,
+        deps.problems,
+      );
       return true;
     }
     if (req.method !== 'GET' || req.headers.authorization !== undefined) return false;

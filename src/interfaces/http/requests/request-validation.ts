@@ -17,7 +17,10 @@ function splitLists(query: Record<string, unknown>, schema: JsonSchema): Record<
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
-    out[name] = properties[name]?.type === 'array' ? ([] as unknown[]).concat(value).flatMap((v) => (typeof v === 'string' ? v.split(',').filter((s) => s !== '') : [v])) : value;
+    out[name] =
+      properties[name]?.type === 'array'
+        ? ([] as unknown[]).concat(value).flatMap((v) => (typeof v === 'string' ? v.split(',').filter((s) => s !== '') : [v]))
+        : value;
   }
   return out;
 }
@@ -26,7 +29,12 @@ function problem(where: 'params' | 'query' | 'body', errors: ErrorObject[]): Htt
   const list = errors.map((e) => {
     const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
     const pointer = `/${where}${e.instancePath}${extra}`;
-    const detail = e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'enum' ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : (e.message ?? 'is invalid');
+    const detail =
+      e.keyword === 'additionalProperties'
+        ? 'is not a known field'
+        : e.keyword === 'enum'
+          ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+          : (e.message ?? 'is invalid');
     return { pointer, detail };
   });
   const first = list[0];
@@ -37,7 +45,13 @@ function problem(where: 'params' | 'query' | 'body', errors: ErrorObject[]): Htt
     .replace(/^params\./, 'path parameter ')
     .replace(/^query\./, 'query parameter ')
     .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return new HttpProblem(400, 'invalid-request', `${label} ${first.detail}${list.length > 1 ? ` (and ${list.length - 1} more in errors)` : ''}; see /openapi.json for this route`, {}, list);
+  return new HttpProblem(
+    400,
+    'invalid-request',
+    `${label} ${first.detail}${list.length > 1 ? ` (and ${list.length - 1} more in errors)` : ''}; see /openapi.json for this route`,
+    {},
+    list,
+  );
 }
 
 /** Compiles a route's schemas once: path and query with string coercion, the JSON body strictly. */

@@ -12,6 +12,10 @@ export function pageSecurityPolicy(html: string): string {
   const directives = helmet.contentSecurityPolicy.getDefaultDirectives();
   let policy = '';
   const capture = { setHeader: (_name: string, value: unknown) => (policy = String(value)), removeHeader: () => undefined };
-  helmet.contentSecurityPolicy({ useDefaults: false, directives: { ...directives, 'script-src': [...directives['script-src'], ...hashes] } })({} as never, capture as never, () => undefined);
+  helmet.contentSecurityPolicy({ useDefaults: false, directives: { ...directives, 'script-src': [...directives['script-src'], ...hashes] } })(
+    {} as never,
+    capture as never,
+    () => undefined,
+  );
   return policy;
 }

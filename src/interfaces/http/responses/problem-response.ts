@@ -31,5 +31,8 @@ export function sendProblem(req: IncomingMessage, res: ServerResponse, error: un
 
 /** The log line of a request that failed on the server's side: its cause and stack, under the request id. */
 export function logFailure(logger: Logger, requestId: string, error: unknown): void {
-  logger.error({ req_id: requestId, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
+  logger.error(
+    { req_id: requestId, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) },
+    'request failed',
+  );
 }

@@ -34,15 +34,16 @@ export async function sendStoredDocument(
   try {
     for await (const chunk of chunks) {
       if (res.destroyed) return;
-      if (!res.write(chunk)) await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
+      if (!res.write(chunk))
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
     }
     res.end();
   } catch (error) {

@@ -17,7 +17,8 @@ export class ServerPaths {
   constructor(store: string | undefined, others: readonly (string | undefined)[]) {
     const entries: [string, string][] = [];
     if (store !== undefined && store.length > 1) entries.push([store, '[run store]']);
-    for (const path of others) if (path !== undefined && isAbsolute(path) && path.replace(/[\\/]+$/, '').length > 1) entries.push([path.replace(/[\\/]+$/, ''), '[server]']);
+    for (const path of others)
+      if (path !== undefined && isAbsolute(path) && path.replace(/[\\/]+$/, '').length > 1) entries.push([path.replace(/[\\/]+$/, ''), '[server]']);
     // The longest first, so the store inside the svc home reads `[run store]`, not `[server]/store`.
     this.replacements = entries.sort(([a], [b]) => b.length - a.length);
   }

@@ -18,7 +18,13 @@ const AUDITOR = ['auditor'] as const;
 const ACTION = {
   type: 'object',
   required: ['action', 'ksi_id', 'severity', 'owner', 'sla_days'],
-  properties: { action: { enum: ['REMEDIATE', 'MONITOR'] }, ksi_id: { type: 'string' }, severity: { enum: [...SEVERITIES] }, owner: { type: 'string' }, sla_days: { type: 'integer' } },
+  properties: {
+    action: { enum: ['REMEDIATE', 'MONITOR'] },
+    ksi_id: { type: 'string' },
+    severity: { enum: [...SEVERITIES] },
+    owner: { type: 'string' },
+    sla_days: { type: 'integer' },
+  },
 };
 
 const FINDING = {
@@ -61,10 +67,18 @@ const MANIFEST = {
     recorded_at: { type: 'string', format: 'date-time' },
     input: { type: 'object', required: ['name', 'sha256'], properties: { name: { type: 'string' }, sha256: DIGEST } },
     counts: { type: 'object', additionalProperties: { type: 'integer' } },
-    evidence_bundle: { type: 'object', required: ['sha256', 'entries', 'href'], properties: { sha256: DIGEST, entries: { type: 'integer' }, href: { type: 'string' } } },
+    evidence_bundle: {
+      type: 'object',
+      required: ['sha256', 'entries', 'href'],
+      properties: { sha256: DIGEST, entries: { type: 'integer' }, href: { type: 'string' } },
+    },
     artifacts: {
       type: 'array',
-      items: { type: 'object', required: ['name', 'href', 'media_type', 'sha256', 'bytes'], properties: { name: { type: 'string' }, href: { type: 'string' }, media_type: { type: 'string' }, sha256: DIGEST, bytes: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        required: ['name', 'href', 'media_type', 'sha256', 'bytes'],
+        properties: { name: { type: 'string' }, href: { type: 'string' }, media_type: { type: 'string' }, sha256: DIGEST, bytes: { type: 'integer' } },
+      },
     },
   },
 };
@@ -76,8 +90,27 @@ const GRAPH = {
     run: RUN_REF,
     control: { type: 'string' },
     merkle_root: DIGEST,
-    nodes: { type: 'array', items: { type: 'object', required: ['id', 'type', 'label'], properties: { id: { type: 'string' }, type: { enum: ['control', 'ksi', 'policy', 'evidence', 'action', 'poam'] }, label: { type: 'string' }, proof: { type: 'object' } } } },
-    edges: { type: 'array', items: { type: 'object', required: ['from', 'to', 'relation'], properties: { from: { type: 'string' }, to: { type: 'string' }, relation: { type: 'string' } } } },
+    nodes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'type', 'label'],
+        properties: {
+          id: { type: 'string' },
+          type: { enum: ['control', 'ksi', 'policy', 'evidence', 'action', 'poam'] },
+          label: { type: 'string' },
+          proof: { type: 'object' },
+        },
+      },
+    },
+    edges: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['from', 'to', 'relation'],
+        properties: { from: { type: 'string' }, to: { type: 'string' }, relation: { type: 'string' } },
+      },
+    },
   },
 };
 
@@ -86,7 +119,12 @@ const ARTIFACT_HEADERS = {
   'Content-Digest': { description: 'RFC 9530 `sha-256=:<base64>:` of the body.', schema: { type: 'string' } },
 };
 
-const OSCAL_TITLES: Record<OscalKind, string> = { ssp: 'System Security Plan', sar: 'Security Assessment Results', sap: 'Security Assessment Plan', poam: 'Plan of Action and Milestones' };
+const OSCAL_TITLES: Record<OscalKind, string> = {
+  ssp: 'System Security Plan',
+  sar: 'Security Assessment Results',
+  sap: 'Security Assessment Plan',
+  poam: 'Plan of Action and Milestones',
+};
 
 /** The nine read routes of the current run for assessors (role `auditor`). */
 export function auditorRoutes(container: DependencyContainer, replay: ReplayCache, logger: Logger): RouteSpec[] {
@@ -97,7 +135,10 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
   const trace = container.resolve(TraceControl);
   /** A stored document streams from the store: one changed behind svc's back is cut off mid-response and logged. */
   const logDocumentFailure = (requestId: string, error: unknown) =>
-    logger.error({ req_id: requestId, err: { code: (error as { code?: string }).code, message: (error as Error).message } }, 'stored document failed while it was sent');
+    logger.error(
+      { req_id: requestId, err: { code: (error as { code?: string }).code, message: (error as Error).message } },
+      'stored document failed while it was sent',
+    );
   const stream = async (res: Parameters<RouteSpec['handle']>[1], requestId: string, name: string, contentType: string) =>
     sendStoredDocument(res.req, res, await documents.execute({ name }), contentType, (error) => logDocumentFailure(requestId, error));
   const base = { module: 'auditor', method: 'get', access: AUDITOR } as const;
@@ -108,7 +149,11 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
       operationId: 'listEvidence',
       summary: "The current run's evidence entries",
       description: 'Evidence entries of the latest recorded run, exactly as recorded, in ksi_id order; filter by KSI and status, page with limit and cursor.',
-      query: query({ ksi: listOf(KSI_ID, 'Only these KSI ids.'), status: listOf({ enum: ['PASS', 'WARN', 'FAIL'] }, 'Only these statuses.'), ...PAGING_PARAMETERS }),
+      query: query({
+        ksi: listOf(KSI_ID, 'Only these KSI ids.'),
+        status: listOf({ enum: ['PASS', 'WARN', 'FAIL'] }, 'Only these statuses.'),
+        ...PAGING_PARAMETERS,
+      }),
       responses: { 200: { description: 'A page of evidence entries.', schema: pageOf(EVIDENCE_ENTRY, 'Evidence entries of the current run.') } },
       async handle({ query: q }, res) {
         const page = await evidence.execute(q);
@@ -121,7 +166,11 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
       operationId: 'listFindings',
       summary: 'FAIL and WARN results with their governance actions',
       description: 'The FAIL and WARN results of the current run, each with its action (severity, owner, SLA) and POA&M id; filter by status and severity.',
-      query: query({ status: listOf({ enum: ['WARN', 'FAIL'] }, 'Only these statuses.'), severity: listOf({ enum: [...SEVERITIES] }, 'Only actions of these severities.'), ...PAGING_PARAMETERS }),
+      query: query({
+        status: listOf({ enum: ['WARN', 'FAIL'] }, 'Only these statuses.'),
+        severity: listOf({ enum: [...SEVERITIES] }, 'Only actions of these severities.'),
+        ...PAGING_PARAMETERS,
+      }),
       responses: { 200: { description: 'A page of findings.', schema: pageOf(FINDING, 'Findings of the current run.') } },
       async handle({ query: q }, res) {
         const page = await findings.execute(q);
@@ -134,7 +183,11 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
       operationId: 'listPoamItems',
       summary: 'POA&M items after the current run',
       description: 'Every POA&M item the continuous-monitoring lifecycle tracks after the current run, open and closed, in poam_id order.',
-      query: query({ status: { enum: ['Open', 'Closed'], description: 'Only open or only closed items.' }, overdue: { type: 'boolean', description: 'Only overdue (true) or only on-time (false) items.' }, ...PAGING_PARAMETERS }),
+      query: query({
+        status: { enum: ['Open', 'Closed'], description: 'Only open or only closed items.' },
+        overdue: { type: 'boolean', description: 'Only overdue (true) or only on-time (false) items.' },
+        ...PAGING_PARAMETERS,
+      }),
       responses: { 200: { description: 'A page of POA&M items.', schema: pageOf(POAM_ITEM, 'POA&M items.') } },
       async handle({ query: q }, res) {
         const page = await poam.execute(q);
@@ -146,43 +199,66 @@ export function auditorRoutes(container: DependencyContainer, replay: ReplayCach
       path: '/auditor/manifest',
       operationId: 'getManifest',
       summary: 'The current run with the digest of every artifact',
-      description: "The current run's id, input, counts, its evidence bundle digest, and the SHA-256 of each OSCAL document and of the SAR's DSSE envelope as these routes serve them.",
-      responses: { 200: { description: 'The manifest, stored with the run when it was recorded.', schema: MANIFEST, headers: ARTIFACT_HEADERS }, 304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' } },
+      description:
+        "The current run's id, input, counts, its evidence bundle digest, and the SHA-256 of each OSCAL document and of the SAR's DSSE envelope as these routes serve them.",
+      responses: {
+        200: { description: 'The manifest, stored with the run when it was recorded.', schema: MANIFEST, headers: ARTIFACT_HEADERS },
+        304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
+      },
       async handle(input, res) {
         await stream(res, input.requestId, MANIFEST_DOCUMENT, 'application/json');
       },
     },
-    ...OSCAL_KINDS.map(
-      (model): RouteSpec => ({
-        ...base,
-        path: `/auditor/oscal/${model}`,
-        operationId: `getOscal${model[0].toUpperCase()}${model.slice(1)}`,
-        summary: `OSCAL ${OSCAL_TITLES[model]} of the current run`,
-        description:
-          model === 'sar'
-            ? 'The SAR in RFC 8785 canonical form: the exact bytes its DSSE envelope signs. With envelope=1, the envelope instead (an in-toto Statement v1 whose subject digest is the SAR\'s SHA-256). Save both as sar.json and sar.json.dsse.json and run `svc ir validate sar.json`.'
-            : `The ${OSCAL_TITLES[model]} in RFC 8785 canonical form, with Content-Digest and ETag.`,
-        ...(model === 'sar' ? { query: query({ envelope: { enum: ['0', '1', 'true', 'false'], description: '1 or true: the DSSE envelope of the SAR.' } }) } : {}),
-        responses: {
-          200: { description: `The ${OSCAL_TITLES[model]} (or, for the SAR with envelope=1, its DSSE envelope).`, contentType: 'application/json', schema: { type: 'object' }, headers: ARTIFACT_HEADERS },
-          304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
+    ...OSCAL_KINDS.map((model): RouteSpec => ({
+      ...base,
+      path: `/auditor/oscal/${model}`,
+      operationId: `getOscal${model[0].toUpperCase()}${model.slice(1)}`,
+      summary: `OSCAL ${OSCAL_TITLES[model]} of the current run`,
+      description:
+        model === 'sar'
+          ? "The SAR in RFC 8785 canonical form: the exact bytes its DSSE envelope signs. With envelope=1, the envelope instead (an in-toto Statement v1 whose subject digest is the SAR's SHA-256). Save both as sar.json and sar.json.dsse.json and run `svc ir validate sar.json`."
+          : `The ${OSCAL_TITLES[model]} in RFC 8785 canonical form, with Content-Digest and ETag.`,
+      ...(model === 'sar'
+        ? { query: query({ envelope: { enum: ['0', '1', 'true', 'false'], description: '1 or true: the DSSE envelope of the SAR.' } }) }
+        : {}),
+      responses: {
+        200: {
+          description: `The ${OSCAL_TITLES[model]} (or, for the SAR with envelope=1, its DSSE envelope).`,
+          contentType: 'application/json',
+          schema: { type: 'object' },
+          headers: ARTIFACT_HEADERS,
         },
-        async handle({ query: q, requestId }, res) {
-          const envelope = q.envelope === '1' || q.envelope === 'true';
-          await stream(res, requestId, envelope ? `${model}.json.dsse.json` : `${model}.json`, envelope ? DSSE_TYPE : 'application/json');
-        },
-      }),
-    ),
+        304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
+      },
+      async handle({ query: q, requestId }, res) {
+        const envelope = q.envelope === '1' || q.envelope === 'true';
+        await stream(res, requestId, envelope ? `${model}.json.dsse.json` : `${model}.json`, envelope ? DSSE_TYPE : 'application/json');
+      },
+    })),
     {
       ...base,
       path: '/auditor/graph/{control_id}',
       operationId: 'traceControl',
       summary: 'Trace one control to its KSIs, evidence and actions',
-      description: 'The control → KSI → evidence → action → POA&M graph of one control in the current run; each evidence node carries its RFC 6962 inclusion proof against the run\'s Merkle root. 404 for a control the baseline does not select.',
-      params: { type: 'object', required: ['control_id'], properties: { control_id: { type: 'string', maxLength: 16, pattern: '^[A-Za-z]{2}-\\d{1,2}(?:\\.\\d{1,2}|\\(\\d{1,2}\\))?$', description: 'A NIST SP 800-53 control id: ac-2, ia-2.1 or AC-2(1).' } } },
+      description:
+        "The control → KSI → evidence → action → POA&M graph of one control in the current run; each evidence node carries its RFC 6962 inclusion proof against the run's Merkle root. 404 for a control the baseline does not select.",
+      params: {
+        type: 'object',
+        required: ['control_id'],
+        properties: {
+          control_id: {
+            type: 'string',
+            maxLength: 16,
+            pattern: '^[A-Za-z]{2}-\\d{1,2}(?:\\.\\d{1,2}|\\(\\d{1,2}\\))?$',
+            description: 'A NIST SP 800-53 control id: ac-2, ia-2.1 or AC-2(1).',
+          },
+        },
+      },
       responses: { 200: { description: 'The graph of the control.', schema: GRAPH } },
       async handle({ params, requestId }, res) {
-        await sendStoredDocument(res.req, res, await trace.execute({ control: params.control_id }), 'application/json', (error) => logDocumentFailure(requestId, error));
+        await sendStoredDocument(res.req, res, await trace.execute({ control: params.control_id }), 'application/json', (error) =>
+          logDocumentFailure(requestId, error),
+        );
       },
     },
   ];

@@ -4,7 +4,7 @@ import type { JsonSchema, RouteSpec } from './route';
 const PROBLEMS: Record<number, string> = {
   400: 'The request does not match the route schema (the body lists each field), or a parameter is malformed.',
   401: 'No credentials, or credentials that did not verify (Negotiate, client certificate, trusted proxy).',
-  403: 'The principal does not hold a role this route needs (for /fedramp/*: agency, by name or by its agency\'s realm, certificate issuer or domain, or auditor; operator as well for /fedramp/access).',
+  403: "The principal does not hold a role this route needs (for /fedramp/*: agency, by name or by its agency's realm, certificate issuer or domain, or auditor; operator as well for /fedramp/access).",
   404: 'Nothing to answer with: no recorded run yet, an unknown control, or no Ongoing Certification Report recorded.',
   409: 'A paging cursor of an earlier run.',
   413: 'The request body is larger than limits.body_bytes.',
@@ -30,7 +30,10 @@ const PROBLEM_SCHEMA: JsonSchema = {
     detail: { type: 'string', description: 'One line: what was wrong, where, and the fix.' },
     instance: { type: 'string', description: 'The request path.' },
     request_id: { type: 'string', description: 'Also in the X-Request-Id header.' },
-    errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } },
+    },
   },
 };
 
@@ -39,7 +42,14 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query'): ob
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, s]) => {
     const { description, ...rest } = s;
-    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest, ...(rest.type === 'array' ? { style: 'form', explode: true } : {}) };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+      ...(rest.type === 'array' ? { style: 'form', explode: true } : {}),
+    };
   });
 }
 
@@ -58,10 +68,13 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
       responses[status] = {
         description: r.description,
         ...(r.headers ? { headers: r.headers } : {}),
-        content: r.content ? Object.fromEntries(Object.entries(r.content).map(([type, schema]) => [type, { schema }])) : { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
+        content: r.content
+          ? Object.fromEntries(Object.entries(r.content).map(([type, schema]) => [type, { schema }]))
+          : { [r.contentType ?? 'application/json']: { schema: r.schema ?? {} } },
       };
     }
-    const problems = route.access !== 'open' ? [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503] : route.identifies ? [400, 401, 429, 500, 503] : [400, 429, 500, 503];
+    const problems =
+      route.access !== 'open' ? [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503] : route.identifies ? [400, 401, 429, 500, 503] : [400, 429, 500, 503];
     for (const status of problems) {
       if (route.method === 'get' && (status === 413 || status === 415)) continue;
       responses[String(status)] ??= { $ref: `#/components/responses/Problem${status}` };
@@ -83,7 +96,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
     info: {
       title: 'svc API — Compliance Evidence Service',
       version,
-      description: 'Read access to the current run\'s auditor artifacts, the FedRAMP trust center (/fedramp/*: public information openly, certification data to agencies and auditors, as JSON or HTML), and the directory routes (survey, orgpath, boundary). Errors are RFC 9457 problem+json.',
+      description:
+        "Read access to the current run's auditor artifacts, the FedRAMP trust center (/fedramp/*: public information openly, certification data to agencies and auditors, as JSON or HTML), and the directory routes (survey, orgpath, boundary). Errors are RFC 9457 problem+json.",
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/' }],
@@ -93,11 +107,25 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string): Ope
     paths,
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },
-      responses: Object.fromEntries(Object.entries(PROBLEMS).map(([status, description]) => [`Problem${status}`, { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } }])),
+      responses: Object.fromEntries(
+        Object.entries(PROBLEMS).map(([status, description]) => [
+          `Problem${status}`,
+          { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        ]),
+      ),
       securitySchemes: {
         negotiate: { type: 'http', scheme: 'negotiate', description: 'Kerberos through SPNEGO (RFC 4559) with the service keytab.' },
-        mutualTLS: { type: 'mutualTLS', description: 'A client certificate from the configured CA; its SAN UPN, else e-mail, else CN is the principal, and its issuer may make it an agency\'s.' },
-        trustedProxy: { type: 'apiKey', in: 'header', name: 'X-Forwarded-User', description: 'The user a trusted proxy (IIS) authenticated; accepted only from the configured proxy addresses (the header name is configurable).' },
+        mutualTLS: {
+          type: 'mutualTLS',
+          description:
+            "A client certificate from the configured CA; its SAN UPN, else e-mail, else CN is the principal, and its issuer may make it an agency's.",
+        },
+        trustedProxy: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Forwarded-User',
+          description: 'The user a trusted proxy (IIS) authenticated; accepted only from the configured proxy addresses (the header name is configurable).',
+        },
       },
     },
   };

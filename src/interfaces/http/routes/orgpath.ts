@@ -42,13 +42,27 @@ export function orgpathRoutes(container: DependencyContainer, config: ApiConfig)
       path: '/orgpath/assign',
       operationId: 'assignOrgPaths',
       summary: 'Assign organizational paths by rules (dry run unless apply is true)',
-      description: 'Applies rules (department, office, user type → path; the first match wins) to every user and reports the change per user. Nothing is written unless apply is true; then each change is written through Graph, and a failed write does not stop the others. Without rules in the body, orgpath.rules of the config apply.',
+      description:
+        'Applies rules (department, office, user type → path; the first match wins) to every user and reports the change per user. Nothing is written unless apply is true; then each change is written through Graph, and a failed write does not stop the others. Without rules in the body, orgpath.rules of the config apply.',
       access: OPERATOR,
-      body: { type: 'object', additionalProperties: false, properties: { rules: { type: 'array', items: RULE, maxItems: 500 }, apply: { type: 'boolean', default: false } } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { rules: { type: 'array', items: RULE, maxItems: 500 }, apply: { type: 'boolean', default: false } },
+      },
       responses: {
         200: {
           description: 'The plan, and with apply the outcome of each write.',
-          schema: { type: 'object', required: ['attribute', 'apply', 'counts', 'assignments'], properties: { attribute: { type: 'string' }, apply: { type: 'boolean' }, counts: { type: 'object', additionalProperties: { type: 'integer' } }, assignments: { type: 'array', items: ASSIGNMENT } } },
+          schema: {
+            type: 'object',
+            required: ['attribute', 'apply', 'counts', 'assignments'],
+            properties: {
+              attribute: { type: 'string' },
+              apply: { type: 'boolean' },
+              counts: { type: 'object', additionalProperties: { type: 'integer' } },
+              assignments: { type: 'array', items: ASSIGNMENT },
+            },
+          },
         },
       },
       async handle({ body }, res) {
@@ -70,7 +84,18 @@ export function orgpathRoutes(container: DependencyContainer, config: ApiConfig)
           schema: {
             type: 'object',
             required: ['attribute', 'counts', 'assignments'],
-            properties: { attribute: { type: 'string' }, counts: { type: 'object', additionalProperties: { type: 'integer' } }, assignments: { type: 'array', items: { type: 'object', required: ['user_id', 'user_principal_name', 'path'], properties: { user_id: { type: 'string' }, user_principal_name: { type: 'string' }, path: { type: ['string', 'null'] } } } } },
+            properties: {
+              attribute: { type: 'string' },
+              counts: { type: 'object', additionalProperties: { type: 'integer' } },
+              assignments: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['user_id', 'user_principal_name', 'path'],
+                  properties: { user_id: { type: 'string' }, user_principal_name: { type: 'string' }, path: { type: ['string', 'null'] } },
+                },
+              },
+            },
           },
         },
       },

@@ -16,7 +16,13 @@ export const RUN_REF: JsonSchema = {
 };
 
 export const PAGING_PARAMETERS: Record<string, JsonSchema> = {
-  limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).` },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`,
+  },
   cursor: { type: 'string', maxLength: 64, description: 'The next_cursor of the previous page.' },
 };
 
@@ -49,9 +55,17 @@ export const DIGEST: JsonSchema = { type: 'string', pattern: '^sha256:[0-9a-f]{6
  */
 export const EVIDENCE_ENTRY: JsonSchema = {
   type: 'object',
-  description: 'An evidence entry exactly as the run recorded it (svc.evidence-bundle/v1): the KSI result plus mapped, controls, policies and content_hash (the SHA-256 of the canonical entry without content_hash and observed_at).',
+  description:
+    'An evidence entry exactly as the run recorded it (svc.evidence-bundle/v1): the KSI result plus mapped, controls, policies and content_hash (the SHA-256 of the canonical entry without content_hash and observed_at).',
   required: ['ksi_id', 'status', 'content_hash'],
-  properties: { ksi_id: { type: 'string' }, status: { enum: [...STATUSES] }, content_hash: DIGEST, observed_at: { type: 'string' }, controls: { type: 'array', items: { type: 'string' } }, mapped: { type: 'boolean' } },
+  properties: {
+    ksi_id: { type: 'string' },
+    status: { enum: [...STATUSES] },
+    content_hash: DIGEST,
+    observed_at: { type: 'string' },
+    controls: { type: 'array', items: { type: 'string' } },
+    mapped: { type: 'boolean' },
+  },
 };
 
 /** Lists in a query: repeat the parameter or separate values with commas. */

@@ -8,8 +8,23 @@ const STALE_DAYS = { type: 'integer', minimum: 1, maximum: 3650, description: 'D
 
 const SURVEY = {
   type: 'object',
-  description: 'A directory survey (svc.directory-survey/v1): users, groups, directory roles with members, MFA registration, and what svc derives from them. docs/graph.md describes every field.',
-  required: ['schema', 'tenant_id', 'cloud', 'surveyed_at', 'source', 'users', 'groups', 'roles', 'mfa_registrations', 'guests', 'stale_accounts', 'privileged_role_holders', 'counts'],
+  description:
+    'A directory survey (svc.directory-survey/v1): users, groups, directory roles with members, MFA registration, and what svc derives from them. docs/graph.md describes every field.',
+  required: [
+    'schema',
+    'tenant_id',
+    'cloud',
+    'surveyed_at',
+    'source',
+    'users',
+    'groups',
+    'roles',
+    'mfa_registrations',
+    'guests',
+    'stale_accounts',
+    'privileged_role_holders',
+    'counts',
+  ],
   properties: {
     schema: { const: 'svc.directory-survey/v1' },
     tenant_id: { type: 'string' },
@@ -30,7 +45,8 @@ const SURVEY = {
 
 const REPORT = {
   type: 'object',
-  description: 'A normalized report (docs/report-format.md) of KSI results from the survey: feed it to `svc ir auditor-bundle` or `svc conmon process` unchanged.',
+  description:
+    'A normalized report (docs/report-format.md) of KSI results from the survey: feed it to `svc ir auditor-bundle` or `svc conmon process` unchanged.',
   required: ['schema_version', 'generated_at', 'source', 'results'],
   properties: {
     schema_version: { const: '1' },
@@ -38,7 +54,17 @@ const REPORT = {
     source: { type: 'object', required: ['tool'], properties: { tool: { type: 'string' }, version: { type: 'string' }, tenant: { type: 'string' } } },
     results: {
       type: 'array',
-      items: { type: 'object', required: ['ksi_id', 'status'], properties: { ksi_id: { type: 'string' }, status: { enum: ['PASS', 'WARN', 'FAIL'] }, title: { type: 'string' }, checks: { type: 'array' }, evidence: { type: 'object' } } },
+      items: {
+        type: 'object',
+        required: ['ksi_id', 'status'],
+        properties: {
+          ksi_id: { type: 'string' },
+          status: { enum: ['PASS', 'WARN', 'FAIL'] },
+          title: { type: 'string' },
+          checks: { type: 'array' },
+          evidence: { type: 'object' },
+        },
+      },
     },
   },
 };
@@ -54,7 +80,8 @@ export function surveyRoutes(container: DependencyContainer): RouteSpec[] {
       path: '/survey/run',
       operationId: 'runSurvey',
       summary: 'Survey the directory through Microsoft Graph',
-      description: 'Reads users, groups, directory roles and their members, and MFA registration details through Graph (or the configured export file), and derives guests, stale accounts and privileged role holders.',
+      description:
+        'Reads users, groups, directory roles and their members, and MFA registration details through Graph (or the configured export file), and derives guests, stale accounts and privileged role holders.',
       body: { type: 'object', additionalProperties: false, properties: { stale_days: STALE_DAYS } },
       responses: { 200: { description: 'The survey.', schema: SURVEY } },
       async handle({ body }, res) {
@@ -66,7 +93,8 @@ export function surveyRoutes(container: DependencyContainer): RouteSpec[] {
       path: '/survey/findings',
       operationId: 'surveyFindings',
       summary: 'Turn a survey into KSI findings',
-      description: 'Maps a survey to KSI results (KSI-IA-02 MFA, KSI-AC-02 stale accounts and guests, KSI-AC-06 privileged roles, …) as a normalized report. With no survey in the body, a fresh one is taken first.',
+      description:
+        'Maps a survey to KSI results (KSI-IA-02 MFA, KSI-AC-02 stale accounts and guests, KSI-AC-06 privileged roles, …) as a normalized report. With no survey in the body, a fresh one is taken first.',
       body: {
         type: 'object',
         additionalProperties: false,
@@ -77,7 +105,11 @@ export function surveyRoutes(container: DependencyContainer): RouteSpec[] {
             type: 'object',
             additionalProperties: false,
             description: 'Thresholds of the KSI-AC-06 checks (docs/graph.md); each defaults as shown.',
-            properties: { global_admin_min: { type: 'integer', minimum: 0, default: 2 }, global_admin_max: { type: 'integer', minimum: 0, default: 4 }, max_privileged_holders: { type: 'integer', minimum: 0, default: 10 } },
+            properties: {
+              global_admin_min: { type: 'integer', minimum: 0, default: 2 },
+              global_admin_max: { type: 'integer', minimum: 0, default: 4 },
+              max_privileged_holders: { type: 'integer', minimum: 0, default: 10 },
+            },
           },
         },
       },

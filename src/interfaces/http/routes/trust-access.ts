@@ -28,7 +28,10 @@ const QUERY: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    from: { ...DAY, description: `First day (YYYY-MM-DD, UTC), included. Default: the same day of the month ${DEFAULT_ACCESS_MONTHS} months before \`to\`, clamped to the month's length.` },
+    from: {
+      ...DAY,
+      description: `First day (YYYY-MM-DD, UTC), included. Default: the same day of the month ${DEFAULT_ACCESS_MONTHS} months before \`to\`, clamped to the month's length.`,
+    },
     to: { ...DAY, description: `Last day (YYYY-MM-DD, UTC), included. Default: today. At most ${MAX_ACCESS_DAYS} days from \`from\`.` },
   },
 };
@@ -66,7 +69,11 @@ const OBSERVED: JsonSchema = {
   properties: {
     principal: NAME,
     agency: NAME,
-    basis: { enum: ['recognized', 'named', 'federal'], description: '`recognized` by an agency pattern, `named` under roles.agency, or `federal`: unrecognized, but its domain or realm ends in .gov or .mil, or its name is O=U.S. Government.' },
+    basis: {
+      enum: ['recognized', 'named', 'federal'],
+      description:
+        '`recognized` by an agency pattern, `named` under roles.agency, or `federal`: unrecognized, but its domain or realm ends in .gov or .mil, or its name is O=U.S. Government.',
+    },
     first: TIME,
     last: TIME,
     documents: { ...NAMES, description: 'The documents served to it, sorted.' },
@@ -88,7 +95,11 @@ const DENIAL: JsonSchema = {
     principal: NAME,
     agency: NAME,
     document: NAME,
-    notify_fedramp_by: { ...TIME, description: 'The end of the last day FedRAMP may be told on: CDS-UTC-AAD\'s timeframe (`notify_fedramp.within`) after `day`, business days skipping weekends and US federal holidays; absent where the rules release in use does not hold CDS-UTC-AAD.' },
+    notify_fedramp_by: {
+      ...TIME,
+      description:
+        "The end of the last day FedRAMP may be told on: CDS-UTC-AAD's timeframe (`notify_fedramp.within`) after `day`, business days skipping weekends and US federal holidays; absent where the rules release in use does not hold CDS-UTC-AAD.",
+    },
   },
 };
 
@@ -100,7 +111,7 @@ const REPORT: JsonSchema = {
     from: DAY,
     to: DAY,
     scope: {
-      description: '`all` (operator, auditor), `{agency}` (a principal recognized as that agency\'s) or `{principal}` (a principal named under roles.agency).',
+      description: "`all` (operator, auditor), `{agency}` (a principal recognized as that agency's) or `{principal}` (a principal named under roles.agency).",
       oneOf: [
         { const: 'all' },
         { type: 'object', additionalProperties: false, required: ['agency'], properties: { agency: NAME } },
@@ -123,7 +134,8 @@ const REPORT: JsonSchema = {
     denials: { type: 'array', items: DENIAL },
     notify_fedramp: {
       type: 'object',
-      description: 'CDS-UTC-AAD as the rules data gives it: within what FedRAMP must be told, and its channel (party, method, target: FedRAMP\'s form) where the data names one; absent where the rules release in use does not hold the rule.',
+      description:
+        "CDS-UTC-AAD as the rules data gives it: within what FedRAMP must be told, and its channel (party, method, target: FedRAMP's form) where the data names one; absent where the rules release in use does not hold the rule.",
       additionalProperties: false,
       required: ['rule', 'within'],
       properties: {
@@ -166,16 +178,25 @@ export function trustAccessRoutes(container: DependencyContainer, config: ApiCon
       access: ACCESS,
       query: QUERY,
       responses: {
-        200: { description: 'The access report for the caller\'s scope.', content: { 'application/json': REPORT }, headers: HEADERS },
+        200: { description: "The access report for the caller's scope.", content: { 'application/json': REPORT }, headers: HEADERS },
         304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
-        406: { description: 'Accept does not allow application/json.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
+        406: {
+          description: 'Accept does not allow application/json.',
+          contentType: 'application/problem+json',
+          schema: { $ref: '#/components/schemas/Problem' },
+        },
       },
       async handle({ query, principal }, res) {
         acceptJson(res);
         // authorize() lets no request through without a principal.
         const caller = principal as Principal;
         const scope = accessScope(caller, holdsRole(caller, SEES_ALL, config.roles));
-        const built = await build.execute({ from: query.from as string | undefined, to: query.to as string | undefined, scope, named: grantedNames(config.roles.agency) });
+        const built = await build.execute({
+          from: query.from as string | undefined,
+          to: query.to as string | undefined,
+          scope,
+          named: grantedNames(config.roles.agency),
+        });
         sendRepresentation(res.req, res, { body: built.body, sha256: built.sha256, contentType: 'application/json', cacheControl: 'private, no-cache' });
       },
     },

@@ -37,7 +37,13 @@ export function trustEvidenceRoutes(container: DependencyContainer, _config: Api
       params: {
         type: 'object',
         required: ['sha256'],
-        properties: { sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The content hash: 64 lower-case hex digits, as the SDR\'s evidenceLocation ends (upper case is refused).' } },
+        properties: {
+          sha256: {
+            type: 'string',
+            pattern: '^[0-9a-f]{64}$',
+            description: "The content hash: 64 lower-case hex digits, as the SDR's evidenceLocation ends (upper case is refused).",
+          },
+        },
       },
       responses: {
         200: {
@@ -47,7 +53,8 @@ export function trustEvidenceRoutes(container: DependencyContainer, _config: Api
         },
         304: { description: 'If-None-Match matched the ETag.', contentType: 'application/json' },
         503: {
-          description: '`busy`: more lookups wait for the one-time index builds of runs recorded before svc stored indexes than are queued; retry after Retry-After seconds. (The run store unreachable is 503 too.)',
+          description:
+            '`busy`: more lookups wait for the one-time index builds of runs recorded before svc stored indexes than are queued; retry after Retry-After seconds. (The run store unreachable is 503 too.)',
           contentType: 'application/problem+json',
           schema: { $ref: '#/components/schemas/Problem' },
           headers: { 'Retry-After': { description: 'Seconds to wait before asking again (busy).', schema: { type: 'string' } } },

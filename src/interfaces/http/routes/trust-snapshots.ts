@@ -8,5 +8,7 @@ export const SNAPSHOT_LIMITS: InjectionToken<Partial<SnapshotLimits>> = Symbol('
 
 /** UnavailableError `busy` (BuildSlots' full queue) as the 503 problem with Retry-After; any other error as it is. */
 export function busyProblem(error: unknown, retryAfterSeconds: number): unknown {
-  return error instanceof UnavailableError && error.code === 'busy' ? new HttpProblem(503, 'busy', error.message, { 'Retry-After': String(retryAfterSeconds) }) : error;
+  return error instanceof UnavailableError && error.code === 'busy'
+    ? new HttpProblem(503, 'busy', error.message, { 'Retry-After': String(retryAfterSeconds) })
+    : error;
 }

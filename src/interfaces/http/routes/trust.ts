@@ -2,7 +2,14 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import { BuildTrustDocument, type TrustRepresentation } from '../../../application/trust/build-trust-document';
-import { SNAPSHOT_DOCUMENTS, TRUST_DOCUMENT_INFO, TRUST_DOCUMENTS, type BuildTrustDocumentInput, type TrustDocumentName, type TrustFormat } from '../../../application/trust/trust-documents';
+import {
+  SNAPSHOT_DOCUMENTS,
+  TRUST_DOCUMENT_INFO,
+  TRUST_DOCUMENTS,
+  type BuildTrustDocumentInput,
+  type TrustDocumentName,
+  type TrustFormat,
+} from '../../../application/trust/trust-documents';
 import type { IncidentAudience } from '../../../domain/trust/audience';
 import { METRICS_RULE } from '../../../application/fedramp/cr26-assessment';
 import { holdsRole } from '../app';
@@ -30,23 +37,39 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
     description:
       "What CDS-CSO-PUB asks providers to publish, from the Certification Package Overview: FedRAMP ID, provider and service, description, certification type, UEI, website and logo, service and deployment model, business categories, sales and security contacts, assessor, certified services (CDS-CSO-SVC), secure configuration guidance, the next OCR date (CCM-OCR-NRD) and the package URI, in the CPO's field names (valid against FedRAMP's CPO schema), plus `trustCenter`: the certification class, the documents this trust center serves and to whom, and how an agency gets access. Needs no authentication, and a web application of any origin may read it (FRC-CSO-JSN): `Access-Control-Allow-Origin: *` without credentials, an `OPTIONS` preflight answered 204.",
   },
-  cpo: { summary: 'The Certification Package Overview', description: 'The CPO as `svc fedramp cpo` builds it from the profile, with the next OCR date of the last recorded OCR (CCM-OCR-NRD).' },
+  cpo: {
+    summary: 'The Certification Package Overview',
+    description: 'The CPO as `svc fedramp cpo` builds it from the profile, with the next OCR date of the last recorded OCR (CCM-OCR-NRD).',
+  },
   sdr: {
-    summary: 'The Security Decision Record of the store\'s state',
-    description: "The SDR of the run store's state (the latest run of every source: docs/conmon.md, Sources), as `svc fedramp sdr` builds it for a run (the rules with the provider's statements or svc's judgments, every KSI with its evidence, ksiMetrics), as of the store's last write. 404 `no-run-recorded` before the first run.",
+    summary: "The Security Decision Record of the store's state",
+    description:
+      "The SDR of the run store's state (the latest run of every source: docs/conmon.md, Sources), as `svc fedramp sdr` builds it for a run (the rules with the provider's statements or svc's judgments, every KSI with its evidence, ksiMetrics), as of the store's last write. 404 `no-run-recorded` before the first run.",
   },
   ocr: {
     summary: 'The latest Ongoing Certification Report',
     description:
       "The OCR last recorded with `svc fedramp ocr`: to an auditor exactly as written; to anyone else with each reportable incident that does not list the caller's agency replaced, in its place, by one sentence saying that an incident that did not affect the agency occurred (CCM-OCR-AVL; docs/fedramp.md). 404 `no-ocr-recorded` before the first.",
   },
-  vdr: { summary: 'The Vulnerability Detail Report', description: 'The VDR (VER-RPT-VDT) of the 30 days up to the store\'s last write, from the vulnerability register as `svc vuln report --format vdr` judges it.' },
-  avi: { summary: 'The Accepted Vulnerability Info', description: 'The AVI (VER-RPT-AVI) of the 30 days up to the store\'s last write.' },
-  history: { summary: 'The historical vulnerability activity', description: 'Every vulnerability the register holds (VER-TFR-MRH), the accepted ones as AVI entries.' },
-  scn: { summary: 'The recorded Significant Change Notifications', description: 'Every SCN recorded with `svc fedramp scn`, exactly as written, in the order recorded: a JSON list whose items are each valid against FedRAMP\'s SCN schema.' },
+  vdr: {
+    summary: 'The Vulnerability Detail Report',
+    description:
+      "The VDR (VER-RPT-VDT) of the 30 days up to the store's last write, from the vulnerability register as `svc vuln report --format vdr` judges it.",
+  },
+  avi: { summary: 'The Accepted Vulnerability Info', description: "The AVI (VER-RPT-AVI) of the 30 days up to the store's last write." },
+  history: {
+    summary: 'The historical vulnerability activity',
+    description: 'Every vulnerability the register holds (VER-TFR-MRH), the accepted ones as AVI entries.',
+  },
+  scn: {
+    summary: 'The recorded Significant Change Notifications',
+    description:
+      "Every SCN recorded with `svc fedramp scn`, exactly as written, in the order recorded: a JSON list whose items are each valid against FedRAMP's SCN schema.",
+  },
   metrics: {
     summary: 'The Key Security Indicator metrics (SDR-CSX-KMT)',
-    description: "Each KSI's summaries over the last 30 days and up to the last year (and, for Class C, every day's status), from the run store: the SDR's `ksiMetrics`, with the package URI, FedRAMP ID and class. 404 `no-run-recorded` before the first run, `no-ksi-metrics` for a Rev5 offering.",
+    description:
+      "Each KSI's summaries over the last 30 days and up to the last year (and, for Class C, every day's status), from the run store: the SDR's `ksiMetrics`, with the package URI, FedRAMP ID and class. 404 `no-run-recorded` before the first run, `no-ksi-metrics` for a Rev5 offering.",
   },
   incidents: {
     summary: 'The incident reports the caller may read',
@@ -55,7 +78,8 @@ const ROUTES: Record<TrustDocumentName, { summary: string; description: string }
   },
   snapshots: {
     summary: 'The snapshots of the certification data aligned to OCRs (CDS-CSO-HAD)',
-    description: 'One entry per recorded Ongoing Certification Report: its period, when it was recorded, the next report date it set, where the snapshot stops in the run store (the latest run and the OCR\'s journal entry), and the routes that serve it (`?snapshot=<period end>`). Kept for the life of the store.',
+    description:
+      "One entry per recorded Ongoing Certification Report: its period, when it was recorded, the next report date it set, where the snapshot stops in the run store (the latest run and the OCR's journal entry), and the routes that serve it (`?snapshot=<period end>`). Kept for the life of the store.",
   },
 };
 
@@ -83,7 +107,11 @@ function jsonSchema(name: TrustDocumentName): JsonSchema {
     case 'incidents':
       return { type: 'array', description: `The recorded reports in order; each is valid against ${url}.`, items: { type: 'object' } };
     case 'public':
-      return { type: 'object', description: `Valid against FedRAMP's CPO schema (${url}), with svc's \`trustCenter\` key.`, required: ['serviceIdentification', 'serviceProperties', 'contactInformation', 'certificationPackageOverviewUri', 'trustCenter'] };
+      return {
+        type: 'object',
+        description: `Valid against FedRAMP's CPO schema (${url}), with svc's \`trustCenter\` key.`,
+        required: ['serviceIdentification', 'serviceProperties', 'contactInformation', 'certificationPackageOverviewUri', 'trustCenter'],
+      };
     case 'metrics':
       return {
         type: 'object',
@@ -128,7 +156,11 @@ function jsonSchema(name: TrustDocumentName): JsonSchema {
 }
 
 /** The words /fedramp/public uses for each authentication method. */
-const METHOD_WORDS = { negotiate: 'Kerberos (HTTP Negotiate, RFC 4559)', mtls: 'a client certificate (mutual TLS)', proxy: "the provider's sign-in proxy (Windows authentication)" } as const;
+const METHOD_WORDS = {
+  negotiate: 'Kerberos (HTTP Negotiate, RFC 4559)',
+  mtls: 'a client certificate (mutual TLS)',
+  proxy: "the provider's sign-in proxy (Windows authentication)",
+} as const;
 
 /**
  * What /fedramp/public lists (TrustCenterListing): the routes that declare a `listed` title, in the API's order, with
@@ -137,7 +169,18 @@ const METHOD_WORDS = { negotiate: 'Kerberos (HTTP Negotiate, RFC 4559)', mtls: '
 export function trustCenterListing(routes: readonly RouteSpec[], config: ApiConfig): TrustCenterListing {
   const methods = (['negotiate', 'mtls', 'proxy'] as const).filter((m) => config.auth[m] !== undefined);
   return {
-    documents: routes.flatMap(({ path, listed, access }) => (listed === undefined ? [] : [{ path, title: listed.title, ...(listed.rules === undefined ? {} : { rules: [...listed.rules] }), access: access === 'open' ? ['anyone'] : [...access] }])),
+    documents: routes.flatMap(({ path, listed, access }) =>
+      listed === undefined
+        ? []
+        : [
+            {
+              path,
+              title: listed.title,
+              ...(listed.rules === undefined ? {} : { rules: [...listed.rules] }),
+              access: access === 'open' ? ['anyone'] : [...access],
+            },
+          ],
+    ),
     authentication: methods.map((m) => METHOD_WORDS[m]),
   };
 }
@@ -168,7 +211,10 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
   };
   const send = async (name: TrustDocumentName, { query, principal, requestId }: RouteInput<{ snapshot?: string }>, res: Response) => {
     const format = formatOf(res);
-    const audience: IncidentAudience = principal !== undefined && holdsRole(principal, ['auditor'], config.roles) ? { all: true } : { ...(principal?.agency === undefined ? {} : { agency: principal.agency }) };
+    const audience: IncidentAudience =
+      principal !== undefined && holdsRole(principal, ['auditor'], config.roles)
+        ? { all: true }
+        : { ...(principal?.agency === undefined ? {} : { agency: principal.agency }) };
     const input: BuildTrustDocumentInput = { document: name, format, listing: listing(), audience };
     let built: TrustRepresentation;
     try {
@@ -182,7 +228,11 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
       // Anyone may ask for /fedramp/public: what the server's configuration lacks goes to the log, not to them.
       if (name !== 'public' || !(error instanceof ConfigError)) throw error;
       logger.error({ req_id: requestId, err: { code: error.code, message: error.message } }, 'trust center not configured');
-      throw new HttpProblem(500, 'trust-center-not-configured', 'the trust center cannot build its public information from the offering\'s profile yet; the server log names what is missing');
+      throw new HttpProblem(
+        500,
+        'trust-center-not-configured',
+        "the trust center cannot build its public information from the offering's profile yet; the server log names what is missing",
+      );
     }
     sendRepresentation(res.req, res, {
       body: built.body,
@@ -192,35 +242,54 @@ export function trustRoutes(container: DependencyContainer, config: ApiConfig, l
       ...(format === 'html' ? { headers: { 'Content-Security-Policy': policyOf(built) } } : {}),
     });
   };
-  return TRUST_DOCUMENTS.map(
-    (name): RouteSpec => ({
-      module: 'trust',
-      method: 'get',
-      path: `/fedramp/${name}`,
-      operationId: `getFedramp${name[0].toUpperCase()}${name.slice(1)}`,
-      summary: ROUTES[name].summary,
-      description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write, or of the last due time that has passed since: the same bytes until something is recorded or falls due.${(SNAPSHOT_DOCUMENTS as readonly string[]).includes(name) ? ' With `?snapshot=<OCR period end>`, as it was when that OCR was recorded (CDS-CSO-HAD; GET /fedramp/snapshots lists them).' : ''}`,
-      access: name === 'public' ? 'open' : READERS,
-      listed: { title: TRUST_DOCUMENT_INFO[name].title, ...(TRUST_DOCUMENT_INFO[name].rules === undefined ? {} : { rules: TRUST_DOCUMENT_INFO[name].rules }) },
-      ...(name === 'public' ? { crossOrigin: true } : {}),
-      ...((SNAPSHOT_DOCUMENTS as readonly string[]).includes(name)
-        ? { query: { type: 'object', additionalProperties: false, properties: { snapshot: { ...DAY, description: 'The period end (YYYY-MM-DD) of a recorded OCR: the document as it was when that OCR was recorded.' } } } }
-        : {}),
-      responses: {
-        200: { description: `${TRUST_DOCUMENT_INFO[name].title}: JSON, or the page with Accept: text/html.`, content: { 'application/json': jsonSchema(name), 'text/html': { type: 'string' } }, headers: HEADERS },
-        304: { description: 'If-None-Match matched the ETag of the representation asked for.', contentType: 'application/json' },
-        406: { description: 'Accept allows neither application/json nor text/html.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
+  return TRUST_DOCUMENTS.map((name): RouteSpec => ({
+    module: 'trust',
+    method: 'get',
+    path: `/fedramp/${name}`,
+    operationId: `getFedramp${name[0].toUpperCase()}${name.slice(1)}`,
+    summary: ROUTES[name].summary,
+    description: `${ROUTES[name].description} As JSON (RFC 8785 canonical), or with \`Accept: text/html\` as a self-contained page made from the same JSON. Built from the run store and the offering's profile once per store state (the latest run and the journal's length), as of the store's last write, or of the last due time that has passed since: the same bytes until something is recorded or falls due.${(SNAPSHOT_DOCUMENTS as readonly string[]).includes(name) ? ' With `?snapshot=<OCR period end>`, as it was when that OCR was recorded (CDS-CSO-HAD; GET /fedramp/snapshots lists them).' : ''}`,
+    access: name === 'public' ? 'open' : READERS,
+    listed: { title: TRUST_DOCUMENT_INFO[name].title, ...(TRUST_DOCUMENT_INFO[name].rules === undefined ? {} : { rules: TRUST_DOCUMENT_INFO[name].rules }) },
+    ...(name === 'public' ? { crossOrigin: true } : {}),
+    ...((SNAPSHOT_DOCUMENTS as readonly string[]).includes(name)
+      ? {
+          query: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              snapshot: { ...DAY, description: 'The period end (YYYY-MM-DD) of a recorded OCR: the document as it was when that OCR was recorded.' },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      200: {
+        description: `${TRUST_DOCUMENT_INFO[name].title}: JSON, or the page with Accept: text/html.`,
+        content: { 'application/json': jsonSchema(name), 'text/html': { type: 'string' } },
+        headers: HEADERS,
       },
-      async handle(input, res) {
-        await send(name, input, res);
+      304: { description: 'If-None-Match matched the ETag of the representation asked for.', contentType: 'application/json' },
+      406: {
+        description: 'Accept allows neither application/json nor text/html.',
+        contentType: 'application/problem+json',
+        schema: { $ref: '#/components/schemas/Problem' },
       },
-    }),
-  );
+    },
+    async handle(input, res) {
+      await send(name, input, res);
+    },
+  }));
 }
 
 /** JSON unless the request prefers the page (a browser's Accept); 406 when it accepts neither. */
 function formatOf(res: Response): TrustFormat {
   const type = res.req.accepts(['application/json', 'text/html']);
-  if (type === false) throw new HttpProblem(406, 'not-acceptable', `Accept ${JSON.stringify(String(res.req.headers.accept).slice(0, 100))}: this route answers application/json or text/html`);
+  if (type === false)
+    throw new HttpProblem(
+      406,
+      'not-acceptable',
+      `Accept ${JSON.stringify(String(res.req.headers.accept).slice(0, 100))}: this route answers application/json or text/html`,
+    );
   return type === 'text/html' ? 'html' : 'json';
 }

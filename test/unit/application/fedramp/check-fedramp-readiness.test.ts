@@ -1,5 +1,9 @@
 import { ProcessRun } from '../../../../src/application/conmon/process-run';
-import { CheckFedrampReadiness, type CheckFedrampReadinessInput, type CheckFedrampReadinessResult } from '../../../../src/application/fedramp/check-fedramp-readiness';
+import {
+  CheckFedrampReadiness,
+  type CheckFedrampReadinessInput,
+  type CheckFedrampReadinessResult,
+} from '../../../../src/application/fedramp/check-fedramp-readiness';
 import { WriteScn } from '../../../../src/application/fedramp/write-scn';
 import type { Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
 import type { FedrampProfile } from '../../../../src/domain/fedramp/profile';
@@ -20,26 +24,70 @@ import rulesData from '../../../../src/domain/fedramp/data/cr26-rules.json';
 const NOW = '2026-12-10T00:00:00Z';
 const CONFIG = '/work/svc.config.json';
 const STATEMENTS_FILE = '/work/statements.md';
-const PROFILE: FedrampProfile = { type: '20x', class: 'B', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp', statements: STATEMENTS_FILE };
-const STATEMENTS = ['# Statements', '', '## KSI-IAM-APM', 'Every account signs in with a passkey.', '', '## VDR-TFR-PVR', 'We remediate by N-rating within the timeframes.', ''].join('\n');
+const PROFILE: FedrampProfile = {
+  type: '20x',
+  class: 'B',
+  package_uri: 'https://trust.example.com/fedramp/cpo.json',
+  evidence_base_uri: 'https://trust.example.com/fedramp',
+  statements: STATEMENTS_FILE,
+};
+const STATEMENTS = [
+  '# Statements',
+  '',
+  '## KSI-IAM-APM',
+  'Every account signs in with a passkey.',
+  '',
+  '## VDR-TFR-PVR',
+  'We remediate by N-rating within the timeframes.',
+  '',
+].join('\n');
 const CR26_REPORT = {
   schema_version: '1',
   generated_at: '2026-12-09T08:00:00Z',
   source: { tool: 'svc-fixture', version: '1' },
   results: [
-    { ksi_id: 'KSI-IAM-APM', status: 'PASS', observed_at: '2026-12-09T07:00:00Z', checks: [{ id: 'passkeys-only', status: 'PASS' }, { id: 'no-passwords', status: 'PASS' }] },
+    {
+      ksi_id: 'KSI-IAM-APM',
+      status: 'PASS',
+      observed_at: '2026-12-09T07:00:00Z',
+      checks: [
+        { id: 'passkeys-only', status: 'PASS' },
+        { id: 'no-passwords', status: 'PASS' },
+      ],
+    },
     { ksi_id: 'KSI-CNA-RNT', status: 'PASS', observed_at: '2026-11-20T07:00:00Z', checks: [{ id: 'deny-by-default', status: 'PASS' }] },
     { ksi_id: 'KSI-CED-RAT', status: 'PASS', observed_at: '2026-10-01T00:00:00Z', evidence_kind: 'non-machine' },
     { ksi_id: 'KSI-SVC-SIN', status: 'FAIL', observed_at: '2026-12-09T07:00:00Z', checks: [{ id: 'signed-artifacts', status: 'FAIL' }] },
   ],
 };
 /** Another source, Prowler, whose last run is three weeks old. */
-const PROWLER = { schema_version: '1', generated_at: '2026-11-20T08:00:00Z', source: { tool: 'Prowler', version: '5' }, results: [{ ksi_id: 'KSI-RPL-ABO', status: 'PASS', observed_at: '2026-11-20T08:00:00Z' }] };
+const PROWLER = {
+  schema_version: '1',
+  generated_at: '2026-11-20T08:00:00Z',
+  source: { tool: 'Prowler', version: '5' },
+  results: [{ ksi_id: 'KSI-RPL-ABO', status: 'PASS', observed_at: '2026-11-20T08:00:00Z' }],
+};
 const FILES = {
   '/work/cr26-report.json': CR26_REPORT,
   '/work/prowler.json': PROWLER,
   [STATEMENTS_FILE]: STATEMENTS,
-  '/work/statuses.md': ['## VDR-TFR-PVR', 'We will remediate by N-rating.', '', '### Status', 'Planned', '', '## AFC-CSO-INB', 'Our inbox.', '### Status', 'Not Applicable', '', '## AFC-CSO-RCV', '### Status', 'Implemented', ''].join('\n'),
+  '/work/statuses.md': [
+    '## VDR-TFR-PVR',
+    'We will remediate by N-rating.',
+    '',
+    '### Status',
+    'Planned',
+    '',
+    '## AFC-CSO-INB',
+    'Our inbox.',
+    '### Status',
+    'Not Applicable',
+    '',
+    '## AFC-CSO-RCV',
+    '### Status',
+    'Implemented',
+    '',
+  ].join('\n'),
   // "Zugriffsprüfung" saved as Latin-1: ü is the single byte 0xFC.
   '/work/latin1.md': Buffer.concat([Buffer.from('# Statements\n\n## KSI-IAM-APM\nZugriffspr'), Buffer.from([0xfc]), Buffer.from('fung mit Passkeys.\n')]),
 };
@@ -56,14 +104,19 @@ async function readiness(options: UnitOptions & { recorded?: [string, string, st
   const { recorded = [], rules, ...unit } = options;
   const d = unitContainer({ now: NOW, profile: PROFILE, files: FILES, ...unit });
   if (rules !== undefined) d.container.register(FEDRAMP_RULES_SOURCE, { useValue: new FixedRulesSource(rules) });
-  for (const [input, now, source] of recorded) await d.container.resolve(ProcessRun).execute({ input, now: new Date(now), ...(source === undefined ? {} : { source }) });
+  for (const [input, now, source] of recorded)
+    await d.container.resolve(ProcessRun).execute({ input, now: new Date(now), ...(source === undefined ? {} : { source }) });
   const check = (input: CheckFedrampReadinessInput = {}) => d.container.resolve(CheckFedrampReadiness).execute(input);
   return { ...d, check };
 }
 const item = (result: CheckFedrampReadinessResult, id: string): ReadinessItem => [...result.rules, ...result.ksis].find((i) => i.id === id)!;
 /** What readiness counts as blocking, read off the items: a MUST or MUST NOT in force, not met or needing a statement. */
 const blocking = (result: CheckFedrampReadinessResult) =>
-  [...result.rules, ...result.ksis].filter((i) => (i.force === 'MUST' || i.force === 'MUST NOT') && i.effective.state === 'in_force' && (i.status === 'not_met' || i.status === 'needs_statement')).map((i) => i.id);
+  [...result.rules, ...result.ksis]
+    .filter(
+      (i) => (i.force === 'MUST' || i.force === 'MUST NOT') && i.effective.state === 'in_force' && (i.status === 'not_met' || i.status === 'needs_statement'),
+    )
+    .map((i) => i.id);
 
 describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
   it('judges an empty store: every KSI and every rule svc judges not met for want of a run, the rest by the statements', async () => {
@@ -78,13 +131,43 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
       recommended: [],
       optional: [],
       // Not met: the 5 rules svc judges without a run (no vulnerability is judged without one); met: VDR-TFR-PVR's statement.
-      counts: { rules: { total: 155, met: 1, not_met: 5, needs_statement: 149, not_yet_required: 0 }, ksis: { total: 46, met: 0, not_met: 46, needs_statement: 0, not_yet_required: 0 } },
+      counts: {
+        rules: { total: 155, met: 1, not_met: 5, needs_statement: 149, not_yet_required: 0 },
+        ksis: { total: 46, met: 0, not_met: 46, needs_statement: 0, not_yet_required: 0 },
+      },
     });
     expect(result).not.toHaveProperty('missing_rules');
-    expect(result.rules.filter((r) => r.status === 'not_met').map((r) => r.id)).toEqual(['CCM-OCR-NRD', 'FRC-CSX-VVK', 'SDR-CSX-KMT', 'VDR-TFR-MVX', 'VDR-TFR-NMV']);
-    expect(item(result, 'VDR-TFR-MVX')).toEqual({ id: 'VDR-TFR-MVX', kind: 'rule', force: 'MUST', effective: { state: 'in_force', since: '2026-12-07' }, status: 'not_met', ...NO_RUN });
-    expect(item(result, 'VDR-TFR-PVR')).toEqual({ id: 'VDR-TFR-PVR', kind: 'rule', force: 'SHOULD', effective: { state: 'in_force', since: '2026-12-07' }, status: 'met' });
-    expect(item(result, 'AFC-CSO-INB')).toEqual({ id: 'AFC-CSO-INB', kind: 'rule', force: 'MUST', effective: { state: 'in_force', since: '2026-01-05' }, status: 'needs_statement', why: 'no provider statement', todo: `write ## AFC-CSO-INB in ${STATEMENTS_FILE}` });
+    expect(result.rules.filter((r) => r.status === 'not_met').map((r) => r.id)).toEqual([
+      'CCM-OCR-NRD',
+      'FRC-CSX-VVK',
+      'SDR-CSX-KMT',
+      'VDR-TFR-MVX',
+      'VDR-TFR-NMV',
+    ]);
+    expect(item(result, 'VDR-TFR-MVX')).toEqual({
+      id: 'VDR-TFR-MVX',
+      kind: 'rule',
+      force: 'MUST',
+      effective: { state: 'in_force', since: '2026-12-07' },
+      status: 'not_met',
+      ...NO_RUN,
+    });
+    expect(item(result, 'VDR-TFR-PVR')).toEqual({
+      id: 'VDR-TFR-PVR',
+      kind: 'rule',
+      force: 'SHOULD',
+      effective: { state: 'in_force', since: '2026-12-07' },
+      status: 'met',
+    });
+    expect(item(result, 'AFC-CSO-INB')).toEqual({
+      id: 'AFC-CSO-INB',
+      kind: 'rule',
+      force: 'MUST',
+      effective: { state: 'in_force', since: '2026-01-05' },
+      status: 'needs_statement',
+      why: 'no provider statement',
+      todo: `write ## AFC-CSO-INB in ${STATEMENTS_FILE}`,
+    });
     expect(result.ksis.map((k) => k.id)).toEqual(ALL_KSIS);
     expect(item(result, 'KSI-IAM-APM')).toEqual({ id: 'KSI-IAM-APM', ...KSI_BASE, status: 'not_met', ...NO_RUN });
     expect(item(result, 'KSI-RPL-ABO')).toEqual({ id: 'KSI-RPL-ABO', ...KSI_BASE, status: 'not_met', ...NO_RUN, warnings: [generated('KSI-RPL-ABO')] });
@@ -98,7 +181,13 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
   it('judges the store’s latest run: a KSI Implemented, fresh, with its methods and a statement is met; the others say every reason and what to do', async () => {
     const d = await readiness({ recorded: [['/work/cr26-report.json', '2026-12-09T09:00:00Z']] });
     const result = await d.check();
-    expect(result.run).toEqual({ seq: 1, id: d.store.shared.runs[0].run.summary.id, as_of: '2026-12-09T08:00:00Z', results: 4, sources: [{ source: 'svc-fixture', seq: 1, as_of: '2026-12-09T08:00:00Z', results: 4 }] });
+    expect(result.run).toEqual({
+      seq: 1,
+      id: d.store.shared.runs[0].run.summary.id,
+      as_of: '2026-12-09T08:00:00Z',
+      results: 4,
+      sources: [{ source: 'svc-fixture', seq: 1, as_of: '2026-12-09T08:00:00Z', results: 4 }],
+    });
     expect(item(result, 'KSI-IAM-APM')).toEqual({ id: 'KSI-IAM-APM', ...KSI_BASE, status: 'met' });
     // Non-machine evidence of 2026-10-01 is within VDR-TFR-NMV's 3 months.
     expect(item(result, 'KSI-CED-RAT')).toEqual({ id: 'KSI-CED-RAT', ...KSI_BASE, status: 'met', warnings: [generated('KSI-CED-RAT')] });
@@ -111,7 +200,14 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
       todo: RERUN,
       warnings: [generated('KSI-CNA-RNT')],
     });
-    expect(item(result, 'KSI-SVC-SIN')).toEqual({ id: 'KSI-SVC-SIN', ...KSI_BASE, status: 'not_met', why: 'Not Implemented (0 pass, 1 fail, 0 other)', todo: 'fix what the failing checks report and record a new run', warnings: [generated('KSI-SVC-SIN')] });
+    expect(item(result, 'KSI-SVC-SIN')).toEqual({
+      id: 'KSI-SVC-SIN',
+      ...KSI_BASE,
+      status: 'not_met',
+      why: 'Not Implemented (0 pass, 1 fail, 0 other)',
+      todo: 'fix what the failing checks report and record a new run',
+      warnings: [generated('KSI-SVC-SIN')],
+    });
     // FRC-CSX-VVK is a SHOULD for Class B: a shortfall is a warning.
     expect(item(result, 'KSI-RPL-ABO')).toEqual({
       id: 'KSI-RPL-ABO',
@@ -122,12 +218,22 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
       warnings: [generated('KSI-RPL-ABO'), '0 automated methods; FRC-CSX-VVK (SHOULD) asks at least 1'],
     });
 
-    expect(result.rules.filter((r) => SVC_JUDGED.includes(r.id)).map((r) => [r.id, r.status])).toEqual(SVC_JUDGED.map((id) => [id, id === 'VDR-TFR-MVX' || id === 'FRC-CSX-VVK' ? 'not_met' : 'met']));
+    expect(result.rules.filter((r) => SVC_JUDGED.includes(r.id)).map((r) => [r.id, r.status])).toEqual(
+      SVC_JUDGED.map((id) => [id, id === 'VDR-TFR-MVX' || id === 'FRC-CSX-VVK' ? 'not_met' : 'met']),
+    );
     expect(item(result, 'VDR-TFR-MVX')).toMatchObject({ status: 'not_met', why: '1 machine-based result is older than 7 days', todo: RERUN });
     const without = ALL_KSIS.filter((id) => !['KSI-CED-RAT', 'KSI-CNA-RNT', 'KSI-IAM-APM', 'KSI-SVC-SIN'].includes(id));
-    expect(item(result, 'FRC-CSX-VVK')).toMatchObject({ force: 'SHOULD', status: 'not_met', why: `42 KSIs have fewer than 1 automated method: ${without.map((id) => `${id} (0)`).join(', ')}`, todo: 'add automated checks from more tools or checks for those KSIs' });
+    expect(item(result, 'FRC-CSX-VVK')).toMatchObject({
+      force: 'SHOULD',
+      status: 'not_met',
+      why: `42 KSIs have fewer than 1 automated method: ${without.map((id) => `${id} (0)`).join(', ')}`,
+      todo: 'add automated checks from more tools or checks for those KSIs',
+    });
     // The 8 rules svc judges and VDR-TFR-PVR's statement (svc's judgment goes first): 155 - 8 need a statement.
-    expect(result.counts).toEqual({ rules: { total: 155, met: 6, not_met: 2, needs_statement: 147, not_yet_required: 0 }, ksis: { total: 46, met: 2, not_met: 44, needs_statement: 0, not_yet_required: 0 } });
+    expect(result.counts).toEqual({
+      rules: { total: 155, met: 6, not_met: 2, needs_statement: 147, not_yet_required: 0 },
+      ksis: { total: 46, met: 2, not_met: 44, needs_statement: 0, not_yet_required: 0 },
+    });
     expect(result.must_not_met).toEqual(blocking(result));
     expect(result.must_not_met).toHaveLength(134);
     expect(result.must_not_met).toContain('KSI-SVC-SIN');
@@ -135,7 +241,12 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
   });
 
   it('lists every source of the state with its latest run, a source whose next run was due before now as stale', async () => {
-    const d = await readiness({ recorded: [['/work/prowler.json', '2026-11-20T09:00:00Z'], ['/work/cr26-report.json', '2026-12-09T09:00:00Z', 'ScubaGear (contoso.onmicrosoft.com)']] });
+    const d = await readiness({
+      recorded: [
+        ['/work/prowler.json', '2026-11-20T09:00:00Z'],
+        ['/work/cr26-report.json', '2026-12-09T09:00:00Z', 'ScubaGear (contoso.onmicrosoft.com)'],
+      ],
+    });
     const result = await d.check();
     expect(result.run).toMatchObject({ seq: 2, as_of: '2026-12-09T08:00:00Z', results: 1 + 4 });
     expect(result.run!.sources).toEqual([
@@ -144,7 +255,10 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
       { source: 'ScubaGear (contoso.onmicrosoft.com)', seq: 2, as_of: '2026-12-09T08:00:00Z', results: 4 },
     ]);
     // Prowler's result still counts in the state, stale.
-    expect(item(result, 'KSI-RPL-ABO')).toMatchObject({ status: 'not_met', why: '1 of 1 machine-based result older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-20' });
+    expect(item(result, 'KSI-RPL-ABO')).toMatchObject({
+      status: 'not_met',
+      why: '1 of 1 machine-based result older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-20',
+    });
   });
 
   it("judges the provider's words: Planned not met, Not Applicable met with a warning, a heading without text needs a statement", async () => {
@@ -159,15 +273,27 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
       why: "the provider's status is Planned",
       todo: 'implement it, then update ### Status under ## VDR-TFR-PVR in /work/statuses.md',
     });
-    expect(item(result, 'AFC-CSO-INB')).toMatchObject({ status: 'met', warnings: ["the provider's status is Not Applicable; the assessor decides whether the rule applies"] });
-    expect(item(result, 'AFC-CSO-RCV')).toMatchObject({ status: 'needs_statement', why: '## AFC-CSO-RCV (/work/statuses.md:12) has no implementation text', todo: 'write how the rule is met under ## AFC-CSO-RCV in /work/statuses.md' });
+    expect(item(result, 'AFC-CSO-INB')).toMatchObject({
+      status: 'met',
+      warnings: ["the provider's status is Not Applicable; the assessor decides whether the rule applies"],
+    });
+    expect(item(result, 'AFC-CSO-RCV')).toMatchObject({
+      status: 'needs_statement',
+      why: '## AFC-CSO-RCV (/work/statuses.md:12) has no implementation text',
+      todo: 'write how the rule is met under ## AFC-CSO-RCV in /work/statuses.md',
+    });
   });
 
   it('says where to name a statements file when the profile names none', async () => {
     const d = await readiness({ profile: { ...PROFILE, statements: undefined } });
     const result = await d.check();
-    expect(item(result, 'AFC-CSO-INB')).toMatchObject({ status: 'needs_statement', todo: 'name a statements file in fedramp.statements (svc.config.json) and write ## AFC-CSO-INB in it' });
-    expect(item(result, 'KSI-IAM-APM').warnings).toEqual(['ksiImplementation is generated by svc; write ## KSI-IAM-APM in the statements file (fedramp.statements in svc.config.json)']);
+    expect(item(result, 'AFC-CSO-INB')).toMatchObject({
+      status: 'needs_statement',
+      todo: 'name a statements file in fedramp.statements (svc.config.json) and write ## AFC-CSO-INB in it',
+    });
+    expect(item(result, 'KSI-IAM-APM').warnings).toEqual([
+      'ksiImplementation is generated by svc; write ## KSI-IAM-APM in the statements file (fedramp.statements in svc.config.json)',
+    ]);
   });
 
   it('gives a rule required only later its date, and one FedRAMP leaves to a pilot for the class none', async () => {
@@ -198,21 +324,33 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
     const d = await readiness({ recorded: [['/work/cr26-report.json', '2026-12-09T09:00:00Z']], profile: { ...PROFILE, class: 'C' } });
     const result = await d.check();
     // 6 months before 2026-12-10; KSI-IAM-APM's two checks are its 2 methods.
-    expect(item(result, 'KSI-IAM-APM')).toMatchObject({ status: 'not_met', why: 'history since 2026-12-09; FRC-CSX-MOT (MUST) asks 6 months, since 2026-06-10', todo: 'record a run every day with svc conmon process; the history grows with each' });
+    expect(item(result, 'KSI-IAM-APM')).toMatchObject({
+      status: 'not_met',
+      why: 'history since 2026-12-09; FRC-CSX-MOT (MUST) asks 6 months, since 2026-06-10',
+      todo: 'record a run every day with svc conmon process; the history grows with each',
+    });
     // VDR-TFR-NMV's 3 months hold for every class; KSI-CED-RAT's one result is its tool's one check.
     expect(item(result, 'KSI-CED-RAT')).toMatchObject({
       status: 'not_met',
       why: '1 automated method; FRC-CSX-VVK (MUST) asks at least 2; history since 2026-12-09; FRC-CSX-MOT (MUST) asks 6 months, since 2026-06-10',
       todo: 'add automated checks from more tools or checks; record a run every day with svc conmon process; the history grows with each',
     });
-    expect(item(result, 'FRC-CSX-MOT')).toMatchObject({ force: 'MUST', status: 'not_met', why: expect.stringMatching(/^46 KSIs have less than 6 months of recorded history: KSI-CED-RAT \(since 2026-12-09\), KSI-CMT-LMC \(none\), /) });
+    expect(item(result, 'FRC-CSX-MOT')).toMatchObject({
+      force: 'MUST',
+      status: 'not_met',
+      why: expect.stringMatching(/^46 KSIs have less than 6 months of recorded history: KSI-CED-RAT \(since 2026-12-09\), KSI-CMT-LMC \(none\), /),
+    });
   });
 
   it('gives Class A the 7 KSIs FRC-CLA-MFR names with its force and date, and lists the recommended and optional rules apart', async () => {
     const d = await readiness({ recorded: [['/work/cr26-report.json', '2026-12-09T09:00:00Z']] });
     const result = await d.check({ class: 'A' });
     expect(result.ksis.map((k) => [k.id, k.force, k.effective])).toEqual(
-      ['KSI-CED-RAT', 'KSI-CMT-LMC', 'KSI-CNA-RNT', 'KSI-IAM-AAM', 'KSI-IAM-APM', 'KSI-INR-RIR', 'KSI-SVC-SIN'].map((id) => [id, 'MUST', { state: 'in_force', since: '2026-07-04' }]),
+      ['KSI-CED-RAT', 'KSI-CMT-LMC', 'KSI-CNA-RNT', 'KSI-IAM-AAM', 'KSI-IAM-APM', 'KSI-INR-RIR', 'KSI-SVC-SIN'].map((id) => [
+        id,
+        'MUST',
+        { state: 'in_force', since: '2026-07-04' },
+      ]),
     );
     // Class A's VDR-TFR-MVX is a month: 2026-11-20 is fresh.
     expect(item(result, 'KSI-CNA-RNT')).toMatchObject({ status: 'met' });
@@ -228,19 +366,31 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
     const rules = builtInRules();
     const d = await readiness({ rules: { ...rules, rules: rules.rules.filter((r) => r.id !== 'SDR-CSX-KSI') } });
     const result = await d.check();
-    expect(result.missing_rules).toEqual([{ id: 'SDR-CSX-KSI', uses: 'the force of the KSIs for 20x Classes B to D', without: 'the KSIs are judged with no force, so none blocks readiness' }]);
+    expect(result.missing_rules).toEqual([
+      { id: 'SDR-CSX-KSI', uses: 'the force of the KSIs for 20x Classes B to D', without: 'the KSIs are judged with no force, so none blocks readiness' },
+    ]);
     expect(item(result, 'KSI-IAM-APM')).toEqual({ id: 'KSI-IAM-APM', kind: 'ksi', effective: { state: 'in_force' }, status: 'not_met', ...NO_RUN });
     expect(result.must_not_met.filter((id) => id.startsWith('KSI-'))).toEqual([]);
   });
 
   it('reminds of a recorded SCN notice whose day has passed on its rule, the status as judged', async () => {
     const d = await readiness({ holidays: ['2026-11-26'] });
-    await d.container.resolve(WriteScn).execute({ type: 'adaptive', summary: 'Move the database to a new region', dates: { start: '2026-11-02', finish: '2026-11-16' }, now: new Date('2026-11-20T12:00:00Z'), out: '/out/scn.json' });
+    await d.container
+      .resolve(WriteScn)
+      .execute({
+        type: 'adaptive',
+        summary: 'Move the database to a new region',
+        dates: { start: '2026-11-02', finish: '2026-11-16' },
+        now: new Date('2026-11-20T12:00:00Z'),
+        out: '/out/scn.json',
+      });
     const result = await d.check();
     // 10 business days after 2026-11-16, Thanksgiving skipped: 2026-12-01.
     expect(item(result, 'SCN-ADP-NTF')).toMatchObject({
       status: 'needs_statement',
-      warnings: ['SCN "Move the database to a new region" (journal 1): the notice after finishing was due by 2026-12-01 (10 business days after the finish 2026-11-16)'],
+      warnings: [
+        'SCN "Move the database to a new region" (journal 1): the notice after finishing was due by 2026-12-01 (10 business days after the finish 2026-11-16)',
+      ],
     });
     const before = await d.check({ now: new Date('2026-12-01T12:00:00Z') });
     expect(item(before, 'SCN-ADP-NTF')).not.toHaveProperty('warnings');
@@ -253,10 +403,30 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
 
   describe('refuses, writing and recording nothing', () => {
     it.each<[string, FedrampProfile, string, string]>([
-      ['a profile without a class', { ...PROFILE, class: undefined }, 'invalid-config', `${CONFIG}: fedramp.class: missing; svc fedramp readiness needs it: write A, B, C or D, or pass --class; see docs/configuration.md`],
-      ['a profile without a type', { ...PROFILE, type: undefined }, 'invalid-config', `${CONFIG}: fedramp.type: missing; svc fedramp readiness needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`],
-      ['a statements file that is not there', { ...PROFILE, statements: '/work/missing.md' }, 'file-not-found', '/work/missing.md: no such input file; check the path'],
-      ['a statements file that is not UTF-8', { ...PROFILE, statements: '/work/latin1.md' }, 'invalid-utf8', '/work/latin1.md: not UTF-8 text: byte 39 (line 4), 0xFC, is not part of a UTF-8 character; save the file as UTF-8'],
+      [
+        'a profile without a class',
+        { ...PROFILE, class: undefined },
+        'invalid-config',
+        `${CONFIG}: fedramp.class: missing; svc fedramp readiness needs it: write A, B, C or D, or pass --class; see docs/configuration.md`,
+      ],
+      [
+        'a profile without a type',
+        { ...PROFILE, type: undefined },
+        'invalid-config',
+        `${CONFIG}: fedramp.type: missing; svc fedramp readiness needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`,
+      ],
+      [
+        'a statements file that is not there',
+        { ...PROFILE, statements: '/work/missing.md' },
+        'file-not-found',
+        '/work/missing.md: no such input file; check the path',
+      ],
+      [
+        'a statements file that is not UTF-8',
+        { ...PROFILE, statements: '/work/latin1.md' },
+        'invalid-utf8',
+        '/work/latin1.md: not UTF-8 text: byte 39 (line 4), 0xFC, is not part of a UTF-8 character; save the file as UTF-8',
+      ],
     ])('%s', async (_what, profile, code, message) => {
       const d = await readiness({ profile, recorded: [['/work/cr26-report.json', '2026-12-09T09:00:00Z']] });
       await expect(d.check()).rejects.toMatchObject({ code, message });
@@ -268,7 +438,10 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
     it('a run store whose runs no longer verify', async () => {
       const d = await readiness({ recorded: [['/work/cr26-report.json', '2026-12-09T09:00:00Z']] });
       d.store.shared.runs[0].run.summary.as_of = '2026-12-01T08:00:00Z';
-      await expect(d.check()).rejects.toMatchObject({ code: 'run-store-tampered', message: expect.stringMatching(/^memory: the hash chain does not match the summary of run 1 /) });
+      await expect(d.check()).rejects.toMatchObject({
+        code: 'run-store-tampered',
+        message: expect.stringMatching(/^memory: the hash chain does not match the summary of run 1 /),
+      });
     });
   });
 });

@@ -25,7 +25,12 @@ import rulesData from '../../../../src/domain/fedramp/data/cr26-rules.json';
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const NOW = '2026-11-20T12:00:00Z';
 const CONFIG = '/work/svc.config.json';
-const PROFILE: FedrampProfile = { type: '20x', class: 'B', package_uri: 'https://trust.example.com/fedramp/cpo.json', evidence_base_uri: 'https://trust.example.com/fedramp' };
+const PROFILE: FedrampProfile = {
+  type: '20x',
+  class: 'B',
+  package_uri: 'https://trust.example.com/fedramp/cpo.json',
+  evidence_base_uri: 'https://trust.example.com/fedramp',
+};
 
 type Outcome = 'PASS' | 'FAIL' | 'WARN';
 /** A report of `tool` generated on `day` at 08:00Z, each result observed then with one check named after its KSI. */
@@ -39,7 +44,10 @@ const report = (day: string, tool: string, results: [string, Outcome][]) => ({
 // Two sources: Prowler on the 1st (KSI-IAM-APM passing) and the 3rd (failing), Checkov on the 2nd (KSI-IAM-APM
 // passing, KSI-CNA-RNT failing).
 const PROWLER_1 = report('2026-11-01', 'Prowler', [['KSI-IAM-APM', 'PASS']]);
-const CHECKOV_2 = report('2026-11-02', 'Checkov', [['KSI-IAM-APM', 'PASS'], ['KSI-CNA-RNT', 'FAIL']]);
+const CHECKOV_2 = report('2026-11-02', 'Checkov', [
+  ['KSI-IAM-APM', 'PASS'],
+  ['KSI-CNA-RNT', 'FAIL'],
+]);
 const PROWLER_3 = report('2026-11-03', 'Prowler', [['KSI-IAM-APM', 'FAIL']]);
 // One source over more than a year: passing in May 2025, failing in June 2025, passing again in November 2026.
 const MAY_2025 = report('2025-05-20', 'Prowler', [['KSI-IAM-APM', 'PASS']]);
@@ -53,7 +61,10 @@ const FILES = {
   '/r/may-2025.json': MAY_2025,
   '/r/june-2025.json': JUNE_2025,
   '/r/nov-2026.json': NOV_2026,
-  '/r/rev5.json': report('2026-11-02', 'Prowler', [['KSI-AC-02', 'PASS'], ['KSI-AU-02', 'FAIL']]),
+  '/r/rev5.json': report('2026-11-02', 'Prowler', [
+    ['KSI-AC-02', 'PASS'],
+    ['KSI-AU-02', 'FAIL'],
+  ]),
   '/r/earlier-day.json': report('2026-11-02', 'Prowler', [['KSI-IAM-APM', 'FAIL']]),
   '/r/later-day.json': report('2026-11-10', 'Prowler', [['KSI-IAM-APM', 'PASS']]),
   '/work/statements.md': ['# Statements', '', '## KSI-IAM-02', 'Passkeys only.', '', '### Status', 'Planned', ''].join('\n'),
@@ -145,7 +156,10 @@ describe('Cr26Assessment, unit', () => {
       expect(scope.profile).toEqual({ ...PROFILE, type: 'rev5', class: 'C' });
       expect(scope.now).toEqual(new Date('2026-12-01T00:00:00Z'));
       expect(scope.found.ksis).toEqual([]);
-      expect(scope.cadences).toEqual({ machine: { kind: 'machine', rule: 'VDR-TFR-MVF', force: 'MUST', every: { unit: 'months', num: 1 } }, nonMachine: NON_MACHINE });
+      expect(scope.cadences).toEqual({
+        machine: { kind: 'machine', rule: 'VDR-TFR-MVF', force: 'MUST', every: { unit: 'months', num: 1 } },
+        nonMachine: NON_MACHINE,
+      });
     });
 
     it('gives Class A the 7 KSIs FRC-CLA-MFR names and VDR-TFR-MVX’s monthly SHOULD', async () => {
@@ -157,12 +171,24 @@ describe('Cr26Assessment, unit', () => {
 
     it('gives 20x Class D, for which VDR-TFR-MVX says nothing, Class C’s 3 days, saying so', async () => {
       const { cr26 } = await assessment();
-      expect(cr26.scope({ class: 'D' }, [], 'svc fedramp readiness').cadences.machine).toEqual({ kind: 'machine', rule: 'VDR-TFR-MVX', force: 'MUST', every: { unit: 'days', num: 3 }, from_class: 'C' });
+      expect(cr26.scope({ class: 'D' }, [], 'svc fedramp readiness').cadences.machine).toEqual({
+        kind: 'machine',
+        rule: 'VDR-TFR-MVX',
+        force: 'MUST',
+        every: { unit: 'days', num: 3 },
+        from_class: 'C',
+      });
     });
 
     it('takes the path, status and next assessment the profile gives', async () => {
       const { cr26 } = await assessment({ profile: { ...PROFILE, path: 'agency', status: 'certified', next_assessment: '2027-03-01' } });
-      expect(cr26.scope({}, [], 'svc fedramp readiness').found.profile).toEqual({ type: '20x', class: 'B', path: 'agency', status: 'certified', next_assessment: '2027-03-01' });
+      expect(cr26.scope({}, [], 'svc fedramp readiness').found.profile).toEqual({
+        type: '20x',
+        class: 'B',
+        path: 'agency',
+        status: 'certified',
+        next_assessment: '2027-03-01',
+      });
     });
 
     it('judges no kind of evidence for freshness whose cadence rule the release does not hold', async () => {
@@ -176,15 +202,36 @@ describe('Cr26Assessment, unit', () => {
       const rules = builtInRules();
       delete rules.rules.find((r) => r.id === 'VDR-TFR-MVX')!.varies_by_class!.B!.timeframe;
       const { cr26 } = await assessment({ rules });
-      expect(cr26.scope({}, [], 'svc fedramp readiness').cadences.machine).toEqual({ kind: 'machine', rule: 'VDR-TFR-MVX', force: 'SHOULD', every: { unit: 'months', num: 1 }, from_class: 'A' });
+      expect(cr26.scope({}, [], 'svc fedramp readiness').cadences.machine).toEqual({
+        kind: 'machine',
+        rule: 'VDR-TFR-MVX',
+        force: 'SHOULD',
+        every: { unit: 'months', num: 1 },
+        from_class: 'A',
+      });
     });
 
     describe('refuses, naming the key, the file and the flag that may give it, before anything is read or written', () => {
       it.each<[string, FedrampProfile, readonly ('package_uri' | 'evidence_base_uri')[], string]>([
-        ['no type', { ...PROFILE, type: undefined }, [], `${CONFIG}: fedramp.type: missing; svc fedramp sdr needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`],
-        ['no class', { ...PROFILE, class: undefined }, [], `${CONFIG}: fedramp.class: missing; svc fedramp sdr needs it: write A, B, C or D, or pass --class; see docs/configuration.md`],
+        [
+          'no type',
+          { ...PROFILE, type: undefined },
+          [],
+          `${CONFIG}: fedramp.type: missing; svc fedramp sdr needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`,
+        ],
+        [
+          'no class',
+          { ...PROFILE, class: undefined },
+          [],
+          `${CONFIG}: fedramp.class: missing; svc fedramp sdr needs it: write A, B, C or D, or pass --class; see docs/configuration.md`,
+        ],
         // The type is asked first, then the class, then the command's keys in its order.
-        ['neither type nor package_uri', { class: 'B' }, ['package_uri'], `${CONFIG}: fedramp.type: missing; svc fedramp sdr needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`],
+        [
+          'neither type nor package_uri',
+          { class: 'B' },
+          ['package_uri'],
+          `${CONFIG}: fedramp.type: missing; svc fedramp sdr needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`,
+        ],
         [
           'no package_uri (no flag gives it)',
           { type: '20x', class: 'B' },
@@ -207,7 +254,11 @@ describe('Cr26Assessment, unit', () => {
 
       it('takes the flags for a profile that gives neither type nor class', async () => {
         const { cr26 } = await assessment({ profile: { package_uri: PROFILE.package_uri } });
-        expect(cr26.scope({ type: '20x', class: 'C' }, ['package_uri'], 'svc fedramp sdr').profile).toEqual({ package_uri: PROFILE.package_uri, type: '20x', class: 'C' });
+        expect(cr26.scope({ type: '20x', class: 'C' }, ['package_uri'], 'svc fedramp sdr').profile).toEqual({
+          package_uri: PROFILE.package_uri,
+          type: '20x',
+          class: 'C',
+        });
       });
 
       it('a release whose cadence rule gives no timeframe for the class or any lower one', async () => {
@@ -219,7 +270,8 @@ describe('Cr26Assessment, unit', () => {
         expect(() => cr26.scope({}, [], 'svc fedramp readiness')).toThrow(
           expect.objectContaining({
             code: 'no-cadence',
-            message: 'CR26 2026.10.05.01: VDR-TFR-MVX gives no timeframe for Class B, so svc cannot judge machine-based evidence for 20x Class B; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)',
+            message:
+              'CR26 2026.10.05.01: VDR-TFR-MVX gives no timeframe for Class B, so svc cannot judge machine-based evidence for 20x Class B; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)',
           }),
         );
       });
@@ -235,12 +287,22 @@ describe('Cr26Assessment, unit', () => {
       const read = await named.statements(named.scope({}, [], 'svc fedramp sdr'));
       expect(read.file).toBe('/work/statements.md');
       // KSI-IAM-02 is an earlier id of KSI-IAM-APM; "Planned" is written as Not Implemented, the word kept.
-      expect(read.byId.get('KSI-IAM-APM')).toEqual({ id: 'KSI-IAM-APM', written: 'KSI-IAM-02', line: 3, implementation: ['Passkeys only.'], validation: [], status: { value: 'Not Implemented', written: 'Planned' } });
+      expect(read.byId.get('KSI-IAM-APM')).toEqual({
+        id: 'KSI-IAM-APM',
+        written: 'KSI-IAM-02',
+        line: 3,
+        implementation: ['Passkeys only.'],
+        validation: [],
+        status: { value: 'Not Implemented', written: 'Planned' },
+      });
     });
 
     it('refuses a statements file that is not there, naming it', async () => {
       const { cr26 } = await assessment({ profile: { ...PROFILE, statements: '/work/missing.md' } });
-      await expect(cr26.statements(cr26.scope({}, [], 'svc fedramp sdr'))).rejects.toMatchObject({ code: 'file-not-found', message: '/work/missing.md: no such input file; check the path' });
+      await expect(cr26.statements(cr26.scope({}, [], 'svc fedramp sdr'))).rejects.toMatchObject({
+        code: 'file-not-found',
+        message: '/work/missing.md: no such input file; check the path',
+      });
     });
   });
 
@@ -289,7 +351,11 @@ describe('Cr26Assessment, unit', () => {
         { date: '2026-11-03', status: 'Partially Implemented' },
       ]);
       // Only Checkov reaches it, from the 2nd.
-      expect(picture.daily.get('KSI-CNA-RNT')).toEqual([{ date: '2026-11-01' }, { date: '2026-11-02', status: 'Not Implemented' }, { date: '2026-11-03', status: 'Not Implemented' }]);
+      expect(picture.daily.get('KSI-CNA-RNT')).toEqual([
+        { date: '2026-11-01' },
+        { date: '2026-11-02', status: 'Not Implemented' },
+        { date: '2026-11-03', status: 'Not Implemented' },
+      ]);
       expect(picture.daily.get('KSI-RPL-ABO')).toEqual([{ date: '2026-11-01' }, { date: '2026-11-02' }, { date: '2026-11-03' }]);
       expect([...picture.daily.keys()]).toEqual(ALL_KSIS);
       expect(picture.metricDays).toBe(3);
@@ -304,7 +370,10 @@ describe('Cr26Assessment, unit', () => {
         { type: 'Report', tool: 'Checkov', ksi_id: 'KSI-IAM-APM', status: 'PASS', kind: 'machine', date: '2026-11-02', hash: 'h' },
         { type: 'Report', tool: 'Prowler', ksi_id: 'KSI-IAM-APM', status: 'FAIL', kind: 'machine', date: '2026-11-03', hash: 'h' },
       ]);
-      expect(picture.facts.freshness).toEqual({ machine: { total: 3, fresh: 0, stale: 3, undated: 0, oldest: '2026-11-02T08:00:00Z' }, nonMachine: { total: 0, fresh: 0, stale: 0, undated: 0 } });
+      expect(picture.facts.freshness).toEqual({
+        machine: { total: 3, fresh: 0, stale: 3, undated: 0, oldest: '2026-11-02T08:00:00Z' },
+        nonMachine: { total: 0, fresh: 0, stale: 0, undated: 0 },
+      });
     });
 
     it('gives 20x Class B the KSI metrics of SDR-CSX-KMT over 30 days and the year from the first recorded day, with no daily list and no history required', async () => {
@@ -339,7 +408,10 @@ describe('Cr26Assessment, unit', () => {
       expect(picture.history.get('KSI-IAM-APM')).toEqual({ since: '2026-11-01', required: { months: 6, force: 'MUST', from: '2026-05-20' }, met: false });
       expect(picture.history.get('KSI-RPL-ABO')).toEqual({ required: { months: 6, force: 'MUST', from: '2026-05-20' }, met: false });
       // FRC-CSX-VVK asks Class C at least 2 methods (MUST): Checkov's and Prowler's checks are 2.
-      expect(picture.facts.tally.evaluation().ksis.find((k) => k.id === 'KSI-IAM-APM')).toMatchObject({ methodsRequired: { min: 2, force: 'MUST' }, methodsMet: true });
+      expect(picture.facts.tally.evaluation().ksis.find((k) => k.id === 'KSI-IAM-APM')).toMatchObject({
+        methodsRequired: { min: 2, force: 'MUST' },
+        methodsMet: true,
+      });
     });
 
     it('carries no KSI metrics when the release does not hold SDR-CSX-KMT, the daily statuses still', async () => {
@@ -451,7 +523,9 @@ describe('Cr26Assessment, unit', () => {
       d.store.shared.runs[1].run.summary.as_of = '2026-11-01T08:00:00Z';
       await expect(d.cr26.storedPicture(d.cr26.scope({}, [], 'svc fedramp sdr'), runs)).rejects.toMatchObject({
         code: 'run-store-tampered',
-        message: expect.stringMatching(/^memory: the hash chain does not match the summary of run 2 \([0-9a-f]{64}\); the store was modified outside svc\. Restore it from backup$/),
+        message: expect.stringMatching(
+          /^memory: the hash chain does not match the summary of run 2 \([0-9a-f]{64}\); the store was modified outside svc\. Restore it from backup$/,
+        ),
       });
     });
 
@@ -476,8 +550,18 @@ describe('Cr26Assessment, unit', () => {
 
   describe('load() and picture(): a report read as `fedramp sdr <report>` reads it, with the store’s history', () => {
     it.each([
-      ['of an earlier day takes that day’s place among the stored ones', '/r/earlier-day.json', ['Implemented', 'Not Implemented', 'Partially Implemented'], ['2026-11-01', '2026-11-02', '2026-11-03']],
-      ['of a later day is added after them', '/r/later-day.json', ['Implemented', 'Implemented', 'Partially Implemented', 'Implemented'], ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-10']],
+      [
+        'of an earlier day takes that day’s place among the stored ones',
+        '/r/earlier-day.json',
+        ['Implemented', 'Not Implemented', 'Partially Implemented'],
+        ['2026-11-01', '2026-11-02', '2026-11-03'],
+      ],
+      [
+        'of a later day is added after them',
+        '/r/later-day.json',
+        ['Implemented', 'Implemented', 'Partially Implemented', 'Implemented'],
+        ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-10'],
+      ],
     ])('a report %s', async (_what, input, statuses, dates) => {
       const { cr26 } = await assessment({ runs: THREE_DAYS });
       const scope = cr26.scope({}, [], 'svc fedramp sdr');

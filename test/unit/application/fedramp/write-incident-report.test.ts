@@ -25,7 +25,13 @@ const agency = (name: string) => ({ name, realms: [], issuers: [], domains: [] }
 const PACKAGE_URI = 'https://trust.example.com/fedramp/cpo.json';
 const EXAMPLES = 'Department of Examples';
 const SAMPLES = 'Department of Samples';
-const PROFILE: FedrampProfile = { type: '20x', class: 'D', fedramp_id: 'FR2612345678', package_uri: PACKAGE_URI, agencies: [agency(EXAMPLES), agency(SAMPLES)] };
+const PROFILE: FedrampProfile = {
+  type: '20x',
+  class: 'D',
+  fedramp_id: 'FR2612345678',
+  package_uri: PACKAGE_URI,
+  agencies: [agency(EXAMPLES), agency(SAMPLES)],
+};
 // Thanksgiving: the real calendar (UsFederalHolidays) keeps it; this double keeps what a test gives it.
 const THANKSGIVING = '2026-11-26';
 
@@ -44,7 +50,8 @@ const API_GROUP = trackingIdOf('CVE-2026-1000');
 const DB_GROUP = trackingIdOf('CVE-2026-2000');
 /** The incident CVE-2026-1000's group is: INC- and 16 hex digits of the SHA-256 of its group's tracking id. */
 const INCIDENT = `INC-${hex(API_GROUP).slice(0, 16)}`;
-const DESCRIPTION = 'CVE-2026-1000: CVE-2026-1000 found on api.example.com; a FedRAMP reportable incident under VER-TFR-IRI (internet-reachable, likely exploitable, N5)';
+const DESCRIPTION =
+  'CVE-2026-1000: CVE-2026-1000 found on api.example.com; a FedRAMP reportable incident under VER-TFR-IRI (internet-reachable, likely exploitable, N5)';
 const OBSERVED = `CVE-2026-1000 (CVE-2026-1000 found) detected by Trivy on 1 resource: api.example.com; first detected ${SCANNED}, last seen ${SCANNED} (1 detection).`;
 const GROUP_MILESTONES = [
   { occurredAt: SCANNED, milestoneDescription: 'CVE-2026-1000 first detected by Trivy on api.example.com' },
@@ -66,7 +73,13 @@ class IncidentSchemas extends FixedSchemaValidator {
 
   override async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
     const file = `/fedramp-schemas/${SCHEMA_FILE}`;
-    return { dir: dir ?? '/fedramp-schemas', files: { incident: file }, definitions: [], schemas: [{ type: 'incident', file, schemaVersion: '0.2.1', sha256: 'c'.repeat(64) }], shapes: this.shapes };
+    return {
+      dir: dir ?? '/fedramp-schemas',
+      files: { incident: file },
+      definitions: [],
+      schemas: [{ type: 'incident', file, schemaVersion: '0.2.1', sha256: 'c'.repeat(64) }],
+      shapes: this.shapes,
+    };
   }
 }
 
@@ -99,7 +112,13 @@ async function incident(options: Setup = {}) {
 const at = (iso: string) => new Date(iso);
 /** The initial report of CVE-2026-1000's incident, recorded (printed, not written) at 00:10. */
 const INITIAL: WriteIncidentReportInput = { type: 'initial', group: 'CVE-2026-1000' };
-const FROM_FLAGS: WriteIncidentReportInput = { type: 'initial', summary: 'Credential stuffing against the admin portal', n: 4, occurredAt: at('2026-12-07T01:00:00Z'), now: at('2026-12-07T02:00:00Z') };
+const FROM_FLAGS: WriteIncidentReportInput = {
+  type: 'initial',
+  summary: 'Credential stuffing against the admin portal',
+  n: 4,
+  occurredAt: at('2026-12-07T01:00:00Z'),
+  now: at('2026-12-07T02:00:00Z'),
+};
 
 describe('WriteIncidentReport (svc fedramp incident), unit', () => {
   describe('an incident drafted from the vulnerability group VER-TFR-IRI flags', () => {
@@ -125,7 +144,17 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         rule: 'IEC-CSO-IIR',
         tracking_id: INCIDENT,
         group: { id: API_GROUP, finding_id: 'CVE-2026-1000' },
-        due: { rule: 'IEC-CSO-IIR', class: 'D', n: 5, force: 'MUST', timeframe: { unit: 'hours', num: 0.25 }, from: SCANNED, at: '2026-12-07T00:15:00Z', basis: 'identified', late: false },
+        due: {
+          rule: 'IEC-CSO-IIR',
+          class: 'D',
+          n: 5,
+          force: 'MUST',
+          timeframe: { unit: 'hours', num: 0.25 },
+          from: SCANNED,
+          at: '2026-12-07T00:15:00Z',
+          basis: 'identified',
+          late: false,
+        },
         at: '2026-12-07T00:10:00Z',
         document,
         written: {
@@ -133,7 +162,11 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
           markdown: { path: '/out/incident.md', name: 'incident.md', sha256: hex(md), bytes: Buffer.byteLength(md) },
         },
         recorded: { journal_seq: 1 },
-        validation: { validated: true, schema: SCHEMA_FILE, judged_by: { type: 'incident', file: SCHEMA_FILE, schema_version: '0.2.1', sha256: `sha256:${'c'.repeat(64)}` } },
+        validation: {
+          validated: true,
+          schema: SCHEMA_FILE,
+          judged_by: { type: 'incident', file: SCHEMA_FILE, schema_version: '0.2.1', sha256: `sha256:${'c'.repeat(64)}` },
+        },
       });
       // The JSON as RFC 8785 canonical text, its twin from the same model.
       expect(json).toBe(canonicalize(document));
@@ -188,7 +221,17 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         rule: 'IEC-CSO-OIR',
         tracking_id: INCIDENT,
         group: { id: API_GROUP, finding_id: 'CVE-2026-1000' },
-        due: { rule: 'IEC-CSO-OIR', class: 'D', n: 5, force: 'MUST', timeframe: { unit: 'hours', num: 3 }, from: '2026-12-07T00:10:00Z', at: '2026-12-07T03:10:00Z', basis: 'last-report', late: false },
+        due: {
+          rule: 'IEC-CSO-OIR',
+          class: 'D',
+          n: 5,
+          force: 'MUST',
+          timeframe: { unit: 'hours', num: 3 },
+          from: '2026-12-07T00:10:00Z',
+          at: '2026-12-07T03:10:00Z',
+          basis: 'last-report',
+          late: false,
+        },
         at: '2026-12-07T02:00:00Z',
         recorded: { journal_seq: 2 },
       });
@@ -201,7 +244,11 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
           detectedAt: SCANNED,
           detectionSource: 'Trivy',
           evaluationCompletedAt: SCANNED,
-          milestones: [...GROUP_MILESTONES, IDENTIFIED, { occurredAt: '2026-12-07T00:10:00Z', milestoneDescription: 'Initial Incident Report recorded (IEC-CSO-IIR, journal entry 1)' }],
+          milestones: [
+            ...GROUP_MILESTONES,
+            IDENTIFIED,
+            { occurredAt: '2026-12-07T00:10:00Z', milestoneDescription: 'Initial Incident Report recorded (IEC-CSO-IIR, journal entry 1)' },
+          ],
         },
         potentialImpact: "Potential Agency Impact N-rating (PAIN): N5. Evaluation: As the incident's report of 2026-12-07T00:10:00Z gave it (journal entry 1).",
         recoveryPlan: 'Mitigate or remediate CVE-2026-1000 by 2026-12-07T12:00:00Z (VDR-TFR-PVR, N5).',
@@ -234,12 +281,28 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
       const d = await incident();
       await d.write(INITIAL);
       await d.write({ type: 'ongoing', trackingId: INCIDENT, now: at('2026-12-07T02:00:00Z') });
-      const result = await d.write({ type: 'final', group: 'CVE-2026-1000', resolvedAt: at('2026-12-07T05:00:00Z'), lessons: ['page the on-call for KEV entries'], now: at('2026-12-07T06:00:00Z'), out: '/out/final.json' });
+      const result = await d.write({
+        type: 'final',
+        group: 'CVE-2026-1000',
+        resolvedAt: at('2026-12-07T05:00:00Z'),
+        lessons: ['page the on-call for KEV entries'],
+        now: at('2026-12-07T06:00:00Z'),
+        out: '/out/final.json',
+      });
       expect(result).toMatchObject({
         report_type: 'final',
         rule: 'IEC-CSO-FIR',
         tracking_id: INCIDENT,
-        due: { rule: 'IEC-CSO-FIR', class: 'D', n: 5, timeframe: { unit: 'hours', num: 3 }, from: '2026-12-07T05:00:00Z', at: '2026-12-07T08:00:00Z', basis: 'resolved', late: false },
+        due: {
+          rule: 'IEC-CSO-FIR',
+          class: 'D',
+          n: 5,
+          timeframe: { unit: 'hours', num: 3 },
+          from: '2026-12-07T05:00:00Z',
+          at: '2026-12-07T08:00:00Z',
+          basis: 'resolved',
+          late: false,
+        },
         recorded: { journal_seq: 3 },
       });
       expect(result.document).toMatchObject({
@@ -256,22 +319,51 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         { occurredAt: '2026-12-07T05:00:00Z', milestoneDescription: 'Incident resolved and recovery complete' },
       ]);
       const journal = await d.store.journal();
-      expect(journal[2].record).toMatchObject({ report_type: 'final', resolved_at: '2026-12-07T05:00:00Z', lessons_learned: ['page the on-call for KEV entries'], due_at: '2026-12-07T08:00:00Z', n: 5 });
+      expect(journal[2].record).toMatchObject({
+        report_type: 'final',
+        resolved_at: '2026-12-07T05:00:00Z',
+        lessons_learned: ['page the on-call for KEV entries'],
+        due_at: '2026-12-07T08:00:00Z',
+        n: 5,
+      });
 
       // Closed: neither a further report of it nor a new initial report from the same group is taken.
       const closed = `${INCIDENT}: this incident's final report is recorded (journal entry 3 at 2026-12-07T06:00:00Z); a new incident needs its own --tracking-id`;
-      await expect(d.write({ type: 'ongoing', trackingId: INCIDENT, now: at('2026-12-07T07:00:00Z'), out: '/out/after.json' })).rejects.toMatchObject({ code: 'incident-closed', message: closed });
-      await expect(d.write({ ...INITIAL, now: at('2026-12-07T07:00:00Z'), out: '/out/after.json' })).rejects.toMatchObject({ code: 'incident-closed', message: closed });
+      await expect(d.write({ type: 'ongoing', trackingId: INCIDENT, now: at('2026-12-07T07:00:00Z'), out: '/out/after.json' })).rejects.toMatchObject({
+        code: 'incident-closed',
+        message: closed,
+      });
+      await expect(d.write({ ...INITIAL, now: at('2026-12-07T07:00:00Z'), out: '/out/after.json' })).rejects.toMatchObject({
+        code: 'incident-closed',
+        message: closed,
+      });
       expect(await d.store.journal()).toHaveLength(3);
       expect([...d.writer.files.keys()]).toEqual(['/out/final.json', '/out/final.md']);
     });
 
     it('takes --n, --summary, --occurred-at and --tracking-id over the group: due from the flagging evaluation at the given rating, late when written after it', async () => {
       const d = await incident();
-      const result = await d.write({ ...INITIAL, n: 1, summary: 'Exploit attempts against the API', occurredAt: at('2026-12-06T22:00:00Z'), trackingId: 'INC-api-2026-12', now: at('2026-12-07T02:00:00Z') });
+      const result = await d.write({
+        ...INITIAL,
+        n: 1,
+        summary: 'Exploit attempts against the API',
+        occurredAt: at('2026-12-06T22:00:00Z'),
+        trackingId: 'INC-api-2026-12',
+        now: at('2026-12-07T02:00:00Z'),
+      });
       expect(result.tracking_id).toBe('INC-api-2026-12');
       // Class D, N1: 1 hour from the evaluation that flagged it (00:00), not from --occurred-at.
-      expect(result.due).toEqual({ rule: 'IEC-CSO-IIR', class: 'D', n: 1, force: 'MUST', timeframe: { unit: 'hours', num: 1 }, from: SCANNED, at: '2026-12-07T01:00:00Z', basis: 'identified', late: true });
+      expect(result.due).toEqual({
+        rule: 'IEC-CSO-IIR',
+        class: 'D',
+        n: 1,
+        force: 'MUST',
+        timeframe: { unit: 'hours', num: 1 },
+        from: SCANNED,
+        at: '2026-12-07T01:00:00Z',
+        basis: 'identified',
+        late: true,
+      });
       expect(result.document).toMatchObject({
         providerTrackingId: 'INC-api-2026-12',
         incidentDescription: 'Exploit attempts against the API',
@@ -279,21 +371,39 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         potentialImpact: 'Potential Agency Impact N-rating (PAIN): N1 (historically N5, then N1). Evaluation: Estimated by the provider (IEC-CSO-EFI).',
       });
       const [entry] = await d.store.journal();
-      expect(entry.record).toMatchObject({ tracking_id: 'INC-api-2026-12', group: API_GROUP, summary: 'Exploit attempts against the API', occurred_at: '2026-12-06T22:00:00Z', due_at: '2026-12-07T01:00:00Z', n: 1 });
+      expect(entry.record).toMatchObject({
+        tracking_id: 'INC-api-2026-12',
+        group: API_GROUP,
+        summary: 'Exploit attempts against the API',
+        occurred_at: '2026-12-06T22:00:00Z',
+        due_at: '2026-12-07T01:00:00Z',
+        n: 1,
+      });
     });
 
     it("takes the group's rating when an evaluation set it after the last report, though the group is no longer flagged", async () => {
       const d = await incident();
       await d.write(INITIAL);
       // svc vuln evaluate: N2 at 01:00, which ends VER-TFR-IRI's flag (N above 3), not the incident.
-      await recordEvaluation(d.store, { tracking_id: API_GROUP, finding_id: 'CVE-2026-1000' }, { at: '2026-12-07T01:00:00Z', by: 'alice', reason: 'the exploit needs an admin session', n: 2 });
+      await recordEvaluation(
+        d.store,
+        { tracking_id: API_GROUP, finding_id: 'CVE-2026-1000' },
+        { at: '2026-12-07T01:00:00Z', by: 'alice', reason: 'the exploit needs an admin session', n: 2 },
+      );
       const result = await d.write({ type: 'ongoing', trackingId: INCIDENT, now: at('2026-12-07T02:00:00Z') });
       // Class D, N2: 6 hours from the last report (00:10).
-      expect(result.due).toMatchObject({ n: 2, timeframe: { unit: 'hours', num: 6 }, from: '2026-12-07T00:10:00Z', at: '2026-12-07T06:10:00Z', basis: 'last-report' });
+      expect(result.due).toMatchObject({
+        n: 2,
+        timeframe: { unit: 'hours', num: 6 },
+        from: '2026-12-07T00:10:00Z',
+        at: '2026-12-07T06:10:00Z',
+        basis: 'last-report',
+      });
       expect(result.recorded).toEqual({ journal_seq: 3 });
       expect(result.document).toMatchObject({
         incidentDescription: DESCRIPTION,
-        potentialImpact: 'Potential Agency Impact N-rating (PAIN): N2 (historically N5, then N2). Evaluation: N2 by alice at 2026-12-07T01:00:00Z: the exploit needs an admin session.',
+        potentialImpact:
+          'Potential Agency Impact N-rating (PAIN): N2 (historically N5, then N2). Evaluation: N2 by alice at 2026-12-07T01:00:00Z: the exploit needs an admin session.',
         // VDR-TFR-PVR, Class D, N2 internet-reachable and likely exploitable: 24 days from the evaluation that set N2.
         recoveryPlan: 'Mitigate or remediate CVE-2026-1000 by 2026-12-31T01:00:00Z (VDR-TFR-PVR, N2).',
         timeline: {
@@ -321,7 +431,17 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         report_type: 'initial',
         rule: 'IEC-CSO-IIR',
         tracking_id: id,
-        due: { rule: 'IEC-CSO-IIR', class: 'D', n: 4, force: 'MUST', timeframe: { unit: 'hours', num: 0.25 }, from: '2026-12-07T01:00:00Z', at: '2026-12-07T01:15:00Z', basis: 'occurred', late: true },
+        due: {
+          rule: 'IEC-CSO-IIR',
+          class: 'D',
+          n: 4,
+          force: 'MUST',
+          timeframe: { unit: 'hours', num: 0.25 },
+          from: '2026-12-07T01:00:00Z',
+          at: '2026-12-07T01:15:00Z',
+          basis: 'occurred',
+          late: true,
+        },
         at: '2026-12-07T02:00:00Z',
         document: {
           certificationPackageOverviewUri: PACKAGE_URI,
@@ -356,18 +476,62 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
     it.each([
       ['keeps', [THANKSGIVING], '2026-11-27T15:00:00Z'],
       ['does not keep', [], '2026-11-26T15:00:00Z'],
-    ])("counts Class B's 1 business day (N1) past the holidays the calendar %s: Wednesday 15:00 before Thanksgiving to the next business day", async (_keeps, holidays, due) => {
-      const d = await incident({ scanned: false, holidays });
-      const result = await d.write({ type: 'initial', summary: 'Misrouted backup', n: 1, occurredAt: at('2026-11-25T15:00:00Z'), class: 'B', draft: true, now: at('2026-11-25T16:00:00Z') });
-      expect(result.due).toEqual({ rule: 'IEC-CSO-IIR', class: 'B', n: 1, force: 'MUST', timeframe: { unit: 'bizdays', num: 1 }, from: '2026-11-25T15:00:00Z', at: due, basis: 'occurred', late: false });
-    });
+    ])(
+      "counts Class B's 1 business day (N1) past the holidays the calendar %s: Wednesday 15:00 before Thanksgiving to the next business day",
+      async (_keeps, holidays, due) => {
+        const d = await incident({ scanned: false, holidays });
+        const result = await d.write({
+          type: 'initial',
+          summary: 'Misrouted backup',
+          n: 1,
+          occurredAt: at('2026-11-25T15:00:00Z'),
+          class: 'B',
+          draft: true,
+          now: at('2026-11-25T16:00:00Z'),
+        });
+        expect(result.due).toEqual({
+          rule: 'IEC-CSO-IIR',
+          class: 'B',
+          n: 1,
+          force: 'MUST',
+          timeframe: { unit: 'bizdays', num: 1 },
+          from: '2026-11-25T15:00:00Z',
+          at: due,
+          basis: 'occurred',
+          late: false,
+        });
+      },
+    );
 
     it("dates a Class B final report 3 business days after --resolved-at, skipping Thanksgiving and the weekend, at the last report's rating", async () => {
       const d = await incident({ scanned: false });
-      const initial = await d.write({ type: 'initial', summary: 'Misrouted backup', n: 3, occurredAt: at('2026-11-24T09:00:00Z'), class: 'B', now: at('2026-11-24T10:00:00Z') });
-      const result = await d.write({ type: 'final', trackingId: initial.tracking_id, resolvedAt: at('2026-11-25T15:00:00Z'), class: 'B', now: at('2026-11-25T16:00:00Z') });
+      const initial = await d.write({
+        type: 'initial',
+        summary: 'Misrouted backup',
+        n: 3,
+        occurredAt: at('2026-11-24T09:00:00Z'),
+        class: 'B',
+        now: at('2026-11-24T10:00:00Z'),
+      });
+      const result = await d.write({
+        type: 'final',
+        trackingId: initial.tracking_id,
+        resolvedAt: at('2026-11-25T15:00:00Z'),
+        class: 'B',
+        now: at('2026-11-25T16:00:00Z'),
+      });
       // Thursday 26 a holiday, Friday 27 the first business day, Monday 30 the second, Tuesday 1 December the third.
-      expect(result.due).toEqual({ rule: 'IEC-CSO-FIR', class: 'B', n: 3, force: 'MUST', timeframe: { unit: 'bizdays', num: 3 }, from: '2026-11-25T15:00:00Z', at: '2026-12-01T15:00:00Z', basis: 'resolved', late: false });
+      expect(result.due).toEqual({
+        rule: 'IEC-CSO-FIR',
+        class: 'B',
+        n: 3,
+        force: 'MUST',
+        timeframe: { unit: 'bizdays', num: 3 },
+        from: '2026-11-25T15:00:00Z',
+        at: '2026-12-01T15:00:00Z',
+        basis: 'resolved',
+        late: false,
+      });
       expect(result.document).toMatchObject({
         timeline: {
           startedAt: '2026-11-24T09:00:00Z',
@@ -385,20 +549,47 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
     it('rates an incident whose recorded report gave no N-rating N5 by default (IEC-CSO-DPR), keeping its start and agencies', async () => {
       const d = await incident({ scanned: false });
       // An entry of an svc that did not record the rating yet.
-      const legacy = { report_type: 'initial', tracking_id: 'INC-0123456789abcdef', summary: 'Lost laptop', occurred_at: '2026-12-06T20:00:00Z', due_at: '2026-12-06T20:15:00Z', affected_agencies: [EXAMPLES], lessons_learned: [], document: { reportType: 'Initial' } };
+      const legacy = {
+        report_type: 'initial',
+        tracking_id: 'INC-0123456789abcdef',
+        summary: 'Lost laptop',
+        occurred_at: '2026-12-06T20:00:00Z',
+        due_at: '2026-12-06T20:15:00Z',
+        affected_agencies: [EXAMPLES],
+        lessons_learned: [],
+        document: { reportType: 'Initial' },
+      };
       await d.store.appendJournal('fedramp-incident', legacy, '2026-12-06T20:10:00Z');
       const result = await d.write({ type: 'ongoing', trackingId: 'INC-0123456789abcdef' });
-      expect(result.due).toEqual({ rule: 'IEC-CSO-OIR', class: 'D', n: 5, force: 'MUST', timeframe: { unit: 'hours', num: 3 }, from: '2026-12-06T20:10:00Z', at: '2026-12-06T23:10:00Z', basis: 'last-report', late: true });
+      expect(result.due).toEqual({
+        rule: 'IEC-CSO-OIR',
+        class: 'D',
+        n: 5,
+        force: 'MUST',
+        timeframe: { unit: 'hours', num: 3 },
+        from: '2026-12-06T20:10:00Z',
+        at: '2026-12-06T23:10:00Z',
+        basis: 'last-report',
+        late: true,
+      });
       expect(result.document).toEqual({
         certificationPackageOverviewUri: PACKAGE_URI,
         reportType: 'Ongoing',
         providerTrackingId: 'INC-0123456789abcdef',
         incidentDescription: 'Lost laptop',
-        timeline: { startedAt: '2026-12-06T20:00:00Z', milestones: [{ occurredAt: '2026-12-06T20:10:00Z', milestoneDescription: 'Initial Incident Report recorded (IEC-CSO-IIR, journal entry 1)' }] },
+        timeline: {
+          startedAt: '2026-12-06T20:00:00Z',
+          milestones: [{ occurredAt: '2026-12-06T20:10:00Z', milestoneDescription: 'Initial Incident Report recorded (IEC-CSO-IIR, journal entry 1)' }],
+        },
         potentialImpact: 'Potential Agency Impact N-rating (PAIN): N5. Evaluation: Not estimated: N5 by default (IEC-CSO-DPR).',
         affectedAgencies: [EXAMPLES],
       });
-      expect((await d.store.journal())[1].record).toMatchObject({ report_type: 'ongoing', occurred_at: '2026-12-06T20:00:00Z', n: 5, affected_agencies: [EXAMPLES] });
+      expect((await d.store.journal())[1].record).toMatchObject({
+        report_type: 'ongoing',
+        occurred_at: '2026-12-06T20:00:00Z',
+        n: 5,
+        affected_agencies: [EXAMPLES],
+      });
     });
 
     it('names no agency when --agency is given none of them', async () => {
@@ -427,8 +618,18 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
   describe('refuses before anything is written or recorded', () => {
     const CONFIG = '/work/svc.config.json';
     it.each<[string, WriteIncidentReportInput, string, string]>([
-      ['a final report without --resolved-at', { type: 'final', trackingId: INCIDENT }, 'missing-flag', '--type final needs --resolved-at: a Final Incident Report says when the incident was resolved and recovery completed (IEC-CSO-FIR)'],
-      ['--resolved-at on an initial report', { ...INITIAL, resolvedAt: at('2026-12-07T00:05:00Z') }, 'bad-flag-value', '--resolved-at is for --type final: an incident still being reported (--type initial) is not resolved'],
+      [
+        'a final report without --resolved-at',
+        { type: 'final', trackingId: INCIDENT },
+        'missing-flag',
+        '--type final needs --resolved-at: a Final Incident Report says when the incident was resolved and recovery completed (IEC-CSO-FIR)',
+      ],
+      [
+        '--resolved-at on an initial report',
+        { ...INITIAL, resolvedAt: at('2026-12-07T00:05:00Z') },
+        'bad-flag-value',
+        '--resolved-at is for --type final: an incident still being reported (--type initial) is not resolved',
+      ],
       [
         'flags alone without --summary, --n or --occurred-at',
         { type: 'initial' },
@@ -441,12 +642,37 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         'missing-flag',
         '--type initial without --group needs --summary, --n and --occurred-at (missing --n; --n 5 when the PAIN is not estimated, IEC-CSO-DPR); or draft it from a flagged vulnerability group with --group',
       ],
-      ['an ongoing report naming no incident', { type: 'ongoing' }, 'missing-flag', "--type ongoing needs --tracking-id (the one the incident's initial report printed) or --group (the vulnerability group it was reported from)"],
-      ['an empty --tracking-id', { type: 'ongoing', trackingId: ' ' }, 'bad-flag-value', "--tracking-id is empty; give the incident's tracking id, such as INC-1f2e3d4c5b6a7980"],
+      [
+        'an ongoing report naming no incident',
+        { type: 'ongoing' },
+        'missing-flag',
+        "--type ongoing needs --tracking-id (the one the incident's initial report printed) or --group (the vulnerability group it was reported from)",
+      ],
+      [
+        'an empty --tracking-id',
+        { type: 'ongoing', trackingId: ' ' },
+        'bad-flag-value',
+        "--tracking-id is empty; give the incident's tracking id, such as INC-1f2e3d4c5b6a7980",
+      ],
       ['an empty --summary', { ...INITIAL, summary: '  ' }, 'bad-flag-value', '--summary is empty; describe the incident'],
-      ['an empty --lesson', { ...INITIAL, lessons: ['rotate keys', ' '] }, 'bad-flag-value', '--lesson is empty; write the lesson learned, or leave the flag out'],
-      ['a start after --now', { ...FROM_FLAGS, occurredAt: at('2026-12-08T00:00:00Z') }, 'bad-time', '--occurred-at 2026-12-08T00:00:00Z is after --now 2026-12-07T02:00:00Z; an incident report tells what has happened'],
-      ['a resolution after the clock', { type: 'final', trackingId: INCIDENT, resolvedAt: at('2026-12-07T01:00:00Z') }, 'bad-time', '--resolved-at 2026-12-07T01:00:00Z is after --now 2026-12-07T00:10:00Z; an incident report tells what has happened'],
+      [
+        'an empty --lesson',
+        { ...INITIAL, lessons: ['rotate keys', ' '] },
+        'bad-flag-value',
+        '--lesson is empty; write the lesson learned, or leave the flag out',
+      ],
+      [
+        'a start after --now',
+        { ...FROM_FLAGS, occurredAt: at('2026-12-08T00:00:00Z') },
+        'bad-time',
+        '--occurred-at 2026-12-08T00:00:00Z is after --now 2026-12-07T02:00:00Z; an incident report tells what has happened',
+      ],
+      [
+        'a resolution after the clock',
+        { type: 'final', trackingId: INCIDENT, resolvedAt: at('2026-12-07T01:00:00Z') },
+        'bad-time',
+        '--resolved-at 2026-12-07T01:00:00Z is after --now 2026-12-07T00:10:00Z; an incident report tells what has happened',
+      ],
       [
         'a resolution before --occurred-at',
         { type: 'final', trackingId: INCIDENT, occurredAt: at('2026-12-07T00:05:00Z'), resolvedAt: at('2026-12-07T00:01:00Z') },
@@ -465,14 +691,24 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
         'unknown-agency',
         `--agency "department of samples": not an agency of fedramp.agencies in ${CONFIG} (which writes it "${SAMPLES}": names match exactly); write one of "${EXAMPLES}", "${SAMPLES}", or add the agency there`,
       ],
-      ['an empty --agency', { ...FROM_FLAGS, agencies: [' '] }, 'bad-flag-value', `--agency is empty; write the name of an agency of fedramp.agencies in ${CONFIG}`],
+      [
+        'an empty --agency',
+        { ...FROM_FLAGS, agencies: [' '] },
+        'bad-flag-value',
+        `--agency is empty; write the name of an agency of fedramp.agencies in ${CONFIG}`,
+      ],
       [
         'a group no rule flags as an incident',
         { type: 'initial', group: 'CVE-2026-2000' },
         'not-an-incident',
         `${DB_GROUP} (CVE-2026-2000): not a reportable incident at 2026-12-07T00:10:00Z (evaluated, N4, not internet-reachable, not likely exploitable; VER-TFR-IRI and VER-TFR-NRI do not flag it); record the evaluation that makes it one (svc vuln evaluate), or report it from flags without --group`,
       ],
-      ['an unknown group', { type: 'initial', group: 'CVE-2099-0001' }, 'unknown-vulnerability', 'CVE-2099-0001: no vulnerability group of that tracking id or finding id in run 1 of memory; svc vuln list names them'],
+      [
+        'an unknown group',
+        { type: 'initial', group: 'CVE-2099-0001' },
+        'unknown-vulnerability',
+        'CVE-2099-0001: no vulnerability group of that tracking id or finding id in run 1 of memory; svc vuln list names them',
+      ],
       [
         'a final report of an incident never reported',
         { type: 'final', trackingId: 'INC-0000000000000000', resolvedAt: at('2026-12-07T00:05:00Z') },
@@ -487,7 +723,11 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
     });
 
     it.each<[string, Partial<FedrampProfile>, string]>([
-      ['a profile without a class', { class: undefined }, `${CONFIG}: fedramp.class: missing; svc fedramp incident needs it: write A, B, C or D, or pass --class; see docs/configuration.md`],
+      [
+        'a profile without a class',
+        { class: undefined },
+        `${CONFIG}: fedramp.class: missing; svc fedramp incident needs it: write A, B, C or D, or pass --class; see docs/configuration.md`,
+      ],
       [
         'a profile without package_uri',
         { package_uri: undefined },
@@ -526,7 +766,8 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
       d.container.register(FEDRAMP_RULES_SOURCE, { useValue: new FixedRulesSource(rules) });
       await expect(d.write({ ...FROM_FLAGS, out: '/out/bad.json' })).rejects.toMatchObject({
         code: 'no-timeframe',
-        message: 'CR26 2026.10.05.01: IEC-CSO-IIR gives no pain_timeframes for Class D, so svc cannot time the initial incident report; use a release that gives it (SVC_FEDRAMP_RULES)',
+        message:
+          'CR26 2026.10.05.01: IEC-CSO-IIR gives no pain_timeframes for Class D, so svc cannot time the initial incident report; use a release that gives it (SVC_FEDRAMP_RULES)',
       });
       expect(d.writer.files.size).toBe(0);
       expect(await d.store.journal()).toEqual([]);
@@ -534,15 +775,23 @@ describe('WriteIncidentReport (svc fedramp incident), unit', () => {
 
     it('--schemas naming a directory without FedRAMP schemas', async () => {
       const d = await incident({ scanned: false, schemas: new NoFedrampSchemas() });
-      await expect(d.write({ ...FROM_FLAGS, schemas: '/nowhere', out: '/out/bad.json' })).rejects.toMatchObject({ code: 'fedramp-schemas-missing', message: 'FedRAMP schemas not found in /nowhere' });
+      await expect(d.write({ ...FROM_FLAGS, schemas: '/nowhere', out: '/out/bad.json' })).rejects.toMatchObject({
+        code: 'fedramp-schemas-missing',
+        message: 'FedRAMP schemas not found in /nowhere',
+      });
       expect(d.writer.files.size).toBe(0);
       expect(await d.store.journal()).toEqual([]);
     });
 
     it("a report FedRAMP's schema rejects: svc's bug, an internal error", async () => {
-      const d = await incident({ scanned: false, schemas: new IncidentSchemas([{ layer: 'fedramp', rule: 'required', path: '$.timeline', message: "must have required property 'detectedAt'" }]) });
+      const d = await incident({
+        scanned: false,
+        schemas: new IncidentSchemas([{ layer: 'fedramp', rule: 'required', path: '$.timeline', message: "must have required property 'detectedAt'" }]),
+      });
       const refused = d.write({ ...FROM_FLAGS, out: '/out/bad.json' });
-      await expect(refused).rejects.toThrow("/out/bad.json: $.timeline: must have required property 'detectedAt': svc built a document FedRAMP's schema rejects, and wrote nothing");
+      await expect(refused).rejects.toThrow(
+        "/out/bad.json: $.timeline: must have required property 'detectedAt': svc built a document FedRAMP's schema rejects, and wrote nothing",
+      );
       await expect(refused).rejects.not.toHaveProperty('code');
       expect(d.writer.files.size).toBe(0);
       expect(await d.store.journal()).toEqual([]);

@@ -47,7 +47,11 @@ const report = (day: string, status: 'PASS' | 'FAIL') => ({
   results: [{ ksi_id: 'KSI-IAM-APM', status, observed_at: `${day}T08:00:00Z`, checks: [{ id: 'iam_root_mfa_enabled', status }] }],
   vulnerabilities: status === 'FAIL' ? [detection('Prowler', 'iam_root_mfa_enabled', 'arn:aws:iam::1:root', 'high', `${day}T08:00:00Z`, 'configuration')] : [],
 });
-const FILES = { '/r/october.json': report('2026-10-01', 'PASS'), '/r/november.json': report('2026-11-02', 'FAIL'), '/r/december.json': report('2026-12-05', 'PASS') };
+const FILES = {
+  '/r/october.json': report('2026-10-01', 'PASS'),
+  '/r/november.json': report('2026-11-02', 'FAIL'),
+  '/r/december.json': report('2026-12-05', 'PASS'),
+};
 
 const OCR_SCHEMA = 'fedramp-ocr-schema-2026-06-24.json';
 /** FedRAMP's schemas with an OCR schema (the fixed validator's set holds only the SDR's). */
@@ -58,7 +62,13 @@ class OcrSchemas extends FixedSchemaValidator {
 
   override async locateFedramp(dir?: string): Promise<FedrampSchemaSet> {
     const file = `/fedramp-schemas/${OCR_SCHEMA}`;
-    return { dir: dir ?? '/fedramp-schemas', files: { ocr: file }, definitions: [], schemas: [{ type: 'ocr', file, schemaVersion: '0.2.1', sha256: 'd'.repeat(64) }], shapes: FIRST_SHAPES };
+    return {
+      dir: dir ?? '/fedramp-schemas',
+      files: { ocr: file },
+      definitions: [],
+      schemas: [{ type: 'ocr', file, schemaVersion: '0.2.1', sha256: 'd'.repeat(64) }],
+      shapes: FIRST_SHAPES,
+    };
   }
 }
 
@@ -83,7 +93,16 @@ async function ocr(options: UnitOptions & { runs?: boolean } = {}) {
   if (runs) {
     await conmon('/r/october.json', '2026-10-01T09:00:00Z');
     await conmon('/r/november.json', '2026-11-02T09:00:00Z');
-    await d.container.resolve(EvaluateVulnerability).execute({ group: 'iam_root_mfa_enabled', accept: true, reason: 'break-glass account in a vault', by: 'ciso', class: 'B', now: at('2026-11-03T00:00:00Z') });
+    await d.container
+      .resolve(EvaluateVulnerability)
+      .execute({
+        group: 'iam_root_mfa_enabled',
+        accept: true,
+        reason: 'break-glass account in a vault',
+        by: 'ciso',
+        class: 'B',
+        now: at('2026-11-03T00:00:00Z'),
+      });
   }
   const write = (input: WriteOcrInput) => d.container.resolve(WriteOcr).execute(input);
   const scn = async (input: Omit<WriteScnInput, 'out'>) => {
@@ -169,7 +188,12 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
       [1, 'vulnerability-evaluation', '2026-11-03T00:00:00Z'],
       [2, 'fedramp-ocr', '2026-12-01T00:00:00Z'],
     ]);
-    expect(journal[1].record).toEqual({ period: { from: '2026-08-31', to: '2026-11-30' }, next_report_date: '2027-02-28', document: DOCUMENT, snapshot: { run_seq: 2, journal_seq: 1 } });
+    expect(journal[1].record).toEqual({
+      period: { from: '2026-08-31', to: '2026-11-30' },
+      next_report_date: '2027-02-28',
+      document: DOCUMENT,
+      snapshot: { run_seq: 2, journal_seq: 1 },
+    });
   });
 
   it('writes a draft titled as one without recording it', async () => {
@@ -186,7 +210,12 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     const d = await ocr();
     const result = await d.write({});
     // 2026-12-01: the 3 months before it from the day after 2026-09-01; the next report 2027-03-01.
-    expect([result.out, result.markdown, result.period, result.next_report_date]).toEqual(['ocr-2026-12-01.json', 'ocr-2026-12-01.md', { from: '2026-09-02', to: '2026-12-01' }, '2027-03-01']);
+    expect([result.out, result.markdown, result.period, result.next_report_date]).toEqual([
+      'ocr-2026-12-01.json',
+      'ocr-2026-12-01.md',
+      { from: '2026-09-02', to: '2026-12-01' },
+      '2027-03-01',
+    ]);
     expect([...d.writer.files.keys()]).toEqual(['./ocr-2026-12-01.json', './ocr-2026-12-01.md']);
   });
 
@@ -195,7 +224,11 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     await d.write({ to: '2026-11-30', out: '/out/ocr.json' });
     await d.conmon('/r/december.json', '2026-12-05T09:00:00Z');
     const result = await d.write({ to: '2027-02-28', now: at('2027-03-01T00:00:00Z'), out: '/out/next.json' });
-    expect(result).toMatchObject({ period: { from: '2026-12-01', to: '2027-02-28' }, next_report_date: '2027-05-28', recorded: { seq: 3, snapshot: { run_seq: 3, journal_seq: 2 } } });
+    expect(result).toMatchObject({
+      period: { from: '2026-12-01', to: '2027-02-28' },
+      next_report_date: '2027-05-28',
+      recorded: { seq: 3, snapshot: { run_seq: 3, journal_seq: 2 } },
+    });
     const document = JSON.parse(d.writer.files.get('/out/next.json')!);
     // December's run passes again: the change is in this period; the finding is no longer detected, so none is accepted.
     expect(document).toMatchObject({
@@ -223,11 +256,22 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
 
   it("lists the period's recorded SCNs and incidents: adaptive changes finished in it, transformative work overlapping it, planned changes by the horizon, incidents open in it", async () => {
     const d = await ocr();
-    await d.scn({ type: 'adaptive', summary: 'Patch the load balancers', dates: { start: '2026-11-14', finish: '2026-11-16' }, now: at('2026-11-04T00:00:00Z') });
+    await d.scn({
+      type: 'adaptive',
+      summary: 'Patch the load balancers',
+      dates: { start: '2026-11-14', finish: '2026-11-16' },
+      now: at('2026-11-04T00:00:00Z'),
+    });
     await d.scn({ type: 'transformative', summary: 'Region move', dates: { start: '2026-11-20', finish: '2026-12-10' }, now: at('2026-11-04T00:00:00Z') });
     // Past the planning horizon (2027-02-28).
     await d.scn({ type: 'adaptive', summary: 'Rotate the HSM', dates: { start: '2027-03-01', finish: '2027-03-05' }, now: at('2026-11-04T00:00:00Z') });
-    const flags = (summary: string, occurredAt: string, now: string): WriteIncidentReportInput => ({ type: 'initial', summary, n: 3, occurredAt: at(occurredAt), now: at(now) });
+    const flags = (summary: string, occurredAt: string, now: string): WriteIncidentReportInput => ({
+      type: 'initial',
+      summary,
+      n: 3,
+      occurredAt: at(occurredAt),
+      now: at(now),
+    });
     // Resolved before the period began: not in it.
     const phishing = await d.incident(flags('Phishing of the helpdesk', '2026-08-01T10:00:00Z', '2026-11-05T10:00:00Z'));
     await d.incident({ type: 'final', trackingId: phishing.tracking_id, resolvedAt: at('2026-08-15T10:00:00Z'), now: at('2026-11-05T10:05:00Z') });
@@ -236,7 +280,13 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     // Occurred, reported and resolved in the period, with a lesson in two reports.
     const backup = await d.incident(flags('Misrouted backup', '2026-11-10T12:00:00Z', '2026-11-10T13:00:00Z'));
     await d.incident({ type: 'ongoing', trackingId: backup.tracking_id, lessons: ['tag backup buckets'], now: at('2026-11-11T09:00:00Z') });
-    await d.incident({ type: 'final', trackingId: backup.tracking_id, resolvedAt: at('2026-11-12T09:00:00Z'), lessons: ['tag backup buckets', 'alert on cross-account copies'], now: at('2026-11-12T10:00:00Z') });
+    await d.incident({
+      type: 'final',
+      trackingId: backup.tracking_id,
+      resolvedAt: at('2026-11-12T09:00:00Z'),
+      lessons: ['tag backup buckets', 'alert on cross-account copies'],
+      now: at('2026-11-12T10:00:00Z'),
+    });
     // Occurred after --to.
     await d.incident(flags('Defaced status page', '2026-12-01T00:00:00Z', '2026-12-01T00:00:00Z'));
     const entries = (await d.store.journal()).length;
@@ -246,12 +296,20 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     expect(result.recorded).toEqual({ seq: entries + 1, snapshot: { run_seq: 2, journal_seq: entries } });
     expect(JSON.parse(d.writer.files.get('/out/ocr.json')!)).toMatchObject({
       certificationDataChanges: ['KSI-IAM-APM: Implemented → Not Implemented on 2026-11-02', 'Adaptive change finished 2026-11-16: Patch the load balancers'],
-      plannedCertificationDataChanges: { planningHorizonThrough: '2027-02-28', changes: ['Transformative change starting 2026-11-20, finishing 2026-12-10: Region move', 'Move the audit log store to a second region'] },
+      plannedCertificationDataChanges: {
+        planningHorizonThrough: '2027-02-28',
+        changes: ['Transformative change starting 2026-11-20, finishing 2026-12-10: Region move', 'Move the audit log store to a second region'],
+      },
       transformativeChanges: ['Region move (start 2026-11-20, finish 2026-12-10)'],
       reportableIncidents: {
         incidents: [
           { summary: `${stuffing.tracking_id}: Credential stuffing against the admin portal`, occurredAt: '2026-08-20T12:00:00Z', incidentLessonsLearned: [] },
-          { summary: `${backup.tracking_id}: Misrouted backup`, occurredAt: '2026-11-10T12:00:00Z', resolvedAt: '2026-11-12T09:00:00Z', incidentLessonsLearned: ['tag backup buckets', 'alert on cross-account copies'] },
+          {
+            summary: `${backup.tracking_id}: Misrouted backup`,
+            occurredAt: '2026-11-10T12:00:00Z',
+            resolvedAt: '2026-11-12T09:00:00Z',
+            incidentLessonsLearned: ['tag backup buckets', 'alert on cross-account copies'],
+          },
         ],
       },
     });
@@ -323,8 +381,18 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
 
   describe('refuses before anything is written or recorded', () => {
     it.each<[string, WriteOcrInput, string, string]>([
-      ['a period whose start is after its end', { from: '2026-12-01', to: '2026-11-30' }, 'bad-period', "--from 2026-12-01 is after --to 2026-11-30; give the period's start first"],
-      ['a profile without a type', { type: undefined }, 'invalid-config', `${CONFIG}: fedramp.type: missing; svc fedramp ocr needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`],
+      [
+        'a period whose start is after its end',
+        { from: '2026-12-01', to: '2026-11-30' },
+        'bad-period',
+        "--from 2026-12-01 is after --to 2026-11-30; give the period's start first",
+      ],
+      [
+        'a profile without a type',
+        { type: undefined },
+        'invalid-config',
+        `${CONFIG}: fedramp.type: missing; svc fedramp ocr needs it: write "20x" or "rev5", or pass --type; see docs/configuration.md`,
+      ],
     ])('%s', async (_what, input, code, message) => {
       const d = await ocr({ profile: { ...PROFILE, type: undefined } });
       await expect(d.write({ type: '20x', ...input, out: '/out/ocr.json' })).rejects.toMatchObject({ code, message });
@@ -333,7 +401,11 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     });
 
     it.each<[string, Partial<FedrampProfile>, string]>([
-      ['class', { class: undefined }, `${CONFIG}: fedramp.class: missing; svc fedramp ocr needs it: write A, B, C or D, or pass --class; see docs/configuration.md`],
+      [
+        'class',
+        { class: undefined },
+        `${CONFIG}: fedramp.class: missing; svc fedramp ocr needs it: write A, B, C or D, or pass --class; see docs/configuration.md`,
+      ],
       [
         'package_uri',
         { package_uri: undefined },
@@ -359,9 +431,13 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
     });
 
     it("an OCR FedRAMP's schema rejects: svc's bug, an internal error naming the file", async () => {
-      const d = await ocr({ schemas: new OcrSchemas([{ layer: 'fedramp', rule: 'required', path: '$.reportableIncidents', message: "must have required property 'incidents'" }]) });
+      const d = await ocr({
+        schemas: new OcrSchemas([{ layer: 'fedramp', rule: 'required', path: '$.reportableIncidents', message: "must have required property 'incidents'" }]),
+      });
       const refused = d.write({ to: '2026-11-30', out: '/out/ocr.json' });
-      await expect(refused).rejects.toThrow("ocr.json: $.reportableIncidents: must have required property 'incidents': svc built a document FedRAMP's schema rejects, and wrote nothing");
+      await expect(refused).rejects.toThrow(
+        "ocr.json: $.reportableIncidents: must have required property 'incidents': svc built a document FedRAMP's schema rejects, and wrote nothing",
+      );
       await expect(refused).rejects.not.toHaveProperty('code');
       expect(d.writer.files.size).toBe(0);
       expect(await d.store.journal()).toHaveLength(1);
@@ -369,7 +445,10 @@ describe('WriteOcr (svc fedramp ocr), unit', () => {
 
     it('--schemas naming a directory without FedRAMP schemas', async () => {
       const d = await ocr({ schemas: new NoFedrampSchemas() });
-      await expect(d.write({ to: '2026-11-30', schemas: '/nowhere', out: '/out/ocr.json' })).rejects.toMatchObject({ code: 'fedramp-schemas-missing', message: 'FedRAMP schemas not found in /nowhere' });
+      await expect(d.write({ to: '2026-11-30', schemas: '/nowhere', out: '/out/ocr.json' })).rejects.toMatchObject({
+        code: 'fedramp-schemas-missing',
+        message: 'FedRAMP schemas not found in /nowhere',
+      });
       expect(d.writer.files.size).toBe(0);
       expect(await d.store.journal()).toHaveLength(1);
     });

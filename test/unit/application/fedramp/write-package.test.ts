@@ -104,7 +104,12 @@ describe('WritePackage (svc fedramp package), unit', () => {
     const listed = WRITTEN.filter((name) => name !== 'package.dsse.json');
     const documents = listed.filter((name) => name !== 'manifest.json');
     // The aggregate hash as `sha256sum` lines, in file-name order, over every file but the manifest and the envelope.
-    const aggregate = `sha256:${hex([...documents].sort().map((name) => `${hex(d.file(name))}  ${name}\n`).join(''))}`;
+    const aggregate = `sha256:${hex(
+      [...documents]
+        .sort()
+        .map((name) => `${hex(d.file(name))}  ${name}\n`)
+        .join(''),
+    )}`;
     expect(result).toMatchObject({
       written: true,
       out_dir: '/pkg',
@@ -119,7 +124,12 @@ describe('WritePackage (svc fedramp package), unit', () => {
       judged: { store: 'memory', sources: [{ source: 'Prowler', seq: 1, as_of: '2026-11-24T08:00:00Z' }] },
     });
     // As the e2e test's CLI output says: "SDR: 155 rules (no statement supplied 146), 46 KSIs (no evidence 36)".
-    expect(result.written && result.sdr).toMatchObject({ profile: { type: '20x', class: 'B' }, rules: '2026.10.05.01', requirements: { total: 155, none: 146 }, ksis: { total: 46, no_evidence: 36 } });
+    expect(result.written && result.sdr).toMatchObject({
+      profile: { type: '20x', class: 'B' },
+      rules: '2026.10.05.01',
+      requirements: { total: 155, none: 146 },
+      ksis: { total: 46, no_evidence: 36 },
+    });
 
     const facts = {
       fedRampPackageId: 'FR2611250001',
@@ -199,7 +209,12 @@ describe('WritePackage (svc fedramp package), unit', () => {
         overdueStatus: { isOverdue: false },
       },
     ]);
-    expect(d.json('vulnerability-history.json')).toEqual({ certificationPackageOverviewUri: PACKAGE_URI, generatedAt: NOW, activeVulnerabilities: vdr.vulnerabilities, acceptedVulnerabilities: [] });
+    expect(d.json('vulnerability-history.json')).toEqual({
+      certificationPackageOverviewUri: PACKAGE_URI,
+      generatedAt: NOW,
+      activeVulnerabilities: vdr.vulnerabilities,
+      acceptedVulnerabilities: [],
+    });
     expect(d.file('avi.md')).toContain('\n## Accepted vulnerabilities (0)\n\nNone.\n');
     expect(d.json('cpo.json').serviceIdentification.fedRampPackageId).toBe('FR2611250001');
   });
@@ -220,7 +235,7 @@ describe('WritePackage (svc fedramp package), unit', () => {
     expect(d.json('cpo.json').serviceProperties.nextOngoingCertificationReportDate).toBe('2027-02-24');
   });
 
-  it('carries a sample again once the recorded OCR\'s next report date has passed, the CPO naming that date', async () => {
+  it("carries a sample again once the recorded OCR's next report date has passed, the CPO naming that date", async () => {
     const d = await pkg();
     await d.container.resolve(WriteOcr).execute({ to: '2026-08-20', now: new Date('2026-08-21T00:00:00Z'), out: '/ocr/ocr.json' });
     d.writer.files.clear();
@@ -230,7 +245,7 @@ describe('WritePackage (svc fedramp package), unit', () => {
     expect(d.json('cpo.json').serviceProperties.nextOngoingCertificationReportDate).toBe('2026-11-20');
   });
 
-  it('packages an input that is the store\'s state alone, or one given to an empty store (its vulnerability documents empty)', async () => {
+  it("packages an input that is the store's state alone, or one given to an empty store (its vulnerability documents empty)", async () => {
     const recorded = await pkg();
     expect(await recorded.write({ input: '/work/fresh.json' })).toMatchObject({ written: true, judged: { input: '/work/fresh.json', recorded: true } });
     const empty = await pkg({ recorded: [] });
@@ -243,7 +258,9 @@ describe('WritePackage (svc fedramp package), unit', () => {
     const d = await pkg();
     await d.write({ redact: true });
     const hashed = `resource-${hex('vpc-0a1b').slice(0, 12)}`;
-    expect(d.json('vdr.json').vulnerabilities[0].vulnerabilityDescription).toBe(`vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: ${hashed})`);
+    expect(d.json('vdr.json').vulnerabilities[0].vulnerabilityDescription).toBe(
+      `vpc_flow_logs_enabled: VPC Flow Logs are not enabled (on 1 resource: ${hashed})`,
+    );
     for (const name of VULNERABILITY_FILES) expect([name, d.file(name).includes('vpc-0a1b')]).toEqual([name, false]);
   });
 
@@ -313,7 +330,8 @@ describe('WritePackage (svc fedramp package), unit', () => {
       const d = await pkg({ recorded: [] });
       await expect(d.write()).rejects.toMatchObject({
         code: 'no-run-recorded',
-        message: "the run store at memory holds no runs; record the scanners' reports (svc conmon process <report>...) first, or give one report to package it alone",
+        message:
+          "the run store at memory holds no runs; record the scanners' reports (svc conmon process <report>...) first, or give one report to package it alone",
       });
       expect(d.writer.files.size).toBe(0);
     });
@@ -331,7 +349,10 @@ describe('WritePackage (svc fedramp package), unit', () => {
     it('a profile without the CPO keys, naming the key and the file', async () => {
       const { cpo: _cpo, ...rest } = PROFILE;
       const d = await pkg({ profile: rest });
-      await expect(d.write()).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/^\/work\/svc\.config\.json: fedramp\.cpo: missing; svc fedramp package needs it: /) });
+      await expect(d.write()).rejects.toMatchObject({
+        code: 'invalid-config',
+        message: expect.stringMatching(/^\/work\/svc\.config\.json: fedramp\.cpo: missing; svc fedramp package needs it: /),
+      });
       expect(d.writer.files.size).toBe(0);
     });
 
@@ -348,7 +369,14 @@ describe('WritePackage (svc fedramp package), unit', () => {
     });
 
     it("a CPO FedRAMP's schema rejects: the profile's error, naming the profile key each problem comes from", async () => {
-      const d = await pkg({ schemas: new Rejecting('cpo', { layer: 'fedramp', rule: 'enum', path: 'serviceProperties.deploymentModel', message: 'must be equal to one of the allowed values' }) });
+      const d = await pkg({
+        schemas: new Rejecting('cpo', {
+          layer: 'fedramp',
+          rule: 'enum',
+          path: 'serviceProperties.deploymentModel',
+          message: 'must be equal to one of the allowed values',
+        }),
+      });
       await expect(d.write()).rejects.toMatchObject({
         code: 'invalid-config',
         message: `/work/svc.config.json: fedramp.cpo.serviceProperties.deploymentModel: must be equal to one of the allowed values; fix the profile so the CPO validates against FedRAMP's ${CPO_SCHEMA}; see docs/fedramp.md`,
@@ -358,7 +386,10 @@ describe('WritePackage (svc fedramp package), unit', () => {
 
     it('--schemas naming a directory without FedRAMP schemas', async () => {
       const d = await pkg({ schemas: new NoFedrampSchemas() });
-      await expect(d.write({ schemas: '/nowhere' })).rejects.toMatchObject({ code: 'fedramp-schemas-missing', message: 'FedRAMP schemas not found in /nowhere' });
+      await expect(d.write({ schemas: '/nowhere' })).rejects.toMatchObject({
+        code: 'fedramp-schemas-missing',
+        message: 'FedRAMP schemas not found in /nowhere',
+      });
       expect(d.writer.files.size).toBe(0);
     });
 

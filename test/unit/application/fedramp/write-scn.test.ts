@@ -3,7 +3,12 @@ import { WriteScn, type WriteScnInput } from '../../../../src/application/fedram
 import { unitContainer, type UnitOptions } from '../../../support/unit-container';
 
 const PROFILE = { type: '20x' as const, class: 'B' as const, fedramp_id: 'FR2612345678', package_uri: 'https://trust.example.com/fedramp/cpo.json' };
-const ADAPTIVE: WriteScnInput = { type: 'adaptive', summary: 'Move the database to a new region', dates: { start: '2026-11-02', finish: '2026-11-16' }, out: '/out/scn.json' };
+const ADAPTIVE: WriteScnInput = {
+  type: 'adaptive',
+  summary: 'Move the database to a new region',
+  dates: { start: '2026-11-02', finish: '2026-11-16' },
+  out: '/out/scn.json',
+};
 // Thanksgiving: the real calendar (UsFederalHolidays) keeps it; this double keeps what a test gives it.
 const THANKSGIVING = '2026-11-26';
 
@@ -16,14 +21,46 @@ describe('WriteScn (svc fedramp scn), unit', () => {
   it("writes an adaptive change's SCN and its Markdown twin, dates its notice 10 business days after the finish (skipping the calendar's holidays) and records it in the journal", async () => {
     const d = scn();
     const result = await d.write(ADAPTIVE);
-    expect(result).toMatchObject({ type: 'adaptive', out: '/out/scn.json', markdown: '/out/scn.md', undated: [], passed: [], ksis: [], controls: [], recorded: { seq: 1 }, now: '2026-11-20T12:00:00Z' });
-    expect(result.notices).toEqual([expect.objectContaining({ rule: 'SCN-ADP-NTF', notice: 'after finishing', date: '2026-12-01', due: '2026-12-01T23:59:59Z', timeframe: { unit: 'bizdays', num: 10 }, on: '2026-11-16' })]);
+    expect(result).toMatchObject({
+      type: 'adaptive',
+      out: '/out/scn.json',
+      markdown: '/out/scn.md',
+      undated: [],
+      passed: [],
+      ksis: [],
+      controls: [],
+      recorded: { seq: 1 },
+      now: '2026-11-20T12:00:00Z',
+    });
+    expect(result.notices).toEqual([
+      expect.objectContaining({
+        rule: 'SCN-ADP-NTF',
+        notice: 'after finishing',
+        date: '2026-12-01',
+        due: '2026-12-01T23:59:59Z',
+        timeframe: { unit: 'bizdays', num: 10 },
+        on: '2026-11-16',
+      }),
+    ]);
     expect([...d.writer.files.keys()]).toEqual(['/out/scn.json', '/out/scn.md']);
     const json = d.writer.files.get('/out/scn.json')!;
     expect(result.sha256).toBe(`sha256:${createHash('sha256').update(json, 'utf8').digest('hex')}`);
     expect(d.writer.files.get('/out/scn.md')).toMatch(/^# Significant Change Notification\n/);
     const [entry] = await d.store.journal();
-    expect(entry).toMatchObject({ seq: 1, kind: 'fedramp-scn', recorded_at: '2026-11-20T12:00:00Z', record: { type: 'adaptive', summary: 'Move the database to a new region', start: '2026-11-02', finish: '2026-11-16', notices: [{ rule: 'SCN-ADP-NTF', notice: 'after finishing', due: '2026-12-01T23:59:59Z' }], ksis: [], controls: [] } });
+    expect(entry).toMatchObject({
+      seq: 1,
+      kind: 'fedramp-scn',
+      recorded_at: '2026-11-20T12:00:00Z',
+      record: {
+        type: 'adaptive',
+        summary: 'Move the database to a new region',
+        start: '2026-11-02',
+        finish: '2026-11-16',
+        notices: [{ rule: 'SCN-ADP-NTF', notice: 'after finishing', due: '2026-12-01T23:59:59Z' }],
+        ksis: [],
+        controls: [],
+      },
+    });
     expect((entry.record as { document: unknown }).document).toEqual(JSON.parse(json));
   });
 
@@ -42,13 +79,18 @@ describe('WriteScn (svc fedramp scn), unit', () => {
     expect(d.writer.files.get('/out/scn.md')).toMatch(/^# Significant Change Notification \(DRAFT\)\n/);
   });
 
-  it("names the file after the day of now when no --out is given", async () => {
+  it('names the file after the day of now when no --out is given', async () => {
     const result = await scn().write({ ...ADAPTIVE, out: undefined });
     expect([result.out, result.markdown]).toEqual(['scn-2026-11-20.json', 'scn-2026-11-20.md']);
   });
 
-  it("takes the KSIs and controls a drift report touches, and names the report by its file name only", async () => {
-    const drift = { run_a: { name: 'monday.json' }, run_b: { name: 'tuesday.json' }, findings: [{ ksi_id: 'KSI-IAM-APM', class: 'DRIFT-IDENTITY', severity: 'P2', from: 'PASS', to: 'FAIL', reason: 'status worsened' }], counts: {} };
+  it('takes the KSIs and controls a drift report touches, and names the report by its file name only', async () => {
+    const drift = {
+      run_a: { name: 'monday.json' },
+      run_b: { name: 'tuesday.json' },
+      findings: [{ ksi_id: 'KSI-IAM-APM', class: 'DRIFT-IDENTITY', severity: 'P2', from: 'PASS', to: 'FAIL', reason: 'status worsened' }],
+      counts: {},
+    };
     const d = scn({ files: { '/reports/drift.json': drift } });
     const result = await d.write({ ...ADAPTIVE, drift: '/reports/drift.json' });
     expect(result.drift).toEqual({ file: '/reports/drift.json', kind: 'ir drift-detect', changes: 1 });

@@ -7,7 +7,11 @@ import { unitContainer } from '../../../support/unit-container';
 
 const PROFILE = { type: '20x' as const, class: 'B' as const, fedramp_id: 'FR2612345678', package_uri: 'https://trust.example.com/fedramp/cpo.json' };
 const LISTING = { documents: [], authentication: [] };
-const input = (document: BuildTrustDocumentInput['document'], format: 'json' | 'html' = 'json'): BuildTrustDocumentInput => ({ document, format, listing: LISTING });
+const input = (document: BuildTrustDocumentInput['document'], format: 'json' | 'html' = 'json'): BuildTrustDocumentInput => ({
+  document,
+  format,
+  listing: LISTING,
+});
 
 const trust = () => {
   const d = unitContainer({ now: '2026-11-20T12:00:00Z', profile: PROFILE });
@@ -26,7 +30,11 @@ describe('BuildTrustDocument, unit: a builder per document, parts shared and bui
     const t = trust();
     await expect(t.build.execute(input('ocr'))).rejects.toMatchObject({ code: 'no-ocr-recorded' });
     // The SDR needs profile keys this profile lacks: the server's configuration (ConfigError), not the caller's request.
-    await expect(t.build.execute(input('sdr'))).rejects.toMatchObject({ kind: 'config', code: 'invalid-config', message: expect.stringContaining('/work/svc.config.json') });
+    await expect(t.build.execute(input('sdr'))).rejects.toMatchObject({
+      kind: 'config',
+      code: 'invalid-config',
+      message: expect.stringContaining('/work/svc.config.json'),
+    });
     expect(text((await t.build.execute(input('scn'))).body)).toBe('[]');
     expect(JSON.parse(text((await t.build.execute(input('snapshots'))).body))).toEqual({ rule: 'CDS-CSO-HAD', snapshots: [] });
   });
@@ -35,7 +43,9 @@ describe('BuildTrustDocument, unit: a builder per document, parts shared and bui
     const t = trust();
     const before = await t.build.execute(input('scn'));
     expect(await t.build.execute(input('scn'))).toBe(before);
-    await t.container.resolve(WriteScn).execute({ type: 'adaptive', summary: 'New region', dates: { start: '2026-11-02', finish: '2026-11-16' }, out: '/out/scn.json' });
+    await t.container
+      .resolve(WriteScn)
+      .execute({ type: 'adaptive', summary: 'New region', dates: { start: '2026-11-02', finish: '2026-11-16' }, out: '/out/scn.json' });
     // StoreState asks the store again at most once a second (its clock's).
     t.clock.time = new Date('2026-11-20T12:00:02Z');
     const after = await t.build.execute(input('scn'));
@@ -56,6 +66,9 @@ describe('BuildTrustDocument, unit: a builder per document, parts shared and bui
   });
 
   it('refuses the snapshot of a period no OCR recorded', async () => {
-    await expect(trust().build.snapshotBounds('2026-09-30')).rejects.toMatchObject({ code: 'no-such-snapshot', message: expect.stringContaining('no Ongoing Certification Report with the period ending 2026-09-30 is recorded') });
+    await expect(trust().build.snapshotBounds('2026-09-30')).rejects.toMatchObject({
+      code: 'no-such-snapshot',
+      message: expect.stringContaining('no Ongoing Certification Report with the period ending 2026-09-30 is recorded'),
+    });
   });
 });

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { KSI_HISTORY_DAYS, ksiHistoryChunks, nextKsiHistory, readKsiHistory, replayKsiHistory, type CountedRun, type HistoryRun, type KsiHistory } from '../../../../src/domain/conmon/ksi-history';
+import {
+  KSI_HISTORY_DAYS,
+  ksiHistoryChunks,
+  nextKsiHistory,
+  readKsiHistory,
+  replayKsiHistory,
+  type CountedRun,
+  type HistoryRun,
+  type KsiHistory,
+} from '../../../../src/domain/conmon/ksi-history';
 import type { KsiCounts } from '../../../../src/domain/conmon/ksi-counts';
 import { jsonText } from '../../../../src/domain/encoding/json-chunks';
 
@@ -83,26 +92,44 @@ describe('KSI history (issue 35)', () => {
 
   it('replays every run’s rows as recorded, whatever the runs and sources (property)', () => {
     const ids = ['KSI-A', 'KSI-B', 'KSI-C', 'KSI-D'];
-    const counts = fc.option(fc.uniqueArray(fc.record({ ksi_id: fc.constantFrom(...ids), pass: fc.nat(3), fail: fc.nat(3), other: fc.nat(3) }).filter((r) => r.pass + r.fail + r.other > 0), { selector: (r) => r.ksi_id, maxLength: 4 }), { nil: undefined });
+    const counts = fc.option(
+      fc.uniqueArray(
+        fc.record({ ksi_id: fc.constantFrom(...ids), pass: fc.nat(3), fail: fc.nat(3), other: fc.nat(3) }).filter((r) => r.pass + r.fail + r.other > 0),
+        { selector: (r) => r.ksi_id, maxLength: 4 },
+      ),
+      { nil: undefined },
+    );
     fc.assert(
-      fc.property(fc.array(fc.record({ source: fc.constantFrom('a', 'b', 'c'), day: fc.integer({ min: 1, max: 30 }), rows: counts }), { minLength: 1, maxLength: 12 }), (steps) => {
-        const runs = steps.map((s, k) => ({ run: run(k + 1, s.day, s.source), rows: s.rows }));
-        const history = recorded(runs);
-        expect(readKsiHistory(JSON.parse(textOf(history)))).toEqual(history);
-        expect(jsonText(JSON.parse(textOf(history)), 'canonical')).toBe(textOf(history));
-        const sorted = (rows: readonly KsiCounts[] | undefined) => rows && [...rows].sort((a, b) => (a.ksi_id < b.ksi_id ? -1 : 1));
-        expect(replayed(history)).toEqual(runs.map((r) => sorted(r.rows)));
-      }),
+      fc.property(
+        fc.array(fc.record({ source: fc.constantFrom('a', 'b', 'c'), day: fc.integer({ min: 1, max: 30 }), rows: counts }), { minLength: 1, maxLength: 12 }),
+        (steps) => {
+          const runs = steps.map((s, k) => ({ run: run(k + 1, s.day, s.source), rows: s.rows }));
+          const history = recorded(runs);
+          expect(readKsiHistory(JSON.parse(textOf(history)))).toEqual(history);
+          expect(jsonText(JSON.parse(textOf(history)), 'canonical')).toBe(textOf(history));
+          const sorted = (rows: readonly KsiCounts[] | undefined) => rows && [...rows].sort((a, b) => (a.ksi_id < b.ksi_id ? -1 : 1));
+          expect(replayed(history)).toEqual(runs.map((r) => sorted(r.rows)));
+        },
+      ),
     );
   });
 
   it('refuses a document svc did not write, naming what is wrong', () => {
-    const good = JSON.parse(textOf(recorded([{ run: run(1, 1), rows: [row('KSI-A', 1)] }, { run: run(2, 2), rows: [row('KSI-A', 2)] }]))) as { runs: Record<string, unknown>[] };
+    const good = JSON.parse(
+      textOf(
+        recorded([
+          { run: run(1, 1), rows: [row('KSI-A', 1)] },
+          { run: run(2, 2), rows: [row('KSI-A', 2)] },
+        ]),
+      ),
+    ) as { runs: Record<string, unknown>[] };
     expect(readKsiHistory({ ...good, schema: 'svc.ksi-history/v2' })).toBe('it is not a svc.ksi-history/v1 document');
     expect(readKsiHistory({ ...good, extra: 1 })).toBe('its fields are not the ones svc writes');
     expect(readKsiHistory({ ...good, from: 'yesterday' })).toBe('its fields are not the ones svc writes');
     expect(readKsiHistory({ ...good, runs: [good.runs[1], good.runs[0]] })).toMatch(/^run 2 of it is not one svc wrote: \{"as_of"/);
-    expect(readKsiHistory({ ...good, runs: [{ ...good.runs[0], changed: [{ ksi_id: 'KSI-A', pass: -1, fail: 0, other: 0 }] }] })).toMatch(/^run 1 of it is not one svc wrote/);
+    expect(readKsiHistory({ ...good, runs: [{ ...good.runs[0], changed: [{ ksi_id: 'KSI-A', pass: -1, fail: 0, other: 0 }] }] })).toMatch(
+      /^run 1 of it is not one svc wrote/,
+    );
     expect(readKsiHistory({ ...good, runs: [{ ...good.runs[0], id: 'x' }] })).toMatch(/^run 1 of it is not one svc wrote/);
     expect(readKsiHistory({ ...good, runs: [{ ...good.runs[0], uncounted: true }] })).toMatch(/^run 1 of it is not one svc wrote/);
   });

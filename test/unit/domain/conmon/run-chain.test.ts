@@ -7,7 +7,13 @@ import { PureJsHashing } from '../../../fakes/pure-js-hashing';
 const digest = new PureJsHashing();
 
 describe('hashedState: a run state written once, its events and POA&M state hashed on the way', () => {
-  const summary = { seq: 2, id: 'ab'.repeat(32), as_of: '2026-01-02T00:00:00Z', recorded_at: '2026-01-02T06:00:00Z', counts: { results: 3 } } as unknown as RunSummary;
+  const summary = {
+    seq: 2,
+    id: 'ab'.repeat(32),
+    as_of: '2026-01-02T00:00:00Z',
+    recorded_at: '2026-01-02T06:00:00Z',
+    counts: { results: 3 },
+  } as unknown as RunSummary;
   const poamItems = [
     { poam_id: 'POAM-KSI-AC-02', ksi_id: 'KSI-AC-02', status: 'Open', weakness_description: 'Ünïcode "quoted" \u2028' },
     { poam_id: 'POAM-KSI-IA-02', ksi_id: 'KSI-IA-02', status: 'Closed' },
@@ -18,7 +24,7 @@ describe('hashedState: a run state written once, its events and POA&M state hash
     ['plain arrays', poamItems, eventItems],
     ['LazyArrays, as recordStep gives them (read once each)', lazyArray(() => poamItems), lazyArray(() => eventItems)],
     ['empty ones', [], []],
-  ])('%s: the text is the state\'s canonical JSON and the digests are hashOf each', (_, poam, events) => {
+  ])("%s: the text is the state's canonical JSON and the digests are hashOf each", (_, poam, events) => {
     const state = hashedState({ summary, poam, events }, digest);
     expect(() => state.digests()).toThrow('the state must be read to its end before its digests');
     expect([...state.chunks].join('')).toBe(jsonText({ summary, poam, events }, 'canonical'));

@@ -1,11 +1,30 @@
-import { checkSourceName, latestOfEachSource, lostDetections, mergedBundleFacts, namedSource, sourceKey, sourceStaleness, stateDetections, UNNAMED_SOURCE } from '../../../../src/domain/conmon/run-sources';
+import {
+  checkSourceName,
+  latestOfEachSource,
+  lostDetections,
+  mergedBundleFacts,
+  namedSource,
+  sourceKey,
+  sourceStaleness,
+  stateDetections,
+  UNNAMED_SOURCE,
+} from '../../../../src/domain/conmon/run-sources';
 import { evidenceCadence } from '../../../../src/domain/fedramp/evidence-cadence';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 import type { RunSummary } from '../../../../src/domain/conmon/run-record';
 import type { Detection } from '../../../../src/domain/vulnerabilities/detection';
 
-const detection = (id: string, source: string): Detection => ({ id, source, finding_id: `F-${id}`, resource: 'host-1', title: 't', scanner_severity: 'High', detected_at: '2026-11-24T07:00:00Z' });
-const summary = (seq: number, source?: Record<string, unknown>): RunSummary => ({ seq, id: `run-${seq}`, ...(source === undefined ? {} : { source }) }) as unknown as RunSummary;
+const detection = (id: string, source: string): Detection => ({
+  id,
+  source,
+  finding_id: `F-${id}`,
+  resource: 'host-1',
+  title: 't',
+  scanner_severity: 'High',
+  detected_at: '2026-11-24T07:00:00Z',
+});
+const summary = (seq: number, source?: Record<string, unknown>): RunSummary =>
+  ({ seq, id: `run-${seq}`, ...(source === undefined ? {} : { source }) }) as unknown as RunSummary;
 
 describe('sourceKey: which source a run is the latest part of', () => {
   it.each([
@@ -17,7 +36,7 @@ describe('sourceKey: which source a run is the latest part of', () => {
     [undefined, UNNAMED_SOURCE],
   ])('%j → %s', (source, key) => expect(sourceKey(source)).toBe(key));
 
-  it('a --source name is kept as the report source\'s name, beside what the report said', () => {
+  it("a --source name is kept as the report source's name, beside what the report said", () => {
     expect(namedSource({ tool: 'Nessus', tenant: 'prod' }, 'hosts')).toEqual({ tool: 'Nessus', tenant: 'prod', name: 'hosts' });
     expect(namedSource(undefined, 'hosts')).toEqual({ name: 'hosts' });
     expect(namedSource({ tool: 'Nessus' }, undefined)).toEqual({ tool: 'Nessus' });
@@ -38,7 +57,14 @@ describe('sourceKey: which source a run is the latest part of', () => {
 
 describe('latestOfEachSource: the state', () => {
   it('keeps the highest seq of each source, in seq order', () => {
-    const runs = [summary(1, { tool: 'Nessus' }), summary(2, { tool: 'ScubaGear' }), summary(3, { tool: 'Nessus' }), summary(4), summary(5, { tool: 'Trivy' }), summary(6)];
+    const runs = [
+      summary(1, { tool: 'Nessus' }),
+      summary(2, { tool: 'ScubaGear' }),
+      summary(3, { tool: 'Nessus' }),
+      summary(4),
+      summary(5, { tool: 'Trivy' }),
+      summary(6),
+    ];
     expect(latestOfEachSource(runs).map((r) => r.seq)).toEqual([2, 3, 5, 6]);
     expect(latestOfEachSource([])).toEqual([]);
   });
@@ -71,13 +97,19 @@ describe('sourceStaleness: a source that stopped reporting', () => {
 });
 
 describe('stateDetections and lostDetections', () => {
-  it('gathers every source\'s latest detections; a source whose detections are not known names its tool', () => {
+  it("gathers every source's latest detections; a source whose detections are not known names its tool", () => {
     const a = detection('1', 'Nessus');
     const b = detection('2', 'Trivy');
-    expect(stateDetections([{ source: { tool: 'Nessus' }, detections: [a] }, { source: { tool: 'Trivy' }, detections: [b] }, { source: { tool: 'ScubaGear' }, detections: undefined }])).toEqual({ detections: [a, b], unknownTools: new Set(['ScubaGear']) });
+    expect(
+      stateDetections([
+        { source: { tool: 'Nessus' }, detections: [a] },
+        { source: { tool: 'Trivy' }, detections: [b] },
+        { source: { tool: 'ScubaGear' }, detections: undefined },
+      ]),
+    ).toEqual({ detections: [a, b], unknownTools: new Set(['ScubaGear']) });
   });
 
-  it('an svc adapter\'s report without vulnerabilities[] lost them; an empty list or another producer did not', () => {
+  it("an svc adapter's report without vulnerabilities[] lost them; an empty list or another producer did not", () => {
     expect(lostDetections({ tool: 'Nessus', adapter: 'svc-adapter-nessus' }, undefined)).toBe(true);
     expect(lostDetections({ tool: 'Nessus', adapter: 'svc-adapter-nessus' }, [])).toBe(false);
     expect(lostDetections({ tool: 'In-house' }, undefined)).toBe(false);
@@ -91,11 +123,22 @@ describe('mergedBundleFacts: what evidence build carries of several reports', ()
       { generated_at: '2026-11-24T07:00:00Z', schema_version: '1', source: { tool: 'Nessus', tenant: '2 hosts' }, vulnerabilities: [n] },
       { generated_at: '2026-11-23T07:00:00Z', schema_version: '1', source: { tool: 'ScubaGear' }, vulnerabilities: [n, detection('2', 'ScubaGear')] },
     ]);
-    expect(facts).toEqual({ generated_at: '2026-11-23T07:00:00Z', schema_version: '1', source: { name: 'Nessus (2 hosts) + ScubaGear' }, vulnerabilities: [n, detection('2', 'ScubaGear')] });
+    expect(facts).toEqual({
+      generated_at: '2026-11-23T07:00:00Z',
+      schema_version: '1',
+      source: { name: 'Nessus (2 hosts) + ScubaGear' },
+      vulnerabilities: [n, detection('2', 'ScubaGear')],
+    });
   });
 
   it('one report: its own facts; reports without detections or times: none claimed', () => {
-    expect(mergedBundleFacts([{ generated_at: '2026-11-24T07:00:00Z', source: { tool: 'Trivy' }, vulnerabilities: [] }])).toEqual({ generated_at: '2026-11-24T07:00:00Z', source: { tool: 'Trivy' }, vulnerabilities: [] });
-    expect(mergedBundleFacts([{ source: { tool: 'A' } }, { generated_at: '2026-11-24T07:00:00Z', schema_version: '2', source: { tool: 'A' } }])).toEqual({ source: { tool: 'A' } });
+    expect(mergedBundleFacts([{ generated_at: '2026-11-24T07:00:00Z', source: { tool: 'Trivy' }, vulnerabilities: [] }])).toEqual({
+      generated_at: '2026-11-24T07:00:00Z',
+      source: { tool: 'Trivy' },
+      vulnerabilities: [],
+    });
+    expect(mergedBundleFacts([{ source: { tool: 'A' } }, { generated_at: '2026-11-24T07:00:00Z', schema_version: '2', source: { tool: 'A' } }])).toEqual({
+      source: { tool: 'A' },
+    });
   });
 });

@@ -18,7 +18,9 @@ describe('csvCell', () => {
   });
 
   it('writes control characters out (a lone CR, ESC, BEL, C1, NUL, DEL, the line separators) and keeps tab and LF', () => {
-    expect(['\rx', 'a\rb', '\u001b]8;;http://evil\u0007click\u001b]8;;\u0007', '\u001b[2J', '\u009b31m', 'a\u2028b\u2029', 'a\tb\nc', '\u0000\u007f'].map(csvCell)).toEqual([
+    expect(
+      ['\rx', 'a\rb', '\u001b]8;;http://evil\u0007click\u001b]8;;\u0007', '\u001b[2J', '\u009b31m', 'a\u2028b\u2029', 'a\tb\nc', '\u0000\u007f'].map(csvCell),
+    ).toEqual([
       '\\u000dx',
       'a\\u000db',
       '\\u001b]8;;http://evil\\u0007click\\u001b]8;;\\u0007',

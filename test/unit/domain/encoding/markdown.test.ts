@@ -14,7 +14,26 @@ describe('markdownText', () => {
   });
 
   it('escapes a block marker at the start, after flattening', () => {
-    expect(['\n# INJECTED-TITLE-HEADING', '## h', '- item', '+ item', '* item', '---', '===', '___', '```js', '~~~', ':---', '1. item', '12) item', '3.', '1.5 GB', '2026-11-02'].map(markdownText)).toEqual([
+    expect(
+      [
+        '\n# INJECTED-TITLE-HEADING',
+        '## h',
+        '- item',
+        '+ item',
+        '* item',
+        '---',
+        '===',
+        '___',
+        '```js',
+        '~~~',
+        ':---',
+        '1. item',
+        '12) item',
+        '3.',
+        '1.5 GB',
+        '2026-11-02',
+      ].map(markdownText),
+    ).toEqual([
       '\\# INJECTED-TITLE-HEADING',
       '\\## h',
       '\\- item',
@@ -46,19 +65,18 @@ describe('markdownText', () => {
   it('escapes backslashes, pipes and brackets, so a cell cannot split and text cannot link or embed an image', () => {
     expect(markdownText('a | b')).toBe('a \\| b');
     expect(markdownText('a \\| b')).toBe('a \\\\\\| b');
-    expect(markdownText('![x](https://tracker.example/p.gif) [click](javascript:alert(1))')).toBe('!\\[x\\](https://tracker.example/p.gif) \\[click\\](javascript:alert(1))');
+    expect(markdownText('![x](https://tracker.example/p.gif) [click](javascript:alert(1))')).toBe(
+      '!\\[x\\](https://tracker.example/p.gif) \\[click\\](javascript:alert(1))',
+    );
     expect(markdownText('C:\\scans\\out.json')).toBe('C:\\\\scans\\\\out.json');
   });
 
   it('leaves ordinary text as it is', () => {
-    expect(['Phishing-resistant MFA for all users', 'KSI-IA-02', 'ac-2.1', 'identity-team@agency.example', 'TLS 1.2 or newer (ScubaGear 1.5.1)', ''].map(markdownText)).toEqual([
-      'Phishing-resistant MFA for all users',
-      'KSI-IA-02',
-      'ac-2.1',
-      'identity-team@agency.example',
-      'TLS 1.2 or newer (ScubaGear 1.5.1)',
-      '',
-    ]);
+    expect(
+      ['Phishing-resistant MFA for all users', 'KSI-IA-02', 'ac-2.1', 'identity-team@agency.example', 'TLS 1.2 or newer (ScubaGear 1.5.1)', ''].map(
+        markdownText,
+      ),
+    ).toEqual(['Phishing-resistant MFA for all users', 'KSI-IA-02', 'ac-2.1', 'identity-team@agency.example', 'TLS 1.2 or newer (ScubaGear 1.5.1)', '']);
   });
 });
 

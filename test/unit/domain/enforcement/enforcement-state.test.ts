@@ -54,6 +54,13 @@ describe('the enforcement state machine (SPEC "States and transitions")', () => 
     expect(thrown).toBeInstanceOf(AppError);
     const error = thrown as IllegalTransitionError;
     expect(error.message).toBe(`policy "block-legacy-auth": illegal transition ${from} -> ${to}; ${ALLOWED[from]}`);
-    expect([error.kind, error.code, error.name, error.policyId, error.from, error.to]).toEqual(['conflict', 'illegal-transition', 'IllegalTransitionError', 'block-legacy-auth', from, to]);
+    expect([error.kind, error.code, error.name, error.policyId, error.from, error.to]).toEqual([
+      'conflict',
+      'illegal-transition',
+      'IllegalTransitionError',
+      'block-legacy-auth',
+      from,
+      to,
+    ]);
   });
 });

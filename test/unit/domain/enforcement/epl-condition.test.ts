@@ -97,21 +97,57 @@ describe('EPL conditions', () => {
   it.each<[string, unknown, string]>([
     ['not an object', 'FAIL', 'condition: expected a condition object, got "FAIL"; write e.g. {"status_in": ["FAIL"]}'],
     ['no key', {}, 'condition: a condition has exactly one key, got none; combine several conditions with {"all": [...]} or {"any": [...]}'],
-    ['two keys', { status_in: ['FAIL'], not: {} }, 'condition: a condition has exactly one key, got "status_in", "not"; combine several conditions with {"all": [...]} or {"any": [...]}'],
+    [
+      'two keys',
+      { status_in: ['FAIL'], not: {} },
+      'condition: a condition has exactly one key, got "status_in", "not"; combine several conditions with {"all": [...]} or {"any": [...]}',
+    ],
     ['an unknown kind', { script: 'x > 1' }, 'condition.script: unknown condition "script"; use one of status_in, evidence, all, any, not'],
     ['an empty status_in', { status_in: [] }, 'condition.status_in: expected a non-empty array of statuses, got an array; write e.g. ["FAIL", "WARN"]'],
     ['a lower-case status', { status_in: ['FAIL', 'warn'] }, 'condition.status_in[1]: "warn" is not a status; use exactly PASS, WARN, FAIL (upper case)'],
     ['an empty all', { all: [] }, 'condition.all: expected a non-empty array of conditions, got an array; write e.g. {"all": [{"status_in": ["FAIL"]}]}'],
-    ['any that is an object', { any: { status_in: ['FAIL'] } }, 'condition.any: expected a non-empty array of conditions, got an object; write e.g. {"any": [{"status_in": ["FAIL"]}]}'],
-    ['a bad condition under not', { not: { status_in: 'FAIL' } }, 'condition.not.status_in: expected a non-empty array of statuses, got "FAIL"; write e.g. ["FAIL", "WARN"]'],
-    ['nesting deeper than 16', deep, 'condition.not.not.not.not.not.not.not.not.not.not.not.not.not.not.not.not: conditions nest deeper than 16 levels; flatten them with "all" or "any"'],
-    ['evidence that is not an object', { evidence: 'users' }, 'condition.evidence: expected {"path", "op", "value"}, got "users"; write e.g. {"path": "users_without_mfa", "op": ">", "value": 0}'],
-    ['an unknown evidence field', { evidence: { path: 'a', op: 'exists', default: 0 } }, 'condition.evidence.default: unknown field; an evidence test has path, op and value'],
-    ['an empty path segment', { evidence: { path: 'a..b', op: 'exists' } }, 'condition.evidence.path: expected dot-separated keys, got "a..b"; write e.g. "users_without_mfa" or "policies.0.state"'],
-    ['an unknown operator', { evidence: { path: 'a', op: '=~', value: 'x' } }, 'condition.evidence.op: "=~" is not an operator; use one of == != > >= < <= exists missing includes'],
+    [
+      'any that is an object',
+      { any: { status_in: ['FAIL'] } },
+      'condition.any: expected a non-empty array of conditions, got an object; write e.g. {"any": [{"status_in": ["FAIL"]}]}',
+    ],
+    [
+      'a bad condition under not',
+      { not: { status_in: 'FAIL' } },
+      'condition.not.status_in: expected a non-empty array of statuses, got "FAIL"; write e.g. ["FAIL", "WARN"]',
+    ],
+    [
+      'nesting deeper than 16',
+      deep,
+      'condition.not.not.not.not.not.not.not.not.not.not.not.not.not.not.not.not: conditions nest deeper than 16 levels; flatten them with "all" or "any"',
+    ],
+    [
+      'evidence that is not an object',
+      { evidence: 'users' },
+      'condition.evidence: expected {"path", "op", "value"}, got "users"; write e.g. {"path": "users_without_mfa", "op": ">", "value": 0}',
+    ],
+    [
+      'an unknown evidence field',
+      { evidence: { path: 'a', op: 'exists', default: 0 } },
+      'condition.evidence.default: unknown field; an evidence test has path, op and value',
+    ],
+    [
+      'an empty path segment',
+      { evidence: { path: 'a..b', op: 'exists' } },
+      'condition.evidence.path: expected dot-separated keys, got "a..b"; write e.g. "users_without_mfa" or "policies.0.state"',
+    ],
+    [
+      'an unknown operator',
+      { evidence: { path: 'a', op: '=~', value: 'x' } },
+      'condition.evidence.op: "=~" is not an operator; use one of == != > >= < <= exists missing includes',
+    ],
     ['a value on exists', { evidence: { path: 'a', op: 'exists', value: true } }, 'condition.evidence.value: "exists" takes no value; remove "value"'],
     ['no value on ==', { evidence: { path: 'a', op: '==' } }, 'condition.evidence.value: missing; "==" compares the evidence with a value; add "value"'],
-    ['a non-finite number', { evidence: { path: 'a', op: '<', value: Infinity } }, 'condition.evidence.value: expected a number, got number Infinity; "<" compares numbers'],
+    [
+      'a non-finite number',
+      { evidence: { path: 'a', op: '<', value: Infinity } },
+      'condition.evidence.value: expected a number, got number Infinity; "<" compares numbers',
+    ],
   ])('refuses %s', (_name, condition, message) => {
     expect(problem(condition)).toBe(message);
   });

@@ -16,9 +16,30 @@ const rule = (id: string, over: Partial<Cr26Rule> = {}): Cr26Rule => {
   return { id, family, subset: sub, type: 'all', name: `Rule ${id}`, force: 'MUST', affects: ['Providers'], related: [], ...over };
 };
 
-const VDR_DATES: Cr26Effective = { is: 'required', optional_adoption: '2026-07-04', obtain: '2026-12-07', maintain: '2026-12-07', grace: '2027-03-07', grace_until_next_assessment: false };
-const FRC_20X: Cr26Effective = { is: 'required', optional_adoption: '2026-07-04', obtain: '2026-07-04', maintain: '2027-01-01', grace: '2027-01-01', grace_until_next_assessment: true };
-const FRC_REV5: Cr26Effective = { is: 'required', optional_adoption: '2026-07-04', obtain: '2027-01-01', maintain: '2027-01-01', grace: '2027-06-01', grace_until_next_assessment: false };
+const VDR_DATES: Cr26Effective = {
+  is: 'required',
+  optional_adoption: '2026-07-04',
+  obtain: '2026-12-07',
+  maintain: '2026-12-07',
+  grace: '2027-03-07',
+  grace_until_next_assessment: false,
+};
+const FRC_20X: Cr26Effective = {
+  is: 'required',
+  optional_adoption: '2026-07-04',
+  obtain: '2026-07-04',
+  maintain: '2027-01-01',
+  grace: '2027-01-01',
+  grace_until_next_assessment: true,
+};
+const FRC_REV5: Cr26Effective = {
+  is: 'required',
+  optional_adoption: '2026-07-04',
+  obtain: '2027-01-01',
+  maintain: '2027-01-01',
+  grace: '2027-06-01',
+  grace_until_next_assessment: false,
+};
 
 /**
  * A small release: FRC (per-type dates; CSO for every class, CLA for Class A with its three lists, CSX 20x-only for
@@ -62,18 +83,38 @@ function release(): Cr26Rules {
       rule('FRC-CLA-RFR', { force: 'SHOULD', related: ['VDR-TFR-MVX', 'VDR-TFR-PVR'] }),
       rule('FRC-CSO-FIA', { force: undefined, varies_by_class: { A: { force: 'MAY' }, B: { force: 'MUST' }, C: { force: 'MUST' }, D: { force: 'MUST' } } }),
       rule('FRC-CSO-PKG'),
-      rule('FRC-CSX-AIA', { type: '20x', force: undefined, varies_by_class: { A: { force: 'MUST' }, B: { force: 'MUST', timeframe: { unit: 'years', num: 1 } }, C: { force: 'MUST' }, D: { force: 'MUST' } } }),
+      rule('FRC-CSX-AIA', {
+        type: '20x',
+        force: undefined,
+        varies_by_class: { A: { force: 'MUST' }, B: { force: 'MUST', timeframe: { unit: 'years', num: 1 } }, C: { force: 'MUST' }, D: { force: 'MUST' } },
+      }),
       rule('MKT-IAS-WEB', { affects: ['Assessors'] }),
       rule('VDR-AGM-RVR', { affects: ['Agencies'] }),
       rule('VDR-CSO-DET'),
       rule('VDR-CSO-SIR', { force: 'MAY' }),
-      rule('VDR-TFR-MVF', { type: 'rev5', force: undefined, varies_by_class: { B: { force: 'SHOULD', timeframe: { unit: 'months', num: 1 } }, C: { force: 'MUST' }, D: { force: 'MUST' } } }),
+      rule('VDR-TFR-MVF', {
+        type: 'rev5',
+        force: undefined,
+        varies_by_class: { B: { force: 'SHOULD', timeframe: { unit: 'months', num: 1 } }, C: { force: 'MUST' }, D: { force: 'MUST' } },
+      }),
       rule('VDR-TFR-MVX', {
         type: '20x',
         force: undefined,
-        varies_by_class: { A: { force: 'SHOULD', timeframe: { unit: 'months', num: 1 } }, B: { force: 'MUST', timeframe: { unit: 'days', num: 7 } }, C: { force: 'MUST', timeframe: { unit: 'days', num: 3 } } },
+        varies_by_class: {
+          A: { force: 'SHOULD', timeframe: { unit: 'months', num: 1 } },
+          B: { force: 'MUST', timeframe: { unit: 'days', num: 7 } },
+          C: { force: 'MUST', timeframe: { unit: 'days', num: 3 } },
+        },
       }),
-      rule('VDR-TFR-PVR', { force: undefined, varies_by_class: { A: { force: 'SHOULD', pain_timeframes: {} }, B: { force: 'SHOULD', pain_timeframes: {} }, C: { force: 'MUST' }, D: { force: 'MUST', deferred_to: '20x Phase 4 Pilot' } } }),
+      rule('VDR-TFR-PVR', {
+        force: undefined,
+        varies_by_class: {
+          A: { force: 'SHOULD', pain_timeframes: {} },
+          B: { force: 'SHOULD', pain_timeframes: {} },
+          C: { force: 'MUST' },
+          D: { force: 'MUST', deferred_to: '20x Phase 4 Pilot' },
+        },
+      }),
       rule('VDR-XXX-TRC', { affects: ['Trust Centers'], subset: 'CSO' }),
     ],
     ksis: [
@@ -94,13 +135,27 @@ describe('applicability (DESIGN §12.1): type, path, class and affects', () => {
   it('20x Class B, program path: provider rules of the type whose subset lists B, all KSIs, the others apart', () => {
     const found = applicability(release(), profile(), AT);
     expect(ids(found.rules)).toEqual(['FRC-CSO-FIA', 'FRC-CSO-PKG', 'FRC-CSX-AIA', 'VDR-CSO-DET', 'VDR-CSO-SIR', 'VDR-TFR-MVX', 'VDR-TFR-PVR', 'VDR-XXX-TRC']);
-    expect(found.ksis.map((k) => [k.ksi.id, k.via])).toEqual([['KSI-IAM-APM', 'type'], ['KSI-IAM-ELP', 'type']]);
+    expect(found.ksis.map((k) => [k.ksi.id, k.via])).toEqual([
+      ['KSI-IAM-APM', 'type'],
+      ['KSI-IAM-ELP', 'type'],
+    ]);
     expect([found.recommended, found.optional]).toEqual([[], []]);
-    expect(found.apart.map((r) => [r.id, r.affects])).toEqual([['MKT-IAS-WEB', ['Assessors']], ['VDR-AGM-RVR', ['Agencies']]]);
+    expect(found.apart.map((r) => [r.id, r.affects])).toEqual([
+      ['MKT-IAS-WEB', ['Assessors']],
+      ['VDR-AGM-RVR', ['Agencies']],
+    ]);
   });
 
-  it('Rev5: the Rev5 rules instead of the 20x ones, the agency path\'s subsets on that path, and no KSI', () => {
-    expect(ids(applicability(release(), profile({ type: 'rev5' }), AT).rules)).toEqual(['FRC-CSO-FIA', 'FRC-CSO-PKG', 'VDR-CSO-DET', 'VDR-CSO-SIR', 'VDR-TFR-MVF', 'VDR-TFR-PVR', 'VDR-XXX-TRC']);
+  it("Rev5: the Rev5 rules instead of the 20x ones, the agency path's subsets on that path, and no KSI", () => {
+    expect(ids(applicability(release(), profile({ type: 'rev5' }), AT).rules)).toEqual([
+      'FRC-CSO-FIA',
+      'FRC-CSO-PKG',
+      'VDR-CSO-DET',
+      'VDR-CSO-SIR',
+      'VDR-TFR-MVF',
+      'VDR-TFR-PVR',
+      'VDR-XXX-TRC',
+    ]);
     const agency = applicability(release(), profile({ type: 'rev5', path: 'agency' }), AT);
     expect(ids(agency.rules)).toContain('FRC-CCL-CHG');
     expect(agency.ksis).toEqual([]);
@@ -134,8 +189,14 @@ describe('applicability: Class A through FRC-CLA-MFR, RFR and OFR', () => {
   });
 
   it('lists what RFR names as recommended and what OFR names as optional, even where a subset lists A', () => {
-    expect(found.recommended.map((a) => [a.rule.id, a.force])).toEqual([['VDR-TFR-MVX', 'SHOULD'], ['VDR-TFR-PVR', 'SHOULD']]);
-    expect(found.optional.map((a) => [a.rule.id, a.force])).toEqual([['FRC-CSO-FIA', 'MAY'], ['VDR-CSO-SIR', 'MAY']]);
+    expect(found.recommended.map((a) => [a.rule.id, a.force])).toEqual([
+      ['VDR-TFR-MVX', 'SHOULD'],
+      ['VDR-TFR-PVR', 'SHOULD'],
+    ]);
+    expect(found.optional.map((a) => [a.rule.id, a.force])).toEqual([
+      ['FRC-CSO-FIA', 'MAY'],
+      ['VDR-CSO-SIR', 'MAY'],
+    ]);
   });
 
   it('names nothing where FRC-CLA-MFR does not apply: Rev5 Class A has no Class A lists and no KSI', () => {
@@ -156,7 +217,11 @@ describe('applicability: Class A through FRC-CLA-MFR, RFR and OFR', () => {
 
 describe('applicability: classes not yet defined', () => {
   it('a class whose text defers to a pilot is not yet defined, naming the pilot', () => {
-    expect(find(applicability(release(), profile({ class: 'D' }), AT), 'VDR-TFR-PVR').effective).toEqual({ state: 'not_yet_defined', class: 'D', pilot: '20x Phase 4 Pilot' });
+    expect(find(applicability(release(), profile({ class: 'D' }), AT), 'VDR-TFR-PVR').effective).toEqual({
+      state: 'not_yet_defined',
+      class: 'D',
+      pilot: '20x Phase 4 Pilot',
+    });
   });
 
   it('a rule that varies by class but gives no variant for the class is not defined for it', () => {
@@ -165,8 +230,14 @@ describe('applicability: classes not yet defined', () => {
   });
 
   it('deferredPilot reads the pilot from a deferral, and not from a mere mention', () => {
-    expect(deferredPilot('Providers with 20x Class D Certifications MUST significantly supersede the minimum requirements for lower Classes, with specifics to be set during the 20x Phase 4 Pilot.')).toBe('20x Phase 4 Pilot');
-    expect(deferredPilot('Assessors MUST ... unless FedRAMP publishes a specific exception for a limited pilot or other explicitly scoped process.')).toBeUndefined();
+    expect(
+      deferredPilot(
+        'Providers with 20x Class D Certifications MUST significantly supersede the minimum requirements for lower Classes, with specifics to be set during the 20x Phase 4 Pilot.',
+      ),
+    ).toBe('20x Phase 4 Pilot');
+    expect(
+      deferredPilot('Assessors MUST ... unless FedRAMP publishes a specific exception for a limited pilot or other explicitly scoped process.'),
+    ).toBeUndefined();
   });
 });
 
@@ -174,28 +245,55 @@ describe('effective dates against --now and the status', () => {
   const at = (iso: string) => new Date(iso);
 
   it('applying: in force from the obtain date (from its first instant, UTC); before it, required from that date', () => {
-    expect(effectiveState(VDR_DATES, { status: 'applying' }, at('2026-12-06T23:59:59Z'))).toEqual({ state: 'required_from', date: '2026-12-07', optional_from: '2026-07-04' });
+    expect(effectiveState(VDR_DATES, { status: 'applying' }, at('2026-12-06T23:59:59Z'))).toEqual({
+      state: 'required_from',
+      date: '2026-12-07',
+      optional_from: '2026-07-04',
+    });
     expect(effectiveState(VDR_DATES, { status: 'applying' }, at('2026-12-07T00:00:00Z'))).toEqual({ state: 'in_force', since: '2026-12-07' });
   });
 
   it('certified: required from the maintain date, then in force within the grace period, then in force', () => {
-    expect(effectiveState(FRC_REV5, { status: 'certified' }, at('2026-12-31T12:00:00Z'))).toEqual({ state: 'required_from', date: '2027-01-01', optional_from: '2026-07-04' });
-    expect(effectiveState(FRC_REV5, { status: 'certified' }, at('2027-03-01T00:00:00Z'))).toEqual({ state: 'in_force', since: '2027-01-01', grace_until: '2027-06-01' });
+    expect(effectiveState(FRC_REV5, { status: 'certified' }, at('2026-12-31T12:00:00Z'))).toEqual({
+      state: 'required_from',
+      date: '2027-01-01',
+      optional_from: '2026-07-04',
+    });
+    expect(effectiveState(FRC_REV5, { status: 'certified' }, at('2027-03-01T00:00:00Z'))).toEqual({
+      state: 'in_force',
+      since: '2027-01-01',
+      grace_until: '2027-06-01',
+    });
     expect(effectiveState(FRC_REV5, { status: 'certified' }, at('2027-06-01T00:00:00Z'))).toEqual({ state: 'in_force', since: '2027-01-01' });
   });
 
-  it('certified, a grace until the next assessment: it ends at the profile\'s next_assessment', () => {
-    expect(effectiveState(FRC_20X, { status: 'certified', next_assessment: '2027-05-15' }, at('2027-03-01T00:00:00Z'))).toEqual({ state: 'in_force', since: '2027-01-01', grace_until: '2027-05-15' });
-    expect(effectiveState(FRC_20X, { status: 'certified', next_assessment: '2027-05-15' }, at('2027-05-15T00:00:00Z'))).toEqual({ state: 'in_force', since: '2027-01-01' });
+  it("certified, a grace until the next assessment: it ends at the profile's next_assessment", () => {
+    expect(effectiveState(FRC_20X, { status: 'certified', next_assessment: '2027-05-15' }, at('2027-03-01T00:00:00Z'))).toEqual({
+      state: 'in_force',
+      since: '2027-01-01',
+      grace_until: '2027-05-15',
+    });
+    expect(effectiveState(FRC_20X, { status: 'certified', next_assessment: '2027-05-15' }, at('2027-05-15T00:00:00Z'))).toEqual({
+      state: 'in_force',
+      since: '2027-01-01',
+    });
     // Without a next_assessment date the default end holds (here the maintain date itself: no grace).
     expect(effectiveState(FRC_20X, { status: 'certified' }, at('2027-03-01T00:00:00Z'))).toEqual({ state: 'in_force', since: '2027-01-01' });
   });
 
-  it('uses the dates of the profile\'s type where the family gives them per type', () => {
+  it("uses the dates of the profile's type where the family gives them per type", () => {
     const now = at('2026-11-25T00:00:00Z');
     expect(find(applicability(release(), profile(), now), 'FRC-CSO-PKG').effective).toEqual({ state: 'in_force', since: '2026-07-04' });
-    expect(find(applicability(release(), profile({ type: 'rev5' }), now), 'FRC-CSO-PKG').effective).toEqual({ state: 'required_from', date: '2027-01-01', optional_from: '2026-07-04' });
-    expect(find(applicability(release(), profile(), now), 'VDR-CSO-DET').effective).toEqual({ state: 'required_from', date: '2026-12-07', optional_from: '2026-07-04' });
+    expect(find(applicability(release(), profile({ type: 'rev5' }), now), 'FRC-CSO-PKG').effective).toEqual({
+      state: 'required_from',
+      date: '2027-01-01',
+      optional_from: '2026-07-04',
+    });
+    expect(find(applicability(release(), profile(), now), 'VDR-CSO-DET').effective).toEqual({
+      state: 'required_from',
+      date: '2026-12-07',
+      optional_from: '2026-07-04',
+    });
   });
 
   it('a family without dates is in force', () => {

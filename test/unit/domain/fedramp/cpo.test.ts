@@ -47,11 +47,17 @@ const profile = (over: Partial<CpoProfile> = {}): CpoProfile => ({
   ...over,
 });
 
-const input = (over: Partial<CpoInput> = {}): CpoInput => ({ profile: profile(), file: '/etc/svc.config.json', now: NOW, updateSource: 'svc 0.5.0 fedramp cpo', ...over });
+const input = (over: Partial<CpoInput> = {}): CpoInput => ({
+  profile: profile(),
+  file: '/etc/svc.config.json',
+  now: NOW,
+  updateSource: 'svc 0.5.0 fedramp cpo',
+  ...over,
+});
 const twin = { class: 'B' as const, rules, tool: TOOL, json: 'cpo.json' };
 
 describe('buildCpo (CPO-CSO-OVR)', () => {
-  it('completes the provider\'s object: FedRAMP ID, certification type, URI and metadata, keeping every field it gives', () => {
+  it("completes the provider's object: FedRAMP ID, certification type, URI and metadata, keeping every field it gives", () => {
     const cpo = buildCpo(input(), hashing);
     const given = providerCpo();
     expect(Object.keys(cpo)).toEqual([
@@ -92,22 +98,36 @@ describe('buildCpo (CPO-CSO-OVR)', () => {
   });
 
   it.each([
-    ['serviceIdentification.fedRampPackageId', { fedRampPackageId: 'FR-OTHER' }, '"FR-OTHER" differs from "FR2612345678", which svc writes from fedramp.fedramp_id; remove it from fedramp.cpo (or make the two agree)'],
-    ['serviceIdentification.certificationType', { certificationType: 'Rev5' }, '"Rev5" differs from "20x", which svc writes from the certification type (fedramp.type or --type); remove it from fedramp.cpo (or make the two agree)'],
+    [
+      'serviceIdentification.fedRampPackageId',
+      { fedRampPackageId: 'FR-OTHER' },
+      '"FR-OTHER" differs from "FR2612345678", which svc writes from fedramp.fedramp_id; remove it from fedramp.cpo (or make the two agree)',
+    ],
+    [
+      'serviceIdentification.certificationType',
+      { certificationType: 'Rev5' },
+      '"Rev5" differs from "20x", which svc writes from the certification type (fedramp.type or --type); remove it from fedramp.cpo (or make the two agree)',
+    ],
   ])('refuses a profile whose %s conflicts with what svc fills, naming the key and the fix', (key, given, problem) => {
     const cpo = providerCpo();
     Object.assign(cpo.serviceIdentification as object, given);
-    expect(() => buildCpo(input({ profile: profile({ cpo }) }), hashing)).toThrow(expect.objectContaining({ code: 'invalid-config', message: `/etc/svc.config.json: fedramp.cpo.${key}: ${problem}; see docs/fedramp.md` }));
+    expect(() => buildCpo(input({ profile: profile({ cpo }) }), hashing)).toThrow(
+      expect.objectContaining({ code: 'invalid-config', message: `/etc/svc.config.json: fedramp.cpo.${key}: ${problem}; see docs/fedramp.md` }),
+    );
   });
 
   it('refuses metadata, another URI and a section that is no object', () => {
     const attempt = (over: Record<string, unknown>) => () => buildCpo(input({ profile: profile({ cpo: { ...providerCpo(), ...over } }) }), hashing);
-    expect(attempt({ metadata: {} })).toThrow('fedramp.cpo.metadata: svc writes the metadata (CPO-CSO-MTD) from fedramp.accountable_official and the run; remove it from fedramp.cpo');
-    expect(attempt({ certificationPackageOverviewUri: 'https://elsewhere.example/cpo.json' })).toThrow('fedramp.cpo.certificationPackageOverviewUri: "https://elsewhere.example/cpo.json" differs from');
+    expect(attempt({ metadata: {} })).toThrow(
+      'fedramp.cpo.metadata: svc writes the metadata (CPO-CSO-MTD) from fedramp.accountable_official and the run; remove it from fedramp.cpo',
+    );
+    expect(attempt({ certificationPackageOverviewUri: 'https://elsewhere.example/cpo.json' })).toThrow(
+      'fedramp.cpo.certificationPackageOverviewUri: "https://elsewhere.example/cpo.json" differs from',
+    );
     expect(attempt({ serviceProperties: 'SaaS' })).toThrow('fedramp.cpo.serviceProperties: "SaaS" is not an object');
   });
 
-  it('writes the next OCR date from the recorded OCRs, keeps the profile\'s while there are none, and leaves it out without either', () => {
+  it("writes the next OCR date from the recorded OCRs, keeps the profile's while there are none, and leaves it out without either", () => {
     const properties = (cpo: Record<string, unknown>) => cpo.serviceProperties as Record<string, unknown>;
     expect(properties(buildCpo(input(), hashing))).not.toHaveProperty('nextOngoingCertificationReportDate');
     expect(properties(buildCpo(input({ nextOcrDate: '2027-03-31' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-03-31');
@@ -119,8 +139,12 @@ describe('buildCpo (CPO-CSO-OVR)', () => {
     );
     // Before the first OCR: its target date, unless the profile gives one.
     expect(properties(buildCpo(input({ firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-04-01');
-    expect(properties(buildCpo(input({ profile: profile({ cpo: given }), firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-01-31');
-    expect(properties(buildCpo(input({ nextOcrDate: '2027-03-31', firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe('2027-03-31');
+    expect(properties(buildCpo(input({ profile: profile({ cpo: given }), firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe(
+      '2027-01-31',
+    );
+    expect(properties(buildCpo(input({ nextOcrDate: '2027-03-31', firstOcrDate: '2027-04-01' }), hashing)).nextOngoingCertificationReportDate).toBe(
+      '2027-03-31',
+    );
   });
 
   it('derives the version from the content, not the time; a given version wins', () => {
@@ -133,14 +157,23 @@ describe('buildCpo (CPO-CSO-OVR)', () => {
 });
 
 describe('cpoMarkdown (the twin)', () => {
-  it('starts with the twin header: the FedRAMP ID, the package URI, the rules version and svc\'s version', () => {
+  it("starts with the twin header: the FedRAMP ID, the package URI, the rules version and svc's version", () => {
     const md = cpoMarkdown(buildCpo(input(), hashing), twin);
     expect(md.split('\n')[0]).toBe('# Certification Package Overview: Example Platform');
     expect(md).toContain('- FedRAMP ID: FR2612345678\n');
     expect(md).toContain('- Certification Package Overview: https://trust.example.com/fedramp/cpo.json\n');
     expect(md).toContain(`- Rules: FedRAMP Consolidated Rules ${rules.info.version}\n`);
     expect(md).toContain('by svc 0.5.0');
-    for (const heading of ['Service identification', 'Service properties', 'Contacts', 'Independent assessor', 'Certified services', 'Third-party information resources', 'Metadata (CPO-CSO-MTD)', 'Overall summary of assessment (CPO-CSO-OSA)']) {
+    for (const heading of [
+      'Service identification',
+      'Service properties',
+      'Contacts',
+      'Independent assessor',
+      'Certified services',
+      'Third-party information resources',
+      'Metadata (CPO-CSO-MTD)',
+      'Overall summary of assessment (CPO-CSO-OSA)',
+    ]) {
       expect(md).toContain(`\n## ${heading}\n`);
     }
     expect(md).toContain('| Accountable official | Ada Lovelace |\n| Title | CISO |\n| Email | ciso@example.com |\n');
@@ -167,19 +200,23 @@ describe('cpoMarkdown (the twin)', () => {
     expect(md).not.toContain('<script>');
   });
 
-  it('says when no assessor summary was supplied, with CPO-CSO-OSA\'s force for the class read from the rules', () => {
+  it("says when no assessor summary was supplied, with CPO-CSO-OSA's force for the class read from the rules", () => {
     const document = buildCpo(input(), hashing);
     expect(osaForce(rules, 'B')).toBe('MUST');
     expect(osaForce(rules, 'A')).toBe('MAY');
     expect(cpoMarkdown(document, twin)).toContain(
       "\n## Overall summary of assessment (CPO-CSO-OSA)\n\nNone supplied. CPO-CSO-OSA requires (MUST) the assessor's overall summary in the CPO for Class B: name the assessor's file in fedramp.assessor_summary.\n",
     );
-    expect(cpoMarkdown(document, { ...twin, class: 'A' })).toContain("None supplied (CPO-CSO-OSA: MAY for Class A); to include one, name the assessor's file in fedramp.assessor_summary.\n");
+    expect(cpoMarkdown(document, { ...twin, class: 'A' })).toContain(
+      "None supplied (CPO-CSO-OSA: MAY for Class A); to include one, name the assessor's file in fedramp.assessor_summary.\n",
+    );
   });
 
   it('names the information resources and flows files when they were written with it', () => {
     const md = cpoMarkdown(buildCpo(input(), hashing), { ...twin, related: { resources: 'information-resources.json', flows: 'information-flows.json' } });
-    expect(md).toContain('## Information resources and flows\n\n- Information resources (MAS-CSO-IIR): information-resources.json\n- Information flows (MAS-CSO-FLO): information-flows.json\n');
+    expect(md).toContain(
+      '## Information resources and flows\n\n- Information resources (MAS-CSO-IIR): information-resources.json\n- Information flows (MAS-CSO-FLO): information-flows.json\n',
+    );
     expect(cpoMarkdown(buildCpo(input(), hashing), twin)).not.toContain('Information resources (MAS-CSO-IIR)');
   });
 
@@ -199,12 +236,22 @@ describe('cpoMarkdown (the twin)', () => {
 });
 
 describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
-  const resource = (id: string, kind: string, category: SnapshotResource['category']): SnapshotResource => ({ id, kind, file: 'k8s/app.yaml', sha256: hashing.sha256(id), category });
+  const resource = (id: string, kind: string, category: SnapshotResource['category']): SnapshotResource => ({
+    id,
+    kind,
+    file: 'k8s/app.yaml',
+    sha256: hashing.sha256(id),
+    category,
+  });
   const snapshot = buildSnapshot(
     {
       root: 'infra',
       files: [{ path: 'k8s/app.yaml', sha256: 'ef'.repeat(32), bytes: 10, format: 'kubernetes' }],
-      resources: [resource('k8s:v1/ServiceAccount/prod/app', 'ServiceAccount', 'identity'), resource(`k8s:v1/Service/prod/${HOSTILE}`, 'Service', 'network'), resource('tf:aws_security_group.web', 'aws_security_group', 'network')],
+      resources: [
+        resource('k8s:v1/ServiceAccount/prod/app', 'ServiceAccount', 'identity'),
+        resource(`k8s:v1/Service/prod/${HOSTILE}`, 'Service', 'network'),
+        resource('tf:aws_security_group.web', 'aws_security_group', 'network'),
+      ],
       skipped: [],
     },
     hashing,
@@ -236,8 +283,12 @@ describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
     expect(md.split('\n')[0]).toBe('# Information Resources: Example Platform');
     expect(md).toContain('- FedRAMP ID: FR2612345678\n');
     expect(md).toContain(`Rule: MAS-CSO-IIR. Snapshot: infra, Merkle root ${snapshot.merkle_root} (1 file, 3 resources).\n`);
-    expect(md).toContain('## The command that generated it\n\n```sh\nsvc substrate walk infra --out snapshot.json && svc fedramp cpo --substrate snapshot.json\n```\n');
-    expect(md).toContain(`| k8s:v1/Service/prod/${HOSTILE_ESCAPED} | Service | network | k8s/app.yaml | ${hashing.sha256(`k8s:v1/Service/prod/${HOSTILE}`)} |\n`);
+    expect(md).toContain(
+      '## The command that generated it\n\n```sh\nsvc substrate walk infra --out snapshot.json && svc fedramp cpo --substrate snapshot.json\n```\n',
+    );
+    expect(md).toContain(
+      `| k8s:v1/Service/prod/${HOSTILE_ESCAPED} | Service | network | k8s/app.yaml | ${hashing.sha256(`k8s:v1/Service/prod/${HOSTILE}`)} |\n`,
+    );
     expect(md).not.toContain('<script>');
   });
 
@@ -246,7 +297,12 @@ describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
     expect(doc.schema).toBe('svc.fedramp-information-flows/v1');
     expect(doc.rule).toBe('MAS-CSO-FLO');
     expect(doc.resources.map((r) => r.id)).toEqual([`k8s:v1/Service/prod/${HOSTILE}`, 'tf:aws_security_group.web']);
-    expect(doc.resources[0]).toEqual({ id: `k8s:v1/Service/prod/${HOSTILE}`, kind: 'Service', file: 'k8s/app.yaml', sha256: hashing.sha256(`k8s:v1/Service/prod/${HOSTILE}`) });
+    expect(doc.resources[0]).toEqual({
+      id: `k8s:v1/Service/prod/${HOSTILE}`,
+      kind: 'Service',
+      file: 'k8s/app.yaml',
+      sha256: hashing.sha256(`k8s:v1/Service/prod/${HOSTILE}`),
+    });
     expect(doc.derivation).toContain("2 of the snapshot's 3 resources");
     expect(doc.provider_must_describe).toContain('The provider must describe each permitted flow between components');
     expect(doc.command).toBe(informationResources(from).command);
@@ -262,10 +318,19 @@ describe('information resources (MAS-CSO-IIR) and flows (MAS-CSO-FLO)', () => {
     const flows = informationFlows({ ...from, rules: lacking });
     expect(resources).not.toHaveProperty('rule');
     expect(flows).not.toHaveProperty('rule');
-    const written = [JSON.stringify(resources), JSON.stringify(flows), informationResourcesMarkdown(resources, twinOf('information-resources.json')), informationFlowsMarkdown(flows, twinOf('information-flows.json'))].join('\n');
+    const written = [
+      JSON.stringify(resources),
+      JSON.stringify(flows),
+      informationResourcesMarkdown(resources, twinOf('information-resources.json')),
+      informationFlowsMarkdown(flows, twinOf('information-flows.json')),
+    ].join('\n');
     expect(written).not.toMatch(/MAS-CSO-/);
-    expect(informationResourcesMarkdown(resources, twinOf('information-resources.json'))).toContain(`\nSnapshot: infra, Merkle root ${snapshot.merkle_root} (1 file, 3 resources).\n`);
-    expect(resources.derivation.replace("thirdPartyInformationResources)", "thirdPartyInformationResources, MAS-CSO-TPR)")).toBe(informationResources(from).derivation);
+    expect(informationResourcesMarkdown(resources, twinOf('information-resources.json'))).toContain(
+      `\nSnapshot: infra, Merkle root ${snapshot.merkle_root} (1 file, 3 resources).\n`,
+    );
+    expect(resources.derivation.replace('thirdPartyInformationResources)', 'thirdPartyInformationResources, MAS-CSO-TPR)')).toBe(
+      informationResources(from).derivation,
+    );
     expect(flows.provider_must_describe.replace('of them;', 'of them (MAS-CSO-FLO);')).toBe(informationFlows(from).provider_must_describe);
   });
 

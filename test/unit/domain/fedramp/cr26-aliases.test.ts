@@ -19,7 +19,14 @@ const SOURCES: AliasSource[] = [
 function cr26(ksis: string[], rules: string[]): Cr26Rules {
   return {
     info: { version: '2026.10.05.01', date: '2026-07-14', default_artifacts: { rules: [], ksis: [] } },
-    families: [{ id: 'XYZ', name: 'X', effective: {}, subsets: [{ id: 'CSO', type: 'all', name: 'General', applicability: { types: ['20x'], paths: ['program'], classes: ['B'], affects: ['Providers'] } }] }],
+    families: [
+      {
+        id: 'XYZ',
+        name: 'X',
+        effective: {},
+        subsets: [{ id: 'CSO', type: 'all', name: 'General', applicability: { types: ['20x'], paths: ['program'], classes: ['B'], affects: ['Providers'] } }],
+      },
+    ],
     themes: [{ id: 'AAA', name: 'A' }],
     rules: rules.map((id) => ({ id, family: 'XYZ', subset: 'CSO', type: 'all', name: id, force: 'MUST', affects: [], related: [] })),
     ksis: ksis.map((id) => ({ id, theme: 'AAA', name: id, controls: [] })),
@@ -49,7 +56,10 @@ describe('deriveCr26Aliases', () => {
   });
 
   it('gives a consistent model', () => {
-    expect(checkCr26Consistency({ ...cr26(['KSI-AAA-ONE', 'KSI-AAA-KEP'], ['XYZ-CSO-ABC']), ...derived })).toMatchObject({ ok: true, counts: { aliases: 2, retired: 7 } });
+    expect(checkCr26Consistency({ ...cr26(['KSI-AAA-ONE', 'KSI-AAA-KEP'], ['XYZ-CSO-ABC']), ...derived })).toMatchObject({
+      ok: true,
+      counts: { aliases: 2, retired: 7 },
+    });
   });
 
   it('says why in one line', () => {
@@ -82,7 +92,10 @@ describe('readAliasSource', () => {
 });
 
 describe('withAliases (an official file read at run time)', () => {
-  const bundled = { ...cr26(['KSI-AAA-ONE', 'KSI-AAA-KEP'], ['XYZ-CSO-ABC']), ...deriveCr26Aliases(SOURCES, cr26(['KSI-AAA-ONE', 'KSI-AAA-KEP'], ['XYZ-CSO-ABC'])) };
+  const bundled = {
+    ...cr26(['KSI-AAA-ONE', 'KSI-AAA-KEP'], ['XYZ-CSO-ABC']),
+    ...deriveCr26Aliases(SOURCES, cr26(['KSI-AAA-ONE', 'KSI-AAA-KEP'], ['XYZ-CSO-ABC'])),
+  };
 
   it('keeps the bundled aliases whose target the release lists', () => {
     expect(withAliases(cr26(['KSI-AAA-ONE'], ['XYZ-CSO-ABC']), bundled).aliases).toEqual(bundled.aliases);
@@ -91,13 +104,22 @@ describe('withAliases (an official file read at run time)', () => {
   it('retires an alias whose target the release dropped, and drops (or aliases to its successor) a retired id the release lists again', () => {
     const newer = withAliases(cr26(['KSI-AAA-TWO'], ['XYZ-CSO-ABC']), bundled);
     expect(newer.aliases).toEqual({ 'FRR-XYZ-01': 'XYZ-CSO-ABC', 'KSI-AAA-02': 'KSI-AAA-TWO' });
-    expect(newer.retired.find((r) => r.id === 'KSI-AAA-01')).toEqual({ id: 'KSI-AAA-01', kind: 'ksi', last_release: '2026.10.05.01', reason: 'not-in-cr26', via: 'KSI-AAA-ONE' });
+    expect(newer.retired.find((r) => r.id === 'KSI-AAA-01')).toEqual({
+      id: 'KSI-AAA-01',
+      kind: 'ksi',
+      last_release: '2026.10.05.01',
+      reason: 'not-in-cr26',
+      via: 'KSI-AAA-ONE',
+    });
     expect(newer.retired.map((r) => r.id)).not.toContain('KSI-AAA-TWO');
     expect(checkCr26Consistency(newer).ok).toBe(true);
   });
 
   it('keeps the ids the release itself flags retired', () => {
-    const flagged = { ...cr26([], ['XYZ-CSO-ABC']), retired: [{ id: 'KSI-AAA-ONE', kind: 'ksi' as const, last_release: 'next', reason: 'flagged-retired' as const }] };
+    const flagged = {
+      ...cr26([], ['XYZ-CSO-ABC']),
+      retired: [{ id: 'KSI-AAA-ONE', kind: 'ksi' as const, last_release: 'next', reason: 'flagged-retired' as const }],
+    };
     const newer = withAliases(flagged, bundled);
     expect(newer.retired.find((r) => r.id === 'KSI-AAA-ONE')).toEqual({ id: 'KSI-AAA-ONE', kind: 'ksi', last_release: 'next', reason: 'flagged-retired' });
     expect(newer.retired.find((r) => r.id === 'KSI-AAA-01')).toMatchObject({ reason: 'not-in-cr26', via: 'KSI-AAA-ONE' });
@@ -107,7 +129,13 @@ describe('withAliases (an official file read at run time)', () => {
 describe('resolveCr26Id', () => {
   it('gives the CR26 id of a current id or an alias, and nothing for a retired one', () => {
     const rules = builtInRules();
-    expect(['KSI-IAM-APM', 'KSI-IAM-02', 'FRR-VDR-TF-02', 'KSI-IAM-01', 'KSI-XXX-99'].map((id) => resolveCr26Id(rules, id))).toEqual(['KSI-IAM-APM', 'KSI-IAM-APM', 'VDR-TFR-KEV', undefined, undefined]);
+    expect(['KSI-IAM-APM', 'KSI-IAM-02', 'FRR-VDR-TF-02', 'KSI-IAM-01', 'KSI-XXX-99'].map((id) => resolveCr26Id(rules, id))).toEqual([
+      'KSI-IAM-APM',
+      'KSI-IAM-APM',
+      'VDR-TFR-KEV',
+      undefined,
+      undefined,
+    ]);
   });
 });
 

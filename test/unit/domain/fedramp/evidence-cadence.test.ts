@@ -16,7 +16,7 @@ describe('evidenceCadence on the checked-in 2026.10.05.01 data', () => {
     return [c.rule, c.force, cadenceText(c.every), c.from_class ?? '-'];
   };
 
-  it('20x: VDR-TFR-MVX per class; Class D, which the release leaves out, takes Class C\'s and says so', () => {
+  it("20x: VDR-TFR-MVX per class; Class D, which the release leaves out, takes Class C's and says so", () => {
     expect(cadence('20x', 'A')).toEqual(['VDR-TFR-MVX', 'SHOULD', '1 month', '-']);
     expect(cadence('20x', 'B')).toEqual(['VDR-TFR-MVX', 'MUST', '7 days', '-']);
     expect(cadence('20x', 'C')).toEqual(['VDR-TFR-MVX', 'MUST', '3 days', '-']);
@@ -28,7 +28,10 @@ describe('evidenceCadence on the checked-in 2026.10.05.01 data', () => {
     expect(cadence('rev5', 'C')).toEqual(['VDR-TFR-MVF', 'MUST', '1 month', '-']);
     expect(cadence('rev5', 'D')).toEqual(['VDR-TFR-MVF', 'MUST', '1 month', '-']);
     expect(() => evidenceCadence(rules, 'rev5', 'A', 'machine')).toThrow(
-      new InvalidInputError('no-cadence', 'CR26 2026.10.05.01: VDR-TFR-MVF gives no timeframe for Class A, so svc cannot judge machine-based evidence for rev5 Class A; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)'),
+      new InvalidInputError(
+        'no-cadence',
+        'CR26 2026.10.05.01: VDR-TFR-MVF gives no timeframe for Class A, so svc cannot judge machine-based evidence for rev5 Class A; use another --class or --type, or a release that gives it (SVC_FEDRAMP_RULES)',
+      ),
     );
   });
 
@@ -37,8 +40,19 @@ describe('evidenceCadence on the checked-in 2026.10.05.01 data', () => {
     const older = readCr26Rules(JSON.parse(readFileSync(july, 'utf8')), july);
     for (const type of ['20x', 'rev5'] as const) {
       for (const cls of ['A', 'B', 'C', 'D'] as const) {
-        expect(evidenceCadence(rules, type, cls, 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 } });
-        expect(evidenceCadence(older, type, cls, 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 }, prose: true });
+        expect(evidenceCadence(rules, type, cls, 'non-machine')).toEqual({
+          kind: 'non-machine',
+          rule: 'VDR-TFR-NMV',
+          force: 'MUST',
+          every: { unit: 'months', num: 3 },
+        });
+        expect(evidenceCadence(older, type, cls, 'non-machine')).toEqual({
+          kind: 'non-machine',
+          rule: 'VDR-TFR-NMV',
+          force: 'MUST',
+          every: { unit: 'months', num: 3 },
+          prose: true,
+        });
       }
     }
   });
@@ -50,9 +64,16 @@ describe('evidenceCadence on the checked-in 2026.10.05.01 data', () => {
     const nmv = changed.rules.find((r) => r.id === 'VDR-TFR-NMV')!;
     nmv.timeframe = { unit: 'months', num: 6 };
     expect(evidenceCadence(changed, '20x', 'D', 'machine')).toEqual({ kind: 'machine', rule: 'VDR-TFR-MVX', force: 'MUST', every: { unit: 'days', num: 1 } });
-    expect(evidenceCadence(changed, '20x', 'B', 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 6 } });
+    expect(evidenceCadence(changed, '20x', 'B', 'non-machine')).toEqual({
+      kind: 'non-machine',
+      rule: 'VDR-TFR-NMV',
+      force: 'MUST',
+      every: { unit: 'months', num: 6 },
+    });
     changed.rules = changed.rules.filter((r) => r.id !== 'VDR-TFR-NMV');
-    expect(() => evidenceCadence(changed, '20x', 'B', 'non-machine')).toThrow(/^CR26 2026\.10\.05\.01: no rule VDR-TFR-NMV, so svc cannot judge non-machine evidence/);
+    expect(() => evidenceCadence(changed, '20x', 'B', 'non-machine')).toThrow(
+      /^CR26 2026\.10\.05\.01: no rule VDR-TFR-NMV, so svc cannot judge non-machine evidence/,
+    );
   });
 });
 
@@ -86,13 +107,21 @@ describe('addCadence in business days with a holiday calendar', () => {
   });
 
   it('says which days are business days', () => {
-    expect([isBusinessDay(Date.parse('2026-11-26T12:00:00Z'), holiday), isBusinessDay(Date.parse('2026-11-26T12:00:00Z')), isBusinessDay(Date.parse('2026-11-28T12:00:00Z'))]).toEqual([false, true, false]);
+    expect([
+      isBusinessDay(Date.parse('2026-11-26T12:00:00Z'), holiday),
+      isBusinessDay(Date.parse('2026-11-26T12:00:00Z')),
+      isBusinessDay(Date.parse('2026-11-28T12:00:00Z')),
+    ]).toEqual([false, true, false]);
   });
 });
 
 describe('assessCr26Freshness', () => {
   const item = (ksi_id: string, observed_at: string | undefined, evidence_kind?: 'machine' | 'non-machine'): AssessedResult =>
-    ({ result: { ksi_id, status: 'PASS', ...(observed_at ? { observed_at } : {}), ...(evidence_kind ? { evidence_kind } : {}) }, definition: undefined, action: { owner: 'grc@example.gov' } }) as unknown as AssessedResult;
+    ({
+      result: { ksi_id, status: 'PASS', ...(observed_at ? { observed_at } : {}), ...(evidence_kind ? { evidence_kind } : {}) },
+      definition: undefined,
+      action: { owner: 'grc@example.gov' },
+    }) as unknown as AssessedResult;
   const profile = (type: '20x' | 'rev5', cls: Cr26Class) => ({
     version: rules.info.version,
     type,
@@ -103,8 +132,10 @@ describe('assessCr26Freshness', () => {
   const now = new Date('2026-12-21T00:00:00Z');
   const items = [item('KSI-AC-02', '2026-11-18T09:00:00Z'), item('KSI-AT-02', '2026-09-01T00:00:00Z', 'non-machine'), item('KSI-IAM-APM', undefined)];
 
-  it('judges each result by its kind\'s cadence; a result with no time is undated; a CR26 id gets its name', () => {
-    const report = assessCr26Freshness(items, undefined, now, profile('rev5', 'B'), (id) => (id === 'KSI-IAM-APM' ? 'Adopting Passwordless Methods' : undefined));
+  it("judges each result by its kind's cadence; a result with no time is undated; a CR26 id gets its name", () => {
+    const report = assessCr26Freshness(items, undefined, now, profile('rev5', 'B'), (id) =>
+      id === 'KSI-IAM-APM' ? 'Adopting Passwordless Methods' : undefined,
+    );
     expect(report.entries.map((e) => [e.ksi_id, e.title, e.evidence_kind, e.cadence.rule, e.cadence.force, e.due_at, e.state])).toEqual([
       ['KSI-AC-02', 'Unmapped KSI', 'machine', 'VDR-TFR-MVF', 'SHOULD', '2026-12-18T09:00:00Z', 'stale'],
       ['KSI-AT-02', 'Unmapped KSI', 'non-machine', 'VDR-TFR-NMV', 'MUST', '2026-12-01T00:00:00Z', 'stale'],

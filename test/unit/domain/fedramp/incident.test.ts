@@ -92,19 +92,30 @@ describe('incident report due times from the rules data (IEC-CSO-IIR/OIR/FIR pai
     expect(due('final', 'B', 5, '2026-12-23T12:00:00Z')).toBe('2026-12-29T12:00:00Z');
     // Without a holiday calendar, Thanksgiving would count.
     expect(incidentDue(rules, 'initial', 'B', 1, '2026-11-25T15:00:00Z').at).toBe('2026-11-26T15:00:00Z');
-    expect(incidentDue(rules, 'ongoing', 'D', 5, '2026-12-07T00:10:00Z')).toMatchObject({ from: '2026-12-07T00:10:00Z', at: '2026-12-07T03:10:00Z', timeframe: { unit: 'hours', num: 3 } });
+    expect(incidentDue(rules, 'ongoing', 'D', 5, '2026-12-07T00:10:00Z')).toMatchObject({
+      from: '2026-12-07T00:10:00Z',
+      at: '2026-12-07T03:10:00Z',
+      timeframe: { unit: 'hours', num: 3 },
+    });
   });
 
   it('names the rule when the rules data lacks the table or the cell', () => {
     const changed: Cr26Rules = structuredClone(rules);
     delete changed.rules.find((r) => r.id === 'IEC-CSO-OIR')!.varies_by_class!.C!.pain_timeframes;
     expect(() => incidentTimeframe(changed, 'ongoing', 'C', 3)).toThrow(
-      new InvalidInputError('no-timeframe', 'CR26 2026.10.05.01: IEC-CSO-OIR gives no pain_timeframes for Class C, so svc cannot time the ongoing incident report; use a release that gives it (SVC_FEDRAMP_RULES)'),
+      new InvalidInputError(
+        'no-timeframe',
+        'CR26 2026.10.05.01: IEC-CSO-OIR gives no pain_timeframes for Class C, so svc cannot time the ongoing incident report; use a release that gives it (SVC_FEDRAMP_RULES)',
+      ),
     );
     changed.rules.find((r) => r.id === 'IEC-CSO-FIR')!.varies_by_class!.D!.pain_timeframes!['4'] = {};
-    expect(() => incidentTimeframe(changed, 'final', 'D', 4)).toThrow('CR26 2026.10.05.01: IEC-CSO-FIR gives no fir timeframe for Class D at N4, so svc cannot time the final incident report');
+    expect(() => incidentTimeframe(changed, 'final', 'D', 4)).toThrow(
+      'CR26 2026.10.05.01: IEC-CSO-FIR gives no fir timeframe for Class D at N4, so svc cannot time the final incident report',
+    );
     changed.rules = changed.rules.filter((r) => r.id !== 'IEC-CSO-IIR');
-    expect(() => incidentTimeframe(changed, 'initial', 'B', 1)).toThrow('CR26 2026.10.05.01: no rule IEC-CSO-IIR, so svc cannot time the initial incident report');
+    expect(() => incidentTimeframe(changed, 'initial', 'B', 1)).toThrow(
+      'CR26 2026.10.05.01: no rule IEC-CSO-IIR, so svc cannot time the initial incident report',
+    );
   });
 
   it('says timeframes as people do: minutes for a fraction of an hour', () => {
@@ -121,7 +132,9 @@ describe('incident report due times from the rules data (IEC-CSO-IIR/OIR/FIR pai
 
 describe('relatedCveIds and tracking ids', () => {
   it('keeps only CVE ids, each once, upper-cased', () => {
-    expect(cveIds(['CVE-2026-1000', 'cve-2024-3094', 'GHSA-2qrg-x229-3v8q', 'iam_root_mfa_enabled', 'CVE-2026-12', 'CVE-2026-1000', ' CVE-2021-44228 '])).toEqual(['CVE-2026-1000', 'CVE-2024-3094', 'CVE-2021-44228']);
+    expect(
+      cveIds(['CVE-2026-1000', 'cve-2024-3094', 'GHSA-2qrg-x229-3v8q', 'iam_root_mfa_enabled', 'CVE-2026-12', 'CVE-2026-1000', ' CVE-2021-44228 ']),
+    ).toEqual(['CVE-2026-1000', 'CVE-2024-3094', 'CVE-2021-44228']);
     expect(cveIds(['RHSA-2026:0001'])).toEqual([]);
   });
 
@@ -155,9 +168,23 @@ function aGroup(evaluations: Evaluation[], remediated_at?: string) {
   };
 }
 
-const POLICY: Evaluation = { at: '2026-12-07T00:00:00Z', by: 'policy:529452fa3437', reason: 'no resource matches an internet-reachable pattern', irv: false, lev: false, n: 4 };
+const POLICY: Evaluation = {
+  at: '2026-12-07T00:00:00Z',
+  by: 'policy:529452fa3437',
+  reason: 'no resource matches an internet-reachable pattern',
+  irv: false,
+  lev: false,
+  n: 4,
+};
 const RAISED: Evaluation = { at: '2026-12-07T02:00:00Z', by: 'ada@example.com', reason: 'exploit published; the host is public', irv: true, lev: true, n: 5 };
-const PARTIAL: Evaluation = { at: '2026-12-07T05:00:00Z', by: 'ada@example.com', reason: 'WAF rule blocks the vector', mitigated: 'partial', n: 3, next_reduction: { at: '2026-12-10T00:00:00Z', n: 2 } };
+const PARTIAL: Evaluation = {
+  at: '2026-12-07T05:00:00Z',
+  by: 'ada@example.com',
+  reason: 'WAF rule blocks the vector',
+  mitigated: 'partial',
+  n: 3,
+  next_reduction: { at: '2026-12-10T00:00:00Z', n: 2 },
+};
 const BACK: Evaluation = { at: '2026-12-08T00:00:00Z', by: 'ada@example.com', reason: 'WAF bypass found', n: 4 };
 
 describe('incidentFlaggedAt: when a group became the reportable incident it is', () => {
@@ -177,19 +204,34 @@ describe('the incident report document', () => {
 
   it('takes from a group its description, timeline, rating, recovery plan, observed activity and CVE id', () => {
     expect(facts).toEqual({
-      description: 'CVE-2026-1000: CVE-2026-1000 found on api.example.com; a FedRAMP reportable incident under VER-TFR-IRI (internet-reachable, likely exploitable, N5)',
+      description:
+        'CVE-2026-1000: CVE-2026-1000 found on api.example.com; a FedRAMP reportable incident under VER-TFR-IRI (internet-reachable, likely exploitable, N5)',
       detectedAt: '2026-12-07T00:00:00Z',
       detectionSource: 'Trivy',
       evaluationCompletedAt: '2026-12-07T02:00:00Z',
       milestones: [
         { at: '2026-12-07T00:00:00Z', what: 'CVE-2026-1000 first detected by Trivy on api.example.com' },
-        { at: '2026-12-07T00:00:00Z', what: 'Policy evaluation (policy:529452fa3437): internet-reachable no, likely exploitable no, N4; no resource matches an internet-reachable pattern' },
-        { at: '2026-12-07T02:00:00Z', what: 'Evaluated by ada@example.com: internet-reachable yes, likely exploitable yes, N5; exploit published; the host is public' },
+        {
+          at: '2026-12-07T00:00:00Z',
+          what: 'Policy evaluation (policy:529452fa3437): internet-reachable no, likely exploitable no, N4; no resource matches an internet-reachable pattern',
+        },
+        {
+          at: '2026-12-07T02:00:00Z',
+          what: 'Evaluated by ada@example.com: internet-reachable yes, likely exploitable yes, N5; exploit published; the host is public',
+        },
         { at: '2026-12-07T02:00:00Z', what: 'Identified as a FedRAMP reportable incident (VER-TFR-IRI)' },
       ],
-      rating: { current: 5, history: [{ at: '2026-12-07T00:00:00Z', n: 4 }, { at: '2026-12-07T02:00:00Z', n: 5 }], notes: 'N5 by ada@example.com at 2026-12-07T02:00:00Z: exploit published; the host is public' },
+      rating: {
+        current: 5,
+        history: [
+          { at: '2026-12-07T00:00:00Z', n: 4 },
+          { at: '2026-12-07T02:00:00Z', n: 5 },
+        ],
+        notes: 'N5 by ada@example.com at 2026-12-07T02:00:00Z: exploit published; the host is public',
+      },
       recoveryPlan: `Mitigate or remediate CVE-2026-1000 by ${judgeGroup(known, rules, 'B', new Date('2026-12-07T04:00:00Z')).due.mitigation!.at} (VDR-TFR-PVR, N5).`,
-      observedActivity: 'CVE-2026-1000 (CVE-2026-1000 found) detected by Trivy on 1 resource: api.example.com; first detected 2026-12-07T00:00:00Z, last seen 2026-12-08T00:00:00Z (1 detection).',
+      observedActivity:
+        'CVE-2026-1000 (CVE-2026-1000 found) detected by Trivy on 1 resource: api.example.com; first detected 2026-12-07T00:00:00Z, last seen 2026-12-08T00:00:00Z (1 detection).',
       relatedCveIds: ['CVE-2026-1000'],
     });
     const later = groupIncidentFacts(group, judgeGroup(group, rules, 'B', new Date('2026-12-07T06:00:00Z')));
@@ -204,7 +246,12 @@ describe('the incident report document', () => {
     packageUri: 'https://trust.example.com/fedramp/cpo.json',
     trackingId: 'INC-7d9b39f6cbd88ab9',
     description: facts.description,
-    timeline: { detectedAt: facts.detectedAt, detectionSource: facts.detectionSource, evaluationCompletedAt: '2026-12-07T02:00:00Z', milestones: [{ at: '2026-12-07T09:00:00Z', what: 'Incident resolved and recovery complete' }, ...facts.milestones] },
+    timeline: {
+      detectedAt: facts.detectedAt,
+      detectionSource: facts.detectionSource,
+      evaluationCompletedAt: '2026-12-07T02:00:00Z',
+      milestones: [{ at: '2026-12-07T09:00:00Z', what: 'Incident resolved and recovery complete' }, ...facts.milestones],
+    },
     rating: { current: 3, history: [4, 5, 5], notes: 'WAF rule' },
     agencies: [],
     relatedCveIds: ['CVE-2026-1000', 'GHSA-2qrg-x229-3v8q'],
@@ -225,17 +272,29 @@ describe('the incident report document', () => {
         detectedAt: '2026-12-07T00:00:00Z',
         detectionSource: 'Trivy',
         evaluationCompletedAt: '2026-12-07T02:00:00Z',
-        milestones: [...facts.milestones, { at: '2026-12-07T09:00:00Z', what: 'Incident resolved and recovery complete' }].map((m) => ({ occurredAt: m.at, milestoneDescription: m.what })),
+        milestones: [...facts.milestones, { at: '2026-12-07T09:00:00Z', what: 'Incident resolved and recovery complete' }].map((m) => ({
+          occurredAt: m.at,
+          milestoneDescription: m.what,
+        })),
       },
       potentialImpact: 'Potential Agency Impact N-rating (PAIN): N3 (historically N4, then N5, then N3). Evaluation: WAF rule.',
       relatedCveIds: ['CVE-2026-1000'],
       responseAndRecoveryActivities: 'Lessons learned: rotate WAF rules weekly; page the on-call for KEV entries.',
       resolvedAt: '2026-12-07T09:00:00Z',
     });
-    for (const key of ['federalIncidentCoordinator', 'functionalImpact', 'indicatorsOfCompromise', 'rootCause', 'affectedAgencies']) expect(doc).not.toHaveProperty(key);
-    const initial = buildIncidentReport(model({ type: 'initial', resolvedAt: undefined, lessons: [], agencies: ['Department of Examples'], relatedCveIds: ['iam_root_mfa_enabled'] }), 'string');
+    for (const key of ['federalIncidentCoordinator', 'functionalImpact', 'indicatorsOfCompromise', 'rootCause', 'affectedAgencies'])
+      expect(doc).not.toHaveProperty(key);
+    const initial = buildIncidentReport(
+      model({ type: 'initial', resolvedAt: undefined, lessons: [], agencies: ['Department of Examples'], relatedCveIds: ['iam_root_mfa_enabled'] }),
+      'string',
+    );
     expect(fedrampSchemaErrors('incident', initial)).toEqual([]);
-    expect([initial.reportType, initial.affectedAgencies, 'relatedCveIds' in initial, 'resolvedAt' in initial]).toEqual(['Initial', ['Department of Examples'], false, false]);
+    expect([initial.reportType, initial.affectedAgencies, 'relatedCveIds' in initial, 'resolvedAt' in initial]).toEqual([
+      'Initial',
+      ['Department of Examples'],
+      false,
+      false,
+    ]);
   });
 
   it('writes potentialImpact in the form the schema in use declares: a string in the 2026-06-24 file, else an object', () => {
@@ -251,14 +310,21 @@ describe('the incident report document', () => {
     const doc = buildIncidentReport(model({ rating: { current: 0, history: [5, 3], notes: 'the feature is removed' } }), 'object');
     expect(doc.potentialImpact).toEqual({
       historicalRating: [5, 3],
-      evaluationNotes: "The feature is removed. Rated N0 now (VER-EVA-EPA): the schema's N-ratings are N1 to N5, so N0 is not in historicalRating or currentRating.",
+      evaluationNotes:
+        "The feature is removed. Rated N0 now (VER-EVA-EPA): the schema's N-ratings are N1 to N5, so N0 is not in historicalRating or currentRating.",
     });
     expect(fedrampSchemaErrors('incident', doc, FEDRAMP_SCHEMA_GENERATIONS[2])).toEqual([]);
   });
 
   it('renders the Markdown twin from the same model', () => {
     const due = incidentDue(rules, 'final', 'B', 3, '2026-12-07T09:00:00Z', holiday);
-    const md = incidentMarkdown(model(), due, { packageUri: 'https://trust.example.com/fedramp/cpo.json', rulesVersion: '2026.10.05.01', tool: { name: 'svc', version: '0.0.0' }, generatedAt: '2026-12-07T10:00:00Z', json: 'incident.json' });
+    const md = incidentMarkdown(model(), due, {
+      packageUri: 'https://trust.example.com/fedramp/cpo.json',
+      rulesVersion: '2026.10.05.01',
+      tool: { name: 'svc', version: '0.0.0' },
+      generatedAt: '2026-12-07T10:00:00Z',
+      json: 'incident.json',
+    });
     expect(md.split('\n').slice(0, 16)).toEqual([
       '# Final Incident Report',
       '',

@@ -23,8 +23,14 @@ const rules = builtInRules();
 const catalog = builtInCatalog();
 const NOW = new Date('2026-09-30T12:00:00Z');
 
-const applicable = (cls: Cr26Class): Cr26Ksi[] => applicability(rules, { type: '20x', class: cls, path: 'program', status: 'applying' }, NOW).ksis.map((k) => k.ksi);
-const result = (ksi_id: string, status: EvaluationResult['status'], tool: string, ...checks: string[]): EvaluationResult => ({ ksi_id, status, tool, checks: checks.length > 0 ? checks : [ksi_id] });
+const applicable = (cls: Cr26Class): Cr26Ksi[] =>
+  applicability(rules, { type: '20x', class: cls, path: 'program', status: 'applying' }, NOW).ksis.map((k) => k.ksi);
+const result = (ksi_id: string, status: EvaluationResult['status'], tool: string, ...checks: string[]): EvaluationResult => ({
+  ksi_id,
+  status,
+  tool,
+  checks: checks.length > 0 ? checks : [ksi_id],
+});
 
 /** One hand-made run: CR26 ids, an old numeric alias, retired ids, 163-catalog results and ids nothing knows. */
 const RUN: EvaluationResult[] = [
@@ -42,7 +48,8 @@ const RUN: EvaluationResult[] = [
   result('KSI-ZZZ-99', 'PASS', 'other'),
 ];
 
-const evaluate = (cls: Cr26Class, results: EvaluationResult[] = RUN): Cr26Evaluation => evaluateCr26Ksis({ rules, ksis: applicable(cls), class: cls, results, catalog });
+const evaluate = (cls: Cr26Class, results: EvaluationResult[] = RUN): Cr26Evaluation =>
+  evaluateCr26Ksis({ rules, ksis: applicable(cls), class: cls, results, catalog });
 const ksi = (evaluation: Cr26Evaluation, id: string) => evaluation.ksis.find((k) => k.id === id)!;
 const from = (evaluation: Cr26Evaluation, id: string) => ksi(evaluation, id).contributing.map((c) => `${c.ksi_id}:${c.via}`);
 
@@ -66,7 +73,15 @@ describe('the control intersection rule', () => {
     expect(ksi(evaluation, 'KSI-IAM-AAM').status).toBe('Implemented');
     expect(ksi(evaluation, 'KSI-MLA-LET').status).toBe('Implemented'); // ac-2.4 only
     expect(evaluation.ksis.filter((k) => k.status !== undefined).map((k) => k.id)).toEqual([
-      'KSI-IAM-AAM', 'KSI-IAM-APM', 'KSI-IAM-ELP', 'KSI-IAM-JIT', 'KSI-IAM-SNU', 'KSI-IAM-SUS', 'KSI-MLA-LET', 'KSI-MLA-RVL', 'KSI-SVC-ACM',
+      'KSI-IAM-AAM',
+      'KSI-IAM-APM',
+      'KSI-IAM-ELP',
+      'KSI-IAM-JIT',
+      'KSI-IAM-SNU',
+      'KSI-IAM-SUS',
+      'KSI-MLA-LET',
+      'KSI-MLA-RVL',
+      'KSI-SVC-ACM',
     ]);
   });
 });
@@ -82,7 +97,13 @@ describe('evaluateCr26Ksis', () => {
   it('takes results keyed by the CR26 id, by an earlier id that resolves to it, and catalog results sharing a control', () => {
     expect(rules.aliases['KSI-IAM-02']).toBe('KSI-IAM-APM');
     expect(from(d, 'KSI-IAM-APM')).toEqual(['KSI-IAM-APM:id', 'KSI-IAM-02:alias', 'KSI-IA-05:controls']);
-    expect(ksi(d, 'KSI-IAM-APM').contributing[1]).toEqual({ ksi_id: 'KSI-IAM-02', status: 'PASS', tool: 'prowler', checks: ['iam_root_mfa_enabled'], via: 'alias' });
+    expect(ksi(d, 'KSI-IAM-APM').contributing[1]).toEqual({
+      ksi_id: 'KSI-IAM-02',
+      status: 'PASS',
+      tool: 'prowler',
+      checks: ['iam_root_mfa_enabled'],
+      via: 'alias',
+    });
   });
 
   it('lets one catalog result reach several CR26 KSIs through shared controls', () => {
@@ -139,7 +160,13 @@ describe('evaluateCr26Ksis', () => {
     expect(tally.add(RUN[8], 10)).toEqual([]);
     expect(tally.add({ ...RUN[1], status: 'FAIL', checks: ['a:b'] }, 11)).toEqual(['KSI-IAM-APM']);
     const t = tally.ksi('KSI-IAM-APM')!;
-    expect({ indices: t.indices, via: t.via, pass: t.pass, fail: t.fail, other: t.other }).toEqual({ indices: [7, 9, 11], via: ['id', 'alias', 'alias'], pass: 2, fail: 1, other: 0 });
+    expect({ indices: t.indices, via: t.via, pass: t.pass, fail: t.fail, other: t.other }).toEqual({
+      indices: [7, 9, 11],
+      via: ['id', 'alias', 'alias'],
+      pass: 2,
+      fail: 1,
+      other: 0,
+    });
     expect(testsOf(t)).toEqual(['prowler:a:b', 'prowler:iam_root_mfa_enabled', 'scubagear:MS.AAD.1.1v1', 'scubagear:MS.AAD.2.1v1']);
     expect([...t.tools]).toEqual(['scubagear', 'prowler']);
     const e = tally.evaluation();
@@ -163,7 +190,11 @@ describe('evaluateCr26Ksis', () => {
   it('for Class A evaluates only its 7 KSIs; a result for another CR26 KSI is unmapped as not applicable', () => {
     const a = evaluate('A');
     expect(a.ksis.map((k) => k.id)).toEqual(['KSI-CED-RAT', 'KSI-CMT-LMC', 'KSI-CNA-RNT', 'KSI-IAM-AAM', 'KSI-IAM-APM', 'KSI-INR-RIR', 'KSI-SVC-SIN']);
-    expect(a.unmapped.find((u) => u.id === 'KSI-MLA-ALA')).toEqual({ id: 'KSI-MLA-ALA', kind: 'not-applicable', reason: "KSI-MLA-ALA does not apply to the profile's class A" });
+    expect(a.unmapped.find((u) => u.id === 'KSI-MLA-ALA')).toEqual({
+      id: 'KSI-MLA-ALA',
+      kind: 'not-applicable',
+      reason: "KSI-MLA-ALA does not apply to the profile's class A",
+    });
     expect(from(a, 'KSI-IAM-APM')).toEqual(['KSI-IAM-APM:id', 'KSI-IAM-02:alias', 'KSI-IA-05:controls']);
   });
 });
@@ -172,7 +203,16 @@ describe('evaluationResults', () => {
   it("takes the report's tool, else the result's source, and the check ids, else the result's own id", () => {
     const report = {
       results: [
-        { ksi_id: 'KSI-IAM-APM', status: 'PASS' as const, source: 'ScubaGear 1.5.0', checks: [{ id: 'a', status: 'PASS' }, { id: 'a', status: 'PASS' }, { id: 'b', status: 'FAIL' }] },
+        {
+          ksi_id: 'KSI-IAM-APM',
+          status: 'PASS' as const,
+          source: 'ScubaGear 1.5.0',
+          checks: [
+            { id: 'a', status: 'PASS' },
+            { id: 'a', status: 'PASS' },
+            { id: 'b', status: 'FAIL' },
+          ],
+        },
         { ksi_id: 'KSI-AC-02', status: 'WARN' as const },
       ],
     };
@@ -217,12 +257,28 @@ describe('ksiMetrics', () => {
 });
 
 describe('historyCheck (FRC-CSX-MOT)', () => {
-  const since = (date: string): DailyKsiStatus[] => [{ date: '2024-01-01' }, { date, status: 'Implemented' }, { date: '2026-09-30', status: 'Not Implemented' }];
+  const since = (date: string): DailyKsiStatus[] => [
+    { date: '2024-01-01' },
+    { date, status: 'Implemented' },
+    { date: '2026-09-30', status: 'Not Implemented' },
+  ];
 
   it('needs 6 months for Class C and 18 for Class D, counted from the first day with a status', () => {
-    expect(historyCheck(since('2026-03-30'), 'C', rules, NOW)).toEqual({ since: '2026-03-30', required: { months: 6, force: 'MUST', from: '2026-03-30' }, met: true });
-    expect(historyCheck(since('2026-03-31'), 'C', rules, NOW)).toEqual({ since: '2026-03-31', required: { months: 6, force: 'MUST', from: '2026-03-30' }, met: false });
-    expect(historyCheck(since('2026-03-30'), 'D', rules, NOW)).toEqual({ since: '2026-03-30', required: { months: 18, force: 'MUST', from: '2025-03-30' }, met: false });
+    expect(historyCheck(since('2026-03-30'), 'C', rules, NOW)).toEqual({
+      since: '2026-03-30',
+      required: { months: 6, force: 'MUST', from: '2026-03-30' },
+      met: true,
+    });
+    expect(historyCheck(since('2026-03-31'), 'C', rules, NOW)).toEqual({
+      since: '2026-03-31',
+      required: { months: 6, force: 'MUST', from: '2026-03-30' },
+      met: false,
+    });
+    expect(historyCheck(since('2026-03-30'), 'D', rules, NOW)).toEqual({
+      since: '2026-03-30',
+      required: { months: 18, force: 'MUST', from: '2025-03-30' },
+      met: false,
+    });
     expect(historyCheck(since('2025-03-01'), 'D', rules, NOW).met).toBe(true);
     expect(historyCheck([], 'D', rules, NOW)).toEqual({ required: { months: 18, force: 'MUST', from: '2025-03-30' }, met: false });
   });
@@ -241,7 +297,14 @@ describe('historyCheck (FRC-CSX-MOT)', () => {
 
 describe('cr26NameOf and Cr26Tally.nameOf: the names a CR26 document gives result ids', () => {
   it("names a CR26 id as itself, an earlier FedRAMP id as its CR26 id, a KSI of svc's catalog as its NIST base control", () => {
-    expect(['KSI-IAM-APM', 'KSI-IAM-02', 'KSI-AC-02', 'KSI-IA-05', 'KSI-XYZ-99', 'KSI-ZZ-99'].map((id) => cr26NameOf(id, rules, catalog))).toEqual(['KSI-IAM-APM', 'KSI-IAM-APM', 'ac-2', 'ia-5', 'KSI-XYZ-99', 'KSI-ZZ-99']);
+    expect(['KSI-IAM-APM', 'KSI-IAM-02', 'KSI-AC-02', 'KSI-IA-05', 'KSI-XYZ-99', 'KSI-ZZ-99'].map((id) => cr26NameOf(id, rules, catalog))).toEqual([
+      'KSI-IAM-APM',
+      'KSI-IAM-APM',
+      'ac-2',
+      'ia-5',
+      'KSI-XYZ-99',
+      'KSI-ZZ-99',
+    ]);
   });
 
   it('names the one check of a result without checks as the document names its id, so ksiTests carry no catalog id', () => {

@@ -2,7 +2,15 @@ import { acceptedText, buildOcr, incidentSummaries, nextReportDate, ocrPeriodEnd
 import type { IncidentRecord, ScnRecord } from '../../../../src/domain/fedramp/ongoing-records';
 import { fedrampSchemaErrors } from '../../../support/fedramp-schemas';
 
-const scn = (over: Partial<ScnRecord>): ScnRecord => ({ type: 'transformative', summary: 'Move to a new region', notices: [], ksis: [], controls: [], document: {}, ...over });
+const scn = (over: Partial<ScnRecord>): ScnRecord => ({
+  type: 'transformative',
+  summary: 'Move to a new region',
+  notices: [],
+  ksis: [],
+  controls: [],
+  document: {},
+  ...over,
+});
 const incident = (over: Partial<IncidentRecord>): IncidentRecord => ({
   report_type: 'initial',
   tracking_id: 'INC-1',
@@ -30,7 +38,13 @@ describe('buildOcr', () => {
   it("is valid against FedRAMP's schema, empty as full, and always attests the incidents", () => {
     expect(fedrampSchemaErrors('ocr', buildOcr(input()))).toEqual([]);
     expect(buildOcr(input()).reportableIncidents).toEqual({ incidents: [] });
-    const full = buildOcr(input({ scns: [scn({ start: '2026-10-01', finish: '2026-10-20' })], incidents: [incident({})], accepted: { count: 2, byN: { 4: 1, 2: 1 }, aviUri: 'https://trust.example.com/fedramp/avi.json' } }));
+    const full = buildOcr(
+      input({
+        scns: [scn({ start: '2026-10-01', finish: '2026-10-20' })],
+        incidents: [incident({})],
+        accepted: { count: 2, byN: { 4: 1, 2: 1 }, aviUri: 'https://trust.example.com/fedramp/avi.json' },
+      }),
+    );
     expect(fedrampSchemaErrors('ocr', full)).toEqual([]);
   });
 
@@ -59,22 +73,38 @@ describe('buildOcr', () => {
     const reports = [
       incident({}),
       incident({ report_type: 'ongoing', summary: 'Exploit attempts blocked by the WAF', lessons_learned: ['Add a WAF rule before the patch'] }),
-      incident({ report_type: 'final', summary: 'Patched', resolved_at: '2026-10-09T12:00:00Z', lessons_learned: ['Add a WAF rule before the patch', 'Scan the edge daily'] }),
+      incident({
+        report_type: 'final',
+        summary: 'Patched',
+        resolved_at: '2026-10-09T12:00:00Z',
+        lessons_learned: ['Add a WAF rule before the patch', 'Scan the edge daily'],
+      }),
       incident({ tracking_id: 'INC-OLD', occurred_at: '2026-06-01T00:00:00Z' }),
       incident({ tracking_id: 'INC-OLD', report_type: 'final', resolved_at: '2026-06-02T00:00:00Z' }),
       incident({ tracking_id: 'INC-OPEN', occurred_at: '2026-08-20T00:00:00Z' }),
     ];
     expect(incidentSummaries(reports, '2026-09-01', '2026-11-30')).toEqual([
       { summary: 'INC-OPEN: CVE-2026-1000 exploitable on api.example.com', occurredAt: '2026-08-20T00:00:00Z', incidentLessonsLearned: [] },
-      { summary: 'INC-1: Patched', occurredAt: '2026-10-05T10:00:00Z', resolvedAt: '2026-10-09T12:00:00Z', incidentLessonsLearned: ['Add a WAF rule before the patch', 'Scan the edge daily'] },
+      {
+        summary: 'INC-1: Patched',
+        occurredAt: '2026-10-05T10:00:00Z',
+        resolvedAt: '2026-10-09T12:00:00Z',
+        incidentLessonsLearned: ['Add a WAF rule before the patch', 'Scan the edge daily'],
+      },
     ]);
   });
 
   it('summarizes the accepted vulnerabilities with their N-ratings and the AVI', () => {
-    expect(acceptedText({ count: 3, byN: { 2: 1, 4: 2 }, aviUri: 'https://t.example/avi.json', aviRule: 'VER-RPT-AVI' })).toBe('3 accepted vulnerabilities (N4: 2, N2: 1); full records in the Accepted Vulnerability Info (VER-RPT-AVI) at https://t.example/avi.json.');
-    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json', aviRule: 'VER-RPT-AVI' })).toBe('No accepted vulnerabilities; the Accepted Vulnerability Info (VER-RPT-AVI) is at https://t.example/avi.json.');
+    expect(acceptedText({ count: 3, byN: { 2: 1, 4: 2 }, aviUri: 'https://t.example/avi.json', aviRule: 'VER-RPT-AVI' })).toBe(
+      '3 accepted vulnerabilities (N4: 2, N2: 1); full records in the Accepted Vulnerability Info (VER-RPT-AVI) at https://t.example/avi.json.',
+    );
+    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json', aviRule: 'VER-RPT-AVI' })).toBe(
+      'No accepted vulnerabilities; the Accepted Vulnerability Info (VER-RPT-AVI) is at https://t.example/avi.json.',
+    );
     // A release without VER-RPT-AVI: the text cites no rule (issue 34).
-    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json' })).toBe('No accepted vulnerabilities; the Accepted Vulnerability Info is at https://t.example/avi.json.');
+    expect(acceptedText({ count: 0, byN: {}, aviUri: 'https://t.example/avi.json' })).toBe(
+      'No accepted vulnerabilities; the Accepted Vulnerability Info is at https://t.example/avi.json.',
+    );
   });
 
   it('counts periods in calendar months: 3 months ending a day, and the next report 3 months after it (CCM-OCR-NRD)', () => {

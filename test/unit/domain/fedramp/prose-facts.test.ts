@@ -38,7 +38,7 @@ describe('PROSE_FACTS against the official 2026.07.14.01 file', () => {
     }
   });
 
-  it('gives a fact of the rule\'s own statement for every class (VDR-TFR-NMV), whose statement varies by no class', () => {
+  it("gives a fact of the rule's own statement for every class (VDR-TFR-NMV), whose statement varies by no class", () => {
     expect(official.statements?.['VDR-TFR-NMV']?.classes).toBeUndefined();
     expect(CR26_CLASSES.map((c) => proseFact('VDR-TFR-NMV', c)?.value)).toEqual([3, 3, 3, 3]);
   });

@@ -33,7 +33,11 @@ const healthy = (id: string, over: Partial<ReadinessKsiFacts> = {}): ReadinessKs
   ...over,
 });
 
-const statement = (over: Partial<ProviderStatement> = {}): Pick<ProviderStatement, 'line' | 'implementation' | 'status'> => ({ line: 3, implementation: ['We do it.'], ...over });
+const statement = (over: Partial<ProviderStatement> = {}): Pick<ProviderStatement, 'line' | 'implementation' | 'status'> => ({
+  line: 3,
+  implementation: ['We do it.'],
+  ...over,
+});
 
 const input = (over: Partial<ReadinessInput> = {}): ReadinessInput => ({
   found: { rules: [], ksis: [], recommended: [], optional: [] },
@@ -46,13 +50,29 @@ const input = (over: Partial<ReadinessInput> = {}): ReadinessInput => ({
   ...over,
 });
 const found = (rules: ApplicableRule[], ksis: ApplicableKsi[] = []) => ({ rules, ksis, recommended: [], optional: [] });
-const judgment = (rule: string, met: boolean, extra: Partial<RuleJudgment> = {}): RuleJudgment => ({ rule, met, status: met ? 'Implemented' : 'Not Implemented', statement: 'svc measured it.', ...extra });
+const judgment = (rule: string, met: boolean, extra: Partial<RuleJudgment> = {}): RuleJudgment => ({
+  rule,
+  met,
+  status: met ? 'Implemented' : 'Not Implemented',
+  statement: 'svc measured it.',
+  ...extra,
+});
 
 describe('judgeReadiness: rules', () => {
   it('a rule required from a later date is not yet required from that date', () => {
-    const r = judgeReadiness(input({ found: found([applicable('VDR-TFR-PVR', 'SHOULD', { state: 'required_from', date: '2026-12-07', optional_from: '2026-07-04' })]) }));
+    const r = judgeReadiness(
+      input({ found: found([applicable('VDR-TFR-PVR', 'SHOULD', { state: 'required_from', date: '2026-12-07', optional_from: '2026-07-04' })]) }),
+    );
     expect(r.rules).toEqual([
-      { id: 'VDR-TFR-PVR', kind: 'rule', force: 'SHOULD', effective: { state: 'required_from', date: '2026-12-07', optional_from: '2026-07-04' }, status: 'not_yet_required', from: '2026-12-07', why: 'required from 2026-12-07 (optional from 2026-07-04)' },
+      {
+        id: 'VDR-TFR-PVR',
+        kind: 'rule',
+        force: 'SHOULD',
+        effective: { state: 'required_from', date: '2026-12-07', optional_from: '2026-07-04' },
+        status: 'not_yet_required',
+        from: '2026-12-07',
+        why: 'required from 2026-12-07 (optional from 2026-07-04)',
+      },
     ]);
   });
 
@@ -85,14 +105,24 @@ describe('judgeReadiness: rules', () => {
       }),
     );
     expect(r.rules).toEqual([
-      { id: 'FRC-CSX-VVK', kind: 'rule', force: 'MUST', effective: IN_FORCE, status: 'not_met', why: '2 KSIs have fewer than 2 automated methods', todo: 'add checks' },
+      {
+        id: 'FRC-CSX-VVK',
+        kind: 'rule',
+        force: 'MUST',
+        effective: IN_FORCE,
+        status: 'not_met',
+        why: '2 KSIs have fewer than 2 automated methods',
+        todo: 'add checks',
+      },
       { id: 'SDR-CSX-KMT', kind: 'rule', force: 'MUST', effective: IN_FORCE, status: 'met' },
     ]);
     expect(r.mustNotMet).toEqual(['FRC-CSX-VVK']);
   });
 
   it('with no run recorded, every rule svc judges from a run is not met, naming the store and what to do', () => {
-    const r = judgeReadiness(input({ run: undefined, found: found([applicable('VDR-TFR-MVX', 'MUST')]), judgments: new Map([['VDR-TFR-MVX', judgment('VDR-TFR-MVX', true)]]) }));
+    const r = judgeReadiness(
+      input({ run: undefined, found: found([applicable('VDR-TFR-MVX', 'MUST')]), judgments: new Map([['VDR-TFR-MVX', judgment('VDR-TFR-MVX', true)]]) }),
+    );
     expect(r.rules[0]).toMatchObject({ status: 'not_met', why: `no run recorded in ${STORE}`, todo: 'record a run: svc conmon process <report>' });
   });
 
@@ -122,22 +152,48 @@ describe('judgeReadiness: rules', () => {
     ['Not Implemented', 'Not Implemented'],
     ['Partially Implemented', 'Partially Implemented'],
   ] as const)("a statement whose status says %s is not met, the provider's word the reason", (written, value) => {
-    const r = judgeReadiness(input({ found: found([applicable('VDR-TFR-PVR', 'SHOULD')]), statements: { file: FILE, byId: new Map([['VDR-TFR-PVR', statement({ status: { value, written } })]]) } }));
-    expect(r.rules[0]).toMatchObject({ status: 'not_met', why: `the provider's status is ${written}`, todo: `implement it, then update ### Status under ## VDR-TFR-PVR in ${FILE}` });
+    const r = judgeReadiness(
+      input({
+        found: found([applicable('VDR-TFR-PVR', 'SHOULD')]),
+        statements: { file: FILE, byId: new Map([['VDR-TFR-PVR', statement({ status: { value, written } })]]) },
+      }),
+    );
+    expect(r.rules[0]).toMatchObject({
+      status: 'not_met',
+      why: `the provider's status is ${written}`,
+      todo: `implement it, then update ### Status under ## VDR-TFR-PVR in ${FILE}`,
+    });
     expect(r.mustNotMet).toEqual([]);
   });
 
   it('Not Applicable is met, with a warning that the assessor decides', () => {
-    const r = judgeReadiness(input({ found: found([applicable('CCM-QTR-MTG', 'SHOULD')]), statements: { file: FILE, byId: new Map([['CCM-QTR-MTG', statement({ status: { value: null, written: 'Not Applicable' } })]]) } }));
+    const r = judgeReadiness(
+      input({
+        found: found([applicable('CCM-QTR-MTG', 'SHOULD')]),
+        statements: { file: FILE, byId: new Map([['CCM-QTR-MTG', statement({ status: { value: null, written: 'Not Applicable' } })]]) },
+      }),
+    );
     expect(r.rules[0]).toMatchObject({ status: 'met', warnings: ["the provider's status is Not Applicable; the assessor decides whether the rule applies"] });
   });
 
   it('a rule without a statement, or with only a status, needs a statement; the todo names the file, or the profile key when there is none', () => {
     const rules = [applicable('AFC-CSO-INB', 'MUST'), applicable('AFC-CSO-NOC', 'MUST')];
-    const r = judgeReadiness(input({ found: found(rules), statements: { file: FILE, byId: new Map([['AFC-CSO-NOC', statement({ implementation: [], status: { value: 'Implemented', written: 'Implemented' }, line: 9 })]]) } }));
+    const r = judgeReadiness(
+      input({
+        found: found(rules),
+        statements: {
+          file: FILE,
+          byId: new Map([['AFC-CSO-NOC', statement({ implementation: [], status: { value: 'Implemented', written: 'Implemented' }, line: 9 })]]),
+        },
+      }),
+    );
     expect(r.rules.map(({ status, why, todo }) => ({ status, why, todo }))).toEqual([
       { status: 'needs_statement', why: 'no provider statement', todo: `write ## AFC-CSO-INB in ${FILE}` },
-      { status: 'needs_statement', why: `## AFC-CSO-NOC (${FILE}:9) has no implementation text`, todo: `write how the rule is met under ## AFC-CSO-NOC in ${FILE}` },
+      {
+        status: 'needs_statement',
+        why: `## AFC-CSO-NOC (${FILE}:9) has no implementation text`,
+        todo: `write how the rule is met under ## AFC-CSO-NOC in ${FILE}`,
+      },
     ]);
     const none = judgeReadiness(input({ found: found([rules[0]]), statements: { byId: new Map() } }));
     expect(none.rules[0].todo).toBe('name a statements file in fedramp.statements (svc.config.json) and write ## AFC-CSO-INB in it');
@@ -150,7 +206,9 @@ describe('judgeReadiness: KSIs', () => {
   const VVK = (force: Cr26Force, effective: EffectiveState = IN_FORCE) => applicable('FRC-CSX-VVK', force, effective);
   const MOT = (force: Cr26Force, effective: EffectiveState = IN_FORCE) => applicable('FRC-CSX-MOT', force, effective);
   const one = (facts: ReadinessKsiFacts, rules: ApplicableRule[] = [KSI_RULE, VVK('SHOULD')], over: Partial<ReadinessInput> = {}) => {
-    const r = judgeReadiness(input({ found: found(rules, [ksi(facts.id)]), ksis: [facts], statements: { file: FILE, byId: new Map([[facts.id, statement()]]) }, ...over }));
+    const r = judgeReadiness(
+      input({ found: found(rules, [ksi(facts.id)]), ksis: [facts], statements: { file: FILE, byId: new Map([[facts.id, statement()]]) }, ...over }),
+    );
     return r.ksis[0];
   };
 
@@ -159,7 +217,13 @@ describe('judgeReadiness: KSIs', () => {
   });
 
   it('Class A: takes the force of FRC-CLA-MFR, which names it', () => {
-    const r = judgeReadiness(input({ found: found([applicable('FRC-CLA-MFR', 'MUST')], [ksi('KSI-IAM-APM', 'FRC-CLA-MFR')]), ksis: [healthy('KSI-IAM-APM', { methodsRequired: undefined })], statements: { file: FILE, byId: new Map([['KSI-IAM-APM', statement()]]) } }));
+    const r = judgeReadiness(
+      input({
+        found: found([applicable('FRC-CLA-MFR', 'MUST')], [ksi('KSI-IAM-APM', 'FRC-CLA-MFR')]),
+        ksis: [healthy('KSI-IAM-APM', { methodsRequired: undefined })],
+        statements: { file: FILE, byId: new Map([['KSI-IAM-APM', statement()]]) },
+      }),
+    );
     expect(r.ksis[0]).toMatchObject({ force: 'MUST', status: 'met' });
   });
 
@@ -169,7 +233,11 @@ describe('judgeReadiness: KSIs', () => {
   });
 
   it('no run recorded: not met, naming the store and what to do', () => {
-    expect(one(healthy('KSI-IAM-APM'), undefined, { run: undefined })).toMatchObject({ status: 'not_met', why: `no run recorded in ${STORE}`, todo: 'record a run: svc conmon process <report>' });
+    expect(one(healthy('KSI-IAM-APM'), undefined, { run: undefined })).toMatchObject({
+      status: 'not_met',
+      why: `no run recorded in ${STORE}`,
+      todo: 'record a run: svc conmon process <report>',
+    });
   });
 
   it('no evidence: not met, and what to report', () => {
@@ -187,7 +255,14 @@ describe('judgeReadiness: KSIs', () => {
   });
 
   it('stale or undated evidence of either kind: not met, by the cadence and its rule', () => {
-    const k = one(healthy('KSI-CNA-RNT', { freshness: { machine: counts({ total: 3, fresh: 1, stale: 1, undated: 1, oldest: '2026-11-10' }), nonMachine: counts({ total: 1, stale: 1, oldest: '2026-06-01' }) } }));
+    const k = one(
+      healthy('KSI-CNA-RNT', {
+        freshness: {
+          machine: counts({ total: 3, fresh: 1, stale: 1, undated: 1, oldest: '2026-11-10' }),
+          nonMachine: counts({ total: 1, stale: 1, oldest: '2026-06-01' }),
+        },
+      }),
+    );
     expect(k).toMatchObject({
       status: 'not_met',
       why: '1 of 3 machine-based results older than 7 days (VDR-TFR-MVX), the oldest observed 2026-11-10; 1 of 3 machine-based results carries no time; 1 of 1 non-machine result older than 3 months (VDR-TFR-NMV), the oldest observed 2026-06-01',
@@ -204,10 +279,17 @@ describe('judgeReadiness: KSIs', () => {
 
   it('too few automated methods: not met where FRC-CSX-VVK is a MUST in force; a warning where a SHOULD or not yet in force', () => {
     const facts = healthy('KSI-IAM-APM', { methods: 1, methodsRequired: { min: 2, force: 'MUST' } });
-    expect(one(facts, [KSI_RULE, VVK('MUST')])).toMatchObject({ status: 'not_met', why: '1 automated method; FRC-CSX-VVK (MUST) asks at least 2', todo: 'add automated checks from more tools or checks' });
+    expect(one(facts, [KSI_RULE, VVK('MUST')])).toMatchObject({
+      status: 'not_met',
+      why: '1 automated method; FRC-CSX-VVK (MUST) asks at least 2',
+      todo: 'add automated checks from more tools or checks',
+    });
     const should = healthy('KSI-IAM-APM', { methods: 0, methodsRequired: { min: 1, force: 'SHOULD' } });
     expect(one(should, [KSI_RULE, VVK('SHOULD')])).toMatchObject({ status: 'met', warnings: ['0 automated methods; FRC-CSX-VVK (SHOULD) asks at least 1'] });
-    expect(one(facts, [KSI_RULE, VVK('MUST', { state: 'required_from', date: '2027-01-01' })])).toMatchObject({ status: 'met', warnings: ['1 automated method; FRC-CSX-VVK (required from 2027-01-01) asks at least 2'] });
+    expect(one(facts, [KSI_RULE, VVK('MUST', { state: 'required_from', date: '2027-01-01' })])).toMatchObject({
+      status: 'met',
+      warnings: ['1 automated method; FRC-CSX-VVK (required from 2027-01-01) asks at least 2'],
+    });
   });
 
   it('too short a history: not met where FRC-CSX-MOT requires one; a warning where it is not in force', () => {
@@ -218,12 +300,23 @@ describe('judgeReadiness: KSIs', () => {
       todo: 'record a run every day with svc conmon process; the history grows with each',
     });
     const none = healthy('KSI-IAM-APM', { history: { required: { months: 6, force: 'MUST', from: '2026-05-25' }, met: false } });
-    expect(one(none, [KSI_RULE, MOT('MUST', { state: 'required_from', date: '2027-01-01' })])).toMatchObject({ status: 'met', warnings: ['no recorded history; FRC-CSX-MOT (required from 2027-01-01) asks 6 months, since 2026-05-25'] });
+    expect(one(none, [KSI_RULE, MOT('MUST', { state: 'required_from', date: '2027-01-01' })])).toMatchObject({
+      status: 'met',
+      warnings: ['no recorded history; FRC-CSX-MOT (required from 2027-01-01) asks 6 months, since 2026-05-25'],
+    });
   });
 
   it('gives every reason at once, each thing to do once', () => {
     const k = one(
-      { id: 'KSI-SVC-SIN', status: 'Not Implemented', results: { pass: 0, fail: 2, other: 0 }, freshness: { machine: counts({ total: 2, stale: 2, oldest: '2026-10-01' }), nonMachine: counts() }, methods: 1, methodsRequired: { min: 2, force: 'MUST' }, history: { since: '2026-11-02', required: { months: 6, force: 'MUST', from: '2026-05-25' }, met: false } },
+      {
+        id: 'KSI-SVC-SIN',
+        status: 'Not Implemented',
+        results: { pass: 0, fail: 2, other: 0 },
+        freshness: { machine: counts({ total: 2, stale: 2, oldest: '2026-10-01' }), nonMachine: counts() },
+        methods: 1,
+        methodsRequired: { min: 2, force: 'MUST' },
+        history: { since: '2026-11-02', required: { months: 6, force: 'MUST', from: '2026-05-25' }, met: false },
+      },
       [KSI_RULE, VVK('MUST'), MOT('MUST')],
     );
     expect(k.why!.split('; ')).toEqual([
@@ -240,7 +333,10 @@ describe('judgeReadiness: KSIs', () => {
   });
 
   it('a KSI whose rule is not yet in force is not yet required from its date', () => {
-    expect(one(healthy('KSI-IAM-APM'), [applicable('SDR-CSX-KSI', 'MUST', { state: 'required_from', date: '2026-07-04' })])).toMatchObject({ status: 'not_yet_required', from: '2026-07-04' });
+    expect(one(healthy('KSI-IAM-APM'), [applicable('SDR-CSX-KSI', 'MUST', { state: 'required_from', date: '2026-07-04' })])).toMatchObject({
+      status: 'not_yet_required',
+      from: '2026-07-04',
+    });
   });
 });
 

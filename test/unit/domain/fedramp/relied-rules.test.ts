@@ -18,7 +18,9 @@ const lacking = (rules: Cr26Rules, ...ids: string[]): Cr26Rules => ({ ...rules, 
 
 /** Every `.ts` file under `dir`. */
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 /** A rule id written as a string literal (quoted or a template alone): `'VDR-TFR-MVX'`. KSI ids are not rules. */
 const LITERAL = /['"`]((?!KSI-)[A-Z]{2,3}-[A-Z]{3}-[A-Z]{3})['"`]/g;
@@ -47,7 +49,9 @@ describe('RELIED_RULES: every rule id svc names in code', () => {
     expect([HISTORY_RULE, METHODS_RULE, FRESH_PACKAGE_RULE].every((id) => registered.has(id))).toBe(true);
     expect(PROSE_FACTS.every((f) => registered.has(f.rule))).toBe(true);
     expect(reliedRule('FRC-CSX-MOT')).toBe('FRC-CSX-MOT');
-    expect(() => reliedRule('FRC-CSX-XXX')).toThrow('FRC-CSX-XXX is not in RELIED_RULES (src/domain/fedramp/relied-rules.ts): list it with what svc uses it for');
+    expect(() => reliedRule('FRC-CSX-XXX')).toThrow(
+      'FRC-CSX-XXX is not in RELIED_RULES (src/domain/fedramp/relied-rules.ts): list it with what svc uses it for',
+    );
   });
 
   it.each(RELEASES)('CR26 %s holds every one', (version) => {
@@ -76,13 +80,25 @@ describe('missingReliedRules, and what svc does without a rule', () => {
   it('no cadence for a kind whose rule is missing (not an error); the held rule still gives one', () => {
     expect(cadenceRule('20x', 'machine')).toBe('VDR-TFR-MVX');
     expect(heldCadence(without, '20x', 'C', 'machine')).toBeUndefined();
-    expect(heldCadence(without, '20x', 'C', 'non-machine')).toEqual({ kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 } });
+    expect(heldCadence(without, '20x', 'C', 'non-machine')).toEqual({
+      kind: 'non-machine',
+      rule: 'VDR-TFR-NMV',
+      force: 'MUST',
+      every: { unit: 'months', num: 3 },
+    });
   });
 
   it('releaseFact: nothing for a rule the release lacks; the structured field over the prose where a release gives one', () => {
     expect(releaseFact(without, 'FRC-CSX-MOT', 'C')).toBeUndefined();
     expect(releaseFact(latest, 'FRC-CSX-MOT', 'C')).toEqual({ rule: 'FRC-CSX-MOT', class: 'C', value: 6, unit: 'months' });
-    const structured = { ...latest, rules: latest.rules.map((r) => (r.id === 'FRC-CSX-MOT' ? { ...r, varies_by_class: { ...r.varies_by_class, C: { force: 'MUST' as const, timeframe: { unit: 'months' as const, num: 12 } } } } : r)) };
+    const structured = {
+      ...latest,
+      rules: latest.rules.map((r) =>
+        r.id === 'FRC-CSX-MOT'
+          ? { ...r, varies_by_class: { ...r.varies_by_class, C: { force: 'MUST' as const, timeframe: { unit: 'months' as const, num: 12 } } } }
+          : r,
+      ),
+    };
     expect(releaseFact(structured, 'FRC-CSX-MOT', 'C')).toEqual({ rule: 'FRC-CSX-MOT', class: 'C', value: 12, unit: 'months' });
     expect(releaseFact(latest, 'FRC-CSX-VVK', 'D')).toEqual({ rule: 'FRC-CSX-VVK', class: 'D', value: 4, unit: 'automated-methods' });
   });
@@ -111,7 +127,7 @@ describe('FRC-CSO-JSN: public JSON for web frameworks, read from the statement',
     expect(asksWebFrameworks({})).toBe(false);
   });
 
-  it("the judgment says how svc-api serves the public JSON where the release asks it", () => {
+  it('the judgment says how svc-api serves the public JSON where the release asks it', () => {
     const facts = (rules: Cr26Rules): JudgmentFacts => ({
       rules,
       type: '20x',
@@ -122,7 +138,9 @@ describe('FRC-CSO-JSN: public JSON for web frameworks, read from the statement',
       ksis: [],
       validatedBy: 'FedRAMP-SDR.schema.json',
     });
-    expect(judgeRules(facts(official.get('2026.07.14.01')!)).get('FRC-CSO-JSN')?.statement).toBe("svc validates every JSON document it writes against FedRAMP's schema (FedRAMP-SDR.schema.json).");
+    expect(judgeRules(facts(official.get('2026.07.14.01')!)).get('FRC-CSO-JSN')?.statement).toBe(
+      "svc validates every JSON document it writes against FedRAMP's schema (FedRAMP-SDR.schema.json).",
+    );
     expect(judgeRules(facts(latest)).get('FRC-CSO-JSN')?.statement).toBe(
       "svc validates every JSON document it writes against FedRAMP's schema (FedRAMP-SDR.schema.json). svc-api serves the public JSON (GET /fedramp/public) with CORS (Access-Control-Allow-Origin: *, no credentials, an OPTIONS preflight), Content-Type: application/json and X-Content-Type-Options: nosniff (docs/api.md).",
     );

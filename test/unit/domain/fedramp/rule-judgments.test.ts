@@ -7,7 +7,10 @@ const facts = (vulnerabilities?: VulnerabilityFacts): JudgmentFacts => ({
   class: 'D',
   run: { results: 3, asOf: '2026-12-21T00:00:00Z' },
   freshness: { machine: none, nonMachine: none },
-  cadences: { machine: { kind: 'machine', rule: 'VDR-TFR-MVX', force: 'MUST', every: { unit: 'days', num: 7 } }, nonMachine: { kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 } } },
+  cadences: {
+    machine: { kind: 'machine', rule: 'VDR-TFR-MVX', force: 'MUST', every: { unit: 'days', num: 7 } },
+    nonMachine: { kind: 'non-machine', rule: 'VDR-TFR-NMV', force: 'MUST', every: { unit: 'months', num: 3 } },
+  },
   ksis: [],
   ...(vulnerabilities === undefined ? {} : { vulnerabilities }),
 });
@@ -28,7 +31,8 @@ describe('judgeRules: the VER and VDR timeframes from the vulnerability register
       rule: 'VER-TFR-EVU',
       met: true,
       status: 'Implemented',
-      statement: 'svc tracks every detected vulnerability across runs and judges it by VER-TFR-EVU for Class D from the rules data: in run 2 (as of 2026-12-10T00:00:00Z), 3 groups are open and 0 late.',
+      statement:
+        'svc tracks every detected vulnerability across runs and judges it by VER-TFR-EVU for Class D from the rules data: in run 2 (as of 2026-12-10T00:00:00Z), 3 groups are open and 0 late.',
     });
   });
 
@@ -38,13 +42,18 @@ describe('judgeRules: the VER and VDR timeframes from the vulnerability register
       rule: 'VDR-TFR-KEV',
       met: false,
       status: 'Partially Implemented',
-      statement: 'svc tracks every detected vulnerability across runs and judges it by VDR-TFR-KEV for Class D from the rules data: in run 2 (as of 2026-12-10T00:00:00Z), 3 groups are open and 1 late.',
+      statement:
+        'svc tracks every detected vulnerability across runs and judges it by VDR-TFR-KEV for Class D from the rules data: in run 2 (as of 2026-12-10T00:00:00Z), 3 groups are open and 1 late.',
       why: '1 vulnerability was not remediated by the due date the CISA KEV catalog gives: VG-2e6d6abddb3e1f8d (CVE-2026-1000)',
       todo: 'remediate them: a KEV entry stays overdue, even mitigated, until a run no longer detects it',
     });
     expect(judged.get('VDR-TFR-PVR')?.met).toBe(true);
     const all = judgeRules(facts(register({ 'VDR-TFR-PVR': ['VG-1 (CVE-1)'] }, 1))).get('VDR-TFR-PVR');
-    expect(all).toMatchObject({ met: false, status: 'Not Implemented', todo: 'mitigate or remediate them, and record it (svc vuln evaluate --mitigated), or accept them with a rationale (--accept)' });
+    expect(all).toMatchObject({
+      met: false,
+      status: 'Not Implemented',
+      todo: 'mitigate or remediate them, and record it (svc vuln evaluate --mitigated), or accept them with a rationale (--accept)',
+    });
   });
 
   it('names ten late groups and counts the rest', () => {

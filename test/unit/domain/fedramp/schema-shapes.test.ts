@@ -4,7 +4,8 @@ import { cr26Shapes, FIRST_SHAPES } from '../../../../src/domain/fedramp/schema-
 import { FEDRAMP_SCHEMA_GENERATIONS } from '../../../support/fedramp-schemas';
 
 const read = (dir: string, stem: string) => JSON.parse(readFileSync(join(dir, `fedramp-${stem}-schema-2026-06-24.json`), 'utf8')) as unknown;
-const shapesOf = (dir: string) => cr26Shapes({ incident: read(dir, 'incident-report'), cpo: read(dir, 'certification-package-overview'), definitions: read(dir, 'common-definitions') });
+const shapesOf = (dir: string) =>
+  cr26Shapes({ incident: read(dir, 'incident-report'), cpo: read(dir, 'certification-package-overview'), definitions: read(dir, 'common-definitions') });
 
 describe('cr26Shapes: the document shapes each FedRAMP schema generation declares, read from its bytes', () => {
   it('reads each generation in ../shared: the first as FIRST_SHAPES; 2026-09-17 adds the object potentialImpact, Remediated and painReductionEvents; 2026-10-08 the CPO advisors', () => {

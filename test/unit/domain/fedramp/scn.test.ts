@@ -2,7 +2,18 @@ import { InvalidInputError, UsageError } from '../../../../src/domain/errors';
 import type { Cr26Rules } from '../../../../src/domain/fedramp/cr26-rules';
 import type { ScnRecord } from '../../../../src/domain/fedramp/ongoing-records';
 import type { ReadinessItem } from '../../../../src/domain/fedramp/readiness';
-import { buildScn, noticeCounting, scnChangeType, scnDates, scnMarkdown, scnNotices, scnTimeframe, scnWarnings, withScnWarnings, type ScnDates } from '../../../../src/domain/fedramp/scn';
+import {
+  buildScn,
+  noticeCounting,
+  scnChangeType,
+  scnDates,
+  scnMarkdown,
+  scnNotices,
+  scnTimeframe,
+  scnWarnings,
+  withScnWarnings,
+  type ScnDates,
+} from '../../../../src/domain/fedramp/scn';
 import { driftImpact, readDriftReport } from '../../../../src/domain/fedramp/scn-drift';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 import { fedrampSchemaErrors } from '../../../support/fedramp-schemas';
@@ -29,17 +40,23 @@ describe('scnNotices: each notice dated in business days from its rule', () => {
       // Tuesday 2027-02-09 on, over Presidents day (Mon 02-15).
       ['SCN-TRF-NAV', 'after verification', '2027-02-17', '2027-02-17T23:59:59Z', `${num('SCN-TRF-NAV')} business days after the verification 2027-02-09`],
     ]);
-    expect(dated.map((n) => n.timeframe)).toEqual(['SCN-TRF-NIP', 'SCN-TRF-NFP', 'SCN-TRF-NAF', 'SCN-TRF-NAV'].map((id) => ({ unit: 'bizdays', num: num(id) })));
+    expect(dated.map((n) => n.timeframe)).toEqual(
+      ['SCN-TRF-NIP', 'SCN-TRF-NFP', 'SCN-TRF-NAF', 'SCN-TRF-NAV'].map((id) => ({ unit: 'bizdays', num: num(id) })),
+    );
   });
 
   it('counts holidays only through the holiday test: without it the same days fall later (or earlier) by the holidays skipped', () => {
-    const plain = scnNotices(rules, 'transformative', { start: '2027-01-04', finish: '2027-01-14', verified: '2027-02-09' }, noHoliday).dated.map((n) => n.date);
+    const plain = scnNotices(rules, 'transformative', { start: '2027-01-04', finish: '2027-01-14', verified: '2027-02-09' }, noHoliday).dated.map(
+      (n) => n.date,
+    );
     expect(plain).toEqual(['2026-11-23', '2026-12-21', '2027-01-21', '2027-02-16']);
   });
 
   it('adaptive: one notice after finishing (SCN-ADP-NTF), over Christmas and New Year', () => {
     const { dated, undated } = scnNotices(rules, 'adaptive', { start: '2026-12-01', finish: '2026-12-18', verified: '2026-12-20' }, holiday);
-    expect(dated.map((n) => [n.rule, n.notice, n.date, noticeCounting(n)])).toEqual([['SCN-ADP-NTF', 'after finishing', '2027-01-05', `${num('SCN-ADP-NTF')} business days after the finish 2026-12-18`]]);
+    expect(dated.map((n) => [n.rule, n.notice, n.date, noticeCounting(n)])).toEqual([
+      ['SCN-ADP-NTF', 'after finishing', '2027-01-05', `${num('SCN-ADP-NTF')} business days after the finish 2026-12-18`],
+    ]);
     expect(undated).toEqual([]);
   });
 
@@ -60,7 +77,10 @@ describe('scnNotices: each notice dated in business days from its rule', () => {
         { rule: 'SCN-TRF-NAV', notice: 'after verification', from: 'verified', flag: '--verified' },
       ],
     });
-    expect(scnNotices(rules, 'adaptive', {}, holiday)).toEqual({ dated: [], undated: [{ rule: 'SCN-ADP-NTF', notice: 'after finishing', from: 'finish', flag: '--finish' }] });
+    expect(scnNotices(rules, 'adaptive', {}, holiday)).toEqual({
+      dated: [],
+      undated: [{ rule: 'SCN-ADP-NTF', notice: 'after finishing', from: 'finish', flag: '--finish' }],
+    });
   });
 
   it('reads every number from the rules data: a release that changes a timeframe changes the day', () => {
@@ -76,13 +96,19 @@ describe('scnNotices: each notice dated in business days from its rule', () => {
     const changed = builtInRules();
     const nip = changed.rules.find((r) => r.id === 'SCN-TRF-NIP')!;
     delete nip.timeframe;
-    nip.varies_by_class = { B: { force: 'MUST', timeframe: { unit: 'bizdays', num: 15 } }, C: { force: 'MUST', timeframe: { unit: 'bizdays', min: 20, max: 40 } } };
+    nip.varies_by_class = {
+      B: { force: 'MUST', timeframe: { unit: 'bizdays', num: 15 } },
+      C: { force: 'MUST', timeframe: { unit: 'bizdays', min: 20, max: 40 } },
+    };
     changed.rules.find((r) => r.id === 'SCN-TRF-NAF')!.timeframe = { unit: 'bizdays', min: 3, max: 8 };
     expect(scnTimeframe(changed, { rule: 'SCN-TRF-NIP', direction: 'before' }, 'B')).toEqual({ unit: 'bizdays', num: 15 });
     expect(scnTimeframe(changed, { rule: 'SCN-TRF-NIP', direction: 'before' }, 'C')).toEqual({ unit: 'bizdays', num: 40 });
     expect(scnTimeframe(changed, { rule: 'SCN-TRF-NAF', direction: 'after' })).toEqual({ unit: 'bizdays', num: 3 });
     expect(() => scnTimeframe(changed, { rule: 'SCN-TRF-NIP', direction: 'before' })).toThrow(
-      new InvalidInputError('invalid-config', 'SCN-TRF-NIP gives its timeframe per Certification Class: give --class or write fedramp.class (A, B, C or D) in svc.config.json'),
+      new InvalidInputError(
+        'invalid-config',
+        'SCN-TRF-NIP gives its timeframe per Certification Class: give --class or write fedramp.class (A, B, C or D) in svc.config.json',
+      ),
     );
     expect(() => scnTimeframe(changed, { rule: 'SCN-TRF-NIP', direction: 'before' }, 'D')).toThrow(
       'CR26 2026.10.05.01: SCN-TRF-NIP gives no timeframe for Class D, so svc cannot date the notices of a Significant Change Notification; use a release that gives it (SVC_FEDRAMP_RULES)',
@@ -116,16 +142,27 @@ describe('scnChangeType and scnDates: what the flags may say', () => {
   it('takes adaptive and transformative in any case; refuses routine recurring changes naming SCN-RTR-NNR and its force from the data', () => {
     expect([scnChangeType('adaptive', rules), scnChangeType(' Transformative', rules)]).toEqual(['adaptive', 'transformative']);
     expect(() => scnChangeType('routine', rules)).toThrow(
-      new UsageError('routine-change', '--type routine: routine recurring changes are not notified: providers SHOULD NOT make formal Significant Change Notifications for them (SCN-RTR-NNR); nothing written or recorded'),
+      new UsageError(
+        'routine-change',
+        '--type routine: routine recurring changes are not notified: providers SHOULD NOT make formal Significant Change Notifications for them (SCN-RTR-NNR); nothing written or recorded',
+      ),
     );
-    expect(() => scnChangeType('minor', rules)).toThrow('--type minor: not a significant change type; write adaptive or transformative (routine recurring changes are not notified, SCN-RTR-NNR)');
+    expect(() => scnChangeType('minor', rules)).toThrow(
+      '--type minor: not a significant change type; write adaptive or transformative (routine recurring changes are not notified, SCN-RTR-NNR)',
+    );
   });
 
   it('keeps the day as written (a time with a zone: its day there), and refuses days off the calendar or out of order', () => {
-    expect(scnDates({ start: '2027-01-04T22:00:00-05:00', finish: '2027-01-14', verified: '2027-01-14' })).toEqual({ start: '2027-01-04', finish: '2027-01-14', verified: '2027-01-14' });
+    expect(scnDates({ start: '2027-01-04T22:00:00-05:00', finish: '2027-01-14', verified: '2027-01-14' })).toEqual({
+      start: '2027-01-04',
+      finish: '2027-01-14',
+      verified: '2027-01-14',
+    });
     expect(scnDates({})).toEqual({});
     expect(() => scnDates({ finish: '2027-02-29' })).toThrow('--finish 2027-02-29: not a day of the calendar; write a date such as 2027-01-14');
-    expect(() => scnDates({ start: '2027-01-14', finish: '2027-01-04' })).toThrow('--finish 2027-01-04 is before --start 2027-01-14; give the day the change finishes, on or after the start');
+    expect(() => scnDates({ start: '2027-01-14', finish: '2027-01-04' })).toThrow(
+      '--finish 2027-01-04 is before --start 2027-01-14; give the day the change finishes, on or after the start',
+    );
     expect(() => scnDates({ start: '2027-01-14', verified: '2027-01-04' })).toThrow(
       '--verified 2027-01-04 is before --start 2027-01-14; give the day its verification, assessment and/or validation completed, on or after the start',
     );
@@ -151,7 +188,13 @@ const SUBSTRATE_DRIFT = {
   a: { name: 'monday.json', root: 'infra', merkle_root: 'sha256:aa' },
   b: { name: 'today.json', root: 'infra', merkle_root: 'sha256:bb' },
   findings: [
-    { severity: 'P1', class: 'DRIFT-AUTHZ', subject: 'k8s:rbac.authorization.k8s.io/v1/RoleBinding/shop/web-reader', change: 'removed', reason: 'access resource removed' },
+    {
+      severity: 'P1',
+      class: 'DRIFT-AUTHZ',
+      subject: 'k8s:rbac.authorization.k8s.io/v1/RoleBinding/shop/web-reader',
+      change: 'removed',
+      reason: 'access resource removed',
+    },
     { severity: 'P2', class: 'DRIFT-IDENTITY', subject: 'terraform:aws_iam_user.ci', change: 'changed', reason: 'identity resource changed' },
     { severity: 'P3', class: 'DRIFT-SCHEMA', subject: 'file:k8s/new.yaml', change: 'added', reason: 'file added' },
   ],
@@ -208,11 +251,23 @@ describe('readDriftReport and driftImpact: the two drift reports svc writes', ()
     ['a side without a name', { ...IR_DRIFT, run_a: {} }, 'run_a.name: expected a string, got nothing'],
     ['findings not a list', { ...IR_DRIFT, findings: {} }, 'findings: expected an array, got an object'],
     ['a finding not an object', { ...IR_DRIFT, findings: [IR_DRIFT.findings[0], 'x'] }, 'findings[1]: expected an object, got "x"'],
-    ['a severity off P1-P4', { ...IR_DRIFT, findings: [{ ...IR_DRIFT.findings[0], severity: 'P5' }] }, 'findings[0].severity: "P5" is not a drift severity (P1-P4)'],
+    [
+      'a severity off P1-P4',
+      { ...IR_DRIFT, findings: [{ ...IR_DRIFT.findings[0], severity: 'P5' }] },
+      'findings[0].severity: "P5" is not a drift severity (P1-P4)',
+    ],
     ['an unknown drift class', { ...IR_DRIFT, findings: [{ ...IR_DRIFT.findings[0], class: 'DRIFT-X' }] }, 'findings[0].class: "DRIFT-X" is not a drift class'],
     ['an empty ksi_id', { ...IR_DRIFT, findings: [{ ...IR_DRIFT.findings[0], ksi_id: '' }] }, 'findings[0].ksi_id: expected a KSI id or null, got ""'],
-    ['a substrate finding without a subject', { ...SUBSTRATE_DRIFT, findings: [{ ...SUBSTRATE_DRIFT.findings[0], subject: 3 }] }, 'findings[0].subject: expected a resource id, got number 3'],
-    ['an unknown substrate change', { ...SUBSTRATE_DRIFT, findings: [{ ...SUBSTRATE_DRIFT.findings[0], change: 'renamed' }] }, 'findings[0].change: "renamed" is not one of added, removed, changed, moved'],
+    [
+      'a substrate finding without a subject',
+      { ...SUBSTRATE_DRIFT, findings: [{ ...SUBSTRATE_DRIFT.findings[0], subject: 3 }] },
+      'findings[0].subject: expected a resource id, got number 3',
+    ],
+    [
+      'an unknown substrate change',
+      { ...SUBSTRATE_DRIFT, findings: [{ ...SUBSTRATE_DRIFT.findings[0], change: 'renamed' }] },
+      'findings[0].change: "renamed" is not one of added, removed, changed, moved',
+    ],
   ])('refuses %s, naming the file and the JSON path', (_label, document, problem) => {
     expect(() => readDriftReport(document, 'drift.json')).toThrow(
       new InvalidInputError('invalid-drift-report', `drift.json: ${problem}; pass the --json output of svc ir drift-detect or svc substrate drift`),
@@ -247,30 +302,56 @@ describe('buildScn and scnMarkdown', () => {
     const plan = scn.planAndTimeline as Record<string, unknown>;
     expect([plan.plannedStart, plan.plannedCompletion]).toEqual(['2027-01-04', '2027-01-14']);
     expect(plan.milestones).toEqual([
-      { milestoneDescription: `Notify all necessary parties: initial plans (SCN-TRF-NIP), ${num('SCN-TRF-NIP')} business days before the start 2027-01-04`, targetDate: '2026-11-18' },
-      { milestoneDescription: `Notify all necessary parties: final plans (SCN-TRF-NFP), ${num('SCN-TRF-NFP')} business days before the start 2027-01-04`, targetDate: '2026-12-17' },
+      {
+        milestoneDescription: `Notify all necessary parties: initial plans (SCN-TRF-NIP), ${num('SCN-TRF-NIP')} business days before the start 2027-01-04`,
+        targetDate: '2026-11-18',
+      },
+      {
+        milestoneDescription: `Notify all necessary parties: final plans (SCN-TRF-NFP), ${num('SCN-TRF-NFP')} business days before the start 2027-01-04`,
+        targetDate: '2026-12-17',
+      },
       { milestoneDescription: 'The change starts', targetDate: '2027-01-04' },
       { milestoneDescription: 'The change is finished', targetDate: '2027-01-14' },
-      { milestoneDescription: `Notify all necessary parties: after finishing (SCN-TRF-NAF), ${num('SCN-TRF-NAF')} business days after the finish 2027-01-14`, targetDate: '2027-01-22' },
+      {
+        milestoneDescription: `Notify all necessary parties: after finishing (SCN-TRF-NAF), ${num('SCN-TRF-NAF')} business days after the finish 2027-01-14`,
+        targetDate: '2027-01-22',
+      },
     ]);
     expect(plan.summary).toContain('Not yet dated: after verification (SCN-TRF-NAV), counted from the verification.');
   });
 
   it('with nothing but the type and summary: still valid, the plan saying what is not yet dated', () => {
-    const bare = buildScn({ packageUri: 'https://x.example/cpo.json', type: 'adaptive', summary: 'New MFA provider', dates: {}, notices: scnNotices(rules, 'adaptive', {}, holiday), statements: {} });
+    const bare = buildScn({
+      packageUri: 'https://x.example/cpo.json',
+      type: 'adaptive',
+      summary: 'New MFA provider',
+      dates: {},
+      notices: scnNotices(rules, 'adaptive', {}, holiday),
+      statements: {},
+    });
     expect(fedrampSchemaErrors('scn', bare)).toEqual([]);
     expect(bare).toEqual({
       certificationPackageOverviewUri: 'https://x.example/cpo.json',
       changeType: 'Adaptive',
       changeDescription: 'New MFA provider',
-      planAndTimeline: { summary: 'Adaptive change: start not yet dated; completion not yet dated.\n\nNot yet dated: after finishing (SCN-ADP-NTF), counted from the finish.' },
+      planAndTimeline: {
+        summary: 'Adaptive change: start not yet dated; completion not yet dated.\n\nNot yet dated: after finishing (SCN-ADP-NTF), counted from the finish.',
+      },
     });
   });
 
   it('writes the twin from the document under the twin header, provider text escaped', () => {
     const md = scnMarkdown(
       { ...scn, changeDescription: '# not a heading | nor a cell' },
-      { title: 'Significant Change Notification', fedrampId: 'FR1', packageUri: 'https://trust.example.com/fedramp/cpo.json', rulesVersion: '2026.10.05.01', tool: { name: 'svc', version: '1.0.0' }, generatedAt: '2026-11-25T00:00:00Z', json: 'scn.json' },
+      {
+        title: 'Significant Change Notification',
+        fedrampId: 'FR1',
+        packageUri: 'https://trust.example.com/fedramp/cpo.json',
+        rulesVersion: '2026.10.05.01',
+        tool: { name: 'svc', version: '1.0.0' },
+        generatedAt: '2026-11-25T00:00:00Z',
+        json: 'scn.json',
+      },
     ).split('\n');
     expect(md.slice(0, 7)).toEqual([
       '# Significant Change Notification',
@@ -282,18 +363,32 @@ describe('buildScn and scnMarkdown', () => {
       '- Machine-readable twin: scn.json (written from the same model)',
     ]);
     expect(md).toContain('- Description: \\# not a heading \\| nor a cell');
-    expect(md).toContain(`| 2026-11-18 | Notify all necessary parties: initial plans (SCN-TRF-NIP), ${num('SCN-TRF-NIP')} business days before the start 2027-01-04 |`);
+    expect(md).toContain(
+      `| 2026-11-18 | Notify all necessary parties: initial plans (SCN-TRF-NIP), ${num('SCN-TRF-NIP')} business days before the start 2027-01-04 |`,
+    );
     expect(md).toContain('> https://trust.example.com/sia.pdf');
   });
 });
 
 describe('scnWarnings: reminders of notice days that have passed', () => {
-  const record = (summary: string, extra: Partial<ScnRecord>): ScnRecord => ({ type: 'transformative', summary, notices: [], ksis: [], controls: [], document: {}, ...extra });
+  const record = (summary: string, extra: Partial<ScnRecord>): ScnRecord => ({
+    type: 'transformative',
+    summary,
+    notices: [],
+    ksis: [],
+    controls: [],
+    document: {},
+    ...extra,
+  });
   const planned = record('Move to Kubernetes', {
     start: '2027-01-04',
     notices: scnNotices(rules, 'transformative', { start: '2027-01-04' }, holiday).dated.map(({ rule, notice, due }) => ({ rule, notice, due })),
   });
-  const adaptive = record('New MFA provider', { type: 'adaptive', finish: '2026-12-18', notices: [{ rule: 'SCN-ADP-NTF', notice: 'after finishing', due: '2027-01-05T23:59:59Z' }] });
+  const adaptive = record('New MFA provider', {
+    type: 'adaptive',
+    finish: '2026-12-18',
+    notices: [{ rule: 'SCN-ADP-NTF', notice: 'after finishing', due: '2027-01-05T23:59:59Z' }],
+  });
   const recorded = [
     { seq: 3, recorded_at: '2026-11-01T00:00:00Z', record: planned },
     { seq: 7, recorded_at: '2026-12-01T00:00:00Z', record: adaptive },
@@ -302,8 +397,14 @@ describe('scnWarnings: reminders of notice days that have passed', () => {
   it('warns on each rule whose notice day ended before now, saying how the day was counted', () => {
     expect(scnWarnings(recorded, rules, new Date('2026-12-18T00:00:00Z'))).toEqual(
       new Map([
-        ['SCN-TRF-NIP', [`SCN "Move to Kubernetes" (journal 3): initial plans were due by 2026-11-18 (${num('SCN-TRF-NIP')} business days before the start 2027-01-04)`]],
-        ['SCN-TRF-NFP', [`SCN "Move to Kubernetes" (journal 3): final plans were due by 2026-12-17 (${num('SCN-TRF-NFP')} business days before the start 2027-01-04)`]],
+        [
+          'SCN-TRF-NIP',
+          [`SCN "Move to Kubernetes" (journal 3): initial plans were due by 2026-11-18 (${num('SCN-TRF-NIP')} business days before the start 2027-01-04)`],
+        ],
+        [
+          'SCN-TRF-NFP',
+          [`SCN "Move to Kubernetes" (journal 3): final plans were due by 2026-12-17 (${num('SCN-TRF-NFP')} business days before the start 2027-01-04)`],
+        ],
       ]),
     );
     expect(scnWarnings(recorded, rules, new Date('2027-01-06T00:00:00Z')).get('SCN-ADP-NTF')).toEqual([
@@ -323,7 +424,13 @@ describe('scnWarnings: reminders of notice days that have passed', () => {
       { id: 'SCN-TRF-NFP', kind: 'rule', effective: { state: 'in_force' }, status: 'needs_statement' },
       { id: 'AFC-CSO-INB', kind: 'rule', effective: { state: 'in_force' }, status: 'met' },
     ];
-    const out = withScnWarnings(items, new Map([['SCN-TRF-NIP', ['a']], ['SCN-TRF-NFP', ['b']]]));
+    const out = withScnWarnings(
+      items,
+      new Map([
+        ['SCN-TRF-NIP', ['a']],
+        ['SCN-TRF-NFP', ['b']],
+      ]),
+    );
     expect(out.map((i) => [i.id, i.status, i.warnings])).toEqual([
       ['SCN-TRF-NIP', 'met', ['earlier', 'a']],
       ['SCN-TRF-NFP', 'needs_statement', ['b']],

@@ -13,7 +13,26 @@ const read = (text: string) => readProviderStatements(text, 'statements.md', rul
 
 describe("the provider's statements file", () => {
   it('reads ## <id> sections with ### Validation and ### Status, ignoring the title and what comes before', () => {
-    const s = read(['\uFEFF# Statements of Example Cloud', 'intro text', '', '## KSI-IAM-APM', 'Passkeys only.', '', 'Second paragraph.', '### Validation', 'Daily.', '### Status', 'Alternative Implementation', '', '## AC-02 (01)', 'Automated.', '### Status', 'Not Applicable'].join('\r\n'));
+    const s = read(
+      [
+        '\uFEFF# Statements of Example Cloud',
+        'intro text',
+        '',
+        '## KSI-IAM-APM',
+        'Passkeys only.',
+        '',
+        'Second paragraph.',
+        '### Validation',
+        'Daily.',
+        '### Status',
+        'Alternative Implementation',
+        '',
+        '## AC-02 (01)',
+        'Automated.',
+        '### Status',
+        'Not Applicable',
+      ].join('\r\n'),
+    );
     expect([...s.byId.keys()]).toEqual(['KSI-IAM-APM']);
     expect(s.byId.get('KSI-IAM-APM')).toEqual({
       id: 'KSI-IAM-APM',
@@ -32,7 +51,9 @@ describe("the provider's statements file", () => {
 
   it('resolves an earlier FedRAMP id and says so; refuses a retired one with its reason', () => {
     expect(read('## KSI-IAM-02\ntext').byId.get('KSI-IAM-APM')).toMatchObject({ id: 'KSI-IAM-APM', written: 'KSI-IAM-02' });
-    expect(() => read('## KSI-CMT-05\ntext')).toThrow('statements.md:1: ## KSI-CMT-05: retired in CR26 2026.10.05.01; remove the statement or move it to the rule that replaced it');
+    expect(() => read('## KSI-CMT-05\ntext')).toThrow(
+      'statements.md:1: ## KSI-CMT-05: retired in CR26 2026.10.05.01; remove the statement or move it to the rule that replaced it',
+    );
   });
 });
 
@@ -47,12 +68,15 @@ describe('SDR parts', () => {
     expect(allowed).toContain(evidenceTypeOf('anything', 'non-machine', declared));
   });
 
-  it.each(VENDOR_PARSERS.map((p) => [p.info.vendor, p.info.tool, p.info.evidence]))('calls evidence from svc adapter run %s (%s) what the parser declares, %s, with a version after the name too', (_vendor, tool, type) => {
-    expect(evidenceTypeOf(tool, 'machine', declared)).toBe(type);
-    expect(evidenceTypeOf(`${tool} 2.7.0`, 'machine', declared)).toBe(type);
-    expect(evidenceTypeOf(`${tool} Operator`, 'machine', declared)).toBe(type);
-    expect(evidenceTypeOf(tool.toUpperCase(), 'non-machine', declared)).toBe('Policy');
-  });
+  it.each(VENDOR_PARSERS.map((p) => [p.info.vendor, p.info.tool, p.info.evidence]))(
+    'calls evidence from svc adapter run %s (%s) what the parser declares, %s, with a version after the name too',
+    (_vendor, tool, type) => {
+      expect(evidenceTypeOf(tool, 'machine', declared)).toBe(type);
+      expect(evidenceTypeOf(`${tool} 2.7.0`, 'machine', declared)).toBe(type);
+      expect(evidenceTypeOf(`${tool} Operator`, 'machine', declared)).toBe(type);
+      expect(evidenceTypeOf(tool.toUpperCase(), 'non-machine', declared)).toBe('Policy');
+    },
+  );
 
   it.each([
     ['AWS CloudTrail', 'Log'],

@@ -18,14 +18,23 @@ const finding = (ksi_id: string, status: string, severity: string) => ({ ksi_id,
 
 describe('paged lists: page names, facet keys and the index', () => {
   it('names pages with six digits and the index after the list', () => {
-    expect([pageDocumentName(EVIDENCE_LIST, 0), pageDocumentName(FINDINGS_LIST, 12), indexDocumentName(POAM_LIST)]).toEqual(['evidence.000000.json', 'findings.000012.json', 'poam.index.json']);
+    expect([pageDocumentName(EVIDENCE_LIST, 0), pageDocumentName(FINDINGS_LIST, 12), indexDocumentName(POAM_LIST)]).toEqual([
+      'evidence.000000.json',
+      'findings.000012.json',
+      'poam.index.json',
+    ]);
     expect([pageCount(0), pageCount(1), pageCount(1000), pageCount(1001), pageCount(2500)]).toEqual([0, 1, 1, 2, 3]);
   });
 
-  it('counts an item under every combination of its filter fields, in the route\'s field order', () => {
+  it("counts an item under every combination of its filter fields, in the route's field order", () => {
     expect(facetKeysOf(EVIDENCE_LIST, { ksi_id: 'KSI-A', status: 'PASS' })).toEqual(['', 'status=PASS']);
     expect(facetKeysOf(FINDINGS_LIST, finding('KSI-A', 'FAIL', 'High'))).toEqual(['', 'status=FAIL', 'severity=High', 'status=FAIL&severity=High']);
-    expect(facetKeysOf(POAM_LIST, { poam_id: 'POAM-1', status: 'Open', overdue: false })).toEqual(['', 'status=Open', 'overdue=false', 'status=Open&overdue=false']);
+    expect(facetKeysOf(POAM_LIST, { poam_id: 'POAM-1', status: 'Open', overdue: false })).toEqual([
+      '',
+      'status=Open',
+      'overdue=false',
+      'status=Open&overdue=false',
+    ]);
   });
 
   it('makes a page entry and an index from the items', () => {
@@ -33,16 +42,37 @@ describe('paged lists: page names, facet keys and the index', () => {
     expect(page).toEqual({
       first: 'KSI-A',
       count: 3,
-      facets: { '': 3, 'status=FAIL': 2, 'status=WARN': 1, 'severity=High': 2, 'severity=Low': 1, 'status=FAIL&severity=High': 1, 'status=WARN&severity=High': 1, 'status=FAIL&severity=Low': 1 },
+      facets: {
+        '': 3,
+        'status=FAIL': 2,
+        'status=WARN': 1,
+        'severity=High': 2,
+        'severity=Low': 1,
+        'status=FAIL&severity=High': 1,
+        'status=WARN&severity=High': 1,
+        'status=FAIL&severity=Low': 1,
+      },
     });
     const second = pageEntry(FINDINGS_LIST, [finding('KSI-D', 'FAIL', 'Critical')]);
-    expect(pagedListIndex(FINDINGS_LIST, [page, second])).toEqual({ schema: 'svc.paged-list/v1', list: 'findings', total: 4, page_size: 1000, pages: [page, second] });
+    expect(pagedListIndex(FINDINGS_LIST, [page, second])).toEqual({
+      schema: 'svc.paged-list/v1',
+      list: 'findings',
+      total: 4,
+      page_size: 1000,
+      pages: [page, second],
+    });
   });
 
-  it('adds up a filter\'s total from the facets of the combinations of its values', () => {
-    const pages = [pageEntry(FINDINGS_LIST, [finding('KSI-A', 'FAIL', 'High'), finding('KSI-B', 'WARN', 'High')]), pageEntry(FINDINGS_LIST, [finding('KSI-C', 'FAIL', 'Low'), finding('KSI-D', 'FAIL', 'Critical')])];
+  it("adds up a filter's total from the facets of the combinations of its values", () => {
+    const pages = [
+      pageEntry(FINDINGS_LIST, [finding('KSI-A', 'FAIL', 'High'), finding('KSI-B', 'WARN', 'High')]),
+      pageEntry(FINDINGS_LIST, [finding('KSI-C', 'FAIL', 'Low'), finding('KSI-D', 'FAIL', 'Critical')]),
+    ];
     expect(filterKeys(FINDINGS_LIST, {})).toEqual(['']);
-    expect(filterKeys(FINDINGS_LIST, { severity: ['High', 'Low'], status: ['FAIL', 'FAIL'] })).toEqual(['status=FAIL&severity=High', 'status=FAIL&severity=Low']);
+    expect(filterKeys(FINDINGS_LIST, { severity: ['High', 'Low'], status: ['FAIL', 'FAIL'] })).toEqual([
+      'status=FAIL&severity=High',
+      'status=FAIL&severity=Low',
+    ]);
     expect(facetCount(pages, filterKeys(FINDINGS_LIST, {}))).toBe(4);
     expect(facetCount(pages, filterKeys(FINDINGS_LIST, { status: ['FAIL'] }))).toBe(3);
     expect(facetCount(pages, filterKeys(FINDINGS_LIST, { severity: ['High', 'Critical'] }))).toBe(3);

@@ -1,6 +1,24 @@
-import { accessCutoffs, checkAccessEvent, isAccessTally, MAX_RAW_DENIALS, rawAccessEvents, splitAccessBatch, summarizeAccess, tallyAccess, type AccessEvent } from '../../../../src/domain/trust/access-log';
+import {
+  accessCutoffs,
+  checkAccessEvent,
+  isAccessTally,
+  MAX_RAW_DENIALS,
+  rawAccessEvents,
+  splitAccessBatch,
+  summarizeAccess,
+  tallyAccess,
+  type AccessEvent,
+} from '../../../../src/domain/trust/access-log';
 
-const event = (at: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', outcome: 'served', status: 200, ...over });
+const event = (at: string, over: Partial<AccessEvent> = {}): AccessEvent => ({
+  at,
+  principal: 'alice@AGENCY.GOV',
+  agency: 'Agency One',
+  document: 'sdr',
+  outcome: 'served',
+  status: 200,
+  ...over,
+});
 
 describe('summarizeAccess (CDS-TRC-ACL)', () => {
   it('summarizes per day, principal, agency and document: served and denied counts, first and last time', () => {
@@ -13,10 +31,45 @@ describe('summarizeAccess (CDS-TRC-ACL)', () => {
       event('2026-11-25T12:00:00Z', { principal: 'bob@contractor.example', agency: undefined, document: 'access', outcome: 'denied', status: 403 }),
     ];
     expect(summarizeAccess(events)).toEqual([
-      { day: '2026-11-24', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 1, denied: 0, first: '2026-11-24T12:00:00Z', last: '2026-11-24T12:00:00Z' },
-      { day: '2026-11-25', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'cpo', served: 1, denied: 0, first: '2026-11-25T12:00:00Z', last: '2026-11-25T12:00:00Z' },
-      { day: '2026-11-25', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 2, denied: 1, first: '2026-11-25T09:00:00Z', last: '2026-11-25T11:00:00Z' },
-      { day: '2026-11-25', principal: 'bob@contractor.example', document: 'access', served: 0, denied: 1, first: '2026-11-25T12:00:00Z', last: '2026-11-25T12:00:00Z' },
+      {
+        day: '2026-11-24',
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        document: 'sdr',
+        served: 1,
+        denied: 0,
+        first: '2026-11-24T12:00:00Z',
+        last: '2026-11-24T12:00:00Z',
+      },
+      {
+        day: '2026-11-25',
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        document: 'cpo',
+        served: 1,
+        denied: 0,
+        first: '2026-11-25T12:00:00Z',
+        last: '2026-11-25T12:00:00Z',
+      },
+      {
+        day: '2026-11-25',
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        document: 'sdr',
+        served: 2,
+        denied: 1,
+        first: '2026-11-25T09:00:00Z',
+        last: '2026-11-25T11:00:00Z',
+      },
+      {
+        day: '2026-11-25',
+        principal: 'bob@contractor.example',
+        document: 'access',
+        served: 0,
+        denied: 1,
+        first: '2026-11-25T12:00:00Z',
+        last: '2026-11-25T12:00:00Z',
+      },
     ]);
   });
 });
@@ -58,7 +111,11 @@ describe('splitAccessBatch', () => {
     const good = event('2026-11-25T10:00:00Z');
     const { valid, refusal } = splitAccessBatch([good, { ...good, principal: 'x'.repeat(300) }, good, { ...good, status: 42 }, 'junk']);
     expect(valid).toEqual([good, good]);
-    expect(refusal).toMatchObject({ code: 'bad-access-event', message: 'access event 2 of 5: principal is not a name: it is 300 characters long, more than 256 (and 2 more refused); the other 2 of the batch were logged' });
+    expect(refusal).toMatchObject({
+      code: 'bad-access-event',
+      message:
+        'access event 2 of 5: principal is not a name: it is 300 characters long, more than 256 (and 2 more refused); the other 2 of the batch were logged',
+    });
     expect(splitAccessBatch([good])).toEqual({ valid: [good] });
   });
 });
@@ -66,7 +123,14 @@ describe('splitAccessBatch', () => {
 describe(`rawAccessEvents: a principal's first ${MAX_RAW_DENIALS} denials of a day`, () => {
   it('keeps every served event and the denials while the principal has fewer than the bound that day, counting what the store holds', () => {
     const denied = (at: string, principal = 'carol@SVC.TEST') => event(at, { principal, agency: undefined, outcome: 'denied', status: 403 });
-    const batch = [denied('2026-11-25T10:00:00Z'), event('2026-11-25T10:00:01Z'), denied('2026-11-25T10:00:02Z'), denied('2026-11-25T10:00:03Z'), denied('2026-11-26T00:00:00Z'), denied('2026-11-25T10:00:04Z', 'zoe@treasury.gov')];
+    const batch = [
+      denied('2026-11-25T10:00:00Z'),
+      event('2026-11-25T10:00:01Z'),
+      denied('2026-11-25T10:00:02Z'),
+      denied('2026-11-25T10:00:03Z'),
+      denied('2026-11-26T00:00:00Z'),
+      denied('2026-11-25T10:00:04Z', 'zoe@treasury.gov'),
+    ];
     const held = { '2026-11-25 carol@SVC.TEST': MAX_RAW_DENIALS - 2 } as Record<string, number>;
     expect(rawAccessEvents(batch, (day, principal) => held[`${day} ${principal}`] ?? 0)).toEqual([batch[0], batch[1], batch[2], batch[4], batch[5]]);
     expect(rawAccessEvents(batch, () => MAX_RAW_DENIALS)).toEqual([batch[1]]);
@@ -75,13 +139,38 @@ describe(`rawAccessEvents: a principal's first ${MAX_RAW_DENIALS} denials of a d
 
 describe('tallies (AccessTally): what the stores keep for good', () => {
   it('tallies an event per day, principal, agency, document and federal flag, with the first and last denial', () => {
-    expect(tallyAccess([
-      event('2026-11-25T10:00:00Z', { outcome: 'denied', status: 403 }),
-      event('2026-11-25T09:00:00Z'),
-      event('2026-11-25T11:00:00Z', { outcome: 'denied', status: 403, federal: true }),
-    ])).toEqual([
-      { day: '2026-11-25', principal: 'alice@AGENCY.GOV', agency: 'Agency One', document: 'sdr', served: 1, denied: 1, first: '2026-11-25T09:00:00Z', last: '2026-11-25T10:00:00Z', denied_first: '2026-11-25T10:00:00Z', denied_last: '2026-11-25T10:00:00Z' },
-      { day: '2026-11-25', principal: 'alice@AGENCY.GOV', agency: 'Agency One', federal: true, document: 'sdr', served: 0, denied: 1, first: '2026-11-25T11:00:00Z', last: '2026-11-25T11:00:00Z', denied_first: '2026-11-25T11:00:00Z', denied_last: '2026-11-25T11:00:00Z' },
+    expect(
+      tallyAccess([
+        event('2026-11-25T10:00:00Z', { outcome: 'denied', status: 403 }),
+        event('2026-11-25T09:00:00Z'),
+        event('2026-11-25T11:00:00Z', { outcome: 'denied', status: 403, federal: true }),
+      ]),
+    ).toEqual([
+      {
+        day: '2026-11-25',
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        document: 'sdr',
+        served: 1,
+        denied: 1,
+        first: '2026-11-25T09:00:00Z',
+        last: '2026-11-25T10:00:00Z',
+        denied_first: '2026-11-25T10:00:00Z',
+        denied_last: '2026-11-25T10:00:00Z',
+      },
+      {
+        day: '2026-11-25',
+        principal: 'alice@AGENCY.GOV',
+        agency: 'Agency One',
+        federal: true,
+        document: 'sdr',
+        served: 0,
+        denied: 1,
+        first: '2026-11-25T11:00:00Z',
+        last: '2026-11-25T11:00:00Z',
+        denied_first: '2026-11-25T11:00:00Z',
+        denied_last: '2026-11-25T11:00:00Z',
+      },
     ]);
   });
 
@@ -96,13 +185,29 @@ describe('tallies (AccessTally): what the stores keep for good', () => {
     [{ agency: '' }, 'an empty agency'],
     [{ extra: 1 }, 'an unknown field'],
   ] as [Record<string, unknown>, string][])('isAccessTally refuses %j (%s)', (over) => {
-    const tally = { day: '2026-11-25', principal: 'alice@AGENCY.GOV', document: 'sdr', served: 1, denied: 0, first: '2026-11-25T10:00:00Z', last: '2026-11-25T11:00:00Z' };
+    const tally = {
+      day: '2026-11-25',
+      principal: 'alice@AGENCY.GOV',
+      document: 'sdr',
+      served: 1,
+      denied: 0,
+      first: '2026-11-25T10:00:00Z',
+      last: '2026-11-25T11:00:00Z',
+    };
     expect(isAccessTally(tally)).toBe(true);
     expect(isAccessTally({ ...tally, ...over })).toBe(false);
   });
 
   it('accessCutoffs: raw events and summaries counted back from today, today included; settled before yesterday', () => {
-    expect(accessCutoffs('2026-11-25', { log_days: 90, summary_days: 400 })).toEqual({ raw_from: '2026-08-28', summaries_from: '2025-10-22', settled_before: '2026-11-24' });
-    expect(accessCutoffs('2026-11-25', { log_days: 2, summary_days: 187 })).toEqual({ raw_from: '2026-11-24', summaries_from: '2026-05-23', settled_before: '2026-11-24' });
+    expect(accessCutoffs('2026-11-25', { log_days: 90, summary_days: 400 })).toEqual({
+      raw_from: '2026-08-28',
+      summaries_from: '2025-10-22',
+      settled_before: '2026-11-24',
+    });
+    expect(accessCutoffs('2026-11-25', { log_days: 2, summary_days: 187 })).toEqual({
+      raw_from: '2026-11-24',
+      summaries_from: '2026-05-23',
+      settled_before: '2026-11-24',
+    });
   });
 });

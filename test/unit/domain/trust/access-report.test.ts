@@ -23,10 +23,22 @@ import { builtInRules } from '../../../fakes/fixed-rules-source';
 const HOLIDAYS = new Set(['2027-01-01', '2027-01-18', '2026-10-12', '2026-12-25']);
 const holiday = (day: string) => HOLIDAYS.has(day);
 
-const EXAMPLES = { name: 'Department of Examples', realms: ['SVC.TEST'], issuers: ['CN=Examples CA,O=Department of Examples,C=US'], domains: ['examples.gov', 'EXAMPLES'] };
+const EXAMPLES = {
+  name: 'Department of Examples',
+  realms: ['SVC.TEST'],
+  issuers: ['CN=Examples CA,O=Department of Examples,C=US'],
+  domains: ['examples.gov', 'EXAMPLES'],
+};
 const SAMPLES = { name: 'Agency of Samples', realms: [], issuers: [], domains: ['samples.gov'] };
 
-const event = (at: string, principal: string, over: Partial<AccessEvent> = {}): AccessEvent => ({ at, principal, document: 'cpo', outcome: 'served', status: 200, ...over });
+const event = (at: string, principal: string, over: Partial<AccessEvent> = {}): AccessEvent => ({
+  at,
+  principal,
+  document: 'cpo',
+  outcome: 'served',
+  status: 200,
+  ...over,
+});
 const denied = (at: string, principal: string, over: Partial<AccessEvent> = {}) => event(at, principal, { outcome: 'denied', status: 403, ...over });
 
 /** Two days of a log with both agencies, a named principal, an auditor and two unrecognized federal principals. */
@@ -86,13 +98,20 @@ describe('isFederalPrincipal (CDS-UTC-AAD: an agency principal the profile does 
   });
 
   it.each([
-    [{ name: 'DOE.JOHN.1234567890', subject: 'CN=DOE.JOHN.1234567890,OU=USA,OU=PKI,OU=DoD,O=U.S. Government,C=US', issuer: 'CN=DOD ID CA-59,OU=PKI,OU=DoD,O=U.S. Government,C=US' }, true],
+    [
+      {
+        name: 'DOE.JOHN.1234567890',
+        subject: 'CN=DOE.JOHN.1234567890,OU=USA,OU=PKI,OU=DoD,O=U.S. Government,C=US',
+        issuer: 'CN=DOD ID CA-59,OU=PKI,OU=DoD,O=U.S. Government,C=US',
+      },
+      true,
+    ],
     [{ name: 'pat@contractor.example', subject: 'CN=Pat,O=Contractor,C=US', issuer: 'CN=DOD ID CA-59,OU=PKI,OU=DoD,O=U.S. Government,C=US' }, true],
     [{ name: 'pat@contractor.example', subject: 'CN=Pat,OU=Treasury,O=U.S. Government,C=US', issuer: 'CN=Contractor CA' }, true],
     [{ name: 'pat@contractor.example', subject: 'CN=Pat,O=Contractor,C=US', issuer: 'CN=Contractor CA,O=Contractor' }, false],
     [{ name: 'pat@contractor.example' }, false],
     [{ name: 'zoe@treasury.gov' }, true],
-  ])('isFederalIdentity %j: %s (the certificate\'s subject and issuer count as well as the name)', (identity, federal) => {
+  ])("isFederalIdentity %j: %s (the certificate's subject and issuer count as well as the name)", (identity, federal) => {
     expect(isFederalIdentity(identity)).toBe(federal);
   });
 });
@@ -123,7 +142,10 @@ describe('accessRange', () => {
   it.each([
     [{ from: '2027-02-01', to: '2027-01-20' }, 'from 2027-02-01 is after to 2027-01-20; give a from on or before 2027-01-20'],
     [{ from: '2027-02-01' }, 'from 2027-02-01 is after to 2027-01-20 (today, the default); give a from on or before 2027-01-20'],
-    [{ from: '2025-12-16', to: '2027-01-20' }, 'from 2025-12-16 to 2027-01-20 is 401 days; ask for at most 400 days at a time (from 2025-12-17 or later for this to), and for older days in further requests'],
+    [
+      { from: '2025-12-16', to: '2027-01-20' },
+      'from 2025-12-16 to 2027-01-20 is 401 days; ask for at most 400 days at a time (from 2025-12-17 or later for this to), and for older days in further requests',
+    ],
     [{ from: '2026-02-30' }, 'from "2026-02-30" is not a day of the calendar; write YYYY-MM-DD, e.g. 2027-01-20'],
     [{ to: '2027-1-2' }, 'to "2027-1-2" is not a day of the calendar; write YYYY-MM-DD, e.g. 2027-01-20'],
   ])('%j: invalid-range, one line saying the fix', (query, message) => {
@@ -152,11 +174,16 @@ describe('denialRule and notifyFedrampBy (CDS-UTC-AAD)', () => {
     expect(denialRule(builtInRules())).toEqual({
       rule: 'CDS-UTC-AAD',
       timeframe: { unit: 'bizdays', num: 5 },
-      channel: { party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/hc/en-us/requests/new?ticket_form_id=51829826617243', name: '[CSP] Agency Access Denial' },
+      channel: {
+        party: 'FedRAMP',
+        method: 'form',
+        target: 'https://help.fedramp.gov/hc/en-us/requests/new?ticket_form_id=51829826617243',
+        name: '[CSP] Agency Access Denial',
+      },
     });
   });
 
-  it('counts business days after the denial\'s day, skipping weekends and holidays, to the end of the day', () => {
+  it("counts business days after the denial's day, skipping weekends and holidays, to the end of the day", () => {
     const five = denialRule(builtInRules()).timeframe;
     // Wednesday: Thursday, Friday, Monday, Tuesday, Wednesday.
     expect(notifyFedrampBy('2027-01-20', five, holiday)).toBe('2027-01-27T23:59:59Z');
@@ -185,7 +212,9 @@ describe('denialRule and notifyFedrampBy (CDS-UTC-AAD)', () => {
     const rules = builtInRules();
     const rule = rules.rules.find((r) => r.id === 'CDS-UTC-AAD')!;
     delete rule.timeframe;
-    expect(() => denialRule(rules)).toThrow(`CR26 ${rules.info.version}: CDS-UTC-AAD gives no timeframe, so svc cannot date when FedRAMP must be told of a denied agency request; use a release that gives it (SVC_FEDRAMP_RULES)`);
+    expect(() => denialRule(rules)).toThrow(
+      `CR26 ${rules.info.version}: CDS-UTC-AAD gives no timeframe, so svc cannot date when FedRAMP must be told of a denied agency request; use a release that gives it (SVC_FEDRAMP_RULES)`,
+    );
     const without: Cr26Rules = { ...rules, rules: rules.rules.filter((r) => r.id !== 'CDS-UTC-AAD') };
     expect(() => denialRule(without)).toThrow('no rule CDS-UTC-AAD');
   });
@@ -199,7 +228,7 @@ describe('accessScope', () => {
     expect(accessScope({ name: 'frank@partner.gov' }, false)).toEqual({ principal: 'frank@partner.gov' });
   });
 
-  it('a named principal\'s rows are those under its name (any case) without an agency', () => {
+  it("a named principal's rows are those under its name (any case) without an agency", () => {
     const scope = { principal: 'frank@partner.gov' };
     expect(inAccessScope(scope, { principal: 'FRANK@partner.gov' })).toBe(true);
     expect(inAccessScope(scope, { principal: 'frank@partner.gov', agency: 'Agency of Samples' })).toBe(false);
@@ -217,30 +246,108 @@ describe('accessReport', () => {
       agencies: [SAMPLES, EXAMPLES].sort((a, b) => (a.name < b.name ? -1 : 1)),
       named: ['frank@partner.gov', 'grace@partner.gov'],
       observed: [
-        { principal: 'Dana@Examples.gov', agency: 'Department of Examples', basis: 'recognized', first: '2027-01-15T18:00:00Z', last: '2027-01-15T18:00:00Z', documents: ['cpo'], served: 1, denied: 0 },
-        { principal: 'FRANK@partner.gov', basis: 'named', first: '2027-01-15T19:00:00Z', last: '2027-01-15T19:00:00Z', documents: ['cpo'], served: 1, denied: 0 },
-        { principal: 'dana@examples.gov', agency: 'Department of Examples', basis: 'recognized', first: '2027-01-14T09:00:00Z', last: '2027-01-14T10:00:00Z', documents: ['cpo', 'sdr'], served: 2, denied: 0 },
-        { principal: 'frank@partner.gov', basis: 'named', first: '2027-01-14T12:00:00Z', last: '2027-01-14T12:00:00Z', documents: ['avi'], served: 1, denied: 0 },
-        { principal: 'frank@partner.gov', agency: 'Agency of Samples', basis: 'recognized', first: '2027-01-15T20:00:00Z', last: '2027-01-15T20:00:00Z', documents: ['ocr'], served: 1, denied: 0 },
-        { principal: 'sam@samples.gov', agency: 'Agency of Samples', basis: 'recognized', first: '2027-01-14T11:00:00Z', last: '2027-01-15T17:00:00Z', documents: ['vdr'], served: 1, denied: 1 },
+        {
+          principal: 'Dana@Examples.gov',
+          agency: 'Department of Examples',
+          basis: 'recognized',
+          first: '2027-01-15T18:00:00Z',
+          last: '2027-01-15T18:00:00Z',
+          documents: ['cpo'],
+          served: 1,
+          denied: 0,
+        },
+        {
+          principal: 'FRANK@partner.gov',
+          basis: 'named',
+          first: '2027-01-15T19:00:00Z',
+          last: '2027-01-15T19:00:00Z',
+          documents: ['cpo'],
+          served: 1,
+          denied: 0,
+        },
+        {
+          principal: 'dana@examples.gov',
+          agency: 'Department of Examples',
+          basis: 'recognized',
+          first: '2027-01-14T09:00:00Z',
+          last: '2027-01-14T10:00:00Z',
+          documents: ['cpo', 'sdr'],
+          served: 2,
+          denied: 0,
+        },
+        {
+          principal: 'frank@partner.gov',
+          basis: 'named',
+          first: '2027-01-14T12:00:00Z',
+          last: '2027-01-14T12:00:00Z',
+          documents: ['avi'],
+          served: 1,
+          denied: 0,
+        },
+        {
+          principal: 'frank@partner.gov',
+          agency: 'Agency of Samples',
+          basis: 'recognized',
+          first: '2027-01-15T20:00:00Z',
+          last: '2027-01-15T20:00:00Z',
+          documents: ['ocr'],
+          served: 1,
+          denied: 0,
+        },
+        {
+          principal: 'sam@samples.gov',
+          agency: 'Agency of Samples',
+          basis: 'recognized',
+          first: '2027-01-14T11:00:00Z',
+          last: '2027-01-15T17:00:00Z',
+          documents: ['vdr'],
+          served: 1,
+          denied: 1,
+        },
         { principal: 'zoe@treasury.gov', basis: 'federal', first: '2027-01-15T16:00:00Z', last: '2027-01-15T16:30:00Z', documents: [], served: 0, denied: 2 },
       ],
     });
     expect(all.denials).toEqual([
-      { day: '2027-01-15', at: '2027-01-15T17:00:00Z', last: '2027-01-15T17:00:00Z', count: 1, principal: 'sam@samples.gov', agency: 'Agency of Samples', document: 'incidents', notify_fedramp_by: '2027-01-25T23:59:59Z' },
-      { day: '2027-01-15', at: '2027-01-15T16:00:00Z', last: '2027-01-15T16:30:00Z', count: 2, principal: 'zoe@treasury.gov', document: 'cpo', notify_fedramp_by: '2027-01-25T23:59:59Z' },
+      {
+        day: '2027-01-15',
+        at: '2027-01-15T17:00:00Z',
+        last: '2027-01-15T17:00:00Z',
+        count: 1,
+        principal: 'sam@samples.gov',
+        agency: 'Agency of Samples',
+        document: 'incidents',
+        notify_fedramp_by: '2027-01-25T23:59:59Z',
+      },
+      {
+        day: '2027-01-15',
+        at: '2027-01-15T16:00:00Z',
+        last: '2027-01-15T16:30:00Z',
+        count: 2,
+        principal: 'zoe@treasury.gov',
+        document: 'cpo',
+        notify_fedramp_by: '2027-01-25T23:59:59Z',
+      },
     ]);
-    expect(all).toMatchObject({ from: '2027-01-14', to: '2027-01-15', scope: 'all', rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI', 'CDS-UTC-AAD'], notify_fedramp: { rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 } } });
+    expect(all).toMatchObject({
+      from: '2027-01-14',
+      to: '2027-01-15',
+      scope: 'all',
+      rules: ['CDS-TRC-ACL', 'CDS-TRC-AAI', 'CDS-UTC-AAD'],
+      notify_fedramp: { rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 } },
+    });
   });
 
-  it('cites only the rules the release in use holds: without CDS-UTC-AAD, no denial is dated and FedRAMP\'s notice is left out (issue 34)', () => {
+  it("cites only the rules the release in use holds: without CDS-UTC-AAD, no denial is dated and FedRAMP's notice is left out (issue 34)", () => {
     const all = report('all', { rules: ['CDS-TRC-ACL'], denial: undefined });
     expect(all.rules).toEqual(['CDS-TRC-ACL']);
     expect(all).not.toHaveProperty('notify_fedramp');
-    expect(all.denials.map((d) => [d.principal, d.count, 'notify_fedramp_by' in d])).toEqual([['sam@samples.gov', 1, false], ['zoe@treasury.gov', 2, false]]);
+    expect(all.denials.map((d) => [d.principal, d.count, 'notify_fedramp_by' in d])).toEqual([
+      ['sam@samples.gov', 1, false],
+      ['zoe@treasury.gov', 2, false],
+    ]);
   });
 
-  it('gives an agency\'s principal its agency\'s rows only: nothing of another agency, of named or of unrecognized principals', () => {
+  it("gives an agency's principal its agency's rows only: nothing of another agency, of named or of unrecognized principals", () => {
     const samples = report({ agency: 'Agency of Samples' });
     expect(samples.summaries.map((s) => [s.day, s.principal, s.document])).toEqual([
       ['2027-01-14', 'sam@samples.gov', 'vdr'],
@@ -255,12 +362,13 @@ describe('accessReport', () => {
     ]);
     expect(samples.denials.map((d) => [d.principal, d.agency])).toEqual([['sam@samples.gov', 'Agency of Samples']]);
     const text = JSON.stringify(samples);
-    for (const other of ['Department of Examples', 'examples.gov', 'treasury', 'alice', 'carol', 'grace']) expect([other, text.includes(other)]).toEqual([other, false]);
+    for (const other of ['Department of Examples', 'examples.gov', 'treasury', 'alice', 'carol', 'grace'])
+      expect([other, text.includes(other)]).toEqual([other, false]);
     const examples = JSON.stringify(report({ agency: 'Department of Examples' }));
     for (const other of ['Agency of Samples', 'samples.gov', 'frank', 'treasury']) expect([other, examples.includes(other)]).toEqual([other, false]);
   });
 
-  it('gives a principal named under roles.agency its own rows only, in any case, and not those it made as an agency\'s', () => {
+  it("gives a principal named under roles.agency its own rows only, in any case, and not those it made as an agency's", () => {
     const frank = report({ principal: 'frank@partner.gov' });
     expect(frank.summaries.map((s) => [s.day, s.principal, s.agency, s.document])).toEqual([
       ['2027-01-14', 'frank@partner.gov', undefined, 'avi'],
@@ -270,8 +378,24 @@ describe('accessReport', () => {
       agencies: [],
       named: ['frank@partner.gov'],
       observed: [
-        { principal: 'FRANK@partner.gov', basis: 'named', first: '2027-01-15T19:00:00Z', last: '2027-01-15T19:00:00Z', documents: ['cpo'], served: 1, denied: 0 },
-        { principal: 'frank@partner.gov', basis: 'named', first: '2027-01-14T12:00:00Z', last: '2027-01-14T12:00:00Z', documents: ['avi'], served: 1, denied: 0 },
+        {
+          principal: 'FRANK@partner.gov',
+          basis: 'named',
+          first: '2027-01-15T19:00:00Z',
+          last: '2027-01-15T19:00:00Z',
+          documents: ['cpo'],
+          served: 1,
+          denied: 0,
+        },
+        {
+          principal: 'frank@partner.gov',
+          basis: 'named',
+          first: '2027-01-14T12:00:00Z',
+          last: '2027-01-14T12:00:00Z',
+          documents: ['avi'],
+          served: 1,
+          denied: 0,
+        },
       ],
     });
     expect(frank.denials).toEqual([]);
@@ -280,8 +404,18 @@ describe('accessReport', () => {
   });
 
   it('carries the channel the rules data names for telling FedRAMP', () => {
-    const denial = { rule: 'CDS-UTC-AAD', timeframe: { unit: 'bizdays' as const, num: 5 }, channel: { party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/form' } };
-    expect(report('all', { denial }).notify_fedramp).toEqual({ rule: 'CDS-UTC-AAD', within: { unit: 'bizdays', num: 5 }, party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/form' });
+    const denial = {
+      rule: 'CDS-UTC-AAD',
+      timeframe: { unit: 'bizdays' as const, num: 5 },
+      channel: { party: 'FedRAMP', method: 'form', target: 'https://help.fedramp.gov/form' },
+    };
+    expect(report('all', { denial }).notify_fedramp).toEqual({
+      rule: 'CDS-UTC-AAD',
+      within: { unit: 'bizdays', num: 5 },
+      party: 'FedRAMP',
+      method: 'form',
+      target: 'https://help.fedramp.gov/form',
+    });
   });
 });
 
@@ -309,10 +443,30 @@ describe('accessDayOf: the report from summaries alone (the raw events pruned)',
     expect(all.summaries).toEqual([
       { day: '2027-01-15', principal: cac, document: 'cpo', served: 1, denied: 0, first: '2027-01-15T08:00:00Z', last: '2027-01-15T08:00:00Z' },
       { day: '2027-01-15', principal: cac, document: 'sdr', served: 0, denied: 3, first: '2027-01-15T09:00:00Z', last: '2027-01-15T11:00:00Z' },
-      { day: '2027-01-15', principal: 'carol@contractor.example', document: 'cpo', served: 0, denied: 1, first: '2027-01-15T12:00:00Z', last: '2027-01-15T12:00:00Z' },
+      {
+        day: '2027-01-15',
+        principal: 'carol@contractor.example',
+        document: 'cpo',
+        served: 0,
+        denied: 1,
+        first: '2027-01-15T12:00:00Z',
+        last: '2027-01-15T12:00:00Z',
+      },
     ]);
-    expect(all.inventory.observed).toEqual([{ principal: cac, basis: 'federal', first: '2027-01-15T08:00:00Z', last: '2027-01-15T11:00:00Z', documents: ['cpo'], served: 1, denied: 3 }]);
-    expect(all.denials).toEqual([{ day: '2027-01-15', at: '2027-01-15T09:00:00Z', last: '2027-01-15T10:00:00Z', count: 2, principal: cac, document: 'sdr', notify_fedramp_by: '2027-01-25T23:59:59Z' }]);
+    expect(all.inventory.observed).toEqual([
+      { principal: cac, basis: 'federal', first: '2027-01-15T08:00:00Z', last: '2027-01-15T11:00:00Z', documents: ['cpo'], served: 1, denied: 3 },
+    ]);
+    expect(all.denials).toEqual([
+      {
+        day: '2027-01-15',
+        at: '2027-01-15T09:00:00Z',
+        last: '2027-01-15T10:00:00Z',
+        count: 2,
+        principal: cac,
+        document: 'sdr',
+        notify_fedramp_by: '2027-01-25T23:59:59Z',
+      },
+    ]);
     expect(JSON.stringify(all)).not.toContain('"federal":true');
   });
 });

@@ -71,7 +71,12 @@ describe('agency patterns (CDS-TRC-USH)', () => {
   const trusted = { file: 'clients.pem', authorities: [EXAMPLES_CA, SAMPLES_CA, TESTS_CA] };
   const patterns = agencyPatterns(
     [
-      { name: 'Department of Examples', realms: ['EXAMPLES.GOV'], issuers: ['CN=Examples CA,O=Department of Examples,C=US'], domains: ['examples.gov', 'EXAMPLES'] },
+      {
+        name: 'Department of Examples',
+        realms: ['EXAMPLES.GOV'],
+        issuers: ['CN=Examples CA,O=Department of Examples,C=US'],
+        domains: ['examples.gov', 'EXAMPLES'],
+      },
       { name: 'Agency of Samples', realms: [], issuers: [`sha256 Fingerprint=${SAMPLES_CA.fingerprint256}`], domains: ['samples.gov'] },
       { name: 'Bureau of Tests', realms: [], issuers: [`sha256//${TESTS_CA.spki256}`], domains: [] },
     ],
@@ -101,12 +106,12 @@ describe('agency patterns (CDS-TRC-USH)', () => {
     expect(patterns.agencyOf(caller)).toBe(agency);
   });
 
-  it('recognizes a certificate by the CA nearest it in its chain: an agency\'s sub-CA under another agency\'s root is the sub-CA\'s agency', () => {
+  it("recognizes a certificate by the CA nearest it in its chain: an agency's sub-CA under another agency's root is the sub-CA's agency", () => {
     expect(patterns.agencyOf({ method: 'mtls', name: 'x', authorities: [SAMPLES_CA, EXAMPLES_CA] })).toBe('Agency of Samples');
     expect(patterns.agencyOf({ method: 'mtls', name: 'x', authorities: [ca(7, 'CN=Sub'), EXAMPLES_CA] })).toBe('Department of Examples');
   });
 
-  it('never takes a CA for an agency\'s by a name it copies, in any case, spacing or RDN order (property)', () => {
+  it("never takes a CA for an agency's by a name it copies, in any case, spacing or RDN order (property)", () => {
     const variants = fc.constantFrom(
       EXAMPLES_CA.subject,
       EXAMPLES_CA.subject.toLowerCase(),
@@ -139,8 +144,16 @@ describe('agency patterns (CDS-TRC-USH)', () => {
   it('each method looks only at its own patterns: a realm is no domain, a domain no realm, and no name is an issuer', () => {
     expect(patterns.agencyOf({ method: 'proxy', name: 'alice@EXAMPLES.GOV' })).toBe('Department of Examples'); // examples.gov is also a domain
     expect(agencyPatterns([{ name: 'A', realms: ['A.GOV'], issuers: [], domains: [] }], 'f').agencyOf({ method: 'proxy', name: 'x@A.GOV' })).toBeUndefined();
-    expect(agencyPatterns([{ name: 'A', realms: [], issuers: [], domains: ['a.gov'] }], 'f').agencyOf({ method: 'negotiate', name: 'x@A.GOV' })).toBeUndefined();
-    expect(agencyPatterns([{ name: 'A', realms: [], issuers: [], domains: ['a.gov'] }], 'f').agencyOf({ method: 'mtls', name: 'x@a.gov', authorities: [EXAMPLES_CA] })).toBeUndefined();
+    expect(
+      agencyPatterns([{ name: 'A', realms: [], issuers: [], domains: ['a.gov'] }], 'f').agencyOf({ method: 'negotiate', name: 'x@A.GOV' }),
+    ).toBeUndefined();
+    expect(
+      agencyPatterns([{ name: 'A', realms: [], issuers: [], domains: ['a.gov'] }], 'f').agencyOf({
+        method: 'mtls',
+        name: 'x@a.gov',
+        authorities: [EXAMPLES_CA],
+      }),
+    ).toBeUndefined();
   });
 
   it('without mutual TLS (no trusted CAs) an issuer recognizes nobody', () => {
@@ -150,10 +163,27 @@ describe('agency patterns (CDS-TRC-USH)', () => {
 
   it('the same agency may list a pattern twice; two agencies may not share one, named by subject, fingerprint or key alike', () => {
     expect(agencyPatterns([{ name: 'A', realms: ['A.GOV', 'a.gov'], issuers: [], domains: [] }], 'f').size).toBe(1);
-    expect(() => agencyPatterns([{ name: 'A', realms: [], issuers: [], domains: ['a.gov'] }, { name: 'B', realms: [], issuers: [], domains: ['A.GOV'] }], 'f')).toThrow(
+    expect(() =>
+      agencyPatterns(
+        [
+          { name: 'A', realms: [], issuers: [], domains: ['a.gov'] },
+          { name: 'B', realms: [], issuers: [], domains: ['A.GOV'] },
+        ],
+        'f',
+      ),
+    ).toThrow(
       'f: fedramp.agencies[1].domains[0]: "A.GOV" is also fedramp.agencies[0].domains[0]; a realm, issuer or domain recognizes one agency: keep it under one; see docs/api.md (agency access)',
     );
-    expect(() => agencyPatterns([{ name: 'A', realms: [], issuers: [EXAMPLES_CA.subject], domains: [] }, { name: 'B', realms: [], issuers: [EXAMPLES_CA.fingerprint256.replace(/:/g, '')], domains: [] }], 'f', trusted)).toThrow(
+    expect(() =>
+      agencyPatterns(
+        [
+          { name: 'A', realms: [], issuers: [EXAMPLES_CA.subject], domains: [] },
+          { name: 'B', realms: [], issuers: [EXAMPLES_CA.fingerprint256.replace(/:/g, '')], domains: [] },
+        ],
+        'f',
+        trusted,
+      ),
+    ).toThrow(
       `f: fedramp.agencies[1].issuers[0]: "${EXAMPLES_CA.fingerprint256.replace(/:/g, '')}" is also fedramp.agencies[0].issuers[0]; a realm, issuer or domain recognizes one agency: keep it under one; see docs/api.md (agency access)`,
     );
   });

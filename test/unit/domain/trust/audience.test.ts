@@ -18,7 +18,7 @@ const OCR: OcrDocument = {
       { summary: 'INC-1: exports of A exposed', occurredAt: '2026-11-10T10:00:00Z', incidentLessonsLearned: ['rotate keys'] },
       { summary: 'INC-2: outage at B', occurredAt: '2026-11-11T10:00:00Z', resolvedAt: '2026-11-12T10:00:00Z', incidentLessonsLearned: [] },
       { summary: 'INC-3: shared', occurredAt: '2026-11-12T10:00:00Z', incidentLessonsLearned: ['x'] },
-      { summary: 'not svc\'s: no tracking id', occurredAt: '2026-11-13T10:00:00Z', incidentLessonsLearned: [] },
+      { summary: "not svc's: no tracking id", occurredAt: '2026-11-13T10:00:00Z', incidentLessonsLearned: [] },
     ],
   },
 };
@@ -31,7 +31,8 @@ const REPORTS = [
 
 describe('audiences of the trust center (incidents and the OCR)', () => {
   const agencies = incidentAgencies(REPORTS);
-  const summaries = (audience: Parameters<typeof ocrForAudience>[2]) => (ocrForAudience(OCR, agencies, audience).reportableIncidents as typeof OCR.reportableIncidents).incidents.map((i) => i.summary);
+  const summaries = (audience: Parameters<typeof ocrForAudience>[2]) =>
+    (ocrForAudience(OCR, agencies, audience).reportableIncidents as typeof OCR.reportableIncidents).incidents.map((i) => i.summary);
 
   it('joins every report of an incident: an ongoing report that adds an agency makes it affected', () => {
     expect(Object.fromEntries(agencies)).toEqual({ 'INC-1': ['A'], 'INC-2': ['B'], 'INC-3': ['A', 'B'] });
@@ -50,12 +51,27 @@ describe('audiences of the trust center (incidents and the OCR)', () => {
   });
 
   it('a tracking id that only starts another one does not match it ("INC-1" is not "INC-10")', () => {
-    const ocr: OcrDocument = { ...OCR, reportableIncidents: { incidents: [{ summary: 'INC-10: other', occurredAt: '2026-11-10T10:00:00Z', incidentLessonsLearned: [] }] } };
-    expect((ocrForAudience(ocr, incidentAgencies([{ tracking_id: 'INC-1', affected_agencies: ['A'] }]), { agency: 'A' }).reportableIncidents as { incidents: unknown[] }).incidents).toEqual([{ summary: WITHHELD_INCIDENT }]);
+    const ocr: OcrDocument = {
+      ...OCR,
+      reportableIncidents: { incidents: [{ summary: 'INC-10: other', occurredAt: '2026-11-10T10:00:00Z', incidentLessonsLearned: [] }] },
+    };
+    expect(
+      (
+        ocrForAudience(ocr, incidentAgencies([{ tracking_id: 'INC-1', affected_agencies: ['A'] }]), { agency: 'A' }).reportableIncidents as {
+          incidents: unknown[];
+        }
+      ).incidents,
+    ).toEqual([{ summary: WITHHELD_INCIDENT }]);
   });
 
   it('keys audiences apart, and an agency named "all" or "none" apart from those', () => {
-    expect([audienceKey({ all: true }), audienceKey({}), audienceKey(undefined), audienceKey({ agency: 'all' }), audienceKey({ agency: 'none' })]).toEqual(['all', 'none', 'none', 'agency:"all"', 'agency:"none"']);
+    expect([audienceKey({ all: true }), audienceKey({}), audienceKey(undefined), audienceKey({ agency: 'all' }), audienceKey({ agency: 'none' })]).toEqual([
+      'all',
+      'none',
+      'none',
+      'agency:"all"',
+      'agency:"none"',
+    ]);
     expect(seesIncident({ agency: 'A' }, ['B'])).toBe(false);
   });
 });
@@ -101,9 +117,10 @@ describe('withheldIncident', () => {
     const rules = builtInRules();
     expect(withheldIncident(rules)).toBe(WITHHELD_INCIDENT);
     const lacking = withheldIncident({ rules: rules.rules.filter((r) => r.id !== 'CCM-OCR-AVL') });
-    expect(lacking).toBe('A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor.');
+    expect(lacking).toBe(
+      'A FedRAMP Reportable Incident that did not affect your agency occurred in this period. Its summary, times and lessons learned are withheld here; they go to the agencies it affected, to FedRAMP and to the assessor.',
+    );
     const withheld = (ocrForAudience(OCR, agencies, {}, lacking).reportableIncidents as typeof OCR.reportableIncidents).incidents.map((i) => i.summary);
     expect(withheld).toEqual([lacking, lacking, lacking, lacking]);
   });
 });
-

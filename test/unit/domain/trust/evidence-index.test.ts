@@ -87,14 +87,34 @@ describe('the stored evidence index: a header and buckets by the first bits of t
   };
 
   it('cuts the index into 2^bits buckets of at most 4,096 entries on average (32 KB), up to 4,096 buckets', () => {
-    expect([0, 1, 4096, 4097, 8192, 8193, 20_000, 1_000_000, 16_777_216, 16_777_217, 100_000_000].map((n) => evidenceIndexHeader(n, 1000).bucket_bits)).toEqual([0, 0, 0, 1, 1, 2, 3, 8, 12, 12, 12]);
-    expect(evidenceIndexHeader(1_000_000, 1000)).toEqual({ schema: 'svc.evidence-index/v1', list: 'evidence', entries: 1_000_000, page_size: 1000, bucket_bits: 8 });
-    expect([bucketCount(evidenceIndexHeader(0, 1000)), bucketCount(evidenceIndexHeader(1, 1000)), bucketCount(evidenceIndexHeader(1_000_000, 1000))]).toEqual([0, 1, 256]);
-    expect([bucketDocumentName(0), bucketDocumentName(255), bucketDocumentName(4095)]).toEqual(['evidence-index.0000.bin', 'evidence-index.0255.bin', 'evidence-index.4095.bin']);
+    expect([0, 1, 4096, 4097, 8192, 8193, 20_000, 1_000_000, 16_777_216, 16_777_217, 100_000_000].map((n) => evidenceIndexHeader(n, 1000).bucket_bits)).toEqual(
+      [0, 0, 0, 1, 1, 2, 3, 8, 12, 12, 12],
+    );
+    expect(evidenceIndexHeader(1_000_000, 1000)).toEqual({
+      schema: 'svc.evidence-index/v1',
+      list: 'evidence',
+      entries: 1_000_000,
+      page_size: 1000,
+      bucket_bits: 8,
+    });
+    expect([bucketCount(evidenceIndexHeader(0, 1000)), bucketCount(evidenceIndexHeader(1, 1000)), bucketCount(evidenceIndexHeader(1_000_000, 1000))]).toEqual([
+      0, 1, 256,
+    ]);
+    expect([bucketDocumentName(0), bucketDocumentName(255), bucketDocumentName(4095)]).toEqual([
+      'evidence-index.0000.bin',
+      'evidence-index.0255.bin',
+      'evidence-index.4095.bin',
+    ]);
   });
 
   it('puts a hash in the bucket its first bits name', () => {
-    expect([bucketOf('ffffffff' + '0'.repeat(56), 0), bucketOf('ffffffff' + '0'.repeat(56), 8), bucketOf('0fffffff' + '0'.repeat(56), 4), bucketOf('8000abcd' + '0'.repeat(56), 1), bucketOf('abc00000' + '0'.repeat(56), 12)]).toEqual([0, 255, 0, 1, 0xabc]);
+    expect([
+      bucketOf('ffffffff' + '0'.repeat(56), 0),
+      bucketOf('ffffffff' + '0'.repeat(56), 8),
+      bucketOf('0fffffff' + '0'.repeat(56), 4),
+      bucketOf('8000abcd' + '0'.repeat(56), 1),
+      bucketOf('abc00000' + '0'.repeat(56), 12),
+    ]).toEqual([0, 255, 0, 1, 0xabc]);
   });
 
   it('writes a bucket as big-endian (prefix, position) pairs in order: the bytes are the same on every machine', () => {
@@ -110,13 +130,18 @@ describe('the stored evidence index: a header and buckets by the first bits of t
     // Prefixes drawn from a few values, so that shared prefixes and bucket edges come up.
     const clustered = fc.tuple(fc.constantFrom('00000000', 'ffffffff', '7fffffff', '80000000', 'abcdef01', '0000ffff'), hex).map(([p, h]) => p + h.slice(8));
     fc.assert(
-      fc.property(fc.array(fc.oneof(hex, clustered), { maxLength: 300 }), fc.array(fc.oneof(hex, clustered), { maxLength: 20 }), fc.integer({ min: 0, max: 12 }), (hashes, probes, bits) => {
-        const index = indexOf(hashes);
-        const header = { ...evidenceIndexHeader(hashes.length, 1000), bucket_bits: bits };
-        const form = { header, buckets: Array.from({ length: 2 ** bits }, (_, b) => index.bucketBytes(bits, b)) };
-        expect(form.buckets.reduce((sum, b) => sum + b.length, 0)).toBe(8 * hashes.length);
-        for (const probe of [...hashes, ...probes]) expect(lookup(form, probe)).toEqual(index.positions(probe));
-      }),
+      fc.property(
+        fc.array(fc.oneof(hex, clustered), { maxLength: 300 }),
+        fc.array(fc.oneof(hex, clustered), { maxLength: 20 }),
+        fc.integer({ min: 0, max: 12 }),
+        (hashes, probes, bits) => {
+          const index = indexOf(hashes);
+          const header = { ...evidenceIndexHeader(hashes.length, 1000), bucket_bits: bits };
+          const form = { header, buckets: Array.from({ length: 2 ** bits }, (_, b) => index.bucketBytes(bits, b)) };
+          expect(form.buckets.reduce((sum, b) => sum + b.length, 0)).toBe(8 * hashes.length);
+          for (const probe of [...hashes, ...probes]) expect(lookup(form, probe)).toEqual(index.positions(probe));
+        },
+      ),
       { seed: 42, numRuns: 200 },
     );
   });
@@ -136,10 +161,21 @@ describe('the stored evidence index: a header and buckets by the first bits of t
     const form = stored(Array.from({ length: 9000 }, (_, i) => hashOf(`entry ${i}`)));
     const probe = hashOf('entry 1');
     const bucket = bucketOf(probe, 2);
-    const check = (bytes: Uint8Array, at = bucket) => () => positionsInBucket(bytes, probe, { bucket: at, bits: 2, entries: 9000, what: '/store run 4 evidence-index.0001.bin' });
+    const check =
+      (bytes: Uint8Array, at = bucket) =>
+      () =>
+        positionsInBucket(bytes, probe, { bucket: at, bits: 2, entries: 9000, what: '/store run 4 evidence-index.0001.bin' });
     const bytes = Buffer.from(form.buckets[bucket]);
-    expect(check(bytes.subarray(0, 12))).toThrow(expect.objectContaining({ code: 'run-store-tampered', message: '/store run 4 evidence-index.0001.bin is 12 bytes, not a whole number of 8-byte entries; the store was modified outside svc. Restore it from backup' }));
-    expect(check(Buffer.concat([bytes.subarray(8, 16), bytes.subarray(0, 8), bytes.subarray(16)]))).toThrow('/store run 4 evidence-index.0001.bin is not in order');
+    expect(check(bytes.subarray(0, 12))).toThrow(
+      expect.objectContaining({
+        code: 'run-store-tampered',
+        message:
+          '/store run 4 evidence-index.0001.bin is 12 bytes, not a whole number of 8-byte entries; the store was modified outside svc. Restore it from backup',
+      }),
+    );
+    expect(check(Buffer.concat([bytes.subarray(8, 16), bytes.subarray(0, 8), bytes.subarray(16)]))).toThrow(
+      '/store run 4 evidence-index.0001.bin is not in order',
+    );
     expect(check(Buffer.concat([bytes.subarray(0, 8), bytes.subarray(0, 8)]))).toThrow('is not in order');
     expect(check(bytes, (bucket + 1) % 4)).toThrow(`/store run 4 evidence-index.0001.bin holds an entry of another bucket than ${(bucket + 1) % 4}`);
     const past = Buffer.from(bytes);
@@ -151,10 +187,25 @@ describe('the stored evidence index: a header and buckets by the first bits of t
   it('reads back the header it writes, and refuses one that is not svc.evidence-index/v1 of the evidence list', () => {
     const header = evidenceIndexHeader(2500, 1000);
     expect(checkEvidenceIndexHeader(JSON.parse(JSON.stringify(header)), 'h')).toEqual(header);
-    const refused = 'run 2 evidence-index.json is not a svc.evidence-index/v1 index of the evidence list; the store was modified outside svc, or by a newer svc. Restore it from backup, or serve it with that svc';
-    for (const bad of [undefined, null, [], 'text', { ...header, schema: 'svc.evidence-index/v2' }, { ...header, list: 'findings' }, { ...header, entries: -1 }, { ...header, entries: 1.5 }, { ...header, page_size: 0 }, { ...header, bucket_bits: 13 }, { ...header, bucket_bits: '2' }]) {
+    const refused =
+      'run 2 evidence-index.json is not a svc.evidence-index/v1 index of the evidence list; the store was modified outside svc, or by a newer svc. Restore it from backup, or serve it with that svc';
+    for (const bad of [
+      undefined,
+      null,
+      [],
+      'text',
+      { ...header, schema: 'svc.evidence-index/v2' },
+      { ...header, list: 'findings' },
+      { ...header, entries: -1 },
+      { ...header, entries: 1.5 },
+      { ...header, page_size: 0 },
+      { ...header, bucket_bits: 13 },
+      { ...header, bucket_bits: '2' },
+    ]) {
       expect([bad, () => checkEvidenceIndexHeader(bad, 'run 2 evidence-index.json')]).toEqual([bad, expect.any(Function)]);
-      expect(() => checkEvidenceIndexHeader(bad, 'run 2 evidence-index.json')).toThrow(expect.objectContaining({ code: 'run-store-tampered', message: refused }));
+      expect(() => checkEvidenceIndexHeader(bad, 'run 2 evidence-index.json')).toThrow(
+        expect.objectContaining({ code: 'run-store-tampered', message: refused }),
+      );
     }
   });
 });

@@ -12,7 +12,16 @@ const GOOD: Detection = {
   detected_at: '2026-11-01T08:00:00Z',
   fix_available: true,
 };
-const CONFIGURATION: Detection = { id: 'VULN-ffffffffffffffffffff', source: 'Prowler', finding_id: 'iam_root_mfa_enabled', resource: 'arn:aws:iam::111122223333:root', title: 'Root MFA', scanner_severity: 'Critical', detected_at: '2026-11-01T08:00:00+02:00', kind: 'configuration' };
+const CONFIGURATION: Detection = {
+  id: 'VULN-ffffffffffffffffffff',
+  source: 'Prowler',
+  finding_id: 'iam_root_mfa_enabled',
+  resource: 'arn:aws:iam::111122223333:root',
+  title: 'Root MFA',
+  scanner_severity: 'Critical',
+  detected_at: '2026-11-01T08:00:00+02:00',
+  kind: 'configuration',
+};
 
 /** What readDetections throws for one bad detection (or a bad list), as kind, code and the whole message. */
 function problem(value: unknown): { kind: string; code: string; message: string } {
@@ -33,14 +42,26 @@ const NEEDS = (field: string) => `every detection needs "${field}" (docs/artifac
 
 describe('readDetections', () => {
   it('returns good detections as they are, with or without the optional fields', () => {
-    const minimal = { id: 'VULN-1', source: 'Nessus', finding_id: '19506', resource: '10.0.0.1', title: 'Scan information', scanner_severity: 'Info', detected_at: '2026-11-01' };
+    const minimal = {
+      id: 'VULN-1',
+      source: 'Nessus',
+      finding_id: '19506',
+      resource: '10.0.0.1',
+      title: 'Scan information',
+      scanner_severity: 'Info',
+      detected_at: '2026-11-01',
+    };
     const list = [GOOD, CONFIGURATION, minimal, { ...GOOD, id: 'VULN-2', cvss: 0, fix_available: false, kind: 'vulnerability' }];
     expect(readDetections(list, 'x')).toBe(list);
     expect(readDetections([], 'x')).toEqual([]);
   });
 
   it('refuses what is not a list, as invalid-report naming the file', () => {
-    expect(problem({ vulnerabilities: [] })).toEqual({ kind: 'invalid-input', code: 'invalid-report', message: 'x: vulnerabilities: expected an array, got an object; write "vulnerabilities": [ ... ] or leave it out' });
+    expect(problem({ vulnerabilities: [] })).toEqual({
+      kind: 'invalid-input',
+      code: 'invalid-report',
+      message: 'x: vulnerabilities: expected an array, got an object; write "vulnerabilities": [ ... ] or leave it out',
+    });
     expect(problem(null).message).toBe('x: vulnerabilities: expected an array, got null; write "vulnerabilities": [ ... ] or leave it out');
     expect(problem('VULN-1').message).toBe('x: vulnerabilities: expected an array, got "VULN-1"; write "vulnerabilities": [ ... ] or leave it out');
   });
@@ -51,16 +72,21 @@ describe('readDetections', () => {
     ['null', null, 'null'],
     ['an array', [GOOD], 'an array'],
   ])('refuses an item that is %s', (_what, item, got) => {
-    expect(problem([GOOD, item]).message).toBe(`x: vulnerabilities[1]: expected an object, got ${got}; write {"id", "source", "finding_id", "resource", "title", "scanner_severity", "detected_at"}`);
+    expect(problem([GOOD, item]).message).toBe(
+      `x: vulnerabilities[1]: expected an object, got ${got}; write {"id", "source", "finding_id", "resource", "title", "scanner_severity", "detected_at"}`,
+    );
   });
 
-  it.each(['id', 'source', 'finding_id', 'resource', 'title', 'scanner_severity'] as const)('refuses a detection without %s, or with it empty or not text', (field) => {
-    expect(without(field)).toBe(`x: vulnerabilities[0].${field}: missing; ${NEEDS(field)}`);
-    expect(oneBad({ [field]: '' })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got ""; ${NEEDS(field)}`);
-    expect(oneBad({ [field]: ' \t' })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got " \\t"; ${NEEDS(field)}`);
-    expect(oneBad({ [field]: 7 })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got number 7; ${NEEDS(field)}`);
-    expect(oneBad({ [field]: null })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got null; ${NEEDS(field)}`);
-  });
+  it.each(['id', 'source', 'finding_id', 'resource', 'title', 'scanner_severity'] as const)(
+    'refuses a detection without %s, or with it empty or not text',
+    (field) => {
+      expect(without(field)).toBe(`x: vulnerabilities[0].${field}: missing; ${NEEDS(field)}`);
+      expect(oneBad({ [field]: '' })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got ""; ${NEEDS(field)}`);
+      expect(oneBad({ [field]: ' \t' })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got " \\t"; ${NEEDS(field)}`);
+      expect(oneBad({ [field]: 7 })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got number 7; ${NEEDS(field)}`);
+      expect(oneBad({ [field]: null })).toBe(`x: vulnerabilities[0].${field}: expected a non-empty string, got null; ${NEEDS(field)}`);
+    },
+  );
 
   it('refuses a second detection with the same id, naming the first', () => {
     expect(problem([GOOD, CONFIGURATION, { ...CONFIGURATION, finding_id: 'other' }]).message).toBe(
@@ -94,7 +120,9 @@ describe('readDetections', () => {
     [1, 'number 1'],
     [null, 'null'],
   ])('refuses fix_available %j', (fix, said) => {
-    expect(oneBad({ fix_available: fix })).toBe(`x: vulnerabilities[0].fix_available: expected true or false, got ${said}; write true or false, or leave it out`);
+    expect(oneBad({ fix_available: fix })).toBe(
+      `x: vulnerabilities[0].fix_available: expected true or false, got ${said}; write true or false, or leave it out`,
+    );
   });
 
   it.each<[unknown, string]>([
@@ -106,12 +134,16 @@ describe('readDetections', () => {
   });
 
   it('refuses a field it does not know, so a misspelt one is not dropped', () => {
-    expect(oneBad({ fixAvailable: true })).toBe('x: vulnerabilities[0].fixAvailable: unknown field; a detection holds id, source, finding_id, resource, title, scanner_severity, aliases, cvss, detected_at, fix_available, kind');
+    expect(oneBad({ fixAvailable: true })).toBe(
+      'x: vulnerabilities[0].fixAvailable: unknown field; a detection holds id, source, finding_id, resource, title, scanner_severity, aliases, cvss, detected_at, fix_available, kind',
+    );
   });
 
   it('reads aliases, the other ids of the finding (the advisory reported under its CVE), and refuses anything but a list of ids', () => {
     expect(readDetections([{ ...GOOD, aliases: ['GHSA-p6mc-m468-83gw'] }], 'x')[0].aliases).toEqual(['GHSA-p6mc-m468-83gw']);
-    expect(oneBad({ aliases: 'GHSA-p6mc-m468-83gw' })).toBe('x: vulnerabilities[0].aliases: "GHSA-p6mc-m468-83gw" is not a list of ids; write the other ids of the finding, such as ["GHSA-p6mc-m468-83gw"], or leave it out');
+    expect(oneBad({ aliases: 'GHSA-p6mc-m468-83gw' })).toBe(
+      'x: vulnerabilities[0].aliases: "GHSA-p6mc-m468-83gw" is not a list of ids; write the other ids of the finding, such as ["GHSA-p6mc-m468-83gw"], or leave it out',
+    );
     expect(oneBad({ aliases: [''] })).toMatch(/^x: vulnerabilities\[0\]\.aliases: /);
   });
 
@@ -131,7 +163,13 @@ describe('detectionId', () => {
   });
 
   it('changes with each part and not between runs', () => {
-    const ids = [detectionId('A', 'B', 'C', hashing), detectionId('A', 'B', 'C', hashing), detectionId('X', 'B', 'C', hashing), detectionId('A', 'X', 'C', hashing), detectionId('A', 'B', 'X', hashing)];
+    const ids = [
+      detectionId('A', 'B', 'C', hashing),
+      detectionId('A', 'B', 'C', hashing),
+      detectionId('X', 'B', 'C', hashing),
+      detectionId('A', 'X', 'C', hashing),
+      detectionId('A', 'B', 'X', hashing),
+    ];
     expect(ids[0]).toBe(ids[1]);
     expect(new Set(ids).size).toBe(4);
   });

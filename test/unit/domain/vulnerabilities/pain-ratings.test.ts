@@ -42,7 +42,11 @@ describe("the N-ratings a release offers, from VER-EVA-EPA's bullets", () => {
   });
 
   it('falls back to N1 to N5 and says which rule is missing, or that its bullets name no rating', () => {
-    expect(painRatings(without(R1005, () => undefined))).toEqual({ ratings: [1, 2, 3, 4, 5], release: 'CR26 2026.10.05.01', fallback: 'has no rule VER-EVA-EPA' });
+    expect(painRatings(without(R1005, () => undefined))).toEqual({
+      ratings: [1, 2, 3, 4, 5],
+      release: 'CR26 2026.10.05.01',
+      fallback: 'has no rule VER-EVA-EPA',
+    });
     const unlabelled = without(R1005, (r) => ({ ...r, bullet_labels: [] }));
     expect(painRatings(unlabelled).fallback).toBe("VER-EVA-EPA's bullets name no N-rating (**N<k>**)");
     expect(refusal(() => requireOffered(0, painRatings(without(R1005, () => undefined)), '--n'))).toBe(
@@ -52,7 +56,9 @@ describe("the N-ratings a release offers, from VER-EVA-EPA's bullets", () => {
 
   it('accepts N0 where the release offers it and refuses it, naming release, rule and fix, where it does not', () => {
     expect(requireOffered(0, painRatings(R1005), '--n')).toBe(0);
-    expect(refusal(() => requireOffered(0, painRatings(R0714), '--n'))).toBe('--n 0: CR26 2026.07.14.01 rates N1 to N5 (VER-EVA-EPA); use --n 1, or a release that offers N0 (SVC_FEDRAMP_RULES)');
+    expect(refusal(() => requireOffered(0, painRatings(R0714), '--n'))).toBe(
+      '--n 0: CR26 2026.07.14.01 rates N1 to N5 (VER-EVA-EPA); use --n 1, or a release that offers N0 (SVC_FEDRAMP_RULES)',
+    );
     expect(parseNRating('N0', 0)).toBe(0);
     expect(parseNRating('0', 0)).toBe(0);
     expect(parseNRating('N0')).toBeUndefined(); // IEC-CSO-EFI's incident ratings stay N1 to N5
@@ -74,7 +80,10 @@ describe('an N0 group (CR26 2026.10.05.01)', () => {
     resources: ['registry.example.com/app:1.4'],
     first_detected: '2026-12-08T06:00:00Z',
     last_seen: '2027-01-14T06:00:00Z',
-    evaluations: [person('2026-12-09T00:00:00Z', { irv: true, lev: true, n: 5 }), person('2026-12-10T00:00:00Z', { mitigated: 'partial', n: 0, reason: 'service disabled in every tenant' })],
+    evaluations: [
+      person('2026-12-09T00:00:00Z', { irv: true, lev: true, n: 5 }),
+      person('2026-12-10T00:00:00Z', { mitigated: 'partial', n: 0, reason: 'service disabled in every tenant' }),
+    ],
   };
   const judgment = judgeGroup(group, R1005, 'D', new Date('2027-06-01T00:00:00Z'));
 
@@ -84,7 +93,7 @@ describe('an N0 group (CR26 2026.10.05.01)', () => {
     expect(judgment.reductions.map((r) => r.to)).toEqual([5, 0]);
   });
 
-  it("is listed in the VDR with N0 said in words, no integer the schema cannot carry, and valid against all three schema generations", () => {
+  it('is listed in the VDR with N0 said in words, no integer the schema cannot carry, and valid against all three schema generations', () => {
     const offers = { remediated: true, reductionEvents: true, release: 'CR26 2026.10.05.01' };
     const detail = vulnerabilityDetail(group, judgment, offers);
     expect(detail.potentialAgencyImpact).toBe(
@@ -95,12 +104,19 @@ describe('an N0 group (CR26 2026.10.05.01)', () => {
     expect(unwritableRatingsWarning([judgment], offers)).toBe(
       "N0 (VER-EVA-EPA, CR26 2026.10.05.01) is not among the schema's N-ratings N1 to N5: 1 vulnerability carries it in potentialAgencyImpact only (no currentRating, targetRating or reduction event to it)",
     );
-    const vdr = buildVdr({ packageUri: 'https://trust.example.com/fedramp/cpo.json', from: '2026-12-01T00:00:00Z', to: '2027-01-14T23:59:59Z', groups: [{ group, judgment }], offers });
+    const vdr = buildVdr({
+      packageUri: 'https://trust.example.com/fedramp/cpo.json',
+      from: '2026-12-01T00:00:00Z',
+      to: '2027-01-14T23:59:59Z',
+      groups: [{ group, judgment }],
+      offers,
+    });
     for (const generation of ['cr26-schemas', 'cr26-schemas-2026-09-17', 'cr26-schemas-2026-10-08']) {
       const ajv = new Ajv2020({ allErrors: true, strict: false });
       addFormats(ajv);
       const dir = join(FEDRAMP, generation);
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) ajv.addSchema(fixRefs(JSON.parse(readFileSync(join(dir, file), 'utf8'))) as object);
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')))
+        ajv.addSchema(fixRefs(JSON.parse(readFileSync(join(dir, file), 'utf8'))) as object);
       const validate = ajv.getSchema('https://fedramp.gov/schemas/fedramp-vulnerability-detail-report-schema-2026-06-24.json')!;
       expect({ generation, valid: validate(vdr), errors: validate.errors ?? null }).toEqual({ generation, valid: true, errors: null });
     }
@@ -111,5 +127,7 @@ describe('an N0 group (CR26 2026.10.05.01)', () => {
 function fixRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(fixRefs);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.includes('#') ? v.replace(/\.json\//, '.json#/') : fixRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.includes('#') ? v.replace(/\.json\//, '.json#/') : fixRefs(v)]),
+  );
 }

@@ -46,7 +46,8 @@ describe('POA&M items of judged vulnerability groups (ir poam-export --source vu
       overdue: false,
       poam_id: 'VG-0000000000000001',
       point_of_contact: '',
-      remediation_plan: "Evaluate by 2026-12-09 (VER-TFR-EVU): internet reachability, likely exploitability and N-rating; then mitigate or remediate within VDR-TFR-PVR's timeframe.",
+      remediation_plan:
+        "Evaluate by 2026-12-09 (VER-TFR-EVU): internet reachability, likely exploitability and N-rating; then mitigate or remediate within VDR-TFR-PVR's timeframe.",
       risk_rating: 'High',
       scheduled_completion_date: '2026-12-09',
       status: 'Open',
@@ -80,7 +81,9 @@ describe('POA&M items of judged vulnerability groups (ir poam-export --source vu
     const kev = { cveID: 'CVE-2026-1000', dueDate: '2026-12-08' };
     const withKev = vulnerabilityPoamItem(judged(group, 2, kev), context);
     expect(withKev).toMatchObject({ scheduled_completion_date: '2026-12-08', overdue: true });
-    expect(withKev.remediation_plan).toBe('Mitigate or remediate by 2026-12-16 (VDR-TFR-PVR, N4). Remediate by the CISA KEV due date 2026-12-08 (VDR-TFR-KEV).');
+    expect(withKev.remediation_plan).toBe(
+      'Mitigate or remediate by 2026-12-16 (VDR-TFR-PVR, N4). Remediate by the CISA KEV due date 2026-12-08 (VDR-TFR-KEV).',
+    );
     expect(withKev.milestones.map((m) => m.description)).toEqual([
       'Remediated: CISA KEV due date (VDR-TFR-KEV)',
       'Evaluation: internet reachability, likely exploitability, N-rating (VER-TFR-EVU), done 2026-12-07',
@@ -96,10 +99,10 @@ describe('POA&M items of judged vulnerability groups (ir poam-export --source vu
   });
 
   it('keeps an accepted group open with the acceptance and its rationale in the remediation plan', () => {
-    const group = stored({ kind: 'configuration', finding_id: 'iam_root_mfa_enabled', title: 'Root MFA', sources: ['Prowler'], resources: ['arn:aws:iam::1:root'] }, [
-      policy({ irv: false, lev: false, n: 5 }),
-      person(3, { accept: true, reason: 'break-glass account in a vault', by: 'ciso' }),
-    ]);
+    const group = stored(
+      { kind: 'configuration', finding_id: 'iam_root_mfa_enabled', title: 'Root MFA', sources: ['Prowler'], resources: ['arn:aws:iam::1:root'] },
+      [policy({ irv: false, lev: false, n: 5 }), person(3, { accept: true, reason: 'break-glass account in a vault', by: 'ciso' })],
+    );
     expect(vulnerabilityPoamItem(judged(group, 4), context)).toMatchObject({
       controls: ['cm-6'],
       ksi_id: 'iam_root_mfa_enabled',
@@ -109,16 +112,32 @@ describe('POA&M items of judged vulnerability groups (ir poam-export --source vu
       risk_rating: 'Critical',
       status_date: '2026-12-10',
       remediation_plan: 'Risk accepted by decision on 2026-12-10: break-glass account in a vault.',
-      weakness_description: 'A failed configuration check detected by Prowler on 1 resource; scanner severity HIGH. Evaluated 2026-12-07T00:00:00Z: not internet-reachable, not likely exploitable, N5.',
+      weakness_description:
+        'A failed configuration check detected by Prowler on 1 resource; scanner severity HIGH. Evaluated 2026-12-07T00:00:00Z: not internet-reachable, not likely exploitable, N5.',
     });
   });
 
   it('closes remediated, false-positive and fully mitigated groups on the day they closed', () => {
     const evaluated = [policy({ irv: false, lev: false, n: 4 })];
     const remediated = vulnerabilityPoamItem(judged(stored({ remediated_at: at(3) }, evaluated), 5), context);
-    expect(remediated).toMatchObject({ status: 'Closed', completion_date: '2026-12-10', status_date: '2026-12-10', last_status: 'PASS', overdue: false, remediation_plan: 'Remediated: no longer detected from 2026-12-10T00:00:00Z.' });
-    const falsePositive = vulnerabilityPoamItem(judged(stored({}, [...evaluated, person(2, { false_positive: true, reason: 'package not installed' })]), 5), context);
-    expect(falsePositive).toMatchObject({ status: 'Closed', completion_date: '2026-12-09', last_status: 'FAIL', remediation_plan: 'False positive (evaluated by ada@example.com on 2026-12-09: package not installed).' });
+    expect(remediated).toMatchObject({
+      status: 'Closed',
+      completion_date: '2026-12-10',
+      status_date: '2026-12-10',
+      last_status: 'PASS',
+      overdue: false,
+      remediation_plan: 'Remediated: no longer detected from 2026-12-10T00:00:00Z.',
+    });
+    const falsePositive = vulnerabilityPoamItem(
+      judged(stored({}, [...evaluated, person(2, { false_positive: true, reason: 'package not installed' })]), 5),
+      context,
+    );
+    expect(falsePositive).toMatchObject({
+      status: 'Closed',
+      completion_date: '2026-12-09',
+      last_status: 'FAIL',
+      remediation_plan: 'False positive (evaluated by ada@example.com on 2026-12-09: package not installed).',
+    });
     const mitigated = vulnerabilityPoamItem(judged(stored({}, [...evaluated, person(4, { mitigated: 'full', reason: 'WAF rule' })]), 5), context);
     expect(mitigated).toMatchObject({ status: 'Closed', completion_date: '2026-12-11', remediation_plan: 'Fully mitigated on 2026-12-11: WAF rule.' });
   });
@@ -126,14 +145,25 @@ describe('POA&M items of judged vulnerability groups (ir poam-export --source vu
   it('keeps a fully mitigated KEV entry open until remediated, due and overdue by its KEV due date (VDR-TFR-KEV)', () => {
     const group = stored({}, [policy({ irv: false, lev: true, n: 3 }), person(1, { mitigated: 'full', reason: 'WAF rule' })]);
     const kev = { cveID: 'CVE-2026-1000', dueDate: '2026-12-20' };
-    expect(vulnerabilityPoamItem(judged(group, 10, kev), context)).toMatchObject({ status: 'Open', overdue: false, scheduled_completion_date: '2026-12-20', remediation_plan: 'Fully mitigated on 2026-12-08: WAF rule. Remediate by the CISA KEV due date 2026-12-20 (VDR-TFR-KEV).' });
+    expect(vulnerabilityPoamItem(judged(group, 10, kev), context)).toMatchObject({
+      status: 'Open',
+      overdue: false,
+      scheduled_completion_date: '2026-12-20',
+      remediation_plan: 'Fully mitigated on 2026-12-08: WAF rule. Remediate by the CISA KEV due date 2026-12-20 (VDR-TFR-KEV).',
+    });
     expect(vulnerabilityPoamItem(judged(group, 14, kev), context)).toMatchObject({ status: 'Open', overdue: true });
   });
 
   it('rates N5 Critical, N4 High, N3 Moderate, N2 and N1 Low; an unevaluated group by its most severe scanner severity', () => {
     expect(N_RISK).toEqual({ 5: 'Critical', 4: 'High', 3: 'Moderate', 2: 'Low', 1: 'Low', 0: 'Low' });
     const risk = (severities: string[]) => vulnerabilityPoamItem(judged(stored({ severities }), 1), context).risk_rating;
-    expect([risk(['LOW', 'CRITICAL']), risk(['medium']), risk(['low']), risk(['unheard-of']), risk([])]).toEqual(['Critical', 'Moderate', 'Low', 'Moderate', 'Moderate']);
+    expect([risk(['LOW', 'CRITICAL']), risk(['medium']), risk(['low']), risk(['unheard-of']), risk([])]).toEqual([
+      'Critical',
+      'Moderate',
+      'Low',
+      'Moderate',
+      'Moderate',
+    ]);
   });
 
   it('lists the items in tracking id order', () => {

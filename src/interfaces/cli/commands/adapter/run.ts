@@ -18,7 +18,7 @@ export default class AdapterRun extends BaseCommand {
   ];
   static enableJsonFlag = true;
   static args = {
-    vendor: Args.string({ description: 'Scanner the file comes from (svc adapter run --list), or auto to pick it from the file\'s content' }),
+    vendor: Args.string({ description: "Scanner the file comes from (svc adapter run --list), or auto to pick it from the file's content" }),
     raw: Args.string({ description: "The scanner's output file" }),
   };
   static flags = {

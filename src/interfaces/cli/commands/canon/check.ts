@@ -24,7 +24,9 @@ export default class CanonCheck extends BaseCommand {
     for (const problem of consistency.problems) this.log(`- ${problem}`);
     const c = cr26.consistency;
     const verdict = c.ok ? 'consistent' : plural(c.problems.length, 'problem');
-    this.log(`CR26 rules ${cr26.version}: ${plural(c.counts.ksis, 'KSI')} in ${plural(c.counts.themes, 'theme')}, ${plural(c.counts.rules, 'rule')} in ${plural(c.counts.families, 'family', 'families')}; ${verdict}`);
+    this.log(
+      `CR26 rules ${cr26.version}: ${plural(c.counts.ksis, 'KSI')} in ${plural(c.counts.themes, 'theme')}, ${plural(c.counts.rules, 'rule')} in ${plural(c.counts.families, 'family', 'families')}; ${verdict}`,
+    );
     for (const problem of c.problems) this.log(`- ${problem}`);
     if (result.release) this.printRelease(result.release);
     if (!consistency.ok || !c.ok) process.exitCode = EXIT.findings;

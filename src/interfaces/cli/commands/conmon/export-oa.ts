@@ -22,7 +22,11 @@ export default class ConmonExportOa extends BaseCommand {
   async run(): Promise<OaReport> {
     const { flags } = await this.parse(ConmonExportOa);
     const result = await this.resolve(ExportOngoingAuthorization).execute({ from: flags.from, to: flags.to, out: flags.out });
-    this.print(flags.out === undefined ? result.markdown : `Ongoing Authorization Report written to ${result.written.map((w) => w.path).join(' and ')} (${plural(result.report.runs.count, 'run')})`);
+    this.print(
+      flags.out === undefined
+        ? result.markdown
+        : `Ongoing Authorization Report written to ${result.written.map((w) => w.path).join(' and ')} (${plural(result.report.runs.count, 'run')})`,
+    );
     return result.report;
   }
 }

@@ -17,12 +17,24 @@ export default class ConmonProcess extends BaseCommand {
   ];
   static enableJsonFlag = true;
   static strict = false;
-  static args = { input: Args.string({ required: true, description: 'Normalized reports, evidence-bundle.json files or auditor bundle directories (one or more: each the latest part of its source, all recorded in one store transaction, or none)' }) };
+  static args = {
+    input: Args.string({
+      required: true,
+      description:
+        'Normalized reports, evidence-bundle.json files or auditor bundle directories (one or more: each the latest part of its source, all recorded in one store transaction, or none)',
+    }),
+  };
   static flags = {
     sink: Flags.string({ summary: 'Send events here (repeatable); default: conmon.sinks in svc.config.json.', helpValue: '<spec>', multiple: true }),
     key: Flags.string({ summary: "PEM private key that signs the run's SAR (EC P-256, Ed25519 or RSA ≥ 2048 bits).", helpValue: '<pem>' }),
-    source: Flags.string({ summary: "Name of the source the report is the latest part of (default: its scanner and tenant); one input only.", helpValue: '<name>' }),
-    now: { ...nowFlag, summary: "Record the run at this time instead of now (ISO-8601 with a zone, or a date); also its as-of time when the report has no generated_at." },
+    source: Flags.string({
+      summary: 'Name of the source the report is the latest part of (default: its scanner and tenant); one input only.',
+      helpValue: '<name>',
+    }),
+    now: {
+      ...nowFlag,
+      summary: 'Record the run at this time instead of now (ISO-8601 with a zone, or a date); also its as-of time when the report has no generated_at.',
+    },
   };
 
   async run(): Promise<ProcessRunResult | ProcessRunResult[]> {
@@ -30,10 +42,18 @@ export default class ConmonProcess extends BaseCommand {
     const inputs = argv as string[];
     const now = parseNow(flags.now);
     // In the order given, in one store transaction: all are recorded, or none.
-    const results = await this.resolve(ProcessRun).executeAll({ inputs, sinks: flags.sink, key: flags.key, source: flags.source, ...(now === undefined ? {} : { now }) });
+    const results = await this.resolve(ProcessRun).executeAll({
+      inputs,
+      sinks: flags.sink,
+      key: flags.key,
+      source: flags.source,
+      ...(now === undefined ? {} : { now }),
+    });
     const created = results.find((r) => r.key?.kind === 'development' && r.key.created)?.key;
     if (created !== undefined) {
-      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): created the development key ${created.path}, which signs the SAR of each recorded run; use your own key for a real assessment`);
+      this.warning(
+        `no signing key given (--key or SVC_SIGNING_KEY): created the development key ${created.path}, which signs the SAR of each recorded run; use your own key for a real assessment`,
+      );
     }
     for (const [k, result] of results.entries()) this.show(inputs[k], result);
     const undelivered = results.filter((r) => r.deliveries.some((d) => d.error !== undefined));
@@ -52,7 +72,9 @@ export default class ConmonProcess extends BaseCommand {
 
   private show(input: string, result: ProcessRunResult): void {
     if (result.lostDetections) {
-      this.warning(`${input}: its source ${result.source} is an svc adapter's, which always writes vulnerabilities[], and it has none: something on the way dropped the detections (a bundle of svc before 0.6?); record the adapter's report itself (docs/conmon.md, "Sources")`);
+      this.warning(
+        `${input}: its source ${result.source} is an svc adapter's, which always writes vulnerabilities[], and it has none: something on the way dropped the detections (a bundle of svc before 0.6?); record the adapter's report itself (docs/conmon.md, "Sources")`,
+      );
     }
     const { run, drift } = result;
     this.print(
@@ -64,7 +86,9 @@ export default class ConmonProcess extends BaseCommand {
         `POA&M: ${run.poam.open} open (${run.poam.opened} opened, ${run.poam.closed_now} closed, ${run.poam.overdue} overdue)`,
         `Drift: ${plural(drift.P1 + drift.P2 + drift.P3 + drift.P4, 'finding')} (P1 ${drift.P1}, P2 ${drift.P2}, P3 ${drift.P3}, P4 ${drift.P4})`,
         `Events: ${result.events}`,
-        ...result.deliveries.map((d) => (d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${plural(d.attempts, 'attempt')}: ${d.error}`)),
+        ...result.deliveries.map((d) =>
+          d.error === undefined ? `- ${d.sink}: delivered ${d.delivered}` : `- ${d.sink}: failed after ${plural(d.attempts, 'attempt')}: ${d.error}`,
+        ),
         ...(result.pruned === undefined
           ? []
           : [

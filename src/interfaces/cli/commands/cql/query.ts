@@ -15,7 +15,11 @@ export default class CqlQuery extends BaseCommand {
   static enableJsonFlag = true;
   static args = { query: Args.string({ required: true, description: 'The query, e.g. "FROM results WHERE status = FAIL"' }) };
   static flags = {
-    input: Flags.string({ summary: 'Normalized report, evidence-bundle.json or bundle directory to query instead of the run store (repeatable).', helpValue: '<file>', multiple: true }),
+    input: Flags.string({
+      summary: 'Normalized report, evidence-bundle.json or bundle directory to query instead of the run store (repeatable).',
+      helpValue: '<file>',
+      multiple: true,
+    }),
     format: Flags.string({ summary: 'Output format.', options: ['table', 'json', 'csv'], default: 'table' }),
     now: nowFlag,
   };

@@ -22,9 +22,13 @@ export default class FedrampCpo extends BaseCommand {
     out: outFileFlag('File to write the CPO to (default cpo.json); the Markdown twin goes beside it (cpo.md).'),
     class: profileFlags.class,
     type: profileFlags.type,
-    substrate: Flags.string({ summary: 'Snapshot of svc substrate walk: also write information-resources.json and information-flows.json beside the CPO.', helpValue: '<snapshot.json>' }),
+    substrate: Flags.string({
+      summary: 'Snapshot of svc substrate walk: also write information-resources.json and information-flows.json beside the CPO.',
+      helpValue: '<snapshot.json>',
+    }),
     schemas: Flags.string({
-      summary: "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
+      summary:
+        "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
       helpValue: '<dir>',
     }),
     now: { ...nowFlag, summary: "The CPO's last update (metadata.lastUpdated) instead of now (ISO-8601 with a zone, or a date)." },
@@ -48,5 +52,9 @@ export type FedrampCpoJson = WriteCpoResult;
 
 function cpoJson(result: WriteCpoResult): FedrampCpoJson {
   const written = <T extends WrittenDocument>(d: T): T => ({ ...d, file: digested(d.file), twin: digested(d.twin) });
-  return { ...written(result), ...(result.resources ? { resources: written(result.resources) } : {}), ...(result.flows ? { flows: written(result.flows) } : {}) };
+  return {
+    ...written(result),
+    ...(result.resources ? { resources: written(result.resources) } : {}),
+    ...(result.flows ? { flows: written(result.flows) } : {}),
+  };
 }

@@ -10,7 +10,8 @@ import { digest } from '../../json-output';
 import { helpText } from '../../help-text';
 
 export default class FedrampIncident extends BaseCommand {
-  static summary = "Write a FedRAMP incident report (initial, ongoing or final) from a flagged vulnerability group or from flags, with its due time, and record it.";
+  static summary =
+    'Write a FedRAMP incident report (initial, ongoing or final) from a flagged vulnerability group or from flags, with its due time, and record it.';
   static reads = "the run store's vulnerability groups and journal (--group, --tracking-id) and the report's flags";
   static description = helpText(__filename);
   static examples = [
@@ -20,18 +21,38 @@ export default class FedrampIncident extends BaseCommand {
   ];
   static enableJsonFlag = true;
   static flags = {
-    type: Flags.string({ summary: 'Which report: initial (IEC-CSO-IIR), ongoing (IEC-CSO-OIR) or final (IEC-CSO-FIR).', options: [...INCIDENT_REPORT_TYPES], required: true }),
+    type: Flags.string({
+      summary: 'Which report: initial (IEC-CSO-IIR), ongoing (IEC-CSO-OIR) or final (IEC-CSO-FIR).',
+      options: [...INCIDENT_REPORT_TYPES],
+      required: true,
+    }),
     group: Flags.string({ summary: 'Vulnerability group the incident is: tracking id (VG-…) or finding id.', helpValue: '<id>' }),
-    'tracking-id': Flags.string({ summary: "The incident's tracking id, the same on all its reports (default: INC- and 16 hex digits from the group, or from --summary and --occurred-at).", helpValue: '<id>' }),
-    summary: Flags.string({ summary: 'Description of the incident (default: from the group; for ongoing and final, the initial report\'s).', helpValue: '<text>' }),
+    'tracking-id': Flags.string({
+      summary: "The incident's tracking id, the same on all its reports (default: INC- and 16 hex digits from the group, or from --summary and --occurred-at).",
+      helpValue: '<id>',
+    }),
+    summary: Flags.string({
+      summary: "Description of the incident (default: from the group; for ongoing and final, the initial report's).",
+      helpValue: '<text>',
+    }),
     n: Flags.string({ summary: "Potential Agency Impact N-rating (IEC-CSO-EFI; default: the group's, else the last report's).", helpValue: '1-5|N1-N5' }),
-    'occurred-at': Flags.string({ summary: "When the incident started (timeline.startedAt); recorded as when it occurred, by default the group's first detection.", helpValue: '<time>' }),
+    'occurred-at': Flags.string({
+      summary: "When the incident started (timeline.startedAt); recorded as when it occurred, by default the group's first detection.",
+      helpValue: '<time>',
+    }),
     'resolved-at': Flags.string({ summary: 'When the incident was resolved and recovery completed (--type final).', helpValue: '<time>' }),
-    agency: Flags.string({ summary: "Likely affected agency (repeatable; default: fedramp.agencies' names, or the last report's).", helpValue: '<name>', multiple: true }),
+    agency: Flags.string({
+      summary: "Likely affected agency (repeatable; default: fedramp.agencies' names, or the last report's).",
+      helpValue: '<name>',
+      multiple: true,
+    }),
     lesson: Flags.string({ summary: 'A lesson learned (repeatable); the OCR lists them.', helpValue: '<text>', multiple: true }),
     draft: Flags.boolean({ summary: 'Write the report without recording it.' }),
     out: outFileFlag('File to write the report to; the Markdown twin goes beside it. Without it, the report is printed.'),
-    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.", helpValue: '<dir>' }),
+    schemas: Flags.string({
+      summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
+      helpValue: '<dir>',
+    }),
     class: profileFlags.class,
     now: { ...profileFlags.now, summary: 'Write (and record) the report at this time instead of now.' },
   };
@@ -76,7 +97,12 @@ function refuse(message: string): never {
 /** The human lines: the files written, the tracking id, the due time and its basis, the recording. */
 function incidentLines(r: WriteIncidentReportResult): string[] {
   return [
-    ...(r.written === undefined ? [] : [`Incident report (${r.report_type}) written to ${r.written.json.path} (${digest(r.written.json.sha256)})`, `Markdown twin written to ${r.written.markdown.path}`]),
+    ...(r.written === undefined
+      ? []
+      : [
+          `Incident report (${r.report_type}) written to ${r.written.json.path} (${digest(r.written.json.sha256)})`,
+          `Markdown twin written to ${r.written.markdown.path}`,
+        ]),
     `Tracking id: ${r.tracking_id}`,
     `Due: ${r.due.at} (${dueBasis(r.due)})`,
     ...(r.due.late ? [`Late: written at ${r.at}, after its due time`] : []),
@@ -95,7 +121,9 @@ function incidentJson(r: WriteIncidentReportResult): Record<string, unknown> {
     ...(r.group === undefined ? {} : { group: r.group }),
     due: { at, rule, class: r.due.class, n, timeframe: { ...timeframe, text: timeframeWords(timeframe) }, from, counted_from: basis, late },
     written_at: r.at,
-    ...(r.written === undefined ? { document: r.document } : { out: r.written.json.path, sha256: digest(r.written.json.sha256), twin: r.written.markdown.path }),
+    ...(r.written === undefined
+      ? { document: r.document }
+      : { out: r.written.json.path, sha256: digest(r.written.json.sha256), twin: r.written.markdown.path }),
     recorded: 'journal_seq' in r.recorded,
     ...('journal_seq' in r.recorded ? { journal_seq: r.recorded.journal_seq } : {}),
     validation: r.validation,

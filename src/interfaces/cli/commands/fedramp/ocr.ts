@@ -20,7 +20,10 @@ export default class FedrampOcr extends BaseCommand {
     to: Flags.string({ summary: "The period's last day (default: the day of --now).", helpValue: '<date>' }),
     draft: Flags.boolean({ summary: 'Write the OCR without recording it.' }),
     out: Flags.string({ summary: 'The JSON file (default ocr-<to>.json); the Markdown twin is written beside it.', helpValue: '<file>' }),
-    schemas: Flags.string({ summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.", helpValue: '<dir>' }),
+    schemas: Flags.string({
+      summary: "Directory of FedRAMP's CR26 schemas; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
+      helpValue: '<dir>',
+    }),
     ...profileFlags,
   };
 

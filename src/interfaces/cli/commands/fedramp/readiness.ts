@@ -6,7 +6,8 @@ import { helpText } from '../../help-text';
 
 export default class FedrampReadiness extends BaseCommand {
   static summary = 'Judge every CR26 rule and KSI that applies to the FedRAMP profile: met, not met, needs a provider statement, or not yet required.';
-  static reads = "the run store's state, the latest run of every source (svc conmon process <report>... records them), the provider's statements (fedramp.statements) and the fedramp profile of svc.config.json";
+  static reads =
+    "the run store's state, the latest run of every source (svc conmon process <report>... records them), the provider's statements (fedramp.statements) and the fedramp profile of svc.config.json";
   static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %>',

@@ -25,10 +25,18 @@ export default class FedrampRules extends BaseCommand {
     type: profileFlags.type,
     family: Flags.string({ summary: 'Only the rules of this family (VDR, FRC, ...), or KSI for only the KSIs.', helpValue: '<id>' }),
     now: { ...nowFlag, summary: 'Judge the effective dates at this time instead of now (ISO-8601 with a zone, or a date).' },
-    'rules-file': Flags.string({ summary: "FedRAMP's official consolidated rules file to read instead of the rules in use; its statements are shown under --json.", helpValue: '<rules.json>' }),
-    sources: Flags.boolean({ summary: "Name the rules release and FedRAMP's schemas in use (each schema's type, $schemaVersion and SHA-256) instead of listing rules; no profile needed.", exclusive: ['class', 'type', 'family', 'now'] }),
+    'rules-file': Flags.string({
+      summary: "FedRAMP's official consolidated rules file to read instead of the rules in use; its statements are shown under --json.",
+      helpValue: '<rules.json>',
+    }),
+    sources: Flags.boolean({
+      summary:
+        "Name the rules release and FedRAMP's schemas in use (each schema's type, $schemaVersion and SHA-256) instead of listing rules; no profile needed.",
+      exclusive: ['class', 'type', 'family', 'now'],
+    }),
     schemas: Flags.string({
-      summary: "With --sources: the directory of FedRAMP's CR26 schemas to name; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
+      summary:
+        "With --sources: the directory of FedRAMP's CR26 schemas to name; else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
       helpValue: '<dir>',
       dependsOn: ['sources'],
     }),

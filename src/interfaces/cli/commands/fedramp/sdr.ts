@@ -5,7 +5,7 @@ import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { helpText } from '../../help-text';
 
 export default class FedrampSdr extends BaseCommand {
-  static summary = 'Write the Security Decision Record (SDR) of a run for the FedRAMP profile: JSON valid against FedRAMP\'s schema, and its Markdown twin.';
+  static summary = "Write the Security Decision Record (SDR) of a run for the FedRAMP profile: JSON valid against FedRAMP's schema, and its Markdown twin.";
   static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> results.json --out package/sdr.json',
@@ -26,9 +26,13 @@ export default class FedrampSdr extends BaseCommand {
     this.log(`SDR written to ${r.out} (${r.sha256})`);
     this.log(`Markdown twin written to ${r.markdown}`);
     this.log(`Profile: ${r.profile.type} Class ${r.profile.class} (CR26 ${r.rules})`);
-    this.log(`FedRAMP rules: ${r.requirements.total} (provider's statement ${r.requirements.provider}, svc's ${r.requirements.svc}, no statement supplied ${r.requirements.none})`);
+    this.log(
+      `FedRAMP rules: ${r.requirements.total} (provider's statement ${r.requirements.provider}, svc's ${r.requirements.svc}, no statement supplied ${r.requirements.none})`,
+    );
     if (r.profile.type === '20x') {
-      this.log(`KSIs: ${r.ksis.total} (Implemented ${r.ksis.implemented}, Partially Implemented ${r.ksis.partially}, Not Implemented ${r.ksis.not_implemented}, no evidence ${r.ksis.no_evidence})`);
+      this.log(
+        `KSIs: ${r.ksis.total} (Implemented ${r.ksis.implemented}, Partially Implemented ${r.ksis.partially}, Not Implemented ${r.ksis.not_implemented}, no evidence ${r.ksis.no_evidence})`,
+      );
       this.log(`Evidence entries: ${r.evidence}`);
     }
     if (r.controls !== undefined) this.log(`Rev5 controls: ${r.controls.total} (${r.controls.with_status} with a status)`);

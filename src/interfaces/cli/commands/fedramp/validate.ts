@@ -17,14 +17,19 @@ export default class FedrampValidate extends BaseCommand {
   static flags = {
     type: Flags.string({ summary: 'The document type, instead of telling it from the document.', options: [...CR26_DOCUMENT_TYPES] }),
     schemas: Flags.string({
-      summary: "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
+      summary:
+        "Directory of FedRAMP's CR26 schemas (fedramp-*-schema-<date>.json); else SVC_FEDRAMP_SCHEMAS or fedramp_schemas in svc.config.json, else the newest set svc carries.",
       helpValue: '<dir>',
     }),
   };
 
   async run(): Promise<FedrampValidationJson> {
     const { args, flags } = await this.parse(FedrampValidate);
-    const result = await this.resolve(ValidateFedrampDocument).execute({ file: args.file, type: flags.type as Cr26DocumentType | undefined, schemas: flags.schemas });
+    const result = await this.resolve(ValidateFedrampDocument).execute({
+      file: args.file,
+      type: flags.type as Cr26DocumentType | undefined,
+      schemas: flags.schemas,
+    });
     this.print(fedrampValidationText(result).join('\n'));
     this.exitWithFindings(!result.valid);
     return fedrampValidationJson(result);

@@ -8,7 +8,10 @@ export default class GenerateDocsCommand extends BaseCommand {
   static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/docs'];
   static enableJsonFlag = true;
   static args = { input: runInputArg };
-  static flags = { out: Flags.string({ summary: 'Directory to write (created, or added to).', helpValue: '<dir>', required: true }), catalog: officialCatalogFlag };
+  static flags = {
+    out: Flags.string({ summary: 'Directory to write (created, or added to).', helpValue: '<dir>', required: true }),
+    catalog: officialCatalogFlag,
+  };
 
   async run(): Promise<GeneratePackageResult> {
     const { args, flags } = await this.parse(GenerateDocsCommand);

@@ -4,7 +4,8 @@ import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
 import { withWrittenFile } from '../../json-output';
 
 export default class GenerateDocx extends BaseCommand {
-  static summary = 'Write the system security plan as a Word document: the implementation status of each control by family, governance actions and POA&M, with a table of contents.';
+  static summary =
+    'Write the system security plan as a Word document: the implementation status of each control by family, governance actions and POA&M, with a table of contents.';
   static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/ssp.docx'];
   static enableJsonFlag = true;
   static args = { input: runInputArg };

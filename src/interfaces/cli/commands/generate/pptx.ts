@@ -6,7 +6,8 @@ import { plural } from '../../../../domain/encoding/plural';
 
 export default class GeneratePptx extends BaseCommand {
   static summary = 'Write an executive briefing (.pptx): status by area, top risks, POA&M trend, next due dates.';
-  static description = 'The POA&M trend covers the runs svc conmon process recorded in the run store (SVC_STORE, SVC_HOME) when there are any, else this run alone.';
+  static description =
+    'The POA&M trend covers the runs svc conmon process recorded in the run store (SVC_STORE, SVC_HOME) when there are any, else this run alone.';
   static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/briefing.pptx'];
   static enableJsonFlag = true;
   static args = { input: runInputArg };

@@ -4,7 +4,8 @@ import { officialCatalogFlag, outFileFlag, runInputArg } from '../../flags';
 import { withWrittenFile } from '../../json-output';
 
 export default class GenerateSap extends BaseCommand {
-  static summary = 'Write the security assessment plan as a Word document: scope, KSIs and their controls, method, and the re-validation schedule from evidence freshness.';
+  static summary =
+    'Write the security assessment plan as a Word document: scope, KSIs and their controls, method, and the re-validation schedule from evidence freshness.';
   static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/sap.docx'];
   static enableJsonFlag = true;
   static args = { input: runInputArg };

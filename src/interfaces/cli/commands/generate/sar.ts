@@ -19,10 +19,18 @@ export default class GenerateSarReport extends BaseCommand {
 
   async run(): Promise<GenerateWordDocumentResult> {
     const { args, flags } = await this.parse(GenerateSarReport);
-    const result = await this.resolve(GenerateWordDocument).execute({ kind: 'sar', input: args.input, out: flags.out as string, key: flags.key, catalog: flags.catalog });
+    const result = await this.resolve(GenerateWordDocument).execute({
+      kind: 'sar',
+      input: args.input,
+      out: flags.out as string,
+      key: flags.key,
+      catalog: flags.catalog,
+    });
     const sar = result.sar;
     if (sar?.key.kind === 'development') {
-      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${sar.key.path}${sar.key.created ? ', created now' : ''}; use your own key for a real assessment`);
+      this.warning(
+        `no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${sar.key.path}${sar.key.created ? ', created now' : ''}; use your own key for a real assessment`,
+      );
     }
     this.log(`SAR written to ${result.out}`);
     if (sar) {

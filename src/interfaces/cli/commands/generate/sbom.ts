@@ -7,7 +7,10 @@ import { plural } from '../../../../domain/encoding/plural';
 
 export default class GenerateSbomCommand extends BaseCommand {
   static summary = "Write a CycloneDX 1.6 JSON SBOM of a Node project from its package-lock.json (default: svc's own).";
-  static examples = ['<%= config.bin %> <%= command.id %> --out out/svc.cdx.json', '<%= config.bin %> <%= command.id %> ../my-app --include-dev --out out/my-app.cdx.json'];
+  static examples = [
+    '<%= config.bin %> <%= command.id %> --out out/svc.cdx.json',
+    '<%= config.bin %> <%= command.id %> ../my-app --include-dev --out out/my-app.cdx.json',
+  ];
   static enableJsonFlag = true;
   static args = { dir: Args.string({ description: "Project directory holding package.json and package-lock.json (default: svc's installation)" }) };
   static flags = {

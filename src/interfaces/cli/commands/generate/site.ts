@@ -9,7 +9,10 @@ export default class GenerateSiteCommand extends BaseCommand {
   static examples = ['<%= config.bin %> <%= command.id %> out/bundle --out out/portal'];
   static enableJsonFlag = true;
   static args = { input: runInputArg };
-  static flags = { out: Flags.string({ summary: 'Directory to write (created, or added to).', helpValue: '<dir>', required: true }), catalog: officialCatalogFlag };
+  static flags = {
+    out: Flags.string({ summary: 'Directory to write (created, or added to).', helpValue: '<dir>', required: true }),
+    catalog: officialCatalogFlag,
+  };
 
   async run(): Promise<GeneratePackageResult> {
     const { args, flags } = await this.parse(GenerateSiteCommand);

@@ -16,7 +16,13 @@ export default class GenerateSsp extends BaseCommand {
 
   async run(): Promise<Omit<GenerateOscalResult, 'text'>> {
     const { args, flags } = await this.parse(GenerateSsp);
-    const { text, ...result } = await this.resolve(GenerateOscal).execute({ input: args.input, model: 'ssp', out: flags.out as string, oscalVersion: flags['oscal-version'], catalog: flags.catalog });
+    const { text, ...result } = await this.resolve(GenerateOscal).execute({
+      input: args.input,
+      model: 'ssp',
+      out: flags.out as string,
+      oscalVersion: flags['oscal-version'],
+      catalog: flags.catalog,
+    });
     this.print(`OSCAL SSP written to ${flags.out}`);
     return withWrittenFile(result);
   }

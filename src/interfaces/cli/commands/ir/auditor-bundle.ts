@@ -5,7 +5,11 @@ import { officialCatalogFlag, reportArg } from '../../flags';
 import { digested } from '../../json-output';
 import { plural } from '../../../../domain/encoding/plural';
 
-type AuditorBundleJson = Pick<BuildAuditorBundleResult, 'input' | 'counts' | 'unmapped' | 'files'> & { out_dir: string; merkle_root: string; aggregate_hash: string };
+type AuditorBundleJson = Pick<BuildAuditorBundleResult, 'input' | 'counts' | 'unmapped' | 'files'> & {
+  out_dir: string;
+  merkle_root: string;
+  aggregate_hash: string;
+};
 
 export default class IrAuditorBundle extends BaseCommand {
   static summary = 'Write the six auditor artifacts: evidence bundle, governance report, lineage, POA&M, SSP narrative, manifest.';

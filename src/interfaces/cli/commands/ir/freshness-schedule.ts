@@ -12,7 +12,11 @@ export default class IrFreshnessSchedule extends BaseCommand {
   static enableJsonFlag = true;
   static args = { input: runInputArg };
   static flags = {
-    format: Flags.string({ summary: 'Output format (--json prints the json one, whatever --format says).', options: ['table', 'ics', 'json'], default: 'table' }),
+    format: Flags.string({
+      summary: 'Output format (--json prints the json one, whatever --format says).',
+      options: ['table', 'ics', 'json'],
+      default: 'table',
+    }),
     now: nowFlag,
   };
 

@@ -5,7 +5,8 @@ import { declaredVersionFlag, officialCatalogFlag, outFileFlag, runInputArg } fr
 
 export default class IrGenerateSar extends BaseCommand {
   static summary = 'Write a signed OSCAL Assessment Results document: the SAR in canonical JSON and <out>.dsse.json (DSSE, in-toto Statement v1).';
-  static description = 'Signs with --key, else SVC_SIGNING_KEY, else a development key created once under .svc/ (with a warning). ES256 (EC P-256), Ed25519 and RSA-PSS PEM keys are accepted.';
+  static description =
+    'Signs with --key, else SVC_SIGNING_KEY, else a development key created once under .svc/ (with a warning). ES256 (EC P-256), Ed25519 and RSA-PSS PEM keys are accepted.';
   static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/sar.json --key keys/assessor.pem'];
   static enableJsonFlag = true;
   static args = { input: runInputArg };
@@ -18,9 +19,17 @@ export default class IrGenerateSar extends BaseCommand {
 
   async run(): Promise<GenerateSarResult> {
     const { args, flags } = await this.parse(IrGenerateSar);
-    const result = await this.resolve(GenerateSar).execute({ input: args.input, out: flags.out as string, key: flags.key, oscalVersion: flags['oscal-version'], catalog: flags.catalog });
+    const result = await this.resolve(GenerateSar).execute({
+      input: args.input,
+      out: flags.out as string,
+      key: flags.key,
+      oscalVersion: flags['oscal-version'],
+      catalog: flags.catalog,
+    });
     if (result.key.kind === 'development') {
-      this.warning(`no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${result.key.path}${result.key.created ? ', created now' : ''}; use your own key for a real assessment`);
+      this.warning(
+        `no signing key given (--key or SVC_SIGNING_KEY): signed with the development key ${result.key.path}${result.key.created ? ', created now' : ''}; use your own key for a real assessment`,
+      );
     }
     this.log(`SAR written to ${result.out} (${result.sha256})`);
     this.log(`Signature written to ${result.envelope} (${result.algorithm}, key ${result.keyid})`);

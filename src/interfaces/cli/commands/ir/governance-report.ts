@@ -5,7 +5,10 @@ import { withWrittenFile } from '../../json-output';
 
 export default class IrGovernanceReport extends BaseCommand {
   static summary = 'Print or write the governance report: one action per KSI with severity, owner and SLA.';
-  static examples = ['<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json', '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/governance-report.md'];
+  static examples = [
+    '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json',
+    '<%= config.bin %> <%= command.id %> fixtures/sample-baseline.json --out out/governance-report.md',
+  ];
   static enableJsonFlag = true;
   static args = { input: reportArg };
   static flags = { out: outFileFlag('Write the Markdown here instead of printing it.') };

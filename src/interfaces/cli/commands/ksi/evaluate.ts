@@ -7,7 +7,8 @@ import { plural } from '../../../../domain/encoding/plural';
 
 export default class KsiEvaluate extends BaseCommand {
   static summary = 'Turn per-check results of a tool without an adapter into KSI results.';
-  static description = 'Input: [{"ksi_id", "check_id", "status": pass|fail|error|manual, "criticality": must|should}]. A failed must-check fails the KSI, a failed should-check or an error warns.';
+  static description =
+    'Input: [{"ksi_id", "check_id", "status": pass|fail|error|manual, "criticality": must|should}]. A failed must-check fails the KSI, a failed should-check or an error warns.';
   static examples = ['<%= config.bin %> <%= command.id %> checks.json --out report.json'];
   static enableJsonFlag = true;
   static args = { checks: Args.string({ required: true, description: 'JSON array of check rows' }) };

@@ -31,7 +31,9 @@ export default class KsiList extends BaseCommand {
     const result = await this.resolve(ListKsis).execute({ area: flags.area, control: flags.control });
     if (result.ksis.length === 0) this.log('No KSI matches.');
     for (const k of result.ksis) {
-      this.log(`${k.id.padEnd(10)}  ${k.severity.padEnd(8)}  ${`${k.frequency_days}d`.padStart(3)}  ${k.owner.padEnd(30)}  ${k.title} [${k.controls.join(', ')}]`);
+      this.log(
+        `${k.id.padEnd(10)}  ${k.severity.padEnd(8)}  ${`${k.frequency_days}d`.padStart(3)}  ${k.owner.padEnd(30)}  ${k.title} [${k.controls.join(', ')}]`,
+      );
     }
     return result;
   }

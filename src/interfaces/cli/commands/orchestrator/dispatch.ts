@@ -20,7 +20,9 @@ A failed stage exits with the code of its error; the previous bundle and stored 
       this.log(result.queued ? `Queued job ${result.job} on ${result.queue}` : `Job ${result.job} is already waiting on ${result.queue}; not queued again`);
       return result;
     }
-    const stored = result.run && `${result.run.recorded ? 'recorded run' : 'already recorded as run'} ${result.run.seq} in ${result.run.store} (${plural(result.run.events, 'event')})`;
+    const stored =
+      result.run &&
+      `${result.run.recorded ? 'recorded run' : 'already recorded as run'} ${result.run.seq} in ${result.run.store} (${plural(result.run.events, 'event')})`;
     this.log(`Job ${result.job}: ok; bundle ${result.bundle}${stored ? `; ${stored}` : ''}`);
     return result;
   }

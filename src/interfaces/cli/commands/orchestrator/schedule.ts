@@ -8,7 +8,7 @@ import { parseNow } from '../../flags';
 import { orchestratorConfigFlag } from '../../orchestrator-flags';
 
 export default class OrchestratorSchedule extends BaseCommand {
-  static summary = "Run the jobs on their schedules in the foreground, or hand them to cron, Kubernetes or Windows Task Scheduler.";
+  static summary = 'Run the jobs on their schedules in the foreground, or hand them to cron, Kubernetes or Windows Task Scheduler.';
   static reads = 'the jobs of svc.orchestrator.json (--config names another)';
   static description = `Without --emit, runs each job when it falls due (schedules are UTC) until SIGINT or SIGTERM, --until or --max-runs.
 --worker takes dispatched jobs off the shared queue instead (SVC_STORE=postgres://...).
@@ -35,11 +35,21 @@ export default class OrchestratorSchedule extends BaseCommand {
   async run(): Promise<EmitScheduleResult | RunScheduleResult | WorkQueueResult> {
     const { flags } = await this.parse(OrchestratorSchedule);
     if (flags.emit !== undefined) {
-      const result = await this.resolve(EmitSchedule).execute({ target: flags.emit as EmitScheduleResult['target'], config: flags.config, job: flags.job, image: flags.image, svc: [flags.svc] });
+      const result = await this.resolve(EmitSchedule).execute({
+        target: flags.emit as EmitScheduleResult['target'],
+        config: flags.config,
+        job: flags.job,
+        image: flags.image,
+        svc: [flags.svc],
+      });
       this.print(result.text);
       return result;
     }
-    if (flags.job !== undefined) throw new UsageError('job-without-emit', '--job selects what --emit prints; the foreground scheduler runs every job (use svc orchestrator dispatch <job> for one)');
+    if (flags.job !== undefined)
+      throw new UsageError(
+        'job-without-emit',
+        '--job selects what --emit prints; the foreground scheduler runs every job (use svc orchestrator dispatch <job> for one)',
+      );
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once('SIGINT', onSignal);

@@ -7,7 +7,8 @@ import { validationJson, validationText, type OscalValidationJson } from '../../
 
 export default class OscalValidate extends BaseCommand {
   static summary = "Validate any OSCAL JSON document against NIST's schema for its model and release, then its uuids, links and control ids.";
-  static description = 'The schemas are --schemas, else SVC_OSCAL_SCHEMAS or oscal_schemas, else NIST\'s release schemas svc carries (docs/schemas.md). Exit 0 valid, 1 invalid, 3 not JSON or not OSCAL, 5 the schemas given or configured not found.';
+  static description =
+    "The schemas are --schemas, else SVC_OSCAL_SCHEMAS or oscal_schemas, else NIST's release schemas svc carries (docs/schemas.md). Exit 0 valid, 1 invalid, 3 not JSON or not OSCAL, 5 the schemas given or configured not found.";
   static examples = [
     '<%= config.bin %> <%= command.id %> ssp.json --schemas ../oscal/schemas',
     '<%= config.bin %> <%= command.id %> assessment-results.json --baseline moderate --json',

@@ -5,8 +5,12 @@ import { RESOURCE_CATEGORIES, type Snapshot } from '../../../../domain/substrate
 
 export default class SubstrateWalk extends BaseCommand {
   static summary = 'Snapshot a configuration tree: the sha256 of every file, the resources in it, and a Merkle root.';
-  static description = 'Walks JSON, YAML, Terraform state, Kubernetes manifests and ScubaGear ProviderSettingsExport.json; honours .gitignore and .svcignore; never follows a symbolic link out of the tree. --json prints the snapshot.';
-  static examples = ['<%= config.bin %> <%= command.id %> fixtures/substrate/tree-a', '<%= config.bin %> <%= command.id %> ./config --out snapshots/today.json'];
+  static description =
+    'Walks JSON, YAML, Terraform state, Kubernetes manifests and ScubaGear ProviderSettingsExport.json; honours .gitignore and .svcignore; never follows a symbolic link out of the tree. --json prints the snapshot.';
+  static examples = [
+    '<%= config.bin %> <%= command.id %> fixtures/substrate/tree-a',
+    '<%= config.bin %> <%= command.id %> ./config --out snapshots/today.json',
+  ];
   static enableJsonFlag = true;
   static args = {
     dir: Args.string({ required: true, description: 'The configuration directory to walk' }),

@@ -13,13 +13,17 @@ const yesNo = (flag: string, value: string | undefined): boolean | undefined => 
   if (/^(no|n|false)$/i.test(value)) return false;
   throw new UsageError('bad-flag-value', `--${flag} ${value}: write yes or no`);
 };
-const rating = (flag: string, value: string | undefined) => (value === undefined ? undefined : (parseNRating(value, 0) ?? refuse(`--${flag} ${value}: not an N-rating; write 0 to 5 or N0 to N5 (N0 where the CR26 release in use offers it)`)));
+const rating = (flag: string, value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : (parseNRating(value, 0) ?? refuse(`--${flag} ${value}: not an N-rating; write 0 to 5 or N0 to N5 (N0 where the CR26 release in use offers it)`));
 function refuse(message: string): never {
   throw new UsageError('bad-flag-value', message);
 }
 
 export default class VulnEvaluate extends BaseCommand {
-  static summary = "Record a person's evaluation of a vulnerability group in the run store's journal: IRV, LEV, N-rating, false positive, mitigation, next reduction, acceptance.";
+  static summary =
+    "Record a person's evaluation of a vulnerability group in the run store's journal: IRV, LEV, N-rating, false positive, mitigation, next reduction, acceptance.";
   static description = helpText(__filename);
   static examples = [
     '<%= config.bin %> <%= command.id %> CVE-2024-3094 --irv yes --lev yes --n 4 --reason "public API image; exploit in the wild"',
@@ -51,7 +55,7 @@ export default class VulnEvaluate extends BaseCommand {
     const r = await this.resolve(EvaluateVulnerability).execute({
       group: args.group,
       // --by as given (an empty one is refused); else the login name, when the environment has a non-blank one.
-      by: flags.by ?? ([process.env.USER, process.env.USERNAME].find((name) => name !== undefined && name.trim() !== '') ?? 'unknown'),
+      by: flags.by ?? [process.env.USER, process.env.USERNAME].find((name) => name !== undefined && name.trim() !== '') ?? 'unknown',
       reason: flags.reason,
       ...(yesNo('irv', flags.irv) === undefined ? {} : { irv: yesNo('irv', flags.irv) }),
       ...(yesNo('lev', flags.lev) === undefined ? {} : { lev: yesNo('lev', flags.lev) }),
@@ -64,7 +68,9 @@ export default class VulnEvaluate extends BaseCommand {
     });
     const v = r.vulnerability;
     this.log(`Recorded evaluation ${r.journal_seq} of ${r.id} (${r.finding_id}) by ${r.evaluation.by} at ${r.evaluation.at}`);
-    this.log(`State: ${v.state}${v.current_n === undefined ? '' : `, N${v.current_n}`}${v.irv === undefined ? '' : `, ${v.irv ? 'internet-reachable' : 'not internet-reachable'}`}${v.lev === undefined ? '' : `, ${v.lev ? 'likely exploitable' : 'not likely exploitable'}`}`);
+    this.log(
+      `State: ${v.state}${v.current_n === undefined ? '' : `, N${v.current_n}`}${v.irv === undefined ? '' : `, ${v.irv ? 'internet-reachable' : 'not internet-reachable'}`}${v.lev === undefined ? '' : `, ${v.lev ? 'likely exploitable' : 'not likely exploitable'}`}`,
+    );
     this.log(v.overdue.is ? `Overdue: ${v.overdue.reasons.join('; ')}` : v.next_due === undefined ? `Nothing due: ${v.state}` : `Due: ${v.next_due}`);
     return r;
   }

@@ -40,7 +40,14 @@ export default class VulnReport extends BaseCommand {
     const from = parseNow(flags.from, '--from');
     const to = parseNow(flags.to, '--to');
     const format = flags.format as ReportFormat;
-    const r = await this.resolve(ReportVulnerabilities).execute({ format, redact: flags.redact, out: flags.out, ...(from ? { from } : {}), ...(to ? { to } : {}), ...parseProfileFlags(flags) });
+    const r = await this.resolve(ReportVulnerabilities).execute({
+      format,
+      redact: flags.redact,
+      out: flags.out,
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      ...parseProfileFlags(flags),
+    });
     for (const warning of r.warnings ?? []) this.warning(warning);
     const [document, counted] = WRITTEN[format];
     if (r.out !== undefined) {

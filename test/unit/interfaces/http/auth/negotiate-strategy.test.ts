@@ -12,11 +12,9 @@ function authenticate(strategy: NegotiateStrategy, authorization?: string): Prom
   passport.use(strategy);
   const req = { headers: authorization === undefined ? {} : { authorization } } as Request;
   return new Promise((done, fail) => {
-    passport.authenticate('negotiate', { session: false }, (error: unknown, principal: unknown, info: unknown) => (error ? fail(error) : done({ principal, info })))(
-      req,
-      {} as never,
-      fail,
-    );
+    passport.authenticate('negotiate', { session: false }, (error: unknown, principal: unknown, info: unknown) =>
+      error ? fail(error) : done({ principal, info }),
+    )(req, {} as never, fail);
   });
 }
 
@@ -71,7 +69,11 @@ describe('NegotiateStrategy', () => {
 
 describe('requireKerberos', () => {
   it('loads the kerberos module (in a child process: only the Negotiate integration test may load it in this one)', () => {
-    const run = spawnSync(process.execPath, ['-e', "process.stdout.write(typeof require('./dist/interfaces/http/auth/negotiate-strategy').requireKerberos().initializeServer)"], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      ['-e', "process.stdout.write(typeof require('./dist/interfaces/http/auth/negotiate-strategy').requireKerberos().initializeServer)"],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(run.stdout).toBe('function');
   });
 

@@ -15,6 +15,8 @@ describe('ServerPaths: where the server keeps things, kept out of problem detail
   });
 
   it('replaces a PostgreSQL store location (the URL without its password)', () => {
-    expect(new ServerPaths('postgres://svc@db.internal:5432/svc', []).scrub('postgres://svc@db.internal:5432/svc: cannot reach')).toBe('[run store]: cannot reach');
+    expect(new ServerPaths('postgres://svc@db.internal:5432/svc', []).scrub('postgres://svc@db.internal:5432/svc: cannot reach')).toBe(
+      '[run store]: cannot reach',
+    );
   });
 });
