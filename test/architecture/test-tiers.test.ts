@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ROOT } from '../support/run-svc';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { BUILT } = require('../tiers.js') as { BUILT: string[] };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { staleness } = require('../built-is-current.js') as { staleness: (root: string) => string | undefined };
 
 /** What runs the built CLI or svc-api from a test (test/support/run-svc.ts, api.ts), or requires dist/ itself. */

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { startSvc } from '../support/run-svc';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
 
 let tmp: string;

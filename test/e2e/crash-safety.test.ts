@@ -7,7 +7,6 @@ import { FileRunStore } from '../../src/infrastructure/store/file-run-store';
 import { BIN, ROOT, svc } from '../support/run-svc';
 import { hasStoredState, readStoredDocument, storedDocumentNames } from '../support/stored-documents';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
 
 /**

@@ -5,7 +5,6 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ROOT, svc } from '../support/run-svc';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- exceljs's zip library, used here as a reader would
 const JSZip = require('jszip') as {
   loadAsync(data: Uint8Array): Promise<{ files: Record<string, unknown>; file(name: string): { async(type: 'string'): Promise<string> } | null }>;
 };

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { svc } from '../support/run-svc';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
 
 const ONE_PIECE = { SVC_SPLIT_MIN_BYTES: String(2 ** 40) };

@@ -217,10 +217,10 @@ describe('single artifacts', () => {
     expect(graph.nodes.map((n: { type: string }) => n.type)).toEqual(['control', 'ksi', 'policy', 'evidence', 'action', 'poam']);
     expect(graph.merkle_root).toBe(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).merkle_root);
     expect(svc(['evidence', 'graph', SAMPLE, '--control', 'ac-2', '--format', 'dot']).stdout).toMatch(
-      /^digraph evidence \{\n  rankdir=LR;\n  "control:ac-2" \[label="ac-2 Account Management", shape=box\];\n/,
+      /^digraph evidence \{\n {2}rankdir=LR;\n {2}"control:ac-2" \[label="ac-2 Account Management", shape=box\];\n/,
     );
     expect(svc(['evidence', 'graph', SAMPLE, '--control', 'ac-2', '--format', 'mermaid']).stdout).toMatch(
-      /^graph LR\n  n0\["ac-2 Account Management"\]\n  n1\(\["KSI-AC-02 FAIL"\]\)\n/,
+      /^graph LR\n {2}n0\["ac-2 Account Management"\]\n {2}n1\(\["KSI-AC-02 FAIL"\]\)\n/,
     );
   });
 });

@@ -18,7 +18,6 @@ const missing = (dir?: string) =>
   `OSCAL schemas not found${dir ? ` in ${dir}` : ''}: pass --schemas <dir>, set SVC_OSCAL_SCHEMAS, or set "oscal_schemas" in svc.config.json to a directory holding NIST's release schemas (1.1.3/, 1.2.1/ with oscal_*_schema.json)`;
 const problem = (rule: string, path: string, message: string) => ({ layer: 'schema', rule, path, message });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- examples are edited in place to break them
 type Ssp = { 'system-security-plan': Record<string, any> };
 const sspExample = (): Ssp => JSON.parse(readFileSync(SSP_EXAMPLE, 'utf8')) as Ssp;
 

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { BASELINE_LEVELS } from '../../src/domain/oscal/baseline';
 import { BundledCatalogSource } from '../../src/infrastructure/catalog/bundled-catalog-source';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { derive, render } = require('../../scripts/build-baselines.js') as { derive: (ref: string) => BaselineFile; render: (data: BaselineFile) => string };
 
 interface BaselineFile {

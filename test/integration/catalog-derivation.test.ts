@@ -8,7 +8,7 @@ import catalogData from '../../src/domain/catalog/data/ksi-catalog.json';
 import crosswalkData from '../../src/domain/catalog/data/ksi-crosswalk.json';
 
 // The derivation script runs the compiled domain (npm test builds first): the same rules this suite checks.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { derive, RELEASES } = require('../../scripts/build-catalog.js') as {
   derive: (ref: string) => { catalog: CatalogData; crosswalk: Crosswalk };
   RELEASES: string[];
@@ -102,7 +102,6 @@ describe('the checked-in KSI catalog (DESIGN §4)', () => {
 
 describe('reading every FedRAMP release in the reference set', () => {
   it.each(RELEASES.map((r) => [r]))('%s', (rel) => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const release = readFrmrRelease(require(join(REFERENCE, rel)), rel);
     const expected: Record<string, [string, number]> = {
       '25.05A': ['25.05A', 39],
@@ -122,7 +121,6 @@ describe('reading every FedRAMP release in the reference set', () => {
   });
 
   it('compares an older release with the current crosswalk: renames through fka links, coverage by the baseline', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const release = readFrmrRelease(require(join(REFERENCE, 'fedramp/FRMR.KSI.key-security-indicators.25.12A.json')), '25.12A');
     const comparison = compareRelease(release, crosswalk, catalog);
     expect(comparison.release).toBe('25.12A');
@@ -133,7 +131,6 @@ describe('reading every FedRAMP release in the reference set', () => {
   });
 
   it('finds nothing added or removed when a release is compared with itself', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const release = readFrmrRelease(require(join(REFERENCE, 'fedramp/fedramp-consolidated-rules.2026.07.14.01.json')), 'rules');
     const comparison = compareRelease(release, crosswalk, catalog);
     expect([comparison.added, comparison.removed, comparison.renamed, comparison.changed]).toEqual([[], [], [], []]);

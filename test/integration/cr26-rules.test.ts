@@ -7,13 +7,12 @@ import { readCr26Rules, type Cr26Rules } from '../../src/domain/fedramp/cr26-rul
 import { builtInRules } from '../fakes/fixed-rules-source';
 
 // The derivation script runs the compiled domain (npm test builds first): the same parser this suite checks.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { derive, TARGET } = require('../../scripts/build-cr26.js') as { derive: (ref: string) => Cr26Data; TARGET: string };
 
 const REFERENCE = join(__dirname, '..', '..', '..', 'shared', 'reference');
 const FILE = join(REFERENCE, 'fedramp', 'fedramp-consolidated-rules.2026.07.14.01.json');
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the raw file is walked as FedRAMP wrote it, without the parser's types */
 const raw = JSON.parse(readFileSync(FILE, 'utf8')) as any;
 const model: Cr26Rules = readCr26Rules(raw, FILE);
 
@@ -70,7 +69,7 @@ describe('the official CR26 rules file 2026.07.14.01, read by readCr26Rules', ()
       expect(read.schema).toEqual(r.schema);
       for (const [key, variant] of Object.entries(r.varies_by_class ?? {}) as [string, any][]) {
         classes += 1;
-        const mine = read.varies_by_class?.[key.toUpperCase() as 'A']!;
+        const mine = read.varies_by_class![key.toUpperCase() as 'A']!;
         expect({ id, key, force: mine.force, timeframe: mine.timeframe }).toEqual({ id, key, force: variant.force, timeframe: timeframe(variant) });
         for (const [rating, row] of Object.entries(variant.pain_timeframes ?? {}) as [string, any][]) {
           expect(Object.keys(mine.pain_timeframes![rating]).sort()).toEqual(Object.keys(row).sort());

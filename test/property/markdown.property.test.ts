@@ -67,8 +67,10 @@ function cellsOf(row: string): string[] {
   let cell = '';
   for (let i = 0; i < row.length; i++) {
     if (row[i] === '\\' && i + 1 < row.length) cell += row[i] + row[++i];
-    else if (row[i] === '|') (cells.push(cell), (cell = ''));
-    else cell += row[i];
+    else if (row[i] === '|') {
+      cells.push(cell);
+      cell = '';
+    } else cell += row[i];
   }
   cells.push(cell);
   return cells.slice(1, -1).map((c) => c.trim());

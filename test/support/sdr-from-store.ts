@@ -41,7 +41,7 @@ export async function sdrFromStore(options: {
   for (let n = 0; n < (options.times ?? 1); n++)
     built = await builder.buildLatest({ now: new Date(options.now) }, { command: 'fedramp sdr', jsonName: 'sdr.json' });
   await store.close();
-  return { document: built!?.model.document, opened };
+  return { document: built?.model.document, opened };
 }
 
 /** What sdrFromStore hides to read the runs' KSI counts (a store recorded before svc kept a KSI history). */

@@ -126,10 +126,10 @@ export class ProcessRun {
     const policy = new Lazy(() => this.policy.evaluator());
     let next: Recording | undefined = await this.recording(await load(inputs[0]), key, policy);
     const recordings: Recording['facts'][] = [];
-    const self = this;
+    const record = async (input: string) => this.recording(await load(input), key, policy);
     async function* requests(): AsyncGenerator<AppendRequest> {
       for (const input of inputs) {
-        const recording: Recording = next ?? (await self.recording(await load(input), key, policy));
+        const recording: Recording = next ?? (await record(input));
         next = undefined;
         recordings.push(recording.facts);
         yield recording.request;

@@ -1,4 +1,4 @@
-import { IntegrityError, InvalidInputError } from '../errors';
+import { type IntegrityError, InvalidInputError } from '../errors';
 import { chainTampered, type RunDigest } from './run-chain';
 import { canonicalText } from './run-id';
 

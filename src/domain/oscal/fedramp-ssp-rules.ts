@@ -351,7 +351,7 @@ function shown(value: unknown): string {
 
 /** A control id as messages show it: bare when it is a plain id, quoted (so it stays on one line) otherwise. */
 function shownControl(id: string): string {
-  return /^[A-Za-z0-9.\-]+$/.test(id) ? id : JSON.stringify(id);
+  return /^[A-Za-z0-9.-]+$/.test(id) ? id : JSON.stringify(id);
 }
 
 function normalizeControlId(id: string): string {

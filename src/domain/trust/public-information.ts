@@ -71,7 +71,7 @@ export function publicInformation(
 function accessInstructions(listing: TrustCenterListing, rules: Pick<Cr26Rules, 'rules'>): string {
   const methods = listing.authentication.length === 0 ? 'the method the provider configures' : listing.authentication.join(', or ');
   return [
-    `${citedTitle(rules, 'Federal agencies get access without a request per user', ['CDS-TRC-USH'])}: the provider registers an agency by its Kerberos realm, the issuer of its users\' client certificates, or its directory domain, and every user and system of the agency is admitted as an agency reader as soon as it authenticates.`,
+    `${citedTitle(rules, 'Federal agencies get access without a request per user', ['CDS-TRC-USH'])}: the provider registers an agency by its Kerberos realm, the issuer of its users' client certificates, or its directory domain, and every user and system of the agency is admitted as an agency reader as soon as it authenticates.`,
     "An agency not registered yet asks the provider's Security contact to add it.",
     `Authenticate with ${methods}.`,
     "Each document answers as JSON (Accept: application/json, valid against FedRAMP's schema where one exists) or as a page (Accept: text/html), both built from the same data.",

@@ -10,8 +10,10 @@ export function collectGarbage(): void {
   if (collect === undefined) {
     try {
       // Required here, not at start-up: most commands never stream a run (and `svc --version` stays fast).
+      /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, above */
       const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
       const { runInNewContext } = require('node:vm') as typeof import('node:vm');
+      /* eslint-enable @typescript-eslint/no-require-imports */
       setFlagsFromString('--expose-gc');
       collect = runInNewContext('gc') as () => void;
     } catch {

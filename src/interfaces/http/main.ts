@@ -45,6 +45,7 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
     return EXIT.ok;
   }
   if (args.version) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside the compiled tree, read where it lies
     io.stdout(require('../../../package.json').version as string);
     return EXIT.ok;
   }
@@ -63,8 +64,10 @@ export async function main(argv: string[], io: MainIo): Promise<number | undefin
   }
   try {
     // Loaded only now: these modules require express, passport and pino.
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded once the api extra is known to be installed */
     const { loadApiConfig } = require('./config/api-config') as typeof import('./config/api-config');
     const { startApi } = require('./server') as typeof import('./server');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const config = loadApiConfig(args.config, io.env, io.cwd, {
       ...(args.host !== undefined ? { host: args.host } : {}),
       ...(args.port !== undefined ? { port: Number(args.port) } : {}),

@@ -36,7 +36,10 @@ describe('the OpenAPI 3.1 document', () => {
     const collect = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(collect);
       else if (node && typeof node === 'object') {
-        for (const [key, value] of Object.entries(node)) key === 'schema' ? schemas.push(value) : collect(value);
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'schema') schemas.push(value);
+          else collect(value);
+        }
       }
     };
     collect(openapi.paths);

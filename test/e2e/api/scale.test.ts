@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { startSvcApi, type StartedApi } from '../../support/api';
 import { FIXTURES, svc } from '../../support/run-svc';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generate } = require('../../../scripts/bench/generate-report.js') as { generate: (n: number, file: string, variant?: string) => number };
 
 const RESULTS = 100_000;

@@ -17,11 +17,11 @@ import { prowlerReport, TRUST_PROFILE } from '../../support/trust-center';
  */
 
 // The built server, as svc-api runs it (its CLOCK token is dist's own).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { buildApi } = require(join(ROOT, 'dist', 'interfaces', 'http', 'server.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { readApiConfig } = require(join(ROOT, 'dist', 'interfaces', 'http', 'config', 'api-config.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { CLOCK } = require(join(ROOT, 'dist', 'ports', 'clock.js'));
 
 const AGENCIES = [...TRUST_PROFILE.agencies, { name: 'Bureau of Tests', domains: ['tests.gov'] }];

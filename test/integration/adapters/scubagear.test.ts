@@ -116,7 +116,6 @@ describe('ScubaGear adapter: detections (DESIGN §12.4)', () => {
 
 describe('the ScubaGear policy → NIST table', () => {
   it('is what scripts/build-scuba-map.js derives from the shared policy-nist-map.tsv', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { derive } = require('../../../scripts/build-scuba-map.js') as { derive: (ref: string) => unknown };
     expect(derive(REFERENCE)).toEqual(JSON.parse(readFileSync(require.resolve('../../../src/infrastructure/scans/data/scubagear-nist.json'), 'utf8')));
   });

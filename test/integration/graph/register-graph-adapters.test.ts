@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { container } from 'tsyringe';
-import { AppError, ConfigError } from '../../../src/domain/errors';
+import { type AppError, ConfigError } from '../../../src/domain/errors';
 import { ExportFileDirectoryService } from '../../../src/infrastructure/directory/export-file-directory-service';
 import { ExportFileOrgPathDirectory } from '../../../src/infrastructure/directory/export-file-org-path-directory';
 import { GraphDirectoryService } from '../../../src/infrastructure/directory/graph-directory-service';

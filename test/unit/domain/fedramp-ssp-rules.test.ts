@@ -8,7 +8,7 @@ import { baselineOfSsp, checkFedrampSsp, FEDRAMP_SSP_RULES } from '../../../src/
 import { FixedCatalogSource } from '../../fakes/fixed-catalog-source';
 
 // The SSP is deliberately untyped here: the rules take whatever JSON the file held.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 type Json = any;
 
 const BASELINE: BaselineControls = { level: 'moderate', title: 'Test Moderate Baseline', controls: ['ac-1', 'ac-2', 'ac-2.1'] };

@@ -121,11 +121,12 @@ export const nessus: VendorParser = {
           };
           break;
         }
-        default:
+        default: {
           const max = entry(KEPT, tag.local);
           if (item && max !== undefined) keep(tag.local, max);
           // Only the scan information plugin's output is read, for the version; all other output is skipped.
           else if (item && tag.local === 'plugin_output' && item.pluginId === SCAN_INFO_PLUGIN && !version) keep('plugin_output', 16 * 1024);
+        }
       }
     };
 

@@ -375,15 +375,13 @@ describe('CheckFedrampReadiness (svc fedramp readiness), unit', () => {
 
   it('reminds of a recorded SCN notice whose day has passed on its rule, the status as judged', async () => {
     const d = await readiness({ holidays: ['2026-11-26'] });
-    await d.container
-      .resolve(WriteScn)
-      .execute({
-        type: 'adaptive',
-        summary: 'Move the database to a new region',
-        dates: { start: '2026-11-02', finish: '2026-11-16' },
-        now: new Date('2026-11-20T12:00:00Z'),
-        out: '/out/scn.json',
-      });
+    await d.container.resolve(WriteScn).execute({
+      type: 'adaptive',
+      summary: 'Move the database to a new region',
+      dates: { start: '2026-11-02', finish: '2026-11-16' },
+      now: new Date('2026-11-20T12:00:00Z'),
+      out: '/out/scn.json',
+    });
     const result = await d.check();
     // 10 business days after 2026-11-16, Thanksgiving skipped: 2026-12-01.
     expect(item(result, 'SCN-ADP-NTF')).toMatchObject({

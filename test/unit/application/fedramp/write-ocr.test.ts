@@ -93,16 +93,14 @@ async function ocr(options: UnitOptions & { runs?: boolean } = {}) {
   if (runs) {
     await conmon('/r/october.json', '2026-10-01T09:00:00Z');
     await conmon('/r/november.json', '2026-11-02T09:00:00Z');
-    await d.container
-      .resolve(EvaluateVulnerability)
-      .execute({
-        group: 'iam_root_mfa_enabled',
-        accept: true,
-        reason: 'break-glass account in a vault',
-        by: 'ciso',
-        class: 'B',
-        now: at('2026-11-03T00:00:00Z'),
-      });
+    await d.container.resolve(EvaluateVulnerability).execute({
+      group: 'iam_root_mfa_enabled',
+      accept: true,
+      reason: 'break-glass account in a vault',
+      by: 'ciso',
+      class: 'B',
+      now: at('2026-11-03T00:00:00Z'),
+    });
   }
   const write = (input: WriteOcrInput) => d.container.resolve(WriteOcr).execute(input);
   const scn = async (input: Omit<WriteScnInput, 'out'>) => {

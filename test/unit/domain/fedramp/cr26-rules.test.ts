@@ -381,9 +381,10 @@ describe('readCr26Rules', () => {
     ],
     [
       'a KSI id that is a rule id',
-      (f) =>
-        (f.KSI.IAM.indicators['KSI-IAM-APM'] = { ...f.KSI.IAM.indicators['KSI-IAM-APM'] }) &&
-        (f.FRR.VDR.data.all.TFR['KSI-IAM-APM'] = f.FRR.VDR.data.all.TFR['VDR-TFR-PVR']),
+      (f) => {
+        f.KSI.IAM.indicators['KSI-IAM-APM'] = { ...f.KSI.IAM.indicators['KSI-IAM-APM'] };
+        f.FRR.VDR.data.all.TFR['KSI-IAM-APM'] = f.FRR.VDR.data.all.TFR['VDR-TFR-PVR'];
+      },
       `KSI.IAM.indicators.KSI-IAM-APM: KSI-IAM-APM is defined twice (first at FRR.VDR.data.all.TFR.KSI-IAM-APM)`,
     ],
   ];
