@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { verifyDsseEnvelope } from '../support/dsse-verifier';
 import { fedrampSchemaErrors, FEDRAMP_SCHEMAS } from '../support/fedramp-schemas';
 import { FIXTURES, svc, type SvcRun } from '../support/run-svc';
-import { PACKAGE_PROFILE } from '../support/fedramp-profile';
+import { PACKAGE_PROFILE, prowlerPackageReport as report } from '../support/fedramp-profile';
 
 const EPOCH = String(Date.parse('2026-11-20T09:00:00Z') / 1000);
 const NOW = '2026-11-25T00:00:00Z';
@@ -31,28 +31,6 @@ beforeAll(() => {
   mkdirSync(work);
   writeFileSync(join(work, 'svc.config.json'), JSON.stringify({ fedramp: PROFILE, fedramp_schemas: FEDRAMP_SCHEMAS }));
   // A report of CR26 ids observed the day before --now, and one of the same KSIs half a year old.
-  const report = (observed: string, ...extra: object[]) => ({
-    schema_version: '1',
-    generated_at: observed,
-    source: { tool: 'Prowler', version: '5.0.0' },
-    results: [
-      { ksi_id: 'KSI-IAM-APM', status: 'PASS', observed_at: observed, checks: [{ id: 'iam_root_mfa_enabled', status: 'PASS' }] },
-      { ksi_id: 'KSI-CNA-RNT', status: 'FAIL', observed_at: observed, checks: [{ id: 'vpc_flow_logs_enabled', status: 'FAIL' }] },
-      ...extra,
-    ],
-    vulnerabilities: [
-      {
-        id: `VULN-${createHash('sha256').update(`Prowler\nvpc_flow_logs_enabled\nvpc-0a1b`).digest('hex').slice(0, 20)}`,
-        source: 'Prowler',
-        finding_id: 'vpc_flow_logs_enabled',
-        resource: 'vpc-0a1b',
-        title: 'VPC Flow Logs are not enabled',
-        scanner_severity: 'medium',
-        detected_at: observed,
-        kind: 'configuration',
-      },
-    ],
-  });
   writeFileSync(
     join(work, 'fresh.json'),
     JSON.stringify(report('2026-11-24T08:00:00Z', { ksi_id: 'KSI-AC-02', status: 'WARN', observed_at: '2026-11-24T08:00:00Z' })),

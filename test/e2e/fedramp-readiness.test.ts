@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import rulesData from '../../src/domain/fedramp/data/cr26-rules.json';
+import { READINESS_REPORT, READINESS_STATEMENTS } from '../support/readiness-fixtures';
 import { FIXTURES, svc, type SvcRun } from '../support/run-svc';
 
 /** After 2026-12-07, so the VDR rules are in force for a 20x application. */
@@ -13,36 +14,6 @@ const PROFILE = {
   evidence_base_uri: 'https://trust.example.com/fedramp',
   statements: 'statements.md',
 };
-const STATEMENTS = [
-  '# Statements',
-  '',
-  '## KSI-IAM-APM',
-  'Every account signs in with a passkey.',
-  '',
-  '## VDR-TFR-PVR',
-  'We remediate by N-rating within the timeframes.',
-  '',
-].join('\n');
-/** A report keyed by CR26 ids, generated the day before NOW. */
-const CR26_REPORT = {
-  schema_version: '1',
-  generated_at: '2026-12-09T08:00:00Z',
-  source: { tool: 'svc-fixture', version: '1' },
-  results: [
-    {
-      ksi_id: 'KSI-IAM-APM',
-      status: 'PASS',
-      observed_at: '2026-12-09T07:00:00Z',
-      checks: [
-        { id: 'passkeys-only', status: 'PASS' },
-        { id: 'no-passwords', status: 'PASS' },
-      ],
-    },
-    { ksi_id: 'KSI-CNA-RNT', status: 'PASS', observed_at: '2026-11-20T07:00:00Z', checks: [{ id: 'deny-by-default', status: 'PASS' }] },
-    { ksi_id: 'KSI-CED-RAT', status: 'PASS', observed_at: '2026-10-01T00:00:00Z', evidence_kind: 'non-machine' },
-    { ksi_id: 'KSI-SVC-SIN', status: 'FAIL', observed_at: '2026-12-09T07:00:00Z', checks: [{ id: 'signed-artifacts', status: 'FAIL' }] },
-  ],
-};
 
 let tmp: string;
 beforeAll(() => {
@@ -51,7 +22,7 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A working directory with its svc.config.json (`fedramp` profile) and statements file. */
-function workDir(name: string, fedramp: Record<string, unknown> = PROFILE, statements = STATEMENTS): string {
+function workDir(name: string, fedramp: Record<string, unknown> = PROFILE, statements = READINESS_STATEMENTS): string {
   const dir = join(tmp, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'svc.config.json'), JSON.stringify({ fedramp }));
@@ -121,7 +92,7 @@ describe('svc fedramp readiness: the latest recorded run', () => {
   let lines: string[];
   beforeAll(() => {
     dir = workDir('recorded');
-    writeFileSync(join(dir, 'cr26-report.json'), JSON.stringify(CR26_REPORT));
+    writeFileSync(join(dir, 'cr26-report.json'), JSON.stringify(READINESS_REPORT));
     expect(inDir(dir, ['conmon', 'process', join(FIXTURES, 'sample-baseline.json')]).status).toBe(0);
     // The later report is the same source's latest part (docs/conmon.md, "Sources"): it replaces the first.
     expect(inDir(dir, ['conmon', 'process', 'cr26-report.json', '--source', 'ScubaGear (contoso.onmicrosoft.com)']).status).toBe(0);
@@ -277,7 +248,7 @@ describe('svc fedramp readiness: ready', () => {
     const statements = [...applicable.rules, ...applicable.ksis].map((r) => `## ${r.id}\nHow we meet ${r.id}.\n`).join('\n');
     const dir = workDir('ready', PROFILE, statements);
     const report = {
-      ...CR26_REPORT,
+      ...READINESS_REPORT,
       results: applicable.ksis.map((k) => ({ ksi_id: k.id, status: 'PASS', observed_at: '2026-12-09T07:00:00Z', checks: [{ id: 'check', status: 'PASS' }] })),
     };
     writeFileSync(join(dir, 'all-pass.json'), JSON.stringify(report));

@@ -10,6 +10,7 @@ import type { FedrampProfile } from '../../../../src/domain/fedramp/profile';
 import type { ReadinessItem } from '../../../../src/domain/fedramp/readiness';
 import { FEDRAMP_RULES_SOURCE } from '../../../../src/ports/fedramp-rules-source';
 import { builtInRules, FixedRulesSource } from '../../../fakes/fixed-rules-source';
+import { READINESS_REPORT, READINESS_STATEMENTS } from '../../../support/readiness-fixtures';
 import { unitContainer, type UnitOptions } from '../../../support/unit-container';
 import rulesData from '../../../../src/domain/fedramp/data/cr26-rules.json';
 
@@ -31,35 +32,6 @@ const PROFILE: FedrampProfile = {
   evidence_base_uri: 'https://trust.example.com/fedramp',
   statements: STATEMENTS_FILE,
 };
-const STATEMENTS = [
-  '# Statements',
-  '',
-  '## KSI-IAM-APM',
-  'Every account signs in with a passkey.',
-  '',
-  '## VDR-TFR-PVR',
-  'We remediate by N-rating within the timeframes.',
-  '',
-].join('\n');
-const CR26_REPORT = {
-  schema_version: '1',
-  generated_at: '2026-12-09T08:00:00Z',
-  source: { tool: 'svc-fixture', version: '1' },
-  results: [
-    {
-      ksi_id: 'KSI-IAM-APM',
-      status: 'PASS',
-      observed_at: '2026-12-09T07:00:00Z',
-      checks: [
-        { id: 'passkeys-only', status: 'PASS' },
-        { id: 'no-passwords', status: 'PASS' },
-      ],
-    },
-    { ksi_id: 'KSI-CNA-RNT', status: 'PASS', observed_at: '2026-11-20T07:00:00Z', checks: [{ id: 'deny-by-default', status: 'PASS' }] },
-    { ksi_id: 'KSI-CED-RAT', status: 'PASS', observed_at: '2026-10-01T00:00:00Z', evidence_kind: 'non-machine' },
-    { ksi_id: 'KSI-SVC-SIN', status: 'FAIL', observed_at: '2026-12-09T07:00:00Z', checks: [{ id: 'signed-artifacts', status: 'FAIL' }] },
-  ],
-};
 /** Another source, Prowler, whose last run is three weeks old. */
 const PROWLER = {
   schema_version: '1',
@@ -68,9 +40,9 @@ const PROWLER = {
   results: [{ ksi_id: 'KSI-RPL-ABO', status: 'PASS', observed_at: '2026-11-20T08:00:00Z' }],
 };
 const FILES = {
-  '/work/cr26-report.json': CR26_REPORT,
+  '/work/cr26-report.json': READINESS_REPORT,
   '/work/prowler.json': PROWLER,
-  [STATEMENTS_FILE]: STATEMENTS,
+  [STATEMENTS_FILE]: READINESS_STATEMENTS,
   '/work/statuses.md': [
     '## VDR-TFR-PVR',
     'We will remediate by N-rating.',

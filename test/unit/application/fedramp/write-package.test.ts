@@ -11,7 +11,7 @@ import type { FedrampSchemaSet } from '../../../../src/ports/schema-validator';
 import { FixedSchemaValidator } from '../../../fakes/fixed-schema-validator';
 import { TEST_SETTINGS } from '../../../support/builders';
 import { verifyDsseEnvelope } from '../../../support/dsse-verifier';
-import { PACKAGE_PROFILE } from '../../../support/fedramp-profile';
+import { PACKAGE_PROFILE, prowlerPackageReport as report } from '../../../support/fedramp-profile';
 import { unitContainer, type UnitOptions } from '../../../support/unit-container';
 
 // The e2e test's inputs (test/e2e/fedramp-package.test.ts): a Prowler report of CR26 ids observed the day before --now
@@ -25,28 +25,6 @@ const PROFILE = PACKAGE_PROFILE as unknown as FedrampProfile;
 const PACKAGE_URI = PACKAGE_PROFILE.package_uri;
 const GROUP = `VG-${hex('vpc_flow_logs_enabled').slice(0, 16)}`;
 
-const report = (observed: string, ...extra: object[]) => ({
-  schema_version: '1',
-  generated_at: observed,
-  source: { tool: 'Prowler', version: '5.0.0' },
-  results: [
-    { ksi_id: 'KSI-IAM-APM', status: 'PASS', observed_at: observed, checks: [{ id: 'iam_root_mfa_enabled', status: 'PASS' }] },
-    { ksi_id: 'KSI-CNA-RNT', status: 'FAIL', observed_at: observed, checks: [{ id: 'vpc_flow_logs_enabled', status: 'FAIL' }] },
-    ...extra,
-  ],
-  vulnerabilities: [
-    {
-      id: `VULN-${hex('Prowler\nvpc_flow_logs_enabled\nvpc-0a1b').slice(0, 20)}`,
-      source: 'Prowler',
-      finding_id: 'vpc_flow_logs_enabled',
-      resource: 'vpc-0a1b',
-      title: 'VPC Flow Logs are not enabled',
-      scanner_severity: 'medium',
-      detected_at: observed,
-      kind: 'configuration',
-    },
-  ],
-});
 const FRESH = report('2026-11-24T08:00:00Z', { ksi_id: 'KSI-AC-02', status: 'WARN', observed_at: '2026-11-24T08:00:00Z' });
 const OLD = report('2026-05-04T08:00:00Z');
 const FILES = { '/work/fresh.json': FRESH, '/work/old.json': OLD };
