@@ -1,4 +1,5 @@
 import type { OcrDocument } from './ocr-document';
+import type { ScnDocument } from './scn-document';
 
 /**
  * What the ongoing-certification commands record in the run store's journal (DESIGN §12.5): each record holds the
@@ -34,7 +35,7 @@ export interface ScnRecord {
   ksis: string[];
   controls: string[];
   /** The SCN as written (FedRAMP's schema). */
-  document: Record<string, unknown>;
+  document: ScnDocument;
 }
 
 /** `fedramp incident`'s record: one per report (initial, ongoing, final). */

@@ -6,6 +6,7 @@ import type { Cr26Class, Cr26Rules, Cr26TimeUnit } from './cr26-rules';
 import { addCadence, timeframeText, type HolidayTest } from './evidence-cadence';
 import type { Recorded, ScnNotice, ScnRecord } from './ongoing-records';
 import type { ReadinessItem } from './readiness';
+import type { ScnDocument, ScnMilestone } from './scn-document';
 import { fedrampControlId } from './sdr';
 import { quotedMarkdown, twinHeader, type TwinHeader } from './twin';
 
@@ -229,7 +230,7 @@ export interface ScnInput {
   statements: ScnStatements;
 }
 
-const TYPE_WORDS: Record<ScnType, string> = { adaptive: 'Adaptive', transformative: 'Transformative' };
+const TYPE_WORDS: Record<ScnType, ScnDocument['changeType']> = { adaptive: 'Adaptive', transformative: 'Transformative' };
 const ANCHOR_MILESTONES: Record<ScnAnchor, string> = {
   start: 'The change starts',
   finish: 'The change is finished',
@@ -242,10 +243,10 @@ const ANCHOR_MILESTONES: Record<ScnAnchor, string> = {
  * milestone with its rule, and a summary saying how the days were counted), and, from a drift report, the KSIs and
  * controls to verify (`impactedControls`, controls as FedRAMP writes them) and the drift in the impact analysis.
  */
-export function buildScn(input: ScnInput): Record<string, unknown> {
+export function buildScn(input: ScnInput): ScnDocument {
   const { dates, statements: s } = input;
   const milestones = [
-    ...input.notices.dated.map((n) => ({
+    ...input.notices.dated.map((n): ScnMilestone => ({
       milestoneDescription: `Notify all necessary parties: ${n.notice} (${n.rule}), ${noticeCounting(n)}`,
       targetDate: n.date,
     })),
@@ -297,27 +298,21 @@ function planSummary(input: ScnInput, impacted: readonly string[]): string {
 }
 
 /** The SCN's Markdown twin, from the document written (SCN-CSO-HRM: human-readable and JSON from one model). */
-export function scnMarkdown(scn: Record<string, unknown>, header: TwinHeader): string {
-  const text = (key: string) => (typeof scn[key] === 'string' ? (scn[key] as string) : undefined);
-  const plan = scn.planAndTimeline as {
-    summary: string;
-    plannedStart?: string;
-    plannedCompletion?: string;
-    milestones?: { milestoneDescription: string; targetDate?: string }[];
-  };
+export function scnMarkdown(scn: ScnDocument, header: TwinHeader): string {
+  const plan = scn.planAndTimeline;
   const facts: [string, string | undefined][] = [
-    ['Change type', text('changeType')],
-    ['Description', text('changeDescription')],
-    ['Why this type', text('changeTypeExplanation')],
-    ['Reason', text('reason')],
-    ['Customer impact', text('customerImpact')],
-    ['Assessor', text('assessorName')],
-    ['Related vulnerability', text('relatedVulnerability')],
+    ['Change type', scn.changeType],
+    ['Description', scn.changeDescription],
+    ['Why this type', scn.changeTypeExplanation],
+    ['Reason', scn.reason],
+    ['Customer impact', scn.customerImpact],
+    ['Assessor', scn.assessorName],
+    ['Related vulnerability', scn.relatedVulnerability],
     ['Planned start', plan.plannedStart],
     ['Planned completion', plan.plannedCompletion],
   ];
-  const impacted = (scn.impactedControls as string[] | undefined) ?? [];
-  const analysis = text('impactAnalysis');
+  const impacted = scn.impactedControls ?? [];
+  const analysis = scn.impactAnalysis;
   const lines = [
     ...twinHeader(header),
     ...facts.filter(([, v]) => v !== undefined).map(([k, v]) => `- ${k}: ${markdownText(v!)}`),
@@ -329,12 +324,7 @@ export function scnMarkdown(scn: Record<string, unknown>, header: TwinHeader): s
     '',
     ...(plan.milestones === undefined
       ? []
-      : [
-          '| Target date | Milestone |',
-          '|---|---|',
-          ...plan.milestones.map((m) => `| ${m.targetDate ?? '-'} | ${markdownText(m.milestoneDescription)} |`),
-          '',
-        ]),
+      : ['| Target date | Milestone |', '|---|---|', ...plan.milestones.map((m) => `| ${m.targetDate} | ${markdownText(m.milestoneDescription)} |`), '']),
     '## Impacted KSIs and controls',
     '',
     impacted.length === 0 ? 'None named (no drift report given).' : impacted.map(markdownText).join(', '),

@@ -8,7 +8,12 @@ const scn = (over: Partial<ScnRecord>): ScnRecord => ({
   notices: [],
   ksis: [],
   controls: [],
-  document: {},
+  document: {
+    certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json',
+    changeType: over.type === 'adaptive' ? 'Adaptive' : 'Transformative',
+    changeDescription: over.summary ?? 'Move to a new region',
+    planAndTimeline: { summary: 'Start and completion not yet dated.' },
+  },
   ...over,
 });
 const incident = (over: Partial<IncidentRecord>): IncidentRecord => ({

@@ -299,7 +299,7 @@ describe('buildScn and scnMarkdown', () => {
       impactedControls: [...impact.ksis, 'AC-02', 'AC-02 (01)', 'AC-03', 'AC-10', ...impact.controls.slice(4).map(() => expect.any(String))],
       impactAnalysis: `https://trust.example.com/sia.pdf\n\n${impact.analysis}`,
     });
-    const plan = scn.planAndTimeline as Record<string, unknown>;
+    const plan = scn.planAndTimeline;
     expect([plan.plannedStart, plan.plannedCompletion]).toEqual(['2027-01-04', '2027-01-14']);
     expect(plan.milestones).toEqual([
       {
@@ -377,7 +377,12 @@ describe('scnWarnings: reminders of notice days that have passed', () => {
     notices: [],
     ksis: [],
     controls: [],
-    document: {},
+    document: {
+      certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json',
+      changeType: extra.type === 'adaptive' ? 'Adaptive' : 'Transformative',
+      changeDescription: summary,
+      planAndTimeline: { summary: 'Start and completion not yet dated.' },
+    },
     ...extra,
   });
   const planned = record('Move to Kubernetes', {
