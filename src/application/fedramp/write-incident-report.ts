@@ -22,6 +22,7 @@ import {
   type IncidentReportType,
 } from '../../domain/fedramp/incident';
 import { INCIDENT_KIND, type IncidentRecord, type Recorded } from '../../domain/fedramp/ongoing-records';
+import type { IncidentDocument } from '../../domain/fedramp/incident-document';
 import { OngoingJournal } from './ongoing-journal';
 import { configuredAgencies, requireProfileKeys } from '../../domain/fedramp/profile';
 import { isError } from '../../domain/oscal/oscal-problem';
@@ -75,7 +76,7 @@ export interface WriteIncidentReportResult {
   due: IncidentDue & { basis: DueFrom; late: boolean };
   /** When the report was written (`--now` or the clock), the time it is recorded at. */
   at: string;
-  document: Record<string, unknown>;
+  document: IncidentDocument;
   written?: { json: { path: string } & WrittenFile; markdown: { path: string } & WrittenFile };
   recorded: { journal_seq: number } | { draft: true };
   validation: { validated: true; schema: string; judged_by?: JudgedBy } | { validated: false; note: string };
@@ -298,8 +299,7 @@ export class WriteIncidentReport {
         : groupIncidentFacts(
             judged.group,
             judged.judgment,
-            incidentFlaggedAt(judged.group, rules, cls, now) ??
-              (initial.document as { timeline?: { evaluationCompletedAt?: string } }).timeline?.evaluationCompletedAt,
+            incidentFlaggedAt(judged.group, rules, cls, now) ?? initial.document.timeline?.evaluationCompletedAt,
           );
     const last = earlier[earlier.length - 1];
     const rated = followUpRating(input.n, facts, judged, last);
@@ -340,7 +340,7 @@ export class WriteIncidentReport {
   /** A report svc built that FedRAMP's schema rejects is svc's bug (an internal error, exit 70): nothing is written. */
   private async validate(
     set: FedrampSchemaSet,
-    document: Record<string, unknown>,
+    document: IncidentDocument,
     out: string | undefined,
   ): Promise<{ validated: true; schema: string; judged_by?: JudgedBy }> {
     const problems = (await this.schemas.validateFedramp(set, 'incident', document)).filter(isError);

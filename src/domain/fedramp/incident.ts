@@ -9,6 +9,8 @@ import { ratingRange, SCHEMA_RATINGS } from '../vulnerabilities/pain-ratings';
 import type { VulnerabilityGroup } from '../vulnerabilities/vulnerability-reports';
 import { painTimeframe, type Cr26Class, type Cr26Force, type Cr26Rules, type Cr26TimeUnit } from './cr26-rules';
 import { addCadence, timeframeText, type HolidayTest } from './evidence-cadence';
+import type { Cr26Shapes } from './schema-shapes';
+import type { IncidentDocument, IncidentPotentialImpact, IncidentTimeline, IncidentTimelineMilestone } from './incident-document';
 import { twinHeader, type TwinHeader } from './twin';
 
 /** The three reports of an incident's life (IEC-CSO-IIR, IEC-CSO-OIR, IEC-CSO-FIR), as `--type` names them. */
@@ -22,7 +24,7 @@ export const INCIDENT_RULES: Record<IncidentReportType, string> = { initial: 'IE
 const CELLS: Record<IncidentReportType, string> = { initial: 'iir', ongoing: 'oir', final: 'fir' };
 
 /** The schema's `reportType`, and the rules' name of each report (the Markdown twin's title). */
-const SCHEMA_TYPES: Record<IncidentReportType, 'Initial' | 'Ongoing' | 'Final'> = { initial: 'Initial', ongoing: 'Ongoing', final: 'Final' };
+const SCHEMA_TYPES: Record<IncidentReportType, IncidentDocument['reportType']> = { initial: 'Initial', ongoing: 'Ongoing', final: 'Final' };
 
 /** IEC-CSO-DPR: an incident whose PAIN is not estimated is treated as N5. */
 export const DEFAULT_PAIN: NRating = 5;
@@ -232,24 +234,18 @@ export function groupIncidentFacts(
   };
 }
 
-/** Which form `potentialImpact` takes in the schema in use: a string (2026-06-24) or an object (0.2 on). */
-export type PotentialImpactForm = 'string' | 'object';
-
-/** The form an incident report schema declares for `potentialImpact`; a string unless it declares `type: object`. */
-export function potentialImpactForm(schema: unknown): PotentialImpactForm {
-  const declared = (schema as { properties?: { potentialImpact?: { type?: unknown } } } | null)?.properties?.potentialImpact?.type;
-  return declared === 'object' ? 'object' : 'string';
-}
+/** Which form `potentialImpact` takes in the schema in use, as the schemas decide it (cr26Shapes, the one place that reads it). */
+export type PotentialImpactForm = Cr26Shapes['potentialImpact'];
 
 /**
  * The incident report in FedRAMP's schema (IEC-CSO-IIR/OIR/FIR): what svc holds, nothing it does not (no
  * coordinator contact, functional impact, indicators of compromise or root cause: the provider's to give).
  * `relatedCveIds` keeps only CVE ids; `potentialImpact` takes `form`; a Final report carries `resolvedAt`.
  */
-export function buildIncidentReport(m: IncidentReportModel, form: PotentialImpactForm, ratings: readonly NRating[] = SCHEMA_RATINGS): Record<string, unknown> {
+export function buildIncidentReport(m: IncidentReportModel, form: PotentialImpactForm, ratings: readonly NRating[] = SCHEMA_RATINGS): IncidentDocument {
   const t = m.timeline;
-  const milestones = sortedMilestones(t.milestones).map((x) => ({ occurredAt: x.at, milestoneDescription: x.what }));
-  const timeline = {
+  const milestones = sortedMilestones(t.milestones).map((x): IncidentTimelineMilestone => ({ occurredAt: x.at, milestoneDescription: x.what }));
+  const timeline: IncidentTimeline = {
     ...(t.startedAt === undefined ? {} : { startedAt: t.startedAt }),
     ...(t.detectedAt === undefined ? {} : { detectedAt: t.detectedAt }),
     ...(t.detectionSource === undefined ? {} : { detectionSource: t.detectionSource }),
@@ -287,7 +283,7 @@ export function ratingHistory(r: IncidentRating): NRating[] {
  * carry (N0, VER-EVA-EPA from 2026.10.05.01) is left out of historicalRating and currentRating and said in
  * evaluationNotes instead.
  */
-function ratingObject(r: IncidentRating, ratings: readonly NRating[]): Record<string, unknown> {
+function ratingObject(r: IncidentRating, ratings: readonly NRating[]): IncidentPotentialImpact {
   const history = ratingHistory(r);
   const unwritable = [...new Set(history.filter((n) => !ratings.includes(n)))];
   const notes = [

@@ -1,3 +1,4 @@
+import type { IncidentDocument } from './incident-document';
 import type { OcrDocument } from './ocr-document';
 import type { ScnDocument } from './scn-document';
 
@@ -54,7 +55,7 @@ export interface IncidentRecord {
   affected_agencies: string[];
   lessons_learned: string[];
   /** The report as written (FedRAMP's schema). */
-  document: Record<string, unknown>;
+  document: IncidentDocument;
   /** The PAIN N-rating (1–5) the report gave, which times the incident's next report when none is given. */
   n?: number;
 }

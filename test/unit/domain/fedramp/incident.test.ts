@@ -16,11 +16,11 @@ import {
   incidentTimeframe,
   INCIDENT_REPORT_TYPES,
   INCIDENT_RULES,
-  potentialImpactForm,
   timeframeWords,
   type IncidentReportModel,
   type IncidentReportType,
 } from '../../../../src/domain/fedramp/incident';
+import { cr26Shapes } from '../../../../src/domain/fedramp/schema-shapes';
 import { judgeGroup, type Evaluation, type NRating } from '../../../../src/domain/vulnerabilities/lifecycle';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 import { PureJsHashing } from '../../../fakes/pure-js-hashing';
@@ -299,10 +299,10 @@ describe('the incident report document', () => {
 
   it('writes potentialImpact in the form the schema in use declares: a string in the 2026-06-24 file, else an object', () => {
     const schema = JSON.parse(readFileSync(join(FEDRAMP_SCHEMAS, 'fedramp-incident-report-schema-2026-06-24.json'), 'utf8'));
-    expect(potentialImpactForm(schema)).toBe('string');
+    expect(cr26Shapes({ incident: schema }).potentialImpact).toBe('string');
     const newer = structuredClone(schema);
     newer.properties.potentialImpact.type = 'object';
-    expect(potentialImpactForm(newer)).toBe('object');
+    expect(cr26Shapes({ incident: newer }).potentialImpact).toBe('object');
     expect(buildIncidentReport(model(), 'object').potentialImpact).toEqual({ historicalRating: [4, 5, 3], currentRating: 3, evaluationNotes: 'WAF rule' });
   });
 

@@ -24,7 +24,13 @@ const incident = (over: Partial<IncidentRecord>): IncidentRecord => ({
   due_at: '2026-10-05T16:00:00Z',
   affected_agencies: [],
   lessons_learned: [],
-  document: {},
+  document: {
+    certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json',
+    reportType: 'Initial',
+    providerTrackingId: over.tracking_id ?? 'INC-1',
+    incidentDescription: over.summary ?? 'CVE-2026-1000 exploitable on api.example.com',
+    potentialImpact: { historicalRating: [4], currentRating: 4 },
+  },
   ...over,
 });
 const input = (over: Partial<OcrInput> = {}): OcrInput => ({
