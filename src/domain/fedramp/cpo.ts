@@ -5,31 +5,25 @@ import type { ContentDigest } from '../evidence/content-digest';
 import { describe, isPlainObject } from '../encoding/json-values';
 import type { Cr26Class, Cr26Force, Cr26Rules } from './cr26-rules';
 import { citedTitle, holdsRule, reliedRule } from './relied-rules';
+import type {
+  CpoAdvisor,
+  CpoAssessor,
+  CpoDocument,
+  CpoMetadata,
+  CpoRepository,
+  CpoServiceIdentification,
+  CpoServiceProperties,
+  CpoThirdPartyInformationResources,
+} from './cpo-document';
 import type { AccountableOfficial, FedrampProfile } from './profile';
 import { quotedMarkdown, twinHeader } from './twin';
 
 /** The profile keys the CPO is built from (DESIGN §12.1: `cpo` needs these). */
 export const CPO_PROFILE_KEYS = ['type', 'class', 'fedramp_id', 'package_uri', 'cpo', 'accountable_official'] as const;
 
+export type { CpoDocument, CpoMetadata } from './cpo-document';
+
 export type CpoProfile = FedrampProfile & Required<Pick<FedrampProfile, (typeof CPO_PROFILE_KEYS)[number]>>;
-
-/** CPO-CSO-MTD: the accountable official and the CPO's version, last update and source of update. */
-export interface CpoMetadata {
-  accountableOfficial: AccountableOfficial;
-  version: string;
-  /** ISO-8601 UTC, to the second. */
-  lastUpdated: string;
-  /** What wrote it: `svc 0.9.0 fedramp cpo`. */
-  updateSource: string;
-}
-
-/** The CPO as written: the profile's `cpo` object in the schema's field names, completed by svc. */
-export type CpoDocument = Record<string, unknown> & {
-  serviceIdentification: Record<string, unknown>;
-  serviceProperties: Record<string, unknown>;
-  certificationPackageOverviewUri: string;
-  metadata: CpoMetadata;
-};
 
 /** The assessor's overall summary (CPO-CSO-OSA): the file the profile names, as read. */
 export interface AssessorSummary {
@@ -62,7 +56,7 @@ export interface CpoInput {
 }
 
 /** The sections svc knows, in the schema's order; other top-level keys of the profile's object follow in its order. */
-const SECTIONS = [
+const SECTIONS: readonly Named<CpoDocument>[] = [
   'serviceIdentification',
   'serviceProperties',
   'contactInformation',
@@ -72,7 +66,7 @@ const SECTIONS = [
   'thirdPartyInformationResources',
 ] as const;
 /** Top-level keys svc writes from other profile keys. */
-const FILLED = ['certificationPackageOverviewUri', 'metadata'] as const;
+const FILLED: readonly Named<CpoDocument>[] = ['certificationPackageOverviewUri', 'metadata'];
 
 type Digest = Pick<ContentDigest, 'canonicalize' | 'sha256'>;
 
@@ -114,17 +108,23 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
   if (input.nextOcrDate !== undefined)
     agree('serviceProperties.nextOngoingCertificationReportDate', nextOcr, input.nextOcrDate, 'the last recorded OCR (CCM-OCR-NRD)');
 
+  // Built in the order written; the profile's fields are copied as given (see CpoDocument), hence the cast at the end.
   const document: Record<string, unknown> = {};
   for (const key of SECTIONS) {
-    if (key === 'serviceIdentification')
-      document[key] = { fedRampPackageId: profile.fedramp_id, certificationType, ...without(identification, ['fedRampPackageId', 'certificationType']) };
-    else if (key === 'serviceProperties') {
+    if (key === 'serviceIdentification') {
+      const filled: CpoServiceIdentification = {
+        fedRampPackageId: profile.fedramp_id,
+        certificationType,
+        ...without(identification, ['fedRampPackageId', 'certificationType']),
+      };
+      document[key] = filled;
+    } else if (key === 'serviceProperties') {
       const next = input.nextOcrDate ?? nextOcr ?? input.firstOcrDate;
-      const rest = without(properties, ['nextOngoingCertificationReportDate']);
+      const rest: CpoServiceProperties = without(properties, ['nextOngoingCertificationReportDate']);
       document[key] = next === undefined ? rest : { ...rest, nextOngoingCertificationReportDate: next };
     } else if (key === 'advisors') {
       if (cpo.advisors !== undefined) fail('advisors', 'svc writes the advisors from fedramp.advisors (a list of names); move them there');
-      if (input.advisors !== undefined && input.advisors.length > 0) document.advisors = input.advisors.map((name) => ({ name }));
+      if (input.advisors !== undefined && input.advisors.length > 0) document.advisors = input.advisors.map((name): CpoAdvisor => ({ name }));
     } else if (cpo[key] !== undefined) document[key] = cpo[key];
   }
   for (const [key, value] of Object.entries(cpo))
@@ -133,7 +133,8 @@ export function buildCpo(input: CpoInput, digest: Digest): CpoDocument {
   const official = profile.accountable_official;
   const accountableOfficial = { name: official.name, title: official.title, email: official.email };
   const version = input.version ?? cpoVersion(document, accountableOfficial, input.summary, digest);
-  document.metadata = { accountableOfficial, version, lastUpdated: isoSeconds(input.now), updateSource: input.updateSource };
+  const metadata: CpoMetadata = { accountableOfficial, version, lastUpdated: isoSeconds(input.now), updateSource: input.updateSource };
+  document.metadata = metadata;
   return document as CpoDocument;
 }
 
@@ -158,7 +159,10 @@ export interface CpoTwinInput {
   related?: { resources: string; flows: string };
 }
 
-const ID_LABELS: [string, string][] = [
+/** The fields a section's type names, not its index signature: a label of a misspelt field does not compile. */
+type Named<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] } & string;
+
+const ID_LABELS: [Named<CpoServiceIdentification>, string][] = [
   ['fedRampPackageId', 'FedRAMP ID'],
   ['providerName', 'Provider'],
   ['serviceName', 'Service'],
@@ -168,13 +172,17 @@ const ID_LABELS: [string, string][] = [
   ['website', 'Website'],
   ['logo', 'Logo'],
 ];
-const PROPERTY_LABELS: [string, string][] = [
+const PROPERTY_LABELS: [Named<CpoServiceProperties>, string][] = [
   ['serviceType', 'Service model'],
   ['deploymentModel', 'Deployment model'],
   ['businessCategory', 'Business category'],
   ['nextOngoingCertificationReportDate', 'Next Ongoing Certification Report'],
 ];
-const REPOSITORIES: [string, string][] = [
+const ASSESSOR_LABELS: [keyof CpoAssessor, string][] = [
+  ['name', 'Name'],
+  ['assessorID', "Assessor's FedRAMP ID"],
+];
+const REPOSITORIES: ['trustCenter' | 'secureConfigurationGuidance', string][] = [
   ['trustCenter', 'Trust center'],
   ['secureConfigurationGuidance', 'Secure configuration guidance'],
 ];
@@ -187,7 +195,7 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
   const lines = twinHeader({
     title: 'Certification Package Overview',
     service: typeof id.serviceName === 'string' ? id.serviceName : undefined,
-    fedrampId: String(id.fedRampPackageId),
+    fedrampId: id.fedRampPackageId,
     packageUri: document.certificationPackageOverviewUri,
     rulesVersion: twin.rules.info.version,
     tool: twin.tool,
@@ -210,7 +218,7 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
   if (repositories.length > 0) {
     lines.push('', '| repository | type | URL | authentication required | description | access instructions |', '|---|---|---|---|---|---|');
     for (const { label, repository } of repositories) {
-      const r = isPlainObject(repository) ? repository : {};
+      const r: Partial<CpoRepository> = isPlainObject(repository) ? repository : {};
       lines.push(
         row([label, cell(r.repositoryType), cell(r.url), cell(r.authenticationRequired), cell(r.repositoryDescription), cell(r.accessRequestInstructions)]),
       );
@@ -230,14 +238,7 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
   );
 
   lines.push('', '## Independent assessor', '');
-  lines.push(
-    ...(isPlainObject(document.assessor)
-      ? fieldTable(document.assessor, [
-          ['name', 'Name'],
-          ['assessorID', "Assessor's FedRAMP ID"],
-        ])
-      : ['None named (fedramp.cpo.assessor).']),
-  );
+  lines.push(...(isPlainObject(document.assessor) ? fieldTable(document.assessor, ASSESSOR_LABELS) : ['None named (fedramp.cpo.assessor).']));
 
   lines.push(
     '',
@@ -252,7 +253,7 @@ export function cpoMarkdown(document: CpoDocument, twin: CpoTwinInput): string {
   );
 
   lines.push('', '## Third-party information resources', '');
-  const third = isPlainObject(document.thirdPartyInformationResources) ? document.thirdPartyInformationResources : {};
+  const third: CpoThirdPartyInformationResources = isPlainObject(document.thirdPartyInformationResources) ? document.thirdPartyInformationResources : {};
   lines.push(
     'FedRAMP certified:',
     '',
@@ -327,15 +328,16 @@ function fieldTable(object: Record<string, unknown>, labels: [string, string][],
   return rows.length === 0 ? ['None given.'] : ['| field | value |', '|---|---|', ...rows];
 }
 
-/** A list of objects as a table of the given fields (others, if any, in a last column). */
-function listTable(list: unknown, headings: string[], keys: string[], none: string): string[] {
+/** A list of objects as a table of the given fields of its entries' type (others, if any, in a last column). */
+function listTable<T>(list: readonly T[] | undefined, headings: string[], keys: readonly (keyof T & string)[], none: string): string[] {
   if (!Array.isArray(list) || list.length === 0) return [list === undefined || Array.isArray(list) ? none : cell(list)];
-  const extra = list.some((item) => isPlainObject(item) && Object.keys(item).some((k) => !keys.includes(k)));
+  const known: readonly string[] = keys;
+  const extra = list.some((item) => isPlainObject(item) && Object.keys(item).some((k) => !known.includes(k)));
   const head = extra ? [...headings, 'other'] : headings;
   const rows = list.map((item) => {
     const o = isPlainObject(item) ? item : {};
     const cells = keys.map((k) => cell(o[k]));
-    if (extra) cells.push(cell(Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)))));
+    if (extra) cells.push(cell(Object.fromEntries(Object.entries(o).filter(([k]) => !known.includes(k)))));
     return row(isPlainObject(item) ? cells : [cell(item), ...cells.slice(1)]);
   });
   return [row(head.map(markdownText)), `|${head.map(() => '---').join('|')}|`, ...rows];

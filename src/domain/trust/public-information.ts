@@ -1,4 +1,4 @@
-import type { CpoDocument } from '../fedramp/cpo';
+import type { CpoContact, CpoDocument, CpoRepository } from '../fedramp/cpo-document';
 import type { Cr26Class, Cr26Rules } from '../fedramp/cr26-rules';
 import { citedTitle, citing, reliedRule } from '../fedramp/relied-rules';
 import { isPlainObject } from '../encoding/json-values';
@@ -24,6 +24,27 @@ export interface TrustCenterListing {
 /** The rule the public information answers; cited where the release in use holds it. */
 export const PUBLIC_RULE = reliedRule('CDS-CSO-PUB');
 
+/** CDS-CSO-PUB's public information: the CPO's fields the rule lists (each as the CPO has it), and svc's `trustCenter`. */
+export type PublicInformation = Pick<
+  CpoDocument,
+  'serviceIdentification' | 'serviceProperties' | 'assessor' | 'certifiedServices' | 'certificationPackageOverviewUri'
+> & {
+  /** The sales and security contacts. */
+  contactInformation: CpoContact[];
+  trustCenter: PublicTrustCenter;
+};
+
+/** svc's own key of the public information: what the CPO has no field for. */
+export interface PublicTrustCenter {
+  rule?: typeof PUBLIC_RULE;
+  certificationClass: Cr26Class;
+  /** The CPO's metadata.lastUpdated. */
+  lastUpdated: string;
+  documents: Omit<TrustCenterDocument, 'rules'>[];
+  authentication: string[];
+  accessInstructions: string;
+}
+
 /** The contact types CDS-CSO-PUB asks to publish: sales and security (the CPO schema requires both). */
 const PUBLIC_CONTACTS = ['security', 'sales'];
 
@@ -43,11 +64,12 @@ export function publicInformation(
   certificationClass: Cr26Class,
   listing: TrustCenterListing,
   rules: Pick<Cr26Rules, 'rules'>,
-): Record<string, unknown> {
+): PublicInformation {
+  // The contacts and the trust center repository are the profile's as written (CpoDocument): checked before read.
   const contacts = Array.isArray(cpo.contactInformation)
     ? cpo.contactInformation.filter((c) => isPlainObject(c) && typeof c.contactType === 'string' && PUBLIC_CONTACTS.includes(c.contactType.toLowerCase()))
     : [];
-  const trustCenter = isPlainObject(cpo.serviceProperties.trustCenter) ? cpo.serviceProperties.trustCenter : undefined;
+  const trustCenter: Partial<CpoRepository> | undefined = isPlainObject(cpo.serviceProperties.trustCenter) ? cpo.serviceProperties.trustCenter : undefined;
   const given = typeof trustCenter?.accessRequestInstructions === 'string' ? trustCenter.accessRequestInstructions : undefined;
   return {
     serviceIdentification: cpo.serviceIdentification,
