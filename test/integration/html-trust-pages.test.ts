@@ -173,7 +173,7 @@ describe('HtmlTrustPages: the SDR and VDR pages in headless Chromium at 1280 px'
       expect({ tables, cells }).toEqual({ tables: [], cells: [] });
       const table = 's-vulnerabilities-t';
       expect(await headers(page, table)).toEqual(VDR_COLUMNS);
-      const groups = vdr.vulnerabilities as { providerTrackingId: string; vulnerabilityDescription: string }[];
+      const groups = vdr.vulnerabilities;
       expect(await column(page, table, 1, 'code')).toEqual(groups.map((v) => v.providerTrackingId));
       expect(await column(page, table, 2)).toEqual(groups.map((v) => v.vulnerabilityDescription));
       expect((await column(page, table, 2))[3]).toBe(`CVE-2026-4000: ${HOSTILE_TEXT} (on 1 resource: db-1)`);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { FIXTURES } from './run-svc';
 import { detection } from './vulnerabilities';
 import rulesData from '../../src/domain/fedramp/data/cr26-rules.json';
+import type { NRating } from '../../src/domain/vulnerabilities/lifecycle';
+import type { VdrDocument } from '../../src/domain/vulnerabilities/vulnerability-report-documents';
 
 const CPO = JSON.parse(readFileSync(join(FIXTURES, 'fedramp', 'cpo-minimal.json'), 'utf8'));
 
@@ -132,7 +134,15 @@ export function aTrustSdr(rules = 60): Record<string, unknown> {
  * A VDR with `n` vulnerability groups carrying every field svc writes, with the long descriptions real scanners give
  * (image digests, ARNs, URLs); one description hostile.
  */
-export function aTrustVdr(n = 6): Record<string, unknown> {
+/** Each group's current rating and its projected next, by `i % 4`. */
+const VDR_RATINGS: readonly [current: NRating, next: NRating][] = [
+  [5, 4],
+  [4, 3],
+  [3, 2],
+  [2, 1],
+];
+
+export function aTrustVdr(n = 6): VdrDocument {
   return {
     certificationPackageOverviewUri: 'https://trust.example.com/fedramp/cpo.json',
     reportPeriod: { from: '2026-10-26T08:00:00Z', to: '2026-11-25T08:00:00Z' },
@@ -143,7 +153,7 @@ export function aTrustVdr(n = 6): Record<string, unknown> {
         `https://api.example.com/v2/cases/${hexOf(`url-${i}`)}/exports?format=json&include=attachments`,
       ].slice(0, 1 + (i % 3));
       return {
-        currentRating: 5 - (i % 4),
+        currentRating: VDR_RATINGS[i % 4][0],
         detection: { detectedAt: `2026-11-${String(10 + i).padStart(2, '0')}T08:00:00Z`, detectionSource: i % 2 === 0 ? 'Trivy' : 'Prowler, Trivy' },
         evaluationCompletedAt: `2026-11-${String(11 + i).padStart(2, '0')}T08:00:00Z`,
         isInternetReachable: i % 2 === 0,
@@ -153,7 +163,7 @@ export function aTrustVdr(n = 6): Record<string, unknown> {
           ...(i === 2 ? { explanation: 'not mitigated within 32 days of detection (VDR-TFR-PVR, Class B, N4 internet-reachable)' } : {}),
         },
         potentialAgencyImpact: `N${5 - (i % 4)}: ${i % 2 === 0 ? 'a resource matches the internet-reachable pattern *.example.com' : 'no resource matches an internet-reachable pattern'}; not in the CISA KEV catalog; from scanner severity ${['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'][i % 4]}`,
-        projectedNextReduction: { estimatedAt: `2026-12-${String(10 + i).padStart(2, '0')}T08:00:00Z`, targetRating: Math.max(1, 4 - (i % 4)) },
+        projectedNextReduction: { estimatedAt: `2026-12-${String(10 + i).padStart(2, '0')}T08:00:00Z`, targetRating: VDR_RATINGS[i % 4][1] },
         providerTrackingId: `VG-${hexOf(`group-${i}`).slice(0, 16)}`,
         ...(i === 1 ? { supplementaryRiskInformation: 'N-rating raised: N3 → N4 at 2026-11-12T08:00:00Z.' } : {}),
         vulnerabilityDescription:

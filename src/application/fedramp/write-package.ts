@@ -21,6 +21,7 @@ import type { TwinHeader } from '../../domain/fedramp/twin';
 import { currentVulnerabilityReports, resourceRedactor } from '../../domain/vulnerabilities/vulnerability-reports';
 import type { Cr26Shapes } from '../../domain/fedramp/schema-shapes';
 import { vulnerabilityDocumentMarkdown } from '../../domain/vulnerabilities/vulnerability-twins';
+import type { VulnerabilityReportDocument } from '../../domain/vulnerabilities/vulnerability-report-documents';
 import { registerOffers, type Register } from '../vulnerabilities/vulnerability-register';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import type { FedrampType } from '../../domain/fedramp/profile';
@@ -272,7 +273,7 @@ export class WritePackage {
     header: Omit<TwinHeader, 'title' | 'json'>,
     redact: boolean,
     offers: Cr26Shapes,
-  ): { name: string; type: Cr26DocumentType; document: Record<string, unknown>; markdown: string }[] {
+  ): { name: string; type: Cr26DocumentType; document: VulnerabilityReportDocument; markdown: string }[] {
     const reports = currentVulnerabilityReports({
       packageUri: header.packageUri,
       groups: register.groups,

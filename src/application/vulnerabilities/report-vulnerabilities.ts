@@ -12,6 +12,7 @@ import {
   unwritableRatingsWarning,
   vdrGroups,
 } from '../../domain/vulnerabilities/vulnerability-reports';
+import type { VulnerabilityReportDocument } from '../../domain/vulnerabilities/vulnerability-report-documents';
 import { activityReportMarkdown, buildActivityReport, REPORT_RULES } from '../../domain/vulnerabilities/activity-report';
 import { heldRules } from '../../domain/fedramp/relied-rules';
 import { HTML_RENDERER, type HtmlRenderer } from '../../ports/html-renderer';
@@ -41,7 +42,7 @@ export interface ReportVulnerabilitiesInput {
 export interface ReportVulnerabilitiesResult {
   format: ReportFormat;
   /** The JSON document (vdr, avi, history). */
-  document?: Record<string, unknown>;
+  document?: VulnerabilityReportDocument;
   /** The Markdown or HTML text (md, html). */
   text?: string;
   out?: string;
@@ -79,7 +80,7 @@ export class ReportVulnerabilities {
     const period = reportPeriod(input.to ?? new Date(register.now), input.from);
     const offers = registerOffers(register, await this.shapes.of());
     const shared = { packageUri: profile.package_uri, groups: register.groups, offers, ...(input.redact ? { redact: resourceRedactor(this.hashing) } : {}) };
-    let document: Record<string, unknown> | undefined;
+    let document: VulnerabilityReportDocument | undefined;
     let text: string | undefined;
     let count: number;
     if (format === 'md' || format === 'html') {
@@ -100,11 +101,17 @@ export class ReportVulnerabilities {
       text = format === 'md' ? activityReportMarkdown(report) : this.html.vulnerabilityActivity(report);
       count = report.rows.length;
     } else if (format === 'history') {
-      document = buildHistory({ ...shared, generatedAt: register.now });
-      count = (document.activeVulnerabilities as unknown[]).length + (document.acceptedVulnerabilities as unknown[]).length;
+      const history = buildHistory({ ...shared, generatedAt: register.now });
+      document = history;
+      count = history.activeVulnerabilities.length + history.acceptedVulnerabilities.length;
+    } else if (format === 'vdr') {
+      const vdr = buildVdr({ ...shared, ...period });
+      document = vdr;
+      count = vdr.vulnerabilities.length;
     } else {
-      document = (format === 'vdr' ? buildVdr : buildAvi)({ ...shared, ...period });
-      count = ((document.vulnerabilities ?? document.acceptedVulnerabilities) as unknown[]).length;
+      const avi = buildAvi({ ...shared, ...period });
+      document = avi;
+      count = avi.acceptedVulnerabilities.length;
     }
     // The JSON documents follow FedRAMP's schema: say once what it could not carry as a number.
     const inDocument =

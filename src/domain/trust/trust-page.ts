@@ -2,6 +2,7 @@ import { markdownPlain } from '../encoding/markdown';
 import { isPlainObject } from '../encoding/json-values';
 import { METRIC_SUMMARY_SCHEMA, type MetricSummary } from '../fedramp/ksi-evaluation';
 import { SDR_KSI_METRICS_SCHEMA, type SdrDocument } from '../fedramp/sdr';
+import type { VulnerabilityDetail } from '../vulnerabilities/vulnerability-report-documents';
 
 /** A label and its value under a page's title (FedRAMP ID, package URI, as of, the JSON's digest). */
 export interface TrustPageFact {
@@ -131,13 +132,16 @@ export function trustPage(input: TrustPageInput): TrustPage {
   return { title: input.title, facts: input.facts, sections, generatedAt: input.generatedAt, tool: input.tool };
 }
 
-/** The columns a reader of a vulnerability report looks for first (VDR, AVI, history), in this order. */
-const LEADING = ['Provider tracking ID', 'Vulnerability description'];
-/** Columns of ids (a vulnerability's, the KSI of an evidence entry), set as ids. */
-const ID_COLUMNS = ['Provider tracking ID', 'KSI'];
+/**
+ * The fields a reader of a vulnerability report looks for first (VDR, AVI, history), in this order, by the detail's
+ * names; the first is a column of ids.
+ */
+const LEADING_FIELDS: readonly [id: keyof VulnerabilityDetail, ...rest: (keyof VulnerabilityDetail)[]] = ['providerTrackingId', 'vulnerabilityDescription'];
+/** Columns of ids besides the vulnerability's: the KSI of an evidence entry. */
+const OTHER_ID_COLUMNS = ['KSI'];
 
 /**
- * A list of objects as a table: one column per field any item has, in first-seen order, LEADING ones first; a field
+ * A list of objects as a table: one column per field any item has, in first-seen order, LEADING_FIELDS' first; a field
  * holding an object is one column of labelled lines (`Detected at: …`, `Detection source: …`), so the table fits.
  */
 function table(items: unknown[], heading: string, id: string): TrustSection {
@@ -145,15 +149,17 @@ function table(items: unknown[], heading: string, id: string): TrustSection {
   return { kind: 'table', id, heading, columns, rows, empty: 'none listed' };
 }
 
-/** Objects as columns (LEADING ones first, then in first-seen order) and rows of cells. */
+/** Objects as columns (LEADING_FIELDS' first, then in first-seen order) and rows of cells. */
 function fieldColumns(items: Record<string, unknown>[]): { columns: TrustColumn[]; rows: TrustCell[][] } {
   const maps = items.map((item) => new Map(Object.entries(item).map(([key, v]) => [fieldLabel(key), v])));
   const seen: string[] = [];
   for (const map of maps) for (const key of map.keys()) if (!seen.includes(key)) seen.push(key);
-  const labels = [...LEADING.filter((label) => seen.includes(label)), ...seen.filter((label) => !LEADING.includes(label))];
+  const leading = LEADING_FIELDS.map(fieldLabel);
+  const idColumns = [leading[0], ...OTHER_ID_COLUMNS];
+  const labels = [...leading.filter((label) => seen.includes(label)), ...seen.filter((label) => !leading.includes(label))];
   const cells = maps.map((map) => labels.map((c): TrustCell => (map.has(c) ? fieldCell(map.get(c)) : '')));
   const columns = labels.map((label, i) => ({ label, kind: columnKind(cells.map((r) => r[i])) }));
-  const rows = cells.map((row) => row.map((c, i): TrustCell => (ID_COLUMNS.includes(labels[i]) && typeof c === 'string' && c !== '' ? { id: c } : c)));
+  const rows = cells.map((row) => row.map((c, i): TrustCell => (idColumns.includes(labels[i]) && typeof c === 'string' && c !== '' ? { id: c } : c)));
   return { columns, rows };
 }
 

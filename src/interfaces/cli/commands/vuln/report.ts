@@ -4,6 +4,7 @@ import { REPORT_FORMATS, ReportVulnerabilities, type ReportFormat } from '../../
 import { outFileFlag, parseNow } from '../../flags';
 import { parseProfileFlags, profileFlags } from '../../fedramp-flags';
 import { helpText } from '../../help-text';
+import type { VulnerabilityReportDocument } from '../../../../domain/vulnerabilities/vulnerability-report-documents';
 
 /** What each format's summary line calls the document and what it counts. */
 const WRITTEN: Record<ReportFormat, [document: string, counted: string]> = {
@@ -35,7 +36,7 @@ export default class VulnReport extends BaseCommand {
     now: profileFlags.now,
   };
 
-  async run(): Promise<Record<string, unknown>> {
+  async run(): Promise<Record<string, unknown> | VulnerabilityReportDocument> {
     const { flags } = await this.parse(VulnReport);
     const from = parseNow(flags.from, '--from');
     const to = parseNow(flags.to, '--to');
