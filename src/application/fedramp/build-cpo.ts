@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
-import { buildCpo, cpoMarkdown, CPO_PROFILE_KEYS, type AssessorSummary, type CpoDocument, type CpoProfile } from '../../domain/fedramp/cpo';
+import { buildCpo, cpoMarkdown, CPO_PROFILE_KEYS, type AssessorSummary, type CpoProfile } from '../../domain/fedramp/cpo';
+import type { CpoDocument } from '../../domain/fedramp/cpo-document';
 import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import {
   informationFlows,

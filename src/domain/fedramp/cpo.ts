@@ -21,8 +21,6 @@ import { quotedMarkdown, twinHeader } from './twin';
 /** The profile keys the CPO is built from (DESIGN §12.1: `cpo` needs these). */
 export const CPO_PROFILE_KEYS = ['type', 'class', 'fedramp_id', 'package_uri', 'cpo', 'accountable_official'] as const;
 
-export type { CpoDocument, CpoMetadata } from './cpo-document';
-
 export type CpoProfile = FedrampProfile & Required<Pick<FedrampProfile, (typeof CPO_PROFILE_KEYS)[number]>>;
 
 /** The assessor's overall summary (CPO-CSO-OSA): the file the profile names, as read. */
