@@ -7,6 +7,7 @@ import { describe, isPlainObject } from '../domain/encoding/json-values';
 import { InvalidInputError } from '../domain/errors';
 import { parseJson } from '../domain/encoding/json-syntax-problem';
 import { readFedrampProfile, type FedrampProfile } from '../domain/fedramp/profile';
+import { readAgencySettings, type AgencySettings } from '../domain/agency/providers';
 import { readVulnerabilitySettings, type VulnerabilitySettings } from '../domain/vulnerabilities/evaluation-policy';
 
 export interface KsiOverride {
@@ -34,6 +35,8 @@ export interface SvcConfig {
   fedramp?: FedrampProfile;
   /** The evaluation policy and the KEV catalog of DESIGN §12.4 (`vulnerabilities`), the catalog's path resolved. */
   vulnerabilities?: VulnerabilitySettings;
+  /** The agency side (`agency`, DESIGN §14): the providers' trust centers and how to pull them. */
+  agency?: AgencySettings;
 }
 
 const MAILBOX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -58,8 +61,8 @@ export function readConfig(document: unknown, file: string): SvcConfig {
   };
   if (!isPlainObject(document)) return fail('$', `expected an object, got ${describe(document)}`);
   for (const key of Object.keys(document))
-    if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', 'vulnerabilities', '$schema'].includes(key))
-      fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities)');
+    if (!['owners', 'sla_days', 'ksis', 'oscal_schemas', 'fedramp_schemas', 'conmon', 'fedramp', 'vulnerabilities', 'agency', '$schema'].includes(key))
+      fail(key, 'unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities, agency)');
   const sinks: string[] = [];
   let retention: Retention | undefined;
   for (const [key, value] of entries(document.conmon, 'conmon', fail)) {
@@ -108,6 +111,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
   const fedramp = document.fedramp === undefined ? undefined : readFedrampProfile(document.fedramp, fail, (path) => resolve(dirname(file), path));
   const vulnerabilities =
     document.vulnerabilities === undefined ? undefined : readVulnerabilitySettings(document.vulnerabilities, fail, (path) => resolve(dirname(file), path));
+  const agency = document.agency === undefined ? undefined : readAgencySettings(document.agency, fail, (path) => resolve(dirname(file), path));
   return {
     file,
     governance: { sla_days: sla, unmapped_owner: unmapped },
@@ -119,6 +123,7 @@ export function readConfig(document: unknown, file: string): SvcConfig {
     ...(typeof fedrampSchemas === 'string' ? { fedrampSchemas: resolve(dirname(file), fedrampSchemas) } : {}),
     ...(fedramp === undefined ? {} : { fedramp }),
     ...(vulnerabilities === undefined ? {} : { vulnerabilities }),
+    ...(agency === undefined ? {} : { agency }),
   };
 }
 
