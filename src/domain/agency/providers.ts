@@ -1,4 +1,5 @@
 import { describe, isPlainObject } from '../encoding/json-values';
+import { CR26_CLASSES, type Cr26Class } from '../fedramp/cr26-rules';
 
 /**
  * How svc authenticates to a provider's trust center (DESIGN §14): nothing (the open /fedramp/public only), the agency
@@ -24,6 +25,11 @@ export interface AgencyProvider {
   url: string;
   /** The FedRAMP ID when known (from the marketplace or the CPO); verification checks every document against it. */
   fedrampId?: string;
+  /**
+   * The certification class the agency knows the offering by (the marketplace's). FedRAMP's schemas carry no class, so
+   * without it svc reads a trust center's own statement of it where one is given (svc-api's public information does).
+   */
+  class?: Cr26Class;
   auth: ProviderAuth;
   /** PEM file of the CA(s) to trust for the trust center's TLS certificate, beside the system's. */
   ca?: string;
@@ -73,7 +79,8 @@ type Fail = (path: string, problem: string) => never;
 /** Reads `agency` of svc.config.json; `resolvePath` resolves file paths against the config file's directory. */
 export function readAgencySettings(value: unknown, fail: Fail, resolvePath: (path: string) => string): AgencySettings {
   if (!isPlainObject(value)) return fail('agency', `expected an object, got ${describe(value)}`);
-  for (const key of Object.keys(value)) if (!['name', 'providers', 'pull'].includes(key)) fail(`agency.${key}`, 'unknown setting (known: name, providers, pull)');
+  for (const key of Object.keys(value))
+    if (!['name', 'providers', 'pull'].includes(key)) fail(`agency.${key}`, 'unknown setting (known: name, providers, pull)');
   const name = value.name;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) fail('agency.name', `expected the agency's name, got ${describe(name)}`);
   const list = value.providers ?? [];
@@ -90,7 +97,8 @@ export function readAgencySettings(value: unknown, fail: Fail, resolvePath: (pat
 function readProvider(value: unknown, at: string, fail: Fail, resolvePath: (path: string) => string): AgencyProvider {
   if (!isPlainObject(value)) return fail(at, `expected an object, got ${describe(value)}`);
   for (const key of Object.keys(value))
-    if (!['name', 'url', 'fedramp_id', 'auth', 'ca'].includes(key)) fail(`${at}.${key}`, 'unknown setting (known: name, url, fedramp_id, auth, ca)');
+    if (!['name', 'url', 'fedramp_id', 'class', 'auth', 'ca'].includes(key))
+      fail(`${at}.${key}`, 'unknown setting (known: name, url, fedramp_id, class, auth, ca)');
   const name = value.name;
   if (typeof name !== 'string' || !PROVIDER_NAME.test(name))
     fail(`${at}.name`, `expected a name of letters, digits, ".", "_" and "-" (at most 64), got ${describe(name)}`);
@@ -98,13 +106,18 @@ function readProvider(value: unknown, at: string, fail: Fail, resolvePath: (path
   const url = normalizeTrustCenterUrl(value.url);
   if ('problem' in url) return fail(`${at}.url`, url.problem);
   const id = value.fedramp_id;
-  if (id !== undefined && (typeof id !== 'string' || !FEDRAMP_ID.test(id))) fail(`${at}.fedramp_id`, `expected a FedRAMP ID such as FR2611250001, got ${describe(id)}`);
+  if (id !== undefined && (typeof id !== 'string' || !FEDRAMP_ID.test(id)))
+    fail(`${at}.fedramp_id`, `expected a FedRAMP ID such as FR2611250001, got ${describe(id)}`);
+  const cls = value.class;
+  if (cls !== undefined && !CR26_CLASSES.includes(cls as Cr26Class)) fail(`${at}.class`, `expected one of ${CR26_CLASSES.join(', ')}, got ${describe(cls)}`);
   const ca = value.ca;
-  if (ca !== undefined && (typeof ca !== 'string' || ca.trim() === '')) fail(`${at}.ca`, `expected the path of a PEM file of CA certificates, got ${describe(ca)}`);
+  if (ca !== undefined && (typeof ca !== 'string' || ca.trim() === ''))
+    fail(`${at}.ca`, `expected the path of a PEM file of CA certificates, got ${describe(ca)}`);
   return {
     name: name as string,
     url: url.url,
     ...(typeof id === 'string' ? { fedrampId: id } : {}),
+    ...(cls === undefined ? {} : { class: cls as Cr26Class }),
     auth: readAuth(value.auth, `${at}.auth`, fail, resolvePath),
     ...(typeof ca === 'string' ? { ca: resolvePath(ca) } : {}),
   };
@@ -119,7 +132,8 @@ function readAuth(value: unknown, at: string, fail: Fail, resolvePath: (path: st
     return resolvePath(v);
   };
   const only = (keys: string[]) => {
-    for (const key of Object.keys(value)) if (!['kind', ...keys].includes(key)) fail(`${at}.${key}`, `not a setting of "${String(value.kind)}" (known: ${['kind', ...keys].join(', ')})`);
+    for (const key of Object.keys(value))
+      if (!['kind', ...keys].includes(key)) fail(`${at}.${key}`, `not a setting of "${String(value.kind)}" (known: ${['kind', ...keys].join(', ')})`);
   };
   switch (value.kind) {
     case 'none':
@@ -128,7 +142,8 @@ function readAuth(value: unknown, at: string, fail: Fail, resolvePath: (path: st
     case 'negotiate': {
       only(['spn']);
       const spn = value.spn;
-      if (spn !== undefined && (typeof spn !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(spn))) fail(`${at}.spn`, `expected a GSS service name such as HTTP@trust.example.com, got ${describe(spn)}`);
+      if (spn !== undefined && (typeof spn !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(spn)))
+        fail(`${at}.spn`, `expected a GSS service name such as HTTP@trust.example.com, got ${describe(spn)}`);
       return { kind: 'negotiate', ...(typeof spn === 'string' ? { spn } : {}) };
     }
     case 'cert':
@@ -166,5 +181,12 @@ export function providerConfigEntry(p: AgencyProvider): Record<string, unknown> 
         : p.auth.kind === 'negotiate' && p.auth.spn !== undefined
           ? { kind: 'negotiate', spn: p.auth.spn }
           : { kind: p.auth.kind };
-  return { name: p.name, url: p.url, ...(p.fedrampId === undefined ? {} : { fedramp_id: p.fedrampId }), auth, ...(p.ca === undefined ? {} : { ca: p.ca }) };
+  return {
+    name: p.name,
+    url: p.url,
+    ...(p.fedrampId === undefined ? {} : { fedramp_id: p.fedrampId }),
+    ...(p.class === undefined ? {} : { class: p.class }),
+    auth,
+    ...(p.ca === undefined ? {} : { ca: p.ca }),
+  };
 }
