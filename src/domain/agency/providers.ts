@@ -58,7 +58,8 @@ export interface AgencySettings {
 }
 
 export const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const FEDRAMP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A FedRAMP ID as FedRAMP assigns it (`FR2611250001`), or, where none is assigned yet, the name and acronym the CPO schema asks for. */
+export const FEDRAMP_ID = /^\S(?:[^\x00-\x1f\x7f]{0,198}\S)?$/;
 
 /** The URL as svc keeps it (no trailing slash), or a problem: only http(s), no credentials, query or fragment. */
 export function normalizeTrustCenterUrl(value: string): { url: string } | { problem: string } {

@@ -68,7 +68,10 @@ export interface PulledDocument {
   outcome: DocumentOutcome;
   /** The HTTP status of the last attempt; absent when no response came. */
   status?: number;
-  /** The bytes this pull leaves as the document's current ones: new, confirmed (304) or, after a failure, none. */
+  /**
+   * The bytes this pull leaves as the document's current ones: new, confirmed (304), or, after any other outcome, the
+   * previous pull's (a failure never replaces good bytes), so the newest pull alone says what is current.
+   */
   stored?: StoredDocument;
   /** Why it failed or was denied, one line without secrets. */
   error?: string;
@@ -147,8 +150,8 @@ export interface CurrentDocument {
 }
 
 /**
- * Each document's current bytes after `pulls` (oldest first): the newest bytes a pull fetched or confirmed. A failed,
- * denied or absent outcome never replaces good bytes, so a provider that breaks keeps its last good documents.
+ * Each document's current bytes after `pulls` (oldest first): the newest pull's `stored`, which carries the previous
+ * bytes forward through a failed, denied or absent outcome, so a provider that breaks keeps its last good documents.
  */
 export function currentDocuments(pulls: readonly AgencyPull[]): Map<PulledDocumentName, CurrentDocument> {
   const current = new Map<PulledDocumentName, CurrentDocument>();

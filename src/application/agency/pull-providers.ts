@@ -1,0 +1,327 @@
+import { inject, injectable } from 'tsyringe';
+import { UsageError } from '../../domain/errors';
+import { isPlainObject } from '../../domain/encoding/json-values';
+import type { AgencyProvider, PullSettings } from '../../domain/agency/providers';
+import {
+  PULLED_DOCUMENT_NAMES,
+  PULLED_DOCUMENTS,
+  type AgencyFinding,
+  type AgencyPull,
+  type Delivery,
+  type PulledDocument,
+  type PulledDocumentName,
+  type StoredDocument,
+  type TlsIdentity,
+} from '../../domain/agency/pulled-documents';
+import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
+import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
+import { CLOCK, type Clock } from '../../ports/clock';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import {
+  TRUST_CENTER_CLIENT,
+  TrustCenterFailure,
+  type TrustCenterClient,
+  type TrustCenterResponse,
+  type TrustCenterSession,
+} from '../../ports/trust-center-client';
+
+/** The Origin svc sends with the public document's request, to see the CORS headers FRC-CSO-JSN asks of it. */
+export const PULL_ORIGIN = 'https://agency-grc.invalid';
+
+/** Evidence links checked per pull without --deep: the first, the middle and the last of the SDR's. */
+export const EVIDENCE_SAMPLE = 3;
+
+export interface PullProvidersInput {
+  /** The providers to pull (default: every configured one). */
+  names?: readonly string[];
+  /** Check every evidence link of the SDR, not a sample. */
+  deep?: boolean;
+  /** Accept a trust center's new TLS certificate (after a renewal) instead of refusing the pull. */
+  acceptIdentity?: readonly string[];
+  /** Told as each provider's pull is recorded, for a progress line. */
+  onProvider?: (pull: AgencyPull, summary: string) => void;
+}
+
+export interface PullProvidersResult {
+  pulls: AgencyPull[];
+}
+
+/** What a pull found beyond the documents themselves (evidence links), for verification to merge. */
+interface Fetched {
+  documents: PulledDocument[];
+  tls?: TlsIdentity;
+  error?: string;
+  findings: AgencyFinding[];
+}
+
+/**
+ * `svc agency pull` (DESIGN §14): every certification document of each provider's trust center, conditionally
+ * (If-None-Match with the ETag of the bytes held), a bounded number of providers at once, each stored content-addressed
+ * with when, from where, the HTTP validators and the TLS identity seen. One provider failing (down, slow, garbage, a
+ * changed TLS identity) is recorded for that provider and never replaces its good documents or stops the others.
+ */
+@injectable()
+export class PullProviders {
+  constructor(
+    @inject(AGENCY_CONFIG) private readonly config: AgencyConfig,
+    @inject(AGENCY_STORE) private readonly store: AgencyStore,
+    @inject(TRUST_CENTER_CLIENT) private readonly client: TrustCenterClient,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(HASHING) private readonly hashing: Hashing,
+  ) {}
+
+  async execute(input: PullProvidersInput = {}): Promise<PullProvidersResult> {
+    const settings = this.config.settings();
+    const providers = selectProviders(settings.providers, input.names, this.config.file);
+    const accept = new Set(input.acceptIdentity ?? []);
+    for (const name of accept)
+      if (!providers.some((p) => p.name === name)) throw new UsageError('agency-unknown-provider', `--accept-identity ${name}: not a provider of this pull`);
+    const pulls: AgencyPull[] = new Array(providers.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < providers.length; i = next++) {
+        const provider = providers[i]!;
+        const pull = await this.pullOne(provider, settings.pull, { deep: input.deep === true, acceptIdentity: accept.has(provider.name) });
+        pulls[i] = pull;
+        input.onProvider?.(pull, pullSummary(pull));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(settings.pull.concurrency, providers.length) }, worker));
+    return { pulls };
+  }
+
+  private async pullOne(provider: AgencyProvider, settings: PullSettings, options: { deep: boolean; acceptIdentity: boolean }): Promise<AgencyPull> {
+    const started = this.clock.now().toISOString();
+    const [previous] = await this.store.pulls(provider.name, { last: 1 });
+    const fetched = await this.fetchAll(provider, settings, previous, options);
+    const outcomes = fetched.documents.map((d) => d.outcome);
+    const outcome = outcomes.every((o) => o === 'failed') ? 'failed' : outcomes.includes('failed') ? 'partial' : 'ok';
+    const tls = fetched.error !== undefined && previous?.tls !== undefined ? previous.tls : (fetched.tls ?? previous?.tls);
+    return this.store.appendPull({
+      provider: provider.name,
+      started,
+      finished: this.clock.now().toISOString(),
+      url: provider.url,
+      ...(tls === undefined ? {} : { tls }),
+      outcome,
+      ...(fetched.error === undefined ? {} : { error: fetched.error }),
+      documents: fetched.documents,
+      schemas: [],
+      findings: fetched.findings,
+    });
+  }
+
+  private async fetchAll(
+    provider: AgencyProvider,
+    settings: PullSettings,
+    previous: AgencyPull | undefined,
+    options: { deep: boolean; acceptIdentity: boolean },
+  ): Promise<Fetched> {
+    const held = new Map<PulledDocumentName, StoredDocument>();
+    for (const d of previous?.documents ?? []) if (d.stored !== undefined) held.set(d.name, d.stored);
+    const failAll = (error: string, attempts: number, documents: PulledDocument[] = []): Fetched => ({
+      documents: PULLED_DOCUMENT_NAMES.map(
+        (name) => documents.find((d) => d.name === name) ?? carried({ name, url: urlOf(provider, name), outcome: 'failed', error, attempts }, held.get(name)),
+      ),
+      error,
+      findings: [],
+    });
+    let session: TrustCenterSession;
+    try {
+      session = this.client.open(provider, settings);
+    } catch (error) {
+      if (error instanceof TrustCenterFailure) return failAll(error.message, 0);
+      throw error;
+    }
+    try {
+      // The open document first: it shows the TLS identity before anything of the agency's is sent.
+      const first = await this.fetchDocument(session, provider, 'public', held.get('public'));
+      if (first.failure !== undefined && first.failure.kind !== 'too-large') return failAll(first.failure.message, first.document.attempts, [first.document]);
+      const seen = first.tls;
+      const trusted = previous?.tls;
+      if (seen !== undefined && trusted !== undefined && seen.fingerprint256 !== trusted.fingerprint256 && !options.acceptIdentity) {
+        const error = `${provider.url}: the trust center's TLS identity changed (certificate SHA-256 ${trusted.fingerprint256} at pull ${previous!.seq}, now ${seen.fingerprint256}, issued by ${seen.issuer}); if the provider renewed its certificate, run svc agency pull ${provider.name} --accept-identity ${provider.name}`;
+        return failAll(error, first.document.attempts);
+      }
+      const rest = await Promise.all(
+        PULLED_DOCUMENT_NAMES.filter((name) => name !== 'public').map((name) => this.fetchDocument(session, provider, name, held.get(name))),
+      );
+      const documents = [first.document, ...rest.map((r) => r.document)];
+      const findings = await this.checkEvidenceLinks(session, provider, documents, options.deep);
+      return { documents, ...(seen === undefined ? {} : { tls: seen }), findings };
+    } finally {
+      session.close();
+    }
+  }
+
+  private async fetchDocument(
+    session: TrustCenterSession,
+    provider: AgencyProvider,
+    name: PulledDocumentName,
+    held: StoredDocument | undefined,
+  ): Promise<{ document: PulledDocument; tls?: TlsIdentity; failure?: TrustCenterFailure }> {
+    const url = urlOf(provider, name);
+    let response: TrustCenterResponse;
+    try {
+      response = await session.get({ url, ...(held?.etag === undefined ? {} : { etag: held.etag }), ...(name === 'public' ? { origin: PULL_ORIGIN } : {}) });
+    } catch (error) {
+      if (!(error instanceof TrustCenterFailure)) throw error;
+      return { document: carried({ name, url, outcome: 'failed', error: error.message, attempts: error.attempts }, held), failure: error };
+    }
+    const base = { name, url, status: response.status, attempts: response.attempts };
+    const tls = response.tls === undefined ? {} : { tls: response.tls };
+    if (response.status === 304) {
+      if (held !== undefined) return { document: { ...base, outcome: 'unchanged', stored: held }, ...tls };
+      return { document: { ...base, outcome: 'failed', error: `${url}: 304 Not Modified to a request without If-None-Match` }, ...tls };
+    }
+    if (response.status === 401 || response.status === 403)
+      return { document: carried({ ...base, outcome: 'denied', error: `${url}: ${response.status} ${problemDetail(response)}` }, held), ...tls };
+    if (response.status === 404) return { document: carried({ ...base, outcome: 'absent' }, held), ...tls };
+    if (response.status !== 200) return { document: carried({ ...base, outcome: 'failed', error: `${url}: HTTP ${response.status}` }, held), ...tls };
+    const notJson = jsonProblem(response.body);
+    if (notJson !== undefined) return { document: carried({ ...base, outcome: 'failed', error: `${url}: ${notJson}` }, held), ...tls };
+    const sha256 = await this.store.putDocument(response.body);
+    const stored: StoredDocument = {
+      sha256,
+      bytes: response.body.byteLength,
+      url,
+      fetchedAt: this.clock.now().toISOString(),
+      ...(response.headers.etag === undefined ? {} : { etag: response.headers.etag }),
+      ...(response.headers['last-modified'] === undefined ? {} : { lastModified: response.headers['last-modified'] }),
+      delivery: deliveryOf(response),
+    };
+    return { document: { ...base, outcome: 'fetched', stored }, ...tls };
+  }
+
+  /**
+   * The SDR's evidence links under the trust center's base: a sample (the first, middle and last), or all with --deep.
+   * A link must answer 200, and where its last segment is a SHA-256 (svc-api's /fedramp/evidence/{sha256}) the bytes
+   * must hash to it. Links elsewhere are not fetched with the agency's credentials.
+   */
+  private async checkEvidenceLinks(
+    session: TrustCenterSession,
+    provider: AgencyProvider,
+    documents: PulledDocument[],
+    deep: boolean,
+  ): Promise<AgencyFinding[]> {
+    const sdr = documents.find((d) => d.name === 'sdr');
+    if (sdr?.outcome !== 'fetched' || sdr.stored === undefined) return [];
+    const links = evidenceLinks(JSON.parse(Buffer.from(await this.store.readDocument(sdr.stored.sha256)).toString('utf8')));
+    const ours = links.filter((l) => l.url.startsWith(`${provider.url}/`));
+    const sample = deep || ours.length <= EVIDENCE_SAMPLE ? ours : [ours[0]!, ours[Math.floor(ours.length / 2)]!, ours.at(-1)!];
+    const findings: AgencyFinding[] = [];
+    for (const link of sample) {
+      const problem = await this.evidenceProblem(session, link.url);
+      if (problem !== undefined)
+        findings.push({
+          level: 'action',
+          rule: 'svc:evidence-links',
+          code: 'evidence-link-broken',
+          document: 'sdr',
+          at: link.at,
+          message: `${link.url}: ${problem}`,
+        });
+    }
+    return findings;
+  }
+
+  private async evidenceProblem(session: TrustCenterSession, url: string): Promise<string | undefined> {
+    try {
+      const response = await session.get({ url });
+      if (response.status !== 200) return `HTTP ${response.status}`;
+      const named = /\/([0-9a-f]{64})$/.exec(url)?.[1];
+      if (named !== undefined && this.hashing.sha256(response.body) !== named)
+        return `the bytes served hash to ${this.hashing.sha256(response.body)}, not the SHA-256 the link names`;
+      return undefined;
+    } catch (error) {
+      if (error instanceof TrustCenterFailure) return error.message;
+      throw error;
+    }
+  }
+}
+
+/** The configured providers named (every one when none is), or a usage error naming the unknown ones. */
+export function selectProviders(providers: readonly AgencyProvider[], names: readonly string[] | undefined, file: string): AgencyProvider[] {
+  if (providers.length === 0)
+    throw new UsageError('agency-no-providers', `${file}: agency.providers names no provider; add one with svc agency add <name> --url <trust center>`);
+  if (names === undefined || names.length === 0) return [...providers];
+  const unknown = names.filter((n) => !providers.some((p) => p.name === n));
+  if (unknown.length > 0)
+    throw new UsageError(
+      'agency-unknown-provider',
+      `${unknown.join(', ')}: not ${unknown.length === 1 ? 'a provider' : 'providers'} of ${file} (known: ${providers.map((p) => p.name).join(', ')}); add one with svc agency add`,
+    );
+  return providers.filter((p) => names.includes(p.name));
+}
+
+/** The document's URL under the provider's base. */
+export function urlOf(provider: AgencyProvider, name: PulledDocumentName): string {
+  return `${provider.url}${PULLED_DOCUMENTS[name].path}`;
+}
+
+/** The outcome with the bytes held carried forward: a failure never replaces good data. */
+function carried(document: PulledDocument, held: StoredDocument | undefined): PulledDocument {
+  return held === undefined ? document : { ...document, stored: held };
+}
+
+function deliveryOf(response: TrustCenterResponse): Delivery {
+  const h = response.headers;
+  return {
+    ...(h['content-type'] === undefined ? {} : { contentType: h['content-type'] }),
+    nosniff: (h['x-content-type-options'] ?? '').toLowerCase() === 'nosniff',
+    ...(h['access-control-allow-origin'] === undefined ? {} : { cors: h['access-control-allow-origin'] }),
+  };
+}
+
+/** Why the body is no JSON document, or undefined when it is one. */
+function jsonProblem(body: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return 'the body is not UTF-8 text';
+  }
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return `the body is not JSON (${(error as Error).message})`;
+  }
+}
+
+/** The `detail` of a problem+json answer, else its title, else nothing. */
+function problemDetail(response: TrustCenterResponse): string {
+  try {
+    const body = JSON.parse(Buffer.from(response.body).toString('utf8')) as unknown;
+    if (isPlainObject(body) && typeof body.detail === 'string') return body.detail.slice(0, 300);
+    if (isPlainObject(body) && typeof body.title === 'string') return body.title.slice(0, 300);
+  } catch {
+    // not JSON: the status says it
+  }
+  return response.status === 401 ? 'Unauthorized' : 'Forbidden';
+}
+
+/** Every `evidenceLocation` of an SDR's KSIs, with its JSON path. */
+export function evidenceLinks(sdr: unknown): { url: string; at: string }[] {
+  if (!isPlainObject(sdr) || !Array.isArray(sdr.keySecurityIndicators)) return [];
+  return sdr.keySecurityIndicators.flatMap((ksi, i) =>
+    isPlainObject(ksi) && Array.isArray(ksi.ksiEvidence)
+      ? ksi.ksiEvidence.flatMap((e, j) =>
+          isPlainObject(e) && typeof e.evidenceLocation === 'string'
+            ? [{ url: e.evidenceLocation, at: `$.keySecurityIndicators[${i}].ksiEvidence[${j}].evidenceLocation` }]
+            : [],
+        )
+      : [],
+  );
+}
+
+/** The progress line of one provider: `acme: 11 documents (3 fetched, 8 unchanged) in 0.4 s`, or what failed. */
+export function pullSummary(pull: AgencyPull): string {
+  const counts = new Map<string, number>();
+  for (const d of pull.documents) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
+  const parts = ['fetched', 'unchanged', 'absent', 'denied', 'failed'].flatMap((o) => (counts.has(o) ? [`${counts.get(o)} ${o}`] : []));
+  const seconds = ((Date.parse(pull.finished) - Date.parse(pull.started)) / 1000).toFixed(1);
+  if (pull.outcome === 'failed')
+    return `${pull.provider}: pull ${pull.seq} failed: ${pull.error ?? pull.documents.find((d) => d.error)?.error ?? 'no document came'}`;
+  return `${pull.provider}: pull ${pull.seq}, ${pull.documents.length} documents (${parts.join(', ')}) in ${seconds} s`;
+}
