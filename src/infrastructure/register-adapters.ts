@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import { loadConfig } from './config';
 import type { RegistrationContext } from './registration/lazy';
+import { registerAgency } from './registration/agency';
 import { registerCore } from './registration/core';
 import { registerDirectory } from './registration/directory';
 import { registerDocuments } from './registration/documents';
@@ -28,5 +29,6 @@ export function registerAdapters(container: DependencyContainer, { env = process
   registerDocuments(container);
   registerOrchestrator(container, context);
   registerDirectory(container, context);
+  registerAgency(container, context);
   return container;
 }

@@ -4,9 +4,10 @@
  */
 
 /**
- * DESIGN §6: the 13 command groups and their 57 commands, in DESIGN's order: SPEC's 11 groups and 44 commands,
+ * DESIGN §6: the 14 command groups and their 66 commands, in DESIGN's order: SPEC's 11 groups and 44 commands,
  * the six `fedramp` commands of section 12 the CR26 package issue brings, the three `vuln` commands of the VER issue,
- * `fedramp ocr`, `scn` and `incident` of the ongoing-certification issue, and `generate hdf` of the ecosystem issue (§13).
+ * `fedramp ocr`, `scn` and `incident` of the ongoing-certification issue, `generate hdf` of the ecosystem issue (§13)
+ * and the nine `agency` commands of the agency side (§14).
  */
 export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   ir: [
@@ -37,9 +38,10 @@ export const DESIGN_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   generate: ['hdf', 'ssp', 'docs', 'docx', 'pptx', 'sbom', 'poam', 'crm', 'inventory', 'sar', 'sap', 'site'],
   fedramp: ['rules', 'sdr', 'cpo', 'ocr', 'scn', 'incident', 'validate', 'readiness', 'package'],
   vuln: ['list', 'evaluate', 'report'],
+  agency: ['add', 'import', 'pull', 'status', 'diff', 'review', 'poam', 'notice', 'report'],
 };
 
-/** The 57 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
+/** The 66 command ids as oclif writes them in oclif.manifest.json (`topic:command`). */
 export const DESIGN_COMMAND_IDS: readonly string[] = Object.entries(DESIGN_COMMANDS).flatMap(([topic, commands]) => commands.map((c) => `${topic}:${c}`));
 
 /**

@@ -1,0 +1,110 @@
+import { inject, injectable } from 'tsyringe';
+import { ksiStatuses, ocrPeriodEnd, providerStatus, type ProviderStatus } from '../../domain/agency/provider-status';
+import type { AgencyPull, PulledDocumentName } from '../../domain/agency/pulled-documents';
+import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
+import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
+import { CLOCK, type Clock } from '../../ports/clock';
+import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { selectProviders } from './pull-providers';
+import { ProviderDocuments, storedJson } from './provider-documents';
+
+export interface AgencyStatusInput {
+  names?: readonly string[];
+  /** Judge at this time instead of now. */
+  now?: Date;
+}
+
+export interface AgencyStatusResult {
+  now: string;
+  /** The CR26 rules version the rows were judged by. */
+  rules: string;
+  providers: ProviderStatus[];
+  /** Rows with something to act on. */
+  needingAction: number;
+}
+
+/** The documents a status row reads. */
+const READ: readonly PulledDocumentName[] = ['public', 'cpo', 'sdr', 'ocr', 'vdr', 'avi', 'incidents', 'scn'];
+
+/**
+ * `svc agency status` (DESIGN §14): one row per provider, from its newest pull, its reviews and the rules data, one
+ * provider at a time so memory holds one provider's documents. Overdue vulnerabilities are recomputed from the VDR,
+ * never taken from the provider.
+ */
+@injectable()
+export class AgencyStatus {
+  constructor(
+    @inject(AGENCY_CONFIG) private readonly config: AgencyConfig,
+    @inject(AGENCY_STORE) private readonly store: AgencyStore,
+    @inject(FEDRAMP_RULES_SOURCE) private readonly rulesSource: FedrampRulesSource,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(input: AgencyStatusInput = {}): Promise<AgencyStatusResult> {
+    const settings = this.config.settings();
+    const providers = selectProviders(settings.providers, input.names, this.config.file);
+    const rules = this.rulesSource.rules();
+    const now = input.now ?? this.clock.now();
+    const rows: ProviderStatus[] = [];
+    for (const provider of providers) {
+      const pulls = await this.store.pulls(provider.name);
+      const latest = pulls.at(-1);
+      const current = new ProviderDocuments(this.store, provider.name, latest === undefined ? [] : [latest]);
+      const documents: Partial<Record<PulledDocumentName, unknown>> = {};
+      for (const name of READ) {
+        const json = await current.json(name);
+        if (json !== undefined) documents[name] = json;
+      }
+      const reviews = await this.store.reviews(provider.name);
+      rows.push(
+        providerStatus({
+          provider,
+          ...(settings.name === undefined ? {} : { agencyName: settings.name }),
+          ...(latest === undefined ? {} : { latest }),
+          ...optional(
+            'lastReached',
+            pulls.findLast((p) => p.outcome !== 'failed'),
+          ),
+          documents,
+          ...optional('incidentsFetchedAt', current.stored('incidents')?.stored.fetchedAt),
+          ocrPeriods: await this.ocrPeriods(pulls),
+          reviews,
+          ksiBaseline: await this.ksiBaseline(pulls, reviews.at(-1)?.ocrSha256, current.stored('sdr')?.stored.sha256),
+          rules,
+          now,
+        }),
+      );
+    }
+    return { now: now.toISOString(), rules: `CR26 ${rules.info.version}`, providers: rows, needingAction: rows.filter((r) => r.actions.length > 0).length };
+  }
+
+  /** Every OCR period end the provider's pulls brought, oldest first (each distinct OCR read once). */
+  private async ocrPeriods(pulls: readonly AgencyPull[]): Promise<string[]> {
+    const shas = new Set(pulls.flatMap((p) => p.documents.filter((d) => d.name === 'ocr' && d.stored !== undefined).map((d) => d.stored!.sha256)));
+    const periods = new Set<string>();
+    for (const sha of shas) {
+      const end = ocrPeriodEnd(await storedJson(this.store, sha));
+      if (end !== undefined) periods.add(end);
+    }
+    return [...periods].sort();
+  }
+
+  /**
+   * The KSI statuses to compare the current SDR with: the SDR current when the reviewed OCR was first pulled, else
+   * (never reviewed) the first pull's SDR. Empty when that is the current SDR itself (nothing changed).
+   */
+  private async ksiBaseline(
+    pulls: readonly AgencyPull[],
+    reviewedOcr: string | undefined,
+    currentSdr: string | undefined,
+  ): Promise<Map<string, string | undefined>> {
+    const at = reviewedOcr === undefined ? pulls[0] : pulls.find((p) => p.documents.some((d) => d.name === 'ocr' && d.stored?.sha256 === reviewedOcr));
+    const sha = at?.documents.find((d) => d.name === 'sdr')?.stored?.sha256;
+    if (sha === undefined || sha === currentSdr) return new Map();
+    return ksiStatuses(await storedJson(this.store, sha));
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

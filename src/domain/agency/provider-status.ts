@@ -1,0 +1,227 @@
+import { isPlainObject } from '../encoding/json-values';
+import { DAY_MS, isoSeconds } from '../encoding/iso-time';
+import { CR26_CLASSES, type Cr26Class, type Cr26Rules } from '../fedramp/cr26-rules';
+import { incidentDue } from '../fedramp/incident';
+import type { NRating } from '../vulnerabilities/lifecycle';
+import type { AgencyProvider } from './providers';
+import type { AgencyFinding, AgencyPull, AgencyReview, PulledDocumentName } from './pulled-documents';
+import { recomputeVulnerabilities } from './vulnerability-clock';
+
+/** An open incident report that affects the agency, as its newest report states it. */
+export interface OpenIncident {
+  id: string;
+  reportType: string;
+  rating?: NRating;
+  /** When the next (ongoing) report is due: IEC-CSO-OIR's timeframe for the class and rating, from when svc first pulled the newest report. */
+  nextReportDue?: string;
+}
+
+/** One row of `svc agency status`: what the agency knows of one provider, and what it must act on. */
+export interface ProviderStatus {
+  provider: string;
+  url: string;
+  /** The class svc judges by: the configuration's, else the trust center's own statement of it; absent when neither. */
+  class?: Cr26Class;
+  classSource?: 'configuration' | 'trust center';
+  /** `serviceIdentification.certificationType` of the CPO (or public information). */
+  type?: string;
+  fedrampId?: string;
+  lastPull?: { seq: number; finished: string; outcome: AgencyPull['outcome']; error?: string };
+  /** The newest OCR's reporting period end, and whether the agency reviewed it (CCM-AGM-ROR). */
+  lastOcr?: { periodEnd: string; reviewed: boolean };
+  /** Every OCR period end pulled and not reviewed, oldest first. */
+  unreviewedOcrs: string[];
+  /** The CPO's next OCR date (CCM-OCR-NRD). */
+  nextOcrDue?: string;
+  /** Open and overdue vulnerabilities by N-rating (`N3`), recomputed; accepted ones counted apart. Absent without a VDR. */
+  vulnerabilities?: { open: Record<string, number>; overdue: Record<string, number>; accepted: number };
+  incidents: OpenIncident[];
+  /** SCNs the trust center lists, and the latest planned completion among them. */
+  scns: { count: number; latestPlannedCompletion?: string };
+  /** KSIs whose status changed since the SDR of the last review (or since the first pull, never reviewed). */
+  ksiChanges: { id: string; from?: string; to?: string }[];
+  /** Documents invalid under every schema generation svc carries, and documents the newest pull could not refresh. */
+  documents: { invalid: PulledDocumentName[]; stale: PulledDocumentName[] };
+  /** What the agency must act on, one line each (status exits 1 when any row has one). */
+  actions: string[];
+  /** The newest pull's verification findings. */
+  findings: AgencyFinding[];
+}
+
+/** What providerStatus reads: the provider, its newest pull, its current documents parsed, its reviews. */
+export interface ProviderStatusInput {
+  provider: AgencyProvider;
+  agencyName?: string;
+  latest?: AgencyPull;
+  /** The newest pull that was not a failure, for how long the provider has been unreachable. */
+  lastReached?: AgencyPull;
+  documents: Partial<Record<PulledDocumentName, unknown>>;
+  /** When svc first fetched the current incidents document's bytes. */
+  incidentsFetchedAt?: string;
+  /** Every OCR period end pulled, oldest first. */
+  ocrPeriods: string[];
+  reviews: readonly AgencyReview[];
+  /** The KSI statuses of the SDR current at the last review (or the first pull), by KSI id. */
+  ksiBaseline: ReadonlyMap<string, string | undefined>;
+  rules: Pick<Cr26Rules, 'rules' | 'info'>;
+  now: Date;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+
+/** The class to judge by: the configuration's, else a trust center's `trustCenter.certificationClass` (svc-api says it). */
+export function classOf(provider: AgencyProvider, publicInformation: unknown): Pick<ProviderStatus, 'class' | 'classSource'> {
+  if (provider.class !== undefined) return { class: provider.class, classSource: 'configuration' };
+  const stated = obj(obj(publicInformation).trustCenter).certificationClass;
+  return CR26_CLASSES.includes(stated as Cr26Class) ? { class: stated as Cr26Class, classSource: 'trust center' } : {};
+}
+
+/** The KSI statuses of an SDR, by id. */
+export function ksiStatuses(sdr: unknown): Map<string, string | undefined> {
+  const list = obj(sdr).keySecurityIndicators;
+  return new Map(
+    (Array.isArray(list) ? list : []).flatMap((k) =>
+      isPlainObject(k) && typeof k.ksiId === 'string' ? [[k.ksiId, str(k.ksiImplementationStatus)] as const] : [],
+    ),
+  );
+}
+
+/** An OCR's reporting period end (`reportPeriod.to`). */
+export function ocrPeriodEnd(ocr: unknown): string | undefined {
+  return str(obj(obj(ocr).reportPeriod).to);
+}
+
+/** One provider's status row (DESIGN §14): computed, never taken from the provider where svc can recompute it. */
+export function providerStatus(input: ProviderStatusInput): ProviderStatus {
+  const { provider, latest, documents: d, now } = input;
+  const identification = obj(obj(d.cpo ?? d.public).serviceIdentification);
+  const cls = classOf(provider, d.public);
+  const actions: string[] = [];
+  const findings = latest?.findings ?? [];
+
+  if (latest === undefined) actions.push(`never pulled: run svc agency pull ${provider.name}`);
+  else if (latest.outcome !== 'ok') {
+    const since = input.lastReached === undefined ? undefined : Date.parse(input.lastReached.finished);
+    const days = since === undefined ? undefined : Math.floor((now.getTime() - since) / DAY_MS);
+    const what = latest.outcome === 'failed' ? 'unreachable' : 'partly unreachable';
+    actions.push(
+      `pull ${latest.seq} ${latest.outcome}: ${what}${days !== undefined && days >= 1 ? ` for ${days} day${days === 1 ? '' : 's'}` : ''} (${latest.error ?? latest.documents.find((x) => x.outcome === 'failed')?.error ?? 'no document came'})`,
+    );
+  }
+  for (const f of findings) if (f.level === 'action') actions.push(`${f.rule}: ${f.message}`);
+
+  const reviewed = new Set(input.reviews.map((r) => r.ocrPeriodEnd));
+  const unreviewedOcrs = input.ocrPeriods.filter((p) => !reviewed.has(p));
+  for (const p of unreviewedOcrs)
+    actions.push(`CCM-AGM-ROR: the OCR for the period ending ${p} is not reviewed yet (svc agency review ${provider.name} --ocr ${p})`);
+  const lastPeriod = ocrPeriodEnd(d.ocr);
+
+  let vulnerabilities: ProviderStatus['vulnerabilities'];
+  if (d.vdr !== undefined && cls.class !== undefined) {
+    const open: Record<string, number> = {};
+    const overdue: Record<string, number> = {};
+    const listed = recomputeVulnerabilities(d.vdr, cls.class, input.rules, now).filter((v) => !v.remediated && v.disposition !== 'False Positive');
+    for (const v of listed) {
+      const key = v.rating === undefined ? 'unrated' : `N${v.rating}`;
+      open[key] = (open[key] ?? 0) + 1;
+      if (v.overdue) overdue[key] = (overdue[key] ?? 0) + 1;
+    }
+    const accepted = d.avi === undefined ? 0 : recomputeVulnerabilities(d.avi, cls.class, input.rules, now).filter((v) => v.accepted).length;
+    vulnerabilities = { open: sorted(open), overdue: sorted(overdue), accepted };
+    const late = Object.entries(vulnerabilities.overdue).map(([n, k]) => `${k} ${n}`);
+    if (late.length > 0)
+      actions.push(
+        `VER-AGM-RVR: ${late.join(', ')} vulnerabilit${late.length === 1 && late[0]!.startsWith('1 ') ? 'y' : 'ies'} overdue, recomputed from the VDR`,
+      );
+  }
+
+  const incidents = openIncidents(d.incidents, input, cls.class);
+  for (const i of incidents)
+    actions.push(
+      `incident ${i.id} open (${i.reportType} report${i.rating === undefined ? '' : `, N${i.rating}`})${i.nextReportDue === undefined ? '' : `; next report due ${i.nextReportDue}`}`,
+    );
+
+  const scnList = Array.isArray(d.scn) ? d.scn : [];
+  const completions = scnList.flatMap((s) => str(obj(obj(s).planAndTimeline).plannedCompletion) ?? []).sort();
+
+  const current = ksiStatuses(d.sdr);
+  const ksiChanges = [...current].flatMap(([id, to]) =>
+    input.ksiBaseline.size > 0 && input.ksiBaseline.get(id) !== to
+      ? [{ id, ...(input.ksiBaseline.get(id) === undefined ? {} : { from: input.ksiBaseline.get(id) }), ...(to === undefined ? {} : { to }) }]
+      : [],
+  );
+
+  const invalid = (latest?.schemas ?? []).filter((s) => s.generation === undefined).map((s) => s.document);
+  const stale = (latest?.documents ?? []).filter((x) => x.outcome === 'failed' && x.stored !== undefined).map((x) => x.name);
+
+  return {
+    provider: provider.name,
+    url: provider.url,
+    ...cls,
+    ...(str(identification.certificationType) === undefined ? {} : { type: str(identification.certificationType) }),
+    ...((provider.fedrampId ?? str(identification.fedRampPackageId)) === undefined
+      ? {}
+      : { fedrampId: provider.fedrampId ?? str(identification.fedRampPackageId) }),
+    ...(latest === undefined
+      ? {}
+      : { lastPull: { seq: latest.seq, finished: latest.finished, outcome: latest.outcome, ...(latest.error === undefined ? {} : { error: latest.error }) } }),
+    ...(lastPeriod === undefined ? {} : { lastOcr: { periodEnd: lastPeriod, reviewed: reviewed.has(lastPeriod) } }),
+    unreviewedOcrs,
+    ...(str(obj(obj(d.cpo ?? d.public).serviceProperties).nextOngoingCertificationReportDate) === undefined
+      ? {}
+      : { nextOcrDue: str(obj(obj(d.cpo ?? d.public).serviceProperties).nextOngoingCertificationReportDate) }),
+    ...(vulnerabilities === undefined ? {} : { vulnerabilities }),
+    incidents,
+    scns: { count: scnList.length, ...(completions.length === 0 ? {} : { latestPlannedCompletion: completions.at(-1) }) },
+    ksiChanges,
+    documents: { invalid, stale },
+    actions,
+    findings,
+  };
+}
+
+function sorted(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => b.localeCompare(a)));
+}
+
+/**
+ * The incidents whose newest report is not final and not resolved, among those the trust center serves the agency
+ * (and, with the agency's name configured, that list it as affected): one per providerTrackingId.
+ */
+function openIncidents(list: unknown, input: ProviderStatusInput, cls: Cr26Class | undefined): OpenIncident[] {
+  const newest = new Map<string, Record<string, unknown>>();
+  for (const report of Array.isArray(list) ? list : []) {
+    if (!isPlainObject(report)) continue;
+    const id = str(report.providerTrackingId);
+    if (id !== undefined) newest.set(id, report);
+  }
+  const out: OpenIncident[] = [];
+  for (const [id, report] of newest) {
+    if (report.reportType === 'Final' || str(report.resolvedAt) !== undefined) continue;
+    const affected = Array.isArray(report.affectedAgencies) ? report.affectedAgencies : [];
+    if (input.agencyName !== undefined && affected.length > 0 && !affected.includes(input.agencyName)) continue;
+    const impact = report.potentialImpact;
+    const rating = ratingOf(isPlainObject(impact) ? impact.currentRating : typeof impact === 'string' ? /^N([0-5])\b/.exec(impact)?.[1] : undefined);
+    let nextReportDue: string | undefined;
+    if (cls !== undefined && rating !== undefined && input.incidentsFetchedAt !== undefined) {
+      try {
+        nextReportDue = incidentDue(input.rules, 'ongoing', cls, rating, isoSeconds(new Date(input.incidentsFetchedAt))).at;
+      } catch {
+        // The rules data gives no ongoing-report timeframe for this class and rating: no due time to show.
+      }
+    }
+    out.push({
+      id,
+      reportType: str(report.reportType) ?? 'unknown',
+      ...(rating === undefined ? {} : { rating }),
+      ...(nextReportDue === undefined ? {} : { nextReportDue }),
+    });
+  }
+  return out;
+}
+
+function ratingOf(value: unknown): NRating | undefined {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 5 ? (n as NRating) : undefined;
+}
