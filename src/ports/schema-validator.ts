@@ -76,6 +76,13 @@ export interface SchemaValidator {
    */
   locateFedramp(dir?: string): Promise<FedrampSchemaSet>;
   /**
+   * Every generation of FedRAMP's schemas svc carries (schemas/fedramp/<date>/), newest first, each with `carried` set:
+   * what a document written by any provider is judged against, to say which generation it is valid under. Throws
+   * ConfigError `fedramp-schemas-missing` when svc's own schemas are missing, IntegrityError `carried-schema-changed`
+   * when a file's bytes are not those its manifest records.
+   */
+  locateFedrampGenerations(): Promise<FedrampSchemaSet[]>;
+  /**
    * Validates a parsed CR26 document against FedRAMP's schema for `type`; problems as validate(). Throws ConfigError
    * when the set lacks that schema or it is no usable schema.
    */

@@ -39,6 +39,11 @@ export class FixedSchemaValidator implements SchemaValidator {
     };
   }
 
+  /** The one set locateFedramp() gives, as the newest (and only) generation carried. */
+  async locateFedrampGenerations(): Promise<FedrampSchemaSet[]> {
+    return [{ ...(await this.locateFedramp()), carried: '2026-10-08' }];
+  }
+
   async validateFedramp(_set: FedrampSchemaSet, type: Cr26DocumentType): Promise<OscalProblem[]> {
     this.validated.push({ version: 'cr26', model: type });
     return this.problems;

@@ -369,6 +369,22 @@ describe('AjvSchemaValidator', () => {
       await expect(own.locateFedramp(join(tmp, 'nowhere'))).rejects.toMatchObject({ code: 'fedramp-schemas-missing' });
     });
 
+    it('locates every generation svc carries, newest first, each as its own (locateFedrampGenerations)', async () => {
+      const own = new AjvSchemaValidator({ cacheDir: cache, carriedDir: CARRIED, fedrampConfiguredDir: generation('2026-09-17') });
+      const sets = await own.locateFedrampGenerations();
+      expect(sets.map((s) => [s.dir, s.carried, s.schemas.find((x) => x.type === 'ocr')?.schemaVersion])).toEqual([
+        [generation('2026-10-08'), '2026-10-08', '0.2.1'],
+        [generation('2026-09-17'), '2026-09-17', '0.2.0'],
+        [generation('2026-07-15'), '2026-07-15', '0.1.1'],
+      ]);
+      // The OCR without incidents: valid under the oldest generation only.
+      expect(await Promise.all(sets.map(async (s) => (await own.validateFedramp(s, 'ocr', withoutIncidents())).length))).toEqual([1, 1, 0]);
+      await expect(new AjvSchemaValidator({ cacheDir: cache }).locateFedrampGenerations()).rejects.toMatchObject({
+        kind: 'config',
+        code: 'fedramp-schemas-missing',
+      });
+    });
+
     it("refuses svc's own schema when its bytes are not those its manifest records", async () => {
       const carried = join(tmp, 'carried');
       mkdirSync(join(carried, 'fedramp'), { recursive: true });
@@ -376,6 +392,12 @@ describe('AjvSchemaValidator', () => {
       copyOf('2026-10-08', join(carried, 'fedramp', '2026-10-08'));
       writeFileSync(join(carried, 'fedramp', '2026-10-08', OCR_FILE), `${readFileSync(join(carried, 'fedramp', '2026-10-08', OCR_FILE), 'utf8')} `);
       await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: carried }).locateFedramp()).rejects.toMatchObject({
+        kind: 'integrity',
+        code: 'carried-schema-changed',
+      });
+      copyOf('2026-09-17', join(carried, 'fedramp', '2026-09-17'));
+      copyOf('2026-07-15', join(carried, 'fedramp', '2026-07-15'));
+      await expect(new AjvSchemaValidator({ cacheDir: cache, carriedDir: carried }).locateFedrampGenerations()).rejects.toMatchObject({
         kind: 'integrity',
         code: 'carried-schema-changed',
       });

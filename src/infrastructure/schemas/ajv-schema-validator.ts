@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import type { ErrorObject, Options } from 'ajv';
 import { ConfigError, IntegrityError } from '../../domain/errors';
@@ -145,6 +145,20 @@ export class AjvSchemaValidator implements SchemaValidator {
     const carried = given === undefined ? this.carried('fedramp') : undefined;
     const shown = given ?? carried?.fedramp.dir;
     if (!shown) throw fedrampSchemasMissing(undefined);
+    return this.fedrampSetIn(shown, carried?.fedramp.generation);
+  }
+
+  async locateFedrampGenerations(): Promise<FedrampSchemaSet[]> {
+    const carried = this.carried('fedramp');
+    if (carried === undefined) throw fedrampSchemasMissing(undefined);
+    // Every generation the manifest lists a file of (schemas/fedramp/<date>/), newest first.
+    const parent = dirname(carried.fedramp.dir);
+    const generations = new Set([...carried.sha256.keys()].map(dirname).filter((dir) => dirname(dir) === parent));
+    return Promise.all([...generations].sort().reverse().map((dir) => this.fedrampSetIn(dir, basename(dir))));
+  }
+
+  /** The FedRAMP schemas in `shown`; `generation` when it is svc's own copy of that generation (its bytes checked against the manifest). */
+  private async fedrampSetIn(shown: string, generation: string | undefined): Promise<FedrampSchemaSet> {
     const root = resolve(shown);
     let names: string[];
     try {
@@ -166,7 +180,7 @@ export class AjvSchemaValidator implements SchemaValidator {
       // Parsed once: for its $schemaVersion, and (the file chosen) for the shapes it declares.
       const document = parsedSchema(bytes);
       const identity = { type, file, ...optional('schemaVersion', schemaVersionOf(document)), sha256: sha256(bytes).toString('hex') };
-      if (carried !== undefined) this.carriedExpectation(file, 'fedramp')?.check(identity.sha256);
+      if (generation !== undefined) this.carriedExpectation(file, 'fedramp')?.check(identity.sha256);
       const before = chosen.get(type);
       if (before === undefined || compareVersions(before.schemaVersion ?? '0', identity.schemaVersion ?? '0') <= 0) {
         chosen.set(type, identity);
@@ -179,7 +193,7 @@ export class AjvSchemaValidator implements SchemaValidator {
     if (Object.keys(files).length === 0) throw fedrampSchemasMissing(shown);
     const definitions = chosen.get('definitions');
     const shapes = cr26Shapes({ incident: parsed.get('incident'), cpo: parsed.get('cpo'), definitions: parsed.get('definitions') });
-    return { dir: root, ...(carried === undefined ? {} : { carried: carried.fedramp.generation }), files, definitions: definitions ? [definitions.file] : [], schemas, shapes };
+    return { dir: root, ...(generation === undefined ? {} : { carried: generation }), files, definitions: definitions ? [definitions.file] : [], schemas, shapes };
   }
 
   async validateFedramp(set: FedrampSchemaSet, type: Cr26DocumentType, document: unknown): Promise<OscalProblem[]> {
