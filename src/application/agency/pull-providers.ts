@@ -1,4 +1,13 @@
 import { inject, injectable } from 'tsyringe';
+import { agencyEvents } from '../../domain/agency/agency-events';
+import { eventFacts, type EventFacts } from '../../domain/agency/provider-status';
+import type { ConmonEvent } from '../../domain/conmon/conmon-event';
+import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
+import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
+import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } from '../../ports/security-event-sink';
+import { UUIDS, type Uuids } from '../../ports/uuids';
+import { ProviderDocuments } from './provider-documents';
 import { UsageError } from '../../domain/errors';
 import { isPlainObject } from '../../domain/encoding/json-values';
 import type { AgencyProvider, PullSettings } from '../../domain/agency/providers';
@@ -38,12 +47,17 @@ export interface PullProvidersInput {
   deep?: boolean;
   /** Accept a trust center's new TLS certificate (after a renewal) instead of refusing the pull. */
   acceptIdentity?: readonly string[];
+  /** Send the events here (sink specs); default conmon.sinks of svc.config.json. */
+  sinks?: readonly string[];
   /** Told as each provider's pull is recorded, for a progress line. */
   onProvider?: (pull: AgencyPull, summary: string) => void;
 }
 
 export interface PullProvidersResult {
   pulls: AgencyPull[];
+  /** The events of the pulls (none on a provider's first pull: nothing to compare with). */
+  events: ConmonEvent[];
+  deliveries: DeliveryReport[];
 }
 
 /** What a pull found beyond the documents themselves (evidence links), for verification to merge. */
@@ -68,6 +82,10 @@ export class PullProviders {
     @inject(TRUST_CENTER_CLIENT) private readonly client: TrustCenterClient,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(HASHING) private readonly hashing: Hashing,
+    @inject(FEDRAMP_RULES_SOURCE) private readonly rules: FedrampRulesSource,
+    @inject(RUN_SETTINGS) private readonly runSettings: RunSettings,
+    @inject(SECURITY_EVENT_SINKS) private readonly sinks: SecurityEventSinks,
+    @inject(UUIDS) private readonly uuids: Uuids,
   ) {}
 
   async execute(input: PullProvidersInput = {}): Promise<PullProvidersResult> {
@@ -76,23 +94,61 @@ export class PullProviders {
     const accept = new Set(input.acceptIdentity ?? []);
     for (const name of accept)
       if (!providers.some((p) => p.name === name)) throw new UsageError('agency-unknown-provider', `--accept-identity ${name}: not a provider of this pull`);
+    const specs = input.sinks !== undefined && input.sinks.length > 0 ? input.sinks : this.runSettings.conmon.sinks;
+    const destinations = this.sinks.open(specs);
     const pulls: AgencyPull[] = new Array(providers.length);
+    const events: ConmonEvent[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {
       for (let i = next++; i < providers.length; i = next++) {
         const provider = providers[i]!;
-        const pull = await this.pullOne(provider, settings.pull, { deep: input.deep === true, acceptIdentity: accept.has(provider.name) });
+        const [previous] = await this.store.pulls(provider.name, { last: 1 });
+        const pull = await this.pullOne(provider, settings.pull, previous, { deep: input.deep === true, acceptIdentity: accept.has(provider.name) });
         pulls[i] = pull;
+        if (destinations.length > 0) events.push(...(await this.eventsOf(provider, settings.name, pull, previous)));
         input.onProvider?.(pull, pullSummary(pull));
       }
     };
     await Promise.all(Array.from({ length: Math.min(settings.pull.concurrency, providers.length) }, worker));
-    return { pulls };
+    const deliveries = events.length === 0 ? [] : await Promise.all(destinations.map((sink) => sink.deliver(events)));
+    return { pulls, events, deliveries };
   }
 
-  private async pullOne(provider: AgencyProvider, settings: PullSettings, options: { deep: boolean; acceptIdentity: boolean }): Promise<AgencyPull> {
+  /** The events of a pull against the one before (agency-events.ts), read only when a sink is to be told. */
+  private async eventsOf(provider: AgencyProvider, agencyName: string | undefined, pull: AgencyPull, previous: AgencyPull | undefined): Promise<ConmonEvent[]> {
+    const rules = this.rules.rules();
+    const facts = async (p: AgencyPull): Promise<EventFacts> => {
+      const documents = new ProviderDocuments(this.store, provider.name, [p]);
+      const parsed: Partial<Record<PulledDocumentName, unknown>> = {};
+      for (const name of ['public', 'vdr', 'incidents', 'ocr'] as const) parsed[name] = await documents.json(name);
+      return eventFacts({
+        provider,
+        ...(agencyName === undefined ? {} : { agencyName }),
+        documents: parsed,
+        ...(documents.stored('incidents') === undefined ? {} : { incidentsFetchedAt: documents.stored('incidents')!.stored.fetchedAt }),
+        rules,
+        now: new Date(p.finished),
+      });
+    };
+    const history = pull.outcome === 'failed' ? await this.store.pulls(provider.name) : [];
+    const lastReached = history.findLast((p) => p.outcome !== 'failed');
+    return agencyEvents({
+      pull,
+      ...(previous === undefined || pull.outcome === 'failed' ? {} : { before: await facts(previous) }),
+      after: pull.outcome === 'failed' ? { incidents: [], overdue: [] } : await facts(pull),
+      ...(lastReached === undefined ? {} : { lastReached }),
+      pullSha256: this.hashing.sha256(this.hashing.canonicalize(pull)),
+      uuid: (key) => this.uuids.v5(SVC_UUID_NAMESPACE, key),
+    });
+  }
+
+  private async pullOne(
+    provider: AgencyProvider,
+    settings: PullSettings,
+    previous: AgencyPull | undefined,
+    options: { deep: boolean; acceptIdentity: boolean },
+  ): Promise<AgencyPull> {
     const started = this.clock.now().toISOString();
-    const [previous] = await this.store.pulls(provider.name, { last: 1 });
     const fetched = await this.fetchAll(provider, settings, previous, options);
     const outcomes = fetched.documents.map((d) => d.outcome);
     const outcome = outcomes.every((o) => o === 'failed') ? 'failed' : outcomes.includes('failed') ? 'partial' : 'ok';

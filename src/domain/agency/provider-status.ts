@@ -181,6 +181,31 @@ export function providerStatus(input: ProviderStatusInput): ProviderStatus {
   };
 }
 
+/** What the agency side's events compare between two pulls: the open incidents affecting the agency, the overdue vulnerabilities and the OCRs. */
+export interface EventFacts {
+  incidents: OpenIncident[];
+  /** Recomputed overdue vulnerabilities (ids), with their rating. */
+  overdue: { id: string; rating?: NRating }[];
+  ocrPeriod?: string;
+}
+
+/** The facts of `documents` at `now` (an unknown class: no vulnerability is judged). */
+export function eventFacts(input: Pick<ProviderStatusInput, 'provider' | 'agencyName' | 'documents' | 'incidentsFetchedAt' | 'rules' | 'now'>): EventFacts {
+  const cls = classOf(input.provider, input.documents.public).class;
+  const overdue =
+    cls === undefined || input.documents.vdr === undefined
+      ? []
+      : recomputeVulnerabilities(input.documents.vdr, cls, input.rules, input.now).flatMap((v) =>
+          v.overdue ? [{ id: v.id, ...(v.rating === undefined ? {} : { rating: v.rating }) }] : [],
+        );
+  const ocrPeriod = ocrPeriodEnd(input.documents.ocr);
+  return {
+    incidents: openIncidents(input.documents.incidents, { ...input, ocrPeriods: [], reviews: [], ksiBaseline: new Map() }, cls),
+    overdue,
+    ...(ocrPeriod === undefined ? {} : { ocrPeriod }),
+  };
+}
+
 function sorted(counts: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => b.localeCompare(a)));
 }

@@ -2,8 +2,22 @@ import type { InputRef } from '../artifacts/run-context';
 
 export const CONMON_EVENT_SCHEMA = 'svc.conmon-event/v1';
 
-/** What changed; one event per change (docs/conmon.md lists the fields of each). */
-export const EVENT_KINDS = ['run.recorded', 'poam.opened', 'poam.closed', 'poam.overdue', 'poam.risk-changed', 'drift.detected'] as const;
+/**
+ * What changed; one event per change (docs/conmon.md lists the fields of each). The `agency.*` kinds are the agency
+ * side's (`svc agency pull`, docs/agency.md): their `run` is the provider's pull.
+ */
+export const EVENT_KINDS = [
+  'run.recorded',
+  'poam.opened',
+  'poam.closed',
+  'poam.overdue',
+  'poam.risk-changed',
+  'drift.detected',
+  'agency.incident',
+  'agency.overdue',
+  'agency.ocr-published',
+  'agency.unreachable',
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** RFC 5424 severity names; sinks map them to their own scales (syslog PRI, HEC fields). */
