@@ -2,9 +2,9 @@ import { inject, injectable } from 'tsyringe';
 import { diffProvider, type DiffSide, type ProviderDiff } from '../../domain/agency/provider-diff';
 import { PULLED_DOCUMENT_NAMES, type AgencyPull, type PulledDocumentName } from '../../domain/agency/pulled-documents';
 import { recomputeVulnerabilities, type RecomputedVulnerability } from '../../domain/agency/vulnerability-clock';
-import { isPlainObject } from '../../domain/encoding/json-values';
+import { classOf } from '../../domain/agency/provider-status';
 import { InvalidInputError, UsageError } from '../../domain/errors';
-import { CR26_CLASSES, type Cr26Class, type Cr26Rules } from '../../domain/fedramp/cr26-rules';
+import type { Cr26Class, Cr26Rules } from '../../domain/fedramp/cr26-rules';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
 import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
@@ -18,11 +18,9 @@ import { ocrPeriod, pulledOcrs, pulledProvider } from './review-ocr';
  * InvalidInputError naming the setting when neither gives one.
  */
 export async function providerClass(config: AgencyConfig, documents: ProviderDocuments): Promise<Cr26Class> {
-  const configured = config.settings().providers.find((p) => p.name === documents.provider)?.class;
-  if (configured !== undefined) return configured;
-  const pub = await documents.json('public');
-  const stated = isPlainObject(pub) && isPlainObject(pub.trustCenter) ? pub.trustCenter.certificationClass : undefined;
-  if (typeof stated === 'string' && CR26_CLASSES.includes(stated as Cr26Class)) return stated as Cr26Class;
+  const provider = config.settings().providers.find((p) => p.name === documents.provider);
+  const known = classOf(provider ?? { name: documents.provider, url: '', auth: { kind: 'none' } }, await documents.json('public')).class;
+  if (known !== undefined) return known;
   throw new InvalidInputError(
     'agency-class-unknown',
     `provider "${documents.provider}": its certification class is unknown (FedRAMP's documents carry none and its trust center states none); set "class" (A, B, C or D) on it in agency.providers[] of ${config.file}`,
