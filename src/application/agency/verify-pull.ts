@@ -1,0 +1,148 @@
+import { inject, injectable } from 'tsyringe';
+import type { AgencyProvider } from '../../domain/agency/providers';
+import {
+  PULLED_DOCUMENTS,
+  PULLED_DOCUMENT_NAMES,
+  type AgencyFinding,
+  type Delivery,
+  type PulledDocumentName,
+  type SchemaVerdict,
+  type StoredDocument,
+} from '../../domain/agency/pulled-documents';
+import { sortFindings, verifyDocuments, VERIFICATION_RULES } from '../../domain/agency/verification';
+import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
+import { holdsRule } from '../../domain/fedramp/relied-rules';
+import type { OscalProblem } from '../../domain/oscal/oscal-problem';
+import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { SCHEMA_VALIDATOR, type FedrampSchemaSet, type SchemaValidator } from '../../ports/schema-validator';
+
+/** The most problems a verdict keeps (the first, under the newest generation). */
+export const VERDICT_PROBLEMS = 5;
+
+export interface VerifyPullInput {
+  provider: Pick<AgencyProvider, 'name' | 'fedrampId' | 'class'>;
+  /** Each document's current bytes, parsed, and how they are stored (their digest and delivery); a document not fetched is left out. */
+  documents: Partial<Record<PulledDocumentName, { json: unknown; stored: Pick<StoredDocument, 'sha256' | 'delivery'> }>>;
+  now: Date;
+}
+
+export interface VerifyPullResult {
+  /** One verdict per CR26 document given, in PULLED_DOCUMENTS order. */
+  schemas: SchemaVerdict[];
+  /** The schema findings and the domain checks' (verifyDocuments), sorted. */
+  findings: AgencyFinding[];
+}
+
+/**
+ * Verifies what a pull of one provider left (DESIGN §14, "Verification, recorded per document"). Each CR26 document
+ * (PULLED_DOCUMENTS with a `schema`; a `list` one item by item) is validated against every generation of FedRAMP's
+ * schemas svc carries, newest first, and its verdict records the first it is valid under: valid only under an older
+ * generation is a notice, valid under none an action naming the first problem and its JSON path (FRC-CSO-JSN). Then
+ * the rules' checks on the parsed documents and their delivery (verifyDocuments), for the provider's class. A
+ * provider's documents are read as FedRAMP's schemas have them, never as svc writes its own.
+ */
+@injectable()
+export class VerifyPull {
+  constructor(
+    @inject(SCHEMA_VALIDATOR) private readonly validator: SchemaValidator,
+    @inject(FEDRAMP_RULES_SOURCE) private readonly rulesSource: FedrampRulesSource,
+  ) {}
+
+  /** Throws ConfigError / IntegrityError as SchemaValidator.locateFedrampGenerations does when svc's own schemas are missing or changed. */
+  async verify(input: VerifyPullInput): Promise<VerifyPullResult> {
+    const rules = this.rulesSource.rules();
+    const generations = await this.validator.locateFedrampGenerations();
+    const schemas: SchemaVerdict[] = [];
+    const findings: AgencyFinding[] = [];
+    const judgeSchemas = holdsRule(rules, VERIFICATION_RULES.json);
+    for (const name of PULLED_DOCUMENT_NAMES) {
+      const entry = PULLED_DOCUMENTS[name] as { schema?: Cr26DocumentType; list?: true };
+      const doc = input.documents[name];
+      if (entry.schema === undefined || doc === undefined) continue;
+      const verdict = await this.judge(name, entry.schema, entry.list === true, doc.json, doc.stored.sha256, generations);
+      schemas.push(verdict.verdict);
+      if (judgeSchemas && verdict.finding !== undefined) findings.push(verdict.finding);
+    }
+    const documents: Partial<Record<PulledDocumentName, unknown>> = {};
+    const deliveries: Partial<Record<PulledDocumentName, Delivery>> = {};
+    for (const name of PULLED_DOCUMENT_NAMES) {
+      const doc = input.documents[name];
+      if (doc === undefined) continue;
+      documents[name] = doc.json;
+      deliveries[name] = doc.stored.delivery;
+    }
+    findings.push(
+      ...verifyDocuments({
+        provider: input.provider,
+        ...(input.provider.class === undefined ? {} : { cls: input.provider.class }),
+        documents,
+        deliveries,
+        rules,
+        now: input.now,
+      }),
+    );
+    return { schemas, findings: sortFindings(findings) };
+  }
+
+  private async judge(
+    name: PulledDocumentName,
+    type: Cr26DocumentType,
+    list: boolean,
+    json: unknown,
+    sha256: string,
+    generations: readonly FedrampSchemaSet[],
+  ): Promise<{ verdict: SchemaVerdict; finding?: AgencyFinding }> {
+    const newest = generations[0]?.carried ?? generations[0]?.dir ?? 'none';
+    const problemsUnder = async (set: FedrampSchemaSet): Promise<string[]> => {
+      if (!list) return (await this.validator.validateFedramp(set, type, json)).map((p) => problemWords(p));
+      if (!Array.isArray(json))
+        return [`$: expected a list of ${type} documents, got ${typeof json === 'object' && json !== null ? 'an object' : typeof json}`];
+      const problems: string[] = [];
+      for (const [i, item] of json.entries()) {
+        for (const p of await this.validator.validateFedramp(set, type, item)) problems.push(problemWords(p, `[${i}]`));
+        if (problems.length >= VERDICT_PROBLEMS) break;
+      }
+      return problems;
+    };
+    const first = generations[0] === undefined ? ['$: svc carries no FedRAMP schemas'] : await problemsUnder(generations[0]);
+    if (first.length === 0) return { verdict: { document: name, sha256, generation: newest, current: true, problems: [] } };
+    const problems = first.slice(0, VERDICT_PROBLEMS);
+    for (const set of generations.slice(1)) {
+      if ((await problemsUnder(set)).length > 0) continue;
+      const generation = set.carried ?? set.dir;
+      return {
+        verdict: { document: name, sha256, generation, current: false, problems },
+        finding: {
+          level: 'notice',
+          rule: VERIFICATION_RULES.json,
+          code: 'schema-older-generation',
+          document: name,
+          at: pathOf(problems[0]!),
+          message: `valid against FedRAMP's ${type} schema of ${generation} at newest, not of ${newest}, the newest generation svc carries: ${problems[0]}`,
+        },
+      };
+    }
+    return {
+      verdict: { document: name, sha256, current: false, problems },
+      finding: {
+        level: 'action',
+        rule: VERIFICATION_RULES.json,
+        code: 'schema-invalid',
+        document: name,
+        at: pathOf(problems[0]!),
+        message: `not valid against FedRAMP's ${type} schema of any generation svc carries (newest ${newest}): ${problems[0]}`,
+      },
+    };
+  }
+}
+
+/** `<path>: <message>`, the path prefixed by a list item's index (`[2].detection`). */
+function problemWords(p: OscalProblem, prefix = ''): string {
+  const path = prefix === '' ? p.path : p.path === '$' ? prefix : p.path.startsWith('[') ? `${prefix}${p.path}` : `${prefix}.${p.path}`;
+  return `${path}: ${p.message}`;
+}
+
+/** The JSON path of a problem's words. */
+function pathOf(words: string): string {
+  return words.slice(0, words.indexOf(': '));
+}
