@@ -7,7 +7,9 @@ import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedra
 import { RUN_SETTINGS, type RunSettings } from '../../ports/run-settings';
 import { SECURITY_EVENT_SINKS, type DeliveryReport, type SecurityEventSinks } from '../../ports/security-event-sink';
 import { UUIDS, type Uuids } from '../../ports/uuids';
-import { ProviderDocuments } from './provider-documents';
+import { sortFindings } from '../../domain/agency/verification';
+import { ProviderDocuments, storedJson } from './provider-documents';
+import { VerifyPull, type VerifyPullInput, type VerifyPullResult } from './verify-pull';
 import { UsageError } from '../../domain/errors';
 import { isPlainObject } from '../../domain/encoding/json-values';
 import type { AgencyProvider, PullSettings } from '../../domain/agency/providers';
@@ -63,6 +65,8 @@ export interface PullProvidersResult {
 /** What a pull found beyond the documents themselves (evidence links), for verification to merge. */
 interface Fetched {
   documents: PulledDocument[];
+  /** The JSON of the documents fetched anew this pull (the others are read from the store when verified). */
+  parsed: Map<PulledDocumentName, unknown>;
   tls?: TlsIdentity;
   error?: string;
   findings: AgencyFinding[];
@@ -86,6 +90,7 @@ export class PullProviders {
     @inject(RUN_SETTINGS) private readonly runSettings: RunSettings,
     @inject(SECURITY_EVENT_SINKS) private readonly sinks: SecurityEventSinks,
     @inject(UUIDS) private readonly uuids: Uuids,
+    private readonly verifier: VerifyPull,
   ) {}
 
   async execute(input: PullProvidersInput = {}): Promise<PullProvidersResult> {
@@ -153,6 +158,7 @@ export class PullProviders {
     const outcomes = fetched.documents.map((d) => d.outcome);
     const outcome = outcomes.every((o) => o === 'failed') ? 'failed' : outcomes.includes('failed') ? 'partial' : 'ok';
     const tls = fetched.error !== undefined && previous?.tls !== undefined ? previous.tls : (fetched.tls ?? previous?.tls);
+    const verified = outcome === 'failed' ? { schemas: previous?.schemas ?? [], findings: [] } : await this.verify(provider, fetched, previous);
     return this.store.appendPull({
       provider: provider.name,
       started,
@@ -162,8 +168,23 @@ export class PullProviders {
       outcome,
       ...(fetched.error === undefined ? {} : { error: fetched.error }),
       documents: fetched.documents,
-      schemas: [],
-      findings: fetched.findings,
+      schemas: verified.schemas,
+      findings: sortFindings([...verified.findings, ...fetched.findings]),
+    });
+  }
+
+  /** The pull's current documents checked against FedRAMP's schemas and the rules (VerifyPull), at the pull's time. */
+  private async verify(provider: AgencyProvider, fetched: Fetched, previous: AgencyPull | undefined): Promise<VerifyPullResult> {
+    const documents: VerifyPullInput['documents'] = {};
+    for (const d of fetched.documents) {
+      if (d.stored === undefined) continue;
+      documents[d.name] = { json: fetched.parsed.has(d.name) ? fetched.parsed.get(d.name) : await storedJson(this.store, d.stored.sha256), stored: d.stored };
+    }
+    return this.verifier.verify({
+      provider,
+      documents,
+      now: this.clock.now(),
+      ...(previous === undefined ? {} : { previous: previous.schemas }),
     });
   }
 
@@ -180,6 +201,7 @@ export class PullProviders {
         (name) => documents.find((d) => d.name === name) ?? carried({ name, url: urlOf(provider, name), outcome: 'failed', error, attempts }, held.get(name)),
       ),
       error,
+      parsed: new Map(),
       findings: [],
     });
     let session: TrustCenterSession;
@@ -203,8 +225,12 @@ export class PullProviders {
         PULLED_DOCUMENT_NAMES.filter((name) => name !== 'public').map((name) => this.fetchDocument(session, provider, name, held.get(name))),
       );
       const documents = [first.document, ...rest.map((r) => r.document)];
-      const findings = await this.checkEvidenceLinks(session, provider, documents, options.deep);
-      return { documents, ...(seen === undefined ? {} : { tls: seen }), findings };
+      const parsed = new Map([first, ...rest].flatMap((r) => (r.json === undefined ? [] : [[r.document.name, r.json] as const])));
+      // A sample of the links when the SDR changed; every link with --deep, changed or not.
+      const sdr = documents.find((d) => d.name === 'sdr')?.stored;
+      const links = parsed.get('sdr') ?? (options.deep && sdr !== undefined ? await storedJson(this.store, sdr.sha256) : undefined);
+      const findings = await this.checkEvidenceLinks(session, provider, links, options.deep);
+      return { documents, parsed, ...(seen === undefined ? {} : { tls: seen }), findings };
     } finally {
       session.close();
     }
@@ -215,7 +241,7 @@ export class PullProviders {
     provider: AgencyProvider,
     name: PulledDocumentName,
     held: StoredDocument | undefined,
-  ): Promise<{ document: PulledDocument; tls?: TlsIdentity; failure?: TrustCenterFailure }> {
+  ): Promise<{ document: PulledDocument; tls?: TlsIdentity; failure?: TrustCenterFailure; json?: unknown }> {
     const url = urlOf(provider, name);
     let response: TrustCenterResponse;
     try {
@@ -234,8 +260,8 @@ export class PullProviders {
       return { document: carried({ ...base, outcome: 'denied', error: `${url}: ${response.status} ${problemDetail(response)}` }, held), ...tls };
     if (response.status === 404) return { document: carried({ ...base, outcome: 'absent' }, held), ...tls };
     if (response.status !== 200) return { document: carried({ ...base, outcome: 'failed', error: `${url}: HTTP ${response.status}` }, held), ...tls };
-    const notJson = jsonProblem(response.body);
-    if (notJson !== undefined) return { document: carried({ ...base, outcome: 'failed', error: `${url}: ${notJson}` }, held), ...tls };
+    const parsed = parseJson(response.body);
+    if ('problem' in parsed) return { document: carried({ ...base, outcome: 'failed', error: `${url}: ${parsed.problem}` }, held), ...tls };
     const sha256 = await this.store.putDocument(response.body);
     const stored: StoredDocument = {
       sha256,
@@ -246,7 +272,7 @@ export class PullProviders {
       ...(response.headers['last-modified'] === undefined ? {} : { lastModified: response.headers['last-modified'] }),
       delivery: deliveryOf(response),
     };
-    return { document: { ...base, outcome: 'fetched', stored }, ...tls };
+    return { document: { ...base, outcome: 'fetched', stored }, ...tls, json: parsed.json };
   }
 
   /**
@@ -254,15 +280,9 @@ export class PullProviders {
    * A link must answer 200, and where its last segment is a SHA-256 (svc-api's /fedramp/evidence/{sha256}) the bytes
    * must hash to it. Links elsewhere are not fetched with the agency's credentials.
    */
-  private async checkEvidenceLinks(
-    session: TrustCenterSession,
-    provider: AgencyProvider,
-    documents: PulledDocument[],
-    deep: boolean,
-  ): Promise<AgencyFinding[]> {
-    const sdr = documents.find((d) => d.name === 'sdr');
-    if (sdr?.outcome !== 'fetched' || sdr.stored === undefined) return [];
-    const links = evidenceLinks(JSON.parse(Buffer.from(await this.store.readDocument(sdr.stored.sha256)).toString('utf8')));
+  private async checkEvidenceLinks(session: TrustCenterSession, provider: AgencyProvider, sdr: unknown, deep: boolean): Promise<AgencyFinding[]> {
+    if (sdr === undefined) return [];
+    const links = evidenceLinks(sdr);
     const ours = links.filter((l) => l.url.startsWith(`${provider.url}/`));
     const sample = deep || ours.length <= EVIDENCE_SAMPLE ? ours : [ours[0]!, ours[Math.floor(ours.length / 2)]!, ours.at(-1)!];
     const findings: AgencyFinding[] = [];
@@ -329,19 +349,18 @@ function deliveryOf(response: TrustCenterResponse): Delivery {
   };
 }
 
-/** Why the body is no JSON document, or undefined when it is one. */
-function jsonProblem(body: Uint8Array): string | undefined {
+/** The body's JSON, or why it is none. */
+function parseJson(body: Uint8Array): { json: unknown } | { problem: string } {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    return 'the body is not UTF-8 text';
+    return { problem: 'the body is not UTF-8 text' };
   }
   try {
-    JSON.parse(text);
-    return undefined;
+    return { json: JSON.parse(text) as unknown };
   } catch (error) {
-    return `the body is not JSON (${(error as Error).message})`;
+    return { problem: `the body is not JSON (${(error as Error).message})` };
   }
 }
 

@@ -24,6 +24,11 @@ export interface VerifyPullInput {
   /** Each document's current bytes, parsed, and how they are stored (their digest and delivery); a document not fetched is left out. */
   documents: Partial<Record<PulledDocumentName, { json: unknown; stored: Pick<StoredDocument, 'sha256' | 'delivery'> }>>;
   now: Date;
+  /**
+   * The verdicts of the provider's previous pull: a document with the same bytes keeps its verdict (the generations
+   * svc carries judge the same bytes the same way), so an unchanged document is not validated again.
+   */
+  previous?: readonly SchemaVerdict[];
 }
 
 export interface VerifyPullResult {
@@ -59,9 +64,11 @@ export class VerifyPull {
       const entry = PULLED_DOCUMENTS[name] as { schema?: Cr26DocumentType; list?: true };
       const doc = input.documents[name];
       if (entry.schema === undefined || doc === undefined) continue;
-      const verdict = await this.judge(name, entry.schema, entry.list === true, doc.json, doc.stored.sha256, generations);
-      schemas.push(verdict.verdict);
-      if (judgeSchemas && verdict.finding !== undefined) findings.push(verdict.finding);
+      const known = input.previous?.find((v) => v.document === name && v.sha256 === doc.stored.sha256);
+      const verdict = known ?? (await this.judge(name, entry.schema, entry.list === true, doc.json, doc.stored.sha256, generations));
+      schemas.push(verdict);
+      const finding = verdictFinding(verdict, entry.schema, newestOf(generations));
+      if (judgeSchemas && finding !== undefined) findings.push(finding);
     }
     const documents: Partial<Record<PulledDocumentName, unknown>> = {};
     const deliveries: Partial<Record<PulledDocumentName, Delivery>> = {};
@@ -91,8 +98,7 @@ export class VerifyPull {
     json: unknown,
     sha256: string,
     generations: readonly FedrampSchemaSet[],
-  ): Promise<{ verdict: SchemaVerdict; finding?: AgencyFinding }> {
-    const newest = generations[0]?.carried ?? generations[0]?.dir ?? 'none';
+  ): Promise<SchemaVerdict> {
     const problemsUnder = async (set: FedrampSchemaSet): Promise<string[]> => {
       if (!list) return (await this.validator.validateFedramp(set, type, json)).map((p) => problemWords(p));
       if (!Array.isArray(json))
@@ -105,35 +111,37 @@ export class VerifyPull {
       return problems;
     };
     const first = generations[0] === undefined ? ['$: svc carries no FedRAMP schemas'] : await problemsUnder(generations[0]);
-    if (first.length === 0) return { verdict: { document: name, sha256, generation: newest, current: true, problems: [] } };
+    if (first.length === 0) return { document: name, sha256, generation: newestOf(generations), current: true, problems: [] };
     const problems = first.slice(0, VERDICT_PROBLEMS);
-    for (const set of generations.slice(1)) {
-      if ((await problemsUnder(set)).length > 0) continue;
-      const generation = set.carried ?? set.dir;
-      return {
-        verdict: { document: name, sha256, generation, current: false, problems },
-        finding: {
-          level: 'notice',
-          rule: VERIFICATION_RULES.json,
-          code: 'schema-older-generation',
-          document: name,
-          at: pathOf(problems[0]!),
-          message: `valid against FedRAMP's ${type} schema of ${generation} at newest, not of ${newest}, the newest generation svc carries: ${problems[0]}`,
-        },
-      };
-    }
-    return {
-      verdict: { document: name, sha256, current: false, problems },
-      finding: {
-        level: 'action',
-        rule: VERIFICATION_RULES.json,
-        code: 'schema-invalid',
-        document: name,
-        at: pathOf(problems[0]!),
-        message: `not valid against FedRAMP's ${type} schema of any generation svc carries (newest ${newest}): ${problems[0]}`,
-      },
-    };
+    for (const set of generations.slice(1))
+      if ((await problemsUnder(set)).length === 0) return { document: name, sha256, generation: set.carried ?? set.dir, current: false, problems };
+    return { document: name, sha256, current: false, problems };
   }
+}
+
+/** The generation svc judges by first: the newest it carries. */
+function newestOf(generations: readonly FedrampSchemaSet[]): string {
+  return generations[0]?.carried ?? generations[0]?.dir ?? 'none';
+}
+
+/** What a verdict tells the agency: nothing when valid under the newest generation, a notice under an older one, an action under none. */
+function verdictFinding(verdict: SchemaVerdict, type: Cr26DocumentType, newest: string): AgencyFinding | undefined {
+  if (verdict.current) return undefined;
+  const first = verdict.problems[0] ?? '$: not valid';
+  const base = { rule: VERIFICATION_RULES.json, document: verdict.document, at: pathOf(first) };
+  return verdict.generation !== undefined
+    ? {
+        level: 'notice',
+        ...base,
+        code: 'schema-older-generation',
+        message: `valid against FedRAMP's ${type} schema of ${verdict.generation} at newest, not of ${newest}, the newest generation svc carries: ${first}`,
+      }
+    : {
+        level: 'action',
+        ...base,
+        code: 'schema-invalid',
+        message: `not valid against FedRAMP's ${type} schema of any generation svc carries (newest ${newest}): ${first}`,
+      };
 }
 
 /** `<path>: <message>`, the path prefixed by a list item's index (`[2].detection`). */
