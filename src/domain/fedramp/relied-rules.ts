@@ -15,8 +15,12 @@ export interface ReliedRule {
 
 /** Every rule svc's code names, by id (docs/fedramp.md, "Rules svc relies on", is checked against this list). */
 export const RELIED_RULES: readonly ReliedRule[] = [
+  { id: 'AGU-USE-CLA', uses: 'whether an agency uses a Class A offering beyond 12 months', without: 'svc agency does not judge Class A use' },
+  { id: 'AGU-USE-NFC', uses: "the agency's notice of concerns to FedRAMP", without: 'svc agency notice --to fedramp cites no rule' },
+  { id: 'AGU-USE-NPC', uses: "the agency's notice of concerns to the provider", without: 'svc agency notice --to provider cites no rule' },
   { id: 'CCM-OCR-AVL', uses: 'whether the Ongoing Certification Report is recorded on time', without: 'the OCR is not judged' },
   { id: 'CCM-OCR-NRD', uses: 'the next OCR date the CPO carries', without: 'the next OCR date is not judged' },
+  { id: 'CDS-CSO-FID', uses: "the FedRAMP ID an agency checks across a provider's documents", without: 'svc agency does not check the FedRAMP ID' },
   { id: 'CDS-CSO-HAD', uses: "the trust center's historical snapshots", without: 'svc-api still serves the snapshots, citing no rule' },
   { id: 'CDS-CSO-PUB', uses: "the trust center's public information", without: 'svc-api still serves it, citing no rule' },
   { id: 'CDS-TRC-AAI', uses: 'the agency access inventory of the access report', without: 'svc-api still reports access, citing the rule nowhere' },
