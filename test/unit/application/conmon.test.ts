@@ -163,7 +163,12 @@ describe('ExportOngoingAuthorization and BuildTrendDashboard', () => {
     const { process, store, d } = setup();
     for (const n of [1, 2, 3]) await process.execute({ input: `/runs/${n}.json` });
     let seen: TrendDashboardModel | undefined;
-    const html: HtmlRenderer = { runDashboard: (_m: RunDashboardModel) => '', trendDashboard: (m) => ((seen = m), '<html>'), vulnerabilityActivity: () => '' };
+    const html: HtmlRenderer = {
+      runDashboard: (_m: RunDashboardModel) => '',
+      trendDashboard: (m) => ((seen = m), '<html>'),
+      vulnerabilityActivity: () => '',
+      agencyPortfolio: () => '',
+    };
     const result = await new BuildTrendDashboard(store, html, d.writer, d.catalogs, d.clock, TEST_SETTINGS).execute({ out: '/out/t.html' });
     expect(result.runs).toBe(3);
     expect(seen?.runs.map((r) => [r.seq, r.pass_rate, r.open, r.overdue])).toEqual([

@@ -1,4 +1,5 @@
 import { injectable } from 'tsyringe';
+import type { PortfolioModel } from '../../../domain/agency/portfolio';
 import { DRIFT_CLASSES, type DriftClass } from '../../../domain/drift/drift-finding';
 import { severityRank, type Severity } from '../../../domain/governance/severity';
 import { STATUSES, type Status } from '../../../domain/ksi/status';
@@ -19,6 +20,7 @@ import {
   type Cell,
   type Column,
 } from './html-page';
+import { agencyPortfolioPage } from './html-portfolio-page';
 import { vulnerabilityActivityPage } from './html-vulnerability-report';
 import { barChart, lineChart, stackedBarChart, stackedColumnChart, type Mark, type Series } from './svg-charts';
 
@@ -59,7 +61,7 @@ const RUN_COLUMNS: Column[] = [
   ...['Results', 'PASS', 'WARN', 'FAIL', 'Pass rate', 'Open', 'Overdue', 'Drift'].map((label): Column => ({ label, kind: 'num' })),
 ];
 
-/** The run dashboard of `svc ir dashboard` and the trend dashboard of `svc conmon dashboard`, as self-contained pages. */
+/** The run dashboard of `svc ir dashboard`, the trend dashboard of `svc conmon dashboard` and the other pages of HtmlRenderer, self-contained. */
 @injectable()
 export class HtmlDashboardRenderer implements HtmlRenderer {
   runDashboard(model: RunDashboardModel): string {
@@ -190,6 +192,10 @@ export class HtmlDashboardRenderer implements HtmlRenderer {
 
   vulnerabilityActivity(model: VulnerabilityActivityReport): string {
     return vulnerabilityActivityPage(model);
+  }
+
+  agencyPortfolio(model: PortfolioModel): string {
+    return agencyPortfolioPage(model);
   }
 }
 
