@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { container as root, type DependencyContainer } from 'tsyringe';
 import type { FedrampProfile } from '../../src/domain/fedramp/profile';
 import { DEFAULT_POLICY } from '../../src/domain/vulnerabilities/evaluation-policy';
+import type { AgencyProvider, PullSettings } from '../../src/domain/agency/providers';
 import { ACCESS_STORE } from '../../src/ports/access-store';
+import { AGENCY_CONFIG } from '../../src/ports/agency-config';
+import { AGENCY_STORE } from '../../src/ports/agency-store';
 import { ARTIFACT_WRITER } from '../../src/ports/artifact-writer';
 import { BUSINESS_CALENDAR, type BusinessCalendar } from '../../src/ports/business-calendar';
 import { CATALOG_SOURCE } from '../../src/ports/catalog-source';
@@ -18,6 +21,7 @@ import { SCAN_READER } from '../../src/ports/scan-reader';
 import { SCHEMA_VALIDATOR } from '../../src/ports/schema-validator';
 import { SECURITY_EVENT_SINKS } from '../../src/ports/security-event-sink';
 import { SIGNER } from '../../src/ports/signer';
+import { TRUST_CENTER_CLIENT } from '../../src/ports/trust-center-client';
 import { UUIDS } from '../../src/ports/uuids';
 import { VULNERABILITY_SETTINGS, type VulnerabilitySettings } from '../../src/ports/vulnerability-settings';
 import { DeterministicUuids } from '../fakes/deterministic-uuids';
@@ -26,12 +30,15 @@ import { FixedClock } from '../fakes/fixed-clock';
 import { FixedRulesSource } from '../fakes/fixed-rules-source';
 import { FixedScanReader } from '../fakes/fixed-scan-reader';
 import { FixedSchemaValidator } from '../fakes/fixed-schema-validator';
+import { InMemoryAgencyConfig } from '../fakes/in-memory-agency-config';
+import { InMemoryAgencyStore } from '../fakes/in-memory-agency-store';
 import { InMemoryArtifactWriter } from '../fakes/in-memory-artifact-writer';
 import { InMemoryReportReader } from '../fakes/in-memory-report-reader';
 import { InMemoryRunStore } from '../fakes/in-memory-run-store';
 import { InMemorySigner } from '../fakes/in-memory-signer';
 import { PureJsHashing } from '../fakes/pure-js-hashing';
 import { RecordingEventSinks } from '../fakes/recording-event-sinks';
+import { ScriptedTrustCenterClient } from '../fakes/scripted-trust-center-client';
 import { TEST_SETTINGS } from './builders';
 
 /** The doubles a unit test of a use case reaches, to look at after it ran. */
@@ -45,6 +52,10 @@ export interface UnitDoubles {
   holidays: Set<string>;
   /** What `conmon process` (ProcessRun) delivered to each sink. */
   sinks: RecordingEventSinks;
+  /** The agency side (`svc agency`): its store, its configuration (agency.providers) and the providers' trust centers. */
+  agencyStore: InMemoryAgencyStore;
+  agencyConfig: InMemoryAgencyConfig;
+  trustCenters: ScriptedTrustCenterClient;
 }
 
 export interface UnitOptions {
@@ -57,6 +68,8 @@ export interface UnitOptions {
   holidays?: readonly string[];
   /** The `vulnerabilities` section (KEV catalog path, evaluation policy); else DEFAULT_POLICY without a catalog. */
   vulnerabilities?: VulnerabilitySettings;
+  /** The `agency` section: its name, providers and pull settings (default: no provider, DEFAULT_PULL_SETTINGS). */
+  agency?: { name?: string; providers?: AgencyProvider[]; pull?: Partial<PullSettings> };
 }
 
 /**
@@ -73,6 +86,9 @@ export function unitContainer(options: UnitOptions = {}): UnitDoubles {
   const schemas = options.schemas ?? new FixedSchemaValidator();
   const holidays = new Set(options.holidays ?? []);
   const sinks = new RecordingEventSinks();
+  const agencyStore = new InMemoryAgencyStore();
+  const agencyConfig = new InMemoryAgencyConfig(options.agency ?? {});
+  const trustCenters = new ScriptedTrustCenterClient();
   const calendar: BusinessCalendar = { isHoliday: (day) => holidays.has(day) };
   container.register(CLOCK, { useValue: clock });
   container.register(REPORT_READER, { useValue: files });
@@ -92,5 +108,8 @@ export function unitContainer(options: UnitOptions = {}): UnitDoubles {
   container.register(RUN_SETTINGS, { useValue: TEST_SETTINGS });
   container.register(VULNERABILITY_SETTINGS, { useValue: options.vulnerabilities ?? { policy: DEFAULT_POLICY } });
   container.register(SECURITY_EVENT_SINKS, { useValue: sinks });
-  return { container, clock, files, writer, store, schemas, holidays, sinks };
+  container.register(AGENCY_STORE, { useValue: agencyStore });
+  container.register(AGENCY_CONFIG, { useValue: agencyConfig });
+  container.register(TRUST_CENTER_CLIENT, { useValue: trustCenters });
+  return { container, clock, files, writer, store, schemas, holidays, sinks, agencyStore, agencyConfig, trustCenters };
 }

@@ -1,26 +1,11 @@
 import type { AgencyFinding, AgencyPull, PulledDocument, PulledDocumentName } from '../../../../src/domain/agency/pulled-documents';
-import { DEFAULT_PULL_SETTINGS, type AgencyProvider, type AgencySettings } from '../../../../src/domain/agency/providers';
-import type { AgencyConfig } from '../../../../src/ports/agency-config';
-import { AGENCY_CONFIG } from '../../../../src/ports/agency-config';
-import { AGENCY_STORE } from '../../../../src/ports/agency-store';
+import type { AgencyProvider } from '../../../../src/domain/agency/providers';
 import { POAM_WORKBOOK } from '../../../../src/ports/poam-workbook';
 import { ExceljsPoamWorkbook } from '../../../../src/infrastructure/renderers/xlsx/exceljs-poam-workbook';
-import { InMemoryAgencyStore } from '../../../fakes/in-memory-agency-store';
+import type { InMemoryAgencyStore } from '../../../fakes/in-memory-agency-store';
 import { unitContainer, type UnitDoubles } from '../../../support/unit-container';
 
 export const BASE = 'https://trust.acme.example';
-
-/** AGENCY_CONFIG over given settings (addProviders is not reached by these use cases). */
-export function fixedAgencyConfig(providers: AgencyProvider[], name?: string): AgencyConfig {
-  const settings: AgencySettings = { ...(name === undefined ? {} : { name }), providers, pull: DEFAULT_PULL_SETTINGS };
-  return {
-    settings: () => settings,
-    file: '/work/svc.config.json',
-    addProviders: async () => {
-      throw new Error('not reached');
-    },
-  };
-}
 
 /** Records a pull of `provider` that fetched `documents` (as JSON bytes), finishing at `finished`. */
 export async function recordPull(
@@ -47,17 +32,17 @@ export async function recordPull(
   return store.appendPull({ provider, started: finished, finished, url: BASE, outcome: 'ok', documents: pulled, schemas: [], findings });
 }
 
-/** The unit container with the agency store, the agency configuration and the real POA&M workbook bound. */
+/** The unit container (its agency store and configuration over `providers`) with the real POA&M workbook bound. */
 export function agencyContainer(
   providers: AgencyProvider[] = [ACME],
   options: { now?: string; agency?: string } = {},
 ): UnitDoubles & { agency: InMemoryAgencyStore } {
-  const doubles = unitContainer(options.now === undefined ? {} : { now: options.now });
-  const agency = new InMemoryAgencyStore();
-  doubles.container.register(AGENCY_STORE, { useValue: agency });
-  doubles.container.register(AGENCY_CONFIG, { useValue: fixedAgencyConfig(providers, options.agency) });
+  const doubles = unitContainer({
+    ...(options.now === undefined ? {} : { now: options.now }),
+    agency: { providers, ...(options.agency === undefined ? {} : { name: options.agency }) },
+  });
   doubles.container.register(POAM_WORKBOOK, { useValue: new ExceljsPoamWorkbook() });
-  return { ...doubles, agency };
+  return { ...doubles, agency: doubles.agencyStore };
 }
 
 export const ACME: AgencyProvider = { name: 'acme', url: BASE, fedrampId: 'FR2611250001', class: 'B', auth: { kind: 'none' } };
