@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Args, Flags } from '@oclif/core';
 import { DIFF_FORMATS, DiffProvider, type DiffFormat } from '../../../../application/agency/diff-provider';
 import { providerDiffMarkdown, type ProviderDiff } from '../../../../domain/agency/provider-diff';
 import { jsonText, sortedCopy } from '../../../../domain/encoding/json-chunks';

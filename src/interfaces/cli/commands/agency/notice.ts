@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Args, Flags } from '@oclif/core';
 import { DraftNotice, type DraftNoticeResult } from '../../../../application/agency/draft-notice';
 import { NOTICE_RECIPIENTS, type NoticeRecipient } from '../../../../domain/agency/notice';
 import { plural } from '../../../../domain/encoding/plural';

@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Args, Flags } from '@oclif/core';
 import { AGENCY_POAM_FORMATS, AgencyPoam, type AgencyPoamFormat, type AgencyPoamResult } from '../../../../application/agency/agency-poam';
 import { plural } from '../../../../domain/encoding/plural';
 import { nowFlag, outFileFlag, parseNow } from '../../flags';

@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command';
+import { Args, Flags } from '@oclif/core';
 import { ReviewOcr, type ReviewOcrResult } from '../../../../application/agency/review-ocr';
 import { plural } from '../../../../domain/encoding/plural';
 import { parseDay } from '../../flags';
