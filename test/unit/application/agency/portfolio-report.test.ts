@@ -202,6 +202,8 @@ describe('PortfolioReport', () => {
     });
     expect(status.providers.map((r) => r.provider)).toEqual(['acme', 'evil', 'idle']);
     expect(status.providers[2].actions).toEqual(['never pulled: run svc agency pull idle']);
+    expect(page.match(/<p class="no-data">No data: idle was never pulled.<\/p>/g)).toHaveLength(2);
+    expect(page.match(/<svg /g)).toHaveLength(4);
   });
 
   it('reads one provider at a time, each distinct SDR and VDR once for the trend, beside what status reads', async () => {
@@ -260,6 +262,19 @@ describe('PortfolioReport', () => {
     expect(page).toContain('FR&quot;&#39;&lt;script&gt;');
     expect(page).toContain('incident INC-&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; open (Initial&quot;&#39; report)');
     expect(page).toContain('CDS-CSO-FID: the CPO says &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+  });
+
+  it('says why a chart or the actions have nothing to show: nothing to act on, no class to judge vulnerabilities by, no SDR pulled', async () => {
+    const d = doubles([{ ...ACME, class: undefined }]);
+    await recordPull(d.agency, 'acme', '2027-01-20T00:00:00Z', { vdr: { vulnerabilities: [VG_A] } });
+    await d.container.resolve(PortfolioReport).execute({ out: 'portfolio.html' });
+    expect(d.html.seen!.providers[0].trend).toEqual([{ seq: 1, at: '2027-01-20T00:00:00Z', outcome: 'ok' }]);
+    const page = d.writer.files.get('portfolio.html')!;
+    expect(page.match(/<p class="no-data">No data: [^<]*<\/p>/g)).toEqual([
+      '<p class="no-data">No data: nothing to act on.</p>',
+      '<p class="no-data">No data: no SDR was pulled.</p>',
+      '<p class="no-data">No data: no class to judge by (svc agency add --class).</p>',
+    ]);
   });
 
   it('refuses, as status does, when no provider is configured, and writes nothing', async () => {
