@@ -212,15 +212,17 @@ export class PullProviders {
       throw error;
     }
     try {
-      // The open document first: it shows the TLS identity before anything of the agency's is sent.
-      const first = await this.fetchDocument(session, provider, 'public', held.get('public'));
+      // The open document first: it shows the TLS identity before anything of the agency's is sent, and a changed
+      // identity is refused before its bytes are stored.
+      const trusted = previous?.tls;
+      const changed = (seen: TlsIdentity | undefined): string | undefined =>
+        seen !== undefined && trusted !== undefined && seen.fingerprint256 !== trusted.fingerprint256 && !options.acceptIdentity
+          ? `${provider.url}: the trust center's TLS identity changed (certificate SHA-256 ${trusted.fingerprint256} at pull ${previous!.seq}, now ${seen.fingerprint256}, issued by ${seen.issuer}); if the provider renewed its certificate, run svc agency pull ${provider.name} --accept-identity ${provider.name}`
+          : undefined;
+      const first = await this.fetchDocument(session, provider, 'public', held.get('public'), changed);
+      if (first.refused !== undefined) return failAll(first.refused, first.document.attempts);
       if (first.failure !== undefined && first.failure.kind !== 'too-large') return failAll(first.failure.message, first.document.attempts, [first.document]);
       const seen = first.tls;
-      const trusted = previous?.tls;
-      if (seen !== undefined && trusted !== undefined && seen.fingerprint256 !== trusted.fingerprint256 && !options.acceptIdentity) {
-        const error = `${provider.url}: the trust center's TLS identity changed (certificate SHA-256 ${trusted.fingerprint256} at pull ${previous!.seq}, now ${seen.fingerprint256}, issued by ${seen.issuer}); if the provider renewed its certificate, run svc agency pull ${provider.name} --accept-identity ${provider.name}`;
-        return failAll(error, first.document.attempts);
-      }
       const rest = await Promise.all(
         PULLED_DOCUMENT_NAMES.filter((name) => name !== 'public').map((name) => this.fetchDocument(session, provider, name, held.get(name))),
       );
@@ -241,7 +243,8 @@ export class PullProviders {
     provider: AgencyProvider,
     name: PulledDocumentName,
     held: StoredDocument | undefined,
-  ): Promise<{ document: PulledDocument; tls?: TlsIdentity; failure?: TrustCenterFailure; json?: unknown }> {
+    refuse?: (tls: TlsIdentity | undefined) => string | undefined,
+  ): Promise<{ document: PulledDocument; tls?: TlsIdentity; failure?: TrustCenterFailure; json?: unknown; refused?: string }> {
     const url = urlOf(provider, name);
     let response: TrustCenterResponse;
     try {
@@ -252,6 +255,8 @@ export class PullProviders {
     }
     const base = { name, url, status: response.status, attempts: response.attempts };
     const tls = response.tls === undefined ? {} : { tls: response.tls };
+    const refused = refuse?.(response.tls);
+    if (refused !== undefined) return { document: carried({ ...base, outcome: 'failed', error: refused }, held), ...tls, refused };
     if (response.status === 304) {
       if (held !== undefined) return { document: { ...base, outcome: 'unchanged', stored: held }, ...tls };
       return { document: { ...base, outcome: 'failed', error: `${url}: 304 Not Modified to a request without If-None-Match` }, ...tls };
