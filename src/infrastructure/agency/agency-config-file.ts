@@ -31,7 +31,7 @@ export class AgencyConfigFile implements AgencyConfig {
     let document: Record<string, unknown> = {};
     if (exists) {
       const text = await readFile(this.file, 'utf8').catch((error: unknown) => {
-        throw translateFsError(error, this.file, 'the configuration file');
+        throw translateFsError(error, this.file, 'configuration file');
       });
       const parsed = parseJson(text.replace(/^\uFEFF/, ''), this.file);
       if (!isPlainObject(parsed)) throw new InvalidInputError('invalid-config', `${this.file}: $: expected an object; see docs/configuration.md`);
@@ -54,7 +54,7 @@ export class AgencyConfigFile implements AgencyConfig {
     // The file as svc will read it: a mistake here is reported now, not at the next command.
     readConfig(next, this.file);
     await writeFileAtomically(this.file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 }).catch((error: unknown) => {
-      throw translateFsError(error, this.file, 'the configuration file');
+      throw translateFsError(error, this.file, 'configuration file');
     });
   }
 }
