@@ -158,7 +158,8 @@ export class PullProviders {
     const outcomes = fetched.documents.map((d) => d.outcome);
     const outcome = outcomes.every((o) => o === 'failed') ? 'failed' : outcomes.includes('failed') ? 'partial' : 'ok';
     const tls = fetched.error !== undefined && previous?.tls !== undefined ? previous.tls : (fetched.tls ?? previous?.tls);
-    const verified = outcome === 'failed' ? { schemas: previous?.schemas ?? [], findings: [] } : await this.verify(provider, fetched, previous);
+    // A failed pull leaves the documents held as current: they are judged again at its time, so what was wrong with them stays said.
+    const verified = fetched.documents.some((d) => d.stored !== undefined) ? await this.verify(provider, fetched, previous) : { schemas: [], findings: [] };
     return this.store.appendPull({
       provider: provider.name,
       started,

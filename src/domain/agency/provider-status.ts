@@ -101,12 +101,16 @@ export function providerStatus(input: ProviderStatusInput): ProviderStatus {
   const findings = latest?.findings ?? [];
 
   if (latest === undefined) actions.push(`never pulled: run svc agency pull ${provider.name}`);
-  else if (latest.outcome !== 'ok') {
-    const since = input.lastReached === undefined ? undefined : Date.parse(input.lastReached.finished);
-    const days = since === undefined ? undefined : Math.floor((now.getTime() - since) / DAY_MS);
-    const what = latest.outcome === 'failed' ? 'unreachable' : 'partly unreachable';
+  else if (latest.outcome === 'failed') {
+    // Unreachable since the last pull that reached it (counted to now), or since the first pull when none did.
+    const since = Date.parse((input.lastReached ?? latest).finished);
+    const days = Math.floor((now.getTime() - since) / DAY_MS);
+    const what = input.lastReached === undefined ? 'never reached' : `unreachable${days >= 1 ? ` for ${days} day${days === 1 ? '' : 's'}` : ''}`;
+    actions.push(`pull ${latest.seq} failed: ${what} (${latest.error ?? latest.documents.find((x) => x.error !== undefined)?.error ?? 'no document came'})`);
+  } else if (latest.outcome === 'partial') {
+    const failed = latest.documents.filter((x) => x.outcome === 'failed');
     actions.push(
-      `pull ${latest.seq} ${latest.outcome}: ${what}${days !== undefined && days >= 1 ? ` for ${days} day${days === 1 ? '' : 's'}` : ''} (${latest.error ?? latest.documents.find((x) => x.outcome === 'failed')?.error ?? 'no document came'})`,
+      `pull ${latest.seq} partial: ${failed.length} document${failed.length === 1 ? '' : 's'} failed (${failed.map((x) => `${x.name}: ${x.error ?? 'failed'}`).join('; ')})`,
     );
   }
   for (const f of findings) if (f.level === 'action') actions.push(`${f.rule}: ${f.message}`);
@@ -227,7 +231,8 @@ function openIncidents(list: unknown, input: ProviderStatusInput, cls: Cr26Class
     const affected = Array.isArray(report.affectedAgencies) ? report.affectedAgencies : [];
     if (input.agencyName !== undefined && affected.length > 0 && !affected.includes(input.agencyName)) continue;
     const impact = report.potentialImpact;
-    const rating = ratingOf(isPlainObject(impact) ? impact.currentRating : typeof impact === 'string' ? /^N([0-5])\b/.exec(impact)?.[1] : undefined);
+    // FedRAMP's older incident schema writes the rating in words (svc: `Potential Agency Impact N-rating (PAIN): N4. …`).
+    const rating = ratingOf(isPlainObject(impact) ? impact.currentRating : typeof impact === 'string' ? /\bN([0-5])\b/.exec(impact)?.[1] : undefined);
     let nextReportDue: string | undefined;
     if (cls !== undefined && rating !== undefined && input.incidentsFetchedAt !== undefined) {
       try {

@@ -231,14 +231,16 @@ function snapshotFindings(input: VerificationInput): AgencyFinding[] {
   const period = ocrPeriod(input.documents.ocr);
   if (period === undefined) return [];
   const list = input.documents.snapshots;
+  // FedRAMP names no route or shape for the historical data (svc-api's /fedramp/snapshots is svc's own): a trust
+  // center that serves no list is not wrong, only not checkable, so it is a notice asking the provider how.
   if (list === undefined)
     return [
       {
-        level: 'action',
+        level: 'notice',
         rule,
         code: 'snapshots-missing',
         document: 'snapshots',
-        message: `the trust center lists no snapshots of its certification data, so none is known for the OCR of ${period.from} to ${period.to}`,
+        message: `the trust center lists no snapshots of its certification data at /fedramp/snapshots, so svc cannot check that the data of the OCR of ${period.from} to ${period.to} stays available; ask the provider how it makes historical certification data available`,
       },
     ];
   const entries = valueAt(list, ['snapshots']);
