@@ -288,7 +288,9 @@ describe('PullProviders (svc agency pull)', () => {
       const lines: string[] = [];
       const [second] = (await w.pull({ onProvider: (_p, line) => lines.push(line) })).pulls;
       expect(w.trustCenters.requests.map((r) => r.url)).toEqual([`${BASE}/fedramp/public`]);
-      expect(second).toMatchObject({ seq: 2, outcome: 'failed', error: message, tls: SCRIPTED_TLS, schemas: first!.schemas, findings: [] });
+      // The documents held stay current and are judged again at the pull's time: what was wrong with them stays said.
+      expect(second).toMatchObject({ seq: 2, outcome: 'failed', error: message, tls: SCRIPTED_TLS, schemas: first!.schemas, findings: first!.findings });
+      expect(first!.findings.length).toBeGreaterThan(0);
       expect(second!.documents).toEqual(
         PULLED_DOCUMENT_NAMES.map((name) => ({
           name,
@@ -347,7 +349,7 @@ describe('PullProviders (svc agency pull)', () => {
       const message =
         `${BASE}: the trust center's TLS identity changed (certificate SHA-256 ${SCRIPTED_TLS.fingerprint256} at pull 1, now ${OTHER_TLS.fingerprint256}, ` +
         'issued by CN=Other CA); if the provider renewed its certificate, run svc agency pull acme --accept-identity acme';
-      expect(second).toMatchObject({ seq: 2, outcome: 'failed', error: message, tls: SCRIPTED_TLS, findings: [] });
+      expect(second).toMatchObject({ seq: 2, outcome: 'failed', error: message, tls: SCRIPTED_TLS, schemas: first.schemas, findings: first.findings });
       expect(second!.documents.map((d) => [d.name, d.outcome, d.error, d.stored])).toEqual(
         PULLED_DOCUMENT_NAMES.map((name) => [name, 'failed', message, doc(first, name).stored]),
       );

@@ -152,18 +152,22 @@ describe('providerStatus: one row of svc agency status', () => {
         { lastReached: pull(2, '2026-11-20T00:00:00Z') },
         `pull 5 failed: unreachable (${BASE}/fedramp/public: connect ECONNREFUSED)`,
       ],
-      ['never reached: no days said', {}, `pull 5 failed: unreachable (${BASE}/fedramp/public: connect ECONNREFUSED)`],
+      ['never reached', {}, `pull 5 failed: never reached (${BASE}/fedramp/public: connect ECONNREFUSED)`],
     ])('%s', (_what, extra, action) => {
       const row = providerStatus(input({ latest: failed, ...extra }));
       expect(row.actions).toEqual([action]);
       expect(row.lastPull).toEqual({ seq: 5, finished: '2026-11-20T06:00:00Z', outcome: 'failed', error: `${BASE}/fedramp/public: connect ECONNREFUSED` });
     });
 
-    it('a failed pull without a reason says no document came', () => {
-      expect(providerStatus(input({ latest: { ...failed, error: undefined } })).actions).toEqual(['pull 5 failed: unreachable (no document came)']);
+    it("a failed pull without a reason: the first document's error, else no document came", () => {
+      const documents = [document('public', 'failed'), document('cpo', 'failed', { error: `${BASE}/fedramp/cpo: timed out` })];
+      expect(providerStatus(input({ latest: { ...failed, error: undefined, documents } })).actions).toEqual([
+        `pull 5 failed: never reached (${BASE}/fedramp/cpo: timed out)`,
+      ]);
+      expect(providerStatus(input({ latest: { ...failed, error: undefined } })).actions).toEqual(['pull 5 failed: never reached (no document came)']);
     });
 
-    it("a partial pull names the first failed document's error, and its carried documents are stale", () => {
+    it('a partial pull names each failed document and why, and its carried documents are stale', () => {
       const partial = pull(6, '2026-11-20T06:00:00Z', {
         outcome: 'partial',
         documents: [
@@ -182,7 +186,9 @@ describe('providerStatus: one row of svc agency status', () => {
         ],
       });
       const row = providerStatus(input({ latest: partial, lastReached: partial }));
-      expect(row.actions).toEqual([`pull 6 partial: partly unreachable (${BASE}/fedramp/vdr: HTTP 500)`]);
+      expect(row.actions).toEqual([`pull 6 partial: 2 documents failed (vdr: ${BASE}/fedramp/vdr: HTTP 500; avi: ${BASE}/fedramp/avi: HTTP 502)`]);
+      const one = { ...partial, documents: [document('public', 'fetched'), document('ocr', 'failed')] };
+      expect(providerStatus(input({ latest: one, lastReached: one })).actions).toEqual(['pull 6 partial: 1 document failed (ocr: failed)']);
       // Only a failure leaves a document stale: a denied one is as the trust center serves it.
       expect(row.documents).toEqual({ invalid: [], stale: ['vdr'] });
     });
@@ -286,7 +292,8 @@ describe('providerStatus: one row of svc agency status', () => {
     const incidents = [
       report('INC-1', { affectedAgencies: ['Dept of Examples'], potentialImpact: { currentRating: 3 } }),
       report('INC-2', { affectedAgencies: ['Dept of Elsewhere'], potentialImpact: { currentRating: 4 } }),
-      report('INC-3', { affectedAgencies: [], potentialImpact: 'N2 (limited)' }),
+      // The rating in words, as FedRAMP's older incident schema writes it.
+      report('INC-3', { affectedAgencies: [], potentialImpact: 'Potential Agency Impact N-rating (PAIN): N2. Limited.' }),
       report('INC-4', { affectedAgencies: ['Dept of Examples'] }),
       report('INC-4', { reportType: 'Final', affectedAgencies: ['Dept of Examples'] }),
       report('INC-5', { reportType: 'Ongoing', affectedAgencies: ['Dept of Examples'], resolvedAt: '2026-11-19T00:00:00Z' }),
