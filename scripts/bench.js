@@ -3,9 +3,13 @@
 /**
  * `npm run bench`: the performance targets of DESIGN §11, each as a ratio against a floor measured in the
  * same run on the same machine (docs/performance.md says what each floor is).
- *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,conmon-vuln,pipeline,diff,api,trust,scale]
+ *   node scripts/bench.js [--quick] [--runs N] [--only startup,oscal,fedramp,fedramp-sdr,conmon-vuln,pipeline,diff,api,trust,scale,agency]
  * --quick skips the million-result runs. Each timing is the median of N runs (default 3), svc and floor
  * taking turns so that a slow spell of the machine hits both. Peak RSS is read from /proc (VmHWM).
+ * agency (issue 37): `svc agency pull` of N loopback trust centers (BENCH_AGENCY_PROVIDERS, default 50, --quick 10;
+ *   SDRs of 46 KSIs × BENCH_AGENCY_EVIDENCE entries, default 1,000, --quick 100) into an empty store and with nothing
+ *   changed, against scripts/bench/agency-floor.js; `svc agency status` over BENCH_AGENCY_STATUS providers (default
+ *   500, --quick 100) of 12 pulls each, and over a fifth of them.
  *
  * Issue 35's daily-run benches run only when named (they take from minutes to hours here, and start a throwaway
  * PostgreSQL server; without its binaries their PostgreSQL rows say so and are skipped):
@@ -23,11 +27,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { generate } = require('./bench/generate-report');
 const daily = require('./bench/daily-runs');
+const agencyData = require('./bench/agency');
 
 const ROOT = path.join(__dirname, '..');
 const DATA = path.join(ROOT, 'bench-data');
 const SVC = path.join(ROOT, 'bin', 'run.js');
 const FLOOR = path.join(__dirname, 'bench', 'floor.js');
+const AGENCY_FLOOR = path.join(__dirname, 'bench', 'agency-floor.js');
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 3;
@@ -40,8 +46,11 @@ const wanted = (bench) => (ONLY === undefined ? !NAMED_ONLY.has(bench) : ONLY.ha
 const DAYS = args.includes('--days') ? Number(args[args.indexOf('--days') + 1]) : undefined;
 if (DAYS !== undefined && !(Number.isInteger(DAYS) && DAYS >= 2)) throw new Error('--days wants a whole number of days, 2 or more');
 
-/** Runs a command; resolves with wall time (ms) and peak resident memory (bytes). */
-function measure(command, argv, env = {}) {
+/**
+ * Runs a command; resolves with wall time (ms) and peak resident memory (bytes). `exitCodes`: the exit codes that mean
+ * it ran (`svc agency status` exits 1 when something is to act on); any other rejects.
+ */
+function measure(command, argv, env = {}, exitCodes = [0]) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
@@ -60,7 +69,7 @@ function measure(command, argv, env = {}) {
     child.on('exit', (code) => {
       clearInterval(poll);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) reject(new Error(`${command} ${argv.join(' ')} exited ${code}: ${stderr}`));
+      if (!exitCodes.includes(code)) reject(new Error(`${command} ${argv.join(' ')} exited ${code}: ${stderr}`));
       else resolve({ ms, peak });
     });
   });
@@ -74,7 +83,7 @@ async function alternate(runs, commands) {
   for (let r = 0; r < runs; r++) {
     for (const [i, c] of commands.entries()) {
       if (c.before) c.before();
-      const { ms, peak } = await measure(c.command, c.args, c.env);
+      const { ms, peak } = await measure(c.command, c.args, c.env, c.exitCodes);
       results[i].ms.push(ms);
       results[i].peak = Math.max(results[i].peak, peak);
     }
@@ -884,6 +893,182 @@ async function conmonScale() {
   }
 }
 
+/** The agency benches' compiled-validator and module cache (SVC_CACHE_DIR of svc and of the floor alike). */
+const AGENCY_CACHE = path.join(DATA, 'agency-cache');
+
+/**
+ * DESIGN §11 agency pull (issue 37): N trust centers on loopback (scripts/bench/agency.js: plain node:http, fixed JSON
+ * bytes with strong ETags, every route served without auth; BENCH_AGENCY_PROVIDERS, default 50, --quick 10) whose SDRs
+ * hold 46 KSIs × E evidence entries (BENCH_AGENCY_EVIDENCE, default 1,000, --quick 100), every document valid under
+ * the newest FedRAMP schemas svc carries. First `svc agency pull` into an empty agency store against the floor fetching
+ * the same bytes and validating them with svc's validator alone (scripts/bench/agency-floor.js full; target ≤ 2×); then,
+ * the store holding that pull, `svc agency pull` with nothing changed (every document 304 to If-None-Match) against the
+ * same conditional GETs (agency-floor.js unchanged; target ≤ 1.5×). Both floors run agency.pull.concurrency's default
+ * number of providers at once, as svc does.
+ */
+async function agencyPull() {
+  const n = Number(process.env.BENCH_AGENCY_PROVIDERS) || (QUICK ? 10 : 50);
+  const evidence = Number(process.env.BENCH_AGENCY_EVIDENCE) || (QUICK ? 100 : 1000);
+  const { DEFAULT_PULL_SETTINGS } = require(path.join(ROOT, 'dist', 'domain', 'agency', 'providers.js'));
+  const concurrency = String(DEFAULT_PULL_SETTINGS.concurrency);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-agency-'));
+  const manifestFile = path.join(dir, 'manifest.json');
+  const home = path.join(dir, 'home');
+  const config = path.join(dir, 'svc.config.json');
+  process.stderr.write(`agency: starting ${n} trust centers (SDRs of 46 KSIs × ${evidence} evidence entries) ...\n`);
+  const centers = await agencyData.startTrustCenters(n, evidence, manifestFile);
+  try {
+    const { providers } = centers.manifest;
+    fs.writeFileSync(config, JSON.stringify(agencyData.agencyConfig(providers)));
+    const env = { SVC_CONFIG: config, SVC_HOME: home, SVC_STORE: '', SVC_CACHE_DIR: AGENCY_CACHE };
+    const floorEnv = { SVC_CACHE_DIR: AGENCY_CACHE };
+    const wipe = () => fs.rmSync(home, { recursive: true, force: true });
+    const pull = { command: process.execPath, args: [SVC, 'agency', 'pull'], env };
+    const floor = (mode) => ({ command: process.execPath, args: [AGENCY_FLOOR, mode, manifestFile, concurrency], env: floorEnv });
+    // Warm both (the compiled validators, the module cache, the page cache); svc's pull must have found every document valid.
+    wipe();
+    await measure(pull.command, pull.args, pull.env);
+    await measure(process.execPath, floor('full').args, floorEnv);
+    await agencyPullsValid(path.join(home, 'agency'), providers);
+    const bytes = providers.reduce((sum, p) => sum + Object.values(p.documents).reduce((s, d) => s + d.bytes, 0), 0);
+    const [full, fullFloor] = await alternate(RUNS, [{ ...pull, before: wipe }, floor('full')]);
+    const fullRatio = full.ms / fullFloor.ms;
+    row(
+      'agency',
+      `agency pull of ${n} trust centers into an empty store (SDRs of 46 KSIs × ${count(evidence)} evidence entries, ${mib(bytes)}) vs fetching and schema-validating the same bytes`,
+      secs(full.ms),
+      secs(fullFloor.ms),
+      `${fullRatio.toFixed(2)}×`,
+      '≤ 2×',
+      fullRatio <= 2,
+    );
+    row(
+      'agency',
+      `peak RSS of that pull (the floor's: ${mib(fullFloor.peak)})`,
+      mib(full.peak),
+      mib(fullFloor.peak),
+      `${(full.peak / fullFloor.peak).toFixed(2)}×`,
+      '',
+      undefined,
+    );
+    // The store holds the last full pull: from here on every document answers 304.
+    await measure(pull.command, pull.args, pull.env);
+    await measure(process.execPath, floor('unchanged').args, floorEnv);
+    const gets = n * Object.keys(providers[0].documents).length;
+    const [unchanged, unchangedFloor] = await alternate(RUNS + 2, [pull, floor('unchanged')]);
+    const ratio = unchanged.ms / unchangedFloor.ms;
+    row(
+      'agency',
+      `agency pull of ${n} trust centers, nothing changed (${count(gets)} GETs, each 304 to If-None-Match) vs the same conditional GETs`,
+      `${unchanged.ms.toFixed(0)} ms`,
+      `${unchangedFloor.ms.toFixed(0)} ms`,
+      `${ratio.toFixed(2)}×`,
+      '≤ 1.5×',
+      ratio <= 1.5,
+    );
+  } finally {
+    centers.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Refuses to time a pull that did not fetch every provider's documents and find each valid under the newest schemas. */
+async function agencyPullsValid(storeDir, providers) {
+  const { FileAgencyStore } = require(path.join(ROOT, 'dist', 'infrastructure', 'agency', 'file-agency-store.js'));
+  const store = new FileAgencyStore(storeDir);
+  for (const p of providers) {
+    const [latest] = await store.pulls(p.name, { last: 1 });
+    const wrong =
+      latest === undefined
+        ? 'no pull recorded'
+        : latest.outcome !== 'ok'
+          ? `pull ${latest.outcome}: ${latest.error ?? latest.documents.find((d) => d.error)?.error}`
+          : latest.schemas.find((v) => v.problems.length > 0 || !v.current);
+    if (wrong) throw new Error(`agency bench: svc's pull of ${p.name} is not a clean full pull: ${typeof wrong === 'string' ? wrong : JSON.stringify(wrong)}`);
+  }
+}
+
+/**
+ * DESIGN §11 agency status (issue 37): `svc agency status --now <after the last pull>` over N providers (BENCH_AGENCY_STATUS,
+ * default 500, --quick 100) of 12 monthly pulls each, recorded straight into an agency file store by svc's own
+ * FileAgencyStore (scripts/bench/agency.js seedStatusStore; SDRs of 46 KSIs × 100 evidence entries), and over the
+ * first N/5 of them. Target: ≤ 2 s of the whole process per 100 providers at N, and peak RSS at N at most 32 MiB above
+ * its peak at N/5 (memory bounded by one provider's documents: not growing with the provider count beyond a
+ * constant). The seeded store is kept in bench-data, named by what made it (the seeding code and svc's store code),
+ * and made again when either changes.
+ */
+async function agencyStatus() {
+  const n = Number(process.env.BENCH_AGENCY_STATUS) || (QUICK ? 100 : 500);
+  const fewer = Math.max(1, Math.round(n / 5));
+  const evidence = 100;
+  const home = await agencyStatusStore(n, evidence);
+  const providers = Array.from({ length: n }, (_, i) => ({ name: agencyData.name(i), url: agencyData.statusUrl(i), fedrampId: agencyData.fedrampId(i) }));
+  const configs = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-agency-status-'));
+  try {
+    const status = (k) => {
+      const config = path.join(configs, `svc.config-${k}.json`);
+      fs.writeFileSync(config, JSON.stringify(agencyData.agencyConfig(providers.slice(0, k))));
+      return {
+        command: process.execPath,
+        args: [SVC, 'agency', 'status', '--now', agencyData.STATUS_NOW],
+        env: { SVC_CONFIG: config, SVC_HOME: home, SVC_STORE: '', SVC_CACHE_DIR: AGENCY_CACHE },
+        exitCodes: [0, 1],
+      };
+    };
+    const [few, many] = [status(fewer), status(n)];
+    for (const c of [few, many]) await measure(c.command, c.args, c.env, c.exitCodes); // warm
+    const [small, large] = await alternate(RUNS, [few, many]);
+    const per100 = large.ms / (n / 100);
+    const one = Object.values(agencyData.encode(agencyData.documents(0, agencyData.statusUrl(0), { evidence }))).reduce((s, b) => s + b.length, 0);
+    row(
+      'agency',
+      `agency status over ${count(n)} providers × 12 pulls: whole process per 100 providers (marginal: ${((large.ms - small.ms) / ((n - fewer) / 100) / 1000).toFixed(2)} s)`,
+      secs(large.ms),
+      '',
+      `${(per100 / 1000).toFixed(2)} s / 100`,
+      '≤ 2 s / 100',
+      per100 <= 2000,
+    );
+    // Memory bounded by one provider's documents: what 4/5 more providers add to the peak must stay a small constant.
+    const growth = large.peak - small.peak;
+    row(
+      'agency',
+      `agency status peak RSS, ${count(n)} vs ${count(fewer)} providers (one provider's current documents: ${mib(one)})`,
+      mib(large.peak),
+      mib(small.peak),
+      `${growth < 0 ? '−' : '+'}${mib(Math.abs(growth))}`,
+      '≤ +32 MiB',
+      growth <= 32 * 2 ** 20,
+    );
+  } finally {
+    fs.rmSync(configs, { recursive: true, force: true });
+  }
+}
+
+/** The svc home of the seeded status store (its agency store in `agency/`), seeded unless bench-data holds it already. */
+async function agencyStatusStore(n, evidence) {
+  const made = require('node:crypto').createHash('sha256');
+  for (const file of [path.join(__dirname, 'bench', 'agency.js'), path.join(ROOT, 'dist', 'infrastructure', 'agency', 'file-agency-store.js')])
+    made.update(fs.readFileSync(file));
+  const stem = `agency-status-${n}-${evidence}-`;
+  const home = path.join(DATA, `${stem}${made.digest('hex').slice(0, 12)}`);
+  if (fs.existsSync(home)) return home;
+  for (const old of fs.readdirSync(DATA)) if (old.startsWith(stem)) fs.rmSync(path.join(DATA, old), { recursive: true, force: true });
+  const partial = `${home}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  process.stderr.write(`agency: seeding ${path.relative(ROOT, home)} (${n} providers × ${agencyData.PULLS} pulls) ...\n`);
+  const start = Date.now();
+  await agencyData.seedStatusStore(path.join(partial, 'agency'), n, { evidence });
+  fs.renameSync(partial, home);
+  process.stderr.write(`agency: seeded in ${secs(Date.now() - start)}\n`);
+  return home;
+}
+
+async function agency() {
+  await agencyPull();
+  await agencyStatus();
+}
+
 function print() {
   const head = { bench: 'bench', what: 'measure', svc: 'svc', floor: 'floor', ratio: 'ratio', target: 'target', ok: 'met' };
   const cells = [head, ...rows].map((r) => ({ ...r, ok: r === head ? r.ok : r.ok === undefined ? '' : r.ok ? 'yes' : 'NO' }));
@@ -915,6 +1100,7 @@ function print() {
     ['api', api],
     ['trust', trustCenter],
     ['scale', apiAtScale],
+    ['agency', agency],
   ];
   benches.push(['daily-bytes', dailyBytes], ['sdr-days', sdrDays], ['conmon-scale', conmonScale]);
   try {
