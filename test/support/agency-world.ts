@@ -464,7 +464,7 @@ async function startMisbehaving(dir: string, pki: TestPki, documents: Map<Docume
     if (faults.staleOcr && (route === 'cpo' || route === 'public'))
       text = text.replace(/"nextOngoingCertificationReportDate":"[^"]*"/, '"nextOngoingCertificationReportDate":"2026-07-31"');
     if (faults.staleOcr && route === 'ocr') text = text.replace(/"reportPeriod":\{[^}]*\}/, '"reportPeriod":{"from":"2026-02-01","to":"2026-04-30"}');
-    const cors = route === 'public' && !faults.noCors ? { 'access-control-allow-origin': '*' } : {};
+    const cors: Record<string, string> = route === 'public' && !faults.noCors ? { 'access-control-allow-origin': '*' } : {};
     return { status: 200, body: Buffer.from(text), headers: { ...JSON_HEADERS, ...cors }, ...(faults.slow === route ? { delayMs: SLOW_MS } : {}) };
   };
   let current = await handMade(dir, 'delta', fedrampId, pki.server, answer);

@@ -10,7 +10,7 @@ import { UUIDS, type Uuids } from '../../ports/uuids';
 import { sortFindings } from '../../domain/agency/verification';
 import { ProviderDocuments, storedJson } from './provider-documents';
 import { VerifyPull, type VerifyPullInput, type VerifyPullResult } from './verify-pull';
-import { UsageError } from '../../domain/errors';
+import { AppError, UsageError } from '../../domain/errors';
 import { isPlainObject } from '../../domain/encoding/json-values';
 import type { AgencyProvider, PullSettings } from '../../domain/agency/providers';
 import {
@@ -108,7 +108,15 @@ export class PullProviders {
       for (let i = next++; i < providers.length; i = next++) {
         const provider = providers[i]!;
         const [previous] = await this.store.pulls(provider.name, { last: 1 });
-        const pull = await this.pullOne(provider, settings.pull, previous, { deep: input.deep === true, acceptIdentity: accept.has(provider.name) });
+        let pull: AgencyPull;
+        try {
+          pull = await this.pullOne(provider, settings.pull, previous, { deep: input.deep === true, acceptIdentity: accept.has(provider.name) });
+        } catch (error) {
+          // A provider whose pull could not be made (its stored bytes damaged, a document too odd to verify) is reported
+          // for itself: its failure is recorded and the others go on. A bug still stops the command.
+          if (!(error instanceof AppError)) throw error;
+          pull = await this.recordFailure(provider, previous, error.message);
+        }
         pulls[i] = pull;
         if (destinations.length > 0) events.push(...(await this.eventsOf(provider, settings.name, pull, previous)));
         input.onProvider?.(pull, pullSummary(pull));
@@ -165,6 +173,7 @@ export class PullProviders {
       started,
       finished: this.clock.now().toISOString(),
       url: provider.url,
+      ...(provider.fedrampId === undefined ? {} : { fedrampId: provider.fedrampId }),
       ...(tls === undefined ? {} : { tls }),
       outcome,
       ...(fetched.error === undefined ? {} : { error: fetched.error }),
@@ -174,18 +183,40 @@ export class PullProviders {
     });
   }
 
+  /** A pull that could not be made, recorded as failed with every document's bytes carried. */
+  private recordFailure(provider: AgencyProvider, previous: AgencyPull | undefined, error: string): Promise<AgencyPull> {
+    const now = this.clock.now().toISOString();
+    const held = new Map((previous?.documents ?? []).map((d) => [d.name, d.stored]));
+    return this.store.appendPull({
+      provider: provider.name,
+      started: now,
+      finished: now,
+      url: provider.url,
+      ...(provider.fedrampId === undefined ? {} : { fedrampId: provider.fedrampId }),
+      ...(previous?.tls === undefined ? {} : { tls: previous.tls }),
+      outcome: 'failed',
+      error,
+      documents: PULLED_DOCUMENT_NAMES.map((name) => carried({ name, url: urlOf(provider, name), outcome: 'failed', error, attempts: 0 }, held.get(name))),
+      schemas: previous?.schemas ?? [],
+      // Not judged again (the pull could not be made): what the previous pull found about the bytes carried still holds.
+      findings: previous?.findings ?? [],
+    });
+  }
+
   /** The pull's current documents checked against FedRAMP's schemas and the rules (VerifyPull), at the pull's time. */
   private async verify(provider: AgencyProvider, fetched: Fetched, previous: AgencyPull | undefined): Promise<VerifyPullResult> {
     const documents: VerifyPullInput['documents'] = {};
     for (const d of fetched.documents) {
       if (d.stored === undefined) continue;
-      documents[d.name] = { json: fetched.parsed.has(d.name) ? fetched.parsed.get(d.name) : await storedJson(this.store, d.stored.sha256), stored: d.stored };
+      const sha256 = d.stored.sha256;
+      // Bytes held from before are read only if a check needs them (VerifyPull).
+      documents[d.name] = { json: fetched.parsed.has(d.name) ? fetched.parsed.get(d.name) : () => storedJson(this.store, sha256), stored: d.stored };
     }
     return this.verifier.verify({
       provider,
       documents,
       now: this.clock.now(),
-      ...(previous === undefined ? {} : { previous: previous.schemas }),
+      ...(previous === undefined ? {} : { previous }),
     });
   }
 
@@ -222,10 +253,16 @@ export class PullProviders {
           : undefined;
       const first = await this.fetchDocument(session, provider, 'public', held.get('public'), changed);
       if (first.refused !== undefined) return failAll(first.refused, first.document.attempts);
-      if (first.failure !== undefined && first.failure.kind !== 'too-large') return failAll(first.failure.message, first.document.attempts, [first.document]);
+      // Without an answer to the open document the identity is unknown: nothing of the agency's is asked.
+      if (first.failure !== undefined) return failAll(first.failure.message, first.document.attempts, [first.document]);
       const seen = first.tls;
+      // Every later answer must come from the certificate the open document showed (a connection may be re-made).
+      const same = (tls: TlsIdentity | undefined): string | undefined =>
+        seen !== undefined && tls !== undefined && tls.fingerprint256 !== seen.fingerprint256
+          ? `${provider.url}: answered with another TLS certificate (SHA-256 ${tls.fingerprint256}) than the public information's (${seen.fingerprint256}) within one pull; nothing of it is kept`
+          : undefined;
       const rest = await Promise.all(
-        PULLED_DOCUMENT_NAMES.filter((name) => name !== 'public').map((name) => this.fetchDocument(session, provider, name, held.get(name))),
+        PULLED_DOCUMENT_NAMES.filter((name) => name !== 'public').map((name) => this.fetchDocument(session, provider, name, held.get(name), same)),
       );
       const documents = [first.document, ...rest.map((r) => r.document)];
       const parsed = new Map([first, ...rest].flatMap((r) => (r.json === undefined ? [] : [[r.document.name, r.json] as const])));
@@ -288,9 +325,7 @@ export class PullProviders {
    */
   private async checkEvidenceLinks(session: TrustCenterSession, provider: AgencyProvider, sdr: unknown, deep: boolean): Promise<AgencyFinding[]> {
     if (sdr === undefined) return [];
-    const links = evidenceLinks(sdr);
-    const ours = links.filter((l) => l.url.startsWith(`${provider.url}/`));
-    const sample = deep || ours.length <= EVIDENCE_SAMPLE ? ours : [ours[0]!, ours[Math.floor(ours.length / 2)]!, ours.at(-1)!];
+    const sample = evidenceSample(sdr, `${provider.url}/`, deep);
     const findings: AgencyFinding[] = [];
     for (const link of sample) {
       const problem = await this.evidenceProblem(session, link.url);
@@ -394,6 +429,31 @@ export function evidenceLinks(sdr: unknown): { url: string; at: string }[] {
         )
       : [],
   );
+}
+
+/**
+ * The evidence links under `base` to check: every one when `all`, else the first, the middle and the last. Counted
+ * first and only those made (an SDR of 46 KSIs × 1,000 entries would otherwise make 46,000 paths to keep three).
+ */
+export function evidenceSample(sdr: unknown, base: string, all: boolean): { url: string; at: string }[] {
+  if (all) return evidenceLinks(sdr).filter((l) => l.url.startsWith(base));
+  const ksis = isPlainObject(sdr) && Array.isArray(sdr.keySecurityIndicators) ? sdr.keySecurityIndicators : [];
+  const each = (visit: (url: string, i: number, j: number) => void) =>
+    ksis.forEach((ksi, i) => {
+      if (isPlainObject(ksi) && Array.isArray(ksi.ksiEvidence))
+        ksi.ksiEvidence.forEach((e, j) => {
+          if (isPlainObject(e) && typeof e.evidenceLocation === 'string' && e.evidenceLocation.startsWith(base)) visit(e.evidenceLocation, i, j);
+        });
+    });
+  let count = 0;
+  each(() => count++);
+  const picked = new Set(count <= EVIDENCE_SAMPLE ? Array.from({ length: count }, (_, k) => k) : [0, Math.floor(count / 2), count - 1]);
+  const sample: { url: string; at: string }[] = [];
+  let k = 0;
+  each((url, i, j) => {
+    if (picked.has(k++)) sample.push({ url, at: `$.keySecurityIndicators[${i}].ksiEvidence[${j}].evidenceLocation` });
+  });
+  return sample;
 }
 
 /** The progress line of one provider: `acme: 11 documents (3 fetched, 8 unchanged) in 0.4 s`, or what failed. */

@@ -4,12 +4,13 @@ import {
   PULLED_DOCUMENTS,
   PULLED_DOCUMENT_NAMES,
   type AgencyFinding,
+  type AgencyPull,
   type Delivery,
   type PulledDocumentName,
   type SchemaVerdict,
   type StoredDocument,
 } from '../../domain/agency/pulled-documents';
-import { sortFindings, verifyDocuments, VERIFICATION_RULES } from '../../domain/agency/verification';
+import { contentFindings, isContentFinding, sortFindings, timedFindings, TIMED_DOCUMENTS, VERIFICATION_RULES } from '../../domain/agency/verification';
 import type { Cr26DocumentType } from '../../domain/fedramp/cr26-documents';
 import { holdsRule } from '../../domain/fedramp/relied-rules';
 import type { OscalProblem } from '../../domain/oscal/oscal-problem';
@@ -21,14 +22,19 @@ export const VERDICT_PROBLEMS = 5;
 
 export interface VerifyPullInput {
   provider: Pick<AgencyProvider, 'name' | 'fedrampId' | 'class'>;
-  /** Each document's current bytes, parsed, and how they are stored (their digest and delivery); a document not fetched is left out. */
+  /**
+   * Each document's current bytes, parsed (or a function reading them, called only when a check needs them), and how
+   * they are stored (their digest and delivery); a document not fetched is left out.
+   */
   documents: Partial<Record<PulledDocumentName, { json: unknown; stored: Pick<StoredDocument, 'sha256' | 'delivery'> }>>;
   now: Date;
   /**
-   * The verdicts of the provider's previous pull: a document with the same bytes keeps its verdict (the generations
-   * svc carries judge the same bytes the same way), so an unchanged document is not validated again.
+   * The provider's previous pull. A document with the same bytes keeps its verdict (the generations svc carries judge
+   * the same bytes the same way), so it is not validated again; when every document and its delivery are the same and
+   * so is the FedRAMP ID configured, the checks of the bytes (contentFindings) are the previous pull's, and only the
+   * documents the checks of the time read (TIMED_DOCUMENTS) are read.
    */
-  previous?: readonly SchemaVerdict[];
+  previous?: Pick<AgencyPull, 'schemas' | 'findings' | 'documents' | 'fedrampId'>;
 }
 
 export interface VerifyPullResult {
@@ -53,41 +59,52 @@ export class VerifyPull {
     @inject(FEDRAMP_RULES_SOURCE) private readonly rulesSource: FedrampRulesSource,
   ) {}
 
+  /** The generations svc carries, located once (their files read, hashed and parsed). */
+  private generations?: Promise<FedrampSchemaSet[]>;
+
   /** Throws ConfigError / IntegrityError as SchemaValidator.locateFedrampGenerations does when svc's own schemas are missing or changed. */
   async verify(input: VerifyPullInput): Promise<VerifyPullResult> {
     const rules = this.rulesSource.rules();
-    const generations = await this.validator.locateFedrampGenerations();
+    const generations = await (this.generations ??= this.validator.locateFedrampGenerations());
     const schemas: SchemaVerdict[] = [];
     const findings: AgencyFinding[] = [];
     const judgeSchemas = holdsRule(rules, VERIFICATION_RULES.json);
+    const parsed = new Map<PulledDocumentName, Promise<unknown>>();
+    const json = (name: PulledDocumentName): Promise<unknown> => {
+      const doc = input.documents[name]!;
+      let value = parsed.get(name);
+      if (value === undefined) parsed.set(name, (value = typeof doc.json === 'function' ? (doc.json as () => Promise<unknown>)() : Promise.resolve(doc.json)));
+      return value;
+    };
     for (const name of PULLED_DOCUMENT_NAMES) {
       const entry = PULLED_DOCUMENTS[name] as { schema?: Cr26DocumentType; list?: true };
       const doc = input.documents[name];
       if (entry.schema === undefined || doc === undefined) continue;
-      const known = input.previous?.find((v) => v.document === name && v.sha256 === doc.stored.sha256);
-      const verdict = known ?? (await this.judge(name, entry.schema, entry.list === true, doc.json, doc.stored.sha256, generations));
+      const known = input.previous?.schemas.find((v) => v.document === name && v.sha256 === doc.stored.sha256);
+      const verdict = known ?? (await this.judge(name, entry.schema, entry.list === true, await json(name), doc.stored.sha256, generations));
       schemas.push(verdict);
       const finding = verdictFinding(verdict, entry.schema, newestOf(generations));
       if (judgeSchemas && finding !== undefined) findings.push(finding);
     }
+    const same = sameAsBefore(input);
+    const read = same ? TIMED_DOCUMENTS : PULLED_DOCUMENT_NAMES;
     const documents: Partial<Record<PulledDocumentName, unknown>> = {};
     const deliveries: Partial<Record<PulledDocumentName, Delivery>> = {};
     for (const name of PULLED_DOCUMENT_NAMES) {
       const doc = input.documents[name];
       if (doc === undefined) continue;
-      documents[name] = doc.json;
+      if (read.includes(name)) documents[name] = await json(name);
       deliveries[name] = doc.stored.delivery;
     }
-    findings.push(
-      ...verifyDocuments({
-        provider: input.provider,
-        ...(input.provider.class === undefined ? {} : { cls: input.provider.class }),
-        documents,
-        deliveries,
-        rules,
-        now: input.now,
-      }),
-    );
+    const checked = {
+      provider: input.provider,
+      ...(input.provider.class === undefined ? {} : { cls: input.provider.class }),
+      documents,
+      deliveries,
+      rules,
+      now: input.now,
+    };
+    findings.push(...(same ? input.previous!.findings.filter(isContentFinding) : contentFindings(checked)), ...timedFindings(checked));
     return { schemas, findings: sortFindings(findings) };
   }
 
@@ -153,4 +170,19 @@ function problemWords(p: OscalProblem, prefix = ''): string {
 /** The JSON path of a problem's words. */
 function pathOf(words: string): string {
   return words.slice(0, words.indexOf(': '));
+}
+
+/** Whether every document, its delivery and the FedRAMP ID configured are as the previous pull had them. */
+function sameAsBefore(input: VerifyPullInput): boolean {
+  const previous = input.previous;
+  if (previous === undefined || previous.fedrampId !== input.provider.fedrampId) return false;
+  const before = new Map(previous.documents.flatMap((d) => (d.stored === undefined ? [] : [[d.name, d.stored] as const])));
+  const now = Object.entries(input.documents) as [PulledDocumentName, { stored: Pick<StoredDocument, 'sha256' | 'delivery'> }][];
+  return (
+    now.length === before.size &&
+    now.every(([name, d]) => {
+      const b = before.get(name);
+      return b !== undefined && b.sha256 === d.stored.sha256 && JSON.stringify(b.delivery) === JSON.stringify(d.stored.delivery);
+    })
+  );
 }

@@ -210,8 +210,10 @@ export function eventFacts(input: Pick<ProviderStatusInput, 'provider' | 'agency
   };
 }
 
+/** Counts by rating, the highest N first and `unrated` last. */
 function sorted(counts: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => b.localeCompare(a)));
+  const rank = (key: string) => (key.startsWith('N') ? Number(key.slice(1)) : -1);
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => rank(b) - rank(a)));
 }
 
 /**

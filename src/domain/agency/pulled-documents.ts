@@ -118,6 +118,8 @@ export interface AgencyPull {
   finished: string;
   /** The trust center's base URL the pull used. */
   url: string;
+  /** The FedRAMP ID configured for the provider when it was pulled (what CDS-CSO-FID was checked against). */
+  fedrampId?: string;
   tls?: TlsIdentity;
   /** `ok`: every document fetched or unchanged (or absent/denied as served); `partial`: some failed; `failed`: none came. */
   outcome: 'ok' | 'partial' | 'failed';

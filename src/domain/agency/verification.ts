@@ -53,15 +53,37 @@ export interface VerificationInput {
  * and message.
  */
 export function verifyDocuments(input: VerificationInput): AgencyFinding[] {
-  const findings: AgencyFinding[] = [];
+  return sortFindings([...contentFindings(input), ...timedFindings(input)]);
+}
+
+/**
+ * The documents the checks that depend on the time read (timedFindings): the rest are read only by the checks of the
+ * bytes and their delivery (contentFindings), which the same bytes always answer alike.
+ */
+export const TIMED_DOCUMENTS: readonly PulledDocumentName[] = ['cpo', 'ocr', 'snapshots', 'vdr'];
+
+/** The checks of the bytes and how they were delivered: the FedRAMP ID (CDS-CSO-FID) and the delivery (FRC-CSO-JSN). */
+export function contentFindings(input: VerificationInput): AgencyFinding[] {
   const holds = (id: string) => holdsRule(input.rules, id);
-  if (holds(VERIFICATION_RULES.fedrampId)) findings.push(...fedrampIdFindings(input));
-  if (holds(VERIFICATION_RULES.nextReport) || holds(VERIFICATION_RULES.reportCadence)) findings.push(...reportScheduleFindings(input));
-  if (holds(VERIFICATION_RULES.snapshots)) findings.push(...snapshotFindings(input));
-  if (holds(VERIFICATION_RULES.json)) findings.push(...deliveryFindings(input));
-  findings.push(...vulnerabilityFindings(input));
-  if (holds(VERIFICATION_RULES.classA)) findings.push(...classAFindings(input));
-  return sortFindings(findings);
+  return [...(holds(VERIFICATION_RULES.fedrampId) ? fedrampIdFindings(input) : []), ...(holds(VERIFICATION_RULES.json) ? deliveryFindings(input) : [])];
+}
+
+/** Whether contentFindings made the finding: the same bytes and delivery make it again. */
+export function isContentFinding(f: AgencyFinding): boolean {
+  return f.rule === VERIFICATION_RULES.fedrampId || (f.rule === VERIFICATION_RULES.json && DELIVERY_CODES.includes(f.code));
+}
+
+const DELIVERY_CODES = ['json-content-type', 'nosniff-missing', 'cors-missing'];
+
+/** The checks that depend on the time: the OCR schedule, the snapshots, overdue vulnerabilities, Class A's months. They read TIMED_DOCUMENTS only. */
+export function timedFindings(input: VerificationInput): AgencyFinding[] {
+  const holds = (id: string) => holdsRule(input.rules, id);
+  return [
+    ...(holds(VERIFICATION_RULES.nextReport) || holds(VERIFICATION_RULES.reportCadence) ? reportScheduleFindings(input) : []),
+    ...(holds(VERIFICATION_RULES.snapshots) ? snapshotFindings(input) : []),
+    ...vulnerabilityFindings(input),
+    ...(holds(VERIFICATION_RULES.classA) ? classAFindings(input) : []),
+  ];
 }
 
 /** Findings in a stable order: actions first, then by rule, code, document, path and message. */

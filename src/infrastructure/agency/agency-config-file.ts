@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { ConflictError, InvalidInputError } from '../../domain/errors';
 import { isPlainObject } from '../../domain/encoding/json-values';
 import { parseJson } from '../../domain/encoding/json-syntax-problem';
@@ -24,10 +24,11 @@ export class AgencyConfigFile implements AgencyConfig {
   }
 
   async addProviders(providers: readonly AgencyProvider[], { replace }: { replace: boolean }): Promise<void> {
-    const exists = await stat(this.file).then(
-      () => true,
-      () => false,
-    );
+    const found = await stat(this.file).catch(() => undefined);
+    const exists = found !== undefined;
+    // A symlinked svc.config.json is written where it points, and keeps its mode.
+    const target = exists ? await realpath(this.file) : this.file;
+    const mode = exists ? found.mode & 0o777 : 0o644;
     let document: Record<string, unknown> = {};
     if (exists) {
       const text = await readFile(this.file, 'utf8').catch((error: unknown) => {
@@ -53,7 +54,7 @@ export class AgencyConfigFile implements AgencyConfig {
     const next = { ...document, agency: { ...agency, providers: list } };
     // The file as svc will read it: a mistake here is reported now, not at the next command.
     readConfig(next, this.file);
-    await writeFileAtomically(this.file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o644 }).catch((error: unknown) => {
+    await writeFileAtomically(target, `${JSON.stringify(next, null, 2)}\n`, { mode }).catch((error: unknown) => {
       throw translateFsError(error, this.file, 'configuration file');
     });
   }

@@ -181,7 +181,7 @@ describe('HttpsTrustCenterClient: authentication', () => {
   });
 
   it('sends the bearer token of the token file exactly, trimmed, and never puts it into a message', async () => {
-    const server = await stub((req, res, n) => (n === 0 ? json(res, 401, { detail: 'no' }) : res.destroy()));
+    const server = await stub((_req, res, n) => (n === 0 ? json(res, 401, { detail: 'no' }) : res.destroy()));
     const session = open(server.url, { kind: 'token', tokenFile: at('token') });
     const refused = await session.get({ url: `${server.url}/fedramp/cpo` });
     expect([refused.status, refused.attempts]).toEqual([401, 1]);

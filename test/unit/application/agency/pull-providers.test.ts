@@ -1,9 +1,11 @@
+import { IntegrityError } from '../../../../src/domain/errors';
 import { createHash } from 'node:crypto';
 import {
   EVIDENCE_SAMPLE,
   PULL_ORIGIN,
   PullProviders,
   evidenceLinks,
+  evidenceSample,
   pullSummary,
   selectProviders,
   urlOf,
@@ -305,7 +307,7 @@ describe('PullProviders (svc agency pull)', () => {
       expect(w.trustCenters.closed).toEqual(['acme', 'acme']);
     });
 
-    it('a public document too large is that document failing, not the pull', async () => {
+    it('a public document too large fails the pull: without its answer the TLS identity is unknown, so nothing else is asked', async () => {
       const w = world();
       serve(w.trustCenters, BASE, PULL_1);
       w.trustCenters.script(`${BASE}/fedramp/public`, new TrustCenterFailure('too-large', `${BASE}/fedramp/public: larger than 268435456 bytes`, 1));
@@ -317,7 +319,25 @@ describe('PullProviders (svc agency pull)', () => {
         error: `${BASE}/fedramp/public: larger than 268435456 bytes`,
         attempts: 1,
       });
-      expect([pull!.outcome, doc(pull!, 'cpo').outcome]).toEqual(['partial', 'fetched']);
+      expect([pull!.outcome, doc(pull!, 'cpo').outcome]).toEqual(['failed', 'failed']);
+      expect(w.trustCenters.requests.map((r) => r.url)).toEqual([`${BASE}/fedramp/public`]);
+    });
+
+    it('a document answered with another certificate than the public information within one pull is not kept', async () => {
+      const w = world();
+      serve(w.trustCenters, BASE, { public: PUBLIC, ...PULL_1 });
+      const other = { ...SCRIPTED_TLS, fingerprint256: 'EE:EE' };
+      w.trustCenters.script(`${BASE}/fedramp/sdr`, { json: { keySecurityIndicators: [] }, headers: JSON_HEADERS, tls: other });
+      const [pull] = (await w.pull()).pulls;
+      expect(doc(pull!, 'sdr')).toEqual({
+        name: 'sdr',
+        url: `${BASE}/fedramp/sdr`,
+        outcome: 'failed',
+        status: 200,
+        error: `${BASE}: answered with another TLS certificate (SHA-256 EE:EE) than the public information's (${SCRIPTED_TLS.fingerprint256}) within one pull; nothing of it is kept`,
+        attempts: 1,
+      });
+      expect(pull!.outcome).toBe('partial');
     });
 
     it('no session (an unreadable key file): the pull failed, nothing asked', async () => {
@@ -400,7 +420,25 @@ describe('PullProviders (svc agency pull)', () => {
       ['d', 'ok'],
       ['e', 'ok'],
     ]);
-    expect(w.trustCenters.opened.map((o) => o.settings.concurrency)).toEqual([2, 2, 2, 2, 2]);
+    expect(w.trustCenters.opened.map((o) => o.provider)).toEqual(names);
+  });
+
+  it('a provider whose pull cannot be made (the store refusing its bytes) is recorded as failed for itself; the others go on', async () => {
+    const providers = ['a', 'b'].map((name): AgencyProvider => ({ name, url: `https://${name}.example`, auth: { kind: 'none' } }));
+    const w = world(providers);
+    for (const p of providers) serve(w.trustCenters, p.url, { public: { ...PUBLIC, name: p.name } });
+    const put = w.agencyStore.putDocument.bind(w.agencyStore);
+    w.agencyStore.putDocument = async (bytes) => {
+      if (Buffer.from(bytes).toString('utf8').includes('"name":"a"'))
+        throw new IntegrityError('agency-document-corrupt', '/store/objects/ab/cd.br: the stored bytes no longer hash to abcd; pull the provider again');
+      return put(bytes);
+    };
+    const { pulls } = await w.pull();
+    expect(pulls.map((p) => [p.provider, p.seq, p.outcome, p.error])).toEqual([
+      ['a', 1, 'failed', '/store/objects/ab/cd.br: the stored bytes no longer hash to abcd; pull the provider again'],
+      ['b', 1, 'ok', undefined],
+    ]);
+    expect((await w.agencyStore.pulls('a')).map((p) => p.outcome)).toEqual(['failed']);
   });
 
   describe('evidence links of the SDR', () => {
@@ -435,6 +473,18 @@ describe('PullProviders (svc agency pull)', () => {
       ]);
       expect(evidenceLinks({ keySecurityIndicators: {} })).toEqual([]);
       expect(evidenceLinks([])).toEqual([]);
+    });
+
+    it('evidenceSample: the first, middle and last under the base, or every one under it; all of them when three or fewer', () => {
+      const at = (i: number, j: number) => `$.keySecurityIndicators[${i}].ksiEvidence[${j}].evidenceLocation`;
+      expect(evidenceSample(sdr, `${BASE}/`, false)).toEqual([
+        { url: link(0), at: at(0, 0) },
+        { url: link(3), at: at(1, 1) },
+        { url: link(6), at: at(2, 2) },
+      ]);
+      expect(evidenceSample(sdr, `${BASE}/`, true).map((l) => l.url)).toEqual([0, 1, 2, 3, 4, 5, 6].map(link));
+      expect(evidenceSample(sdr, 'https://elsewhere.example/', false)).toEqual([{ url: 'https://elsewhere.example/evidence/1', at: at(1, 0) }]);
+      expect(evidenceSample({}, `${BASE}/`, false)).toEqual([]);
     });
 
     it('a changed SDR: the first, middle and last link under the trust center checked, never one elsewhere', async () => {

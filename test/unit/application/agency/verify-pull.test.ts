@@ -278,4 +278,53 @@ describe('VerifyPull: schema generations and the rules, per document (DESIGN §1
       { version: 'cr26', model: 'vdr' },
     ]);
   });
+
+  describe('the previous pull: unchanged bytes are neither validated nor read again beyond what the time asks', () => {
+    /** The previous pull of the same documents, as PullProviders records it. */
+    async function previousOf(input: VerifyPullInput) {
+      const { schemas, findings } = await verifier().verify(input);
+      const documents = (Object.entries(input.documents) as [PulledDocumentName, { stored: { sha256: string; delivery: Delivery } }][]).map(([name, d]) => ({
+        name,
+        url: `https://trust.acme.example/fedramp/${name}`,
+        outcome: 'fetched' as const,
+        attempts: 1,
+        stored: { ...d.stored, bytes: 1, url: '', fetchedAt: '2026-07-14T00:00:00Z' },
+      }));
+      return { schemas, findings, documents, fedrampId: PROVIDER.fedrampId };
+    }
+    /** The input with each document a reader that counts its calls. */
+    function lazily(input: VerifyPullInput, reads: string[]): VerifyPullInput {
+      const documents: VerifyPullInput['documents'] = {};
+      for (const [name, d] of Object.entries(input.documents) as [PulledDocumentName, NonNullable<VerifyPullInput['documents'][PulledDocumentName]>][])
+        documents[name] = { ...d, json: () => (reads.push(name), Promise.resolve(d.json)) };
+      return { ...input, documents };
+    }
+
+    it("all the same: the verdicts and the checks of the bytes are the previous pull's; only the documents the time asks are read, and the time is judged anew", async () => {
+      const before = replace(world(), 'public', { serviceIdentification: { fedRampPackageId: 'FR9999999999' } });
+      const previous = await previousOf(before);
+      expect(previous.findings.map((f) => f.code)).toEqual(['fedramp-id-mismatch']);
+      const reads: string[] = [];
+      const later = { ...lazily(before, reads), now: new Date('2026-10-15T00:00:00Z'), previous };
+      const result = await verifier().verify(later);
+      expect(reads.sort()).toEqual(['cpo', 'ocr', 'snapshots', 'vdr']);
+      expect(result.schemas).toEqual(previous.schemas);
+      expect(result.findings.map((f) => [f.rule, f.code])).toEqual([
+        ['CCM-OCR-NRD', 'ocr-overdue'],
+        ['CDS-CSO-FID', 'fedramp-id-mismatch'],
+      ]);
+    });
+
+    it('one document changed, or the FedRAMP ID configured changed: every document read and every check made again', async () => {
+      const previous = await previousOf(world());
+      for (const input of [
+        { ...world(), documents: { ...world().documents, scn: { ...world().documents.scn!, stored: { sha256: SHA('9'), delivery: JSON_DELIVERY } } } },
+        { ...world(), provider: { ...PROVIDER, fedrampId: 'FR1111111111' } },
+      ]) {
+        const reads: string[] = [];
+        await verifier().verify({ ...lazily(input, reads), previous });
+        expect(reads.sort()).toEqual(['cpo', 'incidents', 'ocr', 'public', 'scn', 'snapshots', 'vdr']);
+      }
+    });
+  });
 });

@@ -244,14 +244,15 @@ describe('verifyDocuments: what an agency checks in a pull (DESIGN §14)', () =>
   });
 
   describe('CDS-CSO-HAD: a snapshot for the latest OCR', () => {
-    it('no list of snapshots at all (the route absent): a finding, not a failure', () => {
+    it('no list of snapshots at all (the route absent; FedRAMP names none): a notice asking how, not an action', () => {
       expect(verifyDocuments(withDocument(clean(), 'snapshots', undefined))).toEqual([
         {
-          level: 'action',
+          level: 'notice',
           rule: 'CDS-CSO-HAD',
           code: 'snapshots-missing',
           document: 'snapshots',
-          message: 'the trust center lists no snapshots of its certification data, so none is known for the OCR of 2026-10-01 to 2026-12-31',
+          message:
+            'the trust center lists no snapshots of its certification data at /fedramp/snapshots, so svc cannot check that the data of the OCR of 2026-10-01 to 2026-12-31 stays available; ask the provider how it makes historical certification data available',
         },
       ]);
     });
