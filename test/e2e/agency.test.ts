@@ -169,7 +169,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
   describe('svc agency pull', () => {
     it('the first pull fetches every document of every provider, one progress line each on stderr, content-addressed; exit 0', async () => {
       const r = await world.agency(['agency', 'pull']);
-      expect([r.status, r.stdout]).toEqual([0, `Pulled 5 providers: 5 ok, 0 partial, 0 failed\n- globex: 1 finding to act on (svc agency status)\n`]);
+      expect([r.status, r.stdout]).toEqual([0, `Pulled 5 providers: 5 ok, 0 partial, 0 failed\n`]);
       expect(sortedLines(r.stderr)).toEqual([
         'alpha: pull 1, 11 documents (11 fetched) in 0.0 s',
         'bravo: pull 1, 11 documents (11 fetched) in 0.0 s',
@@ -191,7 +191,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         ['bravo', ['notice FRC-CSO-JSN schema-older-generation incidents']],
         ['charlie', []],
         ['delta', []],
-        ['globex', ['action CDS-CSO-HAD snapshots-missing snapshots']],
+        ['globex', ['notice CDS-CSO-HAD snapshots-missing snapshots']],
       ]);
       expect(outcomes(pull('globex', 1))).toEqual(every('fetched', { history: 'denied', metrics: 'absent', snapshots: 'absent' }));
       // Content-addressed: each stored document is its bytes' SHA-256, as the trust center served them.
@@ -210,7 +210,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
     it('a second pull with nothing changed asks with If-None-Match, stores nothing new and records every document unchanged (304)', async () => {
       const before = objects().sort();
       const r = await world.agency(['agency', 'pull']);
-      expect([r.status, r.stdout]).toEqual([0, `Pulled 5 providers: 5 ok, 0 partial, 0 failed\n- globex: 1 finding to act on (svc agency status)\n`]);
+      expect([r.status, r.stdout]).toEqual([0, `Pulled 5 providers: 5 ok, 0 partial, 0 failed\n`]);
       expect(sortedLines(r.stderr)).toEqual([
         'alpha: pull 2, 11 documents (11 unchanged) in 0.0 s',
         'bravo: pull 2, 11 documents (11 unchanged) in 0.0 s',
@@ -273,10 +273,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
       world.misbehaving.setFaults({ invalidJson: 'sdr', serverError: 'vdr', slow: 'avi', wrongFedrampId: 'cpo', noCors: true, staleOcr: true });
       const before = pull('delta', 2);
       const r = await world.agency(['agency', 'pull']);
-      expect([r.status, r.stdout]).toEqual([
-        1,
-        'Pulled 5 providers: 4 ok, 1 partial, 0 failed (delta)\n- delta: 4 findings to act on (svc agency status)\n- globex: 1 finding to act on (svc agency status)\n',
-      ]);
+      expect([r.status, r.stdout]).toEqual([1, 'Pulled 5 providers: 4 ok, 1 partial, 0 failed (delta)\n- delta: 4 findings to act on (svc agency status)\n']);
       expect(sortedLines(r.stderr)).toEqual([
         'alpha: pull 3, 11 documents (11 unchanged) in 0.0 s',
         'bravo: pull 3, 11 documents (11 unchanged) in 0.0 s',
@@ -334,7 +331,8 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         ocr('bravo', '2026-11-15'),
         '  - VER-AGM-RVR: 1 N4 vulnerability overdue, recomputed from the VDR',
         // Ours only: the incident affecting only the Agency of Samples never reached the agency.
-        `  - incident ${BRAVO_INCIDENT} open (Initial report)`,
+        // The N-rating read from the older schema's words svc-api writes; the next ongoing report counted from the pull that first got it.
+        `  - incident ${BRAVO_INCIDENT} open (Initial report, N4); next report due 2026-12-02T00:00:00Z`,
         '',
         `charlie (${charlie.fedrampId}, Class C, 20x): pulled ${PULLED_AT} (pull 3, ok)`,
         '  OCR: period ending 2026-11-15, not reviewed; next OCR due 2027-02-15',
@@ -348,7 +346,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         '  Vulnerabilities: open none; overdue none; accepted 0',
         '  Incidents open: 0 · SCNs: 1 · KSI changes since last review: 0 · invalid: none · stale: sdr, vdr, avi',
         '  Act on:',
-        `  - pull 3 partial: partly unreachable for 45 days (${world.misbehaving.url}/fedramp/sdr: the body is not JSON (${SDR_PARSE_ERROR}))`,
+        `  - pull 3 partial: 3 documents failed (sdr: ${world.misbehaving.url}/fedramp/sdr: the body is not JSON (${SDR_PARSE_ERROR}); vdr: ${world.misbehaving.url}/fedramp/vdr: HTTP 500; avi: ${world.misbehaving.url}/fedramp/avi: no complete answer within 3000 ms after 2 attempts; agency.pull.timeout_ms sets how long svc waits)`,
         "  - CCM-OCR-NRD: the OCR due 2026-07-31 (the CPO's next report date) is overdue: the latest OCR covers 2026-02-01 to 2026-04-30",
         `  - CDS-CSO-FID: the FedRAMP ID is "FR2611259999", not the FedRAMP ID configured for delta (agency.providers[].fedramp_id) "${world.misbehaving.fedrampId}"`,
         '  - CDS-CSO-HAD: no snapshot is listed for the latest OCR (2026-02-01 to 2026-04-30); 1 is listed',
@@ -361,8 +359,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         '  Vulnerabilities: open N1 1; overdue none; accepted 1',
         '  Incidents open: 0 · SCNs: 1 · KSI changes since last review: 0 · invalid: none · stale: none',
         '  Act on:',
-        // Another tool's trust center serves no /fedramp/snapshots (svc-api's route).
-        '  - CDS-CSO-HAD: the trust center lists no snapshots of its certification data, so none is known for the OCR of 2026-08-01 to 2026-10-31',
+        // Another tool's trust center serves no /fedramp/snapshots (svc-api's route, FedRAMP names none): a notice, nothing to act on.
         ocr('globex', '2026-10-31'),
         '',
       ]);
@@ -374,14 +371,19 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         ['delta', 'B', 'configuration'],
         ['globex', 'C', 'configuration'],
       ]);
-      expect(json.providers[1].incidents).toEqual([{ id: BRAVO_INCIDENT, reportType: 'Initial' }]);
+      expect(json.providers[1].incidents).toEqual([{ id: BRAVO_INCIDENT, reportType: 'Initial', rating: 4, nextReportDue: '2026-12-02T00:00:00Z' }]);
     });
     it('a changed TLS certificate fails the pull with one line naming both fingerprints and how to accept a renewal; every document held stays', async () => {
       const trusted = world.misbehaving.fingerprint();
       await world.misbehaving.restartWithNewCertificate();
       const r = await world.agency(['agency', 'pull', 'delta']);
       const changed = `${world.misbehaving.url}: the trust center's TLS identity changed (certificate SHA-256 ${trusted} at pull 3, now ${world.misbehaving.fingerprint()}, issued by CN=svc test CA); if the provider renewed its certificate, run svc agency pull delta --accept-identity delta`;
-      expect([r.status, r.stdout, r.stderr]).toEqual([1, 'Pulled 1 provider: 0 ok, 0 partial, 1 failed (delta)\n', `delta: pull 4 failed: ${changed}\n`]);
+      // The documents held are judged again at the failed pull's time: what was wrong with them stays said.
+      expect([r.status, r.stdout, r.stderr]).toEqual([
+        1,
+        'Pulled 1 provider: 0 ok, 0 partial, 1 failed (delta)\n- delta: 4 findings to act on (svc agency status)\n',
+        `delta: pull 4 failed: ${changed}\n`,
+      ]);
       const p = pull('delta', 4);
       expect([p.outcome, p.tls?.fingerprint256]).toEqual(['failed', trusted]);
       expect(p.documents.map((d) => [d.name, d.outcome, d.stored])).toEqual(pull('delta', 3).documents.map((d) => [d.name, 'failed', d.stored]));
