@@ -411,4 +411,79 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
       expect(pull('delta', 5).tls?.fingerprint256).toBe(world.misbehaving.fingerprint());
     });
   });
+
+  describe("the agency's duties over what it pulled: review, poam, notice, diff, report", () => {
+    const at = (f: string) => join(world.agencyDir, f);
+
+    it('review records a signed review of the OCR (CCM-AGM-ROR); status no longer asks for it; an unknown period lists the periods pulled', async () => {
+      const r = await world.agency(['agency', 'review', 'bravo', '--ocr', '2026-11-15', '--note', 'Read with the ISSO', '--reviewer', 'Dana Example']);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(/^Review of bravo's OCR for the period ending 2026-11-15 recorded \(signed by [A-Za-z0-9_-]{43}\)\n$/);
+      const unknown = await world.agency(['agency', 'review', 'bravo', '--ocr', '2026-09-30']);
+      expect([unknown.status, unknown.stdout, unknown.stderr]).toEqual([
+        3,
+        '',
+        'Error: provider "bravo": no pulled OCR has a reporting period ending 2026-09-30; the periods pulled end 2026-11-15\n',
+      ]);
+      const status = await world.agency(['agency', 'status', 'bravo', '--now', STATUS_NOW]);
+      expect(status.stdout.split('\n').slice(2)).toEqual([
+        `bravo (${world.providers.bravo.fedrampId}, Class B, 20x): pulled ${PULLED_AT} (pull 3, ok)`,
+        '  OCR: period ending 2026-11-15, reviewed; next OCR due 2027-02-15',
+        '  Vulnerabilities: open N4 1; overdue N4 1; accepted 1',
+        '  Incidents open: 1 · SCNs: 0 · KSI changes since last review: 0 · invalid: none · stale: none',
+        '  Act on:',
+        '  - VER-AGM-RVR: 1 N4 vulnerability overdue, recomputed from the VDR',
+        `  - incident ${BRAVO_INCIDENT} open (Initial report, N4); next report due 2026-12-02T00:00:00Z`,
+        '',
+      ]);
+    });
+
+    it('poam writes the agency POA&M rows from the VDR and AVI with the POA&M writers, overdue recomputed (VER-AGM-MAP)', async () => {
+      const r = await world.agency(['agency', 'poam', 'bravo', '--format', 'csv', '--out', at('bravo-poam.csv'), '--now', STATUS_NOW]);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(
+        /^POA&M of bravo written to .*bravo-poam\.csv \(csv\): 2 items, 2 open, 1 overdue at 2027-01-15T00:00:00Z \(Class B; from VDR [0-9a-f]{64}, AVI [0-9a-f]{64}\)\n$/,
+      );
+      const rows = readFileSync(at('bravo-poam.csv'), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\n');
+      expect(rows[0]).toMatch(/^POAM ID,Controls,Weakness Name,/);
+      expect(rows.slice(1).map((row) => row.split(',')[0])).toHaveLength(2);
+      expect(rows.slice(1).every((row) => row.includes(`bravo (FedRAMP ID ${world.providers.bravo.fedrampId})`))).toBe(true);
+    });
+
+    it('notice drafts the notification to the provider (AGU-USE-NPC), citing the document, its digest and the field behind each concern', async () => {
+      const r = await world.agency(['agency', 'notice', 'bravo', '--to', 'provider', '--now', STATUS_NOW, '--out', at('bravo-notice.md')]);
+      expect([r.status, r.stdout.replace(at('bravo-notice.md'), '<out>'), r.stderr]).toEqual([
+        0,
+        'Notice to provider (AGU-USE-NPC) drafted to <out>: 1 concern\n',
+        '',
+      ]);
+      const notice = readFileSync(at('bravo-notice.md'), 'utf8');
+      expect(notice).toContain('- Rule: AGU-USE-NPC Notify Provider of Concerns (SHOULD)\n');
+      expect(notice).toMatch(
+        /\n1\. VDR-TFR-PVR \(vulnerability-overdue\): VG-[0-9a-f]{16} \(N4\) is overdue as svc recomputes it: N4 not mitigated or remediated by 2027-01-05T08:00:00Z \(VDR-TFR-PVR\); the provider reports it as not overdue\n   - Document: vdr, http:\/\/localhost:\d+\/fedramp\/vdr, SHA-256 [0-9a-f]{64}\n   - Field: vulnerabilities\\\[0\\\]\n/,
+      );
+    });
+
+    it("diff shows what changed between two pulls of the misbehaving trust center: its CPO's FedRAMP ID and next OCR date", async () => {
+      const r = await world.agency(['agency', 'diff', 'delta', '--from', '2', '--to', '3']);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toContain(
+        'From pull 2 (2026-12-01T00:00:00.000Z, OCR for the period ending 2026-10-31) to pull 3 (2026-12-01T00:00:00.000Z, OCR for the period ending 2026-04-30).\n',
+      );
+      expect(r.stdout).toContain(
+        '| serviceIdentification.fedRampPackageId | "FR2611250104" | "FR2611259999" |\n| serviceProperties.nextOngoingCertificationReportDate | "2027-01-31" | "2026-07-31" |\n',
+      );
+    });
+
+    it('report writes the portfolio page of every provider', async () => {
+      const r = await world.agency(['agency', 'report', '--out', at('portfolio.html'), '--now', STATUS_NOW]);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(/^Portfolio of 5 providers written to .*portfolio\.html \(sha256:[0-9a-f]{64}\)\n$/);
+      const page = readFileSync(at('portfolio.html'), 'utf8');
+      for (const name of NAMES) expect(page).toContain(`>${name}<`);
+    });
+  });
 });
