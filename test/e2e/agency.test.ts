@@ -463,7 +463,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
       const notice = readFileSync(at('bravo-notice.md'), 'utf8');
       expect(notice).toContain('- Rule: AGU-USE-NPC Notify Provider of Concerns (SHOULD)\n');
       expect(notice).toMatch(
-        /\n1\. VDR-TFR-PVR \(vulnerability-overdue\): VG-[0-9a-f]{16} \(N4\) is overdue as svc recomputes it: N4 not mitigated or remediated by 2027-01-05T08:00:00Z \(VDR-TFR-PVR\); the provider reports it as not overdue\n   - Document: vdr, http:\/\/localhost:\d+\/fedramp\/vdr, SHA-256 [0-9a-f]{64}\n   - Field: vulnerabilities\\\[0\\\]\n/,
+        /\n1\. VDR-TFR-PVR \(vulnerability-overdue\): VG-[0-9a-f]{16} \(N4\) is overdue as svc recomputes it: N4 not mitigated or remediated by 2027-01-05T08:00:00Z \(VDR-TFR-PVR\); the provider reports it as not overdue\n {3}- Document: vdr, http:\/\/localhost:\d+\/fedramp\/vdr, SHA-256 [0-9a-f]{64}\n {3}- Field: vulnerabilities\\\[0\\\]\n/,
       );
     });
 
