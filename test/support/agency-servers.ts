@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
-import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import type { Issued } from './pki';
+import { SERVER_EXTENSIONS, signCertificate, type Issued } from './pki';
 
 /** One request a stub trust center received. */
 export interface ReceivedRequest {
@@ -103,32 +100,5 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
  * (for a subject of several RDNs, or a second certificate of the same host: a changed TLS identity).
  */
 export function issueServerCertificate(dir: string, name: string, subj: string, ca: Issued): Issued {
-  const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  run(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`]);
-  run(['req', '-new', '-key', `${name}.key`, '-subj', subj, '-out', `${name}.csr`]);
-  writeFileSync(
-    join(dir, `${name}.ext`),
-    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n',
-  );
-  run([
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    ca.cert,
-    '-CAkey',
-    ca.key,
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-sha256',
-    '-extfile',
-    `${name}.ext`,
-    '-out',
-    `${name}.crt`,
-  ]);
-  const cert = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
-  return { cert, key, certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') };
+  return signCertificate(dir, ca, name, subj, SERVER_EXTENSIONS);
 }

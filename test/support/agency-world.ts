@@ -1,5 +1,4 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, request as httpsRequest, type Server } from 'node:https';
@@ -9,7 +8,7 @@ import { join } from 'node:path';
 import { startSvcApi, type StartedApi } from './api';
 import { FEDRAMP_SCHEMAS } from './fedramp-schemas';
 import { startKdc, type Kdc } from './kdc';
-import { createTestPki, issueCa, type Issued, type TestPki } from './pki';
+import { createTestPki, issueCa, SERVER_EXTENSIONS, signCertificate, type Issued, type TestPki } from './pki';
 import { ROOT, startSvc, svc, type SvcRun } from './run-svc';
 import { AGENCY_CA_SUBJECT, prowlerReport, TRUST_PROFILE } from './trust-center';
 
@@ -339,35 +338,7 @@ function getTls(url: string, ca: Issued, client: Issued): Promise<{ status: numb
 
 /** A second server certificate for localhost from the test CA: the same trust, another TLS identity. */
 function renewServerCertificate(pki: TestPki, name: string): Issued {
-  const dir = pki.dir;
-  const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  run(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`]);
-  run(['req', '-new', '-key', `${name}.key`, '-subj', '/CN=localhost', '-out', `${name}.csr`]);
-  writeFileSync(
-    join(dir, `${name}.ext`),
-    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n',
-  );
-  run([
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    pki.ca.cert,
-    '-CAkey',
-    pki.ca.key,
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-sha256',
-    '-extfile',
-    `${name}.ext`,
-    '-out',
-    `${name}.crt`,
-  ]);
-  const cert = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
-  return { cert, key, certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') };
+  return signCertificate(pki.dir, pki.ca, name, '/CN=localhost', SERVER_EXTENSIONS);
 }
 
 type Answer = { status: number; body: Buffer; headers?: Record<string, string>; delayMs?: number };

@@ -59,8 +59,17 @@ function makeCa(dir: string, name: string, cn: string): Issued {
 }
 
 function sign(dir: string, ca: Issued, name: string, cn: string, extensions: string): Issued {
+  return signCertificate(dir, ca, name, `/CN=${cn}`, extensions);
+}
+
+/** The extensions of a TLS server certificate for localhost and 127.0.0.1. */
+export const SERVER_EXTENSIONS =
+  'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n';
+
+/** A new EC P-256 key and a certificate for it with the openssl `-subj` given (`/CN=localhost`), signed by `ca`, valid 2 days. */
+export function signCertificate(dir: string, ca: Issued, name: string, subj: string, extensions: string): Issued {
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
-  openssl(['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`], dir);
+  openssl(['req', '-new', '-key', `${name}.key`, '-subj', subj, '-out', `${name}.csr`], dir);
   writeFileSync(join(dir, `${name}.ext`), extensions);
   openssl(
     [
@@ -148,13 +157,7 @@ export function createTestPki(dir: string): TestPki {
   mkdirSync(dir, { recursive: true });
   const ca = makeCa(dir, 'ca', 'svc test CA');
   const foreignCa = makeCa(dir, 'foreign-ca', 'svc foreign CA');
-  const server = sign(
-    dir,
-    ca,
-    'server',
-    'localhost',
-    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n',
-  );
+  const server = sign(dir, ca, 'server', 'localhost', SERVER_EXTENSIONS);
   return {
     dir,
     ca,

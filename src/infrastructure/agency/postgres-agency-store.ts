@@ -1,9 +1,8 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { AgencyPull, AgencyReview } from '../../domain/agency/pulled-documents';
-import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
 import type { AgencyStore } from '../../ports/agency-store';
 import type { Sql } from '../store/postgres-migrations';
-import { redactUrl } from '../store/postgres-run-store';
+import { postgresError, postgresLocation } from '../shared/postgres-errors';
 import { migrateAgencyStore } from './agency-store-migrations';
 import { checkLast, checkProviderName, checkSha256, documentCorrupt, documentMissing, recordCorrupt, sha256Of } from './agency-store-checks';
 
@@ -17,14 +16,11 @@ export interface PostgresAgencyStoreOptions {
  * The class of the providers' append locks: pg_advisory_xact_lock(class, hashtext(provider)). Two providers whose
  * names hash alike only take turns; the run store's locks (one bigint each) fall in other classes.
  */
+/** How the agency store's errors name it. */
+const AGENCY_STORE_NAMES = { store: 'agency store', code: 'agency-store', tables: 'agency_' };
+
 const APPEND_LOCK_CLASS = 730511927;
 const CONNECT_TIMEOUT_MS = 10_000;
-
-/** Network errors, and SQLSTATEs of connection, authentication, missing database and server shutdown or overload. */
-const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-const UNREACHABLE_SQLSTATE = /^(08|28|3D000|57P0[123]|53300)/;
-/** pg's own connection failures carry no code. */
-const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection error/i;
 
 type RecordTable = 'agency_pulls' | 'agency_reviews';
 
@@ -39,13 +35,12 @@ export class PostgresAgencyStore implements AgencyStore {
   /** The URL with its password masked, as messages name the store. */
   readonly location: string;
   private readonly pool: Pool;
-  private readonly secrets: string[];
+  readonly secrets: string[];
   private schema: Promise<void> | undefined;
   private closed = false;
 
   constructor(options: PostgresAgencyStoreOptions) {
-    this.location = redactUrl(options.url);
-    this.secrets = secretsOf(options.url);
+    ({ location: this.location, secrets: this.secrets } = postgresLocation(options.url));
     // allowExitOnIdle: a CLI command ends when its work is done, without waiting for idle connections to time out.
     this.pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, allowExitOnIdle: true });
     // An idle connection the server dropped: the pool discards it, and the next query reports any real outage.
@@ -201,58 +196,7 @@ export class PostgresAgencyStore implements AgencyStore {
     }
   }
 
-  /** pg's errors as AppErrors: the password never appears in the message, and unknown SQL errors (bugs) pass unchanged. */
   private translate(error: unknown): unknown {
-    // Duck-typed: socket errors come from Node's core, which may be another realm than ours (a test runner's vm).
-    if (error instanceof AppError || typeof error !== 'object' || error === null || typeof (error as Error).message !== 'string') return error;
-    const code = (error as { code?: unknown }).code;
-    const { message } = error as Error;
-    const unreachable = typeof code === 'string' ? UNREACHABLE_ERRNOS.has(code) || UNREACHABLE_SQLSTATE.test(code) : UNREACHABLE_MESSAGE.test(message);
-    if (unreachable) {
-      return new UnavailableError(
-        'agency-store-unreachable',
-        `${this.location}: cannot reach the PostgreSQL agency store (${this.reason(message, code)}); check SVC_STORE and that the server is running`,
-        { cause: error },
-      );
-    }
-    if (code === '42501') {
-      return new PermissionError(
-        'agency-store-permission-denied',
-        `${this.location}: the PostgreSQL user lacks rights (${this.reason(message, code)}); grant it ownership of the agency_ tables or use the account that created them`,
-        { cause: error },
-      );
-    }
-    return error;
-  }
-
-  private reason(message: string, code: unknown): string {
-    const known: Record<string, string> = {
-      ECONNREFUSED: 'connection refused',
-      ENOTFOUND: 'host not found',
-      EAI_AGAIN: 'host name lookup failed',
-      ETIMEDOUT: 'timed out',
-      '28P01': 'password authentication failed',
-    };
-    const text = (typeof code === 'string' && known[code]) || message.split('\n')[0] || String(code);
-    return this.secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
-  }
-}
-
-/** The URL's passwords (as written and decoded), which no message may show. */
-function secretsOf(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const decoded = (() => {
-      try {
-        return decodeURIComponent(parsed.password);
-      } catch {
-        return parsed.password;
-      }
-    })();
-    const found = [parsed.password, decoded];
-    for (const [key, value] of parsed.searchParams) if (/password/i.test(key)) found.push(value);
-    return [...new Set(found.filter((secret) => secret.length > 0))];
-  } catch {
-    return [];
+    return postgresError(error, this, AGENCY_STORE_NAMES);
   }
 }

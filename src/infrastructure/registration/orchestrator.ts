@@ -74,7 +74,7 @@ export function registerOrchestrator(container: DependencyContainer, { env, cwd,
       if (url === undefined || !/^postgres(ql)?:\/\//i.test(url))
         return (require('../queue/local-job-queue') as typeof import('../queue/local-job-queue')).LOCAL_QUEUE;
       const { PgBossJobQueue } = require('../queue/pg-boss-job-queue') as typeof import('../queue/pg-boss-job-queue');
-      const { redactUrl } = require('../store/postgres-run-store') as typeof import('../store/postgres-run-store');
+      const { redactUrl } = require('../shared/postgres-errors') as typeof import('../shared/postgres-errors');
       return new PgBossJobQueue({ url, location: redactUrl(url) });
     },
   );

@@ -11,7 +11,7 @@ import {
   type StoredRun,
   type TrackedPoamItem,
 } from '../../domain/conmon/run-record';
-import { AppError, PermissionError, UnavailableError } from '../../domain/errors';
+import { UnavailableError } from '../../domain/errors';
 import type {
   AppendDecision,
   AppendedRun,
@@ -34,6 +34,7 @@ import type { JournalStore } from '../../ports/journal-store';
 import type { AccessEvent } from '../../domain/trust/access-log';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
+import { postgresError, postgresLocation } from '../shared/postgres-errors';
 import { PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { decodeNamedLists, encodeNamedLists } from '../../domain/conmon/content-pieces';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
@@ -160,11 +161,8 @@ interface TallyRow {
   denied_last: string | null;
 }
 
-/** Network errors, and SQLSTATEs of connection, authentication, missing database and server shutdown or overload. */
-const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-const UNREACHABLE_SQLSTATE = /^(08|28|3D000|57P0[123]|53300)/;
-/** pg's own connection failures carry no code. */
-const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection error/i;
+/** How the run store's errors name it. */
+const RUN_STORE_NAMES = { store: 'run store', code: 'run-store', tables: 'svc_' };
 
 /**
  * The shared run store on PostgreSQL, for several hosts recording to one history. An append is one transaction
@@ -176,7 +174,7 @@ const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
 export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   readonly location: string;
   private readonly pool: Pool;
-  private readonly secrets: string[];
+  readonly secrets: string[];
   private schema: Promise<void> | undefined;
   private closed = false;
   private readonly lockTimeoutMs: number;
@@ -185,8 +183,7 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   constructor(options: PostgresRunStoreOptions) {
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_WAIT_MS;
     this.waiting = options.waiting;
-    this.location = redactUrl(options.url);
-    this.secrets = secretsOf(options.url);
+    ({ location: this.location, secrets: this.secrets } = postgresLocation(options.url));
     // allowExitOnIdle: a CLI command ends when its work is done, without waiting for idle connections to time out.
     this.pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, allowExitOnIdle: true });
     // An idle connection the server dropped: the pool discards it, and the next query reports any real outage.
@@ -987,40 +984,8 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
     }
   }
 
-  /** pg's errors as AppErrors: the password never appears in the message, and unknown SQL errors (bugs) pass unchanged. */
   private translate(error: unknown): unknown {
-    // Duck-typed: socket errors come from Node's core, which may be another realm than ours (a test runner's vm).
-    if (error instanceof AppError || typeof error !== 'object' || error === null || typeof (error as Error).message !== 'string') return error;
-    const code = (error as { code?: unknown }).code;
-    const { message } = error as Error;
-    const unreachable = typeof code === 'string' ? UNREACHABLE_ERRNOS.has(code) || UNREACHABLE_SQLSTATE.test(code) : UNREACHABLE_MESSAGE.test(message);
-    if (unreachable) {
-      return new UnavailableError(
-        'run-store-unreachable',
-        `${this.location}: cannot reach the PostgreSQL run store (${this.reason(message, code)}); check SVC_STORE and that the server is running`,
-        { cause: error },
-      );
-    }
-    if (code === '42501') {
-      return new PermissionError(
-        'run-store-permission-denied',
-        `${this.location}: the PostgreSQL user lacks rights (${this.reason(message, code)}); grant it ownership of the svc_ tables or use the account that created them`,
-        { cause: error },
-      );
-    }
-    return error;
-  }
-
-  private reason(message: string, code: unknown): string {
-    const known: Record<string, string> = {
-      ECONNREFUSED: 'connection refused',
-      ENOTFOUND: 'host not found',
-      EAI_AGAIN: 'host name lookup failed',
-      ETIMEDOUT: 'timed out',
-      '28P01': 'password authentication failed',
-    };
-    const text = (typeof code === 'string' && known[code]) || message.split('\n')[0] || String(code);
-    return this.secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
+    return postgresError(error, this, RUN_STORE_NAMES);
   }
 }
 
@@ -1031,44 +996,12 @@ function placeholders(values: unknown[], row: unknown[]): string {
   return `(${row.map((_, k) => `$${first + k}`).join(', ')})`;
 }
 
-/** The URL as messages may show it: every password replaced by ***. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()]) if (/password/i.test(key)) parsed.searchParams.set(key, '***');
-    return parsed.toString();
-  } catch {
-    // Not a URL (a libpq key=value string): hide password=… and anything between user: and @.
-    return url.replace(/(password\s*=\s*)('[^']*'|\S+)/gi, '$1***').replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
-  }
-}
-
 /** A record_text edited into something that is not JSON: the journal's check then names the entry. */
 function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return undefined;
-  }
-}
-
-function secretsOf(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const found = [parsed.password, safeDecode(parsed.password)];
-    for (const [key, value] of parsed.searchParams) if (/password/i.test(key)) found.push(value);
-    return [...new Set(found.filter((secret) => secret.length > 0))];
-  } catch {
-    return [];
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }
 
