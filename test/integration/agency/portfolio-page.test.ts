@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { AgencyStatusResult } from '../../../src/application/agency/agency-status';
-import type { AgencyFinding, AgencyPull, PulledDocument, PulledDocumentName } from '../../../src/domain/agency/pulled-documents';
+import type { AgencyFinding, AgencyPull, PulledDocumentName } from '../../../src/domain/agency/pulled-documents';
+import { recordPull as recordAgencyPull } from '../../support/agency-pulls';
 import { FileAgencyStore } from '../../../src/infrastructure/agency/file-agency-store';
 import { openBrowser, visitHtml } from '../../support/browser';
 import { svc } from '../../support/run-svc';
@@ -13,8 +14,8 @@ const NOW = '2027-01-21T08:00:00Z';
 const SCRIPT = `<script>alert("x")</script>`;
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
-/** Records a pull of `provider` bringing `documents` (as JSON bytes) into a real file agency store. */
-async function recordPull(
+/** Records a pull of `provider` from `base` bringing `documents` (as JSON bytes) into a real file agency store. */
+function recordPull(
   store: FileAgencyStore,
   provider: string,
   base: string,
@@ -22,21 +23,7 @@ async function recordPull(
   documents: Partial<Record<PulledDocumentName, unknown>>,
   findings: AgencyFinding[] = [],
 ): Promise<AgencyPull> {
-  const pulled: PulledDocument[] = [];
-  for (const [name, json] of Object.entries(documents) as [PulledDocumentName, unknown][]) {
-    const bytes = new TextEncoder().encode(JSON.stringify(json));
-    const sha256 = await store.putDocument(bytes);
-    const url = `${base}/fedramp/${name}`;
-    pulled.push({
-      name,
-      url,
-      outcome: 'fetched',
-      status: 200,
-      attempts: 1,
-      stored: { sha256, bytes: bytes.length, url, fetchedAt: finished, delivery: { nosniff: true } },
-    });
-  }
-  return store.appendPull({ provider, started: finished, finished, url: base, outcome: 'ok', documents: pulled, schemas: [], findings });
+  return recordAgencyPull(store, provider, finished, documents, { base, findings });
 }
 
 const vuln = (id: string, extra: Record<string, unknown>) => ({ providerTrackingId: id, detection: { detectedAt: '2026-09-20T00:00:00Z' }, ...extra });

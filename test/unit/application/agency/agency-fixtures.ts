@@ -1,35 +1,22 @@
-import type { AgencyFinding, AgencyPull, PulledDocument, PulledDocumentName } from '../../../../src/domain/agency/pulled-documents';
+import type { AgencyFinding, AgencyPull, PulledDocumentName } from '../../../../src/domain/agency/pulled-documents';
+import { AGENCY_TEST_BASE, recordPull as recordAgencyPull } from '../../../support/agency-pulls';
 import type { AgencyProvider } from '../../../../src/domain/agency/providers';
 import { POAM_WORKBOOK } from '../../../../src/ports/poam-workbook';
 import { ExceljsPoamWorkbook } from '../../../../src/infrastructure/renderers/xlsx/exceljs-poam-workbook';
 import type { InMemoryAgencyStore } from '../../../fakes/in-memory-agency-store';
 import { unitContainer, type UnitDoubles } from '../../../support/unit-container';
 
-export const BASE = 'https://trust.acme.example';
+export const BASE = AGENCY_TEST_BASE;
 
 /** Records a pull of `provider` that fetched `documents` (as JSON bytes), finishing at `finished`. */
-export async function recordPull(
+export function recordPull(
   store: InMemoryAgencyStore,
   provider: string,
   finished: string,
   documents: Partial<Record<PulledDocumentName, unknown>>,
   findings: AgencyFinding[] = [],
 ): Promise<AgencyPull> {
-  const pulled: PulledDocument[] = [];
-  for (const [name, json] of Object.entries(documents) as [PulledDocumentName, unknown][]) {
-    const bytes = new TextEncoder().encode(JSON.stringify(json));
-    const sha256 = await store.putDocument(bytes);
-    const url = `${BASE}/fedramp/${name}`;
-    pulled.push({
-      name,
-      url,
-      outcome: 'fetched',
-      status: 200,
-      attempts: 1,
-      stored: { sha256, bytes: bytes.length, url, fetchedAt: finished, delivery: { nosniff: true } },
-    });
-  }
-  return store.appendPull({ provider, started: finished, finished, url: BASE, outcome: 'ok', documents: pulled, schemas: [], findings });
+  return recordAgencyPull(store, provider, finished, documents, { findings, base: BASE });
 }
 
 /** The unit container (its agency store and configuration over `providers`) with the real POA&M workbook bound. */

@@ -1,10 +1,11 @@
+import { AGENCY_TEST_BASE, recordPull } from '../../../support/agency-pulls';
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { AgencyStatus } from '../../../../src/application/agency/agency-status';
 import { PortfolioReport } from '../../../../src/application/agency/portfolio-report';
 import type { PortfolioModel } from '../../../../src/domain/agency/portfolio';
 import { DEFAULT_PULL_SETTINGS, type AgencyProvider } from '../../../../src/domain/agency/providers';
-import type { AgencyFinding, AgencyPull, PulledDocument, PulledDocumentName } from '../../../../src/domain/agency/pulled-documents';
+import type { AgencyPull, PulledDocumentName } from '../../../../src/domain/agency/pulled-documents';
 import { HtmlDashboardRenderer } from '../../../../src/infrastructure/renderers/html/html-dashboard-renderer';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../../../src/ports/agency-config';
 import { AGENCY_STORE } from '../../../../src/ports/agency-store';
@@ -12,7 +13,7 @@ import { HTML_RENDERER, type HtmlRenderer } from '../../../../src/ports/html-ren
 import { InMemoryAgencyStore } from '../../../fakes/in-memory-agency-store';
 import { unitContainer, type UnitDoubles } from '../../../support/unit-container';
 
-const BASE = 'https://trust.acme.example';
+const BASE = AGENCY_TEST_BASE;
 const EVIL_BASE = 'https://trust.evil.example';
 const SCRIPT = `<script>alert("x")</script>`;
 
@@ -65,41 +66,6 @@ function doubles(providers: AgencyProvider[], name?: string): Doubles {
   d.container.register(AGENCY_CONFIG, { useValue: agencyConfig(providers, name) });
   d.container.register(HTML_RENDERER, { useValue: html });
   return { ...d, agency, html };
-}
-
-/** Records a pull of `provider` bringing `documents` as JSON bytes (a string is stored as it is, JSON or not). */
-async function recordPull(
-  store: InMemoryAgencyStore,
-  provider: string,
-  finished: string,
-  documents: Partial<Record<PulledDocumentName, unknown>>,
-  options: { outcome?: AgencyPull['outcome']; findings?: AgencyFinding[]; base?: string } = {},
-): Promise<AgencyPull> {
-  const base = options.base ?? BASE;
-  const pulled: PulledDocument[] = [];
-  for (const [name, json] of Object.entries(documents) as [PulledDocumentName, unknown][]) {
-    const bytes = new TextEncoder().encode(typeof json === 'string' ? json : JSON.stringify(json));
-    const sha256 = await store.putDocument(bytes);
-    const url = `${base}/fedramp/${name}`;
-    pulled.push({
-      name,
-      url,
-      outcome: 'fetched',
-      status: 200,
-      attempts: 1,
-      stored: { sha256, bytes: bytes.length, url, fetchedAt: finished, delivery: { nosniff: true } },
-    });
-  }
-  return store.appendPull({
-    provider,
-    started: finished,
-    finished,
-    url: base,
-    outcome: options.outcome ?? 'ok',
-    documents: pulled,
-    schemas: [],
-    findings: options.findings ?? [],
-  });
 }
 
 /** Records a failed pull: every document failed, the previous pull's bytes carried forward. */
