@@ -10,7 +10,10 @@ import { UUIDS, type Uuids } from '../../ports/uuids';
 import { sortFindings } from '../../domain/agency/verification';
 import { ProviderDocuments, storedJson } from './provider-documents';
 import { VerifyPull, type VerifyPullInput, type VerifyPullResult } from './verify-pull';
-import { AppError, UsageError } from '../../domain/errors';
+import { AppError, IntegrityError, UnavailableError, UsageError } from '../../domain/errors';
+import { holdsRule } from '../../domain/fedramp/relied-rules';
+import { packageFileMissing, verifyPackage, type PackageFiles } from '../fedramp/verify-package-directory';
+import { SIGNER, type Signer } from '../../ports/signer';
 import { isPlainObject } from '../../domain/encoding/json-values';
 import type { AgencyProvider, PullSettings } from '../../domain/agency/providers';
 import {
@@ -21,6 +24,7 @@ import {
   type Delivery,
   type PulledDocument,
   type PulledDocumentName,
+  type PublishedPackage,
   type StoredDocument,
   type TlsIdentity,
 } from '../../domain/agency/pulled-documents';
@@ -62,6 +66,18 @@ export interface PullProvidersResult {
   deliveries: DeliveryReport[];
 }
 
+/** The repository type (case-insensitive) of the CPO's `additionalRepositories` entry where the provider publishes its signed package. */
+export const PACKAGE_REPOSITORY_TYPE = 'Certification Package';
+
+/** The codes of the findings about the published package: carried with its record when the package is not checked again. */
+export const PACKAGE_FINDING_CODES: readonly string[] = ['package-invalid', 'package-elsewhere', 'package-unreachable'];
+
+/** What checking the published package gave: its record (none when the CPO names no package) and its findings. */
+interface PackageCheck {
+  record?: PublishedPackage;
+  findings: AgencyFinding[];
+}
+
 /** What a pull found beyond the documents themselves (evidence links), for verification to merge. */
 interface Fetched {
   documents: PulledDocument[];
@@ -70,6 +86,8 @@ interface Fetched {
   tls?: TlsIdentity;
   error?: string;
   findings: AgencyFinding[];
+  /** The published package as checked this pull; absent when it was not (the CPO unchanged without --deep, no answer). */
+  package?: PackageCheck;
 }
 
 /**
@@ -90,6 +108,7 @@ export class PullProviders {
     @inject(RUN_SETTINGS) private readonly runSettings: RunSettings,
     @inject(SECURITY_EVENT_SINKS) private readonly sinks: SecurityEventSinks,
     @inject(UUIDS) private readonly uuids: Uuids,
+    @inject(SIGNER) private readonly signer: Signer,
     private readonly verifier: VerifyPull,
   ) {}
 
@@ -168,6 +187,11 @@ export class PullProviders {
     const tls = fetched.error !== undefined && previous?.tls !== undefined ? previous.tls : (fetched.tls ?? previous?.tls);
     // A failed pull leaves the documents held as current: they are judged again at its time, so what was wrong with them stays said.
     const verified = fetched.documents.some((d) => d.stored !== undefined) ? await this.verify(provider, fetched, previous) : { schemas: [], findings: [] };
+    // Not checked this pull: what the last check found stands.
+    const published = fetched.package ?? {
+      ...(previous?.package === undefined ? {} : { record: previous.package }),
+      findings: (previous?.findings ?? []).filter((f) => PACKAGE_FINDING_CODES.includes(f.code)),
+    };
     return this.store.appendPull({
       provider: provider.name,
       started,
@@ -179,7 +203,8 @@ export class PullProviders {
       ...(fetched.error === undefined ? {} : { error: fetched.error }),
       documents: fetched.documents,
       schemas: verified.schemas,
-      findings: sortFindings([...verified.findings, ...fetched.findings]),
+      findings: sortFindings([...verified.findings, ...fetched.findings, ...published.findings]),
+      ...(published.record === undefined ? {} : { package: published.record }),
     });
   }
 
@@ -200,6 +225,7 @@ export class PullProviders {
       schemas: previous?.schemas ?? [],
       // Not judged again (the pull could not be made): what the previous pull found about the bytes carried still holds.
       findings: previous?.findings ?? [],
+      ...(previous?.package === undefined ? {} : { package: previous.package }),
     });
   }
 
@@ -270,7 +296,11 @@ export class PullProviders {
       const sdr = documents.find((d) => d.name === 'sdr')?.stored;
       const links = parsed.get('sdr') ?? (options.deep && sdr !== undefined ? await storedJson(this.store, sdr.sha256) : undefined);
       const findings = await this.checkEvidenceLinks(session, provider, links, options.deep);
-      return { documents, parsed, ...(seen === undefined ? {} : { tls: seen }), findings };
+      // The signed package the CPO publishes, when the CPO changed; every pull with --deep.
+      const cpo = documents.find((d) => d.name === 'cpo')?.stored;
+      const overview = parsed.get('cpo') ?? (options.deep && cpo !== undefined ? await storedJson(this.store, cpo.sha256) : undefined);
+      const published = overview === undefined ? undefined : await this.checkPackage(session, provider, overview);
+      return { documents, parsed, ...(seen === undefined ? {} : { tls: seen }), findings, ...(published === undefined ? {} : { package: published }) };
     } finally {
       session.close();
     }
@@ -342,6 +372,63 @@ export class PullProviders {
     return findings;
   }
 
+  /**
+   * The certification package the CPO publishes (packageRepository), fetched through the trust center's session and
+   * verified in memory as `svc ir validate` verifies a package directory (verifyPackage): the envelope's signature with
+   * the key it carries, then every file the signed statement and the manifest name against its SHA-256. A package on
+   * another origin than the trust center's is not fetched (the agency's credentials go to the trust center only): a
+   * notice. One that cannot be fetched is a notice; one that does not verify an action naming the first mismatch.
+   */
+  private async checkPackage(session: TrustCenterSession, provider: AgencyProvider, cpo: unknown): Promise<PackageCheck> {
+    const url = packageRepository(cpo);
+    if (url === undefined) return { findings: [] };
+    const rules = this.rules.rules();
+    const rule = holdsRule(rules, PACKAGE_RULE) ? PACKAGE_RULE : 'svc:package';
+    const at = url.at;
+    const finding = (level: AgencyFinding['level'], code: string, message: string): AgencyFinding => ({ level, rule, code, document: 'cpo', at, message });
+    const origin = originOf(url.url);
+    if (origin === undefined || origin !== originOf(provider.url)) {
+      const error = `${url.url}: the certification package is not on the trust center's origin (${originOf(provider.url) ?? provider.url}); not fetched, so the agency's credentials go nowhere else: download it and run svc ir validate on its directory`;
+      return { record: { url: url.url, verified: false, files: 0, error }, findings: [finding('notice', 'package-elsewhere', error)] };
+    }
+    let read = 0;
+    const files: PackageFiles = {
+      base: url.url,
+      read: async (name) => {
+        const fileUrl = `${url.url}/${encodeURIComponent(name)}`;
+        let response: TrustCenterResponse;
+        try {
+          response = await session.get({ url: fileUrl });
+        } catch (error) {
+          if (error instanceof TrustCenterFailure) throw new UnavailableError('package-unreachable', error.message);
+          throw error;
+        }
+        if (response.status === 404) throw packageFileMissing(url.url, name);
+        if (response.status !== 200)
+          throw new UnavailableError(
+            'package-unreachable',
+            `${fileUrl}: HTTP ${response.status}${response.status === 401 || response.status === 403 ? ` ${problemDetail(response)}` : ''}`,
+          );
+        read += 1;
+        return { text: new TextDecoder().decode(response.body), sha256: this.hashing.sha256(response.body), bytes: response.body.byteLength };
+      },
+    };
+    try {
+      const verified = await verifyPackage(files, this.hashing, this.signer);
+      return { record: { url: url.url, verified: true, files: verified.files, keyid: verified.keyid }, findings: [] };
+    } catch (error) {
+      const invalid = error instanceof IntegrityError;
+      if (!invalid && !(error instanceof UnavailableError && error.code === 'package-unreachable')) throw error;
+      const message = invalid
+        ? error.message
+        : `${(error as Error).message}; the certification package at ${url.url} could not be read, so it was not verified`;
+      return {
+        record: { url: url.url, verified: false, files: read, error: message },
+        findings: [invalid ? finding('action', 'package-invalid', message) : finding('notice', 'package-unreachable', message)],
+      };
+    }
+  }
+
   private async evidenceProblem(session: TrustCenterSession, url: string): Promise<string | undefined> {
     try {
       const response = await session.get({ url });
@@ -354,6 +441,36 @@ export class PullProviders {
       if (error instanceof TrustCenterFailure) return error.message;
       throw error;
     }
+  }
+}
+
+/** The rule a provider's certification package answers to, where the rules release holds it. */
+const PACKAGE_RULE = 'FRC-CSO-PKG';
+
+/**
+ * The base URL of the signed certification package a CPO publishes, with its JSON path: the first repository of
+ * `serviceProperties.additionalRepositories` (FedRAMP's `$defs/repository`) whose `repositoryType` holds
+ * PACKAGE_REPOSITORY_TYPE (case-insensitive), its `url` without a trailing slash; undefined when none does.
+ */
+export function packageRepository(cpo: unknown): { url: string; at: string } | undefined {
+  const properties = isPlainObject(cpo) && isPlainObject(cpo.serviceProperties) ? cpo.serviceProperties : undefined;
+  const repositories = properties !== undefined && Array.isArray(properties.additionalRepositories) ? properties.additionalRepositories : [];
+  const wanted = PACKAGE_REPOSITORY_TYPE.toLowerCase();
+  for (const [i, r] of repositories.entries()) {
+    if (!isPlainObject(r) || typeof r.url !== 'string' || !Array.isArray(r.repositoryType)) continue;
+    if (r.repositoryType.some((t) => typeof t === 'string' && t.trim().toLowerCase() === wanted))
+      return { url: r.url.replace(/\/+$/, ''), at: `$.serviceProperties.additionalRepositories[${i}].url` };
+  }
+  return undefined;
+}
+
+/** `scheme://host[:port]` of an http(s) URL, or undefined when it is none. */
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -12,7 +12,7 @@ import type { SignatureAlgorithm } from '../../domain/signing/jwk';
 import { verifySignedStatement } from '../shared/signed-statement';
 import { textShape } from '../../domain/artifacts/svc-artifact';
 import type { Hashing } from '../../ports/hashing';
-import type { ReportReader } from '../../ports/report-reader';
+import type { LoadedText, ReportReader } from '../../ports/report-reader';
 import type { Signer } from '../../ports/signer';
 import { parsed } from '../oscal/verify-bundle-directory';
 
@@ -32,22 +32,55 @@ export async function isPackageDirectory(reader: ReportReader, dir: string): Pro
   return shape?.kind === 'json' && isPackageManifest(shape.document);
 }
 
+/** One file of a package as read: its text (a byte that is not UTF-8 read as U+FFFD) and the SHA-256 and size of its exact bytes. */
+export type PackageFile = Pick<LoadedText, 'text' | 'sha256' | 'bytes'>;
+
 /**
- * Verifies a certification package (DESIGN §12.6): the envelope's signature and key id, then every file the signed
- * statement and the manifest name against their SHA-256, and the aggregate hash. Throws IntegrityError (exit 4)
- * naming the first mismatch: a changed, missing or unsigned file, a changed manifest, statement or signature.
+ * A certification package wherever it is: a directory (verifyPackageDirectory), or the URL a provider publishes it at
+ * (`svc agency pull`). `base` names it in messages (`<base>/<file>`); `read` gives one file by name, throwing
+ * packageFileMissing for one that is not there; `names`, where the place can be listed, gives every entry, and then a
+ * file neither the manifest nor the signed statement names is a change.
+ */
+export interface PackageFiles {
+  base: string;
+  read(name: string): Promise<PackageFile>;
+  names?(): Promise<string[]>;
+}
+
+/** IntegrityError `package-file-missing`: `<base>/<name>: missing; the package is incomplete`. */
+export function packageFileMissing(base: string, name: string, cause?: unknown): IntegrityError {
+  return new IntegrityError('package-file-missing', `${base}/${name}: missing; the package is incomplete`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Verifies a certification package (DESIGN §12.6) in directory `dir`: verifyPackage over its files as REPORT_READER
+ * reads them, every entry of the directory but the writer's own (a dot first) a file of the package.
  */
 export async function verifyPackageDirectory(reader: ReportReader, hashing: Hashing, signer: Signer, dir: string, keyid?: string): Promise<VerifiedPackage> {
   const base = dir.replace(/\/+$/, '');
+  const files: PackageFiles = {
+    base,
+    read: (name) =>
+      reader.readText(dir, name, { anyBytes: true }).catch((error: unknown) => {
+        throw error instanceof AppError && error.kind === 'not-found' ? packageFileMissing(base, name, error) : error;
+      }),
+    names: () => reader.names(dir),
+  };
+  return verifyPackage(files, hashing, signer, keyid);
+}
+
+/**
+ * Verifies a certification package (DESIGN §12.6): the envelope's signature and key id, then every file the signed
+ * statement and the manifest name against their SHA-256, and the aggregate hash. Throws IntegrityError (exit 4)
+ * naming the first mismatch: a changed, missing or unsigned file, a changed manifest, statement or signature. Files
+ * are read one at a time, and only their digests kept.
+ */
+export async function verifyPackage(files: PackageFiles, hashing: Hashing, signer: Signer, keyid?: string): Promise<VerifiedPackage> {
+  const { base } = files;
   const changed = (problem: string): never => {
     throw new IntegrityError('package-mismatch', `${base}/${problem}; the package was changed after it was signed`);
   };
-  const read = (name: string) =>
-    reader.readText(dir, name, { anyBytes: true }).catch((error: unknown) => {
-      throw error instanceof AppError && error.kind === 'not-found'
-        ? new IntegrityError('package-file-missing', `${base}/${name}: missing; the package is incomplete`, { cause: error })
-        : error;
-    });
+  const read = (name: string) => files.read(name);
   const unreadable = (message: string, place?: string): never => {
     throw new IntegrityError('package-mismatch', `${place ? `${place}: ` : ''}${message}; the package was changed after it was signed`);
   };
@@ -76,7 +109,7 @@ export async function verifyPackageDirectory(reader: ReportReader, hashing: Hash
     present.set(name, { name, sha256: file.sha256, bytes: file.bytes });
   }
   // What the directory holds besides: the writer's own entries start with a dot (its staging and generations).
-  for (const name of await reader.names(dir)) {
+  for (const name of files.names === undefined ? [] : await files.names()) {
     if (!name.startsWith('.') && name !== PACKAGE_MANIFEST_FILE && name !== PACKAGE_ENVELOPE_FILE && !present.has(name))
       changed(`${name}: not part of the package (neither ${PACKAGE_MANIFEST_FILE} nor the signed statement names it)`);
   }

@@ -128,6 +128,26 @@ export interface AgencyPull {
   documents: PulledDocument[];
   schemas: SchemaVerdict[];
   findings: AgencyFinding[];
+  /** The provider's signed certification package, as last checked (PublishedPackage); absent when its CPO names none. */
+  package?: PublishedPackage;
+}
+
+/**
+ * The certification package a provider's CPO publishes (a repository of `serviceProperties.additionalRepositories`
+ * typed "Certification Package"), as `svc agency pull` last checked it: fetched through the trust center's session,
+ * its signature and every file's SHA-256 verified in memory with the key its envelope carries. That proves the files
+ * are those signed, not who signed them: `keyid` is recorded for the agency to compare with the key the provider
+ * names. `verified: false` with the `error` that says why (the first mismatch, or why it was not fetched).
+ */
+export interface PublishedPackage {
+  /** The package's base URL (its files at `<url>/<name>`). */
+  url: string;
+  verified: boolean;
+  /** The files read, the manifest and envelope included: every one when verified, those before the first problem when not. */
+  files: number;
+  /** The RFC 7638 thumbprint of the key that signed it, when the signature verified. */
+  keyid?: string;
+  error?: string;
 }
 
 /** The agency's review of one OCR (CCM-AGM-ROR), signed with the configured key. */
