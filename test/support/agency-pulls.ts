@@ -41,3 +41,8 @@ export async function recordPull(
     findings: options.findings ?? [],
   });
 }
+
+/** A pull record of acme from AGENCY_TEST_BASE, `ok` with nothing in it unless `extra` says otherwise. */
+export function aPull(seq: number, finished: string, extra: Partial<AgencyPull> = {}): AgencyPull {
+  return { provider: 'acme', seq, started: finished, finished, url: AGENCY_TEST_BASE, outcome: 'ok', documents: [], schemas: [], findings: [], ...extra };
+}

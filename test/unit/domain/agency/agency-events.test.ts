@@ -1,22 +1,10 @@
+import { aPull as pull } from '../../../support/agency-pulls';
 import { agencyEvents, type AgencyEventsInput } from '../../../../src/domain/agency/agency-events';
 import type { EventFacts } from '../../../../src/domain/agency/provider-status';
-import type { AgencyPull } from '../../../../src/domain/agency/pulled-documents';
 import { CONMON_EVENT_SCHEMA } from '../../../../src/domain/conmon/conmon-event';
 
 const BASE = 'https://trust.acme.example';
 const SHA = 'e'.repeat(64);
-const pull = (seq: number, finished: string, extra: Partial<AgencyPull> = {}): AgencyPull => ({
-  provider: 'acme',
-  seq,
-  started: finished,
-  finished,
-  url: BASE,
-  outcome: 'ok',
-  documents: [],
-  schemas: [],
-  findings: [],
-  ...extra,
-});
 const NONE: EventFacts = { incidents: [], overdue: [] };
 const input = (extra: Partial<AgencyEventsInput> & Pick<AgencyEventsInput, 'pull'>): AgencyEventsInput => ({
   after: NONE,

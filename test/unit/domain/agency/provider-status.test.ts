@@ -1,6 +1,7 @@
+import { aPull as pull } from '../../../support/agency-pulls';
 import { classOf, eventFacts, ksiStatuses, ocrPeriodEnd, providerStatus, type ProviderStatusInput } from '../../../../src/domain/agency/provider-status';
 import type { AgencyProvider } from '../../../../src/domain/agency/providers';
-import type { AgencyFinding, AgencyPull, AgencyReview, PulledDocument } from '../../../../src/domain/agency/pulled-documents';
+import type { AgencyFinding, AgencyReview, PulledDocument } from '../../../../src/domain/agency/pulled-documents';
 import { builtInRules } from '../../../fakes/fixed-rules-source';
 
 const rules = builtInRules();
@@ -31,18 +32,6 @@ const document = (name: PulledDocument['name'], outcome: PulledDocument['outcome
   url: `${BASE}/fedramp/${name}`,
   outcome,
   attempts: 1,
-  ...extra,
-});
-const pull = (seq: number, finished: string, extra: Partial<AgencyPull> = {}): AgencyPull => ({
-  provider: 'acme',
-  seq,
-  started: finished,
-  finished,
-  url: BASE,
-  outcome: 'ok',
-  documents: [],
-  schemas: [],
-  findings: [],
   ...extra,
 });
 const review = (ocrPeriodEnd: string): AgencyReview => ({
