@@ -2,17 +2,11 @@ import { inject, injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
 import { providersFromCpos, type SkippedCpo } from '../../domain/agency/cpo-import';
 import { FEDRAMP_ID, normalizeTrustCenterUrl, PROVIDER_NAME, type AgencyProvider, type ProviderAuth } from '../../domain/agency/providers';
-import type { Cr26Class } from '../../domain/fedramp/cr26-rules';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 
-export interface AddProviderInput {
-  name: string;
-  url: string;
-  fedrampId?: string;
-  class?: Cr26Class;
-  auth: ProviderAuth;
-  ca?: string;
+/** The provider as given (its URL normalized and its fields checked before it is written), and whether it may replace one of the same name. */
+export interface AddProviderInput extends AgencyProvider {
   replace: boolean;
 }
 
