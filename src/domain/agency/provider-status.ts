@@ -44,6 +44,11 @@ export interface ProviderStatus {
   documents: { invalid: PulledDocumentName[]; stale: PulledDocumentName[] };
   /** What the agency must act on, one line each (status exits 1 when any row has one). */
   actions: string[];
+  /**
+   * What the newest pull's verification noted without asking anything of the agency (a Class A use nearing 12 months,
+   * a document valid only under an older schema generation, the provider's own overdue disagreeing), one line each.
+   */
+  notes: string[];
   /** The newest pull's verification findings. */
   findings: AgencyFinding[];
 }
@@ -181,6 +186,7 @@ export function providerStatus(input: ProviderStatusInput): ProviderStatus {
     ksiChanges,
     documents: { invalid, stale },
     actions,
+    notes: findings.filter((f) => f.level === 'notice').map((f) => `${f.rule}: ${f.message}`),
     findings,
   };
 }

@@ -68,6 +68,7 @@ describe('AgencyStatus (svc agency status)', () => {
           ksiChanges: [],
           documents: { invalid: [], stale: [] },
           actions: ['never pulled: run svc agency pull beta'],
+          notes: [],
           findings: [],
         },
         {
@@ -84,6 +85,7 @@ describe('AgencyStatus (svc agency status)', () => {
           ksiChanges: [],
           documents: { invalid: [], stale: [] },
           actions: [],
+          notes: [],
           findings: [],
         },
       ],
@@ -120,6 +122,8 @@ describe('AgencyStatus (svc agency status)', () => {
         'CCM-AGM-ROR: the OCR for the period ending 2026-12-31 is not reviewed yet (svc agency review acme --ocr 2026-12-31)',
         'VER-AGM-RVR: 1 N4, 1 N3, 1 unrated vulnerabilities overdue, recomputed from the VDR',
       ],
+      // The pull's notice-level finding, said without asking anything of the agency.
+      notes: ['svc:schema: valid under an older generation only'],
       findings: (await agencyStore.pulls('acme'))[1]!.findings,
     });
   });

@@ -67,6 +67,7 @@ describe('providerStatus: one row of svc agency status', () => {
       ksiChanges: [],
       documents: { invalid: [], stale: [] },
       actions: ['never pulled: run svc agency pull acme'],
+      notes: [],
       findings: [],
     });
   });
@@ -104,6 +105,7 @@ describe('providerStatus: one row of svc agency status', () => {
       ksiChanges: [],
       documents: { invalid: [], stale: [] },
       actions: [],
+      notes: [],
       findings: [],
     });
   });
