@@ -319,7 +319,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         `alpha (${alpha.fedrampId}, Class A, 20x): pulled ${PULLED_AT} (pull 3, ok)`,
         '  OCR: period ending 2026-10-31, not reviewed; next OCR due 2027-01-31',
         '  Vulnerabilities: open none; overdue none; accepted 0',
-        '  Incidents open: 0 · SCNs: 1 · KSI changes since last review: 0 · invalid: none · stale: none',
+        '  Incidents open: 0 · SCNs: 1 (latest planned completion 2026-12-20) · KSI changes since last review: 0 · invalid: none · stale: none',
         '  Act on:',
         ocr('alpha', '2026-10-31'),
         '',
@@ -333,6 +333,9 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         // Ours only: the incident affecting only the Agency of Samples never reached the agency.
         // The N-rating read from the older schema's words svc-api writes; the next ongoing report counted from the pull that first got it.
         `  - incident ${BRAVO_INCIDENT} open (Initial report, N4); next report due 2026-12-02T00:00:00Z`,
+        '  Notes:',
+        // svc-api writes an incident's potentialImpact in the words of the generation its profile was judged by.
+        "  - FRC-CSO-JSN: valid against FedRAMP's incident schema of 2026-07-15 at newest, not of 2026-10-08, the newest generation svc carries: [0].potentialImpact: must be object",
         '',
         `charlie (${charlie.fedrampId}, Class C, 20x): pulled ${PULLED_AT} (pull 3, ok)`,
         '  OCR: period ending 2026-11-15, not reviewed; next OCR due 2027-02-15',
@@ -344,7 +347,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         `delta (${world.misbehaving.fedrampId}, Class B, 20x): pulled ${PULLED_AT} (pull 3, partial)`,
         '  OCR: period ending 2026-04-30, not reviewed; next OCR due 2026-07-31',
         '  Vulnerabilities: open none; overdue none; accepted 0',
-        '  Incidents open: 0 · SCNs: 1 · KSI changes since last review: 0 · invalid: none · stale: sdr, vdr, avi',
+        '  Incidents open: 0 · SCNs: 1 (latest planned completion 2026-12-20) · KSI changes since last review: 0 · invalid: none · stale: sdr, vdr, avi',
         '  Act on:',
         `  - pull 3 partial: 3 documents failed (sdr: ${world.misbehaving.url}/fedramp/sdr: the body is not JSON (${SDR_PARSE_ERROR}); vdr: ${world.misbehaving.url}/fedramp/vdr: HTTP 500; avi: ${world.misbehaving.url}/fedramp/avi: no complete answer within 3000 ms after 2 attempts; agency.pull.timeout_ms sets how long svc waits)`,
         "  - CCM-OCR-NRD: the OCR due 2026-07-31 (the CPO's next report date) is overdue: the latest OCR covers 2026-02-01 to 2026-04-30",
@@ -353,14 +356,18 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         '  - FRC-CSO-JSN: the public JSON answered a request carrying an Origin without Access-Control-Allow-Origin, so a web application on another domain cannot read it',
         ocr('delta', '2026-04-30'),
         ocr('delta', '2026-10-31'),
+        '  Notes:',
+        "  - CCM-OCR-NRD: the CPO gives 2026-07-31 as the next OCR date, later than 2026-07-30 (3 months after the latest OCR's period, CCM-OCR-AVL)",
         '',
         `globex (${world.other.fedrampId}, Class C, 20x): pulled ${PULLED_AT} (pull 3, ok)`,
         '  OCR: period ending 2026-10-31, not reviewed; next OCR due 2027-01-31',
         '  Vulnerabilities: open N1 1; overdue none; accepted 1',
-        '  Incidents open: 0 · SCNs: 1 · KSI changes since last review: 0 · invalid: none · stale: none',
+        '  Incidents open: 0 · SCNs: 1 (latest planned completion 2026-12-20) · KSI changes since last review: 0 · invalid: none · stale: none',
         '  Act on:',
         // Another tool's trust center serves no /fedramp/snapshots (svc-api's route, FedRAMP names none): a notice, nothing to act on.
         ocr('globex', '2026-10-31'),
+        '  Notes:',
+        '  - CDS-CSO-HAD: the trust center lists no snapshots of its certification data at /fedramp/snapshots, so svc cannot check that the data of the OCR of 2026-08-01 to 2026-10-31 stays available; ask the provider how it makes historical certification data available',
         '',
       ]);
       const json = JSON.parse((await world.agency(['agency', 'status', '--now', STATUS_NOW, '--json'])).stdout);
@@ -396,7 +403,7 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         `delta (${world.misbehaving.fedrampId}, Class B, 20x): pulled ${PULLED_AT} (pull 4, failed)`,
         '  OCR: period ending 2026-04-30, not reviewed; next OCR due 2026-07-31',
         '  Vulnerabilities: open none; overdue none; accepted 0',
-        '  Incidents open: 0 · SCNs: 1 · KSI changes since last review: 0 · invalid: none · stale: public, cpo, sdr, ocr, vdr, avi, history, scn, incidents, metrics, snapshots',
+        '  Incidents open: 0 · SCNs: 1 (latest planned completion 2026-12-20) · KSI changes since last review: 0 · invalid: none · stale: public, cpo, sdr, ocr, vdr, avi, history, scn, incidents, metrics, snapshots',
         '  Act on:',
       ]);
       expect(lines).toContain(`  - pull 4 failed: unreachable for 45 days (${changed})`);
@@ -434,6 +441,9 @@ describe('svc agency over real trust centers: add, import, pull, status', () => 
         '  Act on:',
         '  - VER-AGM-RVR: 1 N4 vulnerability overdue, recomputed from the VDR',
         `  - incident ${BRAVO_INCIDENT} open (Initial report, N4); next report due 2026-12-02T00:00:00Z`,
+        '  Notes:',
+        // svc-api writes an incident's potentialImpact in the words of the generation its profile was judged by.
+        "  - FRC-CSO-JSN: valid against FedRAMP's incident schema of 2026-07-15 at newest, not of 2026-10-08, the newest generation svc carries: [0].potentialImpact: must be object",
         '',
       ]);
     });

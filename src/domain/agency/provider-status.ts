@@ -4,7 +4,7 @@ import { CR26_CLASSES, type Cr26Class, type Cr26Rules } from '../fedramp/cr26-ru
 import { incidentDue } from '../fedramp/incident';
 import type { NRating } from '../vulnerabilities/lifecycle';
 import type { AgencyProvider } from './providers';
-import type { AgencyFinding, AgencyPull, AgencyReview, PulledDocumentName } from './pulled-documents';
+import type { AgencyFinding, AgencyPull, AgencyReview, PublishedPackage, PulledDocumentName } from './pulled-documents';
 import { recomputeVulnerabilities } from './vulnerability-clock';
 
 /** An open incident report that affects the agency, as its newest report states it. */
@@ -40,6 +40,8 @@ export interface ProviderStatus {
   scns: { count: number; latestPlannedCompletion?: string };
   /** KSIs whose status changed since the SDR of the last review (or since the first pull, never reviewed). */
   ksiChanges: { id: string; from?: string; to?: string }[];
+  /** The signed package the CPO publishes, as the newest pull checked it; absent when it publishes none. */
+  package?: PublishedPackage;
   /** Documents invalid under every schema generation svc carries, and documents the newest pull could not refresh. */
   documents: { invalid: PulledDocumentName[]; stale: PulledDocumentName[] };
   /** What the agency must act on, one line each (status exits 1 when any row has one). */
@@ -184,6 +186,7 @@ export function providerStatus(input: ProviderStatusInput): ProviderStatus {
     incidents,
     scns: { count: scnList.length, ...(completions.length === 0 ? {} : { latestPlannedCompletion: completions.at(-1) }) },
     ksiChanges,
+    ...(latest?.package === undefined ? {} : { package: latest.package }),
     documents: { invalid, stale },
     actions,
     notes: findings.filter((f) => f.level === 'notice').map((f) => `${f.rule}: ${f.message}`),

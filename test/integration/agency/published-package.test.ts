@@ -109,6 +109,11 @@ describe('svc agency pull: the certification package the CPO publishes', () => {
     expect(p.package).toEqual({ url: packageUrl, verified: true, files: Object.keys(manifest.files).length + 2, keyid: envelope.signatures[0]!.keyid });
     const fetched = trustCenter.requests.slice(before).flatMap((r) => (r.path.startsWith('/package/') ? [r.path.slice('/package/'.length)] : []));
     expect(fetched).toEqual(['package.dsse.json', 'manifest.json', ...Object.keys(manifest.files)]);
+    // status says it, one line.
+    const status = agency(['agency', 'status', '--now', NOW]);
+    expect(status.stdout.split('\n')).toContain(
+      `  Package: verified, ${Object.keys(manifest.files).length + 2} files signed by ${envelope.signatures[0]!.keyid} at ${packageUrl}`,
+    );
   });
 
   it('one byte of a file changed: exactly one action naming the file and both digests', async () => {

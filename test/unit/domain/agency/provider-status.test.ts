@@ -204,6 +204,12 @@ describe('providerStatus: one row of svc agency status', () => {
     expect(row.documents).toEqual({ invalid: ['vdr'], stale: [] });
   });
 
+  it('the published package as the newest pull checked it; none when the pull records none', () => {
+    const published = { url: `${BASE}/package`, verified: false, files: 3, error: 'sar.json: changed' };
+    expect(providerStatus(input({ latest: pull(3, '2026-11-20T06:00:00Z', { package: published }) })).package).toEqual(published);
+    expect(providerStatus(input({ latest: ok }))).not.toHaveProperty('package');
+  });
+
   it('OCRs not reviewed: each one an action, oldest first; the last OCR and whether it is reviewed', () => {
     const row = providerStatus(
       input({

@@ -49,6 +49,11 @@ export function statusBlock(row: ProviderStatus): string[] {
     `  ${ocr}; next OCR due ${row.nextOcrDue ?? 'not stated'}`,
     `  Vulnerabilities: ${v === undefined ? (row.class === undefined ? 'not judged (no class: svc agency add --class)' : 'no VDR pulled') : `open ${counts(v.open)}; overdue ${counts(v.overdue)}; accepted ${v.accepted}`}`,
     `  Incidents open: ${row.incidents.length} · SCNs: ${row.scns.count}${row.scns.latestPlannedCompletion === undefined ? '' : ` (latest planned completion ${row.scns.latestPlannedCompletion})`} · KSI changes since last review: ${row.ksiChanges.length} · invalid: ${row.documents.invalid.join(', ') || 'none'} · stale: ${row.documents.stale.join(', ') || 'none'}`,
+    ...(row.package === undefined
+      ? []
+      : [
+          `  Package: ${row.package.verified ? `verified, ${row.package.files} files signed by ${row.package.keyid ?? 'an unnamed key'}` : `not verified (${row.package.error ?? 'not checked'})`} at ${row.package.url}`,
+        ]),
     ...(row.actions.length === 0 ? ['  Nothing to act on'] : ['  Act on:', ...row.actions.map((a) => `  - ${a}`)]),
     ...(row.notes.length === 0 ? [] : ['  Notes:', ...row.notes.map((n) => `  - ${n}`)]),
   ];
