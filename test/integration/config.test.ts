@@ -51,7 +51,7 @@ describe('svc.config.json', () => {
     [
       'an unknown setting',
       { owner: {} },
-      'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities); see docs/configuration.md',
+      'c.json: owner: unknown setting (known: owners, sla_days, ksis, oscal_schemas, fedramp_schemas, conmon, fedramp, vulnerabilities, agency); see docs/configuration.md',
     ],
     ['an owner that is no mailbox', { owners: { AC: 'team' } }, 'c.json: owners.AC: expected a mailbox, got "team"'],
     ['an unknown severity', { sla_days: { Severe: 1 } }, 'c.json: sla_days.Severe: expected one of Critical, High, Medium, Low'],
