@@ -1,12 +1,15 @@
 import { inject, injectable } from 'tsyringe';
 import { ksiStatuses, ocrPeriodEnd, providerStatus, type ProviderStatus } from '../../domain/agency/provider-status';
-import type { AgencyPull, PulledDocumentName } from '../../domain/agency/pulled-documents';
+import type { AgencyPull, AgencyReview, PulledDocumentName } from '../../domain/agency/pulled-documents';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
 import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
+import { HASHING, type Hashing } from '../../ports/hashing';
+import { SIGNER, type Signer } from '../../ports/signer';
 import { selectProviders } from './pull-providers';
 import { ProviderDocuments, storedJson } from './provider-documents';
+import { reviewProblem } from './review-ocr';
 
 export interface AgencyStatusInput {
   names?: readonly string[];
@@ -38,6 +41,8 @@ export class AgencyStatus {
     @inject(AGENCY_STORE) private readonly store: AgencyStore,
     @inject(FEDRAMP_RULES_SOURCE) private readonly rulesSource: FedrampRulesSource,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(SIGNER) private readonly signer: Signer,
+    @inject(HASHING) private readonly hashing: Hashing,
   ) {}
 
   async execute(input: AgencyStatusInput = {}): Promise<AgencyStatusResult> {
@@ -55,7 +60,13 @@ export class AgencyStatus {
         const json = await current.json(name);
         if (json !== undefined) documents[name] = json;
       }
-      const reviews = await this.store.reviews(provider.name);
+      const reviews: AgencyReview[] = [];
+      const unverifiedReviews: { ocrPeriodEnd: string; problem: string }[] = [];
+      for (const review of await this.store.reviews(provider.name)) {
+        const problem = reviewProblem(review, this.signer, (text) => this.hashing.sha256(text));
+        if (problem === undefined) reviews.push(review);
+        else unverifiedReviews.push({ ocrPeriodEnd: review.ocrPeriodEnd, problem });
+      }
       rows.push(
         providerStatus({
           provider,
@@ -69,6 +80,7 @@ export class AgencyStatus {
           ...optional('incidentsFetchedAt', current.stored('incidents')?.stored.fetchedAt),
           ocrPeriods: await this.ocrPeriods(pulls),
           reviews,
+          ...(unverifiedReviews.length === 0 ? {} : { unverifiedReviews }),
           ksiBaseline: await this.ksiBaseline(pulls, reviews.at(-1)?.ocrSha256, current.stored('sdr')?.stored.sha256),
           rules,
           now,

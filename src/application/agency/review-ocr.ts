@@ -1,11 +1,12 @@
 import { inject, injectable } from 'tsyringe';
 import type { AgencyPull, AgencyReview, StoredDocument } from '../../domain/agency/pulled-documents';
-import { toBase64 } from '../../domain/encoding/base64';
+import { fromBase64, toBase64 } from '../../domain/encoding/base64';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { canonicalText } from '../../domain/conmon/run-id';
 import { isPlainObject } from '../../domain/encoding/json-values';
 import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { pae } from '../../domain/signing/dsse';
+import { jwkThumbprint } from '../../domain/signing/jwk';
 import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { SIGNER, type Signer } from '../../ports/signer';
@@ -22,6 +23,29 @@ export const AGENCY_REVIEW_PAYLOAD_TYPE = 'application/vnd.svc.agency-review+jso
 export function reviewSignedBytes(review: Omit<AgencyReview, 'signature'> & { signature?: unknown }): Uint8Array {
   const { signature: _signature, ...unsigned } = review;
   return pae(AGENCY_REVIEW_PAYLOAD_TYPE, new TextEncoder().encode(canonicalText(unsigned)));
+}
+
+/**
+ * Why a recorded review does not verify, or undefined when it does: its signature must verify over reviewSignedBytes
+ * with the public key it carries, and that key's RFC 7638 thumbprint must be its key id.
+ */
+export function reviewProblem(review: AgencyReview, signer: Pick<Signer, 'verify'>, sha256Hex: (text: string) => string): string | undefined {
+  const { publicJwk, keyid, sig } = review.signature;
+  if (publicJwk === undefined) return 'it carries no public key to verify it with';
+  let thumbprint: string;
+  try {
+    thumbprint = jwkThumbprint(publicJwk, sha256Hex);
+  } catch {
+    return 'its public key is no usable key';
+  }
+  if (thumbprint !== keyid) return `its key id ${keyid} is not its public key's (${thumbprint})`;
+  let verified = false;
+  try {
+    verified = signer.verify(publicJwk, reviewSignedBytes(review), fromBase64(sig));
+  } catch {
+    verified = false;
+  }
+  return verified ? undefined : `its signature does not verify with key ${keyid}: it was changed after it was signed`;
 }
 
 /** The provider's pulls, oldest first; NotFoundError naming `svc agency pull <name>` when it was never pulled. */
@@ -125,7 +149,7 @@ export class ReviewOcr {
     };
     const review: AgencyReview = {
       ...unsigned,
-      signature: { keyid: key.keyid, alg: key.algorithm, sig: toBase64(key.sign(reviewSignedBytes(unsigned))) },
+      signature: { keyid: key.keyid, alg: key.algorithm, sig: toBase64(key.sign(reviewSignedBytes(unsigned))), publicJwk: key.publicJwk },
     };
     const earlier = (await this.store.reviews(input.provider)).filter((r) => r.ocrPeriodEnd === ocr.periodEnd);
     await this.store.appendReview(review);

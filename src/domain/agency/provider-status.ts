@@ -67,7 +67,10 @@ export interface ProviderStatusInput {
   incidentsFetchedAt?: string;
   /** Every OCR period end pulled, oldest first. */
   ocrPeriods: string[];
+  /** The reviews whose signatures verify (only those count as done). */
   reviews: readonly AgencyReview[];
+  /** The reviews recorded whose signatures do not verify, and why: each an action, none counted. */
+  unverifiedReviews?: readonly { ocrPeriodEnd: string; problem: string }[];
   /** The KSI statuses of the SDR current at the last review (or the first pull), by KSI id. */
   ksiBaseline: ReadonlyMap<string, string | undefined>;
   rules: Pick<Cr26Rules, 'rules' | 'info'>;
@@ -122,6 +125,10 @@ export function providerStatus(input: ProviderStatusInput): ProviderStatus {
   }
   for (const f of findings) if (f.level === 'action') actions.push(`${f.rule}: ${f.message}`);
 
+  for (const r of input.unverifiedReviews ?? [])
+    actions.push(
+      `CCM-AGM-ROR: the review recorded for the OCR ending ${r.ocrPeriodEnd} does not verify (${r.problem}); it is not counted: review it again (svc agency review ${provider.name} --ocr ${r.ocrPeriodEnd})`,
+    );
   const reviewed = new Set(input.reviews.map((r) => r.ocrPeriodEnd));
   const unreviewedOcrs = input.ocrPeriods.filter((p) => !reviewed.has(p));
   for (const p of unreviewedOcrs)

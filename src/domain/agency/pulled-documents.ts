@@ -1,4 +1,5 @@
 import type { Cr26DocumentType } from '../fedramp/cr26-documents';
+import type { PublicJwk } from '../signing/jwk';
 
 /**
  * The certification documents a trust center serves and `svc agency pull` fetches (DESIGN §14), by name, with the path
@@ -160,8 +161,11 @@ export interface AgencyReview {
   reviewedAt: string;
   reviewer?: string;
   note?: string;
-  /** The DSSE-style signature over the canonical review without `signature`. */
-  signature: { keyid: string; alg: string; sig: string };
+  /**
+   * The DSSE-style signature over the canonical review without `signature`, with the public key that makes it (as svc's
+   * DSSE envelopes carry theirs), so a review verifies on its own: integrity since signing, the key id saying whose key.
+   */
+  signature: { keyid: string; alg: string; sig: string; publicJwk?: PublicJwk };
 }
 
 /** A document as the provider's pulls leave it: the bytes stored, and the pull that last fetched or confirmed them. */

@@ -1,4 +1,7 @@
 import { AgencyStatus } from '../../../../src/application/agency/agency-status';
+import { reviewSignedBytes } from '../../../../src/application/agency/review-ocr';
+import { toBase64 } from '../../../../src/domain/encoding/base64';
+import { InMemorySigner } from '../../../fakes/in-memory-signer';
 import type { AgencyProvider } from '../../../../src/domain/agency/providers';
 import type { AgencyPull, AgencyReview } from '../../../../src/domain/agency/pulled-documents';
 import type { InMemoryAgencyStore } from '../../../fakes/in-memory-agency-store';
@@ -15,16 +18,15 @@ const status = (providers: AgencyProvider[], options: { now?: string; agency?: s
   });
   return { ...doubles, run: (input: Parameters<AgencyStatus['execute']>[0] = {}) => doubles.container.resolve(AgencyStatus).execute(input) };
 };
-const review = async (store: InMemoryAgencyStore, periodEnd: string, seq: number): Promise<void> => {
+/** The agency's signing key of these tests' reviews. */
+const REVIEWER = new InMemorySigner();
+/** Records a review of the OCR acme's pull `seq` got, signed as ReviewOcr signs one (`change` alters it after signing). */
+const review = async (store: InMemoryAgencyStore, periodEnd: string, seq: number, change: (r: AgencyReview) => AgencyReview = (r) => r): Promise<void> => {
   const ocr = (await store.pulls('acme')).find((p) => p.seq === seq)!.documents.find((d) => d.name === 'ocr')!.stored!.sha256;
-  const r: AgencyReview = {
-    provider: 'acme',
-    ocrPeriodEnd: periodEnd,
-    ocrSha256: ocr,
-    reviewedAt: '2027-01-20T12:00:00Z',
-    signature: { keyid: 'k', alg: 'EdDSA', sig: 's' },
-  };
-  await store.appendReview(r);
+  const unsigned = { provider: 'acme', ocrPeriodEnd: periodEnd, ocrSha256: ocr, reviewedAt: '2027-01-20T12:00:00Z', note: 'read' };
+  const key = await REVIEWER.load();
+  const sig = toBase64(key.sign(reviewSignedBytes(unsigned)));
+  await store.appendReview(change({ ...unsigned, signature: { keyid: key.keyid, alg: key.algorithm, sig, publicJwk: key.publicJwk } }));
 };
 /** A failed pull as PullProviders records it: every document failed, the bytes held carried. */
 const failedPull = async (store: InMemoryAgencyStore, finished: string, error: string): Promise<AgencyPull> => {
@@ -138,6 +140,22 @@ describe('AgencyStatus (svc agency status)', () => {
     const [row] = (await run()).providers;
     expect(row!.ksiChanges).toEqual([{ id: 'KSI-IAM-MFA', from: 'Implemented', to: 'Not Implemented' }]);
     expect([row!.unreviewedOcrs, row!.lastOcr]).toEqual([['2026-09-30'], { periodEnd: '2026-12-31', reviewed: true }]);
+  });
+
+  it('a review changed after it was signed, or with another key id, does not count: an action says so and the OCR is still owed', async () => {
+    const { run, agencyStore } = status([ACME]);
+    await twoPulls(agencyStore);
+    await review(agencyStore, '2026-12-31', 2, (r) => ({ ...r, note: 'changed afterwards' }));
+    await review(agencyStore, '2026-09-30', 1, (r) => ({ ...r, signature: { ...r.signature, keyid: 'someone-else' } }));
+    const [row] = (await run()).providers;
+    const keyid = (await agencyStore.reviews('acme'))[0]!.signature.keyid;
+    expect(row!.actions.filter((a) => a.startsWith('CCM-AGM-ROR'))).toEqual([
+      `CCM-AGM-ROR: the review recorded for the OCR ending 2026-12-31 does not verify (its signature does not verify with key ${keyid}: it was changed after it was signed); it is not counted: review it again (svc agency review acme --ocr 2026-12-31)`,
+      `CCM-AGM-ROR: the review recorded for the OCR ending 2026-09-30 does not verify (its key id someone-else is not its public key's (${keyid})); it is not counted: review it again (svc agency review acme --ocr 2026-09-30)`,
+      'CCM-AGM-ROR: the OCR for the period ending 2026-09-30 is not reviewed yet (svc agency review acme --ocr 2026-09-30)',
+      'CCM-AGM-ROR: the OCR for the period ending 2026-12-31 is not reviewed yet (svc agency review acme --ocr 2026-12-31)',
+    ]);
+    expect(row!.lastOcr).toEqual({ periodEnd: '2026-12-31', reviewed: false });
   });
 
   it('no KSI change when the baseline SDR is the current one', async () => {

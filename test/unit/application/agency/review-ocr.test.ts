@@ -22,7 +22,7 @@ describe('ReviewOcr (svc agency review)', () => {
       reviewedAt: '2026-11-20T12:00:00Z',
       reviewer: 'J. Doe',
       note: 'Looked fine',
-      signature: { keyid: key.keyid, alg: 'EdDSA', sig: expect.any(String) },
+      signature: { keyid: key.keyid, alg: 'EdDSA', sig: expect.any(String), publicJwk: key.publicJwk },
     });
     expect(signer.loaded).toEqual(['/keys/agency.pem', '/keys/agency.pem']);
     // The signature verifies over PAE(type, canonical review without signature), and over nothing else.
