@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { InvalidInputError } from '../../domain/errors';
 import { providersFromCpos, type SkippedCpo } from '../../domain/agency/cpo-import';
-import { FEDRAMP_ID, normalizeTrustCenterUrl, PROVIDER_NAME, type AgencyProvider, type ProviderAuth } from '../../domain/agency/providers';
+import { clearTextProblem, FEDRAMP_ID, normalizeTrustCenterUrl, PROVIDER_NAME, type AgencyProvider, type ProviderAuth } from '../../domain/agency/providers';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
 import { REPORT_READER, type ReportReader } from '../../ports/report-reader';
 
@@ -31,6 +31,8 @@ export class AddProvider {
       );
     const url = normalizeTrustCenterUrl(input.url);
     if ('problem' in url) throw new InvalidInputError('agency-provider-url', `--url: ${url.problem}`);
+    const clear = clearTextProblem(url.url, input.auth);
+    if (clear !== undefined) throw new InvalidInputError('agency-provider-url', `--url: ${clear}`);
     if (input.fedrampId !== undefined && !FEDRAMP_ID.test(input.fedrampId))
       throw new InvalidInputError('agency-fedramp-id', `--fedramp-id "${input.fedrampId}": give the FedRAMP ID as FedRAMP assigned it, such as FR2611250001`);
     const provider: AgencyProvider = {

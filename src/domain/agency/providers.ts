@@ -75,6 +75,20 @@ export function normalizeTrustCenterUrl(value: string): { url: string } | { prob
   return { url: `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}` };
 }
 
+/**
+ * Why `auth` may not be used with `url`, or undefined when it may: svc sends a credential (a Kerberos token, a bearer
+ * token; a client certificate needs TLS anyway) only over https, or over http to a trust center on this machine.
+ */
+export function clearTextProblem(url: string, auth: ProviderAuth): string | undefined {
+  if (auth.kind === 'none') return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:') return undefined;
+  if (['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) && auth.kind !== 'cert') return undefined;
+  return auth.kind === 'cert'
+    ? `${url} is http: a client certificate needs https`
+    : `${url} is http: svc would send the ${auth.kind === 'negotiate' ? 'Kerberos' : 'bearer'} token in clear text; use the trust center's https URL (http only to one on this machine)`;
+}
+
 type Fail = (path: string, problem: string) => never;
 
 /** Reads `agency` of svc.config.json; `resolvePath` resolves file paths against the config file's directory. */
@@ -106,6 +120,9 @@ function readProvider(value: unknown, at: string, fail: Fail, resolvePath: (path
   if (typeof value.url !== 'string') return fail(`${at}.url`, `expected the trust center's base URL, got ${describe(value.url)}`);
   const url = normalizeTrustCenterUrl(value.url);
   if ('problem' in url) return fail(`${at}.url`, url.problem);
+  const auth = readAuth(value.auth, `${at}.auth`, fail, resolvePath);
+  const clear = clearTextProblem(url.url, auth);
+  if (clear !== undefined) fail(`${at}.url`, clear);
   const id = value.fedramp_id;
   if (id !== undefined && (typeof id !== 'string' || !FEDRAMP_ID.test(id)))
     fail(`${at}.fedramp_id`, `expected a FedRAMP ID such as FR2611250001, got ${describe(id)}`);
@@ -119,7 +136,7 @@ function readProvider(value: unknown, at: string, fail: Fail, resolvePath: (path
     url: url.url,
     ...(typeof id === 'string' ? { fedrampId: id } : {}),
     ...(cls === undefined ? {} : { class: cls as Cr26Class }),
-    auth: readAuth(value.auth, `${at}.auth`, fail, resolvePath),
+    auth,
     ...(typeof ca === 'string' ? { ca: resolvePath(ca) } : {}),
   };
 }

@@ -80,6 +80,24 @@ describe('AddProvider (svc agency add)', () => {
       '--url: the URL holds a query or fragment; give the trust center base only',
     ],
     ['a file URL', { url: 'file:///etc/passwd' }, 'agency-provider-url', '--url: file: is not http or https'],
+    [
+      'a bearer token over http to another machine',
+      { url: 'http://trust.beta.example', auth: { kind: 'token', tokenFile: '/t' } },
+      'agency-provider-url',
+      "--url: http://trust.beta.example is http: svc would send the bearer token in clear text; use the trust center's https URL (http only to one on this machine)",
+    ],
+    [
+      'Negotiate over http to another machine',
+      { url: 'http://10.0.0.7:8000', auth: { kind: 'negotiate' } },
+      'agency-provider-url',
+      "--url: http://10.0.0.7:8000 is http: svc would send the Kerberos token in clear text; use the trust center's https URL (http only to one on this machine)",
+    ],
+    [
+      'a client certificate over http, even on this machine',
+      { url: 'http://localhost:8000', auth: { kind: 'cert', cert: '/c', key: '/k' } },
+      'agency-provider-url',
+      '--url: http://localhost:8000 is http: a client certificate needs https',
+    ],
     ['a blank FedRAMP ID', { fedrampId: ' ' }, 'agency-fedramp-id', '--fedramp-id " ": give the FedRAMP ID as FedRAMP assigned it, such as FR2611250001'],
   ])('refuses %s', async (_what, extra, code, message) => {
     const { container, agencyConfig } = unitContainer();

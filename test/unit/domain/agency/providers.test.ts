@@ -66,6 +66,14 @@ describe('readAgencySettings (agency of svc.config.json)', () => {
     });
   });
 
+  it('credentials go over https only (http to this machine for Negotiate and tokens); none goes anywhere', () => {
+    expect(read({ providers: [{ name: 'a', url: 'http://localhost:8000', auth: { kind: 'negotiate' } }] }).providers[0]!.url).toBe('http://localhost:8000');
+    expect(read({ providers: [{ name: 'a', url: 'http://public.example' }] }).providers[0]!.auth).toEqual({ kind: 'none' });
+    expect(() => read({ providers: [{ name: 'a', url: 'http://public.example', auth: { kind: 'token', token_file: 't' } }] })).toThrow(
+      "agency.providers[0].url: http://public.example is http: svc would send the bearer token in clear text; use the trust center's https URL (http only to one on this machine)",
+    );
+  });
+
   it('pull settings not given keep their defaults', () => {
     expect(read({ pull: { retries: 5 } }).pull).toEqual({ ...DEFAULT_PULL_SETTINGS, retries: 5 });
   });
