@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { ksiStatuses, ocrPeriodEnd, providerStatus, type ProviderStatus } from '../../domain/agency/provider-status';
+import { keptKsiStatuses, ksiStatuses, ocrPeriodEnd, providerStatus, type ProviderStatus } from '../../domain/agency/provider-status';
 import type { AgencyPull, AgencyReview, PulledDocumentName } from '../../domain/agency/pulled-documents';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
 import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
@@ -56,7 +56,9 @@ export class AgencyStatus {
       const latest = pulls.at(-1);
       const current = new ProviderDocuments(this.store, provider.name, latest === undefined ? [] : [latest]);
       const documents: Partial<Record<PulledDocumentName, unknown>> = {};
+      // The SDR's statuses are kept with the pull (PullFacts): its SDR is parsed only for a record written before that.
       for (const name of READ) {
+        if (name === 'sdr' && latest?.facts?.ksiStatuses !== undefined) continue;
         const json = await current.json(name);
         if (json !== undefined) documents[name] = json;
       }
@@ -90,10 +92,11 @@ export class AgencyStatus {
     return { now: now.toISOString(), rules: `CR26 ${rules.info.version}`, providers: rows, needingAction: rows.filter((r) => r.actions.length > 0).length };
   }
 
-  /** Every OCR period end the provider's pulls brought, oldest first (each distinct OCR read once). */
+  /** Every OCR period end the provider's pulls brought, oldest first: kept with each pull, else each distinct OCR read once. */
   private async ocrPeriods(pulls: readonly AgencyPull[]): Promise<string[]> {
-    const shas = new Set(pulls.flatMap((p) => p.documents.filter((d) => d.name === 'ocr' && d.stored !== undefined).map((d) => d.stored!.sha256)));
-    const periods = new Set<string>();
+    const periods = new Set(pulls.flatMap((p) => (p.facts?.ocrPeriodEnd === undefined ? [] : [p.facts.ocrPeriodEnd])));
+    const unkept = pulls.filter((p) => p.facts === undefined);
+    const shas = new Set(unkept.flatMap((p) => p.documents.filter((d) => d.name === 'ocr' && d.stored !== undefined).map((d) => d.stored!.sha256)));
     for (const sha of shas) {
       const end = ocrPeriodEnd(await storedJson(this.store, sha));
       if (end !== undefined) periods.add(end);
@@ -113,7 +116,8 @@ export class AgencyStatus {
     const at = reviewedOcr === undefined ? pulls[0] : pulls.find((p) => p.documents.some((d) => d.name === 'ocr' && d.stored?.sha256 === reviewedOcr));
     const sha = at?.documents.find((d) => d.name === 'sdr')?.stored?.sha256;
     if (sha === undefined || sha === currentSdr) return new Map();
-    return ksiStatuses(await storedJson(this.store, sha));
+    const kept = at?.facts?.ksiStatuses;
+    return kept === undefined ? ksiStatuses(await storedJson(this.store, sha)) : keptKsiStatuses(kept);
   }
 }
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { agencyEvents } from '../../domain/agency/agency-events';
-import { eventFacts, type EventFacts } from '../../domain/agency/provider-status';
+import { eventFacts, ocrPeriodEnd, pullFacts, type EventFacts } from '../../domain/agency/provider-status';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { SVC_UUID_NAMESPACE } from '../../domain/oscal/oscal-run';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
@@ -23,6 +23,7 @@ import {
   type AgencyPull,
   type Delivery,
   type PulledDocument,
+  type PullFacts,
   type PulledDocumentName,
   type PublishedPackage,
   type StoredDocument,
@@ -205,7 +206,25 @@ export class PullProviders {
       schemas: verified.schemas,
       findings: sortFindings([...verified.findings, ...fetched.findings, ...published.findings]),
       ...(published.record === undefined ? {} : { package: published.record }),
+      facts: await this.factsOf(fetched, previous),
     });
+  }
+
+  /**
+   * The facts status and diff read (PullFacts): from the JSON fetched this pull, else the previous pull's for the same
+   * bytes, else read from the store once (a record written before svc kept them).
+   */
+  private async factsOf(fetched: Fetched, previous: AgencyPull | undefined): Promise<PullFacts> {
+    const fact = async <T>(name: PulledDocumentName, kept: T | undefined, make: (json: unknown) => T | undefined): Promise<T | undefined> => {
+      const stored = fetched.documents.find((d) => d.name === name)?.stored;
+      if (stored === undefined) return undefined;
+      if (fetched.parsed.has(name)) return make(fetched.parsed.get(name));
+      if (kept !== undefined && previous?.documents.find((d) => d.name === name)?.stored?.sha256 === stored.sha256) return kept;
+      return make(await storedJson(this.store, stored.sha256));
+    };
+    const ksiStatuses = await fact('sdr', previous?.facts?.ksiStatuses, (sdr) => pullFacts(sdr, undefined).ksiStatuses);
+    const ocrPeriod = await fact('ocr', previous?.facts?.ocrPeriodEnd, ocrPeriodEnd);
+    return { ...(ocrPeriod === undefined ? {} : { ocrPeriodEnd: ocrPeriod }), ...(ksiStatuses === undefined ? {} : { ksiStatuses }) };
   }
 
   /** A pull that could not be made, recorded as failed with every document's bytes carried. */
@@ -225,6 +244,7 @@ export class PullProviders {
       schemas: previous?.schemas ?? [],
       // Not judged again (the pull could not be made): what the previous pull found about the bytes carried still holds.
       findings: previous?.findings ?? [],
+      ...(previous?.facts === undefined ? {} : { facts: previous.facts }),
       ...(previous?.package === undefined ? {} : { package: previous.package }),
     });
   }

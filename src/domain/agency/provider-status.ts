@@ -4,7 +4,7 @@ import { CR26_CLASSES, type Cr26Class, type Cr26Rules } from '../fedramp/cr26-ru
 import { incidentDue } from '../fedramp/incident';
 import type { NRating } from '../vulnerabilities/lifecycle';
 import type { AgencyProvider } from './providers';
-import type { AgencyFinding, AgencyPull, AgencyReview, PublishedPackage, PulledDocumentName } from './pulled-documents';
+import type { AgencyFinding, AgencyPull, AgencyReview, PublishedPackage, PullFacts, PulledDocumentName } from './pulled-documents';
 import { recomputeVulnerabilities } from './vulnerability-clock';
 
 /** An open incident report that affects the agency, as its newest report states it. */
@@ -97,6 +97,20 @@ export function ksiStatuses(sdr: unknown): Map<string, string | undefined> {
   );
 }
 
+/** The KSI statuses a pull keeps (PullFacts.ksiStatuses), as ksiStatuses gives them. */
+export function keptKsiStatuses(kept: Record<string, string | null>): Map<string, string | undefined> {
+  return new Map(Object.entries(kept).map(([id, status]) => [id, status ?? undefined]));
+}
+
+/** The facts a pull keeps of its current SDR and OCR (the statuses in the SDR's order; null for none). */
+export function pullFacts(sdr: unknown, ocr: unknown): PullFacts {
+  const period = ocrPeriodEnd(ocr);
+  return {
+    ...(period === undefined ? {} : { ocrPeriodEnd: period }),
+    ...(sdr === undefined ? {} : { ksiStatuses: Object.fromEntries([...ksiStatuses(sdr)].map(([id, status]) => [id, status ?? null])) }),
+  };
+}
+
 /** An OCR's reporting period end (`reportPeriod.to`). */
 export function ocrPeriodEnd(ocr: unknown): string | undefined {
   return str(obj(obj(ocr).reportPeriod).to);
@@ -163,7 +177,8 @@ export function providerStatus(input: ProviderStatusInput): ProviderStatus {
   const scnList = Array.isArray(d.scn) ? d.scn : [];
   const completions = scnList.flatMap((s) => str(obj(obj(s).planAndTimeline).plannedCompletion) ?? []).sort();
 
-  const current = ksiStatuses(d.sdr);
+  const kept = latest?.facts?.ksiStatuses;
+  const current = kept === undefined ? ksiStatuses(d.sdr) : keptKsiStatuses(kept);
   const ksiChanges = [...current].flatMap(([id, to]) =>
     input.ksiBaseline.size > 0 && input.ksiBaseline.get(id) !== to
       ? [{ id, ...(input.ksiBaseline.get(id) === undefined ? {} : { from: input.ksiBaseline.get(id) }), ...(to === undefined ? {} : { to }) }]

@@ -129,6 +129,12 @@ export interface AgencyPull {
   documents: PulledDocument[];
   schemas: SchemaVerdict[];
   findings: AgencyFinding[];
+  /**
+   * What status and diff read of the current documents, kept with the pull so they need not parse an SDR of thousands
+   * of evidence entries again: the OCR's period end and each KSI's status (null: none given). Absent in a record
+   * written before svc kept them; then the documents are read.
+   */
+  facts?: PullFacts;
   /** The provider's signed certification package, as last checked (PublishedPackage); absent when its CPO names none. */
   package?: PublishedPackage;
 }
@@ -149,6 +155,13 @@ export interface PublishedPackage {
   /** The RFC 7638 thumbprint of the key that signed it, when the signature verified. */
   keyid?: string;
   error?: string;
+}
+
+/** The facts of a pull's current documents, by PullProviders (see AgencyPull.facts). */
+export interface PullFacts {
+  ocrPeriodEnd?: string;
+  /** By KSI id, in the SDR's order. */
+  ksiStatuses?: Record<string, string | null>;
 }
 
 /** The agency's review of one OCR (CCM-AGM-ROR), signed with the configured key. */

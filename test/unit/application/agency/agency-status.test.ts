@@ -1,4 +1,5 @@
 import { AgencyStatus } from '../../../../src/application/agency/agency-status';
+import { pullFacts } from '../../../../src/domain/agency/provider-status';
 import { reviewSignedBytes } from '../../../../src/application/agency/review-ocr';
 import { toBase64 } from '../../../../src/domain/encoding/base64';
 import { InMemorySigner } from '../../../fakes/in-memory-signer';
@@ -158,6 +159,22 @@ describe('AgencyStatus (svc agency status)', () => {
     expect(row!.lastOcr).toEqual({ periodEnd: '2026-12-31', reviewed: false });
   });
 
+  it('reads the statuses and OCR periods kept with the pulls, not the SDRs and OCRs; a record without them is read as before', async () => {
+    const { run, agencyStore } = status([ACME]);
+    await twoPulls(agencyStore);
+    const expected = (await run()).providers[0]!;
+    const kept = (await agencyStore.pulls('acme')).map((p) => ({
+      ...p,
+      facts: pullFacts(PULLED[p.seq - 1]!.sdr, PULLED[p.seq - 1]!.ocr),
+    }));
+    agencyStore.pullsByProvider.set('acme', kept);
+    const sdrsAndOcrs = new Set(kept.flatMap((p) => p.documents.filter((d) => d.name === 'sdr' || d.name === 'ocr').map((d) => d.stored!.sha256)));
+    const read = agencyStore.readDocument.bind(agencyStore);
+    agencyStore.readDocument = (sha256) =>
+      sdrsAndOcrs.has(sha256) && !isCurrentOcr(kept, sha256) ? Promise.reject(new Error(`read ${sha256}`)) : read(sha256);
+    expect((await run()).providers[0]).toEqual(expected);
+  });
+
   it('no KSI change when the baseline SDR is the current one', async () => {
     const { run, agencyStore } = status([ACME]);
     await recordPull(agencyStore, 'acme', '2026-10-01T00:00:00Z', PULL_1);
@@ -231,3 +248,8 @@ describe('AgencyStatus (svc agency status)', () => {
     });
   });
 });
+
+/** The documents of twoPulls' pulls, by seq - 1. */
+const PULLED = [PULL_1, PULL_2];
+/** Whether `sha256` is the OCR the newest pull holds (status still reads the current OCR for the row's last OCR and dates). */
+const isCurrentOcr = (pulls: AgencyPull[], sha256: string) => pulls.at(-1)!.documents.find((d) => d.name === 'ocr')?.stored?.sha256 === sha256;

@@ -173,6 +173,29 @@ describe('PullProviders (svc agency pull)', () => {
     expect(lines).toEqual(['acme: pull 2, 11 documents (1 fetched, 7 unchanged, 3 absent) in 0.0 s']);
     // The verdicts of unchanged bytes are kept, not judged again.
     expect(second!.schemas.filter((s) => s.document !== 'ocr')).toEqual(first!.schemas.filter((s) => s.document !== 'ocr'));
+    // What status and diff read is kept with each pull: the SDR's statuses from the first pull's JSON, carried by the
+    // second for the same bytes, the new OCR's period from the JSON fetched.
+    expect(first!.facts).toEqual({ ocrPeriodEnd: '2026-09-30', ksiStatuses: { 'KSI-IAM-MFA': 'Partially Implemented' } });
+    expect(second!.facts).toEqual({ ocrPeriodEnd: '2026-12-31', ksiStatuses: { 'KSI-IAM-MFA': 'Partially Implemented' } });
+  });
+
+  it('facts of bytes held from a record that kept none are read from the store once; the same bytes later are not read again', async () => {
+    const w = world();
+    serve(w.trustCenters, BASE, { public: PUBLIC, ...PULL_1 });
+    const [first] = (await w.pull()).pulls;
+    // A record written before svc kept facts.
+    const { facts: _kept, ...legacy } = first!;
+    w.agencyStore.pullsByProvider.set('acme', [legacy]);
+    const sdr = doc(first!, 'sdr').stored!.sha256;
+    const reads: string[] = [];
+    const read = w.agencyStore.readDocument.bind(w.agencyStore);
+    w.agencyStore.readDocument = (sha256) => (reads.push(sha256), read(sha256));
+    const [second] = (await w.pull()).pulls;
+    expect(second!.facts).toEqual(first!.facts);
+    expect(reads.filter((r) => r === sdr)).toHaveLength(1);
+    reads.length = 0;
+    await w.pull();
+    expect(reads.filter((r) => r === sdr)).toEqual([]);
   });
 
   it('a 304 to a request without If-None-Match is a failure, not a document', async () => {
