@@ -328,15 +328,20 @@ const statusUrl = (i) => `https://${name(i)}.bench.invalid`;
  */
 async function seedStatusStore(dir, count, { evidence, pulls = PULLS, concurrency = 8 }) {
   const { FileAgencyStore } = require(path.join(DIST, 'infrastructure', 'agency', 'file-agency-store.js'));
+  // The facts svc keeps with each pull (the OCR's period end, each KSI's status), as PullProviders writes them.
+  const { pullFacts } = require(path.join(DIST, 'domain', 'agency', 'provider-status.js'));
   const store = new FileAgencyStore(dir);
   const generation = newestGeneration();
   const providers = Array.from({ length: count }, (_, i) => ({ name: name(i), url: statusUrl(i), fedrampId: fedrampId(i) }));
   const seedOne = async (i) => {
     const { url } = providers[i];
     const held = new Map();
+    const current = {};
     for (let k = 1; k <= pulls; k++) {
       const changed = Object.entries(changedAt(k)).flatMap(([n, since]) => (since === k ? [n] : []));
-      const bytes = encode(documents(i, url, { evidence }, k, changed));
+      const made = documents(i, url, { evidence }, k, changed);
+      Object.assign(current, made);
+      const bytes = encode(made);
       const finished = `${day(addDays(monthEnd(k), 1))}T06:00:00.000Z`;
       const docs = [];
       const schemas = [];
@@ -367,6 +372,7 @@ async function seedStatusStore(dir, count, { evidence, pulls = PULLS, concurrenc
         documents: docs,
         schemas,
         findings: [],
+        facts: pullFacts(current.sdr, current.ocr),
       });
     }
   };
