@@ -32,32 +32,6 @@ function issued(dir: string, name: string): Issued {
   return { cert, key, certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') };
 }
 
-function makeCa(dir: string, name: string, cn: string): Issued {
-  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
-  openssl(
-    [
-      'req',
-      '-x509',
-      '-new',
-      '-key',
-      `${name}.key`,
-      '-sha256',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      'basicConstraints=critical,CA:true',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-      '-out',
-      `${name}.crt`,
-    ],
-    dir,
-  );
-  return issued(dir, name);
-}
-
 function sign(dir: string, ca: Issued, name: string, cn: string, extensions: string): Issued {
   return signCertificate(dir, ca, name, `/CN=${cn}`, extensions);
 }
@@ -100,63 +74,37 @@ export function signCertificate(dir: string, ca: Issued, name: string, subj: str
  * what an agency's PKI, or one minting a look-alike, issues.
  */
 export function issueCa(dir: string, name: string, subj: string, parent?: Issued): Issued {
+  if (parent !== undefined) return signCertificate(dir, parent, name, subj, 'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n');
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
-  const extensions = 'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n';
-  if (parent === undefined) {
-    openssl(
-      [
-        'req',
-        '-x509',
-        '-new',
-        '-key',
-        `${name}.key`,
-        '-sha256',
-        '-days',
-        '2',
-        '-subj',
-        subj,
-        '-addext',
-        'basicConstraints=critical,CA:true',
-        '-addext',
-        'keyUsage=critical,keyCertSign,cRLSign',
-        '-out',
-        `${name}.crt`,
-      ],
-      dir,
-    );
-  } else {
-    openssl(['req', '-new', '-key', `${name}.key`, '-subj', subj, '-out', `${name}.csr`], dir);
-    writeFileSync(join(dir, `${name}.ext`), extensions);
-    openssl(
-      [
-        'x509',
-        '-req',
-        '-in',
-        `${name}.csr`,
-        '-CA',
-        parent.cert,
-        '-CAkey',
-        parent.key,
-        '-CAcreateserial',
-        '-days',
-        '2',
-        '-sha256',
-        '-extfile',
-        `${name}.ext`,
-        '-out',
-        `${name}.crt`,
-      ],
-      dir,
-    );
-  }
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      `${name}.key`,
+      '-sha256',
+      '-days',
+      '2',
+      '-subj',
+      subj,
+      '-addext',
+      'basicConstraints=critical,CA:true',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-out',
+      `${name}.crt`,
+    ],
+    dir,
+  );
   return issued(dir, name);
 }
 
 /** A throwaway EC P-256 PKI generated with the openssl CLI (about 0.2 s): CA, server and client certificates. */
 export function createTestPki(dir: string): TestPki {
   mkdirSync(dir, { recursive: true });
-  const ca = makeCa(dir, 'ca', 'svc test CA');
-  const foreignCa = makeCa(dir, 'foreign-ca', 'svc foreign CA');
+  const ca = issueCa(dir, 'ca', '/CN=svc test CA');
+  const foreignCa = issueCa(dir, 'foreign-ca', '/CN=svc foreign CA');
   const server = sign(dir, ca, 'server', 'localhost', SERVER_EXTENSIONS);
   return {
     dir,
