@@ -1,8 +1,9 @@
-import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import { Pool, type QueryResultRow } from 'pg';
 import type { AgencyPull, AgencyReview } from '../../domain/agency/pulled-documents';
 import type { AgencyStore } from '../../ports/agency-store';
 import type { Sql } from '../store/postgres-migrations';
 import { postgresError, postgresLocation } from '../shared/postgres-errors';
+import { inTransaction } from '../shared/postgres-transaction';
 import { migrateAgencyStore } from './agency-store-migrations';
 import { checkLast, checkProviderName, checkSha256, documentCorrupt, documentMissing, recordCorrupt, sha256Of } from './agency-store-checks';
 
@@ -167,33 +168,8 @@ export class PostgresAgencyStore implements AgencyStore {
   }
 
   /** Runs `work` in one transaction on one connection; whatever it throws rolls everything back. */
-  private async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw this.translate(error);
-    }
-    const sql: Sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => {
-      try {
-        return (await client.query<R>(text, values)).rows;
-      } catch (error) {
-        throw this.translate(error);
-      }
-    };
-    let broken: Error | undefined;
-    try {
-      await sql('BEGIN');
-      const result = await work(sql);
-      await sql('COMMIT');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is not given back to the pool.
-      await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  private transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, (error) => this.translate(error), work);
   }
 
   private translate(error: unknown): unknown {

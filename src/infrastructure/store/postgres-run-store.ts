@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appendEvery, appendOne } from '../../domain/conmon/append-each';
-import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import { Pool, type QueryResultRow } from 'pg';
 import type { ConmonEvent } from '../../domain/conmon/conmon-event';
 import { StoredArray, stateParts } from '../../domain/conmon/stored-state';
 import {
@@ -35,6 +35,7 @@ import type { AccessEvent } from '../../domain/trust/access-log';
 import { DEFAULT_LOCK_WAIT_MS, TELL_AFTER_MS } from '../shared/lock-owner';
 import { migrate, type Sql } from './postgres-migrations';
 import { postgresError, postgresLocation } from '../shared/postgres-errors';
+import { inTransaction } from '../shared/postgres-transaction';
 import { PackWriter, PieceFrames, PieceKeys, type RunPieces, writeDocumentPieces } from './piece-packs';
 import { decodeNamedLists, encodeNamedLists } from '../../domain/conmon/content-pieces';
 import { chainLink, chainTampered, checkRecord, GENESIS, isLink, type RunLink } from '../../domain/conmon/run-chain';
@@ -955,33 +956,8 @@ export class PostgresRunStore implements RunStore, JournalStore, AccessStore {
   }
 
   /** Runs `work` in one transaction on one connection; whatever it throws rolls everything back. */
-  private async transaction<T>(work: (sql: Sql) => Promise<T>, begin = 'BEGIN'): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw this.translate(error);
-    }
-    const sql: Sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => {
-      try {
-        return (await client.query<R>(text, values)).rows;
-      } catch (error) {
-        throw this.translate(error);
-      }
-    };
-    let broken: Error | undefined;
-    try {
-      await sql(begin);
-      const result = await work(sql);
-      await sql('COMMIT');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is not given back to the pool.
-      await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  private transaction<T>(work: (sql: Sql) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+    return inTransaction(this.pool, (error) => this.translate(error), work, begin);
   }
 
   private translate(error: unknown): unknown {
