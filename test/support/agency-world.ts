@@ -10,7 +10,7 @@ import { FEDRAMP_SCHEMAS } from './fedramp-schemas';
 import { startKdc, type Kdc } from './kdc';
 import { createTestPki, issueCa, SERVER_EXTENSIONS, signCertificate, type Issued, type TestPki } from './pki';
 import { ROOT, startSvc, svc, type SvcRun } from './run-svc';
-import { AGENCY_CA_SUBJECT, prowlerReport, TRUST_PROFILE } from './trust-center';
+import { AGENCY_CA_SUBJECT, initialIncidentArgs, prowlerReport, TRUST_PROFILE } from './trust-center';
 
 /** The agency the world's svc is the client of, as every provider's profile names it. */
 export const OUR_AGENCY = 'Department of Examples';
@@ -181,8 +181,8 @@ export async function startAgencyWorld(): Promise<AgencyWorld> {
       ['conmon', 'process', report('november', '2026-11-02', 'FAIL', ['iam_root_mfa_enabled', 'iam_password_policy_strong'])],
       ['vuln', 'evaluate', 'iam_root_mfa_enabled', '--accept', '--reason', 'break-glass account in a vault', '--by', 'ciso', '--now', '2026-11-03T00:00:00Z'],
       ['fedramp', 'ocr', '--to', '2026-11-15', '--now', '2026-11-16T00:00:00Z'],
-      incident('Examples case exports exposed', OUR_AGENCY, '2026-11-20T10:00:00Z'),
-      incident('Samples sign-in outage', OTHER_AGENCY, '2026-11-20T11:00:00Z'),
+      initialIncidentArgs('Examples case exports exposed', OUR_AGENCY, '2026-11-20T10:00:00Z'),
+      initialIncidentArgs('Samples sign-in outage', OTHER_AGENCY, '2026-11-20T11:00:00Z'),
     ]);
     const charlieDir = provider(dir, 'charlie', 'C', 'FR2611250103', [
       ['conmon', 'process', report('november', '2026-11-05', 'PASS', [])],
@@ -260,28 +260,6 @@ interface ProviderDir {
   fedrampId: string;
   work: string;
   home: string;
-}
-
-/** `svc fedramp incident --type initial` of an N4 incident affecting `agency` only. */
-function incident(summary: string, agency: string, at: string): string[] {
-  return [
-    'fedramp',
-    'incident',
-    '--type',
-    'initial',
-    '--summary',
-    summary,
-    '--n',
-    '4',
-    '--occurred-at',
-    at,
-    '--agency',
-    agency,
-    '--now',
-    at,
-    '--out',
-    `${summary.split(' ')[0]}.json`,
-  ];
 }
 
 /**

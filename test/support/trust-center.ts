@@ -174,3 +174,25 @@ export function aTrustVdr(n = 6): VdrDocument {
     }),
   };
 }
+
+/** The arguments of `svc fedramp incident --type initial` for an N4 incident affecting `agency` only, written to `<first word>.json`. */
+export function initialIncidentArgs(summary: string, agency: string, at: string): string[] {
+  return [
+    'fedramp',
+    'incident',
+    '--type',
+    'initial',
+    '--summary',
+    summary,
+    '--n',
+    '4',
+    '--occurred-at',
+    at,
+    '--agency',
+    agency,
+    '--now',
+    at,
+    '--out',
+    `${summary.split(' ')[0]}.json`,
+  ];
+}

@@ -11,7 +11,13 @@ import { capturingLogger, openApiChecker, proxyConfig } from '../../support/api'
 import { openBrowser } from '../../support/browser';
 import { fedrampSchemaErrors, FEDRAMP_SCHEMAS } from '../../support/fedramp-schemas';
 import { svc } from '../../support/run-svc';
-import { FIXTURE_IDENTIFICATION, prowlerReport as report, TRUST_CENTER_REPOSITORY as TRUST_CENTER, TRUST_PROFILE as PROFILE } from '../../support/trust-center';
+import {
+  FIXTURE_IDENTIFICATION,
+  initialIncidentArgs,
+  prowlerReport as report,
+  TRUST_CENTER_REPOSITORY as TRUST_CENTER,
+  TRUST_PROFILE as PROFILE,
+} from '../../support/trust-center';
 import { BuildCpo } from '../../../src/application/fedramp/build-cpo';
 import { VulnerabilityRegister } from '../../../src/application/vulnerabilities/vulnerability-register';
 import { HtmlTrustPages } from '../../../src/infrastructure/renderers/html/html-trust-pages';
@@ -468,25 +474,7 @@ describe('svc-api trust center: /fedramp/* documents (supertest, trusted proxy o
   });
 
   describe('incident reports (IEC) to auditors and the agencies each lists as affected', () => {
-    const incident = (summary: string, agency: string, at: string) =>
-      run([
-        'fedramp',
-        'incident',
-        '--type',
-        'initial',
-        '--summary',
-        summary,
-        '--n',
-        '4',
-        '--occurred-at',
-        at,
-        '--agency',
-        agency,
-        '--now',
-        at,
-        '--out',
-        `${summary.split(' ')[0]}.json`,
-      ]);
+    const incident = (summary: string, agency: string, at: string) => run(initialIncidentArgs(summary, agency, at));
 
     beforeAll(async () => {
       incident('Examples case exports exposed', 'Department of Examples', '2026-12-04T10:00:00Z');
