@@ -2,14 +2,14 @@ import { inject, injectable } from 'tsyringe';
 import { diffProvider, type DiffSide, type ProviderDiff } from '../../domain/agency/provider-diff';
 import { PULLED_DOCUMENT_NAMES, type AgencyPull, type PulledDocumentName } from '../../domain/agency/pulled-documents';
 import { recomputeVulnerabilities, type RecomputedVulnerability } from '../../domain/agency/vulnerability-clock';
-import { classOf } from '../../domain/agency/provider-status';
+import { classOf, ocrPeriod } from '../../domain/agency/provider-status';
 import { InvalidInputError, UsageError } from '../../domain/errors';
 import type { Cr26Class, Cr26Rules } from '../../domain/fedramp/cr26-rules';
 import { AGENCY_CONFIG, type AgencyConfig } from '../../ports/agency-config';
 import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
 import { FEDRAMP_RULES_SOURCE, type FedrampRulesSource } from '../../ports/fedramp-rules-source';
 import { ProviderDocuments, storedJson } from './provider-documents';
-import { ocrPeriod, pulledOcrs, pulledProvider } from './review-ocr';
+import { pulledOcrs, pulledProvider } from './review-ocr';
 
 /**
  * The certification class svc recomputes a provider's vulnerability clock for: `agency.providers[].class` of

@@ -3,7 +3,6 @@ import type { AgencyPull, AgencyReview, StoredDocument } from '../../domain/agen
 import { fromBase64, toBase64 } from '../../domain/encoding/base64';
 import { isoSeconds } from '../../domain/encoding/iso-time';
 import { canonicalText } from '../../domain/conmon/run-id';
-import { isPlainObject } from '../../domain/encoding/json-values';
 import { InvalidInputError, NotFoundError } from '../../domain/errors';
 import { pae } from '../../domain/signing/dsse';
 import { jwkThumbprint } from '../../domain/signing/jwk';
@@ -11,6 +10,7 @@ import { AGENCY_STORE, type AgencyStore } from '../../ports/agency-store';
 import { CLOCK, type Clock } from '../../ports/clock';
 import { SIGNER, type Signer } from '../../ports/signer';
 import { storedJson } from './provider-documents';
+import { ocrPeriod } from '../../domain/agency/provider-status';
 
 /** The DSSE payload type an agency review is signed under: the signature is over PAE(this type, the canonical review). */
 export const AGENCY_REVIEW_PAYLOAD_TYPE = 'application/vnd.svc.agency-review+json';
@@ -82,14 +82,6 @@ export async function pulledOcrs(store: AgencyStore, pulls: readonly AgencyPull[
       byPeriod.set(period.to, { ...(period.from === undefined ? {} : { periodStart: period.from }), periodEnd: period.to, stored, seq });
   }
   return [...byPeriod.values()].sort((a, b) => (a.periodEnd < b.periodEnd ? -1 : a.periodEnd > b.periodEnd ? 1 : 0));
-}
-
-/** `reportPeriod` of an OCR (FedRAMP's OCR schema: `{from, to}`, YYYY-MM-DD), when the document has a period end. */
-export function ocrPeriod(document: unknown): { from?: string; to: string } | undefined {
-  if (!isPlainObject(document) || !isPlainObject(document.reportPeriod)) return undefined;
-  const { from, to } = document.reportPeriod;
-  if (typeof to !== 'string') return undefined;
-  return { ...(typeof from === 'string' ? { from } : {}), to };
 }
 
 export interface ReviewOcrInput {

@@ -111,9 +111,17 @@ export function pullFacts(sdr: unknown, ocr: unknown): PullFacts {
   };
 }
 
+/** An OCR's reporting period (`reportPeriod`) as written, its start when given; undefined without an end. */
+export function ocrPeriod(ocr: unknown): { from?: string; to: string } | undefined {
+  const period = obj(obj(ocr).reportPeriod);
+  const to = str(period.to);
+  const from = str(period.from);
+  return to === undefined ? undefined : { ...(from === undefined ? {} : { from }), to };
+}
+
 /** An OCR's reporting period end (`reportPeriod.to`). */
 export function ocrPeriodEnd(ocr: unknown): string | undefined {
-  return str(obj(obj(ocr).reportPeriod).to);
+  return ocrPeriod(ocr)?.to;
 }
 
 /** One provider's status row (DESIGN §14): computed, never taken from the provider where svc can recompute it. */
